@@ -1,0 +1,70 @@
+"""Actions: frozen records of what a seat does. Their text form is in :mod:`engine.commands`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import Card
+from engine.melds import CardSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw the top card of the stock (``draw``)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDiscard:
+    """Take the top card of the discard pile, the upcard (``take``)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class MeldCards:
+    """Put one or more new melds on the table (``meld 7h 8h 9h`` or ``meld 7h 8h 9h | 2c 2d 2s``).
+
+    ``groups`` holds one tuple of card specs per new meld. Several groups in one
+    action are how a whole hand goes down at once (Wrotham deals 4-6).
+    """
+
+    seat: int
+    groups: tuple[tuple[CardSpec, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LayOff:
+    """Add cards from the hand to meld number ``meld`` (0-based) on the table (``layoff 10h 3``)."""
+
+    seat: int
+    cards: tuple[CardSpec, ...]
+    meld: int
+
+
+@dataclass(frozen=True, slots=True)
+class SwapJoker:
+    """Exchange the natural ``card`` in hand for the joker in meld ``meld`` (``swap 8h 3``)."""
+
+    seat: int
+    card: Card
+    meld: int
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard ``card`` onto the discard pile, ending the turn (``discard ks``)."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class NextDeal:
+    """After a hand is scored, deal the next one (``next``); any seat may do it."""
+
+    seat: int
+
+
+Action = Draw | TakeDiscard | MeldCards | LayOff | SwapJoker | Discard | NextDeal

@@ -1,0 +1,66 @@
+"""All single melds a hand can make, with every joker's face declared.
+
+Used by :func:`engine.game.legal_actions`, the hint and the AI search.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from itertools import combinations
+
+from engine.cards import JOKER, Card, Suit
+from engine.melds import CardSpec, MeldRules, _rank_at, _run_windows
+
+
+def candidate_melds(hand: Iterable[Card], rules: MeldRules) -> list[tuple[CardSpec, ...]]:
+    """Every distinct meld (as card specs) that can be formed from ``hand``.
+
+    Sets: 3..``max_set`` cards of one rank in distinct suits, jokers standing
+    for a missing suit. Runs: every window of 3..13 positions the ace rule
+    allows, in one suit, gaps filled by jokers; a joker is never used where the
+    hand holds the natural card. Every meld keeps ``min_naturals`` natural cards.
+    Shape: a list of tuples, each tuple one meld in table order.
+    """
+    cards = list(hand)
+    jokers = sum(1 for c in cards if c.is_joker)
+    naturals = Counter(c for c in cards if not c.is_joker)
+    out: list[tuple[CardSpec, ...]] = []
+    out.extend(_sets(naturals, jokers, rules))
+    out.extend(_runs(naturals, jokers, rules))
+    return out
+
+
+def _sets(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[CardSpec, ...]]:
+    by_rank: dict[int, list[Card]] = {}
+    for card in naturals:
+        by_rank.setdefault(card.rank, []).append(card)
+    out: list[tuple[CardSpec, ...]] = []
+    for rank, present in sorted(by_rank.items()):
+        present.sort(key=lambda c: c.sort_key)
+        for k in range(max(1, rules.min_naturals), min(len(present), rules.max_set) + 1):
+            for combo in combinations(present, k):
+                for j in range(0, min(jokers, rules.max_set - k) + 1):
+                    if k + j < rules.min_cards:
+                        continue
+                    specs = tuple(CardSpec(c) for c in combo)
+                    specs += tuple(CardSpec(JOKER, Card(rank, None)) for _ in range(j))
+                    out.append(specs)
+    return out
+
+
+def _runs(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[CardSpec, ...]]:
+    out: list[tuple[CardSpec, ...]] = []
+    for suit in Suit:
+        ranks = {c.rank for c in naturals if c.suit is suit}
+        if not ranks and rules.min_naturals > 0:
+            continue
+        for length in range(rules.min_cards, 14):
+            for start in _run_windows(length, rules.ace):
+                window = [_rank_at(p) for p in range(start, start + length)]
+                have = sum(1 for r in window if r in ranks)
+                if length - have > jokers or have < max(rules.min_naturals, 0):
+                    continue
+                out.append(tuple(CardSpec(Card(r, suit)) if r in ranks
+                                 else CardSpec(JOKER, Card(r, suit)) for r in window))
+    return out

@@ -1,0 +1,159 @@
+"""Cards, decks and the card notation.
+
+Notation (case-insensitive): rank ``a 2 3 4 5 6 7 8 9 10 j q k`` (``t`` for ten
+is accepted) followed by a suit ``c d h s`` or one of ``♣ ♦ ♥ ♠``; ``jk`` is a
+joker. Examples: ``7h``, ``10d``, ``Qs``, ``A♣``, ``jk``.
+
+Identical cards of several decks are equal and interchangeable, so hands are
+multisets (tuples that may repeat a card).
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.errors import CardParseError
+
+
+class Suit(enum.Enum):
+    """The four suits, in the sort order used for display (clubs first)."""
+
+    CLUBS = "c"
+    DIAMONDS = "d"
+    HEARTS = "h"
+    SPADES = "s"
+
+    @property
+    def symbol(self) -> str:
+        """The Unicode suit symbol, e.g. ``'♥'``."""
+        return _SUIT_SYMBOL[self]
+
+    @property
+    def order(self) -> int:
+        """0..3, clubs < diamonds < hearts < spades."""
+        return _SUIT_ORDER[self]
+
+
+_SUIT_SYMBOL = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+_SUIT_ORDER = {Suit.CLUBS: 0, Suit.DIAMONDS: 1, Suit.HEARTS: 2, Suit.SPADES: 3}
+_SUIT_BY_TEXT = {s.value: s for s in Suit} | {v: k for k, v in _SUIT_SYMBOL.items()}
+_SUIT_BY_TEXT |= {"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES}
+
+JOKER_RANK = 0
+ACE, JACK, QUEEN, KING = 1, 11, 12, 13
+_RANK_TEXT = {1: "a", 11: "j", 12: "q", 13: "k"}
+_RANK_BY_TEXT = {"a": 1, "j": 11, "q": 12, "k": 13, "t": 10, "b": 11, "d": 12}
+_RANK_BY_TEXT |= {str(n): n for n in range(2, 11)}
+_RANK_BY_TEXT["1"] = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One playing card.
+
+    ``rank`` is 1 (ace) .. 13 (king), or 0 for a joker. ``suit`` is ``None``
+    for a joker; a non-joker with ``suit=None`` is a *suitless face* (only used
+    as the declared identity of a joker in a set, e.g. "a nine" in 9-9-joker,
+    which rummy-500.de.txt allows: "müssen Sie nicht festlegen, für welche
+    Farben die Joker stehen").
+    """
+
+    rank: int
+    suit: Suit | None
+
+    @property
+    def is_joker(self) -> bool:
+        """True for a joker card."""
+        return self.rank == JOKER_RANK
+
+    def __str__(self) -> str:
+        if self.is_joker:
+            return "jk"
+        rank = _RANK_TEXT.get(self.rank, str(self.rank))
+        return rank + (self.suit.value if self.suit else "")
+
+    def __repr__(self) -> str:
+        return f"Card({self})"
+
+    def pretty(self) -> str:
+        """Display form with a suit symbol and upper-case rank: ``'7♥'``, ``'Q♠'``, ``'🃏'``."""
+        if self.is_joker:
+            return "🃏"
+        rank = _RANK_TEXT.get(self.rank, str(self.rank)).upper()
+        return rank + (self.suit.symbol if self.suit else "")
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """(suit order, rank); jokers sort last."""
+        if self.is_joker or self.suit is None:
+            return (4, self.rank)
+        return (self.suit.order, self.rank)
+
+
+JOKER = Card(JOKER_RANK, None)
+
+
+def parse_card(text: str) -> Card:
+    """Parse one card in the notation above.
+
+    Raises :class:`engine.errors.CardParseError` (code ``bad_card``) for
+    anything that is not a card, e.g. ``'11h'`` or ``'7x'``.
+    """
+    raw = text.strip().lower()
+    if raw in ("jk", "joker", "jo", "*"):
+        return JOKER
+    if len(raw) < 2:
+        raise CardParseError(text)
+    rank_text, suit_text = raw[:-1], raw[-1]
+    suit = _SUIT_BY_TEXT.get(suit_text)
+    rank = _RANK_BY_TEXT.get(rank_text)
+    if suit is None or rank is None:
+        raise CardParseError(text)
+    return Card(rank, suit)
+
+
+def parse_face(text: str) -> Card:
+    """Parse a declared joker identity: a card (``8h``) or a suitless rank (``8``, ``q``).
+
+    Raises :class:`engine.errors.CardParseError` when it is neither.
+    """
+    raw = text.strip().lower()
+    if raw in _RANK_BY_TEXT:
+        return Card(_RANK_BY_TEXT[raw], None)
+    card = parse_card(raw)
+    if card.is_joker:
+        raise CardParseError(text)
+    return card
+
+
+def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
+    """Parse a whitespace-separated list (or an iterable) of cards."""
+    parts = text.split() if isinstance(text, str) else list(text)
+    return tuple(parse_card(p) for p in parts)
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """The notation of several cards, space separated: ``'7h 8h jk'``."""
+    return " ".join(str(c) for c in cards)
+
+
+def standard_deck(decks: int = 1, jokers: int = 0) -> list[Card]:
+    """``decks`` x 52 cards plus ``jokers`` jokers, in a fixed (unshuffled) order."""
+    cards = [Card(rank, suit) for _ in range(decks) for suit in Suit for rank in range(1, 14)]
+    cards.extend(JOKER for _ in range(jokers))
+    return cards
+
+
+def shuffled(cards: Iterable[Card], rng: random.Random) -> list[Card]:
+    """A shuffled copy of ``cards`` using the game's own ``rng`` (never the global one)."""
+    out = list(cards)
+    rng.shuffle(out)
+    return out
+
+
+def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """Cards sorted by suit then rank, jokers last."""
+    return tuple(sorted(cards, key=lambda c: c.sort_key))

@@ -1,0 +1,131 @@
+"""Dealing: a new match, each new deal, and deals given explicitly (records, tests)."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from engine.cards import Card, shuffled
+from engine.errors import RuleOptionError
+from engine.events import DealStarted, Event
+from engine.rules import RuleSet
+from engine.state import GameState, Phase, TurnState
+from engine.variants import get_variant
+
+
+@dataclass(frozen=True, slots=True)
+class DealSpec:
+    """An explicit deal: ``hands`` per seat, the ``upcard`` (or ``None``) and the
+    ``stock`` top card first. Used by game records and stacked-deck tests."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    upcard: Card | None
+    stock: tuple[Card, ...]
+
+
+def deal_rng(seed: int, deal_number: int, purpose: str = "deal") -> random.Random:
+    """The deterministic random source for one purpose of one deal of a game."""
+    return random.Random(f"{seed}/{deal_number}/{purpose}")
+
+
+def starter(dealer: int, seats: int) -> int:
+    """The first player: left of the dealer (basic-rummy.de.txt: "beginnend mit dem
+    Nicht-Dealer ... beginnend mit dem Spieler links vom Dealer")."""
+    return (dealer + 1) % seats
+
+
+def deal_from_deck(rules: RuleSet, seats: int, dealer: int, deck: Sequence[Card]) -> DealSpec:
+    """Deal ``deck`` (front first) as the rules deal: one card at a time, starting left of
+    the dealer, then the upcard, the rest is the stock.
+
+    basic-rummy.de.txt: "Die Karten werden einzeln ausgeteilt, und nach dem Austeilen wird
+    die nächste Karte offen auf den Tisch gelegt, um den Ablagestapel zu starten". With
+    the Wrotham starter's extra card there is no upcard. Raises ``RuleOptionError`` when
+    the deck is too small.
+    """
+    var = get_variant(rules.variant)
+    size = var.hand_size(rules, seats)
+    extra = var.starter_extra_card(rules)
+    first = starter(dealer, seats)
+    order = [(first + i) % seats for i in range(seats)]
+    needed = size * seats + 1
+    if len(deck) < needed:
+        raise RuleOptionError(detail=f"the deck has {len(deck)} cards, {needed} are needed",
+                              option="deck", value=str(len(deck)), accepts=str(needed))
+    hands: list[list[Card]] = [[] for _ in range(seats)]
+    pos = 0
+    for _ in range(size):
+        for seat in order:
+            hands[seat].append(deck[pos])
+            pos += 1
+    upcard: Card | None = None
+    if extra:
+        hands[first].append(deck[pos])
+    else:
+        upcard = deck[pos]
+    pos += 1
+    return DealSpec(tuple(tuple(h) for h in hands), upcard, tuple(deck[pos:]))
+
+
+def shuffled_deal(rules: RuleSet, seats: int, dealer: int, seed: int,
+                  deal_number: int) -> DealSpec:
+    """Shuffle the variant's deck with the deal's own random source and deal it."""
+    deck = shuffled(get_variant(rules.variant).deck(rules, seats), deal_rng(seed, deal_number))
+    return deal_from_deck(rules, seats, dealer, deck)
+
+
+def new_game(rules: RuleSet, players: Sequence[str], seed: int | None = None,
+             dealer: int | None = None, deal: DealSpec | None = None) -> GameState:
+    """Start a match and its first deal.
+
+    ``seed``: the game's random seed (default: from :mod:`secrets`). ``dealer``:
+    the first dealer (default: drawn at random from the seed, "Der erste Dealer
+    wird zufällig ausgewählt"). ``deal``: an explicit first deal instead of a
+    shuffle. Raises ``RuleOptionError`` for a player count the variant does not
+    allow or duplicate names.
+    """
+    var = get_variant(rules.variant)
+    names = tuple(players)
+    if not var.min_players <= len(names) <= var.max_players:
+        raise RuleOptionError(
+            detail=f"{var.name} is for {var.min_players}-{var.max_players} players, "
+                   f"not {len(names)}", option="players", value=str(len(names)),
+            accepts=f"{var.min_players}-{var.max_players}")
+    if len(set(names)) != len(names) or any(":" in n or not n.strip() for n in names):
+        raise RuleOptionError(detail="player names must be distinct, non-empty, without ':'",
+                              option="players", value=",".join(names), accepts="names")
+    if seed is None:
+        seed = secrets.randbits(63)
+    if dealer is None:
+        dealer = deal_rng(seed, 0, "dealer").randrange(len(names))
+    base = GameState(rules=rules, players=names, seed=seed, deal_number=0, dealer=dealer,
+                     phase=Phase.HAND_OVER, current=0, hands=tuple(() for _ in names),
+                     stock=(), discard=(), totals=tuple(Fraction(0) for _ in names))
+    state, _ = start_deal(base, dealer, deal)
+    return state
+
+
+def start_deal(state: GameState, dealer: int,
+               deal: DealSpec | None = None) -> tuple[GameState, tuple[Event, ...]]:
+    """Deal the next hand with ``dealer`` dealing; returns the new state and its event."""
+    number = state.deal_number + 1
+    rules = state.rules
+    seats = state.seats
+    spec = deal or shuffled_deal(rules, seats, dealer, state.seed, number)
+    if len(spec.hands) != seats:
+        raise RuleOptionError(detail=f"the deal has {len(spec.hands)} hands for {seats} players",
+                              option="deal", value=str(len(spec.hands)), accepts=str(seats))
+    var = get_variant(rules.variant)
+    first = starter(dealer, seats)
+    no_draw = var.starter_extra_card(rules)
+    discard = (spec.upcard,) if spec.upcard is not None else ()
+    new = replace(state, deal_number=number, dealer=dealer, current=first,
+                  phase=Phase.PLAY if no_draw else Phase.DRAW, hands=spec.hands,
+                  stock=spec.stock, discard=discard, melds=(),
+                  turn=TurnState(fresh=True), has_melded=tuple(False for _ in range(seats)),
+                  has_played=tuple(False for _ in range(seats)), reuses=0,
+                  version=state.version + (1 if state.deal_number else 0))
+    return new, (DealStarted(number, dealer, spec.upcard),)

@@ -1,0 +1,169 @@
+"""Typed errors of the engine.
+
+Every rejected move raises an :class:`IllegalMove` subclass and leaves the
+state unchanged. Each error has a stable ``code`` and ``params`` so the bot can
+render it in the player's language; ``str(error)`` is the English message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class EngineError(Exception):
+    """Base class of every error the engine raises on purpose.
+
+    ``code``: stable snake_case id used by translations. ``params``: the values
+    the message template refers to (strings or numbers only).
+    """
+
+    code = "engine_error"
+    template = "{detail}"
+
+    def __init__(self, **params: Any) -> None:
+        self.params: dict[str, Any] = params
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """The English message with ``params`` filled in."""
+        try:
+            return self.template.format(**self.params)
+        except (KeyError, IndexError):
+            return self.code
+
+
+class CardParseError(EngineError, ValueError):
+    """A card name that is not in the notation (``'11h'``, ``'7x'``)."""
+
+    code = "bad_card"
+    template = "'{text}' is not a card (examples: 7h 10d qs ac jk)"
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text=text)
+
+
+class CommandError(EngineError, ValueError):
+    """A text command that cannot be parsed (unknown verb, missing argument)."""
+
+    code = "bad_command"
+    template = "{detail}"
+
+
+class RuleOptionError(EngineError, ValueError):
+    """An unknown rule option, a bad option value, or an unknown variant/preset."""
+
+    code = "bad_option"
+    template = "{detail}"
+
+
+class IllegalMove(EngineError):
+    """An action the rules forbid in this state. The state is left unchanged."""
+
+    code = "illegal_move"
+    template = "illegal move"
+
+
+class NotYourTurn(IllegalMove):
+    """A seat acted out of turn."""
+
+    code = "not_your_turn"
+    template = "it is not your turn ({player} is to play)"
+
+
+class WrongPhase(IllegalMove):
+    """The action does not fit the phase (e.g. discarding before drawing)."""
+
+    code = "wrong_phase"
+    template = "you cannot {action} now: {expected}"
+
+
+class CardNotInHand(IllegalMove):
+    """A card named in an action is not in the acting seat's hand."""
+
+    code = "card_not_in_hand"
+    template = "{card} is not in your hand"
+
+
+class InvalidMeld(IllegalMove):
+    """The cards do not form a valid set or run (``reason`` says why)."""
+
+    code = "invalid_meld"
+    template = "{cards} is not a valid meld: {reason}"
+
+
+class AmbiguousJoker(IllegalMove):
+    """A joker could stand for several cards; the player must declare it (``jk=8h``)."""
+
+    code = "ambiguous_joker"
+    template = "say what the joker stands for: {readings}"
+
+
+class NoSuchMeld(IllegalMove):
+    """A meld number that is not on the table."""
+
+    code = "no_such_meld"
+    template = "there is no meld {number} on the table"
+
+
+class InvalidLayOff(IllegalMove):
+    """The cards cannot be laid off on that meld."""
+
+    code = "invalid_layoff"
+    template = "{cards} cannot be laid off on meld {number}: {reason}"
+
+
+class MeldLimit(IllegalMove):
+    """More melds in one turn than the rules allow."""
+
+    code = "meld_limit"
+    template = "only one meld per turn is allowed"
+
+
+class MustMeldFirst(IllegalMove):
+    """Laying off before an own meld, when the house rule forbids it."""
+
+    code = "must_meld_first"
+    template = "you may lay off only after you have melded yourself"
+
+
+class CannotDiscardTaken(IllegalMove):
+    """Discarding the card just taken from the discard pile in the same turn."""
+
+    code = "cannot_discard_taken"
+    template = "you cannot discard {card}: you took it from the discard pile this turn"
+
+
+class FinalDiscardRequired(IllegalMove):
+    """Melding or laying off the last card when going out needs a final discard."""
+
+    code = "final_discard_required"
+    template = "you must keep one card to discard when you go out"
+
+
+class AllAtOnceRequired(IllegalMove):
+    """Wrotham deals 4-6: melding is allowed only when the whole hand goes down at once."""
+
+    code = "all_at_once_required"
+    template = "in this deal you may only meld when you put down your whole hand at once"
+
+
+class NothingToDraw(IllegalMove):
+    """The discard pile is empty, so there is no upcard to take."""
+
+    code = "nothing_to_take"
+    template = "the discard pile is empty"
+
+
+class InvalidJokerSwap(IllegalMove):
+    """A joker exchange that the rules do not allow (``reason`` says why)."""
+
+    code = "invalid_joker_swap"
+    template = "no joker swap: {reason}"
+
+
+class GameOver(IllegalMove):
+    """The match has ended; no more moves."""
+
+    code = "game_over"
+    template = "the game is over"

@@ -1,0 +1,337 @@
+"""Melds (sets and runs), joker readings, lay-offs and joker exchanges.
+
+A meld on the table is a :class:`Meld`: a kind and an ordered tuple of
+:class:`Placed` cards. Each placed card records the physical card, the *face*
+it stands for (a joker's declared identity, fixed once on the table) and the
+seat that put it there (later variants score laid-off cards for their owner).
+
+The central function is :func:`readings`: every way a group of cards can be
+read as a valid meld. A meld action is legal when exactly one reading fits
+the player's joker declarations; several readings mean the player must say
+what a joker stands for (:class:`engine.errors.AmbiguousJoker`).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.cards import ACE, JOKER, Card, Suit, parse_card, parse_face
+from engine.errors import CardParseError
+
+
+class MeldKind(enum.Enum):
+    """A set (group, book: same rank) or a run (sequence: same suit, consecutive)."""
+
+    SET = "set"
+    RUN = "run"
+
+
+class AceMode(enum.Enum):
+    """Where an ace may stand in a run.
+
+    basic-rummy.de.txt: "Im Standardspiel sind Asse niedrig. A-2-3 ist ein
+    gültiger Lauf, Q-K-A jedoch nicht." (LOW); "so dass Q-K-A auch ein gültiger
+    Lauf ist" (HIGH_OR_LOW); "„Um die Ecke“ -Läufe mit einem Ass in der Mitte
+    (K-A-2)" (AROUND).
+    """
+
+    LOW = "low"
+    HIGH_OR_LOW = "high_or_low"
+    AROUND = "around"
+
+
+@dataclass(frozen=True, slots=True)
+class MeldRules:
+    """What makes a meld valid in a variant.
+
+    ``min_cards``: smallest meld (3). ``max_set``: largest set (4).
+    ``min_naturals``: natural (non-joker) cards every meld needs.
+    """
+
+    ace: AceMode = AceMode.LOW
+    min_cards: int = 3
+    max_set: int = 4
+    min_naturals: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CardSpec:
+    """A card named in an action, with a joker's declared face if given (``jk=8h``)."""
+
+    card: Card
+    face: Card | None = None
+
+    def __str__(self) -> str:
+        return f"{self.card}={self.face}" if self.face is not None else str(self.card)
+
+    @staticmethod
+    def parse(text: str) -> CardSpec:
+        """Parse ``7h``, ``jk`` or ``jk=8h`` / ``jk=8`` (a joker standing for a nine of any suit).
+
+        Raises :class:`engine.errors.CardParseError`.
+        """
+        if "=" in text:
+            left, right = text.split("=", 1)
+            card = parse_card(left)
+            if not card.is_joker:
+                raise CardParseError(text)
+            return CardSpec(card, parse_face(right))
+        return CardSpec(parse_card(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A card on the table: the physical ``card``, the ``face`` it stands for, its owner."""
+
+    card: Card
+    face: Card
+    owner: int
+
+    def __str__(self) -> str:
+        return f"{self.card}={self.face}" if self.card.is_joker else str(self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A meld on the table. Runs are ordered from low to high; ``owner`` melded it."""
+
+    kind: MeldKind
+    cards: tuple[Placed, ...]
+    owner: int
+
+    @property
+    def faces(self) -> tuple[Card, ...]:
+        """The faces in table order (jokers as the card they stand for)."""
+        return tuple(p.face for p in self.cards)
+
+    @property
+    def rank(self) -> int:
+        """The rank of a set (undefined, 0, for a run)."""
+        return self.cards[0].face.rank if self.kind is MeldKind.SET else 0
+
+    def __str__(self) -> str:
+        return " ".join(str(p) for p in self.cards)
+
+
+class MeldProblem(Exception):
+    """Why a group of cards is not a meld; ``reason`` is a stable code, ``detail`` English."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+
+
+def _rank_at(position: int) -> int:
+    """Rank at a run position: 1..13 as usual, 14 = ace high, 15 = two after the ace (around)."""
+    return (position - 1) % 13 + 1
+
+
+def _run_windows(length: int, ace: AceMode) -> range:
+    """Start positions allowed for a run of ``length`` under the ace rule."""
+    if length > 13:
+        return range(0)
+    if ace is AceMode.LOW:
+        return range(1, 13 - length + 2)
+    if ace is AceMode.HIGH_OR_LOW:
+        return range(1, 14 - length + 2)
+    return range(1, 14)
+
+
+def _set_readings(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> list[Meld]:
+    naturals = [s.card for s in specs if not s.card.is_joker]
+    ranks = {c.rank for c in naturals}
+    if len(ranks) != 1 or len(specs) > rules.max_set:
+        return []
+    rank = next(iter(ranks))
+    suits = [c.suit for c in naturals]
+    declared = [s.face for s in specs if s.card.is_joker and s.face is not None]
+    for face in declared:
+        if face.rank != rank:
+            return []
+        if face.suit is not None:
+            suits.append(face.suit)
+    if len(set(suits)) != len(suits):
+        return []
+    placed = []
+    for s in specs:
+        if s.card.is_joker:
+            placed.append(Placed(s.card, s.face or Card(rank, None), owner))
+        else:
+            placed.append(Placed(s.card, s.card, owner))
+    placed.sort(key=lambda p: (p.card.is_joker, p.face.sort_key))
+    return [Meld(MeldKind.SET, tuple(placed), owner)]
+
+
+def _run_readings(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> list[Meld]:
+    naturals = [s.card for s in specs if not s.card.is_joker]
+    suits = {c.suit for c in naturals}
+    declared = [s.face for s in specs if s.card.is_joker and s.face is not None]
+    suits |= {f.suit for f in declared}
+    if len(suits) != 1 or None in suits:
+        return []
+    suit = next(iter(suits))
+    assert suit is not None
+    natural_ranks = sorted(c.rank for c in naturals)
+    if len(set(natural_ranks)) != len(natural_ranks):
+        return []
+    declared_ranks = [f.rank for f in declared]
+    undeclared = sum(1 for s in specs if s.card.is_joker and s.face is None)
+    out: list[Meld] = []
+    length = len(specs)
+    for start in _run_windows(length, rules.ace):
+        window = [_rank_at(p) for p in range(start, start + length)]
+        remaining = list(window)
+        ok = True
+        for r in natural_ranks + declared_ranks:
+            if r in remaining:
+                remaining.remove(r)
+            else:
+                ok = False
+                break
+        if not ok or len(remaining) != undeclared:
+            continue
+        by_rank_natural = {c.rank: c for c in naturals}
+        declared_left = list(declared_ranks)
+        placed = []
+        for r in window:
+            face = Card(r, suit)
+            if r in by_rank_natural:
+                placed.append(Placed(by_rank_natural[r], face, owner))
+            else:
+                if r in declared_left:
+                    declared_left.remove(r)
+                placed.append(Placed(JOKER, face, owner))
+        out.append(Meld(MeldKind.RUN, tuple(placed), owner))
+    return out
+
+
+def readings(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> list[Meld]:
+    """Every valid reading of ``specs`` as one new meld owned by seat ``owner``.
+
+    Returns ``[]`` when the cards are no meld; one entry when the meld is
+    clear; several when jokers without a declared face allow several melds
+    (rummy-500.de.txt: "Wenn Sie die -9 mit zwei Jokern melden würden, müssten
+    Sie festlegen, ob diese Meldung einen Satz von Neunern oder eine Folge
+    darstellen soll"). Use :func:`check_meld` for the reason of a failure.
+    """
+    if len(specs) < rules.min_cards:
+        return []
+    if sum(1 for s in specs if not s.card.is_joker) < rules.min_naturals:
+        return []
+    return _set_readings(specs, owner, rules) + _run_readings(specs, owner, rules)
+
+
+def check_meld(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> list[Meld]:
+    """Like :func:`readings` but raises :class:`MeldProblem` with a reason when there is none."""
+    found = readings(specs, owner, rules)
+    if found:
+        return found
+    if len(specs) < rules.min_cards:
+        raise MeldProblem("too_few", f"a meld needs at least {rules.min_cards} cards")
+    naturals = [s.card for s in specs if not s.card.is_joker]
+    if len(naturals) < rules.min_naturals:
+        raise MeldProblem("too_many_jokers", "too many jokers")
+    ranks = {c.rank for c in naturals}
+    suits = {c.suit for c in naturals}
+    if len(ranks) == 1:
+        if len(specs) > rules.max_set:
+            raise MeldProblem("set_too_big", f"a set has at most {rules.max_set} cards")
+        raise MeldProblem("set_suits", "a set needs cards of different suits")
+    if len(suits) != 1:
+        raise MeldProblem("mixed", "neither one rank (set) nor one suit (run)")
+    if any(c.rank == ACE for c in naturals) and rules.ace is not AceMode.AROUND:
+        raise MeldProblem("ace_position", "the ace cannot stand there in a run")
+    raise MeldProblem("not_consecutive", "the cards of a run must be consecutive")
+
+
+def extend_readings(meld: Meld, specs: Sequence[CardSpec], owner: int,
+                    rules: MeldRules) -> list[Meld]:
+    """Every valid meld that results from laying ``specs`` off on ``meld``.
+
+    Cards already on the table keep their faces and order: basic-rummy.de.txt
+    "Es ist Ihnen nicht gestattet, die Meldungen dabei neu anzuordnen." New
+    cards are owned by ``owner``. Returns ``[]`` when the lay-off is invalid.
+    """
+    existing = [CardSpec(p.card, p.face) if p.card.is_joker else CardSpec(p.card)
+                for p in meld.cards]
+    combined = existing + list(specs)
+    found: list[Meld] = []
+    if meld.kind is MeldKind.SET:
+        candidates = _set_readings(combined, owner, rules)
+    else:
+        candidates = _run_readings(combined, owner, rules)
+    old_faces = [p.face for p in meld.cards]
+    for cand in candidates:
+        placed = _merge_owners(meld, cand, owner)
+        if placed is None:
+            continue
+        if meld.kind is MeldKind.RUN:
+            # Existing cards must stay a contiguous block in the same order.
+            faces = [p.face for p in placed]
+            idx = _find_block(faces, old_faces)
+            if idx < 0:
+                continue
+        found.append(Meld(meld.kind, tuple(placed), meld.owner))
+    return found
+
+
+def _find_block(faces: list[Card], block: list[Card]) -> int:
+    for i in range(len(faces) - len(block) + 1):
+        if faces[i:i + len(block)] == block:
+            return i
+    return -1
+
+
+def _merge_owners(old: Meld, new: Meld, owner: int) -> list[Placed] | None:
+    """Give cards that were already on the table their old owners back."""
+    pool = list(old.cards)
+    out = []
+    for p in new.cards:
+        match = next((q for q in pool if q.card == p.card and
+                      (not q.card.is_joker or q.face == p.face or q.face.suit is None)), None)
+        if match is not None:
+            pool.remove(match)
+            out.append(Placed(p.card, match.face if match.card.is_joker else p.face, match.owner))
+        else:
+            out.append(Placed(p.card, p.face, owner))
+    if pool:
+        return None
+    return out
+
+
+def joker_swap_target(meld: Meld, card: Card) -> int:
+    """Index in ``meld.cards`` of the joker that the natural ``card`` may replace, or -1.
+
+    A joker in a run stands for one exact card; a joker in a set without a
+    declared suit stands for any missing suit of its rank (Wrotham Rummy in
+    basic-rummy.de.txt: "Ein Spieler, der die Karte hält, die ein gemeldeter
+    Joker darstellt, kann während seines Zuges die echte Karte gegen den Joker
+    eintauschen.").
+    """
+    if card.is_joker:
+        return -1
+    present = {p.face.suit for p in meld.cards if p.face.suit is not None}
+    for i, p in enumerate(meld.cards):
+        if not p.card.is_joker:
+            continue
+        if p.face == card:
+            return i
+        if (meld.kind is MeldKind.SET and p.face.suit is None and p.face.rank == card.rank
+                and card.suit not in present):
+            return i
+    return -1
+
+
+def describe(meld: Meld) -> str:
+    """Short English description for messages: ``'run 6h 7h jk=8h'`` / ``'set of 9'``."""
+    if meld.kind is MeldKind.SET:
+        return f"set {meld}"
+    return f"run {meld}"
+
+
+def all_suits() -> tuple[Suit, ...]:
+    """The four suits in display order."""
+    return tuple(Suit)

@@ -1,0 +1,110 @@
+"""The game state: a frozen snapshot. :func:`engine.game.apply` returns a new one."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+
+from engine.cards import Card
+from engine.melds import Meld
+from engine.rules import RuleSet
+
+
+class Phase(enum.Enum):
+    """Where the turn stands.
+
+    DRAW: the current seat must draw or take the upcard. PLAY: it may meld,
+    lay off, swap jokers, and must discard (or go out). HAND_OVER: the hand is
+    scored and the next deal waits for ``next``. GAME_OVER: the match ended.
+    """
+
+    DRAW = "draw"
+    PLAY = "play"
+    HAND_OVER = "hand_over"
+    GAME_OVER = "game_over"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnState:
+    """What the current seat has done this turn.
+
+    ``taken``: the card taken from the discard pile (may not be discarded this
+    turn). ``melds``: new melds made. ``played``: cards melded or laid off.
+    ``fresh``: the seat had melded or laid off nothing this deal when the turn
+    began (going rummy).
+    """
+
+    taken: Card | None = None
+    fresh: bool = False
+    melds: int = 0
+    played: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The score of one finished deal (see :class:`engine.events.HandEnded`)."""
+
+    deal_number: int
+    dealer: int
+    winner: int | None
+    rummy: bool
+    points: tuple[int, ...]
+    scores: tuple[Fraction, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A whole match at one moment.
+
+    ``hands[seat]``: that seat's cards. ``stock``: top card first.
+    ``discard``: bottom first, top (the upcard) last. ``melds``: the table,
+    numbered from 0 internally and from 1 for players. ``has_played[seat]``:
+    melded or laid off this deal (for going rummy and the lay-off house rule).
+    ``version`` grows by one with every applied action.
+    """
+
+    rules: RuleSet
+    players: tuple[str, ...]
+    seed: int
+    deal_number: int
+    dealer: int
+    phase: Phase
+    current: int
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+    discard: tuple[Card, ...]
+    melds: tuple[Meld, ...] = ()
+    turn: TurnState = field(default_factory=TurnState)
+    has_melded: tuple[bool, ...] = ()
+    has_played: tuple[bool, ...] = ()
+    reuses: int = 0
+    totals: tuple[Fraction, ...] = ()
+    results: tuple[DealResult, ...] = ()
+    winners: tuple[int, ...] = ()
+    version: int = 0
+
+    @property
+    def seats(self) -> int:
+        """Number of seats."""
+        return len(self.players)
+
+    @property
+    def upcard(self) -> Card | None:
+        """The top card of the discard pile, or ``None`` when it is empty."""
+        return self.discard[-1] if self.discard else None
+
+    def with_hand(self, seat: int, hand: tuple[Card, ...]) -> GameState:
+        """A copy with ``seat``'s hand replaced."""
+        hands = list(self.hands)
+        hands[seat] = hand
+        return replace(self, hands=tuple(hands))
+
+    def next_seat(self, seat: int) -> int:
+        """The seat to the left (clockwise, in seat order)."""
+        return (seat + 1) % self.seats
+
+    def card_count(self) -> int:
+        """Cards in hands, stock, discard pile and melds (for the accounting invariant)."""
+        return (sum(len(h) for h in self.hands) + len(self.stock) + len(self.discard)
+                + sum(len(m.cards) for m in self.melds))

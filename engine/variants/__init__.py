@@ -1,0 +1,19 @@
+"""The variant registry: variant id -> :class:`engine.variants.base.Variant`."""
+
+from __future__ import annotations
+
+from engine.errors import RuleOptionError
+from engine.variants.base import Variant
+from engine.variants.basic import BasicRummy
+
+VARIANTS: dict[str, Variant] = {v.id: v for v in (BasicRummy(),)}
+
+
+def get_variant(variant_id: str) -> Variant:
+    """The variant with this id; raises :class:`RuleOptionError` for an unknown one."""
+    try:
+        return VARIANTS[variant_id.strip().lower()]
+    except KeyError:
+        raise RuleOptionError(detail=f"unknown variant '{variant_id}'; variants: "
+                              + ", ".join(VARIANTS), option="variant", value=variant_id,
+                              accepts=", ".join(VARIANTS)) from None
