@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from engine.cards import Card, shuffled
+from engine.cards import Card, parse_card, parse_cards, shuffled
 from engine.errors import RuleOptionError
 from engine.events import DealStarted, Event
 from engine.rules import RuleSet
@@ -24,6 +25,18 @@ class DealSpec:
     hands: tuple[tuple[Card, ...], ...]
     upcard: Card | None
     stock: tuple[Card, ...]
+
+    @staticmethod
+    def parse(hands: Sequence[str], upcard: str | None, stock: str = "") -> DealSpec:
+        """Build a deal from notation: one string per hand (``"7h 8h 9h"``), the upcard
+        (or ``None``) and the stock top first. Raises ``CardParseError``."""
+        return DealSpec(tuple(parse_cards(h) for h in hands),
+                        parse_card(upcard) if upcard else None, parse_cards(stock))
+
+    def cards(self) -> list[Card]:
+        """Every card of the deal."""
+        up = [self.upcard] if self.upcard is not None else []
+        return [c for h in self.hands for c in h] + up + list(self.stock)
 
 
 def deal_rng(seed: int, deal_number: int, purpose: str = "deal") -> random.Random:
@@ -119,6 +132,12 @@ def start_deal(state: GameState, dealer: int,
         raise RuleOptionError(detail=f"the deal has {len(spec.hands)} hands for {seats} players",
                               option="deal", value=str(len(spec.hands)), accepts=str(seats))
     var = get_variant(rules.variant)
+    if deal is not None:
+        extra = Counter(spec.cards()) - Counter(var.deck(rules, seats))
+        if extra:
+            raise RuleOptionError(
+                detail="the deal has cards the pack does not: " + " ".join(map(str, extra)),
+                option="deal", value=" ".join(map(str, extra)), accepts="the variant's pack")
     first = starter(dealer, seats)
     no_draw = var.starter_extra_card(rules)
     discard = (spec.upcard,) if spec.upcard is not None else ()

@@ -29,6 +29,7 @@ from engine.actions import (
     TakeDiscard,
 )
 from engine.candidates import candidate_melds
+from engine.cards import Card
 from engine.dealing import DealSpec, new_game
 from engine.errors import GameOver, IllegalMove, NotYourTurn
 from engine.events import Event
@@ -149,7 +150,9 @@ def _play_actions(state: GameState, seat: int) -> list[Action]:
     return [a for a in out if can(state, a)]
 
 
-def _layoff_specs(card: Any, state: GameState) -> list[tuple[int, CardSpec]]:
+def _layoff_specs(card: Card, state: GameState) -> list[tuple[int, CardSpec]]:
+    """Single-card lay-offs of ``card``: one per meld, or per joker face when a joker fits
+    more than one place (e.g. either end of a run)."""
     mrules = get_variant(state.rules.variant).meld_rules(state.rules)
     out: list[tuple[int, CardSpec]] = []
     for index, meld in enumerate(state.melds):
@@ -157,9 +160,10 @@ def _layoff_specs(card: Any, state: GameState) -> list[tuple[int, CardSpec]]:
         if len(found) == 1:
             out.append((index, CardSpec(card)))
         elif card.is_joker:
+            old = list(meld.faces)
             for reading in found:
-                faces = [p.face for p in reading.cards if p.owner == state.current
-                         and p.card.is_joker and p not in meld.cards]
-                for face in faces[:1]:
-                    out.append((index, CardSpec(card, face)))
+                new = list(reading.faces)
+                for face in old:
+                    new.remove(face)
+                out.append((index, CardSpec(card, new[0])))
     return out

@@ -17,7 +17,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.cards import ACE, JOKER, Card, Suit, parse_card, parse_face
+from engine.cards import ACE, JOKER, Card, parse_card, parse_face
 from engine.errors import CardParseError
 
 
@@ -331,7 +331,3 @@ def describe(meld: Meld) -> str:
         return f"set {meld}"
     return f"run {meld}"
 
-
-def all_suits() -> tuple[Suit, ...]:
-    """The four suits in display order."""
-    return tuple(Suit)

@@ -7,12 +7,11 @@ state and its events. :mod:`engine.game` dispatches to them.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, NextDeal, SwapJoker, TakeDiscard
-from engine.cards import JOKER, Card, format_cards, shuffled
+from engine.cards import JOKER, Card, shuffled
 from engine.dealing import deal_rng, start_deal
 from engine.errors import (
     AllAtOnceRequired,
@@ -40,7 +39,7 @@ from engine.events import (
     TookDiscard,
     WentOut,
 )
-from engine.melds import CardSpec, Meld, MeldProblem, Placed, check_meld, extend_readings
+from engine.melds import Meld, MeldProblem, Placed, check_meld, extend_readings
 from engine.scoring import end_hand
 from engine.state import GameState, Phase, TurnState
 from engine.variants import get_variant
@@ -60,9 +59,19 @@ def remove_cards(hand: Sequence[Card], cards: Sequence[Card]) -> tuple[Card, ...
     return tuple(left)
 
 
-def _phase(state: GameState, phase: Phase, action: str, expected: str) -> None:
+_EXPECTED = {
+    Phase.DRAW: "draw a card or take the upcard first",
+    Phase.PLAY: "you have already drawn; meld, lay off or discard",
+    Phase.HAND_OVER: "the hand is over; the next deal starts with 'next'",
+    Phase.GAME_OVER: "the game is over",
+}
+
+
+def _phase(state: GameState, phase: Phase, action: str) -> None:
+    """Raise ``WrongPhase`` (saying what is expected now) unless the state is in ``phase``."""
     if state.phase is not phase:
-        raise WrongPhase(action=action, expected=expected, phase=state.phase.value)
+        raise WrongPhase(action=action, expected=_EXPECTED[state.phase],
+                         phase=state.phase.value)
 
 
 # --- draw / take --------------------------------------------------------------------------
@@ -71,7 +80,7 @@ def verify_draw(state: GameState, action: Draw) -> None:
     """Draw is legal at the start of a turn. basic-rummy.de.txt: "Sie müssen beginnen,
     indem Sie eine Karte entweder von der Oberseite des Ablagestapels oder von der
     obersten Karte auf dem Ablagestapel nehmen"."""
-    _phase(state, Phase.DRAW, "draw", "you have already drawn; meld, lay off or discard")
+    _phase(state, Phase.DRAW, "draw")
 
 
 def renewable(state: GameState) -> int:
@@ -121,7 +130,7 @@ def _renew_stock(state: GameState) -> tuple[GameState, StockRenewed]:
 
 def verify_take(state: GameState, action: TakeDiscard) -> None:
     """Taking the upcard is legal at the start of a turn when the discard pile has one."""
-    _phase(state, Phase.DRAW, "take", "you have already drawn; meld, lay off or discard")
+    _phase(state, Phase.DRAW, "take")
     if not state.discard:
         raise NothingToDraw()
 
@@ -154,7 +163,7 @@ class _MeldPlan:
 
 
 def _plan_meld(state: GameState, action: MeldCards) -> _MeldPlan:
-    _phase(state, Phase.PLAY, "meld", "draw a card or take the upcard first")
+    _phase(state, Phase.PLAY, "meld")
     if not action.groups or any(not g for g in action.groups):
         raise InvalidMeld(cards="", reason="no cards named", reason_code="too_few")
     var = get_variant(state.rules.variant)
@@ -215,7 +224,7 @@ def _meld_at(state: GameState, index: int) -> Meld:
 
 
 def _plan_layoff(state: GameState, action: LayOff) -> tuple[Meld, tuple[Card, ...]]:
-    _phase(state, Phase.PLAY, "lay off", "draw a card or take the upcard first")
+    _phase(state, Phase.PLAY, "lay off")
     var = get_variant(state.rules.variant)
     seat = action.seat
     meld = _meld_at(state, action.meld)
@@ -262,7 +271,7 @@ def apply_layoff(state: GameState, action: LayOff) -> Result:
 def _plan_swap(state: GameState, action: SwapJoker) -> tuple[Meld, int]:
     from engine.melds import joker_swap_target
 
-    _phase(state, Phase.PLAY, "swap", "draw a card or take the upcard first")
+    _phase(state, Phase.PLAY, "swap")
     if not get_variant(state.rules.variant).joker_swap(state.rules):
         raise InvalidJokerSwap(reason="these rules have no joker exchange",
                                reason_code="not_allowed")
@@ -300,7 +309,7 @@ def verify_discard(state: GameState, action: Discard) -> None:
     """basic-rummy.de.txt: "Am Ende deines Zuges muss eine Karte von deiner Hand abgeworfen
     ... werden. Wenn Sie Ihren Zug mit der obersten Karte des Ablagestapels begonnen haben,
     dürfen Sie diesen Zug nicht beenden, indem Sie dieselbe Karte ablegen"."""
-    _phase(state, Phase.PLAY, "discard", "draw a card or take the upcard first")
+    _phase(state, Phase.PLAY, "discard")
     remove_cards(state.hands[action.seat], [action.card])
     if state.turn.taken is not None and action.card == state.turn.taken:
         raise CannotDiscardTaken(card=str(action.card))
@@ -332,7 +341,7 @@ def _maybe_out(state: GameState, seat: int, events: list[Event]) -> Result:
 
 def verify_next(state: GameState, action: NextDeal) -> None:
     """The next deal can start once the hand is scored and the match goes on."""
-    _phase(state, Phase.HAND_OVER, "deal", "the hand is still being played")
+    _phase(state, Phase.HAND_OVER, "deal")
 
 
 def apply_next(state: GameState, action: NextDeal) -> Result:
@@ -343,12 +352,3 @@ def apply_next(state: GameState, action: NextDeal) -> Result:
 def _set(flags: tuple[bool, ...], seat: int) -> tuple[bool, ...]:
     return tuple(True if i == seat else f for i, f in enumerate(flags))
 
-
-def counts(cards: Sequence[Card]) -> Counter[Card]:
-    """A multiset of cards."""
-    return Counter(cards)
-
-
-def describe_cards(cards: Sequence[CardSpec]) -> str:
-    """Card specs as command text."""
-    return format_cards(s.card for s in cards)

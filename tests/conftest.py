@@ -12,5 +12,5 @@ import os
 from hypothesis import settings
 
 settings.register_profile("ci", deadline=None, max_examples=100)
-settings.register_profile("dev", max_examples=30)
+settings.register_profile("dev", deadline=None, max_examples=30)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
