@@ -134,6 +134,14 @@ class CannotDiscardTaken(IllegalMove):
     template = "you cannot discard {card}: you took it from the discard pile this turn"
 
 
+class NoDiscardLeft(IllegalMove):
+    """The move would leave only copies of the card taken from the pile, so the turn could
+    not end with a discard."""
+
+    code = "no_discard_left"
+    template = "you would have nothing to discard but {card}, which you took this turn"
+
+
 class FinalDiscardRequired(IllegalMove):
     """Melding or laying off the last card when going out needs a final discard."""
 

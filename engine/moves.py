@@ -24,6 +24,7 @@ from engine.errors import (
     InvalidMeld,
     MeldLimit,
     MustMeldFirst,
+    NoDiscardLeft,
     NoSuchMeld,
     NothingToDraw,
     WrongPhase,
@@ -133,6 +134,10 @@ def verify_take(state: GameState, action: TakeDiscard) -> None:
     _phase(state, Phase.DRAW, "take")
     if not state.discard:
         raise NothingToDraw()
+    upcard = state.discard[-1]
+    if all(c == upcard for c in state.hands[action.seat]):
+        # Copies of one card never meld together, so the turn could not end with a discard.
+        raise NoDiscardLeft(card=str(upcard))
 
 
 def apply_take(state: GameState, action: TakeDiscard) -> Result:
@@ -152,8 +157,8 @@ def _check_left(state: GameState, seat: int, left: tuple[Card, ...]) -> None:
     if not left and var.final_discard_required(state.rules):
         raise FinalDiscardRequired()
     taken = state.turn.taken
-    if taken is not None and left == (taken,):
-        raise CannotDiscardTaken(card=str(taken))
+    if taken is not None and left and all(c == taken for c in left):
+        raise NoDiscardLeft(card=str(taken))
 
 
 @dataclass(frozen=True, slots=True)

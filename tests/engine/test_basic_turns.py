@@ -11,6 +11,7 @@ from engine.errors import (
     InvalidMeld,
     MeldLimit,
     MustMeldFirst,
+    NoDiscardLeft,
     NotYourTurn,
     WrongPhase,
 )
@@ -231,3 +232,15 @@ def test_going_out_by_laying_off_the_last_card(stacked) -> None:
     events = t.play("layoff 10h jh 1")
     assert any(isinstance(e, WentOut) and e.seat == 1 for e in events)
     assert t.state.results[-1].winner == 1
+
+
+def test_taking_the_upcard_needs_another_card_to_discard(stacked) -> None:
+    """"dürfen Sie diesen Zug nicht beenden, indem Sie dieselbe Karte ablegen und den Stapel
+    unverändert lassen – Sie müssen eine andere Karte ablegen." A player holding only a copy
+    of the upcard (a joker in Wrotham) could not end the turn, so the take is refused."""
+    t = stacked(["jk 2c 3d 4h 5s 6c 7d 8h", "jk"], None, "kd qd", preset="wrotham")
+    t.play("discard jk")
+    with pytest.raises(NoDiscardLeft):
+        t.play("take")
+    t.play("draw")
+    assert t.hand(1) == ["jk", "kd"]

@@ -1,0 +1,34 @@
+"""Automatic players: :func:`make_ai` builds one by kind.
+
+Kinds: ``"greedy"`` (:class:`engine.ai.greedy.GreedyPlayer`, deadwood-minimising)
+and ``"random"`` (:class:`engine.ai.random_ai.RandomPlayer`, the baseline).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.ai.base import NoLegalAction, Player, UnknownAI
+from engine.ai.greedy import GreedyPlayer
+from engine.ai.random_ai import RandomPlayer
+
+__all__ = ["KINDS", "GreedyPlayer", "NoLegalAction", "Player", "RandomPlayer", "UnknownAI",
+           "make_ai"]
+
+_FACTORIES: dict[str, Callable[[int | None], Player]] = {
+    "greedy": GreedyPlayer,
+    "random": RandomPlayer,
+}
+
+KINDS: tuple[str, ...] = tuple(_FACTORIES)
+
+
+def make_ai(kind: str = "greedy", seed: int | None = None) -> Player:
+    """A new AI player of ``kind`` (``"greedy"`` or ``"random"``) with its own ``seed``.
+
+    Raises :class:`engine.ai.base.UnknownAI` for any other kind.
+    """
+    factory = _FACTORIES.get(kind.strip().lower())
+    if factory is None:
+        raise UnknownAI(kind, KINDS)
+    return factory(seed)

@@ -1,0 +1,427 @@
+"""The one text command language: terminal input, chat text commands and game records.
+
+A command is a verb followed by arguments, case-insensitive, e.g.::
+
+    draw                      take
+    meld 7h 8h 9h             meld 7h 8h 9h | 2c 2d 2s     meld 6h 7h jk=8h
+    layoff 10h 3              layoff 7h jh 3                swap 8h 3
+    discard ks                next
+
+Cards use the notation of :mod:`engine.cards` (``10h`` or ``th``, suit symbols
+``7♥``, German ranks ``B``/``D`` for Bube/Dame). A joker may declare what it
+stands for: ``jk=8h`` (a card) or ``jk=8`` (a set's rank, any suit). Several
+melds in one action are separated by ``|`` or ``/``. The meld number of
+``layoff`` and ``swap`` is the LAST argument and is 1-based, as shown on the
+table; actions store it 0-based. Each verb has short and German aliases
+(:data:`COMMANDS`).
+
+:func:`parse_command` turns text into an :class:`engine.actions.Action` or a
+:class:`UiCommand` (sort, hint, help, ...). :func:`format_action` writes the
+canonical English form, and ``parse_command(format_action(a), a.seat) == a``
+for every action. A game record line is ``"<player>: <command>"``
+(:func:`parse_record_line`, :func:`format_record_line`).
+
+Errors are :class:`engine.errors.CommandError` subclasses with stable codes
+(``unknown_command``, ``missing_cards``, ``missing_meld_number``,
+``bad_meld_number``, ``too_many_args``, ``empty``, ``unknown_player``,
+``missing_player``, ``not_an_action``) or :class:`engine.errors.CardParseError`
+(``bad_card``) for a card that is not in the notation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engine.actions import (
+    Action,
+    Discard,
+    Draw,
+    LayOff,
+    MeldCards,
+    NextDeal,
+    SwapJoker,
+    TakeDiscard,
+)
+from engine.cards import Card, parse_card
+from engine.errors import CommandError
+from engine.melds import CardSpec
+
+# --- errors -------------------------------------------------------------------------------
+
+
+class UnknownCommand(CommandError):
+    """The first word is no verb of the command language."""
+
+    code = "unknown_command"
+    template = "unknown command '{verb}' (type help for the list)"
+
+    def __init__(self, verb: str) -> None:
+        super().__init__(verb=verb)
+
+
+class MissingCards(CommandError):
+    """A verb that needs cards was given none (``discard``, ``meld``)."""
+
+    code = "missing_cards"
+    template = "{verb}: name the cards, e.g. {example}"
+
+    def __init__(self, verb: str) -> None:
+        super().__init__(verb=verb, example=_EXAMPLES.get(verb, verb))
+
+
+class MissingMeldNumber(CommandError):
+    """``layoff``/``swap`` without the meld number as the last argument."""
+
+    code = "missing_meld_number"
+    template = "{verb}: end with the number of the meld on the table, e.g. {example}"
+
+    def __init__(self, verb: str) -> None:
+        super().__init__(verb=verb, example=_EXAMPLES.get(verb, verb))
+
+
+class BadMeldNumber(CommandError):
+    """A meld number that is not a whole number from 1 up."""
+
+    code = "bad_meld_number"
+    template = "'{text}' is not a meld number (melds are numbered from 1)"
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text=text)
+
+
+class TooManyArgs(CommandError):
+    """More arguments than the verb takes (``draw 7h``, ``discard ks qh``)."""
+
+    code = "too_many_args"
+    template = "{verb}: too many arguments, e.g. {example}"
+
+    def __init__(self, verb: str) -> None:
+        super().__init__(verb=verb, example=_EXAMPLES.get(verb, verb))
+
+
+class EmptyCommand(CommandError):
+    """Nothing but blanks was typed."""
+
+    code = "empty"
+    template = "type a command (help lists them)"
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
+class MissingPlayer(CommandError):
+    """A record line without the ``player:`` prefix."""
+
+    code = "missing_player"
+    template = "'{line}' does not start with a player name and ':'"
+
+    def __init__(self, line: str) -> None:
+        super().__init__(line=line)
+
+
+class UnknownPlayer(CommandError):
+    """A record line names a player who is not at the table."""
+
+    code = "unknown_player"
+    template = "'{name}' is not a player here (players: {players})"
+
+    def __init__(self, name: str, players: Sequence[str]) -> None:
+        super().__init__(name=name, players=", ".join(players))
+
+
+class NotAnAction(CommandError):
+    """A record line holds a UI command (``help``, ``sort``) instead of a game action."""
+
+    code = "not_an_action"
+    template = "'{verb}' is not a game action"
+
+    def __init__(self, verb: str) -> None:
+        super().__init__(verb=verb)
+
+
+# --- UI commands and the help table --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class UiCommand:
+    """A command for the interface, not the game: ``verb`` is the canonical English verb
+    (sort, hint, help, rules, hand, table, score, quit, back); ``args`` the further words,
+    lower-cased (``help meld`` -> ``UiCommand("help", ("meld",))``)."""
+
+    verb: str
+    args: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CommandHelp:
+    """One line of the help screen: the English ``verb``, its ``aliases`` (short and
+    German), the ``syntax`` and an English ``help`` sentence."""
+
+    verb: str
+    aliases: tuple[str, ...]
+    syntax: str
+    help: str
+
+
+COMMANDS: tuple[CommandHelp, ...] = (
+    CommandHelp("draw", ("d", "ziehen"), "draw", "Draw the top card of the stock."),
+    CommandHelp("take", ("t", "nehmen", "aufnehmen"), "take",
+                "Take the upcard (the top card of the discard pile)."),
+    CommandHelp("meld", ("m", "melden"), "meld 7h 8h 9h | 2c 2d 2s",
+                "Put a set or run on the table; separate several melds with | or /. "
+                "Say what a joker stands for with jk=8h (or jk=8 in a set)."),
+    CommandHelp("layoff", ("l", "lay", "anlegen"), "layoff 10h 3",
+                "Add cards from your hand to meld number 3 on the table (the number comes last)."),
+    CommandHelp("swap", ("tauschen",), "swap 8h 3",
+                "Exchange the card a joker in meld 3 stands for against that joker."),
+    CommandHelp("discard", ("x", "drop", "abwerfen"), "discard ks",
+                "Discard a card onto the discard pile; this ends your turn."),
+    CommandHelp("next", ("weiter", "deal"), "next", "Deal the next hand once a hand is scored."),
+    CommandHelp("sort", ("sortieren",), "sort", "Sort your hand."),
+    CommandHelp("hint", ("tipp",), "hint", "Suggest a move."),
+    CommandHelp("help", ("hilfe", "?"), "help [command]", "Show this list or help on a command."),
+    CommandHelp("rules", ("regeln",), "rules", "Show the rules this table plays."),
+    CommandHelp("hand", (), "hand", "Show your hand."),
+    CommandHelp("table", ("tisch",), "table", "Show the melds, the upcard and the stock size."),
+    CommandHelp("score", ("punkte",), "score", "Show the scores."),
+    CommandHelp("quit", ("exit", "ende"), "quit", "Leave the game."),
+    CommandHelp("back", ("zurück", "zurueck"), "back", "Go back to the previous screen."),
+)
+
+ACTION_VERBS = ("draw", "take", "meld", "layoff", "swap", "discard", "next")
+UI_VERBS = ("sort", "hint", "help", "rules", "hand", "table", "score", "quit", "back")
+
+_VERB_BY_WORD: dict[str, str] = {}
+for _entry in COMMANDS:
+    _VERB_BY_WORD[_entry.verb] = _entry.verb
+    for _alias in _entry.aliases:
+        _VERB_BY_WORD[_alias] = _entry.verb
+
+_EXAMPLES: dict[str, str] = {c.verb: c.syntax for c in COMMANDS}
+
+_SEPARATORS = re.compile(r"[|/]")
+_EQUALS = re.compile(r"\s*=\s*")
+
+
+def canonical_verb(word: str) -> str | None:
+    """The English verb for ``word`` (an English verb or alias, any case), or ``None``."""
+    return _VERB_BY_WORD.get(word.strip().lower())
+
+
+# --- parsing --------------------------------------------------------------------------------
+
+
+def _tokens(text: str) -> list[str]:
+    """Split a command into words; ``|`` and ``/`` become their own word, ``jk = 8h`` one word,
+    commas count as blanks."""
+    body = _EQUALS.sub("=", text.replace(",", " "))
+    return _SEPARATORS.sub(" | ", body).split()
+
+
+def _no_args(verb: str, args: list[str]) -> None:
+    if args:
+        raise TooManyArgs(verb)
+
+
+def _specs(words: Sequence[str]) -> tuple[CardSpec, ...]:
+    return tuple(CardSpec.parse(w) for w in words)
+
+
+def _meld_number(verb: str, args: list[str]) -> tuple[list[str], int]:
+    """Split ``args`` into the card words and the 0-based meld index from the last word."""
+    if not args:
+        raise MissingCards(verb)
+    last = args[-1]
+    number_text = last[1:] if last.startswith("#") else last
+    if not number_text.isdigit():
+        if _is_card_spec(last):
+            raise MissingMeldNumber(verb)
+        raise BadMeldNumber(last)
+    number = int(number_text)
+    if number < 1:
+        raise BadMeldNumber(last)
+    if len(args) == 1:
+        raise MissingCards(verb)
+    return args[:-1], number - 1
+
+
+def _is_card_spec(word: str) -> bool:
+    try:
+        CardSpec.parse(word)
+    except ValueError:
+        return False
+    return True
+
+
+def _parse_draw(verb: str, args: list[str], seat: int) -> Action:
+    _no_args(verb, args)
+    return Draw(seat)
+
+
+def _parse_take(verb: str, args: list[str], seat: int) -> Action:
+    _no_args(verb, args)
+    return TakeDiscard(seat)
+
+
+def _parse_next(verb: str, args: list[str], seat: int) -> Action:
+    _no_args(verb, args)
+    return NextDeal(seat)
+
+
+def _parse_meld(verb: str, args: list[str], seat: int) -> Action:
+    groups: list[list[str]] = [[]]
+    for word in args:
+        if word == "|":
+            groups.append([])
+        else:
+            groups[-1].append(word)
+    parsed = tuple(_specs(g) for g in groups if g)
+    if not parsed:
+        raise MissingCards(verb)
+    return MeldCards(seat, parsed)
+
+
+def _parse_layoff(verb: str, args: list[str], seat: int) -> Action:
+    if args and args[0] == "off":  # "lay off 10h 3"
+        args = args[1:]
+    if "|" in args:
+        raise TooManyArgs(verb)
+    words, index = _meld_number(verb, args)
+    return LayOff(seat, _specs(words), index)
+
+
+def _parse_swap(verb: str, args: list[str], seat: int) -> Action:
+    words, index = _meld_number(verb, args)
+    if len(words) > 1:
+        raise TooManyArgs(verb)
+    return SwapJoker(seat, parse_card(words[0]), index)
+
+
+def _parse_discard(verb: str, args: list[str], seat: int) -> Action:
+    if not args:
+        raise MissingCards(verb)
+    if len(args) > 1:
+        raise TooManyArgs(verb)
+    return Discard(seat, parse_card(args[0]))
+
+
+_ACTION_PARSERS: dict[str, Callable[[str, list[str], int], Action]] = {
+    "draw": _parse_draw,
+    "take": _parse_take,
+    "meld": _parse_meld,
+    "layoff": _parse_layoff,
+    "swap": _parse_swap,
+    "discard": _parse_discard,
+    "next": _parse_next,
+}
+
+
+def parse_command(text: str, seat: int) -> Action | UiCommand:
+    """Parse one command typed by ``seat`` (0-based).
+
+    Returns an :class:`engine.actions.Action` for a game verb (``seat`` becomes its
+    seat) or a :class:`UiCommand` for an interface verb. A leading ``/`` or ``!`` (chat
+    habit) is ignored. Raises a :class:`engine.errors.CommandError` subclass (codes
+    ``empty``, ``unknown_command``, ``missing_cards``, ``missing_meld_number``,
+    ``bad_meld_number``, ``too_many_args``) or :class:`engine.errors.CardParseError`
+    (code ``bad_card``). Whether the action is legal is for :func:`engine.game.verify`.
+    """
+    body = text.strip()
+    if body[:1] in ("/", "!"):
+        body = body[1:]
+    words = _tokens(body)
+    if not words:
+        raise EmptyCommand()
+    verb = canonical_verb(words[0])
+    if verb is None:
+        raise UnknownCommand(words[0].lower())
+    args = words[1:]
+    parser = _ACTION_PARSERS.get(verb)
+    if parser is not None:
+        return parser(verb, args, seat)
+    return UiCommand(verb, tuple(a.lower() for a in args))
+
+
+def parse_action(text: str, seat: int) -> Action:
+    """Like :func:`parse_command` but only game actions; a UI verb raises
+    :class:`NotAnAction` (code ``not_an_action``)."""
+    parsed = parse_command(text, seat)
+    if isinstance(parsed, UiCommand):
+        raise NotAnAction(parsed.verb)
+    return parsed
+
+
+# --- formatting -----------------------------------------------------------------------------
+
+
+def _format_specs(specs: Sequence[CardSpec]) -> str:
+    return " ".join(str(s) for s in specs)
+
+
+def format_action(action: Action) -> str:
+    """The canonical English command for ``action``: ``draw``, ``take``,
+    ``meld 6h 7h jk=8h``, ``meld 7h 8h 9h | 2c 2d 2s``, ``layoff 10h 3`` (meld number
+    1-based), ``swap 8h 3``, ``discard ks``, ``next``.
+
+    ``parse_command(format_action(a), a.seat) == a`` for every well-formed action
+    (non-empty groups and lay-off cards, faces declared only on jokers). Raises
+    ``TypeError`` for an object that is no action.
+    """
+    if isinstance(action, Draw):
+        return "draw"
+    if isinstance(action, TakeDiscard):
+        return "take"
+    if isinstance(action, MeldCards):
+        return "meld " + " | ".join(_format_specs(g) for g in action.groups)
+    if isinstance(action, LayOff):
+        return f"layoff {_format_specs(action.cards)} {action.meld + 1}"
+    if isinstance(action, SwapJoker):
+        return f"swap {action.card} {action.meld + 1}"
+    if isinstance(action, Discard):
+        return f"discard {action.card}"
+    if isinstance(action, NextDeal):
+        return "next"
+    raise TypeError(f"not an action: {action!r}")
+
+
+def format_card(card: Card) -> str:
+    """A card in command notation (``10h``, ``qs``, ``jk``)."""
+    return str(card)
+
+
+# --- record lines ---------------------------------------------------------------------------
+
+
+def find_player(name: str, players: Sequence[str]) -> int:
+    """The seat of player ``name``: an exact match, else the one case-insensitive match.
+
+    Raises :class:`UnknownPlayer` (code ``unknown_player``).
+    """
+    wanted = name.strip()
+    if wanted in players:
+        return list(players).index(wanted)
+    folded = [i for i, p in enumerate(players) if p.casefold() == wanted.casefold()]
+    if len(folded) == 1:
+        return folded[0]
+    raise UnknownPlayer(wanted, players)
+
+
+def parse_record_line(line: str, players: Sequence[str]) -> Action:
+    """Parse a record line ``"<player>: <command>"`` (``"ben: meld 7h 8h 9h"``).
+
+    The player name selects the seat (see :func:`find_player`). Raises
+    :class:`MissingPlayer`, :class:`UnknownPlayer`, :class:`NotAnAction` and every
+    error of :func:`parse_command`.
+    """
+    name, sep, command = line.partition(":")
+    if not sep or not name.strip():
+        raise MissingPlayer(line.strip())
+    return parse_action(command, find_player(name, players))
+
+
+def format_record_line(action: Action, players: Sequence[str]) -> str:
+    """The record line of ``action``: ``"ben: layoff 10h 3"``. Raises ``IndexError`` for a
+    seat that has no player."""
+    return f"{players[action.seat]}: {format_action(action)}"

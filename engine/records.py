@@ -1,0 +1,471 @@
+"""JSON game records: read, replay and export (the format is documented in docs/records.md).
+
+A record names the rules, the players, the first dealer, how each deal was dealt
+and the actions as command lines (``"ben: meld 7h 8h 9h"``, see
+:mod:`engine.commands`)::
+
+    {"variant": "basic", "preset": "beginner", "options": {"going_rummy": "double"},
+     "players": ["ana", "ben", "cem"], "dealer": 0, "seed": 7,
+     "deal": {"hands": {"ana": [...], "ben": [...], "cem": [...]},
+              "upcard": "4c", "stock": ["9s", ...]},
+     "actions": ["ben: draw", "ben: meld 7h 8h 9h", "ben: discard ks"]}
+
+A deal is explicit (``hands``/``upcard``/``stock``, stock top card first), a deck
+dealt as the rules deal (``{"deck": [...]}``, :func:`engine.dealing.deal_from_deck`)
+or a shuffle (``{"seed": S}``: deal number k is shuffled with
+``engine.dealing.deal_rng(S, k)``, exactly as a game with seed S deals it).
+Several deals: ``"deals": [{"deal": {...}, "actions": [...]}, ...]``; the replay
+starts each further deal itself (``next``), the dealer rotating by the rules.
+
+:func:`replay` never raises for a bad record: it reports the first problem.
+:func:`export_record` writes what the game service stores as a record that
+replays to the same state.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from engine.actions import Action, NextDeal
+from engine.cards import Card
+from engine.commands import find_player, format_record_line, parse_record_line
+from engine.dealing import DealSpec, deal_from_deck, new_game, shuffled_deal, start_deal, starter
+from engine.errors import EngineError
+from engine.game import apply
+from engine.rules import OptionValue, RuleSet, make_rules
+from engine.serialize import (
+    RecordError,
+    as_int,
+    as_list,
+    as_mapping,
+    as_str,
+    card_from_json,
+    cards_from_json,
+    cards_to_json,
+    check_cards_in_deck,
+    fraction_to_json,
+    options_from_json,
+    state_to_dict,
+)
+from engine.state import GameState, Phase
+from engine.variants import get_variant
+
+__all__ = ["RECORD_FORMAT", "DealPlan", "RecordError", "RecordPlan", "deal_to_json",
+           "dump_record", "export_record", "failed_report", "load_record", "parse_record_text",
+           "read_record", "replay"]
+
+RECORD_FORMAT = 1
+
+_TOP_KEYS = frozenset({"format", "comment", "variant", "preset", "options", "players",
+                       "dealer", "seed", "deal", "actions", "deals"})
+_ENTRY_KEYS = frozenset({"deal", "actions", "comment"})
+
+
+@dataclass(frozen=True, slots=True)
+class DealPlan:
+    """How one deal of a record is dealt, and its action lines (not yet parsed).
+
+    Exactly one source is set: ``seed`` (shuffle with ``deal_rng(seed, deal number)``),
+    ``deck`` (dealt from the front as the rules deal) or ``hands``/``upcard``/``stock``
+    (explicit; ``hands`` in seat order). All three unset: shuffle with the game seed.
+    ``where`` names the deal in messages (``"deals[1].deal"``).
+    """
+
+    where: str
+    actions: tuple[Any, ...]
+    seed: int | None = None
+    deck: tuple[Card, ...] | None = None
+    hands: tuple[tuple[Card, ...], ...] | None = None
+    upcard: Card | None = None
+    stock: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RecordPlan:
+    """A validated record: the rules, players, game seed, first dealer (``None``: drawn
+    from the seed as :func:`engine.dealing.new_game` does) and the deals in order."""
+
+    rules: RuleSet
+    players: tuple[str, ...]
+    seed: int
+    dealer: int | None
+    deals: tuple[DealPlan, ...]
+
+
+# --- reading --------------------------------------------------------------------------------
+
+def parse_record_text(text: str, where: str = "record") -> dict[str, Any]:
+    """Parse the JSON text of a record. Raises :class:`RecordError` for invalid JSON
+    (naming line and column) or when the top level is not an object."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(where, f"invalid JSON at line {exc.lineno} column {exc.colno}: "
+                                 f"{exc.msg}") from None
+    if not isinstance(data, dict):
+        raise RecordError(where, "a record is a JSON object {...}")
+    return data
+
+
+def dump_record(record: Mapping[str, Any]) -> str:
+    """The JSON text of a record laid out for reading: one key or action line per line,
+    card lists, number lists and small objects (``{"seed": 7}``) on one line.
+    ``parse_record_text(dump_record(r))`` gives ``r`` back."""
+    return _dump(record, "") + "\n"
+
+
+def _dump(value: Any, indent: str) -> str:
+    inner = indent + "  "
+    if isinstance(value, Mapping):
+        flat = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+        if all(not isinstance(v, Mapping | list | tuple) for v in value.values()) \
+                and len(flat) <= 60:
+            return flat
+        items = [f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {_dump(v, inner)}"
+                 for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
+    if isinstance(value, list | tuple):
+        if _inline(value):
+            return "[" + ", ".join(json.dumps(v, ensure_ascii=False) for v in value) + "]"
+        return ("[\n" + ",\n".join(inner + _dump(v, inner) for v in value) + "\n"
+                + indent + "]")
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _inline(items: Sequence[Any]) -> bool:
+    """Lists of cards or numbers go on one line."""
+    return all(v is None or isinstance(v, int | float) or (isinstance(v, str) and len(v) <= 6)
+               for v in items)
+
+
+def load_record(path: str | PathLike[str]) -> dict[str, Any]:
+    """Read and parse a record file (UTF-8 JSON). Raises :class:`RecordError` when the file
+    cannot be read or is not a JSON object. (The only function of the engine that reads a
+    file; it does nothing else.)"""
+    where = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordError(where, f"cannot read the file: {exc}") from None
+    return parse_record_text(text, where)
+
+
+def read_record(record: Mapping[str, Any]) -> RecordPlan:
+    """Validate a record and build its rules: a :class:`RecordPlan`.
+
+    Raises :class:`RecordError` (``bad_record``, ``bad_card``),
+    :class:`engine.errors.RuleOptionError` (``bad_option``) for unknown rules, and
+    :class:`engine.commands.UnknownPlayer` for a dealer or hand of nobody at the table.
+    Action lines are checked only when replayed.
+    """
+    data = as_mapping(record, "record")
+    unknown = sorted(str(k) for k in data if k not in _TOP_KEYS)
+    if unknown:
+        raise RecordError(unknown[0], "unknown key; keys: " + ", ".join(sorted(_TOP_KEYS)))
+    fmt = data.get("format", RECORD_FORMAT)
+    if fmt != RECORD_FORMAT:
+        raise RecordError("format", f"unknown record format {fmt!r}, expected {RECORD_FORMAT}")
+    if "variant" not in data:
+        raise RecordError("variant", "missing (e.g. \"basic\")")
+    variant = as_str(data["variant"], "variant")
+    preset_raw = data.get("preset")
+    preset = None if preset_raw is None else as_str(preset_raw, "preset")
+    options = options_from_json(data.get("options", {}), "options")
+    rules = make_rules(variant, preset, options)
+    if "players" not in data:
+        raise RecordError("players", "missing (a list of names)")
+    players = tuple(as_str(p, f"players[{i}]")
+                    for i, p in enumerate(as_list(data["players"], "players")))
+    seed_raw = data.get("seed")
+    top_seed = None if seed_raw is None else as_int(seed_raw, "seed")
+    dealer = _read_dealer(data.get("dealer"), players)
+    deals = _read_deals(data, rules, players)
+    seed = top_seed if top_seed is not None else deals[0].seed
+    if seed is None:
+        if any(_is_auto(d) for d in deals):
+            where = next(d.where for d in deals if _is_auto(d))
+            raise RecordError(where, "missing, and the record has no seed to deal from")
+        seed = 0
+    return RecordPlan(rules, players, seed, dealer, deals)
+
+
+def _is_auto(deal: DealPlan) -> bool:
+    return deal.seed is None and deal.deck is None and deal.hands is None
+
+
+def _read_dealer(value: Any, players: Sequence[str]) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return find_player(value, players)
+    return as_int(value, "dealer", 0, max(len(players) - 1, 0))
+
+
+def _read_deals(data: Mapping[str, Any], rules: RuleSet,
+                players: Sequence[str]) -> tuple[DealPlan, ...]:
+    if "deals" in data:
+        if "deal" in data or "actions" in data:
+            raise RecordError("deals", "give either deals or deal and actions, not both")
+        entries = as_list(data["deals"], "deals")
+        if not entries:
+            raise RecordError("deals", "no deals")
+        out = []
+        for i, raw in enumerate(entries):
+            where = f"deals[{i}]"
+            entry = as_mapping(raw, where)
+            unknown = sorted(str(k) for k in entry if k not in _ENTRY_KEYS)
+            if unknown:
+                raise RecordError(f"{where}.{unknown[0]}", "unknown key; keys: deal, actions")
+            out.append(_read_deal(entry.get("deal"), entry.get("actions", []),
+                                  f"{where}.deal", f"{where}.actions", rules, players))
+        return tuple(out)
+    return (_read_deal(data.get("deal"), data.get("actions", []), "deal", "actions", rules,
+                       players),)
+
+
+def _read_deal(value: Any, actions: Any, where: str, actions_where: str, rules: RuleSet,
+               players: Sequence[str]) -> DealPlan:
+    lines = tuple(as_list(actions, actions_where))
+    if value is None:
+        return DealPlan(where, lines)
+    deal = as_mapping(value, where)
+    keys = set(deal)
+    seats = len(players)
+    if keys == {"seed"}:
+        return DealPlan(where, lines, seed=as_int(deal["seed"], f"{where}.seed"))
+    if keys == {"deck"}:
+        deck = cards_from_json(deal["deck"], f"{where}.deck")
+        check_cards_in_deck(rules, seats, deck, f"{where}.deck")
+        return DealPlan(where, lines, deck=deck)
+    if keys <= {"hands", "upcard", "stock"} and "hands" in keys:
+        hands = _read_hands(deal["hands"], players, f"{where}.hands")
+        up_raw = deal.get("upcard")
+        upcard = None if up_raw is None else card_from_json(up_raw, f"{where}.upcard")
+        stock = cards_from_json(deal.get("stock", []), f"{where}.stock")
+        every = [c for h in hands for c in h] + list(stock) + ([upcard] if upcard else [])
+        check_cards_in_deck(rules, seats, every, where)
+        return DealPlan(where, lines, hands=hands, upcard=upcard, stock=stock)
+    raise RecordError(where, "a deal is {\"hands\", \"upcard\", \"stock\"}, {\"deck\"} or "
+                             "{\"seed\"}; got keys " + ", ".join(sorted(map(str, keys))))
+
+
+def _read_hands(value: Any, players: Sequence[str], where: str) -> tuple[tuple[Card, ...], ...]:
+    if isinstance(value, list | tuple):
+        if len(value) != len(players):
+            raise RecordError(where, f"needs one hand per player ({len(players)})")
+        return tuple(cards_from_json(h, f"{where}[{i}]") for i, h in enumerate(value))
+    data = as_mapping(value, where)
+    hands: list[tuple[Card, ...] | None] = [None] * len(players)
+    for name, cards in data.items():
+        seat = find_player(str(name), players)
+        hands[seat] = cards_from_json(cards, f"{where}.{name}")
+    out = []
+    for seat, hand in enumerate(hands):
+        if hand is None:
+            raise RecordError(where, f"no hand for {players[seat]}")
+        out.append(hand)
+    return tuple(out)
+
+
+def _deal_spec(plan: RecordPlan, deal: DealPlan, dealer: int, number: int) -> DealSpec:
+    """The explicit deal of ``deal`` with ``dealer`` dealing deal ``number``; checks hand
+    sizes and the upcard against the rules."""
+    rules = plan.rules
+    seats = len(plan.players)
+    if deal.seed is not None:
+        return shuffled_deal(rules, seats, dealer, deal.seed, number)
+    if deal.deck is not None:
+        return deal_from_deck(rules, seats, dealer, deal.deck)
+    assert deal.hands is not None
+    var = get_variant(rules.variant)
+    size = var.hand_size(rules, seats)
+    extra = var.starter_extra_card(rules)
+    first = starter(dealer, seats)
+    for seat, hand in enumerate(deal.hands):
+        want = size + (1 if extra and seat == first else 0)
+        if len(hand) != want:
+            raise RecordError(f"{deal.where}.hands.{plan.players[seat]}",
+                              f"has {len(hand)} cards, the rules deal {want}")
+    if extra and deal.upcard is not None:
+        raise RecordError(f"{deal.where}.upcard",
+                          "must be null: the starter gets an extra card instead")
+    if not extra and deal.upcard is None:
+        raise RecordError(f"{deal.where}.upcard", "missing")
+    return DealSpec(deal.hands, deal.upcard, deal.stock)
+
+
+def _uses_game_shuffle(deal: DealPlan, seed: int) -> bool:
+    return _is_auto(deal) or deal.seed == seed
+
+
+def _first_state(plan: RecordPlan) -> GameState:
+    deal = plan.deals[0]
+    state = new_game(plan.rules, plan.players, seed=plan.seed, dealer=plan.dealer)
+    if _uses_game_shuffle(deal, plan.seed):
+        return state
+    spec = _deal_spec(plan, deal, state.dealer, 1)
+    return new_game(plan.rules, plan.players, seed=plan.seed, dealer=state.dealer, deal=spec)
+
+
+def _next_state(state: GameState, plan: RecordPlan, deal: DealPlan) -> GameState:
+    """Deal the next hand as ``next`` does (the rules rotate the dealer), but from the
+    record's deal when it is not the game's own shuffle."""
+    dealt, _ = apply(state, NextDeal(state.dealer))
+    if _uses_game_shuffle(deal, state.seed):
+        return dealt
+    spec = _deal_spec(plan, deal, dealt.dealer, dealt.deal_number)
+    new, _ = start_deal(state, dealt.dealer, spec)
+    return new
+
+
+# --- replay ---------------------------------------------------------------------------------
+
+def _score_tables(state: GameState | None) -> dict[str, Any]:
+    if state is None:
+        return {"deals": [], "total": {}}
+    names = state.players
+    return {
+        "deals": [{names[s]: fraction_to_json(v) for s, v in enumerate(r.scores)}
+                  for r in state.results],
+        "total": {names[s]: fraction_to_json(v) for s, v in enumerate(state.totals)},
+    }
+
+
+def _report(state: GameState | None, applied: int,
+            error: dict[str, Any] | None) -> dict[str, Any]:
+    phase = state.phase if state is not None else None
+    return {
+        "ok": error is None,
+        "applied": applied,
+        "error": error,
+        "scores": _score_tables(state),
+        "hand_over": phase in (Phase.HAND_OVER, Phase.GAME_OVER),
+        "game_over": phase is Phase.GAME_OVER,
+        "winners": [state.players[s] for s in state.winners] if state is not None else [],
+        "state": state_to_dict(state) if state is not None else None,
+    }
+
+
+def _json_safe(value: Any) -> Any:
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    return str(value)
+
+
+def _error(index: int | None, action: Any, exc: EngineError,
+           prefix: str = "") -> dict[str, Any]:
+    text = None if action is None else action if isinstance(action, str) else repr(action)
+    return {"index": index, "action": text, "code": exc.code, "message": prefix + exc.message,
+            "params": {k: _json_safe(v) for k, v in exc.params.items()}}
+
+
+def failed_report(error: EngineError) -> dict[str, Any]:
+    """The :func:`replay` report for a record that could not even be read (e.g. the
+    :class:`RecordError` of :func:`load_record`): ``ok`` false, ``index`` ``None``."""
+    return _report(None, 0, _error(None, None, error))
+
+
+def replay(record: Mapping[str, Any]) -> dict[str, Any]:
+    """Replay a record and report the outcome; never raises for a bad record.
+
+    Returns ``{"ok", "applied", "error", "scores", "hand_over", "game_over", "winners",
+    "state"}``: ``applied`` counts the action lines applied; ``error`` is ``None`` or
+    ``{"index", "action", "code", "message", "params"}`` for the first problem (``index``: 0-based
+    position in all action lines of all deals, ``None`` for a problem of the record
+    itself or of a deal; ``code``: the engine error's stable code, e.g. ``bad_record``,
+    ``bad_card``, ``bad_option``, ``unknown_command``, ``card_not_in_hand``; ``params``:
+    the error's parameters for a translated message).
+    ``scores``: ``{"deals": [{player: score}, ...], "total": {player: score}}`` (ints, or
+    ``"n/d"`` strings for split ties). ``state``: :func:`engine.serialize.state_to_dict`
+    of the last good state (``None`` when the record could not start a game).
+    The scores are the engine's (e.g. basic-rummy.de.txt: "Der Gesamtwert aller Karten
+    in den Händen der anderen Spieler wird zur Gesamtpunktzahl des Gewinners addiert.");
+    a deal the record stops in is not scored.
+    """
+    try:
+        plan = read_record(record)
+        state = _first_state(plan)
+    except EngineError as exc:
+        return failed_report(exc)
+    applied = 0
+    for number, deal in enumerate(plan.deals, start=1):
+        if number > 1:
+            try:
+                state = _next_state(state, plan, deal)
+            except EngineError as exc:
+                return _report(state, applied, _error(None, None, exc, f"deal {number}: "))
+        for line in deal.actions:
+            try:
+                text = as_str(line, f"{deal.where.removesuffix('.deal')} action")
+                state, _ = apply(state, parse_record_line(text, plan.players))
+            except EngineError as exc:
+                return _report(state, applied, _error(applied, line, exc))
+            applied += 1
+    return _report(state, applied, None)
+
+
+# --- export ---------------------------------------------------------------------------------
+
+def deal_to_json(spec: DealSpec, players: Sequence[str]) -> dict[str, Any]:
+    """An explicit deal as a record writes it: hands by player name, upcard, stock
+    (top card first)."""
+    return {"hands": {players[s]: cards_to_json(h) for s, h in enumerate(spec.hands)},
+            "upcard": None if spec.upcard is None else str(spec.upcard),
+            "stock": cards_to_json(spec.stock)}
+
+
+def _options_vs_preset(rules: RuleSet) -> dict[str, OptionValue]:
+    """The option values that differ from the preset (defaults < preset < options)."""
+    var = get_variant(rules.variant)
+    base: dict[str, OptionValue] = {o.name: o.default for o in var.options}
+    base.update(var.presets[rules.preset].values)
+    return {k: v for k, v in rules.values if base.get(k) != v}
+
+
+def export_record(rules: RuleSet, players: Sequence[str], seed: int, dealer: int,
+                  actions: Iterable[Action | str],
+                  deals: Sequence[DealSpec | None] = (),
+                  comment: str | None = None) -> dict[str, Any]:
+    """A record of a game as the game service stores it.
+
+    ``rules``, ``players``, ``seed`` and the first ``dealer`` are what
+    :func:`engine.dealing.new_game` was called with; ``actions`` is the whole action
+    log in order, as actions or record lines (``"ben: draw"``). Every ``next``
+    (:class:`engine.actions.NextDeal`) in the log ends a deal; the record lists the
+    deals and the replay deals the next one itself. ``deals[k]`` is the explicit
+    :class:`engine.dealing.DealSpec` of deal k+1 when the game was not dealt from its
+    seed (``None`` or missing: ``{"seed": seed}``). ``replay(export_record(...))``
+    ends in the same state as the game. Raises a
+    :class:`engine.errors.CommandError` for a text line that does not parse.
+    """
+    names = tuple(players)
+    per_deal: list[list[str]] = [[]]
+    for item in actions:
+        action = parse_record_line(item, names) if isinstance(item, str) else item
+        if isinstance(action, NextDeal):
+            per_deal.append([])
+        else:
+            per_deal[-1].append(format_record_line(action, names))
+    entries = []
+    for k, lines in enumerate(per_deal):
+        spec = deals[k] if k < len(deals) else None
+        deal = {"seed": seed} if spec is None else deal_to_json(spec, names)
+        entries.append({"deal": deal, "actions": lines})
+    record: dict[str, Any] = {"format": RECORD_FORMAT}
+    if comment:
+        record["comment"] = comment
+    record |= {"variant": rules.variant, "preset": rules.preset,
+               "options": _options_vs_preset(rules), "players": list(names), "seed": seed,
+               "dealer": dealer}
+    if len(entries) == 1:
+        record |= entries[0]
+    else:
+        record["deals"] = entries
+    return record
