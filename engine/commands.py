@@ -47,6 +47,7 @@ from engine.actions import (
 from engine.cards import Card, parse_card
 from engine.errors import CommandError
 from engine.melds import CardSpec
+from engine.variants.base import VariantCommand
 
 # --- errors -------------------------------------------------------------------------------
 
@@ -206,8 +207,33 @@ _EQUALS = re.compile(r"\s*=\s*")
 
 
 def canonical_verb(word: str) -> str | None:
-    """The English verb for ``word`` (an English verb or alias, any case), or ``None``."""
-    return _VERB_BY_WORD.get(word.strip().lower())
+    """The English verb for ``word`` (an English verb or alias, any case), or ``None``.
+
+    Variant-only verbs (:attr:`engine.variants.base.Variant.commands`) count too.
+    """
+    key = word.strip().lower()
+    found = _VERB_BY_WORD.get(key)
+    if found is not None:
+        return found
+    for command in _variant_commands():
+        if key == command.help.verb or key in command.help.aliases:
+            return str(command.help.verb)
+    return None
+
+
+def _variant_commands() -> tuple[VariantCommand, ...]:
+    from engine.variants import variant_commands
+
+    return variant_commands()
+
+
+def command_table(variant: str | None = None) -> tuple[CommandHelp, ...]:
+    """The help table: the shared verbs, plus the verbs of ``variant`` (or of every
+    variant when ``None``)."""
+    from engine.variants import VARIANTS
+
+    extra = [c.help for v in VARIANTS.values() if variant in (None, v.id) for c in v.commands]
+    return COMMANDS + tuple(extra)
 
 
 # --- parsing --------------------------------------------------------------------------------
@@ -341,6 +367,10 @@ def parse_command(text: str, seat: int) -> Action | UiCommand:
     parser = _ACTION_PARSERS.get(verb)
     if parser is not None:
         return parser(verb, args, seat)
+    for command in _variant_commands():
+        if command.help.verb == verb:
+            action: Action = command.parse(verb, args, seat)
+            return action
     return UiCommand(verb, tuple(a.lower() for a in args))
 
 
@@ -383,6 +413,9 @@ def format_action(action: Action) -> str:
         return f"discard {action.card}"
     if isinstance(action, NextDeal):
         return "next"
+    for command in _variant_commands():
+        if isinstance(action, command.action_type):
+            return command.format(action)
     raise TypeError(f"not an action: {action!r}")
 
 

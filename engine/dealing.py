@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Any
 
 from engine.cards import Card, parse_card, parse_cards, shuffled
 from engine.errors import RuleOptionError
@@ -20,11 +21,13 @@ from engine.variants import get_variant
 @dataclass(frozen=True, slots=True)
 class DealSpec:
     """An explicit deal: ``hands`` per seat, the ``upcard`` (or ``None``) and the
-    ``stock`` top card first. Used by game records and stacked-deck tests."""
+    ``stock`` top card first; ``extra``: what else a variant deals (or ``None``). Used by
+    game records and stacked-deck tests."""
 
     hands: tuple[tuple[Card, ...], ...]
     upcard: Card | None
     stock: tuple[Card, ...]
+    extra: Any = None
 
     @staticmethod
     def parse(hands: Sequence[str], upcard: str | None, stock: str = "") -> DealSpec:
@@ -127,11 +130,11 @@ def start_deal(state: GameState, dealer: int,
     number = state.deal_number + 1
     rules = state.rules
     seats = state.seats
-    spec = deal or shuffled_deal(rules, seats, dealer, state.seed, number)
+    var = get_variant(rules.variant)
+    spec = deal or var.deal(rules, seats, dealer, state.seed, number)
     if len(spec.hands) != seats:
         raise RuleOptionError(detail=f"the deal has {len(spec.hands)} hands for {seats} players",
                               option="deal", value=str(len(spec.hands)), accepts=str(seats))
-    var = get_variant(rules.variant)
     if deal is not None:
         extra = Counter(spec.cards()) - Counter(var.deck(rules, seats))
         if extra:
@@ -147,4 +150,4 @@ def start_deal(state: GameState, dealer: int,
                   turn=TurnState(fresh=True), has_melded=tuple(False for _ in range(seats)),
                   has_played=tuple(False for _ in range(seats)), reuses=0,
                   version=state.version + (1 if state.deal_number else 0))
-    return new, (DealStarted(number, dealer, spec.upcard),)
+    return var.on_deal(new, spec), (DealStarted(number, dealer, spec.upcard),)

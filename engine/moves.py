@@ -7,8 +7,9 @@ state and its events. :mod:`engine.game` dispatches to them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, NextDeal, SwapJoker, TakeDiscard
 from engine.cards import JOKER, Card, shuffled
@@ -357,3 +358,17 @@ def apply_next(state: GameState, action: NextDeal) -> Result:
 def _set(flags: tuple[bool, ...], seat: int) -> tuple[bool, ...]:
     return tuple(True if i == seat else f for i, f in enumerate(flags))
 
+
+
+Handler = tuple[Callable[[GameState, Any], None], Callable[[GameState, Any], Result]]
+
+#: Action type -> (verify, apply) of the shared flow; variants extend a copy of it.
+BASE_HANDLERS: dict[type, Handler] = {
+    Draw: (verify_draw, apply_draw),
+    TakeDiscard: (verify_take, apply_take),
+    MeldCards: (verify_meld, apply_meld),
+    LayOff: (verify_layoff, apply_layoff),
+    SwapJoker: (verify_swap, apply_swap),
+    Discard: (verify_discard, apply_discard),
+    NextDeal: (verify_next, apply_next),
+}

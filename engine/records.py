@@ -27,8 +27,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from os import PathLike
-from pathlib import Path
 from typing import Any
 
 from engine.actions import Action, NextDeal
@@ -56,7 +54,7 @@ from engine.state import GameState, Phase
 from engine.variants import get_variant
 
 __all__ = ["RECORD_FORMAT", "DealPlan", "RecordError", "RecordPlan", "deal_to_json",
-           "dump_record", "export_record", "failed_report", "load_record", "parse_record_text",
+           "dump_record", "export_record", "failed_report", "parse_record_text",
            "read_record", "replay"]
 
 RECORD_FORMAT = 1
@@ -141,18 +139,6 @@ def _inline(items: Sequence[Any]) -> bool:
     """Lists of cards or numbers go on one line."""
     return all(v is None or isinstance(v, int | float) or (isinstance(v, str) and len(v) <= 6)
                for v in items)
-
-
-def load_record(path: str | PathLike[str]) -> dict[str, Any]:
-    """Read and parse a record file (UTF-8 JSON). Raises :class:`RecordError` when the file
-    cannot be read or is not a JSON object. (The only function of the engine that reads a
-    file; it does nothing else.)"""
-    where = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(where, f"cannot read the file: {exc}") from None
-    return parse_record_text(text, where)
 
 
 def read_record(record: Mapping[str, Any]) -> RecordPlan:
@@ -368,7 +354,7 @@ def _error(index: int | None, action: Any, exc: EngineError,
 
 def failed_report(error: EngineError) -> dict[str, Any]:
     """The :func:`replay` report for a record that could not even be read (e.g. the
-    :class:`RecordError` of :func:`load_record`): ``ok`` false, ``index`` ``None``."""
+    :class:`RecordError` of :func:`parse_record_text`): ``ok`` false, ``index`` ``None``."""
     return _report(None, 0, _error(None, None, error))
 
 

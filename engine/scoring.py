@@ -26,7 +26,7 @@ def end_hand(state: GameState, winner: int | None,
     rules = state.rules
     var = get_variant(rules.variant)
     points = tuple(hand_points(rules, h) for h in state.hands)
-    scores = var.score_deal(rules, points, winner, rummy)
+    scores = var.score_deal(state, points, winner, rummy)
     totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
     result = DealResult(state.deal_number, state.dealer, winner, rummy, points, scores)
     events: list[Event] = [HandEnded(state.deal_number, winner, rummy, state.hands, points,

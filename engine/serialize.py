@@ -275,6 +275,7 @@ def _per_seat(value: Any, seats: int, where: str,
 def state_to_dict(state: GameState) -> dict[str, Any]:
     """The whole state as a JSON-ready dict (see the module docstring for the encoding)."""
     turn = state.turn
+    var = get_variant(state.rules.variant)
     return {
         "format": STATE_FORMAT,
         "rules": rules_to_dict(state.rules),
@@ -289,7 +290,8 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "discard": cards_to_json(state.discard),
         "melds": [meld_to_dict(m) for m in state.melds],
         "turn": {"taken": None if turn.taken is None else str(turn.taken),
-                 "fresh": turn.fresh, "melds": turn.melds, "played": turn.played},
+                 "fresh": turn.fresh, "melds": turn.melds, "played": turn.played,
+                 "extra": var.extra_to_json(turn.extra)},
         "has_melded": list(state.has_melded),
         "has_played": list(state.has_played),
         "reuses": state.reuses,
@@ -297,6 +299,7 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "results": [_result_to_dict(r) for r in state.results],
         "winners": list(state.winners),
         "version": state.version,
+        "extra": var.extra_to_json(state.extra),
     }
 
 
@@ -323,13 +326,15 @@ def state_from_dict(value: Any) -> GameState:
         phase = Phase(phase_text)
     except ValueError:
         raise RecordError("phase", f"'{phase_text}' is not a phase") from None
+    var = get_variant(rules.variant)
     turn_data = as_mapping(need(data, "turn"), "turn")
     taken_raw = need(turn_data, "taken", "turn")
     turn = TurnState(
         taken=None if taken_raw is None else card_from_json(taken_raw, "turn.taken"),
         fresh=as_bool(need(turn_data, "fresh", "turn"), "turn.fresh"),
         melds=as_int(need(turn_data, "melds", "turn"), "turn.melds", 0),
-        played=as_int(need(turn_data, "played", "turn"), "turn.played", 0))
+        played=as_int(need(turn_data, "played", "turn"), "turn.played", 0),
+        extra=var.extra_from_json(turn_data.get("extra"), "turn.extra"))
     state = GameState(
         rules=rules,
         players=players,
@@ -352,7 +357,8 @@ def state_from_dict(value: Any) -> GameState:
                       for i, r in enumerate(as_list(need(data, "results"), "results"))),
         winners=tuple(as_int(w, _at("winners", i), 0, last)
                       for i, w in enumerate(as_list(need(data, "winners"), "winners"))),
-        version=as_int(need(data, "version"), "version", 0))
+        version=as_int(need(data, "version"), "version", 0),
+        extra=var.extra_from_json(data.get("extra"), "extra"))
     check_cards_in_deck(state.rules, seats, _all_cards(state), "state")
     return state
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from typing import Any
 
 from engine.cards import Card
 from engine.melds import Meld
@@ -32,13 +33,15 @@ class TurnState:
     ``taken``: the card taken from the discard pile (may not be discarded this
     turn). ``melds``: new melds made. ``played``: cards melded or laid off.
     ``fresh``: the seat had melded or laid off nothing this deal when the turn
-    began (going rummy).
+    began (going rummy). ``extra``: the variant's own frozen turn record (or
+    ``None``), e.g. an obligation to meld a card taken from deep in the pile.
     """
 
     taken: Card | None = None
     fresh: bool = False
     melds: int = 0
     played: int = 0
+    extra: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +64,8 @@ class GameState:
     ``discard``: bottom first, top (the upcard) last. ``melds``: the table,
     numbered from 0 internally and from 1 for players. ``has_played[seat]``:
     melded or laid off this deal (for going rummy and the lay-off house rule).
-    ``version`` grows by one with every applied action.
+    ``version`` grows by one with every applied action. ``extra``: the
+    variant's own frozen state record (or ``None``); the variant serialises it.
     """
 
     rules: RuleSet
@@ -83,6 +87,7 @@ class GameState:
     results: tuple[DealResult, ...] = ()
     winners: tuple[int, ...] = ()
     version: int = 0
+    extra: Any = None
 
     @property
     def seats(self) -> int:

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from engine.cards import Card
 from engine.melds import Meld
 from engine.rules import RuleSet
 from engine.state import DealResult, GameState, Phase
+from engine.variants import get_variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,11 +22,12 @@ class PublicView:
     """The public table.
 
     ``discard``: the visible part of the discard pile, bottom first (only the
-    upcard in Basic Rummy). ``stock_size`` is public: basic-rummy.de.txt "Die
-    Spieler dürfen, wenn sie an der Reihe sind, die Anzahl der verbleibenden
-    Karten im verdeckten Vorrat zählen". ``taken``: the card the current seat
+    upcard in Basic Rummy; all of it where the variant spreads the pile).
+    ``stock_size`` is public: basic-rummy.de.txt "Die Spieler dürfen, wenn sie
+    an der Reihe sind, die Anzahl der verbleibenden Karten im verdeckten Vorrat
+    zählen". ``taken``: the card the current seat
     took from the pile this turn (it was face up). ``current`` is ``None``
-    between deals and at the end.
+    between deals and at the end. ``extra``: the variant's public information.
     """
 
     rules: RuleSet
@@ -46,6 +49,7 @@ class PublicView:
     reuses: int
     version: int
     shown_hands: tuple[tuple[Card, ...], ...] | None
+    extra: Any = None
 
     @property
     def upcard(self) -> Card | None:
@@ -55,31 +59,37 @@ class PublicView:
 
 @dataclass(frozen=True, slots=True)
 class PlayerView:
-    """What ``seat`` sees: the public table and its own ``hand``."""
+    """What ``seat`` sees: the public table, its own ``hand`` and the variant's private
+    information for this seat (``extra``)."""
 
     seat: int
     hand: tuple[Card, ...]
     table: PublicView
+    extra: Any = None
 
 
 def public_view(state: GameState) -> PublicView:
     """The spectators' view of ``state``. Hands are shown (``shown_hands``) only once the
     hand is over, when they are laid open for scoring."""
+    var = get_variant(state.rules.variant)
     open_hands = state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+    visible = state.discard if var.discard_pile_public(state.rules) else state.discard[-1:]
     current = state.current if state.phase in (Phase.DRAW, Phase.PLAY) else None
     return PublicView(
         rules=state.rules, players=state.players, deal_number=state.deal_number,
         dealer=state.dealer, phase=state.phase, current=current, melds=state.melds,
-        discard=state.discard[-1:], discard_size=len(state.discard),
+        discard=visible, discard_size=len(state.discard),
         stock_size=len(state.stock), hand_sizes=tuple(len(h) for h in state.hands),
         has_melded=state.has_melded, totals=state.totals, results=state.results,
         winners=state.winners, taken=state.turn.taken if current is not None else None,
         reuses=state.reuses, version=state.version,
-        shown_hands=state.hands if open_hands else None)
+        shown_hands=state.hands if open_hands else None, extra=var.public_extra(state))
 
 
 def view_for(state: GameState, seat: int) -> PlayerView:
     """The view of ``seat`` (0-based); raises ``IndexError`` for a seat not at the table."""
     if not 0 <= seat < state.seats:
         raise IndexError(seat)
-    return PlayerView(seat=seat, hand=state.hands[seat], table=public_view(state))
+    var = get_variant(state.rules.variant)
+    return PlayerView(seat=seat, hand=state.hands[seat], table=public_view(state),
+                      extra=var.private_extra(state, seat))

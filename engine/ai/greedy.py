@@ -3,8 +3,10 @@
 It sees only its :class:`engine.views.PlayerView` (own hand, public table) and
 the legal actions, and always returns one of those actions. Each decision:
 
-- draw phase: take the upcard only when it goes into a meld and lowers the best
-  deadwood of the hand (after the best discard), else draw from the stock;
+- draw phase: take the upcard when it goes into a meld and lowers the best
+  deadwood of the hand (after the best discard), or when it can be laid off
+  on the table right away (one card fewer at the end of the turn), else draw
+  from the stock;
 - play phase, in this order: go out when a legal meld uses all cards but at
   most one; exchange a natural card for a melded joker when that lowers the
   deadwood; meld a group of the best partition (:func:`engine.search.best_melds`,
@@ -48,6 +50,7 @@ from engine.melds import CardSpec
 from engine.rules import RuleSet
 from engine.search import Partition, best_melds, card_value, layoff_options
 from engine.state import Phase
+from engine.variants import get_variant
 from engine.views import PlayerView
 
 STUCK_RANDOM_DISCARD = 0.25
@@ -139,6 +142,21 @@ def _may_meld(card: Card, hand: Sequence[Card]) -> bool:
     return False
 
 
+def _can_lay_off(view: PlayerView, card: Card) -> bool:
+    """True when ``card`` could be laid off on the table by this seat this turn."""
+    table = view.table
+    if not table.melds:
+        return False
+    var = get_variant(table.rules.variant)
+    if var.all_at_once(table.rules, table.deal_number):
+        return False
+    melds = table.melds
+    if var.layoff_needs_own_meld(table.rules) and not (
+            view.seat < len(table.has_melded) and table.has_melded[view.seat]):
+        melds = tuple(m for m in melds if m.owner == view.seat)
+    return bool(layoff_options((card,), melds, table.rules, view.seat))
+
+
 class GreedyPlayer:
     """The deadwood-minimising player described in the module docstring. Deterministic:
     ``seed`` drives only the deadlock breaker (see the module docstring)."""
@@ -164,8 +182,9 @@ class GreedyPlayer:
         take = next((a for a in legal if isinstance(a, TakeDiscard)), None)
         draw = next((a for a in legal if isinstance(a, Draw)), None)
         upcard = view.table.upcard
-        if take is not None and upcard is not None and takes_upcard(view.hand, upcard,
-                                                                     view.table.rules):
+        if take is not None and upcard is not None and (
+                takes_upcard(view.hand, upcard, view.table.rules)
+                or _can_lay_off(view, upcard)):
             return take
         return draw if draw is not None else legal[0]
 

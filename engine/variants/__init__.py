@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 from engine.errors import RuleOptionError
-from engine.variants.base import Variant
+from engine.variants.base import Variant, VariantCommand
 from engine.variants.basic import BasicRummy
 
 VARIANTS: dict[str, Variant] = {v.id: v for v in (BasicRummy(),)}
+
+
+def variant_commands() -> tuple[VariantCommand, ...]:
+    """Every variant-only verb of the command language, in registry order."""
+    return tuple(c for v in VARIANTS.values() for c in v.commands)
 
 
 def get_variant(variant_id: str) -> Variant:

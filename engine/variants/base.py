@@ -7,12 +7,38 @@ differs between games; a variant module subclasses :class:`Variant`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card
 from engine.melds import MeldRules
 from engine.rules import Option, Preset, RuleSet
+
+if TYPE_CHECKING:
+    from engine.actions import Action
+    from engine.dealing import DealSpec
+    from engine.events import Event
+    from engine.state import GameState
+
+Verify = Callable[["GameState", Any], None]
+Apply = Callable[["GameState", Any], "tuple[GameState, tuple[Event, ...]]"]
+
+
+@dataclass(frozen=True, slots=True)
+class VariantCommand:
+    """A verb of the command language that only some variants have.
+
+    ``help``: its :class:`engine.commands.CommandHelp`; ``parse(verb, args, seat)``
+    builds the action (raising ``CommandError``/``CardParseError``);
+    ``action_type`` and ``format(action)`` give its canonical text.
+    """
+
+    help: Any
+    parse: Callable[[str, list[str], int], Any]
+    action_type: type
+    format: Callable[[Any], str]
 
 
 class Variant(ABC):
@@ -26,6 +52,58 @@ class Variant(ABC):
     options: tuple[Option, ...] = ()
     presets: Mapping[str, Preset] = {}
     default_preset: str = "standard"
+    commands: tuple[VariantCommand, ...] = ()
+
+    # --- the flow: actions, their moves and the legal ones --------------------------------
+
+    def handlers(self) -> Mapping[type, tuple[Verify, Apply]]:
+        """Action type -> (verify, apply). The base table serves Draw, TakeDiscard,
+        MeldCards, LayOff, SwapJoker, Discard and NextDeal; a variant adds or replaces
+        entries for its own moves."""
+        from engine.moves import BASE_HANDLERS
+
+        return BASE_HANDLERS
+
+    def legal_actions(self, state: GameState, seat: int) -> list[Action]:
+        """The legal actions of ``seat`` (see :func:`engine.game.legal_actions`)."""
+        from engine.legal import standard_legal_actions
+
+        return standard_legal_actions(state, seat)
+
+    def deal(self, rules: RuleSet, seats: int, dealer: int, seed: int,
+             deal_number: int) -> DealSpec:
+        """Shuffle and deal one hand (cards: the pack dealt one at a time)."""
+        from engine.dealing import shuffled_deal
+
+        return shuffled_deal(rules, seats, dealer, seed, deal_number)
+
+    def on_deal(self, state: GameState, spec: DealSpec) -> GameState:
+        """Adjust a freshly dealt state (e.g. set ``state.extra``); the base keeps it."""
+        return state
+
+    # --- what the views show --------------------------------------------------------------
+
+    def discard_pile_public(self, rules: RuleSet) -> bool:
+        """True when every card of the discard pile is visible (spread), not just the top."""
+        return False
+
+    def public_extra(self, state: GameState) -> Any:
+        """Variant information every seat may see (``PublicView.extra``)."""
+        return None
+
+    def private_extra(self, state: GameState, seat: int) -> Any:
+        """Variant information only ``seat`` may see (``PlayerView.extra``)."""
+        return None
+
+    # --- saving the variant's own state ---------------------------------------------------
+
+    def extra_to_json(self, extra: Any) -> Any:
+        """``GameState.extra`` / ``TurnState.extra`` as JSON; the base has none."""
+        return None
+
+    def extra_from_json(self, data: Any, where: str) -> Any:
+        """Inverse of :meth:`extra_to_json`; raise ``RecordError`` for bad data."""
+        return None
 
     def validate(self, rules: RuleSet) -> None:
         """Refuse option combinations that make no sense (raise ``RuleOptionError``).
@@ -83,9 +161,9 @@ class Variant(ABC):
         return ("turn_over", None)
 
     @abstractmethod
-    def score_deal(self, rules: RuleSet, points: tuple[int, ...], winner: int | None,
+    def score_deal(self, state: GameState, points: tuple[int, ...], winner: int | None,
                    rummy: bool) -> tuple[Fraction, ...]:
-        """Per-seat score of one deal from the hand values left (``points``)."""
+        """Per-seat score of one deal; ``points`` are the hand values left per seat."""
 
     @abstractmethod
     def match_over(self, rules: RuleSet, totals: tuple[Fraction, ...], deals: int) -> bool:

@@ -15,12 +15,16 @@ Choices where the texts are silent (written down here and in README):
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from engine.cards import ACE, Card, standard_deck
 from engine.errors import RuleOptionError
 from engine.melds import AceMode, MeldRules
 from engine.rules import Option, Preset, RuleSet
 from engine.variants.base import Variant
+
+if TYPE_CHECKING:
+    from engine.state import GameState
 
 BASIC = "basic-rummy.de.txt"
 BEGINNER = "romme-basic.de.txt"
@@ -190,7 +194,7 @@ class BasicRummy(Variant):
     def stock_end(self, rules: RuleSet) -> tuple[str, int | None]:
         return (rules.text("stock_end"), rules.number("reuses"))
 
-    def score_deal(self, rules: RuleSet, points: tuple[int, ...], winner: int | None,
+    def score_deal(self, state: GameState, points: tuple[int, ...], winner: int | None,
                    rummy: bool) -> tuple[Fraction, ...]:
         """Score one deal under the ``scoring`` option.
 
@@ -203,6 +207,7 @@ class BasicRummy(Variant):
         als Strafpunkte." Payment: "jeder Verlierer den Gewinner entsprechend der Anzahl
         der Punkte in seiner Hand auszahlt (oder der Differenz ... wenn niemand ausgeht)".
         """
+        rules = state.rules
         mode = rules.text("scoring")
         n = len(points)
         factor = 2 if rummy and rules.text("going_rummy") == "double" else 1

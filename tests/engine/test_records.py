@@ -24,7 +24,6 @@ from engine.records import (
     dump_record,
     export_record,
     failed_report,
-    load_record,
     parse_record_text,
     read_record,
     replay,
@@ -39,7 +38,7 @@ PLAYERS = ["ana", "ben", "cem"]
 
 
 def example(name: str) -> dict[str, Any]:
-    return load_record(DATA / name)
+    return parse_record_text((DATA / name).read_text(encoding="utf-8"), name)
 
 
 def rule_points(cards: Iterable[Card]) -> int:
@@ -356,21 +355,6 @@ def test_failed_report_has_the_replay_shape() -> None:
                                "params": {"where": "record.json",
                                           "detail": "invalid JSON at line 1 column 2: "
                                                     "Expecting value"}}
-
-
-def test_load_record_errors(tmp_path: Path) -> None:
-    broken = tmp_path / "broken.json"
-    broken.write_text('{"variant": "basic",\n "players": [}', encoding="utf-8")
-    with pytest.raises(RecordError) as info:
-        load_record(broken)
-    assert info.value.code == "bad_record"
-    assert "invalid JSON at line 2" in info.value.message
-    listed = tmp_path / "list.json"
-    listed.write_text("[1, 2]", encoding="utf-8")
-    with pytest.raises(RecordError, match="a record is a JSON object"):
-        load_record(listed)
-    with pytest.raises(RecordError, match="cannot read the file"):
-        load_record(tmp_path / "missing.json")
 
 
 # --- export -> replay -----------------------------------------------------------------------

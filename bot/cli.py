@@ -1,0 +1,274 @@
+"""The ``rummy-bot`` command line.
+
+Subcommands::
+
+    rummy-bot play [--variant basic] [--preset P] [--players 3] [--option k=v ...]
+                   [--seed N] [--name NAME] [--lang en|de] [--ai greedy|random]
+                   [--delay SECONDS]
+    rummy-bot replay FILE.json
+    rummy-bot simulate --games N [--variant basic] [--preset P] [--players k]
+                       [--option k=v ...] [--seed N] [--ai greedy|random|greedy,random]
+    rummy-bot options [--variant basic] [--preset P]
+    rummy-bot run
+
+Every subcommand takes ``--lang en|de`` (default: from the ``LANG``
+environment variable). Exit codes: 0 ok, 1 a replayed record had an error, 2
+bad arguments, rule options or settings, and ``run`` while no chat adapter
+exists (a localised message, never a traceback), 130 interrupted, 141 the
+output pipe was closed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from bot.i18n import _, normalize_locale, use_locale
+from bot.i18n.errors import localize_error
+from bot.record_files import load_record
+from bot.render.rules import render_presets, render_rules, render_variants
+from bot.render.text import render_match_goal
+from bot.settings import Settings, SettingsError
+from bot.terminal.setup import PlayConfig, build_table, default_name, parse_option_pairs
+from bot.terminal.table import stream_reader
+from engine.ai import KINDS
+from engine.errors import EngineError
+from engine.records import RecordError, failed_report, replay
+from engine.rules import make_rules
+from engine.simulate import simulate
+
+__all__ = ["build_parser", "main"]
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _default_delay() -> float:
+    """0.4 s between AI moves when a person watches (stdout is a terminal), else none."""
+    return 0.4 if sys.stdout.isatty() else 0.0
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lang", choices=("en", "de"), default=argparse.SUPPRESS,
+        help=_("language of the output (default: from LANG)"),
+    )
+
+
+def _add_rules(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--variant", default="basic", help=_("rules variant (default: basic)"))
+    parser.add_argument("--preset", default=None, help=_("preset of the variant"))
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE",
+        help=_("set a rule option; may be repeated"),
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser; its help texts are in the current locale."""
+    parser = argparse.ArgumentParser(
+        prog="rummy-bot", description=_("Rummy: play in the terminal, replay and simulate.")
+    )
+    parser.add_argument(
+        "--lang", choices=("en", "de"), default=None,
+        help=_("language of the output (default: from LANG)"),
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    play = commands.add_parser("play", help=_("play against AI players in the terminal"))
+    _add_rules(play)
+    play.add_argument("--players", type=int, default=3, help=_("seats, you included"))
+    play.add_argument("--seed", type=int, default=None, help=_("seed of the shuffle"))
+    play.add_argument("--name", default=None,
+                      help=_("your name at the table (default: your login name)"))
+    play.add_argument("--ai", choices=KINDS, default="greedy", help=_("kind of AI player"))
+    play.add_argument(
+        "--delay", type=float, default=None,
+        help=_("seconds between AI moves (default: 0.4 in a terminal, else 0)"),
+    )
+    _add_lang(play)
+    play.set_defaults(handler=_play)
+
+    rep = commands.add_parser("replay", help=_("replay a game record and print the result"))
+    rep.add_argument("file", metavar="FILE.json", help=_("the game record (JSON)"))
+    _add_lang(rep)
+    rep.set_defaults(handler=_replay)
+
+    sim = commands.add_parser("simulate", help=_("play AI against AI and print statistics"))
+    _add_rules(sim)
+    sim.add_argument("--games", type=int, required=True, help=_("number of games"))
+    sim.add_argument("--players", type=int, default=2, help=_("seats per game"))
+    sim.add_argument("--seed", type=int, default=0, help=_("first seed"))
+    sim.add_argument(
+        "--ai", default="greedy",
+        help=_("AI kind for every seat, or one per seat separated by commas"),
+    )
+    _add_lang(sim)
+    sim.set_defaults(handler=_simulate)
+
+    opts = commands.add_parser("options", help=_("list variants, presets and rule options"))
+    opts.add_argument("--variant", default="basic", help=_("rules variant (default: basic)"))
+    opts.add_argument("--preset", default=None, help=_("preset of the variant"))
+    _add_lang(opts)
+    opts.set_defaults(handler=_options)
+
+    run = commands.add_parser("run", help=_("start the chat bot (Discord / Telegram)"))
+    _add_lang(run)
+    run.set_defaults(handler=_run)
+    return parser
+
+
+def _language(argv: Sequence[str]) -> str:
+    """The ``--lang`` given anywhere in ``argv``, else the ``LANG`` environment variable."""
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--lang", default=None)
+    known, _rest = pre.parse_known_args(list(argv))
+    return normalize_locale(known.lang or os.environ.get("LANG"))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    with use_locale(_language(args_list)):
+        try:
+            args = build_parser().parse_args(args_list)
+        except SystemExit as stop:  # --help, or a usage error already printed
+            return stop.code if isinstance(stop.code, int) else 2
+        handler: Handler = args.handler
+        try:
+            return handler(args)
+        except EngineError as error:  # bad rule options, an unknown AI kind
+            print(localize_error(error), file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print(file=sys.stderr)
+            return 130
+        except BrokenPipeError:  # e.g. `rummy-bot options | head`: the reader left
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 141
+
+
+# --- play -----------------------------------------------------------------------------------
+
+
+def _play(args: argparse.Namespace) -> int:
+    config = PlayConfig(
+        variant=args.variant,
+        preset=args.preset,
+        players=args.players,
+        options=parse_option_pairs(args.option),
+        seed=args.seed,
+        name=default_name(os.environ) if args.name is None else args.name,
+        ai=args.ai,
+        delay=_default_delay() if args.delay is None else max(args.delay, 0.0),
+    )
+    table = build_table(config, stream_reader(sys.stdin), sys.stdout)
+    return table.run()
+
+
+# --- replay ---------------------------------------------------------------------------------
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        report = replay(load_record(args.file))
+    except RecordError as error:
+        report = failed_report(error)
+    print(json.dumps(report, indent=2, ensure_ascii=False))
+    if report.get("ok"):
+        return 0
+    print(_("The record has an error; see \"error\" in the output."), file=sys.stderr)
+    return 1
+
+
+# --- simulate -------------------------------------------------------------------------------
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        print(_("--games must be at least 1."), file=sys.stderr)
+        return 2
+    kinds = [k.strip().lower() for k in str(args.ai).split(",")]
+    if any(k not in KINDS for k in kinds) or len(kinds) not in (1, args.players):
+        print(
+            _("--ai takes {kinds}, one for all seats or one per seat (got {value}).").format(
+                kinds=", ".join(KINDS), value=args.ai
+            ),
+            file=sys.stderr,
+        )
+        return 2
+    rules = make_rules(args.variant, args.preset, parse_option_pairs(args.option))
+    seat_kinds = tuple(kinds * args.players if len(kinds) == 1 else kinds)
+    result = simulate(rules, args.games, args.players, seed=args.seed, ai=seat_kinds)
+    lines = [
+        _("Simulation: {variant}, preset {preset}, AI {ai}").format(
+            variant=rules.variant, preset=rules.preset, ai=args.ai
+        ),
+        render_match_goal(rules),
+        _("games: {n}").format(n=result.games),
+        _("players: {n}").format(n=result.players),
+        _("seconds: {s:.2f}").format(s=result.seconds),
+        _("games per second: {rate:.1f}").format(rate=result.games_per_second),
+        _("mean actions per game: {n:.1f}").format(n=result.mean_actions),
+        _("win share per seat:"),
+    ]
+    for seat, share in enumerate(result.win_shares):
+        lines.append(
+            _("  seat {seat} ({ai}): {share:.1%}").format(
+                seat=seat + 1, ai=result.ai[seat], share=share
+            )
+        )
+    lines.append(_("unfinished: {n}").format(n=result.unfinished))
+    print("\n".join(line for line in lines if line))
+    return 0
+
+
+# --- options --------------------------------------------------------------------------------
+
+
+def _options(args: argparse.Namespace) -> int:
+    rules = make_rules(args.variant, args.preset)
+    print(render_variants())
+    print()
+    print(render_presets(rules.variant))
+    print()
+    print(render_rules(rules))
+    return 0
+
+
+# --- run ------------------------------------------------------------------------------------
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        settings = Settings.from_env()
+    except SettingsError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    if settings.discord_token is None and settings.telegram_token is None:
+        print(
+            _(
+                "No chat platform is configured: set DISCORD_TOKEN or TELEGRAM_TOKEN "
+                "(in the environment or a .env file). To play in the terminal now, run: "
+                "rummy-bot play"
+            ),
+            file=sys.stderr,
+        )
+        return 2
+    platforms = [
+        name for name, token in (("Discord", settings.discord_token),
+                                 ("Telegram", settings.telegram_token))
+        if token is not None
+    ]
+    print(
+        _(
+            "A token for {platforms} is set, but the Discord and Telegram adapters are not part "
+            "of this build yet, so the bot cannot start. To play in the terminal, run: "
+            "rummy-bot play"
+        ).format(platforms=" / ".join(platforms)),
+        file=sys.stderr,
+    )
+    return 2

@@ -1,0 +1,277 @@
+"""Engine errors in the player's language.
+
+Every :class:`engine.errors.EngineError` carries a stable ``code`` and the
+``params`` its message needs. :func:`localize_error` looks the code up in
+:data:`ERROR_TEMPLATES` (English msgids marked with ``N_``, translated in the
+catalogues), translates it into :data:`bot.i18n.current_locale` and fills in
+the params. A few codes carry English fragments (the phase a move needs, why a
+meld is invalid, what an option accepts); those are rebuilt here from their
+stable parts (``phase``, ``reason_code``, the option's spec) so that no English
+leaks into a translated message. An unknown code falls back to the engine's
+English ``error.message``.
+
+Example::
+
+    >>> from engine.errors import CardNotInHand
+    >>> from bot.i18n import use_locale
+    >>> with use_locale("de"):
+    ...     localize_error(CardNotInHand(card="7h"))
+    '7h ist nicht auf deiner Hand.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from bot.i18n import N_, _
+from engine.errors import EngineError
+from engine.rules import Option
+
+__all__ = ["ERROR_TEMPLATES", "localize_error"]
+
+ERROR_TEMPLATES: Mapping[str, str] = {
+    # --- illegal moves (engine.errors.IllegalMove subclasses)
+    "illegal_move": N_("That move is not allowed."),
+    "not_your_turn": N_("It is not your turn ({player} is to play)."),
+    "wrong_phase": N_("You cannot {action} now: {expected}"),
+    "card_not_in_hand": N_("{card} is not in your hand."),
+    "invalid_meld": N_("{cards} is not a valid meld: {reason}"),
+    "ambiguous_joker": N_(
+        "Say what the joker stands for, e.g. jk=8h. Possible melds: {readings}"
+    ),
+    "no_such_meld": N_("There is no meld {number} on the table."),
+    "invalid_layoff": N_("{cards} cannot be laid off on meld {number}: {reason}"),
+    "meld_limit": N_("Only one new meld per turn is allowed."),
+    "must_meld_first": N_("You may lay off only after you have melded yourself."),
+    "cannot_discard_taken": N_(
+        "You cannot discard {card}: you took it from the discard pile this turn."
+    ),
+    "no_discard_left": N_(
+        "You would have nothing left to discard but {card}, which you took this turn."
+    ),
+    "final_discard_required": N_("You must keep one card to discard when you go out."),
+    "all_at_once_required": N_(
+        "In this deal you may only meld when you put down your whole hand at once."
+    ),
+    "nothing_to_take": N_("The discard pile is empty."),
+    "invalid_joker_swap": N_("No joker swap: {reason}"),
+    "game_over": N_("The game is over."),
+    # --- card notation and text commands (engine.commands)
+    "bad_card": N_("'{text}' is not a card (examples: 7h 10d qs ac jk)."),
+    "bad_command": N_("That command was not understood. Type help for the commands."),
+    "unknown_command": N_("Unknown command '{verb}'. Type help for the list of commands."),
+    "missing_cards": N_("{verb}: name the cards, e.g. {example}."),
+    "missing_meld_number": N_(
+        "{verb}: end with the number of the meld on the table, e.g. {example}."
+    ),
+    "bad_meld_number": N_("'{text}' is not a meld number (melds are numbered from 1)."),
+    "too_many_args": N_("{verb}: too many arguments, e.g. {example}."),
+    "empty": N_("Type a command (help lists them)."),
+    "missing_player": N_("'{line}' does not start with a player name and ':'."),
+    "unknown_player": N_("'{name}' is not a player here (players: {players})."),
+    "not_an_action": N_("'{verb}' is not a game action."),
+    # --- rule options (engine.rules, engine.variants, engine.dealing)
+    "bad_option": N_("Option {option}: '{value}' is not allowed; expected {accepts}."),
+    # --- AI players (engine.ai)
+    "unknown_ai": N_("Unknown AI '{kind}'; kinds: {kinds}."),
+    "no_legal_action": N_("Seat {seat} has no legal action."),
+    # --- game records (engine.records)
+    "bad_record": N_("The game record is not valid at {where}: {detail}"),
+}
+"""Error code -> English message template (an ``N_`` msgid with ``{params}``)."""
+
+# WrongPhase: the engine's ``action`` word -> the verb phrase after "You cannot".
+_ACTIONS: Mapping[str, str] = {
+    "draw": N_("draw"),
+    "take": N_("take the upcard"),
+    "meld": N_("meld"),
+    "lay off": N_("lay off"),
+    "swap": N_("swap a joker"),
+    "discard": N_("discard"),
+    "deal": N_("deal the next hand"),
+}
+
+# WrongPhase: what the player should do instead, by the phase the game is in.
+_EXPECTED: Mapping[str, str] = {
+    "draw": N_("draw a card or take the upcard first."),
+    "play": N_("you have already drawn; meld, lay off or discard."),
+    "hand_over": N_("the hand is over; type next for the next deal."),
+    "game_over": N_("the game is over."),
+}
+_STILL_PLAYING = N_("the hand is still being played.")
+
+# InvalidMeld ``reason_code`` -> why the cards are no meld (engine.melds.check_meld).
+_MELD_REASONS: Mapping[str, str] = {
+    "too_few": N_("a meld needs at least three cards."),
+    "too_many_jokers": N_("too many jokers."),
+    "set_too_big": N_("a set has at most four cards."),
+    "set_suits": N_("a set needs cards of different suits."),
+    "mixed": N_("the cards are neither of one rank (set) nor of one suit (run)."),
+    "ace_position": N_("the ace cannot stand there in a run."),
+    "not_consecutive": N_("the cards of a run must be consecutive."),
+}
+
+# InvalidJokerSwap ``reason_code`` -> why.
+_SWAP_REASONS: Mapping[str, str] = {
+    "not_allowed": N_("these rules have no joker exchange."),
+    "no_joker": N_("no joker in that meld stands for that card."),
+}
+
+_NO_CARDS_MELD = N_("Name the cards to meld, e.g. meld 7h 8h 9h.")
+_NO_CARDS_LAYOFF = N_("Name the cards to lay off, e.g. layoff 10h {number}.")
+_LAYOFF_INVALID = N_("the meld would not stay a valid set or run.")
+_MELD_LIMIT_N = N_("Only {limit} new melds per turn are allowed.")
+
+# RuleOptionError: messages keyed by what went wrong (see _option_message).
+_UNKNOWN_VARIANT = N_("Unknown variant '{value}'. Variants: {accepts}.")
+_UNKNOWN_PRESET = N_("Unknown preset '{value}'. Presets: {accepts}.")
+_UNKNOWN_OPTION = N_("Unknown option '{option}'. Options: {accepts}.")
+_BAD_PLAYER_COUNT = N_("This game is for {accepts} players, not {value}.")
+_BAD_PLAYER_NAMES = N_("Player names must be different, not empty and without ':'.")
+_NEED_AN_END = N_("Set a target score or a number of deals (target=N or deals=N).")
+_PAYMENT_NEEDS_DEALS = N_("Payment scoring is played for a fixed number of deals (deals=N).")
+_DECK_TOO_SMALL = N_("Not enough cards: the deck has {value}, {accepts} are needed.")
+_BAD_OPTION_TEXT = N_("Option {option} needs the form name=value, e.g. target=150.")
+_ACCEPTS_BOOL = N_("on or off")
+_ACCEPTS_INT = N_("a whole number from {low} to {high}")
+_ACCEPTS_INT_MIN = N_("a whole number from {low}")
+_ACCEPTS_NONE_WORD = N_("{accepts} or {word}")
+_ACCEPTS_CHOICES = N_("one of {choices}")
+
+
+def localize_error(error: EngineError) -> str:
+    """The message of ``error`` in the current locale (:data:`bot.i18n.current_locale`).
+
+    Known codes use their translated template from :data:`ERROR_TEMPLATES`
+    (or a special builder for the codes whose params hold English text);
+    unknown codes, and params that do not fit the template, give the engine's
+    English ``error.message``. Never raises.
+    """
+    builder = _BUILDERS.get(error.code)
+    try:
+        if builder is not None:
+            return builder(error.params)
+        template = ERROR_TEMPLATES.get(error.code)
+        if template is None:
+            return error.message
+        return _(template).format(**error.params)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return error.message
+
+
+def _template(code: str, params: Mapping[str, Any]) -> str:
+    return _(ERROR_TEMPLATES[code]).format(**params)
+
+
+def _wrong_phase(params: Mapping[str, Any]) -> str:
+    action = str(params.get("action", ""))
+    phase = str(params.get("phase", ""))
+    verb = _(_ACTIONS[action]) if action in _ACTIONS else action
+    if action == "deal" and phase in ("draw", "play"):
+        expected = _(_STILL_PLAYING)
+    elif phase in _EXPECTED:
+        expected = _(_EXPECTED[phase])
+    else:
+        expected = str(params.get("expected", ""))
+    return _template("wrong_phase", {"action": verb, "expected": expected})
+
+
+def _invalid_meld(params: Mapping[str, Any]) -> str:
+    cards = str(params.get("cards", ""))
+    if not cards:
+        return _(_NO_CARDS_MELD)
+    code = str(params.get("reason_code", ""))
+    reason = _(_MELD_REASONS[code]) if code in _MELD_REASONS else str(params.get("reason", ""))
+    return _template("invalid_meld", {"cards": cards, "reason": reason})
+
+
+def _invalid_layoff(params: Mapping[str, Any]) -> str:
+    cards = str(params.get("cards", ""))
+    number = params.get("number", "")
+    if not cards:
+        return _(_NO_CARDS_LAYOFF).format(number=number)
+    return _template(
+        "invalid_layoff", {"cards": cards, "number": number, "reason": _(_LAYOFF_INVALID)}
+    )
+
+
+def _invalid_swap(params: Mapping[str, Any]) -> str:
+    code = str(params.get("reason_code", ""))
+    reason = _(_SWAP_REASONS[code]) if code in _SWAP_REASONS else str(params.get("reason", ""))
+    return _template("invalid_joker_swap", {"reason": reason})
+
+
+def _meld_limit(params: Mapping[str, Any]) -> str:
+    limit = params.get("limit", 1)
+    if limit == 1:
+        return _template("meld_limit", {})
+    return _(_MELD_LIMIT_N).format(limit=limit)
+
+
+def _option_message(params: Mapping[str, Any]) -> str:
+    """RuleOptionError: its params (option, value, accepts) tell the cases apart."""
+    option = str(params.get("option", ""))
+    value = str(params.get("value", ""))
+    accepts = str(params.get("accepts", ""))
+    detail = str(params.get("detail", ""))
+    if option == "variant":
+        return _(_UNKNOWN_VARIANT).format(value=value, accepts=accepts)
+    if option == "preset":
+        return _(_UNKNOWN_PRESET).format(value=value, accepts=accepts)
+    if option == "players":
+        if accepts == "names":
+            return _(_BAD_PLAYER_NAMES)
+        return _(_BAD_PLAYER_COUNT).format(accepts=accepts, value=value)
+    if option == "deck":
+        return _(_DECK_TOO_SMALL).format(value=value, accepts=accepts)
+    if option == "option":
+        return _(_BAD_OPTION_TEXT).format(option=value)
+    if accepts == "target or deals":
+        return _(_NEED_AN_END)
+    if accepts == "a number of deals":
+        return _(_PAYMENT_NEEDS_DEALS)
+    spec = _find_option(option)
+    if spec is None:
+        if detail.startswith("unknown option"):
+            return _(_UNKNOWN_OPTION).format(option=option, accepts=accepts)
+        return detail or option
+    return _template("bad_option", {"option": spec.name, "value": value,
+                                    "accepts": _accepts(spec)})
+
+
+def _find_option(name: str) -> Option | None:
+    """The option spec called ``name`` in any registered variant, or ``None``."""
+    from engine.variants import VARIANTS
+
+    key = name.strip().lower().replace("-", "_")
+    for variant in VARIANTS.values():
+        for option in variant.options:
+            if option.name == key:
+                return option
+    return None
+
+
+def _accepts(option: Option) -> str:
+    """What ``option`` accepts, in the current locale (cf. ``Option.accepts``)."""
+    if option.kind is bool:
+        return _(_ACCEPTS_BOOL)
+    if option.kind is int:
+        if option.maximum is not None:
+            text = _(_ACCEPTS_INT).format(low=option.minimum or 0, high=option.maximum)
+        else:
+            text = _(_ACCEPTS_INT_MIN).format(low=option.minimum or 0)
+        if option.none_word:
+            text = _(_ACCEPTS_NONE_WORD).format(accepts=text, word=option.none_word)
+        return text
+    return _(_ACCEPTS_CHOICES).format(choices=", ".join(option.choices))
+
+
+_BUILDERS: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
+    "wrong_phase": _wrong_phase,
+    "invalid_meld": _invalid_meld,
+    "invalid_layoff": _invalid_layoff,
+    "invalid_joker_swap": _invalid_swap,
+    "meld_limit": _meld_limit,
+    "bad_option": _option_message,
+}

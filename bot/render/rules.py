@@ -1,0 +1,157 @@
+"""Text screens about the rules and the commands: options, presets, variants, help.
+
+Option and preset help texts come from the engine (``engine/variants/*``) in
+English and are shown as they are; translating them is a follow-up. The
+command help is translated here (:data:`COMMAND_HELP`, keyed by the verb of
+:data:`engine.commands.COMMANDS`); a verb without an entry shows the engine's
+English help.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.i18n import N_, _
+from engine.commands import COMMANDS, canonical_verb
+from engine.rules import Option, OptionValue, RuleSet
+from engine.variants import VARIANTS, get_variant
+
+__all__ = [
+    "COMMAND_HELP",
+    "render_help",
+    "render_presets",
+    "render_rules",
+    "render_variants",
+]
+
+_LIMIT = 4000
+
+COMMAND_HELP: Mapping[str, str] = {
+    "draw": N_("Draw the top card of the stock."),
+    "take": N_("Take the upcard (the top card of the discard pile)."),
+    "meld": N_(
+        "Put a set or run on the table; separate several melds with | or /. "
+        "Say what a joker stands for with jk=8h (or jk=8 in a set)."
+    ),
+    "layoff": N_(
+        "Add cards from your hand to meld number 3 on the table (the number comes last)."
+    ),
+    "swap": N_("Exchange the card a joker in meld 3 stands for against that joker."),
+    "discard": N_("Discard a card onto the discard pile; this ends your turn."),
+    "next": N_("Deal the next hand once a hand is scored."),
+    "sort": N_("Sort your hand."),
+    "hint": N_("Suggest a move."),
+    "help": N_("Show this list or help on a command."),
+    "rules": N_("Show the rules this table plays."),
+    "hand": N_("Show your hand."),
+    "table": N_("Show the melds, the upcard and the stock size."),
+    "score": N_("Show the scores."),
+    "quit": N_("Leave the game."),
+    "back": N_("Go back to the previous screen."),
+}
+"""Command verb -> help text: the English msgid equals the engine's ``CommandHelp.help``
+(``tests/bot/test_render.py`` checks it, so a changed engine text shows up here)."""
+
+
+def _value_text(option: Option, value: OptionValue) -> str:
+    return option.show(value)
+
+
+def _source_text(source: str, quote_chars: int | None) -> str:
+    """``source`` ("file: quote"), the quote shortened to ``quote_chars`` (``None``: whole;
+    0: the file name only)."""
+    if quote_chars is None:
+        return source
+    file, _sep, quote = source.partition(": ")
+    if quote_chars == 0 or not quote:
+        return file
+    if len(quote) > quote_chars:
+        quote = quote[: quote_chars - 1].rstrip() + "…"
+    return f"{file}: {quote}"
+
+
+def _rules_text(rules: RuleSet, quote_chars: int | None) -> str:
+    variant = get_variant(rules.variant)
+    preset = variant.presets.get(rules.preset)
+    lines = [
+        _("Rules: {variant} ({id}), preset {preset}").format(
+            variant=variant.name, id=variant.id, preset=rules.preset
+        ),
+        _("* marks an option that differs from the default."),
+    ]
+    preset_values = dict(preset.values) if preset is not None else {}
+    for option in variant.options:
+        value = rules.get(option.name)
+        changed = value != option.default
+        line = f"{'*' if changed else ' '} {option.name} = {_value_text(option, value)}"
+        if changed:
+            origin = (
+                _("preset {preset}").format(preset=rules.preset)
+                if preset_values.get(option.name, option.default) == value
+                and option.name in preset_values
+                else _("changed")
+            )
+            line += " " + _("(default {default}; {origin})").format(
+                default=_value_text(option, option.default), origin=origin
+            )
+        lines.append(line)
+        lines.append(f"    {option.help}")
+        lines.append("    " + _("Source: {source}").format(
+            source=_source_text(option.source, quote_chars)))
+    return "\n".join(lines)
+
+
+def render_rules(rules: RuleSet) -> str:
+    """Every option of ``rules`` with its value, help text and rule source.
+
+    Options that differ from the variant's default are marked ``*`` and say
+    whether the preset or the table changed them. The source quotes are
+    shortened (down to the file name) when the whole screen would exceed 4000
+    characters.
+    """
+    for quote_chars in (None, 90, 50, 0):
+        text = _rules_text(rules, quote_chars)
+        if len(text) <= _LIMIT:
+            return text
+    return text[: _LIMIT - 1] + "…"
+
+
+def render_presets(variant_id: str) -> str:
+    """The presets of a variant, one line each, with their help text."""
+    variant = get_variant(variant_id)
+    lines = [_("Presets of {variant}:").format(variant=variant.name)]
+    for name, preset in variant.presets.items():
+        marker = " " + _("(default)") if name == variant.default_preset else ""
+        lines.append(f"  {name}{marker}: {preset.help}")
+    return "\n".join(lines)
+
+
+def render_variants() -> str:
+    """Every variant the engine offers: id, name and player count."""
+    lines = [_("Variants:")]
+    for variant in VARIANTS.values():
+        lines.append(
+            _("  {id}: {name}, {low}-{high} players").format(
+                id=variant.id, name=variant.name, low=variant.min_players,
+                high=variant.max_players,
+            )
+        )
+    return "\n".join(lines)
+
+
+def render_help(verb: str | None = None) -> str:
+    """The command list from :data:`engine.commands.COMMANDS`: syntax, help and aliases.
+
+    ``verb`` (a verb or alias, e.g. from ``help meld``) limits the list to that
+    command; an unknown word gives the whole list.
+    """
+    wanted = canonical_verb(verb) if verb else None
+    commands = [c for c in COMMANDS if wanted is None or c.verb == wanted]
+    lines = [_("Commands (cards are written like 7h 10d qs ac jk):")]
+    for command in commands:
+        help_text = _(COMMAND_HELP[command.verb]) if command.verb in COMMAND_HELP else command.help
+        line = f"  {command.syntax} — {help_text}"
+        if command.aliases:
+            line += " " + _("(also: {aliases})").format(aliases=", ".join(command.aliases))
+        lines.append(line)
+    return "\n".join(lines)

@@ -1,0 +1,268 @@
+"""Platform-neutral text screens built from engine views only.
+
+Everything here reads :class:`engine.views.PublicView` / :class:`engine.views.PlayerView`
+(never a :class:`engine.state.GameState`), so a renderer can show no hidden
+card. Text is localised through :mod:`bot.i18n` (the caller sets the locale
+with ``use_locale``). Every screen stays below :data:`MAX_CHARS` characters for
+a six-player table, the smallest message limit of the chat platforms (Discord
+allows 2000 per message, so adapters split on blank lines; Telegram 4096).
+
+Screens: :func:`render_table` (the public table), :func:`render_hand` (a seat's
+cards, sorted or grouped into melds), :func:`render_hand_end` (the score sheet
+of a finished deal), :func:`render_scores` (the running score), and,
+re-exported, :func:`bot.render.events.render_event`,
+:func:`bot.render.rules.render_rules` and :func:`bot.render.rules.render_help`.
+"""
+
+from __future__ import annotations
+
+from bot.i18n import _, ngettext
+from bot.render.cards import (
+    card_text,
+    hand_by_suit,
+    meld_text,
+    points_text,
+    signed_points_text,
+    spec_text,
+)
+from bot.render.events import render_event
+from bot.render.rules import render_help, render_rules
+from engine.rules import RuleSet
+from engine.search import Partition, best_melds
+from engine.state import DealResult, Phase
+from engine.views import PlayerView, PublicView
+
+__all__ = [
+    "MAX_CHARS",
+    "render_event",
+    "render_hand",
+    "render_hand_end",
+    "render_help",
+    "render_match_goal",
+    "render_rules",
+    "render_scores",
+    "render_table",
+]
+
+MAX_CHARS = 4000
+"""Upper bound of every rendered screen, in characters."""
+
+
+def _cards_count(n: int) -> str:
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
+
+
+def _points_count(value: int) -> str:
+    return ngettext("{n} point", "{n} points", value).format(n=value)
+
+
+def _turn_line(view: PublicView) -> str:
+    if view.phase is Phase.GAME_OVER:
+        return _("The game is over.")
+    if view.phase is Phase.HAND_OVER or view.current is None:
+        return _("The deal is over; the next deal can start.")
+    name = view.players[view.current]
+    if view.phase is Phase.DRAW:
+        return _("{name} to play: draw from the stock or take the upcard.").format(name=name)
+    return _("{name} to play: meld, lay off or discard.").format(name=name)
+
+
+def render_match_goal(rules: RuleSet) -> str:
+    """How the match ends, from the ``target`` / ``deals`` options when the variant has them."""
+    names = {name for name, _value in rules.values}
+    target = rules.get("target") if "target" in names else None
+    deals = rules.get("deals") if "deals" in names else None
+    if isinstance(target, int) and isinstance(deals, int):
+        return ngettext(
+            "Playing to {target} points or {n} deal.",
+            "Playing to {target} points or {n} deals.",
+            deals,
+        ).format(target=target, n=deals)
+    if isinstance(target, int):
+        return _("Playing to {target} points.").format(target=target)
+    if isinstance(deals, int):
+        return ngettext("Playing {n} deal.", "Playing {n} deals.", deals).format(n=deals)
+    return ""
+
+
+def render_table(view: PublicView) -> str:
+    """The public table as text.
+
+    Shape (English)::
+
+        Deal 2 · dealer: ana
+        ben to play: meld, lay off or discard.
+        Melds:
+          1. ana: 7♥ 8♥ 🃏(9♥)
+        Discard pile: K♠ (5 cards) · stock: 21 cards
+        ben took 7♣ from the discard pile this turn.
+        Players:
+          ana   7 cards · melded · 12
+        ▶ ben   8 cards · 0
+
+    Melds are numbered from 1, as players name them in commands; ``▶`` marks
+    the seat to play. Totals are the running match scores.
+    """
+    lines = [
+        _("Deal {number} · dealer: {dealer}").format(
+            number=view.deal_number, dealer=view.players[view.dealer]
+        ),
+        _turn_line(view),
+    ]
+    if view.melds:
+        lines.append(_("Melds:"))
+        for number, meld in enumerate(view.melds, start=1):
+            lines.append(
+                _("  {number}. {owner}: {cards}").format(
+                    number=number, owner=view.players[meld.owner], cards=meld_text(meld)
+                )
+            )
+    else:
+        lines.append(_("No melds on the table yet."))
+    if view.upcard is not None:
+        pile = _("Discard pile: {card} ({count})").format(
+            card=card_text(view.upcard), count=_cards_count(view.discard_size)
+        )
+    else:
+        pile = _("Discard pile: empty")
+    lines.append(
+        _("{pile} · stock: {count}").format(pile=pile, count=_cards_count(view.stock_size))
+    )
+    if view.taken is not None and view.current is not None:
+        lines.append(
+            _("{name} took {card} from the discard pile this turn.").format(
+                name=view.players[view.current], card=card_text(view.taken)
+            )
+        )
+    lines.append(_("Players:"))
+    width = max(len(name) for name in view.players)
+    for seat, name in enumerate(view.players):
+        marker = "▶" if seat == view.current else " "
+        parts = [_cards_count(view.hand_sizes[seat])]
+        if view.has_melded[seat]:
+            parts.append(_("melded"))
+        parts.append(points_text(view.totals[seat]))
+        lines.append(f"{marker} {name.ljust(width)}  " + " · ".join(parts))
+    return "\n".join(lines)
+
+
+def render_hand(view: PlayerView, grouped: bool = False, hint: Partition | None = None) -> str:
+    """The seat's own cards.
+
+    Sorted (default): by suit and rank, two spaces between suits, jokers last.
+    Grouped: split into melds by ``hint`` or :func:`engine.search.best_melds`,
+    then the deadwood with its points, e.g.::
+
+        Your hand (8 cards), grouped:
+          meld: 7♥ 8♥ 9♥
+          deadwood: 2♣ K♠ (12 points)
+    """
+    count = _cards_count(len(view.hand))
+    if not grouped:
+        return _("Your hand ({count}): {cards}").format(count=count, cards=hand_by_suit(view.hand))
+    partition = hint if hint is not None else best_melds(view.hand, view.table.rules)
+    lines = [_("Your hand ({count}), grouped:").format(count=count)]
+    for group in partition.melds:
+        lines.append(_("  meld: {cards}").format(cards=" ".join(spec_text(s) for s in group)))
+    if partition.deadwood:
+        lines.append(
+            _("  deadwood: {cards} ({points})").format(
+                cards=hand_by_suit(partition.deadwood),
+                points=_points_count(partition.deadwood_points),
+            )
+        )
+    else:
+        lines.append(_("  no deadwood: you can go out."))
+    return "\n".join(lines)
+
+
+def _deal_outcome(view: PublicView, result: DealResult) -> str:
+    if result.winner is None:
+        return _("Deal {number} is over: nobody went out, the stock ran out.").format(
+            number=result.deal_number
+        )
+    name = view.players[result.winner]
+    if result.rummy:
+        return _("Deal {number} is over: {name} went out — going rummy!").format(
+            number=result.deal_number, name=name
+        )
+    return _("Deal {number} is over: {name} went out.").format(
+        number=result.deal_number, name=name
+    )
+
+
+def _winners_line(view: PublicView) -> str:
+    names = ", ".join(view.players[s] for s in view.winners)
+    total = points_text(view.totals[view.winners[0]])
+    return ngettext(
+        "Game over. The winner is {names} with {total} points.",
+        "Game over. The winners are {names} with {total} points each.",
+        len(view.winners),
+    ).format(names=names, total=total)
+
+
+def render_hand_end(view: PlayerView | PublicView) -> str:
+    """The score sheet of the last finished deal (and the match winners at the end).
+
+    One line per seat: the deal score, the running total and the hand that was
+    left (shown, with its points). Shape (English)::
+
+        Deal 1 is over: ana went out.
+          ana  deal +35 · total 35 · hand: —
+          ben  deal 0 · total 0 · hand: 7♣ 9♦ K♠ (26 points)
+        Game over. The winner is ana with 135 points.
+    """
+    table = view.table if isinstance(view, PlayerView) else view
+    if not table.results:
+        return _("No deal has been scored yet.")
+    result = table.results[-1]
+    lines = [_deal_outcome(table, result)]
+    width = max(len(name) for name in table.players)
+    for seat, name in enumerate(table.players):
+        hand = table.shown_hands[seat] if table.shown_hands is not None else ()
+        if hand:
+            hand_text = _("{cards} ({points})").format(
+                cards=hand_by_suit(hand), points=_points_count(result.points[seat])
+            )
+        else:
+            hand_text = "—"
+        lines.append(
+            _("  {name}  deal {score} · total {total} · hand: {hand}").format(
+                name=name.ljust(width),
+                score=signed_points_text(result.scores[seat]),
+                total=points_text(table.totals[seat]),
+                hand=hand_text,
+            )
+        )
+    if table.phase is Phase.GAME_OVER and table.winners:
+        lines.append(_winners_line(table))
+    return "\n".join(lines)
+
+
+def render_scores(view: PlayerView | PublicView, winners: bool = True) -> str:
+    """The running score: how the match ends, every finished deal's scores and the totals;
+    at the end of the match also the winners (unless ``winners`` is False)."""
+    table = view.table if isinstance(view, PlayerView) else view
+    lines = [_("Scores")]
+    goal = render_match_goal(table.rules)
+    if goal:
+        lines.append(goal)
+    # Long matches keep only the last deals so the screen stays short.
+    shown = table.results[-12:]
+    if len(table.results) > len(shown):
+        lines.append(_("(the first {n} deals are not shown)").format(
+            n=len(table.results) - len(shown)))
+    for result in shown:
+        scores = ", ".join(
+            f"{table.players[s]} {signed_points_text(v)}" for s, v in enumerate(result.scores)
+        )
+        lines.append(_("  deal {number}: {scores}").format(number=result.deal_number,
+                                                           scores=scores))
+    totals = ", ".join(
+        f"{name} {points_text(table.totals[s])}" for s, name in enumerate(table.players)
+    )
+    lines.append(_("Totals: {totals}").format(totals=totals))
+    if winners and table.phase is Phase.GAME_OVER and table.winners:
+        lines.append(_winners_line(table))
+    return "\n".join(lines)
+

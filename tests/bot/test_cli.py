@@ -1,0 +1,247 @@
+"""Tests for bot.cli: the rummy-bot subcommands, called through main([...])."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.cli import main
+
+HANDS = {"ana": ["ac", "2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c", "10c"],
+         "ben": ["ad", "2d", "3d", "4d", "5d", "6d", "7d", "8d", "9d", "10d"]}
+
+
+def _record(actions: list[str]) -> dict[str, Any]:
+    """A two-player record with an explicit deal; ana (seat 0) moves first."""
+    return {"variant": "basic", "players": ["ana", "ben"], "dealer": "ben",
+            "deal": {"hands": HANDS, "upcard": "ks", "stock": ["qs", "js", "10s"]},
+            "actions": actions}
+
+
+def _write(tmp_path: Path, name: str, data: Any) -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _english_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
+# --- replay -----------------------------------------------------------------------------------
+
+
+def test_replay_of_a_good_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "good.json", _record(["ana: draw", "ana: discard qs", "ben: take"]))
+    assert main(["replay", str(path)]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["ok"] is True
+    assert report["applied"] == 3
+    assert report["error"] is None
+    assert captured.err == ""
+    assert '\n  "ok": true' in captured.out  # indent 2
+
+
+def test_replay_of_a_record_with_an_illegal_move(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _write(tmp_path, "bad.json", _record(["ana: draw", "ana: discard 7x"]))
+    assert main(["replay", str(path)]) == 1
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["ok"] is False
+    assert report["applied"] == 1
+    assert report["error"]["code"] == "bad_card"
+    assert "Traceback" not in captured.err
+    assert "error" in captured.err
+
+
+def test_replay_of_a_file_that_is_no_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    for path in (broken, tmp_path / "missing.json"):
+        assert main(["replay", str(path)]) == 1
+        report = json.loads(capsys.readouterr().out)
+        assert report["ok"] is False
+        assert report["error"]["code"] == "bad_record"
+        assert report["state"] is None
+
+
+def test_replay_keeps_non_ascii_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = _record(["ana: draw"])
+    record["players"] = ["Jürgen", "ben"]
+    record["deal"]["hands"] = {"Jürgen": HANDS["ana"], "ben": HANDS["ben"]}
+    record["actions"] = ["Jürgen: draw"]
+    path = _write(tmp_path, "umlaut.json", record)
+    assert main(["replay", str(path)]) == 0
+    assert "Jürgen" in capsys.readouterr().out
+
+
+# --- simulate ---------------------------------------------------------------------------------
+
+
+def test_simulate_prints_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "3", "--option", "deals=1", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    print(out)  # the speed figures, for the log
+    assert "Playing to 100 points or 1 deal.\n" in out
+    for label in ("games: 3", "players: 2", "seconds: ", "games per second: ",
+                  "mean actions per game: ", "win share per seat:", "  seat 1 (greedy): ",
+                  "  seat 2 (greedy): ", "unfinished: "):
+        assert label in out
+
+
+def test_simulate_with_mixed_ais_in_german(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "2", "--players", "2", "--ai", "greedy,random",
+                 "--option", "deals=1", "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    assert "Partien: 2" in out
+    assert "  Platz 2 (random): " in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--games", "0"], ["--games", "2", "--ai", "clever"],
+     ["--games", "2", "--players", "3", "--ai", "greedy,random"]],
+)
+def test_simulate_refuses_bad_arguments(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["simulate", *args]) == 2
+    assert capsys.readouterr().err
+
+
+# --- options ----------------------------------------------------------------------------------
+
+
+def test_options_lists_variants_presets_and_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["options", "--variant", "basic"]) == 0
+    out = capsys.readouterr().out
+    assert "Variants:\n  basic: Basic Rummy, 2-6 players" in out
+    assert "  wrotham: Wrotham Rummy" in out
+    assert "Rules: Basic Rummy (basic), preset standard" in out
+    assert "  joker_swap = off" in out
+
+
+def test_options_in_german_with_a_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["options", "--preset", "wrotham", "--lang", "de"]) == 0
+    out = capsys.readouterr().out
+    assert "Voreinstellungen von Basic Rummy:" in out
+    assert "* joker_swap = on (Standard off; Voreinstellung wrotham)" in out
+
+
+def test_language_comes_from_lang(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    assert main(["options"]) == 0
+    assert "Varianten:" in capsys.readouterr().out
+
+
+# --- bad options --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["options", "--variant", "poker"], "Unknown variant 'poker'. Variants: basic."),
+        (["play", "--option", "colour=red"], "Unknown option 'colour'."),
+        (["play", "--option", "deals"], "Option deals needs the form name=value"),
+        (["simulate", "--games", "1", "--option", "ace=middle"],
+         "Option ace: 'middle' is not allowed; expected one of low, high_or_low, around."),
+        (["play", "--players", "9"], "This game is for 2-6 players, not 9."),
+    ],
+)
+def test_option_errors_exit_2_with_a_message(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(message)
+    assert "Traceback" not in captured.err
+
+
+def test_option_error_in_german(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--lang", "de", "--option", "target=0"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "Option target: '0' ist nicht erlaubt; erwartet: eine ganze Zahl ab 1 oder none."
+    )
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 2
+    assert main(["simulate"]) == 2  # --games is required
+    assert "usage:" in capsys.readouterr().err
+
+
+def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--lang", "de", "play", "--help"]) == 0
+    assert "Plätze, du eingeschlossen" in capsys.readouterr().out
+
+
+# --- play ---------------------------------------------------------------------------------------
+
+
+def test_play_reads_stdin(monkeypatch: pytest.MonkeyPatch,
+                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("hand\nquit\n"))
+    assert main(["play", "--seed", "3", "--players", "2", "--name", "Zoe"]) == 0
+    out = capsys.readouterr().out
+    assert "You are Zoe." in out
+    assert out.rstrip().endswith("Goodbye.")
+
+
+# --- run ----------------------------------------------------------------------------------------
+
+
+def _clear_tokens(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in ("DISCORD_TOKEN", "TELEGRAM_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)  # no .env of the working copy can leak in
+
+
+def test_run_without_tokens_points_to_play(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _clear_tokens(monkeypatch, tmp_path)
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN or TELEGRAM_TOKEN" in err
+    assert "rummy-bot play" in err
+
+
+def test_run_without_tokens_in_german(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _clear_tokens(monkeypatch, tmp_path)
+    assert main(["run", "--lang", "de"]) == 2
+    assert "Keine Chat-Plattform eingerichtet" in capsys.readouterr().err
+
+
+def test_run_with_a_token_says_the_adapters_are_missing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _clear_tokens(monkeypatch, tmp_path)
+    (tmp_path / ".env").write_text("TELEGRAM_TOKEN=123:abc\n", encoding="utf-8")
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert "A token for Telegram is set" in err
+    assert "not part of this build yet" in err
+    assert "123:abc" not in err
+
+
+def test_run_with_bad_settings(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _clear_tokens(monkeypatch, tmp_path)
+    monkeypatch.setenv("DEFAULT_TIMER", "forever")
+    assert main(["run"]) == 2
+    assert "DEFAULT_TIMER" in capsys.readouterr().err
