@@ -14,8 +14,8 @@ what a joker stands for (:class:`engine.errors.AmbiguousJoker`).
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from engine.cards import ACE, JOKER, Card, parse_card, parse_face
 from engine.errors import CardParseError
@@ -48,12 +48,19 @@ class MeldRules:
 
     ``min_cards``: smallest meld (3). ``max_set``: largest set (4).
     ``min_naturals``: natural (non-joker) cards every meld needs.
+    ``check``: a variant's further condition on a complete meld (e.g. how many
+    jokers it may hold); it returns a :class:`MeldProblem` or ``None``.
     """
 
     ace: AceMode = AceMode.LOW
     min_cards: int = 3
     max_set: int = 4
     min_naturals: int = 1
+    check: Callable[[Meld], MeldProblem | None] | None = None
+
+    def accepts(self, meld: Meld) -> bool:
+        """True when ``meld`` passes the variant's further condition."""
+        return self.check is None or self.check(meld) is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,7 +228,8 @@ def readings(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> list[Me
         return []
     if sum(1 for s in specs if not s.card.is_joker) < rules.min_naturals:
         return []
-    return _set_readings(specs, owner, rules) + _run_readings(specs, owner, rules)
+    found = _set_readings(specs, owner, rules) + _run_readings(specs, owner, rules)
+    return [m for m in found if rules.accepts(m)]
 
 
 def check_meld(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> list[Meld]:
@@ -229,6 +237,12 @@ def check_meld(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> list[
     found = readings(specs, owner, rules)
     if found:
         return found
+    if rules.check is not None:
+        unchecked = readings(specs, owner, replace(rules, check=None))
+        for meld in unchecked:
+            problem = rules.check(meld)
+            if problem is not None:
+                raise problem
     if len(specs) < rules.min_cards:
         raise MeldProblem("too_few", f"a meld needs at least {rules.min_cards} cards")
     naturals = [s.card for s in specs if not s.card.is_joker]
@@ -265,6 +279,8 @@ def extend_readings(meld: Meld, specs: Sequence[CardSpec], owner: int,
         candidates = _run_readings(combined, owner, rules)
     old_faces = [p.face for p in meld.cards]
     for cand in candidates:
+        if not rules.accepts(cand):
+            continue
         placed = _merge_owners(meld, cand, owner)
         if placed is None:
             continue
