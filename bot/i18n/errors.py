@@ -78,6 +78,18 @@ ERROR_TEMPLATES: Mapping[str, str] = {
     "no_legal_action": N_("Seat {seat} has no legal action."),
     # --- game records (engine.records)
     "bad_record": N_("The game record is not valid at {where}: {detail}"),
+    # --- the game service (bot.service.errors)
+    "no_table": N_("There is no game here. Start one with new."),
+    "table_exists": N_("There is already a game here."),
+    "not_host": N_("Only the host can {action}."),
+    "not_seated": N_("You are not playing at this table."),
+    "already_seated": N_("You are already at this table."),
+    "table_full": N_("The table is full ({seats} seats)."),
+    "not_enough_players": N_("{variant} needs {minimum} to {maximum} players; there are {seats}."),
+    "not_in_lobby": N_("The game has already started."),
+    "not_playing": N_("The game has not started yet."),
+    "bad_setting": N_("{name}: '{value}' is not allowed; expected {accepts}."),
+    "no_such_seat": N_("There is no AI player at seat {seat}."),
 }
 """Error code -> English message template (an ``N_`` msgid with ``{params}``)."""
 
@@ -267,7 +279,23 @@ def _accepts(option: Option) -> str:
     return _(_ACCEPTS_CHOICES).format(choices=", ".join(option.choices))
 
 
+# NotHost: the service's ``action`` phrase -> its translation.
+_HOST_ACTIONS: Mapping[str, str] = {
+    "add AI players": N_("add AI players"),
+    "remove AI players": N_("remove AI players"),
+    "change the settings": N_("change the settings"),
+    "start the game": N_("start the game"),
+    "cancel the game": N_("cancel the game"),
+}
+
+
+def _not_host(params: Mapping[str, Any]) -> str:
+    action = str(params.get("action", ""))
+    return _template("not_host", {"action": _(_HOST_ACTIONS.get(action, action))})
+
+
 _BUILDERS: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
+    "not_host": _not_host,
     "wrong_phase": _wrong_phase,
     "invalid_meld": _invalid_meld,
     "invalid_layoff": _invalid_layoff,

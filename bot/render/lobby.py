@@ -1,0 +1,38 @@
+"""The lobby screen: variant, preset, changed options, timer and the seats."""
+
+from __future__ import annotations
+
+from bot.i18n import _
+from bot.service.model import SeatKind, Status, TableInfo
+from engine.rules import make_rules
+from engine.variants import get_variant
+
+
+def render_lobby(info: TableInfo) -> str:
+    """A short text of a lobby (or of a table's seats once it runs)."""
+    var = get_variant(info.variant)
+    lines = [_("Table: {variant}").format(variant=var.name)]
+    if info.preset:
+        lines[0] += f" · {info.preset}"
+    rules = make_rules(info.variant, info.preset, dict(info.options))
+    changed = rules.changed()
+    if changed:
+        lines.append(_("Rules: {options}").format(
+            options=", ".join(f"{k}={v}" for k, v in changed.items())))
+    lines.append(_("Turn timer: {timer}").format(timer=info.settings.timer))
+    lines.append(_("Players ({count} of {minimum}-{maximum}):").format(
+        count=len(info.seats), minimum=var.min_players, maximum=var.max_players))
+    for number, seat in enumerate(info.seats, start=1):
+        marks = []
+        if seat.user == info.host:
+            marks.append(_("host"))
+        if seat.kind is SeatKind.AI:
+            marks.append(_("AI"))
+        elif seat.autopilot:
+            marks.append(_("AI plays for now"))
+        suffix = f" ({', '.join(marks)})" if marks else ""
+        lines.append(f"  {number}. {seat.name}{suffix}")
+    if info.status is Status.LOBBY:
+        lines.append(_("Join with join; the host adds AI players with addbot and starts "
+                       "with start."))
+    return "\n".join(lines)

@@ -1,0 +1,90 @@
+"""Errors of the game service: typed, with stable codes, localised by the adapters
+(:func:`bot.i18n.errors.localize_error`). A service error changes nothing."""
+
+from __future__ import annotations
+
+from engine.errors import EngineError
+
+
+class ServiceError(EngineError):
+    """Base class of the service's refusals."""
+
+    code = "service_error"
+    template = "{detail}"
+
+
+class NoTable(ServiceError):
+    """The chat has no lobby or game."""
+
+    code = "no_table"
+    template = "there is no game here; start one with 'new'"
+
+
+class TableExists(ServiceError):
+    """The chat already has a lobby or game."""
+
+    code = "table_exists"
+    template = "there is already a game here"
+
+
+class NotHost(ServiceError):
+    """Only the host (or a chat admin) may do this."""
+
+    code = "not_host"
+    template = "only the host can {action}"
+
+
+class NotSeated(ServiceError):
+    """The user has no seat at this table."""
+
+    code = "not_seated"
+    template = "you are not playing at this table"
+
+
+class AlreadySeated(ServiceError):
+    """The user already sits at this table."""
+
+    code = "already_seated"
+    template = "you are already at this table"
+
+
+class TableFull(ServiceError):
+    """No free seat for the variant."""
+
+    code = "table_full"
+    template = "the table is full ({seats} seats)"
+
+
+class NotEnoughPlayers(ServiceError):
+    """The game cannot start with this many seats."""
+
+    code = "not_enough_players"
+    template = "{variant} needs {minimum} to {maximum} players, there are {seats}"
+
+
+class NotInLobby(ServiceError):
+    """Lobby changes once the game runs."""
+
+    code = "not_in_lobby"
+    template = "the game has already started"
+
+
+class NotPlaying(ServiceError):
+    """Game moves before the game started."""
+
+    code = "not_playing"
+    template = "the game has not started yet"
+
+
+class BadSetting(ServiceError):
+    """An unknown table setting or a bad value (timer, language)."""
+
+    code = "bad_setting"
+    template = "{name}: '{value}' is not allowed, expected {accepts}"
+
+
+class NoSuchSeat(ServiceError):
+    """A seat number that does not exist or is no AI seat."""
+
+    code = "no_such_seat"
+    template = "there is no AI at seat {seat}"

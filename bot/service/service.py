@@ -1,0 +1,590 @@
+"""The game service: every adapter's way into lobbies and games.
+
+Flow of a change: take the table's lock, load it, let the engine (or a lobby
+step) produce the new table, commit it in one transaction with a
+compare-and-set on its version (and the action log, the update's idempotency
+key, the results), and only then notify the platforms. A refused change raises
+an :class:`engine.errors.EngineError` subclass and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bot.service import lobby
+from bot.service.clock import Clock, SystemClock
+from bot.service.errors import (
+    NoTable,
+    NotEnoughPlayers,
+    NotHost,
+    NotPlaying,
+    NotSeated,
+    TableExists,
+)
+from bot.service.model import (
+    ChatKey,
+    Seat,
+    SeatKind,
+    Status,
+    Table,
+    TableInfo,
+    TableSettings,
+    UserRef,
+)
+from bot.service.notifier import Notice, Notifier
+from bot.service.scheduling import Due, due_kind, reschedule
+from bot.storage.repository import (
+    ActiveTableExists,
+    DuplicateUpdate,
+    LogEntry,
+    Repository,
+    ResultRow,
+    VersionConflict,
+)
+from engine.actions import Action
+from engine.ai import make_ai
+from engine.commands import format_action, parse_action
+from engine.dealing import new_game
+from engine.events import Event
+from engine.game import apply, current_player, legal_actions
+from engine.records import export_record
+from engine.rules import OptionValue, RuleSet, make_rules
+from engine.state import GameState, Phase
+from engine.variants import get_variant
+from engine.views import PlayerView, PublicView, public_view, view_for
+
+log = logging.getLogger(__name__)
+
+#: How often a change is retried after losing a version race to another process.
+RETRIES = 3
+
+
+@dataclass
+class Change:
+    """What one step did: the new table, its log lines, events, notices, results, and
+    which seats' private views changed (``None``: every human seat)."""
+
+    table: Table
+    log: list[tuple[int | None, str, str]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    results: list[ResultRow] = field(default_factory=list)
+    hands: set[int] | None = None
+    human: bool = True
+
+
+Step = Callable[[Table], Change]
+
+
+class GameService:
+    """Lobbies and games of every chat, stored through a :class:`Repository`.
+
+    ``notifiers`` maps a platform name (``telegram``, ``discord``, ``terminal``) to
+    its :class:`Notifier`. ``clock`` is injectable so tests can move time;
+    ``seed_source`` makes game seeds reproducible in tests.
+    """
+
+    def __init__(self, repo: Repository, notifiers: Mapping[str, Notifier] | None = None,
+                 clock: Clock | None = None, defaults: TableSettings | None = None,
+                 seed_source: Callable[[], int] | None = None) -> None:
+        self.repo = repo
+        self.notifiers: dict[str, Notifier] = dict(notifiers or {})
+        self.clock = clock or SystemClock()
+        self.defaults = defaults or TableSettings()
+        self._seed = seed_source or (lambda: secrets.randbits(62))
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._wake = asyncio.Event()
+
+    # --- lobby ----------------------------------------------------------------------------
+
+    async def new_table(self, key: ChatKey, host: UserRef, variant: str = "basic",
+                        preset: str | None = None,
+                        options: Mapping[str, OptionValue] | None = None,
+                        settings: TableSettings | None = None) -> TableInfo:
+        """Open a lobby in ``key`` with ``host`` seated. Raises :class:`TableExists`, or
+        ``RuleOptionError`` for a bad variant, preset or option."""
+        rules = make_rules(variant, preset, options)
+        await self.repo.upsert_user(host.platform, host.user_id, host.name)
+        now = self.clock.now()
+        async with self._lock(key):
+            if await self.repo.active_table(key) is not None:
+                raise TableExists()
+            seat = Seat(SeatKind.HUMAN, host.name.replace(":", " ").strip() or "Player",
+                        host.key)
+            table = Table(id=0, key=key, status=Status.LOBBY, variant=rules.variant,
+                          preset=preset, options=tuple((options or {}).items()),
+                          host=host.key, seats=(seat,), settings=settings or self.defaults,
+                          seed=self._seed(), state=None, version=1, created_at=now,
+                          updated_at=now, last_human_at=now)
+            table = reschedule(None, table, now)
+            try:
+                table = await self.repo.create_table(table)
+            except ActiveTableExists:
+                raise TableExists() from None
+        await self._notify(Change(table, notices=[Notice("lobby_opened",
+                                                         {"name": seat.name})]))
+        self._wake.set()
+        return table.info()
+
+    async def join(self, key: ChatKey, user: UserRef, update_key: str | None = None
+                   ) -> TableInfo:
+        """Seat ``user`` in the lobby."""
+        await self.repo.upsert_user(user.platform, user.user_id, user.name)
+
+        def step(table: Table) -> Change:
+            new = lobby.join(table, user)
+            return Change(new, log=[(None, "join", user.key)],
+                          notices=[Notice("player_joined", {"name": new.seats[-1].name})])
+
+        return await self._change(key, step, update_key)
+
+    async def leave(self, key: ChatKey, user: UserRef, update_key: str | None = None
+                    ) -> TableInfo:
+        """Leave the lobby; during a game the AI takes the seat over for good."""
+
+        def step(table: Table) -> Change:
+            seat = table.seat_of(user.key)
+            if seat is None:
+                raise NotSeated()
+            name = table.seats[seat].name
+            if table.status is Status.LOBBY:
+                new = lobby.leave(table, user)
+                if not any(s.kind is SeatKind.HUMAN for s in new.seats):
+                    new = replace(new, status=Status.CANCELLED, ended_reason="empty")
+                return Change(new, log=[(None, "leave", user.key)],
+                              notices=[Notice("player_left", {"name": name})])
+            seats = list(table.seats)
+            seats[seat] = replace(seats[seat], autopilot=True)
+            return Change(replace(table, seats=tuple(seats)), log=[(seat, "leave", user.key)],
+                          notices=[Notice("autopilot_on", {"name": name})])
+
+        return await self._change(key, step, update_key)
+
+    async def add_ai(self, key: ChatKey, user: UserRef, kind: str = "greedy",
+                     update_key: str | None = None) -> TableInfo:
+        """The host adds an AI seat."""
+
+        def step(table: Table) -> Change:
+            new = lobby.add_ai(table, user, kind)
+            return Change(new, log=[(None, f"addbot {kind}", user.key)],
+                          notices=[Notice("ai_added", {"name": new.seats[-1].name})])
+
+        return await self._change(key, step, update_key)
+
+    async def remove_ai(self, key: ChatKey, user: UserRef, seat: int | None = None,
+                        update_key: str | None = None) -> TableInfo:
+        """The host removes an AI seat (1-based number, or the last one)."""
+
+        def step(table: Table) -> Change:
+            new = lobby.remove_ai(table, user, seat)
+            gone = next(s for s in table.seats if s not in new.seats)
+            return Change(new, log=[(None, "removebot", user.key)],
+                          notices=[Notice("ai_removed", {"name": gone.name})])
+
+        return await self._change(key, step, update_key)
+
+    async def configure(self, key: ChatKey, user: UserRef, changes: Mapping[str, str],
+                        update_key: str | None = None) -> TableInfo:
+        """The host changes variant, preset, timer, language or rule options."""
+
+        def step(table: Table) -> Change:
+            new = lobby.configure(table, user, changes)
+            text = " ".join(f"{k}={v}" for k, v in changes.items())
+            return Change(new, log=[(None, f"set {text}", user.key)],
+                          notices=[Notice("settings_changed", {"changes": text})])
+
+        return await self._change(key, step, update_key)
+
+    async def start(self, key: ChatKey, user: UserRef, update_key: str | None = None
+                    ) -> TableInfo:
+        """The host starts the game once enough players sit: the first deal is dealt."""
+
+        def step(table: Table) -> Change:
+            lobby.require_lobby(table)
+            lobby.require_host(table, user, "start the game")
+            var = get_variant(table.variant)
+            if not var.min_players <= len(table.seats) <= var.max_players:
+                raise NotEnoughPlayers(variant=var.name, minimum=var.min_players,
+                                       maximum=var.max_players, seats=len(table.seats))
+            rules = self.rules_of(table)
+            state = new_game(rules, [s.name for s in table.seats], seed=table.seed)
+            new = replace(table, status=Status.PLAYING, state=state)
+            return Change(new, log=[(None, "start", user.key)], hands=None,
+                          notices=[Notice("game_started", {})])
+
+        return await self._change(key, step, update_key)
+
+    async def cancel(self, key: ChatKey, user: UserRef, is_admin: bool = False,
+                     update_key: str | None = None) -> TableInfo:
+        """The host or a chat admin cancels the lobby or the game."""
+
+        def step(table: Table) -> Change:
+            if user.key != table.host and not is_admin:
+                raise NotHost(action="cancel the game")
+            new = replace(table, status=Status.CANCELLED, ended_reason="cancelled")
+            return Change(new, log=[(None, "cancel", user.key)],
+                          notices=[Notice("game_cancelled", {})])
+
+        return await self._change(key, step, update_key)
+
+    # --- playing --------------------------------------------------------------------------
+
+    async def act(self, key: ChatKey, user: UserRef, command: str | Action,
+                  update_key: str | None = None) -> TableInfo:
+        """Apply a game command of ``user`` (text in the command language, or an action;
+        its seat is replaced by the user's seat). Raises ``CommandError``,
+        ``CardParseError``, ``IllegalMove`` subclasses or a :class:`ServiceError`."""
+
+        def step(table: Table) -> Change:
+            if table.status is not Status.PLAYING or table.state is None:
+                raise NotPlaying()
+            seat = table.seat_of(user.key)
+            if seat is None:
+                raise NotSeated()
+            if isinstance(command, str):
+                action = parse_action(command, seat)
+            else:
+                action = replace(command, seat=seat)
+            change = self._apply(table, action, user.key)
+            if table.seats[seat].autopilot or table.seats[seat].missed:
+                seats = list(change.table.seats)
+                was_auto = seats[seat].autopilot
+                seats[seat] = replace(seats[seat], autopilot=False, missed=0)
+                change.table = replace(change.table, seats=tuple(seats))
+                if was_auto:
+                    change.notices.append(Notice("autopilot_off", {"name": seats[seat].name}))
+            return change
+
+        return await self._change(key, step, update_key)
+
+    async def back(self, key: ChatKey, user: UserRef, update_key: str | None = None
+                   ) -> TableInfo:
+        """The player takes the seat back from the autopilot."""
+
+        def step(table: Table) -> Change:
+            seat = table.seat_of(user.key)
+            if seat is None:
+                raise NotSeated()
+            seats = list(table.seats)
+            seats[seat] = replace(seats[seat], autopilot=False, missed=0)
+            return Change(replace(table, seats=tuple(seats)), log=[(seat, "back", user.key)],
+                          notices=[Notice("autopilot_off", {"name": seats[seat].name})])
+
+        return await self._change(key, step, update_key)
+
+    async def player_view(self, key: ChatKey, user: UserRef) -> tuple[TableInfo, PlayerView]:
+        """The user's own view of the running game (for "show my hand")."""
+        table = await self._load(key)
+        seat = table.seat_of(user.key)
+        if seat is None:
+            raise NotSeated()
+        if table.state is None:
+            raise NotPlaying()
+        return table.info(), view_for(table.state, seat)
+
+    async def table_view(self, key: ChatKey) -> tuple[TableInfo, PublicView | None]:
+        """The public state of the chat's table (``None`` view in the lobby)."""
+        table = await self._load(key)
+        return table.info(), None if table.state is None else public_view(table.state)
+
+    async def table_info(self, key: ChatKey) -> TableInfo | None:
+        """The chat's active table, or ``None``."""
+        table = await self.repo.active_table(key)
+        return None if table is None else table.info()
+
+    async def tables_of(self, user: UserRef) -> list[TableInfo]:
+        """The active tables where ``user`` sits (private chats list them)."""
+        return [t.info() for t in await self.repo.tables_of_user(user.key)]
+
+    # --- language, stats, records -----------------------------------------------------------
+
+    async def set_locale(self, user: UserRef, locale: str | None) -> None:
+        """Store the user's language (``None``: follow the platform)."""
+        await self.repo.set_user_locale(user.key, locale)
+
+    async def locale_of(self, user: UserRef) -> str:
+        """The user's language: their choice, else the platform's, else English."""
+        from bot.i18n import normalize_locale
+
+        chosen = await self.repo.user_locale(user.key)
+        return normalize_locale(chosen or user.locale)
+
+    async def table_locale(self, info: TableInfo) -> str:
+        """The language of a table's public messages: its setting, else the host's."""
+        from bot.i18n import normalize_locale
+
+        if info.settings.locale:
+            return normalize_locale(info.settings.locale)
+        return normalize_locale(await self.repo.user_locale(info.host))
+
+    async def stats(self, user: UserRef) -> dict[str, Any]:
+        """``{"games", "wins"}`` of the user over every chat."""
+        return await self.repo.user_stats(user.key)
+
+    async def leaderboard(self, key: ChatKey | None, limit: int = 10) -> list[dict[str, Any]]:
+        """Top players by wins, in one chat or (``key=None``) overall."""
+        return await self.repo.leaderboard(None if key is None else str(key), limit)
+
+    async def export(self, table_id: int) -> dict[str, Any]:
+        """The JSON game record of a table (see docs/records.md); replaying it gives the
+        stored state. Raises :class:`NoTable` for an unknown id or a table never started."""
+        table = await self.repo.get_table(table_id)
+        if table is None or table.state is None:
+            raise NoTable()
+        names = [s.name for s in table.seats]
+        rules = table.state.rules
+        first_dealer = new_game(rules, names, seed=table.seed).dealer
+        lines = [f"{names[e.seat]}: {e.command}" for e in await self.repo.action_log(table_id)
+                 if e.seat is not None and e.command not in ("leave", "back")]
+        return export_record(rules, names, table.seed, first_dealer, lines,
+                             comment=f"table {table.id} in {table.key}")
+
+    def rules_of(self, table: Table) -> RuleSet:
+        """The table's rule set."""
+        return make_rules(table.variant, table.preset, dict(table.options))
+
+    # --- automatic steps ------------------------------------------------------------------
+
+    async def tick(self) -> int:
+        """Run every automatic step that is due now (AI moves, timer warnings and expiry,
+        the next deal, idle ends); returns how many steps ran."""
+        ran = 0
+        for _ in range(1000):
+            due = await self.repo.due_tables(self.clock.now())
+            if not due:
+                break
+            progressed = False
+            for table_id in due:
+                if await self._run_due(table_id):
+                    ran += 1
+                    progressed = True
+            if not progressed:
+                break
+        return ran
+
+    async def run(self, stop: asyncio.Event, max_sleep: float = 30.0) -> None:
+        """Run :meth:`tick` whenever something is due until ``stop`` is set (the bot's
+        background loop; start-up re-arms every stored deadline)."""
+        while not stop.is_set():
+            try:
+                await self.tick()
+            except Exception:  # keep the loop alive; the failed step is retried later
+                log.exception("automatic step failed")
+            nxt = await self.repo.next_due()
+            delay = max_sleep if nxt is None else min(max(nxt - self.clock.now(), 0.05),
+                                                      max_sleep)
+            self._wake.clear()
+            waiters = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(
+                self._wake.wait())]
+            await asyncio.wait(waiters, timeout=delay, return_when=asyncio.FIRST_COMPLETED)
+            for waiter in waiters:
+                waiter.cancel()
+
+    async def _run_due(self, table_id: int) -> bool:
+        table = await self.repo.get_table(table_id)
+        if table is None:
+            return False
+        kind = due_kind(table, self.clock.now())
+        if kind is Due.NOTHING:
+            return False
+        steps: dict[Due, Step] = {
+            Due.AI_MOVE: self._ai_step,
+            Due.NEXT_DEAL: self._next_deal_step,
+            Due.WARN: self._warn_step,
+            Due.EXPIRED: self._expired_step,
+            Due.IDLE_END: self._idle_step,
+            Due.LOBBY_EXPIRED: self._lobby_expired_step,
+        }
+
+        def guarded(current: Table) -> Change:
+            if due_kind(current, self.clock.now()) is not kind:
+                raise _Stale()
+            return steps[kind](current)
+
+        try:
+            await self._change(table.key, guarded, None)
+        except _Stale:
+            return False
+        if kind is Due.WARN:
+            await self._warn(table)
+        return True
+
+    def _ai_step(self, table: Table) -> Change:
+        assert table.state is not None
+        seat = table.state.current
+        action = self._ai_action(table, seat)
+        change = self._apply(table, action, "ai")
+        change.human = False
+        return change
+
+    def _ai_action(self, table: Table, seat: int) -> Action:
+        assert table.state is not None
+        ai = make_ai(table.seats[seat].ai, seed=table.seed + 7919 * table.version + seat)
+        return ai.decide(view_for(table.state, seat), legal_actions(table.state, seat))
+
+    def _next_deal_step(self, table: Table) -> Change:
+        from engine.actions import NextDeal
+
+        change = self._apply(table, NextDeal(0), "timer")
+        change.human = False
+        return change
+
+    def _warn_step(self, table: Table) -> Change:
+        return Change(replace(table, warned=True), human=False, hands=set())
+
+    def _expired_step(self, table: Table) -> Change:
+        """The turn ran out: the AI plays the whole turn for the player (announced); after
+        ``autopilot_after`` missed turns in a row it keeps the seat until ``back``."""
+        assert table.state is not None
+        seat = table.state.current
+        seats = list(table.seats)
+        missed = seats[seat].missed + 1
+        auto = missed >= table.settings.autopilot_after
+        seats[seat] = replace(seats[seat], missed=missed, autopilot=auto)
+        name = seats[seat].name
+        notices = [Notice("autopilot_turn", {"name": name})]
+        if auto:
+            notices.append(Notice("autopilot_on", {"name": name}))
+        current = replace(table, seats=tuple(seats))
+        total = Change(current, notices=notices, human=False, hands=set())
+        deal = table.state.deal_number
+        while (current.state is not None and current.status is Status.PLAYING
+               and current_player(current.state) == seat
+               and current.state.deal_number == deal):
+            step = self._apply(current, self._ai_action(current, seat), "timer")
+            current = step.table
+            total.log.extend(step.log)
+            total.events.extend(step.events)
+            total.results.extend(step.results)
+            total.hands = None if step.hands is None or total.hands is None \
+                else total.hands | step.hands
+        total.table = current
+        return total
+
+    def _idle_step(self, table: Table) -> Change:
+        new = replace(table, status=Status.FINISHED, ended_reason="idle")
+        return Change(new, log=[(None, "idle end", "timer")], human=False,
+                      results=_results(new, winners=()),
+                      notices=[Notice("game_idle_ended", {})])
+
+    def _lobby_expired_step(self, table: Table) -> Change:
+        new = replace(table, status=Status.CANCELLED, ended_reason="expired")
+        return Change(new, log=[(None, "expired", "timer")], human=False,
+                      notices=[Notice("lobby_expired", {})])
+
+    # --- the change pipeline ----------------------------------------------------------------
+
+    def _apply(self, table: Table, action: Action, actor: str) -> Change:
+        """Apply one engine action to the table (raising ``IllegalMove``, changing nothing)."""
+        assert table.state is not None
+        state, events = apply(table.state, action)
+        new = replace(table, state=state)
+        change = Change(new, log=[(action.seat, format_action(action), actor)],
+                        events=list(events), hands=self._changed_hands(table.state, state,
+                                                                         action.seat))
+        if state.phase is Phase.GAME_OVER:
+            change.table = replace(new, status=Status.FINISHED, ended_reason="over")
+            change.results = _results(change.table, state.winners)
+        return change
+
+    @staticmethod
+    def _changed_hands(before: GameState, after: GameState, seat: int) -> set[int] | None:
+        if before.deal_number != after.deal_number or (after.phase is not before.phase \
+                and after.phase in (Phase.HAND_OVER, Phase.GAME_OVER)):
+            return None
+        return {seat}
+
+    async def _change(self, key: ChatKey, step: Step, update_key: str | None) -> TableInfo:
+        """Load, step, commit with compare-and-set, then notify. Retries a lost version race;
+        a duplicate update returns the current table unchanged."""
+        if update_key is not None and await self.repo.seen_update(update_key):
+            return (await self._load(key)).info()
+        for attempt in range(RETRIES):
+            async with self._lock(key):
+                before = await self._load(key)
+                change = step(before)
+                now = self.clock.now()
+                table = replace(change.table, version=before.version + 1, updated_at=now,
+                                last_human_at=now if change.human else before.last_human_at)
+                change.table = reschedule(before, table, now)
+                entries = [LogEntry(before.version + 1, seat, command, actor)
+                           for seat, command, actor in change.log]
+                try:
+                    await self.repo.commit(change.table, before.version, entries, update_key,
+                                           change.results)
+                except DuplicateUpdate:
+                    return before.info()
+                except VersionConflict:
+                    if attempt == RETRIES - 1:
+                        raise
+                    continue
+            await self._notify(change)
+            self._wake.set()
+            return change.table.info()
+        raise AssertionError("unreachable")
+
+    async def _load(self, key: ChatKey) -> Table:
+        table = await self.repo.active_table(key)
+        if table is None:
+            raise NoTable()
+        return table
+
+    def _lock(self, key: ChatKey) -> asyncio.Lock:
+        return self._locks.setdefault(str(key), asyncio.Lock())
+
+    # --- notifications ----------------------------------------------------------------------
+
+    async def _notify(self, change: Change) -> None:
+        notifier = self.notifiers.get(change.table.key.platform)
+        if notifier is None:
+            return
+        table = change.table
+        info = table.info()
+        state = table.state
+        view = None if state is None else public_view(state)
+        await _safely(notifier.table_changed(info, view, change.events, change.notices))
+        if state is None:
+            return
+        for seat, seat_info in enumerate(table.seats):
+            owner = seat_info.user
+            if owner is not None and (change.hands is None or seat in change.hands):
+                await _safely(notifier.hand_changed(info, seat, owner, view_for(state, seat)))
+        turn = current_player(state) if table.status is Status.PLAYING else None
+        if turn is not None and change.events and not table.seats[turn].automated:
+            turn_user = table.seats[turn].user
+            if turn_user is not None:
+                await _safely(notifier.turn_started(info, turn, turn_user))
+
+    async def _warn(self, before: Table) -> None:
+        table = await self.repo.get_table(before.id)
+        notifier = self.notifiers.get(before.key.platform)
+        if table is None or notifier is None or table.state is None or table.deadline is None:
+            return
+        seat = table.state.current
+        user_key = table.seats[seat].user
+        if user_key is not None:
+            await _safely(notifier.timer_warning(table.info(), seat, user_key,
+                                                 table.deadline - self.clock.now()))
+
+
+class _Stale(Exception):
+    """A due step that another worker already handled."""
+
+
+def _results(table: Table, winners: Sequence[int]) -> list[ResultRow]:
+    assert table.state is not None
+    return [ResultRow(seat, s.user, s.name, table.state.totals[seat], seat in winners)
+            for seat, s in enumerate(table.seats)]
+
+
+async def _safely(call: Awaitable[None]) -> None:
+    """A notification that fails (platform down) never undoes a committed move."""
+    try:
+        await call
+    except Exception:
+        log.exception("notification failed")

@@ -1,0 +1,317 @@
+"""The repository: every read and write of the game service, typed as a Protocol.
+
+:class:`SqliteRepository` is the implementation. Writes of a table go through
+:meth:`Repository.commit`, one transaction with a compare-and-set on the
+table's version: the action log, the seen update key and the results land
+together with the new state, or nothing does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Protocol
+
+import aiosqlite
+
+from bot.service.model import ChatKey, Seat, SeatKind, Status, Table, TableSettings
+from bot.storage.database import Database
+from engine.serialize import fraction_to_json, state_from_dict, state_to_dict
+
+
+class VersionConflict(Exception):
+    """The table changed since it was loaded (another click or process won)."""
+
+
+class DuplicateUpdate(Exception):
+    """This platform update or interaction was already applied."""
+
+
+class ActiveTableExists(Exception):
+    """The chat already has a lobby or a running game."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One line of a table's action log: the ``version`` it produced, the ``seat`` (or
+    ``None`` for lobby steps), the ``command`` text and the ``actor`` (user key, ``ai``,
+    ``timer``)."""
+
+    version: int
+    seat: int | None
+    command: str
+    actor: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One seat's result of a finished game."""
+
+    seat: int
+    user_key: str | None
+    name: str
+    score: Fraction
+    won: bool
+
+
+class Repository(Protocol):
+    """What the game service needs from storage."""
+
+    async def upsert_user(self, platform: str, user_id: str, name: str) -> None:
+        """Create the user or update the display name."""
+
+    async def user_locale(self, user_key: str) -> str | None:
+        """The language the user chose with ``lang`` (``None``: follow the platform)."""
+
+    async def set_user_locale(self, user_key: str, locale: str | None) -> None:
+        """Store (or clear) the user's language."""
+
+    async def create_table(self, table: Table) -> Table:
+        """Insert a new table; returns it with its id. Raises :class:`ActiveTableExists`."""
+
+    async def active_table(self, key: ChatKey) -> Table | None:
+        """The lobby or running game of a chat."""
+
+    async def get_table(self, table_id: int) -> Table | None:
+        """A table by id, whatever its status."""
+
+    async def commit(self, table: Table, expected_version: int, log: Sequence[LogEntry] = (),
+                     update_key: str | None = None,
+                     results: Sequence[ResultRow] = ()) -> None:
+        """Store ``table`` if the stored version is still ``expected_version``.
+
+        Raises :class:`VersionConflict` or :class:`DuplicateUpdate`; then nothing changed.
+        """
+
+    async def seen_update(self, key: str) -> bool:
+        """True when an update with this idempotency key was applied."""
+
+    async def due_tables(self, now: float) -> list[int]:
+        """Ids of active tables whose next automatic step is due."""
+
+    async def next_due(self) -> float | None:
+        """The earliest ``due_at`` of an active table."""
+
+    async def tables_of_user(self, user_key: str) -> list[Table]:
+        """Active tables where the user has a seat."""
+
+    async def action_log(self, table_id: int) -> list[LogEntry]:
+        """The table's action log in order."""
+
+    async def user_stats(self, user_key: str) -> dict[str, Any]:
+        """Games, wins and total score of a user."""
+
+    async def leaderboard(self, chat_key: str | None, limit: int) -> list[dict[str, Any]]:
+        """Users by wins (then games), in one chat or overall."""
+
+    async def count_tables(self) -> int:
+        """All stored tables."""
+
+
+def _seat_to_json(seat: Seat) -> dict[str, Any]:
+    return {"kind": seat.kind.value, "name": seat.name, "user": seat.user, "ai": seat.ai,
+            "autopilot": seat.autopilot, "missed": seat.missed}
+
+
+def _seat_from_json(data: dict[str, Any]) -> Seat:
+    return Seat(SeatKind(data["kind"]), data["name"], data.get("user"), data.get("ai", "greedy"),
+                bool(data.get("autopilot", False)), int(data.get("missed", 0)))
+
+
+def _settings_to_json(settings: TableSettings) -> dict[str, Any]:
+    return {"timer": settings.timer, "warn_before": settings.warn_before,
+            "autopilot_after": settings.autopilot_after, "ai_delay": settings.ai_delay,
+            "next_deal_delay": settings.next_deal_delay, "idle_days": settings.idle_days,
+            "lobby_idle_hours": settings.lobby_idle_hours, "locale": settings.locale}
+
+
+def _settings_from_json(data: dict[str, Any]) -> TableSettings:
+    return TableSettings(**data)
+
+
+def table_from_row(row: aiosqlite.Row) -> Table:
+    """Decode one ``tables`` row (JSON columns, the engine state through engine.serialize)."""
+    state = state_from_dict(json.loads(row["state"])) if row["state"] else None
+    return Table(
+        id=row["id"], key=ChatKey.parse(row["chat_key"]), status=Status(row["status"]),
+        variant=row["variant"], preset=row["preset"],
+        options=tuple((k, v) for k, v in json.loads(row["options"]).items()),
+        host=row["host"], seats=tuple(_seat_from_json(s) for s in json.loads(row["seats"])),
+        settings=_settings_from_json(json.loads(row["settings"])), seed=row["seed"],
+        state=state, version=row["version"], created_at=row["created_at"],
+        updated_at=row["updated_at"], last_human_at=row["last_human_at"],
+        due_at=row["due_at"], deadline=row["deadline"], warned=bool(row["warned"]),
+        ended_reason=row["ended_reason"])
+
+
+def _table_values(table: Table) -> dict[str, Any]:
+    return {
+        "chat_key": str(table.key), "status": table.status.value, "variant": table.variant,
+        "preset": table.preset, "options": json.dumps(dict(table.options)), "host": table.host,
+        "seats": json.dumps([_seat_to_json(s) for s in table.seats]),
+        "settings": json.dumps(_settings_to_json(table.settings)), "seed": table.seed,
+        "state": json.dumps(state_to_dict(table.state), separators=(",", ":"))
+        if table.state is not None else None,
+        "version": table.version, "due_at": table.due_at, "deadline": table.deadline,
+        "warned": int(table.warned), "ended_reason": table.ended_reason,
+        "created_at": table.created_at, "updated_at": table.updated_at,
+        "last_human_at": table.last_human_at,
+    }
+
+
+class SqliteRepository:
+    """:class:`Repository` on one aiosqlite connection. A lock keeps the transactions of
+    concurrent coroutines apart; other processes are kept apart by SQLite's write lock
+    (``BEGIN IMMEDIATE``) and the version compare-and-set."""
+
+    def __init__(self, db: Database) -> None:
+        self._conn = db.conn
+        self._lock = asyncio.Lock()
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            await self._conn.execute("COMMIT")
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+        async with self._lock, self._conn.execute(sql, params) as cursor:
+            row: aiosqlite.Row | None = await cursor.fetchone()
+            return row
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        async with self._lock, self._conn.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    async def upsert_user(self, platform: str, user_id: str, name: str) -> None:
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO users (platform, user_id, display_name, created_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (platform, user_id) "
+                "DO UPDATE SET display_name = excluded.display_name",
+                (platform, user_id, name, time.time()))
+
+    async def user_locale(self, user_key: str) -> str | None:
+        platform, _, user_id = user_key.partition(":")
+        row = await self._one("SELECT locale FROM users WHERE platform = ? AND user_id = ?",
+                              (platform, user_id))
+        return None if row is None else row["locale"]
+
+    async def set_user_locale(self, user_key: str, locale: str | None) -> None:
+        platform, _, user_id = user_key.partition(":")
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO users (platform, user_id, display_name, locale, created_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) "
+                "DO UPDATE SET locale = excluded.locale",
+                (platform, user_id, user_id, locale, time.time()))
+
+    async def create_table(self, table: Table) -> Table:
+        values = _table_values(table)
+        columns = ", ".join(values)
+        marks = ", ".join("?" for _ in values)
+        try:
+            async with self._transaction() as conn:
+                cursor = await conn.execute(f"INSERT INTO tables ({columns}) VALUES ({marks})",
+                                            tuple(values.values()))
+                new_id = cursor.lastrowid
+        except aiosqlite.IntegrityError:
+            raise ActiveTableExists(str(table.key)) from None
+        assert new_id is not None
+        return Table(**{**_fields(table), "id": new_id})
+
+    async def active_table(self, key: ChatKey) -> Table | None:
+        row = await self._one("SELECT * FROM tables WHERE chat_key = ? AND status IN "
+                              "('lobby', 'playing')", (str(key),))
+        return None if row is None else table_from_row(row)
+
+    async def get_table(self, table_id: int) -> Table | None:
+        row = await self._one("SELECT * FROM tables WHERE id = ?", (table_id,))
+        return None if row is None else table_from_row(row)
+
+    async def commit(self, table: Table, expected_version: int, log: Sequence[LogEntry] = (),
+                     update_key: str | None = None,
+                     results: Sequence[ResultRow] = ()) -> None:
+        values = _table_values(table)
+        assignments = ", ".join(f"{k} = ?" for k in values)
+        async with self._transaction() as conn:
+            if update_key is not None:
+                async with conn.execute("SELECT 1 FROM seen_updates WHERE key = ?",
+                                        (update_key,)) as cursor:
+                    if await cursor.fetchone() is not None:
+                        raise DuplicateUpdate(update_key)
+                await conn.execute("INSERT INTO seen_updates VALUES (?, ?, ?, ?)",
+                                   (update_key, table.id, table.version, time.time()))
+            cursor = await conn.execute(
+                f"UPDATE tables SET {assignments} WHERE id = ? AND version = ?",
+                (*values.values(), table.id, expected_version))
+            if cursor.rowcount != 1:
+                raise VersionConflict(f"table {table.id} is no longer at {expected_version}")
+            now = time.time()
+            await conn.executemany(
+                "INSERT INTO actions (table_id, version, seat, command, actor, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [(table.id, e.version, e.seat, e.command, e.actor, now) for e in log])
+            await conn.executemany(
+                "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(table.id, r.seat, r.user_key, r.name, str(table.key), table.variant,
+                  str(fraction_to_json(r.score)), int(r.won), now) for r in results])
+
+    async def seen_update(self, key: str) -> bool:
+        return await self._one("SELECT 1 FROM seen_updates WHERE key = ?", (key,)) is not None
+
+    async def due_tables(self, now: float) -> list[int]:
+        rows = await self._all("SELECT id FROM tables WHERE status IN ('lobby', 'playing') "
+                               "AND due_at IS NOT NULL AND due_at <= ? ORDER BY due_at", (now,))
+        return [row["id"] for row in rows]
+
+    async def next_due(self) -> float | None:
+        row = await self._one("SELECT MIN(due_at) AS due FROM tables "
+                              "WHERE status IN ('lobby', 'playing')")
+        return None if row is None else row["due"]
+
+    async def tables_of_user(self, user_key: str) -> list[Table]:
+        rows = await self._all("SELECT * FROM tables WHERE status IN ('lobby', 'playing') "
+                               "AND seats LIKE ? ORDER BY id", (f'%"user": "{user_key}"%',))
+        tables = [table_from_row(r) for r in rows]
+        return [t for t in tables if t.seat_of(user_key) is not None]
+
+    async def action_log(self, table_id: int) -> list[LogEntry]:
+        rows = await self._all("SELECT version, seat, command, actor FROM actions "
+                               "WHERE table_id = ? ORDER BY id", (table_id,))
+        return [LogEntry(r["version"], r["seat"], r["command"], r["actor"]) for r in rows]
+
+    async def user_stats(self, user_key: str) -> dict[str, Any]:
+        row = await self._one("SELECT COUNT(*) AS games, COALESCE(SUM(won), 0) AS wins "
+                              "FROM results WHERE user_key = ?", (user_key,))
+        assert row is not None
+        return {"games": row["games"], "wins": row["wins"]}
+
+    async def leaderboard(self, chat_key: str | None, limit: int) -> list[dict[str, Any]]:
+        where = "user_key IS NOT NULL" + (" AND chat_key = ?" if chat_key else "")
+        params: tuple[Any, ...] = (chat_key,) if chat_key else ()
+        rows = await self._all(
+            f"SELECT user_key, MAX(name) AS name, COUNT(*) AS games, SUM(won) AS wins "
+            f"FROM results WHERE {where} GROUP BY user_key "
+            f"ORDER BY wins DESC, games DESC, name LIMIT ?", (*params, limit))
+        return [{"user": r["user_key"], "name": r["name"], "games": r["games"],
+                 "wins": r["wins"]} for r in rows]
+
+    async def count_tables(self) -> int:
+        row = await self._one("SELECT COUNT(*) AS n FROM tables")
+        assert row is not None
+        return int(row["n"])
+
+
+def _fields(table: Table) -> dict[str, Any]:
+    return {name: getattr(table, name) for name in Table.__dataclass_fields__}

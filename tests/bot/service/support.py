@@ -1,0 +1,77 @@
+"""Support for game-service tests: a real SQLite file, a manual clock, a recording notifier."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.service.clock import ManualClock
+from bot.service.model import ChatKey, TableInfo, TableSettings, UserRef
+from bot.service.notifier import Notice
+from bot.service.service import GameService
+from bot.storage import open_database
+from bot.storage.repository import SqliteRepository
+from engine.events import Event
+from engine.views import PlayerView, PublicView
+
+
+@dataclass
+class RecordingNotifier:
+    """Records every notification: what each chat and each user was shown."""
+
+    public: list[tuple[TableInfo, PublicView | None, tuple[Event, ...], tuple[Notice, ...]]] = \
+        field(default_factory=list)
+    hands: list[tuple[str, int, PlayerView]] = field(default_factory=list)
+    turns: list[tuple[str, int]] = field(default_factory=list)
+    warnings: list[tuple[str, float]] = field(default_factory=list)
+
+    async def table_changed(self, info: TableInfo, view: PublicView | None,
+                            events: Sequence[Event], notices: Sequence[Notice]) -> None:
+        self.public.append((info, view, tuple(events), tuple(notices)))
+
+    async def hand_changed(self, info: TableInfo, seat: int, user_key: str,
+                           view: PlayerView) -> None:
+        self.hands.append((user_key, seat, view))
+
+    async def turn_started(self, info: TableInfo, seat: int, user_key: str) -> None:
+        self.turns.append((user_key, seat))
+
+    async def timer_warning(self, info: TableInfo, seat: int, user_key: str,
+                            seconds_left: float) -> None:
+        self.warnings.append((user_key, seconds_left))
+
+    def notice_codes(self) -> list[str]:
+        return [n.code for *_, notices in self.public for n in notices]
+
+
+@dataclass
+class Harness:
+    service: GameService
+    clock: ManualClock
+    notifier: RecordingNotifier
+    path: Path
+    db: Any
+
+    async def reopen(self) -> Harness:
+        """Close the database and start a new service on the same file (a restart)."""
+        await self.db.close()
+        return await make_harness(self.path, self.clock)
+
+
+async def make_harness(path: Path, clock: ManualClock | None = None) -> Harness:
+    db = await open_database(path)
+    clock = clock or ManualClock()
+    notifier = RecordingNotifier()
+    counter = iter(range(1000, 10**9))
+    service = GameService(SqliteRepository(db), {"test": notifier}, clock,
+                          TableSettings(timer="2m", ai_delay=1.0, next_deal_delay=2.0),
+                          seed_source=lambda: next(counter))
+    return Harness(service, clock, notifier, path, db)
+
+
+CHAT = ChatKey("test", "chat1")
+ANA = UserRef("test", "1", "ana", "en")
+BEN = UserRef("test", "2", "ben", "de-DE")
+CEM = UserRef("test", "3", "cem")

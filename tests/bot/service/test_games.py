@@ -1,0 +1,201 @@
+"""Games through the service: full games with AI seats, concurrency, restarts, timers,
+duplicate deliveries and localized refusals (real SQLite file on tmp_path)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import use_locale
+from bot.i18n.errors import localize_error
+from bot.service.errors import NotSeated
+from bot.service.model import Status
+from engine.ai import make_ai
+from engine.commands import format_action
+from engine.errors import EngineError, NotYourTurn, WrongPhase
+from engine.game import legal_actions
+from engine.records import replay
+
+from .support import ANA, BEN, CEM, CHAT, Harness, make_harness
+
+
+async def play_out(h: Harness, humans: dict[str, object], limit: int = 5000) -> None:
+    """Drive a started game to its end: humans move by the greedy AI's choice through text
+    commands, AI seats and the next deal through the clock and ``tick``."""
+    s = h.service
+    ais = {key: make_ai("greedy", seed=i) for i, key in enumerate(humans)}
+    for _ in range(limit):
+        table = await s.repo.active_table(CHAT)
+        if table is None:
+            return
+        state = table.state
+        assert state is not None
+        seat = state.current
+        who = table.seats[seat]
+        if state.phase.value in ("draw", "play") and who.user in humans and not who.automated:
+            user = humans[who.user]
+            _, view = await s.player_view(CHAT, user)  # type: ignore[arg-type]
+            action = ais[who.user].decide(view, legal_actions(state, seat))
+            await s.act(CHAT, user, format_action(action))  # type: ignore[arg-type]
+        else:
+            h.clock.advance(3)
+            assert await s.tick() >= 1
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("preset", ["standard", "beginner", "block", "wrotham"])
+async def test_full_game_with_ai_seats(tmp_path: Path, preset: str) -> None:
+    h = await make_harness(tmp_path / "db.sqlite3")
+    s = h.service
+    options = {"deals": 2, "target": "none"} if preset != "wrotham" else {}
+    await s.new_table(CHAT, ANA, "basic", preset, options)
+    await s.join(CHAT, BEN)
+    await s.add_ai(CHAT, ANA)
+    info = await s.start(CHAT, ANA)
+    await play_out(h, {ANA.key: ANA, BEN.key: BEN})
+    table = await s.repo.get_table(info.id)
+    assert table is not None and table.status is Status.FINISHED
+    assert table.state is not None and table.state.winners
+    stats = await s.stats(ANA)
+    assert stats["games"] == 1
+    board = await s.leaderboard(CHAT)
+    assert {row["user"] for row in board} == {ANA.key, BEN.key}
+    record = await s.export(info.id)
+    result = replay(record)
+    assert result["ok"] and result["game_over"], result["error"]
+    assert result["state"]["version"] == table.state.version
+    await h.db.close()
+
+
+async def test_concurrent_actions_apply_exactly_once(harness: Harness) -> None:
+    """100 concurrent clicks of "draw" by the player to move: one applies."""
+    s = harness.service
+    await s.new_table(CHAT, ANA)
+    await s.join(CHAT, BEN)
+    await s.start(CHAT, ANA)
+    table = await s.repo.active_table(CHAT)
+    assert table is not None and table.state is not None
+    mover = ANA if table.seats[table.state.current].user == ANA.key else BEN
+    version = table.version
+    results = await asyncio.gather(*(s.act(CHAT, mover, "draw") for _ in range(100)),
+                                   return_exceptions=True)
+    ok = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(ok) == 1
+    assert all(isinstance(r, WrongPhase) for r in refused)
+    after = await s.repo.active_table(CHAT)
+    assert after is not None and after.version == version + 1
+    assert [e.command for e in await s.repo.action_log(after.id)][-1] == "draw"
+
+
+async def test_duplicate_delivery_is_applied_once(harness: Harness) -> None:
+    s = harness.service
+    await s.new_table(CHAT, ANA)
+    await s.join(CHAT, BEN)
+    await s.start(CHAT, ANA)
+    table = await s.repo.active_table(CHAT)
+    assert table is not None and table.state is not None
+    mover = ANA if table.seats[table.state.current].user == ANA.key else BEN
+    first = await s.act(CHAT, mover, "draw", update_key="tg:update:42")
+    second = await s.act(CHAT, mover, "draw", update_key="tg:update:42")
+    assert first.version == second.version == table.version + 1
+
+
+async def test_restart_mid_game_continues(tmp_path: Path) -> None:
+    harness = await make_harness(tmp_path / "db.sqlite3")
+    s = harness.service
+    await s.new_table(CHAT, ANA)
+    await s.join(CHAT, BEN)
+    await s.start(CHAT, ANA)
+    table = await s.repo.active_table(CHAT)
+    assert table is not None and table.state is not None
+    mover = ANA if table.seats[table.state.current].user == ANA.key else BEN
+    await s.act(CHAT, mover, "draw")
+    before = await s.repo.active_table(CHAT)
+    again = await harness.reopen()
+    after = await again.service.repo.active_table(CHAT)
+    assert after == before
+    assert after is not None and after.state is not None
+    card = after.state.hands[after.state.current][0]
+    info = await again.service.act(CHAT, mover, f"discard {card}")
+    assert info.version == after.version + 1
+    await again.db.close()
+
+
+async def test_timer_warns_then_autopilot_plays_and_takes_over(harness: Harness) -> None:
+    s = harness.service
+    clock = harness.clock
+    await s.new_table(CHAT, ANA)
+    await s.join(CHAT, BEN)
+    await s.start(CHAT, ANA)
+    table = await s.repo.active_table(CHAT)
+    assert table is not None and table.state is not None and table.deadline is not None
+    first = table.state.current
+    clock.advance(100)  # 2-minute timer: warned at 80% of it
+    assert await s.tick() == 1
+    assert harness.notifier.warnings and harness.notifier.warnings[0][0] == table.seats[
+        first].user
+    clock.advance(21)
+    assert await s.tick() >= 1
+    assert "autopilot_turn" in harness.notifier.notice_codes()
+    table = await s.repo.active_table(CHAT)
+    assert table is not None and table.state is not None
+    assert table.state.current != first and table.seats[first].missed == 1
+    # The other player misses too; then the first misses again and the AI keeps the seat.
+    for _ in range(2):
+        clock.advance(121)
+        await s.tick()
+    table = await s.repo.active_table(CHAT)
+    assert table is not None
+    assert table.seats[first].autopilot
+    assert "autopilot_on" in harness.notifier.notice_codes()
+    user = ANA if table.seats[first].user == ANA.key else BEN
+    info = await s.back(CHAT, user)
+    assert not info.seats[first].autopilot
+
+
+async def test_idle_game_ends_and_is_recorded(harness: Harness) -> None:
+    s = harness.service
+    await s.new_table(CHAT, ANA)
+    await s.add_ai(CHAT, ANA)
+    await s.configure(CHAT, ANA, {"timer": "off"})
+    info = await s.start(CHAT, ANA)
+    harness.clock.advance(6 * 86400)
+    await s.tick()
+    assert (await s.table_info(CHAT)) is not None
+    harness.clock.advance(2 * 86400)
+    await s.tick()
+    table = await s.repo.get_table(info.id)
+    assert table is not None and table.status is Status.FINISHED
+    assert table.ended_reason == "idle"
+    assert (await s.stats(ANA))["games"] == 1
+    assert "game_idle_ended" in harness.notifier.notice_codes()
+
+
+async def test_bad_input_is_refused_in_the_players_language(harness: Harness) -> None:
+    s = harness.service
+    await s.new_table(CHAT, ANA)
+    await s.join(CHAT, BEN)
+    await s.start(CHAT, ANA)
+    table = await s.repo.active_table(CHAT)
+    assert table is not None and table.state is not None
+    mover, other = (ANA, BEN) if table.seats[table.state.current].user == ANA.key else (BEN,
+                                                                                        ANA)
+    await s.act(CHAT, mover, "draw")
+    before = await s.repo.active_table(CHAT)
+    messages = {}
+    for text, user in (("discard 7x", mover), ("draw", other), ("fly away", mover)):
+        with pytest.raises(EngineError) as err:
+            await s.act(CHAT, user, text)
+        for locale in ("en", "de"):
+            with use_locale(locale):
+                messages[(text, locale)] = localize_error(err.value)
+    assert messages[("discard 7x", "en")] != messages[("discard 7x", "de")]
+    assert "7x" in messages[("discard 7x", "de")]
+    with pytest.raises(NotYourTurn):
+        await s.act(CHAT, other, "draw")
+    with pytest.raises(NotSeated):
+        await s.act(CHAT, CEM, "draw")
+    assert await s.repo.active_table(CHAT) == before
