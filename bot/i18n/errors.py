@@ -90,6 +90,8 @@ ERROR_TEMPLATES: Mapping[str, str] = {
     "not_playing": N_("The game has not started yet."),
     "bad_setting": N_("{name}: '{value}' is not allowed; expected {accepts}."),
     "no_such_seat": N_("There is no AI player at seat {seat}."),
+    "not_name_value": N_("{verb}: '{word}' is not name=value (e.g. timer=2m)."),
+    "not_seat_number": N_("'{word}' is not a seat number."),
 }
 """Error code -> English message template (an ``N_`` msgid with ``{params}``)."""
 

@@ -241,15 +241,14 @@ class GameService:
         ``CardParseError``, ``IllegalMove`` subclasses or a :class:`ServiceError`."""
 
         def step(table: Table) -> Change:
+            seat = table.seat_of(user.key)
+            # Parse first, so a typo is named as such even before the game starts.
+            parsed = parse_action(command, seat or 0) if isinstance(command, str) else command
             if table.status is not Status.PLAYING or table.state is None:
                 raise NotPlaying()
-            seat = table.seat_of(user.key)
             if seat is None:
                 raise NotSeated()
-            if isinstance(command, str):
-                action = parse_action(command, seat)
-            else:
-                action = replace(command, seat=seat)
+            action = replace(parsed, seat=seat)
             change = self._apply(table, action, user.key)
             if table.seats[seat].autopilot or table.seats[seat].missed:
                 seats = list(change.table.seats)
