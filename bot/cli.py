@@ -21,7 +21,9 @@ output pipe was closed.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -258,17 +260,9 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    platforms = [
-        name for name, token in (("Discord", settings.discord_token),
-                                 ("Telegram", settings.telegram_token))
-        if token is not None
-    ]
-    print(
-        _(
-            "A token for {platforms} is set, but the Discord and Telegram adapters are not part "
-            "of this build yet, so the bot cannot start. To play in the terminal, run: "
-            "rummy-bot play"
-        ).format(platforms=" / ".join(platforms)),
-        file=sys.stderr,
-    )
-    return 2
+    logging.basicConfig(level=settings.log_level_number,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.runner import run_bot
+
+    asyncio.run(run_bot(settings))
+    return 0

@@ -226,18 +226,6 @@ def test_run_without_tokens_in_german(
     assert "Keine Chat-Plattform eingerichtet" in capsys.readouterr().err
 
 
-def test_run_with_a_token_says_the_adapters_are_missing(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    _clear_tokens(monkeypatch, tmp_path)
-    (tmp_path / ".env").write_text("TELEGRAM_TOKEN=123:abc\n", encoding="utf-8")
-    assert main(["run"]) == 2
-    err = capsys.readouterr().err
-    assert "A token for Telegram is set" in err
-    assert "not part of this build yet" in err
-    assert "123:abc" not in err
-
-
 def test_run_with_bad_settings(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -1,0 +1,100 @@
+"""``rummy-bot run``: the chat bot in one event loop.
+
+Opens the database, builds the game service, starts the adapter of every
+platform whose token is set and the service's background loop (AI moves,
+timers), and stops cleanly on SIGTERM or SIGINT. Every move is committed before
+it is acknowledged, so stopping at any moment loses no acknowledged move;
+stopping lets handlers that are running finish first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import logging
+import signal
+from collections.abc import Callable
+from typing import Protocol
+
+from bot.service.model import TableSettings
+from bot.service.notifier import Notifier
+from bot.service.service import GameService
+from bot.settings import Settings
+from bot.storage import open_database
+from bot.storage.repository import SqliteRepository
+
+log = logging.getLogger(__name__)
+
+
+class Adapter(Protocol):
+    """A chat platform: its ``platform`` name, the :class:`Notifier` the service calls,
+    and start/stop around the service's lifetime."""
+
+    platform: str
+
+    @property
+    def notifier(self) -> Notifier:
+        """What the service calls to show changes on this platform."""
+
+    async def start(self, service: GameService) -> None:
+        """Connect and begin handling updates (returns once running)."""
+
+    async def stop(self) -> None:
+        """Stop taking updates, let running handlers finish, disconnect."""
+
+
+#: platform -> (settings attribute holding its token, module with ``create_adapter``).
+PLATFORMS: dict[str, tuple[str, str]] = {
+    "telegram": ("telegram_token", "bot.telegram_bot"),
+    "discord": ("discord_token", "bot.discord_bot"),
+}
+
+
+def configured_platforms(settings: Settings) -> list[str]:
+    """Platforms whose token is set, in a fixed order."""
+    return [name for name, (attr, _module) in PLATFORMS.items() if getattr(settings, attr)]
+
+
+def create_adapters(settings: Settings) -> list[Adapter]:
+    """One adapter per configured platform (``create_adapter(settings)`` of its module)."""
+    adapters = []
+    for name in configured_platforms(settings):
+        module = importlib.import_module(PLATFORMS[name][1])
+        factory: Callable[[Settings], Adapter] = module.create_adapter
+        adapters.append(factory(settings))
+    return adapters
+
+
+async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
+                  adapters: list[Adapter] | None = None) -> None:
+    """Run until ``stop`` is set (or SIGTERM/SIGINT arrive)."""
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    db = await open_database(settings.database_path)
+    chosen = adapters if adapters is not None else create_adapters(settings)
+    service = GameService(SqliteRepository(db), {a.platform: a.notifier for a in chosen},
+                          defaults=TableSettings(timer=settings.default_timer))
+    started: list[Adapter] = []
+    background = asyncio.create_task(service.run(stop))
+    try:
+        for adapter in chosen:
+            await adapter.start(service)
+            started.append(adapter)
+            log.info("%s adapter running", adapter.platform)
+        await stop.wait()
+    finally:
+        stop.set()
+        for adapter in reversed(started):
+            try:
+                await adapter.stop()
+            except Exception:
+                log.exception("stopping %s failed", adapter.platform)
+        await background
+        await db.close()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(sig)
