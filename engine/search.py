@@ -34,7 +34,16 @@ from itertools import combinations, product
 
 from engine.candidates import candidate_melds
 from engine.cards import JOKER, Card, Suit, sort_cards
-from engine.melds import AceMode, CardSpec, Meld, MeldKind, MeldRules, extend_readings
+from engine.melds import (
+    AceMode,
+    CardSpec,
+    Meld,
+    MeldKind,
+    MeldRules,
+    _rank_at,
+    _run_windows,
+    extend_readings,
+)
 from engine.rules import RuleSet
 from engine.variants import get_variant
 
@@ -106,11 +115,9 @@ class Partition:
 _JOKER_CODE = 64
 _SUITS: tuple[Suit, ...] = tuple(sorted(Suit, key=lambda s: s.order))
 _CARD_OF: dict[int, Card] = {_JOKER_CODE: JOKER}
-_CODE_OF: dict[Card, int] = {JOKER: _JOKER_CODE}
 for _suit in _SUITS:
     for _rank in range(1, 14):
         _CARD_OF[_suit.order * 16 + _rank] = Card(_rank, _suit)
-        _CODE_OF[Card(_rank, _suit)] = _suit.order * 16 + _rank
 
 # Cost of a deadwood card in the search: points first, then the number of cards
 # (fewer deadwood cards = more cards melded wins a tie).
@@ -177,9 +184,10 @@ def best_melds(hand: Sequence[Card], rules: RuleSet) -> Partition:
     so the answer is deterministic. Melds are those of
     :func:`engine.candidates.candidate_melds` with the variant's meld rules;
     runs that touch are returned as one meld. basic-rummy.de.txt: "Das Ziel
-    des Spiels ist es, Karten in Ihrer Hand in Meldungen zu kombinieren" and
-    "Die Karten, die in den Händen der anderen Spieler verbleiben, werden
-    bewertet". Raises ``ValueError`` for a card that is not a playing card.
+    des Spiels ist es, alle Karten in der Hand zu entsorgen" and "Wenn ein
+    Spieler ausgeht, addieren die anderen Spieler den Wert aller Karten, die
+    noch in ihren Händen sind". Raises ``ValueError`` for a card that is not a
+    playing card (a suitless face).
     """
     return _best_cached(_codes(hand), _setup_for(rules))
 
@@ -203,23 +211,9 @@ def deadwood_points(hand: Sequence[Card], rules: RuleSet) -> int:
     return best_melds(hand, rules).deadwood_points
 
 
-@functools.lru_cache(maxsize=16384)
+@functools.lru_cache(maxsize=4096)
 def _best_cached(codes: tuple[int, ...], setup: _Setup) -> Partition:
     return _solve(codes, setup)
-
-
-def _rank_at(position: int) -> int:
-    return (position - 1) % 13 + 1
-
-
-def _windows(length: int, ace: AceMode) -> range:
-    if length > 13:
-        return range(0)
-    if ace is AceMode.LOW:
-        return range(1, 13 - length + 2)
-    if ace is AceMode.HIGH_OR_LOW:
-        return range(1, 14 - length + 2)
-    return range(1, 14)
 
 
 # A run window: (start position, length, ranks of the natural cards in it, jokers needed).
@@ -244,7 +238,7 @@ def _suit_runs(ranks: int, jokers: int, ace: AceMode, min_cards: int,
         if length - jokers > held:
             break
         full = (1 << length) - 1
-        for start in _windows(length, ace):
+        for start in _run_windows(length, ace):
             window = posmask >> start & full
             have = window.bit_count()
             if have == 0 or length - have > jokers or have < min_naturals:
@@ -350,7 +344,7 @@ def _joker_runs(naturals: Sequence[int], jokers: int,
         held[code >> 4] |= 1 << (code & 15)
     for length in range(rules.min_cards, min(13, jokers) + 1):
         for suit in range(4):
-            start = next((s for s in _windows(length, rules.ace)
+            start = next((s for s in _run_windows(length, rules.ace)
                           if not any(held[suit] >> _rank_at(p) & 1
                                      for p in range(s, s + length))), None)
             if start is not None:
@@ -518,7 +512,7 @@ def _merge_runs(chosen: list[_Builder], ace: AceMode) -> list[_Builder]:
                 continue
             if start2 not in (start + length, start + length - 13):
                 continue
-            if start not in _windows(length + length2, ace):
+            if start not in _run_windows(length + length2, ace):
                 continue
             runs.remove(a)
             runs.remove(b)
@@ -564,7 +558,7 @@ def layoff_options(hand: Sequence[Card], melds: Sequence[Meld], rules: RuleSet,
     out: list[tuple[CardSpec, int]] = []
     for card in sort_cards(set(hand)):
         for index, meld in enumerate(melds):
-            if not card.is_joker and not _may_extend(meld, card):
+            if not card.is_joker and not _may_extend(meld, card, mrules):
                 continue
             found = extend_readings(meld, (CardSpec(card),), seat, mrules)
             if len(found) == 1:
@@ -578,9 +572,10 @@ def layoff_options(hand: Sequence[Card], melds: Sequence[Meld], rules: RuleSet,
     return out
 
 
-def _may_extend(meld: Meld, card: Card) -> bool:
+def _may_extend(meld: Meld, card: Card, rules: MeldRules) -> bool:
     """Quick test before :func:`engine.melds.extend_readings`: a natural card can only join
-    a set of its rank or a run of its suit."""
+    a set of its rank that has room, or a run of its suit next to one of its ends."""
     if meld.kind is MeldKind.SET:
-        return card.rank == meld.rank
-    return any(p.face.suit == card.suit for p in meld.cards)
+        return card.rank == meld.rank and len(meld.cards) < rules.max_set
+    first, last = meld.cards[0].face, meld.cards[-1].face
+    return card.suit == first.suit and card.rank in (first.rank - 1 or 13, last.rank % 13 + 1)

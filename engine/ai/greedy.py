@@ -25,6 +25,12 @@ two of its cards into a meld), and with probability
 :data:`STUCK_RANDOM_DISCARD` a random deadwood card (its own
 ``random.Random(seed)``), which ends such cycles.
 
+Keeping a way out: with one card in hand a player can only go out by laying
+off, so when every meld on the table is closed (no card that has not been
+seen could still be laid off), a table of one-card hands can never end. The
+greedy player does not meld or lay off down to two cards (one after its
+discard) when the table would be closed afterwards.
+
 In all-at-once deals the legal list only offers whole-hand melds, so it melds
 only when it goes out.
 """
@@ -32,6 +38,7 @@ only when it goes out.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 
 from engine.actions import (
@@ -46,7 +53,7 @@ from engine.actions import (
 )
 from engine.ai.base import require_legal
 from engine.cards import JOKER, Card, Suit, sort_cards
-from engine.melds import CardSpec
+from engine.melds import CardSpec, check_meld
 from engine.rules import RuleSet
 from engine.search import Partition, best_melds, card_value, layoff_options
 from engine.state import Phase
@@ -195,7 +202,7 @@ class GreedyPlayer:
         return (self._go_out(hand, legal)
                 or self._swap(hand, part, rules, legal)
                 or self._meld(view, part, legal)
-                or self._lay_off(hand, part, rules, legal)
+                or self._lay_off(view, part, legal)
                 or self._discard(view, part, legal)
                 or legal[0])
 
@@ -258,7 +265,8 @@ class GreedyPlayer:
 
     @staticmethod
     def _meld(view: PlayerView, part: Partition, legal: Sequence[Action]) -> Action | None:
-        """A group of the best partition that is a legal meld, most points first."""
+        """A group of the best partition that is a legal meld, most points first, unless it
+        leaves two cards and a closed table."""
         offered = [a.groups[0] for a in legal
                    if isinstance(a, MeldCards) and len(a.groups) == 1]
         if not offered or not part.melds:
@@ -266,14 +274,18 @@ class GreedyPlayer:
         rules = view.table.rules
         for group in sorted(part.melds, key=lambda g: -_group_points(rules, g)):
             if group in offered:
+                if len(view.hand) - len(group) == 2 and not _table_open(view, group):
+                    continue
                 return MeldCards(view.seat, (group,))
         return None
 
     @staticmethod
-    def _lay_off(hand: Sequence[Card], part: Partition, rules: RuleSet,
-                 legal: Sequence[Action]) -> Action | None:
+    def _lay_off(view: PlayerView, part: Partition, legal: Sequence[Action]) -> Action | None:
         """A single-card lay-off that costs no deadwood (a deadwood card, or a melded card
-        the best partition can spare), the one saving most points first."""
+        the best partition can spare), the one saving most points first; not down to two
+        cards on a closed table."""
+        hand = view.hand
+        rules = view.table.rules
         best: tuple[int, int, LayOff] | None = None
         for action in legal:
             if not isinstance(action, LayOff) or len(action.cards) != 1:
@@ -289,7 +301,9 @@ class GreedyPlayer:
             key = (gain, _points(rules, card))
             if best is None or key > best[:2]:
                 best = (*key, action)
-        return best[2] if best is not None else None
+        if best is None or (len(hand) == 3 and not _table_open(view, ())):
+            return None
+        return best[2]
 
     @staticmethod
     def _best_discard(view: PlayerView, part: Partition, legal: Sequence[Action]) -> Action | None:
@@ -327,7 +341,6 @@ def _near_melds(card: Card, part: Partition) -> int:
     return count
 
 
-
 def _outs(cards: Sequence[Card], seen: Sequence[Card]) -> int:
     """How many cards, neither in ``cards`` nor ``seen``, would make a three-card meld with
     two natural cards of ``cards`` (a third card of a pair's rank, or the card that
@@ -346,3 +359,20 @@ def _outs(cards: Sequence[Card], seen: Sequence[Card]) -> int:
                 elif high - low == 2:
                     wanted.add((low + 1, a.suit))
     return sum(1 for w in wanted if w not in known)
+
+
+def _table_open(view: PlayerView, group: tuple[CardSpec, ...]) -> bool:
+    """True when some card this seat has not seen (not in its hand or on the table) could
+    still be laid off on the table melds or on the new meld ``group``."""
+    table = view.table
+    rules = table.rules
+    var = get_variant(rules.variant)
+    melds = list(table.melds)
+    if group:
+        melds.extend(check_meld(group, view.seat, var.meld_rules(rules))[:1])
+    if not melds:
+        return True
+    unseen = Counter(var.deck(rules, len(table.players)))
+    unseen.subtract([*view.hand, *[p.card for m in table.melds for p in m.cards]])
+    cards = sorted((c for c, n in unseen.items() if n > 0), key=lambda c: c.sort_key)
+    return bool(layoff_options(cards, melds, rules, view.seat))

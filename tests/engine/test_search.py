@@ -12,7 +12,16 @@ from hypothesis import strategies as st
 
 from engine.candidates import candidate_melds
 from engine.cards import JOKER, Card, Suit, parse_cards, standard_deck
-from engine.melds import AceMode, CardSpec, Meld, MeldKind, MeldRules, Placed, readings
+from engine.melds import (
+    AceMode,
+    CardSpec,
+    Meld,
+    MeldKind,
+    MeldRules,
+    Placed,
+    extend_readings,
+    readings,
+)
 from engine.rules import RuleSet, make_rules
 from engine.search import (
     Partition,
@@ -272,3 +281,31 @@ def test_a_joker_is_offered_once_per_place() -> None:
     table = (_meld(MeldKind.RUN, "4h 5h 6h"),)
     options = layoff_options((JOKER,), table, WROTHAM, seat=0)
     assert sorted(str(spec) for spec, _ in options) == ["jk=3h", "jk=7h"]
+
+
+@pytest.mark.parametrize("ace", ["low", "high_or_low", "around"])
+def test_layoff_options_match_trying_every_card_on_every_meld(ace: str) -> None:
+    """The quick pre-checks of :func:`layoff_options` never drop a lay-off that
+    :func:`engine.melds.extend_readings` allows (runs across the ace included)."""
+    rules = make_rules("basic", options={"ace": ace, "jokers": 2})
+    mrules = get_variant("basic").meld_rules(rules)
+    rng = random.Random(ace)
+    deck = standard_deck(1, 2)
+    for _ in range(40):
+        cards = rng.sample(deck, 20)
+        table = [readings(group, 1, mrules)[0]
+                 for group in best_melds(cards[:14], rules).melds]
+        hand = cards[14:]
+        naive = set()
+        for card in set(hand):
+            for index, meld in enumerate(table):
+                found = extend_readings(meld, (CardSpec(card),), 0, mrules)
+                if len(found) == 1:
+                    naive.add((CardSpec(card), index))
+                elif card.is_joker:
+                    for reading in found:
+                        faces = list(reading.faces)
+                        for face in meld.faces:
+                            faces.remove(face)
+                        naive.add((CardSpec(card, faces[0]), index))
+        assert set(layoff_options(hand, table, rules, seat=0)) == naive
