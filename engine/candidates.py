@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterable
 from itertools import combinations
 
-from engine.cards import JOKER, Card, Suit
+from engine.cards import JOKER, Card
 from engine.melds import CardSpec, MeldRules, _rank_at, _run_windows
 
 
@@ -51,11 +51,12 @@ def _sets(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[
 
 def _runs(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[CardSpec, ...]]:
     out: list[tuple[CardSpec, ...]] = []
-    for suit in Suit:
+    for suit in sorted({c.suit for c in naturals if c.suit is not None},
+                       key=lambda s: s.value):
         ranks = {c.rank for c in naturals if c.suit is suit}
-        if not ranks and rules.min_naturals > 0:
-            continue
         for length in range(rules.min_cards, 14):
+            if length - len(ranks) > jokers:
+                break  # longer windows need even more jokers
             for start in _run_windows(length, rules.ace):
                 window = [_rank_at(p) for p in range(start, start + length)]
                 have = sum(1 for r in window if r in ranks)

@@ -179,6 +179,9 @@ class GreedyPlayer:
         for action in legal:
             if isinstance(action, NextDeal):
                 return action
+        own = get_variant(view.table.rules.variant).ai_move(view, legal, self.rng)
+        if own is not None:
+            return own
         if view.table.phase is Phase.DRAW:
             return self._draw(view, legal)
         if view.table.phase is Phase.PLAY:

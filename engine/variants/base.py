@@ -6,8 +6,9 @@ differs between games; a variant module subclasses :class:`Variant`.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -80,6 +81,11 @@ class Variant(ABC):
     def on_deal(self, state: GameState, spec: DealSpec) -> GameState:
         """Adjust a freshly dealt state (e.g. set ``state.extra``); the base keeps it."""
         return state
+
+    def ai_move(self, view: Any, legal: Sequence[Action], rng: random.Random) -> Action | None:
+        """A variant's own choice for the greedy AI (e.g. a variant-only action), or ``None``
+        to let the shared greedy logic decide. Sees only the seat's view and ``legal``."""
+        return None
 
     # --- what the views show --------------------------------------------------------------
 
