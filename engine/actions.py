@@ -17,9 +17,11 @@ class Draw:
 
 @dataclass(frozen=True, slots=True)
 class TakeDiscard:
-    """Take the top card of the discard pile, the upcard (``take``)."""
+    """Take the upcard (``take``), or, where a variant allows it, the named ``card`` from
+    deeper in the discard pile together with every card above it (``take 7h``)."""
 
     seat: int
+    card: Card | None = None
 
 
 @dataclass(frozen=True, slots=True)

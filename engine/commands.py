@@ -287,8 +287,9 @@ def _parse_draw(verb: str, args: list[str], seat: int) -> Action:
 
 
 def _parse_take(verb: str, args: list[str], seat: int) -> Action:
-    _no_args(verb, args)
-    return TakeDiscard(seat)
+    if len(args) > 1:
+        raise TooManyArgs(verb)
+    return TakeDiscard(seat, parse_card(args[0]) if args else None)
 
 
 def _parse_next(verb: str, args: list[str], seat: int) -> Action:
@@ -402,7 +403,7 @@ def format_action(action: Action) -> str:
     if isinstance(action, Draw):
         return "draw"
     if isinstance(action, TakeDiscard):
-        return "take"
+        return "take" if action.card is None else f"take {action.card}"
     if isinstance(action, MeldCards):
         return "meld " + " | ".join(_format_specs(g) for g in action.groups)
     if isinstance(action, LayOff):

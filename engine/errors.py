@@ -156,6 +156,14 @@ class AllAtOnceRequired(IllegalMove):
     template = "in this deal you may only meld when you put down your whole hand at once"
 
 
+class DeepTakeNotAllowed(IllegalMove):
+    """Taking a card from below the top of the discard pile, where the rules allow only
+    the upcard."""
+
+    code = "deep_take_not_allowed"
+    template = "only the top card of the discard pile may be taken, not {card}"
+
+
 class NothingToDraw(IllegalMove):
     """The discard pile is empty, so there is no upcard to take."""
 

@@ -19,6 +19,7 @@ from engine.errors import (
     AmbiguousJoker,
     CannotDiscardTaken,
     CardNotInHand,
+    DeepTakeNotAllowed,
     FinalDiscardRequired,
     InvalidJokerSwap,
     InvalidLayOff,
@@ -136,6 +137,8 @@ def verify_take(state: GameState, action: TakeDiscard) -> None:
     if not state.discard:
         raise NothingToDraw()
     upcard = state.discard[-1]
+    if action.card is not None and action.card != upcard:
+        raise DeepTakeNotAllowed(card=str(action.card))
     if all(c == upcard for c in state.hands[action.seat]):
         # Copies of one card never meld together, so the turn could not end with a discard.
         raise NoDiscardLeft(card=str(upcard))

@@ -55,6 +55,9 @@ ERROR_TEMPLATES: Mapping[str, str] = {
         "In this deal you may only meld when you put down your whole hand at once."
     ),
     "nothing_to_take": N_("The discard pile is empty."),
+    "deep_take_not_allowed": N_(
+        "Only the top card of the discard pile may be taken here, not {card}."
+    ),
     "invalid_joker_swap": N_("No joker swap: {reason}"),
     "game_over": N_("The game is over."),
     # --- card notation and text commands (engine.commands)

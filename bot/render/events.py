@@ -100,4 +100,7 @@ def render_event(event: Event, players: Sequence[str]) -> str:
                 "Game over. The winners are {names} with {total} points each.",
                 max(len(winners), 1),
             ).format(names=names, total=total)
-    return str(event)
+    from bot.render.variants import render_variant_event
+
+    text = render_variant_event(event, players)
+    return text if text is not None else str(event)

@@ -7,6 +7,7 @@ import pytest
 from engine.errors import (
     CannotDiscardTaken,
     CardNotInHand,
+    DeepTakeNotAllowed,
     InvalidLayOff,
     InvalidMeld,
     MeldLimit,
@@ -244,3 +245,15 @@ def test_taking_the_upcard_needs_another_card_to_discard(stacked) -> None:
         t.play("take")
     t.play("draw")
     assert t.hand(1) == ["jk", "kd"]
+
+
+def test_only_the_upcard_may_be_taken(stacked) -> None:
+    """"Die Auslosung. Sie müssen beginnen, indem Sie eine Karte entweder von der Oberseite
+    des Ablagestapels oder ... nehmen\": in Basic Rummy only the top card, never a deeper one."""
+    t = stacked(["2c 3d", "4h 5s"], "kd", "9s 8s 7s")
+    t.play("draw")
+    t.play("discard 2c")
+    with pytest.raises(DeepTakeNotAllowed):
+        t.play("take kd")
+    t.play("take 2c")
+    assert t.hand(1) == ["2c", "4h", "5s"]

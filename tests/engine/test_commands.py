@@ -18,7 +18,7 @@ from engine.actions import (
     SwapJoker,
     TakeDiscard,
 )
-from engine.cards import JOKER, Card, Suit, parse_card
+from engine.cards import JOKER, Card, Suit, parse_card, standard_deck
 from engine.commands import (
     ACTION_VERBS,
     COMMANDS,
@@ -189,7 +189,7 @@ def test_bad_meld_number(text: str, bad: str) -> None:
     assert info.value.params == {"text": bad}
 
 
-@pytest.mark.parametrize(("text", "verb"), [("draw 7h", "draw"), ("take ks", "take"),
+@pytest.mark.parametrize(("text", "verb"), [("draw 7h", "draw"), ("take ks qh", "take"),
                                             ("discard ks qh", "discard"), ("next 2", "next"),
                                             ("swap 8h 9h 3", "swap"),
                                             ("layoff 7h | 8h 3", "layoff")])
@@ -213,6 +213,7 @@ def test_bad_cards_raise_card_parse_errors(text: str) -> None:
 @pytest.mark.parametrize(("action", "text"), [
     (Draw(0), "draw"),
     (TakeDiscard(1), "take"),
+    (TakeDiscard(1, parse_card("7h")), "take 7h"),
     (MeldCards(0, ((CardSpec(parse_card("6h")), CardSpec(parse_card("7h")),
                     CardSpec(JOKER, parse_card("8h"))),)), "meld 6h 7h jk=8h"),
     (MeldCards(0, (specs("7h 8h 9h"), specs("2c 2d 2s"))), "meld 7h 8h 9h | 2c 2d 2s"),
@@ -239,7 +240,9 @@ _spec_tuples = st.lists(_specs, min_size=1, max_size=6).map(tuple)
 _seats = st.integers(0, 5)
 _melds = st.integers(0, 40)
 ACTIONS = st.one_of(
-    st.builds(Draw, _seats), st.builds(TakeDiscard, _seats), st.builds(NextDeal, _seats),
+    st.builds(Draw, _seats),
+    st.builds(TakeDiscard, _seats, st.none() | st.sampled_from(standard_deck(1, 1))),
+    st.builds(NextDeal, _seats),
     st.builds(MeldCards, _seats, st.lists(_spec_tuples, min_size=1, max_size=4).map(tuple)),
     st.builds(LayOff, _seats, _spec_tuples, _melds),
     st.builds(SwapJoker, _seats, _any_card, _melds),
