@@ -77,7 +77,8 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
     db = await open_database(settings.database_path)
     chosen = adapters if adapters is not None else create_adapters(settings)
     service = GameService(SqliteRepository(db), {a.platform: a.notifier for a in chosen},
-                          defaults=TableSettings(timer=settings.default_timer))
+                          defaults=TableSettings(timer=settings.default_timer),
+                          default_locale=settings.default_locale)
     started: list[Adapter] = []
     background = asyncio.create_task(service.run(stop))
     try:

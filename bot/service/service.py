@@ -86,13 +86,16 @@ class GameService:
 
     ``notifiers`` maps a platform name (``telegram``, ``discord``, ``terminal``) to
     its :class:`Notifier`. ``clock`` is injectable so tests can move time;
-    ``seed_source`` makes game seeds reproducible in tests.
+    ``seed_source`` makes game seeds reproducible in tests. ``default_locale`` is the
+    language of users and chats without a preference.
     """
 
     def __init__(self, repo: Repository, notifiers: Mapping[str, Notifier] | None = None,
                  clock: Clock | None = None, defaults: TableSettings | None = None,
-                 seed_source: Callable[[], int] | None = None) -> None:
+                 seed_source: Callable[[], int] | None = None,
+                 default_locale: str = "en") -> None:
         self.repo = repo
+        self.default_locale = default_locale
         self.notifiers: dict[str, Notifier] = dict(notifiers or {})
         self.clock = clock or SystemClock()
         self.defaults = defaults or TableSettings()
@@ -311,7 +314,7 @@ class GameService:
         from bot.i18n import normalize_locale
 
         chosen = await self.repo.user_locale(user.key)
-        return normalize_locale(chosen or user.locale)
+        return normalize_locale(chosen or user.locale or self.default_locale)
 
     async def table_locale(self, info: TableInfo) -> str:
         """The language of a table's public messages: its setting, else the host's."""
@@ -319,7 +322,7 @@ class GameService:
 
         if info.settings.locale:
             return normalize_locale(info.settings.locale)
-        return normalize_locale(await self.repo.user_locale(info.host))
+        return normalize_locale(await self.repo.user_locale(info.host) or self.default_locale)
 
     async def stats(self, user: UserRef) -> dict[str, Any]:
         """``{"games", "wins"}`` of the user over every chat."""
