@@ -4,7 +4,7 @@ Subcommands::
 
     rummy-bot play [--variant basic] [--preset P] [--players 3] [--option k=v ...]
                    [--seed N] [--name NAME] [--lang en|de] [--ai greedy|random]
-                   [--delay SECONDS]
+                   [--delay SECONDS] [--db PATH] [--new]
     rummy-bot replay FILE.json
     rummy-bot simulate --games N [--variant basic] [--preset P] [--players k]
                        [--option k=v ...] [--seed N] [--ai greedy|random|greedy,random]
@@ -13,9 +13,13 @@ Subcommands::
 
 Every subcommand takes ``--lang en|de`` (default: from the ``LANG``
 environment variable). Exit codes: 0 ok, 1 a replayed record had an error, 2
-bad arguments, rule options or settings, and ``run`` while no chat adapter
-exists (a localised message, never a traceback), 130 interrupted, 141 the
-output pipe was closed.
+bad arguments, rule options or settings, an unusable game database, and ``run``
+while no chat adapter exists (a localised message, never a traceback), 130
+interrupted, 141 the output pipe was closed.
+
+``play`` keeps its game in a SQLite file (``--db``, default
+``$XDG_DATA_HOME/rummy-bot/terminal.sqlite3``): ``quit`` leaves the game stored
+and the next ``play`` resumes it, unless ``--new`` cancels it and starts another.
 """
 
 from __future__ import annotations
@@ -27,15 +31,17 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from bot.i18n import _, normalize_locale, use_locale
+from bot.i18n import _, current_locale, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
 from bot.record_files import load_record
 from bot.render.rules import render_presets, render_rules, render_variants
 from bot.render.text import render_match_goal
 from bot.settings import Settings, SettingsError
-from bot.terminal.setup import PlayConfig, build_table, default_name, parse_option_pairs
-from bot.terminal.table import stream_reader
+from bot.terminal.input import stream_reader, threaded_reader
+from bot.terminal.play import DatabaseUnavailable, play
+from bot.terminal.setup import PlayConfig, default_db_path, default_name, parse_option_pairs
 from engine.ai import KINDS
 from engine.errors import EngineError
 from engine.records import RecordError, failed_report, replay
@@ -89,6 +95,15 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--delay", type=float, default=None,
         help=_("seconds between AI moves (default: 0.4 in a terminal, else 0)"),
+    )
+    play.add_argument(
+        "--db", default=None, metavar="PATH",
+        help=_("file that keeps the game (default: "
+               "$XDG_DATA_HOME/rummy-bot/terminal.sqlite3)"),
+    )
+    play.add_argument(
+        "--new", action="store_true",
+        help=_("start a new game even if one is stored (the stored one is cancelled)"),
     )
     _add_lang(play)
     play.set_defaults(handler=_play)
@@ -167,8 +182,14 @@ def _play(args: argparse.Namespace) -> int:
         ai=args.ai,
         delay=_default_delay() if args.delay is None else max(args.delay, 0.0),
     )
-    table = build_table(config, stream_reader(sys.stdin), sys.stdout)
-    return table.run()
+    path = Path(args.db).expanduser() if args.db else default_db_path(os.environ)
+    try:
+        return asyncio.run(play(config, path, read_line=threaded_reader(stream_reader(sys.stdin)),
+                                out=sys.stdout, locale=current_locale.get(), new=args.new))
+    except DatabaseUnavailable as error:
+        print(_("Cannot open the game file {path}: {reason}").format(
+            path=error.path, reason=error.reason), file=sys.stderr)
+        return 2
 
 
 # --- replay ---------------------------------------------------------------------------------

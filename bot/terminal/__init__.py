@@ -1,25 +1,34 @@
-"""Playing in the terminal: a human seat against AI seats (``rummy-bot play``)."""
+"""Playing in the terminal (``rummy-bot play``): one human seat against AI seats, on the
+game service with its own SQLite file, so a game can be left and resumed."""
 
 from __future__ import annotations
 
+from bot.terminal.game import TerminalGame
+from bot.terminal.input import AsyncLineReader, LineReader, stream_reader, threaded_reader
+from bot.terminal.notifier import TerminalNotifier
+from bot.terminal.play import DatabaseUnavailable, play
 from bot.terminal.setup import (
-    AI_NAMES,
+    TERMINAL_KEY,
     PlayConfig,
-    build_table,
+    check_config,
+    default_db_path,
     default_name,
     parse_option_pairs,
-    seat_names,
 )
-from bot.terminal.table import LineReader, TerminalTable, stream_reader
 
 __all__ = [
-    "AI_NAMES",
+    "TERMINAL_KEY",
+    "AsyncLineReader",
+    "DatabaseUnavailable",
     "LineReader",
     "PlayConfig",
-    "TerminalTable",
-    "build_table",
+    "TerminalGame",
+    "TerminalNotifier",
+    "check_config",
+    "default_db_path",
     "default_name",
     "parse_option_pairs",
-    "seat_names",
+    "play",
     "stream_reader",
+    "threaded_reader",
 ]

@@ -1,39 +1,52 @@
-"""Setting up a terminal game: rules, seat names, AI players and the first deal."""
+"""What ``rummy-bot play`` was asked for, and the terminal's place in the game service:
+its chat key, its one user, its table settings and its database file."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TextIO
+from pathlib import Path
 
-from bot.terminal.table import LineReader, TerminalTable
-from engine.ai import make_ai
+from bot.service.model import ChatKey, TableSettings, UserRef
+from engine.dealing import new_game
 from engine.errors import RuleOptionError
-from engine.game import new_game
-from engine.rules import OptionValue, make_rules
+from engine.rules import OptionValue, RuleSet, make_rules
 
 __all__ = [
-    "AI_NAMES",
+    "PLATFORM",
+    "TERMINAL_KEY",
+    "USER_KEY",
     "PlayConfig",
-    "build_table",
+    "check_config",
+    "default_db_path",
     "default_name",
     "parse_option_pairs",
-    "seat_names",
+    "terminal_settings",
+    "terminal_user",
 ]
 
-AI_NAMES: tuple[str, ...] = ("Ada", "Bo", "Cleo", "Dex", "Eli", "Fay")
-"""Names given to the AI seats, in seat order (a name equal to the human's is skipped)."""
+PLATFORM = "terminal"
+"""The platform name of the terminal in the game service."""
+
+TERMINAL_KEY = ChatKey(PLATFORM, "local", "")
+"""The terminal's one "chat": a database holds at most one unfinished terminal game."""
+
+USER_KEY = f"{PLATFORM}:local"
+"""The user key of the person at the keyboard (whatever name they play under)."""
+
+KEEP_DAYS = 3650.0
+"""A stored terminal game waits this many days for its player (the service would end an
+idle game after a week, and deal the next hand on its own after a few seconds)."""
 
 
 @dataclass(frozen=True, slots=True)
 class PlayConfig:
     """What ``rummy-bot play`` was asked for.
 
-    ``players``: seats in all, the human included (seat 0). ``options``: rule
+    ``players``: seats in all, the human included (seat 1). ``options``: rule
     option values as typed (``{"deals": "1"}``). ``ai``: ``greedy`` or
-    ``random``. ``delay``: seconds after each AI move line. ``seed``: the game
-    seed (``None``: random); the AIs are seeded from it too.
+    ``random``. ``delay``: seconds before each AI move. ``seed``: the game
+    seed (``None``: random); the service seeds the AIs from it too.
     """
 
     variant: str = "basic"
@@ -56,48 +69,37 @@ def default_name(environ: Mapping[str, str]) -> str:
     return "Player"
 
 
-def seat_names(human: str, seats: int) -> tuple[str, ...]:
-    """The human's name (seat 0) and ``seats - 1`` distinct AI names (``AI 7``, ``AI 8``
-    ... once :data:`AI_NAMES` run out, so a wrong seat count reaches the engine's check)."""
-    taken = {human.casefold()}
-    names = [human]
-    extra = (f"AI {n}" for n in range(len(AI_NAMES) + 1, seats + len(AI_NAMES) + 2))
-    for candidate in (*AI_NAMES, *extra):
-        if len(names) >= seats:
-            break
-        if candidate.casefold() not in taken:
-            names.append(candidate)
-            taken.add(candidate.casefold())
-    return tuple(names)
+def default_db_path(environ: Mapping[str, str]) -> Path:
+    """``$XDG_DATA_HOME/rummy-bot/terminal.sqlite3``; ``XDG_DATA_HOME`` defaults to
+    ``~/.local/share`` (a relative value is ignored, as the XDG spec says)."""
+    data_home = environ.get("XDG_DATA_HOME", "")
+    base = Path(data_home) if data_home and Path(data_home).is_absolute() \
+        else Path.home() / ".local" / "share"
+    return base / "rummy-bot" / "terminal.sqlite3"
 
 
-def build_table(
-    config: PlayConfig,
-    read_line: LineReader,
-    out: TextIO,
-    sleep: Callable[[float], None] = time.sleep,
-) -> TerminalTable:
-    """Build the rules, deal the first hand and seat the AIs (``sleep``: see
-    :class:`bot.terminal.table.TerminalTable`).
+def check_config(config: PlayConfig) -> RuleSet:
+    """The rules of ``config``, checked before anything is stored.
 
     Raises :class:`engine.errors.RuleOptionError` for an unknown variant, preset
     or option, a bad value, or a player count the variant does not allow.
     """
     rules = make_rules(config.variant, config.preset, dict(config.options))
-    names = seat_names(config.name.strip(), config.players)
-    state = new_game(rules, names, seed=config.seed)
-    base = state.seed
-    ais = {seat: make_ai(config.ai, seed=base + seat) for seat in range(1, len(names))}
-    return TerminalTable(
-        state,
-        human=0,
-        ais=ais,
-        read_line=read_line,
-        out=out,
-        delay=config.delay,
-        sleep=sleep,
-        adviser=make_ai("greedy", seed=base),
-    )
+    # The engine's own seat-count check (a trial deal that is thrown away).
+    new_game(rules, [f"seat{n}" for n in range(config.players)], seed=0)
+    return rules
+
+
+def terminal_settings(delay: float) -> TableSettings:
+    """Table settings of a terminal game: no turn timer, ``delay`` seconds before each AI
+    move, and the next deal only when the player asks for it (``next``)."""
+    return TableSettings(timer="off", ai_delay=max(delay, 0.0),
+                         next_deal_delay=KEEP_DAYS * 86400, idle_days=KEEP_DAYS)
+
+
+def terminal_user(name: str, locale: str | None) -> UserRef:
+    """The person at the keyboard, playing as ``name``."""
+    return UserRef(PLATFORM, "local", name, locale)
 
 
 def parse_option_pairs(items: Sequence[str]) -> dict[str, str]:

@@ -190,13 +190,60 @@ def test_help_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
 # --- play ---------------------------------------------------------------------------------------
 
 
-def test_play_reads_stdin(monkeypatch: pytest.MonkeyPatch,
+@pytest.fixture(autouse=True)
+def _private_data_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``play`` keeps its game under XDG_DATA_HOME: never in the real home."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+
+
+def test_play_reads_stdin(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                           capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("hand\nquit\n"))
     assert main(["play", "--seed", "3", "--players", "2", "--name", "Zoe"]) == 0
     out = capsys.readouterr().out
     assert "You are Zoe." in out
+    assert "Your game is saved; rummy-bot play continues it." in out
     assert out.rstrip().endswith("Goodbye.")
+    assert (tmp_path / "data" / "rummy-bot" / "terminal.sqlite3").is_file()
+
+
+def test_play_resumes_and_new_starts_over(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "games.sqlite3")
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "--db", db, "--seed", "3", "--players", "2", "--name", "Zoe"]) == 0
+    first = capsys.readouterr().out
+    assert first.startswith("Basic Rummy, preset standard. You are Zoe.")
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "--db", db, "--lang", "de"]) == 0
+    resumed = capsys.readouterr().out
+    assert resumed.startswith("Dein Spiel vom ")
+    assert "Du bist Zoe." in resumed
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "--db", db, "--new", "--name", "Max"]) == 0
+    fresh = capsys.readouterr().out
+    assert fresh.startswith("The game was cancelled.\nBasic Rummy, preset standard. You are "
+                            "Max.")
+    assert not (tmp_path / "data").exists()  # --db was used every time
+
+
+def test_play_with_an_unusable_database_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    assert main(["play", "--db", str(tmp_path / "file" / "games.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Cannot open the game file ")
+    assert "Traceback" not in err
+
+
+def test_bad_play_options_store_nothing(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--players", "1", "--db", str(tmp_path / "x.sqlite3")]) == 2
+    assert "This game is for 2-6 players, not 1." in capsys.readouterr().err
+    assert not (tmp_path / "x.sqlite3").exists()
 
 
 # --- run ----------------------------------------------------------------------------------------

@@ -1,42 +1,50 @@
-"""Tests for bot.terminal: the terminal table loop, driven through its text commands."""
+"""Tests for bot.terminal: ``rummy-bot play`` on the game service, driven through its text
+commands, with its own SQLite file (quit, resume, --new)."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable, Iterator
+from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import bot
 from bot.i18n import use_locale
+from bot.service.clock import ManualClock
+from bot.service.model import Seat, SeatKind, Status, Table, TableInfo, TableSettings
+from bot.storage import open_database
+from bot.storage.database import Database
+from bot.storage.repository import SqliteRepository
+from bot.terminal.input import AsyncLineReader, LineReader, stream_reader, threaded_reader
+from bot.terminal.notifier import TerminalNotifier
+from bot.terminal.play import DatabaseUnavailable, play
 from bot.terminal.setup import (
+    TERMINAL_KEY,
+    USER_KEY,
     PlayConfig,
-    build_table,
+    check_config,
+    default_db_path,
     default_name,
     parse_option_pairs,
-    seat_names,
+    terminal_settings,
 )
-from bot.terminal.table import LineReader, TerminalTable, stream_reader
 from engine.ai import make_ai
+from engine.cards import Card
 from engine.commands import format_action
-from engine.dealing import DealSpec, new_game
 from engine.errors import RuleOptionError
-from engine.game import current_player, is_over, legal_actions
-from engine.rules import make_rules
-from engine.state import GameState, Phase
+from engine.game import current_player, legal_actions
+from engine.serialize import state_to_dict
+from engine.state import Phase
 from engine.views import view_for
 
 REPO = Path(bot.__file__).resolve().parent.parent
-
-
-def lines(items: Iterable[str]) -> LineReader:
-    """A reader that returns ``items`` one by one, then ``None`` (end of input)."""
-    it = iter(items)
-    return lambda: next(it, None)
 
 
 # --- setup ------------------------------------------------------------------------------------
@@ -49,10 +57,12 @@ def test_default_name_comes_from_the_login() -> None:
     assert default_name({}) == "Player"
 
 
-def test_seat_names_skip_the_human_name() -> None:
-    assert seat_names("Bo", 3) == ("Bo", "Ada", "Cleo")
-    assert seat_names("Player", 2) == ("Player", "Ada")
-    assert len(set(seat_names("ai 7", 9))) == 9
+def test_default_db_path_follows_xdg_data_home(tmp_path: Path) -> None:
+    assert default_db_path({"XDG_DATA_HOME": str(tmp_path)}) == \
+        tmp_path / "rummy-bot" / "terminal.sqlite3"
+    home = Path.home() / ".local" / "share" / "rummy-bot" / "terminal.sqlite3"
+    assert default_db_path({}) == home
+    assert default_db_path({"XDG_DATA_HOME": "relative/dir"}) == home
 
 
 def test_parse_option_pairs() -> None:
@@ -63,72 +73,148 @@ def test_parse_option_pairs() -> None:
     assert caught.value.params["option"] == "option"
 
 
-def test_build_table_refuses_bad_rules() -> None:
-    with pytest.raises(RuleOptionError):
-        build_table(PlayConfig(players=7), lines([]), io.StringIO())
-    with pytest.raises(RuleOptionError):
-        build_table(PlayConfig(options={"colour": "red"}), lines([]), io.StringIO())
+def test_check_config_refuses_bad_rules_and_seat_counts() -> None:
+    assert check_config(PlayConfig(options={"deals": "1"})).number("deals") == 1
+    for config in (PlayConfig(players=7), PlayConfig(players=1),
+                   PlayConfig(options={"colour": "red"}), PlayConfig(variant="poker")):
+        with pytest.raises(RuleOptionError):
+            check_config(config)
 
 
-# --- a whole match through the text commands ----------------------------------------------
+def test_terminal_tables_have_no_timer_and_wait_for_their_player() -> None:
+    settings = terminal_settings(0.4)
+    assert settings.turn_seconds is None
+    assert settings.ai_delay == 0.4
+    assert settings.idle_days >= 3650
+    assert settings.next_deal_delay >= 3650 * 86400
+    assert terminal_settings(-1).ai_delay == 0
+
+
+# --- driving a game in the process ----------------------------------------------------------
+
+
+class Spy:
+    """Reads the stored terminal table through a connection of its own."""
+
+    def __init__(self, db: Database) -> None:
+        self.repo = SqliteRepository(db)
+
+    async def table(self) -> Table:
+        table = await self.repo.active_table(TERMINAL_KEY)
+        assert table is not None and table.state is not None
+        return table
+
+    async def last(self) -> Table:
+        table = await self.repo.get_table(await self.repo.count_tables())
+        assert table is not None
+        return table
+
+
+@pytest.fixture
+async def spy(tmp_path: Path) -> AsyncIterator[Spy]:
+    db = await open_database(tmp_path / "terminal.sqlite3")
+    yield Spy(db)
+    await db.close()
+
+
+def manual_time() -> tuple[ManualClock, list[float], Any]:
+    """A manual clock, the list of pauses taken and a ``sleep`` that moves the clock."""
+    clock = ManualClock()
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        clock.advance(seconds)
+
+    return clock, slept, sleep
+
+
+async def run(tmp_path: Path, config: PlayConfig, reader: AsyncLineReader, *,
+              locale: str = "en", new: bool = False, db_name: str = "terminal.sqlite3",
+              slept: list[float] | None = None) -> tuple[int, str]:
+    """Play through :func:`play` with a manual clock; returns the exit code and the output."""
+    clock, pauses, sleep = manual_time()
+    out = io.StringIO()
+    with use_locale(locale):
+        code = await play(config, tmp_path / db_name, read_line=reader, out=out,
+                          locale=locale, new=new, clock=clock, sleep=sleep)
+    if slept is not None:
+        slept.extend(pauses)
+    return code, out.getvalue()
 
 
 class GreedyTypist:
-    """Types for the human seat what the greedy AI would do, as text commands.
+    """Types for the player what the greedy AI would do, as text commands.
 
-    Before its first move it tries every UI command once; between deals it
-    presses Enter. After ``limit`` lines it types ``quit`` (a loop guard).
+    Before its first move it tries the ``ui`` lines; between deals it presses
+    Enter. ``quit_after``: types ``quit`` after that many lines. ``seen`` keeps
+    the stored (version, state) at every read.
     """
 
     UI = ("help", "help meld", "hint", "sort", "hand", "sort", "rules", "score", "table",
           "back", "")
 
-    def __init__(self, limit: int = 3000, ui: Iterable[str] = UI) -> None:
+    def __init__(self, spy: Spy, ui: Iterable[str] = UI, quit_after: int | None = None,
+                 limit: int = 3000) -> None:
+        self.spy = spy
         self.ui = list(ui)
-        self.table: TerminalTable | None = None
         self.ai = make_ai("greedy", seed=99)
         self.typed: list[str] = []
+        self.seen: list[tuple[int, dict[str, Any]]] = []
+        self.quit_after = quit_after
         self.limit = limit
 
-    def __call__(self) -> str | None:
-        assert self.table is not None
-        state = self.table.state
-        if len(self.typed) >= self.limit:
-            line = "quit"
-        elif self.ui and current_player(state) == self.table.human:
+    async def __call__(self) -> str | None:
+        table = await self.spy.table()
+        state = table.state
+        assert state is not None
+        self.seen.append((table.version, state_to_dict(state)))
+        seat = table.seat_of(USER_KEY)
+        assert seat is not None
+        if len(self.typed) >= self.limit or len(self.typed) == self.quit_after:
+            self.quit_after = None
+            return "quit"
+        if self.ui and current_player(state) == seat:
             line = self.ui.pop(0)
         elif current_player(state) is None:
             line = ""
         else:
-            seat = self.table.human
             action = self.ai.decide(view_for(state, seat), legal_actions(state, seat))
             line = format_action(action)
         self.typed.append(line)
         return line
 
 
+MATCH = PlayConfig(players=3, options={"deals": "2", "target": "none"}, seed=5, name="Zoe")
+
+
 @pytest.mark.parametrize("locale", ["en", "de"])
-def test_a_full_match_played_through_text_commands(locale: str) -> None:
-    typist = GreedyTypist()
-    out = io.StringIO()
-    config = PlayConfig(players=3, options={"deals": "2", "target": "none"}, seed=5,
-                        name="Zoe")
-    table = build_table(config, typist, out)
-    typist.table = table
-    with use_locale(locale):
-        code = table.run()
-    text = out.getvalue()
+async def test_a_full_match_played_through_text_commands(
+    tmp_path: Path, spy: Spy, locale: str
+) -> None:
+    typist = GreedyTypist(spy)
+    code, text = await run(tmp_path, MATCH, typist, locale=locale)
     assert code == 0
-    assert is_over(table.state)
-    assert len(table.state.results) == 2
+    final = await spy.last()
+    assert final.status is Status.FINISHED and final.ended_reason == "over"
+    assert final.state is not None and final.state.phase is Phase.GAME_OVER
+    assert len(final.state.results) == 2
+    assert [s.kind for s in final.seats] == [SeatKind.HUMAN, SeatKind.AI, SeatKind.AI]
+    assert final.seed == 5
     assert "quit" not in typist.typed
     assert "" in typist.typed[len(GreedyTypist.UI):]  # Enter between the deals
+    assert await spy.repo.user_stats(USER_KEY) == {"games": 1, "wins": int(0 in
+                                                                          final.state.winners)}
     if locale == "en":
+        assert text.startswith("Basic Rummy, preset standard. You are Zoe. Type help for")
+        assert "The game has started. Good luck!\nDeal 1: " in text
         assert "Commands (cards are written like 7h 10d qs ac jk):" in text
         assert "Your hand (" in text and "grouped:" in text
         assert "Suggestion: " in text
         assert "Rules: Basic Rummy (basic), preset standard" in text
+        assert "Ada draws from the stock." in text or "Ada takes " in text
         assert "Deal 2: " in text
+        assert "Press Enter or type next for the next deal> " in text
         assert "Game over. The winner" in text
         assert text.rstrip().splitlines()[-1].startswith("Totals: Zoe ")
     else:
@@ -138,72 +224,223 @@ def test_a_full_match_played_through_text_commands(locale: str) -> None:
         assert text.rstrip().splitlines()[-1].startswith("Gesamt: Zoe ")
 
 
-def test_ai_moves_are_printed_with_the_delay() -> None:
+async def test_the_same_seed_gives_the_same_game(tmp_path: Path, spy: Spy) -> None:
+    await run(tmp_path, MATCH, GreedyTypist(spy))
+    first = await spy.last()
+    db = await open_database(tmp_path / "again.sqlite3")
+    try:
+        again = Spy(db)
+        await run(tmp_path, MATCH, GreedyTypist(again), db_name="again.sqlite3")
+        second = await again.last()
+    finally:
+        await db.close()
+    assert first.state is not None and second.state is not None
+    assert state_to_dict(first.state) == state_to_dict(second.state)
+
+
+async def test_ai_moves_wait_for_the_delay(tmp_path: Path, spy: Spy) -> None:
     slept: list[float] = []
-    typist = GreedyTypist(ui=())
-    table = build_table(PlayConfig(players=2, options={"deals": "1"}, seed=2, delay=0.4),
-                        typist, io.StringIO(), sleep=slept.append)
-    typist.table = table
-    assert table.run() == 0
+    config = PlayConfig(players=2, options={"deals": "1"}, seed=2, delay=0.4)
+    code, text = await run(tmp_path, config, GreedyTypist(spy, ui=()), slept=slept)
+    assert code == 0
+    assert "Game over." in text
     assert slept and set(slept) == {0.4}
+    assert (await spy.last()).settings.ai_delay == 0.4
 
 
-# --- bad input -----------------------------------------------------------------------------
+# --- bad input ---------------------------------------------------------------------------------
 
 
-def _stacked(hands: list[str], upcard: str, stock: str) -> GameState:
-    rules = make_rules("basic")
-    return new_game(rules, ["ana", "ben"], seed=1, dealer=1,
-                    deal=DealSpec.parse(hands, upcard, stock))
+def _invalid_triple(hand: Iterable[Card]) -> tuple[Card, ...]:
+    """Three cards of different ranks and suits: neither a set nor a run."""
+    naturals = [c for c in hand if c.rank != 0]
+    return next(t for t in combinations(naturals, 3)
+                if len({c.rank for c in t}) == 3 and len({c.suit for c in t}) == 3)
 
 
-def test_bad_input_is_explained_and_changes_nothing() -> None:
-    state = _stacked(["2c 3d 9h 7h 8h", "4h 4d 4s 5c 6c"], "kd", "9s 8s 7s 6s")
-    seen: list[GameState] = []
-    script = iter(["draw", "discard 7x", "meld 2c 3d 9h", "layoff 7h 9", "fly", "draw", "",
-                   "quit"])
+class Script:
+    """Lines built from the stored table at each read; records (version, state) seen."""
 
-    def read() -> str | None:
-        seen.append(table.state)
-        return next(script, None)
+    def __init__(self, spy: Spy, lines: Iterable[str]) -> None:
+        self.spy = spy
+        self.lines = iter(lines)
+        self.seen: list[tuple[int, dict[str, Any]]] = []
+        self.hand: tuple[Card, ...] = ()
+        self.upcard: Card | None = None
 
-    out = io.StringIO()
-    table = TerminalTable(state, human=0, ais={1: make_ai("greedy", seed=1)},
-                          read_line=read, out=out)
-    with use_locale("de"):
-        assert table.run() == 0
-    text = out.getvalue()
+    async def __call__(self) -> str | None:
+        table = await self.spy.table()
+        assert table.state is not None
+        self.seen.append((table.version, state_to_dict(table.state)))
+        self.hand = table.state.hands[0]
+        # The upcard, or the card this turn took from the discard pile.
+        self.upcard = table.state.turn.taken or (table.state.discard[-1]
+                                                 if table.state.discard else None)
+        line = next(self.lines, None)
+        if line is None:
+            return None
+        return line.format(triple=" ".join(str(c) for c in _invalid_triple(self.hand)),
+                           card=str(self.hand[0]), upcard=str(self.upcard))
+
+
+async def test_bad_input_is_explained_and_changes_nothing(tmp_path: Path, spy: Spy) -> None:
+    script = Script(spy, ["draw", "discard 7x", "meld {triple}", "layoff {card} 9", "fly",
+                          "draw", "", "new", "quit"])
+    code, text = await run(tmp_path, PlayConfig(players=2, seed=1, name="Zoe"), script,
+                           locale="de")
+    assert code == 0
+    assert "Du hast " in text and " gezogen." in text
     assert "'7x' ist keine Karte (Beispiele: 7h 10d qs ac jk)." in text
-    assert "2c 3d 9h ist keine gültige Meldung: Die Karten haben weder denselben Rang" in text
+    assert "ist keine gültige Meldung: Die Karten haben weder denselben Rang" in text
     assert "Auf dem Tisch liegt keine Meldung 9." in text
     assert "Unbekannter Befehl 'fly'" in text
     assert "Du kannst jetzt nicht ziehen: Du hast schon gezogen" in text
-    assert "Du hast 9♠ gezogen." in text
-    # After the draw, every bad line left the state exactly as it was.
-    after_draw = seen[1]
-    assert after_draw.phase is Phase.PLAY
-    assert all(s is after_draw for s in seen[1:])
+    # After the draw, every bad line left the stored game exactly as it was.
+    after_draw = script.seen[1]
+    assert all(seen == after_draw for seen in script.seen[1:])
+    assert (await spy.table()).version == after_draw[0]
     assert text.rstrip().endswith("Auf Wiedersehen.")
 
 
-def test_english_errors_and_end_of_input() -> None:
-    state = _stacked(["2c 3d 9h 7h 8h", "4h 4d 4s 5c 6c"], "kd", "9s 8s 7s 6s")
-    out = io.StringIO()
-    table = TerminalTable(state, human=0, ais={1: make_ai("random", seed=1)},
-                          read_line=lines(["discard 2c", "take", "discard kd"]), out=out)
-    with use_locale("en"):
-        assert table.run() == 0
-    text = out.getvalue()
+async def test_english_errors_and_end_of_input(tmp_path: Path, spy: Spy) -> None:
+    script = Script(spy, ["discard {card}", "take", "discard {upcard}"])
+    code, text = await run(tmp_path, PlayConfig(players=2, seed=1), script)
+    assert code == 0
     assert "You cannot discard now: draw a card or take the upcard first." in text
-    assert "You cannot discard kd: you took it from the discard pile this turn." in text
-    assert "Goodbye." in text
-    assert table.state.phase is Phase.PLAY  # input ended in the middle of the turn
+    assert f"You cannot discard {script.upcard}: you took it from the discard pile this turn." \
+        in text
+    assert "Your game is saved; rummy-bot play continues it." in text
+    assert text.rstrip().endswith("Goodbye.")
+    stored = await spy.table()  # input ended in the middle of the turn: the game waits
+    assert stored.status is Status.PLAYING
+    assert stored.state is not None and stored.state.phase is Phase.PLAY
 
 
-def test_a_table_needs_an_ai_for_every_other_seat() -> None:
-    state = _stacked(["2c", "4h"], "kd", "9s")
-    with pytest.raises(ValueError):
-        TerminalTable(state, human=0, ais={}, read_line=lines([]), out=io.StringIO())
+async def test_lang_switches_the_output(tmp_path: Path, spy: Spy) -> None:
+    script = Script(spy, ["lang de", "score", "quit"])
+    code, text = await run(tmp_path, PlayConfig(players=2, seed=1), script)
+    assert code == 0
+    assert "Sprache: Deutsch." in text
+    assert "Punktestand" in text
+    assert text.rstrip().endswith("Auf Wiedersehen.")
+
+
+# --- quit and resume ---------------------------------------------------------------------------
+
+
+async def test_quit_then_resume_continues_the_same_game(tmp_path: Path, spy: Spy) -> None:
+    typist = GreedyTypist(spy, quit_after=len(GreedyTypist.UI) + 6)
+    code, first = await run(tmp_path, MATCH, typist)
+    assert code == 0
+    assert "Your game is saved; rummy-bot play continues it.\nGoodbye." in first
+    left = await spy.table()
+    assert left.state is not None
+    assert left.status is Status.PLAYING and left.id == 1
+
+    # Other options are ignored while a game is stored.
+    first_read = len(typist.seen)
+    code, second = await run(tmp_path, PlayConfig(players=5, seed=9, name="Max"), typist)
+    assert code == 0
+    assert second.startswith("Resuming your game from ")
+    assert "(rummy-bot play --new starts a new one)." in second
+    assert "You are Zoe." in second
+    assert second.index("Your hand (") < second.index("Your move> ")
+    assert typist.seen[first_read] == (left.version, state_to_dict(left.state))
+    resumed = await spy.last()
+    assert resumed.id == 1 and resumed.status is Status.FINISHED
+    assert await spy.repo.count_tables() == 1
+
+    # The same lines without the break give the same game, move for move.
+    db = await open_database(tmp_path / "straight.sqlite3")
+    try:
+        straight = Spy(db)
+        await run(tmp_path, MATCH, GreedyTypist(straight), db_name="straight.sqlite3")
+        whole = await straight.last()
+        whole_log = await straight.repo.action_log(whole.id)
+    finally:
+        await db.close()
+    assert resumed.state is not None and whole.state is not None
+    assert state_to_dict(resumed.state) == state_to_dict(whole.state)
+    assert await spy.repo.action_log(1) == whole_log
+
+
+async def test_new_cancels_the_stored_game(tmp_path: Path, spy: Spy) -> None:
+    await run(tmp_path, MATCH, GreedyTypist(spy, quit_after=0))
+    code, text = await run(tmp_path, PlayConfig(players=2, seed=3, name="Zoe"),
+                           GreedyTypist(spy, quit_after=0), new=True)
+    assert code == 0
+    assert "Resuming" not in text
+    assert text.startswith("The game was cancelled.\nBasic Rummy, preset standard.")
+    old = await spy.repo.get_table(1)
+    assert old is not None and old.status is Status.CANCELLED
+    new = await spy.table()
+    assert new.id == 2 and len(new.seats) == 2 and new.seed == 3
+
+
+async def test_cancel_typed_in_the_game_ends_it(tmp_path: Path, spy: Spy) -> None:
+    code, text = await run(tmp_path, PlayConfig(players=2, seed=1),
+                           Script(spy, ["cancel"]))
+    assert code == 0
+    assert text.rstrip().endswith("The game was cancelled.")
+    assert await spy.repo.active_table(TERMINAL_KEY) is None
+
+
+async def no_input() -> str | None:
+    raise AssertionError("no line should be read")
+
+
+async def test_a_database_that_cannot_be_opened(tmp_path: Path) -> None:
+    (tmp_path / "plain-file").write_text("x", encoding="utf-8")
+    with pytest.raises(DatabaseUnavailable):
+        await run(tmp_path, PlayConfig(), no_input,
+                  db_name="plain-file/terminal.sqlite3")
+
+
+async def test_bad_rules_are_refused_before_the_file_is_made(tmp_path: Path) -> None:
+    with pytest.raises(RuleOptionError):
+        await run(tmp_path, PlayConfig(players=9), no_input, db_name="x.db")
+    assert not (tmp_path / "x.db").exists()
+
+
+# --- the notifier and the readers --------------------------------------------------------------
+
+
+def _info() -> TableInfo:
+    seats = (Seat(SeatKind.HUMAN, "Zoe", USER_KEY), Seat(SeatKind.AI, "Ada"))
+    return TableInfo(1, TERMINAL_KEY, Status.PLAYING, "basic", None, (), USER_KEY, seats,
+                     TableSettings(timer="2m"), 3)
+
+
+async def test_the_notifier_warns_only_its_player() -> None:
+    out = io.StringIO()
+    notifier = TerminalNotifier(out, USER_KEY, "de")
+    await notifier.timer_warning(_info(), 0, USER_KEY, 11.6)
+    await notifier.timer_warning(_info(), 1, "telegram:7", 5)
+    await notifier.turn_started(_info(), 0, USER_KEY)
+    assert out.getvalue() == "Beeil dich: dein Zug endet in 12 Sekunden.\n"
+
+
+def lines(items: Iterable[str]) -> LineReader:
+    """A reader that returns ``items`` one by one, then ``None`` (end of input)."""
+    it: Iterator[str] = iter(items)
+    return lambda: next(it, None)
+
+
+async def test_threaded_reader_plays_a_game(tmp_path: Path) -> None:
+    reader = threaded_reader(lines(["hand", "quit"]))
+    code, text = await run(tmp_path, PlayConfig(players=2, seed=4), reader)
+    assert code == 0
+    assert text.count("Your hand (") >= 2
+    assert text.rstrip().endswith("Goodbye.")
+
+
+async def test_threaded_reader_passes_errors_on() -> None:
+    def broken() -> str | None:
+        raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+
+    with pytest.raises(UnicodeDecodeError):
+        await threaded_reader(broken)()
+    assert await asyncio.wait_for(threaded_reader(lines(["x"]))(), 5) == "x"
 
 
 def test_stream_reader() -> None:
@@ -211,11 +448,13 @@ def test_stream_reader() -> None:
     assert [read(), read(), read(), read()] == ["draw", "", "quit", None]
 
 
-# --- the real command as a subprocess -----------------------------------------------------
+# --- the real command as a subprocess ---------------------------------------------------------
 
 
-def _run_play(command: list[str], stdin: str, *args: str) -> subprocess.CompletedProcess[str]:
+def _run_play(command: list[str], stdin: str, data: Path, *args: str
+              ) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("LANG", "USER", "USERNAME")}
+    env["XDG_DATA_HOME"] = str(data)
     return subprocess.run(
         [*command, "play", "--seed", "1", "--players", "2", *args],
         input=stdin, capture_output=True, text=True, timeout=120, cwd=REPO, env=env,
@@ -223,22 +462,52 @@ def _run_play(command: list[str], stdin: str, *args: str) -> subprocess.Complete
     )
 
 
-def test_rummy_bot_play_as_a_subprocess() -> None:
+def test_rummy_bot_play_as_a_subprocess_quits_and_resumes(tmp_path: Path) -> None:
     # The console script that `pip install -e .` puts next to the interpreter.
     script = Path(sys.executable).with_name("rummy-bot")
     assert script.is_file()
-    done = _run_play([str(script)], "help\nhint\nhand\nquit\n")
+    done = _run_play([str(script)], "help\nhint\nhand\nquit\n", tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "Basic Rummy, preset standard. You are Player." in done.stdout
+    assert done.stdout.startswith("Basic Rummy, preset standard. You are Player.")
     assert "Your hand (" in done.stdout
     assert "Commands (cards are written like" in done.stdout
     assert done.stdout.rstrip().endswith("Goodbye.")
     assert done.stderr == ""
+    assert (tmp_path / "rummy-bot" / "terminal.sqlite3").is_file()
+    again = _run_play([str(script)], "", tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith("Resuming your game from ")
 
 
-def test_rummy_bot_play_in_german_as_a_subprocess() -> None:
-    done = _run_play([sys.executable, "-m", "bot"], "draw\nquit\n", "--lang", "de",
+def test_rummy_bot_play_in_german_as_a_subprocess(tmp_path: Path) -> None:
+    done = _run_play([sys.executable, "-m", "bot"], "draw\nquit\n", tmp_path, "--lang", "de",
                      "--name", "Zoe")
     assert done.returncode == 0, done.stderr
     assert "Du bist Zoe." in done.stdout
+    assert "Du hast " in done.stdout and " gezogen." in done.stdout
     assert done.stdout.rstrip().endswith("Auf Wiedersehen.")
+
+
+async def test_rummy_bot_play_as_a_subprocess_plays_a_match_to_the_end(
+    tmp_path: Path, spy: Spy
+) -> None:
+    config = PlayConfig(players=2, options={"deals": "1"}, seed=1, name="Zoe")
+    typist = GreedyTypist(spy, ui=("hint", "sort"))
+    await run(tmp_path, config, typist)
+    expected = await spy.last()
+    assert expected.state is not None and expected.state.phase is Phase.GAME_OVER
+
+    data = tmp_path / "data"
+    done = await asyncio.to_thread(
+        _run_play, [sys.executable, "-m", "bot"], "".join(f"{t}\n" for t in typist.typed),
+        data, "--option", "deals=1", "--name", "Zoe")
+    assert done.returncode == 0, done.stderr
+    assert "Game over." in done.stdout
+    assert done.stdout.rstrip().splitlines()[-1].startswith("Totals: ")
+    db = await open_database(data / "rummy-bot" / "terminal.sqlite3")
+    try:
+        played = await Spy(db).last()
+    finally:
+        await db.close()
+    assert played.status is Status.FINISHED and played.state is not None
+    assert state_to_dict(played.state) == state_to_dict(expected.state)

@@ -1,0 +1,193 @@
+"""The terminal game loop: the human's lines in, the game service moving the AI seats.
+
+:class:`TerminalGame` asks for a line only when the player is to move (their turn,
+or the score sheet between deals); meanwhile it lets the service run the AI moves
+that are due (:meth:`GameService.tick`), pausing the table's ``ai_delay`` before
+each. Game commands and the table verbs go through
+:func:`bot.service.chat.handle_text`, the chat command language; the screen verbs
+the service does not have (``sort``, ``hint``, ``hand``, ``table``, ``score``,
+``help``, ``quit``, and ``back`` unless the AI plays the seat) are answered here.
+``quit`` (or the end of input) leaves the game stored: ``rummy-bot play`` resumes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+
+from bot.i18n import _, use_locale
+from bot.i18n.errors import localize_error
+from bot.render.text import render_hand, render_hand_end, render_help, render_scores, render_table
+from bot.service.chat import handle_text
+from bot.service.model import Status, TableInfo, UserRef
+from bot.service.service import GameService
+from bot.terminal.input import AsyncLineReader
+from bot.terminal.notifier import TerminalNotifier
+from bot.terminal.setup import TERMINAL_KEY
+from engine.actions import Action
+from engine.ai import make_ai
+from engine.commands import canonical_verb, format_action
+from engine.errors import EngineError
+from engine.game import legal_actions
+from engine.search import best_melds
+from engine.state import Phase
+from engine.views import PlayerView
+
+__all__ = ["LOCAL_VERBS", "Sleep", "TerminalGame"]
+
+Sleep = Callable[[float], Awaitable[None]]
+"""Waits the given seconds (``asyncio.sleep``; tests move a manual clock instead)."""
+
+LOCAL_VERBS = ("sort", "hint", "hand", "table", "score", "help", "quit")
+"""Verbs answered by the terminal itself; every other line goes to the service."""
+
+POLL = 0.05
+"""Seconds to wait when an AI move is not due yet after the table's ``ai_delay``."""
+
+
+class TerminalGame:
+    """Plays the terminal table of ``service`` for ``user`` until the match ends or the
+    player leaves.
+
+    ``notifier`` is the service's notifier for the terminal (it prints the moves).
+    ``read_line``: the player's lines; ``sleep``: the pause before AI moves.
+    """
+
+    def __init__(self, service: GameService, user: UserRef, notifier: TerminalNotifier,
+                 read_line: AsyncLineReader, sleep: Sleep = asyncio.sleep) -> None:
+        self.service = service
+        self.user = user
+        self.notifier = notifier
+        self._read_line = read_line
+        self._sleep = sleep
+
+    def _write(self, text: str) -> None:
+        self.notifier.write(text)
+
+    async def run(self) -> int:
+        """Play on; returns the exit code 0 (the match ended, or the player left it
+        stored for later)."""
+        while True:
+            info = await self.service.table_info(TERMINAL_KEY)
+            if info is None or info.status is not Status.PLAYING:
+                return 0  # over or cancelled: the notifier has said so
+            seat = info.seat_of(self.user.key)
+            if seat is None:
+                return 0
+            view = (await self.service.player_view(TERMINAL_KEY, self.user))[1]
+            table = view.table
+            hand_over = table.phase is Phase.HAND_OVER
+            if not hand_over and (table.current != seat or info.seats[seat].automated):
+                await self._let_ai_move(info)
+                continue
+            line = await self._ask(view, hand_over)
+            if line is None:
+                return self._leave(view)
+            if not line.strip():
+                if not hand_over:
+                    continue
+                line = "next"
+            if not await self._handle(line):
+                return self._leave(view)
+
+    async def _let_ai_move(self, info: TableInfo) -> None:
+        await self._sleep(info.settings.ai_delay)
+        if not await self.service.tick():
+            await self._sleep(POLL)
+
+    async def _ask(self, view: PlayerView, hand_over: bool) -> str | None:
+        """Draw the screen if due, prompt for the move (or the next deal) and wait for a
+        line."""
+        self.notifier.remember(view)
+        with use_locale(self.notifier.locale):
+            if self.notifier.screen_due:
+                self._show_screen(view)
+            if hand_over:
+                prompt = _("Press Enter or type next for the next deal> ")
+            else:
+                prompt = _("Your move> ")
+            self.notifier.out.write(prompt)
+            self.notifier.out.flush()
+        return await self._read_line()
+
+    def _show_screen(self, view: PlayerView) -> None:
+        self._write("")
+        if view.table.phase is Phase.HAND_OVER:
+            self._write(render_hand_end(view))
+        else:
+            self._write(render_table(view.table))
+            self._write(render_hand(view, grouped=self.notifier.grouped))
+        self.notifier.screen_due = False
+
+    def _leave(self, view: PlayerView) -> int:
+        with use_locale(self.notifier.locale):
+            self._write(render_scores(view))
+            self._write(_("Your game is saved; rummy-bot play continues it."))
+            self._write(_("Goodbye."))
+        return 0
+
+    async def _handle(self, line: str) -> bool:
+        """Carry out one line; False for ``quit``. Errors are explained, change nothing."""
+        words = line.strip().lstrip("/!").split()
+        verb = canonical_verb(words[0]) if words else None
+        if verb == "back" and not await self._on_autopilot():
+            verb = "table"  # nothing to take back: back to the table screen
+        if verb in LOCAL_VERBS:
+            with use_locale(self.notifier.locale):
+                try:
+                    return await self._local(verb or "", [w.lower() for w in words[1:]])
+                except EngineError as error:
+                    self._write(localize_error(error))
+                    return True
+        reply = await handle_text(self.service, TERMINAL_KEY, self.user, line)
+        if reply.text:
+            self._write(reply.text)
+        self.notifier.locale = await self.service.locale_of(self.user)  # after `lang`
+        return True
+
+    async def _on_autopilot(self) -> bool:
+        info = await self.service.table_info(TERMINAL_KEY)
+        seat = None if info is None else info.seat_of(self.user.key)
+        return info is not None and seat is not None and info.seats[seat].autopilot
+
+    async def _local(self, verb: str, args: Sequence[str]) -> bool:
+        if verb == "quit":
+            return False
+        info, view = await self.service.player_view(TERMINAL_KEY, self.user)
+        if verb == "help":
+            self._write(render_help(args[0] if args else None))
+            self._write(_("Also: rules, lang de|en, stats, export, cancel (ends the game). "
+                          "quit keeps the game for the next rummy-bot play."))
+        elif verb == "hand":
+            grouped = self.notifier.grouped or bool(args and args[0] in ("melds", "grouped"))
+            self._write(render_hand(view, grouped=grouped))
+        elif verb == "sort":
+            self.notifier.grouped = not self.notifier.grouped
+            self._write(render_hand(view, grouped=self.notifier.grouped))
+        elif verb == "hint":
+            await self._hint(info, view)
+        elif verb == "score":
+            self._write(render_scores(view))
+        else:  # table
+            self._show_screen(view)
+        return True
+
+    async def _hint(self, info: TableInfo, view: PlayerView) -> None:
+        """The hand grouped into its best melds, and the greedy AI's move on the player's
+        turn."""
+        self._write(render_hand(view, grouped=True, hint=best_melds(view.hand,
+                                                                    view.table.rules)))
+        if view.table.current != view.seat:
+            return
+        legal = await self._legal_moves(info, view.seat)
+        if legal:
+            action = make_ai("greedy", seed=info.version).decide(view, legal)
+            self._write(_("Suggestion: {command}").format(command=format_action(action)))
+
+    async def _legal_moves(self, info: TableInfo, seat: int) -> list[Action]:
+        # Views do not say which moves are legal; the terminal owns its database, so it
+        # reads the stored game for the player's own moves.
+        table = await self.service.repo.get_table(info.id)
+        if table is None or table.state is None:
+            return []
+        return legal_actions(table.state, seat)

@@ -1,0 +1,119 @@
+"""The terminal's :class:`bot.service.notifier.Notifier`: what the game service reports,
+printed as lines of text.
+
+Printed: the table's notices (:func:`bot.render.notices.render_notice`), one line per
+public event as it happens (:func:`bot.render.text.render_event`), the score sheet when
+a deal ends (and the totals when the match ends), and the player's hand while their turn
+goes on (``You drew 9♠.`` after a draw). Lobby steps are not printed: the terminal
+sets its own table up. Nothing is read here; :class:`bot.terminal.game.TerminalGame`
+asks for input and redraws the whole table when :attr:`TerminalNotifier.screen_due`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TextIO
+
+from bot.i18n import _, use_locale
+from bot.render.notices import render_notice
+from bot.render.text import render_event, render_hand, render_hand_end, render_scores
+from bot.service.model import Status, TableInfo
+from bot.service.notifier import Notice
+from engine.cards import Card
+from engine.events import DealStarted, Drew, Event, GameEnded, HandEnded
+from engine.state import Phase
+from engine.views import PlayerView, PublicView
+
+__all__ = ["TerminalNotifier"]
+
+
+class TerminalNotifier:
+    """Prints the notifications for the user ``user_key`` to ``out``.
+
+    ``locale``: the language of the printed lines (the game may change it).
+    ``grouped``: show the hand grouped into melds (the ``sort`` command).
+    ``screen_due``: another seat moved or a deal began since the table was last
+    drawn, so the whole table should be drawn before the player's next move.
+    """
+
+    def __init__(self, out: TextIO, user_key: str, locale: str = "en") -> None:
+        self.out = out
+        self.user_key = user_key
+        self.locale = locale
+        self.grouped = False
+        self.screen_due = True
+        self._hand: tuple[Card, ...] = ()
+        self._drew = False
+
+    def write(self, text: str) -> None:
+        """One or more lines to the output."""
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def remember(self, view: PlayerView) -> None:
+        """The hand the player sees now (to name the card of their next draw)."""
+        self._hand = view.hand
+
+    async def table_changed(self, info: TableInfo, view: PublicView | None,
+                            events: Sequence[Event], notices: Sequence[Notice]) -> None:
+        """Notices, then a line per event; the score sheet when a deal ends."""
+        if info.status is Status.LOBBY:
+            return
+        seat = info.seat_of(self.user_key)
+        with use_locale(self.locale):
+            for notice in notices:
+                self.write(render_notice(notice))
+            if view is None:
+                return
+            if any(notice.code == "game_started" for notice in notices):
+                self.write(render_event(DealStarted(view.deal_number, view.dealer,
+                                                    view.upcard), view.players))
+                self.screen_due = True
+            self._drew = False
+            for event in events:
+                if isinstance(event, HandEnded | GameEnded):
+                    continue  # the score sheet below says the same
+                self.write(render_event(event, view.players))
+                mover = getattr(event, "seat", None)
+                if isinstance(event, DealStarted) or (mover is not None and mover != seat):
+                    self.screen_due = True
+                if isinstance(event, Drew) and event.seat == seat:
+                    self._drew = True
+            if any(isinstance(event, HandEnded) for event in events):
+                self.write("")
+                self.write(render_hand_end(view))
+                if view.phase is Phase.GAME_OVER:
+                    self.write(render_scores(view, winners=False))
+                self.screen_due = False
+
+    async def hand_changed(self, info: TableInfo, seat: int, user_key: str,
+                           view: PlayerView) -> None:
+        """The drawn card, and the hand while the player's turn goes on (a new turn
+        redraws the whole table instead)."""
+        if user_key != self.user_key:
+            return
+        before, self._hand = self._hand, view.hand
+        with use_locale(self.locale):
+            if self._drew:
+                self._drew = False
+                drawn = list(view.hand)
+                for card in before:
+                    if card in drawn:
+                        drawn.remove(card)
+                if len(drawn) == 1:
+                    self.write(_("You drew {card}.").format(card=drawn[0].pretty()))
+            if info.status is Status.PLAYING and view.table.current == seat \
+                    and not self.screen_due:
+                self.write(render_hand(view, grouped=self.grouped))
+
+    async def turn_started(self, info: TableInfo, seat: int, user_key: str) -> None:
+        """Nothing to print: the prompt for the move is the terminal's ping."""
+
+    async def timer_warning(self, info: TableInfo, seat: int, user_key: str,
+                            seconds_left: float) -> None:
+        """A line saying how much of the turn is left (only with a turn timer)."""
+        if user_key != self.user_key:
+            return
+        with use_locale(self.locale):
+            self.write(_("Hurry: your turn ends in {seconds} seconds.").format(
+                seconds=max(round(seconds_left), 0)))

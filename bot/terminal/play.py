@@ -1,0 +1,127 @@
+"""``rummy-bot play``: open the terminal's database, resume the stored game or set up a new
+one on the game service, and play it (:class:`bot.terminal.game.TerminalGame`).
+
+The terminal is a platform of the game service like the chats: its table lives in
+its own SQLite file (default :func:`bot.terminal.setup.default_db_path`) under the
+chat key :data:`bot.terminal.setup.TERMINAL_KEY`, every move is committed before
+it is shown, and a game left with ``quit`` (or Ctrl-C, or the end of input) is
+resumed by the next ``rummy-bot play`` unless ``--new`` cancels it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from datetime import datetime
+from pathlib import Path
+from typing import TextIO
+
+from bot.i18n import _, use_locale
+from bot.service.clock import Clock
+from bot.service.model import Status, TableInfo, UserRef
+from bot.service.service import GameService
+from bot.storage import open_database
+from bot.storage.database import Database
+from bot.storage.repository import SqliteRepository
+from bot.terminal.game import Sleep, TerminalGame
+from bot.terminal.input import AsyncLineReader
+from bot.terminal.notifier import TerminalNotifier
+from bot.terminal.setup import (
+    PLATFORM,
+    TERMINAL_KEY,
+    USER_KEY,
+    PlayConfig,
+    check_config,
+    terminal_settings,
+    terminal_user,
+)
+from engine.rules import make_rules
+from engine.variants import get_variant
+
+__all__ = ["DatabaseUnavailable", "play"]
+
+
+class DatabaseUnavailable(Exception):
+    """The game database could not be opened (``path``, ``reason``)."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader, out: TextIO,
+               locale: str, new: bool = False, clock: Clock | None = None,
+               sleep: Sleep = asyncio.sleep) -> int:
+    """Play in the terminal; returns the exit code (0).
+
+    Resumes the unfinished game stored in ``db_path`` (it keeps its rules, seats
+    and AI pace; ``config`` is then not used), unless ``new``: then that game is
+    cancelled and a new one set up from ``config``. ``locale``: the language of
+    the output.
+    ``clock`` and ``sleep`` are injectable so tests run without waiting.
+
+    Raises :class:`engine.errors.RuleOptionError` for bad rules or a player count
+    the variant does not allow (before the database is touched), and
+    :class:`DatabaseUnavailable` when the file cannot be opened.
+    """
+    check_config(config)
+    db = await _open(db_path)
+    try:
+        notifier = TerminalNotifier(out, USER_KEY, locale)
+        seed = config.seed
+        service = GameService(SqliteRepository(db), {PLATFORM: notifier}, clock,
+                              terminal_settings(config.delay),
+                              seed_source=None if seed is None else (lambda: seed))
+        user = terminal_user(config.name, locale)
+        await service.set_locale(user, None)  # this run's --lang / LANG decides
+        with use_locale(locale):
+            info = await service.table_info(TERMINAL_KEY)
+            if info is not None and (new or info.status is not Status.PLAYING
+                                     or info.seat_of(user.key) is None):
+                await service.cancel(TERMINAL_KEY, user, is_admin=True)
+                info = None
+            if info is None:
+                await _new_table(service, user, config, notifier)
+            else:
+                await _announce_resume(service, info, user, notifier)
+        return await TerminalGame(service, user, notifier, read_line, sleep).run()
+    finally:
+        await db.close()
+
+
+async def _open(path: Path) -> Database:
+    try:
+        return await open_database(path)
+    except (OSError, sqlite3.Error) as error:
+        raise DatabaseUnavailable(path, str(error)) from error
+
+
+def _intro(info: TableInfo, user: UserRef) -> str:
+    seat = info.seat_of(user.key)
+    name = info.seats[seat].name if seat is not None else user.name
+    rules = make_rules(info.variant, info.preset, dict(info.options))
+    return _("{variant}, preset {preset}. You are {name}. Type help for the commands.").format(
+        variant=get_variant(info.variant).name, preset=rules.preset, name=name)
+
+
+async def _new_table(service: GameService, user: UserRef, config: PlayConfig,
+                     notifier: TerminalNotifier) -> None:
+    """Open the table with the player seated, add the AI seats and start the game."""
+    info = await service.new_table(TERMINAL_KEY, user, config.variant, config.preset,
+                                   config.options)
+    for _seat in range(config.players - 1):
+        info = await service.add_ai(TERMINAL_KEY, user, config.ai)
+    notifier.write(_intro(info, user))
+    await service.start(TERMINAL_KEY, user)
+
+
+async def _announce_resume(service: GameService, info: TableInfo, user: UserRef,
+                           notifier: TerminalNotifier) -> None:
+    stored = await service.repo.get_table(info.id)
+    when = datetime.fromtimestamp(stored.updated_at if stored is not None else
+                                  service.clock.now())
+    notifier.write(_("Resuming your game from {date} (rummy-bot play --new starts a new "
+                     "one).").format(date=when.strftime("%Y-%m-%d %H:%M")))
+    notifier.write(_intro(info, user))
+    notifier.screen_due = True
