@@ -1,0 +1,163 @@
+"""The Discord adapter: a discord.py client with the ``/rummy`` command tree.
+
+Intents: only ``guilds`` (channels and threads for sending); no privileged intent and
+no message content, since players act through slash commands and components only.
+On start the client logs in, connects, syncs the commands (to ``DISCORD_GUILD_ID``
+only when set: instant, for development; else globally) and the notifier starts
+drawing tables. Clicks on old messages work after a restart: every control is a
+:class:`bot.discord_bot.components.RummyControl` whose custom id says what it does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord_bot.commands import rummy_group
+from bot.discord_bot.components import ControlHandler, ControlId, RummyControl
+from bot.discord_bot.flows import Flows
+from bot.discord_bot.notifier import DiscordNotifier
+from bot.discord_bot.respond import DEFER_AFTER
+from bot.discord_bot.sessions import HandSessions
+from bot.discord_bot.store import MessageStore
+from bot.discord_bot.translator import RummyTranslator
+from bot.service.service import GameService
+from bot.settings import Settings
+from bot.storage.database import Database, open_database
+
+log = logging.getLogger(__name__)
+
+#: Seconds to wait for the gateway's READY before start() gives up.
+READY_TIMEOUT = 60.0
+
+
+def intents() -> discord.Intents:
+    """Only the ``guilds`` intent (none of the privileged ones)."""
+    return discord.Intents(guilds=True)
+
+
+class RummyClient(discord.Client):
+    """The bot's client: a command tree, and ``controls`` handling every component."""
+
+    def __init__(self, controls: ControlHandler, *, guild_ready_timeout: float = 2.0) -> None:
+        super().__init__(intents=intents(), guild_ready_timeout=guild_ready_timeout)
+        self.tree = app_commands.CommandTree(self)
+        self.controls = controls
+
+    async def setup_hook(self) -> None:
+        """Listen for our components on every message, old ones included."""
+        self.add_dynamic_items(RummyControl)
+
+
+class _Controls:
+    """Forwards clicks to the Flows (set once the service is known)."""
+
+    def __init__(self) -> None:
+        self.flows: Flows | None = None
+
+    async def on_control(self, interaction: discord.Interaction[Any], control: ControlId,
+                         values: Sequence[str]) -> None:
+        if self.flows is not None:
+            await self.flows.on_control(interaction, control, values)
+
+
+class DiscordAdapter:
+    """:class:`bot.runner.Adapter` for Discord.
+
+    ``database``: where the table messages are kept (default: a connection of its own
+    to ``settings.database_path``). ``guild_ready_timeout`` and ``defer_after`` exist
+    for tests (discord.py waits that long for guilds before READY; interactions are
+    deferred when the work takes longer than ``defer_after`` seconds).
+    """
+
+    platform = "discord"
+
+    def __init__(self, settings: Settings, *, database: Database | None = None,
+                 guild_ready_timeout: float = 2.0, defer_after: float = DEFER_AFTER) -> None:
+        self.settings = settings
+        self.sessions = HandSessions()
+        self._notifier = DiscordNotifier(self.sessions)
+        self._database = database
+        self._own_database: Database | None = None
+        self._guild_ready_timeout = guild_ready_timeout
+        self._defer_after = defer_after
+        self._controls = _Controls()
+        self.client: RummyClient | None = None
+        self.flows: Flows | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def notifier(self) -> DiscordNotifier:
+        """What the service calls to show changes on Discord."""
+        return self._notifier
+
+    async def start(self, service: GameService) -> None:
+        """Log in, connect, sync the commands; returns once the bot is ready.
+
+        Raises ``discord.LoginFailure`` for a wrong token,
+        ``discord.PrivilegedIntentsRequired`` never (none are used), ``TimeoutError``
+        when Discord does not answer in :data:`READY_TIMEOUT` seconds.
+        """
+        token = self.settings.require_discord_token()
+        database = self._database
+        if database is None:
+            database = self._own_database = await open_database(self.settings.database_path)
+        store = MessageStore(database)
+        self.flows = Flows(service, self.sessions, store, self._defer_after)
+        self._controls.flows = self.flows
+        client = RummyClient(self._controls, guild_ready_timeout=self._guild_ready_timeout)
+        client.tree.add_command(rummy_group(self.flows))
+        await client.tree.set_translator(RummyTranslator())
+        self.client = client
+        self._task = asyncio.create_task(client.start(token))
+        ready = asyncio.create_task(client.wait_until_ready())
+        done, _pending = await asyncio.wait({self._task, ready}, timeout=READY_TIMEOUT,
+                                            return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            if self._task in done:
+                await client.close()
+                await self._cleanup()
+                self._task.result()  # raises the login or connection error
+            await self.stop()
+            raise TimeoutError("Discord did not become ready")
+        await self._sync(client)
+        self._notifier.attach(client, store, service)
+
+    async def _sync(self, client: RummyClient) -> None:
+        guild_id = self.settings.discord_guild_id
+        if guild_id is not None:
+            guild = discord.Object(guild_id)
+            client.tree.copy_global_to(guild=guild)
+            synced = await client.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), guild_id)
+        else:
+            synced = await client.tree.sync()
+            log.info("synced %d global commands (Discord may take a while to show them)",
+                     len(synced))
+
+    async def stop(self) -> None:
+        """Stop drawing, disconnect and close what start() opened."""
+        self._notifier.detach()
+        if self.client is not None:
+            await self.client.close()
+        if self._task is not None:
+            with contextlib.suppress(Exception):
+                await self._task
+        await self._cleanup()
+
+    async def _cleanup(self) -> None:
+        if self._own_database is not None:
+            await self._own_database.close()
+            self._own_database = None
+
+
+def create_adapter(settings: Settings) -> DiscordAdapter:
+    """The adapter ``rummy-bot run`` starts when ``DISCORD_TOKEN`` is set."""
+    return DiscordAdapter(settings)

@@ -1,0 +1,201 @@
+"""The ``/rummy`` slash command group, registered in one place (:func:`rummy_group`).
+
+Each subcommand is one line of the chat command language
+(:mod:`bot.service.chat`): ``/rummy addbot kind:random`` runs ``addbot random``,
+``/rummy settings name:timer value:2m`` runs ``set timer=2m``. Only ``new``
+(its answer points at the table message) and ``hand`` (the interactive hand message)
+have their own handlers in :class:`bot.discord_bot.flows.Flows`.
+
+Names and descriptions are English here and German through
+:class:`bot.discord_bot.translator.RummyTranslator`; option values offer choices
+(variant, AI kind, language) or autocomplete (preset, rule options, settings).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.discord_bot.flows import Flows, chat_key
+from bot.i18n import N_
+from bot.service.model import TIMERS
+from engine.ai import KINDS
+from engine.rules import Option
+from engine.variants import VARIANTS, get_variant
+
+#: Autocomplete and choice lists are cut to Discord's 25 entries of 100 characters.
+CHOICES_MAX = 25
+CHOICE_TEXT_MAX = 100
+
+AI_NAMES = {"greedy": N_("Greedy AI (plays well)"), "random": N_("Random AI (for beginners)")}
+LANGUAGES = (("English", "en"), ("Deutsch", "de"), (N_("From my Discord app"), "auto"))
+
+
+def _choice(text: str) -> app_commands.Choice[str]:
+    text = text[:CHOICE_TEXT_MAX]
+    return app_commands.Choice(name=text, value=text)
+
+
+def _values(option: Option) -> list[str]:
+    """The values worth suggesting for a rule option."""
+    if option.kind is bool:
+        return ["on", "off"]
+    if option.choices:
+        return list(option.choices)
+    if option.kind is int:
+        values = [str(option.default)] if option.default is not None else []
+        low = option.minimum if option.minimum is not None else 0
+        high = option.maximum if option.maximum is not None else low + 10
+        values += [str(v) for v in range(low, min(high, low + 20) + 1) if str(v) not in values]
+        if option.none_word:
+            values.append(option.none_word)
+        return values
+    return [str(option.default)] if option.default is not None else []
+
+
+def option_completions(variant: str, typed: str) -> list[app_commands.Choice[str]]:
+    """Completions of ``name=value ...`` text for the rule options of ``variant``: the
+    last word is completed, the words before it are kept."""
+    try:
+        options = get_variant(variant).options
+    except Exception:  # an unknown variant: nothing to suggest
+        return []
+    head, _sep, last = typed.rpartition(" ")
+    prefix = f"{head} " if head else ""
+    used = {word.partition("=")[0] for word in head.split()}
+    name, has_value, value = last.partition("=")
+    found = []
+    for option in options:
+        if option.name in used:
+            continue
+        if has_value and option.name != name:
+            continue
+        if not has_value and not option.name.startswith(name.lower()):
+            continue
+        for candidate in _values(option):
+            if candidate.startswith(value.lower()):
+                found.append(_choice(f"{prefix}{option.name}={candidate}"))
+    return found[:CHOICES_MAX]
+
+
+def rummy_group(flows: Flows) -> app_commands.Group:
+    """The ``/rummy`` group with its subcommands, calling ``flows``."""
+    group = app_commands.Group(name="rummy", description="Play Rummy in this channel")
+
+    @group.command(name="new", description="Open a table in this channel")
+    @app_commands.describe(variant="The game to play", preset="A rule set of the variant",
+                           options="Rule options as name=value, e.g. deals=1")
+    @app_commands.choices(variant=[app_commands.Choice(name=v.name, value=v.id)
+                                   for v in VARIANTS.values()])
+    async def new(interaction: discord.Interaction[Any], variant: str = "basic",
+                  preset: str | None = None, options: str | None = None) -> None:
+        words = ["new", variant]
+        if preset:
+            words.append(preset)
+        if options:
+            words.extend(options.split())
+        await flows.slash_new(interaction, " ".join(words))
+
+    @new.autocomplete("preset")
+    async def preset_names(interaction: discord.Interaction[Any], current: str
+                           ) -> list[app_commands.Choice[str]]:
+        variant = getattr(interaction.namespace, "variant", None) or "basic"
+        try:
+            presets = get_variant(str(variant)).presets
+        except Exception:  # an unknown variant: nothing to suggest
+            return []
+        return [_choice(p) for p in presets if p.startswith(current.lower())][:CHOICES_MAX]
+
+    @new.autocomplete("options")
+    async def option_words(interaction: discord.Interaction[Any], current: str
+                           ) -> list[app_commands.Choice[str]]:
+        variant = getattr(interaction.namespace, "variant", None) or "basic"
+        return option_completions(str(variant), current)
+
+    @group.command(name="join", description="Take a seat at the table")
+    async def join(interaction: discord.Interaction[Any]) -> None:
+        await flows.slash_text(interaction, "join")
+
+    @group.command(name="leave", description="Leave the table (the AI plays your seat)")
+    async def leave(interaction: discord.Interaction[Any]) -> None:
+        await flows.slash_text(interaction, "leave")
+
+    @group.command(name="start", description="Start the game (host)")
+    async def start(interaction: discord.Interaction[Any]) -> None:
+        await flows.slash_text(interaction, "start")
+
+    @group.command(name="addbot", description="Add an AI player (host)")
+    @app_commands.describe(kind="How the AI plays")
+    @app_commands.choices(kind=[app_commands.Choice(name=AI_NAMES.get(k, k), value=k)
+                                for k in KINDS])
+    async def addbot(interaction: discord.Interaction[Any], kind: str = "greedy") -> None:
+        await flows.slash_text(interaction, f"addbot {kind}")
+
+    @group.command(name="settings", description="Change a setting before the start (host)")
+    @app_commands.describe(name="timer, lang, variant, preset or a rule option",
+                           value="The new value")
+    async def settings(interaction: discord.Interaction[Any], name: str, value: str) -> None:
+        await flows.slash_text(interaction, f"set {name.strip()}={value.strip()}")
+
+    @settings.autocomplete("name")
+    async def setting_names(interaction: discord.Interaction[Any], current: str
+                            ) -> list[app_commands.Choice[str]]:
+        names = ["timer", "lang", "variant", "preset"]
+        variant = await _table_variant(flows, interaction)
+        names += [o.name for o in get_variant(variant).options]
+        return [_choice(n) for n in names if n.startswith(current.lower())][:CHOICES_MAX]
+
+    @settings.autocomplete("value")
+    async def setting_values(interaction: discord.Interaction[Any], current: str
+                             ) -> list[app_commands.Choice[str]]:
+        name = str(getattr(interaction.namespace, "name", "") or "").lower()
+        variant = await _table_variant(flows, interaction)
+        values: list[str]
+        if name == "timer":
+            values = list(TIMERS)
+        elif name == "lang":
+            values = ["en", "de"]
+        elif name == "variant":
+            values = list(VARIANTS)
+        elif name == "preset":
+            values = list(get_variant(variant).presets)
+        else:
+            found = [o for o in get_variant(variant).options if o.name == name]
+            values = _values(found[0]) if found else []
+        return [_choice(v) for v in values if v.startswith(current.lower())][:CHOICES_MAX]
+
+    @group.command(name="cancel", description="Cancel the game (host or moderator)")
+    async def cancel(interaction: discord.Interaction[Any]) -> None:
+        await flows.slash_text(interaction, "cancel")
+
+    @group.command(name="hand", description="Show your hand and play from it")
+    async def hand(interaction: discord.Interaction[Any]) -> None:
+        await flows.slash_hand(interaction)
+
+    @group.command(name="rules", description="The rules of this table")
+    async def rules(interaction: discord.Interaction[Any]) -> None:
+        await flows.slash_text(interaction, "rules")
+
+    @group.command(name="stats", description="Your games and wins")
+    async def stats(interaction: discord.Interaction[Any]) -> None:
+        await flows.slash_text(interaction, "stats")
+
+    @group.command(name="top", description="The best players in this channel")
+    async def top(interaction: discord.Interaction[Any]) -> None:
+        await flows.slash_text(interaction, "top")
+
+    @group.command(name="lang", description="The language the bot uses with you")
+    @app_commands.describe(language="English, German, or what your Discord app uses")
+    @app_commands.choices(language=[app_commands.Choice(name=name, value=value)
+                                    for name, value in LANGUAGES])
+    async def lang(interaction: discord.Interaction[Any], language: str) -> None:
+        await flows.slash_text(interaction, f"lang {language}")
+
+    return group
+
+
+async def _table_variant(flows: Flows, interaction: discord.Interaction[Any]) -> str:
+    info = await flows.service.table_info(chat_key(interaction))
+    return info.variant if info is not None else "basic"

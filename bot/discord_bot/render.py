@@ -1,0 +1,134 @@
+"""The text of the Discord messages: the public table message and a player's hand message.
+
+Built from the platform-neutral screens of :mod:`bot.render` (so only views are read)
+and fitted into Discord's 2000 characters per message. Call inside
+``use_locale(...)``. Names and event lines are escaped so that a player named
+``**x**`` or ``@everyone`` changes neither the layout nor who is notified.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.i18n import _
+from bot.render.cards import card_text, cards_text, spec_text
+from bot.render.lobby import render_lobby
+from bot.render.text import render_hand, render_hand_end, render_scores, render_table
+from bot.service.model import Status, TableInfo
+from engine.cards import Card
+from engine.search import Partition
+from engine.state import Phase
+from engine.variants import get_variant
+from engine.views import PlayerView, PublicView
+
+#: Discord's limit for a message's content.
+CONTENT_LIMIT = 2000
+
+#: How many recent event lines the table message shows.
+RECENT_LINES = 6
+
+
+def escape(text: str) -> str:
+    """Text outside code blocks: markdown and mentions escaped."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+def block(text: str) -> str:
+    """A code block (keeps the table's columns); backticks in names cannot close it."""
+    return "```\n" + text.replace("`", "ˋ") + "\n```"
+
+
+def fit(parts: Sequence[str], optional: Sequence[str] = (), limit: int = CONTENT_LIMIT) -> str:
+    """Join ``parts`` with newlines, then as many ``optional`` lines as still fit; cut the
+    result to ``limit`` characters (a cut code block is closed again)."""
+    text = "\n".join(p for p in parts if p)
+    for line in optional:
+        if len(text) + 1 + len(line) > limit:
+            break
+        text += "\n" + line
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 5].rsplit("\n", 1)[0]
+    if cut.count("```") % 2:
+        cut += "\n```"
+    return cut[: limit - 1] + "…"
+
+
+def table_title(info: TableInfo) -> str:
+    """``**Basic Rummy** · table 12``."""
+    name = get_variant(info.variant).name
+    return _("**{variant}** · table {number}").format(variant=name, number=info.id)
+
+
+def table_content(info: TableInfo, view: PublicView | None, recent: Sequence[str]) -> str:
+    """The public table message: the lobby, the table during a deal, the score sheet
+    between deals and at the end; then the recent events (newest last)."""
+    parts = [table_title(info)]
+    if view is None:
+        parts.append(block(render_lobby(info)))
+    elif view.phase is Phase.GAME_OVER:
+        parts.append(block(render_hand_end(view)))
+        parts.append(block(render_scores(view, winners=False)))
+    elif view.phase is Phase.HAND_OVER:
+        parts.append(block(render_hand_end(view)))
+    elif info.status in (Status.FINISHED, Status.CANCELLED):
+        parts.append(block(render_scores(view)))
+    else:
+        parts.append(block(render_table(view)))
+    lines = ["· " + escape(line) for line in recent[-RECENT_LINES:]]
+    # The newest lines matter most: keep them when space is short.
+    kept: list[str] = []
+    budget = CONTENT_LIMIT - len("\n".join(parts)) - 1
+    for line in reversed(lines):
+        if len(line) + 1 > budget:
+            break
+        kept.insert(0, line)
+        budget -= len(line) + 1
+    return fit(parts, kept)
+
+
+def turn_line(view: PlayerView) -> str:
+    """What the player is to do now, from their seat's point of view."""
+    table = view.table
+    if table.phase is Phase.GAME_OVER:
+        return _("The game is over.")
+    if table.phase is Phase.HAND_OVER or table.current is None:
+        return _("The deal is over; the next deal starts soon.")
+    if table.current != view.seat:
+        return _("{name} is to play.").format(name=escape(table.players[table.current]))
+    if table.phase is Phase.DRAW:
+        if table.upcard is None:
+            return _("Your turn: draw from the stock.")
+        return _("Your turn: draw from the stock or take {card}.").format(
+            card=card_text(table.upcard))
+    return _("Your turn: meld or lay off, then discard a card.")
+
+
+def hand_content(info: TableInfo, view: PlayerView, grouped: bool, selected: Sequence[Card],
+                 staged: Sequence[Sequence[Card]], note: str | None = None,
+                 hint: Partition | None = None) -> str:
+    """A player's private hand message: title, what to do, the hand (sorted or grouped),
+    the selected and staged cards and a note (the answer to the last click)."""
+    parts = [_("**Your hand** · table {number}").format(number=info.id), turn_line(view)]
+    parts.append(block(render_hand(view, grouped=grouped or hint is not None, hint=hint)))
+    if staged:
+        parts.append(_("Groups ready to meld: {groups}").format(
+            groups=" | ".join(cards_text(g) for g in staged)))
+    if selected:
+        parts.append(_("Selected: {cards}").format(cards=cards_text(selected)))
+    if note:
+        parts.append(note)
+    return fit(parts)
+
+
+def reading_label(option: str) -> str:
+    """A joker reading offered by the engine (``7h 8h jk=9h``) as shown on a button."""
+    from engine.melds import CardSpec
+
+    try:
+        text = " ".join(spec_text(CardSpec.parse(word)) for word in option.split())
+    except ValueError:
+        text = option
+    return text if len(text) <= 80 else text[:79] + "…"

@@ -1,0 +1,78 @@
+"""Answering interactions in time: Discord forgets an interaction not answered within
+3 seconds, and accepts exactly one answer (callback) per interaction.
+
+:func:`settle` runs the work (a service call, which may also edit the table message)
+and defers the interaction only when the work is not done after ``defer_after``
+seconds, so a quick answer costs one REST call and a slow one still arrives in time.
+The ``send_*`` helpers then answer through the callback when it is still free, else
+through the interaction's webhook.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from typing import Any, TypeVar
+
+import discord
+
+T = TypeVar("T")
+
+#: Seconds of work after which the interaction is deferred (Discord allows 3).
+DEFER_AFTER = 1.0
+
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+async def settle(interaction: discord.Interaction[Any], work: Awaitable[T], *,
+                 defer_after: float = DEFER_AFTER, update: bool = False,
+                 ephemeral: bool = True) -> T:
+    """Await ``work``; if it takes longer than ``defer_after`` s, defer meanwhile: a
+    component's message stays as it is (``update``, callback type 6), else a "thinking"
+    placeholder appears (type 5, private when ``ephemeral``)."""
+    task = asyncio.ensure_future(work)
+    try:
+        done, _ = await asyncio.wait({task}, timeout=defer_after)
+        if not done and not interaction.response.is_done():
+            if update:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    finally:
+        result = await task
+    return result
+
+
+async def send_message(interaction: discord.Interaction[Any], content: str,
+                       view: discord.ui.View | None = None, *, ephemeral: bool = True) -> None:
+    """A new message answering the interaction (fills a deferred placeholder)."""
+    if interaction.response.is_done():
+        if view is None:
+            await interaction.followup.send(content, ephemeral=ephemeral,
+                                            allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.followup.send(content, view=view, ephemeral=ephemeral,
+                                            allowed_mentions=NO_MENTIONS)
+    elif view is None:
+        await interaction.response.send_message(content, ephemeral=ephemeral,
+                                                allowed_mentions=NO_MENTIONS)
+    else:
+        await interaction.response.send_message(content, view=view, ephemeral=ephemeral,
+                                                allowed_mentions=NO_MENTIONS)
+
+
+async def update_message(interaction: discord.Interaction[Any], content: str,
+                         view: discord.ui.View | None) -> None:
+    """Replace the message the component is on (callback type 7, or a webhook edit)."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(content=content, view=view,
+                                                 allowed_mentions=NO_MENTIONS)
+    else:
+        await interaction.response.edit_message(content=content, view=view,
+                                                allowed_mentions=NO_MENTIONS)
+
+
+async def acknowledge(interaction: discord.Interaction[Any]) -> None:
+    """Answer a component click without changing anything (type 6), if not yet answered."""
+    if not interaction.response.is_done():
+        await interaction.response.defer()

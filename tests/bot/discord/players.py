@@ -1,0 +1,264 @@
+"""Playing as Discord users: moves chosen by the engine's AI, made through components.
+
+The AI only CHOOSES (from the stored state, as a player looking at their cards would);
+every move is then made the way a person does it: buttons on the table message, the
+card select, Meld / + Group / Discard and the lay-off select of the private hand
+message, and a joker reading button when the engine asks which card a joker is.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.render.cards import card_text, spec_text
+from engine.actions import Action, Discard, Draw, LayOff, MeldCards, SwapJoker, TakeDiscard
+from engine.ai import make_ai
+from engine.cards import Card
+from engine.events import DealStarted, TookDiscard
+from engine.game import legal_actions
+from engine.state import GameState, Phase
+from engine.views import view_for
+from tests.bot.discord.support import Bot
+from tests.fakes.discord import FakeInteraction, FakeMessage, FakeUser
+
+
+def action_of(custom_id: str) -> str:
+    """The action part of one of our custom ids."""
+    return custom_id.split(":")[3]
+
+
+def control(message: FakeMessage, action: str, reading: bool = False) -> str:
+    """The custom id of the control for ``action`` on ``message`` (a reading button when
+    ``reading``: its state ends with ``r<n>``)."""
+    found = [c for c in message.custom_ids() if action_of(c) == action
+             and bool(re.search(r"r\d+$", c)) == reading]
+    assert found, f"no {action!r} on the message: {message.custom_ids()}"
+    return found[0]
+
+
+def component(message: FakeMessage, custom_id: str) -> dict[str, Any]:
+    for row in message.components:
+        for item in row.get("components", []):
+            if item.get("custom_id") == custom_id:
+                return dict(item)
+    raise AssertionError(f"{custom_id} not on the message")
+
+
+@dataclass
+class Truth:
+    """What is hidden right now (from the stored state): each seat's cards that were
+    never face up in this deal, and who sits where."""
+
+    hidden: dict[int, set[Card]] = field(default_factory=dict)
+    known: set[Card] = field(default_factory=set)
+    seat_of_user: dict[int, int] = field(default_factory=dict)
+    deal: int = 0
+    checked_versions: int = 0
+    checked_while_hidden: int = 0
+
+    def update(self, state: GameState | None, seats: Any, events: Any) -> None:
+        for number, seat in enumerate(seats):
+            if seat.user is not None:
+                self.seat_of_user[int(seat.user.partition(":")[2])] = number
+        if state is None:
+            return
+        if state.deal_number != self.deal:
+            self.deal, self.known = state.deal_number, set()
+        for event in events:
+            if isinstance(event, TookDiscard):
+                self.known.add(event.card)
+            if isinstance(event, DealStarted) and event.upcard is not None:
+                self.known.add(event.upcard)
+        self.known |= {p.card for meld in state.melds for p in meld.cards}
+        self.known |= set(state.discard)
+        if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            self.hidden = {}
+            return
+        self.hidden = {seat: {c for c in hand if not c.is_joker and c not in self.known}
+                       for seat, hand in enumerate(state.hands)}
+
+    def leaks(self, text: str, viewer_seat: int | None) -> list[str]:
+        """Card texts in ``text`` that are hidden in a hand other than the viewer's."""
+        found = []
+        for seat, cards in self.hidden.items():
+            if seat == viewer_seat:
+                continue
+            for card in cards:
+                if re.search(r"(?<![0-9A-Za-z])" + re.escape(card_text(card)), text):
+                    found.append(f"{card_text(card)} of seat {seat}")
+        return found
+
+
+class PrivacySpy:
+    """Stands between the service and the adapter's notifier: keeps :class:`Truth` up to
+    date before each table change is drawn. ``watch(server)`` checks every message the
+    fake Discord stores, at the moment it is created or edited."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.truth = Truth()
+        self.problems: list[str] = []
+
+    @property
+    def inner(self) -> Any:
+        return self.bot.adapter.notifier
+
+    async def table_changed(self, info: Any, view: Any, events: Any, notices: Any) -> None:
+        table = await self.bot.service.repo.get_table(info.id)
+        assert table is not None
+        self.truth.update(table.state, table.seats, events)
+        await self.inner.table_changed(info, view, events, notices)
+
+    async def hand_changed(self, *args: Any) -> None:
+        await self.inner.hand_changed(*args)
+
+    async def turn_started(self, *args: Any) -> None:
+        await self.inner.turn_started(*args)
+
+    async def timer_warning(self, *args: Any) -> None:
+        await self.inner.timer_warning(*args)
+
+    def watch(self) -> None:
+        server = self.bot.server
+        create, edit = server.create_message, server.edit_message
+
+        def created(*args: Any, **kwargs: Any) -> FakeMessage:
+            message = create(*args, **kwargs)
+            self.check(message)
+            return message
+
+        def edited(message: FakeMessage, payload: Any) -> None:
+            edit(message, payload)
+            self.check(message)
+
+        server.create_message = created  # type: ignore[method-assign]
+        server.edit_message = edited  # type: ignore[method-assign]
+
+    def check(self, message: FakeMessage) -> None:
+        self.truth.checked_versions += 1
+        if any(self.truth.hidden.values()):
+            self.truth.checked_while_hidden += 1
+        text = message.content + json.dumps(message.components, ensure_ascii=False)
+        if message.viewer is None:
+            leaks = self.truth.leaks(text, None)
+            if "Your hand" in message.content or "Deine Hand" in message.content:
+                leaks.append("a hand message in public")
+        else:
+            leaks = self.truth.leaks(text, self.truth.seat_of_user.get(message.viewer.id))
+        if leaks:
+            self.problems.append(f"message {message.id} ({message.viewer}): {leaks}: "
+                                 f"{message.content!r}")
+
+
+class Players:
+    """Makes the chosen moves of the human seats through Discord."""
+
+    def __init__(self, bot: Bot, channel: Any, users: list[FakeUser]) -> None:
+        self.bot = bot
+        self.channel = channel
+        self.users = {u.id: u for u in users}
+        self.hands: dict[int, FakeMessage] = {}
+        self.ai = make_ai("greedy", seed=5)
+        self.moves = 0
+        self.kinds: Counter[str] = Counter()
+        self.interactions = 0
+        self.readings = 0
+
+    async def _do(self, interaction: FakeInteraction, user: FakeUser) -> FakeInteraction:
+        self.interactions += 1
+        original = interaction.original
+        if original is not None and original.ephemeral and original.viewer is user \
+                and any(action_of(c) in ("c0", "draw", "refresh") for c in
+                        original.custom_ids()):
+            self.hands[user.id] = original
+        return interaction
+
+    async def click(self, user: FakeUser, message: FakeMessage, custom_id: str
+                    ) -> FakeInteraction:
+        return await self._do(await self.bot.click(user, message, custom_id), user)
+
+    async def pick(self, user: FakeUser, message: FakeMessage, custom_id: str,
+                   values: list[str]) -> FakeInteraction:
+        return await self._do(await self.bot.select(user, message, custom_id, values), user)
+
+    async def hand(self, user: FakeUser) -> FakeMessage:
+        """The user's hand message (opened with Show my hand when there is none)."""
+        message = self.hands.get(user.id)
+        if message is None or not message.custom_ids():
+            table = self.bot.table_message(self.channel)
+            await self.click(user, table, control(table, "hand"))
+            message = self.hands[user.id]
+        return message
+
+    async def select_cards(self, user: FakeUser, cards: list[Card]) -> FakeMessage:
+        """Select exactly ``cards`` in the user's hand message."""
+        message = await self.hand(user)
+        select = component(message, control(message, "c0"))
+        wanted = Counter(card_text(c) for c in cards)
+        values = []
+        for option in select["options"]:
+            if wanted[option["label"]] > 0:
+                wanted[option["label"]] -= 1
+                values.append(option["value"])
+        assert not +wanted, f"cards {wanted} not in the select"
+        await self.pick(user, message, control(message, "c0"), values)
+        return message
+
+    async def play(self, state: GameState, user: FakeUser) -> Action:
+        """Choose and make the move of the seat to play (a human)."""
+        seat = state.current
+        action = self.ai.decide(view_for(state, seat), legal_actions(state, seat))
+        self.moves += 1
+        self.kinds[type(action).__name__] += 1
+        table = self.bot.table_message(self.channel)
+        if isinstance(action, Draw | TakeDiscard):
+            verb = "draw" if isinstance(action, Draw) else "take"
+            hand = self.hands.get(user.id)
+            if self.moves % 2 and hand is not None and any(
+                    action_of(c) == verb for c in hand.custom_ids()):
+                await self.click(user, hand, control(hand, verb))
+            else:
+                await self.click(user, table, control(table, verb))
+        elif isinstance(action, Discard):
+            message = await self.select_cards(user, [action.card])
+            await self.click(user, message, control(message, "disc"))
+        elif isinstance(action, MeldCards):
+            await self._meld(user, action)
+        elif isinstance(action, LayOff):
+            message = await self.select_cards(user, [s.card for s in action.cards])
+            await self.pick(user, message, control(message, "lay"), [f"l{action.meld}"])
+            await self._reading(user, f"l{action.meld}", [spec_text(s) for s in action.cards])
+        elif isinstance(action, SwapJoker):
+            message = await self.select_cards(user, [action.card])
+            await self.pick(user, message, control(message, "lay"), [f"s{action.meld}"])
+        else:
+            raise AssertionError(f"unexpected move {action}")
+        return action
+
+    async def _meld(self, user: FakeUser, action: MeldCards) -> None:
+        for group in action.groups[:-1]:
+            message = await self.select_cards(user, [s.card for s in group])
+            await self.click(user, message, control(message, "grp"))
+        message = await self.select_cards(user, [s.card for s in action.groups[-1]])
+        await self.click(user, message, control(message, "meld"))
+        for group in action.groups:
+            await self._reading(user, "meld", [spec_text(s) for s in group])
+
+    async def _reading(self, user: FakeUser, verb: str, wanted: list[str]) -> None:
+        """Click the joker reading that contains the wanted cards, if readings are shown."""
+        message = self.hands[user.id]
+        buttons = [b for b in message.buttons() if b.get("custom_id", "").startswith("rm:")
+                   and action_of(b["custom_id"]) == verb and re.search(r"r\d+$",
+                                                                        b["custom_id"])]
+        if not buttons:
+            return
+        self.readings += 1
+        for candidate in buttons:
+            if all(w in candidate["label"].split() for w in wanted):
+                await self.click(user, message, candidate["custom_id"])
+                return
+        raise AssertionError(f"no reading with {wanted}: {[b['label'] for b in buttons]}")

@@ -1,0 +1,122 @@
+"""The pieces without a server: hand state codec, custom ids within Discord's 100
+characters, message text within 2000, offered moves from the view, and the privacy
+checker of the game test catching a leak."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.discord_bot.components import ControlId, hand_controls, table_controls
+from bot.discord_bot.hand import HandState, canonical, hand_digest
+from bot.discord_bot.offers import _verb, offer_for, variant_verbs, verb_label_msgid
+from bot.discord_bot.render import CONTENT_LIMIT, fit, table_content
+from bot.i18n import use_locale
+from bot.service.model import ChatKey, Seat, SeatKind, Status, TableInfo, TableSettings
+from engine.cards import standard_deck
+from engine.commands import CommandHelp
+from engine.dealing import DealSpec, new_game
+from engine.rules import make_rules
+from engine.views import public_view, view_for
+from tests.bot.discord.players import Truth
+
+DECK = list(standard_deck())
+
+
+@given(st.integers(0, 60), st.sets(st.integers(0, 49)), st.lists(st.sets(st.integers(0, 49),
+                                                                          min_size=1),
+                                                                  max_size=3),
+       st.booleans(), st.lists(st.integers(0, 9), max_size=3))
+def test_hand_state_round_trips(start: int, selected: set[int], staged: list[set[int]],
+                                grouped: bool, readings: list[int]) -> None:
+    hand = DECK[start % 10:start % 10 + 40]
+    state = HandState(hand_digest(hand), grouped, frozenset(selected),
+                      tuple(frozenset(g) for g in staged), tuple(readings))
+    assert HandState.decode(state.encode()) == state
+    assert state.matches(reversed(hand)) and not state.matches(hand[1:])
+
+
+@given(st.integers(1, 50), st.integers(0, 3))
+def test_custom_ids_stay_within_100_characters(size: int, groups: int) -> None:
+    """Every card selected and up to three staged groups: the custom id still fits for a
+    big table id and version."""
+    hand = DECK[:size]
+    everything = frozenset(range(size))
+    state = HandState(hand_digest(hand), True, everything, (everything,) * groups, (4, 4))
+    text = ControlId(9_999_999, 999_999, "refresh", state.encode()).encode()
+    assert len(text) <= 100
+    assert ControlId.parse(text) == ControlId(9_999_999, 999_999, "refresh", state.encode())
+    assert ControlId.parse("pick:variant") is None
+
+
+def _info(seats: int, status: Status = Status.PLAYING, variant: str = "basic") -> TableInfo:
+    names = tuple(Seat(SeatKind.HUMAN, f"Player{'x' * 20}{n}", f"discord:{n}")
+                  for n in range(seats))
+    return TableInfo(7, ChatKey("discord", "1"), status, variant, None, (), "discord:0",
+                     names, TableSettings(), 3)
+
+
+def test_table_text_fits_for_six_players_and_many_melds() -> None:
+    rules = make_rules("basic")
+    hands = [" ".join(str(c) for c in DECK[i * 7:i * 7 + 7]) for i in range(6)]
+    state = new_game(rules, [f"Player{'x' * 20}{n}" for n in range(6)], dealer=0,
+                     deal=DealSpec.parse(hands, "ks", "qs js"))
+    recent = ["a very long line of what happened " * 4] * 20
+    with use_locale("de"):
+        text = table_content(_info(6), public_view(state), recent)
+    assert len(text) <= CONTENT_LIMIT and text.count("```") % 2 == 0
+    assert len(fit(["x" * 3000])) <= CONTENT_LIMIT
+    assert len(fit(["```\n" + "y\n" * 1500 + "```"])) <= CONTENT_LIMIT
+
+
+def test_controls_follow_the_phase_and_the_seat() -> None:
+    """Draw/Take to the seat to play at the start of the turn, Meld/Discard after drawing,
+    only the select and Sort/Hint/Refresh to the others."""
+    rules = make_rules("basic")
+    state = new_game(rules, ["ana", "ben"], dealer=1,
+                     deal=DealSpec.parse(["7h 8h 9h 2c 3d", "4c 5c 6c 7d 8d"], "ks", "qs js"))
+    info = _info(2)
+    with use_locale("en"):
+        mine, theirs = view_for(state, 0), view_for(state, 1)
+        offer = offer_for(mine)
+        assert offer.draw and offer.take and not offer.meld
+        assert not offer_for(theirs).draw and offer_for(theirs).select_cards
+        state_ = HandState.fresh(mine.hand)
+        view = hand_controls(info, mine, state_, offer, list(range(len(mine.hand))))
+        actions = [ControlId.parse(i.custom_id) for i in view.children]  # type: ignore[attr-defined]
+        assert [a.action for a in actions if a] == ["c0", "draw", "take", "sort", "hint",
+                                                     "refresh"]
+        table = table_controls(info, public_view(state))
+        assert table is not None and len(table.children) == 3
+        assert table_controls(replace(info, status=Status.FINISHED), None) is None
+        lobby = table_controls(replace(info, status=Status.LOBBY), None)
+        assert lobby is not None and len(lobby.children) == 4
+    assert canonical(mine.hand)[0].rank == 2
+
+
+def test_variant_verbs_become_buttons_without_changes_here() -> None:
+    """A verb whose arguments are all optional (Rummy 500's ``call [kh] [2]``) is a button
+    on the table message; one with a required argument acts on the selected cards."""
+    call = _verb(CommandHelp("call", ("rommé",), "call [kh] [2]", "Call Rommé!"))
+    knock = _verb(CommandHelp("knock", (), "knock 7h", "Knock with a card."))
+    assert (call.cards, knock.cards) == (False, True)
+    assert variant_verbs("basic") == ()
+    with use_locale("de"):
+        from bot.i18n import _
+
+        assert _(verb_label_msgid("call")) == "Rommé!"
+
+
+def test_privacy_checker_catches_a_hidden_card() -> None:
+    """The game test's checker flags a card hidden in another seat's hand."""
+    rules = make_rules("basic")
+    state = new_game(rules, ["ana", "ben"], dealer=1,
+                     deal=DealSpec.parse(["7h 8h 9h 2c 3d", "4c 5c 6c 7d 8d"], "ks", "qs js"))
+    truth = Truth()
+    seats = (Seat(SeatKind.HUMAN, "ana", "discord:1"), Seat(SeatKind.HUMAN, "ben", "discord:2"))
+    truth.update(state, seats, [])
+    assert truth.leaks("ben holds 7♦", viewer_seat=None) == ["7♦ of seat 1"]
+    assert truth.leaks("your 7♦", viewer_seat=1) == []
+    assert truth.leaks("upcard K♠, 17♦", viewer_seat=None) == []

@@ -1,0 +1,101 @@
+"""A whole game on Discord: two people and one AI seat, to the end, through slash commands
+and component clicks against the fake Discord, with the privacy checks of the Telegram
+tests: no hidden card in any public message (or an earlier version of it) while it is
+hidden, and private (ephemeral) messages only for their owner."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from bot.service.model import Status
+from engine.state import Phase
+from tests.bot.discord.players import Players, PrivacySpy, action_of, control
+from tests.bot.discord.support import complaints, running_bot
+
+MAX_STEPS = 600
+
+
+async def test_two_people_and_an_ai_play_a_game_to_the_end(tmp_path: Path) -> None:
+    """/rummy new (deals=1), Join, Add AI, Start; every human move through the hand
+    message or the table buttons, the AI through the service's timer; a restart halfway
+    keeps every message working; the final table shows the result and no buttons."""
+    started = time.perf_counter()
+    async with running_bot(tmp_path) as bot:
+        with complaints("discord", "bot") as problems:
+            spy = PrivacySpy(bot)
+            bot.service.notifiers["discord"] = spy
+            spy.watch()
+            w = bot.world
+            channel = w.thread
+            opened = await bot.slash(w.alice, channel, "new", {"options": "deals=1"})
+            assert opened.original is not None and opened.original.ephemeral
+            table = bot.table_message(channel)
+            assert [action_of(c) for c in table.custom_ids()] == ["join", "leave", "addbot",
+                                                                   "start"]
+            await bot.click(w.bob, table, control(table, "join"))
+            refused = await bot.click(w.bob, table, control(table, "start"))
+            assert refused.followups or (refused.original and refused.original.ephemeral)
+            await bot.click(w.alice, table, control(table, "addbot"))
+            await bot.click(w.alice, table, control(table, "start"))
+            key = bot.key(channel)
+            info = await bot.service.table_info(key)
+            assert info is not None and info.status is Status.PLAYING
+            table_id = info.id
+            assert [s.name for s in info.seats] == ["Alice", "Bob", "Ada"]
+
+            outsider = await bot.click(w.carol, table, control(table, "draw"))
+            (note,) = outsider.messages()
+            assert note.ephemeral and note.viewer is w.carol and "not playing" in note.content
+
+            players = Players(bot, channel, [w.alice, w.bob])
+            by_key = {f"discord:{u.id}": u for u in (w.alice, w.bob)}
+            steps = ai_steps = 0
+            restarted = False
+            while steps < MAX_STEPS:
+                steps += 1
+                stored = await bot.service.repo.active_table(key)
+                if stored is None:
+                    break
+                state = stored.state
+                assert state is not None
+                if state.phase is Phase.HAND_OVER or stored.seats[state.current].automated:
+                    assert await bot.tick() >= 1
+                    ai_steps += 1
+                    continue
+                user = by_key[stored.seats[state.current].user or ""]
+                await players.play(state, user)
+                after = await bot.service.repo.get_table(stored.id)
+                assert after is not None and after.version > stored.version, \
+                    f"{user.username}'s move did not happen: {players.hands[user.id].content}"
+                if not restarted and players.moves >= 12:
+                    await bot.restart()
+                    restarted = True
+            assert steps < MAX_STEPS, "the game did not end"
+            assert restarted
+
+            final = await bot.service.repo.get_table(table_id)
+            assert final is not None and final.status is Status.FINISHED
+            assert final.state is not None and final.state.phase is Phase.GAME_OVER
+            table = bot.table_message(channel)
+            assert table.custom_ids() == []
+            assert "Game over" in table.content
+            assert spy.problems == []
+            assert spy.truth.checked_while_hidden > 30
+            assert not [r for r in problems if r.levelname in ("ERROR", "CRITICAL")], \
+                [r.getMessage() for r in problems]
+
+            stats = await bot.slash(w.bob, channel, "stats")
+            assert stats.original is not None and stats.original.ephemeral
+            assert "1" in stats.original.content
+            top = await bot.slash(w.carol, channel, "top")
+            assert top.original is not None and not top.original.ephemeral
+
+        calls = bot.server.calls
+        callbacks = bot.server.calls_to("POST", "/interactions/*/callback")
+        print(f"\nDiscord game: {players.moves} human moves {dict(players.kinds)}, "
+              f"{ai_steps} AI/timer steps, "
+              f"{players.interactions} component interactions, {players.readings} joker "
+              f"readings, {len(calls)} REST calls ({len(callbacks)} callbacks), "
+              f"{spy.truth.checked_versions} message versions checked, "
+              f"{time.perf_counter() - started:.1f} s")
