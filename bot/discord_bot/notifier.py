@@ -122,12 +122,6 @@ class DiscordNotifier:
                 self.sessions.forget_table(info.id)
                 self._pinged.pop(info.id, None)
             await store.save(updated)
-        if view is not None and view.current is not None \
-                and any(n.code == "game_started" for n in notices):
-            # The first turn comes with no event, so the service sends no turn_started.
-            first = info.seats[view.current]
-            if first.user is not None and not first.automated:
-                await self.turn_started(info, view.current, first.user)
 
     async def _show(self, channel: discord.PartialMessageable, stored: TableMessage | None,
                     content: str, controls: discord.ui.View | None) -> str | None:

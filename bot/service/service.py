@@ -50,7 +50,7 @@ from engine.actions import Action
 from engine.ai import make_ai
 from engine.commands import format_action, parse_action
 from engine.dealing import new_game
-from engine.events import Event
+from engine.events import DealStarted, Event
 from engine.game import apply, current_player, legal_actions
 from engine.records import export_record
 from engine.rules import OptionValue, RuleSet, make_rules
@@ -217,7 +217,8 @@ class GameService:
             rules = self.rules_of(table)
             state = new_game(rules, [s.name for s in table.seats], seed=table.seed)
             new = replace(table, status=Status.PLAYING, state=state)
-            return Change(new, log=[(None, "start", user.key)], hands=None,
+            dealt = DealStarted(state.deal_number, state.dealer, state.upcard)
+            return Change(new, log=[(None, "start", user.key)], hands=None, events=[dealt],
                           notices=[Notice("game_started", {})])
 
         return await self._change(key, step, update_key)
