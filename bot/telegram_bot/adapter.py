@@ -1,0 +1,162 @@
+"""The Telegram adapter: python-telegram-bot 22 around the game service.
+
+:func:`create_adapter` builds it from the settings (``rummy-bot run``). It long-polls by
+default; with ``TELEGRAM_WEBHOOK_URL`` set it registers that URL with Telegram and
+receives updates on ``0.0.0.0:$PORT`` (default 8443; the URL's path is served). Requests
+go through PTB's :class:`telegram.ext.AIORateLimiter` (30 messages a second overall, 20 a
+minute per group, three retries after a 429). On start it registers the command menu in
+English and German (``setMyCommands``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from telegram import BotCommand, Update
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
+
+from bot.i18n import SUPPORTED_LOCALES, _, use_locale
+from bot.service.service import GameService
+from bot.settings import Settings
+from bot.storage.database import Database, open_database
+from bot.telegram_bot import texts
+from bot.telegram_bot.hand_messages import HandMessages
+from bot.telegram_bot.handlers import Handlers
+from bot.telegram_bot.messaging import Messenger
+from bot.telegram_bot.notifier import TelegramNotifier
+from bot.telegram_bot.outbox import Outbox
+from bot.telegram_bot.parts import Parts
+from bot.telegram_bot.store import TelegramStore
+from bot.telegram_bot.table_messages import TableMessages
+from bot.telegram_bot.webhook import WebhookServer, secret_for, webhook_path
+
+log = logging.getLogger(__name__)
+
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
+DEFAULT_WEBHOOK_PORT = 8443
+
+
+class TelegramAdapter:
+    """The :class:`bot.runner.Adapter` for Telegram.
+
+    ``token``: the bot token; ``database_path``: the service's SQLite file (the adapter
+    keeps its message ids there, on its own connection); ``webhook_url``: ``None`` for
+    long polling; ``base_url`` / ``base_file_url``: another Bot API server (tests use a
+    fake one); ``rate_limiter``: PTB's limiter (default :class:`AIORateLimiter` with
+    retries); ``webhook_listen``: (host, port) of the webhook server; ``poll_timeout``:
+    seconds a long poll waits.
+    """
+
+    platform = "telegram"
+
+    def __init__(self, token: str, database_path: str | Path, *,
+                 webhook_url: str | None = None, base_url: str | None = None,
+                 base_file_url: str | None = None,
+                 rate_limiter: BaseRateLimiter[int] | None = None,
+                 webhook_listen: tuple[str, int] = ("0.0.0.0", DEFAULT_WEBHOOK_PORT),
+                 poll_timeout: int = 10) -> None:
+        limiter: BaseRateLimiter[int] = rate_limiter or AIORateLimiter(max_retries=3)
+        builder = ApplicationBuilder().token(token).rate_limiter(limiter)
+        if base_url is not None:
+            builder = builder.base_url(base_url)
+        if base_file_url is not None:
+            builder = builder.base_file_url(base_file_url)
+        self.app: Application[Any, Any, Any, Any, Any, Any] = builder.build()
+        self.token = token
+        self.database_path = database_path
+        self.webhook_url = webhook_url
+        self.webhook_listen = webhook_listen
+        self.poll_timeout = poll_timeout
+        self.webhook: WebhookServer | None = None
+        self.handlers: Handlers | None = None
+        self._notifier = TelegramNotifier()
+        self._db: Database | None = None
+        self._outbox = Outbox()
+
+    @property
+    def notifier(self) -> TelegramNotifier:
+        """What the service calls (inactive until :meth:`start`)."""
+        return self._notifier
+
+    async def start(self, service: GameService) -> None:
+        """Connect (getMe), register the commands, start long polling or the webhook.
+        A failure (a wrong token, no network) stops what was started and is raised."""
+        self._db = await open_database(self.database_path)
+        try:
+            await self._start(service, TelegramStore(self._db))
+        except BaseException:
+            await self.stop()
+            raise
+
+    async def _start(self, service: GameService, store: TelegramStore) -> None:
+        await self.app.initialize()
+        username = self.app.bot.username
+        messenger = Messenger(self.app.bot, store)
+        tables = TableMessages(messenger, store, self._outbox, username)
+        hands = HandMessages(messenger, store)
+        self.handlers = Handlers(Parts(service, store, messenger, tables, hands,
+                                       self._notifier, username))
+        self.handlers.register(self.app)
+        await self._set_commands()
+        self._notifier.attach(service, tables, hands, self._outbox)
+        await self.app.start()
+        if self.webhook_url:
+            host, port = self.webhook_listen
+            secret = secret_for(self.token)
+            self.webhook = WebhookServer(self.app, secret, webhook_path(self.webhook_url),
+                                         host, port)
+            await self.webhook.start()
+            await self.app.bot.set_webhook(self.webhook_url, secret_token=secret,
+                                           allowed_updates=ALLOWED_UPDATES)
+            log.info("telegram: webhook %s (listening on %s:%s)", self.webhook_url, host,
+                     self.webhook.port)
+        else:
+            assert self.app.updater is not None
+            await self.app.updater.start_polling(poll_interval=0, timeout=self.poll_timeout,
+                                                 allowed_updates=ALLOWED_UPDATES)
+            log.info("telegram: long polling as @%s", username)
+
+    async def _set_commands(self) -> None:
+        """The command menu: English by default, German for German apps."""
+        for locale in SUPPORTED_LOCALES:
+            with use_locale(locale):
+                commands = [BotCommand(name, _(description))
+                            for name, description in texts.COMMANDS]
+            await self.app.bot.set_my_commands(
+                commands, language_code=None if locale == "en" else locale)
+
+    async def stop(self) -> None:
+        """Stop taking updates, finish running handlers and queued messages, disconnect.
+        Stopping twice is harmless."""
+        if self._db is None:
+            return
+        if self.app.updater is not None and self.app.updater.running:
+            await self.app.updater.stop()
+        if self.webhook is not None:
+            await self.webhook.stop()
+        if self.app.running:
+            await self.app.stop()
+        await self._outbox.idle()
+        self._notifier.detach()
+        try:
+            await self.app.shutdown()
+        finally:
+            await self._db.close()
+            self._db = None
+
+    async def process(self, update: dict[str, Any]) -> None:
+        """Handle one update given as Bot API JSON (webhook tests, tools)."""
+        await self.app.process_update(Update.de_json(update, self.app.bot))
+
+
+def create_adapter(settings: Settings) -> TelegramAdapter:
+    """The adapter for ``rummy-bot run``: token and webhook URL from the settings, the
+    webhook port from ``$PORT`` (default 8443). Raises ``SettingsError`` without a
+    token."""
+    port = int(os.environ.get("PORT", DEFAULT_WEBHOOK_PORT))
+    return TelegramAdapter(settings.require_telegram_token(), settings.database_path,
+                           webhook_url=settings.telegram_webhook_url,
+                           webhook_listen=("0.0.0.0", port))

@@ -1,0 +1,224 @@
+"""A player's hand on the keyboard: the card order, the selection bit set, the hand
+message text, the hint, and the actions a selection stands for.
+
+Pure functions of an :class:`engine.views.PlayerView`; nothing here sends messages.
+The selection is a bit set over the hand *in display order* (bit ``i`` = the ``i``-th
+card shown), so the order must be a deterministic function of the hand and the sort
+mode: 0 by suit (:func:`engine.cards.sort_cards`), 1 by rank, 2 melds first
+(:func:`engine.search.best_melds`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import _
+from bot.render.cards import card_text, cards_text, meld_text
+from bot.render.text import render_hand, render_hand_end
+from bot.telegram_bot import texts
+from engine.actions import Action, LayOff, MeldCards
+from engine.cards import Card, parse_face, sort_cards
+from engine.melds import CardSpec, Meld
+from engine.search import best_melds, layoff_options
+from engine.state import Phase
+from engine.variants import get_variant
+from engine.views import PlayerView
+
+MAX_TEXT = 4096
+"""Telegram's message limit (characters)."""
+
+
+def ordered(hand: Sequence[Card], sort_mode: int, view: PlayerView) -> tuple[Card, ...]:
+    """The hand in display order for ``sort_mode`` (see the module docstring)."""
+    by_suit = sort_cards(hand)
+    if sort_mode == 1:
+        return tuple(sorted(by_suit, key=lambda c: (c.is_joker, c.rank, c.sort_key)))
+    if sort_mode == 2:
+        partition = best_melds(hand, view.table.rules)
+        first = [s.card for group in partition.melds for s in group]
+        return (*first, *partition.deadwood)
+    return by_suit
+
+
+def signature(hand: Sequence[Card]) -> str:
+    """The hand in command notation, sorted: what a keyboard was drawn for."""
+    return " ".join(str(c) for c in sort_cards(hand))
+
+
+def selected(order: Sequence[Card], mask: int) -> list[Card]:
+    """The cards whose bits are set, in display order."""
+    return [card for index, card in enumerate(order) if mask >> index & 1]
+
+
+def mask_of(order: Sequence[Card], cards: Sequence[Card]) -> int:
+    """The bit set selecting ``cards`` (each copy once) in ``order``."""
+    mask = 0
+    for card in cards:
+        for index, candidate in enumerate(order):
+            if candidate == card and not mask >> index & 1:
+                mask |= 1 << index
+                break
+    return mask
+
+
+def valid_mask(order: Sequence[Card], mask: int) -> bool:
+    """True when ``mask`` selects only cards of the hand."""
+    return 0 <= mask < (1 << len(order))
+
+
+def my_turn(view: PlayerView) -> bool:
+    """True when the seat is to play (draw or play phase)."""
+    return view.table.current == view.seat and view.table.phase in (Phase.DRAW, Phase.PLAY)
+
+
+# --- actions from a selection ------------------------------------------------------------
+
+
+def meld_action(view: PlayerView, cards: Sequence[Card]) -> Action:
+    """The meld the selected cards stand for: one meld, or, when the cards split into
+    several melds with nothing left over (a whole hand going down at once), those melds
+    with their jokers declared."""
+    specs = tuple(CardSpec(c) for c in cards)
+    partition = best_melds(cards, view.table.rules)
+    if len(partition.melds) > 1 and not partition.deadwood:
+        return MeldCards(view.seat, tuple(partition.melds))
+    return MeldCards(view.seat, (specs,))
+
+
+def with_joker_faces(action: Action, faces: Sequence[Card]) -> Action:
+    """``action`` (a one-group meld or a lay-off) with its jokers declared, in order."""
+    pending = list(faces)
+
+    def declare(specs: tuple[CardSpec, ...]) -> tuple[CardSpec, ...]:
+        out = []
+        for spec in specs:
+            if spec.card.is_joker and spec.face is None and pending:
+                out.append(CardSpec(spec.card, pending.pop(0)))
+            else:
+                out.append(spec)
+        return tuple(out)
+
+    if isinstance(action, MeldCards):
+        return MeldCards(action.seat, tuple(declare(g) for g in action.groups))
+    if isinstance(action, LayOff):
+        return LayOff(action.seat, declare(action.cards), action.meld)
+    return action
+
+
+def reading_faces(option: str, meld: Meld | None) -> list[Card]:
+    """The faces of the *new* jokers in one reading offered by ``AmbiguousJoker``.
+
+    ``option`` is the whole meld as the engine writes it (``"jk=7h 8h 9h"``); for a
+    lay-off, ``meld`` is the meld on the table before it, whose jokers are not new.
+    Raises ``ValueError`` for an option that is not in card notation.
+    """
+    faces = []
+    for word in option.split():
+        spec = CardSpec.parse(word)
+        if spec.card.is_joker and spec.face is not None:
+            faces.append(spec.face)
+    if meld is not None:
+        for placed in meld.cards:
+            if placed.card.is_joker and placed.face in faces:
+                faces.remove(placed.face)
+    return faces
+
+
+def faces_arg(faces: Sequence[Card]) -> str:
+    """Joker faces for ``callback_data``: ``7h,8`` (a set's face has no suit)."""
+    return ",".join(str(f) for f in faces)
+
+
+def faces_from_arg(arg: str) -> list[Card]:
+    """Inverse of :func:`faces_arg`; raises ``CardParseError`` (a ``ValueError``)."""
+    return [parse_face(word) for word in arg.split(",") if word]
+
+
+# --- hint ----------------------------------------------------------------------------------
+
+
+def hint(view: PlayerView, order: Sequence[Card]) -> tuple[str, int]:
+    """A suggestion for the seat and the selection that goes with it.
+
+    Draw phase: take the upcard when it ends up in a meld of the best partition, else
+    draw. Play phase: the first meld of :func:`engine.search.best_melds`, else a lay-off,
+    else the deadwood card worth most. Not the seat's turn: the best melds in the hand.
+    """
+    table = view.table
+    rules = table.rules
+    hand = view.hand
+    if table.phase is Phase.DRAW and my_turn(view):
+        upcard = table.upcard
+        if upcard is not None and upcard in best_melds((*hand, upcard), rules).melded_cards():
+            return _("take {card}").format(card=card_text(upcard)), 0
+        return _("draw from the stock"), 0
+    partition = best_melds(hand, rules)
+    if table.phase is Phase.PLAY and my_turn(view):
+        if partition.melds:
+            group = [s.card for s in partition.melds[0]]
+            return _("meld {cards}").format(cards=cards_text(group)), mask_of(order, group)
+        layoffs = layoff_options(hand, table.melds, rules, view.seat)
+        if layoffs:
+            spec, index = layoffs[0]
+            return (_("lay off {card} on meld {number}").format(
+                card=card_text(spec.card), number=index + 1), mask_of(order, [spec.card]))
+        var = get_variant(rules.variant)
+        choices = [c for c in partition.deadwood if c != table.taken] or list(hand)
+        worst = max(choices, key=lambda c: (var.card_points(rules, c), c.sort_key))
+        return _("discard {card}").format(card=card_text(worst)), mask_of(order, [worst])
+    if partition.melds:
+        melds = " | ".join(cards_text(s.card for s in g) for g in partition.melds)
+        return _("your melds: {melds}").format(melds=melds), 0
+    return _("no meld in your hand yet"), 0
+
+
+# --- the message text ----------------------------------------------------------------------
+
+
+def turn_line(view: PlayerView) -> str:
+    """Whose turn it is, from the seat's point of view."""
+    table = view.table
+    if table.current is None:
+        return ""
+    if table.current != view.seat:
+        return _("{name} to play.").format(name=table.players[table.current])
+    if table.phase is Phase.DRAW:
+        return _("Your turn: draw from the stock or take the upcard.")
+    return _("Your turn: meld, lay off or discard.")
+
+
+def hand_text(view: PlayerView, title: str, order: Sequence[Card], mask: int, sort_mode: int,
+              note: str = "") -> str:
+    """The private hand message: table name, turn, melds, upcard, hand, selection."""
+    table = view.table
+    lines = [title]
+    if table.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+        lines.append(render_hand_end(view))
+        return _clip("\n".join(lines))
+    lines.append(turn_line(view))
+    if table.melds:
+        lines.append(_("Melds:"))
+        for number, meld in enumerate(table.melds, start=1):
+            lines.append(f"  {number}. {table.players[meld.owner]}: {meld_text(meld)}")
+    upcard = card_text(table.upcard) if table.upcard is not None else "—"
+    lines.append(_("Upcard: {card} · stock: {count}").format(card=upcard,
+                                                             count=table.stock_size))
+    if len(table.discard) > 1:  # a spread pile (Rummy 500): every card may be taken
+        lines.append(_("Discard pile, top last: {cards}").format(cards=cards_text(table.discard)))
+    lines.append(render_hand(view, grouped=sort_mode == 2))
+    chosen = selected(order, mask)
+    if chosen:
+        lines.append(_("Selected: {cards}").format(cards=cards_text(chosen)))
+    lines.append(_("Order: {name}").format(name=_(texts.SORT_NAMES[sort_mode])))
+    if note:
+        lines.append(note)
+    return _clip("\n".join(lines))
+
+
+def closed_text(title: str, reason: str) -> str:
+    """The hand message once the table is closed."""
+    return _clip(f"{title}\n{reason}")
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"

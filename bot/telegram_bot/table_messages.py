@@ -1,0 +1,196 @@
+"""The group side of a table: one message per game, edited in place on every change
+(lobby, table, score sheet, with the last moves and announcements), the turn pings, and
+the "Start me" note for players the bot cannot write to yet.
+
+Every group message goes through the :class:`bot.telegram_bot.outbox.Outbox`, so a fast
+game edits the table message at the pace Telegram allows, showing the newest state.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardMarkup
+
+from bot.i18n import use_locale
+from bot.render.events import render_event
+from bot.render.lobby import render_lobby
+from bot.render.notices import render_notice
+from bot.render.text import render_hand_end, render_table
+from bot.service.model import Status, TableInfo
+from bot.service.notifier import Notice
+from bot.telegram_bot import texts
+from bot.telegram_bot.callbacks import to_base36
+from bot.telegram_bot.identity import chat_id_of, deep_link, thread_id_of
+from bot.telegram_bot.keyboards import lobby_keyboard, table_keyboard
+from bot.telegram_bot.messaging import Messenger
+from bot.telegram_bot.outbox import Outbox
+from bot.telegram_bot.store import TableMessage, TelegramStore
+from engine.events import Event
+from engine.state import Phase
+from engine.views import PublicView
+
+MAX_TEXT = 4096
+LOG_LINES = 8
+"""How many recent moves and announcements the table message keeps."""
+
+
+def table_payload(table_id: int) -> str:
+    """The deep-link payload that brings a user to table ``table_id`` (join or hand)."""
+    return "t" + to_base36(table_id)
+
+
+def render_group_text(info: TableInfo, view: PublicView | None, log: Sequence[str],
+                      waiting: Sequence[str]) -> str:
+    """The table message text (in the current locale), at most 4096 characters: the lobby
+    or the table or the score sheet, then the recent lines, then who must press Start.
+    The oldest recent lines go first when it is too long."""
+    if view is None:
+        head = render_lobby(info)
+    elif view.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+        head = render_hand_end(view)
+    else:
+        head = render_table(view)
+    tail = [texts.start_me_line(", ".join(waiting))] if waiting else []
+    lines = list(log)
+    while True:
+        parts = [head]
+        if lines:
+            parts.append("\n".join(lines))
+        parts.extend(tail)
+        text = "\n\n".join(parts)
+        if len(text) <= MAX_TEXT or not lines:
+            return text[:MAX_TEXT]
+        lines.pop(0)
+
+
+class TableMessages:
+    """Table messages, pings and the waiting list of each table (see the module docstring).
+
+    ``bot_username`` builds the deep links; ``locale_of`` is the service's
+    ``table_locale``.
+    """
+
+    def __init__(self, messenger: Messenger, store: TelegramStore, outbox: Outbox,
+                 bot_username: str) -> None:
+        self.messenger = messenger
+        self.store = store
+        self.outbox = outbox
+        self.bot_username = bot_username
+        self._log: dict[int, deque[str]] = {}
+        self._last: dict[int, tuple[TableInfo, PublicView | None, str]] = {}
+        self._turn: dict[int, tuple[int, int]] = {}
+        self._pinged: dict[int, tuple[int, int]] = {}
+        self._ping_message: dict[int, tuple[int, int]] = {}
+        self.waiting: dict[int, dict[int, str]] = {}
+
+    def start_link(self, table_id: int) -> str:
+        """The "Start me" deep link of a table."""
+        return deep_link(self.bot_username, table_payload(table_id))
+
+    def changed(self, info: TableInfo, view: PublicView | None, events: Sequence[Event],
+                notices: Sequence[Notice], locale: str) -> None:
+        """A change of the table: note its lines, track the turn, queue the edit."""
+        log = self._log.setdefault(info.id, deque(maxlen=LOG_LINES))
+        with use_locale(locale):
+            if view is not None:
+                log.extend(render_event(e, view.players) for e in events)
+            log.extend(render_notice(n) for n in notices)
+        if view is not None and view.current is not None:
+            self._turn[info.id] = (view.deal_number, view.current)
+        closed = info.status not in (Status.LOBBY, Status.PLAYING)
+        if closed:
+            self.waiting.pop(info.id, None)
+        self._last[info.id] = (info, view, locale)
+        self._queue(info, view, locale)
+        if closed:
+            self._drop_ping(info)
+
+    def refresh(self, table_id: int) -> bool:
+        """Draw the table message again (the waiting list changed); False when this
+        process has not shown the table yet."""
+        last = self._last.get(table_id)
+        if last is None:
+            return False
+        self._queue(*last)
+        return True
+
+    def unwait(self, user_id: int) -> list[int]:
+        """Take the user off every waiting list; returns the tables whose list changed."""
+        changed = []
+        for table_id, waiting in self.waiting.items():
+            if waiting.pop(user_id, None) is not None:
+                changed.append(table_id)
+        return changed
+
+    def _queue(self, info: TableInfo, view: PublicView | None, locale: str) -> None:
+        waiting = self.waiting.get(info.id, {})
+        link = self.start_link(info.id) if waiting else None
+        with use_locale(locale):
+            text = render_group_text(info, view, list(self._log.get(info.id, ())),
+                                     list(waiting.values()))
+            markup: InlineKeyboardMarkup | None
+            if info.status is Status.LOBBY:
+                markup = lobby_keyboard(info, link)
+            elif view is not None:
+                markup = table_keyboard(info, view, link)
+            else:
+                markup = None
+
+        async def job() -> None:
+            await self._put(info, text, markup)
+
+        self.outbox.put(chat_id_of(info.key), f"table:{info.id}", job)
+
+    async def _put(self, info: TableInfo, text: str, markup: InlineKeyboardMarkup | None
+                   ) -> None:
+        row = await self.store.table_message(info.id)
+        if row is not None and row.version > info.version:
+            return
+        if row is not None and await self.messenger.edit(row.chat_id, row.message_id, text,
+                                                         markup):
+            await self.store.save_table_message(TableMessage(
+                info.id, str(info.key), row.chat_id, row.thread_id, row.message_id,
+                info.version))
+            return
+        thread = thread_id_of(info.key)
+        sent = await self.messenger.send(chat_id_of(info.key), text, markup, thread)
+        if sent is not None:
+            await self.store.save_table_message(TableMessage(
+                info.id, str(info.key), sent.chat_id, thread, sent.message_id, info.version))
+
+    # --- pings -----------------------------------------------------------------------------
+
+    def new_turn(self, table_id: int) -> bool:
+        """True the first time it is asked during a turn (so a turn is pinged once)."""
+        turn = self._turn.get(table_id)
+        if turn is None or self._pinged.get(table_id) == turn:
+            return False
+        self._pinged[table_id] = turn
+        return True
+
+    def ping(self, info: TableInfo, html: str) -> None:
+        """Post a short HTML note (a turn ping, a timer warning) in the table's chat; it
+        replaces the table's previous note, which is deleted."""
+
+        async def job() -> None:
+            old = self._ping_message.pop(info.id, None)
+            if old is not None:
+                await self.messenger.delete(*old)
+            sent = await self.messenger.send(chat_id_of(info.key), html,
+                                             thread_id=thread_id_of(info.key), html=True)
+            if sent is not None:
+                self._ping_message[info.id] = (sent.chat_id, sent.message_id)
+
+        self.outbox.put(chat_id_of(info.key), f"ping:{info.id}", job)
+
+    def _drop_ping(self, info: TableInfo) -> None:
+        """Delete the last note once the table is closed."""
+
+        async def job() -> None:
+            old = self._ping_message.pop(info.id, None)
+            if old is not None:
+                await self.messenger.delete(*old)
+
+        self.outbox.put(chat_id_of(info.key), f"ping:{info.id}", job)

@@ -1,0 +1,231 @@
+"""A test driver that plays humans' turns through Telegram and checks privacy.
+
+Moves are *chosen* with the greedy AI from the player's view (read from the service's
+repository, which a test may do), but every move is *made* the way a person would:
+card buttons and move buttons on the private hand message, or typed commands.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from bot.render.cards import card_text
+from bot.service.model import Table
+from bot.telegram_bot.identity import user_id_of
+from engine.actions import Action, Discard, Draw, LayOff, MeldCards, NextDeal, TakeDiscard
+from engine.ai import make_ai
+from engine.cards import Card
+from engine.game import current_player, legal_actions
+from engine.state import Phase
+from engine.views import view_for
+from tests.bot.telegram.support import CARD_TEXT, Bot, button, group_button, hand_button
+from tests.fakes.telegram import FakeMessage
+
+
+def cards_in(text: str | None) -> Counter[str]:
+    """Card texts (``7♥``, ``10♦``, ``🃏``) mentioned in ``text``."""
+    return Counter(m.group(0) for m in CARD_TEXT.finditer(text or ""))
+
+
+def versions_of(message: FakeMessage) -> list[str]:
+    """Each version of a message, oldest first: its text and its button labels."""
+    out = []
+    for version in message.history:
+        markup = version.reply_markup or {}
+        labels = [b["text"] for row in markup.get("inline_keyboard", []) for b in row]
+        out.append("\n".join([version.text or "", *labels]))
+    out.append("\n".join([message.text or "", *(b["text"] for b in message.buttons)]))
+    return out
+
+
+@dataclass
+class PrivacyCheck:
+    """What was public and what each player held, updated after every step; group
+    messages may only show public cards, private ones only the owner's cards too."""
+
+    group_chats: list[int]
+    players: dict[int, int]  # Telegram user id -> seat
+    public: set[str] = field(default_factory=set)
+    held: dict[int, set[str]] = field(default_factory=dict)
+    checked: dict[tuple[int, int], int] = field(default_factory=dict)
+    group_versions: int = 0
+    private_versions: int = 0
+
+    def note(self, table: Table) -> None:
+        """Take in the state after a step (cards that became public stay public)."""
+        state = table.state
+        if state is None:
+            return
+        self.public.update(card_text(p.card) for m in state.melds for p in m.cards)
+        self.public.update(card_text(c) for c in state.discard)
+        if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+            self.public.update(card_text(c) for hand in state.hands for c in hand)
+        for user, seat in self.players.items():
+            self.held.setdefault(user, set()).update(card_text(c) for c in state.hands[seat])
+
+    def scan(self, bot: Bot) -> None:
+        """Check every message version not checked yet, and that every message the bot
+        sent or edited in a private chat went to a player of this table."""
+        for call in bot.tg.calls:
+            chat = call.params.get("chat_id")
+            if call.method in ("sendMessage", "editMessageText", "editMessageReplyMarkup") \
+                    and isinstance(chat, int) and chat > 0:
+                assert chat in self.players, f"{call.method} to {chat}, not a player"
+        for chat in self.group_chats:
+            for message in bot.tg.messages(chat, include_deleted=True):
+                for text in self._new_texts(message):
+                    self.group_versions += 1
+                    leaked = set(cards_in(text)) - self.public
+                    assert not leaked, f"group message shows hidden {leaked}: {text!r}"
+        for user in self.players:
+            for message in bot.tg.messages(user, include_deleted=True):
+                assert message.chat_id == user
+                allowed = self.public | self.held.get(user, set())
+                for text in self._new_texts(message):
+                    self.private_versions += 1
+                    leaked = set(cards_in(text)) - allowed
+                    assert not leaked, f"{user} was shown others' cards {leaked}: {text!r}"
+
+    def _new_texts(self, message: FakeMessage) -> Iterable[str]:
+        key = (message.chat_id, message.message_id)
+        versions = versions_of(message)
+        start = self.checked.get(key, 0)
+        self.checked[key] = len(versions)
+        return versions[start:]
+
+
+class Driver:
+    """Plays the humans of table ``table_id`` through Telegram (see the module docstring).
+
+    ``typed``: how moves alternate between buttons and typed commands (one in ``typed``
+    moves is typed: in the group for draw/take, in the private chat otherwise).
+    """
+
+    def __init__(self, bot: Bot, table_id: int, group: int, check: PrivacyCheck,
+                 typed: int = 4) -> None:
+        self.bot = bot
+        self.table_id = table_id
+        self.group = group
+        self.check = check
+        self.typed = typed
+        self.moves = 0
+        self.button_moves = 0
+        self.typed_moves = 0
+        self.joker_readings = 0
+        self.next_deals = 0
+        self.ai = make_ai("greedy", seed=99)
+        self._count = itertools.count()
+
+    async def table(self) -> Table:
+        table = await self.bot.repo.get_table(self.table_id)
+        assert table is not None
+        return table
+
+    async def step(self) -> bool:
+        """One step of the game: a human move through Telegram, or the clock for the AI.
+        Returns False once the game is over."""
+        table = await self.table()
+        state = table.state
+        if table.status.value != "playing" or state is None:
+            return False
+        seat = current_player(state)
+        if state.phase is Phase.HAND_OVER:
+            await self.next_deal()
+        elif seat is None or table.seats[seat].automated:
+            await self.bot.tick(2.5)
+        else:
+            user = table.seats[seat].user
+            assert user is not None
+            view = view_for(state, seat)
+            action = self.ai.decide(view, legal_actions(state, seat))
+            await self.play(user_id_of(user), action)
+        self.check.note(await self.table())
+        self.check.scan(self.bot)
+        return True
+
+    async def next_deal(self) -> None:
+        """Between deals a player presses Next deal under the group's table message."""
+        message = await self.bot.table_message(self.table_id)
+        user = next(iter(self.check.players))
+        answer = await self.bot.press(user, message, group_button(message, "n"))
+        assert not answer.show_alert, answer.text
+        self.next_deals += 1
+
+    async def hand(self, user: int) -> FakeMessage:
+        return await self.bot.hand_message(user, self.table_id)
+
+    async def play(self, user: int, action: Action) -> None:
+        """Make ``action`` as ``user`` would."""
+        self.moves += 1
+        typed = next(self._count) % self.typed == self.typed - 1
+        before = (await self.table()).version
+        if typed:
+            await self.type_move(user, action)
+            self.typed_moves += 1
+        else:
+            await self.press_move(user, action)
+            self.button_moves += 1
+        after = await self.table()
+        assert after.version > before, f"{action} did not change the game"
+
+    async def type_move(self, user: int, action: Action) -> None:
+        from engine.commands import format_action
+
+        text = format_action(action)
+        if isinstance(action, Draw | TakeDiscard | NextDeal):
+            await self.bot.say(user, self.group, "/" + text)
+        else:
+            await self.bot.say(user, user, text)
+
+    async def press(self, user: int, action: str, arg: str | None = None) -> None:
+        """Press the hand button of ``action`` (a letter of ``HAND_ACTIONS``)."""
+        message = await self.hand(user)
+        answer = await self.bot.press(user, message, hand_button(message, action, arg))
+        assert not answer.show_alert, f"{action}: {answer.text}"
+
+    async def select(self, user: int, cards: Iterable[Card]) -> None:
+        for card in cards:
+            message = await self.hand(user)
+            answer = await self.bot.press(user, message, button(message, card_text(card)))
+            assert not answer.show_alert, answer.text
+
+    async def press_move(self, user: int, action: Action) -> None:
+        if isinstance(action, Draw):
+            await self.press(user, "d")
+        elif isinstance(action, TakeDiscard):
+            await self.press(user, "t")
+        elif isinstance(action, NextDeal):
+            await self.press(user, "n")
+        elif isinstance(action, Discard):
+            await self.select(user, [action.card])
+            await self.press(user, "x")
+        elif isinstance(action, MeldCards):
+            [group] = action.groups
+            await self.select(user, [s.card for s in group])
+            await self.press(user, "m")
+            await self.maybe_reading(user, [s.face for s in group if s.card.is_joker])
+        elif isinstance(action, LayOff):
+            await self.select(user, [s.card for s in action.cards])
+            await self.press(user, "o")
+            await self.press(user, "L", str(action.meld))
+            await self.maybe_reading(user, [s.face for s in action.cards if s.card.is_joker])
+        else:
+            raise AssertionError(f"no button path for {action}")
+
+    async def maybe_reading(self, user: int, faces: list[Card | None]) -> None:
+        """Pick the joker reading the AI declared, when the bot asks for one."""
+        message = await self.hand(user)
+        readings = [b for b in message.buttons if b.get("callback_data", "")[:2] == "hJ"]
+        if not readings:
+            return
+        wanted = [f"🃏({f.pretty()})" for f in faces if f is not None]
+        for entry in readings:
+            if all(w in entry["text"] for w in wanted):
+                answer = await self.bot.press(user, message, entry["callback_data"])
+                assert not answer.show_alert, answer.text
+                self.joker_readings += 1
+                return
+        raise AssertionError(f"no reading {wanted} among {message.button_texts}")

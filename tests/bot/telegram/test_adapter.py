@@ -1,0 +1,136 @@
+"""Starting the Telegram adapter: from the settings (``rummy-bot run``), in webhook mode,
+and the rate limiter it installs."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import aiohttp
+import pytest
+from telegram.error import InvalidToken
+from telegram.ext import AIORateLimiter
+
+from bot.runner import create_adapters, run_bot
+from bot.settings import Settings, SettingsError
+from bot.telegram_bot import TelegramAdapter, create_adapter
+from bot.telegram_bot.identity import chat_key
+from bot.telegram_bot.webhook import SECRET_HEADER, secret_for
+from tests.bot.telegram.support import ALICE, GROUP, WAIT, running_bot
+from tests.fakes.telegram import running_fake_telegram
+
+
+def test_the_runner_builds_the_telegram_adapter_from_the_settings(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PORT", "9000")
+    settings = Settings(telegram_token="123:abc", database_path=tmp_path / "r.sqlite3",
+                        telegram_webhook_url="https://rummy.example/tg")
+    [adapter] = create_adapters(settings)
+    assert isinstance(adapter, TelegramAdapter)
+    assert adapter.platform == "telegram"
+    assert adapter.webhook_url == "https://rummy.example/tg"
+    assert adapter.webhook_listen == ("0.0.0.0", 9000)
+    assert isinstance(adapter.app.bot.rate_limiter, AIORateLimiter)
+    with pytest.raises(SettingsError):
+        create_adapter(Settings())
+
+
+async def test_webhook_mode_registers_the_url_and_takes_updates(tmp_path: Path) -> None:
+    url = "https://rummy.example/telegram/hook"
+    async with running_bot(tmp_path / "rummy.sqlite3", webhook_url=url) as bot:
+        [call] = bot.tg.calls_to("setWebhook")
+        secret = secret_for(bot.tg.token)
+        assert (call.params["url"], call.params["secret_token"]) == (url, secret)
+        assert bot.tg.webhook_url == url
+        assert bot.tg.calls_to("getUpdates") == []  # no long polling
+        server = bot.adapter.webhook
+        assert server is not None
+        hook = f"http://127.0.0.1:{server.port}/telegram/hook"
+
+        bot.tg.start_private(ALICE)
+        sent = bot.tg.send_text(ALICE, GROUP, "/new")
+        updates = list(bot.tg.updates.pending)
+        async with aiohttp.ClientSession() as http:
+            async with http.post(hook, json=updates[0]) as refused:
+                assert refused.status == 403  # no secret: not from Telegram
+            for update in updates:
+                async with http.post(hook, json=update,
+                                     headers={SECRET_HEADER: secret}) as accepted:
+                    assert accepted.status == 200
+        await bot.tg.wait_for(lambda: bot.handlers.last_update_id >= (sent.update_id or 0),
+                              WAIT)
+        await bot.settle()
+        assert await bot.service.table_info(chat_key(GROUP, None)) is not None
+        assert any("Alice opened a table" in (m.text or "") for m in bot.tg.messages(GROUP))
+
+
+async def test_a_wrong_token_fails_the_start_and_releases_everything(tmp_path: Path) -> None:
+    async with running_bot(tmp_path / "rummy.sqlite3") as bot:
+        stranger = TelegramAdapter("987654321:SomeoneElsesToken", tmp_path / "rummy.sqlite3",
+                                   base_url=bot.tg.base_url)
+        with pytest.raises(InvalidToken):
+            await stranger.start(bot.service)
+        assert stranger._db is None  # closed again
+        await stranger.stop()  # and stopping again is harmless
+
+
+async def test_a_redelivered_update_changes_nothing_twice(tmp_path: Path) -> None:
+    async with running_bot(tmp_path / "rummy.sqlite3") as bot:
+        await bot.start_private(ALICE)
+        await bot.say(ALICE, GROUP, "/new")
+        first = await bot.say(ALICE, GROUP, "/addbot")
+        before = bot.tg.messages(GROUP)
+        update = {"update_id": first.update_id, "message": bot.tg.world.message_json(first)}
+        await bot.adapter.process(update)  # Telegram sends it again (e.g. after a crash)
+        await bot.settle()
+        info = await bot.service.table_info(chat_key(GROUP, None))
+        assert info is not None and [s.name for s in info.seats] == ["Alice", "Ada"]
+        assert bot.tg.messages(GROUP) == before
+
+
+async def test_rummy_bot_run_plays_with_the_real_clock_and_stops_cleanly(tmp_path: Path) -> None:
+    """The runner with the Telegram adapter against the fake: the service's background
+    loop makes the AI's moves (real clock, 1.5 s apart) while a person plays by buttons,
+    then the stop event ends everything."""
+    path = tmp_path / "bot.sqlite3"
+    async with running_fake_telegram() as tg:
+        tg.add_user(ALICE, "Alice", "alice")
+        tg.add_group(GROUP, "Rummy night")
+        adapter = TelegramAdapter(tg.token, path, base_url=tg.base_url,
+                                  base_file_url=tg.base_file_url, poll_timeout=1,
+                                  rate_limiter=AIORateLimiter(overall_max_rate=0,
+                                                              group_max_rate=0))
+        settings = Settings(telegram_token=tg.token, database_path=path, default_timer="off")
+        stop = asyncio.Event()
+        task = asyncio.create_task(run_bot(settings, stop, adapters=[adapter]))
+        await tg.wait_for(lambda: tg.calls_to("getUpdates"), WAIT)
+        tg.start_private(ALICE)
+        tg.send_text(ALICE, GROUP, "/new")
+        [table] = await tg.wait_for(lambda: tg.messages(GROUP), WAIT)
+        tg.press_button(ALICE, table, table.callback_data[2])  # Add AI
+        await tg.wait_for(lambda: "Ada" in (table.text or ""), WAIT)
+        tg.press_button(ALICE, table, table.callback_data[3])  # Start
+        await tg.wait_for(lambda: "Deal 1" in (table.text or ""), WAIT)
+        assert adapter.handlers is not None
+        for _ in range(2):  # Alice draws and discards by buttons; Ada answers on her own
+            hand = await tg.wait_for(lambda: [m for m in tg.private_messages(ALICE)
+                                              if any(d.startswith("hd") for d in
+                                                     m.callback_data)], WAIT)
+            tg.press_button(ALICE, hand[-1], next(d for d in hand[-1].callback_data
+                                                  if d.startswith("hd")))
+            discard = await tg.wait_for(lambda: [m for m in tg.private_messages(ALICE)
+                                                 if m.callback_data and any(
+                                                     d.startswith("hs") for d in
+                                                     m.callback_data) and "Draw" not in
+                                                 m.button_texts], WAIT)
+            message = discard[-1]
+            tg.press_button(ALICE, message, message.callback_data[0])
+            await tg.wait_for(lambda m=message: any(d.startswith("hx")
+                                                    for d in m.callback_data), WAIT)
+            tg.press_button(ALICE, message, next(d for d in message.callback_data
+                                                 if d.startswith("hx")))
+            await tg.wait_for(lambda m=message: "Ada draws" in (table.text or "")
+                              and "Alice to play" in (table.text or ""), WAIT)
+        stop.set()
+        await asyncio.wait_for(task, WAIT)
+        assert adapter.handlers.last_update_id > 0

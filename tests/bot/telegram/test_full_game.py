@@ -1,0 +1,69 @@
+"""A whole game on Telegram: two people and one AI seat, played to the end through the
+real PTB stack against the fake Bot API server, with every move made by button presses
+or typed commands, and privacy checked after every step."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+import pytest
+
+from bot.service.model import Status
+from bot.telegram_bot.identity import chat_key
+from tests.bot.telegram.game_driver import Driver, PrivacyCheck
+from tests.bot.telegram.support import ALICE, BOB, GROUP, Bot, group_button, url_buttons
+
+MAX_STEPS = 600
+
+
+@pytest.mark.parametrize("options", ["deals=1", "deals=2 jokers=2"])
+async def test_two_people_and_an_ai_play_a_game_to_the_end(bot: Bot, options: str) -> None:
+    started = time.perf_counter()
+    await bot.start_private(ALICE)
+    await bot.say(ALICE, GROUP, f"/new {options}")
+    info = await bot.service.table_info(chat_key(GROUP, None))
+    assert info is not None
+    table = await bot.table_message(info.id)
+
+    # Bob never opened the bot: Join sends him to the private chat first.
+    answer = await bot.press(BOB, table, group_button(table, "j"))
+    assert answer.url == f"https://t.me/{bot.tg.bot.username}?start=t{info.id}"
+    assert url_buttons(table) == [answer.url]
+    assert [s.name for s in (await bot.service.table_info(info.key)).seats] == ["Alice"]
+    await bot.start_private(BOB, answer.url.rsplit("=", 1)[1])
+    assert url_buttons(table) == []
+    await bot.press(ALICE, table, group_button(table, "a"))
+    await bot.press(ALICE, table, group_button(table, "s"))
+    info = await bot.service.table_info(info.key)
+    assert info is not None and [s.name for s in info.seats] == ["Alice", "Bob", "Ada"]
+
+    check = PrivacyCheck([GROUP], {ALICE: 0, BOB: 1})
+    driver = Driver(bot, info.id, GROUP, check)
+    check.note(await driver.table())
+    check.scan(bot)
+    steps = 0
+    while await driver.step():
+        steps += 1
+        assert steps < MAX_STEPS, "the game did not end"
+
+    final = await driver.table()
+    assert final.status is Status.FINISHED and final.ended_reason == "over"
+    table = await bot.table_message(info.id)
+    assert "Game over" in (table.text or "") and table.buttons == []
+    for user in (ALICE, BOB):
+        hand = await bot.hand_message(user, info.id)
+        assert hand.buttons == []
+    sent = [c for c in bot.tg.calls if c.method in ("sendMessage", "editMessageText")]
+    group = Counter(c.method for c in sent if c.params["chat_id"] < 0)
+    private = Counter(c.method for c in sent if c.params["chat_id"] > 0)
+    calls = Counter(c.method for c in bot.tg.calls if c.method != "getUpdates")
+    print(f"\nfull game ({options}): {time.perf_counter() - started:.1f} s, {steps} steps, "
+          f"{driver.moves} human moves ({driver.button_moves} by buttons, "
+          f"{driver.typed_moves} typed, {driver.joker_readings} joker readings, "
+          f"{driver.next_deals} next deals); "
+          f"group: {group['sendMessage']} messages sent, {group['editMessageText']} edits; "
+          f"private: {private['sendMessage']} sent, {private['editMessageText']} edits; "
+          f"{check.group_versions} group and {check.private_versions} private message "
+          f"versions checked; all Bot API calls but getUpdates: {dict(calls)}")
+    assert driver.button_moves and driver.typed_moves
