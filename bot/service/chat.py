@@ -19,8 +19,8 @@ from bot.i18n import N_, _, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
 from bot.render.lobby import render_lobby
 from bot.render.text import render_hand, render_help, render_rules
-from bot.service.errors import BadSetting, NoTable
-from bot.service.model import ChatKey, UserRef
+from bot.service.errors import BadSetting, NoTable, NotFinished
+from bot.service.model import ChatKey, Status, UserRef
 from bot.service.service import GameService
 from engine.errors import CommandError, EngineError
 from engine.rules import make_rules
@@ -168,10 +168,13 @@ async def _dispatch(service: GameService, key: ChatKey, user: UserRef, text: str
     if verb == "top":
         return Reply(await _top(service, key))
     if verb == "export":
-        current = await service.table_info(key)
-        if current is None:
+        ended = await service.latest_ended(key)
+        if ended is None:
+            running = await service.table_info(key)
+            if running is not None and running.status is Status.PLAYING:
+                raise NotFinished()
             raise NoTable()
-        record = await service.export(current.id)
+        record = await service.export(ended.id)
         return Reply(json.dumps(record, ensure_ascii=False), private=True)
     if verb == "hand":
         _info, view = await service.player_view(key, user)

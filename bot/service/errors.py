@@ -88,3 +88,10 @@ class NoSuchSeat(ServiceError):
 
     code = "no_such_seat"
     template = "there is no AI at seat {seat}"
+
+
+class NotFinished(ServiceError):
+    """A record of a game that is still running would show every hand (its seed)."""
+
+    code = "not_finished"
+    template = "a game can be exported once it is over"

@@ -21,6 +21,7 @@ from bot.service.clock import Clock, SystemClock
 from bot.service.errors import (
     NoTable,
     NotEnoughPlayers,
+    NotFinished,
     NotHost,
     NotPlaying,
     NotSeated,
@@ -295,6 +296,11 @@ class GameService:
         table = await self._load(key)
         return table.info(), None if table.state is None else public_view(table.state)
 
+    async def latest_ended(self, key: ChatKey) -> TableInfo | None:
+        """The chat's most recently ended game (for ``export``), or ``None``."""
+        table = await self.repo.latest_ended(key)
+        return None if table is None else table.info()
+
     async def table_info(self, key: ChatKey) -> TableInfo | None:
         """The chat's active table, or ``None``."""
         table = await self.repo.active_table(key)
@@ -334,11 +340,14 @@ class GameService:
         return await self.repo.leaderboard(None if key is None else str(key), limit)
 
     async def export(self, table_id: int) -> dict[str, Any]:
-        """The JSON game record of a table (see docs/records.md); replaying it gives the
-        stored state. Raises :class:`NoTable` for an unknown id or a table never started."""
+        """The JSON game record of an ended table (see docs/records.md); replaying it gives
+        the stored state. Raises :class:`NoTable` for an unknown id or a table never started,
+        :class:`NotFinished` while it runs (the record's seed would reveal every hand)."""
         table = await self.repo.get_table(table_id)
         if table is None or table.state is None:
             raise NoTable()
+        if table.status in (Status.LOBBY, Status.PLAYING):
+            raise NotFinished()
         names = [s.name for s in table.seats]
         rules = table.state.rules
         first_dealer = new_game(rules, names, seed=table.seed).dealer

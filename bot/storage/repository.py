@@ -91,6 +91,9 @@ class Repository(Protocol):
     async def seen_update(self, key: str) -> bool:
         """True when an update with this idempotency key was applied."""
 
+    async def latest_ended(self, key: ChatKey) -> Table | None:
+        """The chat's most recently ended (finished or cancelled) table that was played."""
+
     async def due_tables(self, now: float) -> list[int]:
         """Ids of active tables whose next automatic step is due."""
 
@@ -266,6 +269,12 @@ class SqliteRepository:
                 "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(table.id, r.seat, r.user_key, r.name, str(table.key), table.variant,
                   str(fraction_to_json(r.score)), int(r.won), now) for r in results])
+
+    async def latest_ended(self, key: ChatKey) -> Table | None:
+        row = await self._one("SELECT * FROM tables WHERE chat_key = ? AND status IN "
+                              "('finished', 'cancelled') AND state IS NOT NULL "
+                              "ORDER BY updated_at DESC, id DESC LIMIT 1", (str(key),))
+        return None if row is None else table_from_row(row)
 
     async def seen_update(self, key: str) -> bool:
         return await self._one("SELECT 1 FROM seen_updates WHERE key = ?", (key,)) is not None

@@ -6,7 +6,6 @@ mostly through :func:`bot.service.chat.handle_text`. A few need Telegram:
 - ``/hand`` (re)sends the player's hand message privately, never in the group;
 - ``/cancel`` asks Telegram whether the user administers the group;
 - ``/settings`` without arguments shows the settings;
-- ``/export`` waits until the game is over (the record holds the seed, hence every hand).
 
 Private answers (help, rules, errors) go to the private chat; when that does not work
 they are said in the group, except those that show cards.
@@ -22,7 +21,7 @@ from bot.i18n.errors import localize_error
 from bot.render.lobby import render_lobby
 from bot.service.chat import TABLE_VERBS, Reply, handle_text
 from bot.service.errors import NoTable
-from bot.service.model import ChatKey, Status, UserRef
+from bot.service.model import ChatKey, UserRef
 from bot.telegram_bot import texts
 from bot.telegram_bot.identity import chat_key, thread_of, user_ref
 from bot.telegram_bot.parts import Parts
@@ -57,10 +56,6 @@ class GroupChat:
             return
         if verb == "set" and len(text.split()) == 1:
             await self._show_settings(message, key, locale)
-            return
-        if verb == "export" and await self._playing(key):
-            with use_locale(locale):
-                await message.reply_text(texts.export_after_game())
             return
         if verb == "join" and not await parts.messenger.reachable(user_id):
             await self.write_me_first(message, key, user, locale)
@@ -136,7 +131,3 @@ class GroupChat:
         except TelegramError:
             return False
         return member.status in ("administrator", "creator")
-
-    async def _playing(self, key: ChatKey) -> bool:
-        info = await self.parts.service.table_info(key)
-        return info is not None and info.status is Status.PLAYING

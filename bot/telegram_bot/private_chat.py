@@ -58,10 +58,6 @@ class PrivateChat:
                 await message.reply_text(texts.private_only_in_groups())
             return
         playing = info is not None and info.status is Status.PLAYING
-        if verb == "export" and playing:
-            with use_locale(locale):
-                await message.reply_text(texts.export_after_game())
-            return
         key = info.key if info is not None else ChatKey(PLATFORM, str(user_id))
         if verb == "hand" and playing:
             await self._show_hand(key, user, locale)

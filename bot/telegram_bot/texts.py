@@ -139,11 +139,6 @@ def write_me_first(name: str) -> str:
         name=name)
 
 
-def export_after_game() -> str:
-    """``export`` while the game runs (the record would show every hand)."""
-    return _("The game record is available once the game is over.")
-
-
 def settings_usage() -> str:
     """Help line under the settings shown by /settings."""
     return _("Change with /settings name=value, e.g. /settings timer=2m deals=3.")

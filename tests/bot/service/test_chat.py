@@ -35,6 +35,9 @@ async def test_a_lobby_through_text_commands(harness: Harness) -> None:
     assert info is not None and info.status is Status.PLAYING
     hand = await handle_text(s, CHAT, BEN, "hand")
     assert hand.private and hand.text is not None and "hand" in hand.text.lower()
+    refused = await handle_text(s, CHAT, ANA, "export")
+    assert not refused.ok and refused.text == "A game can be exported once it is over."
+    assert (await handle_text(s, CHAT, ANA, "cancel")).ok
     export = await handle_text(s, CHAT, ANA, "export")
     assert export.private and export.text is not None
     assert replay(json.loads(export.text))["ok"]
