@@ -127,9 +127,12 @@ async def test_rummy_bot_run_plays_with_the_real_clock_and_stops_cleanly(tmp_pat
             tg.press_button(ALICE, message, message.callback_data[0])
             await tg.wait_for(lambda m=message: any(d.startswith("hx")
                                                     for d in m.callback_data), WAIT)
+            edits = len(table.history)
             tg.press_button(ALICE, message, next(d for d in message.callback_data
                                                  if d.startswith("hx")))
-            await tg.wait_for(lambda m=message: "Ada draws" in (table.text or "")
+            # Wait for a NEWER table text: Ada has answered and it is Alice's turn again.
+            await tg.wait_for(lambda n=edits: len(table.history) > n + 1
+                              and "Ada draws" in (table.text or "")
                               and "Alice to play" in (table.text or ""), WAIT)
         stop.set()
         await asyncio.wait_for(task, WAIT)
