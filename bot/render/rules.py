@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.i18n import N_, _
-from engine.commands import COMMANDS, canonical_verb
+from engine.commands import COMMANDS, canonical_verb, command_table
 from engine.rules import Option, OptionValue, RuleSet
 from engine.variants import VARIANTS, get_variant
 
@@ -139,14 +139,17 @@ def render_variants() -> str:
     return "\n".join(lines)
 
 
-def render_help(verb: str | None = None) -> str:
-    """The command list from :data:`engine.commands.COMMANDS`: syntax, help and aliases.
+def render_help(verb: str | None = None, variant: str | None = None) -> str:
+    """The command list: the shared verbs and, with ``variant``, that variant's own
+    (:func:`engine.commands.command_table`): syntax, help and aliases.
 
     ``verb`` (a verb or alias, e.g. from ``help meld``) limits the list to that
-    command; an unknown word gives the whole list.
+    command; an unknown word gives the whole list. Variant verbs without a
+    translation show their English help.
     """
     wanted = canonical_verb(verb) if verb else None
-    commands = [c for c in COMMANDS if wanted is None or c.verb == wanted]
+    table = COMMANDS if variant is None else command_table(variant)
+    commands = [c for c in table if wanted is None or c.verb == wanted]
     lines = [_("Commands (cards are written like 7h 10d qs ac jk):")]
     for command in commands:
         help_text = _(COMMAND_HELP[command.verb]) if command.verb in COMMAND_HELP else command.help

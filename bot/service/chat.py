@@ -186,8 +186,10 @@ async def _dispatch(service: GameService, key: ChatKey, user: UserRef, text: str
             return Reply(_(_RULES_HINT), private=True)
         return Reply(render_rules(make_rules(table.variant, table.preset, dict(table.options))),
                      private=True)
-    return Reply(render_help(args[0] if args else None) + "\n\n" + _(_TABLE_HELP),
-                 private=True)
+    current = await service.table_info(key)
+    return Reply(render_help(args[0] if args else None,
+                             None if current is None else current.variant)
+                 + "\n\n" + _(_TABLE_HELP), private=True)
 
 
 _RULES_HINT = N_("There is no game here; new [variant] [preset] opens one.")

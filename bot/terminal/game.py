@@ -155,7 +155,7 @@ class TerminalGame:
             return False
         info, view = await self.service.player_view(TERMINAL_KEY, self.user)
         if verb == "help":
-            self._write(render_help(args[0] if args else None))
+            self._write(render_help(args[0] if args else None, info.variant))
             self._write(_("Also: rules, lang de|en, stats, export, cancel (ends the game). "
                           "quit keeps the game for the next rummy-bot play."))
         elif verb == "hand":
