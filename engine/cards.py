@@ -6,6 +6,16 @@ joker. Examples: ``7h``, ``10d``, ``Qs``, ``A♣``, ``jk``.
 
 Identical cards of several decks are equal and interchangeable, so hands are
 multisets (tuples that may repeat a card).
+
+Tiles (Romanian Rummy, romanian-rummy.de.txt: "Es gibt vier Farben: rot, gelb,
+blau und schwarz, und in jeder Farbe gibt es zwei Steine von jeder Zahl von 1
+bis 13") are cards too: ``Card(number, colour)`` with a colour member of
+:class:`Suit` (``r y b k``). Tile notation puts the colour first: ``r7``,
+``y13``, ``b1``, ``k5`` (k = black), or a colour word ``rot7`` / ``red7``,
+``gelb13`` / ``yellow13``, ``blau1`` / ``blue1``, ``schwarz5`` / ``black5``, or
+a colour symbol ``🔴7``. The Joly is the joker card (``jo`` or ``jk``). Card
+and tile notation cannot be confused: a card ends with its suit, a tile with
+its number.
 """
 
 from __future__ import annotations
@@ -19,12 +29,18 @@ from engine.errors import CardParseError
 
 
 class Suit(enum.Enum):
-    """The four suits, in the sort order used for display (clubs first)."""
+    """The four card suits, in the sort order used for display (clubs first), and the four
+    tile colours (red, yellow, blue, black). Iterate :data:`CARD_SUITS` or
+    :data:`TILE_COLOURS`, not the enum, to get one family."""
 
     CLUBS = "c"
     DIAMONDS = "d"
     HEARTS = "h"
     SPADES = "s"
+    RED = "r"
+    YELLOW = "y"
+    BLUE = "b"
+    BLACK = "k"
 
     @property
     def symbol(self) -> str:
@@ -33,14 +49,33 @@ class Suit(enum.Enum):
 
     @property
     def order(self) -> int:
-        """0..3, clubs < diamonds < hearts < spades."""
+        """0..3 within the family: clubs < diamonds < hearts < spades;
+        red < yellow < blue < black."""
         return _SUIT_ORDER[self]
 
+    @property
+    def is_colour(self) -> bool:
+        """True for a tile colour (red, yellow, blue, black)."""
+        return self in _COLOUR_SET
 
-_SUIT_SYMBOL = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
-_SUIT_ORDER = {Suit.CLUBS: 0, Suit.DIAMONDS: 1, Suit.HEARTS: 2, Suit.SPADES: 3}
-_SUIT_BY_TEXT = {s.value: s for s in Suit} | {v: k for k, v in _SUIT_SYMBOL.items()}
+
+#: The four card suits, in display order (what a deck of cards holds).
+CARD_SUITS: tuple[Suit, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+#: The four tile colours, in display order (romanian-rummy.de.txt: "rot, gelb, blau und
+#: schwarz").
+TILE_COLOURS: tuple[Suit, ...] = (Suit.RED, Suit.YELLOW, Suit.BLUE, Suit.BLACK)
+_COLOUR_SET = frozenset(TILE_COLOURS)
+
+_SUIT_SYMBOL = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠",
+                Suit.RED: "🔴", Suit.YELLOW: "🟡", Suit.BLUE: "🔵", Suit.BLACK: "⚫"}
+_SUIT_ORDER = {s: i for family in (CARD_SUITS, TILE_COLOURS) for i, s in enumerate(family)}
+_SUIT_BY_TEXT = {s.value: s for s in CARD_SUITS} | {_SUIT_SYMBOL[s]: s for s in CARD_SUITS}
 _SUIT_BY_TEXT |= {"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES}
+_COLOUR_BY_TEXT = {s.value: s for s in TILE_COLOURS}
+_COLOUR_BY_TEXT |= {_SUIT_SYMBOL[s]: s for s in TILE_COLOURS}
+_COLOUR_BY_TEXT |= {"rot": Suit.RED, "red": Suit.RED, "gelb": Suit.YELLOW,
+                    "yellow": Suit.YELLOW, "blau": Suit.BLUE, "blue": Suit.BLUE,
+                    "schwarz": Suit.BLACK, "black": Suit.BLACK}
 
 JOKER_RANK = 0
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
@@ -72,6 +107,8 @@ class Card:
     def __str__(self) -> str:
         if self.is_joker:
             return "jk"
+        if self.suit is not None and self.suit.is_colour:
+            return f"{self.suit.value}{self.rank}"
         rank = _RANK_TEXT.get(self.rank, str(self.rank))
         return rank + (self.suit.value if self.suit else "")
 
@@ -82,6 +119,8 @@ class Card:
         """Display form with a suit symbol and upper-case rank: ``'7♥'``, ``'Q♠'``, ``'🃏'``."""
         if self.is_joker:
             return "🃏"
+        if self.suit is not None and self.suit.is_colour:
+            return f"{self.suit.symbol}{self.rank}"
         rank = _RANK_TEXT.get(self.rank, str(self.rank)).upper()
         return rank + (self.suit.symbol if self.suit else "")
 
@@ -99,14 +138,17 @@ JOKER = Card(JOKER_RANK, None)
 def parse_card(text: str) -> Card:
     """Parse one card in the notation above.
 
+    Also parses tiles (``r7``, ``rot7``, ``red7``, ``🔴7``; see the module docstring).
     Raises :class:`engine.errors.CardParseError` (code ``bad_card``) for
-    anything that is not a card, e.g. ``'11h'`` or ``'7x'``.
+    anything that is not a card, e.g. ``'11h'``, ``'7x'`` or ``'r14'``.
     """
     raw = text.strip().lower()
-    if raw in ("jk", "joker", "jo", "*"):
+    if raw in ("jk", "joker", "jo", "joly", "*"):
         return JOKER
     if len(raw) < 2:
         raise CardParseError(text)
+    if raw[-1] in _DIGITS:
+        return _parse_tile(raw, text)
     rank_text, suit_text = raw[:-1], raw[-1]
     suit = _SUIT_BY_TEXT.get(suit_text)
     rank = _RANK_BY_TEXT.get(rank_text)
@@ -115,14 +157,30 @@ def parse_card(text: str) -> Card:
     return Card(rank, suit)
 
 
+_DIGITS = "0123456789"
+
+
+def _parse_tile(raw: str, text: str) -> Card:
+    """A tile: colour (letter, word or symbol) followed by its number 1..13."""
+    head = raw.rstrip(_DIGITS)
+    number = raw[len(head):]
+    colour = _COLOUR_BY_TEXT.get(head.rstrip("-"))
+    if colour is None or number.startswith("0") or not 1 <= int(number) <= 13:
+        raise CardParseError(text)
+    return Card(int(number), colour)
+
+
 def parse_face(text: str) -> Card:
     """Parse a declared joker identity: a card (``8h``) or a suitless rank (``8``, ``q``).
 
+    A suitless number 11..13 (a tile set's Joly, ``jo=12``) is accepted too.
     Raises :class:`engine.errors.CardParseError` when it is neither.
     """
     raw = text.strip().lower()
     if raw in _RANK_BY_TEXT:
         return Card(_RANK_BY_TEXT[raw], None)
+    if raw in ("11", "12", "13"):
+        return Card(int(raw), None)
     card = parse_card(raw)
     if card.is_joker:
         raise CardParseError(text)
@@ -142,7 +200,8 @@ def format_cards(cards: Iterable[Card]) -> str:
 
 def standard_deck(decks: int = 1, jokers: int = 0) -> list[Card]:
     """``decks`` x 52 cards plus ``jokers`` jokers, in a fixed (unshuffled) order."""
-    cards = [Card(rank, suit) for _ in range(decks) for suit in Suit for rank in range(1, 14)]
+    cards = [Card(rank, suit) for _ in range(decks) for suit in CARD_SUITS
+             for rank in range(1, 14)]
     cards.extend(JOKER for _ in range(jokers))
     return cards
 

@@ -46,10 +46,11 @@ def verify(state: GameState, action: Action) -> None:
         raise GameOver()
     if not 0 <= action.seat < state.seats:
         raise NotYourTurn(player=state.players[state.current], seat=action.seat)
+    var = get_variant(state.rules.variant)
     if not isinstance(action, NextDeal) and state.phase in (Phase.DRAW, Phase.PLAY) \
-            and action.seat != state.current:
+            and action.seat != state.current and not var.may_act(state, action):
         raise NotYourTurn(player=state.players[state.current], seat=action.seat)
-    handler = get_variant(state.rules.variant).handlers().get(type(action))
+    handler = var.handlers().get(type(action))
     if handler is None:
         raise IllegalMove()
     handler[0](state, action)

@@ -32,7 +32,7 @@ from typing import Any
 from engine.actions import Action, NextDeal
 from engine.cards import Card
 from engine.commands import find_player, format_record_line, parse_record_line
-from engine.dealing import DealSpec, deal_from_deck, new_game, shuffled_deal, start_deal, starter
+from engine.dealing import DealSpec, new_game, start_deal, starter
 from engine.errors import EngineError
 from engine.game import apply
 from engine.rules import OptionValue, RuleSet, make_rules
@@ -81,6 +81,7 @@ class DealPlan:
     hands: tuple[tuple[Card, ...], ...] | None = None
     upcard: Card | None = None
     stock: tuple[Card, ...] = ()
+    extra: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,14 +229,16 @@ def _read_deal(value: Any, actions: Any, where: str, actions_where: str, rules: 
         deck = cards_from_json(deal["deck"], f"{where}.deck")
         check_cards_in_deck(rules, seats, deck, f"{where}.deck")
         return DealPlan(where, lines, deck=deck)
-    if keys <= {"hands", "upcard", "stock"} and "hands" in keys:
+    var = get_variant(rules.variant)
+    if keys <= {"hands", "upcard", "stock"} | var.deal_keys and "hands" in keys:
         hands = _read_hands(deal["hands"], players, f"{where}.hands")
         up_raw = deal.get("upcard")
         upcard = None if up_raw is None else card_from_json(up_raw, f"{where}.upcard")
         stock = cards_from_json(deal.get("stock", []), f"{where}.stock")
         every = [c for h in hands for c in h] + list(stock) + ([upcard] if upcard else [])
         check_cards_in_deck(rules, seats, every, where)
-        return DealPlan(where, lines, hands=hands, upcard=upcard, stock=stock)
+        return DealPlan(where, lines, hands=hands, upcard=upcard, stock=stock,
+                        extra=var.deal_extra_from_json(deal, where))
     raise RecordError(where, "a deal is {\"hands\", \"upcard\", \"stock\"}, {\"deck\"} or "
                              "{\"seed\"}; got keys " + ", ".join(sorted(map(str, keys))))
 
@@ -264,9 +267,9 @@ def _deal_spec(plan: RecordPlan, deal: DealPlan, dealer: int, number: int) -> De
     rules = plan.rules
     seats = len(plan.players)
     if deal.seed is not None:
-        return shuffled_deal(rules, seats, dealer, deal.seed, number)
+        return get_variant(rules.variant).deal(rules, seats, dealer, deal.seed, number)
     if deal.deck is not None:
-        return deal_from_deck(rules, seats, dealer, deal.deck)
+        return get_variant(rules.variant).deal_from_deck(rules, seats, dealer, deal.deck)
     assert deal.hands is not None
     var = get_variant(rules.variant)
     size = var.hand_size(rules, seats)
@@ -282,7 +285,7 @@ def _deal_spec(plan: RecordPlan, deal: DealPlan, dealer: int, number: int) -> De
                           "must be null: the starter gets an extra card instead")
     if not extra and deal.upcard is None:
         raise RecordError(f"{deal.where}.upcard", "missing")
-    return DealSpec(deal.hands, deal.upcard, deal.stock)
+    return DealSpec(deal.hands, deal.upcard, deal.stock, deal.extra)
 
 
 def _uses_game_shuffle(deal: DealPlan, seed: int) -> bool:
@@ -399,12 +402,17 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
 
 # --- export ---------------------------------------------------------------------------------
 
-def deal_to_json(spec: DealSpec, players: Sequence[str]) -> dict[str, Any]:
+def deal_to_json(spec: DealSpec, players: Sequence[str],
+                 variant: str | None = None) -> dict[str, Any]:
     """An explicit deal as a record writes it: hands by player name, upcard, stock
-    (top card first)."""
-    return {"hands": {players[s]: cards_to_json(h) for s, h in enumerate(spec.hands)},
-            "upcard": None if spec.upcard is None else str(spec.upcard),
-            "stock": cards_to_json(spec.stock)}
+    (top card first), and what ``variant`` deals besides (``DealSpec.extra``, e.g. a
+    face-up tile)."""
+    out = {"hands": {players[s]: cards_to_json(h) for s, h in enumerate(spec.hands)},
+           "upcard": None if spec.upcard is None else str(spec.upcard),
+           "stock": cards_to_json(spec.stock)}
+    if variant is not None:
+        out |= get_variant(variant).deal_extra_to_json(spec.extra)
+    return out
 
 
 def _options_vs_preset(rules: RuleSet) -> dict[str, OptionValue]:
@@ -442,7 +450,7 @@ def export_record(rules: RuleSet, players: Sequence[str], seed: int, dealer: int
     entries = []
     for k, lines in enumerate(per_deal):
         spec = deals[k] if k < len(deals) else None
-        deal = {"seed": seed} if spec is None else deal_to_json(spec, names)
+        deal = {"seed": seed} if spec is None else deal_to_json(spec, names, rules.variant)
         entries.append({"deal": deal, "actions": lines})
     record: dict[str, Any] = {"format": RECORD_FORMAT}
     if comment:

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from itertools import combinations, product
 
 from engine.candidates import candidate_melds
-from engine.cards import JOKER, Card, Suit, sort_cards
+from engine.cards import CARD_SUITS, JOKER, TILE_COLOURS, Card, Suit, sort_cards
 from engine.melds import (
     AceMode,
     CardSpec,
@@ -113,7 +113,7 @@ class Partition:
 
 
 _JOKER_CODE = 64
-_SUITS: tuple[Suit, ...] = tuple(sorted(Suit, key=lambda s: s.order))
+_SUITS: tuple[Suit, ...] = CARD_SUITS
 _CARD_OF: dict[int, Card] = {_JOKER_CODE: JOKER}
 for _suit in _SUITS:
     for _rank in range(1, 14):
@@ -189,13 +189,27 @@ def best_melds(hand: Sequence[Card], rules: RuleSet) -> Partition:
     noch in ihren Händen sind". Raises ``ValueError`` for a card that is not a
     playing card (a suitless face).
     """
-    return _best_cached(_codes(hand), _setup_for(rules))
+    return _in_family(_best_cached(_codes(hand), _setup_for(rules)), hand)
 
 
 def best_partition(hand: Sequence[Card], meld_rules: MeldRules,
                    points: Callable[[Card], int]) -> Partition:
     """:func:`best_melds` for explicit meld rules and card values (not cached)."""
-    return _solve(_codes(hand), _make_setup(meld_rules, points))
+    return _in_family(_solve(_codes(hand), _make_setup(meld_rules, points)), hand)
+
+
+def _in_family(part: Partition, hand: Sequence[Card]) -> Partition:
+    """``part`` with its cards in the family of ``hand``: the search codes a tile colour
+    like the card suit of the same ``order``, so a hand of tiles gets its colours back."""
+    if not any(c.suit is not None and c.suit.is_colour for c in hand):
+        return part
+
+    def tile(card: Card) -> Card:
+        return card if card.suit is None else Card(card.rank, TILE_COLOURS[card.suit.order])
+
+    melds = tuple(tuple(CardSpec(tile(s.card), None if s.face is None else tile(s.face))
+                        for s in group) for group in part.melds)
+    return Partition(melds, tuple(tile(c) for c in part.deadwood), part.deadwood_points)
 
 
 def card_value(card: Card, rules: RuleSet) -> int:

@@ -60,6 +60,149 @@ ERROR_TEMPLATES: Mapping[str, str] = {
     ),
     "invalid_joker_swap": N_("No joker swap: {reason}"),
     "game_over": N_("The game is over."),
+    # --- German Rommé (engine.variants.german.errors)
+    "opening_too_low": N_(
+        "Your first meld has {total} points; it needs {needed}. Meld more, or take your "
+        "melds back with takeback."
+    ),
+    "not_opened_yet": N_(
+        "You may lay off or exchange jokers only after your first meld, from your next "
+        "turn on."
+    ),
+    "one_layoff_per_turn": N_("Only one card may be laid off per turn."),
+    "no_rummy_first_turn": N_("You may not go out with hand rummy in your first turn."),
+    "nothing_to_take_back": N_(
+        "There is nothing to take back: only the melds of an unfinished first meld can be."
+    ),
+    "exchange_needs_meld": N_(
+        "The freed joker must go into a new meld at once: use exchange, e.g. "
+        "exchange 8h 3 | jk 9h 10h."
+    ),
+    "exchange_no_joker": N_("No joker in meld {number} stands for {card}."),
+    "exchange_needs_four": N_(
+        "The joker in meld {number} may only be exchanged for all missing cards at once, "
+        "a four without jokers: {cards}."
+    ),
+    "freed_joker_not_melded": N_(
+        "The new meld must hold the freed joker: write jk in it ({jokers} needed)."
+    ),
+    "dealer_discards_first": N_("The dealer begins this deal by discarding one card."),
+    "closing_layoffs_only": N_("Someone went out: lay off cards on the melds, or say done."),
+    "not_closing": N_("done ends your lay-offs after someone went out; there are none now."),
+    "buyback_pending": N_("First decide about buying back into the game: buyback or decline."),
+    "no_buyback": N_("There is no buy-back to decide now."),
+    "exchange_syntax": N_(
+        "exchange: name the card, the meld number, | and the new meld with the joker, "
+        "e.g. exchange 8h 3 | jk 9h 10h."
+    ),
+    # --- Rummy 500 (engine.variants.rummy500.errors)
+    "not_in_pile": N_("{card} is not in the discard pile."),
+    "pile_card_unplayable": N_(
+        "You could not meld or lay off {card} this turn, "
+        "so you may not take it from the discard pile."
+    ),
+    "pile_card_no_new_meld": N_(
+        "You could not put {card} into a new meld this "
+        "turn, so you may not take it from the discard pile."
+    ),
+    "must_play_pile_card": N_(
+        "Meld or lay off {card} first: you "
+        "took it from the discard pile this turn."
+    ),
+    "pile_card_blocked": N_(
+        "That would leave no way to play "
+        "{card}, which you took from the discard pile."
+    ),
+    "pile_card_needs_new_meld": N_(
+        "{card} must go into a new meld of three "
+        "or more cards; laying it off does not count."
+    ),
+    "calling_off": N_("These rules have no Rommé! calls."),
+    "no_call_window": N_(
+        "Rommé! can be called only after "
+        "a discard, before the next player draws."
+    ),
+    "discarder_cannot_call": N_("You discarded last; only the other players may call Rommé! now."),
+    "nothing_to_call": N_(
+        "There is nothing to call: no card of "
+        "the discard pile can be played at once."
+    ),
+    "not_callable": N_("{card} cannot be called: it cannot be played at once."),
+    "call_needs_card": N_("Say which card you call: {cards}."),
+    "call_needs_meld": N_("Say on which meld to lay off {card}: {numbers}."),
+    "call_takes_no_meld": N_(
+        "Name only the card (call {card}); you meld "
+        "or lay it off in your own turn."
+    ),
+    "playable_last_card": N_(
+        "You cannot go out by discarding {card}: it "
+        "can be laid off, so lay it off instead."
+    ),
+    # --- Romanian Rummy (engine.variants.romanian.errors, .commands)
+    "romanian_preplay": N_(
+        "Before play: {player} may announce a doubla or the face-up tile, then says ready."
+    ),
+    "romanian_preplay_over": N_(
+        "Doubla and announcements are made before the first discard only."
+    ),
+    "romanian_no_pair": N_("You do not hold two {tile}."),
+    "romanian_no_doubla": N_("You hold no two identical tiles."),
+    "romanian_doubla_again": N_("You have announced your doubla already."),
+    "romanian_no_doubla_hint": N_("None of your pairs is {hint} (low: 1 to 7, high: 8 to 13)."),
+    "romanian_hint_mismatch": N_(
+        "{tile} is not a {hint} doubla (low: 1 to 7, high: 8 to 13)."
+    ),
+    "romanian_offer_not_allowed": N_(
+        "You cannot offer {player} a doubla swap: both of you must have announced a doubla, "
+        "neither has swapped, and each player offers once."
+    ),
+    "romanian_offer_pending": N_(
+        "{player} offers you a doubla swap: accept it with one of your pairs or reject it."
+    ),
+    "romanian_no_offer": N_("Nobody offers you a doubla swap."),
+    "romanian_no_twin": N_(
+        "You cannot announce {tile}: you do not hold it, or you announced it already."
+    ),
+    "romanian_first_discard": N_("The first player begins by discarding one tile."),
+    "romanian_not_opened": N_(
+        "You have not opened yet: first meld at least {points} points from your rack, with "
+        "at least one run."
+    ),
+    "romanian_opening_low": N_(
+        "Your opening is worth {value} points; it must be worth at least {points}."
+    ),
+    "romanian_opening_run": N_("Your opening must hold at least one run."),
+    "romanian_opening_turn": N_(
+        "In the turn of your opening you may not lay off on other players' melds or "
+        "exchange a Joly."
+    ),
+    "romanian_few_tiles": N_("With one or two tiles you must draw from the wall."),
+    "romanian_first_tile": N_("The first tile of the discard row can never be taken."),
+    "romanian_not_in_row": N_("There is no {tile} in the discard row to take."),
+    "romanian_no_row_meld": N_("You hold no two tiles that make a set or run with {tile}."),
+    "romanian_obligation": N_(
+        "First meld {tile} in a new meld with at least two tiles of your rack."
+    ),
+    "romanian_obligation_meld": N_(
+        "This meld must hold {tile} and at least two tiles that were on your rack."
+    ),
+    "romanian_no_face_up": N_("The face-up tile has been taken already."),
+    "romanian_face_up_not_out": N_(
+        "You may take the face-up tile {tile} only to go out with it this turn."
+    ),
+    "romanian_must_go_out": N_(
+        "You took the face-up tile: meld or lay off all tiles but one and discard the last; "
+        "this move would not let you go out."
+    ),
+    "romanian_exchange_pair": N_(
+        "The Joly in a set of three can only be exchanged for both missing colours "
+        "together; a single tile may be laid off instead."
+    ),
+    "romanian_exchange_use": N_(
+        "You could not meld the freed Joly at once with two tiles of your rack."
+    ),
+    "missing_player_name": N_("{verb}: name your pair's tile and the player, e.g. offer r7 ben."),
+    "bad_doubla_hint": N_("'{text}' is not high or low (doubla, doubla high, doubla low)."),
     # --- card notation and text commands (engine.commands)
     "bad_card": N_("'{text}' is not a card (examples: 7h 10d qs ac jk)."),
     "bad_command": N_("That command was not understood. Type help for the commands."),
@@ -93,6 +236,7 @@ ERROR_TEMPLATES: Mapping[str, str] = {
     "not_playing": N_("The game has not started yet."),
     "bad_setting": N_("{name}: '{value}' is not allowed; expected {accepts}."),
     "no_such_seat": N_("There is no AI player at seat {seat}."),
+    "not_finished": N_("A game can be exported once it is over."),
     "not_name_value": N_("{verb}: '{word}' is not name=value (e.g. timer=2m)."),
     "not_seat_number": N_("'{word}' is not a seat number."),
 }
@@ -107,6 +251,10 @@ _ACTIONS: Mapping[str, str] = {
     "swap": N_("swap a joker"),
     "discard": N_("discard"),
     "deal": N_("deal the next hand"),
+    "take back": N_("take melds back"),
+    "exchange": N_("exchange a joker"),
+    "done": N_("end your lay-offs"),
+    "buy back": N_("buy back"),
 }
 
 # WrongPhase: what the player should do instead, by the phase the game is in.
@@ -127,6 +275,10 @@ _MELD_REASONS: Mapping[str, str] = {
     "mixed": N_("the cards are neither of one rank (set) nor of one suit (run)."),
     "ace_position": N_("the ace cannot stand there in a run."),
     "not_consecutive": N_("the cards of a run must be consecutive."),
+    "joly_ratio": N_("a meld needs at least twice as many real tiles as Jolys."),
+    "joly_set_colour": N_(
+        "a Joly in a set stands for the number only; write jo or jo=7, not a colour."
+    ),
 }
 
 # InvalidJokerSwap ``reason_code`` -> why.

@@ -134,6 +134,9 @@ def render_table(view: PublicView) -> str:
                 name=view.players[view.current], card=card_text(view.taken)
             )
         )
+    from bot.render.variants import variant_table_lines
+
+    lines.extend(variant_table_lines(view))
     lines.append(_("Players:"))
     width = max(len(name) for name in view.players)
     for seat, name in enumerate(view.players):

@@ -52,7 +52,7 @@ from engine.actions import (
     TakeDiscard,
 )
 from engine.ai.base import require_legal
-from engine.cards import JOKER, Card, Suit, sort_cards
+from engine.cards import CARD_SUITS, JOKER, TILE_COLOURS, Card, sort_cards
 from engine.melds import CardSpec, check_meld
 from engine.rules import RuleSet
 from engine.search import Partition, best_melds, card_value, layoff_options
@@ -354,7 +354,9 @@ def _outs(cards: Sequence[Card], seen: Sequence[Card]) -> int:
     for i, a in enumerate(naturals):
         for b in naturals[i + 1:]:
             if a.rank == b.rank and a.suit != b.suit:
-                wanted.update((a.rank, s) for s in Suit if s not in (a.suit, b.suit))
+                family = TILE_COLOURS if a.suit is not None and a.suit.is_colour \
+                    else CARD_SUITS
+                wanted.update((a.rank, s) for s in family if s not in (a.suit, b.suit))
             elif a.suit == b.suit:
                 low, high = sorted((a.rank, b.rank))
                 if high - low == 1:

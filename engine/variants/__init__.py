@@ -5,8 +5,13 @@ from __future__ import annotations
 from engine.errors import RuleOptionError
 from engine.variants.base import Variant, VariantCommand
 from engine.variants.basic import BasicRummy
+from engine.variants.german import GermanRummy
+from engine.variants.romanian import RomanianRummy
+from engine.variants.rummy500 import Rummy500
 
-VARIANTS: dict[str, Variant] = {v.id: v for v in (BasicRummy(),)}
+VARIANTS: dict[str, Variant] = {v.id: v for v in (
+    BasicRummy(), Rummy500(), GermanRummy(), RomanianRummy(),
+)}
 
 
 def variant_commands() -> tuple[VariantCommand, ...]:

@@ -78,9 +78,37 @@ class Variant(ABC):
 
         return shuffled_deal(rules, seats, dealer, seed, deal_number)
 
+    def deal_from_deck(self, rules: RuleSet, seats: int, dealer: int,
+                       deck: Sequence[Card]) -> DealSpec:
+        """Deal ``deck`` (front first) as the rules deal (a record's ``{"deck": [...]}``);
+        the base deals one card at a time (:func:`engine.dealing.deal_from_deck`)."""
+        from engine.dealing import deal_from_deck
+
+        return deal_from_deck(rules, seats, dealer, deck)
+
+    #: Further keys of an explicit deal in a record (``DealSpec.extra``), e.g. ``face_up``.
+    deal_keys: frozenset[str] = frozenset()
+
+    def deal_extra_to_json(self, extra: Any) -> dict[str, Any]:
+        """The record keys (of :attr:`deal_keys`) that write ``DealSpec.extra``; the base
+        has none."""
+        return {}
+
+    def deal_extra_from_json(self, deal: Mapping[str, Any], where: str) -> Any:
+        """``DealSpec.extra`` from an explicit deal's keys (inverse of
+        :meth:`deal_extra_to_json`); raise ``RecordError`` for bad data."""
+        return None
+
     def on_deal(self, state: GameState, spec: DealSpec) -> GameState:
         """Adjust a freshly dealt state (e.g. set ``state.extra``); the base keeps it."""
         return state
+
+    def may_act(self, state: GameState, action: Action) -> bool:
+        """True when ``action`` of a seat that is not the current one may be verified during
+        a turn (an interrupt of the turn order, such as calling "Rommé!" in Rummy 500); its
+        handler still decides whether it is legal. The base says no: only the current seat
+        acts during a turn."""
+        return False
 
     def ai_move(self, view: Any, legal: Sequence[Action], rng: random.Random) -> Action | None:
         """A variant's own choice for the greedy AI (e.g. a variant-only action), or ``None``

@@ -152,7 +152,7 @@ def test_language_comes_from_lang(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["options", "--variant", "poker"], "Unknown variant 'poker'. Variants: basic."),
+        (["options", "--variant", "poker"], "Unknown variant 'poker'. Variants: basic"),
         (["play", "--option", "colour=red"], "Unknown option 'colour'."),
         (["play", "--option", "deals"], "Option deals needs the form name=value"),
         (["simulate", "--games", "1", "--option", "ace=middle"],

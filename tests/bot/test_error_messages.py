@@ -44,7 +44,9 @@ def _placeholders(text: str) -> set[str]:
     return {field for _lit, field, _spec, _conv in string.Formatter().parse(text) if field}
 
 
-ILLEGAL_MOVES = [c for c in _subclasses(IllegalMove) if c.__module__ == "engine.errors"]
+# The shared moves' errors and every variant's own (engine/variants/<pkg>/...).
+ILLEGAL_MOVES = [c for c in _subclasses(IllegalMove)
+                 if c.__module__ == "engine.errors" or c.__module__.startswith("engine.variants.")]
 COMMAND_ERRORS = [
     c for _name, c in inspect.getmembers(commands, inspect.isclass)
     if issubclass(c, errors.CommandError) and c is not errors.CommandError
@@ -187,7 +189,7 @@ def test_card_parse_error_and_command_errors_in_german() -> None:
 @pytest.mark.parametrize(
     ("variant", "preset", "options", "german"),
     [
-        ("poker", None, {}, "Unbekannte Variante 'poker'. Varianten: basic."),
+        ("poker", None, {}, "Unbekannte Variante 'poker'. Varianten: basic"),
         ("basic", "turbo", {}, "Unbekannte Voreinstellung 'turbo'."),
         ("basic", None, {"colour": "red"}, "Unbekannte Option 'colour'."),
         ("basic", None, {"ace": "middle"},

@@ -1,6 +1,8 @@
 """Text for variant-only events: one module per variant (``rummy500.py`` ...), each with
 ``render(event, players) -> str | None``. :func:`bot.render.events.render_event` asks every
-module here for events it does not know itself."""
+module here for events it does not know itself. A module may also define
+``table_lines(view) -> list[str]``: further lines of the table screen
+(:func:`bot.render.text.render_table`), empty for other variants' tables."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 
 from engine.events import Event
+from engine.views import PublicView
 
 Renderer = Callable[[Event, Sequence[str]], "str | None"]
 
@@ -22,6 +25,22 @@ def renderers() -> tuple[Renderer, ...]:
         module = importlib.import_module(f"{__name__}.{info.name}")
         found.append(module.render)
     return tuple(found)
+
+
+@cache
+def table_renderers() -> tuple[Callable[[PublicView], list[str]], ...]:
+    """The ``table_lines`` function of every module here that has one, by module name."""
+    found: list[Callable[[PublicView], list[str]]] = []
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        if hasattr(module, "table_lines"):
+            found.append(module.table_lines)
+    return tuple(found)
+
+
+def variant_table_lines(view: PublicView) -> list[str]:
+    """The variant modules' further lines for the table ``view`` (usually none)."""
+    return [line for lines in table_renderers() for line in lines(view)]
 
 
 def render_variant_event(event: Event, players: Sequence[str]) -> str | None:

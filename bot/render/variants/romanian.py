@@ -1,0 +1,121 @@
+"""Text for Romanian Rummy (:mod:`engine.variants.romanian`): its own events and the lines
+its table shows besides the shared ones (the face-up tile, the discard row, the pre-play
+step, players with three tiles or fewer, what the seat to play owes)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import _
+from bot.render.cards import card_text, cards_text, points_text
+from engine.variants.romanian.events import (
+    DoublaAnnounced,
+    DoublaAnswered,
+    DoublaOffered,
+    FaceUpAnnounced,
+    FewTilesLeft,
+    JolyExchanged,
+    PlayBegins,
+    PlayerReady,
+    ScoreSheet,
+    TookFaceUp,
+    TookFromRow,
+)
+from engine.variants.romanian.variant import PublicExtra
+from engine.views import PublicView
+
+
+def _hint(hint: str) -> str:
+    if hint == "high":
+        return _("high")
+    if hint == "low":
+        return _("low")
+    return ""
+
+
+def render(event: object, players: Sequence[str]) -> str | None:
+    """One line for a Romanian event, or ``None`` for any other event.
+
+    Examples (English): "ana announces a doubla (high).", "ben offers ana a doubla swap.",
+    "ana takes 🔴7 from the discard row with 🔵2 ⚫9 and must meld 🔴7 at once.",
+    "cem takes the face-up tile 🟡4 to go out.", "ana has 3 tiles left."
+    """
+    match event:
+        case DoublaAnnounced(seat=seat, hint=hint) if hint:
+            return _("{name} announces a doubla ({hint}).").format(name=players[seat],
+                                                                  hint=_hint(hint))
+        case DoublaAnnounced(seat=seat):
+            return _("{name} announces a doubla.").format(name=players[seat])
+        case DoublaOffered(seat=seat, partner=partner):
+            return _("{name} offers {partner} a doubla swap.").format(
+                name=players[seat], partner=players[partner])
+        case DoublaAnswered(seat=seat, partner=partner, accepted=True):
+            return _("{partner} and {name} swap their doublas face down.").format(
+                name=players[seat], partner=players[partner])
+        case DoublaAnswered(seat=seat, partner=partner):
+            return _("{partner} rejects the doubla swap of {name}.").format(
+                name=players[seat], partner=players[partner])
+        case FaceUpAnnounced(seat=seat, tile=tile):
+            return _("{name} holds the twin of the face-up tile {tile} (+25).").format(
+                name=players[seat], tile=card_text(tile))
+        case PlayerReady(seat=seat):
+            return _("{name} is ready.").format(name=players[seat])
+        case PlayBegins(seat=seat):
+            return _("Play begins: {name} discards first.").format(name=players[seat])
+        case TookFromRow(seat=seat, tile=tile, tiles=tiles):
+            return _("{name} takes {tile} from the discard row with the tiles after it "
+                     "({tiles}) and must meld {tile} at once.").format(
+                name=players[seat], tile=card_text(tile), tiles=cards_text(tiles))
+        case TookFaceUp(seat=seat, tile=tile):
+            return _("{name} takes the face-up tile {tile} to go out.").format(
+                name=players[seat], tile=card_text(tile))
+        case JolyExchanged(seat=seat, index=index, tiles=tiles):
+            return _("{name} puts {tiles} in place of the Joly of meld {number} and must meld "
+                     "the Joly at once.").format(name=players[seat], tiles=cards_text(tiles),
+                                                 number=index + 1)
+        case FewTilesLeft(seat=seat, count=count):
+            return _("{name} announces: tiles left: {n}.").format(name=players[seat], n=count)
+        case ScoreSheet(lines=lines):
+            parts = []
+            for seat, line in enumerate(lines):
+                parts.append(_("{name} {total} (melded {melded}, Jolys {jolys}, rack -{rack}, "
+                               "no meld {no_meld}, bonus {bonus}{doubled})").format(
+                    name=players[seat], total=points_text(line.total), melded=line.melded,
+                    jolys=line.jolys, rack=line.rack, no_meld=line.no_meld, bonus=line.bonus,
+                    doubled=_(", doubled") if line.doubled else ""))
+            return _("Score: {parts}.").format(parts="; ".join(parts))
+    return None
+
+
+def table_lines(view: PublicView) -> list[str]:
+    """The Romanian lines of the table screen (nothing for other variants)."""
+    extra = view.extra
+    if not isinstance(extra, PublicExtra):
+        return []
+    lines = []
+    if extra.face_up is not None:
+        lines.append(_("Face-up tile: {tile}").format(tile=card_text(extra.face_up)))
+    if view.discard:
+        first, rest = view.discard[0], view.discard[1:]
+        lines.append(_("Discard row: [{first}] {tiles}").format(
+            first=card_text(first), tiles=cards_text(rest) if rest else ""))
+    if extra.preplay and view.current is not None:
+        lines.append(_("Before play: {name} may say doubla, offer, announce, then ready.")
+                     .format(name=view.players[view.current]))
+        doublas = [f"{view.players[s]} ({_hint(h)})" if h else view.players[s]
+                   for s, h in enumerate(extra.doublas) if h is not None]
+        if doublas:
+            lines.append(_("Doublas: {names}").format(names=", ".join(doublas)))
+    announced = [view.players[s] for s, a in enumerate(extra.announced) if a]
+    if announced:
+        lines.append(_("Face-up twin announced: {names}").format(names=", ".join(announced)))
+    low = [f"{view.players[s]} {n}" for s, n in enumerate(extra.low) if n is not None]
+    if low:
+        lines.append(_("Three tiles or fewer: {players}").format(players=", ".join(low)))
+    if extra.owed is not None and view.current is not None:
+        lines.append(_("{name} must meld {tile} now.").format(
+            name=view.players[view.current], tile=card_text(extra.owed)))
+    if extra.going_out and view.current is not None:
+        lines.append(_("{name} took the face-up tile and goes out this turn.").format(
+            name=view.players[view.current]))
+    return lines

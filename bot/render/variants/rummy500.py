@@ -1,0 +1,75 @@
+"""Text for Rummy 500's own events (:mod:`engine.variants.rummy500.events`): deep takes
+from the spread discard pile, "Rommé!" calls and floating players; and the further lines
+of its table screen (:func:`table_lines`): the whole spread pile, the open call window,
+the card the player to move owes, floaters and the points on the table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import _
+from bot.render.cards import card_text, cards_text, meld_text
+from engine.variants.rummy500.events import Floated, PileTaken, RummyCalled
+from engine.variants.rummy500.state import PublicExtra
+from engine.views import PublicView
+
+
+def render(event: object, players: Sequence[str]) -> str | None:
+    """One line for a Rummy 500 event, or ``None`` for any other event.
+
+    Examples (English): "ana takes 4♥ 7♣ K♠ from the discard pile and must meld or lay
+    off 4♥.", "Rommé! ben calls on ana's discard, takes K♠ Q♠ J♠ and must meld or lay off
+    K♠.", "Rommé! ben lays 10♥ off on meld 2: 7♥ 8♥ 9♥ 10♥.", "cem melds every card and
+    floats."
+    """
+    match event:
+        case PileTaken(seat=seat, card=card, cards=cards):
+            return _("{name} takes {cards} from the discard pile and must meld or lay off "
+                     "{card}.").format(name=players[seat], cards=cards_text(cards),
+                                       card=card_text(card))
+        case RummyCalled(seat=seat, discarder=discarder, card=card, index=index, meld=meld) \
+                if index is not None and meld is not None:
+            return _("Rommé! {name} lays {card} off on meld {number}: {meld}.").format(
+                name=players[seat], card=card_text(card), number=index + 1,
+                meld=meld_text(meld))
+        case RummyCalled(seat=seat, discarder=discarder, card=card, cards=cards):
+            return _("Rommé! {name} calls on {discarder}'s discard, takes {cards} and must "
+                     "meld or lay off {card}.").format(
+                name=players[seat], discarder=players[discarder], cards=cards_text(cards),
+                card=card_text(card))
+        case Floated(seat=seat):
+            return _("{name} melds every card and floats.").format(name=players[seat])
+    return None
+
+
+def table_lines(view: PublicView) -> list[str]:
+    """Further lines of a Rummy 500 table (none for other variants), e.g.::
+
+        Discard pile, bottom to top: 6♠ 4♣ Q♦ 4♦ A♠ 7♥
+        Rommé! may be called on ben's discard until cem draws (all but ben).
+        ana took 4♣ from the discard pile and must meld or lay it off.
+        Floating: cem.
+        Points on the table: ana 24 · ben 35 · cem 0
+    """
+    extra = view.extra
+    if not isinstance(extra, PublicExtra):
+        return []
+    names = view.players
+    lines = []
+    if len(view.discard) > 1:
+        lines.append(_("Discard pile, bottom to top: {cards}").format(
+            cards=cards_text(view.discard)))
+    window = extra.call_window
+    if window is not None and view.current is not None:
+        lines.append(_("Rommé! may be called after {name}'s turn until {next} draws (all but "
+                       "{name}).").format(name=names[window.discarder],
+                                         next=names[view.current]))
+    if extra.must_play is not None and view.current is not None:
+        lines.append(_("{name} took {card} from the discard pile and must meld or lay it "
+                       "off.").format(name=names[view.current], card=card_text(extra.must_play)))
+    if extra.floating:
+        lines.append(_("Floating: {names}.").format(
+            names=", ".join(names[s] for s in extra.floating)))
+    points = " · ".join(f"{names[s]} {p}" for s, p in enumerate(extra.melded_points))
+    lines.append(_("Points on the table: {points}").format(points=points))
+    return lines

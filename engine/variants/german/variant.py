@@ -1,0 +1,211 @@
+"""German Rommé (``german``): shared/rules/german-romme.de.txt, "Deutsches Rommé (Rummy mit
+Joker und Auslegen)".
+
+2-6 players, 2 x 52 cards and 6 jokers (or 4), 13 cards each (11 with 5-6 players), an
+upcard; draw from the stock or take the upcard; melds of 3+ with joker limits; a first
+meld of 40 points (option) made within one turn, lay-offs and joker exchanges from the
+next turn on; every turn ends with a discard, going out too; hand rummy doubles the
+losers' penalty points; elimination at a target or a fixed number of deals; optional
+play-money chips; every house rule of the text as an option. The modules of this package
+hold one idea each (rules, melds, values, dealing, moves, exchange, closing, buyback,
+ending, chips, legal, views, ai, commands, state).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from engine.actions import Discard, Draw, LayOff, MeldCards, NextDeal, SwapJoker
+from engine.cards import Card
+from engine.melds import MeldRules
+from engine.rules import RuleSet
+from engine.variants.base import Apply, Variant, Verify
+from engine.variants.german import rules as german_rules
+from engine.variants.german.actions import (
+    BuyBack,
+    DeclineBuyBack,
+    EndLayOffs,
+    ExchangeJoker,
+    TakeBack,
+)
+from engine.variants.german.commands import COMMANDS
+from engine.variants.german.dealing import deal_cards, deal_pack, deck, hand_size
+from engine.variants.german.ending import deal_scores, totals_over, totals_winners
+from engine.variants.german.melds import meld_rules
+from engine.variants.german.state import (
+    GermanState,
+    GermanTurn,
+    game_from_json,
+    game_to_json,
+    turn_from_json,
+    turn_to_json,
+)
+from engine.variants.german.values import card_points
+
+if TYPE_CHECKING:
+    from engine.dealing import DealSpec
+    from engine.state import GameState
+
+
+class GermanRummy(Variant):
+    """German Rommé and its house rules; see the module docstring."""
+
+    id = "german"
+    name = "German Rommé"
+    source = german_rules.SOURCE
+    min_players = 2
+    max_players = 6
+    options = german_rules.OPTIONS
+    presets = german_rules.PRESETS
+    commands = COMMANDS
+
+    def validate(self, rules: RuleSet) -> None:
+        """See :func:`engine.variants.german.rules.validate`."""
+        german_rules.validate(rules)
+
+    # --- the flow ------------------------------------------------------------------------
+
+    def handlers(self) -> Mapping[type, tuple[Verify, Apply]]:
+        """The shared table with German moves for draw, meld, lay off, swap (refused),
+        discard and next, plus exchange, take back, done, buy back and decline."""
+        return _handlers()
+
+    def legal_actions(self, state: GameState, seat: int) -> list[Any]:
+        """See :func:`engine.variants.german.legal.legal_actions`."""
+        from engine.variants.german.legal import legal_actions
+
+        return legal_actions(state, seat)
+
+    def deal(self, rules: RuleSet, seats: int, dealer: int, seed: int,
+             deal_number: int) -> DealSpec:
+        """The first deal (every seat plays); later deals come from ``next``, which knows
+        who is eliminated."""
+        return deal_cards(rules, seats, dealer, seed, deal_number)
+
+    def deal_from_deck(self, rules: RuleSet, seats: int, dealer: int,
+                       deck: Sequence[Card]) -> DealSpec:
+        """A record's ``{"deck": [...]}``: dealt as the rules deal, without a cut."""
+        return deal_pack(rules, seats, dealer, deck)
+
+    #: An explicit deal in a record may say who kept a joker when cutting (seat number).
+    deal_keys = frozenset({"stolen"})
+
+    def deal_extra_to_json(self, extra: Any) -> dict[str, Any]:
+        """``{"stolen": seat}`` when the cutter kept a joker."""
+        return {"stolen": extra} if isinstance(extra, int) else {}
+
+    def deal_extra_from_json(self, deal: Mapping[str, Any], where: str) -> Any:
+        """The seat of ``"stolen"`` (or ``None``); raises ``RecordError``."""
+        from engine.serialize import as_int
+
+        raw = deal.get("stolen")
+        return None if raw is None else as_int(raw, f"{where}.stolen", 0, 5)
+
+    def on_deal(self, state: GameState, spec: DealSpec) -> GameState:
+        """See :func:`engine.variants.german.moves.on_deal`."""
+        from engine.variants.german.moves import on_deal
+
+        return on_deal(state, spec)
+
+    def ai_move(self, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
+        """See :mod:`engine.variants.german.ai`."""
+        from engine.variants.german.ai import ai_move
+
+        return ai_move(view, legal, rng)
+
+    # --- views and saving --------------------------------------------------------------
+
+    def public_extra(self, state: GameState) -> Any:
+        """A :class:`engine.variants.german.views.GermanTable`."""
+        from engine.variants.german.views import public_extra
+
+        return public_extra(state)
+
+    def private_extra(self, state: GameState, seat: int) -> Any:
+        """A :class:`engine.variants.german.views.SeatStatus`."""
+        from engine.variants.german.views import private_extra
+
+        return private_extra(state, seat)
+
+    def extra_to_json(self, extra: Any) -> Any:
+        """:class:`GermanTurn` / :class:`GermanState` as JSON objects (``None`` stays)."""
+        if isinstance(extra, GermanTurn):
+            return turn_to_json(extra)
+        if isinstance(extra, GermanState):
+            return game_to_json(extra)
+        return None
+
+    def extra_from_json(self, data: Any, where: str) -> Any:
+        """Inverse of :meth:`extra_to_json` (``where`` ends in ``turn.extra`` for the turn
+        record); raises ``RecordError``."""
+        if data is None:
+            return None
+        if where.endswith("turn.extra"):
+            return turn_from_json(data, where)
+        return game_from_json(data, where)
+
+    # --- the rules as hooks ---------------------------------------------------------------
+
+    def meld_rules(self, rules: RuleSet) -> MeldRules:
+        """See :func:`engine.variants.german.melds.meld_rules`."""
+        return meld_rules(rules)
+
+    def deck(self, rules: RuleSet, seats: int) -> list[Card]:
+        """2 x 52 cards and 6 jokers (or 4)."""
+        return deck(rules)
+
+    def hand_size(self, rules: RuleSet, seats: int) -> int:
+        """13 cards for 2-4 players, 11 for 5-6 (``two_player_cards`` with two)."""
+        return hand_size(rules, seats)
+
+    def card_points(self, rules: RuleSet, card: Card) -> int:
+        """See :func:`engine.variants.german.values.card_points`."""
+        return card_points(rules, card)
+
+    def final_discard_required(self, rules: RuleSet) -> bool:
+        """"Er wirft eine Karte verdeckt auf den Abwurfstapel ab" — going out needs a last
+        discard."""
+        return True
+
+    def stock_end(self, rules: RuleSet) -> tuple[str, int | None]:
+        """"wird der Abwurfstapel mit Ausnahme der obersten (sichtbaren) Karte neu gemischt"."""
+        return ("shuffle_keep_top", None)
+
+    def score_deal(self, state: GameState, points: tuple[int, ...], winner: int | None,
+                   rummy: bool) -> tuple[Fraction, ...]:
+        """See :func:`engine.variants.german.ending.deal_scores`."""
+        return deal_scores(state, points, winner, rummy)
+
+    def match_over(self, rules: RuleSet, totals: tuple[Fraction, ...], deals: int) -> bool:
+        """See :func:`engine.variants.german.ending.totals_over`."""
+        return totals_over(rules, totals, deals)
+
+    def match_winners(self, rules: RuleSet, totals: tuple[Fraction, ...]) -> tuple[int, ...]:
+        """See :func:`engine.variants.german.ending.totals_winners`."""
+        return totals_winners(rules, totals)
+
+
+@functools.cache
+def _handlers() -> dict[type, tuple[Verify, Apply]]:
+    from engine.moves import BASE_HANDLERS
+    from engine.variants.german import buyback, closing, exchange, moves
+
+    table: dict[type, tuple[Verify, Apply]] = dict(BASE_HANDLERS)
+    table.update({
+        Draw: (moves.verify_draw, moves.apply_draw),
+        MeldCards: (moves.verify_meld, moves.apply_meld),
+        LayOff: (moves.verify_layoff, moves.apply_layoff),
+        SwapJoker: (moves.verify_swap, moves.apply_swap),
+        Discard: (moves.verify_discard, moves.apply_discard),
+        NextDeal: (moves.verify_next, moves.apply_next),
+        TakeBack: (moves.verify_takeback, moves.apply_takeback),
+        ExchangeJoker: (exchange.verify_exchange, exchange.apply_exchange),
+        EndLayOffs: (closing.verify_done, closing.apply_done),
+        BuyBack: (buyback.verify_decision, buyback.apply_buyback),
+        DeclineBuyBack: (buyback.verify_decision, buyback.apply_decline),
+    })
+    return table

@@ -1,0 +1,101 @@
+"""What the views show of the variant's state (``PublicView.extra`` / ``PlayerView.extra``).
+
+No hidden card is in either: the public record holds numbers and seats only; the seat's
+own record says where its first meld stands ("Show the running total while a player
+builds the opening") and what it may do this turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from engine.state import GameState, Phase
+from engine.variants.german.ending import buyback_terms
+from engine.variants.german.moves import may_play_on_table, opening_needed
+from engine.variants.german.state import eliminated, game_extra, turn_extra
+
+
+@dataclass(frozen=True, slots=True)
+class GermanTable:
+    """Public: ``opening_needed`` (first-meld minimum), ``opening_total`` and
+    ``provisional`` (the seat to move: first-meld points melded this turn, melds still
+    below the minimum), ``eliminated`` / ``bought_back`` per seat, ``chips`` per seat and the
+    ``pot`` (``None`` / 0 without a chip sheet), ``stolen`` (seat that kept a joker when
+    cutting), ``closing`` (seats still to lay off after someone went out), ``buyback``
+    (seat deciding on a buy-back, with ``buyback_price`` and ``buyback_points``)."""
+
+    opening_needed: int
+    opening_total: int
+    provisional: int
+    eliminated: tuple[bool, ...]
+    bought_back: tuple[bool, ...]
+    chips: tuple[Fraction, ...] | None
+    pot: Fraction
+    stolen: int | None
+    closing: tuple[int, ...]
+    buyback: int | None
+    buyback_price: Fraction
+    buyback_points: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStatus:
+    """Private to one seat: ``opened`` (first meld stands), ``may_lay_off`` (lay-offs and
+    exchanges allowed now), ``first_turn`` (its first turn of the deal), ``fresh`` (nothing
+    melded in earlier turns: hand rummy is still possible), ``opening_total`` /
+    ``opening_needed`` / ``provisional`` (this turn's first meld), ``dealer_discard`` (it
+    opens the deal by discarding), ``laid_off`` (cards laid off this turn)."""
+
+    opened: bool
+    may_lay_off: bool
+    first_turn: bool
+    fresh: bool
+    opening_total: int
+    opening_needed: int
+    provisional: int
+    dealer_discard: bool
+    laid_off: int
+
+
+def _moving(state: GameState) -> bool:
+    return state.phase in (Phase.DRAW, Phase.PLAY)
+
+
+def public_extra(state: GameState) -> GermanTable:
+    """The public record of ``state``."""
+    extra = game_extra(state)
+    turn = turn_extra(state)
+    moving = _moving(state) and extra.closing is None and not extra.buyback
+    price, points = buyback_terms(state) if extra.buyback else (Fraction(0), Fraction(0))
+    return GermanTable(
+        opening_needed=opening_needed(state),
+        opening_total=turn.total if moving else 0,
+        provisional=turn.provisional if moving else 0,
+        eliminated=tuple(eliminated(state, s) for s in range(state.seats)),
+        bought_back=extra.bought_back,
+        chips=extra.chips if state.rules.text("chips") != "off" else None,
+        pot=extra.pot,
+        stolen=extra.stolen,
+        closing=extra.closing.queue if extra.closing is not None else (),
+        buyback=extra.buyback[0] if extra.buyback else None,
+        buyback_price=price, buyback_points=points)
+
+
+def private_extra(state: GameState, seat: int) -> SeatStatus:
+    """The record of ``seat``; turn details only while it is the seat to move."""
+    extra = game_extra(state)
+    mine = _moving(state) and state.current == seat and extra.closing is None \
+        and not extra.buyback
+    turn = turn_extra(state)
+    fresh = not state.has_played[seat] if state.has_played else True
+    return SeatStatus(
+        opened=bool(state.has_melded) and state.has_melded[seat],
+        may_lay_off=mine and state.phase is Phase.PLAY and may_play_on_table(state, seat),
+        first_turn=(turn.first if mine else not extra.played[seat]),
+        fresh=state.turn.fresh if mine else fresh,
+        opening_total=turn.total if mine else 0,
+        opening_needed=opening_needed(state),
+        provisional=turn.provisional if mine else 0,
+        dealer_discard=mine and turn.dealer_discard,
+        laid_off=turn.laid_off if mine else 0)

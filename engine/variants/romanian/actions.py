@@ -1,0 +1,86 @@
+"""The actions only Romanian Rummy has (their command text is in :mod:`.commands`).
+
+Pre-play (before the first discard, each player in turn from the first player):
+:class:`AnnounceDoubla`, :class:`OfferDoubla`, :class:`AnswerDoubla`,
+:class:`AnnounceFaceUp`, :class:`Ready`. Play: :class:`TakeFaceUp` and
+:class:`ExchangeJoly` (the shared ``swap`` is the one-tile exchange).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
+
+from engine.cards import Card
+
+if TYPE_CHECKING:
+    from engine.actions import Action
+
+
+@dataclass(frozen=True, slots=True)
+class AnnounceDoubla:
+    """Announce a doubla (two identical tiles), optionally as ``"high"`` or ``"low"``
+    (``doubla``, ``doubla high``)."""
+
+    seat: int
+    hint: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class OfferDoubla:
+    """Offer the pair of ``tile`` (given face down) to player ``partner`` (a name) for
+    theirs (``offer r7 ben``)."""
+
+    seat: int
+    tile: Card
+    partner: str
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerDoubla:
+    """Answer the offered swap: give the pair of ``tile`` (``accept k12``) or reject
+    (``reject``, ``tile`` ``None``)."""
+
+    seat: int
+    tile: Card | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AnnounceFaceUp:
+    """Announce holding the twin of the face-up tile (``announce``; +25 at the end)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """Finish the pre-play step (``ready``)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakeFaceUp:
+    """Take the face-up tile instead of drawing, to go out with it this turn (``faceup``)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeJoly:
+    """Put ``tiles`` (one, or the two missing colours of a set of three) in place of the
+    Joly in meld ``meld`` (0-based) and take the Joly (``joly b7 k7 3``)."""
+
+    seat: int
+    tiles: tuple[Card, ...]
+    meld: int
+
+
+PRE_PLAY_ACTIONS: tuple[type, ...] = (AnnounceDoubla, OfferDoubla, AnswerDoubla,
+                                      AnnounceFaceUp, Ready)
+
+
+def as_action(action: object) -> Action:
+    """A variant action where the shared flow expects an :data:`engine.actions.Action`
+    (the variant's actions are not members of that union)."""
+    return cast("Action", action)

@@ -1,0 +1,264 @@
+"""Going-out plans: can a seat meld and lay off all its tiles but one this turn?
+
+romanian-rummy.de.txt: "Um das Spiel zu gewinnen, muss man alle Steine, die man noch
+hat, melden bis auf einen Stein – dieser letzte Stein muss abgelegt werden. Nur bei
+diesem letzten Spielzug darf man den offen liegenden Anfangsstein vom Ende der Mauer
+aufnehmen". Taking the face-up tile is allowed only when a plan exists, and every
+later move of that turn must keep one (so the turn can always end by going out).
+
+A plan is a set of new melds (one action) plus, for some table melds, the tiles laid
+off on each (one action per meld), covering every tile but one, which is discarded.
+New melds are the hand's candidate melds (:func:`engine.candidates.candidate_melds`,
+plus runs where a Joly stands for a tile the hand holds); lay-offs on a new meld are
+already among the candidates (a longer run, a set of four). A seat that has not
+opened needs new melds worth the opening value with at least one run, and lays off
+only on its own melds in the turn of its opening. While a meld is owed (a tile taken
+from the row, a freed Joly, the previous discard taken for the opening), the new melds
+must pay it (:func:`engine.variants.romanian.obligation.pays`, the check the moves make):
+they are played first, before every lay-off and the discard.
+
+The search takes the lowest tile not yet placed and tries it as the discard or in
+each item (new meld or lay-off group) whose lowest tile it is, remembering dead ends.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from engine.candidates import candidate_melds
+from engine.cards import JOKER, TILE_COLOURS, Card
+from engine.melds import (
+    CardSpec,
+    Meld,
+    MeldKind,
+    MeldProblem,
+    _rank_at,
+    check_meld,
+    extend_readings,
+)
+from engine.variants.romanian.melds import MELD_RULES
+from engine.variants.romanian.obligation import pays
+from engine.variants.romanian.state import Obligation
+from engine.variants.romanian.tiles import meld_value
+
+
+@dataclass(frozen=True, slots=True)
+class PlanContext:
+    """What limits a plan: the table ``melds``, the acting ``seat``, the table melds it
+    may lay off on (``targets``), the opening value still needed (``threshold``, ``None``
+    once opened), a tile that may not be the last discard (``keep``: the tile taken this
+    turn) and the meld owed before anything else (``obligation``: one of the plan's new
+    melds must pay it)."""
+
+    melds: tuple[Meld, ...]
+    seat: int
+    targets: tuple[int, ...]
+    threshold: int | None = None
+    keep: Card | None = None
+    obligation: Obligation | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How to go out: ``melds`` (new melds, one action), ``layoffs`` (table meld index and
+    the tiles laid off on it) and the ``discard`` that ends the game."""
+
+    melds: tuple[tuple[CardSpec, ...], ...]
+    layoffs: tuple[tuple[int, tuple[CardSpec, ...]], ...]
+    discard: Card
+
+
+@dataclass(frozen=True, slots=True)
+class _Item:
+    counts: tuple[int, ...]
+    lowest: int
+    target: int
+    specs: tuple[CardSpec, ...]
+    value: int
+    run: bool
+    pays: bool
+
+
+def new_melds(hand: Sequence[Card], seat: int) -> list[Meld]:
+    """Every meld the hand can make (one reading each, faces declared): the shared
+    candidates, and runs where one Joly stands for a tile the hand holds."""
+    groups = candidate_melds(hand, MELD_RULES)
+    if any(c.is_joker for c in hand):
+        extra = []
+        for group in groups:
+            if all(not s.card.is_joker for s in group) \
+                    and len({s.card.suit for s in group}) == 1:
+                for i in range(len(group)):
+                    swapped = list(group)
+                    swapped[i] = CardSpec(JOKER, group[i].card)
+                    extra.append(tuple(swapped))
+        groups = groups + extra
+    out = []
+    for group in groups:
+        try:
+            found = check_meld(group, seat, MELD_RULES)
+        except MeldProblem:
+            continue
+        if len(found) == 1:
+            out.append(found[0])
+    return out
+
+
+def specs_of(meld: Meld) -> tuple[CardSpec, ...]:
+    """The tiles of ``meld`` as a meld command names them (a Joly with its face)."""
+    return tuple(CardSpec(p.card, p.face) if p.card.is_joker else CardSpec(p.card)
+                 for p in meld.cards)
+
+
+def _run_extensions(meld: Meld, stock: Counter[Card], seat: int) -> list[tuple[CardSpec, ...]]:
+    """Tile groups from ``stock`` that extend run ``meld`` at either end (a Joly in a
+    position only where needed or where the hand holds the tile too)."""
+    colour = meld.cards[0].face.suit
+    start = meld.cards[0].face.rank
+    end = start + len(meld.cards) - 1
+    jolys = stock[JOKER]
+    out: list[tuple[CardSpec, ...]] = []
+    for left in range(0, start):
+        for right in range(0, 15 - end):
+            if left + right == 0:
+                continue
+            positions = list(range(start - left, start)) + list(range(end + 1, end + 1 + right))
+            tiles = [Card(_rank_at(pos), colour) for pos in positions]
+            gaps = [i for i, t in enumerate(tiles) if not stock[t]]
+            if len(gaps) > jolys:
+                continue
+            for size in range(len(gaps), jolys + 1):
+                for chosen in combinations(range(len(tiles)), size):
+                    if not set(gaps) <= set(chosen):
+                        continue
+                    combo = tuple(CardSpec(JOKER, t) if i in chosen else CardSpec(t)
+                                  for i, t in enumerate(tiles))
+                    if len(extend_readings(meld, combo, seat, MELD_RULES)) == 1:
+                        out.append(combo)
+    return out
+
+
+def _set_extensions(meld: Meld, stock: Counter[Card], seat: int) -> list[tuple[CardSpec, ...]]:
+    """Tile groups from ``stock`` that complete set ``meld`` (missing colours, a Joly)."""
+    rank = meld.rank
+    present = {p.card.suit for p in meld.cards if not p.card.is_joker}
+    missing = [Card(rank, c) for c in TILE_COLOURS if c not in present and stock[Card(rank, c)]]
+    out: list[tuple[CardSpec, ...]] = []
+    room = MELD_RULES.max_set - len(meld.cards)
+    for mask in range(1, 1 << len(missing)):
+        picked = [missing[i] for i in range(len(missing)) if mask >> i & 1]
+        if len(picked) <= room:
+            combo = tuple(CardSpec(c) for c in picked)
+            if len(extend_readings(meld, combo, seat, MELD_RULES)) == 1:
+                out.append(combo)
+    if stock[JOKER]:
+        base = [()] + [tuple(CardSpec(c) for c in [missing[i] for i in range(len(missing))
+                                                   if mask >> i & 1])
+                       for mask in range(1, 1 << len(missing))]
+        for combo in base:
+            group = (*combo, CardSpec(JOKER))
+            if len(group) <= room and len(extend_readings(meld, group, seat, MELD_RULES)) == 1:
+                out.append(group)
+    return out
+
+
+def layoff_groups(meld: Meld, hand: Sequence[Card], seat: int) -> list[tuple[CardSpec, ...]]:
+    """Every group of tiles of ``hand`` that can be laid off on ``meld`` in one move."""
+    stock = Counter(hand)
+    if meld.kind is MeldKind.RUN:
+        return _run_extensions(meld, stock, seat)
+    return _set_extensions(meld, stock, seat)
+
+
+def _items(hand: Sequence[Card], kinds: list[Card], ctx: PlanContext) -> list[_Item]:
+    index = {card: i for i, card in enumerate(kinds)}
+    have = Counter(hand)
+    items: list[_Item] = []
+
+    def add(specs: tuple[CardSpec, ...], target: int, value: int, run: bool,
+            paid: bool) -> None:
+        counts = [0] * len(kinds)
+        for spec in specs:
+            counts[index[spec.card]] += 1
+        if any(counts[i] > have[kinds[i]] for i in range(len(kinds))):
+            return
+        lowest = next(i for i, n in enumerate(counts) if n)
+        items.append(_Item(tuple(counts), lowest, target, specs, value, run, paid))
+
+    owed = ctx.obligation
+    for meld in new_melds(hand, ctx.seat):
+        add(specs_of(meld), -1, meld_value(meld), meld.kind is MeldKind.RUN,
+            owed is not None and pays(owed, meld))
+    for target in ctx.targets:
+        for group in layoff_groups(ctx.melds[target], hand, ctx.seat):
+            add(group, target, 0, False, False)
+    return items
+
+
+def going_out_plan(hand: Sequence[Card], ctx: PlanContext) -> Plan | None:
+    """A way to go out this turn with ``hand`` under ``ctx``, or ``None`` when there is none.
+
+    The plan melds and lays off every tile but one and discards that one (never
+    ``ctx.keep``); an opening, when needed, is worth ``ctx.threshold`` with a run; an
+    owed meld (``ctx.obligation``) is among its new melds.
+    """
+    if not hand:
+        return None
+    kinds = sorted(set(hand), key=lambda c: c.sort_key)
+    items = _items(hand, kinds, ctx)
+    covered = {i for item in items for i, n in enumerate(item.counts) if n}
+    counts = Counter(hand)
+    loose = [k for i, k in enumerate(kinds) if i not in covered]
+    if sum(counts[k] for k in loose) > 1 or (loose and loose[0] == ctx.keep):
+        return None
+    by_lowest: dict[int, list[int]] = {}
+    for n, item in enumerate(items):
+        by_lowest.setdefault(item.lowest, []).append(n)
+    need = ctx.threshold
+    start = tuple(counts[k] for k in kinds)
+    memo: set[tuple[object, ...]] = set()
+    chosen: list[int] = []
+
+    def search(rest: tuple[int, ...], used: int, discard: int, value: int, run: bool,
+               paid: bool) -> int | None:
+        low = next((i for i, n in enumerate(rest) if n), -1)
+        if low < 0:
+            if discard < 0 or (ctx.obligation is not None and not paid):
+                return None
+            if need is not None and (value < need or not run):
+                return None
+            return discard
+        key = (rest, used, discard, min(value, need or 0), run, paid)
+        if key in memo:
+            return None
+        if discard < 0 and kinds[low] != ctx.keep:
+            fewer = list(rest)
+            fewer[low] -= 1
+            found = search(tuple(fewer), used, low, value, run, paid)
+            if found is not None:
+                return found
+        for n in by_lowest.get(low, ()):
+            item = items[n]
+            if item.target >= 0 and used >> item.target & 1:
+                continue
+            if any(c > r for c, r in zip(item.counts, rest, strict=True)):
+                continue
+            left = tuple(r - c for c, r in zip(item.counts, rest, strict=True))
+            chosen.append(n)
+            found = search(left, used | (1 << item.target if item.target >= 0 else 0),
+                           discard, value + item.value, run or item.run, paid or item.pays)
+            if found is not None:
+                return found
+            chosen.pop()
+        memo.add(key)
+        return None
+
+    discard = search(start, 0, -1, 0, False, False)
+    if discard is None:
+        return None
+    picked = [items[n] for n in chosen]
+    return Plan(tuple(i.specs for i in picked if i.target < 0),
+                tuple((i.target, i.specs) for i in picked if i.target >= 0), kinds[discard])

@@ -1,0 +1,106 @@
+"""The discard pile of Rummy 500: finding a card in it, whether a card taken from it can
+be played this turn, and which cards may be called ("Rommé!").
+
+Readings chosen (README): a card "playable without more cards from a hand" (rummy-500.de.txt:
+"Karten enthält, die ohne weitere Karten von einem der Spieler ausgelegbar sind") is a
+card that can be laid off directly on a meld on the table, or that makes a new meld
+together with cards lying above it in the pile (those are taken along). Chains (a card
+that fits only after another pile card has been laid off) do not count.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from engine.candidates import candidate_melds
+from engine.cards import Card
+from engine.melds import CardSpec, Meld, MeldKind, MeldRules, extend_readings
+
+
+def topmost_index(pile: Sequence[Card], card: Card, below_top: bool = False) -> int | None:
+    """The index (0 = bottom) of the topmost ``card`` in ``pile``; with ``below_top`` the
+    top card itself is not searched. ``None`` when it is not there."""
+    last = len(pile) - (2 if below_top else 1)
+    for index in range(last, -1, -1):
+        if pile[index] == card:
+            return index
+    return None
+
+
+def _may_extend(meld: Meld, card: Card, rules: MeldRules) -> bool:
+    """Quick necessary test: a natural card joins a set of its rank that has room, or a
+    run of its suit next to one of its ends."""
+    if card.is_joker:
+        return True
+    if meld.kind is MeldKind.SET:
+        return card.rank == meld.rank and len(meld.cards) < rules.max_set
+    first, last = meld.cards[0].face, meld.cards[-1].face
+    return card.suit == first.suit and card.rank in (first.rank - 1, last.rank % 13 + 1)
+
+
+def layoff_readings(card: Card, melds: Sequence[Meld], seat: int,
+                    rules: MeldRules) -> list[tuple[int, list[Meld]]]:
+    """Every meld ``card`` can be laid off on: (meld index, the readings after it)."""
+    out: list[tuple[int, list[Meld]]] = []
+    for index, meld in enumerate(melds):
+        if not _may_extend(meld, card, rules):
+            continue
+        found = extend_readings(meld, (CardSpec(card),), seat, rules)
+        if found:
+            out.append((index, found))
+    return out
+
+
+def melds_with(card: Card, cards: Sequence[Card], rules: MeldRules
+               ) -> list[tuple[CardSpec, ...]]:
+    """Every single meld of :func:`engine.candidates.candidate_melds` over ``cards`` that
+    holds ``card`` (only cards of its rank or suit, and jokers, can share a meld)."""
+    if card.is_joker:
+        related = list(cards)
+    else:
+        related = [c for c in cards
+                   if c.is_joker or c.rank == card.rank or c.suit == card.suit]
+    return [g for g in candidate_melds(related, rules) if any(s.card == card for s in g)]
+
+
+def _left(cards: Sequence[Card], used: Sequence[Card]) -> list[Card]:
+    left = Counter(cards)
+    left.subtract(used)
+    return list(left.elements())
+
+
+def left_ok(left: Sequence[Card], keep_one: bool, taken: Card | None) -> bool:
+    """Whether a turn can go on with ``left`` in hand: with a final discard required
+    (``keep_one``) a card must stay; and not only copies of the card ``taken`` from the
+    top of the pile, which may not be discarded this turn."""
+    if not left:
+        return not keep_one
+    return taken is None or any(c != taken for c in left)
+
+
+def can_play(card: Card, hand: Sequence[Card], melds: Sequence[Meld], rules: MeldRules,
+             seat: int, *, new_meld_only: bool = False, keep_one: bool = False,
+             taken: Card | None = None) -> bool:
+    """True when ``card`` (in ``hand``) can be played in one move now: in a new meld from
+    ``hand``, or (unless ``new_meld_only``) laid off on one of ``melds``, leaving a hand
+    the turn can go on with (:func:`left_ok`)."""
+    for group in melds_with(card, hand, rules):
+        if left_ok(_left(hand, [s.card for s in group]), keep_one, taken):
+            return True
+    if new_meld_only:
+        return False
+    return bool(layoff_readings(card, melds, seat, rules)) and left_ok(
+        _left(hand, [card]), keep_one, taken)
+
+
+def callable_indices(pile: Sequence[Card], melds: Sequence[Meld], rules: MeldRules,
+                     seat: int) -> list[int]:
+    """Indices of the pile cards that may be called, top first: the card can be laid off
+    on the table, or makes a new meld with cards above it in the pile."""
+    out: list[int] = []
+    for index in range(len(pile) - 1, -1, -1):
+        card = pile[index]
+        if layoff_readings(card, melds, seat, rules) or melds_with(card, pile[index:], rules):
+            out.append(index)
+    return out

@@ -1,0 +1,201 @@
+"""Rummy 500 (``500``): shared/rules/rummy-500.de.txt.
+
+The variant object the registry holds. Its moves, legal actions, calls, scoring and
+AI live in the sibling modules and are imported when first used (they import the
+shared flow, which imports the registry).
+
+Readings chosen where the text leaves room (also in the README):
+
+- A joker counts 15 wherever it stands; only a natural ace starting a run counts low.
+- ``take 7h`` takes from the topmost 7♥ of the pile (two packs may hold two).
+- A card taken from the pile must be played in one move: the take is refused when
+  it could not be, and no move may make it unplayable before it is played.
+- "Playable without more cards from a hand" (calling): the card lays off directly on
+  a table meld, or makes a new meld with cards above it in the pile.
+- The call window opens after every turn that does not end the hand (also when a
+  player floats away without a discard) and closes when the next player draws or takes.
+- Floating needs no command: a player who melds the last card floats at once, and the
+  turn passes.
+- ``going_out=unplayable``: a playable last discard is refused outright (the "force
+  them to take it back" reading).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from engine.cards import Card, standard_deck
+from engine.melds import MeldRules
+from engine.rules import RuleSet
+from engine.variants.base import Variant, VariantCommand
+from engine.variants.rummy500.actions import CallRummy
+from engine.variants.rummy500.melds import MELD_RULES
+from engine.variants.rummy500.rules import OPTIONS, PRESETS, SOURCE
+from engine.variants.rummy500.state import (
+    GameExtra,
+    PublicExtra,
+    TurnExtra,
+    extra_from_json,
+    extra_to_json,
+)
+from engine.variants.rummy500.values import card_value, melded_points
+
+if TYPE_CHECKING:
+    from engine.actions import Action
+    from engine.dealing import DealSpec
+    from engine.state import GameState
+    from engine.variants.base import Apply, Verify
+
+
+class _Commands:
+    """``Rummy500.commands``, built on first use: :mod:`engine.commands` (which defines
+    ``CommandHelp``) imports the variant registry, so the verb cannot be built while the
+    registry loads."""
+
+    def __get__(self, obj: object, owner: type | None = None) -> tuple[VariantCommand, ...]:
+        from engine.variants.rummy500.commands import CALL_COMMAND
+
+        return (CALL_COMMAND,)
+
+
+class Rummy500(Variant):
+    """Rummy 500: melded cards score for their owner, hands count against, play to 500."""
+
+    id = "500"
+    name = "Rummy 500"
+    source = SOURCE
+    min_players = 2
+    max_players = 8
+    options = OPTIONS
+    presets = PRESETS
+    commands = _Commands()
+
+    # --- the flow ---------------------------------------------------------------------------
+
+    def handlers(self) -> Mapping[type, tuple[Verify, Apply]]:
+        """The shared table with draw, take, meld, lay-off and discard replaced and the call
+        added (:mod:`engine.variants.rummy500.moves`, :mod:`.calls`)."""
+        from engine.actions import Discard, Draw, LayOff, MeldCards, TakeDiscard
+        from engine.moves import BASE_HANDLERS
+        from engine.variants.rummy500 import calls, moves
+
+        table: dict[type, tuple[Verify, Apply]] = dict(BASE_HANDLERS)
+        table[Draw] = (moves.verify_draw, moves.apply_draw)
+        table[TakeDiscard] = (moves.verify_take, moves.apply_take)
+        table[MeldCards] = (moves.verify_meld, moves.apply_meld)
+        table[LayOff] = (moves.verify_layoff, moves.apply_layoff)
+        table[Discard] = (moves.verify_discard, moves.apply_discard)
+        table[CallRummy] = (calls.verify_call, calls.apply_call)
+        return table
+
+    def may_act(self, state: GameState, action: Action) -> bool:
+        """A call may come from any seat; its verify refuses the discarder and calls
+        outside the window."""
+        return isinstance(action, CallRummy)
+
+    def legal_actions(self, state: GameState, seat: int) -> list[Action]:
+        """See :mod:`engine.variants.rummy500.legal`."""
+        from engine.variants.rummy500.legal import legal_actions
+
+        return legal_actions(state, seat)
+
+    def on_deal(self, state: GameState, spec: DealSpec) -> GameState:
+        """A new deal starts with no call window."""
+        from dataclasses import replace
+
+        return replace(state, extra=GameExtra(None))
+
+    def ai_move(self, view: Any, legal: Sequence[Action], rng: random.Random) -> Action | None:
+        """See :mod:`engine.variants.rummy500.ai`."""
+        from engine.variants.rummy500.ai import ai_move
+
+        return ai_move(view, legal, rng)
+
+    # --- views and saving -------------------------------------------------------------------
+
+    def discard_pile_public(self, rules: RuleSet) -> bool:
+        """"Die Karten auf dem Ablagestapel liegen nicht deckend aufeinander, so dass alle
+        zuvor abgelegten Karten erkennbar sind.\""""
+        return True
+
+    def public_extra(self, state: GameState) -> PublicExtra:
+        """The call window, who may call, the card the seat to play owes, the floaters and
+        each seat's melded points this deal."""
+        from engine.state import Phase
+
+        extra = state.extra if isinstance(state.extra, GameExtra) else GameExtra()
+        window = extra.call_window
+        playing = state.phase in (Phase.DRAW, Phase.PLAY)
+        owed = state.turn.extra if isinstance(state.turn.extra, TurnExtra) else None
+        return PublicExtra(
+            calling=state.rules.text("calling"),
+            call_window=window if playing else None,
+            may_call=tuple(s for s in range(state.seats)
+                           if window is not None and playing and s != window.discarder),
+            must_play=owed.must_play if owed is not None and playing else None,
+            floating=tuple(s for s in range(state.seats) if playing and not state.hands[s]),
+            melded_points=melded_points(state.rules, state.melds, state.seats))
+
+    def extra_to_json(self, extra: Any) -> Any:
+        """See :func:`engine.variants.rummy500.state.extra_to_json`."""
+        return extra_to_json(extra)
+
+    def extra_from_json(self, data: Any, where: str) -> Any:
+        """See :func:`engine.variants.rummy500.state.extra_from_json`."""
+        return extra_from_json(data, where)
+
+    # --- cards and melds --------------------------------------------------------------------
+
+    def meld_rules(self, rules: RuleSet) -> MeldRules:
+        """See :data:`engine.variants.rummy500.melds.MELD_RULES`."""
+        return MELD_RULES
+
+    def deck(self, rules: RuleSet, seats: int) -> list[Card]:
+        """54 cards (52 and 2 jokers), two packs (108) for five or more players: "Bei 5
+        oder mehr Spielern sollten 2 Kartenspiele (108 Karten) zusammen verwendet werden."
+        Without jokers 52 or 104."""
+        packs = 2 if seats >= 5 else 1
+        return standard_deck(packs, 2 * packs if rules.flag("jokers") else 0)
+
+    def hand_size(self, rules: RuleSet, seats: int) -> int:
+        """Seven cards each, thirteen with two players: "bis jeder sieben Karten hat. Bei
+        zwei Spielern teilt der Geber jedem Spieler dreizehn Karten aus"."""
+        return 13 if seats == 2 else 7
+
+    def card_points(self, rules: RuleSet, card: Card) -> int:
+        """The value of a card in a hand (:func:`engine.variants.rummy500.values.card_value`)."""
+        return card_value(rules, card)
+
+    def final_discard_required(self, rules: RuleSet) -> bool:
+        """``going_out=discard``: going out needs a final discard."""
+        return rules.text("going_out") == "discard"
+
+    def stock_end(self, rules: RuleSet) -> tuple[str, int | None]:
+        """The discard pile never becomes a new stock: an empty stock ends the hand."""
+        return ("turn_over", 0)
+
+    # --- scoring ----------------------------------------------------------------------------
+
+    def score_deal(self, state: GameState, points: tuple[int, ...], winner: int | None,
+                   rummy: bool) -> tuple[Fraction, ...]:
+        """Melded points minus the hand values ``points``, per seat (see
+        :mod:`engine.variants.rummy500.scoring`)."""
+        from engine.variants.rummy500.scoring import deal_scores
+
+        return deal_scores(state, points)
+
+    def match_over(self, rules: RuleSet, totals: tuple[Fraction, ...], deals: int) -> bool:
+        """Someone reached the target and the lead is not shared. With ``win_needs_out``
+        the end of the hand decides (it knows who went out:
+        :func:`engine.variants.rummy500.scoring.match_result`), so this says no."""
+        from engine.variants.rummy500.scoring import target_reached
+
+        return not rules.flag("win_needs_out") and target_reached(rules, totals)
+
+    def match_winners(self, rules: RuleSet, totals: tuple[Fraction, ...]) -> tuple[int, ...]:
+        """The highest total ("der Spieler mit der höchsten Punktzahl gewinnt")."""
+        best = max(totals)
+        return tuple(s for s, t in enumerate(totals) if t == best)
