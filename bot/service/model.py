@@ -97,6 +97,8 @@ class TableSettings:
     this long before expiry. ``autopilot_after``: missed turns before the AI takes
     over the seat. ``ai_delay``: pause before an AI move so people can follow.
     ``next_deal_delay``: pause on the score sheet before the next deal.
+    ``call_window``: how long an AI waits before drawing while a human may call out of
+    turn (Rummy 500's "Rommé!").
     ``idle_days``: a game with no human action this long ends. ``locale``: the
     table's language for public messages (``None``: the host's).
     """
@@ -106,6 +108,7 @@ class TableSettings:
     autopilot_after: int = 2
     ai_delay: float = 1.5
     next_deal_delay: float = 8.0
+    call_window: float = 6.0
     idle_days: float = 7.0
     lobby_idle_hours: float = 12.0
     locale: str | None = None

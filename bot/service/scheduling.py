@@ -9,6 +9,7 @@ from dataclasses import replace
 from bot.service.model import Status, Table
 from engine.game import current_player
 from engine.state import GameState, Phase
+from engine.views import public_view
 
 
 class Due(enum.Enum):
@@ -48,7 +49,10 @@ def reschedule(before: Table | None, table: Table, now: float) -> Table:
                        deadline=None, warned=False)
     seat = state.current
     if table.seats[seat].automated:
-        return replace(table, due_at=min(now + settings.ai_delay, idle_end), deadline=None,
+        delay = settings.ai_delay
+        if _humans_may_call(table):
+            delay = max(delay, settings.call_window)  # give people time to press Rummy!
+        return replace(table, due_at=min(now + delay, idle_end), deadline=None,
                        warned=False)
     limit = settings.turn_seconds
     new_turn = before is None or _turn_key(before.state) != _turn_key(state) \
@@ -64,6 +68,13 @@ def reschedule(before: Table | None, table: Table, now: float) -> Table:
         lead = settings.warning_lead() or 0.0
         due = min(due, deadline if warned else deadline - lead)
     return replace(table, deadline=deadline, warned=warned, due_at=due)
+
+
+def _humans_may_call(table: Table) -> bool:
+    """True when a human seat may act out of turn now (a variant's call window)."""
+    assert table.state is not None
+    may_call = getattr(public_view(table.state).extra, "may_call", ())
+    return any(not table.seats[s].automated for s in may_call)
 
 
 def due_kind(table: Table, now: float) -> Due:

@@ -130,6 +130,7 @@ def _settings_to_json(settings: TableSettings) -> dict[str, Any]:
     return {"timer": settings.timer, "warn_before": settings.warn_before,
             "autopilot_after": settings.autopilot_after, "ai_delay": settings.ai_delay,
             "next_deal_delay": settings.next_deal_delay, "idle_days": settings.idle_days,
+            "call_window": settings.call_window,
             "lobby_idle_hours": settings.lobby_idle_hours, "locale": settings.locale}
 
 

@@ -58,6 +58,7 @@ class TerminalGame:
         self.service = service
         self.user = user
         self.notifier = notifier
+        self._passed_call = -1  # table version whose call window the human let pass
         self._read_line = read_line
         self._sleep = sleep
 
@@ -77,10 +78,17 @@ class TerminalGame:
             view = (await self.service.player_view(TERMINAL_KEY, self.user))[1]
             table = view.table
             hand_over = table.phase is Phase.HAND_OVER
-            if not hand_over and (table.current != seat or info.seats[seat].automated):
+            # A variant's call window (Rummy 500's "Rommé!") lets the human act out of turn.
+            may_call = seat in getattr(table.extra, "may_call", ()) \
+                and self._passed_call != table.version and not info.seats[seat].automated
+            if not hand_over and not may_call and (table.current != seat
+                                                   or info.seats[seat].automated):
                 await self._let_ai_move(info)
                 continue
-            line = await self._ask(view, hand_over)
+            line = await self._ask(view, hand_over, calling=may_call and table.current != seat)
+            if may_call and table.current != seat and line is not None and not line.strip():
+                self._passed_call = table.version
+                continue
             if line is None:
                 return self._leave(view)
             if not line.strip():
@@ -95,15 +103,18 @@ class TerminalGame:
         if not await self.service.tick():
             await self._sleep(POLL)
 
-    async def _ask(self, view: PlayerView, hand_over: bool) -> str | None:
-        """Draw the screen if due, prompt for the move (or the next deal) and wait for a
-        line."""
+    async def _ask(self, view: PlayerView, hand_over: bool,
+                   calling: bool = False) -> str | None:
+        """Draw the screen if due, prompt for the move (or the next deal, or an out-of-turn
+        call) and wait for a line."""
         self.notifier.remember(view)
         with use_locale(self.notifier.locale):
             if self.notifier.screen_due:
                 self._show_screen(view)
             if hand_over:
                 prompt = _("Press Enter or type next for the next deal> ")
+            elif calling:
+                prompt = _("You may call Rummy! now: type call, or press Enter to go on> ")
             else:
                 prompt = _("Your move> ")
             self.notifier.out.write(prompt)

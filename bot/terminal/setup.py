@@ -92,8 +92,9 @@ def check_config(config: PlayConfig) -> RuleSet:
 
 def terminal_settings(delay: float) -> TableSettings:
     """Table settings of a terminal game: no turn timer, ``delay`` seconds before each AI
-    move, and the next deal only when the player asks for it (``next``)."""
-    return TableSettings(timer="off", ai_delay=max(delay, 0.0),
+    move, and the next deal only when the player asks for it (``next``). The terminal asks
+    the player itself when a call window opens, so the AI does not wait longer then."""
+    return TableSettings(timer="off", ai_delay=max(delay, 0.0), call_window=0.0,
                          next_deal_delay=KEEP_DAYS * 86400, idle_days=KEEP_DAYS)
 
 

@@ -511,3 +511,30 @@ async def test_rummy_bot_play_as_a_subprocess_plays_a_match_to_the_end(
         await db.close()
     assert played.status is Status.FINISHED and played.state is not None
     assert state_to_dict(played.state) == state_to_dict(expected.state)
+
+
+class PassingTypist(GreedyTypist):
+    """Like :class:`GreedyTypist`, but lets every out-of-turn call window pass (Enter)."""
+
+    async def __call__(self) -> str | None:
+        table = await self.spy.table()
+        state = table.state
+        assert state is not None
+        seat = table.seat_of(USER_KEY)
+        if current_player(state) not in (None, seat):
+            self.typed.append("")
+            return ""
+        return await super().__call__()
+
+
+async def test_rummy_500_offers_the_call_out_of_turn(tmp_path: Path, spy: Spy) -> None:
+    """rummy-500.de.txt lets every player except the discarder call "Rommé!" before the
+    next player draws: the terminal asks the human then, and Enter lets play go on."""
+    config = PlayConfig(variant="500", players=3, options={"target": "60"}, seed=3,
+                        name="Zoe", delay=0.5)
+    typist = PassingTypist(spy, ui=())
+    code, text = await run(tmp_path, config, typist)
+    assert code == 0
+    final = await spy.last()
+    assert final.status is Status.FINISHED
+    assert "You may call Rummy! now: type call, or press Enter to go on> " in text

@@ -12,11 +12,13 @@ from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
 from bot.service.errors import NotSeated
 from bot.service.model import Status
+from bot.service.scheduling import reschedule
 from engine.ai import make_ai
 from engine.commands import format_action
 from engine.errors import EngineError, NotYourTurn, WrongPhase
 from engine.game import legal_actions
 from engine.records import replay
+from engine.views import public_view, view_for
 
 from .support import ANA, BEN, CEM, CHAT, Harness, make_harness
 
@@ -199,3 +201,30 @@ async def test_bad_input_is_refused_in_the_players_language(harness: Harness) ->
     with pytest.raises(NotSeated):
         await s.act(CHAT, CEM, "draw")
     assert await s.repo.active_table(CHAT) == before
+
+
+async def test_ai_waits_longer_while_a_human_may_call(harness: Harness) -> None:
+    """Rummy 500: after a discard any other player may call "Rommé!" before the next player
+    draws; when that next player is an AI it waits ``call_window`` seconds, not ``ai_delay``."""
+    s = harness.service
+    await s.new_table(CHAT, ANA, "500")
+    await s.add_ai(CHAT, ANA)
+    await s.add_ai(CHAT, ANA)
+    await s.start(CHAT, ANA)
+    player = make_ai("greedy", 1)
+    for _ in range(200):
+        now = harness.clock.now()
+        table = await s.repo.active_table(CHAT)
+        assert table is not None and table.state is not None
+        may_call = getattr(public_view(table.state).extra, "may_call", ())
+        seat = table.state.current
+        if 0 in may_call and table.seats[seat].automated:
+            assert reschedule(table, table, now).due_at == now + table.settings.call_window
+            return
+        if table.seats[seat].automated:
+            harness.clock.advance(10)
+            await s.tick()
+        else:
+            action = player.decide(view_for(table.state, seat), legal_actions(table.state, seat))
+            await s.act(CHAT, ANA, format_action(action))
+    raise AssertionError("no call window for the human opened")
