@@ -452,13 +452,15 @@ def _exchanged(state: GameState, action: ExchangeJoly, index: int) -> Meld:
     return replace(meld, cards=tuple(cards))
 
 
-def _freed(state: GameState, action: ExchangeJoly,
-           index: int) -> tuple[tuple[JolyTrack, ...], Obligation]:
-    """The Joly tracks after the exchange (the replacement recorded) and the meld it
-    leaves owed: the freed Joly "sofort mit zwei Steinen vom eigenen Ständer" in a new
-    meld."""
+def apply_exchange(state: GameState, action: ExchangeJoly) -> Result:
+    """The tiles take the Joly's place (face down, for the scoring chain); the Joly goes to
+    the rack and must be melded at once."""
+    seat = action.seat
+    index = _exchange_index(state, action)
     meld = state.melds[action.meld]
     face = meld.cards[index].face
+    melds = list(state.melds)
+    melds[action.meld] = _exchanged(state, action, index)
     tracks = list(extra_of(state).jolys)
     number = next((n for n, t in enumerate(tracks)
                    if not t.pending and t.places[-1].meld == action.meld
@@ -468,24 +470,13 @@ def _freed(state: GameState, action: ExchangeJoly,
         number = len(tracks) - 1
     track = tracks[number]
     tracks[number] = replace(track, replacements=(
-        *track.replacements, Replacement(action.meld, action.tiles, action.seat)))
-    return tuple(tracks), Obligation("joly", JOKER, track=number)
-
-
-def apply_exchange(state: GameState, action: ExchangeJoly) -> Result:
-    """The tiles take the Joly's place (face down, for the scoring chain); the Joly goes to
-    the rack and must be melded at once."""
-    seat = action.seat
-    index = _exchange_index(state, action)
-    melds = list(state.melds)
-    melds[action.meld] = _exchanged(state, action, index)
-    tracks, obligation = _freed(state, action, index)
+        *track.replacements, Replacement(action.meld, action.tiles, seat)))
     hand = (*remove_cards(state.hands[seat], action.tiles), JOKER)
     state = replace(state.with_hand(seat, hand), melds=tuple(melds),
                     has_played=tuple(True if i == seat else f
                                      for i, f in enumerate(state.has_played)))
-    state = with_extra(state, jolys=tracks)
-    state = with_turn(state, obligation=obligation)
+    state = with_extra(state, jolys=tuple(tracks))
+    state = with_turn(state, obligation=Obligation("joly", JOKER, track=number))
     return state, as_events([JolyExchanged(seat, action.meld, action.tiles)])
 
 
