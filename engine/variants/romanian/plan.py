@@ -198,8 +198,21 @@ def _items(hand: Sequence[Card], kinds: list[Card], ctx: PlanContext) -> list[_I
     return items
 
 
-def going_out_plan(hand: Sequence[Card], ctx: PlanContext) -> Plan | None:
-    """A way to go out this turn with ``hand`` under ``ctx``, or ``None`` when there is none.
+class _GiveUp(Exception):
+    """The search ran out of steps."""
+
+
+SEARCH_BUDGET = 10000
+"""Search steps before :func:`going_out_plan` gives up. Racks of a normal game take a
+few hundred at most; a rack of dozens of tiles (taken from deep in the discard row) with
+no way out could take minutes and gigabytes to refute."""
+
+
+def going_out_plan(hand: Sequence[Card], ctx: PlanContext,
+                   budget: int = SEARCH_BUDGET) -> Plan | None:
+    """A way to go out this turn with ``hand`` under ``ctx``, or ``None`` when there is none
+    or the search gives up after ``budget`` steps (deterministic: the same question always
+    gets the same answer, so the face-up tile's check and the hints agree).
 
     The plan melds and lays off every tile but one and discards that one (never
     ``ctx.keep``); an opening, when needed, is worth ``ctx.threshold`` with a run; an
@@ -221,9 +234,14 @@ def going_out_plan(hand: Sequence[Card], ctx: PlanContext) -> Plan | None:
     start = tuple(counts[k] for k in kinds)
     memo: set[tuple[object, ...]] = set()
     chosen: list[int] = []
+    steps = 0
 
     def search(rest: tuple[int, ...], used: int, discard: int, value: int, run: bool,
                paid: bool) -> int | None:
+        nonlocal steps
+        steps += 1
+        if steps > budget:
+            raise _GiveUp()
         low = next((i for i, n in enumerate(rest) if n), -1)
         if low < 0:
             if discard < 0 or (ctx.obligation is not None and not paid):
@@ -231,7 +249,7 @@ def going_out_plan(hand: Sequence[Card], ctx: PlanContext) -> Plan | None:
             if need is not None and (value < need or not run):
                 return None
             return discard
-        key = (rest, used, discard, min(value, need or 0), run, paid)
+        key = (rest, used, discard >= 0, min(value, need or 0), run, paid)
         if key in memo:
             return None
         if discard < 0 and kinds[low] != ctx.keep:
@@ -256,7 +274,10 @@ def going_out_plan(hand: Sequence[Card], ctx: PlanContext) -> Plan | None:
         memo.add(key)
         return None
 
-    discard = search(start, 0, -1, 0, False, False)
+    try:
+        discard = search(start, 0, -1, 0, False, False)
+    except _GiveUp:
+        return None
     if discard is None:
         return None
     picked = [items[n] for n in chosen]
