@@ -255,13 +255,29 @@ def _specs(words: Sequence[str]) -> tuple[CardSpec, ...]:
     return tuple(CardSpec.parse(w) for w in words)
 
 
+_MAX_NUMBER_DIGITS = 100
+
+
+def _is_number(text: str) -> bool:
+    """``text`` is a whole number in ASCII digits (at most 100 of them). ``str.isdigit``
+    alone also accepts ``²`` or ``١``, which ``int`` refuses or reads as another digit, and
+    ``int`` refuses more than 4300 digits."""
+    return text.isascii() and text.isdigit() and len(text) <= _MAX_NUMBER_DIGITS
+
+
+def _unreadable_number(word: str) -> bool:
+    """A word that looks like a (meld) number to ``str.isdigit`` but is no plain number."""
+    text = word[1:] if word.startswith("#") else word
+    return text.isdigit() and not _is_number(text)
+
+
 def _meld_number(verb: str, args: list[str]) -> tuple[list[str], int]:
     """Split ``args`` into the card words and the 0-based meld index from the last word."""
     if not args:
         raise MissingCards(verb)
     last = args[-1]
     number_text = last[1:] if last.startswith("#") else last
-    if not number_text.isdigit():
+    if not _is_number(number_text):
         if _is_card_spec(last):
             raise MissingMeldNumber(verb)
         raise BadMeldNumber(last)
@@ -370,6 +386,10 @@ def parse_command(text: str, seat: int) -> Action | UiCommand:
         return parser(verb, args, seat)
     for command in _variant_commands():
         if command.help.verb == verb:
+            # The variants' parsers read meld numbers with int() after str.isdigit().
+            odd = next((a for a in args if _unreadable_number(a)), None)
+            if odd is not None:
+                raise BadMeldNumber(odd)
             action: Action = command.parse(verb, args, seat)
             return action
     return UiCommand(verb, tuple(a.lower() for a in args))

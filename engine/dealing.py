@@ -6,13 +6,14 @@ import random
 import secrets
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from engine.cards import Card, parse_card, parse_cards, shuffled
 from engine.errors import RuleOptionError
 from engine.events import DealStarted, Event
+from engine.frozen import replace
 from engine.rules import RuleSet
 from engine.state import GameState, Phase, TurnState
 from engine.variants import get_variant

@@ -13,8 +13,6 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.actions import (
     Action,
     NextDeal,
@@ -22,6 +20,7 @@ from engine.actions import (
 from engine.dealing import DealSpec, new_game
 from engine.errors import GameOver, IllegalMove, NotYourTurn
 from engine.events import Event
+from engine.frozen import replace
 from engine.state import GameState, Phase
 from engine.variants import get_variant
 

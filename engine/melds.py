@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.cards import ACE, JOKER, Card, parse_card, parse_face
 from engine.errors import CardParseError
+from engine.frozen import replace
 
 
 class MeldKind(enum.Enum):
@@ -269,6 +270,8 @@ def extend_readings(meld: Meld, specs: Sequence[CardSpec], owner: int,
     "Es ist Ihnen nicht gestattet, die Meldungen dabei neu anzuordnen." New
     cards are owned by ``owner``. Returns ``[]`` when the lay-off is invalid.
     """
+    if not _may_fit(meld, specs):
+        return []
     existing = [CardSpec(p.card, p.face) if p.card.is_joker else CardSpec(p.card)
                 for p in meld.cards]
     combined = existing + list(specs)
@@ -292,6 +295,23 @@ def extend_readings(meld: Meld, specs: Sequence[CardSpec], owner: int,
                 continue
         found.append(Meld(meld.kind, tuple(placed), meld.owner))
     return found
+
+
+def _may_fit(meld: Meld, specs: Sequence[CardSpec]) -> bool:
+    """A quick necessary condition for :func:`extend_readings` (the lay-off search asks
+    about every card and meld): a natural card joins a set only with the set's rank, and a
+    run only in the run's suit with a face the run does not show yet."""
+    first = meld.cards[0].face
+    for spec in specs:
+        card = spec.card
+        if card.is_joker:
+            continue
+        if meld.kind is MeldKind.SET:
+            if card.rank != first.rank:
+                return False
+        elif card.suit != first.suit or any(p.face == card for p in meld.cards):
+            return False
+    return True
 
 
 def _find_block(faces: list[Card], block: list[Card]) -> int:

@@ -8,7 +8,7 @@ state and its events. :mod:`engine.game` dispatches to them.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, NextDeal, SwapJoker, TakeDiscard
@@ -42,6 +42,7 @@ from engine.events import (
     TookDiscard,
     WentOut,
 )
+from engine.frozen import replace
 from engine.melds import Meld, MeldProblem, Placed, check_meld, extend_readings
 from engine.scoring import end_hand
 from engine.state import GameState, Phase, TurnState

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from engine.cards import Card
 from engine.events import Event, GameEnded, HandEnded
+from engine.frozen import replace
 from engine.rules import RuleSet
 from engine.state import DealResult, GameState, Phase
 from engine.variants import get_variant

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from engine.cards import Card
+from engine.frozen import replace
 from engine.melds import Meld
 from engine.rules import RuleSet
 

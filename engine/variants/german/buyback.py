@@ -10,9 +10,9 @@ left: ``buyback`` or ``decline``. Chips are play money on a score sheet.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
+from engine.frozen import replace
 from engine.moves import _phase as require_phase
 from engine.state import GameState, Phase
 from engine.variants.german.actions import BuyBack, DeclineBuyBack

@@ -9,9 +9,9 @@ tie, a buy-back price of pot / players).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from fractions import Fraction
 
+from engine.frozen import replace
 from engine.rules import RuleSet
 from engine.variants.german.events import POT, ChipsMoved, Payment
 from engine.variants.german.state import GermanState

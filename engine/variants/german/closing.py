@@ -8,12 +8,12 @@ the last card: there is no discard now), then ``done``. Then the deal is scored.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from engine.actions import LayOff
 from engine.errors import AmbiguousJoker, InvalidLayOff, NoSuchMeld
 from engine.events import LaidOff
+from engine.frozen import replace
 from engine.melds import Meld, extend_readings
 from engine.moves import _phase as require_phase
 from engine.moves import remove_cards

@@ -9,11 +9,11 @@ Verlustpunkte doppelt auf."
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from engine.events import GameEnded, HandEnded
+from engine.frozen import replace
 from engine.rules import RuleSet
 from engine.state import DealResult, GameState, Phase, TurnState
 from engine.variants.german.chips import deal_payments, pay, pot_payout, settlement

@@ -16,7 +16,7 @@ is freed and goes into the new meld.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import CARD_SUITS, Card, sort_cards
@@ -28,6 +28,7 @@ from engine.errors import (
     NoSuchMeld,
 )
 from engine.events import Melded
+from engine.frozen import replace
 from engine.melds import Meld, MeldKind, MeldProblem, Placed, check_meld, joker_swap_target
 from engine.moves import remove_cards
 from engine.state import GameState

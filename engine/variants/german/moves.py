@@ -20,13 +20,13 @@ Rule sentences (german-romme.de.txt):
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, NextDeal, SwapJoker
 from engine.dealing import DealSpec, start_deal
 from engine.errors import CannotDiscardTaken
 from engine.events import Discarded, WentOut
+from engine.frozen import replace
 from engine.moves import _phase as require_phase
 from engine.moves import apply_draw as shared_apply_draw
 from engine.moves import apply_layoff as shared_apply_layoff

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Literal
 
 from engine.cards import Card
 from engine.errors import WrongPhase
+from engine.frozen import replace
 from engine.melds import Meld
 from engine.state import GameState, Phase
 from engine.variants.romanian.errors import FirstDiscard, PrePlayPending
@@ -41,12 +41,12 @@ def turn_of(state: GameState) -> TurnExtra:
 
 def with_extra(state: GameState, **changes: object) -> GameState:
     """A copy with fields of :class:`RomanianExtra` changed."""
-    return replace(state, extra=replace(extra_of(state), **changes))  # type: ignore[arg-type]
+    return replace(state, extra=replace(extra_of(state), **changes))
 
 
 def with_turn(state: GameState, **changes: object) -> GameState:
     """A copy with fields of the turn's :class:`TurnExtra` changed."""
-    turn = replace(turn_of(state), **changes)  # type: ignore[arg-type]
+    turn = replace(turn_of(state), **changes)
     return replace(state, turn=replace(state.turn, extra=turn))
 
 

@@ -22,7 +22,6 @@ romanian-rummy.de.txt, the turn:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, SwapJoker, TakeDiscard
 from engine.cards import JOKER, TILE_COLOURS, Card, shuffled
@@ -34,6 +33,7 @@ from engine.errors import (
     NothingToDraw,
 )
 from engine.events import Discarded, Drew, StockRenewed, TookDiscard, WentOut
+from engine.frozen import replace
 from engine.melds import (
     CardSpec,
     Meld,

@@ -23,6 +23,7 @@ each item (new meld or lay-off group) whose lowest tile it is, remembering dead 
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -74,6 +75,8 @@ class Plan:
 @dataclass(frozen=True, slots=True)
 class _Item:
     counts: tuple[int, ...]
+    # the non-zero entries of ``counts`` as (kind index, count): an item uses few kinds
+    uses: tuple[tuple[int, int], ...]
     lowest: int
     target: int
     specs: tuple[CardSpec, ...]
@@ -84,7 +87,13 @@ class _Item:
 
 def new_melds(hand: Sequence[Card], seat: int) -> list[Meld]:
     """Every meld the hand can make (one reading each, faces declared): the shared
-    candidates, and runs where one Joly stands for a tile the hand holds."""
+    candidates, and runs where one Joly stands for a tile the hand holds. Cached per
+    (tiles, seat): the legal moves of one turn ask for them several times."""
+    return list(_new_melds(tuple(sorted(hand, key=lambda c: c.sort_key)), seat))
+
+
+@functools.lru_cache(maxsize=512)
+def _new_melds(hand: tuple[Card, ...], seat: int) -> tuple[Meld, ...]:
     groups = candidate_melds(hand, MELD_RULES)
     if any(c.is_joker for c in hand):
         extra = []
@@ -104,7 +113,7 @@ def new_melds(hand: Sequence[Card], seat: int) -> list[Meld]:
             continue
         if len(found) == 1:
             out.append(found[0])
-    return out
+    return tuple(out)
 
 
 def specs_of(meld: Meld) -> tuple[CardSpec, ...]:
@@ -185,8 +194,8 @@ def _items(hand: Sequence[Card], kinds: list[Card], ctx: PlanContext) -> list[_I
             counts[index[spec.card]] += 1
         if any(counts[i] > have[kinds[i]] for i in range(len(kinds))):
             return
-        lowest = next(i for i, n in enumerate(counts) if n)
-        items.append(_Item(tuple(counts), lowest, target, specs, value, run, paid))
+        uses = tuple((i, n) for i, n in enumerate(counts) if n)
+        items.append(_Item(tuple(counts), uses, uses[0][0], target, specs, value, run, paid))
 
     owed = ctx.obligation
     for meld in new_melds(hand, ctx.seat):
@@ -198,11 +207,19 @@ def _items(hand: Sequence[Card], kinds: list[Card], ctx: PlanContext) -> list[_I
     return items
 
 
+def _first_nonzero(counts: tuple[int, ...]) -> int:
+    """Index of the first non-zero count, -1 when all are zero."""
+    for i, n in enumerate(counts):
+        if n:
+            return i
+    return -1
+
+
 class _GiveUp(Exception):
     """The search ran out of steps."""
 
 
-SEARCH_BUDGET = 10000
+SEARCH_BUDGET = 3000
 """Search steps before :func:`going_out_plan` gives up. Racks of a normal game take a
 few hundred at most; a rack of dozens of tiles (taken from deep in the discard row) with
 no way out could take minutes and gigabytes to refute."""
@@ -216,10 +233,17 @@ def going_out_plan(hand: Sequence[Card], ctx: PlanContext,
 
     The plan melds and lays off every tile but one and discards that one (never
     ``ctx.keep``); an opening, when needed, is worth ``ctx.threshold`` with a run; an
-    owed meld (``ctx.obligation``) is among its new melds.
+    owed meld (``ctx.obligation``) is among its new melds. The answer depends on the
+    tiles of ``hand``, not their order, and is cached per (tiles, ``ctx``, ``budget``):
+    the legal moves of one turn ask the same question many times.
     """
     if not hand:
         return None
+    return _cached_plan(tuple(sorted(hand, key=lambda c: c.sort_key)), ctx, budget)
+
+
+@functools.lru_cache(maxsize=1024)
+def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan | None:
     kinds = sorted(set(hand), key=lambda c: c.sort_key)
     items = _items(hand, kinds, ctx)
     covered = {i for item in items for i, n in enumerate(item.counts) if n}
@@ -242,7 +266,7 @@ def going_out_plan(hand: Sequence[Card], ctx: PlanContext,
         steps += 1
         if steps > budget:
             raise _GiveUp()
-        low = next((i for i, n in enumerate(rest) if n), -1)
+        low = _first_nonzero(rest)
         if low < 0:
             if discard < 0 or (ctx.obligation is not None and not paid):
                 return None
@@ -262,9 +286,12 @@ def going_out_plan(hand: Sequence[Card], ctx: PlanContext,
             item = items[n]
             if item.target >= 0 and used >> item.target & 1:
                 continue
-            if any(c > r for c, r in zip(item.counts, rest, strict=True)):
+            fewer = list(rest)
+            for i, c in item.uses:
+                fewer[i] -= c
+            if min(fewer) < 0:
                 continue
-            left = tuple(r - c for c, r in zip(item.counts, rest, strict=True))
+            left = tuple(fewer)
             chosen.append(n)
             found = search(left, used | (1 << item.target if item.target >= 0 else 0),
                            discard, value + item.value, run or item.run, paid or item.pays)

@@ -22,12 +22,12 @@ discards. ``low`` is a pair of 1..7, ``high`` a pair of 8..13.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import TypeVar
 
 from engine.cards import Card
 from engine.commands import find_player
 from engine.errors import CommandError
+from engine.frozen import replace
 from engine.moves import Result, remove_cards
 from engine.state import GameState, Phase
 from engine.variants.romanian.actions import (

@@ -162,8 +162,8 @@ class RomanianRummy(Variant):
         face-up twins at once). Raises ``RuleOptionError`` for an explicit deal whose tiles
         with the face-up tile are more than the set holds."""
         from collections import Counter
-        from dataclasses import replace
 
+        from engine.frozen import replace
         from engine.variants.romanian.state import PrePlay, RomanianExtra
 
         face_up = spec.extra if isinstance(spec.extra, Card) else None

@@ -23,10 +23,11 @@ damit erzielt, und dann geht das Spiel mit dem Spieler weiter, der an der Reihe 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.cards import Card
 from engine.errors import InvalidLayOff, NoSuchMeld
+from engine.frozen import replace
 from engine.melds import CardSpec, Meld, extend_readings
 from engine.moves import Result
 from engine.state import GameState, Phase, TurnState

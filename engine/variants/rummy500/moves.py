@@ -27,7 +27,7 @@ The turn, in rummy-500.de.txt's words:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, TakeDiscard
 from engine.cards import Card
@@ -42,6 +42,7 @@ from engine.errors import (
     WrongPhase,
 )
 from engine.events import Discarded, LaidOff, Melded, TookDiscard, WentOut
+from engine.frozen import replace
 from engine.melds import Meld, MeldProblem, MeldRules, check_meld, extend_readings
 from engine.moves import Result, remove_cards
 from engine.moves import apply_draw as shared_apply_draw

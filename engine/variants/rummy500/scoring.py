@@ -10,10 +10,10 @@ Ergebnis jedes Spielers wird zu dessen Gesamtpunktzahl addiert."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from fractions import Fraction
 
 from engine.events import Event, GameEnded, HandEnded
+from engine.frozen import replace
 from engine.rules import RuleSet
 from engine.state import DealResult, GameState, Phase
 from engine.variants.rummy500.state import GameExtra

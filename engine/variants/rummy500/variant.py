@@ -104,7 +104,7 @@ class Rummy500(Variant):
 
     def on_deal(self, state: GameState, spec: DealSpec) -> GameState:
         """A new deal starts with no call window."""
-        from dataclasses import replace
+        from engine.frozen import replace
 
         return replace(state, extra=GameExtra(None))
 

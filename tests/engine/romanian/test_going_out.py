@@ -15,6 +15,7 @@ from engine.rules import make_rules
 from engine.state import Phase
 from engine.variants.romanian.events import ScoreSheet, TookFaceUp
 from engine.variants.romanian.flow import extra_of, plan_for, turn_of
+from engine.variants.romanian.plan import PlanContext, going_out_plan
 from engine.views import view_for
 
 from .conftest import Factory
@@ -164,3 +165,18 @@ def test_every_plan_goes_out_when_played(seed: int, players: int) -> None:
                 assert trial.results[-1].winner == seat
         action = ais[seat].decide(view_for(state, seat), legal_actions(state, seat))
         state, _ = apply(state, action)
+
+
+def test_the_plan_search_gives_up_after_its_budget_and_always_answers_the_same() -> None:
+    """A rack taken from deep in the discard row can hold dozens of tiles; refuting every
+    way out could take minutes. The planner stops after ``budget`` steps and answers
+    "no plan" (the face-up tile is then refused), the same answer every time, whatever
+    the order of the tiles: "Nur bei diesem letzten Spielzug darf man den offen liegenden
+    Anfangsstein vom Ende der Mauer aufnehmen, um so seine Hand zu vervollständigen"."""
+    rack = parse_cards("r1 r2 r3 r3 r4 r5 y7 b7 k7 k8")
+    ctx = PlanContext(melds=(), seat=0, targets=())
+    plan = going_out_plan(rack, ctx)
+    assert plan is not None and plan.discard == parse_card("k8")
+    assert going_out_plan(list(reversed(rack)), ctx) == plan
+    assert going_out_plan(rack, ctx, budget=2) is None
+    assert going_out_plan(list(reversed(rack)), ctx, budget=2) is None
