@@ -19,6 +19,6 @@ def load_record(path: str | PathLike[str]) -> dict[str, Any]:
     where = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # ValueError: bad UTF-8, a NUL byte in the path
         raise RecordError(where, f"cannot read the file: {exc}") from None
     return parse_record_text(text, where)

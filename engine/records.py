@@ -106,6 +106,10 @@ def parse_record_text(text: str, where: str = "record") -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise RecordError(where, f"invalid JSON at line {exc.lineno} column {exc.colno}: "
                                  f"{exc.msg}") from None
+    except RecursionError:
+        raise RecordError(where, "invalid JSON: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise RecordError(where, f"invalid JSON: {exc}") from None
     if not isinstance(data, dict):
         raise RecordError(where, "a record is a JSON object {...}")
     return data

@@ -32,7 +32,7 @@ from engine.views import PlayerView, PublicView
 
 PREFIX = "rm"
 TEMPLATE = re.compile(
-    r"rm:(?P<table>\d{1,15}):(?P<version>\d{1,9}):(?P<action>[a-z0-9_.]{1,24}):"
+    r"rm:(?P<table>[0-9]{1,15}):(?P<version>[0-9]{1,9}):(?P<action>[a-z0-9_.]{1,24}):"
     r"(?P<state>[0-9a-z.]{0,90})"
 )
 CUSTOM_ID_LIMIT = 100

@@ -201,9 +201,11 @@ _TABLE_HELP = N_("Table: new [variant] [preset] [option=value], join, leave, add
 def _seat_number(args: Sequence[str]) -> int | None:
     if not args:
         return None
-    if not args[0].isdigit():
-        raise NotSeatNumber(word=args[0])
-    return int(args[0])
+    word = args[0]
+    # ASCII digits only: "²".isdigit() is True, yet int("²") fails; seats are small numbers
+    if not (word.isascii() and word.isdigit()) or len(word) > 9:
+        raise NotSeatNumber(word=word)
+    return int(word)
 
 
 def _pairs(verb: str, args: Sequence[str]) -> dict[str, str]:

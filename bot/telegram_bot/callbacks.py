@@ -166,7 +166,9 @@ class Callback:
 def decode(data: str | None) -> Callback:
     """Read ``callback_data`` back; raises :class:`MalformedCallback` for anything
     :meth:`Callback.encode` cannot have written."""
-    if not data or len(data.encode("utf-8")) > MAX_BYTES:
+    # encode() writes ASCII only; this also keeps "²" (str.isdigit, but not int) out of the
+    # sort digit and lone surrogates (no UTF-8) out of the byte count.
+    if not data or not data.isascii() or len(data) > MAX_BYTES:
         raise MalformedCallback(data)
     parts = data.split(".")
     if len(parts) != 5 or len(parts[0]) != 3:
