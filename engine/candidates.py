@@ -19,7 +19,9 @@ def candidate_melds(hand: Iterable[Card], rules: MeldRules) -> list[tuple[CardSp
     Sets: 3..``max_set`` cards of one rank in distinct suits, jokers standing
     for a missing suit. Runs: every window of 3..13 positions the ace rule
     allows, in one suit, gaps filled by jokers; a joker is never used where the
-    hand holds the natural card. Every meld keeps ``min_naturals`` natural cards.
+    hand holds the natural card, unless the hand holds a card of that suit twice (two
+    packs: ``9c 9c 10c jc qc qc jk jk`` is ``9c 10c jc qc`` and ``9c jk jk qc``). Every
+    meld keeps ``min_naturals`` natural cards.
     Shape: a list of tuples, each tuple one meld in table order.
     """
     cards = list(hand)
@@ -54,14 +56,25 @@ def _runs(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[
     for suit in sorted({c.suit for c in naturals if c.suit is not None},
                        key=lambda s: s.value):
         ranks = {c.rank for c in naturals if c.suit is suit}
+        # With a card of the suit held twice (two packs) a joker may stand where the hand
+        # holds the card: 9c 9c 10c jc qc qc jk jk melds as 9c 10c jc qc and 9c jk jk qc.
+        twice = any(n > 1 for c, n in naturals.items() if c.suit is suit)
         for length in range(rules.min_cards, 14):
             if length - len(ranks) > jokers:
                 break  # longer windows need even more jokers
             for start in _run_windows(length, rules.ace):
                 window = [_rank_at(p) for p in range(start, start + length)]
-                have = sum(1 for r in window if r in ranks)
-                if length - have > jokers or have < max(rules.min_naturals, 0):
+                present = [r for r in window if r in ranks]
+                gaps = length - len(present)
+                if gaps > jokers:
                     continue
-                out.append(tuple(CardSpec(Card(r, suit)) if r in ranks
-                                 else CardSpec(JOKER, Card(r, suit)) for r in window))
+                spare = jokers - gaps if twice else 0
+                for size in range(0, min(spare, len(present)) + 1):
+                    for replaced in combinations(present, size):
+                        have = len(present) - size
+                        if have < max(rules.min_naturals, 0) or (size and have == 0):
+                            continue
+                        keep = set(present) - set(replaced)
+                        out.append(tuple(CardSpec(Card(r, suit)) if r in keep
+                                         else CardSpec(JOKER, Card(r, suit)) for r in window))
     return out

@@ -43,6 +43,7 @@ from engine.melds import (
     _rank_at,
     _run_windows,
     extend_readings,
+    readings,
 )
 from engine.rules import RuleSet
 from engine.variants import get_variant
@@ -236,11 +237,15 @@ _Window = tuple[int, int, tuple[int, ...], int]
 
 @functools.lru_cache(maxsize=65536)
 def _suit_runs(ranks: int, jokers: int, ace: AceMode, min_cards: int,
-               min_naturals: int) -> tuple[_Window, ...]:
+               min_naturals: int, spare_jokers: bool = False,
+               prune: bool = True) -> tuple[_Window, ...]:
     """Run windows of one suit whose natural ranks are the bits of ``ranks`` (bit r = rank r).
 
-    Only windows with at least one natural card; a window of ``2 * min_cards`` or more
-    positions is left out when it splits into two valid runs.
+    Only windows with at least one natural card; with ``prune``, a window of
+    ``2 * min_cards`` or more positions is left out when it splits into two valid runs.
+    With ``spare_jokers`` (the suit holds a card twice, two packs), a joker may also
+    stand where the hand holds the card: with ``9c 9c 10c jc qc qc jk jk`` both
+    ``9c 10c jc qc`` and ``9c jk jk qc`` are melds.
     """
     held = ranks.bit_count()
     posmask = 0
@@ -255,14 +260,30 @@ def _suit_runs(ranks: int, jokers: int, ace: AceMode, min_cards: int,
         for start in _run_windows(length, ace):
             window = posmask >> start & full
             have = window.bit_count()
-            if have == 0 or length - have > jokers or have < min_naturals:
+            if have == 0 or length - have > jokers:
                 continue
-            if length >= 2 * min_cards and _splits(window, have, length, min_cards,
-                                                    min_naturals):
-                continue
-            naturals = tuple(_rank_at(start + k) for k in range(length) if window >> k & 1)
-            out.append((start, length, naturals, length - have))
+            spare = jokers - (length - have) if spare_jokers else 0
+            for naturals_mask in _fewer(window, spare):
+                count = naturals_mask.bit_count()
+                if count == 0 or count < min_naturals:
+                    continue
+                if prune and length >= 2 * min_cards and _splits(
+                        naturals_mask, count, length, min_cards, min_naturals):
+                    continue
+                naturals = tuple(_rank_at(start + k) for k in range(length)
+                                 if naturals_mask >> k & 1)
+                out.append((start, length, naturals, length - count))
     return tuple(out)
+
+
+def _fewer(mask: int, spare: int) -> list[int]:
+    """``mask`` and every mask with up to ``spare`` of its bits cleared."""
+    out = [mask]
+    bits = [1 << k for k in range(mask.bit_length()) if mask >> k & 1]
+    for size in range(1, min(spare, len(bits)) + 1):
+        for combo in combinations(bits, size):
+            out.append(mask & ~sum(combo))
+    return out
 
 
 def _splits(window: int, have: int, length: int, min_cards: int, min_naturals: int) -> bool:
@@ -300,15 +321,18 @@ def _rank_candidates(rank: int, suits: tuple[int, ...], jokers: int, max_set: in
 
 @functools.lru_cache(maxsize=65536)
 def _suit_candidates(suit: int, ranks: int, jokers: int, ace: AceMode, min_cards: int,
-                     min_naturals: int, max_set: int) -> tuple[_Cand, ...]:
-    """Runs of ``suit`` (natural ranks = bits of ``ranks``), one per distinct resource use.
+                     min_naturals: int, max_set: int, spare_jokers: bool = False,
+                     prune: bool = True) -> tuple[_Cand, ...]:
+    """Runs of ``suit`` (natural ranks = bits of ``ranks``), one per distinct resource use
+    (``spare_jokers`` and ``prune`` as in :func:`_suit_runs`).
 
     A run with one natural card is left out when the set of that card with the same
     jokers exists (same cards used).
     """
     out: list[_Cand] = []
     seen: set[tuple[int, int]] = set()
-    for start, length, naturals, j in _suit_runs(ranks, jokers, ace, min_cards, min_naturals):
+    for start, length, naturals, j in _suit_runs(ranks, jokers, ace, min_cards, min_naturals,
+                                                 spare_jokers, prune):
         if len(naturals) == 1 and min_naturals <= 1 and length <= max_set:
             continue
         mask = 0
@@ -326,8 +350,11 @@ def _candidates(naturals: Sequence[int], jokers: int, rules: MeldRules) -> list[
     """Every distinct resource use (natural cards, jokers) of a candidate meld of the hand."""
     suits_of_rank: dict[int, list[int]] = {}
     ranks_of_suit = [0, 0, 0, 0]
+    twice = [False, False, False, False]
     for code in naturals:
         suit, rank = code >> 4, code & 15
+        if ranks_of_suit[suit] >> rank & 1:
+            twice[suit] = True
         ranks_of_suit[suit] |= 1 << rank
         present = suits_of_rank.get(rank)
         if present is None:
@@ -340,11 +367,23 @@ def _candidates(naturals: Sequence[int], jokers: int, rules: MeldRules) -> list[
         if len(present) + jokers >= min_cards:
             out.extend(_rank_candidates(rank, tuple(present), jokers, max_set, min_cards,
                                         min_naturals))
+    # A variant's further condition (e.g. two real tiles per Joly) may refuse one part of
+    # a split run, so runs are then not pruned, and every candidate is checked.
+    prune = rules.check is None
     for suit in range(4):
         if ranks_of_suit[suit]:
             out.extend(_suit_candidates(suit, ranks_of_suit[suit], jokers, rules.ace,
-                                        min_cards, min_naturals, max_set))
+                                        min_cards, min_naturals, max_set,
+                                        twice[suit] and jokers > 0, prune))
+    if rules.check is not None:
+        out = [c for c in out if _accepted(c[3], rules)]
     return out
+
+
+@functools.lru_cache(maxsize=65536)
+def _accepted(builder: _Builder, rules: MeldRules) -> bool:
+    """True when the candidate passes the variant's further condition (``rules.check``)."""
+    return bool(readings(_build(builder), 0, rules))
 
 
 def _joker_runs(naturals: Sequence[int], jokers: int,

@@ -309,3 +309,34 @@ def test_layoff_options_match_trying_every_card_on_every_meld(ace: str) -> None:
                             faces.remove(face)
                         naive.add((CardSpec(card, faces[0]), index))
         assert set(layoff_options(hand, table, rules, seat=0)) == naive
+
+
+def test_with_two_packs_a_joker_may_stand_for_a_card_the_hand_holds() -> None:
+    """Found by `rummy-bot bench` against rummikub-solver: with two packs both runs of
+    ``9c 9c 10c jc qc qc jk jk`` meld (``9c 10c jc qc`` and ``9c jk jk qc``), the jokers
+    standing for 10c and jc, which the hand holds but the first run uses. German Rommé:
+    "Ziel des Spiels ist es, als Erster alle Karten ... abzulegen"."""
+    rules = make_rules("german")
+    hand = parse_cards("9c 9c 10c jc qc qc jk jk")
+    part = best_melds(hand, rules)
+    assert part.deadwood == () and part.melded == 8
+    mrules = get_variant("german").meld_rules(rules)
+    check_partition(part, hand, mrules, points_of(rules))
+
+
+def test_romanian_hints_keep_two_real_tiles_per_joly() -> None:
+    """romanian-rummy.de.txt allows a Joly only with two real tiles for it (the variant's
+    meld check); the search once proposed ``jk=r3 jk=r4 r5 r6``. Every meld of a Romanian
+    partition passes the check: with ``r5 r6`` only one Joly joins them."""
+    rules = make_rules("romanian")
+    mrules = get_variant("romanian").meld_rules(rules)
+    hand = parse_cards("r5 r6 jk jk b9")
+    part = best_melds(hand, rules)
+    assert [len(g) for g in part.melds] == [3]
+    assert sorted(str(c) for c in part.deadwood) == ["b9", "jk"]
+    rng = random.Random(5)
+    tiles = [c for c in standard_deck(2, 2) if c.is_joker or c.rank <= 13]
+    for _ in range(200):
+        rack = rng.sample(tiles, 15)
+        for group in best_melds(rack, rules).melds:
+            assert readings(group, 0, mrules), group
