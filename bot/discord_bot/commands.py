@@ -2,9 +2,11 @@
 
 Each subcommand is one line of the chat command language
 (:mod:`bot.service.chat`): ``/rummy addbot kind:random`` runs ``addbot random``,
-``/rummy settings name:timer value:2m`` runs ``set timer=2m``. Only ``new``
-(its answer points at the table message) and ``hand`` (the interactive hand message)
-have their own handlers in :class:`bot.discord_bot.flows.Flows`.
+``/rummy settings name:timer value:2m`` runs ``set timer=2m``, and ``/rummy play
+command:take 7h`` runs any line typed (its completions are the user's legal moves now,
+:func:`command_completions`). Only ``new`` (its answer points at the table message),
+``hand`` (the interactive hand message) and ``play`` (a move answers with the hand
+message) have their own handlers in :class:`bot.discord_bot.flows.Flows`.
 
 Names and descriptions are English here and German through
 :class:`bot.discord_bot.translator.RummyTranslator`; option values offer choices
@@ -13,12 +15,13 @@ Names and descriptions are English here and German through
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.discord_bot.flows import Flows, chat_key
+from bot.discord_bot.flows import Flows, chat_key, user_ref
 from bot.i18n import N_
 from bot.service.model import TIMERS
 from engine.ai import KINDS
@@ -78,6 +81,25 @@ def option_completions(variant: str, typed: str) -> list[app_commands.Choice[str
             if candidate.startswith(value.lower()):
                 found.append(_choice(f"{prefix}{option.name}={candidate}"))
     return found[:CHOICES_MAX]
+
+
+def command_completions(commands: Sequence[str], typed: str) -> list[app_commands.Choice[str]]:
+    """Completions of a typed command line from ``commands`` (the user's legal commands):
+    those starting with what is typed first, then those where every typed word starts a
+    word of the command (``lay 3`` finds ``layoff 10h 3``), at most 25. A command longer
+    than a choice may be is left out rather than cut (its value must stay the whole
+    command)."""
+    wanted = " ".join(typed.lower().split())
+    typed_words = wanted.split()
+    fitting = [c for c in dict.fromkeys(commands) if len(c) <= CHOICE_TEXT_MAX]
+    first = [c for c in fitting if c.lower().startswith(wanted)]
+
+    def has_words(command: str) -> bool:
+        words = command.lower().split()
+        return all(any(w.startswith(t) for w in words) for t in typed_words)
+
+    then = [c for c in fitting if c not in first and has_words(c)]
+    return [app_commands.Choice(name=c, value=c) for c in (first + then)[:CHOICES_MAX]]
 
 
 def rummy_group(flows: Flows) -> app_commands.Group:
@@ -173,6 +195,19 @@ def rummy_group(flows: Flows) -> app_commands.Group:
     @group.command(name="hand", description="Show your hand and play from it")
     async def hand(interaction: discord.Interaction[Any]) -> None:
         await flows.slash_hand(interaction)
+
+    @group.command(name="play", description="Make a move by typing it, e.g. ready or take 7h")
+    @app_commands.describe(command="A command as in the help; the suggestions are your "
+                                   "moves now")
+    async def play(interaction: discord.Interaction[Any], command: str) -> None:
+        await flows.slash_play(interaction, command)
+
+    @play.autocomplete("command")
+    async def my_moves(interaction: discord.Interaction[Any], current: str
+                       ) -> list[app_commands.Choice[str]]:
+        commands = await flows.service.legal_commands(chat_key(interaction),
+                                                      user_ref(interaction))
+        return command_completions(commands, current)
 
     @group.command(name="rules", description="The rules of this table")
     async def rules(interaction: discord.Interaction[Any]) -> None:

@@ -3,7 +3,8 @@
 A custom id is ``rm:<table>:<version>:<action>:<state>``: the table id, the table
 version the control was drawn for, the action (``join``, ``draw``, ``meld``, ``c0``
 for the first card select, ``l3`` for a lay-off on meld 3, ``v.rummy`` for a variant
-verb, ...) and, on the hand message, the :class:`bot.discord_bot.hand.HandState`.
+verb, ``p.1a2b3c4d`` for a listed command (see :func:`bot.discord_bot.offers.move_key`),
+...) and, on the hand message, the :class:`bot.discord_bot.hand.HandState`.
 One :class:`RummyControl` (a ``discord.ui.DynamicItem``) matches them all, so no view
 has to be registered per message and old messages stay clickable after a restart.
 
@@ -22,12 +23,28 @@ from typing import Any, Protocol
 import discord
 
 from bot.discord_bot.hand import HandState, canonical
-from bot.discord_bot.offers import Offer, variant_verbs, verb_label_msgid
+from bot.discord_bot.offers import (
+    Offer,
+    before_play,
+    listed_order,
+    move_key,
+    variant_verbs,
+    verb_label_msgid,
+)
 from bot.discord_bot.render import reading_label
 from bot.i18n import _
 from bot.render.cards import card_text, meld_text
 from bot.service.model import Status, TableInfo
+from engine.commands import parse_action
+from engine.errors import EngineError
 from engine.state import Phase
+from engine.variants.romanian.actions import (
+    AnnounceDoubla,
+    AnnounceFaceUp,
+    AnswerDoubla,
+    OfferDoubla,
+    Ready,
+)
 from engine.views import PlayerView, PublicView
 
 PREFIX = "rm"
@@ -38,6 +55,7 @@ TEMPLATE = re.compile(
 CUSTOM_ID_LIMIT = 100
 SELECT_LIMIT = 25
 ROW_WIDTH = 5
+MAX_ROWS = 5
 LABEL_LIMIT = 80
 OPTION_LIMIT = 100
 
@@ -136,9 +154,9 @@ def _view(items: Sequence[RummyControl]) -> discord.ui.View:
 
 
 def table_controls(info: TableInfo, view: PublicView | None) -> discord.ui.View | None:
-    """Lobby: Join, Leave, Add AI, Start. A deal: Show my hand, Draw, Take, and the
-    variant's verbs without arguments. Between deals: Show my hand, Next deal. Nothing
-    once the table is closed."""
+    """Lobby: Join, Leave, Add AI, Start. A deal: Show my hand, Draw, Take (not before
+    play, when nobody may draw yet), and the variant's verbs without arguments. Between
+    deals: Show my hand, Next deal. Nothing once the table is closed."""
 
     def cid(action: str) -> ControlId:
         return ControlId(info.id, info.version, action)
@@ -158,10 +176,11 @@ def table_controls(info: TableInfo, view: PublicView | None) -> discord.ui.View 
         return _view(items)
     if view.phase not in (Phase.DRAW, Phase.PLAY):
         return _view(items)
-    take = (_("Take {card}").format(card=card_text(view.upcard)) if view.upcard is not None
-            else _("Take discard"))
-    items.append(button(cid("draw"), _("Draw"), grey, 0))
-    items.append(button(cid("take"), take, grey, 0, disabled=view.upcard is None))
+    if not before_play(view):
+        take = (_("Take {card}").format(card=card_text(view.upcard))
+                if view.upcard is not None else _("Take discard"))
+        items.append(button(cid("draw"), _("Draw"), grey, 0))
+        items.append(button(cid("take"), take, grey, 0, disabled=view.upcard is None))
     for verb in variant_verbs(view.rules.variant):
         if not verb.cards and len(items) < ROW_WIDTH:
             items.append(button(cid("v." + verb.verb), _(verb_label_msgid(verb.verb)), red, 0))
@@ -187,11 +206,12 @@ class ReadingPrompt:
 
 
 def hand_controls(info: TableInfo, view: PlayerView, state: HandState, offer: Offer,
-                  order: Sequence[int], prompt: ReadingPrompt | None = None
-                  ) -> discord.ui.View:
+                  order: Sequence[int], prompt: ReadingPrompt | None = None,
+                  listed: Sequence[str] = ()) -> discord.ui.View:
     """The hand message's controls for ``state`` (``order``: canonical positions in the
-    order shown). Rows: card select(s); the lay-off select; the moves; joker readings
-    or Sort / Hint / Refresh."""
+    order shown). Rows: card select(s); the lay-off select; the moves; the ``listed``
+    commands (before play: the seat's legal commands, one button each, as many as the
+    rows left hold); joker readings or Sort / Hint / Refresh."""
     hand = canonical(view.hand)
     items: list[RummyControl] = []
     row = 0
@@ -218,6 +238,13 @@ def hand_controls(info: TableInfo, view: PlayerView, state: HandState, offer: Of
     if moves:
         items.extend(moves)
         row += 1
+    if listed:
+        shown = listed_order(listed)[:max(MAX_ROWS - 1 - row, 0) * ROW_WIDTH]
+        for index, command in enumerate(shown):
+            label, style = _listed_label(command, view)
+            items.append(button(cid("p." + move_key(command)), label, style,
+                                row + index // ROW_WIDTH))
+        row += (len(shown) + ROW_WIDTH - 1) // ROW_WIDTH
     if prompt is not None:
         for index, option in enumerate(prompt.options[:ROW_WIDTH]):
             items.append(button(cid(prompt.action, state.with_reading(index)),
@@ -277,6 +304,35 @@ def _move_buttons(view: PlayerView, state: HandState, offer: Offer, cid: Any, ro
             items.append(button(cid("v." + verb.verb), _(verb_label_msgid(verb.verb)), red, row,
                                 disabled=not state.selected))
     return items[:ROW_WIDTH]
+
+
+def _listed_label(command: str, view: PlayerView) -> tuple[str, discord.ButtonStyle]:
+    """The label and colour of a listed command's button: the pre-play moves in words
+    (``offer r7 ben`` -> "Offer your 🔴7 pair to ben"), anything else as its verb's label
+    and its cards."""
+    blue, green, red = (discord.ButtonStyle.primary, discord.ButtonStyle.success,
+                        discord.ButtonStyle.danger)
+    try:
+        action: object = parse_action(command, view.seat)
+    except EngineError:
+        return command, blue
+    if isinstance(action, Ready):
+        return _("Ready"), green
+    if isinstance(action, AnnounceDoubla):
+        labels = {"high": _("Doubla (high)"), "low": _("Doubla (low)")}
+        return labels.get(action.hint, _("Doubla")), blue
+    if isinstance(action, OfferDoubla):
+        return _("Offer your {tile} pair to {name}").format(
+            tile=card_text(action.tile), name=action.partner), blue
+    if isinstance(action, AnswerDoubla):
+        if action.tile is None:
+            return _("Reject the swap"), red
+        return _("Accept, giving your {tile} pair").format(tile=card_text(action.tile)), blue
+    if isinstance(action, AnnounceFaceUp):
+        return _("Announce the face-up twin"), blue
+    verb, *rest = command.split()
+    label = _(verb_label_msgid(verb))
+    return " ".join([label, *rest]), blue
 
 
 def _fits(control: ControlId) -> bool:

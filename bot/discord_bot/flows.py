@@ -9,6 +9,13 @@ changes something carries ``update_key=f"discord:{interaction.id}"``.
 Answers: public table buttons for lobby steps and calls answer silently (the table
 message shows the change) or privately with the refusal; Draw, Take and Show my hand
 answer with a new private hand message; clicks on a hand message redraw that message.
+
+``/rummy play command:<text>`` runs any line of the chat command language through
+:func:`bot.service.chat.handle_text`, as a line typed in Telegram's private chat: the
+way to every move the buttons do not offer (Rummy 500's ``take 7h``, ``call``, German
+``exchange``, Romanian ``joly``, ``offer r7 ben``). A move answers with a new private
+hand message noting the move, a refusal with the localised error, a table verb like its
+own slash command.
 """
 
 from __future__ import annotations
@@ -32,8 +39,8 @@ from bot.discord_bot.hand import (
     positions_of,
     words,
 )
-from bot.discord_bot.offers import offer_for
-from bot.discord_bot.render import hand_content
+from bot.discord_bot.offers import before_play, move_key, offer_for
+from bot.discord_bot.render import escape, hand_content, pieces
 from bot.discord_bot.respond import (
     DEFER_AFTER,
     acknowledge,
@@ -45,8 +52,8 @@ from bot.discord_bot.sessions import HandSessions
 from bot.discord_bot.store import MessageStore
 from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
-from bot.service.chat import Reply, handle_text
-from bot.service.model import ChatKey, TableInfo, UserRef
+from bot.service.chat import TABLE_VERBS, Reply, handle_text
+from bot.service.model import ChatKey, Status, TableInfo, UserRef
 from bot.service.service import GameService
 from engine.errors import AmbiguousJoker, EngineError
 from engine.melds import CardSpec
@@ -65,6 +72,9 @@ PUBLIC = {"top"}
 
 #: Public table buttons that are table verbs of the chat language.
 LOBBY_VERBS = {"join": "join", "leave": "leave", "addbot": "addbot", "start": "start"}
+
+#: How much of a typed command the confirmation note repeats.
+ECHO_LIMIT = 200
 
 
 def user_ref(interaction: discord.Interaction[Any]) -> UserRef:
@@ -175,6 +185,28 @@ class Flows:
                 return
             await self._new_hand(interaction, key, user, info, None)
 
+    async def slash_play(self, interaction: discord.Interaction[Any], text: str) -> None:
+        """``/rummy play``: one line of the chat command language (see the module
+        docstring); the answer is private."""
+        user = user_ref(interaction)
+        key = chat_key(interaction)
+        with use_locale(await self.service.locale_of(user)):
+            words = text.split()
+            verb = TABLE_VERBS.get(words[0].lstrip("/!").lower()) if words else None
+            info = await self.service.table_info(key)
+            if words and (verb is None or verb == "hand") and info is not None \
+                    and info.status is Status.PLAYING:
+                move = None if verb == "hand" else " ".join(words)
+                await self._new_hand(interaction, key, user, info, move, typed=True)
+                return
+            reply = await settle(interaction, self._run_text(interaction, text),
+                                 defer_after=self.defer_after)
+            if reply.text is not None:
+                for piece in pieces(reply.text):
+                    await send_message(interaction, piece)
+            else:
+                await send_message(interaction, _done_text(verb or ""))
+
     # --- table verbs and public moves -----------------------------------------------------
 
     async def _run_text(self, interaction: discord.Interaction[Any], text: str) -> Reply:
@@ -185,7 +217,8 @@ class Flows:
     async def _answer_reply(self, interaction: discord.Interaction[Any], reply: Reply,
                             verb: str) -> None:
         if reply.text is not None:
-            await send_message(interaction, reply.text, ephemeral=reply.private or not reply.ok)
+            for piece in pieces(reply.text):
+                await send_message(interaction, piece, ephemeral=reply.private or not reply.ok)
         else:
             await send_message(interaction, _done_text(verb))
 
@@ -225,11 +258,14 @@ class Flows:
     # --- the private hand message -----------------------------------------------------------
 
     async def _new_hand(self, interaction: discord.Interaction[Any], key: ChatKey,
-                        user: UserRef, info: TableInfo, move: str | None) -> None:
-        """Show my hand (``move`` None), Draw or Take: answer with a new hand message."""
+                        user: UserRef, info: TableInfo, move: str | None,
+                        typed: bool = False) -> None:
+        """Show my hand (``move`` None), Draw, Take or a ``typed`` command line
+        (``/rummy play``): answer with a new hand message."""
         with self.sessions.busy(info.id, user.key):
-            drawn = await settle(interaction, self._move_then_view(interaction, key, user, move),
-                                 defer_after=self.defer_after)
+            work = self._play_then_view(interaction, key, user, move) if typed and move \
+                else self._move_then_view(interaction, key, user, move)
+            drawn = await settle(interaction, work, defer_after=self.defer_after)
             if isinstance(drawn, str):
                 await send_message(interaction, drawn)
                 return
@@ -247,7 +283,27 @@ class Flows:
         except EngineError as error:
             return localize_error(error)
         state = HandState.fresh(view.hand)
-        content, controls = draw_hand(info, view, state)
+        listed = await listed_commands(self.service, key, user, view)
+        content, controls = draw_hand(info, view, state, listed=listed)
+        return content, controls, state
+
+    async def _play_then_view(self, interaction: discord.Interaction[Any], key: ChatKey,
+                              user: UserRef, line: str) -> Drawn:
+        """A typed command line through the chat language, then the fresh hand noting it
+        (or the localised refusal, or the end of the game)."""
+        reply = await self._run_text(interaction, line)
+        if not reply.ok or reply.text is not None:
+            return reply.text or _("That did not work.")
+        try:
+            info, view = await self.service.player_view(key, user)
+        except EngineError:
+            # The move ended the game: the table is no longer active.
+            return _("The game is over: the table message shows the result.")
+        state = HandState.fresh(view.hand)
+        listed = await listed_commands(self.service, key, user, view)
+        echo = line if len(line) <= ECHO_LIMIT else line[:ECHO_LIMIT - 1] + "…"
+        note = _("Done: {command}").format(command=escape(echo))
+        content, controls = draw_hand(info, view, state, note, listed=listed)
         return content, controls, state
 
     async def _hand_click(self, interaction: discord.Interaction[Any], key: ChatKey,
@@ -276,12 +332,14 @@ class Flows:
             state = HandState.decode(control.state)
         except ValueError:
             state = HandState.fresh(view.hand)
+        listed = await listed_commands(self.service, key, user, view)
         if not state.matches(view.hand):
             fresh = HandState.fresh(view.hand, state.grouped)
             content, controls = draw_hand(info, view, fresh,
-                                          note=_("Your hand has changed; here it is again."))
+                                          note=_("Your hand has changed; here it is again."),
+                                          listed=listed)
             return content, controls, fresh
-        step = HandStep(self, interaction, key, user, info, view, state)
+        step = HandStep(self, interaction, key, user, info, view, state, listed)
         return await step.run(control.action, values)
 
     async def _act(self, interaction: discord.Interaction[Any], key: ChatKey, user: UserRef,
@@ -293,7 +351,8 @@ class HandStep:
     """One click on a hand message, from the decoded state to the redrawn message."""
 
     def __init__(self, flows: Flows, interaction: discord.Interaction[Any], key: ChatKey,
-                 user: UserRef, info: TableInfo, view: PlayerView, state: HandState) -> None:
+                 user: UserRef, info: TableInfo, view: PlayerView, state: HandState,
+                 listed: Sequence[str] = ()) -> None:
         self.flows = flows
         self.interaction = interaction
         self.key = key
@@ -301,6 +360,7 @@ class HandStep:
         self.info = info
         self.view = view
         self.state = state
+        self.listed = tuple(listed)
 
     async def run(self, action: str, values: Sequence[str]
                   ) -> Drawn:
@@ -328,6 +388,8 @@ class HandStep:
             return await self._move(command)
         if action == "meld":
             return await self._meld()
+        if action.startswith("p."):
+            return await self._listed(action[2:])
         if action == "lay" and values:
             action = values[0]
         if action[:1] in ("l", "s") and action[1:].isdigit():
@@ -358,7 +420,7 @@ class HandStep:
 
     def _draw(self, state: HandState, note: str | None = None,
               prompt: ReadingPrompt | None = None) -> tuple[str, discord.ui.View, HandState]:
-        content, controls = draw_hand(self.info, self.view, state, note, prompt)
+        content, controls = draw_hand(self.info, self.view, state, note, prompt, self.listed)
         return content, controls, state
 
     # --- moves ----------------------------------------------------------------------------
@@ -379,7 +441,16 @@ class HandStep:
             # The move ended the game: the table is no longer active.
             return _("The game is over: the table message shows the result.")
         self.info, self.view = info, view
+        self.listed = await listed_commands(self.flows.service, self.key, self.user, view)
         return self._draw(HandState.fresh(view.hand, self.state.grouped))
+
+    async def _listed(self, key: str) -> Drawn:
+        """A listed command's button: the command it names, if that is still legal."""
+        found = [c for c in self.listed if move_key(c) == key]
+        if not found:
+            return self._draw(self.state, _("The table has changed since; look again and "
+                                            "press once more if it still fits."))
+        return await self._move(found[0])
 
     async def _meld(self) -> Drawn:
         groups = [[CardSpec(c) for c in g] for g in groups_of(self.state, self.view.hand)]
@@ -438,14 +509,27 @@ def _order(view: PlayerView, state: HandState) -> tuple[list[int], Partition | N
 
 
 def draw_hand(info: TableInfo, view: PlayerView, state: HandState, note: str | None = None,
-              prompt: ReadingPrompt | None = None) -> tuple[str, discord.ui.View]:
-    """Content and controls of a hand message (inside ``use_locale``)."""
+              prompt: ReadingPrompt | None = None, listed: Sequence[str] = ()
+              ) -> tuple[str, discord.ui.View]:
+    """Content and controls of a hand message (inside ``use_locale``); ``listed``: the
+    commands offered as buttons of their own (see :func:`listed_commands`)."""
     order, partition = _order(view, state)
     selected = cards_at(view.hand, state.selected)
     staged = [cards_at(view.hand, group) for group in state.staged]
     content = hand_content(info, view, state.grouped, selected, staged, note, partition)
-    controls = hand_controls(info, view, state, offer_for(view), order, prompt)
+    controls = hand_controls(info, view, state, offer_for(view), order, prompt, listed)
     return content, controls
+
+
+async def listed_commands(service: GameService, key: ChatKey, user: UserRef,
+                          view: PlayerView) -> tuple[str, ...]:
+    """The commands the hand message offers as buttons of their own: before play
+    (:func:`bot.discord_bot.offers.before_play`) on the seat's turn, its legal commands
+    (the service asks the engine for this seat only); otherwise none."""
+    table = view.table
+    if not before_play(table) or table.current != view.seat:
+        return ()
+    return tuple(await service.legal_commands(key, user))
 
 
 async def _apologise(interaction: discord.Interaction[Any]) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.discord_bot.components import ping_controls, table_controls
-from bot.discord_bot.flows import draw_hand
+from bot.discord_bot.flows import draw_hand, listed_commands
 from bot.discord_bot.hand import HandState
 from bot.discord_bot.render import RECENT_LINES, table_content
 from bot.discord_bot.respond import NO_MENTIONS
@@ -160,8 +160,9 @@ class DiscordNotifier:
         _client, _store, service = connected
         state = anchor.state if anchor.state.matches(view.hand) else \
             HandState.fresh(view.hand, anchor.state.grouped)
+        listed = await listed_commands(service, info.key, anchor.user, view)
         with use_locale(await service.locale_of(anchor.user)):
-            content, controls = draw_hand(info, view, state)
+            content, controls = draw_hand(info, view, state, listed=listed)
         try:
             await anchor.interaction.edit_original_response(content=content, view=controls,
                                                             allowed_mentions=NO_MENTIONS)

@@ -11,16 +11,26 @@ optional (``call [kh] [2]``) becomes a button on the public table message that s
 the bare verb (anyone seated may press it, also out of turn); a verb with a required
 argument becomes a button of the hand message that sends the verb with the selected
 cards.
+
+Romanian Rummy's pre-play step (doubla, offers, the face-up twin, ``ready``) is the
+exception: its moves depend on the hand in ways the view does not spell out (which
+pairs, which partners), so while it lasts (:func:`before_play`) the hand message shows
+the seat's legal commands themselves, asked from the service
+(:meth:`bot.service.service.GameService.legal_commands`), one button each; a button
+names its command by :func:`move_key` and does it only if it is still legal then.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.i18n import N_
 from engine.commands import COMMANDS, CommandHelp, command_table
 from engine.state import Phase
 from engine.variants import get_variant
+from engine.variants.romanian.variant import PublicExtra as RomanianExtra
 from engine.views import PlayerView, PublicView
 
 #: Labels of variant verbs the catalogues already translate ("Rommé!" in German for
@@ -70,6 +80,7 @@ class Offer:
     next_deal: bool
     select_cards: bool
     verbs: tuple[VariantVerb, ...]
+    preplay: bool = False
 
 
 def playing(table: PublicView) -> bool:
@@ -77,11 +88,36 @@ def playing(table: PublicView) -> bool:
     return table.phase in (Phase.DRAW, Phase.PLAY) and table.current is not None
 
 
+def before_play(table: PublicView) -> bool:
+    """True during Romanian Rummy's pre-play step (before the first discard), when the
+    seat to move may only announce, offer or answer a doubla swap and say ``ready``."""
+    extra = table.extra
+    return playing(table) and isinstance(extra, RomanianExtra) and extra.preplay
+
+
+def move_key(command: str) -> str:
+    """Eight hex digits naming a listed ``command`` in a custom id (``p.<key>``)."""
+    return hashlib.sha1(command.encode()).hexdigest()[:8]
+
+
+def listed_order(commands: Sequence[str]) -> list[str]:
+    """The listed commands in button order: those without arguments first (``ready``,
+    ``reject``, ``announce``: they must not be cut off), then the rest, each group in the
+    engine's order; each once."""
+    unique = list(dict.fromkeys(commands))
+    return [c for c in unique if len(c.split()) == 1] + [c for c in unique if len(c.split()) > 1]
+
+
 def offer_for(view: PlayerView) -> Offer:
     """The moves to offer ``view.seat``: draw/take at the start of its turn, meld, lay-off,
     joker swap and discard after drawing, the next deal between deals, and the
-    variant's own verbs (that take cards) while a deal is played."""
+    variant's own verbs (that take cards) while a deal is played. Before play
+    (:func:`before_play`) none of them: the hand message lists the seat's commands."""
     table = view.table
+    if before_play(table):
+        return Offer(my_turn=table.current == view.seat, draw=False, take=False, meld=False,
+                     layoff=False, swap=False, discard=False, next_deal=False,
+                     select_cards=bool(view.hand), verbs=(), preplay=True)
     var = get_variant(table.rules.variant)
     rules = table.rules
     mine = playing(table) and table.current == view.seat

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.discord_bot.offers import before_play
 from bot.i18n import _
 from bot.render.cards import card_text, cards_text, spec_text
 from bot.render.lobby import render_lobby
@@ -56,6 +57,25 @@ def fit(parts: Sequence[str], optional: Sequence[str] = (), limit: int = CONTENT
     return cut[: limit - 1] + "…"
 
 
+def pieces(text: str, limit: int = CONTENT_LIMIT, most: int = 4) -> list[str]:
+    """A long answer (the rules, the help) as up to ``most`` messages of at most ``limit``
+    characters, split between lines; what does not fit is cut (see :func:`fit`)."""
+    out: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        joined = f"{current}\n{line}" if current else line
+        if len(joined) <= limit or not current:
+            current = joined
+            continue
+        out.append(current)
+        current = line
+    out.append(current)
+    out = [fit([piece], limit=limit) for piece in out if piece]
+    if len(out) > most:
+        out = [*out[:most - 1], fit(["\n".join(out[most - 1:])], limit=limit)]
+    return out or [text]
+
+
 def table_title(info: TableInfo) -> str:
     """``**Basic Rummy** · table 12``."""
     name = get_variant(info.variant).name
@@ -98,6 +118,13 @@ def turn_line(view: PlayerView) -> str:
         return _("The deal is over; the next deal starts soon.")
     if table.current != view.seat:
         return _("{name} is to play.").format(name=escape(table.players[table.current]))
+    if before_play(table):
+        offer = getattr(table.extra, "offer", None)
+        if offer is not None and offer[1] == view.seat:
+            return _("{player} offers you a doubla swap: accept it with one of your pairs or "
+                     "reject it.").format(player=escape(table.players[offer[0]]))
+        return _("Before play: announce a doubla or the face-up twin if you like, then "
+                 "press Ready.")
     if table.phase is Phase.DRAW:
         if table.upcard is None:
             return _("Your turn: draw from the stock.")

@@ -24,7 +24,8 @@ NAMES: tuple[str, ...] = (
     N_("name:addbot"), N_("name:settings"), N_("name:cancel"), N_("name:hand"),
     N_("name:rules"), N_("name:stats"), N_("name:top"), N_("name:lang"),
     N_("name:variant"), N_("name:preset"), N_("name:options"), N_("name:kind"),
-    N_("name:name"), N_("name:value"), N_("name:language"),
+    N_("name:name"), N_("name:value"), N_("name:language"), N_("name:play"),
+    N_("name:command"),
 )
 
 #: The descriptions, marked for the catalogues (they are written in commands.py).
@@ -40,6 +41,8 @@ DESCRIPTIONS: tuple[str, ...] = (
     N_("The rules of this table"), N_("Your games and wins"),
     N_("The best players in this channel"), N_("The language the bot uses with you"),
     N_("English, German, or what your Discord app uses"),
+    N_("Make a move by typing it, e.g. ready or take 7h"),
+    N_("A command as in the help; the suggestions are your moves now"),
 )
 
 _NAME_LOCATIONS = (

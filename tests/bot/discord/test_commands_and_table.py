@@ -38,7 +38,7 @@ async def test_commands_are_synced_with_german_names(tmp_path: Path) -> None:
         assert command["description_localizations"] == {"de": "Rommé in diesem Kanal spielen"}
         subcommands = {o["name"]: o for o in command["options"]}
         assert set(subcommands) == {"new", "join", "leave", "start", "addbot", "settings",
-                                    "cancel", "hand", "rules", "stats", "top", "lang"}
+                                    "cancel", "hand", "rules", "stats", "top", "lang", "play"}
         new = subcommands["new"]
         assert new["name_localizations"] == {"de": "neu"}
         options = {o["name"]: o for o in new["options"]}
