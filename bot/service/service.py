@@ -51,6 +51,7 @@ from engine.actions import Action
 from engine.ai import make_ai
 from engine.commands import format_action, parse_action
 from engine.dealing import new_game
+from engine.errors import EngineError
 from engine.events import DealStarted, Event
 from engine.game import apply, current_player, legal_actions
 from engine.records import export_record
@@ -103,6 +104,9 @@ class GameService:
         self._seed = seed_source or (lambda: secrets.randbits(62))
         self._locks: dict[str, asyncio.Lock] = {}
         self._wake = asyncio.Event()
+        #: Until when :meth:`run` sleeps (clock time); ``None`` while it is awake or not
+        #: running, when every change wakes it.
+        self._asleep_until: float | None = None
 
     # --- lobby ----------------------------------------------------------------------------
 
@@ -132,7 +136,7 @@ class GameService:
                 raise TableExists() from None
         await self._notify(Change(table, notices=[Notice("lobby_opened",
                                                          {"name": seat.name})]))
-        self._wake.set()
+        self._poke(table.due_at)
         return table.info()
 
     async def join(self, key: ChatKey, user: UserRef, update_key: str | None = None
@@ -296,6 +300,21 @@ class GameService:
         table = await self._load(key)
         return table.info(), None if table.state is None else public_view(table.state)
 
+    async def legal_commands(self, key: ChatKey, user: UserRef) -> list[str]:
+        """The game commands ``user`` may send now at the chat's table, as text of the
+        command language (:func:`engine.commands.format_action` of
+        :func:`engine.game.legal_actions` for the user's own seat, in the engine's order),
+        for completions and buttons. Only the user's seat is asked, so the commands name
+        no card the user may not see. Empty when there is no running game here, the user
+        has no seat, or has nothing to do now."""
+        table = await self.repo.active_table(key)
+        if table is None or table.state is None or table.status is not Status.PLAYING:
+            return []
+        seat = table.seat_of(user.key)
+        if seat is None:
+            return []
+        return [format_action(action) for action in legal_actions(table.state, seat)]
+
     async def latest_ended(self, key: ChatKey) -> TableInfo | None:
         """The chat's most recently ended game (for ``export``), or ``None``."""
         table = await self.repo.latest_ended(key)
@@ -391,11 +410,20 @@ class GameService:
             delay = max_sleep if nxt is None else min(max(nxt - self.clock.now(), 0.05),
                                                       max_sleep)
             self._wake.clear()
+            self._asleep_until = self.clock.now() + delay
             waiters = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(
                 self._wake.wait())]
             await asyncio.wait(waiters, timeout=delay, return_when=asyncio.FIRST_COMPLETED)
+            self._asleep_until = None
             for waiter in waiters:
                 waiter.cancel()
+
+    def _poke(self, due_at: float | None) -> None:
+        """Wake :meth:`run` for a table now due at ``due_at``, unless the loop looks again
+        before that anyway: most changes (a human's move under a long turn timer) need no
+        scan of the due tables, and each scan takes the repository from the next move."""
+        if self._asleep_until is None or (due_at is not None and due_at < self._asleep_until):
+            self._wake.set()
 
     async def _run_due(self, table_id: int) -> bool:
         table = await self.repo.get_table(table_id)
@@ -512,14 +540,26 @@ class GameService:
         return {seat}
 
     async def _change(self, key: ChatKey, step: Step, update_key: str | None) -> TableInfo:
-        """Load, step, commit with compare-and-set, then notify. Retries a lost version race;
-        a duplicate update returns the current table unchanged."""
-        if update_key is not None and await self.repo.seen_update(update_key):
-            return (await self._load(key)).info()
+        """Load, step, commit with compare-and-set, then notify. Retries a lost version race.
+        A duplicate update (same ``update_key``, e.g. a message delivered twice) changes
+        nothing and returns the table it was applied to, even when both deliveries arrive
+        at once or the first one ended the game."""
+        if update_key is not None and (done := await self._applied(update_key)) is not None:
+            return done
         for attempt in range(RETRIES):
             async with self._lock(key):
+                if update_key is not None \
+                        and (done := await self._applied(update_key)) is not None:
+                    return done
                 before = await self._load(key)
-                change = step(before)
+                try:
+                    change = step(before)
+                except EngineError:
+                    # another process may have applied this very update meanwhile
+                    if update_key is not None \
+                            and (done := await self._applied(update_key)) is not None:
+                        return done
+                    raise
                 now = self.clock.now()
                 table = replace(change.table, version=before.version + 1, updated_at=now,
                                 last_human_at=now if change.human else before.last_human_at)
@@ -530,15 +570,24 @@ class GameService:
                     await self.repo.commit(change.table, before.version, entries, update_key,
                                            change.results)
                 except DuplicateUpdate:
-                    return before.info()
+                    assert update_key is not None
+                    return await self._applied(update_key) or before.info()
                 except VersionConflict:
                     if attempt == RETRIES - 1:
                         raise
                     continue
             await self._notify(change)
-            self._wake.set()
+            self._poke(change.table.due_at)
             return change.table.info()
         raise AssertionError("unreachable")
+
+    async def _applied(self, update_key: str) -> TableInfo | None:
+        """The table an update with ``update_key`` was already applied to, or ``None``."""
+        table_id = await self.repo.update_table(update_key)
+        if table_id is None:
+            return None
+        table = await self.repo.get_table(table_id)
+        return None if table is None else table.info()
 
     async def _load(self, key: ChatKey) -> Table:
         table = await self.repo.active_table(key)

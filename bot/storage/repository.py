@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -90,6 +91,10 @@ class Repository(Protocol):
 
     async def seen_update(self, key: str) -> bool:
         """True when an update with this idempotency key was applied."""
+
+    async def update_table(self, key: str) -> int | None:
+        """The id of the table an update with this idempotency key was applied to, or
+        ``None`` when it was not applied."""
 
     async def latest_ended(self, key: ChatKey) -> Table | None:
         """The chat's most recently ended (finished or cancelled) table that was played."""
@@ -171,11 +176,34 @@ def _table_values(table: Table) -> dict[str, Any]:
 class SqliteRepository:
     """:class:`Repository` on one aiosqlite connection. A lock keeps the transactions of
     concurrent coroutines apart; other processes are kept apart by SQLite's write lock
-    (``BEGIN IMMEDIATE``) and the version compare-and-set."""
+    (``BEGIN IMMEDIATE``) and the version compare-and-set.
 
-    def __init__(self, db: Database) -> None:
+    The table this process last wrote is kept decoded for the ``cache_size`` most recently
+    used tables: a read whose row still carries that version returns it instead of
+    decoding the JSON state again (decoding is most of a move's CPU time). Every write of
+    a table gives it a new version, so a row's id and version identify its content; a row
+    written by another process has another version and is decoded.
+    """
+
+    def __init__(self, db: Database, cache_size: int = 1024) -> None:
         self._conn = db.conn
         self._lock = asyncio.Lock()
+        self._cache_size = cache_size
+        self._written: OrderedDict[int, Table] = OrderedDict()
+
+    def _decode(self, row: aiosqlite.Row) -> Table:
+        cached = self._written.get(row["id"])
+        if cached is not None and cached.version == row["version"]:
+            self._written.move_to_end(cached.id)
+            return cached
+        return table_from_row(row)
+
+    def _remember(self, table: Table) -> None:
+        """Keep ``table`` as the committed content of its id and version."""
+        self._written[table.id] = table
+        self._written.move_to_end(table.id)
+        while len(self._written) > self._cache_size:
+            self._written.popitem(last=False)
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -188,14 +216,16 @@ class SqliteRepository:
                 raise
             await self._conn.execute("COMMIT")
 
+    # Reads run as one call on aiosqlite's thread (execute + fetch + close): every
+    # separate await is a thread round trip, which costs more than the query itself.
+
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        async with self._lock, self._conn.execute(sql, params) as cursor:
-            row: aiosqlite.Row | None = await cursor.fetchone()
-            return row
+        rows = await self._all(sql, params)
+        return rows[0] if rows else None
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._lock, self._conn.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        async with self._lock:
+            return list(await self._conn.execute_fetchall(sql, params))
 
     async def upsert_user(self, platform: str, user_id: str, name: str) -> None:
         async with self._transaction() as conn:
@@ -232,53 +262,65 @@ class SqliteRepository:
         except aiosqlite.IntegrityError:
             raise ActiveTableExists(str(table.key)) from None
         assert new_id is not None
-        return Table(**{**_fields(table), "id": new_id})
+        created = Table(**{**_fields(table), "id": new_id})
+        self._remember(created)
+        return created
 
     async def active_table(self, key: ChatKey) -> Table | None:
         row = await self._one("SELECT * FROM tables WHERE chat_key = ? AND status IN "
                               "('lobby', 'playing')", (str(key),))
-        return None if row is None else table_from_row(row)
+        return None if row is None else self._decode(row)
 
     async def get_table(self, table_id: int) -> Table | None:
         row = await self._one("SELECT * FROM tables WHERE id = ?", (table_id,))
-        return None if row is None else table_from_row(row)
+        return None if row is None else self._decode(row)
 
     async def commit(self, table: Table, expected_version: int, log: Sequence[LogEntry] = (),
                      update_key: str | None = None,
                      results: Sequence[ResultRow] = ()) -> None:
+        if table.version <= expected_version:
+            raise ValueError("a commit must raise the table's version")
         values = _table_values(table)
         assignments = ", ".join(f"{k} = ?" for k in values)
         async with self._transaction() as conn:
+            # One statement per step (each is a thread round trip): the key's insert is
+            # its own duplicate check, and empty log or result lists send nothing.
             if update_key is not None:
-                async with conn.execute("SELECT 1 FROM seen_updates WHERE key = ?",
-                                        (update_key,)) as cursor:
-                    if await cursor.fetchone() is not None:
-                        raise DuplicateUpdate(update_key)
-                await conn.execute("INSERT INTO seen_updates VALUES (?, ?, ?, ?)",
-                                   (update_key, table.id, table.version, time.time()))
+                cursor = await conn.execute(
+                    "INSERT INTO seen_updates VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
+                    (update_key, table.id, table.version, time.time()))
+                if cursor.rowcount != 1:
+                    raise DuplicateUpdate(update_key)
             cursor = await conn.execute(
                 f"UPDATE tables SET {assignments} WHERE id = ? AND version = ?",
                 (*values.values(), table.id, expected_version))
             if cursor.rowcount != 1:
                 raise VersionConflict(f"table {table.id} is no longer at {expected_version}")
             now = time.time()
-            await conn.executemany(
-                "INSERT INTO actions (table_id, version, seat, command, actor, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [(table.id, e.version, e.seat, e.command, e.actor, now) for e in log])
-            await conn.executemany(
-                "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(table.id, r.seat, r.user_key, r.name, str(table.key), table.variant,
-                  str(fraction_to_json(r.score)), int(r.won), now) for r in results])
+            if log:
+                await conn.executemany(
+                    "INSERT INTO actions (table_id, version, seat, command, actor, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    [(table.id, e.version, e.seat, e.command, e.actor, now) for e in log])
+            if results:
+                await conn.executemany(
+                    "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(table.id, r.seat, r.user_key, r.name, str(table.key), table.variant,
+                      str(fraction_to_json(r.score)), int(r.won), now) for r in results])
+        self._remember(table)
 
     async def latest_ended(self, key: ChatKey) -> Table | None:
         row = await self._one("SELECT * FROM tables WHERE chat_key = ? AND status IN "
                               "('finished', 'cancelled') AND state IS NOT NULL "
                               "ORDER BY updated_at DESC, id DESC LIMIT 1", (str(key),))
-        return None if row is None else table_from_row(row)
+        return None if row is None else self._decode(row)
 
     async def seen_update(self, key: str) -> bool:
         return await self._one("SELECT 1 FROM seen_updates WHERE key = ?", (key,)) is not None
+
+    async def update_table(self, key: str) -> int | None:
+        row = await self._one("SELECT table_id FROM seen_updates WHERE key = ?", (key,))
+        return None if row is None else int(row[0])
 
     async def due_tables(self, now: float) -> list[int]:
         rows = await self._all("SELECT id FROM tables WHERE status IN ('lobby', 'playing') "
@@ -293,7 +335,7 @@ class SqliteRepository:
     async def tables_of_user(self, user_key: str) -> list[Table]:
         rows = await self._all("SELECT * FROM tables WHERE status IN ('lobby', 'playing') "
                                "AND seats LIKE ? ORDER BY id", (f'%"user": "{user_key}"%',))
-        tables = [table_from_row(r) for r in rows]
+        tables = [self._decode(r) for r in rows]
         return [t for t in tables if t.seat_of(user_key) is not None]
 
     async def action_log(self, table_id: int) -> list[LogEntry]:

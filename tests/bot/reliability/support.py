@@ -1,0 +1,122 @@
+"""Shared checks of the reliability tests: read a game database on its own (plain
+``sqlite3``, read-only) and check every table against its action log.
+
+A table's action log holds one line per commit (with the turn timer off, as in these
+tests): versions 2, 3, ... up to the table's version (version 1 is the new lobby). A
+started table's state must equal the state rebuilt from its seed by replaying the
+logged seat commands, and every card of the pack must be somewhere.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.service.model import SeatKind, Status, Table
+from bot.storage.repository import LogEntry, table_from_row
+from engine.cards import Card
+from engine.commands import parse_action
+from engine.dealing import new_game
+from engine.game import apply
+from engine.rules import make_rules
+from engine.state import GameState
+from engine.variants import get_variant
+
+#: The project root (the worker subprocess runs from here so ``bot`` and ``engine`` import).
+ROOT = Path(__file__).resolve().parents[3]
+
+#: Log commands of seats that are no engine actions.
+SEAT_VERBS = ("leave", "back")
+
+
+@dataclass
+class Snapshot:
+    """Everything stored, read in one read transaction."""
+
+    integrity: str
+    tables: dict[int, Table]
+    logs: dict[int, list[LogEntry]]
+    seen: dict[str, tuple[int, int]] = field(default_factory=dict)
+    results: dict[int, int] = field(default_factory=dict)
+
+
+def read_database(path: Path) -> Snapshot:
+    """Open ``path`` read-only (``mode=ro``) and read tables, action log, seen update keys
+    and result rows, after ``PRAGMA integrity_check``."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+    conn.row_factory = sqlite3.Row
+    try:
+        conn.execute("BEGIN")  # one snapshot for every read below
+        integrity = "; ".join(r[0] for r in conn.execute("PRAGMA integrity_check"))
+        tables = {row["id"]: table_from_row(row)
+                  for row in conn.execute("SELECT * FROM tables ORDER BY id")}
+        logs: dict[int, list[LogEntry]] = {t: [] for t in tables}
+        for row in conn.execute("SELECT table_id, version, seat, command, actor FROM actions "
+                                "ORDER BY id"):
+            logs.setdefault(row["table_id"], []).append(
+                LogEntry(row["version"], row["seat"], row["command"], row["actor"]))
+        seen = {row["key"]: (row["table_id"], row["version"])
+                for row in conn.execute("SELECT key, table_id, version FROM seen_updates")}
+        results = {row["table_id"]: row["n"] for row in conn.execute(
+            "SELECT table_id, COUNT(*) AS n FROM results GROUP BY table_id")}
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+    return Snapshot(integrity, tables, logs, seen, results)
+
+
+def all_cards(state: GameState) -> Counter[Card]:
+    """Every physical card in hands, stock, discard pile and melds."""
+    cards = [c for hand in state.hands for c in hand] + list(state.stock) + list(state.discard)
+    cards += [placed.card for meld in state.melds for placed in meld.cards]
+    return Counter(cards)
+
+
+def replay(table: Table, log: list[LogEntry]) -> GameState:
+    """The table's state rebuilt from its seed: the first deal as ``start`` dealt it, then
+    every logged seat command applied in log order."""
+    rules = make_rules(table.variant, table.preset, dict(table.options))
+    state = new_game(rules, [s.name for s in table.seats], seed=table.seed)
+    for entry in log:
+        if entry.seat is None or entry.command in SEAT_VERBS:
+            continue
+        state, _ = apply(state, parse_action(entry.command, entry.seat))
+    return state
+
+
+def table_problems(table: Table, log: list[LogEntry]) -> list[str]:
+    """What is wrong with one stored table (empty when nothing): log versions not exactly
+    2..version in order, a state that is not the replay of the log, a lost or doubled card,
+    a finished game without its results."""
+    problems = []
+    versions = [e.version for e in log]
+    if versions != list(range(2, table.version + 1)):
+        problems.append(f"table {table.id}: log versions {versions} for version "
+                        f"{table.version}")
+    if table.status is Status.LOBBY and table.state is not None:
+        problems.append(f"table {table.id}: a lobby with a game state")
+    if table.status is Status.PLAYING and table.state is None:
+        problems.append(f"table {table.id}: playing without a state")
+    if table.state is not None:
+        state = table.state
+        try:
+            rebuilt = replay(table, log)
+        except Exception as exc:  # an illegal logged move: the log is corrupt
+            problems.append(f"table {table.id}: the log does not replay: {exc!r}")
+        else:
+            if rebuilt != state:
+                problems.append(f"table {table.id}: stored state differs from the replay "
+                                f"(engine version {state.version} vs {rebuilt.version})")
+        pack = Counter(get_variant(state.rules.variant).deck(state.rules, state.seats))
+        if all_cards(state) != pack:
+            problems.append(f"table {table.id}: cards not accounted for")
+        if [s.name for s in table.seats] != list(state.players):
+            problems.append(f"table {table.id}: seats and players differ")
+    return problems
+
+
+def humans(table: Table) -> list[str]:
+    """User keys of the human seats, in seat order."""
+    return [s.user for s in table.seats if s.kind is SeatKind.HUMAN and s.user is not None]
