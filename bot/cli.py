@@ -10,6 +10,7 @@ Subcommands::
                        [--option k=v ...] [--seed N] [--ai greedy|random|greedy,random]
     rummy-bot options [--variant basic] [--preset P]
     rummy-bot run
+    rummy-bot bench [--quick] [--only NAME[,NAME]] [--no-peers] [--seed N] [--json FILE]
 
 Every subcommand takes ``--lang en|de`` (default: from the ``LANG``
 environment variable). Exit codes: 0 ok, 1 a replayed record had an error, 2
@@ -134,6 +135,23 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help=_("start the chat bot (Discord / Telegram)"))
     _add_lang(run)
     run.set_defaults(handler=_run)
+
+    bench = commands.add_parser(
+        "bench", help=_("measure the engine and the bot and print a table of the figures"))
+    bench.add_argument("--quick", action="store_true",
+                       help=_("a short run of a few seconds per section (rougher figures)"))
+    bench.add_argument(
+        "--only", default=None, metavar="NAME[,NAME]",
+        help=_("run only these sections: {names}").format(names=", ".join(_bench_sections())),
+    )
+    bench.add_argument("--no-peers", action="store_true",
+                       help=_("skip the comparisons with rummikub-solver and RLCard"))
+    bench.add_argument("--seed", type=int, default=None,
+                       help=_("seed of every generated position and game"))
+    bench.add_argument("--json", default=None, metavar="FILE",
+                       help=_("also write every figure to FILE as JSON"))
+    _add_lang(bench)
+    bench.set_defaults(handler=_bench)
     return parser
 
 
@@ -287,3 +305,32 @@ def _run(args: argparse.Namespace) -> int:
 
     asyncio.run(run_bot(settings))
     return 0
+
+
+# --- bench ----------------------------------------------------------------------------------
+
+
+def _bench_sections() -> list[str]:
+    from bot.bench.runner import SECTIONS
+
+    return list(SECTIONS)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from bot.bench.report import BenchConfig
+    from bot.bench.runner import parse_only, run_bench
+
+    try:
+        names = parse_only(args.only)
+    except ValueError as error:
+        print(_("--only takes {names}, separated by commas (unknown: {value}).").format(
+            names=", ".join(_bench_sections()), value=error), file=sys.stderr)
+        return 2
+    seed = BenchConfig().seed if args.seed is None else args.seed
+    config = BenchConfig(quick=args.quick, peers=not args.no_peers, seed=seed)
+    try:
+        return run_bench(config, names, json_path=args.json)
+    except OSError as error:
+        print(_("Cannot write {path}: {reason}").format(path=args.json, reason=error.strerror),
+              file=sys.stderr)
+        return 2

@@ -115,6 +115,8 @@ def _fmt(value: float | None) -> str:
         return "-"
     if value == 0:
         return "0"
+    if isinstance(value, int):  # a count: no decimals
+        return f"{value:,}"
     magnitude = abs(value)
     if magnitude >= 1000:
         return f"{value:,.0f}"
