@@ -19,8 +19,8 @@ def candidate_melds(hand: Iterable[Card], rules: MeldRules) -> list[tuple[CardSp
     Sets: 3..``max_set`` cards of one rank in distinct suits, jokers standing
     for a missing suit. Runs: every window of 3..13 positions the ace rule
     allows, in one suit, gaps filled by jokers; a joker is never used where the
-    hand holds the natural card, unless the hand holds a card of that suit twice (two
-    packs: ``9c 9c 10c jc qc qc jk jk`` is ``9c 10c jc qc`` and ``9c jk jk qc``). Every
+    hand holds the natural card, unless the run holds a place whose card the hand holds
+    twice (two packs: ``9c 9c 10c jc qc qc jk jk`` is ``9c 10c jc qc`` and ``9c jk jk qc``). Every
     meld keeps ``min_naturals`` natural cards.
     Shape: a list of tuples, each tuple one meld in table order.
     """
@@ -56,9 +56,9 @@ def _runs(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[
     for suit in sorted({c.suit for c in naturals if c.suit is not None},
                        key=lambda s: s.value):
         ranks = {c.rank for c in naturals if c.suit is suit}
-        # With a card of the suit held twice (two packs) a joker may stand where the hand
+        # In a window with a card held twice (two packs) a joker may stand where the hand
         # holds the card: 9c 9c 10c jc qc qc jk jk melds as 9c 10c jc qc and 9c jk jk qc.
-        twice = any(n > 1 for c, n in naturals.items() if c.suit is suit)
+        twice = {c.rank for c, n in naturals.items() if c.suit is suit and n > 1}
         for length in range(rules.min_cards, 14):
             if length - len(ranks) > jokers:
                 break  # longer windows need even more jokers
@@ -68,7 +68,7 @@ def _runs(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[
                 gaps = length - len(present)
                 if gaps > jokers:
                     continue
-                spare = jokers - gaps if twice else 0
+                spare = jokers - gaps if twice.intersection(window) else 0
                 for size in range(0, min(spare, len(present)) + 1):
                     for replaced in combinations(present, size):
                         have = len(present) - size

@@ -237,21 +237,23 @@ _Window = tuple[int, int, tuple[int, ...], int]
 
 @functools.lru_cache(maxsize=65536)
 def _suit_runs(ranks: int, jokers: int, ace: AceMode, min_cards: int,
-               min_naturals: int, spare_jokers: bool = False,
+               min_naturals: int, twice: int = 0,
                prune: bool = True) -> tuple[_Window, ...]:
     """Run windows of one suit whose natural ranks are the bits of ``ranks`` (bit r = rank r).
 
     Only windows with at least one natural card; with ``prune``, a window of
     ``2 * min_cards`` or more positions is left out when it splits into two valid runs.
-    With ``spare_jokers`` (the suit holds a card twice, two packs), a joker may also
-    stand where the hand holds the card: with ``9c 9c 10c jc qc qc jk jk`` both
-    ``9c 10c jc qc`` and ``9c jk jk qc`` are melds.
+    In a window with a rank of ``twice`` (bit r: the hand holds that card twice, two
+    packs), a joker may also stand where the hand holds the card: with
+    ``9c 9c 10c jc qc qc jk jk`` both ``9c 10c jc qc`` and ``9c jk jk qc`` are melds.
     """
     held = ranks.bit_count()
-    posmask = 0
+    posmask = twicemask = 0
     for pos in range(1, 26):
         if ranks >> _rank_at(pos) & 1:
             posmask |= 1 << pos
+        if twice >> _rank_at(pos) & 1:
+            twicemask |= 1 << pos
     out: list[_Window] = []
     for length in range(min_cards, 14):
         if length - jokers > held:
@@ -262,7 +264,7 @@ def _suit_runs(ranks: int, jokers: int, ace: AceMode, min_cards: int,
             have = window.bit_count()
             if have == 0 or length - have > jokers:
                 continue
-            spare = jokers - (length - have) if spare_jokers else 0
+            spare = jokers - (length - have) if twicemask >> start & full else 0
             for naturals_mask in _fewer(window, spare):
                 count = naturals_mask.bit_count()
                 if count == 0 or count < min_naturals:
@@ -321,10 +323,10 @@ def _rank_candidates(rank: int, suits: tuple[int, ...], jokers: int, max_set: in
 
 @functools.lru_cache(maxsize=65536)
 def _suit_candidates(suit: int, ranks: int, jokers: int, ace: AceMode, min_cards: int,
-                     min_naturals: int, max_set: int, spare_jokers: bool = False,
+                     min_naturals: int, max_set: int, twice: int = 0,
                      prune: bool = True) -> tuple[_Cand, ...]:
     """Runs of ``suit`` (natural ranks = bits of ``ranks``), one per distinct resource use
-    (``spare_jokers`` and ``prune`` as in :func:`_suit_runs`).
+    (``twice`` and ``prune`` as in :func:`_suit_runs`).
 
     A run with one natural card is left out when the set of that card with the same
     jokers exists (same cards used).
@@ -332,7 +334,7 @@ def _suit_candidates(suit: int, ranks: int, jokers: int, ace: AceMode, min_cards
     out: list[_Cand] = []
     seen: set[tuple[int, int]] = set()
     for start, length, naturals, j in _suit_runs(ranks, jokers, ace, min_cards, min_naturals,
-                                                 spare_jokers, prune):
+                                                 twice, prune):
         if len(naturals) == 1 and min_naturals <= 1 and length <= max_set:
             continue
         mask = 0
@@ -350,11 +352,11 @@ def _candidates(naturals: Sequence[int], jokers: int, rules: MeldRules) -> list[
     """Every distinct resource use (natural cards, jokers) of a candidate meld of the hand."""
     suits_of_rank: dict[int, list[int]] = {}
     ranks_of_suit = [0, 0, 0, 0]
-    twice = [False, False, False, False]
+    twice = [0, 0, 0, 0]
     for code in naturals:
         suit, rank = code >> 4, code & 15
         if ranks_of_suit[suit] >> rank & 1:
-            twice[suit] = True
+            twice[suit] |= 1 << rank
         ranks_of_suit[suit] |= 1 << rank
         present = suits_of_rank.get(rank)
         if present is None:
@@ -374,7 +376,7 @@ def _candidates(naturals: Sequence[int], jokers: int, rules: MeldRules) -> list[
         if ranks_of_suit[suit]:
             out.extend(_suit_candidates(suit, ranks_of_suit[suit], jokers, rules.ace,
                                         min_cards, min_naturals, max_set,
-                                        twice[suit] and jokers > 0, prune))
+                                        twice[suit] if jokers else 0, prune))
     if rules.check is not None:
         out = [c for c in out if _accepted(c[3], rules)]
     return out
@@ -444,13 +446,21 @@ def _entries(naturals: Sequence[int],
         for bit in slots[code]:
             code_of[bit] = code
             full |= bit
+    # each copy of a card as (its slot, the slots of the lower copies)
+    options = {code: [(bit, sum(bits[:k])) for k, bit in enumerate(bits)]
+               for code, bits in slots.items()}
     for cid, (_, codes, j, _) in enumerate(cands):
-        for choice in product(*(range(copies[c]) for c in codes)):
+        if all(copies[c] == 1 for c in codes):
+            mask = 0
+            for c in codes:
+                mask |= slots[c][0]
+            by_low.setdefault(mask & -mask, []).append((mask, 0, j, cid))
+            continue
+        for choice in product(*(options[c] for c in codes)):
             mask = lower = 0
-            for code, k in zip(codes, choice, strict=True):
-                mask |= slots[code][k]
-                for below in slots[code][:k]:
-                    lower |= below
+            for bit, below in choice:
+                mask |= bit
+                lower |= below
             by_low.setdefault(mask & -mask, []).append((mask, lower, j, cid))
     return by_low, code_of, full
 
