@@ -227,6 +227,7 @@ ERROR_TEMPLATES: Mapping[str, str] = {
     # --- the game service (bot.service.errors)
     "no_table": N_("There is no game here. Start one with new."),
     "table_exists": N_("There is already a game here."),
+    "table_busy": N_("The table is busy right now; please send that again."),
     "not_host": N_("Only the host can {action}."),
     "not_seated": N_("You are not playing at this table."),
     "already_seated": N_("You are already at this table."),

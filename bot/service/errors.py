@@ -20,6 +20,14 @@ class NoTable(ServiceError):
     template = "there is no game here; start one with 'new'"
 
 
+class TableBusy(ServiceError):
+    """The table kept changing under this move (other moves won the race several times,
+    e.g. another bot process); nothing was applied, the player may send it again."""
+
+    code = "table_busy"
+    template = "the table is busy; please try again"
+
+
 class TableExists(ServiceError):
     """The chat already has a lobby or game."""
 

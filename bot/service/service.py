@@ -25,6 +25,7 @@ from bot.service.errors import (
     NotHost,
     NotPlaying,
     NotSeated,
+    TableBusy,
     TableExists,
 )
 from bot.service.model import (
@@ -574,7 +575,7 @@ class GameService:
                     return await self._applied(update_key) or before.info()
                 except VersionConflict:
                     if attempt == RETRIES - 1:
-                        raise
+                        raise TableBusy() from None
                     continue
             await self._notify(change)
             self._poke(change.table.due_at)

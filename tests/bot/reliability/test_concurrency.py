@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.service.clock import ManualClock
-from bot.service.errors import NoTable, NotSeated, ServiceError
+from bot.service.errors import NoTable, NotSeated, ServiceError, TableBusy
 from bot.service.model import ChatKey, Status, Table, TableInfo, TableSettings, UserRef
 from bot.service.service import GameService
 from bot.storage import Database, open_database
@@ -342,13 +342,13 @@ async def test_two_services_on_one_file_race_on_one_table(tmp_path: Path) -> Non
         async def play() -> int:
             rounds = 0
             for number in range(300):
-                # a tick that lost its version race RETRIES times raises VersionConflict
-                # (GameService.run logs it and ticks again); nothing else may fail
+                # a tick that lost its version race RETRIES times raises TableBusy (a
+                # localized "try again"; GameService.run logs it and ticks again)
                 ticks = await asyncio.gather(first.tick(), second.tick(),
                                              return_exceptions=True)
                 for tick in ticks:
                     if isinstance(tick, BaseException):
-                        assert isinstance(tick, VersionConflict), tick
+                        assert isinstance(tick, TableBusy), tick
                         losses["tick"] += 1
                 table = await first.repo.get_table(info.id)
                 assert table is not None
@@ -368,7 +368,7 @@ async def test_two_services_on_one_file_race_on_one_table(tmp_path: Path) -> Non
                 snap = read_database(path)
                 after = snap.tables[info.id]
                 # after the winning click ended the game there is no table to play at
-                refusal: Any = IllegalMove | VersionConflict
+                refusal: Any = IllegalMove | TableBusy
                 if after.status is not Status.PLAYING:
                     refusal = refusal | NoTable
                 for n, answer in enumerate(answers):

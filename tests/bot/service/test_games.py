@@ -10,9 +10,10 @@ import pytest
 
 from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
-from bot.service.errors import NotSeated
+from bot.service.errors import NotSeated, TableBusy
 from bot.service.model import Status
 from bot.service.scheduling import reschedule
+from bot.storage.repository import VersionConflict
 from engine.ai import make_ai
 from engine.commands import format_action
 from engine.errors import EngineError, NotYourTurn, WrongPhase
@@ -228,3 +229,27 @@ async def test_ai_waits_longer_while_a_human_may_call(harness: Harness) -> None:
             action = player.decide(view_for(table.state, seat), legal_actions(table.state, seat))
             await s.act(CHAT, ANA, format_action(action))
     raise AssertionError("no call window for the human opened")
+
+
+async def test_a_move_that_keeps_losing_the_version_race_is_refused_clearly(
+        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When other moves (e.g. another bot process) win the compare-and-set every time, the
+    move is refused with a typed, localized "try again" and nothing is stored."""
+    service = harness.service
+    await service.new_table(CHAT, ANA)
+    before = await service.table_info(CHAT)
+    assert before is not None
+
+    async def always_lost(*args: object, **kwargs: object) -> None:
+        raise VersionConflict()
+
+    monkeypatch.setattr(service.repo, "commit", always_lost)
+    with pytest.raises(TableBusy) as caught:
+        await service.join(CHAT, BEN)
+    monkeypatch.undo()
+    after = await service.table_info(CHAT)
+    assert after is not None and after.version == before.version
+    assert len(after.seats) == len(before.seats)
+    with use_locale("de"):
+        assert localize_error(caught.value) == (
+            "Am Tisch ist gerade viel los; bitte schick das noch einmal.")
