@@ -14,6 +14,7 @@ what a joker stands for (:class:`engine.errors.AmbiguousJoker`).
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -224,13 +225,20 @@ def readings(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> list[Me
     (rummy-500.de.txt: "Wenn Sie die -9 mit zwei Jokern melden würden, müssten
     Sie festlegen, ob diese Meldung einen Satz von Neunern oder eine Folge
     darstellen soll"). Use :func:`check_meld` for the reason of a failure.
+    Results are cached per (specs, owner, rules): the legal moves list a meld and then
+    check it again, and the same melds recur turn after turn.
     """
+    return list(_readings(tuple(specs), owner, rules))
+
+
+@functools.lru_cache(maxsize=65536)
+def _readings(specs: tuple[CardSpec, ...], owner: int, rules: MeldRules) -> tuple[Meld, ...]:
     if len(specs) < rules.min_cards:
-        return []
+        return ()
     if sum(1 for s in specs if not s.card.is_joker) < rules.min_naturals:
-        return []
+        return ()
     found = _set_readings(specs, owner, rules) + _run_readings(specs, owner, rules)
-    return [m for m in found if rules.accepts(m)]
+    return tuple(m for m in found if rules.accepts(m))
 
 
 def check_meld(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> list[Meld]:
