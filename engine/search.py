@@ -133,6 +133,7 @@ class _Setup:
     points: dict[int, int]
 
 
+@functools.lru_cache(maxsize=64)
 def _make_setup(meld_rules: MeldRules, points: Callable[[Card], int]) -> _Setup:
     return _Setup(meld_rules, {code: points(card) for code, card in _CARD_OF.items()})
 
@@ -195,7 +196,8 @@ def best_melds(hand: Sequence[Card], rules: RuleSet) -> Partition:
 
 def best_partition(hand: Sequence[Card], meld_rules: MeldRules,
                    points: Callable[[Card], int]) -> Partition:
-    """:func:`best_melds` for explicit meld rules and card values (not cached)."""
+    """:func:`best_melds` for explicit meld rules and card values (the answer is not
+    cached; the card values are, per ``points`` function: pass the same function again)."""
     return _in_family(_solve(_codes(hand), _make_setup(meld_rules, points)), hand)
 
 
