@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -65,6 +66,14 @@ log = logging.getLogger(__name__)
 
 #: How often a change is retried after losing a version race to another process.
 RETRIES = 3
+
+UPDATE_KEY_SECONDS = 2 * 86400
+"""How long an update's idempotency key is kept: Telegram keeps an undelivered update for
+24 hours and a Discord interaction expires after 15 minutes, so no platform delivers an
+update again after this; older keys are pruned (they were a third of the database)."""
+
+PRUNE_EVERY = 3600.0
+"""Seconds between two prunings of old idempotency keys by :meth:`GameService.run`."""
 
 
 @dataclass
@@ -402,11 +411,18 @@ class GameService:
     async def run(self, stop: asyncio.Event, max_sleep: float = 30.0) -> None:
         """Run :meth:`tick` whenever something is due until ``stop`` is set (the bot's
         background loop; start-up re-arms every stored deadline)."""
+        pruned_at = 0.0
         while not stop.is_set():
             try:
                 await self.tick()
             except Exception:  # keep the loop alive; the failed step is retried later
                 log.exception("automatic step failed")
+            if time.time() - pruned_at >= PRUNE_EVERY:
+                pruned_at = time.time()
+                try:
+                    await self.prune_update_keys()
+                except Exception:
+                    log.exception("pruning update keys failed")
             nxt = await self.repo.next_due()
             delay = max_sleep if nxt is None else min(max(nxt - self.clock.now(), 0.05),
                                                       max_sleep)
@@ -418,6 +434,12 @@ class GameService:
             self._asleep_until = None
             for waiter in waiters:
                 waiter.cancel()
+
+    async def prune_update_keys(self, now: float | None = None) -> int:
+        """Forget idempotency keys older than :data:`UPDATE_KEY_SECONDS` (``now``: Unix
+        time, default the wall clock, as the keys are stamped); returns how many."""
+        now = time.time() if now is None else now
+        return await self.repo.prune_updates(now - UPDATE_KEY_SECONDS)
 
     def _poke(self, due_at: float | None) -> None:
         """Wake :meth:`run` for a table now due at ``due_at``, unless the loop looks again

@@ -96,6 +96,10 @@ class Repository(Protocol):
         """The id of the table an update with this idempotency key was applied to, or
         ``None`` when it was not applied."""
 
+    async def prune_updates(self, before: float) -> int:
+        """Forget the idempotency keys seen before ``before`` (Unix time, seconds); returns
+        how many were removed. Platforms stop redelivering long before."""
+
     async def latest_ended(self, key: ChatKey) -> Table | None:
         """The chat's most recently ended (finished or cancelled) table that was played."""
 
@@ -321,6 +325,11 @@ class SqliteRepository:
     async def update_table(self, key: str) -> int | None:
         row = await self._one("SELECT table_id FROM seen_updates WHERE key = ?", (key,))
         return None if row is None else int(row[0])
+
+    async def prune_updates(self, before: float) -> int:
+        async with self._transaction() as conn:
+            cursor = await conn.execute("DELETE FROM seen_updates WHERE seen_at < ?", (before,))
+            return cursor.rowcount
 
     async def due_tables(self, now: float) -> list[int]:
         rows = await self._all("SELECT id FROM tables WHERE status IN ('lobby', 'playing') "

@@ -4,6 +4,7 @@ duplicate deliveries and localized refusals (real SQLite file on tmp_path)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from bot.i18n.errors import localize_error
 from bot.service.errors import NotSeated, TableBusy
 from bot.service.model import Status
 from bot.service.scheduling import reschedule
+from bot.service.service import UPDATE_KEY_SECONDS
 from bot.storage.repository import VersionConflict
 from engine.ai import make_ai
 from engine.commands import format_action
@@ -253,3 +255,23 @@ async def test_a_move_that_keeps_losing_the_version_race_is_refused_clearly(
     with use_locale("de"):
         assert localize_error(caught.value) == (
             "Am Tisch ist gerade viel los; bitte schick das noch einmal.")
+
+
+async def test_old_update_keys_are_pruned_and_recent_ones_still_deduplicate(
+        harness: Harness) -> None:
+    """Idempotency keys are kept for UPDATE_KEY_SECONDS (two days: no platform redelivers
+    later) and then forgotten, so the database does not grow with every click; a key
+    inside the window still makes a second delivery change nothing."""
+    s = harness.service
+    await s.new_table(CHAT, ANA)
+    await s.join(CHAT, BEN, update_key="tg:update:1")
+    await s.add_ai(CHAT, ANA, update_key="tg:update:2")
+    joined = await s.table_info(CHAT)
+    assert joined is not None
+    now = time.time()
+    assert await s.prune_update_keys(now) == 0
+    again = await s.add_ai(CHAT, ANA, update_key="tg:update:2")
+    assert again.version == joined.version and len(again.seats) == len(joined.seats)
+    assert await s.prune_update_keys(now + UPDATE_KEY_SECONDS + 60) == 2
+    assert not await s.repo.seen_update("tg:update:1")
+    assert not await s.repo.seen_update("tg:update:2")
