@@ -480,7 +480,7 @@ class GameService:
     def _ai_step(self, table: Table) -> Change:
         assert table.state is not None
         seat = table.state.current
-        action = self._ai_action(table, seat)
+        action = self._ai_interrupt(table, seat) or self._ai_action(table, seat)
         change = self._apply(table, action, "ai")
         change.human = False
         return change
@@ -489,6 +489,29 @@ class GameService:
         assert table.state is not None
         ai = make_ai(table.seats[seat].ai, seed=table.seed + 7919 * table.version + seat)
         return ai.decide(view_for(table.state, seat), legal_actions(table.state, seat))
+
+    def _ai_interrupt(self, table: Table, seat: int) -> Action | None:
+        """An AI seat's out-of-turn move before the AI at ``seat`` plays (Rummy 500: a
+        "Rommé!" call before the next player draws), asking the AI seats after ``seat`` in
+        turn order. People had the call window first (the AI's step waits ``call_window``
+        while they may call); when a person is next, their draw closes the window, so AI
+        seats never race people for a call."""
+        state = table.state
+        assert state is not None
+        if state.phase is not Phase.DRAW:
+            return None
+        for step in range(1, state.seats):
+            other = (seat + step) % state.seats
+            if table.seats[other].kind is not SeatKind.AI:
+                continue
+            legal = legal_actions(state, other)
+            if legal:
+                ai = make_ai(table.seats[other].ai,
+                             seed=table.seed + 7919 * table.version + other)
+                chosen = ai.interrupt(view_for(state, other), legal)
+                if chosen is not None:
+                    return chosen
+        return None
 
     def _next_deal_step(self, table: Table) -> Change:
         from engine.actions import NextDeal

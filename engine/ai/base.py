@@ -27,6 +27,11 @@ class Player(Protocol):
         """
         ...
 
+    def interrupt(self, view: PlayerView, legal: Sequence[Action]) -> Action | None:
+        """An action of ``legal`` to take out of turn (the seat is not the one to play;
+        e.g. a call), or ``None`` to let play go on."""
+        ...
+
 
 class NoLegalAction(EngineError, ValueError):
     """An AI was asked to act with no legal action (the seat may not act now)."""

@@ -173,6 +173,12 @@ class GreedyPlayer:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
+    def interrupt(self, view: PlayerView, legal: Sequence[Action]) -> Action | None:
+        """The variant's out-of-turn choice (:meth:`Variant.ai_interrupt`), or ``None``."""
+        if not legal:
+            return None
+        return get_variant(view.table.rules.variant).ai_interrupt(view, legal, self.rng)
+
     def decide(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """One element of ``legal``; raises ``NoLegalAction`` when it is empty."""
         require_legal(view, legal)

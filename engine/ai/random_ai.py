@@ -23,6 +23,10 @@ class RandomPlayer:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
+    def interrupt(self, view: PlayerView, legal: Sequence[Action]) -> Action | None:
+        """Never: random play acts only in turn (it would call at random otherwise)."""
+        return None
+
     def decide(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """A uniformly random element of ``legal``; raises ``NoLegalAction`` when empty."""
         require_legal(view, legal)

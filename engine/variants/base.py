@@ -115,6 +115,14 @@ class Variant(ABC):
         to let the shared greedy logic decide. Sees only the seat's view and ``legal``."""
         return None
 
+    def ai_interrupt(self, view: Any, legal: Sequence[Action],
+                     rng: random.Random) -> Action | None:
+        """An out-of-turn action the greedy AI takes now, or ``None`` to let play go on.
+
+        ``legal`` holds the seat's legal actions while it is not the seat to play (e.g.
+        Rummy 500's calls). Sees only the seat's view and ``legal``."""
+        return None
+
     # --- what the views show --------------------------------------------------------------
 
     def discard_pile_public(self, rules: RuleSet) -> bool:

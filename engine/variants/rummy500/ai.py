@@ -6,7 +6,8 @@ a call) with drawing: a hand is worth its best melds' points minus its deadwood 
 twice (melded cards score, cards left in the hand count against), and a take is
 chosen when the card it must play goes into a meld of the best partition (or can be
 laid off) and the hand gains. A lay-off call (``calling=last_layoff``) is free points
-and always made. In the play phase it first plays the card it owes (the meld of the
+and always made; out of turn (:func:`call_choice`) it calls when the call gains as a take
+would. In the play phase it first plays the card it owes (the meld of the
 best partition holding it, else the largest legal meld, else a lay-off); everything
 else is the shared greedy player's.
 """
@@ -103,6 +104,18 @@ def _play_owed(view: PlayerView, legal: Sequence[Action], owed: Card) -> Action 
         return max(melds, key=lambda a: sum(len(g) for g in a.groups))
     return next((a for a in legal if isinstance(a, LayOff)
                  and any(s.card == owed for s in a.cards)), None)
+
+
+def call_choice(view: PlayerView, legal: Sequence[Action]) -> Action | None:
+    """Whether to call "Rommé!" out of turn, and which call: a lay-off call
+    (``calling=last_layoff``) always, else the call whose taken cards gain the hand most
+    (as a take is weighed), or ``None`` when no call gains. rummy-500.de.txt: "kann, bevor
+    der nächste Spieler eine Karte zieht, außer dem Spieler, der gerade eine Karte abgelegt
+    hat, jeder Spieler "Rommé!" rufen"."""
+    calls = [a for a in legal if isinstance(a, CallRummy)]
+    if not calls:
+        return None
+    return _draw_choice(view, calls)
 
 
 def ai_move(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action | None:

@@ -114,6 +114,13 @@ class Rummy500(Variant):
 
         return ai_move(view, legal, rng)
 
+    def ai_interrupt(self, view: Any, legal: Sequence[Action],
+                     rng: random.Random) -> Action | None:
+        """See :func:`engine.variants.rummy500.ai.call_choice`."""
+        from engine.variants.rummy500.ai import call_choice
+
+        return call_choice(view, legal)
+
     # --- views and saving -------------------------------------------------------------------
 
     def discard_pile_public(self, rules: RuleSet) -> bool:

@@ -178,13 +178,14 @@ def test_near_misses_do_reach_actions_for_every_variant() -> None:
         kinds: set[str] = set()
 
         collect_kinds(variant, kinds)
-        assert len(kinds) >= 4, (variant, kinds)
+        assert len(kinds) >= 3 and kinds - {"UiCommand", "NextDeal"}, (variant, kinds)
 
 
 def collect_kinds(variant: str, kinds: set[str]) -> None:
-    """Parse 300 near misses of ``variant``; add the class name of each parsed result."""
+    """Parse 300 near misses of ``variant`` (a fixed sequence: the guard must not depend on
+    luck); add the class name of each parsed result."""
 
-    @settings(max_examples=300, database=None)
+    @settings(max_examples=300, database=None, derandomize=True)
     @given(near_miss_commands(variant))
     def collect(text: str) -> None:
         parsed = check_command(text, 0)

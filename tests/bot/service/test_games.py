@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,14 +13,15 @@ import pytest
 from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
 from bot.service.errors import NotSeated, TableBusy
-from bot.service.model import Status
+from bot.service.model import SeatKind, Status
 from bot.service.scheduling import reschedule
 from bot.service.service import UPDATE_KEY_SECONDS
 from bot.storage.repository import VersionConflict
 from engine.ai import make_ai
-from engine.commands import format_action
+from engine.commands import format_action, parse_action
+from engine.dealing import DealSpec, new_game
 from engine.errors import EngineError, NotYourTurn, WrongPhase
-from engine.game import legal_actions
+from engine.game import apply, legal_actions
 from engine.records import replay
 from engine.views import public_view, view_for
 
@@ -275,3 +277,37 @@ async def test_old_update_keys_are_pruned_and_recent_ones_still_deduplicate(
     assert await s.prune_update_keys(now + UPDATE_KEY_SECONDS + 60) == 2
     assert not await s.repo.seen_update("tg:update:1")
     assert not await s.repo.seen_update("tg:update:2")
+
+
+async def test_an_ai_seat_calls_rumme_before_the_next_ai_draws(harness: Harness) -> None:
+    """Rummy 500: "kann, bevor der nächste Spieler eine Karte zieht, außer dem Spieler, der
+    gerade eine Karte abgelegt hat, jeder Spieler "Rommé!" rufen". ana melded 7h 8h 9h
+    (an AI seat), ben discarded the 10h; when cem (AI) is due to draw, ana's AI calls
+    first and plays on; play then continues left of ana."""
+    s = harness.service
+    await s.new_table(CHAT, BEN, variant="500")
+    await s.add_ai(CHAT, BEN)
+    await s.add_ai(CHAT, BEN)
+    await s.start(CHAT, BEN)
+    table = await s.repo.active_table(CHAT)
+    assert table is not None and table.state is not None
+    ai_seats = [n for n, seat in enumerate(table.seats) if seat.kind is SeatKind.AI]
+    human = next(n for n, seat in enumerate(table.seats) if seat.kind is SeatKind.HUMAN)
+    # turn order ana (AI), ben (the person), cem (AI), following the seats
+    order = [ai_seats[1], human, ai_seats[0]]
+    assert [(seat + 1) % 3 for seat in order] == [order[1], order[2], order[0]]
+    hands = ["7h 8h 9h 2c 3c 4d kc", "10h 5s 6s 2d 3d jc qc", "6h 4c 5c 8d 9d js qs"]
+    by_seat = [""] * 3
+    for position, seat in enumerate(order):
+        by_seat[seat] = hands[position]
+    rules = s.rules_of(table)
+    state = new_game(rules, table.state.players, seed=5, dealer=order[2],
+                     deal=DealSpec.parse(by_seat, "ks", "ad 2s 3s 4s 6c 7c"))
+    assert state.current == order[0]
+    for seat, line in ((order[0], "draw"), (order[0], "meld 7h 8h 9h"),
+                       (order[0], "discard kc"), (order[1], "draw"), (order[1], "discard 10h")):
+        state, _ = apply(state, parse_action(line, seat))
+    table = replace(table, state=state)
+    change = s._ai_step(table)
+    assert change.log[0][:2] == (order[0], "call 10h")
+    assert change.table.state is not None and change.table.state.current == order[0]
