@@ -14,16 +14,12 @@ from engine.variants.rummy500.actions import CallRummy
 from engine.views import view_for
 
 from .conftest import Deal500, Game
-
-# ana melds 7h 8h 9h; ben then discards 10h, which ana could lay off.
-RUN_HANDS = ["7h 8h 9h 2c 3c 4d kc", "10h 5s 6s 2d 3d jc qc", "6h 4c 5c 8d 9d js qs"]
+from .test_calls import _run_example
 
 
-def _after_ben_discards(deal500: Deal500, **options: object) -> Game:
-    game = deal500(RUN_HANDS, "ks", "ad 2s 3s 4s 6c 7c", **options)
-    game.do("ana: draw", "ana: meld 7h 8h 9h", "ana: discard kc", "ben: draw",
-            "ben: discard 10h")
-    return game
+def _after_ben_discards(deal500: Deal500) -> Game:
+    """ana melds 7h 8h 9h; ben then discards 10h, which ana could lay off (test_calls)."""
+    return _run_example(deal500)
 
 
 def test_the_greedy_ai_calls_a_card_it_can_lay_off(deal500: Deal500) -> None:
