@@ -18,12 +18,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.actions import Action
 from engine.ai import Player, make_ai
+from engine.ai.interrupt import interrupt
 from engine.dealing import new_game
 from engine.game import apply, current_player, is_over, legal_actions
 from engine.rules import RuleSet
-from engine.state import GameState, Phase
 from engine.views import view_for
 
 NAMES = ("ana", "ben", "cem", "dan", "eve", "fay", "gus", "hal")
@@ -65,22 +64,6 @@ class SimulationResult:
         """Each seat's share of the finished matches' wins (0..1)."""
         finished = self.games - self.unfinished
         return tuple(float(w / finished) if finished else 0.0 for w in self.wins)
-
-
-def interrupt(state: GameState, players: Sequence[Player], seat: int) -> Action | None:
-    """The first out-of-turn action another seat's AI takes before ``seat`` acts (seats
-    after ``seat`` in turn order; e.g. a Rummy 500 call before the next player draws), or
-    ``None``. Only seats with legal actions while not the seat to play are asked."""
-    if state.phase not in (Phase.DRAW, Phase.PLAY):
-        return None
-    for step in range(1, state.seats):
-        other = (seat + step) % state.seats
-        legal = legal_actions(state, other)
-        if legal:
-            chosen = players[other].interrupt(view_for(state, other), legal)
-            if chosen is not None:
-                return chosen
-    return None
 
 
 def seat_seed(seed: int, game: int, seat: int) -> int:

@@ -51,6 +51,7 @@ from bot.storage.repository import (
 )
 from engine.actions import Action
 from engine.ai import make_ai
+from engine.ai.interrupt import interrupt
 from engine.commands import format_action, parse_action
 from engine.dealing import new_game
 from engine.errors import EngineError
@@ -492,26 +493,14 @@ class GameService:
 
     def _ai_interrupt(self, table: Table, seat: int) -> Action | None:
         """An AI seat's out-of-turn move before the AI at ``seat`` plays (Rummy 500: a
-        "Rommé!" call before the next player draws), asking the AI seats after ``seat`` in
-        turn order. People had the call window first (the AI's step waits ``call_window``
-        while they may call); when a person is next, their draw closes the window, so AI
-        seats never race people for a call."""
-        state = table.state
-        assert state is not None
-        if state.phase is not Phase.DRAW:
-            return None
-        for step in range(1, state.seats):
-            other = (seat + step) % state.seats
-            if table.seats[other].kind is not SeatKind.AI:
-                continue
-            legal = legal_actions(state, other)
-            if legal:
-                ai = make_ai(table.seats[other].ai,
-                             seed=table.seed + 7919 * table.version + other)
-                chosen = ai.interrupt(view_for(state, other), legal)
-                if chosen is not None:
-                    return chosen
-        return None
+        "Rommé!" call before the next player draws; :func:`engine.ai.interrupt.interrupt`).
+        People had the call window first (the AI's step waits ``call_window`` while they
+        may call); when a person is next, their draw closes the window, so AI seats never
+        race people for a call."""
+        assert table.state is not None
+        players = [make_ai(s.ai, seed=table.seed + 7919 * table.version + n)
+                   if s.kind is SeatKind.AI else None for n, s in enumerate(table.seats)]
+        return interrupt(table.state, players, seat)
 
     def _next_deal_step(self, table: Table) -> Change:
         from engine.actions import NextDeal

@@ -6,10 +6,11 @@ aufnehmen")."""
 from __future__ import annotations
 
 from engine.ai import make_ai
+from engine.ai.interrupt import interrupt
 from engine.cards import parse_card
 from engine.game import apply, legal_actions
 from engine.rules import make_rules
-from engine.simulate import interrupt, simulate
+from engine.simulate import simulate
 from engine.variants.rummy500.actions import CallRummy
 from engine.views import view_for
 
@@ -48,11 +49,13 @@ def test_no_call_once_the_window_closed_and_never_from_random_play(deal500: Deal
 
 def test_simulated_games_ask_the_other_seats_before_the_next_player_draws(
         deal500: Deal500) -> None:
-    """engine.simulate asks every other seat's AI first: here ana calls before cem draws;
-    and over whole AI games calls happen and every game still ends."""
+    """engine.ai.interrupt (used by simulate and the service) asks the other seats' AIs
+    before the seat to play: ana calls before cem draws; a person's seat (``None``) is not
+    asked for a move; and whole simulated games with calls still end."""
     game = _after_ben_discards(deal500)
     players = [make_ai("greedy", s) for s in range(3)]
     chosen = interrupt(game.state, players, game.state.current)
     assert isinstance(chosen, CallRummy) and chosen.seat == 0
+    assert interrupt(game.state, [None, players[1], players[2]], game.state.current) is None
     result = simulate(make_rules("500", options={"target": 100}), 6, 3, seed=5)
     assert result.unfinished == 0 and result.games == 6
