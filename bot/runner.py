@@ -72,6 +72,8 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
+        # not on Windows (NotImplementedError) nor outside the main thread (RuntimeError,
+        # e.g. tests): then the caller stops the bot by setting ``stop``
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     db = await open_database(settings.database_path)
