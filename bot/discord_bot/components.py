@@ -34,17 +34,11 @@ from bot.discord_bot.offers import (
 from bot.discord_bot.render import reading_label
 from bot.i18n import _
 from bot.render.cards import card_text, meld_text
+from bot.render.variants import variant_action_label
 from bot.service.model import Status, TableInfo
 from engine.commands import parse_action
 from engine.errors import EngineError
 from engine.state import Phase
-from engine.variants.romanian.actions import (
-    AnnounceDoubla,
-    AnnounceFaceUp,
-    AnswerDoubla,
-    OfferDoubla,
-    Ready,
-)
 from engine.views import PlayerView, PublicView
 
 PREFIX = "rm"
@@ -307,32 +301,21 @@ def _move_buttons(view: PlayerView, state: HandState, offer: Offer, cid: Any, ro
 
 
 def _listed_label(command: str, view: PlayerView) -> tuple[str, discord.ButtonStyle]:
-    """The label and colour of a listed command's button: the pre-play moves in words
-    (``offer r7 ben`` -> "Offer your 🔴7 pair to ben"), anything else as its verb's label
-    and its cards."""
-    blue, green, red = (discord.ButtonStyle.primary, discord.ButtonStyle.success,
-                        discord.ButtonStyle.danger)
+    """The label and colour of a listed command's button: a variant's own words for its
+    moves (:func:`bot.render.variants.variant_action_label`, e.g. the Romanian pre-play
+    moves), anything else as its verb's label and its cards."""
+    styles = {"go": discord.ButtonStyle.success, "stop": discord.ButtonStyle.danger,
+              "plain": discord.ButtonStyle.primary}
     try:
         action: object = parse_action(command, view.seat)
     except EngineError:
-        return command, blue
-    if isinstance(action, Ready):
-        return _("Ready"), green
-    if isinstance(action, AnnounceDoubla):
-        labels = {"high": _("Doubla (high)"), "low": _("Doubla (low)")}
-        return labels.get(action.hint, _("Doubla")), blue
-    if isinstance(action, OfferDoubla):
-        return _("Offer your {tile} pair to {name}").format(
-            tile=card_text(action.tile), name=action.partner), blue
-    if isinstance(action, AnswerDoubla):
-        if action.tile is None:
-            return _("Reject the swap"), red
-        return _("Accept, giving your {tile} pair").format(tile=card_text(action.tile)), blue
-    if isinstance(action, AnnounceFaceUp):
-        return _("Announce the face-up twin"), blue
+        return command, styles["plain"]
+    found = variant_action_label(action)
+    if found is not None:
+        return found[0], styles[found[1]]
     verb, *rest = command.split()
     label = _(verb_label_msgid(verb))
-    return " ".join([label, *rest]), blue
+    return " ".join([label, *rest]), styles["plain"]
 
 
 def _fits(control: ControlId) -> bool:

@@ -2,7 +2,9 @@
 ``render(event, players) -> str | None``. :func:`bot.render.events.render_event` asks every
 module here for events it does not know itself. A module may also define
 ``table_lines(view) -> list[str]``: further lines of the table screen
-(:func:`bot.render.text.render_table`), empty for other variants' tables."""
+(:func:`bot.render.text.render_table`), empty for other variants' tables, and
+``action_label(action) -> ActionLabel | None``: a button's words for a variant-only
+action (e.g. Romanian pre-play moves)."""
 
 from __future__ import annotations
 
@@ -10,11 +12,18 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Sequence
 from functools import cache
+from typing import Literal
 
 from engine.events import Event
 from engine.views import PublicView
 
 Renderer = Callable[[Event, Sequence[str]], "str | None"]
+
+Tone = Literal["go", "stop", "plain"]
+"""How a button of an action should look: ``go`` (finishes a step, e.g. ready),
+``stop`` (declines, e.g. reject), ``plain`` (anything else)."""
+
+ActionLabel = tuple[str, Tone]
 
 
 @cache
@@ -49,4 +58,24 @@ def render_variant_event(event: Event, players: Sequence[str]) -> str | None:
         text = render(event, players)
         if text is not None:
             return text
+    return None
+
+
+@cache
+def _labellers() -> tuple[Callable[[object], ActionLabel | None], ...]:
+    found: list[Callable[[object], ActionLabel | None]] = []
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        if hasattr(module, "action_label"):
+            found.append(module.action_label)
+    return tuple(found)
+
+
+def variant_action_label(action: object) -> ActionLabel | None:
+    """A variant module's button words and tone for ``action``, or ``None`` (then the
+    adapter shows the verb's label and the cards)."""
+    for label in _labellers():
+        found = label(action)
+        if found is not None:
+            return found
     return None

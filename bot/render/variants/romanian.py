@@ -5,9 +5,17 @@ step, players with three tiles or fewer, what the seat to play owes)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from bot.i18n import _
 from bot.render.cards import card_text, cards_text, points_text
+from engine.variants.romanian.actions import (
+    AnnounceDoubla,
+    AnnounceFaceUp,
+    AnswerDoubla,
+    OfferDoubla,
+    Ready,
+)
 from engine.variants.romanian.events import (
     DoublaAnnounced,
     DoublaAnswered,
@@ -31,6 +39,27 @@ def _hint(hint: str) -> str:
     if hint == "low":
         return _("low")
     return ""
+
+
+def action_label(action: object) -> tuple[str, Literal["go", "stop", "plain"]] | None:
+    """Button words of a pre-play move, e.g. ``offer r7 ben`` -> "Offer your 🔴7 pair to
+    ben" (romanian-rummy.de.txt, the doubla swap before play), or ``None``."""
+    match action:
+        case Ready():
+            return _("Ready"), "go"
+        case AnnounceDoubla(hint=hint):
+            labels = {"high": _("Doubla (high)"), "low": _("Doubla (low)")}
+            return labels.get(hint or "", _("Doubla")), "plain"
+        case OfferDoubla(tile=tile, partner=partner):
+            return _("Offer your {tile} pair to {name}").format(
+                tile=card_text(tile), name=partner), "plain"
+        case AnswerDoubla(tile=None):
+            return _("Reject the swap"), "stop"
+        case AnswerDoubla(tile=tile) if tile is not None:
+            return _("Accept, giving your {tile} pair").format(tile=card_text(tile)), "plain"
+        case AnnounceFaceUp():
+            return _("Announce the face-up twin"), "plain"
+    return None
 
 
 def render(event: object, players: Sequence[str]) -> str | None:
