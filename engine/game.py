@@ -86,3 +86,27 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     :func:`engine.search.going_out_partitions`). Variants may add their moves.
     """
     return get_variant(state.rules.variant).legal_actions(state, seat)
+
+
+def quick_action(state: GameState, seat: int) -> Action:
+    """A legal action for ``seat`` (the seat to move) found with little work, for when an
+    AI or autopilot decision ran out of its time budget.
+
+    Placeholder: draw when drawing is legal, else the first discard of the hand that
+    :func:`can` accepts, else the first of :func:`legal_actions`. The engine's bounded
+    version (a move generator with a bounded worst case) replaces it. Raises
+    :class:`engine.errors.IllegalMove` when the seat has no legal action.
+    """
+    from engine.actions import Discard, Draw
+
+    draw = Draw(seat)
+    if can(state, draw):
+        return draw
+    for card in state.hands[seat]:
+        discard = Discard(seat, card)
+        if can(state, discard):
+            return discard
+    actions = legal_actions(state, seat)
+    if not actions:
+        raise IllegalMove()
+    return actions[0]
