@@ -10,6 +10,7 @@ Subcommands::
                        [--option k=v ...] [--seed N] [--ai greedy|random|greedy,random]
     rummy-bot options [--variant basic] [--preset P]
     rummy-bot run
+    rummy-bot faults [--clear ID]
     rummy-bot bench [--quick] [--only NAME[,NAME]] [--no-peers] [--seed N] [--json FILE]
 
 Every subcommand takes ``--lang en|de`` (default: from the ``LANG``
@@ -33,6 +34,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from bot.i18n import _, current_locale, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
@@ -136,6 +138,14 @@ def build_parser() -> argparse.ArgumentParser:
     _add_lang(run)
     run.set_defaults(handler=_run)
 
+    faults = commands.add_parser(
+        "faults", help=_("list the tables whose automatic steps fail or that cannot be "
+                         "loaded (DATABASE_PATH)"))
+    faults.add_argument("--clear", type=int, default=None, metavar="ID",
+                        help=_("let table ID run again (after fixing it)"))
+    _add_lang(faults)
+    faults.set_defaults(handler=_faults)
+
     bench = commands.add_parser(
         "bench", help=_("measure the engine and the bot and print a table of the figures"))
     bench.add_argument("--quick", action="store_true",
@@ -202,12 +212,24 @@ def _play(args: argparse.Namespace) -> int:
     )
     path = Path(args.db).expanduser() if args.db else default_db_path(os.environ)
     try:
-        return asyncio.run(play(config, path, read_line=threaded_reader(stream_reader(sys.stdin)),
-                                out=sys.stdout, locale=current_locale.get(), new=args.new))
+        return asyncio.run(_play_with_pool(config, path, args.new))
     except DatabaseUnavailable as error:
         print(_("Cannot open the game file {path}: {reason}").format(
             path=error.path, reason=error.reason), file=sys.stderr)
         return 2
+
+
+async def _play_with_pool(config: PlayConfig, path: Path, new: bool) -> int:
+    """The terminal game with its engine work in worker processes, like the chat bot."""
+    from bot.service.compute import WorkerPool
+
+    pool = WorkerPool(2)
+    try:
+        await pool.start()
+        return await play(config, path, read_line=threaded_reader(stream_reader(sys.stdin)),
+                          out=sys.stdout, locale=current_locale.get(), new=new, compute=pool)
+    finally:
+        await pool.close()
 
 
 # --- replay ---------------------------------------------------------------------------------
@@ -302,9 +324,70 @@ def _run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=settings.log_level_number,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from bot.runner import run_bot
+    from bot.storage import DatabaseUnusable
 
-    asyncio.run(run_bot(settings))
+    try:
+        asyncio.run(run_bot(settings))
+    except DatabaseUnusable as error:
+        print(_unusable(error), file=sys.stderr)
+        return 2
     return 0
+
+
+def _unusable(error: Any) -> str:
+    """One line for a database that cannot be used."""
+    return _("Cannot use the database {path}: {reason}").format(path=error.path,
+                                                               reason=error.reason)
+
+
+# --- faults ---------------------------------------------------------------------------------
+
+
+def _faults(args: argparse.Namespace) -> int:
+    try:
+        settings = Settings.from_env()
+    except SettingsError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    from bot.storage import DatabaseUnusable
+
+    try:
+        lines = asyncio.run(_fault_lines(settings.database_path, args.clear))
+    except DatabaseUnusable as error:
+        print(_unusable(error), file=sys.stderr)
+        return 2
+    print("\n".join(lines))
+    return 0
+
+
+async def _fault_lines(path: Path, clear: int | None) -> list[str]:
+    from bot.storage import open_database
+    from bot.storage.repository import SqliteRepository
+
+    db = await open_database(path)
+    try:
+        repo = SqliteRepository(db)
+        if clear is not None:
+            await repo.clear_fault(clear)
+        rows = await repo.faults()
+        beat = await repo.last_heartbeat()
+    finally:
+        await db.close()
+    lines = [_("Last heartbeat: {when}").format(when=_when(beat))]
+    if not rows:
+        lines.append(_("No table is failing."))
+    for row in rows:
+        lines.append(_("table {id} ({chat}): {kind}, {failures} failures, next try {retry}: "
+                       "{error}").format(id=row["table_id"], chat=row["chat_key"],
+                                         kind=row["kind"], failures=row["failures"],
+                                         retry=_when(row["retry_at"]), error=row["error"]))
+    return lines
+
+
+def _when(stamp: float | None) -> str:
+    from datetime import datetime
+
+    return "-" if stamp is None else datetime.fromtimestamp(stamp).strftime("%Y-%m-%d %H:%M:%S")
 
 
 # --- bench ----------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 """``rummy-bot run``: the chat bot in one event loop.
 
-Opens the database, builds the game service, starts the adapter of every
-platform whose token is set and the service's background loop (AI moves,
-timers), and stops cleanly on SIGTERM or SIGINT. Every move is committed before
+Opens the database (a file that cannot be used raises
+:class:`bot.storage.DatabaseUnusable` before anything starts), starts the engine's
+worker processes (:class:`bot.service.compute.WorkerPool`), builds the game service,
+starts the adapter of every platform whose token is set and the service's background
+loop (AI moves, timers), and stops cleanly on SIGTERM or SIGINT. Every move is committed before
 it is acknowledged, so stopping at any moment loses no acknowledged move;
 stopping lets handlers that are running finish first.
 """
@@ -17,6 +19,7 @@ import signal
 from collections.abc import Callable
 from typing import Protocol
 
+from bot.service.compute import WorkerPool
 from bot.service.model import TableSettings
 from bot.service.notifier import Notifier
 from bot.service.service import GameService
@@ -77,10 +80,20 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     db = await open_database(settings.database_path)
+    pool = WorkerPool(settings.engine_workers)
+    try:
+        await pool.start()
+    except BaseException:
+        await pool.close()
+        await db.close()
+        raise
+    log.info("engine pool: %d worker processes, %.1f s budget per call", pool.size,
+             settings.engine_budget)
     chosen = adapters if adapters is not None else create_adapters(settings)
     service = GameService(SqliteRepository(db), {a.platform: a.notifier for a in chosen},
                           defaults=TableSettings(timer=settings.default_timer),
-                          default_locale=settings.default_locale)
+                          default_locale=settings.default_locale, compute=pool,
+                          budget=settings.engine_budget)
     started: list[Adapter] = []
     background = asyncio.create_task(service.run(stop))
     try:
@@ -97,6 +110,7 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
             except Exception:
                 log.exception("stopping %s failed", adapter.platform)
         await background
+        await pool.close()
         await db.close()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):

@@ -60,6 +60,8 @@ ENV_VARIABLES: Final[tuple[str, ...]] = (
     "DEFAULT_LOCALE",
     "DISCORD_GUILD_ID",
     "TELEGRAM_WEBHOOK_URL",
+    "ENGINE_WORKERS",
+    "ENGINE_BUDGET",
 )
 """Names of all environment variables read by :meth:`Settings.from_env`."""
 
@@ -108,6 +110,14 @@ class Settings:
     telegram_webhook_url: str | None = None
     """Public https URL for Telegram webhooks; ``None`` means long polling."""
 
+    engine_workers: int | None = None
+    """Worker processes for engine work (``ENGINE_WORKERS``, 1-64); ``None``: the CPU
+    count, at least 2 and at most 4 (:func:`bot.service.compute.default_workers`)."""
+
+    engine_budget: float = 2.0
+    """Seconds one engine call (a move, an AI decision, a hint, the legal-move list) may
+    take before it is given up (``ENGINE_BUDGET``, 0.1-60)."""
+
     def __post_init__(self) -> None:
         """Check field invariants; raises :class:`SettingsError` naming the field."""
         if self.log_level not in LOG_LEVELS:
@@ -123,6 +133,12 @@ class Settings:
                 "default_locale",
                 _invalid_choice("default_locale", self.default_locale, SUPPORTED_LOCALES),
             )
+        if self.engine_workers is not None and not 1 <= self.engine_workers <= 64:
+            raise SettingsError("engine_workers", _range("engine_workers",
+                                                         self.engine_workers, 1, 64))
+        if not 0.1 <= self.engine_budget <= 60:
+            raise SettingsError("engine_budget", _range("engine_budget", self.engine_budget,
+                                                        0.1, 60))
         if self.discord_guild_id is not None and self.discord_guild_id <= 0:
             raise SettingsError(
                 "discord_guild_id",
@@ -171,6 +187,12 @@ class Settings:
             )
 
         database = get("DATABASE_PATH")
+        workers = _parse_int("ENGINE_WORKERS", get("ENGINE_WORKERS"))
+        if workers is not None and not 1 <= workers <= 64:
+            raise SettingsError("ENGINE_WORKERS", _range("ENGINE_WORKERS", workers, 1, 64))
+        budget = _parse_float("ENGINE_BUDGET", get("ENGINE_BUDGET"), 2.0)
+        if not 0.1 <= budget <= 60:
+            raise SettingsError("ENGINE_BUDGET", _range("ENGINE_BUDGET", budget, 0.1, 60))
         return cls(
             discord_token=_parse_token("DISCORD_TOKEN", get("DISCORD_TOKEN")),
             telegram_token=_parse_token("TELEGRAM_TOKEN", get("TELEGRAM_TOKEN")),
@@ -180,6 +202,8 @@ class Settings:
             default_locale=_parse_locale(get("DEFAULT_LOCALE")),
             discord_guild_id=guild_id,
             telegram_webhook_url=_parse_webhook_url(get("TELEGRAM_WEBHOOK_URL")),
+            engine_workers=workers,
+            engine_budget=budget,
         )
 
     @property
@@ -242,6 +266,30 @@ def _parse_int(variable: str, raw: str | None) -> int | None:
                 variable=variable, value=raw
             ),
         ) from None
+
+
+def _range(variable: str, value: object, low: float, high: float) -> str:
+    """Message for a number outside ``low``..``high``."""
+    return _("{variable} must be between {low} and {high} (got {value!r}).").format(
+        variable=variable, low=low, high=high, value=value)
+
+
+def _parse_float(variable: str, raw: str | None, default: float) -> float:
+    """Parse a decimal number; raises :class:`SettingsError` if ``raw`` is not one."""
+    if raw is None:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = float("nan")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise SettingsError(
+            variable,
+            _("{variable} must be a number (got {value!r}).").format(
+                variable=variable, value=raw
+            ),
+        )
+    return value
 
 
 def _parse_log_level(raw: str | None) -> str:

@@ -23,10 +23,13 @@ from bot.discord_bot.commands import rummy_group
 from bot.discord_bot.components import ControlHandler, ControlId, RummyControl
 from bot.discord_bot.flows import Flows
 from bot.discord_bot.notifier import DiscordNotifier
-from bot.discord_bot.respond import DEFER_AFTER
+from bot.discord_bot.respond import DEFER_AFTER, acknowledge, send_message
 from bot.discord_bot.sessions import HandSessions
 from bot.discord_bot.store import MessageStore
 from bot.discord_bot.translator import RummyTranslator
+from bot.i18n import normalize_locale, use_locale
+from bot.i18n.errors import localize_error
+from bot.service.flow import TooFast
 from bot.service.service import GameService
 from bot.settings import Settings
 from bot.storage.database import Database, open_database
@@ -42,12 +45,42 @@ def intents() -> discord.Intents:
     return discord.Intents(guilds=True)
 
 
+class _FlowTree(app_commands.CommandTree["RummyClient"]):
+    """The command tree; slash commands over the flow limits get a private refusal."""
+
+    service: GameService | None = None
+
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        if self.service is None or interaction.type is discord.InteractionType.autocomplete:
+            return True
+        return await admitted(self.service, interaction)
+
+
+async def admitted(service: GameService, interaction: discord.Interaction[Any]) -> bool:
+    """Flow control (:class:`bot.service.flow.FlowControl`) for one interaction: True to
+    go on; else the interaction was answered privately (an ephemeral refusal, or a
+    silent acknowledgement when the same refusal was said just before)."""
+    user_key = f"discord:{interaction.user.id}"
+    chat = f"discord:{interaction.channel_id}"
+    if await service.flow.admit(user_key, chat):
+        return True
+    with use_locale(normalize_locale(str(interaction.locale))):
+        text = localize_error(TooFast())
+    if service.flow.first_time(user_key, chat, text):
+        await send_message(interaction, text)
+    elif interaction.type is discord.InteractionType.component:
+        await acknowledge(interaction)
+    else:
+        await send_message(interaction, text)
+    return False
+
+
 class RummyClient(discord.Client):
     """The bot's client: a command tree, and ``controls`` handling every component."""
 
     def __init__(self, controls: ControlHandler, *, guild_ready_timeout: float = 2.0) -> None:
         super().__init__(intents=intents(), guild_ready_timeout=guild_ready_timeout)
-        self.tree = app_commands.CommandTree(self)
+        self.tree: _FlowTree = _FlowTree(self)
         self.controls = controls
 
     async def setup_hook(self) -> None:
@@ -63,7 +96,7 @@ class _Controls:
 
     async def on_control(self, interaction: discord.Interaction[Any], control: ControlId,
                          values: Sequence[str]) -> None:
-        if self.flows is not None:
+        if self.flows is not None and await admitted(self.flows.service, interaction):
             await self.flows.on_control(interaction, control, values)
 
 
@@ -112,6 +145,7 @@ class DiscordAdapter:
         self.flows = Flows(service, self.sessions, store, self._defer_after)
         self._controls.flows = self.flows
         client = RummyClient(self._controls, guild_ready_timeout=self._guild_ready_timeout)
+        client.tree.service = service
         client.tree.add_command(rummy_group(self.flows))
         await client.tree.set_translator(RummyTranslator())
         self.client = client

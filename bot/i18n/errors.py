@@ -240,6 +240,22 @@ ERROR_TEMPLATES: Mapping[str, str] = {
     "not_finished": N_("A game can be exported once it is over."),
     "not_name_value": N_("{verb}: '{word}' is not name=value (e.g. timer=2m)."),
     "not_seat_number": N_("'{word}' is not a seat number."),
+    # --- load, faults and storage (bot.service.errors, bot.service.flow)
+    "engine_timeout": N_("That took too long to check; nothing changed. Please try again."),
+    "no_hint_in_time": N_("No hint was found in time for this hand."),
+    "not_your_table": N_("You are not playing at table #{table}."),
+    "too_many_tables": N_("You already play at {limit} tables; finish or leave one first."),
+    "storage_unavailable": N_(
+        "The game could not be saved just now; nothing changed. Please try again in a moment."
+    ),
+    "unreadable_table": N_(
+        "This table (#{table}) cannot be loaded; the bot's operator has been told."
+    ),
+    "table_from_newer_release": N_(
+        "Table #{table} was saved by a newer version of the bot and cannot be loaded by "
+        "this one; the bot's operator has been told."
+    ),
+    "too_fast": N_("Slow down: too many commands at once. Nothing was done."),
 }
 """Error code -> English message template (an ``N_`` msgid with ``{params}``)."""
 

@@ -103,3 +103,56 @@ class NotFinished(ServiceError):
 
     code = "not_finished"
     template = "a game can be exported once it is over"
+
+
+class EngineTimeout(ServiceError):
+    """The engine did not finish this move within its budget (the bot is busy, or the
+    position is unusually hard); nothing changed, the player may send it again."""
+
+    code = "engine_timeout"
+    template = "that took too long to check; nothing changed, please try again"
+
+
+class NoHintInTime(ServiceError):
+    """No hint was found within the budget for this position."""
+
+    code = "no_hint_in_time"
+    template = "no hint was found in time for this hand"
+
+
+class NotYourTable(ServiceError):
+    """``#<table>`` names a table the user does not sit at (or none)."""
+
+    code = "not_your_table"
+    template = "you are not playing at table #{table}"
+
+
+class TooManyTables(ServiceError):
+    """The user already sits at the most active tables one person may have."""
+
+    code = "too_many_tables"
+    template = "you already play at {limit} tables; finish or leave one first"
+
+
+class StorageUnavailable(ServiceError):
+    """The database refused the write or read (locked by another program, disk full,
+    read-only file); nothing changed, the player may send it again later."""
+
+    code = "storage_unavailable"
+    template = "the game could not be saved just now; nothing changed, please try again"
+
+
+class UnreadableTable(ServiceError):
+    """The stored table cannot be loaded (written by another release, or damaged); it is
+    set aside and the operator is told (``rummy-bot faults``)."""
+
+    code = "unreadable_table"
+    template = "this table cannot be loaded (table #{table}); the operator has been told"
+
+
+class TableFromNewerRelease(UnreadableTable):
+    """The stored table was written by a newer release of the bot."""
+
+    code = "table_from_newer_release"
+    template = "table #{table} was saved by a newer version of the bot and cannot be " \
+        "loaded by this one"

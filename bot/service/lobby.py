@@ -26,6 +26,24 @@ from engine.variants import get_variant
 
 AI_NAMES = ("Ada", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal")
 
+MAX_NAME = 32
+"""Characters of a name shown at a table (Discord's own limit for display names): a
+platform or a forged update may send any length, and every table message repeats it."""
+
+
+def seat_name(name: str) -> str:
+    """``name`` as a seat shows it: control characters and ``:`` (the record format's
+    separator) replaced, whitespace collapsed, at most :data:`MAX_NAME` characters,
+    ``Player`` when nothing is left."""
+    cleaned = "".join(" " if ch == ":" or not ch.isprintable() else ch for ch in name[:256])
+    return " ".join(cleaned.split())[:MAX_NAME].strip() or "Player"
+
+
+def bounded_user(user: UserRef) -> UserRef:
+    """``user`` with its name cut to what a seat shows (:func:`seat_name`)."""
+    name = seat_name(user.name)
+    return user if name == user.name else replace(user, name=name)
+
 
 def require_lobby(table: Table) -> None:
     """Raise :class:`NotInLobby` unless the table is a lobby."""
@@ -45,7 +63,7 @@ def _max_seats(table: Table) -> int:
 
 def _unique_name(table: Table, name: str) -> str:
     taken = {s.name.casefold() for s in table.seats}
-    clean = name.replace(":", " ").strip() or "Player"
+    clean = seat_name(name)
     candidate, n = clean, 2
     while candidate.casefold() in taken:
         candidate, n = f"{clean} {n}", n + 1

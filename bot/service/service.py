@@ -13,22 +13,30 @@ import asyncio
 import logging
 import secrets
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.service import lobby
+from bot.service import engine_work, lobby
 from bot.service.clock import Clock, SystemClock
+from bot.service.compute import BudgetExceeded, Compute, InlineCompute, Lane, WorkerLost
 from bot.service.errors import (
+    EngineTimeout,
+    NoHintInTime,
     NoTable,
     NotEnoughPlayers,
     NotFinished,
     NotHost,
     NotPlaying,
     NotSeated,
+    NotYourTable,
     TableBusy,
     TableExists,
+    TooManyTables,
 )
+from bot.service.flow import FlowControl
 from bot.service.model import (
     ChatKey,
     Seat,
@@ -40,6 +48,7 @@ from bot.service.model import (
     UserRef,
 )
 from bot.service.notifier import Notice, Notifier
+from bot.service.scheduler import Scheduler
 from bot.service.scheduling import Due, due_kind, reschedule
 from bot.storage.repository import (
     ActiveTableExists,
@@ -49,16 +58,15 @@ from bot.storage.repository import (
     ResultRow,
     VersionConflict,
 )
-from engine.actions import Action
-from engine.ai import make_ai
-from engine.ai.interrupt import interrupt
+from engine.actions import Action, NextDeal
 from engine.commands import format_action, parse_action
 from engine.dealing import new_game
 from engine.errors import EngineError
 from engine.events import DealStarted, Event
-from engine.game import apply, current_player, legal_actions
+from engine.game import current_player
 from engine.records import export_record
 from engine.rules import OptionValue, RuleSet, make_rules
+from engine.search import Partition
 from engine.state import GameState, Phase
 from engine.variants import get_variant
 from engine.views import PlayerView, PublicView, public_view, view_for
@@ -76,6 +84,25 @@ update again after this; older keys are pruned (they were a third of the databas
 PRUNE_EVERY = 3600.0
 """Seconds between two prunings of old idempotency keys by :meth:`GameService.run`."""
 
+DEFAULT_BUDGET = 2.0
+"""Seconds an engine call (a move, an AI decision, a hint, the legal-move list) may take
+before it is given up (``ENGINE_BUDGET``): far above the engine's usual milliseconds, far
+below what a person waiting for an answer tolerates."""
+
+QUICK_BUDGET = 0.5
+"""Seconds for :func:`engine.game.quick_action` when an AI decision ran out of budget."""
+
+MAX_TABLES_PER_USER = 20
+"""Active tables (lobbies and games) one person may sit at: bounds what one account can
+make the bot store and run."""
+
+MAX_TURN_ACTIONS = 64
+"""Actions the autopilot may play in one expired turn (a turn is a handful of actions;
+the bound keeps a confused engine from looping)."""
+
+HINT_CACHE = 512
+"""Hints kept per (table, version, seat): asking again for the same position is free."""
+
 
 @dataclass
 class Change:
@@ -91,7 +118,7 @@ class Change:
     human: bool = True
 
 
-Step = Callable[[Table], Change]
+Step = Callable[[Table], Awaitable[Change]]
 
 
 class GameService:
@@ -106,18 +133,25 @@ class GameService:
     def __init__(self, repo: Repository, notifiers: Mapping[str, Notifier] | None = None,
                  clock: Clock | None = None, defaults: TableSettings | None = None,
                  seed_source: Callable[[], int] | None = None,
-                 default_locale: str = "en") -> None:
+                 default_locale: str = "en", compute: Compute | None = None,
+                 budget: float = DEFAULT_BUDGET) -> None:
         self.repo = repo
+        #: Where engine work runs (:class:`bot.service.compute.WorkerPool` in the bot and
+        #: the terminal; in-process by default, for tests).
+        self.compute: Compute = compute or InlineCompute()
+        self.budget = budget
         self.default_locale = default_locale
         self.notifiers: dict[str, Notifier] = dict(notifiers or {})
         self.clock = clock or SystemClock()
         self.defaults = defaults or TableSettings()
         self._seed = seed_source or (lambda: secrets.randbits(62))
-        self._locks: dict[str, asyncio.Lock] = {}
-        self._wake = asyncio.Event()
-        #: Until when :meth:`run` sleeps (clock time); ``None`` while it is awake or not
-        #: running, when every change wakes it.
-        self._asleep_until: float | None = None
+        # A table's lock lives while someone holds or waits for it: no growth per chat.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = \
+            weakref.WeakValueDictionary()
+        self._hints: OrderedDict[tuple[int, int, int], Partition | None] = OrderedDict()
+        self._scheduler: Scheduler | None = None
+        #: Flow control the adapters apply to every update before it reaches the service.
+        self.flow = FlowControl()
 
     # --- lobby ----------------------------------------------------------------------------
 
@@ -128,13 +162,14 @@ class GameService:
         """Open a lobby in ``key`` with ``host`` seated. Raises :class:`TableExists`, or
         ``RuleOptionError`` for a bad variant, preset or option."""
         rules = make_rules(variant, preset, options)
+        host = lobby.bounded_user(host)
+        await self._check_table_count(host)
         await self.repo.upsert_user(host.platform, host.user_id, host.name)
         now = self.clock.now()
         async with self._lock(key):
             if await self.repo.active_table(key) is not None:
                 raise TableExists()
-            seat = Seat(SeatKind.HUMAN, host.name.replace(":", " ").strip() or "Player",
-                        host.key)
+            seat = Seat(SeatKind.HUMAN, lobby.seat_name(host.name), host.key)
             table = Table(id=0, key=key, status=Status.LOBBY, variant=rules.variant,
                           preset=preset, options=tuple((options or {}).items()),
                           host=host.key, seats=(seat,), settings=settings or self.defaults,
@@ -152,10 +187,14 @@ class GameService:
 
     async def join(self, key: ChatKey, user: UserRef, update_key: str | None = None
                    ) -> TableInfo:
-        """Seat ``user`` in the lobby."""
+        """Seat ``user`` in the lobby (at most :data:`MAX_TABLES_PER_USER` active tables
+        per person: :class:`TooManyTables`)."""
+        user = lobby.bounded_user(user)
+        if update_key is None or await self._applied(update_key) is None:
+            await self._check_table_count(user)
         await self.repo.upsert_user(user.platform, user.user_id, user.name)
 
-        def step(table: Table) -> Change:
+        async def step(table: Table) -> Change:
             new = lobby.join(table, user)
             return Change(new, log=[(None, "join", user.key)],
                           notices=[Notice("player_joined", {"name": new.seats[-1].name})])
@@ -166,7 +205,7 @@ class GameService:
                     ) -> TableInfo:
         """Leave the lobby; during a game the AI takes the seat over for good."""
 
-        def step(table: Table) -> Change:
+        async def step(table: Table) -> Change:
             seat = table.seat_of(user.key)
             if seat is None:
                 raise NotSeated()
@@ -188,7 +227,7 @@ class GameService:
                      update_key: str | None = None) -> TableInfo:
         """The host adds an AI seat."""
 
-        def step(table: Table) -> Change:
+        async def step(table: Table) -> Change:
             new = lobby.add_ai(table, user, kind)
             return Change(new, log=[(None, f"addbot {kind}", user.key)],
                           notices=[Notice("ai_added", {"name": new.seats[-1].name})])
@@ -199,7 +238,7 @@ class GameService:
                         update_key: str | None = None) -> TableInfo:
         """The host removes an AI seat (1-based number, or the last one)."""
 
-        def step(table: Table) -> Change:
+        async def step(table: Table) -> Change:
             new = lobby.remove_ai(table, user, seat)
             gone = next(s for s in table.seats if s not in new.seats)
             return Change(new, log=[(None, "removebot", user.key)],
@@ -211,7 +250,7 @@ class GameService:
                         update_key: str | None = None) -> TableInfo:
         """The host changes variant, preset, timer, language or rule options."""
 
-        def step(table: Table) -> Change:
+        async def step(table: Table) -> Change:
             new = lobby.configure(table, user, changes)
             text = " ".join(f"{k}={v}" for k, v in changes.items())
             return Change(new, log=[(None, f"set {text}", user.key)],
@@ -223,7 +262,7 @@ class GameService:
                     ) -> TableInfo:
         """The host starts the game once enough players sit: the first deal is dealt."""
 
-        def step(table: Table) -> Change:
+        async def step(table: Table) -> Change:
             lobby.require_lobby(table)
             lobby.require_host(table, user, "start the game")
             var = get_variant(table.variant)
@@ -243,7 +282,7 @@ class GameService:
                      update_key: str | None = None) -> TableInfo:
         """The host or a chat admin cancels the lobby or the game."""
 
-        def step(table: Table) -> Change:
+        async def step(table: Table) -> Change:
             if user.key != table.host and not is_admin:
                 raise NotHost(action="cancel the game")
             new = replace(table, status=Status.CANCELLED, ended_reason="cancelled")
@@ -260,7 +299,7 @@ class GameService:
         its seat is replaced by the user's seat). Raises ``CommandError``,
         ``CardParseError``, ``IllegalMove`` subclasses or a :class:`ServiceError`."""
 
-        def step(table: Table) -> Change:
+        async def step(table: Table) -> Change:
             seat = table.seat_of(user.key)
             # Parse first, so a typo is named as such even before the game starts.
             parsed = parse_action(command, seat or 0) if isinstance(command, str) else command
@@ -269,7 +308,7 @@ class GameService:
             if seat is None:
                 raise NotSeated()
             action = replace(parsed, seat=seat)
-            change = self._apply(table, action, user.key)
+            change = await self._apply_move(table, action, user.key)
             if table.seats[seat].autopilot or table.seats[seat].missed:
                 seats = list(change.table.seats)
                 was_auto = seats[seat].autopilot
@@ -285,10 +324,12 @@ class GameService:
                    ) -> TableInfo:
         """The player takes the seat back from the autopilot."""
 
-        def step(table: Table) -> Change:
+        async def step(table: Table) -> Change:
             seat = table.seat_of(user.key)
             if seat is None:
                 raise NotSeated()
+            if not table.seats[seat].autopilot and not table.seats[seat].missed:
+                return Change(table)  # nothing to take back: nothing is stored
             seats = list(table.seats)
             seats[seat] = replace(seats[seat], autopilot=False, missed=0)
             return Change(replace(table, seats=tuple(seats)), log=[(seat, "back", user.key)],
@@ -317,14 +358,64 @@ class GameService:
         :func:`engine.game.legal_actions` for the user's own seat, in the engine's order),
         for completions and buttons. Only the user's seat is asked, so the commands name
         no card the user may not see. Empty when there is no running game here, the user
-        has no seat, or has nothing to do now."""
+        has no seat, or has nothing to do now, and when the engine found no answer within
+        the budget (the list is a convenience; typed moves still work)."""
         table = await self.repo.active_table(key)
         if table is None or table.state is None or table.status is not Status.PLAYING:
             return []
         seat = table.seat_of(user.key)
         if seat is None:
             return []
-        return [format_action(action) for action in legal_actions(table.state, seat)]
+        try:
+            return await self.compute.call(engine_work.legal_commands, table.state, seat,
+                                           budget=self.budget, lane=Lane.BACKGROUND)
+        except (BudgetExceeded, WorkerLost):
+            log.info("legal moves of table %d seat %d: none in time", table.id, seat)
+            return []
+
+    async def hint(self, key: ChatKey, user: UserRef) -> Partition:
+        """The best melds of the user's hand at the chat's running game
+        (:func:`engine.search.best_melds`, run off the event loop within the budget).
+        Raises :class:`NoHintInTime` when none was found in time (the answer is
+        remembered for this position, so asking again costs nothing),
+        :class:`NotSeated` / :class:`NotPlaying` / :class:`NoTable` otherwise."""
+        table = await self._load(key)
+        seat = table.seat_of(user.key)
+        if seat is None:
+            raise NotSeated()
+        if table.state is None or table.status is not Status.PLAYING:
+            raise NotPlaying()
+        cache_key = (table.id, table.version, seat)
+        if cache_key in self._hints:
+            found = self._hints[cache_key]
+        else:
+            try:
+                found = await self.compute.call(engine_work.hint, table.state.hands[seat],
+                                                table.state.rules, budget=self.budget,
+                                                lane=Lane.BACKGROUND)
+            except (BudgetExceeded, WorkerLost):
+                found = None
+            self._hints[cache_key] = found
+            while len(self._hints) > HINT_CACHE:
+                self._hints.popitem(last=False)
+        if found is None:
+            raise NoHintInTime()
+        return found
+
+    async def choose_table(self, user: UserRef, table_id: int | None) -> TableInfo | None:
+        """The active table a private command is for: table ``table_id`` when given (it
+        must be one where the user sits, else :class:`NotYourTable`, whatever else the
+        user plays), otherwise the user's newest running game, else their newest lobby;
+        ``None`` when the user sits at no table and named none."""
+        tables = await self.tables_of(user)
+        if table_id is not None:
+            chosen = next((t for t in tables if t.id == table_id), None)
+            if chosen is None:
+                raise NotYourTable(table=table_id)
+            return chosen
+        if not tables:
+            return None
+        return max(tables, key=lambda t: (t.status is Status.PLAYING, t.id))
 
     async def latest_ended(self, key: ChatKey) -> TableInfo | None:
         """The chat's most recently ended game (for ``export``), or ``None``."""
@@ -392,49 +483,23 @@ class GameService:
 
     # --- automatic steps ------------------------------------------------------------------
 
+    @property
+    def scheduler(self) -> Scheduler:
+        """The due-work loop of this service (:class:`bot.service.scheduler.Scheduler`)."""
+        if self._scheduler is None:
+            self._scheduler = Scheduler(self)
+        return self._scheduler
+
     async def tick(self) -> int:
         """Run every automatic step that is due now (AI moves, timer warnings and expiry,
-        the next deal, idle ends); returns how many steps ran."""
-        ran = 0
-        for _ in range(1000):
-            due = await self.repo.due_tables(self.clock.now())
-            if not due:
-                break
-            progressed = False
-            for table_id in due:
-                if await self._run_due(table_id):
-                    ran += 1
-                    progressed = True
-            if not progressed:
-                break
-        return ran
+        the next deal, idle ends); returns how many steps ran. A failing table is backed
+        off and never stops the others (:meth:`Scheduler.run_due_now`)."""
+        return await self.scheduler.run_due_now()
 
     async def run(self, stop: asyncio.Event, max_sleep: float = 30.0) -> None:
-        """Run :meth:`tick` whenever something is due until ``stop`` is set (the bot's
-        background loop; start-up re-arms every stored deadline)."""
-        pruned_at = 0.0
-        while not stop.is_set():
-            try:
-                await self.tick()
-            except Exception:  # keep the loop alive; the failed step is retried later
-                log.exception("automatic step failed")
-            if time.time() - pruned_at >= PRUNE_EVERY:
-                pruned_at = time.time()
-                try:
-                    await self.prune_update_keys()
-                except Exception:
-                    log.exception("pruning update keys failed")
-            nxt = await self.repo.next_due()
-            delay = max_sleep if nxt is None else min(max(nxt - self.clock.now(), 0.05),
-                                                      max_sleep)
-            self._wake.clear()
-            self._asleep_until = self.clock.now() + delay
-            waiters = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(
-                self._wake.wait())]
-            await asyncio.wait(waiters, timeout=delay, return_when=asyncio.FIRST_COMPLETED)
-            self._asleep_until = None
-            for waiter in waiters:
-                waiter.cancel()
+        """Run due steps whenever something is due until ``stop`` is set (the bot's
+        background loop; see :class:`bot.service.scheduler.Scheduler`)."""
+        await self.scheduler.run(stop, max_sleep)
 
     async def prune_update_keys(self, now: float | None = None) -> int:
         """Forget idempotency keys older than :data:`UPDATE_KEY_SECONDS` (``now``: Unix
@@ -443,13 +508,13 @@ class GameService:
         return await self.repo.prune_updates(now - UPDATE_KEY_SECONDS)
 
     def _poke(self, due_at: float | None) -> None:
-        """Wake :meth:`run` for a table now due at ``due_at``, unless the loop looks again
-        before that anyway: most changes (a human's move under a long turn timer) need no
-        scan of the due tables, and each scan takes the repository from the next move."""
-        if self._asleep_until is None or (due_at is not None and due_at < self._asleep_until):
-            self._wake.set()
+        """Tell the scheduler that a table is now due at ``due_at``."""
+        if self._scheduler is not None:
+            self._scheduler.poke(due_at)
 
-    async def _run_due(self, table_id: int) -> bool:
+    async def run_due(self, table_id: int) -> bool:
+        """Run the automatic step table ``table_id`` needs now, if any; True when one
+        ran. Raises whatever the step raised (the scheduler backs the table off)."""
         table = await self.repo.get_table(table_id)
         if table is None:
             return False
@@ -465,10 +530,10 @@ class GameService:
             Due.LOBBY_EXPIRED: self._lobby_expired_step,
         }
 
-        def guarded(current: Table) -> Change:
+        async def guarded(current: Table) -> Change:
             if due_kind(current, self.clock.now()) is not kind:
                 raise _Stale()
-            return steps[kind](current)
+            return await steps[kind](current)
 
         try:
             await self._change(table.key, guarded, None)
@@ -478,43 +543,43 @@ class GameService:
             await self._warn(table)
         return True
 
-    def _ai_step(self, table: Table) -> Change:
+    def _ai_seed(self, table: Table) -> int:
+        return table.seed + 7919 * table.version
+
+    async def _ai_step(self, table: Table) -> Change:
+        """The AI plays one action for the automated seat to act (after other AI seats
+        were asked for an out-of-turn call: :func:`engine.ai.interrupt.interrupt`; people
+        had the call window first, so AI seats never race people for a call). When the
+        decision runs out of its budget, :func:`engine.game.quick_action` plays."""
         assert table.state is not None
         seat = table.state.current
-        action = self._ai_interrupt(table, seat) or self._ai_action(table, seat)
-        change = self._apply(table, action, "ai")
+        callers = [s.ai if s.kind is SeatKind.AI else None for s in table.seats]
+        try:
+            action, state, events = await self.compute.call(
+                engine_work.ai_move, table.state, seat, table.seats[seat].ai, callers,
+                self._ai_seed(table), budget=self.budget, lane=Lane.BACKGROUND)
+        except (BudgetExceeded, WorkerLost) as error:
+            log.warning("table %d: AI decision %s; playing a quick move", table.id,
+                        _why(error))
+            action, state, events = await self.compute.call(
+                engine_work.quick_move, table.state, seat, budget=QUICK_BUDGET,
+                lane=Lane.BACKGROUND)
+        change = self._applied_change(table, action, state, events, "ai")
         change.human = False
         return change
 
-    def _ai_action(self, table: Table, seat: int) -> Action:
-        assert table.state is not None
-        ai = make_ai(table.seats[seat].ai, seed=table.seed + 7919 * table.version + seat)
-        return ai.decide(view_for(table.state, seat), legal_actions(table.state, seat))
-
-    def _ai_interrupt(self, table: Table, seat: int) -> Action | None:
-        """An AI seat's out-of-turn move before the AI at ``seat`` plays (Rummy 500: a
-        "Rommé!" call before the next player draws; :func:`engine.ai.interrupt.interrupt`).
-        People had the call window first (the AI's step waits ``call_window`` while they
-        may call); when a person is next, their draw closes the window, so AI seats never
-        race people for a call."""
-        assert table.state is not None
-        players = [make_ai(s.ai, seed=table.seed + 7919 * table.version + n)
-                   if s.kind is SeatKind.AI else None for n, s in enumerate(table.seats)]
-        return interrupt(table.state, players, seat)
-
-    def _next_deal_step(self, table: Table) -> Change:
-        from engine.actions import NextDeal
-
-        change = self._apply(table, NextDeal(0), "timer")
+    async def _next_deal_step(self, table: Table) -> Change:
+        change = await self._apply_move(table, NextDeal(0), "timer", Lane.BACKGROUND)
         change.human = False
         return change
 
-    def _warn_step(self, table: Table) -> Change:
+    async def _warn_step(self, table: Table) -> Change:
         return Change(replace(table, warned=True), human=False, hands=set())
 
-    def _expired_step(self, table: Table) -> Change:
+    async def _expired_step(self, table: Table) -> Change:
         """The turn ran out: the AI plays the whole turn for the player (announced); after
-        ``autopilot_after`` missed turns in a row it keeps the seat until ``back``."""
+        ``autopilot_after`` missed turns in a row it keeps the seat until ``back``. A
+        decision over budget is replaced by :func:`engine.game.quick_action`."""
         assert table.state is not None
         seat = table.state.current
         seats = list(table.seats)
@@ -528,10 +593,24 @@ class GameService:
         current = replace(table, seats=tuple(seats))
         total = Change(current, notices=notices, human=False, hands=set())
         deal = table.state.deal_number
-        while (current.state is not None and current.status is Status.PLAYING
-               and current_player(current.state) == seat
-               and current.state.deal_number == deal):
-            step = self._apply(current, self._ai_action(current, seat), "timer")
+        seed = self._ai_seed(table) + seat
+        for _ in range(MAX_TURN_ACTIONS):
+            state = current.state
+            if state is None or current.status is not Status.PLAYING \
+                    or current_player(state) != seat or state.deal_number != deal:
+                break
+            try:
+                action = await self.compute.call(
+                    engine_work.ai_decision, state, seat, seats[seat].ai, seed,
+                    budget=self.budget, lane=Lane.BACKGROUND)
+                step = await self._apply_move(current, action, "timer", Lane.BACKGROUND)
+            except (BudgetExceeded, WorkerLost) as error:
+                log.warning("table %d: autopilot decision %s; playing a quick move",
+                            current.id, _why(error))
+                action, after, events = await self.compute.call(
+                    engine_work.quick_move, state, seat, budget=QUICK_BUDGET,
+                    lane=Lane.BACKGROUND)
+                step = self._applied_change(current, action, after, events, "timer")
             current = step.table
             total.log.extend(step.log)
             total.events.extend(step.events)
@@ -541,23 +620,37 @@ class GameService:
         total.table = current
         return total
 
-    def _idle_step(self, table: Table) -> Change:
+    async def _idle_step(self, table: Table) -> Change:
         new = replace(table, status=Status.FINISHED, ended_reason="idle")
         return Change(new, log=[(None, "idle end", "timer")], human=False,
                       results=_results(new, winners=()),
                       notices=[Notice("game_idle_ended", {})])
 
-    def _lobby_expired_step(self, table: Table) -> Change:
+    async def _lobby_expired_step(self, table: Table) -> Change:
         new = replace(table, status=Status.CANCELLED, ended_reason="expired")
         return Change(new, log=[(None, "expired", "timer")], human=False,
                       notices=[Notice("lobby_expired", {})])
 
     # --- the change pipeline ----------------------------------------------------------------
 
-    def _apply(self, table: Table, action: Action, actor: str) -> Change:
-        """Apply one engine action to the table (raising ``IllegalMove``, changing nothing)."""
+    async def _apply_move(self, table: Table, action: Action, actor: str,
+                          lane: Lane = Lane.MOVE) -> Change:
+        """Apply one engine action to the table in the compute pool (raising
+        ``IllegalMove``, changing nothing). A person whose move overran the budget gets
+        :class:`EngineTimeout` ("try again"); nothing changed."""
         assert table.state is not None
-        state, events = apply(table.state, action)
+        try:
+            state, events = await self.compute.call(engine_work.apply_move, table.state,
+                                                    action, budget=self.budget, lane=lane)
+        except (BudgetExceeded, WorkerLost) as error:
+            log.warning("table %d: move %s %s", table.id, format_action(action), _why(error))
+            raise EngineTimeout() from None
+        return self._applied_change(table, action, state, events, actor)
+
+    def _applied_change(self, table: Table, action: Action, state: GameState,
+                        events: Sequence[Event], actor: str) -> Change:
+        """The change of a table whose state ``action`` turned into ``state``."""
+        assert table.state is not None
         new = replace(table, state=state)
         change = Change(new, log=[(action.seat, format_action(action), actor)],
                         events=list(events), hands=self._changed_hands(table.state, state,
@@ -588,13 +681,15 @@ class GameService:
                     return done
                 before = await self._load(key)
                 try:
-                    change = step(before)
+                    change = await step(before)
                 except EngineError:
                     # another process may have applied this very update meanwhile
                     if update_key is not None \
                             and (done := await self._applied(update_key)) is not None:
                         return done
                     raise
+                if change.table == before:  # a step that changes nothing stores nothing
+                    return before.info()
                 now = self.clock.now()
                 table = replace(change.table, version=before.version + 1, updated_at=now,
                                 last_human_at=now if change.human else before.last_human_at)
@@ -631,7 +726,15 @@ class GameService:
         return table
 
     def _lock(self, key: ChatKey) -> asyncio.Lock:
-        return self._locks.setdefault(str(key), asyncio.Lock())
+        name = str(key)
+        lock = self._locks.get(name)
+        if lock is None:
+            lock = self._locks[name] = asyncio.Lock()
+        return lock
+
+    async def _check_table_count(self, user: UserRef) -> None:
+        if len(await self.repo.tables_of_user(user.key)) >= MAX_TABLES_PER_USER:
+            raise TooManyTables(limit=MAX_TABLES_PER_USER)
 
     # --- notifications ----------------------------------------------------------------------
 
@@ -666,6 +769,11 @@ class GameService:
         if user_key is not None:
             await _safely(notifier.timer_warning(table.info(), seat, user_key,
                                                  table.deadline - self.clock.now()))
+
+
+def _why(error: BaseException) -> str:
+    return "ran out of its budget" if isinstance(error, BudgetExceeded) \
+        else f"lost its worker ({error})"
 
 
 class _Stale(Exception):

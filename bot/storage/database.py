@@ -6,7 +6,9 @@ order inside one transaction each and recorded in ``schema_migrations``.
 
 from __future__ import annotations
 
+import contextlib
 import re
+import sqlite3
 import time
 from importlib import resources
 from pathlib import Path
@@ -14,6 +16,17 @@ from pathlib import Path
 import aiosqlite
 
 _MIGRATION = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+
+
+class DatabaseUnusable(Exception):
+    """The database at ``path`` cannot be used: ``reason`` says why in one line (not a
+    database, damaged, a directory, no permission, migrated by a newer release). Nothing
+    stays open when this is raised."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
 
 
 class Database:
@@ -43,24 +56,72 @@ def migrations() -> list[tuple[int, str, str]]:
     return sorted(found)
 
 
+def latest_schema() -> int:
+    """The highest migration number this release knows."""
+    return max(number for number, _name, _sql in migrations())
+
+
 async def open_database(path: str | Path) -> Database:
-    """Open (or create) the database at ``path`` (``":memory:"`` allowed) and migrate it.
+    """Open (or create) the database at ``path`` (``":memory:"`` allowed), check it and
+    migrate it.
 
     Sets WAL journaling (readers never block the writer, a crash keeps every
     committed transaction) and ``synchronous=NORMAL``, which in WAL mode loses no
-    committed transaction on a process crash.
+    committed transaction on a process crash. An existing file is checked with
+    ``PRAGMA quick_check`` first. Raises :class:`DatabaseUnusable` (with the connection
+    closed again, so nothing keeps the process alive) for a directory, a file that is
+    not a SQLite database or is damaged, one that cannot be created or written, and a
+    schema migrated by a newer release than this one.
     """
     text = str(path)
     if text != ":memory:":
-        Path(text).parent.mkdir(parents=True, exist_ok=True)
-    conn = await aiosqlite.connect(text, isolation_level=None)
-    conn.row_factory = aiosqlite.Row
-    await conn.execute("PRAGMA journal_mode=WAL")
-    await conn.execute("PRAGMA synchronous=NORMAL")
-    await conn.execute("PRAGMA foreign_keys=ON")
-    await conn.execute("PRAGMA busy_timeout=5000")
-    await _migrate(conn)
+        target = Path(text)
+        if target.is_dir():
+            raise DatabaseUnusable(text, "is a directory, not a database file")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise DatabaseUnusable(text, error.strerror or str(error)) from error
+    try:
+        conn = await aiosqlite.connect(text, isolation_level=None)
+    except (sqlite3.Error, OSError) as error:
+        raise DatabaseUnusable(text, str(error)) from error
+    try:
+        conn.row_factory = aiosqlite.Row
+        await _check(conn)
+        await conn.execute("PRAGMA journal_mode=WAL")
+        await conn.execute("PRAGMA synchronous=NORMAL")
+        await conn.execute("PRAGMA foreign_keys=ON")
+        await conn.execute("PRAGMA busy_timeout=5000")
+        await _migrate(conn)
+    except BaseException as error:
+        with contextlib.suppress(Exception):
+            await conn.close()
+        if isinstance(error, DatabaseUnusable):
+            raise DatabaseUnusable(text, error.reason) from None
+        if isinstance(error, sqlite3.Error | OSError):
+            raise DatabaseUnusable(text, str(error)) from error
+        raise
     return Database(conn, text)
+
+
+async def _check(conn: aiosqlite.Connection) -> None:
+    """``quick_check`` (a damaged or foreign file fails here) and the schema version."""
+    async with conn.execute("PRAGMA quick_check") as cursor:
+        rows = [row[0] async for row in cursor]
+    if rows != ["ok"]:
+        raise DatabaseUnusable("", "damaged: " + "; ".join(str(r) for r in rows[:3]))
+    async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND "
+                            "name = 'schema_migrations'") as cursor:
+        known = await cursor.fetchone() is not None
+    if not known:
+        return
+    async with conn.execute("SELECT MAX(version) FROM schema_migrations") as cursor:
+        row = await cursor.fetchone()
+    newest = row[0] if row is not None and row[0] is not None else 0
+    if newest > latest_schema():
+        raise DatabaseUnusable("", f"migrated by a newer release (schema {newest}; this "
+                                   f"release knows up to {latest_schema()})")
 
 
 async def _migrate(conn: aiosqlite.Connection) -> None:

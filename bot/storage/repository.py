@@ -9,10 +9,13 @@ together with the new state, or nothing does.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
+import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from fractions import Fraction
@@ -20,9 +23,33 @@ from typing import Any, Protocol
 
 import aiosqlite
 
+from bot.service.errors import StorageUnavailable, TableFromNewerRelease, UnreadableTable
 from bot.service.model import ChatKey, Seat, SeatKind, Status, Table, TableSettings
 from bot.storage.database import Database
+from engine.errors import EngineError
 from engine.serialize import fraction_to_json, state_from_dict, state_to_dict
+
+log = logging.getLogger(__name__)
+
+ROW_FORMAT = 1
+"""The format of the ``tables`` rows this release writes (column ``format``). A release
+that changes what a row means raises it; an older release then refuses such a row
+(:class:`TableFromNewerRelease`) instead of misreading it."""
+
+#: SQLite errors that say "not now" (another program holds the lock, the disk is full or
+#: read-only): the person is asked to try again, the process keeps running.
+_TRANSIENT = ("locked", "busy", "full", "readonly", "read-only", "disk i/o",
+              "unable to open", "malformed")
+
+
+def storage_error(error: sqlite3.Error) -> Exception:
+    """:class:`StorageUnavailable` for a transient SQLite error, else ``error`` itself."""
+    text = str(error).lower()
+    if isinstance(error, sqlite3.OperationalError | sqlite3.DatabaseError) \
+            and any(word in text for word in _TRANSIENT):
+        log.error("database unavailable: %s", error)
+        return StorageUnavailable()
+    return error
 
 
 class VersionConflict(Exception):
@@ -104,10 +131,11 @@ class Repository(Protocol):
         """The chat's most recently ended (finished or cancelled) table that was played."""
 
     async def due_tables(self, now: float) -> list[int]:
-        """Ids of active tables whose next automatic step is due."""
+        """Ids of active tables whose next automatic step is due (not quarantined)."""
 
-    async def next_due(self) -> float | None:
-        """The earliest ``due_at`` of an active table."""
+    async def next_due(self, exclude: Collection[int] = ()) -> float | None:
+        """The earliest ``due_at`` of an active, not quarantined table not in
+        ``exclude``."""
 
     async def tables_of_user(self, user_key: str) -> list[Table]:
         """Active tables where the user has a seat."""
@@ -123,6 +151,29 @@ class Repository(Protocol):
 
     async def count_tables(self) -> int:
         """All stored tables."""
+
+    async def heartbeat(self, now: float) -> None:
+        """Store that the bot is up at ``now`` (Unix time)."""
+
+    async def last_heartbeat(self) -> float | None:
+        """The last stored heartbeat, ``None`` before the first."""
+
+    async def shift_timeline(self, seconds: float) -> int:
+        """Move the deadlines, due times, idle clocks and lobby expiry of every active
+        table by ``seconds`` (downtime, a clock step); returns how many tables moved."""
+
+    async def record_fault(self, table_id: int, kind: str, failures: int, error: str,
+                           retry_at: float | None) -> None:
+        """Store a table's fault (``kind``: ``backoff`` or ``quarantined``)."""
+
+    async def clear_fault(self, table_id: int) -> None:
+        """Forget a table's fault (it runs again)."""
+
+    async def faults(self) -> list[dict[str, Any]]:
+        """Every stored fault, newest first (for operators)."""
+
+    async def quarantined_tables(self) -> list[int]:
+        """Ids of quarantined tables."""
 
 
 def _seat_to_json(seat: Seat) -> dict[str, Any]:
@@ -148,7 +199,21 @@ def _settings_from_json(data: dict[str, Any]) -> TableSettings:
 
 
 def table_from_row(row: aiosqlite.Row) -> Table:
-    """Decode one ``tables`` row (JSON columns, the engine state through engine.serialize)."""
+    """Decode one ``tables`` row (JSON columns, the engine state through engine.serialize).
+
+    Raises :class:`TableFromNewerRelease` for a row of a newer format than
+    :data:`ROW_FORMAT`, :class:`UnreadableTable` for any row that does not decode (a
+    field this release does not know, damaged JSON)."""
+    keys = row.keys()
+    if "format" in keys and (row["format"] or 1) > ROW_FORMAT:
+        raise TableFromNewerRelease(table=row["id"])
+    try:
+        return _decode_row(row)
+    except (KeyError, TypeError, ValueError, AttributeError, EngineError) as error:
+        raise UnreadableTable(table=row["id"]) from error
+
+
+def _decode_row(row: aiosqlite.Row) -> Table:
     state = state_from_dict(json.loads(row["state"])) if row["state"] else None
     return Table(
         id=row["id"], key=ChatKey.parse(row["chat_key"]), status=Status(row["status"]),
@@ -173,7 +238,7 @@ def _table_values(table: Table) -> dict[str, Any]:
         "version": table.version, "due_at": table.due_at, "deadline": table.deadline,
         "warned": int(table.warned), "ended_reason": table.ended_reason,
         "created_at": table.created_at, "updated_at": table.updated_at,
-        "last_human_at": table.last_human_at,
+        "last_human_at": table.last_human_at, "format": ROW_FORMAT,
     }
 
 
@@ -211,14 +276,23 @@ class SqliteRepository:
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction. A locked, full or read-only database raises
+        :class:`StorageUnavailable` after rolling back: nothing changed."""
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                await self._conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:
+                raise storage_error(error) from error
             try:
                 yield self._conn
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
+                await self._conn.execute("COMMIT")
+            except BaseException as error:
+                with contextlib.suppress(Exception):
+                    await self._conn.execute("ROLLBACK")
+                if isinstance(error, sqlite3.Error) \
+                        and not isinstance(error, sqlite3.IntegrityError):
+                    raise storage_error(error) from error
                 raise
-            await self._conn.execute("COMMIT")
 
     # Reads run as one call on aiosqlite's thread (execute + fetch + close): every
     # separate await is a thread round trip, which costs more than the query itself.
@@ -229,7 +303,10 @@ class SqliteRepository:
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
         async with self._lock:
-            return list(await self._conn.execute_fetchall(sql, params))
+            try:
+                return list(await self._conn.execute_fetchall(sql, params))
+            except sqlite3.Error as error:
+                raise storage_error(error) from error
 
     async def upsert_user(self, platform: str, user_id: str, name: str) -> None:
         async with self._transaction() as conn:
@@ -333,18 +410,31 @@ class SqliteRepository:
 
     async def due_tables(self, now: float) -> list[int]:
         rows = await self._all("SELECT id FROM tables WHERE status IN ('lobby', 'playing') "
-                               "AND due_at IS NOT NULL AND due_at <= ? ORDER BY due_at", (now,))
+                               "AND due_at IS NOT NULL AND due_at <= ? AND id NOT IN "
+                               "(SELECT table_id FROM table_faults WHERE kind = 'quarantined')"
+                               " ORDER BY due_at", (now,))
         return [row["id"] for row in rows]
 
-    async def next_due(self) -> float | None:
+    async def next_due(self, exclude: Collection[int] = ()) -> float | None:
+        skip = sorted(exclude)
+        marks = ", ".join("?" for _ in skip)
+        extra = f" AND id NOT IN ({marks})" if skip else ""
         row = await self._one("SELECT MIN(due_at) AS due FROM tables "
-                              "WHERE status IN ('lobby', 'playing')")
+                              "WHERE status IN ('lobby', 'playing') AND id NOT IN "
+                              "(SELECT table_id FROM table_faults WHERE kind = 'quarantined')"
+                              + extra, skip)
         return None if row is None else row["due"]
 
     async def tables_of_user(self, user_key: str) -> list[Table]:
         rows = await self._all("SELECT * FROM tables WHERE status IN ('lobby', 'playing') "
                                "AND seats LIKE ? ORDER BY id", (f'%"user": "{user_key}"%',))
-        tables = [self._decode(r) for r in rows]
+        tables = []
+        for row in rows:
+            try:
+                tables.append(self._decode(row))
+            except UnreadableTable:  # set aside for the operator; the user's others work
+                log.warning("table %d cannot be loaded; left out of %s's tables", row["id"],
+                            user_key)
         return [t for t in tables if t.seat_of(user_key) is not None]
 
     async def action_log(self, table_id: int) -> list[LogEntry]:
@@ -372,6 +462,53 @@ class SqliteRepository:
         row = await self._one("SELECT COUNT(*) AS n FROM tables")
         assert row is not None
         return int(row["n"])
+
+    async def heartbeat(self, now: float) -> None:
+        async with self._transaction() as conn:
+            await conn.execute("INSERT INTO heartbeat VALUES (1, ?) ON CONFLICT (id) "
+                               "DO UPDATE SET beat_at = excluded.beat_at", (now,))
+
+    async def last_heartbeat(self) -> float | None:
+        row = await self._one("SELECT beat_at FROM heartbeat WHERE id = 1")
+        return None if row is None else float(row["beat_at"])
+
+    async def shift_timeline(self, seconds: float) -> int:
+        # The rows keep their version: the content a version names stays the same for
+        # every reader that decodes it again, so the decoded-table cache is dropped.
+        async with self._transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE tables SET due_at = due_at + ?1, deadline = deadline + ?1, "
+                "last_human_at = last_human_at + ?1, updated_at = CASE status "
+                "WHEN 'lobby' THEN updated_at + ?1 ELSE updated_at END "
+                "WHERE status IN ('lobby', 'playing')", (seconds,))
+            count = cursor.rowcount
+        self._written.clear()
+        return count
+
+    async def record_fault(self, table_id: int, kind: str, failures: int, error: str,
+                           retry_at: float | None) -> None:
+        now = time.time()
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO table_faults VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) "
+                "DO UPDATE SET kind = excluded.kind, failures = excluded.failures, "
+                "error = excluded.error, retry_at = excluded.retry_at, "
+                "last_at = excluded.last_at",
+                (table_id, kind, failures, error, retry_at, now, now))
+
+    async def clear_fault(self, table_id: int) -> None:
+        async with self._transaction() as conn:
+            await conn.execute("DELETE FROM table_faults WHERE table_id = ?", (table_id,))
+
+    async def faults(self) -> list[dict[str, Any]]:
+        rows = await self._all(
+            "SELECT f.*, t.chat_key FROM table_faults f LEFT JOIN tables t ON t.id = f.table_id "
+            "ORDER BY f.last_at DESC")
+        return [dict(zip(row.keys(), row, strict=True)) for row in rows]
+
+    async def quarantined_tables(self) -> list[int]:
+        rows = await self._all("SELECT table_id FROM table_faults WHERE kind = 'quarantined'")
+        return [row["table_id"] for row in rows]
 
 
 def _fields(table: Table) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from bot.telegram_bot.hand_messages import HandMessages
 from bot.telegram_bot.handlers import Handlers
 from bot.telegram_bot.messaging import Messenger
 from bot.telegram_bot.notifier import TelegramNotifier
+from bot.telegram_bot.ordering import ChatOrderedProcessor
 from bot.telegram_bot.outbox import Outbox
 from bot.telegram_bot.parts import Parts
 from bot.telegram_bot.store import TelegramStore
@@ -59,7 +60,8 @@ class TelegramAdapter:
                  webhook_listen: tuple[str, int] = ("0.0.0.0", DEFAULT_WEBHOOK_PORT),
                  poll_timeout: int = 10) -> None:
         limiter: BaseRateLimiter[int] = rate_limiter or AIORateLimiter(max_retries=3)
-        builder = ApplicationBuilder().token(token).rate_limiter(limiter)
+        builder = ApplicationBuilder().token(token).rate_limiter(limiter) \
+            .concurrent_updates(ChatOrderedProcessor())
         if base_url is not None:
             builder = builder.base_url(base_url)
         if base_file_url is not None:

@@ -72,10 +72,20 @@ class GroupChat:
     async def _deliver(self, message: Message, user: UserRef, reply: Reply, verb: str | None,
                        locale: str) -> None:
         """Answer in the group, or privately when the reply is private (falling back to the
-        group unless it shows hidden cards)."""
+        group unless it shows hidden cards). A refusal is said once per
+        :data:`bot.service.flow.COALESCE_SECONDS` (the same text to the same person here),
+        and to someone who does not play at this table only privately, never in the
+        group."""
         if reply.text is None:
             return
         text = reply.text[:4096]
+        if not reply.ok:
+            key = str(message.chat.id)
+            if not self.parts.service.flow.first_time(user.key, key, text):
+                return
+            if not await self._plays_here(message, user):
+                await self.parts.messenger.send_private(int(user.user_id), text)
+                return
         if not reply.private:
             await message.reply_text(text)
             return
@@ -88,6 +98,11 @@ class GroupChat:
             await self.write_me_first(message, None, user, locale)
         else:
             await message.reply_text(text)
+
+    async def _plays_here(self, message: Message, user: UserRef) -> bool:
+        canonical = await self.parts.store.canonical_chat(message.chat.id)
+        info = await self.parts.service.table_info(chat_key(canonical, thread_of(message)))
+        return info is not None and info.seat_of(user.key) is not None
 
     async def _hand_privately(self, message: Message, key: ChatKey, user: UserRef,
                               locale: str) -> None:

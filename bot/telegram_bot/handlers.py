@@ -26,6 +26,8 @@ from telegram.ext import (
 )
 
 from bot.i18n import use_locale
+from bot.i18n.errors import localize_error
+from bot.service.flow import TooFast
 from bot.telegram_bot import texts
 from bot.telegram_bot.buttons import Buttons
 from bot.telegram_bot.callbacks import MalformedCallback, decode
@@ -99,6 +101,10 @@ class Handlers:
             with use_locale(await self.parts.service.locale_of(user)):
                 await query.answer(texts.alert("malformed"), show_alert=True)
             return
+        if not await self.parts.service.flow.admit(user.key, str(message.chat.id)):
+            with use_locale(await self.parts.service.locale_of(user)):
+                await query.answer(localize_error(TooFast()))  # private to the presser
+            return
         answer = await self.buttons.press(data, message.chat.id, message.message_id, user,
                                           f"telegram:cb:{query.id}")
         await query.answer(answer.text, show_alert=answer.alert or None, url=answer.url)
@@ -108,12 +114,21 @@ class Handlers:
         message, sender = update.effective_message, update.effective_user
         if message is None or message.text is None or sender is None or sender.is_bot:
             return
+        if not await self.parts.service.flow.admit(user_ref(sender).key, str(message.chat.id)):
+            return  # nothing in the group: its own message limit is the scarce thing
         await self.group_chat.command(message, sender, f"telegram:{update.update_id}")
 
     async def private(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Text in the private chat."""
         message, sender = update.effective_message, update.effective_user
         if message is None or message.text is None or sender is None:
+            return
+        user = user_ref(sender)
+        if not await self.parts.service.flow.admit(user.key, str(message.chat.id)):
+            text = localize_error(TooFast())
+            if self.parts.service.flow.first_time(user.key, str(message.chat.id), text):
+                with use_locale(await self.parts.service.locale_of(user)):
+                    await message.reply_text(localize_error(TooFast()))
             return
         await self.private_chat.text(message, sender, f"telegram:{update.update_id}")
 

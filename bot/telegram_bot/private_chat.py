@@ -12,7 +12,9 @@ from __future__ import annotations
 from telegram import Message, User
 
 from bot.i18n import use_locale
+from bot.i18n.errors import localize_error
 from bot.service.chat import TABLE_VERBS, handle_text
+from bot.service.errors import NotYourTable
 from bot.service.model import ChatKey, Status, TableInfo, UserRef
 from bot.telegram_bot import texts
 from bot.telegram_bot.identity import PLATFORM, user_ref
@@ -51,7 +53,12 @@ class PrivateChat:
             await self._start(message, user, words[1] if len(words) > 1 else "", update_key,
                               locale)
             return
-        info, body, note = await self._choose_table(user, line, locale)
+        try:
+            info, body, note = await self._choose_table(user, line, locale)
+        except NotYourTable as error:  # "#12 draw" for a table the user does not play at
+            with use_locale(locale):
+                await message.reply_text(localize_error(error))
+            return
         verb = verb_of(body)
         if verb in GROUP_ONLY:
             with use_locale(locale):
@@ -82,19 +89,20 @@ class PrivateChat:
     async def _choose_table(self, user: UserRef, text: str, locale: str
                             ) -> tuple[TableInfo | None, str, str]:
         """The table a private command is for, the command without a ``#<table>`` prefix,
-        and a note naming the table when the user sits at several."""
-        tables = await self.parts.service.tables_of(user)
+        and a note naming the table when the user sits at several. ``#<id>`` must name a
+        table the user sits at (:meth:`GameService.choose_table` raises
+        :class:`NotYourTable`), never another one of theirs."""
         body = text.strip()
         words = body.split()
         wanted: int | None = None
-        if words and words[0].startswith("#") and words[0][1:].isdigit():
+        if words and words[0].startswith("#") and words[0][1:].isascii() \
+                and words[0][1:].isdigit() and len(words[0]) <= 19:
             wanted = int(words[0][1:])
             body = " ".join(words[1:]) or "hand"
-        if not tables:
+        chosen = await self.parts.service.choose_table(user, wanted)
+        if chosen is None:
             return None, body, ""
-        chosen = next((t for t in tables if t.id == wanted), None)
-        if chosen is None:  # the newest running game, else the newest lobby
-            chosen = max(tables, key=lambda t: (t.status is Status.PLAYING, t.id))
+        tables = await self.parts.service.tables_of(user)
         if len(tables) == 1:
             return chosen, body, ""
         title = await self.parts.hands.title(chosen)

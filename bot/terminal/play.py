@@ -18,10 +18,11 @@ from typing import TextIO
 
 from bot.i18n import _, use_locale
 from bot.service.clock import Clock
+from bot.service.compute import Compute
 from bot.service.model import Status, TableInfo, UserRef
 from bot.service.service import GameService
 from bot.storage import open_database
-from bot.storage.database import Database
+from bot.storage.database import Database, DatabaseUnusable
 from bot.storage.repository import SqliteRepository
 from bot.terminal.game import Sleep, TerminalGame
 from bot.terminal.input import AsyncLineReader
@@ -52,14 +53,15 @@ class DatabaseUnavailable(Exception):
 
 async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader, out: TextIO,
                locale: str, new: bool = False, clock: Clock | None = None,
-               sleep: Sleep = asyncio.sleep) -> int:
+               sleep: Sleep = asyncio.sleep, compute: Compute | None = None) -> int:
     """Play in the terminal; returns the exit code (0).
 
     Resumes the unfinished game stored in ``db_path`` (it keeps its rules, seats
     and AI pace; ``config`` is then not used), unless ``new``: then that game is
     cancelled and a new one set up from ``config``. ``locale``: the language of
     the output.
-    ``clock`` and ``sleep`` are injectable so tests run without waiting.
+    ``clock`` and ``sleep`` are injectable so tests run without waiting; ``compute``: where
+    engine work runs (the command line passes its worker pool; default in-process).
 
     Raises :class:`engine.errors.RuleOptionError` for bad rules or a player count
     the variant does not allow (before the database is touched), and
@@ -72,7 +74,8 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
         seed = config.seed
         service = GameService(SqliteRepository(db), {PLATFORM: notifier}, clock,
                               terminal_settings(config.delay),
-                              seed_source=None if seed is None else (lambda: seed))
+                              seed_source=None if seed is None else (lambda: seed),
+                              compute=compute)
         user = terminal_user(config.name, locale)
         await service.set_locale(user, None)  # this run's --lang / LANG decides
         with use_locale(locale):
@@ -93,6 +96,8 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
 async def _open(path: Path) -> Database:
     try:
         return await open_database(path)
+    except DatabaseUnusable as error:
+        raise DatabaseUnavailable(path, error.reason) from error
     except (OSError, sqlite3.Error) as error:
         raise DatabaseUnavailable(path, str(error)) from error
 

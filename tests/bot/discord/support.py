@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.discord_bot import DiscordAdapter
 from bot.service.clock import ManualClock
+from bot.service.flow import FlowControl
 from bot.service.model import ChatKey, TableSettings
 from bot.service.service import GameService
 from bot.settings import Settings
@@ -163,6 +164,7 @@ async def running_bot(tmp_path: Path, **options: Any) -> AsyncIterator[Bot]:
             counter = iter(range(1000, 10**9))
             service = GameService(SqliteRepository(db), {}, clock, DEFAULTS,
                                   seed_source=lambda: next(counter))
+            service.flow = FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
             adapter = new_adapter(server, path, **options)
             service.notifiers["discord"] = adapter.notifier
             await asyncio.wait_for(adapter.start(service), TIMEOUT)

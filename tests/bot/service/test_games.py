@@ -308,6 +308,6 @@ async def test_an_ai_seat_calls_rumme_before_the_next_ai_draws(harness: Harness)
                        (order[0], "discard kc"), (order[1], "draw"), (order[1], "discard 10h")):
         state, _ = apply(state, parse_action(line, seat))
     table = replace(table, state=state)
-    change = s._ai_step(table)
+    change = await s._ai_step(table)
     assert change.log[0][:2] == (order[0], "call 10h")
     assert change.table.state is not None and change.table.state.current == order[0]

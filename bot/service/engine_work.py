@@ -1,0 +1,67 @@
+"""The engine calls the service hands to :mod:`bot.service.compute`: module-level
+functions (a worker process imports them by name), pure, each returning only what the
+service needs back, so little travels through the pipe."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.actions import Action
+from engine.ai import make_ai
+from engine.ai.interrupt import interrupt
+from engine.cards import Card
+from engine.commands import format_action
+from engine.events import Event
+from engine.game import apply, legal_actions, quick_action
+from engine.rules import RuleSet
+from engine.search import Partition, best_melds
+from engine.state import GameState
+from engine.views import view_for
+
+Applied = tuple[Action, GameState, tuple[Event, ...]]
+
+
+def apply_move(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
+    """:func:`engine.game.apply` (a person's move, verified by the engine)."""
+    return apply(state, action)
+
+
+def ai_move(state: GameState, seat: int, kind: str, callers: Sequence[str | None],
+            seed: int) -> Applied:
+    """The AI's move for ``seat`` (the seat to act, an AI of ``kind``), applied.
+
+    First the AI seats of ``callers`` (per seat an AI kind, ``None`` for a person, who is
+    never asked) may act out of turn (:func:`engine.ai.interrupt.interrupt`: Rummy 500's
+    "Rommé!"). ``seed``: seat ``n`` decides with ``seed + n``, so a replayed step decides
+    the same.
+    """
+    players = [None if caller is None else make_ai(caller, seed=seed + n)
+               for n, caller in enumerate(callers)]
+    called = interrupt(state, players, seat)
+    action = called if called is not None else make_ai(kind, seed=seed + seat).decide(
+        view_for(state, seat), legal_actions(state, seat))
+    new, events = apply(state, action)
+    return action, new, events
+
+
+def ai_decision(state: GameState, seat: int, kind: str, seed: int) -> Action:
+    """The AI's choice for ``seat`` (autopilot of a person's turn), not applied."""
+    return make_ai(kind, seed=seed).decide(view_for(state, seat), legal_actions(state, seat))
+
+
+def quick_move(state: GameState, seat: int) -> Applied:
+    """:func:`engine.game.quick_action` for ``seat``, applied: the fallback when an AI
+    decision ran out of its budget."""
+    action = quick_action(state, seat)
+    new, events = apply(state, action)
+    return action, new, events
+
+
+def hint(hand: Sequence[Card], rules: RuleSet) -> Partition:
+    """The best melds of a hand (:func:`engine.search.best_melds`)."""
+    return best_melds(tuple(hand), rules)
+
+
+def legal_commands(state: GameState, seat: int) -> list[str]:
+    """The seat's legal actions now as command lines, in the engine's order."""
+    return [format_action(action) for action in legal_actions(state, seat)]
