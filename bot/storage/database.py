@@ -24,6 +24,7 @@ class DatabaseUnusable(Exception):
     stays open when this is raised."""
 
     def __init__(self, path: str, reason: str) -> None:
+        reason = " ".join(reason.split())  # one line, whatever SQLite said
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason
@@ -110,7 +111,8 @@ async def _check(conn: aiosqlite.Connection) -> None:
     async with conn.execute("PRAGMA quick_check") as cursor:
         rows = [row[0] async for row in cursor]
     if rows != ["ok"]:
-        raise DatabaseUnusable("", "damaged: " + "; ".join(str(r) for r in rows[:3]))
+        found = " ".join(" ".join(str(r) for r in rows[:3]).split())
+        raise DatabaseUnusable("", f"damaged (quick_check: {found[:200]})")
     async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND "
                             "name = 'schema_migrations'") as cursor:
         known = await cursor.fetchone() is not None

@@ -1,0 +1,154 @@
+"""Storage hygiene: database paths that cannot be used end ``play`` and ``run`` with exit
+code 2 and one clear line (run as subprocesses with a timeout: none may hang); a locked,
+full or read-only database is answered with a localized "try again", changes nothing,
+and the process keeps going."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.service.chat import handle_text
+from bot.storage import DatabaseUnusable, open_database
+from bot.storage.database import latest_schema
+
+from .service.support import ANA, BEN, CHAT, make_harness
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bad_path(tmp_path: Path, kind: str) -> Path:
+    if kind == "unopenable":  # its folder is a file
+        (tmp_path / "file").write_text("x", encoding="utf-8")
+        return tmp_path / "file" / "games.sqlite3"
+    if kind == "not-a-database":
+        path = tmp_path / "notes.sqlite3"
+        path.write_bytes(b"these are my notes, not a database\n" * 200)
+        return path
+    if kind == "corrupt":
+        path = tmp_path / "corrupt.sqlite3"
+        conn = sqlite3.connect(path)
+        conn.execute("CREATE TABLE t (x TEXT)")
+        conn.executemany("INSERT INTO t VALUES (?)", [("x" * 500,)] * 400)
+        conn.execute("CREATE INDEX t_x ON t (x)")
+        conn.commit()
+        conn.close()
+        data = bytearray(path.read_bytes())
+        for offset in range(4096 * 3, len(data), 4096):  # scribble over later pages
+            data[offset:offset + 64] = b"\xff" * 64
+        path.write_bytes(bytes(data))
+        return path
+    if kind == "newer-schema":
+        path = tmp_path / "newer.sqlite3"
+        conn = sqlite3.connect(path)
+        conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, "
+                     "name TEXT NOT NULL, applied_at REAL)")
+        conn.execute("INSERT INTO schema_migrations VALUES (?, 'from_the_future', 0)",
+                     (latest_schema() + 1,))
+        conn.commit()
+        conn.close()
+        return path
+    assert kind == "directory"
+    path = tmp_path / "folder.sqlite3"
+    path.mkdir()
+    return path
+
+
+KINDS = ["unopenable", "not-a-database", "corrupt", "newer-schema", "directory"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_open_database_refuses_and_leaves_nothing_open(tmp_path: Path,
+                                                             kind: str) -> None:
+    path = _bad_path(tmp_path, kind)
+    with pytest.raises(DatabaseUnusable) as raised:
+        await open_database(path)
+    assert raised.value.path == str(path) and raised.value.reason
+    if kind == "newer-schema":
+        assert "newer release" in raised.value.reason
+
+
+@pytest.mark.parametrize("command", ["play", "run"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_cli_exits_2_with_one_line(tmp_path: Path, kind: str, command: str) -> None:
+    path = _bad_path(tmp_path, kind)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "DATABASE_PATH", "LANG")}
+    if command == "play":
+        argv = ["play", "--db", str(path), "--lang", "en"]
+    else:  # the database is opened before any platform is contacted
+        argv = ["run", "--lang", "en"]
+        env.update(TELEGRAM_TOKEN="123:not-a-real-token", DATABASE_PATH=str(path))
+    done = subprocess.run([sys.executable, "-m", "bot", *argv], cwd=tmp_path, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=60)
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2, done.stderr
+    assert len(lines) == 1, done.stderr
+    assert str(path) in lines[0] and "Traceback" not in done.stderr
+
+
+async def test_a_locked_database_is_answered_localized_and_nothing_is_lost(
+        tmp_path: Path) -> None:
+    h = await make_harness(tmp_path / "db.sqlite3")
+    s = h.service
+    await s.new_table(CHAT, ANA)
+    await h.db.conn.execute("PRAGMA busy_timeout=100")
+    other = sqlite3.connect(h.path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")  # another program holds the write lock
+    try:
+        reply = await handle_text(s, CHAT, BEN, "join", update_key="u1")
+        assert not reply.ok and reply.private
+        assert reply.text is not None and "noch einmal" in reply.text  # Ben reads German
+        info = await s.table_info(CHAT)
+        assert info is not None and [seat.name for seat in info.seats] == ["ana"]
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    reply = await handle_text(s, CHAT, BEN, "join", update_key="u1")  # sent again: works
+    assert reply.ok
+    info = await s.table_info(CHAT)
+    assert info is not None and [seat.name for seat in info.seats] == ["ana", "ben"]
+    await h.db.close()
+
+
+async def test_a_full_disk_is_answered_localized_and_the_process_keeps_going(
+        tmp_path: Path) -> None:
+    h = await make_harness(tmp_path / "db.sqlite3")
+    s = h.service
+    await s.new_table(CHAT, ANA)
+    pages = (await (await h.db.conn.execute("PRAGMA page_count")).fetchone())[0]
+    await h.db.conn.execute(f"PRAGMA max_page_count={pages}")
+    refused = None
+    for n in range(300):  # fill the free space of the last pages until the disk is full
+        reply = await handle_text(s, CHAT, ANA, f"set timer={'2m' if n % 2 else '10m'}",
+                                  update_key=f"k{n}-" + "x" * 400)
+        if not reply.ok:
+            refused = reply
+            break
+    assert refused is not None and refused.text is not None
+    assert "try again" in refused.text
+    before = await s.table_info(CHAT)
+    await h.db.conn.execute(f"PRAGMA max_page_count={pages * 100}")
+    reply = await handle_text(s, CHAT, BEN, "join")
+    assert reply.ok
+    after = await s.table_info(CHAT)
+    assert before is not None and after is not None and after.version == before.version + 1
+    await h.db.close()
+
+
+async def test_a_read_only_database_is_answered_localized(tmp_path: Path) -> None:
+    h = await make_harness(tmp_path / "db.sqlite3")
+    s = h.service
+    await s.new_table(CHAT, ANA)
+    await h.db.conn.execute("PRAGMA query_only=ON")
+    reply = await handle_text(s, CHAT, BEN, "join")
+    assert not reply.ok and reply.text is not None and "noch einmal" in reply.text
+    await h.db.conn.execute("PRAGMA query_only=OFF")
+    assert (await handle_text(s, CHAT, BEN, "join")).ok
+    await h.db.close()
