@@ -221,9 +221,10 @@ def _play(args: argparse.Namespace) -> int:
 
 async def _play_with_pool(config: PlayConfig, path: Path, new: bool) -> int:
     """The terminal game with its engine work in worker processes, like the chat bot."""
+    from bot.service import engine_work
     from bot.service.compute import WorkerPool
 
-    pool = WorkerPool(2)
+    pool = WorkerPool(2, warm_up=engine_work.warm_up)
     try:
         await pool.start()
         return await play(config, path, read_line=threaded_reader(stream_reader(sys.stdin)),

@@ -19,6 +19,7 @@ import signal
 from collections.abc import Callable
 from typing import Protocol
 
+from bot.service import engine_work
 from bot.service.compute import WorkerPool
 from bot.service.model import TableSettings
 from bot.service.notifier import Notifier
@@ -80,7 +81,7 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     db = await open_database(settings.database_path)
-    pool = WorkerPool(settings.engine_workers)
+    pool = WorkerPool(settings.engine_workers, warm_up=engine_work.warm_up)
     try:
         await pool.start()
     except BaseException:

@@ -33,6 +33,7 @@ SECTIONS: Mapping[str, str] = {
     "ai": "bot.bench.ai",
     "service_load": "bot.bench.service_load",
     "startup": "bot.bench.startup",
+    "stall": "bot.bench.stall",
 }
 
 

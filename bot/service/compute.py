@@ -11,9 +11,10 @@ to :class:`WorkerPool`:
   no thread of the bot's process is copied): CPU work under the GIL needs processes;
 - a budget per call (seconds): a call that overruns raises :class:`BudgetExceeded`, and
   its worker is killed (SIGKILL) and replaced, so a runaway call never holds a worker;
-- two lanes: background work (AI decisions, hints, legal-move lists) may hold at most
-  ``size - 1`` workers at once, so a person's move always finds a worker within about
-  one move's time, whatever AI tables and hint requests do meanwhile.
+- two lanes: background work (AI decisions, hints, legal-move lists) takes a worker
+  only while another one stays idle, so a person's move always finds a worker within
+  about one move's time, whatever AI tables and hint requests do meanwhile (also while
+  a killed worker is being replaced).
 
 States travel pickled (protocol 5): measured on a Romanian state, pickling there and back
 costs 0.45 ms against 0.59 ms for the JSON of :mod:`engine.serialize` (which stays the
@@ -48,10 +49,14 @@ PRELOAD = ["engine.game", "engine.ai", "engine.search", "engine.commands",
            "bot.service.engine_work"]
 
 
+WARM_UP_BUDGET = 10.0
+"""Seconds a new worker may spend on its warm-up call."""
+
+
 class Lane(enum.Enum):
     """Who waits for a call: ``MOVE`` a person who sent a move (may use every worker),
-    ``BACKGROUND`` AI decisions, hints and legal-move lists (at most ``size - 1``
-    workers)."""
+    ``BACKGROUND`` AI decisions, hints and legal-move lists (only while another worker
+    stays idle for moves)."""
 
     MOVE = "move"
     BACKGROUND = "background"
@@ -133,19 +138,25 @@ class WorkerPool:
     ``await close()`` at the end. Counters for operators and benchmarks: ``replaced``
     (workers killed after overrunning or dying) and ``exhausted`` (calls over budget)."""
 
-    def __init__(self, size: int | None = None, start_method: str = "forkserver") -> None:
+    def __init__(self, size: int | None = None, start_method: str = "forkserver",
+                 warm_up: Callable[[], object] | None = None) -> None:
         self.size = max(size or default_workers(), 1)
+        #: Run once by every new worker before it takes calls (a fresh process pays for
+        #: lazy imports and first-use caches: measured 30 ms on its first move).
+        self.warm_up = warm_up
         self._ctx = multiprocessing.get_context(start_method)
         if start_method == "forkserver":
             self._ctx.set_forkserver_preload(PRELOAD)
         self._idle: list[_Worker] = []
         self._available = asyncio.Condition()
-        self._background = asyncio.Semaphore(max(self.size - 1, 1))
+        #: Idle workers background work must leave to people's moves.
+        self._reserve = 1 if self.size > 1 else 0
         self._all: set[_Worker] = set()
         self._closed = False
         self._spawning: set[asyncio.Task[None]] = set()
         self.replaced = 0
         self.exhausted = 0
+        self._early_deaths = 0
 
     async def start(self) -> None:
         """Start the workers (process start-up runs on a thread, off the event loop)."""
@@ -158,9 +169,14 @@ class WorkerPool:
             await asyncio.to_thread(worker.reap)
             return
         self._all.add(worker)
-        async with self._available:
-            self._idle.append(worker)
-            self._available.notify()
+        if self.warm_up is not None:
+            deadline = asyncio.get_running_loop().time() + WARM_UP_BUDGET
+            try:
+                await self._run(worker, self.warm_up, (), deadline)  # releases it
+            except Exception as error:  # replaced already; it never took a call
+                log.warning("engine worker failed to warm up: %s", error)
+            return
+        await self._release(worker)
 
     def _spawn(self) -> _Worker:
         parent, child = self._ctx.Pipe(duplex=True)
@@ -179,40 +195,28 @@ class WorkerPool:
             raise WorkerLost("the engine pool is closed")
         loop = asyncio.get_running_loop()
         deadline = loop.time() + budget
-        gate = self._background if lane is Lane.BACKGROUND else None
-        held = False
         try:
             async with asyncio.timeout_at(deadline):
-                if gate is not None:
-                    await gate.acquire()
-                    held = True
-                worker = await self._acquire()
+                worker = await self._acquire(lane)
         except TimeoutError:
-            if held and gate is not None:
-                gate.release()
             self.exhausted += 1
             raise BudgetExceeded(getattr(fn, "__name__", str(fn))) from None
-        except BaseException:
-            if held and gate is not None:
-                gate.release()
-            raise
-        try:
-            return await self._run(worker, fn, args, deadline)
-        finally:
-            if gate is not None:
-                gate.release()
+        return await self._run(worker, fn, args, deadline)
 
-    async def _acquire(self) -> _Worker:
+    async def _acquire(self, lane: Lane) -> _Worker:
+        keep = self._reserve if lane is Lane.BACKGROUND else 0
         async with self._available:
-            await self._available.wait_for(lambda: bool(self._idle) or self._closed)
+            await self._available.wait_for(lambda: len(self._idle) > keep or self._closed)
             if self._closed:
                 raise WorkerLost("the engine pool is closed")
             return self._idle.pop()
 
     async def _release(self, worker: _Worker) -> None:
+        if worker not in self._all:  # closed meanwhile
+            return
         async with self._available:
             self._idle.append(worker)
-            self._available.notify()
+            self._available.notify_all()  # a move may wait behind background waiters
 
     async def _run(self, worker: _Worker, fn: Callable[..., T], args: tuple[Any, ...],
                    deadline: float) -> T:
@@ -267,9 +271,16 @@ class WorkerPool:
                     worker.calls)
         if self._closed:
             return
+        # A worker that dies before finishing a call (a broken install, a main module
+        # without its __main__ guard) would be replaced in a tight loop: wait longer
+        # after each such death.
+        self._early_deaths = self._early_deaths + 1 if worker.calls <= 1 else 0
+        pause = min(0.5 * 2 ** self._early_deaths, 30.0) if self._early_deaths > 2 else 0.0
 
         async def renew() -> None:
             await asyncio.to_thread(worker.reap)
+            if pause:
+                await asyncio.sleep(pause)
             await self._add_worker()
 
         task = asyncio.get_running_loop().create_task(renew())

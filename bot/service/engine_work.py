@@ -65,3 +65,24 @@ def hint(hand: Sequence[Card], rules: RuleSet) -> Partition:
 def legal_commands(state: GameState, seat: int) -> list[str]:
     """The seat's legal actions now as command lines, in the engine's order."""
     return [format_action(action) for action in legal_actions(state, seat)]
+
+
+def warm_up() -> int:
+    """A few moves of every variant, so a new worker process has its modules imported and
+    its caches filled before its first real call; returns the moves made."""
+    from engine.dealing import new_game
+    from engine.game import current_player
+    from engine.rules import make_rules
+    from engine.variants import VARIANTS
+
+    moves = 0
+    for variant in VARIANTS:
+        state = new_game(make_rules(variant), ["a", "b", "c"], seed=1)
+        for _ in range(12):
+            seat = current_player(state)
+            if seat is None:
+                break
+            state, _events = apply(state, quick_action(state, seat))
+            moves += 1
+        best_melds(state.hands[0], state.rules)
+    return moves

@@ -31,7 +31,7 @@ from .support import ANA, BEN, CHAT, make_harness
 
 @pytest.fixture
 async def pool() -> AsyncIterator[WorkerPool]:
-    workers = WorkerPool(2)
+    workers = WorkerPool(2, warm_up=engine_work.warm_up)
     await workers.start()
     yield workers
     await workers.close()
