@@ -256,6 +256,7 @@ ERROR_TEMPLATES: Mapping[str, str] = {
         "this one; the bot's operator has been told."
     ),
     "too_fast": N_("Slow down: too many commands at once. Nothing was done."),
+    "command_too_long": N_("That command is too long (at most {limit} characters)."),
 }
 """Error code -> English message template (an ``N_`` msgid with ``{params}``)."""
 

@@ -64,6 +64,18 @@ class NotNameValue(CommandError):
     template = "{verb}: '{word}' is not name=value"
 
 
+MAX_COMMAND = 1000
+"""Characters of one command line: every reply that repeats a word of it (a bad option,
+the settings changed) stays small, whatever a client sends."""
+
+
+class CommandTooLong(CommandError):
+    """A command line longer than :data:`MAX_COMMAND` characters."""
+
+    code = "command_too_long"
+    template = "that command is too long (at most {limit} characters)"
+
+
 class NotSeatNumber(CommandError):
     """``removebot`` with a word that is not a seat number."""
 
@@ -117,6 +129,8 @@ async def handle_text(service: GameService, key: ChatKey, user: UserRef, text: s
 
 async def _dispatch(service: GameService, key: ChatKey, user: UserRef, text: str,
                     update_key: str | None, is_admin: bool) -> Reply:
+    if len(text) > MAX_COMMAND:
+        raise CommandTooLong(limit=MAX_COMMAND)
     body = text.strip()
     if body[:1] in ("/", "!"):
         body = body[1:]

@@ -6,7 +6,9 @@ each table's failures kept to that table.
   most :data:`BACKOFF_CAP`), logged once per back-off with the table id, recorded in the
   ``table_faults`` table for operators (``rummy-bot faults``). A row that does not
   decode (:class:`bot.service.errors.UnreadableTable`, e.g. written by a newer release)
-  is quarantined: never scheduled again until an operator clears it.
+  is quarantined: never scheduled again until an operator clears it. A database that
+  refuses writes (locked, full) is no table's fault: the pass stops and the loop waits
+  (one log line per wait, waits doubling up to ``max_sleep``).
 - **Stopping.** ``stop`` is checked before every step; on stop no new step starts and
   the running ones get :data:`STOP_GRACE` seconds (each is bounded by the engine budget)
   before they are cancelled. Nothing is lost either way: a step that did not commit did
@@ -30,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.service.errors import UnreadableTable
+from bot.service.errors import StorageUnavailable, TableBusy, UnreadableTable
 
 if TYPE_CHECKING:
     from bot.service.service import GameService
@@ -177,6 +179,8 @@ class Scheduler:
         finally:
             for task in tasks:
                 task.cancel()
+            # let cancelled steps roll back before anything else uses the database
+            await asyncio.gather(*tasks, return_exceptions=True)
         return ran
 
     async def _until_stop(self, tasks: Sequence[asyncio.Future[None]], stop: asyncio.Event
@@ -199,8 +203,10 @@ class Scheduler:
         self._running.add(table_id)
         try:
             ran = await self.service.run_due(table_id)
-        except asyncio.CancelledError:
-            raise
+        except (asyncio.CancelledError, StorageUnavailable):
+            raise  # the database, not this table: the loop waits and logs once
+        except TableBusy:
+            return False  # another worker moved the table meanwhile: not a fault
         except UnreadableTable as error:
             await self._quarantine(table_id, error)
             return False

@@ -5,6 +5,10 @@ step) produce the new table, commit it in one transaction with a
 compare-and-set on its version (and the action log, the update's idempotency
 key, the results), and only then notify the platforms. A refused change raises
 an :class:`engine.errors.EngineError` subclass and changes nothing.
+
+Engine work (moves, AI decisions, hints, legal-move lists) runs in ``compute``
+(:mod:`bot.service.compute`: worker processes with a budget per call), never on the
+event loop; automatic steps are run by :class:`bot.service.scheduler.Scheduler`.
 """
 
 from __future__ import annotations
@@ -80,9 +84,6 @@ UPDATE_KEY_SECONDS = 2 * 86400
 """How long an update's idempotency key is kept: Telegram keeps an undelivered update for
 24 hours and a Discord interaction expires after 15 minutes, so no platform delivers an
 update again after this; older keys are pruned (they were a third of the database)."""
-
-PRUNE_EVERY = 3600.0
-"""Seconds between two prunings of old idempotency keys by :meth:`GameService.run`."""
 
 DEFAULT_BUDGET = 2.0
 """Seconds an engine call (a move, an AI decision, a hint, the legal-move list) may take

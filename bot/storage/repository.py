@@ -281,8 +281,14 @@ class SqliteRepository:
         async with self._lock:
             try:
                 await self._conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as error:
-                raise storage_error(error) from error
+            except BaseException as error:
+                # A busy BEGIN, or one cancelled while it ran on aiosqlite's thread, may
+                # have left a transaction open: never let the next one find it.
+                with contextlib.suppress(Exception):
+                    await self._conn.execute("ROLLBACK")
+                if isinstance(error, sqlite3.Error):
+                    raise storage_error(error) from error
+                raise
             try:
                 yield self._conn
                 await self._conn.execute("COMMIT")

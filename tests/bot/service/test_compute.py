@@ -106,7 +106,7 @@ async def test_a_runaway_call_is_cut_at_its_budget_and_its_worker_replaced(
 
 
 async def test_background_work_leaves_a_worker_for_moves(pool: WorkerPool) -> None:
-    hogs = [asyncio.ensure_future(pool.call(time.sleep, 1.5, budget=5,
+    hogs = [asyncio.ensure_future(pool.call(time.sleep, 0.8, budget=5,
                                             lane=Lane.BACKGROUND)) for _ in range(3)]
     await asyncio.sleep(0.2)  # one hog runs, two wait for the background share
     started = time.monotonic()

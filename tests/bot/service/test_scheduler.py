@@ -266,3 +266,38 @@ async def test_a_corrupt_state_row_is_quarantined_not_crashing(harness: Harness)
     assert await s.tick() >= 1
     assert table_id in s.scheduler.quarantined
     assert (await versions(harness, [healthy]))[0] > start
+
+
+async def test_a_huge_command_is_refused_before_anything_echoes_it(harness: Harness) -> None:
+    from bot.service.chat import MAX_COMMAND
+
+    s = harness.service
+    await s.new_table(CHAT, ANA)
+    reply = await handle_text(s, CHAT, ANA, "set timer=" + "9" * 100_000)
+    assert not reply.ok and reply.text is not None and len(reply.text) < 200
+    assert str(MAX_COMMAND) in reply.text
+    reply = await handle_text(s, CHAT, BEN, "x" * 100_000)
+    assert not reply.ok and reply.text is not None and "Zeichen" in reply.text
+
+
+async def test_a_locked_database_backs_off_no_table(harness: Harness) -> None:
+    import sqlite3
+
+    from bot.service.errors import StorageUnavailable
+
+    s = harness.service
+    ids = [await ai_table(s, n) for n in range(3)]
+    start = await versions(harness, ids)
+    await harness.db.conn.execute("PRAGMA busy_timeout=50")
+    other = sqlite3.connect(harness.path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        harness.clock.advance(2)
+        with pytest.raises(StorageUnavailable):
+            await s.tick()
+        assert not s.scheduler.faults  # the database's fault, not a table's
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    await s.tick()
+    assert all(a > b for a, b in zip(await versions(harness, ids), start, strict=True))
