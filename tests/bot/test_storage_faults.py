@@ -152,3 +152,31 @@ async def test_a_read_only_database_is_answered_localized(tmp_path: Path) -> Non
     await h.db.conn.execute("PRAGMA query_only=OFF")
     assert (await handle_text(s, CHAT, BEN, "join")).ok
     await h.db.close()
+
+
+async def test_the_faults_command_lists_and_clears(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    import asyncio
+
+    from bot.cli import main
+
+    h = await make_harness(tmp_path / "db.sqlite3")
+    info = await h.service.new_table(CHAT, ANA)
+    await h.service.repo.record_fault(info.id, "quarantined", 1, "TypeError: new_field", None)
+    await h.service.repo.heartbeat(1_700_000_000.0)
+    await h.db.close()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DATABASE_PATH", str(tmp_path / "db.sqlite3"))
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+    def run(*argv: str) -> tuple[int, str]:
+        code = main(list(argv))
+        return code, capsys.readouterr().out
+
+    code, out = await asyncio.to_thread(run, "faults")
+    assert code == 0
+    assert f"table {info.id} (test:chat1:): quarantined, 1 failures" in out
+    assert "TypeError: new_field" in out and "Last heartbeat: 2023-11-" in out
+    code, out = await asyncio.to_thread(run, "faults", "--clear", str(info.id))
+    assert code == 0 and "No table is failing." in out
