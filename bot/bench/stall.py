@@ -43,7 +43,8 @@ from bot.storage.repository import SqliteRepository
 from engine.actions import Action, NextDeal
 from engine.ai import make_ai
 from engine.commands import format_action
-from engine.game import apply, legal_actions
+from engine.dealing import new_game
+from engine.game import apply, current_player, legal_actions
 from engine.state import GameState, Phase
 from engine.variants import get_variant
 from engine.views import view_for
@@ -56,6 +57,10 @@ OTHER_TABLES = 10
 OTHER_RATE = 20.0  # actions/s over the other tables
 FLOOD_RATE = 1000.0  # commands/s of the flooding person
 HOSTILE = {"opening": "200", "opening_take": "on"}
+SLOW_SEED, SLOW_STEP = 6, 346
+"""A two-player game under :data:`HOSTILE` whose state after this many greedy-AI moves
+made ``legal_actions`` take 3.4-5.8 s on a 14-tile rack with the engine of 2026-11-23
+(found by random play); the full run puts one table in that state."""
 
 
 @dataclass(frozen=True)
@@ -66,13 +71,16 @@ class Sizes:
     hostile_tables: int
     hint_racks: int
     hint_rate: float
+    slow_state: bool
 
     @staticmethod
     def of(config: BenchConfig) -> Sizes:
         """The full sizes, or the reduced ones of a quick run."""
         if config.quick:
-            return Sizes(duration=2.0, hostile_tables=2, hint_racks=6, hint_rate=3.0)
-        return Sizes(duration=15.0, hostile_tables=4, hint_racks=60, hint_rate=4.0)
+            return Sizes(duration=2.0, hostile_tables=2, hint_racks=6, hint_rate=3.0,
+                         slow_state=False)
+        return Sizes(duration=15.0, hostile_tables=4, hint_racks=60, hint_rate=4.0,
+                     slow_state=True)
 
 
 @dataclass
@@ -207,6 +215,33 @@ async def _hostile_tables(service: GameService, sizes: Sizes, phase: Phase_) -> 
         await service.leave(key, host)  # the autopilot plays the host: four AI seats
     phase.load_note = (f"{sizes.hostile_tables} Romanian tables {HOSTILE}, four AI seats "
                        "each, no pause between moves")
+    if sizes.slow_state:
+        await _slow_table(service)
+        phase.load_note += (f", and one two-AI table in the state after {SLOW_STEP} moves "
+                            f"of seed {SLOW_SEED}, where legal_actions took seconds")
+
+
+async def _slow_table(service: GameService) -> None:
+    key = ChatKey(PLATFORM, "romanian-slow")
+    host = UserRef(PLATFORM, "slow", "slow")
+    await service.new_table(key, host, "romanian", None, HOSTILE,
+                            TableSettings(timer="off", ai_delay=0.0, next_deal_delay=0.0,
+                                          call_window=0.0))
+    await service.add_ai(key, host)
+    await service.start(key, host)
+    await service.leave(key, host)
+    table = await service.repo.active_table(key)
+    assert table is not None and table.state is not None
+    state = new_game(table.state.rules, [s.name for s in table.seats], seed=SLOW_SEED)
+    players = [make_ai("greedy", seed=SLOW_SEED + n) for n in range(2)]
+    for _ in range(SLOW_STEP):
+        seat = current_player(state)
+        if seat is None:
+            break
+        action = players[seat].decide(view_for(state, seat), legal_actions(state, seat))
+        state, _ = apply(state, action)
+    await service.repo.commit(replace(table, state=state, version=table.version + 1),
+                              table.version)
 
 
 async def _count_hostile(service: GameService, sizes: Sizes) -> int:

@@ -101,6 +101,11 @@ MAX_TURN_ACTIONS = 64
 """Actions the autopilot may play in one expired turn (a turn is a handful of actions;
 the bound keeps a confused engine from looping)."""
 
+QUICK_AFTER_TIMEOUT = 8
+"""After an AI decision of a table ran out of its budget, the table's next this many AI
+actions are quick moves: one hard position must not keep the background workers (which
+every AI table shares) busy for a budget per move."""
+
 HINT_CACHE = 512
 """Hints kept per (table, version, seat): asking again for the same position is free."""
 
@@ -150,6 +155,8 @@ class GameService:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = \
             weakref.WeakValueDictionary()
         self._hints: OrderedDict[tuple[int, int, int], Partition | None] = OrderedDict()
+        #: Table id -> AI actions still to play quickly after a decision over budget.
+        self._quick: OrderedDict[int, int] = OrderedDict()
         self._scheduler: Scheduler | None = None
         #: Flow control the adapters apply to every update before it reaches the service.
         self.flow = FlowControl()
@@ -551,20 +558,30 @@ class GameService:
         """The AI plays one action for the automated seat to act (after other AI seats
         were asked for an out-of-turn call: :func:`engine.ai.interrupt.interrupt`; people
         had the call window first, so AI seats never race people for a call). When the
-        decision runs out of its budget, :func:`engine.game.quick_action` plays."""
+        decision runs out of its budget, :func:`engine.game.quick_action` plays, and also
+        for the table's next :data:`QUICK_AFTER_TIMEOUT` AI actions."""
         assert table.state is not None
         seat = table.state.current
         callers = [s.ai if s.kind is SeatKind.AI else None for s in table.seats]
+        quick = self._quick.pop(table.id, 0)
         try:
+            if quick:
+                raise BudgetExceeded("a recent decision of this table")
             action, state, events = await self.compute.call(
                 engine_work.ai_move, table.state, seat, table.seats[seat].ai, callers,
                 self._ai_seed(table), budget=self.budget, lane=Lane.BACKGROUND)
         except (BudgetExceeded, WorkerLost) as error:
-            log.warning("table %d: AI decision %s; playing a quick move", table.id,
-                        _why(error))
+            if not quick:
+                log.warning("table %d: AI decision %s; playing quick moves for its next "
+                            "%d AI actions", table.id, _why(error), QUICK_AFTER_TIMEOUT)
+                quick = QUICK_AFTER_TIMEOUT + 1
             action, state, events = await self.compute.call(
                 engine_work.quick_move, table.state, seat, budget=QUICK_BUDGET,
                 lane=Lane.BACKGROUND)
+            if quick > 1:
+                self._quick[table.id] = quick - 1
+                while len(self._quick) > HINT_CACHE:
+                    self._quick.popitem(last=False)
         change = self._applied_change(table, action, state, events, "ai")
         change.human = False
         return change

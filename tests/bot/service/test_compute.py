@@ -245,3 +245,32 @@ async def test_the_service_runs_moves_and_ai_through_a_real_pool(tmp_path: Path,
     log = await s.repo.action_log(table.id)
     assert any(e.actor == "ai" for e in log) and any(e.actor == ANA.key for e in log)
     await h.db.close()
+
+
+async def test_after_one_decision_over_budget_a_table_plays_quick_moves_for_a_while(
+        tmp_path: Path) -> None:
+    from bot.service.service import QUICK_AFTER_TIMEOUT
+
+    h = await make_harness(tmp_path / "db.sqlite3")
+    s = h.service
+    asked: list[str] = []
+
+    def exhaust(fn: object) -> bool:
+        asked.append(getattr(fn, "__name__", ""))
+        return fn is engine_work.ai_move and asked.count("ai_move") == 1
+
+    s.compute = InlineCompute(exhaust=exhaust)
+    await s.new_table(CHAT, ANA)
+    await s.add_ai(CHAT, ANA)
+    await s.add_ai(CHAT, ANA)
+    await s.start(CHAT, ANA)
+    await s.leave(CHAT, ANA)  # every seat is automated now
+    for _ in range(QUICK_AFTER_TIMEOUT + 6):
+        h.clock.advance(3)
+        await s.tick()
+    ai_steps = [name for name in asked if name in ("ai_move", "quick_move")]
+    # the first decision ran out; the next QUICK_AFTER_TIMEOUT actions did not ask the AI
+    assert ai_steps[:QUICK_AFTER_TIMEOUT + 2] == ["ai_move"] + ["quick_move"] * (
+        QUICK_AFTER_TIMEOUT + 1)
+    assert ai_steps[QUICK_AFTER_TIMEOUT + 2] == "ai_move"
+    await h.db.close()
