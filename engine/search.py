@@ -9,15 +9,13 @@ legal meld action in the game.
 How it is fast (a 15-card hand with two jokers in well under a millisecond):
 
 - cards are small integer codes (``suit * 16 + rank``, joker ``64``), the hand
-  a sorted tuple of codes, the remaining cards of the search a bitmask;
+  a sorted tuple of codes, the remaining cards of the search a few bitmasks
+  (one per copy level: identical cards of several packs are never told apart);
 - candidate melds are generated directly on rank bitmasks, one entry per
-  distinct (natural cards, jokers) resource use, and runs longer than
-  ``2 * min_cards - 1`` are left out when they split into two shorter valid
-  runs (same cards melded, so the optimum is unchanged; adjacent runs are
-  merged back into one meld at the end);
-- natural cards are numbered component by component (cards that share no
-  candidate meld are independent), so the search solves independent parts
-  once;
+  distinct (natural cards, jokers) resource use, and runs of ``2 * min_cards``
+  or more are left out when they split into two shorter valid runs (same cards
+  melded, so the optimum is unchanged; with a variant's further condition both
+  parts must pass it; adjacent runs are merged back into one meld at the end);
 - a depth-first search over the lowest unassigned card (it is deadwood, or it
   is in one of the melds containing it) with memoisation on the remaining
   cards and jokers;
@@ -30,7 +28,7 @@ import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations, product
+from itertools import combinations
 
 from engine.candidates import candidate_melds
 from engine.cards import CARD_SUITS, JOKER, TILE_COLOURS, Card, Suit, sort_cards
@@ -326,18 +324,25 @@ def _rank_candidates(rank: int, suits: tuple[int, ...], jokers: int, max_set: in
 @functools.lru_cache(maxsize=65536)
 def _suit_candidates(suit: int, ranks: int, jokers: int, ace: AceMode, min_cards: int,
                      min_naturals: int, max_set: int, twice: int = 0,
-                     prune: bool = True) -> tuple[_Cand, ...]:
+                     checked: MeldRules | None = None) -> tuple[_Cand, ...]:
     """Runs of ``suit`` (natural ranks = bits of ``ranks``), one per distinct resource use
-    (``twice`` and ``prune`` as in :func:`_suit_runs`).
+    (``twice`` as in :func:`_suit_runs`).
 
     A run with one natural card is left out when the set of that card with the same
-    jokers exists (same cards used).
+    jokers exists (same cards used). A run that splits into two shorter runs is left
+    out (the two parts meld the same cards); with a variant's further condition
+    (``checked``: the meld rules with ``check``) only when both parts pass it, and every
+    run is checked.
     """
     out: list[_Cand] = []
     seen: set[tuple[int, int]] = set()
     for start, length, naturals, j in _suit_runs(ranks, jokers, ace, min_cards, min_naturals,
-                                                 twice, prune):
+                                                 twice, checked is None):
         if len(naturals) == 1 and min_naturals <= 1 and length <= max_set:
+            continue
+        builder: _Builder = ("run", suit, start, length, naturals)
+        if checked is not None and (not _accepted(builder, checked) or (
+                length >= 2 * min_cards and _splits_accepted(builder, checked))):
             continue
         mask = 0
         for r in naturals:
@@ -346,8 +351,23 @@ def _suit_candidates(suit: int, ranks: int, jokers: int, ace: AceMode, min_cards
             continue
         seen.add((mask, j))
         codes = tuple(sorted(suit * 16 + r for r in naturals))
-        out.append((mask, codes, j, ("run", suit, start, length, naturals)))
+        out.append((mask, codes, j, builder))
     return tuple(out)
+
+
+def _splits_accepted(builder: _Builder, rules: MeldRules) -> bool:
+    """True when the run ``builder`` cuts into two runs that both pass ``rules``."""
+    _, suit, start, length, naturals = builder
+    assert isinstance(start, int) and isinstance(length, int) and isinstance(naturals, tuple)
+    for cut in range(rules.min_cards, length - rules.min_cards + 1):
+        low = {_rank_at(p) for p in range(start, start + cut)}
+        left = tuple(r for r in naturals if r in low)
+        right = tuple(r for r in naturals if r not in low)
+        if (len(left) >= rules.min_naturals and len(right) >= rules.min_naturals
+                and _accepted(("run", suit, start, cut, left), rules)
+                and _accepted(("run", suit, start + cut, length - cut, right), rules)):
+            return True
+    return False
 
 
 def _candidates(naturals: Sequence[int], jokers: int, rules: MeldRules) -> list[_Cand]:
@@ -371,16 +391,14 @@ def _candidates(naturals: Sequence[int], jokers: int, rules: MeldRules) -> list[
         if len(present) + jokers >= min_cards:
             out.extend(_rank_candidates(rank, tuple(present), jokers, max_set, min_cards,
                                         min_naturals))
-    # A variant's further condition (e.g. two real tiles per Joly) may refuse one part of
-    # a split run, so runs are then not pruned, and every candidate is checked.
-    prune = rules.check is None
+    if rules.check is not None:
+        out = [c for c in out if _accepted(c[3], rules)]
+    checked = rules if rules.check is not None else None
     for suit in range(4):
         if ranks_of_suit[suit]:
             out.extend(_suit_candidates(suit, ranks_of_suit[suit], jokers, rules.ace,
                                         min_cards, min_naturals, max_set,
-                                        twice[suit] if jokers else 0, prune))
-    if rules.check is not None:
-        out = [c for c in out if _accepted(c[3], rules)]
+                                        twice[suit] if jokers else 0, checked))
     return out
 
 
@@ -410,61 +428,20 @@ def _joker_runs(naturals: Sequence[int], jokers: int,
     return out
 
 
-# A search entry: (mask of card slots, slots of lower copies that must be used first,
-# jokers, candidate index).
-_Entry = tuple[int, int, int, int]
+# The search state: the cards left as count levels (``levels[k]``: the mask of the cards
+# held more than ``k`` times, rank-major bits as in the candidates) and the jokers left.
+# Identical cards of several packs are one bit at two levels, so the search never tells
+# their copies apart.
+_WIDTH = 56  # rank-major bits: rank * 4 + suit, ranks 1..13
 
 
-def _entries(naturals: Sequence[int],
-             cands: list[_Cand]) -> tuple[dict[int, list[_Entry]], dict[int, int], int]:
-    """Search entries grouped by their lowest slot, the card code of every slot, all slots.
-
-    Without duplicate cards a slot is the rank-major bit of the card. With duplicates
-    (several decks) each copy gets its own slot; a meld always takes the lowest free
-    copy (``lower``), so identical cards are never tried twice.
-    """
-    by_low: dict[int, list[_Entry]] = {}
-    code_of: dict[int, int] = {}
-    full = 0
-    if len(set(naturals)) == len(naturals):
-        for code in naturals:
-            bit = 1 << ((code & 15) * 4 + (code >> 4))
-            code_of[bit] = code
-            full |= bit
-        for cid, (mask, _, j, _) in enumerate(cands):
-            low = mask & -mask
-            entries = by_low.get(low)
-            if entries is None:
-                by_low[low] = [(mask, 0, j, cid)]
-            else:
-                entries.append((mask, 0, j, cid))
-        return by_low, code_of, full
-    copies = Counter(naturals)
-    width = max(copies.values())
-    slots: dict[int, list[int]] = {}
-    for code, n in copies.items():
-        base = ((code & 15) * 4 + (code >> 4)) * width
-        slots[code] = [1 << (base + k) for k in range(n)]
-        for bit in slots[code]:
-            code_of[bit] = code
-            full |= bit
-    # each copy of a card as (its slot, the slots of the lower copies)
-    options = {code: [(bit, sum(bits[:k])) for k, bit in enumerate(bits)]
-               for code, bits in slots.items()}
-    for cid, (_, codes, j, _) in enumerate(cands):
-        if all(copies[c] == 1 for c in codes):
-            mask = 0
-            for c in codes:
-                mask |= slots[c][0]
-            by_low.setdefault(mask & -mask, []).append((mask, 0, j, cid))
-            continue
-        for choice in product(*(options[c] for c in codes)):
-            mask = lower = 0
-            for bit, below in choice:
-                mask |= bit
-                lower |= below
-            by_low.setdefault(mask & -mask, []).append((mask, lower, j, cid))
-    return by_low, code_of, full
+def _remove(levels: tuple[int, ...], mask: int) -> tuple[int, ...]:
+    """``levels`` with one copy of each card of ``mask`` taken away (all present)."""
+    out = []
+    for k, level in enumerate(levels):
+        above = levels[k + 1] if k + 1 < len(levels) else 0
+        out.append(level & ~(mask & ~above))
+    return tuple(out)
 
 
 def _solve(codes: tuple[int, ...], setup: _Setup) -> Partition:
@@ -473,11 +450,24 @@ def _solve(codes: tuple[int, ...], setup: _Setup) -> Partition:
     jokers = codes.count(_JOKER_CODE)
     naturals = codes[:len(codes) - jokers]
     cands = _candidates(naturals, jokers, rules)
-    by_low, code_of, full = _entries(naturals, cands)
+    by_low: dict[int, list[tuple[int, int, int]]] = {}
     used = 0
-    for entries in by_low.values():
-        for entry in entries:
-            used |= entry[0]
+    for cid, (mask, _, j, _) in enumerate(cands):
+        by_low.setdefault(mask & -mask, []).append((mask, j, cid))
+        used |= mask
+    counts = Counter(naturals)
+    depth = max(counts.values(), default=1)
+    code_of: dict[int, int] = {}
+    levels = [0] * depth
+    dead: list[int] = []
+    for code, n in counts.items():
+        bit = 1 << ((code & 15) * 4 + (code >> 4))
+        code_of[bit] = code
+        if bit & used:
+            for k in range(n):
+                levels[k] |= bit
+        else:
+            dead.extend([code] * n)
 
     # Leftover jokers at the end: deadwood, or all-joker runs when those are melds.
     joker_cost = points[_JOKER_CODE] * _POINT_UNIT + 1
@@ -491,38 +481,27 @@ def _solve(codes: tuple[int, ...], setup: _Setup) -> Partition:
                 end_pick[j] = size
 
     dead_cost = {bit: points[code] * _POINT_UNIT + 1 for bit, code in code_of.items()}
-    memo: dict[int, int] = {}
-    picks: dict[int, int] = {}
-    shift = max(jokers, 1).bit_length()
-    nothing: list[_Entry] = []
+    memo: dict[tuple[tuple[int, ...], int], int] = {}
+    picks: dict[tuple[tuple[int, ...], int], int] = {}
+    nothing: list[tuple[int, int, int]] = []
 
-    def best(mask: int, j: int) -> int:
-        """Least cost of the cards in ``mask`` with ``j`` jokers (memoised)."""
-        key = mask << shift | j
+    def best(state: tuple[int, ...], j: int) -> int:
+        """Least cost of the cards in ``state`` with ``j`` jokers (memoised)."""
+        key = (state, j)
         found = memo.get(key)
         if found is not None:
             return found
-        low = mask & -mask
-        rest = mask ^ low
+        have = state[0]
+        low = have & -have
         # The lowest card as deadwood ...
-        if rest:
-            value = memo.get(rest << shift | j)
-            if value is None:
-                value = best(rest, j)
-        else:
-            value = end_cost[j]
-        value += dead_cost[low]
+        rest = _remove(state, low)
+        value = (best(rest, j) if rest[0] else end_cost[j]) + dead_cost[low]
         pick = -1
         # ... or in one of the melds that contain it.
-        for k, (m, lower, need, _) in enumerate(by_low.get(low, nothing)):
-            if need <= j and m & mask == m and not lower & mask:
-                rest = mask ^ m
-                if rest:
-                    cost = memo.get(rest << shift | (j - need))
-                    if cost is None:
-                        cost = best(rest, j - need)
-                else:
-                    cost = end_cost[j - need]
+        for k, (m, need, _) in enumerate(by_low.get(low, nothing)):
+            if need <= j and m & have == m:
+                rest = _remove(state, m)
+                cost = best(rest, j - need) if rest[0] else end_cost[j - need]
                 if cost < value:
                     value = cost
                     pick = k
@@ -532,22 +511,21 @@ def _solve(codes: tuple[int, ...], setup: _Setup) -> Partition:
         picks[key] = pick
         return value
 
-    mask = full & used
-    dead = [code_of[bit] for bit in code_of if bit & ~used]
+    state = tuple(levels)
     j = jokers
-    if mask:
-        best(mask, j)
+    if state[0]:
+        best(state, j)
     chosen: list[_Builder] = []
-    while mask:
-        pick = picks[mask << shift | j]
-        low = mask & -mask
+    while state[0]:
+        pick = picks[(state, j)]
+        low = state[0] & -state[0]
         if pick < 0:
             dead.append(code_of[low])
-            mask ^= low
+            state = _remove(state, low)
             continue
-        used_bits, _, need, cid = by_low[low][pick]
+        mask, need, cid = by_low[low][pick]
         chosen.append(cands[cid][3])
-        mask ^= used_bits
+        state = _remove(state, mask)
         j -= need
     while end_pick[j]:
         chosen.append(joker_runs[end_pick[j]])
