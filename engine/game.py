@@ -22,7 +22,6 @@ from engine.errors import GameOver, IllegalMove, NotYourTurn
 from engine.events import Event
 from engine.frozen import replace
 from engine.state import GameState, Phase
-from engine.variants import get_variant
 
 __all__ = ["DealSpec", "apply", "can", "current_player", "is_over", "legal_actions",
            "new_game", "verify"]
@@ -45,7 +44,7 @@ def verify(state: GameState, action: Action) -> None:
         raise GameOver()
     if not 0 <= action.seat < state.seats:
         raise NotYourTurn(player=state.players[state.current], seat=action.seat)
-    var = get_variant(state.rules.variant)
+    var = state.rules.var
     if not isinstance(action, NextDeal) and state.phase in (Phase.DRAW, Phase.PLAY) \
             and action.seat != state.current and not var.may_act(state, action):
         raise NotYourTurn(player=state.players[state.current], seat=action.seat)
@@ -71,7 +70,7 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
     (the state is immutable) when the action is not legal.
     """
     verify(state, action)
-    handlers = get_variant(state.rules.variant).handlers()
+    handlers = state.rules.var.handlers()
     new, events = handlers[type(action)][1](state, action)
     return replace(new, version=state.version + 1), events
 
@@ -85,4 +84,4 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     holds; in all-at-once deals every whole-hand partition found by
     :func:`engine.search.going_out_partitions`). Variants may add their moves.
     """
-    return get_variant(state.rules.variant).legal_actions(state, seat)
+    return state.rules.var.legal_actions(state, seat)

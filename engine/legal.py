@@ -14,9 +14,10 @@ from engine.actions import (
 )
 from engine.candidates import candidate_melds
 from engine.cards import Card
+from engine.game import can
 from engine.melds import CardSpec, extend_readings, joker_swap_target
+from engine.search import going_out_partitions
 from engine.state import GameState, Phase
-from engine.variants import get_variant
 
 
 def standard_legal_actions(state: GameState, seat: int) -> list[Action]:
@@ -37,22 +38,18 @@ def standard_legal_actions(state: GameState, seat: int) -> list[Action]:
 
 
 def _can(state: GameState, action: Action) -> bool:
-    from engine.game import can
-
     return can(state, action)
 
 
 def play_actions(state: GameState, seat: int) -> list[Action]:
     """The legal meld, lay-off, swap and discard actions in the play phase."""
     rules = state.rules
-    var = get_variant(rules.variant)
+    var = rules.var
     mrules = var.meld_rules(rules)
     hand = state.hands[seat]
     cards = sorted(set(hand), key=lambda c: c.sort_key)
     out: list[Action] = []
     if var.all_at_once(rules, state.deal_number):
-        from engine.search import going_out_partitions
-
         for groups in going_out_partitions(hand, mrules):
             out.append(MeldCards(seat, groups))
     else:
@@ -74,7 +71,7 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
 def layoff_specs(card: Card, state: GameState) -> list[tuple[int, CardSpec]]:
     """Single-card lay-offs of ``card``: one per meld, or per joker face when a joker fits
     more than one place (e.g. either end of a run)."""
-    mrules = get_variant(state.rules.variant).meld_rules(state.rules)
+    mrules = state.rules.var.meld_rules(state.rules)
     out: list[tuple[int, CardSpec]] = []
     for index, meld in enumerate(state.melds):
         found = extend_readings(meld, (CardSpec(card),), state.current, mrules)

@@ -43,10 +43,16 @@ from engine.events import (
     WentOut,
 )
 from engine.frozen import replace
-from engine.melds import Meld, MeldProblem, Placed, check_meld, extend_readings
+from engine.melds import (
+    Meld,
+    MeldProblem,
+    Placed,
+    check_meld,
+    extend_readings,
+    joker_swap_target,
+)
 from engine.scoring import end_hand
 from engine.state import GameState, Phase, TurnState
-from engine.variants import get_variant
 
 Result = tuple[GameState, tuple[Event, ...]]
 
@@ -89,7 +95,7 @@ def verify_draw(state: GameState, action: Draw) -> None:
 
 def renewable(state: GameState) -> int:
     """How many discards could become a new stock now (0: the hand ends instead)."""
-    mode, limit = get_variant(state.rules.variant).stock_end(state.rules)
+    mode, limit = state.rules.var.stock_end(state.rules)
     if limit is not None and state.reuses >= limit:
         return 0
     return len(state.discard) - (1 if mode == "shuffle_keep_top" else 0)
@@ -118,7 +124,7 @@ def apply_draw(state: GameState, action: Draw) -> Result:
 
 
 def _renew_stock(state: GameState) -> tuple[GameState, StockRenewed]:
-    mode, _ = get_variant(state.rules.variant).stock_end(state.rules)
+    mode, _ = state.rules.var.stock_end(state.rules)
     reuse = state.reuses + 1
     if mode == "turn_over":
         # Turning the face-up pile over puts its bottom card on top of the new stock.
@@ -158,7 +164,7 @@ def apply_take(state: GameState, action: TakeDiscard) -> Result:
 
 def _check_left(state: GameState, seat: int, left: tuple[Card, ...]) -> None:
     """Rules on what a meld or lay-off may leave in the hand."""
-    var = get_variant(state.rules.variant)
+    var = state.rules.var
     if not left and var.final_discard_required(state.rules):
         raise FinalDiscardRequired()
     taken = state.turn.taken
@@ -176,7 +182,7 @@ def _plan_meld(state: GameState, action: MeldCards) -> _MeldPlan:
     _phase(state, Phase.PLAY, "meld")
     if not action.groups or any(not g for g in action.groups):
         raise InvalidMeld(cards="", reason="no cards named", reason_code="too_few")
-    var = get_variant(state.rules.variant)
+    var = state.rules.var
     rules = var.meld_rules(state.rules)
     seat = action.seat
     left = remove_cards(state.hands[seat], [s.card for g in action.groups for s in g])
@@ -235,7 +241,7 @@ def _meld_at(state: GameState, index: int) -> Meld:
 
 def _plan_layoff(state: GameState, action: LayOff) -> tuple[Meld, tuple[Card, ...]]:
     _phase(state, Phase.PLAY, "lay off")
-    var = get_variant(state.rules.variant)
+    var = state.rules.var
     seat = action.seat
     meld = _meld_at(state, action.meld)
     if var.all_at_once(state.rules, state.deal_number):
@@ -279,10 +285,8 @@ def apply_layoff(state: GameState, action: LayOff) -> Result:
 
 
 def _plan_swap(state: GameState, action: SwapJoker) -> tuple[Meld, int]:
-    from engine.melds import joker_swap_target
-
     _phase(state, Phase.PLAY, "swap")
-    if not get_variant(state.rules.variant).joker_swap(state.rules):
+    if not state.rules.var.joker_swap(state.rules):
         raise InvalidJokerSwap(reason="these rules have no joker exchange",
                                reason_code="not_allowed")
     meld = _meld_at(state, action.meld)

@@ -233,7 +233,7 @@ def _read_deal(value: Any, actions: Any, where: str, actions_where: str, rules: 
         deck = cards_from_json(deal["deck"], f"{where}.deck")
         check_cards_in_deck(rules, seats, deck, f"{where}.deck")
         return DealPlan(where, lines, deck=deck)
-    var = get_variant(rules.variant)
+    var = rules.var
     if keys <= {"hands", "upcard", "stock"} | var.deal_keys and "hands" in keys:
         hands = _read_hands(deal["hands"], players, f"{where}.hands")
         up_raw = deal.get("upcard")
@@ -271,11 +271,11 @@ def _deal_spec(plan: RecordPlan, deal: DealPlan, dealer: int, number: int) -> De
     rules = plan.rules
     seats = len(plan.players)
     if deal.seed is not None:
-        return get_variant(rules.variant).deal(rules, seats, dealer, deal.seed, number)
+        return rules.var.deal(rules, seats, dealer, deal.seed, number)
     if deal.deck is not None:
-        return get_variant(rules.variant).deal_from_deck(rules, seats, dealer, deal.deck)
+        return rules.var.deal_from_deck(rules, seats, dealer, deal.deck)
     assert deal.hands is not None
-    var = get_variant(rules.variant)
+    var = rules.var
     size = var.hand_size(rules, seats)
     extra = var.starter_extra_card(rules)
     first = starter(dealer, seats)
@@ -421,7 +421,7 @@ def deal_to_json(spec: DealSpec, players: Sequence[str],
 
 def _options_vs_preset(rules: RuleSet) -> dict[str, OptionValue]:
     """The option values that differ from the preset (defaults < preset < options)."""
-    var = get_variant(rules.variant)
+    var = rules.var
     base: dict[str, OptionValue] = {o.name: o.default for o in var.options}
     base.update(var.presets[rules.preset].values)
     return {k: v for k, v in rules.values if base.get(k) != v}

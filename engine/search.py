@@ -43,8 +43,7 @@ from engine.melds import (
     extend_readings,
     readings,
 )
-from engine.rules import RuleSet
-from engine.variants import get_variant
+from engine.options import RuleSet
 
 Groups = tuple[tuple[CardSpec, ...], ...]
 
@@ -138,7 +137,7 @@ def _make_setup(meld_rules: MeldRules, points: Callable[[Card], int]) -> _Setup:
 
 @functools.lru_cache(maxsize=64)
 def _setup_by_value(rules: RuleSet) -> _Setup:
-    var = get_variant(rules.variant)
+    var = rules.var
     return _make_setup(var.meld_rules(rules), lambda card: var.card_points(rules, card))
 
 

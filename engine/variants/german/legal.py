@@ -15,8 +15,10 @@ from typing import Any
 from engine.actions import Action, Discard, LayOff, MeldCards, NextDeal
 from engine.candidates import candidate_melds
 from engine.cards import JOKER, Card
+from engine.game import can
 from engine.legal import standard_legal_actions
 from engine.melds import MeldKind
+from engine.search import layoff_options
 from engine.state import GameState, Phase
 from engine.variants.german.actions import (
     BuyBack,
@@ -32,8 +34,6 @@ from engine.variants.german.state import game_extra, turn_extra
 
 
 def _can(state: GameState, action: Any) -> bool:
-    from engine.game import can
-
     return can(state, action)
 
 
@@ -65,8 +65,6 @@ def _distinct(hand: tuple[Card, ...]) -> list[Card]:
 
 
 def _layoffs(state: GameState, seat: int) -> list[Any]:
-    from engine.search import layoff_options
-
     return [LayOff(seat, (spec,), index)
             for spec, index in layoff_options(state.hands[seat], state.melds, state.rules, seat)]
 

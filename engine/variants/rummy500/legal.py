@@ -15,6 +15,7 @@ from typing import cast
 from engine.actions import Action, Discard, Draw, LayOff, MeldCards, NextDeal, TakeDiscard
 from engine.candidates import candidate_melds
 from engine.cards import Card
+from engine.game import can
 from engine.melds import CardSpec, Meld, extend_readings
 from engine.state import GameState, Phase
 from engine.variants.rummy500.actions import CallRummy
@@ -24,8 +25,6 @@ from engine.variants.rummy500.pile import layoff_readings
 
 
 def _can(state: GameState, action: object) -> bool:
-    from engine.game import can
-
     return can(state, cast(Action, action))
 
 
