@@ -133,12 +133,12 @@ class MeldProblem(Exception):
         self.detail = detail
 
 
-def _rank_at(position: int) -> int:
+def rank_at(position: int) -> int:
     """Rank at a run position: 1..13 as usual, 14 = ace high, 15 = two after the ace (around)."""
     return (position - 1) % 13 + 1
 
 
-def _run_windows(length: int, ace: AceMode) -> range:
+def run_windows(length: int, ace: AceMode) -> range:
     """Start positions allowed for a run of ``length`` under the ace rule."""
     if length > 13:
         return range(0)
@@ -190,8 +190,8 @@ def _run_readings(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> li
     undeclared = sum(1 for s in specs if s.card.is_joker and s.face is None)
     out: list[Meld] = []
     length = len(specs)
-    for start in _run_windows(length, rules.ace):
-        window = [_rank_at(p) for p in range(start, start + length)]
+    for start in run_windows(length, rules.ace):
+        window = [rank_at(p) for p in range(start, start + length)]
         remaining = list(window)
         ok = True
         for r in natural_ranks + declared_ranks:

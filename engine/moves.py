@@ -77,7 +77,7 @@ _EXPECTED = {
 }
 
 
-def _phase(state: GameState, phase: Phase, action: str) -> None:
+def require_phase(state: GameState, phase: Phase, action: str) -> None:
     """Raise ``WrongPhase`` (saying what is expected now) unless the state is in ``phase``."""
     if state.phase is not phase:
         raise WrongPhase(action=action, expected=_EXPECTED[state.phase],
@@ -90,7 +90,7 @@ def verify_draw(state: GameState, action: Draw) -> None:
     """Draw is legal at the start of a turn. basic-rummy.de.txt: "Sie müssen beginnen,
     indem Sie eine Karte entweder von der Oberseite des Ablagestapels oder von der
     obersten Karte auf dem Ablagestapel nehmen"."""
-    _phase(state, Phase.DRAW, "draw")
+    require_phase(state, Phase.DRAW, "draw")
 
 
 def renewable(state: GameState) -> int:
@@ -140,7 +140,7 @@ def _renew_stock(state: GameState) -> tuple[GameState, StockRenewed]:
 
 def verify_take(state: GameState, action: TakeDiscard) -> None:
     """Taking the upcard is legal at the start of a turn when the discard pile has one."""
-    _phase(state, Phase.DRAW, "take")
+    require_phase(state, Phase.DRAW, "take")
     if not state.discard:
         raise NothingToDraw()
     upcard = state.discard[-1]
@@ -179,7 +179,7 @@ class _MeldPlan:
 
 
 def _plan_meld(state: GameState, action: MeldCards) -> _MeldPlan:
-    _phase(state, Phase.PLAY, "meld")
+    require_phase(state, Phase.PLAY, "meld")
     if not action.groups or any(not g for g in action.groups):
         raise InvalidMeld(cards="", reason="no cards named", reason_code="too_few")
     var = state.rules.var
@@ -240,7 +240,7 @@ def _meld_at(state: GameState, index: int) -> Meld:
 
 
 def _plan_layoff(state: GameState, action: LayOff) -> tuple[Meld, tuple[Card, ...]]:
-    _phase(state, Phase.PLAY, "lay off")
+    require_phase(state, Phase.PLAY, "lay off")
     var = state.rules.var
     seat = action.seat
     meld = _meld_at(state, action.meld)
@@ -285,7 +285,7 @@ def apply_layoff(state: GameState, action: LayOff) -> Result:
 
 
 def _plan_swap(state: GameState, action: SwapJoker) -> tuple[Meld, int]:
-    _phase(state, Phase.PLAY, "swap")
+    require_phase(state, Phase.PLAY, "swap")
     if not state.rules.var.joker_swap(state.rules):
         raise InvalidJokerSwap(reason="these rules have no joker exchange",
                                reason_code="not_allowed")
@@ -323,7 +323,7 @@ def verify_discard(state: GameState, action: Discard) -> None:
     """basic-rummy.de.txt: "Am Ende deines Zuges muss eine Karte von deiner Hand abgeworfen
     ... werden. Wenn Sie Ihren Zug mit der obersten Karte des Ablagestapels begonnen haben,
     dürfen Sie diesen Zug nicht beenden, indem Sie dieselbe Karte ablegen"."""
-    _phase(state, Phase.PLAY, "discard")
+    require_phase(state, Phase.PLAY, "discard")
     remove_cards(state.hands[action.seat], [action.card])
     if state.turn.taken is not None and action.card == state.turn.taken:
         raise CannotDiscardTaken(card=str(action.card))
@@ -355,7 +355,7 @@ def _maybe_out(state: GameState, seat: int, events: list[Event]) -> Result:
 
 def verify_next(state: GameState, action: NextDeal) -> None:
     """The next deal can start once the hand is scored and the match goes on."""
-    _phase(state, Phase.HAND_OVER, "deal")
+    require_phase(state, Phase.HAND_OVER, "deal")
 
 
 def apply_next(state: GameState, action: NextDeal) -> Result:

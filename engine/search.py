@@ -38,10 +38,10 @@ from engine.melds import (
     Meld,
     MeldKind,
     MeldRules,
-    _rank_at,
-    _run_windows,
     extend_readings,
+    rank_at,
     readings,
+    run_windows,
 )
 from engine.options import RuleSet
 
@@ -249,16 +249,16 @@ def _suit_runs(ranks: int, jokers: int, ace: AceMode, min_cards: int,
     held = ranks.bit_count()
     posmask = twicemask = 0
     for pos in range(1, 26):
-        if ranks >> _rank_at(pos) & 1:
+        if ranks >> rank_at(pos) & 1:
             posmask |= 1 << pos
-        if twice >> _rank_at(pos) & 1:
+        if twice >> rank_at(pos) & 1:
             twicemask |= 1 << pos
     out: list[_Window] = []
     for length in range(min_cards, 14):
         if length - jokers > held:
             break
         full = (1 << length) - 1
-        for start in _run_windows(length, ace):
+        for start in run_windows(length, ace):
             window = posmask >> start & full
             have = window.bit_count()
             if have == 0 or length - have > jokers:
@@ -271,7 +271,7 @@ def _suit_runs(ranks: int, jokers: int, ace: AceMode, min_cards: int,
                 if prune and length >= 2 * min_cards and _splits(
                         naturals_mask, count, length, min_cards, min_naturals):
                     continue
-                naturals = tuple(_rank_at(start + k) for k in range(length)
+                naturals = tuple(rank_at(start + k) for k in range(length)
                                  if naturals_mask >> k & 1)
                 out.append((start, length, naturals, length - count))
     return tuple(out)
@@ -359,7 +359,7 @@ def _splits_accepted(builder: _Builder, rules: MeldRules) -> bool:
     _, suit, start, length, naturals = builder
     assert isinstance(start, int) and isinstance(length, int) and isinstance(naturals, tuple)
     for cut in range(rules.min_cards, length - rules.min_cards + 1):
-        low = {_rank_at(p) for p in range(start, start + cut)}
+        low = {rank_at(p) for p in range(start, start + cut)}
         left = tuple(r for r in naturals if r in low)
         right = tuple(r for r in naturals if r not in low)
         if (len(left) >= rules.min_naturals and len(right) >= rules.min_naturals
@@ -418,8 +418,8 @@ def _joker_runs(naturals: Sequence[int], jokers: int,
         held[code >> 4] |= 1 << (code & 15)
     for length in range(rules.min_cards, min(13, jokers) + 1):
         for suit in range(4):
-            start = next((s for s in _run_windows(length, rules.ace)
-                          if not any(held[suit] >> _rank_at(p) & 1
+            start = next((s for s in run_windows(length, rules.ace)
+                          if not any(held[suit] >> rank_at(p) & 1
                                      for p in range(s, s + length))), None)
             if start is not None:
                 out[length] = ("run", suit, start, length, ())
@@ -554,7 +554,7 @@ def _merge_runs(chosen: list[_Builder], ace: AceMode) -> list[_Builder]:
                 continue
             if start2 not in (start + length, start + length - 13):
                 continue
-            if start not in _run_windows(length + length2, ace):
+            if start not in run_windows(length + length2, ace):
                 continue
             runs.remove(a)
             runs.remove(b)
@@ -578,7 +578,7 @@ def _build(builder: _Builder) -> tuple[CardSpec, ...]:
     suit = _SUITS[suit_index]
     out = []
     for pos in range(start, start + length):
-        rank = _rank_at(pos)
+        rank = rank_at(pos)
         out.append(CardSpec(Card(rank, suit)) if rank in ranks
                    else CardSpec(JOKER, Card(rank, suit)))
     return tuple(out)

@@ -27,11 +27,10 @@ from engine.dealing import DealSpec, start_deal
 from engine.errors import CannotDiscardTaken
 from engine.events import Discarded, WentOut
 from engine.frozen import replace
-from engine.moves import _phase as require_phase
 from engine.moves import apply_draw as shared_apply_draw
 from engine.moves import apply_layoff as shared_apply_layoff
 from engine.moves import apply_meld as shared_apply_meld
-from engine.moves import remove_cards, renewable
+from engine.moves import remove_cards, renewable, require_phase
 from engine.moves import verify_draw as shared_verify_draw
 from engine.moves import verify_layoff as shared_verify_layoff
 from engine.moves import verify_meld as shared_verify_meld

@@ -36,9 +36,9 @@ from engine.melds import (
     Meld,
     MeldKind,
     MeldProblem,
-    _rank_at,
     check_meld,
     extend_readings,
+    rank_at,
 )
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.obligation import pays
@@ -135,7 +135,7 @@ def _run_extensions(meld: Meld, stock: Counter[Card], seat: int) -> list[tuple[C
             if left + right == 0:
                 continue
             positions = list(range(start - left, start)) + list(range(end + 1, end + 1 + right))
-            tiles = [Card(_rank_at(pos), colour) for pos in positions]
+            tiles = [Card(rank_at(pos), colour) for pos in positions]
             gaps = [i for i, t in enumerate(tiles) if not stock[t]]
             if len(gaps) > jolys:
                 continue
