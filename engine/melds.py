@@ -51,7 +51,10 @@ class MeldRules:
     ``min_cards``: smallest meld (3). ``max_set``: largest set (4).
     ``min_naturals``: natural (non-joker) cards every meld needs.
     ``check``: a variant's further condition on a complete meld (e.g. how many
-    jokers it may hold); it returns a :class:`MeldProblem` or ``None``.
+    jokers it may hold); it returns a :class:`MeldProblem` or ``None``. On a meld whose
+    jokers stand for declared faces (a set's for its rank only) it must depend only on
+    the kind and the numbers of natural cards and jokers: the best-meld search asks it
+    once per such shape (:func:`engine.search._passes`).
     """
 
     ace: AceMode = AceMode.LOW
