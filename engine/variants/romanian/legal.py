@@ -142,8 +142,8 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         out += layoff_actions(state, seat)
         out += exchange_actions(state, seat)
         out += discards
-    seen: list[Action] = []
+    seen: dict[Action, None] = {}
     for action in out:
         if action not in seen and can(state, action):
-            seen.append(action)
-    return seen
+            seen[action] = None
+    return list(seen)
