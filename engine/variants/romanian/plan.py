@@ -231,7 +231,7 @@ def _items(hand: Sequence[Card], kinds: list[Card], ctx: PlanContext) -> list[_I
     return items
 
 
-def _most_value(tile: Card) -> int:
+def most_value(tile: Card) -> int:
     """The most ``tile`` can add to the value of new melds: a 1 25 (in a set of 1s), a
     Joly 25 (it counts as the tile it stands for), 2-9 five, 10-13 ten."""
     if tile.is_joker or tile.rank == 1:
@@ -291,7 +291,7 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan 
     # The most each tile can add to the opening's value (a 1: 25 in a set of 1s; a Joly:
     # the tile it stands for, at most 25): with the tiles left worth less than what the
     # opening still lacks, no way out remains (pruning by value).
-    most = [_most_value(k) for k in kinds]
+    most = [most_value(k) for k in kinds]
     memo: set[tuple[object, ...]] = set()
     chosen: list[int] = []
     steps = 0
