@@ -24,7 +24,7 @@ from engine.frozen import replace
 from engine.state import GameState, Phase
 
 __all__ = ["DealSpec", "apply", "can", "current_player", "is_over", "legal_actions",
-           "new_game", "verify"]
+           "new_game", "quick_action", "verify"]
 
 def current_player(state: GameState) -> int | None:
     """The seat to act, or ``None`` between deals (anyone may say ``next``) and at the end."""
@@ -85,3 +85,36 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     :func:`engine.search.going_out_partitions`). Variants may add their moves.
     """
     return state.rules.var.legal_actions(state, seat)
+
+
+def quick_action(state: GameState, seat: int) -> Action:
+    """A legal action for ``seat`` found with bounded, small work: for the service, when
+    the decision of an AI seat or an autopilot runs out of its time budget.
+
+    Between deals it is ``next``. During a deal ``seat`` must be the seat to move; the
+    variant names a few cheap candidates (:meth:`engine.variant.Variant.quick_actions`:
+    draw, a discard, ``ready``, ``done``, taking back an unfinished first meld, the meld
+    owed now...) and the first that :func:`verify` accepts is returned. Worst case: a few
+    verifications of a draw or discard (microseconds), or, when a meld is owed (Rummy
+    500's card taken from the pile, a Romanian tile taken from the row or a freed Joly)
+    or a Romanian seat must go out after the face-up tile, one search of the melds of
+    that one card or one going-out plan, both bounded by their guards. Only if no
+    candidate is legal (no reachable state is known to need it: tests play every
+    variant at random and check) it falls back to the first legal action.
+
+    Raises :class:`engine.errors.GameOver` after the match and
+    :class:`engine.errors.NotYourTurn` for a seat that is not the one to move.
+    """
+    if state.phase is Phase.GAME_OVER:
+        raise GameOver()
+    if state.phase is Phase.HAND_OVER:
+        return NextDeal(seat)
+    if seat != state.current:
+        raise NotYourTurn(player=state.players[state.current], seat=seat)
+    for action in state.rules.var.quick_actions(state, seat):
+        if can(state, action):
+            return action
+    legal = legal_actions(state, seat)
+    if not legal:
+        raise IllegalMove()
+    return legal[0]

@@ -78,6 +78,13 @@ class Variant(ABC):
                        deck: Sequence[Card]) -> DealSpec:
         """Deal ``deck`` (front first) as the rules deal (a record's ``{"deck": [...]}``)."""
 
+    def quick_actions(self, state: GameState, seat: int) -> list[Action]:
+        """A few cheap candidates for the action of ``seat``, the seat to move in a
+        running deal, most likely legal first (each is still verified): see
+        :func:`engine.game.quick_action`. Must cost little whatever the hand; the base has
+        none."""
+        return []
+
     #: Further keys of an explicit deal in a record (``DealSpec.extra``), e.g. ``face_up``.
     deal_keys: frozenset[str] = frozenset()
 

@@ -38,7 +38,7 @@ from engine.variants.german.actions import (
 from engine.variants.german.commands import COMMANDS
 from engine.variants.german.dealing import deal_cards, deal_pack, deck, hand_size
 from engine.variants.german.ending import deal_scores, totals_over, totals_winners
-from engine.variants.german.legal import legal_actions
+from engine.variants.german.legal import legal_actions, quick_actions
 from engine.variants.german.melds import meld_rules
 from engine.variants.german.moves import on_deal
 from engine.variants.german.state import (
@@ -79,6 +79,10 @@ class GermanRummy(Variant):
     def legal_actions(self, state: GameState, seat: int) -> list[Any]:
         """See :func:`engine.variants.german.legal.legal_actions`."""
         return legal_actions(state, seat)
+
+    def quick_actions(self, state: GameState, seat: int) -> list[Any]:
+        """See :func:`engine.variants.german.legal.quick_actions`."""
+        return quick_actions(state, seat)
 
     def deal(self, rules: RuleSet, seats: int, dealer: int, seed: int,
              deal_number: int) -> DealSpec:

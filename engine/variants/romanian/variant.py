@@ -32,7 +32,7 @@ from engine.state import DealSpec, GameState, Phase
 from engine.variants.base import Apply, Variant, Verify
 from engine.variants.romanian import actions, moves, preplay
 from engine.variants.romanian.commands import COMMANDS
-from engine.variants.romanian.legal import legal_actions
+from engine.variants.romanian.legal import legal_actions, quick_actions
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.rules import OPTIONS, PRESETS, SOURCE
 from engine.variants.romanian.scoring import score_sheet
@@ -120,6 +120,10 @@ class RomanianRummy(Variant):
     def legal_actions(self, state: GameState, seat: int) -> list[Action]:
         """See :mod:`engine.variants.romanian.legal`."""
         return legal_actions(state, seat)
+
+    def quick_actions(self, state: GameState, seat: int) -> list[Action]:
+        """See :func:`engine.variants.romanian.legal.quick_actions`."""
+        return quick_actions(state, seat)
 
     def deal(self, rules: RuleSet, seats: int, dealer: int, seed: int,
              deal_number: int) -> DealSpec:

@@ -37,7 +37,7 @@ from engine.variants.base import Apply, Verify
 from engine.variants.rummy500 import calls, moves
 from engine.variants.rummy500.actions import CallRummy
 from engine.variants.rummy500.commands import CALL_COMMAND
-from engine.variants.rummy500.legal import legal_actions
+from engine.variants.rummy500.legal import legal_actions, quick_actions
 from engine.variants.rummy500.melds import MELD_RULES
 from engine.variants.rummy500.rules import OPTIONS, PRESETS, SOURCE
 from engine.variants.rummy500.scoring import deal_scores, target_reached
@@ -85,6 +85,10 @@ class Rummy500(SharedFlow):
     def legal_actions(self, state: GameState, seat: int) -> list[Action]:
         """See :mod:`engine.variants.rummy500.legal`."""
         return legal_actions(state, seat)
+
+    def quick_actions(self, state: GameState, seat: int) -> list[Action]:
+        """See :func:`engine.variants.rummy500.legal.quick_actions`."""
+        return quick_actions(state, seat)
 
     def on_deal(self, state: GameState, spec: DealSpec) -> GameState:
         """A new deal starts with no call window."""
