@@ -32,7 +32,7 @@ from typing import Any
 from engine.actions import Action, NextDeal
 from engine.cards import Card
 from engine.commands import find_player, format_record_line, parse_record_line
-from engine.dealing import DealSpec, new_game, start_deal, starter
+from engine.dealing import DealSpec, new_game, start_deal
 from engine.errors import EngineError
 from engine.game import apply
 from engine.rules import OptionValue, RuleSet, make_rules
@@ -275,19 +275,15 @@ def _deal_spec(plan: RecordPlan, deal: DealPlan, dealer: int, number: int) -> De
     if deal.deck is not None:
         return rules.var.deal_from_deck(rules, seats, dealer, deal.deck)
     assert deal.hands is not None
-    var = rules.var
-    size = var.hand_size(rules, seats)
-    extra = var.starter_extra_card(rules)
-    first = starter(dealer, seats)
+    sizes, upcard = rules.var.deal_shape(rules, seats, dealer)
     for seat, hand in enumerate(deal.hands):
-        want = size + (1 if extra and seat == first else 0)
-        if len(hand) != want:
+        if len(hand) != sizes[seat]:
             raise RecordError(f"{deal.where}.hands.{plan.players[seat]}",
-                              f"has {len(hand)} cards, the rules deal {want}")
-    if extra and deal.upcard is not None:
+                              f"has {len(hand)} cards, the rules deal {sizes[seat]}")
+    if not upcard and deal.upcard is not None:
         raise RecordError(f"{deal.where}.upcard",
-                          "must be null: the starter gets an extra card instead")
-    if not extra and deal.upcard is None:
+                          "must be null: a player gets an extra card instead")
+    if upcard and deal.upcard is None:
         raise RecordError(f"{deal.where}.upcard", "missing")
     return DealSpec(deal.hands, deal.upcard, deal.stock, deal.extra)
 

@@ -78,6 +78,16 @@ class Variant(ABC):
                        deck: Sequence[Card]) -> DealSpec:
         """Deal ``deck`` (front first) as the rules deal (a record's ``{"deck": [...]}``)."""
 
+    def deal_shape(self, rules: RuleSet, seats: int, dealer: int) -> tuple[tuple[int, ...], bool]:
+        """What an explicit deal must hold: the number of cards per seat and whether an
+        upcard is turned. The base: :meth:`hand_size` each, one card more for the starter
+        (left of the dealer) instead of an upcard when :meth:`starter_extra_card`."""
+        size = self.hand_size(rules, seats)
+        extra = self.starter_extra_card(rules)
+        first = (dealer + 1) % seats
+        return (tuple(size + (1 if extra and seat == first else 0) for seat in range(seats)),
+                not extra)
+
     def quick_actions(self, state: GameState, seat: int) -> list[Action]:
         """A few cheap candidates for the action of ``seat``, the seat to move in a
         running deal, most likely legal first (each is still verified): see

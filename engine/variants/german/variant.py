@@ -80,6 +80,15 @@ class GermanRummy(Variant):
         """See :func:`engine.variants.german.legal.legal_actions`."""
         return legal_actions(state, seat)
 
+    def deal_shape(self, rules: RuleSet, seats: int, dealer: int) -> tuple[tuple[int, ...], bool]:
+        """13 cards each (:func:`engine.variants.german.dealing.hand_size`); with
+        ``dealer_extra`` the dealer one more and no upcard: "Optional kann sich der Geber
+        eine zusätzliche Karte verteilen, anstatt eine Karte aufzudecken"."""
+        size = hand_size(rules, seats)
+        extra = rules.flag("dealer_extra")
+        return (tuple(size + (1 if extra and seat == dealer else 0) for seat in range(seats)),
+                not extra)
+
     def quick_actions(self, state: GameState, seat: int) -> list[Any]:
         """See :func:`engine.variants.german.legal.quick_actions`."""
         return quick_actions(state, seat)
