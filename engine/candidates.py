@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from itertools import combinations
 
 from engine.cards import JOKER, Card
-from engine.melds import CardSpec, MeldRules, _rank_at, _run_windows
+from engine.melds import CardSpec, MeldRules, rank_at, run_windows
 
 
 def candidate_melds(hand: Iterable[Card], rules: MeldRules) -> list[tuple[CardSpec, ...]]:
@@ -62,8 +62,8 @@ def _runs(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[
         for length in range(rules.min_cards, 14):
             if length - len(ranks) > jokers:
                 break  # longer windows need even more jokers
-            for start in _run_windows(length, rules.ace):
-                window = [_rank_at(p) for p in range(start, start + length)]
+            for start in run_windows(length, rules.ace):
+                window = [rank_at(p) for p in range(start, start + length)]
                 present = [r for r in window if r in ranks]
                 gaps = length - len(present)
                 if gaps > jokers:

@@ -6,41 +6,17 @@ import random
 import secrets
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
-from engine.cards import Card, parse_card, parse_cards, shuffled
+from engine.cards import Card, shuffled
 from engine.errors import RuleOptionError
 from engine.events import DealStarted, Event
 from engine.frozen import replace
-from engine.rules import RuleSet
-from engine.state import GameState, Phase, TurnState
-from engine.variants import get_variant
+from engine.options import RuleSet
+from engine.state import DealSpec, GameState, Phase, TurnState
 
-
-@dataclass(frozen=True, slots=True)
-class DealSpec:
-    """An explicit deal: ``hands`` per seat, the ``upcard`` (or ``None``) and the
-    ``stock`` top card first; ``extra``: what else a variant deals (or ``None``). Used by
-    game records and stacked-deck tests."""
-
-    hands: tuple[tuple[Card, ...], ...]
-    upcard: Card | None
-    stock: tuple[Card, ...]
-    extra: Any = None
-
-    @staticmethod
-    def parse(hands: Sequence[str], upcard: str | None, stock: str = "") -> DealSpec:
-        """Build a deal from notation: one string per hand (``"7h 8h 9h"``), the upcard
-        (or ``None``) and the stock top first. Raises ``CardParseError``."""
-        return DealSpec(tuple(parse_cards(h) for h in hands),
-                        parse_card(upcard) if upcard else None, parse_cards(stock))
-
-    def cards(self) -> list[Card]:
-        """Every card of the deal."""
-        up = [self.upcard] if self.upcard is not None else []
-        return [c for h in self.hands for c in h] + up + list(self.stock)
+__all__ = ["DealSpec", "deal_from_deck", "deal_rng", "new_game", "shuffled_deal", "start_deal",
+           "starter"]
 
 
 def deal_rng(seed: int, deal_number: int, purpose: str = "deal") -> random.Random:
@@ -63,7 +39,7 @@ def deal_from_deck(rules: RuleSet, seats: int, dealer: int, deck: Sequence[Card]
     the Wrotham starter's extra card there is no upcard. Raises ``RuleOptionError`` when
     the deck is too small.
     """
-    var = get_variant(rules.variant)
+    var = rules.var
     size = var.hand_size(rules, seats)
     extra = var.starter_extra_card(rules)
     first = starter(dealer, seats)
@@ -90,7 +66,7 @@ def deal_from_deck(rules: RuleSet, seats: int, dealer: int, deck: Sequence[Card]
 def shuffled_deal(rules: RuleSet, seats: int, dealer: int, seed: int,
                   deal_number: int) -> DealSpec:
     """Shuffle the variant's deck with the deal's own random source and deal it."""
-    deck = shuffled(get_variant(rules.variant).deck(rules, seats), deal_rng(seed, deal_number))
+    deck = shuffled(rules.var.deck(rules, seats), deal_rng(seed, deal_number))
     return deal_from_deck(rules, seats, dealer, deck)
 
 
@@ -104,7 +80,7 @@ def new_game(rules: RuleSet, players: Sequence[str], seed: int | None = None,
     shuffle. Raises ``RuleOptionError`` for a player count the variant does not
     allow or duplicate names.
     """
-    var = get_variant(rules.variant)
+    var = rules.var
     names = tuple(players)
     if not var.min_players <= len(names) <= var.max_players:
         raise RuleOptionError(
@@ -131,7 +107,7 @@ def start_deal(state: GameState, dealer: int,
     number = state.deal_number + 1
     rules = state.rules
     seats = state.seats
-    var = get_variant(rules.variant)
+    var = rules.var
     spec = deal or var.deal(rules, seats, dealer, state.seed, number)
     if len(spec.hands) != seats:
         raise RuleOptionError(detail=f"the deal has {len(spec.hands)} hands for {seats} players",

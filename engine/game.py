@@ -22,10 +22,19 @@ from engine.errors import GameOver, IllegalMove, NotYourTurn
 from engine.events import Event
 from engine.frozen import replace
 from engine.state import GameState, Phase
-from engine.variants import get_variant
 
-__all__ = ["DealSpec", "apply", "can", "current_player", "is_over", "legal_actions",
-           "new_game", "verify"]
+__all__ = [
+    "DealSpec",
+    "apply",
+    "apply_legal",
+    "can",
+    "current_player",
+    "is_over",
+    "legal_actions",
+    "new_game",
+    "quick_action",
+    "verify",
+]
 
 def current_player(state: GameState) -> int | None:
     """The seat to act, or ``None`` between deals (anyone may say ``next``) and at the end."""
@@ -45,7 +54,7 @@ def verify(state: GameState, action: Action) -> None:
         raise GameOver()
     if not 0 <= action.seat < state.seats:
         raise NotYourTurn(player=state.players[state.current], seat=action.seat)
-    var = get_variant(state.rules.variant)
+    var = state.rules.var
     if not isinstance(action, NextDeal) and state.phase in (Phase.DRAW, Phase.PLAY) \
             and action.seat != state.current and not var.may_act(state, action):
         raise NotYourTurn(player=state.players[state.current], seat=action.seat)
@@ -71,8 +80,17 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
     (the state is immutable) when the action is not legal.
     """
     verify(state, action)
-    handlers = get_variant(state.rules.variant).handlers()
+    handlers = state.rules.var.handlers()
     new, events = handlers[type(action)][1](state, action)
+    return replace(new, version=state.version + 1), events
+
+
+def apply_legal(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
+    """:func:`apply` for an action taken from :func:`legal_actions` of this very ``state``:
+    the trusted path (AI seats, simulations) that skips the second verification. Input
+    from people goes through :func:`apply`, which verifies; an action that is not in the
+    legal list of ``state`` must never come here."""
+    new, events = state.rules.var.handlers()[type(action)][1](state, action)
     return replace(new, version=state.version + 1), events
 
 
@@ -85,28 +103,37 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     holds; in all-at-once deals every whole-hand partition found by
     :func:`engine.search.going_out_partitions`). Variants may add their moves.
     """
-    return get_variant(state.rules.variant).legal_actions(state, seat)
+    return state.rules.var.legal_actions(state, seat)
 
 
 def quick_action(state: GameState, seat: int) -> Action:
-    """A legal action for ``seat`` (the seat to move) found with little work, for when an
-    AI or autopilot decision ran out of its time budget.
+    """A legal action for ``seat`` found with bounded, small work: for the service, when
+    the decision of an AI seat or an autopilot runs out of its time budget.
 
-    Placeholder: draw when drawing is legal, else the first discard of the hand that
-    :func:`can` accepts, else the first of :func:`legal_actions`. The engine's bounded
-    version (a move generator with a bounded worst case) replaces it. Raises
-    :class:`engine.errors.IllegalMove` when the seat has no legal action.
+    Between deals it is ``next``. During a deal ``seat`` must be the seat to move; the
+    variant names a few cheap candidates (:meth:`engine.variant.Variant.quick_actions`:
+    draw, a discard, ``ready``, ``done``, taking back an unfinished first meld, the meld
+    owed now...) and the first that :func:`verify` accepts is returned. Worst case: a few
+    verifications of a draw or discard (microseconds), or, when a meld is owed (Rummy
+    500's card taken from the pile, a Romanian tile taken from the row or a freed Joly)
+    or a Romanian seat must go out after the face-up tile, one search of the melds of
+    that one card or one going-out plan, both bounded by their guards. Only if no
+    candidate is legal (no reachable state is known to need it: tests play every
+    variant at random and check) it falls back to the first legal action.
+
+    Raises :class:`engine.errors.GameOver` after the match and
+    :class:`engine.errors.NotYourTurn` for a seat that is not the one to move.
     """
-    from engine.actions import Discard, Draw
-
-    draw = Draw(seat)
-    if can(state, draw):
-        return draw
-    for card in state.hands[seat]:
-        discard = Discard(seat, card)
-        if can(state, discard):
-            return discard
-    actions = legal_actions(state, seat)
-    if not actions:
+    if state.phase is Phase.GAME_OVER:
+        raise GameOver()
+    if state.phase is Phase.HAND_OVER:
+        return NextDeal(seat)
+    if seat != state.current:
+        raise NotYourTurn(player=state.players[state.current], seat=seat)
+    for action in state.rules.var.quick_actions(state, seat):
+        if can(state, action):
+            return action
+    legal = legal_actions(state, seat)
+    if not legal:
         raise IllegalMove()
-    return actions[0]
+    return legal[0]

@@ -14,14 +14,19 @@ from engine.actions import (
 )
 from engine.candidates import candidate_melds
 from engine.cards import Card
-from engine.melds import CardSpec, extend_readings, joker_swap_target
+from engine.game import can
+from engine.melds import CardSpec, extend_readings, joker_swap_target, readings
+from engine.search import going_out_partitions
 from engine.state import GameState, Phase
-from engine.variants import get_variant
 
 
 def standard_legal_actions(state: GameState, seat: int) -> list[Action]:
     """Legal actions of ``seat`` under the shared flow: ``next`` between deals, draw or
-    take at the start of a turn, then melds, lay-offs, joker swaps and discards."""
+    take at the start of a turn, then melds, lay-offs, joker swaps and discards.
+
+    Generated: each candidate is kept by the conditions the moves check
+    (:mod:`engine.moves`), computed once for the position, never by verifying it; the
+    same list as :func:`checked_legal_actions` (a property test holds them equal)."""
     if state.phase is Phase.GAME_OVER:
         return []
     if state.phase is Phase.HAND_OVER:
@@ -30,51 +35,113 @@ def standard_legal_actions(state: GameState, seat: int) -> list[Action]:
         return []
     if state.phase is Phase.DRAW:
         out: list[Action] = [Draw(seat)]
-        if state.discard:
+        upcard = state.upcard
+        if upcard is not None and any(c != upcard for c in state.hands[seat]):
             out.append(TakeDiscard(seat))
-        return [a for a in out if _can(state, a)]
+        return out
     return play_actions(state, seat)
 
 
-def _can(state: GameState, action: Action) -> bool:
-    from engine.game import can
+def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
+    """The candidates of the shared flow that :func:`engine.game.can` accepts: the old way
+    of listing the legal actions, kept as the oracle of :func:`standard_legal_actions`."""
+    if state.phase is Phase.GAME_OVER:
+        return []
+    if state.phase is Phase.HAND_OVER:
+        return [NextDeal(seat)]
+    if seat != state.current:
+        return []
+    return [a for a in standard_candidates(state, seat) if can(state, a)]
 
-    return can(state, action)
 
-
-def play_actions(state: GameState, seat: int) -> list[Action]:
-    """The legal meld, lay-off, swap and discard actions in the play phase."""
+def standard_candidates(state: GameState, seat: int) -> list[Action]:
+    """Every action the shared flow might allow ``seat`` now, in the stable order of the
+    legal list, unchecked."""
+    if state.phase is Phase.DRAW:
+        out: list[Action] = [Draw(seat)]
+        if state.discard:
+            out.append(TakeDiscard(seat))
+        return out
     rules = state.rules
-    var = get_variant(rules.variant)
+    var = rules.var
     mrules = var.meld_rules(rules)
     hand = state.hands[seat]
     cards = sorted(set(hand), key=lambda c: c.sort_key)
+    out = []
+    if var.all_at_once(rules, state.deal_number):
+        out += [MeldCards(seat, groups) for groups in going_out_partitions(hand, mrules)]
+    else:
+        out += [MeldCards(seat, (group,)) for group in candidate_melds(hand, mrules)]
+        out += [LayOff(seat, (spec,), index) for card in cards
+                for index, spec in layoff_specs(card, state)]
+    if var.joker_swap(rules):
+        out += [SwapJoker(seat, card, index) for index, meld in enumerate(state.melds)
+                for card in cards if joker_swap_target(meld, card) >= 0]
+    out += [Discard(seat, card) for card in cards]
+    return out
+
+
+def play_actions(state: GameState, seat: int) -> list[Action]:
+    """The legal meld, lay-off, swap and discard actions in the play phase, generated from
+    the conditions of :mod:`engine.moves`: a meld has one reading, stays within the melds
+    allowed this turn (all at once in such deals) and leaves a card to discard when one is
+    needed, and not only copies of the card taken from the pile; a lay-off has one reading
+    and needs an own meld first under ``layoff_after_meld``; a joker swap needs the card a
+    joker stands for; any card but the taken one may be discarded."""
+    rules = state.rules
+    var = rules.var
+    mrules = var.meld_rules(rules)
+    hand = state.hands[seat]
+    turn = state.turn
+    taken = turn.taken
+    size = len(hand)
+    others = sum(1 for c in hand if c != taken) if taken is not None else size
+    final = var.final_discard_required(rules)
+
+    def leaves_ok(used: int, used_others: int) -> bool:
+        """_check_left of engine.moves for a move that uses ``used`` cards, of which
+        ``used_others`` are not copies of the taken card."""
+        if used == size:
+            return not final
+        return taken is None or others - used_others > 0
+
+    cards = sorted(set(hand), key=lambda c: c.sort_key)
     out: list[Action] = []
     if var.all_at_once(rules, state.deal_number):
-        from engine.search import going_out_partitions
-
-        for groups in going_out_partitions(hand, mrules):
-            out.append(MeldCards(seat, groups))
+        if not turn.played:
+            for groups in going_out_partitions(hand, mrules):
+                used = [s.card for g in groups for s in g]
+                if (size - len(used) <= 1
+                        and leaves_ok(len(used), sum(1 for c in used if c != taken))
+                        and all(len(readings(g, seat, mrules)) == 1 for g in groups)):
+                    out.append(MeldCards(seat, groups))
     else:
-        for group in candidate_melds(hand, mrules):
-            out.append(MeldCards(seat, (group,)))
+        limit = var.max_melds_per_turn(rules)
+        if limit is None or turn.melds + 1 <= limit:
+            for group in candidate_melds(hand, mrules):
+                if (leaves_ok(len(group), sum(1 for s in group if s.card != taken))
+                        and len(readings(group, seat, mrules)) == 1):
+                    out.append(MeldCards(seat, (group,)))
+        own_first = var.layoff_needs_own_meld(rules) and not state.has_melded[seat]
         for card in cards:
+            if not leaves_ok(1, 1 if card != taken else 0):
+                continue
             for index, spec in layoff_specs(card, state):
-                out.append(LayOff(seat, (spec,), index))
+                if not (own_first and state.melds[index].owner != seat):
+                    out.append(LayOff(seat, (spec,), index))
     if var.joker_swap(rules):
         for index, meld in enumerate(state.melds):
             for card in cards:
                 if joker_swap_target(meld, card) >= 0:
                     out.append(SwapJoker(seat, card, index))
-    for card in cards:
-        out.append(Discard(seat, card))
-    return [a for a in out if _can(state, a)]
+    out += [Discard(seat, card) for card in cards if card != taken]
+    return out
 
 
 def layoff_specs(card: Card, state: GameState) -> list[tuple[int, CardSpec]]:
     """Single-card lay-offs of ``card``: one per meld, or per joker face when a joker fits
     more than one place (e.g. either end of a run)."""
-    mrules = get_variant(state.rules.variant).meld_rules(state.rules)
+    mrules = state.rules.var.meld_rules(state.rules)
     out: list[tuple[int, CardSpec]] = []
     for index, meld in enumerate(state.melds):
         found = extend_readings(meld, (CardSpec(card),), state.current, mrules)

@@ -51,7 +51,10 @@ class MeldRules:
     ``min_cards``: smallest meld (3). ``max_set``: largest set (4).
     ``min_naturals``: natural (non-joker) cards every meld needs.
     ``check``: a variant's further condition on a complete meld (e.g. how many
-    jokers it may hold); it returns a :class:`MeldProblem` or ``None``.
+    jokers it may hold); it returns a :class:`MeldProblem` or ``None``. On a meld whose
+    jokers stand for declared faces (a set's for its rank only) it must depend only on
+    the kind and the numbers of natural cards and jokers: the best-meld search asks it
+    once per such shape (:func:`engine.search._passes`).
     """
 
     ace: AceMode = AceMode.LOW
@@ -133,12 +136,12 @@ class MeldProblem(Exception):
         self.detail = detail
 
 
-def _rank_at(position: int) -> int:
+def rank_at(position: int) -> int:
     """Rank at a run position: 1..13 as usual, 14 = ace high, 15 = two after the ace (around)."""
     return (position - 1) % 13 + 1
 
 
-def _run_windows(length: int, ace: AceMode) -> range:
+def run_windows(length: int, ace: AceMode) -> range:
     """Start positions allowed for a run of ``length`` under the ace rule."""
     if length > 13:
         return range(0)
@@ -190,8 +193,8 @@ def _run_readings(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> li
     undeclared = sum(1 for s in specs if s.card.is_joker and s.face is None)
     out: list[Meld] = []
     length = len(specs)
-    for start in _run_windows(length, rules.ace):
-        window = [_rank_at(p) for p in range(start, start + length)]
+    for start in run_windows(length, rules.ace):
+        window = [rank_at(p) for p in range(start, start + length)]
         remaining = list(window)
         ok = True
         for r in natural_ranks + declared_ranks:

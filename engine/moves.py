@@ -43,10 +43,16 @@ from engine.events import (
     WentOut,
 )
 from engine.frozen import replace
-from engine.melds import Meld, MeldProblem, Placed, check_meld, extend_readings
+from engine.melds import (
+    Meld,
+    MeldProblem,
+    Placed,
+    check_meld,
+    extend_readings,
+    joker_swap_target,
+)
 from engine.scoring import end_hand
 from engine.state import GameState, Phase, TurnState
-from engine.variants import get_variant
 
 Result = tuple[GameState, tuple[Event, ...]]
 
@@ -71,7 +77,7 @@ _EXPECTED = {
 }
 
 
-def _phase(state: GameState, phase: Phase, action: str) -> None:
+def require_phase(state: GameState, phase: Phase, action: str) -> None:
     """Raise ``WrongPhase`` (saying what is expected now) unless the state is in ``phase``."""
     if state.phase is not phase:
         raise WrongPhase(action=action, expected=_EXPECTED[state.phase],
@@ -84,12 +90,12 @@ def verify_draw(state: GameState, action: Draw) -> None:
     """Draw is legal at the start of a turn. basic-rummy.de.txt: "Sie müssen beginnen,
     indem Sie eine Karte entweder von der Oberseite des Ablagestapels oder von der
     obersten Karte auf dem Ablagestapel nehmen"."""
-    _phase(state, Phase.DRAW, "draw")
+    require_phase(state, Phase.DRAW, "draw")
 
 
 def renewable(state: GameState) -> int:
     """How many discards could become a new stock now (0: the hand ends instead)."""
-    mode, limit = get_variant(state.rules.variant).stock_end(state.rules)
+    mode, limit = state.rules.var.stock_end(state.rules)
     if limit is not None and state.reuses >= limit:
         return 0
     return len(state.discard) - (1 if mode == "shuffle_keep_top" else 0)
@@ -118,7 +124,7 @@ def apply_draw(state: GameState, action: Draw) -> Result:
 
 
 def _renew_stock(state: GameState) -> tuple[GameState, StockRenewed]:
-    mode, _ = get_variant(state.rules.variant).stock_end(state.rules)
+    mode, _ = state.rules.var.stock_end(state.rules)
     reuse = state.reuses + 1
     if mode == "turn_over":
         # Turning the face-up pile over puts its bottom card on top of the new stock.
@@ -134,7 +140,7 @@ def _renew_stock(state: GameState) -> tuple[GameState, StockRenewed]:
 
 def verify_take(state: GameState, action: TakeDiscard) -> None:
     """Taking the upcard is legal at the start of a turn when the discard pile has one."""
-    _phase(state, Phase.DRAW, "take")
+    require_phase(state, Phase.DRAW, "take")
     if not state.discard:
         raise NothingToDraw()
     upcard = state.discard[-1]
@@ -158,7 +164,7 @@ def apply_take(state: GameState, action: TakeDiscard) -> Result:
 
 def _check_left(state: GameState, seat: int, left: tuple[Card, ...]) -> None:
     """Rules on what a meld or lay-off may leave in the hand."""
-    var = get_variant(state.rules.variant)
+    var = state.rules.var
     if not left and var.final_discard_required(state.rules):
         raise FinalDiscardRequired()
     taken = state.turn.taken
@@ -173,10 +179,10 @@ class _MeldPlan:
 
 
 def _plan_meld(state: GameState, action: MeldCards) -> _MeldPlan:
-    _phase(state, Phase.PLAY, "meld")
+    require_phase(state, Phase.PLAY, "meld")
     if not action.groups or any(not g for g in action.groups):
         raise InvalidMeld(cards="", reason="no cards named", reason_code="too_few")
-    var = get_variant(state.rules.variant)
+    var = state.rules.var
     rules = var.meld_rules(state.rules)
     seat = action.seat
     left = remove_cards(state.hands[seat], [s.card for g in action.groups for s in g])
@@ -234,8 +240,8 @@ def _meld_at(state: GameState, index: int) -> Meld:
 
 
 def _plan_layoff(state: GameState, action: LayOff) -> tuple[Meld, tuple[Card, ...]]:
-    _phase(state, Phase.PLAY, "lay off")
-    var = get_variant(state.rules.variant)
+    require_phase(state, Phase.PLAY, "lay off")
+    var = state.rules.var
     seat = action.seat
     meld = _meld_at(state, action.meld)
     if var.all_at_once(state.rules, state.deal_number):
@@ -279,10 +285,8 @@ def apply_layoff(state: GameState, action: LayOff) -> Result:
 
 
 def _plan_swap(state: GameState, action: SwapJoker) -> tuple[Meld, int]:
-    from engine.melds import joker_swap_target
-
-    _phase(state, Phase.PLAY, "swap")
-    if not get_variant(state.rules.variant).joker_swap(state.rules):
+    require_phase(state, Phase.PLAY, "swap")
+    if not state.rules.var.joker_swap(state.rules):
         raise InvalidJokerSwap(reason="these rules have no joker exchange",
                                reason_code="not_allowed")
     meld = _meld_at(state, action.meld)
@@ -319,7 +323,7 @@ def verify_discard(state: GameState, action: Discard) -> None:
     """basic-rummy.de.txt: "Am Ende deines Zuges muss eine Karte von deiner Hand abgeworfen
     ... werden. Wenn Sie Ihren Zug mit der obersten Karte des Ablagestapels begonnen haben,
     dürfen Sie diesen Zug nicht beenden, indem Sie dieselbe Karte ablegen"."""
-    _phase(state, Phase.PLAY, "discard")
+    require_phase(state, Phase.PLAY, "discard")
     remove_cards(state.hands[action.seat], [action.card])
     if state.turn.taken is not None and action.card == state.turn.taken:
         raise CannotDiscardTaken(card=str(action.card))
@@ -351,7 +355,7 @@ def _maybe_out(state: GameState, seat: int, events: list[Event]) -> Result:
 
 def verify_next(state: GameState, action: NextDeal) -> None:
     """The next deal can start once the hand is scored and the match goes on."""
-    _phase(state, Phase.HAND_OVER, "deal")
+    require_phase(state, Phase.HAND_OVER, "deal")
 
 
 def apply_next(state: GameState, action: NextDeal) -> Result:

@@ -32,7 +32,7 @@ from typing import Any
 from engine.actions import Action, NextDeal
 from engine.cards import Card
 from engine.commands import find_player, format_record_line, parse_record_line
-from engine.dealing import DealSpec, new_game, start_deal, starter
+from engine.dealing import DealSpec, new_game, start_deal
 from engine.errors import EngineError
 from engine.game import apply
 from engine.rules import OptionValue, RuleSet, make_rules
@@ -233,7 +233,7 @@ def _read_deal(value: Any, actions: Any, where: str, actions_where: str, rules: 
         deck = cards_from_json(deal["deck"], f"{where}.deck")
         check_cards_in_deck(rules, seats, deck, f"{where}.deck")
         return DealPlan(where, lines, deck=deck)
-    var = get_variant(rules.variant)
+    var = rules.var
     if keys <= {"hands", "upcard", "stock"} | var.deal_keys and "hands" in keys:
         hands = _read_hands(deal["hands"], players, f"{where}.hands")
         up_raw = deal.get("upcard")
@@ -271,23 +271,19 @@ def _deal_spec(plan: RecordPlan, deal: DealPlan, dealer: int, number: int) -> De
     rules = plan.rules
     seats = len(plan.players)
     if deal.seed is not None:
-        return get_variant(rules.variant).deal(rules, seats, dealer, deal.seed, number)
+        return rules.var.deal(rules, seats, dealer, deal.seed, number)
     if deal.deck is not None:
-        return get_variant(rules.variant).deal_from_deck(rules, seats, dealer, deal.deck)
+        return rules.var.deal_from_deck(rules, seats, dealer, deal.deck)
     assert deal.hands is not None
-    var = get_variant(rules.variant)
-    size = var.hand_size(rules, seats)
-    extra = var.starter_extra_card(rules)
-    first = starter(dealer, seats)
+    sizes, upcard = rules.var.deal_shape(rules, seats, dealer)
     for seat, hand in enumerate(deal.hands):
-        want = size + (1 if extra and seat == first else 0)
-        if len(hand) != want:
+        if len(hand) != sizes[seat]:
             raise RecordError(f"{deal.where}.hands.{plan.players[seat]}",
-                              f"has {len(hand)} cards, the rules deal {want}")
-    if extra and deal.upcard is not None:
+                              f"has {len(hand)} cards, the rules deal {sizes[seat]}")
+    if not upcard and deal.upcard is not None:
         raise RecordError(f"{deal.where}.upcard",
-                          "must be null: the starter gets an extra card instead")
-    if not extra and deal.upcard is None:
+                          "must be null: a player gets an extra card instead")
+    if upcard and deal.upcard is None:
         raise RecordError(f"{deal.where}.upcard", "missing")
     return DealSpec(deal.hands, deal.upcard, deal.stock, deal.extra)
 
@@ -421,7 +417,7 @@ def deal_to_json(spec: DealSpec, players: Sequence[str],
 
 def _options_vs_preset(rules: RuleSet) -> dict[str, OptionValue]:
     """The option values that differ from the preset (defaults < preset < options)."""
-    var = get_variant(rules.variant)
+    var = rules.var
     base: dict[str, OptionValue] = {o.name: o.default for o in var.options}
     base.update(var.presets[rules.preset].values)
     return {k: v for k, v in rules.values if base.get(k) != v}

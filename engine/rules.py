@@ -1,159 +1,19 @@
-"""Rules as configuration: option specs, presets and the frozen :class:`RuleSet`.
-
-A rule set is built from a variant id, an optional preset and option values,
-e.g. ``make_rules("basic", "beginner", {"ace": "high_or_low"})``. Every option
-names the rule sentence it comes from, so a table can list what it plays.
+"""Rules by name: :func:`make_rules` builds a validated :class:`RuleSet` from a variant id,
+an optional preset and option values, e.g. ``make_rules("basic", "beginner", {"ace":
+"high_or_low"})``. It looks the variant up in the registry (:mod:`engine.variants`), so
+it belongs to the edge of the engine; the option specs and the rule set itself live in
+:mod:`engine.options` (re-exported here).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from engine.errors import RuleOptionError
+from engine.options import Option, OptionValue, Preset, RuleSet
+from engine.variant import build_rules
+from engine.variants import get_variant
 
-if TYPE_CHECKING:
-    from engine.variants.base import Variant
-
-OptionValue = bool | int | str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """One rule option.
-
-    ``kind`` is ``bool``, ``int`` or ``str``; ``choices`` lists the allowed
-    strings of a ``str`` option; ``minimum``/``maximum`` bound an ``int``;
-    ``none_word`` is the word that means "no limit" (value ``None``) for an
-    ``int`` option. ``source`` is "file: quote" of the rule sentence.
-    """
-
-    name: str
-    kind: type
-    default: OptionValue
-    help: str
-    source: str
-    choices: tuple[str, ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
-    none_word: str | None = None
-
-    def parse(self, raw: OptionValue) -> OptionValue:
-        """Convert a raw value (text from a command, or JSON) to this option's type.
-
-        Raises :class:`RuleOptionError` (code ``bad_option``) naming the option
-        and what it accepts.
-        """
-        if self.kind is bool:
-            return self._parse_bool(raw)
-        if self.kind is int:
-            return self._parse_int(raw)
-        text = str(raw).strip().lower()
-        if self.choices and text not in self.choices:
-            raise self._bad(raw)
-        return text
-
-    def _parse_bool(self, raw: OptionValue) -> bool:
-        if isinstance(raw, bool):
-            return raw
-        text = str(raw).strip().lower()
-        if text in ("1", "true", "yes", "on", "ja", "an"):
-            return True
-        if text in ("0", "false", "no", "off", "nein", "aus"):
-            return False
-        raise self._bad(raw)
-
-    def _parse_int(self, raw: OptionValue) -> int | None:
-        if raw is None or (self.none_word and str(raw).strip().lower() == self.none_word):
-            if self.none_word is None:
-                raise self._bad(raw)
-            return None
-        if isinstance(raw, bool):
-            raise self._bad(raw)
-        try:
-            value = int(str(raw).strip())
-        except ValueError:
-            raise self._bad(raw) from None
-        if (self.minimum is not None and value < self.minimum) or (
-                self.maximum is not None and value > self.maximum):
-            raise self._bad(raw)
-        return value
-
-    def accepts(self) -> str:
-        """English description of the accepted values, e.g. ``'one of low, high_or_low'``."""
-        if self.kind is bool:
-            return "on or off"
-        if self.kind is int:
-            lo = "" if self.minimum is None else str(self.minimum)
-            hi = "" if self.maximum is None else str(self.maximum)
-            extra = f" or {self.none_word}" if self.none_word else ""
-            return f"a whole number {lo}..{hi}{extra}"
-        return "one of " + ", ".join(self.choices)
-
-    def _bad(self, raw: OptionValue) -> RuleOptionError:
-        return RuleOptionError(
-            detail=f"option {self.name}: '{raw}' is not allowed, expected {self.accepts()}",
-            option=self.name, value=str(raw), accepts=self.accepts())
-
-    def show(self, value: OptionValue) -> str:
-        """The value as a command would write it (``on``, ``off``, ``unlimited``, ``150``)."""
-        if value is None:
-            return self.none_word or "none"
-        if isinstance(value, bool):
-            return "on" if value else "off"
-        return str(value)
-
-
-@dataclass(frozen=True, slots=True)
-class Preset:
-    """A named bundle of option values, with what it is and where it comes from."""
-
-    name: str
-    help: str
-    source: str
-    values: Mapping[str, OptionValue] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class RuleSet:
-    """The frozen rules of one game: variant id, preset name and every option's value."""
-
-    variant: str
-    preset: str
-    values: tuple[tuple[str, OptionValue], ...]
-
-    def get(self, name: str) -> OptionValue:
-        """The value of option ``name``; raises ``KeyError`` for an unknown option."""
-        for key, value in self.values:
-            if key == name:
-                return value
-        raise KeyError(name)
-
-    def flag(self, name: str) -> bool:
-        """A boolean option's value."""
-        return bool(self.get(name))
-
-    def number(self, name: str) -> int | None:
-        """An integer option's value (``None`` = no limit)."""
-        value = self.get(name)
-        assert value is None or (isinstance(value, int) and not isinstance(value, bool))
-        return value
-
-    def text(self, name: str) -> str:
-        """A choice option's value."""
-        return str(self.get(name))
-
-    def as_dict(self) -> dict[str, OptionValue]:
-        """Option values as a plain dict (JSON-ready)."""
-        return dict(self.values)
-
-    def changed(self) -> dict[str, OptionValue]:
-        """Only the options that differ from the variant's plain defaults."""
-        from engine.variants import get_variant
-
-        defaults = {o.name: o.default for o in get_variant(self.variant).options}
-        return {k: v for k, v in self.values if defaults.get(k) != v}
+__all__ = ["Option", "OptionValue", "Preset", "RuleSet", "build_rules", "make_rules"]
 
 
 def make_rules(variant: str, preset: str | None = None,
@@ -161,34 +21,7 @@ def make_rules(variant: str, preset: str | None = None,
     """Build and validate a :class:`RuleSet`.
 
     Precedence: option defaults < preset values < ``options``. Raises
-    :class:`RuleOptionError` for an unknown variant, preset or option, a bad
-    value, or a combination the variant refuses.
+    :class:`engine.errors.RuleOptionError` for an unknown variant, preset or option, a
+    bad value, or a combination the variant refuses.
     """
-    from engine.variants import get_variant
-
-    var = get_variant(variant)
-    return build_rules(var, preset, options or {})
-
-
-def build_rules(var: Variant, preset: str | None,
-                options: Mapping[str, OptionValue]) -> RuleSet:
-    """:func:`make_rules` for a variant object."""
-    specs = {o.name: o for o in var.options}
-    values: dict[str, OptionValue] = {o.name: o.default for o in var.options}
-    preset_name = preset or var.default_preset
-    if preset_name not in var.presets:
-        raise RuleOptionError(
-            detail=f"unknown preset '{preset_name}' for {var.id}; presets: "
-                   + ", ".join(var.presets), option="preset", value=preset_name,
-            accepts=", ".join(var.presets))
-    values.update(var.presets[preset_name].values)
-    for name, raw in options.items():
-        key = name.strip().lower().replace("-", "_")
-        if key not in specs:
-            raise RuleOptionError(
-                detail=f"unknown option '{name}' for {var.id}; options: " + ", ".join(specs),
-                option=name, value=str(raw), accepts=", ".join(specs))
-        values[key] = specs[key].parse(raw)
-    rules = RuleSet(var.id, preset_name, tuple((o.name, values[o.name]) for o in var.options))
-    var.validate(rules)
-    return rules
+    return build_rules(get_variant(variant), preset, options or {})

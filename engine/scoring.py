@@ -7,14 +7,13 @@ from collections.abc import Iterable
 from engine.cards import Card
 from engine.events import Event, GameEnded, HandEnded
 from engine.frozen import replace
-from engine.rules import RuleSet
+from engine.options import RuleSet
 from engine.state import DealResult, GameState, Phase
-from engine.variants import get_variant
 
 
 def hand_points(rules: RuleSet, cards: Iterable[Card]) -> int:
     """The penalty value of ``cards`` (deadwood) under the variant's card values."""
-    var = get_variant(rules.variant)
+    var = rules.var
     return sum(var.card_points(rules, c) for c in cards)
 
 
@@ -24,7 +23,7 @@ def end_hand(state: GameState, winner: int | None,
     match when its end condition holds. Returns the new state and the
     :class:`HandEnded` (and :class:`GameEnded`) events."""
     rules = state.rules
-    var = get_variant(rules.variant)
+    var = rules.var
     points = tuple(hand_points(rules, h) for h in state.hands)
     scores = var.score_deal(state, points, winner, rummy)
     totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))

@@ -9,15 +9,13 @@ legal meld action in the game.
 How it is fast (a 15-card hand with two jokers in well under a millisecond):
 
 - cards are small integer codes (``suit * 16 + rank``, joker ``64``), the hand
-  a sorted tuple of codes, the remaining cards of the search a bitmask;
+  a sorted tuple of codes, the remaining cards of the search a few bitmasks
+  (one per copy level: identical cards of several packs are never told apart);
 - candidate melds are generated directly on rank bitmasks, one entry per
-  distinct (natural cards, jokers) resource use, and runs longer than
-  ``2 * min_cards - 1`` are left out when they split into two shorter valid
-  runs (same cards melded, so the optimum is unchanged; adjacent runs are
-  merged back into one meld at the end);
-- natural cards are numbered component by component (cards that share no
-  candidate meld are independent), so the search solves independent parts
-  once;
+  distinct (natural cards, jokers) resource use, and runs of ``2 * min_cards``
+  or more are left out when they split into two shorter valid runs (same cards
+  melded, so the optimum is unchanged; with a variant's further condition both
+  parts must pass it; adjacent runs are merged back into one meld at the end);
 - a depth-first search over the lowest unassigned card (it is deadwood, or it
   is in one of the melds containing it) with memoisation on the remaining
   cards and jokers;
@@ -30,7 +28,8 @@ import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations, product
+from itertools import combinations
+from typing import Any
 
 from engine.candidates import candidate_melds
 from engine.cards import CARD_SUITS, JOKER, TILE_COLOURS, Card, Suit, sort_cards
@@ -40,13 +39,12 @@ from engine.melds import (
     Meld,
     MeldKind,
     MeldRules,
-    _rank_at,
-    _run_windows,
+    Placed,
     extend_readings,
-    readings,
+    rank_at,
+    run_windows,
 )
-from engine.rules import RuleSet
-from engine.variants import get_variant
+from engine.options import RuleSet
 
 Groups = tuple[tuple[CardSpec, ...], ...]
 
@@ -140,7 +138,7 @@ def _make_setup(meld_rules: MeldRules, points: Callable[[Card], int]) -> _Setup:
 
 @functools.lru_cache(maxsize=64)
 def _setup_by_value(rules: RuleSet) -> _Setup:
-    var = get_variant(rules.variant)
+    var = rules.var
     return _make_setup(var.meld_rules(rules), lambda card: var.card_points(rules, card))
 
 
@@ -240,11 +238,13 @@ _Window = tuple[int, int, tuple[int, ...], int]
 @functools.lru_cache(maxsize=65536)
 def _suit_runs(ranks: int, jokers: int, ace: AceMode, min_cards: int,
                min_naturals: int, twice: int = 0,
-               prune: bool = True) -> tuple[_Window, ...]:
+               checked: MeldRules | None = None) -> tuple[_Window, ...]:
     """Run windows of one suit whose natural ranks are the bits of ``ranks`` (bit r = rank r).
 
-    Only windows with at least one natural card; with ``prune``, a window of
-    ``2 * min_cards`` or more positions is left out when it splits into two valid runs.
+    Only windows with at least one natural card; a window of ``2 * min_cards`` or more
+    positions is left out when it splits into two valid runs (the same cards melded).
+    With a variant's further condition (``checked``: meld rules with ``check``) every
+    window and both parts of a split must pass it (:func:`_passes`).
     In a window with a rank of ``twice`` (bit r: the hand holds that card twice, two
     packs), a joker may also stand where the hand holds the card: with
     ``9c 9c 10c jc qc qc jk jk`` both ``9c 10c jc qc`` and ``9c jk jk qc`` are melds.
@@ -252,16 +252,16 @@ def _suit_runs(ranks: int, jokers: int, ace: AceMode, min_cards: int,
     held = ranks.bit_count()
     posmask = twicemask = 0
     for pos in range(1, 26):
-        if ranks >> _rank_at(pos) & 1:
+        if ranks >> rank_at(pos) & 1:
             posmask |= 1 << pos
-        if twice >> _rank_at(pos) & 1:
+        if twice >> rank_at(pos) & 1:
             twicemask |= 1 << pos
     out: list[_Window] = []
     for length in range(min_cards, 14):
         if length - jokers > held:
             break
         full = (1 << length) - 1
-        for start in _run_windows(length, ace):
+        for start in run_windows(length, ace):
             window = posmask >> start & full
             have = window.bit_count()
             if have == 0 or length - have > jokers:
@@ -271,10 +271,12 @@ def _suit_runs(ranks: int, jokers: int, ace: AceMode, min_cards: int,
                 count = naturals_mask.bit_count()
                 if count == 0 or count < min_naturals:
                     continue
-                if prune and length >= 2 * min_cards and _splits(
-                        naturals_mask, count, length, min_cards, min_naturals):
+                if checked is not None and not _passes(True, count, length - count, checked):
                     continue
-                naturals = tuple(_rank_at(start + k) for k in range(length)
+                if length >= 2 * min_cards and _splits(
+                        naturals_mask, count, length, min_cards, min_naturals, checked):
+                    continue
+                naturals = tuple(rank_at(start + k) for k in range(length)
                                  if naturals_mask >> k & 1)
                 out.append((start, length, naturals, length - count))
     return tuple(out)
@@ -290,12 +292,37 @@ def _fewer(mask: int, spare: int) -> list[int]:
     return out
 
 
-def _splits(window: int, have: int, length: int, min_cards: int, min_naturals: int) -> bool:
+def _splits(window: int, have: int, length: int, min_cards: int, min_naturals: int,
+            checked: MeldRules | None) -> bool:
+    """True when the run window (natural positions = bits of ``window``) cuts into two
+    runs that both hold ``min_naturals`` natural cards (and pass ``checked``)."""
     for cut in range(min_cards, length - min_cards + 1):
         left = (window & ((1 << cut) - 1)).bit_count()
-        if left >= min_naturals and have - left >= min_naturals:
+        right = have - left
+        if left >= min_naturals and right >= min_naturals and (checked is None or (
+                _passes(True, left, cut - left, checked)
+                and _passes(True, right, length - cut - right, checked))):
             return True
     return False
+
+
+@functools.lru_cache(maxsize=4096)
+def _passes(run: bool, naturals: int, jokers: int, rules: MeldRules) -> bool:
+    """True when a candidate run (or set) of ``naturals`` natural cards and ``jokers``
+    jokers passes the variant's further condition. A candidate's jokers stand for
+    declared faces (a set's for its rank only), so a variant's check judges it by its
+    kind and these two numbers (:attr:`engine.melds.MeldRules.check`); it is asked once
+    on a meld of that shape."""
+    if rules.check is None:
+        return True
+    if run:
+        cards = [Placed(Card(r, _SUITS[0]), Card(r, _SUITS[0]), 0) for r in range(1, naturals + 1)]
+        cards += [Placed(JOKER, Card(r, _SUITS[0]), 0)
+                  for r in range(naturals + 1, naturals + jokers + 1)]
+        return rules.check(Meld(MeldKind.RUN, tuple(cards), 0)) is None
+    cards = [Placed(Card(7, s), Card(7, s), 0) for s in _SUITS[:naturals]]
+    cards += [Placed(JOKER, Card(7, None), 0) for _ in range(jokers)]
+    return rules.check(Meld(MeldKind.SET, tuple(cards), 0)) is None
 
 
 # A candidate meld: (mask of its natural cards, natural codes, jokers, builder). Masks are
@@ -326,19 +353,23 @@ def _rank_candidates(rank: int, suits: tuple[int, ...], jokers: int, max_set: in
 @functools.lru_cache(maxsize=65536)
 def _suit_candidates(suit: int, ranks: int, jokers: int, ace: AceMode, min_cards: int,
                      min_naturals: int, max_set: int, twice: int = 0,
-                     prune: bool = True) -> tuple[_Cand, ...]:
+                     checked: MeldRules | None = None) -> tuple[_Cand, ...]:
     """Runs of ``suit`` (natural ranks = bits of ``ranks``), one per distinct resource use
-    (``twice`` and ``prune`` as in :func:`_suit_runs`).
+    (``twice`` as in :func:`_suit_runs`).
 
     A run with one natural card is left out when the set of that card with the same
-    jokers exists (same cards used).
+    jokers exists (same cards used). A run that splits into two shorter runs is left
+    out (the two parts meld the same cards); with a variant's further condition
+    (``checked``: the meld rules with ``check``) only when both parts pass it, and every
+    run is checked.
     """
     out: list[_Cand] = []
     seen: set[tuple[int, int]] = set()
     for start, length, naturals, j in _suit_runs(ranks, jokers, ace, min_cards, min_naturals,
-                                                 twice, prune):
+                                                 twice, checked):
         if len(naturals) == 1 and min_naturals <= 1 and length <= max_set:
             continue
+        builder: _Builder = ("run", suit, start, length, naturals)
         mask = 0
         for r in naturals:
             mask |= 1 << (r * 4 + suit)
@@ -346,7 +377,7 @@ def _suit_candidates(suit: int, ranks: int, jokers: int, ace: AceMode, min_cards
             continue
         seen.add((mask, j))
         codes = tuple(sorted(suit * 16 + r for r in naturals))
-        out.append((mask, codes, j, ("run", suit, start, length, naturals)))
+        out.append((mask, codes, j, builder))
     return tuple(out)
 
 
@@ -371,23 +402,15 @@ def _candidates(naturals: Sequence[int], jokers: int, rules: MeldRules) -> list[
         if len(present) + jokers >= min_cards:
             out.extend(_rank_candidates(rank, tuple(present), jokers, max_set, min_cards,
                                         min_naturals))
-    # A variant's further condition (e.g. two real tiles per Joly) may refuse one part of
-    # a split run, so runs are then not pruned, and every candidate is checked.
-    prune = rules.check is None
+    checked = rules if rules.check is not None else None
+    if checked is not None:
+        out = [c for c in out if _passes(False, len(c[1]), c[2], checked)]
     for suit in range(4):
         if ranks_of_suit[suit]:
             out.extend(_suit_candidates(suit, ranks_of_suit[suit], jokers, rules.ace,
                                         min_cards, min_naturals, max_set,
-                                        twice[suit] if jokers else 0, prune))
-    if rules.check is not None:
-        out = [c for c in out if _accepted(c[3], rules)]
+                                        twice[suit] if jokers else 0, checked))
     return out
-
-
-@functools.lru_cache(maxsize=65536)
-def _accepted(builder: _Builder, rules: MeldRules) -> bool:
-    """True when the candidate passes the variant's further condition (``rules.check``)."""
-    return bool(readings(_build(builder), 0, rules))
 
 
 def _joker_runs(naturals: Sequence[int], jokers: int,
@@ -401,8 +424,8 @@ def _joker_runs(naturals: Sequence[int], jokers: int,
         held[code >> 4] |= 1 << (code & 15)
     for length in range(rules.min_cards, min(13, jokers) + 1):
         for suit in range(4):
-            start = next((s for s in _run_windows(length, rules.ace)
-                          if not any(held[suit] >> _rank_at(p) & 1
+            start = next((s for s in run_windows(length, rules.ace)
+                          if not any(held[suit] >> rank_at(p) & 1
                                      for p in range(s, s + length))), None)
             if start is not None:
                 out[length] = ("run", suit, start, length, ())
@@ -410,61 +433,36 @@ def _joker_runs(naturals: Sequence[int], jokers: int,
     return out
 
 
-# A search entry: (mask of card slots, slots of lower copies that must be used first,
-# jokers, candidate index).
-_Entry = tuple[int, int, int, int]
+# The search state: the cards left as count levels (``levels[k]``: the mask of the cards
+# held more than ``k`` times, rank-major bits as in the candidates) and the jokers left.
+# Identical cards of several packs are one bit at two levels, so the search never tells
+# their copies apart.
+_WIDTH = 56  # rank-major bits: rank * 4 + suit, ranks 1..13
 
 
-def _entries(naturals: Sequence[int],
-             cands: list[_Cand]) -> tuple[dict[int, list[_Entry]], dict[int, int], int]:
-    """Search entries grouped by their lowest slot, the card code of every slot, all slots.
+def _remove(levels: tuple[int, ...], mask: int) -> tuple[int, ...]:
+    """``levels`` with one copy of each card of ``mask`` taken away (all present)."""
+    out = []
+    for k, level in enumerate(levels):
+        above = levels[k + 1] if k + 1 < len(levels) else 0
+        out.append(level & ~(mask & ~above))
+    return tuple(out)
 
-    Without duplicate cards a slot is the rank-major bit of the card. With duplicates
-    (several decks) each copy gets its own slot; a meld always takes the lowest free
-    copy (``lower``), so identical cards are never tried twice.
-    """
-    by_low: dict[int, list[_Entry]] = {}
-    code_of: dict[int, int] = {}
-    full = 0
-    if len(set(naturals)) == len(naturals):
-        for code in naturals:
-            bit = 1 << ((code & 15) * 4 + (code >> 4))
-            code_of[bit] = code
-            full |= bit
-        for cid, (mask, _, j, _) in enumerate(cands):
-            low = mask & -mask
-            entries = by_low.get(low)
-            if entries is None:
-                by_low[low] = [(mask, 0, j, cid)]
-            else:
-                entries.append((mask, 0, j, cid))
-        return by_low, code_of, full
-    copies = Counter(naturals)
-    width = max(copies.values())
-    slots: dict[int, list[int]] = {}
-    for code, n in copies.items():
-        base = ((code & 15) * 4 + (code >> 4)) * width
-        slots[code] = [1 << (base + k) for k in range(n)]
-        for bit in slots[code]:
-            code_of[bit] = code
-            full |= bit
-    # each copy of a card as (its slot, the slots of the lower copies)
-    options = {code: [(bit, sum(bits[:k])) for k, bit in enumerate(bits)]
-               for code, bits in slots.items()}
-    for cid, (_, codes, j, _) in enumerate(cands):
-        if all(copies[c] == 1 for c in codes):
-            mask = 0
-            for c in codes:
-                mask |= slots[c][0]
-            by_low.setdefault(mask & -mask, []).append((mask, 0, j, cid))
-            continue
-        for choice in product(*(options[c] for c in codes)):
-            mask = lower = 0
-            for bit, below in choice:
-                mask |= bit
-                lower |= below
-            by_low.setdefault(mask & -mask, []).append((mask, lower, j, cid))
-    return by_low, code_of, full
+
+SMALL_HAND = 28
+"""Hands of up to this many natural cards are searched exhaustively (every state of the
+search once, deadwood tried first); bigger ones by branch and bound (melds first)."""
+
+_INFINITE = 1 << 60
+
+SEARCH_STEPS = 2000
+"""The guard of the branch and bound: after this many search states it stops and answers
+the best partition met so far (a valid one, found early since melds are tried first;
+exact whenever the search ends before). About 25 ms on this machine."""
+
+
+class _OutOfSteps(Exception):
+    """The branch and bound reached :data:`SEARCH_STEPS`."""
 
 
 def _solve(codes: tuple[int, ...], setup: _Setup) -> Partition:
@@ -473,11 +471,28 @@ def _solve(codes: tuple[int, ...], setup: _Setup) -> Partition:
     jokers = codes.count(_JOKER_CODE)
     naturals = codes[:len(codes) - jokers]
     cands = _candidates(naturals, jokers, rules)
-    by_low, code_of, full = _entries(naturals, cands)
+    by_low: dict[int, list[tuple[int, int, int]]] = {}
     used = 0
-    for entries in by_low.values():
-        for entry in entries:
-            used |= entry[0]
+    for cid, (mask, _, j, _) in enumerate(cands):
+        by_low.setdefault(mask & -mask, []).append((mask, j, cid))
+        used |= mask
+    if len(naturals) > SMALL_HAND:
+        # the branch and bound tries melds without jokers and with more cards first
+        for entries in by_low.values():
+            entries.sort(key=lambda e: (e[1], -e[0].bit_count()))
+    counts = Counter(naturals)
+    depth = max(counts.values(), default=1)
+    code_of: dict[int, int] = {}
+    levels = [0] * depth
+    dead: list[int] = []
+    for code, n in counts.items():
+        bit = 1 << ((code & 15) * 4 + (code >> 4))
+        code_of[bit] = code
+        if bit & used:
+            for k in range(n):
+                levels[k] |= bit
+        else:
+            dead.extend([code] * n)
 
     # Leftover jokers at the end: deadwood, or all-joker runs when those are melds.
     joker_cost = points[_JOKER_CODE] * _POINT_UNIT + 1
@@ -491,38 +506,27 @@ def _solve(codes: tuple[int, ...], setup: _Setup) -> Partition:
                 end_pick[j] = size
 
     dead_cost = {bit: points[code] * _POINT_UNIT + 1 for bit, code in code_of.items()}
-    memo: dict[int, int] = {}
-    picks: dict[int, int] = {}
-    shift = max(jokers, 1).bit_length()
-    nothing: list[_Entry] = []
+    memo: dict[tuple[tuple[int, ...], int], int] = {}
+    picks: dict[tuple[tuple[int, ...], int], int] = {}
+    nothing: list[tuple[int, int, int]] = []
 
-    def best(mask: int, j: int) -> int:
-        """Least cost of the cards in ``mask`` with ``j`` jokers (memoised)."""
-        key = mask << shift | j
+    def best(state: tuple[int, ...], j: int) -> int:
+        """Least cost of the cards in ``state`` with ``j`` jokers (memoised)."""
+        key = (state, j)
         found = memo.get(key)
         if found is not None:
             return found
-        low = mask & -mask
-        rest = mask ^ low
+        have = state[0]
+        low = have & -have
         # The lowest card as deadwood ...
-        if rest:
-            value = memo.get(rest << shift | j)
-            if value is None:
-                value = best(rest, j)
-        else:
-            value = end_cost[j]
-        value += dead_cost[low]
+        rest = _remove(state, low)
+        value = (best(rest, j) if rest[0] else end_cost[j]) + dead_cost[low]
         pick = -1
         # ... or in one of the melds that contain it.
-        for k, (m, lower, need, _) in enumerate(by_low.get(low, nothing)):
-            if need <= j and m & mask == m and not lower & mask:
-                rest = mask ^ m
-                if rest:
-                    cost = memo.get(rest << shift | (j - need))
-                    if cost is None:
-                        cost = best(rest, j - need)
-                else:
-                    cost = end_cost[j - need]
+        for k, (m, need, _) in enumerate(by_low.get(low, nothing)):
+            if need <= j and m & have == m:
+                rest = _remove(state, m)
+                cost = best(rest, j - need) if rest[0] else end_cost[j - need]
                 if cost < value:
                     value = cost
                     pick = k
@@ -532,22 +536,99 @@ def _solve(codes: tuple[int, ...], setup: _Setup) -> Partition:
         picks[key] = pick
         return value
 
-    mask = full & used
-    dead = [code_of[bit] for bit in code_of if bit & ~used]
+    bounds: dict[tuple[tuple[int, ...], int], tuple[int, bool]] = {}
+    steps = [0]
+    # The path from the root to the state being searched, as (state, jokers, pick), and
+    # the best complete partition met so far: (cost, path, state and jokers below it,
+    # whose rest the picks of exact states give).
+    path: list[tuple[tuple[int, ...], int, int]] = []
+    found: list[Any] = [_INFINITE, [], (), 0]
+
+    def note(total: int, rest: tuple[int, ...], j: int) -> None:
+        if total < found[0]:
+            found[:] = [total, list(path), rest, j]
+
+    def bounded(state: tuple[int, ...], j: int, budget: int, spent: int) -> tuple[int, bool]:
+        """(least cost, True) of the cards in ``state`` with ``j`` jokers when it is at
+        most ``budget`` (or already known), else (a lower bound above ``budget``, False).
+        Melds are tried before the deadwood, so good partitions are found first and
+        tighten the budget of every later branch (branch and bound). ``spent``: the cost
+        of the path from the root. Raises :class:`_OutOfSteps` after
+        :data:`SEARCH_STEPS` states."""
+        key = (state, j)
+        hit = bounds.get(key)
+        if hit is not None and (hit[1] or hit[0] > budget):
+            return hit
+        steps[0] += 1
+        if steps[0] > SEARCH_STEPS:
+            raise _OutOfSteps()
+        have = state[0]
+        low = have & -have
+        value, exact, pick = _INFINITE, False, -1
+        for k, (m, need, _) in enumerate(by_low.get(low, nothing)):
+            if need <= j and m & have == m:
+                rest = _remove(state, m)
+                path.append((state, j, k))
+                if rest[0]:
+                    cost, sure = bounded(rest, j - need, min(budget, value - 1), spent)
+                else:
+                    cost, sure = end_cost[j - need], True
+                if sure:
+                    note(spent + cost, rest, j - need)
+                path.pop()
+                if cost < value or (cost == value and sure and not exact):
+                    value, exact, pick = cost, sure, k
+                if value == 0 and exact:
+                    break
+        if not (value == 0 and exact):
+            dead = dead_cost[low]
+            rest = _remove(state, low)
+            room = min(budget, value - 1) - dead
+            path.append((state, j, -1))
+            if not rest[0]:
+                cost, sure = dead + end_cost[j], True
+            elif room >= 0:
+                cost, sure = bounded(rest, j, room, spent + dead)
+                cost += dead
+            else:
+                cost, sure = dead, False
+            if sure:
+                note(spent + cost, rest, j)
+            path.pop()
+            if cost < value or (cost == value and sure and not exact):
+                value, exact, pick = cost, sure, -1
+        bounds[key] = (value, exact)
+        if exact:
+            picks[key] = pick
+        return value, exact
+
+    state = tuple(levels)
     j = jokers
-    if mask:
-        best(mask, j)
     chosen: list[_Builder] = []
-    while mask:
-        pick = picks[mask << shift | j]
-        low = mask & -mask
+    if state[0] and len(naturals) > SMALL_HAND:
+        try:
+            bounded(state, j, _INFINITE, 0)
+        except _OutOfSteps:
+            # the guard: the best partition met so far, its path first
+            _, steps_taken, state, j = found
+            for at, _, pick in steps_taken:
+                low = at[0] & -at[0]
+                if pick < 0:
+                    dead.append(code_of[low])
+                else:
+                    chosen.append(cands[by_low[low][pick][2]][3])
+    elif state[0]:
+        best(state, j)
+    while state[0]:
+        pick = picks[(state, j)]
+        low = state[0] & -state[0]
         if pick < 0:
             dead.append(code_of[low])
-            mask ^= low
+            state = _remove(state, low)
             continue
-        used_bits, _, need, cid = by_low[low][pick]
+        mask, need, cid = by_low[low][pick]
         chosen.append(cands[cid][3])
-        mask ^= used_bits
+        state = _remove(state, mask)
         j -= need
     while end_pick[j]:
         chosen.append(joker_runs[end_pick[j]])
@@ -573,11 +654,12 @@ def _merge_runs(chosen: list[_Builder], ace: AceMode) -> list[_Builder]:
             assert isinstance(start, int) and isinstance(length, int)
             assert isinstance(start2, int) and isinstance(length2, int)
             assert isinstance(ranks, tuple) and isinstance(ranks2, tuple)
-            if suit != suit2 or length + length2 > 13:
+            if suit != suit2 or length + length2 > (13 if ace is AceMode.LOW else 12):
+                # (13 cards with the ace low or high read two ways: keep them apart)
                 continue
             if start2 not in (start + length, start + length - 13):
                 continue
-            if start not in _run_windows(length + length2, ace):
+            if start not in run_windows(length + length2, ace):
                 continue
             runs.remove(a)
             runs.remove(b)
@@ -601,7 +683,7 @@ def _build(builder: _Builder) -> tuple[CardSpec, ...]:
     suit = _SUITS[suit_index]
     out = []
     for pos in range(start, start + length):
-        rank = _rank_at(pos)
+        rank = rank_at(pos)
         out.append(CardSpec(Card(rank, suit)) if rank in ranks
                    else CardSpec(JOKER, Card(rank, suit)))
     return tuple(out)

@@ -16,193 +16,41 @@ subclass) with the place of the problem, never a bare ``KeyError``/``TypeError``
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from fractions import Fraction
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from engine.cards import Card, parse_card, parse_face
-from engine.errors import CardParseError, EngineError
-from engine.melds import Meld, MeldKind, Placed
+from engine.cards import Card
+from engine.jsonio import (
+    RecordCardError,
+    RecordError,
+    as_bool,
+    as_int,
+    as_list,
+    as_mapping,
+    as_str,
+    card_from_json,
+    cards_from_json,
+    cards_to_json,
+    fraction_from_json,
+    fraction_to_json,
+    meld_from_dict,
+    meld_to_dict,
+    need,
+    place,
+    placed_to_json,
+    type_name,
+)
 from engine.rules import OptionValue, RuleSet, make_rules
 from engine.state import DealResult, GameState, Phase, TurnState
-from engine.variants import get_variant
+
+__all__ = ["STATE_FORMAT", "RecordCardError", "RecordError", "as_bool", "as_int", "as_list",
+           "as_mapping", "as_str", "card_from_json", "cards_from_json", "cards_to_json",
+           "check_cards_in_deck", "fraction_from_json", "fraction_to_json", "meld_from_dict",
+           "meld_to_dict", "need", "options_from_json", "placed_to_json", "rules_from_dict",
+           "rules_to_dict", "state_from_dict", "state_to_dict"]
 
 STATE_FORMAT = 1
 _T = TypeVar("_T")
-
-
-class RecordError(EngineError, ValueError):
-    """A game record or saved state that cannot be read: ``where`` names the place
-    (``"deal.hands.ana"``), ``detail`` says what is wrong. Code ``bad_record``."""
-
-    code = "bad_record"
-    template = "{where}: {detail}"
-
-    def __init__(self, where: str, detail: str, **params: Any) -> None:
-        super().__init__(where=where or "record", detail=detail, **params)
-
-
-class RecordCardError(RecordError):
-    """A card in a record or saved state that is not in the notation. Code ``bad_card``
-    (like :class:`engine.errors.CardParseError`, with the same ``text`` parameter)."""
-
-    code = "bad_card"
-    template = "{where}: '{text}' is not a card (examples: 7h 10d qs ac jk)"
-
-    def __init__(self, where: str, text: str) -> None:
-        super().__init__(where, f"'{text}' is not a card", text=text)
-
-
-# --- small readers that name the place of a problem ------------------------------------------
-
-def _at(where: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{where}[{key}]"
-    return f"{where}.{key}" if where else key
-
-
-def need(data: Mapping[str, Any], key: str, where: str = "") -> Any:
-    """``data[key]``; raises :class:`RecordError` naming the missing key."""
-    if key not in data:
-        raise RecordError(_at(where, key), "missing")
-    return data[key]
-
-
-def as_mapping(value: Any, where: str) -> Mapping[str, Any]:
-    """``value`` if it is a JSON object, else :class:`RecordError`."""
-    if not isinstance(value, Mapping):
-        raise RecordError(where, f"expected an object, got {_kind(value)}")
-    return value
-
-
-def as_list(value: Any, where: str) -> Sequence[Any]:
-    """``value`` if it is a JSON array, else :class:`RecordError`."""
-    if not isinstance(value, list | tuple):
-        raise RecordError(where, f"expected a list, got {_kind(value)}")
-    return value
-
-
-def as_int(value: Any, where: str, low: int | None = None, high: int | None = None) -> int:
-    """``value`` if it is a whole number (not a bool) within ``low..high``."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(where, f"expected a whole number, got {_kind(value)}")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise RecordError(where, f"{value} is out of range {low}..{high}")
-    return value
-
-
-def as_bool(value: Any, where: str) -> bool:
-    """``value`` if it is ``true`` or ``false``."""
-    if not isinstance(value, bool):
-        raise RecordError(where, f"expected true or false, got {_kind(value)}")
-    return value
-
-
-def as_str(value: Any, where: str) -> str:
-    """``value`` if it is a string."""
-    if not isinstance(value, str):
-        raise RecordError(where, f"expected a string, got {_kind(value)}")
-    return value
-
-
-def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, list | tuple):
-        return "a list"
-    if isinstance(value, str):
-        return f"'{value}'"
-    return type(value).__name__
-
-
-# --- cards, fractions, melds ----------------------------------------------------------------
-
-def card_from_json(value: Any, where: str) -> Card:
-    """A card from its notation; :class:`RecordCardError` when it is none."""
-    text = as_str(value, where)
-    try:
-        return parse_card(text)
-    except CardParseError:
-        raise RecordCardError(where, text) from None
-
-
-def cards_to_json(cards: Iterable[Card]) -> list[str]:
-    """Cards as notation strings."""
-    return [str(c) for c in cards]
-
-
-def cards_from_json(value: Any, where: str) -> tuple[Card, ...]:
-    """A list of notation strings as cards."""
-    return tuple(card_from_json(v, _at(where, i)) for i, v in enumerate(as_list(value, where)))
-
-
-def fraction_to_json(value: Fraction) -> int | str:
-    """An ``int`` when whole, else ``"n/d"``."""
-    if value.denominator == 1:
-        return value.numerator
-    return f"{value.numerator}/{value.denominator}"
-
-
-def fraction_from_json(value: Any, where: str) -> Fraction:
-    """Read an ``int`` or an ``"n/d"`` string."""
-    if isinstance(value, str):
-        try:
-            return Fraction(value)
-        except (ValueError, ZeroDivisionError):
-            raise RecordError(where, f"'{value}' is not a number or fraction n/d") from None
-    return Fraction(as_int(value, where))
-
-
-def placed_to_json(placed: Placed) -> str:
-    """``"7h"``, or ``"jk=8h"`` when the card stands for another one."""
-    if placed.face == placed.card:
-        return str(placed.card)
-    return f"{placed.card}={placed.face}"
-
-
-def _placed_from_json(value: Any, owner: int, where: str) -> Placed:
-    text = as_str(value, where)
-    left, sep, right = text.partition("=")
-    card = card_from_json(left, where)
-    if not sep:
-        return Placed(card, card, owner)
-    try:
-        face = parse_face(right)
-    except CardParseError:
-        raise RecordCardError(where, text) from None
-    return Placed(card, face, owner)
-
-
-def meld_to_dict(meld: Meld) -> dict[str, Any]:
-    """``{"kind": "run", "owner": 0, "cards": ["6h", "7h", "jk=8h"], "owners": [0, 0, 1]}``
-    (``owners``: who put each card there, for variants that score laid-off cards)."""
-    return {"kind": meld.kind.value, "owner": meld.owner,
-            "cards": [placed_to_json(p) for p in meld.cards],
-            "owners": [p.owner for p in meld.cards]}
-
-
-def meld_from_dict(value: Any, seats: int, where: str) -> Meld:
-    """The inverse of :func:`meld_to_dict`."""
-    data = as_mapping(value, where)
-    kind_text = as_str(need(data, "kind", where), _at(where, "kind"))
-    try:
-        kind = MeldKind(kind_text)
-    except ValueError:
-        raise RecordError(_at(where, "kind"), f"'{kind_text}' is not set or run") from None
-    owner = as_int(need(data, "owner", where), _at(where, "owner"), 0, seats - 1)
-    cards = as_list(need(data, "cards", where), _at(where, "cards"))
-    owners = as_list(need(data, "owners", where), _at(where, "owners"))
-    if len(owners) != len(cards):
-        raise RecordError(_at(where, "owners"), "needs one owner per card")
-    placed = tuple(
-        _placed_from_json(c, as_int(o, _at(_at(where, "owners"), i), 0, seats - 1),
-                          _at(_at(where, "cards"), i))
-        for i, (c, o) in enumerate(zip(cards, owners, strict=True)))
-    return Meld(kind, placed, owner)
 
 
 # --- rules ----------------------------------------------------------------------------------
@@ -220,10 +68,10 @@ def rules_from_dict(value: Any, where: str = "rules") -> RuleSet:
     preset or option or a bad value.
     """
     data = as_mapping(value, where)
-    variant = as_str(need(data, "variant", where), _at(where, "variant"))
+    variant = as_str(need(data, "variant", where), place(where, "variant"))
     preset_raw = data.get("preset")
-    preset = None if preset_raw is None else as_str(preset_raw, _at(where, "preset"))
-    options = options_from_json(data.get("options", {}), _at(where, "options"))
+    preset = None if preset_raw is None else as_str(preset_raw, place(where, "preset"))
+    options = options_from_json(data.get("options", {}), place(where, "options"))
     return make_rules(variant, preset, options)
 
 
@@ -233,7 +81,7 @@ def options_from_json(value: Any, where: str) -> dict[str, OptionValue]:
     out: dict[str, OptionValue] = {}
     for key, raw in data.items():
         if raw is not None and not isinstance(raw, bool | int | str):
-            raise RecordError(_at(where, str(key)), f"expected a value, got {_kind(raw)}")
+            raise RecordError(place(where, str(key)), f"expected a value, got {type_name(raw)}")
         out[str(key)] = raw
     return out
 
@@ -249,16 +97,16 @@ def _result_to_dict(result: DealResult) -> dict[str, Any]:
 def _result_from_dict(value: Any, seats: int, where: str) -> DealResult:
     data = as_mapping(value, where)
     winner_raw = need(data, "winner", where)
-    winner = None if winner_raw is None else as_int(winner_raw, _at(where, "winner"), 0,
+    winner = None if winner_raw is None else as_int(winner_raw, place(where, "winner"), 0,
                                                     seats - 1)
     return DealResult(
-        deal_number=as_int(need(data, "deal_number", where), _at(where, "deal_number"), 1),
-        dealer=as_int(need(data, "dealer", where), _at(where, "dealer"), 0, seats - 1),
+        deal_number=as_int(need(data, "deal_number", where), place(where, "deal_number"), 1),
+        dealer=as_int(need(data, "dealer", where), place(where, "dealer"), 0, seats - 1),
         winner=winner,
-        rummy=as_bool(need(data, "rummy", where), _at(where, "rummy")),
-        points=_per_seat(need(data, "points", where), seats, _at(where, "points"),
+        rummy=as_bool(need(data, "rummy", where), place(where, "rummy")),
+        points=_per_seat(need(data, "points", where), seats, place(where, "points"),
                          as_int),
-        scores=_per_seat(need(data, "scores", where), seats, _at(where, "scores"),
+        scores=_per_seat(need(data, "scores", where), seats, place(where, "scores"),
                          fraction_from_json))
 
 
@@ -267,7 +115,7 @@ def _per_seat(value: Any, seats: int, where: str,
     items = as_list(value, where)
     if len(items) != seats:
         raise RecordError(where, f"needs one entry per player ({seats}), got {len(items)}")
-    return tuple(read(v, _at(where, i)) for i, v in enumerate(items))
+    return tuple(read(v, place(where, i)) for i, v in enumerate(items))
 
 
 # --- the state ------------------------------------------------------------------------------
@@ -275,7 +123,7 @@ def _per_seat(value: Any, seats: int, where: str,
 def state_to_dict(state: GameState) -> dict[str, Any]:
     """The whole state as a JSON-ready dict (see the module docstring for the encoding)."""
     turn = state.turn
-    var = get_variant(state.rules.variant)
+    var = state.rules.var
     return {
         "format": STATE_FORMAT,
         "rules": rules_to_dict(state.rules),
@@ -315,7 +163,7 @@ def state_from_dict(value: Any) -> GameState:
     if fmt != STATE_FORMAT:
         raise RecordError("format", f"unknown state format {fmt!r}, expected {STATE_FORMAT}")
     rules = rules_from_dict(need(data, "rules"))
-    players = tuple(as_str(p, _at("players", i))
+    players = tuple(as_str(p, place("players", i))
                     for i, p in enumerate(as_list(need(data, "players"), "players")))
     seats = len(players)
     if seats == 0 or len(set(players)) != seats:
@@ -326,7 +174,7 @@ def state_from_dict(value: Any) -> GameState:
         phase = Phase(phase_text)
     except ValueError:
         raise RecordError("phase", f"'{phase_text}' is not a phase") from None
-    var = get_variant(rules.variant)
+    var = rules.var
     turn_data = as_mapping(need(data, "turn"), "turn")
     taken_raw = need(turn_data, "taken", "turn")
     turn = TurnState(
@@ -346,16 +194,16 @@ def state_from_dict(value: Any) -> GameState:
         hands=_per_seat(need(data, "hands"), seats, "hands", cards_from_json),
         stock=cards_from_json(need(data, "stock"), "stock"),
         discard=cards_from_json(need(data, "discard"), "discard"),
-        melds=tuple(meld_from_dict(m, seats, _at("melds", i))
+        melds=tuple(meld_from_dict(m, seats, place("melds", i))
                     for i, m in enumerate(as_list(need(data, "melds"), "melds"))),
         turn=turn,
         has_melded=_per_seat(need(data, "has_melded"), seats, "has_melded", as_bool),
         has_played=_per_seat(need(data, "has_played"), seats, "has_played", as_bool),
         reuses=as_int(need(data, "reuses"), "reuses", 0),
         totals=_per_seat(need(data, "totals"), seats, "totals", fraction_from_json),
-        results=tuple(_result_from_dict(r, seats, _at("results", i))
+        results=tuple(_result_from_dict(r, seats, place("results", i))
                       for i, r in enumerate(as_list(need(data, "results"), "results"))),
-        winners=tuple(as_int(w, _at("winners", i), 0, last)
+        winners=tuple(as_int(w, place("winners", i), 0, last)
                       for i, w in enumerate(as_list(need(data, "winners"), "winners"))),
         version=as_int(need(data, "version"), "version", 0),
         extra=var.extra_from_json(data.get("extra"), "extra"))
@@ -373,7 +221,7 @@ def _all_cards(state: GameState) -> list[Card]:
 def check_cards_in_deck(rules: RuleSet, seats: int, cards: Iterable[Card], where: str) -> None:
     """Raise :class:`RecordError` when ``cards`` hold a card more often than the variant's
     deck for ``seats`` players does (a typo, or a card that is not in the pack)."""
-    deck = Counter(get_variant(rules.variant).deck(rules, seats))
+    deck = Counter(rules.var.deck(rules, seats))
     used = Counter(cards)
     for card, count in used.items():
         if count > deck[card]:

@@ -1,6 +1,7 @@
 """AI-vs-AI matches played through the engine, for benchmarks and balance checks.
 
-Every action goes through :func:`engine.game.apply`; each AI sees only its
+Every action comes from :func:`engine.game.legal_actions` and is applied on the trusted
+path (:func:`engine.game.apply_legal`); each AI sees only its
 :class:`engine.views.PlayerView` and :func:`engine.game.legal_actions`.
 Wall time is measured with :func:`time.perf_counter` (a measurement, not game
 randomness). Example::
@@ -21,7 +22,7 @@ from fractions import Fraction
 from engine.ai import Player, make_ai
 from engine.ai.interrupt import interrupt
 from engine.dealing import new_game
-from engine.game import apply, current_player, is_over, legal_actions
+from engine.game import apply_legal, current_player, is_over, legal_actions
 from engine.rules import RuleSet
 from engine.views import view_for
 
@@ -108,7 +109,7 @@ def simulate(rules: RuleSet, games: int, players: int, seed: int = 0,
                 seat = state.next_seat(state.dealer)
             action = interrupt(state, seats, seat) \
                 or seats[seat].decide(view_for(state, seat), legal_actions(state, seat))
-            state, _ = apply(state, action)
+            state, _ = apply_legal(state, action)
             count += 1
         else:
             for winner in state.winners:

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from engine.cards import Card
+from engine.cards import Card, parse_card, parse_cards
 from engine.frozen import replace
 from engine.melds import Meld
-from engine.rules import RuleSet
+from engine.options import RuleSet
 
 
 class Phase(enum.Enum):
@@ -114,3 +115,27 @@ class GameState:
         """Cards in hands, stock, discard pile and melds (for the accounting invariant)."""
         return (sum(len(h) for h in self.hands) + len(self.stock) + len(self.discard)
                 + sum(len(m.cards) for m in self.melds))
+
+
+@dataclass(frozen=True, slots=True)
+class DealSpec:
+    """An explicit deal: ``hands`` per seat, the ``upcard`` (or ``None``) and the
+    ``stock`` top card first; ``extra``: what else a variant deals (or ``None``). Used by
+    game records and stacked-deck tests."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    upcard: Card | None
+    stock: tuple[Card, ...]
+    extra: Any = None
+
+    @staticmethod
+    def parse(hands: Sequence[str], upcard: str | None, stock: str = "") -> DealSpec:
+        """Build a deal from notation: one string per hand (``"7h 8h 9h"``), the upcard
+        (or ``None``) and the stock top first. Raises ``CardParseError``."""
+        return DealSpec(tuple(parse_cards(h) for h in hands),
+                        parse_card(upcard) if upcard else None, parse_cards(stock))
+
+    def cards(self) -> list[Card]:
+        """Every card of the deal."""
+        up = [self.upcard] if self.upcard is not None else []
+        return [c for h in self.hands for c in h] + up + list(self.stock)

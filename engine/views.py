@@ -12,9 +12,8 @@ from typing import Any
 
 from engine.cards import Card
 from engine.melds import Meld
-from engine.rules import RuleSet
+from engine.options import RuleSet
 from engine.state import DealResult, GameState, Phase
-from engine.variants import get_variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +70,7 @@ class PlayerView:
 def public_view(state: GameState) -> PublicView:
     """The spectators' view of ``state``. Hands are shown (``shown_hands``) only once the
     hand is over, when they are laid open for scoring."""
-    var = get_variant(state.rules.variant)
+    var = state.rules.var
     open_hands = state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
     visible = state.discard if var.discard_pile_public(state.rules) else state.discard[-1:]
     current = state.current if state.phase in (Phase.DRAW, Phase.PLAY) else None
@@ -90,6 +89,6 @@ def view_for(state: GameState, seat: int) -> PlayerView:
     """The view of ``seat`` (0-based); raises ``IndexError`` for a seat not at the table."""
     if not 0 <= seat < state.seats:
         raise IndexError(seat)
-    var = get_variant(state.rules.variant)
+    var = state.rules.var
     return PlayerView(seat=seat, hand=state.hands[seat], table=public_view(state),
                       extra=var.private_extra(state, seat))

@@ -30,6 +30,7 @@ counted apart, and a position where it places *more* than ours would be our bug.
 from __future__ import annotations
 
 import importlib
+import os
 import random
 import time
 from collections import Counter
@@ -41,7 +42,7 @@ from typing import Any, Protocol
 from bot.bench.machine import package_version
 from bot.bench.report import BenchConfig, Row, Section, median, percentile
 from engine import search as engine_search
-from engine.cards import JOKER, TILE_COLOURS, Card, Suit, standard_deck
+from engine.cards import CARD_SUITS, JOKER, TILE_COLOURS, Card, Suit, standard_deck
 from engine.melds import AceMode, MeldRules, readings
 from engine.rules import RuleSet, make_rules
 from engine.search import Partition, best_melds, best_partition
@@ -321,6 +322,37 @@ def _peer_rows(section: Section, label: str, result: PeerComparison,
                     "lower", "checked with readings() under Rummikub rules"))
 
 
+#: (label, variant) of the big racks: 58 natural cards or tiles and two jokers / Jolys.
+BIG_RACKS = (("Romanian", "romanian"), ("German Rommé", "german"), ("Rummy 500", "500"))
+BIG_TARGET_MS = 50.0
+
+
+def big_rows(section: Section, rng: random.Random, count: int) -> None:
+    """``best_melds`` on racks of 60 cards/tiles with two jokers (racks that size follow
+    takes of whole discard rows): p99 and max, the rack of the max, and how often the
+    search's guard (:data:`engine.search.SEARCH_STEPS`) answered instead of the end of the
+    search."""
+    for label, variant in BIG_RACKS:
+        rules = make_rules(variant)
+        if variant == "romanian":
+            pool = [Card(n, c) for c in TILE_COLOURS for _ in range(2) for n in range(1, 14)]
+        else:
+            pool = [Card(n, s) for s in CARD_SUITS for _ in range(2) for n in range(1, 14)]
+        positions = [(*rng.sample(pool, 58), JOKER, JOKER) for _ in range(count)]
+        times, bad = _time_best_melds(positions, rules)
+        worst = max(range(count), key=times.__getitem__)
+        section.add(Row(f"{label}: 60 cards with 2 jokers, p99", percentile(times, 99), "ms",
+                        BIG_TARGET_MS, "lower",
+                        f"median {median(times):.1f}, max {max(times):.1f} ms, {count} racks"
+                        f"; illegal melds {bad}"))
+        section.notes.append(f"{label} 60-card max ({times[worst]:.1f} ms): "
+                             + " ".join(map(str, positions[worst])))
+    section.notes.append(
+        "60-card racks: the exhaustive search takes up to 28 natural cards; bigger racks use "
+        "branch and bound with a guard of engine.search.SEARCH_STEPS states, which answers "
+        "the best partition met when it trips (not always the optimum on such racks).")
+
+
 def run(config: BenchConfig) -> Section:
     """The search section: timings of ``best_melds`` and the rummikub-solver comparison.
 
@@ -362,6 +394,8 @@ def run(config: BenchConfig) -> Section:
             "but not MeldRules.check (at least two real tiles per Joly), e.g. a run of 2 "
             "tiles and 2 Jolys. A bug in engine/search.py (the hint shows such melds).")
 
+    big_rows(section, random.Random(config.seed + 2), 20 if config.quick else 200)
+
     if not config.peers:
         section.notes.append("rummikub-solver comparison skipped (--no-peers).")
         return section
@@ -374,6 +408,8 @@ def run(config: BenchConfig) -> Section:
     except Exception as error:  # a broken peer is reported, not fatal
         section.notes.append(f"rummikub-solver could not be set up: {error!r}")
         return section
+    section.notes.append("Load average before the comparison: "
+                         + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     for label, positions in (("hands vs rummikub-solver", hands[:compared]),
                              ("racks vs rummikub-solver", tiles[:compared])):
         result = compare(positions, stock, full)
@@ -383,6 +419,10 @@ def run(config: BenchConfig) -> Section:
             section.notes.append(
                 f"{label}: where the solver places more tiles, engine/search.py misses the "
                 "optimum (a bug to fix there; solver melds are tile multisets, jokers last).")
+    section.notes.append("Load average after the comparison: "
+                         + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    section.notes.append(
+        "Ours and the solver alternate position by position (A B A B) in one run.")
     section.notes.append(
         f"rummikub-solver {package_version('rummikub-solver')} ({stock.backend} backend, "
         f"{stock.sets} sets): RuleSet set-up {stock.setup_seconds:.2f} s once, not timed; "

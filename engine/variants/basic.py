@@ -15,16 +15,13 @@ Choices where the texts are silent (written down here and in README):
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from engine.cards import ACE, Card, standard_deck
 from engine.errors import RuleOptionError
+from engine.flow import SharedFlow
 from engine.melds import AceMode, MeldRules
-from engine.rules import Option, Preset, RuleSet
-from engine.variants.base import Variant
-
-if TYPE_CHECKING:
-    from engine.state import GameState
+from engine.options import Option, Preset, RuleSet
+from engine.state import GameState
 
 BASIC = "basic-rummy.de.txt"
 BEGINNER = "romme-basic.de.txt"
@@ -121,7 +118,7 @@ PRESETS: dict[str, Preset] = {
 }
 
 
-class BasicRummy(Variant):
+class BasicRummy(SharedFlow):
     """Basic Rummy and its presets; see the module docstring."""
 
     id = "basic"

@@ -1,4 +1,7 @@
-"""Tests for bot.bench (``rummy-bot bench``): behaviour only, never timings."""
+"""Tests for bot.bench (``rummy-bot bench``): behaviour only, never timings.
+
+Tests marked ``bench`` run the peers of the bench extra (rlcard, rummikub-solver); the
+normal suite deselects them, .ci/run runs them in their own step (``pytest -m bench``)."""
 
 from __future__ import annotations
 
@@ -75,6 +78,7 @@ def test_percentile_and_median_on_known_data() -> None:
 # --- machine ---------------------------------------------------------------------------------
 
 
+@pytest.mark.bench
 def test_machine_description_names_cpu_ram_python_and_peers() -> None:
     info = machine.describe(Path.cwd())
     assert list(info) == ["cpu", "ram", "os", "python", "project", "peers", "disk", "load",
@@ -94,6 +98,7 @@ def peers() -> tuple[RummikubPeer, RummikubPeer]:
     return RummikubPeer(), RummikubPeer(complete=True)
 
 
+@pytest.mark.bench
 def test_same_optimum_on_a_position_with_a_known_optimum(
     peers: tuple[RummikubPeer, RummikubPeer],
 ) -> None:
@@ -117,6 +122,7 @@ class _FixedPeer:
         return self.tiles
 
 
+@pytest.mark.bench
 def test_the_optimum_check_really_compares() -> None:
     hand = parse_cards("r1 r2 r3 r4 b7 y7 k7 jo")
     wrong = compare([hand], _FixedPeer(9), _FixedPeer(5))
@@ -150,6 +156,7 @@ def test_illegal_melds_counts_refused_melds_and_wrong_cards() -> None:
     assert illegal_melds((r5, r6, r7), good, ROMANIAN_RULES) == 1  # not the hand's cards
 
 
+@pytest.mark.bench
 def test_bench_quick_search_prints_machine_figures_and_the_comparison(
     tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -239,6 +246,7 @@ def test_runner_reports_a_wrong_return_value(monkeypatch: pytest.MonkeyPatch) ->
 # --- playouts and AI (tiny runs) -------------------------------------------------------------
 
 
+@pytest.mark.bench
 def test_random_hands_play_complete_deals() -> None:
     result = playouts.random_hands(make_rules("basic", options={"reuses": 0}), 2, seed=3)
     assert result.hands == 2 and result.actions > 0 and result.unfinished == 0

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine import search
 from engine.candidates import candidate_melds
 from engine.cards import JOKER, Card, Suit, parse_cards, standard_deck
 from engine.melds import (
@@ -32,6 +33,7 @@ from engine.search import (
     layoff_options,
 )
 from engine.variants import get_variant
+from engine.variants.romanian.tiles import tile_set
 
 
 def specs(text: str) -> tuple[CardSpec, ...]:
@@ -253,6 +255,40 @@ def test_big_hands_with_jokers_are_consistent() -> None:
             rest.remove(card)
             assert best_melds(rest, WROTHAM).deadwood_points == (
                 part.deadwood_points - card_value(card, WROTHAM))
+
+
+@given(hands(max_size=10), st.data())
+def test_the_branch_and_bound_of_big_hands_is_exact_when_it_ends(
+        case: tuple[tuple[Card, ...], MeldRules], data: st.DataObject) -> None:
+    """Big hands are searched by branch and bound (melds first); when the search ends
+    before its guard, its answer is as good as the exhaustive search's. The hands here are
+    small enough for the guard never to trip, so both searches must agree."""
+    hand, mrules = case
+    points = points_of(BASIC)
+    exact = best_partition(hand, mrules, points)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search, "SMALL_HAND", 0)
+        bounded = best_partition(hand, mrules, points)
+    check_partition(bounded, hand, mrules, points)
+    assert (bounded.deadwood_points, bounded.melded) == (exact.deadwood_points, exact.melded)
+
+
+def test_a_big_rack_is_answered_within_the_guard_with_a_valid_partition() -> None:
+    """60 Romanian tiles with two Jolys (racks that size follow takes of whole discard
+    rows): the search stops at its guard (:data:`engine.search.SEARCH_STEPS`) and answers
+    the best partition it met: every tile placed once, every group a legal meld, the
+    answer the same each time."""
+    rules = make_rules("romanian")
+    mrules = get_variant("romanian").meld_rules(rules)
+    tiles = [t for t in tile_set() if not t.is_joker]
+    rng = random.Random(5)
+    for _ in range(3):
+        rack = (*rng.sample(tiles, 58), JOKER, JOKER)
+        part = best_melds(rack, rules)
+        check_partition(part, rack, mrules, points_of(rules))
+        assert part.melded >= 40
+        search._best_cached.cache_clear()
+        assert best_melds(tuple(reversed(rack)), rules) == part
 
 
 # --- lay-offs --------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.frozen import replace
-from engine.moves import _phase as require_phase
+from engine.moves import require_phase
 from engine.state import GameState, Phase
 from engine.variants.german.actions import BuyBack, DeclineBuyBack
 from engine.variants.german.chips import pay

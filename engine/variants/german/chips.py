@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 from engine.frozen import replace
-from engine.rules import RuleSet
+from engine.options import RuleSet
 from engine.variants.german.events import POT, ChipsMoved, Payment
 from engine.variants.german.state import GermanState
 

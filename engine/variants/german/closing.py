@@ -15,8 +15,7 @@ from engine.errors import AmbiguousJoker, InvalidLayOff, NoSuchMeld
 from engine.events import LaidOff
 from engine.frozen import replace
 from engine.melds import Meld, extend_readings
-from engine.moves import _phase as require_phase
-from engine.moves import remove_cards
+from engine.moves import remove_cards, require_phase
 from engine.state import GameState, Phase
 from engine.variants.german.actions import EndLayOffs
 from engine.variants.german.ending import score_hand

@@ -8,13 +8,11 @@
     done                         end your lay-offs after someone went out
     buyback / decline            buy back into the game once, or stay out (pot play)
 
-The help records have the fields of :class:`engine.commands.CommandHelp` (that module
-imports the variant registry, so it is not imported here at load time).
+The help records are :class:`engine.verbs.CommandHelp` lines.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import parse_card
@@ -28,22 +26,11 @@ from engine.variants.german.actions import (
     TakeBack,
 )
 from engine.variants.german.errors import ExchangeSyntax
-
-
-@dataclass(frozen=True, slots=True)
-class VerbHelp:
-    """One help line, shaped like :class:`engine.commands.CommandHelp`."""
-
-    verb: str
-    aliases: tuple[str, ...]
-    syntax: str
-    help: str
+from engine.verbs import BadMeldNumber, CommandHelp, TooManyArgs
 
 
 def _no_args(verb: str, args: list[str]) -> None:
     if args:
-        from engine.commands import TooManyArgs
-
         raise TooManyArgs(verb)
 
 
@@ -58,8 +45,6 @@ def parse_exchange(verb: str, args: list[str], seat: int) -> ExchangeJoker:
         raise ExchangeSyntax()
     number_text = left[-1].removeprefix("#")
     if not number_text.isdigit() or int(number_text) < 1:
-        from engine.commands import BadMeldNumber
-
         raise BadMeldNumber(left[-1])
     cards = tuple(parse_card(w) for w in left[:-1])
     return ExchangeJoker(seat, cards, int(number_text) - 1,
@@ -80,13 +65,13 @@ def _simple(verb: str, aliases: tuple[str, ...], help_text: str, action_type: ty
         _no_args(verb, args)
         return action_type(seat)
 
-    return VariantCommand(VerbHelp(verb, aliases, verb, help_text), parse, action_type,
+    return VariantCommand(CommandHelp(verb, aliases, verb, help_text), parse, action_type,
                           lambda _action: verb)
 
 
 COMMANDS: tuple[VariantCommand, ...] = (
     VariantCommand(
-        VerbHelp("exchange", ("austauschen", "jokertausch"), "exchange 8h 3 | jk 9h 10h",
+        CommandHelp("exchange", ("austauschen", "jokertausch"), "exchange 8h 3 | jk 9h 10h",
                  "Exchange a natural card for the joker in meld 3 and meld the freed joker at "
                  "once with cards from your hand (after | ; write jk=... if needed)."),
         parse_exchange, ExchangeJoker, format_exchange),

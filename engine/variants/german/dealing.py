@@ -18,13 +18,11 @@ joker (it can only help).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from engine.cards import Card, shuffled, standard_deck
-from engine.rules import RuleSet
-
-if TYPE_CHECKING:
-    from engine.dealing import DealSpec
+from engine.dealing import DealSpec, deal_rng
+from engine.errors import RuleOptionError
+from engine.options import RuleSet
 
 
 def deck(rules: RuleSet) -> list[Card]:
@@ -44,8 +42,6 @@ def deal_cards(rules: RuleSet, seats: int, dealer: int, seed: int, number: int,
     """Shuffle (``deal_rng(seed, number)``) and deal deal ``number`` (see
     :func:`deal_pack`); with ``joker_steal`` the pack is first cut at a point drawn from
     ``deal_rng(seed, number, "cut")``."""
-    from engine.dealing import deal_rng
-
     cards = shuffled(deck(rules), deal_rng(seed, number))
     cut = deal_rng(seed, number, "cut").randint(1, len(cards) - 1) \
         if rules.flag("joker_steal") else None
@@ -60,9 +56,6 @@ def deal_pack(rules: RuleSet, seats: int, dealer: int, cards: Sequence[Card],
     cut); a joker at the bottom of the lifted packet stays with the cutter.
     ``DealSpec.extra`` is the seat that kept a joker when cutting, or ``None``. Raises
     ``RuleOptionError`` when the pack is too small."""
-    from engine.dealing import DealSpec
-    from engine.errors import RuleOptionError
-
     flags = list(active) if active is not None else [True] * seats
     order = [(dealer + k) % seats for k in range(1, seats + 1) if flags[(dealer + k) % seats]]
     size = hand_size(rules, len(order))

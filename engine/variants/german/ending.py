@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.events import GameEnded, HandEnded
 from engine.frozen import replace
-from engine.rules import RuleSet
+from engine.options import RuleSet
 from engine.state import DealResult, GameState, Phase, TurnState
 from engine.variants.german.chips import deal_payments, pay, pot_payout, settlement
 from engine.variants.german.events import BuyBackOffered, ClosingLayOffs, Eliminated

@@ -15,8 +15,11 @@ from typing import Any
 from engine.actions import Action, Discard, LayOff, MeldCards, NextDeal
 from engine.candidates import candidate_melds
 from engine.cards import JOKER, Card
+from engine.flow import shared_quick_actions
+from engine.game import can
 from engine.legal import standard_legal_actions
 from engine.melds import MeldKind
+from engine.search import layoff_options
 from engine.state import GameState, Phase
 from engine.variants.german.actions import (
     BuyBack,
@@ -32,8 +35,6 @@ from engine.variants.german.state import game_extra, turn_extra
 
 
 def _can(state: GameState, action: Any) -> bool:
-    from engine.game import can
-
     return can(state, action)
 
 
@@ -65,8 +66,6 @@ def _distinct(hand: tuple[Card, ...]) -> list[Card]:
 
 
 def _layoffs(state: GameState, seat: int) -> list[Any]:
-    from engine.search import layoff_options
-
     return [LayOff(seat, (spec,), index)
             for spec, index in layoff_options(state.hands[seat], state.melds, state.rules, seat)]
 
@@ -115,3 +114,18 @@ def exchanges(state: GameState, seat: int) -> list[ExchangeJoker]:
                 if sum(1 for s in group if s.card.is_joker) >= freed:
                     out.append(ExchangeJoker(seat, cards, index, group))
     return out
+
+
+def quick_actions(state: GameState, seat: int) -> list[Action]:
+    """Cheap candidates (:func:`engine.game.quick_action`): decline a buy-back, end the
+    closing lay-offs, take back an unfinished first meld, then the shared draw or
+    discards."""
+    extra = game_extra(state)
+    out: list[Any] = []
+    if extra.buyback:
+        out.append(DeclineBuyBack(seat))
+    if extra.closing is not None:
+        out.append(EndLayOffs(seat))
+    if turn_extra(state).provisional:
+        out.append(TakeBack(seat))
+    return out + shared_quick_actions(state, seat)

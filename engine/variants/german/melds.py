@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from engine.melds import AceMode, Meld, MeldKind, MeldProblem, MeldRules
-from engine.rules import RuleSet
+from engine.options import RuleSet
 
 
 def check_jokers(meld: Meld) -> MeldProblem | None:

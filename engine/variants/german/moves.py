@@ -27,18 +27,19 @@ from engine.dealing import DealSpec, start_deal
 from engine.errors import CannotDiscardTaken
 from engine.events import Discarded, WentOut
 from engine.frozen import replace
-from engine.moves import _phase as require_phase
 from engine.moves import apply_draw as shared_apply_draw
 from engine.moves import apply_layoff as shared_apply_layoff
 from engine.moves import apply_meld as shared_apply_meld
-from engine.moves import remove_cards, renewable
+from engine.moves import remove_cards, renewable, require_phase
 from engine.moves import verify_draw as shared_verify_draw
 from engine.moves import verify_layoff as shared_verify_layoff
 from engine.moves import verify_meld as shared_verify_meld
 from engine.moves import verify_next as shared_verify_next
+from engine.search import layoff_options
 from engine.state import GameState, Phase, TurnState
 from engine.variants.german.actions import TakeBack
 from engine.variants.german.chips import pay, stakes
+from engine.variants.german.closing import apply_closing_layoff, verify_closing_layoff
 from engine.variants.german.dealing import deal_cards
 from engine.variants.german.ending import finish_out, score_hand
 from engine.variants.german.errors import (
@@ -198,8 +199,6 @@ def verify_layoff(state: GameState, action: LayOff) -> None:
     """"Ergänzen: Wenn er bereits seine erste Figur(en) in einem vorherigen Spielzug melden
     konnte, darf er eine oder mehrere Karten an seinen oder vom Gegner gemeldeten Figuren
     ergänzen". House rule ``one_layoff``: one card per turn."""
-    from engine.variants.german.closing import verify_closing_layoff
-
     if game_extra(state).closing is not None and state.phase is Phase.PLAY:
         verify_closing_layoff(state, action)
         return
@@ -213,8 +212,6 @@ def verify_layoff(state: GameState, action: LayOff) -> None:
 
 def apply_layoff(state: GameState, action: LayOff) -> Result:
     """Extend the meld; the turn remembers how many cards were laid off."""
-    from engine.variants.german.closing import apply_closing_layoff
-
     if game_extra(state).closing is not None:
         return apply_closing_layoff(state, action)
     turn = turn_extra(state)
@@ -289,8 +286,6 @@ def blocked(state: GameState) -> bool:
     discard) nor exchange a joker (the new meld needs two more cards); so when every player
     holds two cards at most and no card in play (hands, stock, pile) fits any meld, hands
     never shrink and nobody can go out."""
-    from engine.search import layoff_options
-
     active = active_seats(state)
     if any(len(state.hands[s]) > 2 for s in active):
         return False

@@ -8,7 +8,7 @@ Spielgeld") are an optional score sheet in chips (no real money anywhere).
 from __future__ import annotations
 
 from engine.errors import RuleOptionError
-from engine.rules import Option, Preset, RuleSet
+from engine.options import Option, Preset, RuleSet
 
 SOURCE = "german-romme.de.txt"
 _S = SOURCE + ": "

@@ -14,6 +14,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from engine.jsonio import (
+    RecordError,
+    as_bool,
+    as_int,
+    as_list,
+    as_mapping,
+    fraction_from_json,
+    need,
+)
 from engine.state import GameState
 
 
@@ -148,8 +157,6 @@ def game_to_json(extra: GermanState) -> dict[str, Any]:
 
 def turn_from_json(data: Any, where: str) -> GermanTurn:
     """Inverse of :func:`turn_to_json`; raises ``RecordError`` naming the bad field."""
-    from engine.serialize import as_bool, as_int, as_mapping, need
-
     obj = as_mapping(data, where)
 
     def flag(key: str) -> bool:
@@ -166,16 +173,6 @@ def turn_from_json(data: Any, where: str) -> GermanTurn:
 
 def game_from_json(data: Any, where: str) -> GermanState:
     """Inverse of :func:`game_to_json`; raises ``RecordError`` naming the bad field."""
-    from engine.serialize import (
-        RecordError,
-        as_bool,
-        as_int,
-        as_list,
-        as_mapping,
-        fraction_from_json,
-        need,
-    )
-
     obj = as_mapping(data, where)
 
     def items(key: str) -> list[tuple[Any, str]]:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from engine.cards import ACE, KING, Card
 from engine.melds import Meld, MeldKind
-from engine.rules import RuleSet
+from engine.options import RuleSet
 
 
 def pip_value(rules: RuleSet, rank: int) -> int:

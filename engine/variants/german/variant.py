@@ -14,16 +14,19 @@ ending, chips, legal, views, ai, commands, state).
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, NextDeal, SwapJoker
 from engine.cards import Card
+from engine.jsonio import as_int
 from engine.melds import MeldRules
-from engine.rules import RuleSet
+from engine.moves import BASE_HANDLERS
+from engine.options import RuleSet
+from engine.state import DealSpec, GameState
 from engine.variants.base import Apply, Variant, Verify
+from engine.variants.german import buyback, closing, exchange, moves
 from engine.variants.german import rules as german_rules
 from engine.variants.german.actions import (
     BuyBack,
@@ -35,7 +38,9 @@ from engine.variants.german.actions import (
 from engine.variants.german.commands import COMMANDS
 from engine.variants.german.dealing import deal_cards, deal_pack, deck, hand_size
 from engine.variants.german.ending import deal_scores, totals_over, totals_winners
+from engine.variants.german.legal import legal_actions, quick_actions
 from engine.variants.german.melds import meld_rules
+from engine.variants.german.moves import on_deal
 from engine.variants.german.state import (
     GermanState,
     GermanTurn,
@@ -45,10 +50,7 @@ from engine.variants.german.state import (
     turn_to_json,
 )
 from engine.variants.german.values import card_points
-
-if TYPE_CHECKING:
-    from engine.dealing import DealSpec
-    from engine.state import GameState
+from engine.variants.german.views import private_extra, public_extra
 
 
 class GermanRummy(Variant):
@@ -76,9 +78,20 @@ class GermanRummy(Variant):
 
     def legal_actions(self, state: GameState, seat: int) -> list[Any]:
         """See :func:`engine.variants.german.legal.legal_actions`."""
-        from engine.variants.german.legal import legal_actions
-
         return legal_actions(state, seat)
+
+    def deal_shape(self, rules: RuleSet, seats: int, dealer: int) -> tuple[tuple[int, ...], bool]:
+        """13 cards each (:func:`engine.variants.german.dealing.hand_size`); with
+        ``dealer_extra`` the dealer one more and no upcard: "Optional kann sich der Geber
+        eine zusätzliche Karte verteilen, anstatt eine Karte aufzudecken"."""
+        size = hand_size(rules, seats)
+        extra = rules.flag("dealer_extra")
+        return (tuple(size + (1 if extra and seat == dealer else 0) for seat in range(seats)),
+                not extra)
+
+    def quick_actions(self, state: GameState, seat: int) -> list[Any]:
+        """See :func:`engine.variants.german.legal.quick_actions`."""
+        return quick_actions(state, seat)
 
     def deal(self, rules: RuleSet, seats: int, dealer: int, seed: int,
              deal_number: int) -> DealSpec:
@@ -100,35 +113,21 @@ class GermanRummy(Variant):
 
     def deal_extra_from_json(self, deal: Mapping[str, Any], where: str) -> Any:
         """The seat of ``"stolen"`` (or ``None``); raises ``RecordError``."""
-        from engine.serialize import as_int
-
         raw = deal.get("stolen")
         return None if raw is None else as_int(raw, f"{where}.stolen", 0, 5)
 
     def on_deal(self, state: GameState, spec: DealSpec) -> GameState:
         """See :func:`engine.variants.german.moves.on_deal`."""
-        from engine.variants.german.moves import on_deal
-
         return on_deal(state, spec)
-
-    def ai_move(self, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
-        """See :mod:`engine.variants.german.ai`."""
-        from engine.variants.german.ai import ai_move
-
-        return ai_move(view, legal, rng)
 
     # --- views and saving --------------------------------------------------------------
 
     def public_extra(self, state: GameState) -> Any:
         """A :class:`engine.variants.german.views.GermanTable`."""
-        from engine.variants.german.views import public_extra
-
         return public_extra(state)
 
     def private_extra(self, state: GameState, seat: int) -> Any:
         """A :class:`engine.variants.german.views.SeatStatus`."""
-        from engine.variants.german.views import private_extra
-
         return private_extra(state, seat)
 
     def extra_to_json(self, extra: Any) -> Any:
@@ -191,9 +190,6 @@ class GermanRummy(Variant):
 
 @functools.cache
 def _handlers() -> dict[type, tuple[Verify, Apply]]:
-    from engine.moves import BASE_HANDLERS
-    from engine.variants.german import buyback, closing, exchange, moves
-
     table: dict[type, tuple[Verify, Apply]] = dict(BASE_HANDLERS)
     table.update({
         Draw: (moves.verify_draw, moves.apply_draw),

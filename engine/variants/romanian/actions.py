@@ -9,12 +9,10 @@ Pre-play (before the first discard, each player in turn from the first player):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
+from engine.actions import Action
 from engine.cards import Card
-
-if TYPE_CHECKING:
-    from engine.actions import Action
 
 
 @dataclass(frozen=True, slots=True)

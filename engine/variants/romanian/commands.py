@@ -22,14 +22,11 @@ none of these is a verb of another variant (German Rommé has ``exchange``, ``do
 and ``decline``).
 
 Tiles use the tile notation of :mod:`engine.cards` (``r7``, ``rot7``, ``jo``).
-This module imports :mod:`engine.commands`, which imports the variant registry, so
-the variant loads it on first use.
 """
 
 from __future__ import annotations
 
 from engine.cards import parse_card
-from engine.commands import BadMeldNumber, CommandHelp, MissingCards, MissingMeldNumber, TooManyArgs
 from engine.errors import CommandError
 from engine.variants.base import VariantCommand
 from engine.variants.romanian.actions import (
@@ -41,6 +38,7 @@ from engine.variants.romanian.actions import (
     Ready,
     TakeFaceUp,
 )
+from engine.verbs import BadMeldNumber, CommandHelp, MissingCards, MissingMeldNumber, TooManyArgs
 
 _HINT_WORDS = {"high": "high", "hoch": "high", "low": "low", "niedrig": "low"}
 

@@ -6,7 +6,8 @@ discards. Melds are listed in canonical form: every single meld of the rack once
 opened (:func:`engine.variants.romanian.plan.new_melds`), a canonical selection of
 openings before (:func:`engine.variants.romanian.opening.opening_choices`), the melds
 that fulfil an owed meld, and the first move of a going-out plan when there is one
-(:mod:`engine.variants.romanian.plan`; after the face-up tile only moves that keep one).
+(:mod:`engine.variants.romanian.plan`; after the face-up tile only that move and the
+last discard: every move must keep a way out, and any other that does may be typed).
 Every listed action is verified.
 """
 
@@ -17,7 +18,13 @@ from engine.cards import TILE_COLOURS, Card
 from engine.game import can
 from engine.melds import CardSpec, Meld, MeldKind, extend_readings
 from engine.state import GameState, Phase
-from engine.variants.romanian.actions import ExchangeJoly, TakeFaceUp, as_action
+from engine.variants.romanian.actions import (
+    AnswerDoubla,
+    ExchangeJoly,
+    Ready,
+    TakeFaceUp,
+    as_action,
+)
 from engine.variants.romanian.flow import extra_of, first_turn, plan_for, turn_of
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.obligation import pays
@@ -137,13 +144,50 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     plan = plan_for(state, seat)
     if plan is not None:
         out += plan_actions(seat, plan, len(hand))
+    if turn_of(state).out:
+        # after the face-up tile every move must keep a way out: the list gives the
+        # plan's next move (any other move that keeps one may be typed)
+        return [a for a in out + discards if can(state, a)]
     out += _meld_actions(state, seat)
     if turn_of(state).obligation is None:
         out += layoff_actions(state, seat)
         out += exchange_actions(state, seat)
         out += discards
-    seen: list[Action] = []
+    seen: dict[Action, None] = {}
     for action in out:
         if action not in seen and can(state, action):
-            seen.append(action)
-    return seen
+            seen[action] = None
+    return list(seen)
+
+
+def quick_actions(state: GameState, seat: int) -> list[Action]:
+    """Cheap candidates (:func:`engine.game.quick_action`): in the pre-play step reject an
+    offer or say ``ready``; draw; the first player's first discard; the melds that pay an
+    owed meld (the opening with the taken discard, or the new melds holding the owed tile:
+    :func:`engine.variants.romanian.plan.new_melds`); after the face-up tile the first move
+    of the going-out plan; the discards."""
+    pre = extra_of(state).preplay
+    if pre is not None:
+        return [as_action(AnswerDoubla(seat, None) if pre.offer is not None else Ready(seat))]
+    out: list[Action] = []
+    turn = turn_of(state)
+    hand = state.hands[seat]
+    if state.phase is Phase.PLAY and not first_turn(state):
+        obligation = turn.obligation
+        if obligation is not None and obligation.kind == "opening":
+            found = opening_with(hand, seat, state.rules.number("opening") or 0,
+                                 obligation.tile)
+            if found is not None:
+                out.append(MeldCards(seat, found))
+        elif obligation is not None:
+            # only tiles that can share a meld with the owed tile (all, for a Joly)
+            owed = obligation.tile
+            near = [t for t in hand if owed.is_joker or t.is_joker or t.rank == owed.rank
+                    or t.suit == owed.suit]
+            out += [MeldCards(seat, (_specs(m),)) for m in new_melds(near, seat)
+                    if pays(obligation, m)]
+        if turn.out:
+            plan = plan_for(state, seat)
+            if plan is not None:
+                out += plan_actions(seat, plan, len(hand))
+    return out + [Draw(seat)] + [Discard(seat, c) for c in _distinct(hand)]

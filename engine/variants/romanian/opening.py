@@ -18,12 +18,12 @@ from engine.cards import Card
 from engine.melds import CardSpec, Meld, MeldKind, MeldProblem, check_meld
 from engine.search import best_partition
 from engine.variants.romanian.melds import MELD_RULES
-from engine.variants.romanian.plan import new_melds
+from engine.variants.romanian.plan import most_value, new_melds
 from engine.variants.romanian.tiles import meld_value, rack_value
 
 Groups = tuple[tuple[CardSpec, ...], ...]
 
-_SEARCH_BUDGET = 20000
+_SEARCH_BUDGET = 3000
 
 
 def opening_value(melds: Sequence[Meld]) -> int:
@@ -75,8 +75,10 @@ def opening_choices(hand: Sequence[Card], seat: int, threshold: int,
 def opening_with(hand: Sequence[Card], seat: int, threshold: int, tile: Card) -> Groups | None:
     """An opening of ``hand`` whose melds hold ``tile`` (the previous discard, taken this
     turn) and leave a tile to discard other than ``tile`` (a twin of the taken tile may not
-    be discarded either: :func:`engine.moves.verify_discard`), or ``None`` (a bounded
-    search: it gives up after a fixed number of steps)."""
+    be discarded either: :func:`engine.moves.verify_discard`), or ``None``. Branches whose
+    tiles left cannot reach ``threshold`` however they are melded are cut (each tile at
+    most :func:`engine.variants.romanian.plan.most_value`); a step budget stays as a
+    guard."""
     melds = new_melds(hand, seat)
     first = [m for m in melds if any(p.card == tile for p in m.cards)]
     have = Counter(hand)
@@ -89,6 +91,9 @@ def opening_with(hand: Sequence[Card], seat: int, threshold: int, tile: Card) ->
             return None
         if qualifies(chosen, threshold) and any(n > 0 and c != tile for c, n in left.items()):
             return tuple(_specs(m) for m in chosen)
+        # pruning by value: the tiles left cannot lift the melds to the threshold
+        if opening_value(chosen) + sum(n * most_value(c) for c, n in left.items()) < threshold:
+            return None
         for i in range(start, len(melds)):
             use = Counter(p.card for p in melds[i].cards)
             if all(left[c] >= n for c, n in use.items()) and sum(left.values()) > len(use):

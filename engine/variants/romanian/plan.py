@@ -36,14 +36,14 @@ from engine.melds import (
     Meld,
     MeldKind,
     MeldProblem,
-    _rank_at,
     check_meld,
     extend_readings,
+    rank_at,
 )
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.obligation import pays
 from engine.variants.romanian.state import Obligation
-from engine.variants.romanian.tiles import meld_value
+from engine.variants.romanian.tiles import meld_value, number_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,17 +126,40 @@ def _run_extensions(meld: Meld, stock: Counter[Card], seat: int) -> list[tuple[C
     """Tile groups from ``stock`` that extend run ``meld`` at either end (a Joly in a
     position only where needed or where the hand holds the tile too)."""
     colour = meld.cards[0].face.suit
+    assert colour is not None
+    held = tuple(min(stock[Card(rank, colour)], 1) for rank in range(1, 14))
+    return list(_run_groups(meld, held, min(stock[JOKER], 2)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _run_groups(meld: Meld, held: tuple[int, ...], jolys: int) -> tuple[tuple[CardSpec, ...], ...]:
+    """:func:`_run_extensions` for the tiles of the run's colour the hand holds (``held``
+    per number 1..13) and its Jolys: it depends on nothing else, so it is cached. An
+    extension stops growing at the first end that needs more Jolys than there are."""
+    colour = meld.cards[0].face.suit
     start = meld.cards[0].face.rank
     end = start + len(meld.cards) - 1
-    jolys = stock[JOKER]
     out: list[tuple[CardSpec, ...]] = []
-    for left in range(0, start):
-        for right in range(0, 15 - end):
+
+    def reach(positions: list[int]) -> int:
+        """How many of ``positions`` (in order) can be covered before the gaps need more
+        Jolys than there are."""
+        gaps = 0
+        for n, pos in enumerate(positions):
+            gaps += not held[rank_at(pos) - 1]
+            if gaps > jolys:
+                return n
+        return len(positions)
+
+    lefts = list(range(start - 1, 0, -1))
+    rights = list(range(end + 1, 15))
+    for left in range(0, reach(lefts) + 1):
+        for right in range(0, reach(rights) + 1):
             if left + right == 0:
                 continue
             positions = list(range(start - left, start)) + list(range(end + 1, end + 1 + right))
-            tiles = [Card(_rank_at(pos), colour) for pos in positions]
-            gaps = [i for i, t in enumerate(tiles) if not stock[t]]
+            tiles = [Card(rank_at(pos), colour) for pos in positions]
+            gaps = [i for i, t in enumerate(tiles) if not held[t.rank - 1]]
             if len(gaps) > jolys:
                 continue
             for size in range(len(gaps), jolys + 1):
@@ -145,9 +168,9 @@ def _run_extensions(meld: Meld, stock: Counter[Card], seat: int) -> list[tuple[C
                         continue
                     combo = tuple(CardSpec(JOKER, t) if i in chosen else CardSpec(t)
                                   for i, t in enumerate(tiles))
-                    if len(extend_readings(meld, combo, seat, MELD_RULES)) == 1:
+                    if len(extend_readings(meld, combo, meld.owner, MELD_RULES)) == 1:
                         out.append(combo)
-    return out
+    return tuple(out)
 
 
 def _set_extensions(meld: Meld, stock: Counter[Card], seat: int) -> list[tuple[CardSpec, ...]]:
@@ -189,11 +212,12 @@ def _items(hand: Sequence[Card], kinds: list[Card], ctx: PlanContext) -> list[_I
 
     def add(specs: tuple[CardSpec, ...], target: int, value: int, run: bool,
             paid: bool) -> None:
-        counts = [0] * len(kinds)
-        for spec in specs:
-            counts[index[spec.card]] += 1
-        if any(counts[i] > have[kinds[i]] for i in range(len(kinds))):
+        use = Counter(spec.card for spec in specs)
+        if any(n > have[card] for card, n in use.items()):
             return
+        counts = [0] * len(kinds)
+        for card, n in use.items():
+            counts[index[card]] = n
         uses = tuple((i, n) for i, n in enumerate(counts) if n)
         items.append(_Item(tuple(counts), uses, uses[0][0], target, specs, value, run, paid))
 
@@ -205,6 +229,14 @@ def _items(hand: Sequence[Card], kinds: list[Card], ctx: PlanContext) -> list[_I
         for group in layoff_groups(ctx.melds[target], hand, ctx.seat):
             add(group, target, 0, False, False)
     return items
+
+
+def most_value(tile: Card) -> int:
+    """The most ``tile`` can add to the value of new melds: a 1 25 (in a set of 1s), a
+    Joly 25 (it counts as the tile it stands for), 2-9 five, 10-13 ten."""
+    if tile.is_joker or tile.rank == 1:
+        return 25
+    return number_value(tile.rank)
 
 
 def _first_nonzero(counts: tuple[int, ...]) -> int:
@@ -256,6 +288,10 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan 
         by_lowest.setdefault(item.lowest, []).append(n)
     need = ctx.threshold
     start = tuple(counts[k] for k in kinds)
+    # The most each tile can add to the opening's value (a 1: 25 in a set of 1s; a Joly:
+    # the tile it stands for, at most 25): with the tiles left worth less than what the
+    # opening still lacks, no way out remains (pruning by value).
+    most = [most_value(k) for k in kinds]
     memo: set[tuple[object, ...]] = set()
     chosen: list[int] = []
     steps = 0
@@ -275,6 +311,10 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan 
             return discard
         key = (rest, used, discard >= 0, min(value, need or 0), run, paid)
         if key in memo:
+            return None
+        if need is not None and value < need and value + sum(
+                n * most[i] for i, n in enumerate(rest) if n) < need:
+            memo.add(key)
             return None
         if discard < 0 and kinds[low] != ctx.keep:
             fewer = list(rest)

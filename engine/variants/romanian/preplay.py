@@ -25,7 +25,6 @@ from collections import Counter
 from typing import TypeVar
 
 from engine.cards import Card
-from engine.commands import find_player
 from engine.errors import CommandError
 from engine.frozen import replace
 from engine.moves import Result, remove_cards
@@ -60,6 +59,7 @@ from engine.variants.romanian.events import (
 )
 from engine.variants.romanian.flow import extra_of, with_extra
 from engine.variants.romanian.state import Offer, PrePlay
+from engine.verbs import find_player
 
 _T = TypeVar("_T")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.rules import Option, Preset
+from engine.options import Option, Preset
 
 SOURCE = "romanian-rummy.de.txt"
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.cards import Card, parse_face
 from engine.errors import CardParseError
-from engine.serialize import (
+from engine.jsonio import (
     RecordError,
     as_bool,
     as_int,

@@ -10,45 +10,42 @@ The text's play is counterclockwise; here play runs in seat order (seat 0, 1, 2,
 so "the player right of the dealer" is the seat after the dealer, who gets 15 tiles
 and begins, and the next dealer is the seat after the dealer ("es gibt immer der
 Spieler rechts vom letzten Geber").
-
-This module imports only what the registry may load early; the moves, legal actions,
-views and AI are imported on first use (they import the shared flow, which imports
-the registry).
 """
 
 from __future__ import annotations
 
-import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.actions import Action, Discard, Draw, LayOff, MeldCards, SwapJoker, TakeDiscard
 from engine.cards import Card
 from engine.errors import RuleOptionError
+from engine.frozen import replace
+from engine.jsonio import card_from_json
 from engine.melds import MeldRules
-from engine.rules import RuleSet
-from engine.variants.base import Variant, VariantCommand
+from engine.moves import BASE_HANDLERS
+from engine.options import RuleSet
+from engine.state import DealSpec, GameState, Phase
+from engine.variants.base import Apply, Variant, Verify
+from engine.variants.romanian import actions, moves, preplay
+from engine.variants.romanian.commands import COMMANDS
+from engine.variants.romanian.legal import legal_actions, quick_actions
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.rules import OPTIONS, PRESETS, SOURCE
+from engine.variants.romanian.scoring import score_sheet
+from engine.variants.romanian.state import (
+    JolyTrack,
+    PrePlay,
+    RomanianExtra,
+    TurnExtra,
+    extra_from_json,
+    extra_to_json,
+)
 from engine.variants.romanian.tiles import rack_value, tile_set
-
-if TYPE_CHECKING:
-    from engine.actions import Action
-    from engine.dealing import DealSpec
-    from engine.state import GameState
-    from engine.variants.base import Apply, Verify
-    from engine.variants.romanian.state import JolyTrack
-
-
-class _Commands:
-    """``RomanianRummy.commands``, built on first use (:mod:`engine.commands` imports the
-    variant registry)."""
-
-    def __get__(self, obj: object, owner: type | None = None) -> tuple[VariantCommand, ...]:
-        from engine.variants.romanian.commands import COMMANDS
-
-        return COMMANDS
+from engine.variants.romanian.wall import shuffled_wall, wall_deal
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +87,7 @@ class RomanianRummy(Variant):
     max_players = 4
     options = OPTIONS
     presets = PRESETS
-    commands = _Commands()
+    commands = COMMANDS
     deal_keys = frozenset({"face_up"})
 
     def validate(self, rules: RuleSet) -> None:
@@ -104,10 +101,6 @@ class RomanianRummy(Variant):
     def handlers(self) -> Mapping[type, tuple[Verify, Apply]]:
         """The shared table with draw, take, meld, lay-off, swap and discard replaced, and
         the pre-play moves, the face-up take and the Joly exchange added."""
-        from engine.actions import Discard, Draw, LayOff, MeldCards, SwapJoker, TakeDiscard
-        from engine.moves import BASE_HANDLERS
-        from engine.variants.romanian import actions, moves, preplay
-
         table: dict[type, tuple[Verify, Apply]] = dict(BASE_HANDLERS)
         table[Draw] = (moves.verify_draw, moves.apply_draw)
         table[TakeDiscard] = (moves.verify_take, moves.apply_take)
@@ -126,24 +119,22 @@ class RomanianRummy(Variant):
 
     def legal_actions(self, state: GameState, seat: int) -> list[Action]:
         """See :mod:`engine.variants.romanian.legal`."""
-        from engine.variants.romanian.legal import legal_actions
-
         return legal_actions(state, seat)
+
+    def quick_actions(self, state: GameState, seat: int) -> list[Action]:
+        """See :func:`engine.variants.romanian.legal.quick_actions`."""
+        return quick_actions(state, seat)
 
     def deal(self, rules: RuleSet, seats: int, dealer: int, seed: int,
              deal_number: int) -> DealSpec:
         """Mix the tiles and deal the wall
         (:func:`engine.variants.romanian.wall.shuffled_wall`)."""
-        from engine.variants.romanian.wall import shuffled_wall
-
         return shuffled_wall(seats, dealer, seed, deal_number)
 
     def deal_from_deck(self, rules: RuleSet, seats: int, dealer: int,
                        deck: Sequence[Card]) -> DealSpec:
         """Build and deal the wall from ``deck``
         (:func:`engine.variants.romanian.wall.wall_deal`)."""
-        from engine.variants.romanian.wall import wall_deal
-
         return wall_deal(deck, seats, dealer)
 
     def deal_extra_to_json(self, extra: Any) -> dict[str, Any]:
@@ -152,8 +143,6 @@ class RomanianRummy(Variant):
 
     def deal_extra_from_json(self, deal: Mapping[str, Any], where: str) -> Any:
         """The face-up tile of an explicit deal (``"face_up": "r7"``, may be missing)."""
-        from engine.serialize import card_from_json
-
         raw = deal.get("face_up")
         return None if raw is None else card_from_json(raw, f"{where}.face_up")
 
@@ -161,11 +150,6 @@ class RomanianRummy(Variant):
         """Set up the face-up tile and the pre-play step (or, with ``preplay`` off, announce
         face-up twins at once). Raises ``RuleOptionError`` for an explicit deal whose tiles
         with the face-up tile are more than the set holds."""
-        from collections import Counter
-
-        from engine.frozen import replace
-        from engine.variants.romanian.state import PrePlay, RomanianExtra
-
         face_up = spec.extra if isinstance(spec.extra, Card) else None
         if face_up is not None:
             over = Counter([*spec.cards(), face_up]) - Counter(tile_set())
@@ -185,12 +169,6 @@ class RomanianRummy(Variant):
         extra = RomanianExtra(face_up, pre, announced, (), tuple(None for _ in range(seats)))
         return replace(state, extra=extra)
 
-    def ai_move(self, view: Any, legal: Sequence[Action], rng: random.Random) -> Action | None:
-        """See :mod:`engine.variants.romanian.ai`."""
-        from engine.variants.romanian.ai import ai_move
-
-        return ai_move(view, legal, rng)
-
     # --- views and saving ---------------------------------------------------------------------
 
     def discard_pile_public(self, rules: RuleSet) -> bool:
@@ -201,9 +179,6 @@ class RomanianRummy(Variant):
 
     def public_extra(self, state: GameState) -> PublicExtra | None:
         """See :class:`PublicExtra`."""
-        from engine.state import Phase
-        from engine.variants.romanian.state import RomanianExtra, TurnExtra
-
         extra = state.extra
         if not isinstance(extra, RomanianExtra):
             return None
@@ -228,14 +203,10 @@ class RomanianRummy(Variant):
 
     def extra_to_json(self, extra: Any) -> Any:
         """See :func:`engine.variants.romanian.state.extra_to_json`."""
-        from engine.variants.romanian.state import extra_to_json
-
         return extra_to_json(extra)
 
     def extra_from_json(self, data: Any, where: str) -> Any:
         """See :func:`engine.variants.romanian.state.extra_from_json`."""
-        from engine.variants.romanian.state import extra_from_json
-
         return extra_from_json(data, where)
 
     # --- tiles and melds ----------------------------------------------------------------------
@@ -282,8 +253,6 @@ class RomanianRummy(Variant):
     def score_deal(self, state: GameState, points: tuple[int, ...], winner: int | None,
                    rummy: bool) -> tuple[Fraction, ...]:
         """See :mod:`engine.variants.romanian.scoring`."""
-        from engine.variants.romanian.scoring import score_sheet
-
         return tuple(Fraction(line.total) for line in score_sheet(state, winner, rummy))
 
     def match_over(self, rules: RuleSet, totals: tuple[Fraction, ...], deals: int) -> bool:

@@ -9,16 +9,14 @@ Forms (``call`` or the aliases ``rommé``, ``romme``, ``rommé!``, ``romme!``,
     call jk=8h 2          the same for a joker, saying what it stands for
 
 The meld number is 1-based as on the table and comes last, as in ``layoff``.
-This module imports :mod:`engine.commands`, which imports the variant registry,
-so the variant loads it on first use (see ``Rummy500.commands``).
 """
 
 from __future__ import annotations
 
-from engine.commands import BadMeldNumber, CommandHelp, TooManyArgs
 from engine.melds import CardSpec
 from engine.variants.base import VariantCommand
 from engine.variants.rummy500.actions import CallRummy
+from engine.verbs import BadMeldNumber, CommandHelp, TooManyArgs
 
 CALL_HELP = CommandHelp(
     "call", ("rommé", "romme", "rommé!", "romme!", "rufen"), "call [kh] [2]",

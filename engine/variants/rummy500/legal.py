@@ -15,17 +15,17 @@ from typing import cast
 from engine.actions import Action, Discard, Draw, LayOff, MeldCards, NextDeal, TakeDiscard
 from engine.candidates import candidate_melds
 from engine.cards import Card
+from engine.flow import shared_quick_actions
+from engine.game import can
 from engine.melds import CardSpec, Meld, extend_readings
 from engine.state import GameState, Phase
 from engine.variants.rummy500.actions import CallRummy
 from engine.variants.rummy500.calls import callable_for
-from engine.variants.rummy500.moves import game_extra, meld_rules
-from engine.variants.rummy500.pile import layoff_readings
+from engine.variants.rummy500.moves import game_extra, meld_rules, obligation
+from engine.variants.rummy500.pile import layoff_readings, melds_with
 
 
 def _can(state: GameState, action: object) -> bool:
-    from engine.game import can
-
     return can(state, cast(Action, action))
 
 
@@ -119,4 +119,26 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         else:
             out.extend(play_actions(state, seat))
     out.extend(cast(list[Action], call_actions(state, seat)))
+    return out
+
+
+def quick_actions(state: GameState, seat: int) -> list[Action]:
+    """Cheap candidates (:func:`engine.game.quick_action`): draw; with a pile card still
+    to play, the melds of that card with related cards of the hand
+    (:func:`engine.variants.rummy500.pile.melds_with`) and its lay-offs; then the
+    discards."""
+    out = shared_quick_actions(state, seat)
+    owed = obligation(state)
+    if state.phase is Phase.PLAY and owed is not None:
+        card = owed.must_play
+        rules = meld_rules(state)
+        hand = state.hands[seat]
+        first: list[Action] = [MeldCards(seat, (g,)) for g in melds_with(card, hand, rules)]
+        for index, found in layoff_readings(card, state.melds, seat, rules):
+            if card.is_joker and len(found) > 1:
+                first += [LayOff(seat, (CardSpec(card, _new_face(state.melds[index], r)),),
+                                 index) for r in found]
+            else:
+                first.append(LayOff(seat, (CardSpec(card),), index))
+        out = first + out
     return out

@@ -47,7 +47,6 @@ from engine.melds import Meld, MeldProblem, MeldRules, check_meld, extend_readin
 from engine.moves import Result, remove_cards
 from engine.moves import apply_draw as shared_apply_draw
 from engine.state import GameState, Phase, TurnState
-from engine.variants import get_variant
 from engine.variants.rummy500.errors import (
     MustPlayPileCard,
     NotInPile,
@@ -80,7 +79,7 @@ def require_phase(state: GameState, phase: Phase, action: str) -> None:
 
 def meld_rules(state: GameState) -> MeldRules:
     """The variant's meld rules for this game."""
-    return get_variant(state.rules.variant).meld_rules(state.rules)
+    return state.rules.var.meld_rules(state.rules)
 
 
 def game_extra(state: GameState) -> GameExtra:

@@ -10,7 +10,7 @@ the discard pile obliges), ``calling`` (``any``, ``last_layoff``, ``off``),
 
 from __future__ import annotations
 
-from engine.rules import Option, Preset
+from engine.options import Option, Preset
 
 SOURCE = "rummy-500.de.txt"
 

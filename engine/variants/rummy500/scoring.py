@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from engine.events import Event, GameEnded, HandEnded
 from engine.frozen import replace
-from engine.rules import RuleSet
+from engine.options import RuleSet
 from engine.state import DealResult, GameState, Phase
 from engine.variants.rummy500.state import GameExtra
 from engine.variants.rummy500.values import card_value, melded_points

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Card
+from engine.jsonio import as_bool, as_int, as_mapping, card_from_json, need
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +83,6 @@ def extra_from_json(data: Any, where: str) -> Any:
     record, else the game's. Raises :class:`engine.serialize.RecordError` naming the
     place of a problem (engine.serialize imports the variant registry, hence the late
     import)."""
-    from engine.serialize import as_bool, as_int, as_mapping, card_from_json, need
-
     if data is None:
         return None
     obj = as_mapping(data, where)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from engine.cards import ACE, Card
 from engine.melds import Meld, MeldKind
-from engine.rules import RuleSet
+from engine.options import RuleSet
 
 
 def card_value(rules: RuleSet, card: Card) -> int:

@@ -1,8 +1,7 @@
 """Rummy 500 (``500``): shared/rules/rummy-500.de.txt.
 
-The variant object the registry holds. Its moves, legal actions, calls, scoring and
-AI live in the sibling modules and are imported when first used (they import the
-shared flow, which imports the registry).
+The variant object the registry holds. Its moves, legal actions, calls and scoring live
+in the sibling modules; its greedy AI moves in :mod:`engine.ai.rummy500`.
 
 Readings chosen where the text leaves room (also in the README):
 
@@ -22,18 +21,26 @@ Readings chosen where the text leaves room (also in the README):
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.actions import Action, Discard, Draw, LayOff, MeldCards, TakeDiscard
 from engine.cards import Card, standard_deck
+from engine.flow import SharedFlow
+from engine.frozen import replace
 from engine.melds import MeldRules
-from engine.rules import RuleSet
-from engine.variants.base import Variant, VariantCommand
+from engine.moves import BASE_HANDLERS
+from engine.options import RuleSet
+from engine.state import DealSpec, GameState, Phase
+from engine.variants.base import Apply, Verify
+from engine.variants.rummy500 import calls, moves
 from engine.variants.rummy500.actions import CallRummy
+from engine.variants.rummy500.commands import CALL_COMMAND
+from engine.variants.rummy500.legal import legal_actions, quick_actions
 from engine.variants.rummy500.melds import MELD_RULES
 from engine.variants.rummy500.rules import OPTIONS, PRESETS, SOURCE
+from engine.variants.rummy500.scoring import deal_scores, target_reached
 from engine.variants.rummy500.state import (
     GameExtra,
     PublicExtra,
@@ -43,25 +50,8 @@ from engine.variants.rummy500.state import (
 )
 from engine.variants.rummy500.values import card_value, melded_points
 
-if TYPE_CHECKING:
-    from engine.actions import Action
-    from engine.dealing import DealSpec
-    from engine.state import GameState
-    from engine.variants.base import Apply, Verify
 
-
-class _Commands:
-    """``Rummy500.commands``, built on first use: :mod:`engine.commands` (which defines
-    ``CommandHelp``) imports the variant registry, so the verb cannot be built while the
-    registry loads."""
-
-    def __get__(self, obj: object, owner: type | None = None) -> tuple[VariantCommand, ...]:
-        from engine.variants.rummy500.commands import CALL_COMMAND
-
-        return (CALL_COMMAND,)
-
-
-class Rummy500(Variant):
+class Rummy500(SharedFlow):
     """Rummy 500: melded cards score for their owner, hands count against, play to 500."""
 
     id = "500"
@@ -71,17 +61,13 @@ class Rummy500(Variant):
     max_players = 8
     options = OPTIONS
     presets = PRESETS
-    commands = _Commands()
+    commands = (CALL_COMMAND,)
 
     # --- the flow ---------------------------------------------------------------------------
 
     def handlers(self) -> Mapping[type, tuple[Verify, Apply]]:
         """The shared table with draw, take, meld, lay-off and discard replaced and the call
         added (:mod:`engine.variants.rummy500.moves`, :mod:`.calls`)."""
-        from engine.actions import Discard, Draw, LayOff, MeldCards, TakeDiscard
-        from engine.moves import BASE_HANDLERS
-        from engine.variants.rummy500 import calls, moves
-
         table: dict[type, tuple[Verify, Apply]] = dict(BASE_HANDLERS)
         table[Draw] = (moves.verify_draw, moves.apply_draw)
         table[TakeDiscard] = (moves.verify_take, moves.apply_take)
@@ -98,28 +84,15 @@ class Rummy500(Variant):
 
     def legal_actions(self, state: GameState, seat: int) -> list[Action]:
         """See :mod:`engine.variants.rummy500.legal`."""
-        from engine.variants.rummy500.legal import legal_actions
-
         return legal_actions(state, seat)
+
+    def quick_actions(self, state: GameState, seat: int) -> list[Action]:
+        """See :func:`engine.variants.rummy500.legal.quick_actions`."""
+        return quick_actions(state, seat)
 
     def on_deal(self, state: GameState, spec: DealSpec) -> GameState:
         """A new deal starts with no call window."""
-        from engine.frozen import replace
-
         return replace(state, extra=GameExtra(None))
-
-    def ai_move(self, view: Any, legal: Sequence[Action], rng: random.Random) -> Action | None:
-        """See :mod:`engine.variants.rummy500.ai`."""
-        from engine.variants.rummy500.ai import ai_move
-
-        return ai_move(view, legal, rng)
-
-    def ai_interrupt(self, view: Any, legal: Sequence[Action],
-                     rng: random.Random) -> Action | None:
-        """See :func:`engine.variants.rummy500.ai.call_choice`."""
-        from engine.variants.rummy500.ai import call_choice
-
-        return call_choice(view, legal)
 
     # --- views and saving -------------------------------------------------------------------
 
@@ -131,8 +104,6 @@ class Rummy500(Variant):
     def public_extra(self, state: GameState) -> PublicExtra:
         """The call window, who may call, the card the seat to play owes, the floaters and
         each seat's melded points this deal."""
-        from engine.state import Phase
-
         extra = state.extra if isinstance(state.extra, GameExtra) else GameExtra()
         window = extra.call_window
         playing = state.phase in (Phase.DRAW, Phase.PLAY)
@@ -190,16 +161,12 @@ class Rummy500(Variant):
                    rummy: bool) -> tuple[Fraction, ...]:
         """Melded points minus the hand values ``points``, per seat (see
         :mod:`engine.variants.rummy500.scoring`)."""
-        from engine.variants.rummy500.scoring import deal_scores
-
         return deal_scores(state, points)
 
     def match_over(self, rules: RuleSet, totals: tuple[Fraction, ...], deals: int) -> bool:
         """Someone reached the target and the lead is not shared. With ``win_needs_out``
         the end of the hand decides (it knows who went out:
         :func:`engine.variants.rummy500.scoring.match_result`), so this says no."""
-        from engine.variants.rummy500.scoring import target_reached
-
         return not rules.flag("win_needs_out") and target_reached(rules, totals)
 
     def match_winners(self, rules: RuleSet, totals: tuple[Fraction, ...]) -> tuple[int, ...]:

@@ -84,3 +84,33 @@ def test_an_explicit_record_with_a_first_meld_taken_back() -> None:
     assert not report["ok"]
     assert report["error"]["code"] == "opening_too_low"
     assert report["error"]["index"] == 2
+
+
+def _dealer_extra_record(dealer_cards: str, upcard: str | None) -> dict[str, Any]:
+    hands = {"ana": "10h jh qh 5c 5d 5s 2c 7d 8s 9d kc 4h 3s",
+             "ben": "6c 7c 8c kd kh ks 2d 3h 4s 9c 10d jd qs",
+             "cem": dealer_cards}
+    deal = {"hands": {name: cards.split() for name, cards in hands.items()},
+            "upcard": upcard, "stock": ["kh", "4c", "8h"]}
+    return {"variant": "german", "players": list(NAMES), "dealer": "cem", "seed": 1,
+            "options": {"dealer_extra": True}, "deal": deal,
+            "actions": ["cem: discard 7s", "ana: draw", "ana: discard kc"]}
+
+
+def test_an_explicit_deal_gives_the_dealer_his_extra_card() -> None:
+    """``dealer_extra``: "Optional kann sich der Geber eine zusätzliche Karte verteilen,
+    anstatt eine Karte aufzudecken. Er wirft dann eine Karte aufgedeckt als erste Karte des
+    Abwurfstapels ab und eröffnet somit das Spiel." A record deal with the dealer's 14
+    cards and no upcard replays: the dealer opens by discarding."""
+    report = replay(_dealer_extra_record("as ad 5h 6h 9h 2s 3c 4d 6d 8d 10c jc qc 7s", None))
+    assert report["ok"], report["error"]
+    assert report["applied"] == 3
+
+
+def test_an_explicit_deal_with_an_upcard_contradicts_dealer_extra() -> None:
+    """With ``dealer_extra`` no card is turned up: 13 cards for the dealer and an upcard
+    are refused, naming the place, instead of ignoring the option."""
+    report = replay(_dealer_extra_record("as ad 5h 6h 9h 2s 3c 4d 6d 8d 10c jc qc", "7s"))
+    assert not report["ok"]
+    assert report["error"]["code"] == "bad_record"
+    assert "cem" in report["error"]["message"]

@@ -22,8 +22,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.actions import Action, Discard, Draw, LayOff, MeldCards, TakeDiscard
+from engine.ai.greedy_core import GreedyCore, takes_upcard
 from engine.cards import JOKER, Card
 from engine.melds import CardSpec, MeldKind, readings
+from engine.search import best_melds, layoff_options
 from engine.state import Phase
 from engine.variants.german.actions import (
     BuyBack,
@@ -73,8 +75,6 @@ def ai_move(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> An
 def _draw_unopened(view: PlayerView, legal: Sequence[Action]) -> Action | None:
     """Before the first meld nothing can be laid off, so the upcard is taken only when it
     goes into a meld and lowers the deadwood (:func:`engine.ai.greedy.takes_upcard`)."""
-    from engine.ai.greedy import takes_upcard
-
     take = next((a for a in legal if isinstance(a, TakeDiscard)), None)
     draw = next((a for a in legal if isinstance(a, Draw)), None)
     upcard = view.table.upcard
@@ -88,8 +88,6 @@ def _draw_short(view: PlayerView, legal: Sequence[Action]) -> Action | None:
     """With two cards at most a taken upcard cannot go into a new meld (one card must stay
     for the discard, and not the taken one), so it is taken only to be laid off; taking
     cards back and forth would otherwise never end a deal."""
-    from engine.search import layoff_options
-
     take = next((a for a in legal if isinstance(a, TakeDiscard)), None)
     draw = next((a for a in legal if isinstance(a, Draw)), None)
     upcard = view.table.upcard
@@ -100,11 +98,9 @@ def _draw_short(view: PlayerView, legal: Sequence[Action]) -> Action | None:
 
 
 def _greedy(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-    from engine.ai.greedy import GreedyPlayer
-
-    player = GreedyPlayer()
+    player = GreedyCore()
     player.rng = rng
-    return player._play(view, legal)
+    return player.play(view, legal)
 
 
 def _buyback(view: PlayerView, legal: Sequence[Any]) -> Any:
@@ -164,8 +160,6 @@ def _trim(view: PlayerView, groups: list[Group]) -> list[Group]:
 
 def opening_plan(view: PlayerView, status: SeatStatus) -> MeldCards | None:
     """A whole first meld from the hand, or hand rummy; ``None`` when there is none."""
-    from engine.search import best_melds
-
     hand = view.hand
     table = view.table
     groups = [g for g in best_melds(hand, table.rules).melds if _valid(view, g)]
@@ -199,8 +193,6 @@ def _keeps_discard(left: list[Card], taken: Card | None) -> bool:
 
 def best_exchange(view: PlayerView, legal: Sequence[Any]) -> ExchangeJoker | None:
     """The exchange that lowers the deadwood most, if any."""
-    from engine.search import best_melds
-
     options = [a for a in legal if isinstance(a, ExchangeJoker)]
     if not options:
         return None

@@ -21,7 +21,7 @@ import random
 from collections.abc import Sequence
 
 from engine.actions import Action, Discard, Draw, LayOff, MeldCards, SwapJoker, TakeDiscard
-from engine.ai.greedy import takes_upcard
+from engine.ai.greedy_core import takes_upcard
 from engine.cards import Card
 from engine.search import Partition, best_partition
 from engine.state import Phase

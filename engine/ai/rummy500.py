@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from engine.actions import Action, Draw, LayOff, MeldCards, TakeDiscard
 from engine.cards import Card
-from engine.rules import RuleSet
+from engine.options import RuleSet
 from engine.search import best_melds, card_value
 from engine.state import Phase
 from engine.variants.rummy500.actions import CallRummy
