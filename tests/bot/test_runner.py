@@ -48,13 +48,18 @@ async def test_sigterm_stops_the_bot_and_keeps_what_was_committed(tmp_path: Path
     settings = Settings(database_path=tmp_path / "bot.sqlite3")
     adapter = FakeAdapter()
     task = asyncio.create_task(run_bot(settings, adapters=[adapter]))
-    for _ in range(200):
-        if adapter.events:
-            break
-        await asyncio.sleep(0.01)
-    assert adapter.events == ["started"]
-    os.kill(os.getpid(), signal.SIGTERM)
-    await asyncio.wait_for(task, 5)
+    try:
+        for _ in range(200):
+            if adapter.events:
+                break
+            await asyncio.sleep(0.01)
+        assert adapter.events == ["started"]
+        os.kill(os.getpid(), signal.SIGTERM)
+        await asyncio.wait_for(task, 5)
+    finally:  # a failed check must not leave the runner (and its database thread) behind
+        if not task.done():
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
     assert adapter.events == ["started", "stopped"]
     assert adapter.notifier.public, "the adapter's notifier was wired to the service"
     from bot.storage import open_database

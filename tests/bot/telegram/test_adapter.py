@@ -103,37 +103,39 @@ async def test_rummy_bot_run_plays_with_the_real_clock_and_stops_cleanly(tmp_pat
         settings = Settings(telegram_token=tg.token, database_path=path, default_timer="off")
         stop = asyncio.Event()
         task = asyncio.create_task(run_bot(settings, stop, adapters=[adapter]))
-        await tg.wait_for(lambda: tg.calls_to("getUpdates"), WAIT)
-        tg.start_private(ALICE)
-        tg.send_text(ALICE, GROUP, "/new")
-        [table] = await tg.wait_for(lambda: tg.messages(GROUP), WAIT)
-        tg.press_button(ALICE, table, table.callback_data[2])  # Add AI
-        await tg.wait_for(lambda: "Ada" in (table.text or ""), WAIT)
-        tg.press_button(ALICE, table, table.callback_data[3])  # Start
-        await tg.wait_for(lambda: "Deal 1" in (table.text or ""), WAIT)
-        assert adapter.handlers is not None
-        for _ in range(2):  # Alice draws and discards by buttons; Ada answers on her own
-            hand = await tg.wait_for(lambda: [m for m in tg.private_messages(ALICE)
-                                              if any(d.startswith("hd") for d in
-                                                     m.callback_data)], WAIT)
-            tg.press_button(ALICE, hand[-1], next(d for d in hand[-1].callback_data
-                                                  if d.startswith("hd")))
-            discard = await tg.wait_for(lambda: [m for m in tg.private_messages(ALICE)
-                                                 if m.callback_data and any(
-                                                     d.startswith("hs") for d in
-                                                     m.callback_data) and "Draw" not in
-                                                 m.button_texts], WAIT)
-            message = discard[-1]
-            tg.press_button(ALICE, message, message.callback_data[0])
-            await tg.wait_for(lambda m=message: any(d.startswith("hx")
-                                                    for d in m.callback_data), WAIT)
-            edits = len(table.history)
-            tg.press_button(ALICE, message, next(d for d in message.callback_data
-                                                 if d.startswith("hx")))
-            # Wait for a NEWER table text: Ada has answered and it is Alice's turn again.
-            await tg.wait_for(lambda n=edits: len(table.history) > n + 1
-                              and "Ada draws" in (table.text or "")
-                              and "Alice to play" in (table.text or ""), WAIT)
-        stop.set()
-        await asyncio.wait_for(task, WAIT)
+        try:
+            await tg.wait_for(lambda: tg.calls_to("getUpdates"), WAIT)
+            tg.start_private(ALICE)
+            tg.send_text(ALICE, GROUP, "/new")
+            [table] = await tg.wait_for(lambda: tg.messages(GROUP), WAIT)
+            tg.press_button(ALICE, table, table.callback_data[2])  # Add AI
+            await tg.wait_for(lambda: "Ada" in (table.text or ""), WAIT)
+            tg.press_button(ALICE, table, table.callback_data[3])  # Start
+            await tg.wait_for(lambda: "Deal 1" in (table.text or ""), WAIT)
+            assert adapter.handlers is not None
+            for _ in range(2):  # Alice draws and discards by buttons; Ada answers on her own
+                hand = await tg.wait_for(lambda: [m for m in tg.private_messages(ALICE)
+                                                  if any(d.startswith("hd") for d in
+                                                         m.callback_data)], WAIT)
+                tg.press_button(ALICE, hand[-1], next(d for d in hand[-1].callback_data
+                                                      if d.startswith("hd")))
+                discard = await tg.wait_for(lambda: [m for m in tg.private_messages(ALICE)
+                                                     if m.callback_data and any(
+                                                         d.startswith("hs") for d in
+                                                         m.callback_data) and "Draw" not in
+                                                     m.button_texts], WAIT)
+                message = discard[-1]
+                tg.press_button(ALICE, message, message.callback_data[0])
+                await tg.wait_for(lambda m=message: any(d.startswith("hx")
+                                                        for d in m.callback_data), WAIT)
+                edits = len(table.history)
+                tg.press_button(ALICE, message, next(d for d in message.callback_data
+                                                     if d.startswith("hx")))
+                # Wait for a NEWER table text saying it is Alice's turn again: Ada has answered
+                # (she may draw or take the upcard; the two edits may be merged into one).
+                await tg.wait_for(lambda n=edits: len(table.history) > n
+                                  and "Alice to play" in (table.text or ""), WAIT)
+        finally:  # a failed wait must not leave the runner polling after the test
+            stop.set()
+            await asyncio.wait_for(task, WAIT)
         assert adapter.handlers.last_update_id > 0
