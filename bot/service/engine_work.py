@@ -68,8 +68,8 @@ def hand_facts(state: GameState, seat: int, seed: int, melds: bool
     order), the suggestion (:func:`engine.ai.make_ai` ``"greedy"`` deciding on the seat's
     own view; always one of the returned actions: a decision outside the engine's list is
     added when :func:`engine.game.can` accepts it, else the list's first move is
-    suggested; ``None`` when the seat has nothing to do) and, when ``melds``, the best melds of the hand for the
-    "melds first" order (:func:`engine.search.best_melds`)."""
+    suggested; ``None`` when the seat has nothing to do) and, when ``melds``, the best
+    melds of the hand for the "melds first" order (:func:`engine.search.best_melds`)."""
     legal = legal_actions(state, seat)
     suggestion = make_ai("greedy", seed=seed).decide(view_for(state, seat), legal) \
         if legal else None
