@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.service import engine_work, lobby
+from bot.service.ai_levels import DEFAULT_LEVEL
 from bot.service.clock import Clock, SystemClock
 from bot.service.compute import BudgetExceeded, Compute, InlineCompute, Lane, WorkerLost
 from bot.service.errors import (
@@ -249,13 +250,14 @@ class GameService:
 
         return await self._change(key, step, update_key)
 
-    async def add_ai(self, key: ChatKey, user: UserRef, kind: str = "greedy",
+    async def add_ai(self, key: ChatKey, user: UserRef, level: str = DEFAULT_LEVEL,
                      update_key: str | None = None) -> TableInfo:
-        """The host adds an AI seat."""
+        """The host adds an AI seat of ``level`` (easy, normal, hard:
+        :mod:`bot.service.ai_levels`; ``AILevelUnavailable`` when the engine lacks it)."""
 
         async def step(table: Table) -> Change:
-            new = lobby.add_ai(table, user, kind)
-            return Change(new, log=[(None, f"addbot {kind}", user.key)],
+            new = lobby.add_ai(table, user, level)
+            return Change(new, log=[(None, f"addbot {new.seats[-1].ai}", user.key)],
                           notices=[Notice("ai_added", {"name": new.seats[-1].name})])
 
         return await self._change(key, step, update_key)
