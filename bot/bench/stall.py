@@ -32,8 +32,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bot.bench.report import BenchConfig, Row, Section, percentile
+from bot.interaction.commands import handle_text
 from bot.service import engine_work
-from bot.service.chat import handle_text
 from bot.service.compute import WorkerPool
 from bot.service.flow import FlowControl
 from bot.service.model import ChatKey, TableSettings, UserRef

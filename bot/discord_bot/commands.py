@@ -1,7 +1,7 @@
 """The ``/rummy`` slash command group, registered in one place (:func:`rummy_group`).
 
 Each subcommand is one line of the chat command language
-(:mod:`bot.service.chat`): ``/rummy addbot kind:random`` runs ``addbot random``,
+(:mod:`bot.interaction.commands`): ``/rummy addbot kind:easy`` runs ``addbot easy``,
 ``/rummy settings name:timer value:2m`` runs ``set timer=2m``, and ``/rummy play
 command:take 7h`` runs any line typed (its completions are the user's legal moves now,
 :func:`command_completions`). Only ``new`` (its answer points at the table message),
@@ -24,7 +24,6 @@ from discord import app_commands
 from bot.discord_bot.flows import Flows, chat_key, user_ref
 from bot.i18n import N_
 from bot.service.model import TIMERS
-from engine.ai import KINDS
 from engine.rules import Option
 from engine.variants import VARIANTS, get_variant
 
@@ -32,7 +31,9 @@ from engine.variants import VARIANTS, get_variant
 CHOICES_MAX = 25
 CHOICE_TEXT_MAX = 100
 
-AI_NAMES = {"greedy": N_("Greedy AI (plays well)"), "random": N_("Random AI (for beginners)")}
+AI_NAMES = {"normal": N_("Normal AI (plays well)"), "easy": N_("Easy AI (for beginners)"),
+            "hard": N_("Hard AI (thinks ahead)")}
+"""The AI levels offered by ``/rummy addbot`` (:mod:`bot.service.ai_levels`), default first."""
 LANGUAGES = (("English", "en"), ("Deutsch", "de"), (N_("From my Discord app"), "auto"))
 
 
@@ -150,9 +151,9 @@ def rummy_group(flows: Flows) -> app_commands.Group:
 
     @group.command(name="addbot", description="Add an AI player (host)")
     @app_commands.describe(kind="How the AI plays")
-    @app_commands.choices(kind=[app_commands.Choice(name=AI_NAMES.get(k, k), value=k)
-                                for k in KINDS])
-    async def addbot(interaction: discord.Interaction[Any], kind: str = "greedy") -> None:
+    @app_commands.choices(kind=[app_commands.Choice(name=name, value=level)
+                                for level, name in AI_NAMES.items()])
+    async def addbot(interaction: discord.Interaction[Any], kind: str = "normal") -> None:
         await flows.slash_text(interaction, f"addbot {kind}")
 
     @group.command(name="settings", description="Change a setting before the start (host)")

@@ -1,6 +1,6 @@
 """What each click and slash command does: a service call, then the answer.
 
-Thin by design: table verbs go through :func:`bot.service.chat.handle_text` (the one
+Thin by design: table verbs go through :func:`bot.interaction.commands.handle_text` (the one
 chat command language of every adapter), moves through :meth:`GameService.act` as
 command text (``meld 7h 8h 9h``); the engine and the service decide, this module only
 translates Discord interactions and draws the answers. Every service call that
@@ -11,7 +11,7 @@ message shows the change) or privately with the refusal; Draw, Take and Show my 
 answer with a new private hand message; clicks on a hand message redraw that message.
 
 ``/rummy play command:<text>`` runs any line of the chat command language through
-:func:`bot.service.chat.handle_text`, as a line typed in Telegram's private chat: the
+:func:`bot.interaction.commands.handle_text`, as a line typed in Telegram's private chat: the
 way to every move the buttons do not offer (Rummy 500's ``take 7h``, ``call``, German
 ``exchange``, Romanian ``joly``, ``offer r7 ben``). A move answers with a new private
 hand message noting the move, a refusal with the localised error, a table verb like its
@@ -52,7 +52,7 @@ from bot.discord_bot.sessions import HandSessions
 from bot.discord_bot.store import MessageStore
 from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
-from bot.service.chat import TABLE_VERBS, Reply, handle_text
+from bot.interaction.commands import TABLE_VERBS, Reply, handle_text
 from bot.service.model import ChatKey, Status, TableInfo, UserRef
 from bot.service.service import GameService
 from engine.errors import AmbiguousJoker, EngineError

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from bot.i18n import _
+from bot.i18n import N_, _
+from bot.service.ai_levels import level_of
 from bot.service.model import SeatKind, Status, TableInfo
 from engine.rules import make_rules
 from engine.variants import get_variant
+
+LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+"""The AI levels' names (:mod:`bot.service.ai_levels`)."""
 
 
 def render_lobby(info: TableInfo) -> str:
@@ -27,12 +31,14 @@ def render_lobby(info: TableInfo) -> str:
         if seat.user == info.host:
             marks.append(_("host"))
         if seat.kind is SeatKind.AI:
-            marks.append(_("AI"))
+            level = level_of(seat.ai)
+            marks.append(_("AI, {level}").format(level=_(LEVEL_NAMES[level]))
+                         if level in LEVEL_NAMES else _("AI"))
         elif seat.autopilot:
             marks.append(_("AI plays for now"))
         suffix = f" ({', '.join(marks)})" if marks else ""
         lines.append(f"  {number}. {seat.name}{suffix}")
     if info.status is Status.LOBBY:
-        lines.append(_("Join with join; the host adds AI players with addbot and starts "
-                       "with start."))
+        lines.append(_("Join with join; the host adds AI players with addbot easy, normal "
+                       "or hard and starts with start."))
     return "\n".join(lines)

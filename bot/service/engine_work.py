@@ -12,7 +12,7 @@ from engine.ai.interrupt import interrupt
 from engine.cards import Card
 from engine.commands import format_action
 from engine.events import Event
-from engine.game import apply, legal_actions, quick_action
+from engine.game import apply, can, legal_actions, quick_action
 from engine.rules import RuleSet
 from engine.search import Partition, best_melds
 from engine.state import GameState
@@ -60,6 +60,28 @@ def quick_move(state: GameState, seat: int) -> Applied:
 def hint(hand: Sequence[Card], rules: RuleSet) -> Partition:
     """The best melds of a hand (:func:`engine.search.best_melds`)."""
     return best_melds(tuple(hand), rules)
+
+
+def hand_facts(state: GameState, seat: int, seed: int, melds: bool
+               ) -> tuple[list[Action], Action | None, Partition | None]:
+    """What a seat's hand screen is built from: its legal actions now (in the engine's
+    order), the suggestion (:func:`engine.ai.make_ai` ``"greedy"`` deciding on the seat's
+    own view; always one of the returned actions: a decision outside the engine's list is
+    added when :func:`engine.game.can` accepts it, else the list's first move is
+    suggested; ``None`` when the seat has nothing to do) and, when ``melds``, the best
+    melds of the hand for the "melds first" order (:func:`engine.search.best_melds`)."""
+    legal = legal_actions(state, seat)
+    suggestion = make_ai("greedy", seed=seed).decide(view_for(state, seat), legal) \
+        if legal else None
+    if suggestion is not None and suggestion not in legal:
+        # An AI may compose a move the list leaves out (German: a first meld of several
+        # melds); offered only when the engine accepts it, else the list's first move.
+        if can(state, suggestion):
+            legal.append(suggestion)
+        else:
+            suggestion = legal[0]
+    partition = best_melds(state.hands[seat], state.rules) if melds else None
+    return legal, suggestion, partition
 
 
 def legal_commands(state: GameState, seat: int) -> list[str]:

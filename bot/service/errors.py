@@ -156,3 +156,10 @@ class TableFromNewerRelease(UnreadableTable):
     code = "table_from_newer_release"
     template = "table #{table} was saved by a newer version of the bot and cannot be " \
         "loaded by this one"
+
+
+class AILevelUnavailable(ServiceError):
+    """An AI level whose player the engine does not offer (yet)."""
+
+    code = "ai_level_unavailable"
+    template = "the {level} AI is not available yet"

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from bot.i18n import SUPPORTED_LOCALES, normalize_locale
+from bot.service.ai_levels import DEFAULT_LEVEL, ai_kind
 from bot.service.errors import (
     AlreadySeated,
     BadSetting,
@@ -20,7 +21,6 @@ from bot.service.errors import (
     TableFull,
 )
 from bot.service.model import TIMERS, Seat, SeatKind, Status, Table, UserRef
-from engine.ai import KINDS
 from engine.rules import OptionValue, make_rules
 from engine.variants import get_variant
 
@@ -95,12 +95,13 @@ def leave(table: Table, user: UserRef) -> Table:
     return replace(table, seats=seats, host=host)
 
 
-def add_ai(table: Table, user: UserRef, kind: str = "greedy") -> Table:
-    """The host adds an AI seat of ``kind`` (``greedy`` or ``random``)."""
+def add_ai(table: Table, user: UserRef, level: str = DEFAULT_LEVEL) -> Table:
+    """The host adds an AI seat of ``level`` (``easy``, ``normal``, ``hard`` or an alias:
+    :mod:`bot.service.ai_levels`); the seat stores the AI kind that plays it. Raises
+    ``BadSetting`` for another word, ``AILevelUnavailable`` when the engine lacks it."""
     require_lobby(table)
     require_host(table, user, "add AI players")
-    if kind not in KINDS:
-        raise BadSetting(name="ai", value=kind, accepts=", ".join(KINDS))
+    kind = ai_kind(level)
     if len(table.seats) >= _max_seats(table):
         raise TableFull(seats=_max_seats(table))
     used = {s.name for s in table.seats}

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.service import engine_work, lobby
+from bot.service.ai_levels import DEFAULT_LEVEL
 from bot.service.clock import Clock, SystemClock
 from bot.service.compute import BudgetExceeded, Compute, InlineCompute, Lane, WorkerLost
 from bot.service.errors import (
@@ -127,6 +128,21 @@ class Change:
 Step = Callable[[Table], Awaitable[Change]]
 
 
+@dataclass(frozen=True)
+class HandFacts:
+    """One seat's hand screen facts (:meth:`GameService.hand_facts`): the table ``info``,
+    the seat's ``view``, its ``legal`` actions now, the ``suggestion`` (one of them, or
+    ``None``), the ``melds`` of the hand when asked for, and whether the engine answered
+    in time (``complete``)."""
+
+    info: TableInfo
+    view: PlayerView
+    legal: tuple[Action, ...]
+    suggestion: Action | None
+    melds: Partition | None
+    complete: bool = True
+
+
 class GameService:
     """Lobbies and games of every chat, stored through a :class:`Repository`.
 
@@ -155,6 +171,9 @@ class GameService:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = \
             weakref.WeakValueDictionary()
         self._hints: OrderedDict[tuple[int, int, int], Partition | None] = OrderedDict()
+        self._facts: OrderedDict[tuple[int, int, int],
+                                 tuple[list[Action], Action | None, Partition | None]] = \
+            OrderedDict()
         #: Table id -> AI actions still to play quickly after a decision over budget.
         self._quick: OrderedDict[int, int] = OrderedDict()
         self._scheduler: Scheduler | None = None
@@ -231,13 +250,14 @@ class GameService:
 
         return await self._change(key, step, update_key)
 
-    async def add_ai(self, key: ChatKey, user: UserRef, kind: str = "greedy",
+    async def add_ai(self, key: ChatKey, user: UserRef, level: str = DEFAULT_LEVEL,
                      update_key: str | None = None) -> TableInfo:
-        """The host adds an AI seat."""
+        """The host adds an AI seat of ``level`` (easy, normal, hard:
+        :mod:`bot.service.ai_levels`; ``AILevelUnavailable`` when the engine lacks it)."""
 
         async def step(table: Table) -> Change:
-            new = lobby.add_ai(table, user, kind)
-            return Change(new, log=[(None, f"addbot {kind}", user.key)],
+            new = lobby.add_ai(table, user, level)
+            return Change(new, log=[(None, f"addbot {new.seats[-1].ai}", user.key)],
                           notices=[Notice("ai_added", {"name": new.seats[-1].name})])
 
         return await self._change(key, step, update_key)
@@ -409,6 +429,38 @@ class GameService:
         if found is None:
             raise NoHintInTime()
         return found
+
+    async def hand_facts(self, key: ChatKey, user: UserRef, melds: bool = False
+                         ) -> HandFacts:
+        """What the user's hand screen at the chat's running game is built from: the
+        table, the seat's own view, its legal actions, the suggested move (one of them) and,
+        when ``melds``, the best melds of the hand; engine work runs in the pool within the
+        budget, background lane, and is remembered per (table, version, seat). When the
+        engine found no answer in time, ``complete`` is False and the lists are empty (the
+        typed commands still work). Raises :class:`NotSeated` / :class:`NotPlaying` /
+        :class:`NoTable`."""
+        table = await self._load(key)
+        seat = table.seat_of(user.key)
+        if seat is None:
+            raise NotSeated()
+        if table.state is None or table.status is not Status.PLAYING:
+            raise NotPlaying()
+        view = view_for(table.state, seat)
+        cache_key = (table.id, table.version, seat)
+        found = self._facts.get(cache_key)
+        if found is None or (melds and found[2] is None):
+            try:
+                found = await self.compute.call(engine_work.hand_facts, table.state, seat,
+                                                self._ai_seed(table) + seat, melds,
+                                                budget=self.budget, lane=Lane.BACKGROUND)
+                self._facts[cache_key] = found
+                while len(self._facts) > HINT_CACHE:
+                    self._facts.popitem(last=False)
+            except (BudgetExceeded, WorkerLost) as error:
+                log.info("hand of table %d seat %d: %s", table.id, seat, _why(error))
+                return HandFacts(table.info(), view, (), None, None, complete=False)
+        legal, suggestion, partition = found
+        return HandFacts(table.info(), view, tuple(legal), suggestion, partition)
 
     async def choose_table(self, user: UserRef, table_id: int | None) -> TableInfo | None:
         """The active table a private command is for: table ``table_id`` when given (it

@@ -1,5 +1,5 @@
 """Commands in a group (or a forum topic): they act on the table of that chat and topic,
-mostly through :func:`bot.service.chat.handle_text`. A few need Telegram:
+mostly through :func:`bot.interaction.commands.handle_text`. A few need Telegram:
 
 - ``/join`` first checks that the bot may write to the player privately, else it answers
   with a "Start me" link and the join completes after ``/start`` in the private chat;
@@ -18,8 +18,8 @@ from telegram.error import TelegramError
 
 from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
+from bot.interaction.commands import TABLE_VERBS, Reply, handle_text
 from bot.render.lobby import render_lobby
-from bot.service.chat import TABLE_VERBS, Reply, handle_text
 from bot.service.errors import NoTable
 from bot.service.model import ChatKey, UserRef
 from bot.telegram_bot import texts

@@ -13,7 +13,7 @@ from telegram import Message, User
 
 from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
-from bot.service.chat import TABLE_VERBS, handle_text
+from bot.interaction.commands import TABLE_VERBS, handle_text
 from bot.service.errors import NotYourTable
 from bot.service.model import ChatKey, Status, TableInfo, UserRef
 from bot.telegram_bot import texts

@@ -4,7 +4,7 @@
 or the score sheet between deals); meanwhile it lets the service run the AI moves
 that are due (:meth:`GameService.tick`), pausing the table's ``ai_delay`` before
 each. Game commands and the table verbs go through
-:func:`bot.service.chat.handle_text`, the chat command language; the screen verbs
+:func:`bot.interaction.commands.handle_text`, the chat command language; the screen verbs
 the service does not have (``sort``, ``hint``, ``hand``, ``table``, ``score``,
 ``help``, ``quit``, and ``back`` unless the AI plays the seat) are answered here.
 ``quit`` (or the end of input) leaves the game stored: ``rummy-bot play`` resumes it.
@@ -17,8 +17,8 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
+from bot.interaction.commands import handle_text
 from bot.render.text import render_hand, render_hand_end, render_help, render_scores, render_table
-from bot.service.chat import handle_text
 from bot.service.model import Status, TableInfo, UserRef
 from bot.service.service import GameService
 from bot.terminal.input import AsyncLineReader

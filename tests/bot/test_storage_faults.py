@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service.chat import handle_text
+from bot.interaction.commands import handle_text
 from bot.storage import DatabaseUnusable, open_database
 from bot.storage.database import latest_schema
 

@@ -4,7 +4,11 @@ module here for events it does not know itself. A module may also define
 ``table_lines(view) -> list[str]``: further lines of the table screen
 (:func:`bot.render.text.render_table`), empty for other variants' tables, and
 ``action_label(action) -> ActionLabel | None``: a button's words for a variant-only
-action (e.g. Romanian pre-play moves)."""
+action (e.g. Romanian pre-play moves), ``phase_line(view) -> str | None``: the hand
+screen's phase line where the variant has its own step (Romanian pre-play), and
+``hand_cards(action) -> tuple[Card, ...] | None``: the hand cards a variant-only action
+puts down (it is then offered for that selection; other variant actions are controls
+of their own)."""
 
 from __future__ import annotations
 
@@ -14,8 +18,9 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Literal
 
+from engine.cards import Card
 from engine.events import Event
-from engine.views import PublicView
+from engine.views import PlayerView, PublicView
 
 Renderer = Callable[[Event, Sequence[str]], "str | None"]
 
@@ -77,5 +82,43 @@ def variant_action_label(action: object) -> ActionLabel | None:
     for label in _labellers():
         found = label(action)
         if found is not None:
+            return found
+    return None
+
+
+def _hooks(name: str) -> tuple[Callable[..., object], ...]:
+    found = []
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        if hasattr(module, name):
+            found.append(getattr(module, name))
+    return tuple(found)
+
+
+@cache
+def _phase_lines() -> tuple[Callable[..., object], ...]:
+    return _hooks("phase_line")
+
+
+@cache
+def _hand_cards() -> tuple[Callable[..., object], ...]:
+    return _hooks("hand_cards")
+
+
+def variant_phase_line(view: PlayerView) -> str | None:
+    """A variant module's phase line for the hand screen of ``view``, or ``None``."""
+    for hook in _phase_lines():
+        found = hook(view)
+        if isinstance(found, str):
+            return found
+    return None
+
+
+def variant_hand_cards(action: object) -> tuple[Card, ...] | None:
+    """The hand cards a variant-only ``action`` puts down (``None``: a control that needs
+    no selection, or not a variant action)."""
+    for hook in _hand_cards():
+        found = hook(action)
+        if isinstance(found, tuple):
             return found
     return None

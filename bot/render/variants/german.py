@@ -6,10 +6,19 @@ further lines of its table screen (:func:`table_lines`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from bot.i18n import _, ngettext
-from bot.render.cards import cards_text, meld_text, points_text, signed_points_text
+from bot.render.cards import cards_text, meld_text, points_text, signed_points_text, spec_text
+from engine.cards import Card
 from engine.state import Phase
+from engine.variants.german.actions import (
+    BuyBack,
+    DeclineBuyBack,
+    EndLayOffs,
+    ExchangeJoker,
+    TakeBack,
+)
 from engine.variants.german.events import (
     POT,
     BoughtBack,
@@ -163,3 +172,31 @@ def table_lines(view: PublicView) -> list[str]:
         lines.append(_("Chips: {balances} · pot {pot}").format(balances=" · ".join(parts),
                                                                pot=points_text(extra.pot)))
     return lines
+
+
+def action_label(action: object) -> tuple[str, Literal["go", "stop", "plain"]] | None:
+    """Button words of a German move: the joker exchange ("Exchange 8♥ for the joker of 3,
+    meld 🃏 9♥ 10♥"), taking back a first meld below its minimum, ending one's lay-offs
+    after someone went out, buying back in or staying out (chips=pot); else ``None``."""
+    match action:
+        case ExchangeJoker(cards=cards, meld=meld, group=group):
+            return _("Exchange {cards} for the joker of {number}, meld {group}").format(
+                cards=cards_text(cards), number=meld + 1,
+                group=" ".join(spec_text(s) for s in group)), "plain"
+        case TakeBack():
+            return _("Take back my melds"), "stop"
+        case EndLayOffs():
+            return _("Done laying off"), "go"
+        case BuyBack():
+            return _("Buy back in"), "go"
+        case DeclineBuyBack():
+            return _("Stay out"), "stop"
+    return None
+
+
+def hand_cards(action: object) -> tuple[Card, ...] | None:
+    """The hand cards a joker exchange puts down: the natural cards given for the joker and
+    the cards of the new meld other than the freed joker(s) (selected together)."""
+    if isinstance(action, ExchangeJoker):
+        return (*action.cards, *(s.card for s in action.group if not s.card.is_joker))
+    return None

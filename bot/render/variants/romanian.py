@@ -9,12 +9,15 @@ from typing import Literal
 
 from bot.i18n import _
 from bot.render.cards import card_text, cards_text, points_text
+from engine.cards import Card
 from engine.variants.romanian.actions import (
     AnnounceDoubla,
     AnnounceFaceUp,
     AnswerDoubla,
+    ExchangeJoly,
     OfferDoubla,
     Ready,
+    TakeFaceUp,
 )
 from engine.variants.romanian.events import (
     DoublaAnnounced,
@@ -30,7 +33,7 @@ from engine.variants.romanian.events import (
     TookFromRow,
 )
 from engine.variants.romanian.variant import PublicExtra
-from engine.views import PublicView
+from engine.views import PlayerView, PublicView
 
 
 def _hint(hint: str) -> str:
@@ -59,7 +62,34 @@ def action_label(action: object) -> tuple[str, Literal["go", "stop", "plain"]] |
             return _("Accept, giving your {tile} pair").format(tile=card_text(tile)), "plain"
         case AnnounceFaceUp():
             return _("Announce the face-up twin"), "plain"
+        case TakeFaceUp():
+            return _("Take the face-up tile to go out"), "plain"
+        case ExchangeJoly(tiles=tiles, meld=meld):
+            return _("Put {tiles} in place of the Joly of {number}").format(
+                tiles=cards_text(tiles), number=meld + 1), "plain"
     return None
+
+
+def hand_cards(action: object) -> tuple[Card, ...] | None:
+    """The rack tiles a Joly exchange puts down (selected on the hand screen)."""
+    if isinstance(action, ExchangeJoly):
+        return tuple(action.tiles)
+    return None
+
+
+def phase_line(view: PlayerView) -> str | None:
+    """The hand screen's line during pre-play (romanian-rummy.de.txt: before the first
+    discard each player in turn may announce a doubla, offer or answer a swap and announce
+    the face-up twin): whose step it is and what it offers; ``None`` otherwise."""
+    table = view.table
+    extra = table.extra
+    if not isinstance(extra, PublicExtra) or not extra.preplay or table.current is None:
+        return None
+    if table.current == view.seat:
+        return _("Before play: you may announce a doubla, offer or answer a swap, announce "
+                 "the face-up twin, then say ready.")
+    return _("Before play: {name} may say doubla, offer, announce, then ready.").format(
+        name=table.players[table.current])
 
 
 def render(event: object, players: Sequence[str]) -> str | None:

@@ -6,9 +6,11 @@ the card the player to move owes, floaters and the points on the table."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Literal
 
 from bot.i18n import _
 from bot.render.cards import card_text, cards_text, meld_text
+from engine.variants.rummy500.actions import CallRummy
 from engine.variants.rummy500.events import Floated, PileTaken, RummyCalled
 from engine.variants.rummy500.state import PublicExtra
 from engine.views import PublicView
@@ -73,3 +75,16 @@ def table_lines(view: PublicView) -> list[str]:
     points = " · ".join(f"{names[s]} {p}" for s, p in enumerate(extra.melded_points))
     lines.append(_("Points on the table: {points}").format(points=points))
     return lines
+
+
+def action_label(action: object) -> tuple[str, Literal["go", "stop", "plain"]] | None:
+    """Button words of a "Rommé!" call (rummy-500.de.txt: "jeder Spieler "Rommé!" rufen
+    und alle Karten vom Ablagestapel bis zur entsprechenden Karte aufnehmen"): "Rummy!",
+    with the deepest card taken or the meld laid off on when the call names one."""
+    if not isinstance(action, CallRummy):
+        return None
+    if action.meld is not None:
+        return _("Rummy! on meld {number}").format(number=action.meld + 1), "go"
+    if action.card is not None:
+        return _("Rummy! down to {card}").format(card=card_text(action.card)), "go"
+    return _("Rummy!"), "go"

@@ -46,7 +46,8 @@ async def test_commands_are_synced_with_german_names(tmp_path: Path) -> None:
         assert {c["value"] for c in options["variant"]["choices"]} >= {"basic"}
         assert options["preset"]["autocomplete"] and options["options"]["autocomplete"]
         kinds = {o["name"]: o for o in subcommands["addbot"]["options"]}["kind"]
-        assert kinds["choices"][0]["name_localizations"] == {"de": "Gierige KI (spielt gut)"}
+        assert kinds["choices"][0]["name_localizations"] == {"de": "Normale KI (spielt gut)"}
+        assert [c["value"] for c in kinds["choices"]] == ["normal", "easy", "hard"]
 
 
 async def test_guild_scoped_sync_for_development(tmp_path: Path) -> None:
@@ -207,7 +208,7 @@ async def test_a_game_against_the_ai_in_a_direct_message(tmp_path: Path) -> None
         dm = bot.server.world.dm_channel(w.dave)
         opened = await bot.slash(w.dave, dm, "new")
         assert opened.original is not None and opened.original.ephemeral
-        await bot.slash(w.dave, dm, "addbot", {"kind": "random"})
+        await bot.slash(w.dave, dm, "addbot", {"kind": "easy"})
         table = bot.table_message(dm)
         await bot.click(w.dave, table, control(table, "start"))
         hand = (await bot.slash(w.dave, dm, "hand")).original

@@ -2,7 +2,7 @@
 anything without a crash, and a rejected input changes nothing.
 
 Targets: the command language (:func:`engine.commands.parse_command`), the chat text entry
-point (:func:`bot.service.chat.handle_text` on a running game), the Telegram
+point (:func:`bot.interaction.commands.handle_text` on a running game), the Telegram
 ``callback_data`` codec (:mod:`bot.telegram_bot.callbacks`), the Discord custom id codec
 (:class:`bot.discord_bot.components.ControlId`, with the hand state it carries) and the
 game-record reader (:mod:`engine.records`, :func:`bot.record_files.load_record`). Each is
@@ -30,8 +30,8 @@ from hypothesis import strategies as st
 
 from bot.discord_bot.components import CUSTOM_ID_LIMIT, ControlId
 from bot.discord_bot.hand import HandState
+from bot.interaction.commands import TABLE_VERBS, Reply, handle_text
 from bot.record_files import load_record
-from bot.service.chat import TABLE_VERBS, Reply, handle_text
 from bot.service.model import Status, Table, UserRef
 from bot.telegram_bot.callbacks import (
     GROUP_ACTIONS,

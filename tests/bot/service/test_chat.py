@@ -1,10 +1,10 @@
-"""The shared chat command language of the table (bot/service/chat.py)."""
+"""The shared chat command language of the table (bot/interaction/commands.py)."""
 
 from __future__ import annotations
 
 import json
 
-from bot.service.chat import handle_text, split_new_args
+from bot.interaction.commands import handle_text, split_new_args
 from bot.service.model import SeatKind, Status
 from engine.records import replay
 

@@ -11,8 +11,8 @@ import pytest
 
 from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
+from bot.interaction.commands import handle_text
 from bot.service import scheduler as scheduler_module
-from bot.service.chat import handle_text
 from bot.service.errors import TableFromNewerRelease, UnreadableTable
 from bot.service.model import ChatKey, Status, TableSettings, UserRef
 from bot.service.service import GameService
@@ -269,7 +269,7 @@ async def test_a_corrupt_state_row_is_quarantined_not_crashing(harness: Harness)
 
 
 async def test_a_huge_command_is_refused_before_anything_echoes_it(harness: Harness) -> None:
-    from bot.service.chat import MAX_COMMAND
+    from bot.interaction.commands import MAX_COMMAND
 
     s = harness.service
     await s.new_table(CHAT, ANA)

@@ -1,0 +1,95 @@
+"""Words of the hand screen that every front end shows the same: the phase line (what the
+seat may do now) and the label of each offered move (:mod:`bot.interaction.hand`).
+
+Built from the seat's :class:`engine.views.PlayerView` and the engine's legal actions
+only; a variant's own moves and lines come from its module in :mod:`bot.render.variants`
+(``action_label``, ``phase_line``). Call inside ``use_locale``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import N_, _
+from bot.render.cards import card_text, cards_text, meld_text, spec_text
+from bot.render.variants import ActionLabel, variant_action_label, variant_phase_line
+from engine.actions import Discard, Draw, LayOff, MeldCards, NextDeal, SwapJoker, TakeDiscard
+from engine.cards import Card
+from engine.state import Phase
+from engine.views import PlayerView
+
+SORT_NAMES: tuple[str, ...] = (N_("by suit"), N_("by rank"), N_("melds first"))
+"""The hand orders, by :class:`bot.interaction.hand.SortMode` value."""
+
+
+def sort_name(mode: int) -> str:
+    """The localised name of hand order ``mode`` (0 by suit, 1 by rank, 2 melds first)."""
+    return _(SORT_NAMES[mode])
+
+
+def phase_line(view: PlayerView, legal: Sequence[object]) -> str:
+    """What the seat may do now, from its point of view: "Your turn: draw from the stock or
+    take the upcard.", "Your turn: discard a card." (when every legal move is a discard:
+    the first player's forced discard), "ben to play.", or the variant's own line (Romanian
+    pre-play). Empty between deals."""
+    table = view.table
+    own = variant_phase_line(view)
+    if own is not None:
+        return own
+    if table.phase is Phase.HAND_OVER:
+        return _("The deal is over; the next deal can start.")
+    if table.phase is Phase.GAME_OVER:
+        return _("The game is over.")
+    if table.current is None:
+        return ""
+    if table.current != view.seat:
+        return _("{name} to play.").format(name=table.players[table.current])
+    if table.phase is Phase.DRAW:
+        return _("Your turn: draw from the stock or take the upcard.")
+    if legal and all(isinstance(a, Discard) for a in legal):
+        return _("Your turn: discard a card.")
+    return _("Your turn: meld, lay off or discard.")
+
+
+def offer_label(action: object, view: PlayerView) -> ActionLabel:
+    """A button's words and tone for a legal ``action`` of the seat: "Draw", "Take 7♥",
+    "Meld 7♥ 8♥ 🃏=9♥", "Lay off on 2: 7♥ 8♥ 9♥", "Swap for the joker of 1", "Discard K♠",
+    "Next deal", or the variant module's words (Romanian pre-play, "Rummy!")."""
+    melds = view.table.melds
+    match action:
+        case Draw():
+            return _("Draw"), "plain"
+        case TakeDiscard(card=None):
+            upcard = view.table.upcard
+            return _("Take {card}").format(card=card_text(upcard) if upcard else ""), "plain"
+        case TakeDiscard(card=card) if card is not None:
+            return _("Take {card}").format(card=card_text(card)), "plain"
+        case MeldCards(groups=groups):
+            text = " | ".join(" ".join(spec_text(s) for s in g) for g in groups)
+            return _("Meld {cards}").format(cards=text), "go"
+        case LayOff(cards=cards, meld=index):
+            target = meld_text(melds[index]) if index < len(melds) else ""
+            return _("Lay off {cards} on {number}: {meld}").format(
+                cards=" ".join(spec_text(s) for s in cards), number=index + 1,
+                meld=target), "plain"
+        case SwapJoker(card=card, meld=index):
+            return _("Swap {card} for the joker of {number}").format(
+                card=card_text(card), number=index + 1), "plain"
+        case Discard(card=card):
+            return _("Discard {card}").format(card=card_text(card)), "stop"
+        case NextDeal():
+            return _("Next deal"), "go"
+    found = variant_action_label(action)
+    if found is not None:
+        return found
+    return type(action).__name__, "plain"
+
+
+def hint_text(action: object, view: PlayerView) -> str:
+    """The suggestion as a sentence: "Hint: Meld 7♥ 8♥ 9♥"."""
+    return _("Hint: {move}").format(move=offer_label(action, view)[0])
+
+
+def selection_text(cards: Sequence[Card]) -> str:
+    """The selected cards line ("Selected: 7♥ 8♥")."""
+    return _("Selected: {cards}").format(cards=cards_text(cards))

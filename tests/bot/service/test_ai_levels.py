@@ -1,0 +1,71 @@
+"""AI levels: ``addbot easy|normal|hard`` (bot/service/ai_levels.py), shown in the lobby."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n import use_locale
+from bot.interaction.commands import handle_text
+from bot.render.lobby import render_lobby
+from bot.service.ai_levels import DEFAULT_LEVEL, LEVELS, ai_kind, level_of, level_word
+from bot.service.errors import AILevelUnavailable, BadSetting
+from bot.service.model import SeatKind
+from engine.ai import UnknownAI, make_ai
+
+from .support import ANA, BEN, CHAT, Harness
+
+
+def test_levels_map_to_engine_players() -> None:
+    assert LEVELS["easy"] == "random" and LEVELS["normal"] == "greedy"
+    assert LEVELS["hard"] == "hard"
+    assert DEFAULT_LEVEL == "normal"
+    assert level_word(None) == "normal" and level_word("Schwer") == "hard"
+    assert level_word("greedy") == "normal" and level_word("random") == "easy"
+    assert level_of("greedy") == "normal" and level_of("random") == "easy"
+    with pytest.raises(BadSetting):
+        level_word("brilliant")
+
+
+def test_hard_is_refused_while_the_engine_lacks_it() -> None:
+    try:
+        make_ai("hard")
+    except UnknownAI:
+        with pytest.raises(AILevelUnavailable):
+            ai_kind("hard")
+    else:  # the search AI has landed: the level plays it
+        assert ai_kind("hard") == "hard"
+
+
+async def test_addbot_levels_in_the_lobby(harness: Harness) -> None:
+    s = harness.service
+    await handle_text(s, CHAT, ANA, "new")
+    assert (await handle_text(s, CHAT, ANA, "addbot easy")).ok
+    assert (await handle_text(s, CHAT, ANA, "addbot")).ok
+    info = await s.table_info(CHAT)
+    assert info is not None
+    ais = [seat.ai for seat in info.seats if seat.kind is SeatKind.AI]
+    assert ais == ["random", "greedy"]
+    with use_locale("en"):
+        text = render_lobby(info)
+    assert "(AI, easy)" in text and "(AI, normal)" in text
+    with use_locale("de"):
+        assert "(KI, leicht)" in render_lobby(info)
+    version = info.version
+    bad = await handle_text(s, CHAT, ANA, "addbot superb")
+    assert not bad.ok and bad.text is not None and "superb" in bad.text
+    try:
+        make_ai("hard")
+    except UnknownAI:
+        refused = await handle_text(s, CHAT, ANA, "addbot hard")
+        assert not refused.ok and refused.private
+        assert refused.text == "The hard AI is not available yet; pick easy or normal."
+        await handle_text(s, CHAT, BEN, "join")
+        german = await handle_text(s, CHAT, ANA, "lang de")
+        assert german.ok
+        refused = await handle_text(s, CHAT, ANA, "addbot schwer")
+        assert refused.text == "Die KI-Stufe hard gibt es noch nicht; wähle easy oder normal."
+        after = await s.table_info(CHAT)
+        assert after is not None
+        assert [x.ai for x in after.seats if x.kind is SeatKind.AI] == ["random", "greedy"]
+    else:
+        assert version
