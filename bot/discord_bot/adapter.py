@@ -21,13 +21,13 @@ from discord import app_commands
 
 from bot.discord_bot.commands import rummy_group
 from bot.discord_bot.components import ControlHandler, ControlId, RummyControl
-from bot.discord_bot.flows import Flows
+from bot.discord_bot.flows import Flows, user_ref
 from bot.discord_bot.notifier import DiscordNotifier
 from bot.discord_bot.respond import DEFER_AFTER, acknowledge, send_message
 from bot.discord_bot.sessions import HandSessions
 from bot.discord_bot.store import MessageStore
 from bot.discord_bot.translator import RummyTranslator
-from bot.i18n import normalize_locale, use_locale
+from bot.i18n import _, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
 from bot.service.flow import TooFast
 from bot.service.service import GameService
@@ -79,6 +79,10 @@ class RummyClient(discord.Client):
     """The bot's client: a command tree, and ``controls`` handling every component."""
 
     def __init__(self, controls: ControlHandler, *, guild_ready_timeout: float = 2.0) -> None:
+        # The bot never joins voice: discord.py's start-up warnings about the missing voice
+        # libraries (PyNaCl, davey) would only alarm operators.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         super().__init__(intents=intents(), guild_ready_timeout=guild_ready_timeout)
         self.tree: _FlowTree = _FlowTree(self)
         self.controls = controls
@@ -86,6 +90,17 @@ class RummyClient(discord.Client):
     async def setup_hook(self) -> None:
         """Listen for our components on every message, old ones included."""
         self.add_dynamic_items(RummyControl)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A component whose custom id is none of ours (:class:`ControlId` does not parse
+        it: a forged or very old button) reaches no handler of discord.py, so Discord would
+        show "This interaction failed": answer it privately instead."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if ControlId.parse(custom_id) is None:
+            await self.controls.on_unknown(interaction)
 
 
 class _Controls:
@@ -98,6 +113,17 @@ class _Controls:
                          values: Sequence[str]) -> None:
         if self.flows is not None and await admitted(self.flows.service, interaction):
             await self.flows.on_control(interaction, control, values)
+
+    async def on_unknown(self, interaction: discord.Interaction[Any]) -> None:
+        """A click on a component that is none of ours: a private line saying so."""
+        if self.flows is None or not await admitted(self.flows.service, interaction):
+            return
+        with use_locale(await self.flows.service.locale_of(user_ref(interaction))):
+            text = _("That button is not in use (any more); /rummy hand shows your hand.")
+        try:
+            await send_message(interaction, text)
+        except discord.HTTPException:
+            log.info("could not answer an unknown component %s", interaction.id)
 
 
 class DiscordAdapter:

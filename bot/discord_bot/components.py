@@ -87,6 +87,9 @@ class ControlHandler(Protocol):
                          values: Sequence[str]) -> None:
         """Answer the interaction of ``control``; ``values`` are a select's picks."""
 
+    async def on_unknown(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer a click on a component whose custom id is none of ours."""
+
 
 class RummyControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
     """Any of our buttons and selects; the callback hands it to the client's handler."""

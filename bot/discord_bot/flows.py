@@ -89,6 +89,16 @@ def chat_key(interaction: discord.Interaction[Any]) -> ChatKey:
     return ChatKey(PLATFORM, str(interaction.channel_id))
 
 
+def own_message(interaction: discord.Interaction[Any]) -> bool:
+    """True when the clicked message was created in answer to the clicker's own interaction
+    (Discord's ``interaction_metadata.user``): a private hand message is only ever redrawn
+    for its owner, whatever a forged click claims. A message without that record is no
+    hand message of ours, so it counts as foreign."""
+    message = interaction.message
+    meta = message.interaction_metadata if message is not None else None
+    return meta is not None and meta.user.id == interaction.user.id
+
+
 def is_admin(interaction: discord.Interaction[Any]) -> bool:
     """Whether the user may cancel other people's games here (Manage Server/Channels)."""
     perms = interaction.permissions
@@ -123,8 +133,18 @@ class Flows:
         key = chat_key(interaction)
         with use_locale(await self.service.locale_of(user)):
             info = await self.service.table_info(key)
-            if info is None or info.id != control.table:
+            if info is None:
                 await self._closed(interaction, bool(control.state))
+                return
+            if info.id != control.table:
+                # A stale control of another table: say so and leave its message alone.
+                await send_message(interaction, _(
+                    "That button belongs to table {old}; the game here is table {table}. "
+                    "/rummy hand shows your hand.").format(old=control.table, table=info.id))
+                return
+            if control.state and not own_message(interaction):
+                await send_message(interaction, _(
+                    "That hand belongs to another player; /rummy hand shows yours."))
                 return
             action = control.action
             if control.state:
