@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -53,12 +53,16 @@ from bot.discord_bot.store import MessageStore
 from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
 from bot.interaction.commands import TABLE_VERBS, Reply, handle_text
+from bot.interaction.hand import hand_cards, hand_melds
+from bot.render.hand import hint_text
 from bot.service.model import ChatKey, Status, TableInfo, UserRef
 from bot.service.service import GameService
 from engine.errors import AmbiguousJoker, EngineError
 from engine.melds import CardSpec
-from engine.search import Partition, best_melds
 from engine.views import PlayerView
+
+if TYPE_CHECKING:
+    from engine.search import Partition
 
 log = logging.getLogger(__name__)
 
@@ -357,7 +361,9 @@ class Flows:
             fresh = HandState.fresh(view.hand, state.grouped)
             content, controls = draw_hand(info, view, fresh,
                                           note=_("Your hand has changed; here it is again."),
-                                          listed=listed)
+                                          listed=listed,
+                                          melds=await hand_melds(self.service, key, user,
+                                                                 fresh.grouped))
             return content, controls, fresh
         step = HandStep(self, interaction, key, user, info, view, state, listed)
         return await step.run(control.action, values)
@@ -381,11 +387,14 @@ class HandStep:
         self.view = view
         self.state = state
         self.listed = tuple(listed)
+        self.melds: Partition | None = None  # the hand's best melds, while grouped
 
     async def run(self, action: str, values: Sequence[str]
                   ) -> Drawn:
         """Carry out ``action`` (a select's ``values`` with it) and draw the answer."""
         state, hand = self.state, canonical(self.view.hand)
+        if state.grouped or action in ("sort", "hint"):
+            self.melds = await hand_melds(self.flows.service, self.key, self.user, True)
         if action in ("c0", "c1"):
             return self._draw(self._pick(int(action[1]), values))
         if action == "grp":
@@ -396,7 +405,7 @@ class HandStep:
         if action == "refresh":
             return self._draw(state)
         if action == "hint":
-            return self._hint()
+            return await self._hint()
         if action in ("draw", "take", "next", "disc") or action.startswith("v."):
             chosen = cards_at(hand, state.selected)
             if action == "disc":
@@ -419,7 +428,7 @@ class HandStep:
     # --- selection and display ------------------------------------------------------------
 
     def _order(self, state: HandState) -> tuple[list[int], Partition | None]:
-        return _order(self.view, state)
+        return _order(self.view, state, self.melds)
 
     def _pick(self, page: int, values: Sequence[str]) -> HandState:
         order, _partition = self._order(self.state)
@@ -427,20 +436,23 @@ class HandStep:
         picked = {int(v) for v in values if v.isdigit() and int(v) in shown}
         return self.state.select((self.state.selected - shown) | picked)
 
-    def _hint(self) -> tuple[str, discord.ui.View, HandState]:
-        partition = best_melds(self.view.hand, self.view.table.rules)
+    async def _hint(self) -> tuple[str, discord.ui.View, HandState]:
+        """The engine's suggestion (one of the seat's legal moves, found by the service's
+        engine workers) with its cards selected, the hand grouped into its melds."""
+        facts = await self.flows.service.hand_facts(self.key, self.user, melds=True)
+        self.melds = facts.melds
         state = replace(self.state.cleared(), grouped=True)
-        if partition.melds:
-            first = [spec.card for spec in partition.melds[0]]
-            state = state.select(positions_of(self.view.hand, first))
-            note = _("Hint: the selected cards make a meld.")
-        else:
-            note = _("Hint: no meld in your hand yet.")
-        return self._draw(state, note)
+        if facts.suggestion is None:
+            return self._draw(state, _("Hint: no meld in your hand yet."))
+        chosen = hand_cards(facts.suggestion)
+        if chosen:
+            state = state.select(positions_of(self.view.hand, list(chosen)))
+        return self._draw(state, hint_text(facts.suggestion, self.view))
 
     def _draw(self, state: HandState, note: str | None = None,
               prompt: ReadingPrompt | None = None) -> tuple[str, discord.ui.View, HandState]:
-        content, controls = draw_hand(self.info, self.view, state, note, prompt, self.listed)
+        content, controls = draw_hand(self.info, self.view, state, note, prompt, self.listed,
+                                      self.melds if state.grouped else None)
         return content, controls, state
 
     # --- moves ----------------------------------------------------------------------------
@@ -462,6 +474,8 @@ class HandStep:
             return _("The game is over: the table message shows the result.")
         self.info, self.view = info, view
         self.listed = await listed_commands(self.flows.service, self.key, self.user, view)
+        self.melds = await hand_melds(self.flows.service, self.key, self.user,
+                                      self.state.grouped)
         return self._draw(HandState.fresh(view.hand, self.state.grouped))
 
     async def _listed(self, key: str) -> Drawn:
@@ -519,21 +533,23 @@ class HandStep:
         return self._draw(self.state, note, ReadingPrompt(action, tuple(options)))
 
 
-def _order(view: PlayerView, state: HandState) -> tuple[list[int], Partition | None]:
-    """The canonical positions the card select offers, in the shown order (grouped:
-    melds first; staged cards left out), and the partition used for grouping."""
+def _order(view: PlayerView, state: HandState, melds: Partition | None
+           ) -> tuple[list[int], Partition | None]:
+    """The canonical positions the card select offers, in the shown order (grouped with
+    ``melds``: melds first; staged cards left out), and the partition used for grouping."""
     staged = {i for group in state.staged for i in group}
-    partition = best_melds(view.hand, view.table.rules) if state.grouped else None
+    partition = melds if state.grouped else None
     groups = [[spec.card for spec in meld] for meld in partition.melds] if partition else None
     return [i for i in display_order(view.hand, groups) if i not in staged], partition
 
 
 def draw_hand(info: TableInfo, view: PlayerView, state: HandState, note: str | None = None,
-              prompt: ReadingPrompt | None = None, listed: Sequence[str] = ()
-              ) -> tuple[str, discord.ui.View]:
+              prompt: ReadingPrompt | None = None, listed: Sequence[str] = (),
+              melds: Partition | None = None) -> tuple[str, discord.ui.View]:
     """Content and controls of a hand message (inside ``use_locale``); ``listed``: the
-    commands offered as buttons of their own (see :func:`listed_commands`)."""
-    order, partition = _order(view, state)
+    commands offered as buttons of their own (see :func:`listed_commands`); ``melds``: the
+    hand's best melds for the grouped order (:func:`hand_melds`; sorted by suit without)."""
+    order, partition = _order(view, state, melds)
     selected = cards_at(view.hand, state.selected)
     staged = [cards_at(view.hand, group) for group in state.staged]
     content = hand_content(info, view, state.grouped, selected, staged, note, partition)

@@ -29,6 +29,7 @@ from bot.discord_bot.respond import NO_MENTIONS
 from bot.discord_bot.sessions import HandSessions
 from bot.discord_bot.store import MessageStore, TableMessage
 from bot.i18n import N_, _, use_locale
+from bot.interaction.hand import hand_melds
 from bot.render.events import render_event
 from bot.render.notices import render_notice
 from bot.service.model import Status, TableInfo, UserRef
@@ -161,8 +162,9 @@ class DiscordNotifier:
         state = anchor.state if anchor.state.matches(view.hand) else \
             HandState.fresh(view.hand, anchor.state.grouped)
         listed = await listed_commands(service, info.key, anchor.user, view)
+        melds = await hand_melds(service, info.key, anchor.user, state.grouped)
         with use_locale(await service.locale_of(anchor.user)):
-            content, controls = draw_hand(info, view, state, listed=listed)
+            content, controls = draw_hand(info, view, state, listed=listed, melds=melds)
         try:
             await anchor.interaction.edit_original_response(content=content, view=controls,
                                                             allowed_mentions=NO_MENTIONS)

@@ -9,6 +9,7 @@ and fitted into Discord's 2000 characters per message. Call inside
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -19,10 +20,12 @@ from bot.render.lobby import render_lobby
 from bot.render.text import render_hand, render_hand_end, render_scores, render_table
 from bot.service.model import Status, TableInfo
 from engine.cards import Card
-from engine.search import Partition
 from engine.state import Phase
 from engine.variants import get_variant
 from engine.views import PlayerView, PublicView
+
+if TYPE_CHECKING:
+    from engine.search import Partition
 
 #: Discord's limit for a message's content.
 CONTENT_LIMIT = 2000
@@ -139,7 +142,7 @@ def hand_content(info: TableInfo, view: PlayerView, grouped: bool, selected: Seq
     """A player's private hand message: title, what to do, the hand (sorted or grouped),
     the selected and staged cards and a note (the answer to the last click)."""
     parts = [_("**Your hand** · table {number}").format(number=info.id), turn_line(view)]
-    parts.append(block(render_hand(view, grouped=grouped or hint is not None, hint=hint)))
+    parts.append(block(render_hand(view, hint if grouped else None)))
     if staged:
         parts.append(_("Groups ready to meld: {groups}").format(
             groups=" | ".join(cards_text(g) for g in staged)))

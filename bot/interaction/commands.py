@@ -226,9 +226,12 @@ async def _export(ctx: Context, command: Command) -> Reply:
 
 
 async def _hand(ctx: Context, command: Command) -> Reply:
-    _info, view = await ctx.service.player_view(ctx.key, ctx.user)
     grouped = bool(command.args and command.args[0] in ("melds", "grouped"))
-    return Reply(render_hand(view, grouped=grouped), private=True)
+    if not grouped:
+        _info, view = await ctx.service.player_view(ctx.key, ctx.user)
+        return Reply(render_hand(view), private=True)
+    facts = await ctx.service.hand_facts(ctx.key, ctx.user, melds=True)
+    return Reply(render_hand(facts.view, facts.melds), private=True)
 
 
 async def _rules(ctx: Context, command: Command) -> Reply:

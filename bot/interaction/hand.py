@@ -26,6 +26,7 @@ import enum
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot.render.hand import offer_label, phase_line
 from bot.render.variants import Tone, variant_hand_cards
@@ -33,8 +34,11 @@ from bot.service.model import ChatKey, TableInfo, UserRef
 from bot.service.service import GameService
 from engine.actions import Discard, LayOff, MeldCards, SwapJoker, TakeDiscard
 from engine.cards import Card, sort_cards
-from engine.search import Partition
+from engine.errors import EngineError
 from engine.views import PlayerView
+
+if TYPE_CHECKING:
+    from engine.search import Partition
 
 
 class SortMode(enum.IntEnum):
@@ -214,3 +218,17 @@ async def hand_model(service: GameService, key: ChatKey, user: UserRef, *, mask:
     facts = await service.hand_facts(key, user, melds=sort is SortMode.MELDS)
     return build_hand_model(facts.info, facts.view, facts.legal, facts.suggestion, mask=mask,
                             sort=sort, melds=facts.melds, complete=facts.complete)
+
+
+async def hand_melds(service: GameService, key: ChatKey, user: UserRef, grouped: bool
+                     ) -> Partition | None:
+    """The best melds of the user's hand when ``grouped`` (the "melds first" order), found
+    by the service's engine workers within their budget (:meth:`GameService.hand_facts`,
+    remembered per table version); ``None`` when not grouped, not in time, or the game is
+    gone (the hand is then shown sorted by suit)."""
+    if not grouped:
+        return None
+    try:
+        return (await service.hand_facts(key, user, melds=True)).melds
+    except EngineError:
+        return None

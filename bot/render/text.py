@@ -16,6 +16,8 @@ re-exported, :func:`bot.render.events.render_event`,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from bot.i18n import _, ngettext
 from bot.render.cards import (
     card_text,
@@ -28,9 +30,11 @@ from bot.render.cards import (
 from bot.render.events import render_event
 from bot.render.rules import render_help, render_rules
 from engine.rules import RuleSet
-from engine.search import Partition, best_melds
 from engine.state import DealResult, Phase
 from engine.views import PlayerView, PublicView
+
+if TYPE_CHECKING:
+    from engine.search import Partition
 
 __all__ = [
     "MAX_CHARS",
@@ -149,21 +153,22 @@ def render_table(view: PublicView) -> str:
     return "\n".join(lines)
 
 
-def render_hand(view: PlayerView, grouped: bool = False, hint: Partition | None = None) -> str:
+def render_hand(view: PlayerView, melds: Partition | None = None) -> str:
     """The seat's own cards.
 
-    Sorted (default): by suit and rank, two spaces between suits, jokers last.
-    Grouped: split into melds by ``hint`` or :func:`engine.search.best_melds`,
-    then the deadwood with its points, e.g.::
+    Without ``melds``: by suit and rank, two spaces between suits, jokers last.
+    With ``melds`` (the hand's best melds, found by the service off the event loop:
+    :meth:`bot.service.service.GameService.hand_facts`): the melds, then the deadwood
+    with its points, e.g.::
 
         Your hand (8 cards), grouped:
           meld: 7♥ 8♥ 9♥
           deadwood: 2♣ K♠ (12 points)
     """
     count = _cards_count(len(view.hand))
-    if not grouped:
+    if melds is None:
         return _("Your hand ({count}): {cards}").format(count=count, cards=hand_by_suit(view.hand))
-    partition = hint if hint is not None else best_melds(view.hand, view.table.rules)
+    partition = melds
     lines = [_("Your hand ({count}), grouped:").format(count=count)]
     for group in partition.melds:
         lines.append(_("  meld: {cards}").format(cards=" ".join(spec_text(s) for s in group)))

@@ -64,6 +64,7 @@ from bot.storage.repository import (
     VersionConflict,
 )
 from engine.actions import Action, NextDeal
+from engine.cards import Card
 from engine.commands import format_action, parse_action
 from engine.dealing import new_game
 from engine.errors import EngineError
@@ -428,6 +429,18 @@ class GameService:
                 self._hints.popitem(last=False)
         if found is None:
             raise NoHintInTime()
+        return found
+
+    async def melds_of(self, cards: Sequence[Card], rules: RuleSet) -> Partition | None:
+        """The best melds of ``cards`` under ``rules`` (:func:`engine.search.best_melds`:
+        e.g. a selection that may split into several melds), found in the worker pool
+        within the budget; ``None`` when not found in time."""
+        try:
+            found: Partition = await self.compute.call(engine_work.hint, tuple(cards), rules,
+                                                       budget=self.budget,
+                                                       lane=Lane.BACKGROUND)
+        except (BudgetExceeded, WorkerLost):
+            return None
         return found
 
     async def hand_facts(self, key: ChatKey, user: UserRef, melds: bool = False

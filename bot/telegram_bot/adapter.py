@@ -98,7 +98,7 @@ class TelegramAdapter:
         username = self.app.bot.username
         messenger = Messenger(self.app.bot, store)
         tables = TableMessages(messenger, store, self._outbox, username)
-        hands = HandMessages(messenger, store)
+        hands = HandMessages(messenger, store, service)
         self.handlers = Handlers(Parts(service, store, messenger, tables, hands,
                                        self._notifier, username))
         self.handlers.register(self.app)

@@ -13,10 +13,13 @@ hand; otherwise the keyboard is refreshed and the press refused.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
+from bot.interaction.hand import hand_cards, hand_melds
 from bot.render.cards import spec_text
+from bot.render.hand import hint_text
 from bot.service.errors import NoTable, NotPlaying, NotSeated
 from bot.service.model import ChatKey, TableInfo, UserRef
 from bot.telegram_bot import texts
@@ -30,7 +33,6 @@ from bot.telegram_bot.callbacks import (
 )
 from bot.telegram_bot.hand import (
     faces_from_arg,
-    hint,
     mask_of,
     meld_action,
     ordered,
@@ -48,6 +50,9 @@ from engine.cards import Card, parse_card
 from engine.errors import AmbiguousJoker, CardParseError, EngineError
 from engine.melds import CardSpec
 from engine.views import PlayerView
+
+if TYPE_CHECKING:
+    from engine.search import Partition
 
 
 @dataclass(frozen=True)
@@ -168,7 +173,8 @@ class Buttons:
         if data.version != row.version or signature(view.hand) != row.hand:
             await self.hands.show(info, user_id, view, locale)
             raise StaleCallback()
-        order = ordered(view.hand, data.sort, view)
+        order = ordered(view.hand, data.sort,
+                        await hand_melds(self.service, key, user, data.sort == 2))
         if not valid_mask(order, data.mask):
             raise MalformedCallback(data)
         press = _Press(data, info, key, user, user_id, view, order,
@@ -193,12 +199,20 @@ class Buttons:
             return await self._show(press)
         if name == "sort":
             sort = (data.sort + 1) % 3
-            mask = mask_of(ordered(press.view.hand, sort, press.view), press.cards)
+            melds = await hand_melds(self.service, press.key, press.user, sort == 2)
+            mask = mask_of(ordered(press.view.hand, sort, melds), press.cards)
             return await self._show(press, sort=sort, mask=mask)
         if name == "hint":
+            # The engine's suggestion (one of the seat's legal moves) from the service's
+            # engine workers, its cards selected.
+            facts = await self.service.hand_facts(press.key, press.user)
             with use_locale(press.locale):
-                text, mask = hint(press.view, press.order)
-                answer = texts.hint_text(text)[:200]
+                if facts.suggestion is None:
+                    answer = texts.hint_text(_("no suggestion right now"))
+                    mask = 0
+                else:
+                    answer = hint_text(facts.suggestion, press.view)[:200]
+                    mask = mask_of(press.order, hand_cards(facts.suggestion) or ())
             await self._show(press, mask=mask or data.mask)
             return Answer(answer)
         if name == "layoff_pick":
@@ -226,7 +240,8 @@ class Buttons:
         elif name == "next_deal":
             action = NextDeal(0)
         elif name == "meld":
-            action = meld_action(press.view, cards)
+            action = meld_action(press.view.seat, cards,
+                                 await self.service.melds_of(cards, press.view.table.rules))
         elif name == "layoff":
             action = LayOff(0, tuple(CardSpec(c) for c in cards), _number(data.arg))
         elif name == "swap":
@@ -234,7 +249,9 @@ class Buttons:
         elif name == "discard":
             action = Discard(0, _single(cards))
         elif name == "joker_reading":
-            action = _reading(press)
+            melds = await self.service.melds_of(press.cards, press.view.table.rules) \
+                if press.data.arg.startswith("m") else None
+            action = _reading(press, melds)
         elif name == "verb":
             verb = _verb(press.info, data.arg)
             argument = verb_argument(variant_verbs(press.info.variant)[_number(data.arg)])
@@ -300,7 +317,7 @@ def _verb(info: TableInfo, arg: str) -> str:
     return verbs[index].verb
 
 
-def _reading(press: _Press) -> Action:
+def _reading(press: _Press, melds: Partition | None) -> Action:
     target, _sep, faces_text = press.data.arg.partition("_")
     try:
         faces = faces_from_arg(faces_text)
@@ -308,7 +325,7 @@ def _reading(press: _Press) -> Action:
         raise MalformedCallback(press.data.arg) from None
     base: Action
     if target == "m":
-        base = meld_action(press.view, press.cards)
+        base = meld_action(press.view.seat, press.cards, melds)
     else:
         base = LayOff(0, tuple(CardSpec(c) for c in press.cards), _number(target))
     return with_joker_faces(base, faces)

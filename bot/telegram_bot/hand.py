@@ -4,13 +4,14 @@ message text, the hint, and the actions a selection stands for.
 Pure functions of an :class:`engine.views.PlayerView`; nothing here sends messages.
 The selection is a bit set over the hand *in display order* (bit ``i`` = the ``i``-th
 card shown), so the order must be a deterministic function of the hand and the sort
-mode: 0 by suit (:func:`engine.cards.sort_cards`), 1 by rank, 2 melds first
-(:func:`engine.search.best_melds`).
+mode: 0 by suit (:func:`engine.cards.sort_cards`), 1 by rank, 2 melds first (the hand's
+best melds, found by the service's engine workers and handed in: nothing here searches).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from bot.i18n import _
 from bot.render.cards import card_text, cards_text, meld_text
@@ -19,24 +20,29 @@ from bot.telegram_bot import texts
 from engine.actions import Action, LayOff, MeldCards
 from engine.cards import Card, parse_face, sort_cards
 from engine.melds import CardSpec, Meld
-from engine.search import best_melds, layoff_options
 from engine.state import Phase
-from engine.variants import get_variant
 from engine.views import PlayerView
+
+if TYPE_CHECKING:
+    from engine.search import Partition
 
 MAX_TEXT = 4096
 """Telegram's message limit (characters)."""
 
 
-def ordered(hand: Sequence[Card], sort_mode: int, view: PlayerView) -> tuple[Card, ...]:
-    """The hand in display order for ``sort_mode`` (see the module docstring)."""
+def ordered(hand: Sequence[Card], sort_mode: int, melds: Partition | None = None
+            ) -> tuple[Card, ...]:
+    """The hand in display order for ``sort_mode`` (see the module docstring); melds first
+    needs ``melds`` (the best melds of ``hand``), else the hand is ordered by suit."""
     by_suit = sort_cards(hand)
     if sort_mode == 1:
         return tuple(sorted(by_suit, key=lambda c: (c.is_joker, c.rank, c.sort_key)))
-    if sort_mode == 2:
-        partition = best_melds(hand, view.table.rules)
-        first = [s.card for group in partition.melds for s in group]
-        return (*first, *partition.deadwood)
+    if sort_mode == 2 and melds is not None:
+        first = [s.card for group in melds.melds for s in group]
+        rest = list(by_suit)
+        for card in first:
+            rest.remove(card)
+        return (*first, *rest)
     return by_suit
 
 
@@ -74,15 +80,14 @@ def my_turn(view: PlayerView) -> bool:
 # --- actions from a selection ------------------------------------------------------------
 
 
-def meld_action(view: PlayerView, cards: Sequence[Card]) -> Action:
-    """The meld the selected cards stand for: one meld, or, when the cards split into
-    several melds with nothing left over (a whole hand going down at once), those melds
-    with their jokers declared."""
+def meld_action(seat: int, cards: Sequence[Card], partition: Partition | None) -> Action:
+    """The meld the selected ``cards`` stand for: one meld, or, when their best melds
+    (``partition``, found by the service's engine workers) use them all in several melds
+    (a whole hand going down at once), those melds with their jokers declared."""
     specs = tuple(CardSpec(c) for c in cards)
-    partition = best_melds(cards, view.table.rules)
-    if len(partition.melds) > 1 and not partition.deadwood:
-        return MeldCards(view.seat, tuple(partition.melds))
-    return MeldCards(view.seat, (specs,))
+    if partition is not None and len(partition.melds) > 1 and not partition.deadwood:
+        return MeldCards(seat, tuple(partition.melds))
+    return MeldCards(seat, (specs,))
 
 
 def with_joker_faces(action: Action, faces: Sequence[Card]) -> Action:
@@ -134,44 +139,6 @@ def faces_from_arg(arg: str) -> list[Card]:
     return [parse_face(word) for word in arg.split(",") if word]
 
 
-# --- hint ----------------------------------------------------------------------------------
-
-
-def hint(view: PlayerView, order: Sequence[Card]) -> tuple[str, int]:
-    """A suggestion for the seat and the selection that goes with it.
-
-    Draw phase: take the upcard when it ends up in a meld of the best partition, else
-    draw. Play phase: the first meld of :func:`engine.search.best_melds`, else a lay-off,
-    else the deadwood card worth most. Not the seat's turn: the best melds in the hand.
-    """
-    table = view.table
-    rules = table.rules
-    hand = view.hand
-    if table.phase is Phase.DRAW and my_turn(view):
-        upcard = table.upcard
-        if upcard is not None and upcard in best_melds((*hand, upcard), rules).melded_cards():
-            return _("take {card}").format(card=card_text(upcard)), 0
-        return _("draw from the stock"), 0
-    partition = best_melds(hand, rules)
-    if table.phase is Phase.PLAY and my_turn(view):
-        if partition.melds:
-            group = [s.card for s in partition.melds[0]]
-            return _("meld {cards}").format(cards=cards_text(group)), mask_of(order, group)
-        layoffs = layoff_options(hand, table.melds, rules, view.seat)
-        if layoffs:
-            spec, index = layoffs[0]
-            return (_("lay off {card} on meld {number}").format(
-                card=card_text(spec.card), number=index + 1), mask_of(order, [spec.card]))
-        var = get_variant(rules.variant)
-        choices = [c for c in partition.deadwood if c != table.taken] or list(hand)
-        worst = max(choices, key=lambda c: (var.card_points(rules, c), c.sort_key))
-        return _("discard {card}").format(card=card_text(worst)), mask_of(order, [worst])
-    if partition.melds:
-        melds = " | ".join(cards_text(s.card for s in g) for g in partition.melds)
-        return _("your melds: {melds}").format(melds=melds), 0
-    return _("no meld in your hand yet"), 0
-
-
 # --- the message text ----------------------------------------------------------------------
 
 
@@ -188,7 +155,7 @@ def turn_line(view: PlayerView) -> str:
 
 
 def hand_text(view: PlayerView, title: str, order: Sequence[Card], mask: int, sort_mode: int,
-              note: str = "") -> str:
+              note: str = "", melds: Partition | None = None) -> str:
     """The private hand message: table name, turn, melds, upcard, hand, selection."""
     table = view.table
     lines = [title]
@@ -205,7 +172,7 @@ def hand_text(view: PlayerView, title: str, order: Sequence[Card], mask: int, so
                                                              count=table.stock_size))
     if len(table.discard) > 1:  # a spread pile (Rummy 500): every card may be taken
         lines.append(_("Discard pile, top last: {cards}").format(cards=cards_text(table.discard)))
-    lines.append(render_hand(view, grouped=sort_mode == 2))
+    lines.append(render_hand(view, melds if sort_mode == 2 else None))
     chosen = selected(order, mask)
     if chosen:
         lines.append(_("Selected: {cards}").format(cards=cards_text(chosen)))

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from telegram import InlineKeyboardMarkup
 
 from bot.i18n import _, use_locale
+from bot.interaction.hand import hand_melds
 from bot.service.model import Status, TableInfo, UserRef
+from bot.service.service import GameService
 from bot.telegram_bot import texts
 from bot.telegram_bot.hand import closed_text, hand_text, ordered, signature, valid_mask
 from bot.telegram_bot.identity import PLATFORM, chat_id_of
@@ -19,6 +22,9 @@ from bot.telegram_bot.messaging import Messenger
 from bot.telegram_bot.store import HandMessage, TelegramStore
 from engine.cards import Card
 from engine.views import PlayerView
+
+if TYPE_CHECKING:
+    from engine.search import Partition
 
 
 @dataclass(frozen=True)
@@ -38,9 +44,11 @@ class Screen:
 class HandMessages:
     """Shows hands in private chats (see the module docstring)."""
 
-    def __init__(self, messenger: Messenger, store: TelegramStore) -> None:
+    def __init__(self, messenger: Messenger, store: TelegramStore,
+                 service: GameService | None = None) -> None:
         self.messenger = messenger
         self.store = store
+        self.service = service  # finds the best melds of a hand sorted "melds first"
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
 
     async def title(self, info: TableInfo) -> str:
@@ -64,8 +72,12 @@ class HandMessages:
             row = await self.store.hand_message(user_id, info.id)
             sort = screen.sort if screen.sort is not None else (row.sort_mode if row else 0)
             title = await self.title(info)
+            melds = None
+            if sort == 2 and self.service is not None:
+                melds = await hand_melds(self.service, info.key, await self.user_ref(user_id),
+                                         True)
             with use_locale(locale):
-                text, markup = _draw(info, view, title, sort, screen)
+                text, markup = _draw(info, view, title, sort, screen, melds)
             message_id = None
             if row is not None and not repost and await self.messenger.edit_private(
                     user_id, row.message_id, text, markup):
@@ -83,14 +95,15 @@ class HandMessages:
             return True
 
 
-def _draw(info: TableInfo, view: PlayerView, title: str, sort: int, screen: Screen
-          ) -> tuple[str, InlineKeyboardMarkup | None]:
-    """The hand message's text and keyboard (no keyboard once the table is closed)."""
+def _draw(info: TableInfo, view: PlayerView, title: str, sort: int, screen: Screen,
+          melds: Partition | None = None) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The hand message's text and keyboard (no keyboard once the table is closed);
+    ``melds``: the hand's best melds for the "melds first" order."""
     if info.status is Status.CANCELLED:
         return closed_text(title, _("The game was cancelled.")), None
-    order = ordered(view.hand, sort, view)
+    order = ordered(view.hand, sort, melds)
     mask = screen.mask if valid_mask(order, screen.mask) else 0
-    text = hand_text(view, title, order, mask, sort, screen.note)
+    text = hand_text(view, title, order, mask, sort, screen.note, melds)
     if info.status is not Status.PLAYING:
         return text, None
     drawn = HandScreen(info.id, view.table.version, view, order, mask, sort, screen.screen,

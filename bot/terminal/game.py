@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING
 
 from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
@@ -24,14 +25,13 @@ from bot.service.service import GameService
 from bot.terminal.input import AsyncLineReader
 from bot.terminal.notifier import TerminalNotifier
 from bot.terminal.setup import TERMINAL_KEY
-from engine.actions import Action
-from engine.ai import make_ai
 from engine.commands import canonical_verb, format_action
 from engine.errors import EngineError
-from engine.game import legal_actions
-from engine.search import best_melds
 from engine.state import Phase
 from engine.views import PlayerView
+
+if TYPE_CHECKING:
+    from engine.search import Partition
 
 __all__ = ["LOCAL_VERBS", "Sleep", "TerminalGame"]
 
@@ -58,6 +58,7 @@ class TerminalGame:
         self.service = service
         self.user = user
         self.notifier = notifier
+        notifier.melds_of = self._melds
         self._passed_call = -1  # table version whose call window the human let pass
         self._read_line = read_line
         self._sleep = sleep
@@ -110,7 +111,7 @@ class TerminalGame:
         self.notifier.remember(view)
         with use_locale(self.notifier.locale):
             if self.notifier.screen_due:
-                self._show_screen(view)
+                await self._show_screen(view)
             if hand_over:
                 prompt = _("Press Enter or type next for the next deal> ")
             elif calling:
@@ -121,14 +122,21 @@ class TerminalGame:
             self.notifier.out.flush()
         return await self._read_line()
 
-    def _show_screen(self, view: PlayerView) -> None:
+    async def _show_screen(self, view: PlayerView) -> None:
         self._write("")
         if view.table.phase is Phase.HAND_OVER:
             self._write(render_hand_end(view))
         else:
             self._write(render_table(view.table))
-            self._write(render_hand(view, grouped=self.notifier.grouped))
+            self._write(render_hand(view, await self._melds() if self.notifier.grouped
+                                    else None))
         self.notifier.screen_due = False
+
+    async def _melds(self) -> Partition | None:
+        """The best melds of the player's hand, found by the service's engine workers
+        within their budget (``None`` when not in time: the hand is then shown sorted)."""
+        facts = await self.service.hand_facts(TERMINAL_KEY, self.user, melds=True)
+        return facts.melds
 
     def _leave(self, view: PlayerView) -> int:
         with use_locale(self.notifier.locale):
@@ -171,34 +179,25 @@ class TerminalGame:
                           "quit keeps the game for the next rummy-bot play."))
         elif verb == "hand":
             grouped = self.notifier.grouped or bool(args and args[0] in ("melds", "grouped"))
-            self._write(render_hand(view, grouped=grouped))
+            self._write(render_hand(view, await self._melds() if grouped else None))
         elif verb == "sort":
             self.notifier.grouped = not self.notifier.grouped
-            self._write(render_hand(view, grouped=self.notifier.grouped))
+            self._write(render_hand(view, await self._melds() if self.notifier.grouped
+                                    else None))
         elif verb == "hint":
-            await self._hint(info, view)
+            await self._hint()
         elif verb == "score":
             self._write(render_scores(view))
         else:  # table
-            self._show_screen(view)
+            await self._show_screen(view)
         return True
 
-    async def _hint(self, info: TableInfo, view: PlayerView) -> None:
-        """The hand grouped into its best melds, and the greedy AI's move on the player's
-        turn."""
-        self._write(render_hand(view, grouped=True, hint=best_melds(view.hand,
-                                                                    view.table.rules)))
-        if view.table.current != view.seat:
-            return
-        legal = await self._legal_moves(info, view.seat)
-        if legal:
-            action = make_ai("greedy", seed=info.version).decide(view, legal)
-            self._write(_("Suggestion: {command}").format(command=format_action(action)))
-
-    async def _legal_moves(self, info: TableInfo, seat: int) -> list[Action]:
-        # Views do not say which moves are legal; the terminal owns its database, so it
-        # reads the stored game for the player's own moves.
-        table = await self.service.repo.get_table(info.id)
-        if table is None or table.state is None:
-            return []
-        return legal_actions(table.state, seat)
+    async def _hint(self) -> None:
+        """The hand grouped into its best melds and, on the player's turn, the move the
+        engine suggests (one of the legal moves), both from the service's engine workers:
+        the terminal reads no hidden state and runs no search on the event loop."""
+        facts = await self.service.hand_facts(TERMINAL_KEY, self.user, melds=True)
+        self._write(render_hand(facts.view, facts.melds))
+        if facts.suggestion is not None and facts.view.table.current == facts.view.seat:
+            self._write(_("Suggestion: {command}").format(
+                command=format_action(facts.suggestion)))

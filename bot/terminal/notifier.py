@@ -11,8 +11,8 @@ asks for input and redraws the whole table when :attr:`TerminalNotifier.screen_d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TextIO
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, TextIO
 
 from bot.i18n import _, use_locale
 from bot.render.notices import render_notice
@@ -24,6 +24,9 @@ from engine.events import DealStarted, Drew, Event, GameEnded, HandEnded
 from engine.state import Phase
 from engine.views import PlayerView, PublicView
 
+if TYPE_CHECKING:
+    from engine.search import Partition
+
 __all__ = ["TerminalNotifier"]
 
 
@@ -34,6 +37,8 @@ class TerminalNotifier:
     ``grouped``: show the hand grouped into melds (the ``sort`` command).
     ``screen_due``: another seat moved or a deal began since the table was last
     drawn, so the whole table should be drawn before the player's next move.
+    ``melds_of``: where the grouped hand's melds come from (the terminal game sets it to
+    the service's engine workers); without it the hand is shown sorted.
     """
 
     def __init__(self, out: TextIO, user_key: str, locale: str = "en") -> None:
@@ -41,6 +46,7 @@ class TerminalNotifier:
         self.user_key = user_key
         self.locale = locale
         self.grouped = False
+        self.melds_of: Callable[[], Awaitable[Partition | None]] | None = None
         self.screen_due = True
         self._hand: tuple[Card, ...] = ()
         self._drew = False
@@ -104,7 +110,8 @@ class TerminalNotifier:
                     self.write(_("You drew {card}.").format(card=drawn[0].pretty()))
             if info.status is Status.PLAYING and view.table.current == seat \
                     and not self.screen_due:
-                self.write(render_hand(view, grouped=self.grouped))
+                melds = await self.melds_of() if self.grouped and self.melds_of else None
+                self.write(render_hand(view, melds))
 
     async def turn_started(self, info: TableInfo, seat: int, user_key: str) -> None:
         """Nothing to print: the prompt for the move is the terminal's ping."""

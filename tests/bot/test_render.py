@@ -44,7 +44,7 @@ from engine.events import (
 from engine.game import apply, current_player, is_over, legal_actions
 from engine.melds import CardSpec, Meld, MeldKind, Placed
 from engine.rules import make_rules
-from engine.search import Partition
+from engine.search import Partition, best_melds
 from engine.state import GameState, Phase
 from engine.views import public_view, view_for
 
@@ -189,24 +189,15 @@ def test_render_hand_grouped_by_an_explicit_partition() -> None:
         deadwood_points=12,
     )
     with use_locale("en"):
-        text = render_hand(view_for(state, 0), grouped=True, hint=hint)
+        text = render_hand(view_for(state, 0), hint)
     assert text.splitlines() == [
         "Your hand (6 cards), grouped:",
         "  meld: 7♥ 8♥ 9♥ 🃏(10♥)",
         "  deadwood: 2♣  K♠ (12 points)",
     ]
     with use_locale("de"):
-        german = render_hand(view_for(state, 0), grouped=True, hint=hint)
+        german = render_hand(view_for(state, 0), hint)
     assert "  Restkarten: 2♣  K♠ (12 Punkte)" in german
-
-
-def test_render_hand_grouped_finds_the_melds_itself() -> None:
-    state = stacked(["7h 8h 9h 4c 4d 4s", "4h"], "kd", "9d")
-    with use_locale("en"):
-        text = render_hand(view_for(state, 0), grouped=True)
-    assert "  meld: 7♥ 8♥ 9♥" in text
-    assert "  no deadwood: you can go out." in text
-    assert text.count("meld:") == 2
 
 
 # --- the end of a deal ------------------------------------------------------------------------
@@ -428,7 +419,8 @@ def test_screens_stay_below_the_limit_for_a_big_six_player_table(locale: str) ->
     state = _big_table()
     view = view_for(state, 0)
     with use_locale(locale):
-        screens = [render_table(view.table), render_hand(view), render_hand(view, grouped=True),
+        screens = [render_table(view.table), render_hand(view),
+                   render_hand(view, best_melds(view.hand, view.table.rules)),
                    render_help(), render_rules(make_rules("basic", "wrotham")),
                    render_scores(view)]
     for text in screens:
@@ -453,7 +445,8 @@ def test_every_screen_of_a_six_player_ai_match_stays_below_the_limit(locale: str
             steps += 1
             view = view_for(state, actor)
             texts = [render_table(view.table), render_hand(view),
-                     render_hand(view, grouped=True), render_scores(view),
+                     render_hand(view, best_melds(view.hand, view.table.rules)),
+                     render_scores(view),
                      *(render_event(e, state.players) for e in events)]
             if state.phase is not Phase.DRAW and state.phase is not Phase.PLAY:
                 texts.append(render_hand_end(view))

@@ -22,6 +22,7 @@ from engine.cards import JOKER, Card, parse_cards, standard_deck
 from engine.dealing import new_game
 from engine.melds import CardSpec, Meld, MeldKind, Placed
 from engine.rules import make_rules
+from engine.search import best_melds
 from engine.views import PlayerView, view_for
 
 VIEW: PlayerView = view_for(new_game(make_rules("basic"), ["ana", "ben"], seed=3), 0)
@@ -34,7 +35,8 @@ def test_a_selection_reads_back_in_every_order(hand: list[Card], sort: int,
                                                data: st.DataObject) -> None:
     """Whatever the order, the bit set of some cards selects exactly those cards (copies
     of one card included)."""
-    order = ordered(hand, sort, VIEW)
+    melds = best_melds(hand, VIEW.table.rules) if sort == 2 else None
+    order = ordered(hand, sort, melds)
     assert sorted(order, key=str) == sorted(hand, key=str)
     chosen = data.draw(st.lists(st.sampled_from(range(len(order))), unique=True))
     cards = [order[i] for i in sorted(chosen)]
@@ -47,9 +49,10 @@ def test_a_selection_reads_back_in_every_order(hand: list[Card], sort: int,
 def test_a_whole_hand_of_melds_splits_into_groups() -> None:
     """Wrotham's all-at-once deals: selecting two melds gives one action with both."""
     cards = parse_cards("7h 8h 9h 2c 2d 2s")
-    action = meld_action(VIEW, cards)
+    action = meld_action(0, cards, best_melds(cards, VIEW.table.rules))
     assert isinstance(action, MeldCards) and len(action.groups) == 2
-    single = meld_action(VIEW, parse_cards("7h 8h 9h"))
+    run = parse_cards("7h 8h 9h")
+    single = meld_action(0, run, best_melds(run, VIEW.table.rules))
     assert single == MeldCards(0, (tuple(CardSpec(c) for c in parse_cards("7h 8h 9h")),))
 
 
