@@ -81,7 +81,7 @@ def pieces(text: str, limit: int = CONTENT_LIMIT, most: int = 4) -> list[str]:
 
 def table_title(info: TableInfo) -> str:
     """``**Basic Rummy** · table 12``."""
-    name = get_variant(info.variant).name
+    name = _(get_variant(info.variant).name)
     return _("**{variant}** · table {number}").format(variant=name, number=info.id)
 
 

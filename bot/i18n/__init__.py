@@ -30,7 +30,9 @@ Updating the catalogues after adding or changing strings (from the repo root)::
     pybabel extract -F babel.cfg -k N_ -k _ -o bot/i18n/messages.pot bot
     pybabel update -i bot/i18n/messages.pot -d bot/i18n/locale -D messages
 
-(``gettext`` and ``ngettext`` are among pybabel's default keywords.) Then fill
+(``gettext`` and ``ngettext`` are among pybabel's default keywords.) The texts that
+come from the engine (variant names, option, preset and verb help) are not in the bot's
+source; ``python -m bot.i18n.engine_texts`` adds the missing ones. Then fill
 in every new German ``msgstr`` in ``bot/i18n/locale/de/LC_MESSAGES/messages.po``
 and remove any ``#, fuzzy`` flags after checking those entries; the test
 ``tests/bot/test_i18n.py`` fails while a German translation is missing or fuzzy.

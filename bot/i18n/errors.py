@@ -470,7 +470,13 @@ def _not_host(params: Mapping[str, Any]) -> str:
     return _template("not_host", {"action": _(_HOST_ACTIONS.get(action, action))})
 
 
+def _not_enough_players(params: Mapping[str, Any]) -> str:
+    """The variant's name in the current language (its English name is the msgid)."""
+    return _template("not_enough_players", {**params, "variant": _(str(params["variant"]))})
+
+
 _BUILDERS: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
+    "not_enough_players": _not_enough_players,
     "not_host": _not_host,
     "wrong_phase": _wrong_phase,
     "invalid_meld": _invalid_meld,

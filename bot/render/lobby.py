@@ -15,7 +15,7 @@ LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
 def render_lobby(info: TableInfo) -> str:
     """A short text of a lobby (or of a table's seats once it runs)."""
     var = get_variant(info.variant)
-    lines = [_("Table: {variant}").format(variant=var.name)]
+    lines = [_("Table: {variant}").format(variant=_(var.name))]
     if info.preset:
         lines[0] += f" · {info.preset}"
     rules = make_rules(info.variant, info.preset, dict(info.options))

@@ -1,10 +1,10 @@
 """Text screens about the rules and the commands: options, presets, variants, help.
 
-Option and preset help texts come from the engine (``engine/variants/*``) in
-English and are shown as they are; translating them is a follow-up. The
-command help is translated here (:data:`COMMAND_HELP`, keyed by the verb of
-:data:`engine.commands.COMMANDS`); a verb without an entry shows the engine's
-English help.
+Variant names, option, preset and verb help texts come from the engine
+(``engine/variants/*``, ``engine/verbs.py``) in English; that English text is the msgid
+of their translation (:mod:`bot.i18n.engine_texts` lists them all and keeps the
+catalogues complete). The shared verbs' help is also marked here
+(:data:`COMMAND_HELP`) so that Babel's extraction finds it.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def _rules_text(rules: RuleSet, quote_chars: int | None) -> str:
     preset = variant.presets.get(rules.preset)
     lines = [
         _("Rules: {variant} ({id}), preset {preset}").format(
-            variant=variant.name, id=variant.id, preset=rules.preset
+            variant=_(variant.name), id=variant.id, preset=rules.preset
         ),
         _("* marks an option that differs from the default."),
     ]
@@ -95,7 +95,7 @@ def _rules_text(rules: RuleSet, quote_chars: int | None) -> str:
                 default=_value_text(option, option.default), origin=origin
             )
         lines.append(line)
-        lines.append(f"    {option.help}")
+        lines.append(f"    {_(option.help)}")
         lines.append("    " + _("Source: {source}").format(
             source=_source_text(option.source, quote_chars)))
     return "\n".join(lines)
@@ -119,10 +119,10 @@ def render_rules(rules: RuleSet) -> str:
 def render_presets(variant_id: str) -> str:
     """The presets of a variant, one line each, with their help text."""
     variant = get_variant(variant_id)
-    lines = [_("Presets of {variant}:").format(variant=variant.name)]
+    lines = [_("Presets of {variant}:").format(variant=_(variant.name))]
     for name, preset in variant.presets.items():
         marker = " " + _("(default)") if name == variant.default_preset else ""
-        lines.append(f"  {name}{marker}: {preset.help}")
+        lines.append(f"  {name}{marker}: {_(preset.help)}")
     return "\n".join(lines)
 
 
@@ -132,7 +132,7 @@ def render_variants() -> str:
     for variant in VARIANTS.values():
         lines.append(
             _("  {id}: {name}, {low}-{high} players").format(
-                id=variant.id, name=variant.name, low=variant.min_players,
+                id=variant.id, name=_(variant.name), low=variant.min_players,
                 high=variant.max_players,
             )
         )
@@ -152,7 +152,7 @@ def render_help(verb: str | None = None, variant: str | None = None) -> str:
     commands = [c for c in table if wanted is None or c.verb == wanted]
     lines = [_("Commands (cards are written like 7h 10d qs ac jk):")]
     for command in commands:
-        help_text = _(COMMAND_HELP[command.verb]) if command.verb in COMMAND_HELP else command.help
+        help_text = _(COMMAND_HELP.get(command.verb, command.help))
         line = f"  {command.syntax} — {help_text}"
         if command.aliases:
             line += " " + _("(also: {aliases})").format(aliases=", ".join(command.aliases))

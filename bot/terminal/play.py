@@ -107,7 +107,7 @@ def _intro(info: TableInfo, user: UserRef) -> str:
     name = info.seats[seat].name if seat is not None else user.name
     rules = make_rules(info.variant, info.preset, dict(info.options))
     return _("{variant}, preset {preset}. You are {name}. Type help for the commands.").format(
-        variant=get_variant(info.variant).name, preset=rules.preset, name=name)
+        variant=_(get_variant(info.variant).name), preset=rules.preset, name=name)
 
 
 async def _new_table(service: GameService, user: UserRef, config: PlayConfig,
