@@ -324,7 +324,7 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     logging.basicConfig(level=settings.log_level_number,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from bot.runner import run_bot
+    from bot.runner import NoPlatform, run_bot
     from bot.storage import DatabaseUnusable
 
     try:
@@ -332,6 +332,10 @@ def _run(args: argparse.Namespace) -> int:
     except DatabaseUnusable as error:
         print(_unusable(error), file=sys.stderr)
         return 2
+    except NoPlatform as error:
+        print(_("Every platform refused the bot's token ({platforms}); check the tokens in "
+                "the settings.").format(platforms=error), file=sys.stderr)
+        return 3
     return 0
 
 

@@ -19,6 +19,7 @@ import signal
 from collections.abc import Callable
 from typing import Protocol
 
+from bot.adapter_errors import PlatformRefused, PlatformUnreachable
 from bot.service import engine_work
 from bot.service.compute import WorkerPool
 from bot.service.model import TableSettings
@@ -70,9 +71,49 @@ def create_adapters(settings: Settings) -> list[Adapter]:
     return adapters
 
 
+#: Seconds before the first new attempt to reach a platform, and the most between two.
+RETRY_FIRST = 5.0
+RETRY_MAX = 300.0
+
+
+class NoPlatform(Exception):
+    """Every configured platform refused the bot (wrong tokens): nothing to run."""
+
+    def __init__(self, platforms: list[str]) -> None:
+        super().__init__(", ".join(platforms))
+        self.platforms = platforms
+
+
+async def _keep_starting(adapter: Adapter, service: GameService, stop: asyncio.Event,
+                         started: list[Adapter], refused: list[Adapter]) -> None:
+    """Start ``adapter``; while its platform cannot be reached, say so in one log line and
+    try again after :data:`RETRY_FIRST` seconds, doubling up to :data:`RETRY_MAX` (the
+    other platforms run meanwhile). A platform that refuses the bot stays off."""
+    delay = RETRY_FIRST
+    while not stop.is_set():
+        try:
+            await adapter.start(service)
+        except PlatformRefused as error:
+            log.error("%s: %s; it stays off until the setting is fixed", adapter.platform,
+                      error)
+            refused.append(adapter)
+            return
+        except PlatformUnreachable as error:
+            log.warning("%s: %s; next attempt in %.0f s", adapter.platform, error, delay)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), delay)
+            delay = min(delay * 2, RETRY_MAX)
+            continue
+        started.append(adapter)
+        log.info("%s adapter running", adapter.platform)
+        return
+
+
 async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
                   adapters: list[Adapter] | None = None) -> None:
-    """Run until ``stop`` is set (or SIGTERM/SIGINT arrive)."""
+    """Run until ``stop`` is set (or SIGTERM/SIGINT arrive). A platform that cannot be
+    reached is tried again with back-off while the others work; raises
+    :class:`NoPlatform` when every configured platform refused the bot."""
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -96,15 +137,20 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
                           default_locale=settings.default_locale, compute=pool,
                           budget=settings.engine_budget)
     started: list[Adapter] = []
+    refused: list[Adapter] = []
     background = asyncio.create_task(service.run(stop))
+    starting = [asyncio.create_task(_keep_starting(adapter, service, stop, started, refused))
+                for adapter in chosen]
     try:
-        for adapter in chosen:
-            await adapter.start(service)
-            started.append(adapter)
-            log.info("%s adapter running", adapter.platform)
+        await asyncio.gather(*starting)
+        if chosen and len(refused) == len(chosen):
+            raise NoPlatform([a.platform for a in refused])
         await stop.wait()
     finally:
         stop.set()
+        for task in starting:
+            task.cancel()
+        await asyncio.gather(*starting, return_exceptions=True)
         for adapter in reversed(started):
             try:
                 await adapter.stop()

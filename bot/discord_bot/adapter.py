@@ -16,9 +16,11 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
+from bot.adapter_errors import PlatformRefused, PlatformUnreachable
 from bot.discord_bot.commands import rummy_group
 from bot.discord_bot.components import ControlHandler, ControlId, RummyControl
 from bot.discord_bot.flows import Flows, user_ref
@@ -159,10 +161,21 @@ class DiscordAdapter:
     async def start(self, service: GameService) -> None:
         """Log in, connect, sync the commands; returns once the bot is ready.
 
-        Raises ``discord.LoginFailure`` for a wrong token,
-        ``discord.PrivilegedIntentsRequired`` never (none are used), ``TimeoutError``
-        when Discord does not answer in :data:`READY_TIMEOUT` seconds.
+        Raises :class:`PlatformRefused` for a wrong token, :class:`PlatformUnreachable`
+        when Discord cannot be reached or does not answer in :data:`READY_TIMEOUT`
+        seconds (what was started is stopped first).
         """
+        try:
+            await self._start(service)
+        except discord.LoginFailure as error:
+            raise PlatformRefused(f"Discord refused the token ({error})") from error
+        except (OSError, TimeoutError, aiohttp.ClientError, discord.GatewayNotFound,
+                discord.ConnectionClosed) as error:
+            await self.stop()
+            raise PlatformUnreachable(f"cannot reach Discord ({error or type(error).__name__})"
+                                      ) from error
+
+    async def _start(self, service: GameService) -> None:
         token = self.settings.require_discord_token()
         database = self._database
         if database is None:

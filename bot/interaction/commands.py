@@ -24,6 +24,7 @@ from bot.render.text import render_hand, render_help, render_rules
 from bot.service.errors import BadSetting, NoTable, NotFinished
 from bot.service.model import ChatKey, Status, UserRef
 from bot.service.service import GameService
+from bot.service.table_rules import table_rules
 from engine.errors import CommandError, EngineError
 from engine.rules import make_rules
 from engine.variants import VARIANTS
@@ -238,7 +239,7 @@ async def _rules(ctx: Context, command: Command) -> Reply:
     table = await ctx.service.table_info(ctx.key)
     if table is None:
         return Reply(_(_RULES_HINT), private=True)
-    return Reply(render_rules(make_rules(table.variant, table.preset, dict(table.options))),
+    return Reply(render_rules(table_rules(table.variant, table.preset, dict(table.options))),
                  private=True)
 
 

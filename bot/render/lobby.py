@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.i18n import N_, _
 from bot.service.ai_levels import level_of
 from bot.service.model import SeatKind, Status, TableInfo
-from engine.rules import make_rules
+from bot.service.table_rules import table_rules
 from engine.variants import get_variant
 
 LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
@@ -18,7 +18,7 @@ def render_lobby(info: TableInfo) -> str:
     lines = [_("Table: {variant}").format(variant=_(var.name))]
     if info.preset:
         lines[0] += f" · {info.preset}"
-    rules = make_rules(info.variant, info.preset, dict(info.options))
+    rules = table_rules(info.variant, info.preset, dict(info.options))
     changed = rules.changed()
     if changed:
         lines.append(_("Rules: {options}").format(

@@ -55,6 +55,7 @@ from bot.service.model import (
 from bot.service.notifier import Notice, Notifier
 from bot.service.scheduler import Scheduler
 from bot.service.scheduling import Due, due_kind, reschedule
+from bot.service.table_rules import table_rules
 from bot.storage.repository import (
     ActiveTableExists,
     DuplicateUpdate,
@@ -71,7 +72,7 @@ from engine.errors import EngineError
 from engine.events import DealStarted, Event
 from engine.game import current_player
 from engine.records import export_record
-from engine.rules import OptionValue, RuleSet, make_rules
+from engine.rules import OptionValue, RuleSet
 from engine.search import Partition
 from engine.state import GameState, Phase
 from engine.variants import get_variant
@@ -189,7 +190,7 @@ class GameService:
                         settings: TableSettings | None = None) -> TableInfo:
         """Open a lobby in ``key`` with ``host`` seated. Raises :class:`TableExists`, or
         ``RuleOptionError`` for a bad variant, preset or option."""
-        rules = make_rules(variant, preset, options)
+        rules = table_rules(variant, preset, options)
         host = lobby.bounded_user(host)
         await self._check_table_count(host)
         await self.repo.upsert_user(host.platform, host.user_id, host.name)
@@ -551,8 +552,8 @@ class GameService:
                              comment=f"table {table.id} in {table.key}")
 
     def rules_of(self, table: Table) -> RuleSet:
-        """The table's rule set."""
-        return make_rules(table.variant, table.preset, dict(table.options))
+        """The table's rule set (:func:`bot.service.table_rules.table_rules`)."""
+        return table_rules(table.variant, table.preset, dict(table.options))
 
     # --- automatic steps ------------------------------------------------------------------
 

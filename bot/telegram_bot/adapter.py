@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from telegram import BotCommand, Update
+from telegram.error import Forbidden, InvalidToken, NetworkError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
 
+from bot.adapter_errors import PlatformRefused, PlatformUnreachable
 from bot.i18n import SUPPORTED_LOCALES, _, use_locale
 from bot.service.service import GameService
 from bot.settings import Settings
@@ -85,12 +87,17 @@ class TelegramAdapter:
 
     async def start(self, service: GameService) -> None:
         """Connect (getMe), register the commands, start long polling or the webhook.
-        A failure (a wrong token, no network) stops what was started and is raised."""
+        A failure stops what was started and is raised: a wrong token as
+        :class:`PlatformRefused`, no network as :class:`PlatformUnreachable`."""
         self._db = await open_database(self.database_path)
         try:
             await self._start(service, TelegramStore(self._db))
-        except BaseException:
+        except BaseException as error:
             await self.stop()
+            if isinstance(error, InvalidToken | Forbidden):
+                raise PlatformRefused(f"Telegram refused the token ({error})") from error
+            if isinstance(error, NetworkError):
+                raise PlatformUnreachable(f"cannot reach Telegram ({error})") from error
             raise
 
     async def _start(self, service: GameService, store: TelegramStore) -> None:

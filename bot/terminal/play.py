@@ -21,6 +21,7 @@ from bot.service.clock import Clock
 from bot.service.compute import Compute
 from bot.service.model import Status, TableInfo, UserRef
 from bot.service.service import GameService
+from bot.service.table_rules import table_rules
 from bot.storage import open_database
 from bot.storage.database import Database, DatabaseUnusable
 from bot.storage.repository import SqliteRepository
@@ -36,7 +37,6 @@ from bot.terminal.setup import (
     terminal_settings,
     terminal_user,
 )
-from engine.rules import make_rules
 from engine.variants import get_variant
 
 __all__ = ["DatabaseUnavailable", "play"]
@@ -105,7 +105,7 @@ async def _open(path: Path) -> Database:
 def _intro(info: TableInfo, user: UserRef) -> str:
     seat = info.seat_of(user.key)
     name = info.seats[seat].name if seat is not None else user.name
-    rules = make_rules(info.variant, info.preset, dict(info.options))
+    rules = table_rules(info.variant, info.preset, dict(info.options))
     return _("{variant}, preset {preset}. You are {name}. Type help for the commands.").format(
         variant=_(get_variant(info.variant).name), preset=rules.preset, name=name)
 

@@ -134,7 +134,7 @@ def test_options_lists_variants_presets_and_rules(capsys: pytest.CaptureFixture[
 def test_options_in_german_with_a_preset(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["options", "--preset", "wrotham", "--lang", "de"]) == 0
     out = capsys.readouterr().out
-    assert "Voreinstellungen von Basic Rummy:" in out
+    assert "Voreinstellungen von Einfaches Rommé:" in out
     assert "* joker_swap = on (Standard off; Voreinstellung wrotham)" in out
 
 

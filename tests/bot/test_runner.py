@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import os
 import signal
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-from bot.runner import configured_platforms, run_bot
+import pytest
+
+from bot import runner
+from bot.adapter_errors import PlatformRefused, PlatformUnreachable
+from bot.runner import NoPlatform, configured_platforms, run_bot
 from bot.service.model import ChatKey, Status, UserRef
 from bot.service.service import GameService
 from bot.settings import Settings
+from bot.telegram_bot.adapter import TelegramAdapter
+from tests.fakes.telegram import running_fake_telegram
 
 from .service.support import RecordingNotifier
 
@@ -69,3 +78,112 @@ async def test_sigterm_stops_the_bot_and_keeps_what_was_committed(tmp_path: Path
     table = await SqliteRepository(db).active_table(ChatKey("test", "1"))
     await db.close()
     assert table is not None and table.status is Status.LOBBY
+
+
+class FlakyAdapter:
+    """A platform that cannot be reached ``failures`` times, then starts; or refuses."""
+
+    def __init__(self, platform: str, failures: int = 0, refuse: bool = False) -> None:
+        self.platform = platform
+        self.failures = failures
+        self.refuse = refuse
+        self.attempts = 0
+        self.running = False
+        self._notifier = RecordingNotifier()
+
+    @property
+    def notifier(self) -> RecordingNotifier:
+        return self._notifier
+
+    async def start(self, service: GameService) -> None:
+        self.attempts += 1
+        if self.refuse:
+            raise PlatformRefused("the token was refused (401)")
+        if self.attempts <= self.failures:
+            raise PlatformUnreachable("cannot reach example.invalid (DNS)")
+        self.running = True
+
+    async def stop(self) -> None:
+        self.running = False
+
+
+async def wait_until(predicate: Callable[[], bool], seconds: float = 5.0) -> None:
+    for _ in range(int(seconds / 0.01)):
+        if predicate():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("condition not met")
+
+
+async def test_an_unreachable_platform_is_retried_while_the_other_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """One warning line per failed attempt (no traceback), back-off between attempts,
+    and the reachable platform works all along."""
+    monkeypatch.setattr(runner, "RETRY_FIRST", 0.02)
+    down = FlakyAdapter("telegram", failures=3)
+    up = FlakyAdapter("discord")
+    stop = asyncio.Event()
+    settings = Settings(database_path=tmp_path / "bot.sqlite3")
+    with caplog.at_level(logging.INFO, logger="bot.runner"):
+        task = asyncio.create_task(run_bot(settings, stop, adapters=[down, up]))
+        try:
+            await wait_until(lambda: up.running)
+            await wait_until(lambda: down.running)
+        finally:
+            stop.set()
+            await asyncio.wait_for(task, 5)
+    assert down.attempts == 4 and up.attempts == 1
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 3
+    assert all(r.exc_info is None and "\n" not in r.getMessage() for r in warnings)
+    assert "telegram: cannot reach example.invalid (DNS); next attempt in" in \
+        warnings[0].getMessage()
+    assert not down.running and not up.running  # stopped with the bot
+
+
+async def test_a_refused_platform_stays_off_and_all_refused_ends_the_run(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    settings = Settings(database_path=tmp_path / "bot.sqlite3")
+    refused = FlakyAdapter("telegram", refuse=True)
+    working = FlakyAdapter("discord")
+    stop = asyncio.Event()
+    task = asyncio.create_task(run_bot(settings, stop, adapters=[refused, working]))
+    try:
+        await wait_until(lambda: working.running)
+        await asyncio.sleep(0.05)
+        assert refused.attempts == 1 and not task.done()
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 5)
+    with pytest.raises(NoPlatform) as raised:
+        await asyncio.wait_for(run_bot(settings, asyncio.Event(),
+                                       adapters=[FlakyAdapter("telegram", refuse=True)]), 5)
+    assert raised.value.platforms == ["telegram"]
+
+
+async def test_the_telegram_adapter_says_unreachable_or_refused(tmp_path: Path) -> None:
+    """The real python-telegram-bot stack: a closed port is unreachable; a token the
+    (fake) Bot API does not know is refused."""
+    async with _service(tmp_path / "bot.sqlite3") as service:
+        closed = TelegramAdapter("123:abc", tmp_path / "bot.sqlite3",
+                                 base_url="http://127.0.0.1:9/bot")
+        with pytest.raises(PlatformUnreachable):
+            await closed.start(service)
+        async with running_fake_telegram() as tg:
+            wrong = TelegramAdapter("999:wrong", tmp_path / "bot.sqlite3",
+                                    base_url=tg.base_url, base_file_url=tg.base_file_url)
+            with pytest.raises(PlatformRefused):
+                await wrong.start(service)
+
+
+@contextlib.asynccontextmanager
+async def _service(path: Path) -> AsyncIterator[GameService]:
+    from bot.storage import open_database
+    from bot.storage.repository import SqliteRepository
+
+    db = await open_database(path)
+    try:
+        yield GameService(SqliteRepository(db), {})
+    finally:
+        await db.close()

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.service.model import SeatKind, Status, Table
+from bot.service.table_rules import table_rules
 from bot.storage.repository import LogEntry, table_from_row
 from engine.cards import Card
 from engine.commands import parse_action
 from engine.dealing import new_game
 from engine.game import apply
-from engine.rules import make_rules
 from engine.state import GameState
 from engine.variants import get_variant
 
@@ -77,7 +77,7 @@ def all_cards(state: GameState) -> Counter[Card]:
 def replay(table: Table, log: list[LogEntry]) -> GameState:
     """The table's state rebuilt from its seed: the first deal as ``start`` dealt it, then
     every logged seat command applied in log order."""
-    rules = make_rules(table.variant, table.preset, dict(table.options))
+    rules = table_rules(table.variant, table.preset, dict(table.options))
     state = new_game(rules, [s.name for s in table.seats], seed=table.seed)
     for entry in log:
         if entry.seat is None or entry.command in SEAT_VERBS:

@@ -180,7 +180,7 @@ async def test_private_answers_never_fall_back_to_the_group_when_they_show_cards
     texts = [m.text or "" for m in bot.tg.messages(GROUP)]
     assert "You are not playing at this table." in texts
     assert "Ich habe es dir privat geschickt." in texts  # in Bob's language
-    assert any("Basic Rummy" in (m.text or "") for m in bot.tg.private_messages(BOB))
+    assert any("Einfaches Rommé" in (m.text or "") for m in bot.tg.private_messages(BOB))
 
 
 async def test_cancel_is_for_the_host_or_a_chat_admin(bot: Bot) -> None:

@@ -1,0 +1,40 @@
+"""The rules a bot table plays: the variant, preset and options its host chose, plus the
+house rules that keep a chat game finite where the text allows an endless one.
+
+Basic Rummy reuses the discard pile as the stock without limit by default, and the text
+itself warns that a deal can then go on for ever (basic-rummy.de.txt: "Wenn die Spieler
+stur sind, könnte das Spiel endlos sein. Um dies zu vermeiden, kann es eine gute Idee
+sein, die Häufigkeit zu begrenzen, mit der der Ablagestapel als neuer Vorrat
+wiederverwendet werden kann. Ich schlage vor, dass, nachdem der Vorrat zum dritten Mal
+erschöpft ist, das Spiel enden sollte"). A table in a chat, where AI seats and absent
+players may draw and discard for hours, follows that suggestion: ``reuses=2`` unless the
+host set ``reuses`` (``reuses=unlimited`` restores the text's default) or the preset sets
+it (Block Rummy: 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.rules import OptionValue, RuleSet, make_rules
+from engine.variants import get_variant
+
+__all__ = ["TABLE_DEFAULTS", "table_rules"]
+
+TABLE_DEFAULTS: Mapping[str, Mapping[str, OptionValue]] = {
+    "basic": {"reuses": 2},
+}
+"""Variant id -> option values a bot table plays unless its host or preset chose them."""
+
+
+def table_rules(variant: str, preset: str | None,
+                options: Mapping[str, OptionValue] | None = None) -> RuleSet:
+    """The rule set of a bot table (see the module docstring). Raises
+    ``RuleOptionError`` for a bad variant, preset or option, as
+    :func:`engine.rules.make_rules` does."""
+    chosen = dict(options or {})
+    rules = make_rules(variant, preset, chosen)
+    set_by_preset = get_variant(rules.variant).presets[rules.preset].values
+    extra = {name: value for name, value in TABLE_DEFAULTS.get(rules.variant, {}).items()
+             if name not in chosen and name not in set_by_preset}
+    return make_rules(variant, preset, {**extra, **chosen}) if extra else rules
