@@ -71,7 +71,8 @@ class TerminalNotifier:
                 self.write(render_notice(notice))
             if view is None:
                 return
-            if any(notice.code == "game_started" for notice in notices):
+            if any(notice.code == "game_started" for notice in notices) \
+                    and not any(isinstance(event, DealStarted) for event in events):
                 self.write(render_event(DealStarted(view.deal_number, view.dealer,
                                                     view.upcard), view.players))
                 self.screen_due = True

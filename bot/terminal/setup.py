@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.i18n import _
 from bot.service.model import ChatKey, TableSettings, UserRef
 from engine.dealing import new_game
 from engine.errors import RuleOptionError
@@ -61,12 +62,12 @@ class PlayConfig:
 
 def default_name(environ: Mapping[str, str]) -> str:
     """The login name from ``USER`` / ``USERNAME`` when it is a valid player name, else
-    ``Player``."""
+    "Player" in the current language ("Spieler")."""
     for variable in ("USER", "USERNAME"):
         name = environ.get(variable, "").strip()
         if name and ":" not in name:
             return name
-    return "Player"
+    return _("Player")
 
 
 def default_db_path(environ: Mapping[str, str]) -> Path:

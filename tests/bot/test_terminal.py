@@ -55,6 +55,8 @@ def test_default_name_comes_from_the_login() -> None:
     assert default_name({"USERNAME": "Zoe Z"}) == "Zoe Z"
     assert default_name({"USER": "a:b"}) == "Player"
     assert default_name({}) == "Player"
+    with use_locale("de"):
+        assert default_name({}) == "Spieler"
 
 
 def test_default_db_path_follows_xdg_data_home(tmp_path: Path) -> None:
@@ -208,6 +210,7 @@ async def test_a_full_match_played_through_text_commands(
     if locale == "en":
         assert text.startswith("Basic Rummy, preset standard. You are Zoe. Type help for")
         assert "The game has started. Good luck!\nDeal 1: " in text
+        assert text.count("Deal 1: ") == 1  # the first deal is announced once
         assert "Commands (cards are written like 7h 10d qs ac jk):" in text
         assert "Your hand (" in text and "grouped:" in text
         assert "Suggestion: " in text

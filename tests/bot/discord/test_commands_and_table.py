@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.adapter_errors import PlatformRefused
 from bot.discord_bot import DiscordAdapter
 from bot.service.model import UserRef
 from bot.settings import Settings
@@ -218,7 +219,6 @@ async def test_a_game_against_the_ai_in_a_direct_message(tmp_path: Path) -> None
 
 async def test_runner_builds_the_adapter_and_a_wrong_token_fails_start(tmp_path: Path) -> None:
     """``rummy-bot run`` finds bot.discord_bot; a wrong token fails start() (no hang)."""
-    import discord
 
     from bot.runner import create_adapters
 
@@ -227,5 +227,5 @@ async def test_runner_builds_the_adapter_and_a_wrong_token_fails_start(tmp_path:
     async with running_bot(tmp_path) as bot:
         wrong = DiscordAdapter(Settings(discord_token="wrong", database_path=bot.path),
                                guild_ready_timeout=0.05)
-        with pytest.raises(discord.LoginFailure):
+        with pytest.raises(PlatformRefused):
             await asyncio.wait_for(wrong.start(bot.service), TIMEOUT)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from telegram.error import InvalidToken
 from telegram.ext import AIORateLimiter
 
+from bot.adapter_errors import PlatformRefused
 from bot.runner import create_adapters, run_bot
 from bot.settings import Settings, SettingsError
 from bot.telegram_bot import TelegramAdapter, create_adapter
@@ -68,7 +68,7 @@ async def test_a_wrong_token_fails_the_start_and_releases_everything(tmp_path: P
     async with running_bot(tmp_path / "rummy.sqlite3") as bot:
         stranger = TelegramAdapter("987654321:SomeoneElsesToken", tmp_path / "rummy.sqlite3",
                                    base_url=bot.tg.base_url)
-        with pytest.raises(InvalidToken):
+        with pytest.raises(PlatformRefused):
             await stranger.start(bot.service)
         assert stranger._db is None  # closed again
         await stranger.stop()  # and stopping again is harmless
