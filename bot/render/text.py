@@ -29,6 +29,7 @@ from bot.render.cards import (
 )
 from bot.render.events import render_event
 from bot.render.rules import render_help, render_rules
+from bot.render.variants import variant_match_goal
 from engine.rules import RuleSet
 from engine.state import DealResult, Phase
 from engine.views import PlayerView, PublicView
@@ -72,7 +73,11 @@ def _turn_line(view: PublicView) -> str:
 
 
 def render_match_goal(rules: RuleSet) -> str:
-    """How the match ends, from the ``target`` / ``deals`` options when the variant has them."""
+    """How the match ends, from the ``target`` / ``deals`` options when the variant has them
+    (a variant whose options mean something else says so itself: German elimination)."""
+    special = variant_match_goal(rules)
+    if special is not None:
+        return special
     names = {name for name, _value in rules.values}
     target = rules.get("target") if "target" in names else None
     deals = rules.get("deals") if "deals" in names else None

@@ -18,6 +18,7 @@ from bot.render.text import (
     render_hand,
     render_hand_end,
     render_help,
+    render_match_goal,
     render_rules,
     render_scores,
     render_table,
@@ -453,3 +454,17 @@ def test_every_screen_of_a_six_player_ai_match_stays_below_the_limit(locale: str
             longest = max(longest, *(len(t) for t in texts))
     assert is_over(state)
     assert longest < MAX_CHARS
+
+
+def test_german_rommé_states_its_elimination_limit_not_a_target() -> None:
+    """german-romme.de.txt: "Es wird eine bestimmte Punktzahl definiert (150, 200 oder mehr
+    ...), ein Spieler welcher mehr Verlustpunkte geschrieben hat scheidet aus." The header
+    used to say "Playing to 150 points" ("Gespielt wird bis 150 Punkte")."""
+    with use_locale("en"):
+        assert render_match_goal(make_rules("german")) == \
+            "Out above 150 penalty points; the last player left wins."
+        assert render_match_goal(make_rules("german", "deals")) == \
+            "5 deals; the fewest penalty points win."
+        assert render_match_goal(make_rules("basic")) == "Playing to 100 points."
+    with use_locale("de"):
+        assert "Ausscheiden über 150 Minuspunkten" in render_match_goal(make_rules("german"))

@@ -8,7 +8,8 @@ action (e.g. Romanian pre-play moves), ``phase_line(view) -> str | None``: the h
 screen's phase line where the variant has its own step (Romanian pre-play), and
 ``hand_cards(action) -> tuple[Card, ...] | None``: the hand cards a variant-only action
 puts down (it is then offered for that selection; other variant actions are controls
-of their own)."""
+of their own), and ``match_goal(rules) -> str | None``: how a match of the variant ends,
+where its options mean something else than "play to a score" (German elimination)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from typing import Literal
 
 from engine.cards import Card
 from engine.events import Event
+from engine.rules import RuleSet
 from engine.views import PlayerView, PublicView
 
 Renderer = Callable[[Event, Sequence[str]], "str | None"]
@@ -55,6 +57,26 @@ def table_renderers() -> tuple[Callable[[PublicView], list[str]], ...]:
 def variant_table_lines(view: PublicView) -> list[str]:
     """The variant modules' further lines for the table ``view`` (usually none)."""
     return [line for lines in table_renderers() for line in lines(view)]
+
+
+@cache
+def _goal_renderers() -> tuple[Callable[[RuleSet], str | None], ...]:
+    found: list[Callable[[RuleSet], str | None]] = []
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        if hasattr(module, "match_goal"):
+            found.append(module.match_goal)
+    return tuple(found)
+
+
+def variant_match_goal(rules: RuleSet) -> str | None:
+    """A variant module's sentence for how a match under ``rules`` ends, or ``None``
+    (then the shared "Playing to N points" applies)."""
+    for goal in _goal_renderers():
+        text = goal(rules)
+        if text is not None:
+            return text
+    return None
 
 
 def render_variant_event(event: Event, players: Sequence[str]) -> str | None:

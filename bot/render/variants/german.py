@@ -11,6 +11,7 @@ from typing import Literal
 from bot.i18n import _, ngettext
 from bot.render.cards import cards_text, meld_text, points_text, signed_points_text, spec_text
 from engine.cards import Card
+from engine.rules import RuleSet
 from engine.state import Phase
 from engine.variants.german.actions import (
     BuyBack,
@@ -137,6 +138,26 @@ def render(event: object, players: Sequence[str]) -> str | None:
             return _("{name} stays out of the game.").format(name=players[seat])
         case ChipsMoved():
             return _chips(event, players)
+    return None
+
+
+def match_goal(rules: RuleSet) -> str | None:
+    """German Rommé's ``target`` is an elimination limit (german-romme.de.txt: "ein Spieler
+    welcher mehr Verlustpunkte geschrieben hat scheidet aus"), not a score to reach."""
+    if rules.variant != "german":
+        return None
+    target, deals = rules.get("target"), rules.get("deals")
+    if isinstance(target, int) and isinstance(deals, int):
+        return ngettext(
+            "Out above {target} penalty points; the match ends after {n} deal.",
+            "Out above {target} penalty points; the match ends after {n} deals.",
+            deals).format(target=target, n=deals)
+    if isinstance(target, int):
+        return _("Out above {target} penalty points; the last player left wins.").format(
+            target=target)
+    if isinstance(deals, int):
+        return ngettext("{n} deal; the fewest penalty points win.",
+                        "{n} deals; the fewest penalty points win.", deals).format(n=deals)
     return None
 
 
