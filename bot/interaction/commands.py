@@ -14,6 +14,7 @@ action when a button carries one, goes to :meth:`GameService.act`.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -25,7 +26,10 @@ from bot.service.errors import BadSetting, NoTable, NotFinished
 from bot.service.model import ChatKey, Status, UserRef
 from bot.service.service import GameService
 from bot.service.table_rules import table_rules
-from engine.errors import CommandError, EngineError
+from engine.actions import LayOff, SwapJoker
+from engine.commands import MissingMeldNumber, canonical_verb
+from engine.errors import CardParseError, CommandError, EngineError
+from engine.melds import CardSpec
 from engine.rules import make_rules
 from engine.variants import VARIANTS
 
@@ -252,8 +256,40 @@ async def _help(ctx: Context, command: Command) -> Reply:
 
 async def _move(ctx: Context, command: Command) -> Reply:
     move = command.action if command.action is not None else " ".join(command.args)
-    await ctx.service.act(ctx.key, ctx.user, move, ctx.update_key)  # type: ignore[arg-type]
+    try:
+        await ctx.service.act(ctx.key, ctx.user, move, ctx.update_key)  # type: ignore[arg-type]
+    except MissingMeldNumber:
+        # ``layoff 2h`` / ``swap 8h``: when exactly one meld on the table takes those
+        # cards among the seat's legal moves, that meld is meant.
+        meld = await _the_only_meld(ctx, str(move))
+        if meld is None:
+            raise
+        await ctx.service.act(ctx.key, ctx.user, f"{move} {meld + 1}", ctx.update_key)
     return Reply(None)
+
+
+async def _the_only_meld(ctx: Context, move: str) -> int | None:
+    """The index of the one meld that a ``layoff``/``swap`` of the move's cards may go to
+    (from the seat's legal moves, computed by the service's engine workers), else
+    ``None``."""
+    words = move.split()
+    verb = canonical_verb(words[0]) if words else None
+    try:
+        cards = Counter(CardSpec.parse(word).card for word in words[1:])
+    except CardParseError:
+        return None
+    facts = await ctx.service.hand_facts(ctx.key, ctx.user)
+    melds = set()
+    for action in facts.legal:
+        if verb == "layoff" and isinstance(action, LayOff):
+            put = Counter(spec.card for spec in action.cards)
+        elif verb == "swap" and isinstance(action, SwapJoker):
+            put = Counter((action.card,))
+        else:
+            continue
+        if put == cards:
+            melds.add(action.meld)
+    return melds.pop() if len(melds) == 1 else None
 
 
 _RULES_HINT = N_("There is no game here; new [variant] [preset] opens one.")
