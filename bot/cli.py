@@ -90,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = commands.add_parser("play", help=_("play against AI players in the terminal"))
     _add_rules(play)
+    play.set_defaults(variant=None)  # None: not named (basic, unless a game is stored)
     play.add_argument("--players", type=int, default=3, help=_("seats, you included"))
     play.add_argument("--seed", type=int, default=None, help=_("seed of the shuffle"))
     play.add_argument("--name", default=None,
@@ -201,7 +202,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     config = PlayConfig(
-        variant=args.variant,
+        variant=args.variant or "basic",
+        chosen=args.variant is not None or args.preset is not None or bool(args.option),
         preset=args.preset,
         players=args.players,
         options=parse_option_pairs(args.option),

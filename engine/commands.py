@@ -138,9 +138,14 @@ def _variant_commands() -> tuple[VariantCommand, ...]:
 
 def command_table(variant: str | None = None) -> tuple[CommandHelp, ...]:
     """The help table: the shared verbs, plus the verbs of ``variant`` (or of every
-    variant when ``None``)."""
+    variant when ``None``). For one ``variant``, its ``help_overrides`` replace the shared
+    verbs' lines of the same name (the variant's notation and options)."""
     extra = [c.help for v in VARIANTS.values() if variant in (None, v.id) for c in v.commands]
-    return COMMANDS + tuple(extra)
+    shared = COMMANDS
+    if variant is not None and variant in VARIANTS:
+        overrides = {c.verb: c for c in VARIANTS[variant].help_overrides}
+        shared = tuple(overrides.get(c.verb, c) for c in COMMANDS)
+    return shared + tuple(extra)
 
 
 # --- parsing --------------------------------------------------------------------------------

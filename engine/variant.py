@@ -22,6 +22,7 @@ from engine.events import Event
 from engine.melds import MeldRules
 from engine.options import Option, OptionValue, Preset, RuleSet
 from engine.state import DealSpec, GameState
+from engine.verbs import CommandHelp
 
 Verify = Callable[[GameState, Any], None]
 Apply = Callable[[GameState, Any], tuple[GameState, tuple[Event, ...]]]
@@ -54,6 +55,14 @@ class Variant(ABC):
     presets: Mapping[str, Preset] = {}
     default_preset: str = "standard"
     commands: tuple[VariantCommand, ...] = ()
+    #: Shared verbs as this variant's players type them: a ``CommandHelp`` with the shared
+    #: verb's name and aliases and the variant's own syntax and help (Romanian tiles,
+    #: Rummy 500's deep take); :func:`engine.commands.command_table` shows it instead.
+    help_overrides: tuple[CommandHelp, ...] = ()
+    #: Played with tiles (a rack, a wall) rather than cards: front ends say "tiles".
+    uses_tiles: bool = False
+    #: How the pieces are written in commands, as examples for help and error texts.
+    notation_examples: str = "7h 10d qs ac jk"
 
     # --- the flow: actions, their moves and the legal ones --------------------------------
 

@@ -140,7 +140,9 @@ COMMANDS: tuple[CommandHelp, ...] = (
     CommandHelp("table", ("tisch",), "table", "Show the melds, the upcard and the stock size."),
     CommandHelp("score", ("punkte",), "score", "Show the scores."),
     CommandHelp("quit", ("exit", "ende"), "quit", "Leave the game."),
-    CommandHelp("back", ("zurück", "zurueck"), "back", "Go back to the previous screen."),
+    CommandHelp("back", ("zurück", "zurueck"), "back",
+                "Play your seat again after the autopilot played it (else: show the table "
+                "again)."),
 )
 
 ACTION_VERBS = ("draw", "take", "meld", "layoff", "swap", "discard", "next")

@@ -52,8 +52,8 @@ class VariantVerb:
 
 def variant_verbs(variant: str) -> tuple[VariantVerb, ...]:
     """The verbs ``variant`` adds to the shared command language, in table order."""
-    shared = set(COMMANDS)
-    return tuple(_verb(c) for c in command_table(variant) if c not in shared)
+    shared = {c.verb for c in COMMANDS}
+    return tuple(_verb(c) for c in command_table(variant) if c.verb not in shared)
 
 
 def _verb(command: CommandHelp) -> VariantVerb:

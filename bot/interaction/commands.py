@@ -249,8 +249,10 @@ async def _rules(ctx: Context, command: Command) -> Reply:
 
 async def _help(ctx: Context, command: Command) -> Reply:
     current = await ctx.service.table_info(ctx.key)
+    rules = None if current is None else \
+        table_rules(current.variant, current.preset, dict(current.options))
     return Reply(render_help(command.args[0] if command.args else None,
-                             None if current is None else current.variant)
+                             None if current is None else current.variant, rules)
                  + "\n\n" + _(_TABLE_HELP), private=True)
 
 

@@ -47,7 +47,9 @@ COMMAND_HELP: Mapping[str, str] = {
     "table": N_("Show the melds, the upcard and the stock size."),
     "score": N_("Show the scores."),
     "quit": N_("Leave the game."),
-    "back": N_("Go back to the previous screen."),
+    "back": N_(
+        "Play your seat again after the autopilot played it (else: show the table again)."
+    ),
 }
 """Command verb -> help text: the English msgid equals the engine's ``CommandHelp.help``
 (``tests/bot/test_render.py`` checks it, so a changed engine text shows up here)."""
@@ -139,20 +141,28 @@ def render_variants() -> str:
     return "\n".join(lines)
 
 
-def render_help(verb: str | None = None, variant: str | None = None) -> str:
+def render_help(verb: str | None = None, variant: str | None = None,
+                rules: RuleSet | None = None) -> str:
     """The command list: the shared verbs and, with ``variant``, that variant's own
     (:func:`engine.commands.command_table`): syntax, help and aliases.
 
     ``verb`` (a verb or alias, e.g. from ``help meld``) limits the list to that
-    command; an unknown word gives the whole list. Variant verbs without a
-    translation show their English help.
+    command; an unknown word gives the whole list. With the table's ``rules``, verbs
+    those rules never allow are left out (``swap`` without a joker exchange).
     """
     wanted = canonical_verb(verb) if verb else None
     table = COMMANDS if variant is None else command_table(variant)
     commands = [c for c in table if wanted is None or c.verb == wanted]
-    lines = [_("Commands (cards are written like 7h 10d qs ac jk):")]
+    if rules is not None and not rules.var.joker_swap(rules):
+        commands = [c for c in commands if c.verb != "swap"]
+    var = VARIANTS.get(variant) if variant is not None else None
+    if var is not None and var.uses_tiles:
+        lines = [_("Commands (tiles are written like {examples}):").format(
+            examples=var.notation_examples)]
+    else:
+        lines = [_("Commands (cards are written like 7h 10d qs ac jk):")]
     for command in commands:
-        help_text = _(COMMAND_HELP.get(command.verb, command.help))
+        help_text = _(command.help)
         line = f"  {command.syntax} — {help_text}"
         if command.aliases:
             line += " " + _("(also: {aliases})").format(aliases=", ".join(command.aliases))

@@ -409,19 +409,14 @@ class GameService:
         Raises :class:`NoHintInTime` when none was found in time (the answer is
         remembered for this position, so asking again costs nothing),
         :class:`NotSeated` / :class:`NotPlaying` / :class:`NoTable` otherwise."""
-        table = await self._load(key)
-        seat = table.seat_of(user.key)
-        if seat is None:
-            raise NotSeated()
-        if table.state is None or table.status is not Status.PLAYING:
-            raise NotPlaying()
+        table, seat, state = await self._seated(key, user)
         cache_key = (table.id, table.version, seat)
         if cache_key in self._hints:
             found = self._hints[cache_key]
         else:
             try:
-                found = await self.compute.call(engine_work.hint, table.state.hands[seat],
-                                                table.state.rules, budget=self.budget,
+                found = await self.compute.call(engine_work.hint, state.hands[seat],
+                                                state.rules, budget=self.budget,
                                                 lane=Lane.BACKGROUND)
             except (BudgetExceeded, WorkerLost):
                 found = None
@@ -453,18 +448,13 @@ class GameService:
         engine found no answer in time, ``complete`` is False and the lists are empty (the
         typed commands still work). Raises :class:`NotSeated` / :class:`NotPlaying` /
         :class:`NoTable`."""
-        table = await self._load(key)
-        seat = table.seat_of(user.key)
-        if seat is None:
-            raise NotSeated()
-        if table.state is None or table.status is not Status.PLAYING:
-            raise NotPlaying()
-        view = view_for(table.state, seat)
+        table, seat, state = await self._seated(key, user)
+        view = view_for(state, seat)
         cache_key = (table.id, table.version, seat)
         found = self._facts.get(cache_key)
         if found is None or (melds and found[2] is None):
             try:
-                found = await self.compute.call(engine_work.hand_facts, table.state, seat,
+                found = await self.compute.call(engine_work.hand_facts, state, seat,
                                                 self._ai_seed(table) + seat, melds,
                                                 budget=self.budget, lane=Lane.BACKGROUND)
                 self._facts[cache_key] = found
@@ -802,6 +792,17 @@ class GameService:
             return None
         table = await self.repo.get_table(table_id)
         return None if table is None else table.info()
+
+    async def _seated(self, key: ChatKey, user: UserRef) -> tuple[Table, int, GameState]:
+        """The chat's running table, the user's seat and the game state. Raises
+        :class:`NoTable`, :class:`NotSeated` or :class:`NotPlaying`."""
+        table = await self._load(key)
+        seat = table.seat_of(user.key)
+        if seat is None:
+            raise NotSeated()
+        if table.state is None or table.status is not Status.PLAYING:
+            raise NotPlaying()
+        return table, seat, table.state
 
     async def _load(self, key: ChatKey) -> Table:
         table = await self.repo.active_table(key)

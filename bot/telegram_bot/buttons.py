@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
-from bot.interaction.hand import hand_cards, hand_melds
+from bot.interaction.hand import hand_cards, hand_melds, mask_of, valid_mask
 from bot.render.cards import spec_text
 from bot.render.hand import hint_text
 from bot.service.errors import NoTable, NotPlaying, NotSeated
@@ -33,13 +33,11 @@ from bot.telegram_bot.callbacks import (
 )
 from bot.telegram_bot.hand import (
     faces_from_arg,
-    mask_of,
     meld_action,
     ordered,
     reading_faces,
     selected,
     signature,
-    valid_mask,
     with_joker_faces,
 )
 from bot.telegram_bot.hand_messages import Screen

@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.i18n import _
+from bot.interaction.hand import selected_cards
 from bot.render.cards import card_text, cards_text, meld_text
+from bot.render.hand import phase_line
 from bot.render.text import render_hand, render_hand_end
 from bot.telegram_bot import texts
 from engine.actions import Action, LayOff, MeldCards
@@ -52,24 +54,8 @@ def signature(hand: Sequence[Card]) -> str:
 
 
 def selected(order: Sequence[Card], mask: int) -> list[Card]:
-    """The cards whose bits are set, in display order."""
-    return [card for index, card in enumerate(order) if mask >> index & 1]
-
-
-def mask_of(order: Sequence[Card], cards: Sequence[Card]) -> int:
-    """The bit set selecting ``cards`` (each copy once) in ``order``."""
-    mask = 0
-    for card in cards:
-        for index, candidate in enumerate(order):
-            if candidate == card and not mask >> index & 1:
-                mask |= 1 << index
-                break
-    return mask
-
-
-def valid_mask(order: Sequence[Card], mask: int) -> bool:
-    """True when ``mask`` selects only cards of the hand."""
-    return 0 <= mask < (1 << len(order))
+    """The selected cards as a list (:func:`bot.interaction.hand.selected_cards`)."""
+    return list(selected_cards(order, mask))
 
 
 def my_turn(view: PlayerView) -> bool:
@@ -142,18 +128,6 @@ def faces_from_arg(arg: str) -> list[Card]:
 # --- the message text ----------------------------------------------------------------------
 
 
-def turn_line(view: PlayerView) -> str:
-    """Whose turn it is, from the seat's point of view."""
-    table = view.table
-    if table.current is None:
-        return ""
-    if table.current != view.seat:
-        return _("{name} to play.").format(name=table.players[table.current])
-    if table.phase is Phase.DRAW:
-        return _("Your turn: draw from the stock or take the upcard.")
-    return _("Your turn: meld, lay off or discard.")
-
-
 def hand_text(view: PlayerView, title: str, order: Sequence[Card], mask: int, sort_mode: int,
               note: str = "", melds: Partition | None = None) -> str:
     """The private hand message: table name, turn, melds, upcard, hand, selection."""
@@ -162,7 +136,7 @@ def hand_text(view: PlayerView, title: str, order: Sequence[Card], mask: int, so
     if table.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
         lines.append(render_hand_end(view))
         return _clip("\n".join(lines))
-    lines.append(turn_line(view))
+    lines.append(phase_line(view, ()))
     if table.melds:
         lines.append(_("Melds:"))
         for number, meld in enumerate(table.melds, start=1):

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 from telegram import InlineKeyboardMarkup
 
 from bot.i18n import _, use_locale
-from bot.interaction.hand import hand_melds
+from bot.interaction.hand import hand_melds, valid_mask
 from bot.service.model import Status, TableInfo, UserRef
 from bot.service.service import GameService
 from bot.telegram_bot import texts
-from bot.telegram_bot.hand import closed_text, hand_text, ordered, signature, valid_mask
+from bot.telegram_bot.hand import closed_text, hand_text, ordered, signature
 from bot.telegram_bot.identity import PLATFORM, chat_id_of
 from bot.telegram_bot.keyboards import HandScreen, hand_keyboard
 from bot.telegram_bot.messaging import Messenger

@@ -43,8 +43,8 @@ that sends the bare verb for whoever presses it (anyone seated, also out of turn
 
 def variant_verbs(variant: str) -> list[CommandHelp]:
     """The verbs only this variant has, in the order of its command table."""
-    shared = set(COMMANDS)
-    return [c for c in command_table(variant) if c not in shared]
+    shared = {c.verb for c in COMMANDS}
+    return [c for c in command_table(variant) if c.verb not in shared]
 
 
 def _required(help_entry: CommandHelp) -> list[str]:

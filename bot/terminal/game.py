@@ -81,7 +81,8 @@ class TerminalGame:
             hand_over = table.phase is Phase.HAND_OVER
             # A variant's call window (Rummy 500's "Rommé!") lets the human act out of turn.
             may_call = seat in getattr(table.extra, "may_call", ()) \
-                and self._passed_call != table.version and not info.seats[seat].automated
+                and self._passed_call != table.version and not info.seats[seat].automated \
+                and (table.current == seat or await self._can_call())
             if not hand_over and not may_call and (table.current != seat
                                                    or info.seats[seat].automated):
                 await self._let_ai_move(info)
@@ -98,6 +99,12 @@ class TerminalGame:
                 line = "next"
             if not await self._handle(line):
                 return self._leave(view)
+
+    async def _can_call(self) -> bool:
+        """True when the player has a legal move out of turn now (a call in Rummy 500):
+        only then does the game stop to ask."""
+        facts = await self.service.hand_facts(TERMINAL_KEY, self.user)
+        return bool(facts.legal)
 
     async def _let_ai_move(self, info: TableInfo) -> None:
         await self._sleep(info.settings.ai_delay)
@@ -174,7 +181,8 @@ class TerminalGame:
             return False
         info, view = await self.service.player_view(TERMINAL_KEY, self.user)
         if verb == "help":
-            self._write(render_help(args[0] if args else None, info.variant))
+            self._write(render_help(args[0] if args else None, info.variant,
+                                    view.table.rules))
             self._write(_("Also: rules, lang de|en, stats, export, cancel (ends the game). "
                           "quit keeps the game for the next rummy-bot play."))
         elif verb == "hand":

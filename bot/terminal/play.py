@@ -37,6 +37,7 @@ from bot.terminal.setup import (
     terminal_settings,
     terminal_user,
 )
+from engine.rules import make_rules
 from engine.variants import get_variant
 
 __all__ = ["DatabaseUnavailable", "play"]
@@ -80,6 +81,8 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
         await service.set_locale(user, None)  # this run's --lang / LANG decides
         with use_locale(locale):
             info = await service.table_info(TERMINAL_KEY)
+            if info is not None and not new and config.chosen and _other_rules(config, info):
+                new = await _ask_new_game(info, config, notifier, read_line)
             if info is not None and (new or info.status is not Status.PLAYING
                                      or info.seat_of(user.key) is None):
                 await service.cancel(TERMINAL_KEY, user, is_admin=True)
@@ -91,6 +94,25 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
         return await TerminalGame(service, user, notifier, read_line, sleep).run()
     finally:
         await db.close()
+
+
+def _other_rules(config: PlayConfig, info: TableInfo) -> bool:
+    """True when the command line named other rules than the stored game plays."""
+    asked = make_rules(config.variant, config.preset, dict(config.options))
+    return asked != make_rules(info.variant, info.preset, dict(info.options))
+
+
+async def _ask_new_game(info: TableInfo, config: PlayConfig, notifier: TerminalNotifier,
+                        read_line: AsyncLineReader) -> bool:
+    """Ask whether to throw the stored game away for the one the command line named;
+    True for ``new`` (``neu``, ``n``), False (resume) for anything else."""
+    notifier.write(_("A game of {stored} is stored. Type new to end it and start {asked}, "
+                     "or press Enter to resume it.").format(
+        stored=_(get_variant(info.variant).name), asked=_(get_variant(config.variant).name)))
+    notifier.out.write(_("New game or resume> "))
+    notifier.out.flush()
+    answer = await read_line()
+    return answer is not None and answer.strip().lower() in ("new", "neu", "n")
 
 
 async def _open(path: Path) -> Database:

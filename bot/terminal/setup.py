@@ -47,7 +47,9 @@ class PlayConfig:
     ``players``: seats in all, the human included (seat 1). ``options``: rule
     option values as typed (``{"deals": "1"}``). ``ai``: ``greedy`` or
     ``random``. ``delay``: seconds before each AI move. ``seed``: the game
-    seed (``None``: random); the service seeds the AIs from it too.
+    seed (``None``: random); the service seeds the AIs from it too. ``chosen``: the game
+    was named on the command line (variant, preset or options), so a stored game of other
+    rules is not resumed without asking.
     """
 
     variant: str = "basic"
@@ -58,6 +60,7 @@ class PlayConfig:
     name: str = "Player"
     ai: str = "greedy"
     delay: float = 0.0
+    chosen: bool = False
 
 
 def default_name(environ: Mapping[str, str]) -> str:

@@ -468,3 +468,22 @@ def test_german_rommé_states_its_elimination_limit_not_a_target() -> None:
         assert render_match_goal(make_rules("basic")) == "Playing to 100 points."
     with use_locale("de"):
         assert "Ausscheiden über 150 Minuspunkten" in render_match_goal(make_rules("german"))
+
+
+def test_help_speaks_each_variants_notation_and_leaves_out_impossible_verbs() -> None:
+    """romanian-rummy.de.txt plays with tiles ("rot, gelb, blau und schwarz"); rummy-500.de.txt
+    lets a player take the pile down to a deeper card ("es kann mehr als eine Karte
+    aufgenommen werden"); swap exists only where jokers may be exchanged."""
+    with use_locale("en"):
+        romanian = render_help(variant="romanian")
+        rummy500 = render_help(variant="500")
+        basic = render_help(variant="basic", rules=make_rules("basic"))
+        wrotham = render_help(variant="basic", rules=make_rules("basic", "wrotham"))
+    assert romanian.startswith("Commands (tiles are written like r7 y10 b13 k1 jo):")
+    assert "  meld r5 r6 r7 | b9 k9 y9 — " in romanian and "7h" not in romanian
+    assert "  take [7h] — Take the upcard, or the discard pile down to a card" in rummy500
+    assert "  swap " not in basic and "  swap 8h 3 — " in wrotham
+    with use_locale("de"):
+        german = render_help(variant="romanian")
+    assert german.startswith("Befehle (Steine schreibt man so: r7 y10 b13 k1 jo):")
+    assert "Einen Stein abwerfen" in german

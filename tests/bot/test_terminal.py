@@ -525,6 +525,8 @@ class PassingTypist(GreedyTypist):
         assert state is not None
         seat = table.seat_of(USER_KEY)
         if current_player(state) not in (None, seat):
+            # asked out of turn only when a call is legal for the human
+            assert seat is not None and legal_actions(state, seat), "asked with nothing to call"
             self.typed.append("")
             return ""
         return await super().__call__()
@@ -532,8 +534,9 @@ class PassingTypist(GreedyTypist):
 
 async def test_rummy_500_offers_the_call_out_of_turn(tmp_path: Path, spy: Spy) -> None:
     """rummy-500.de.txt lets every player except the discarder call "Rommé!" before the
-    next player draws: the terminal asks the human then, and Enter lets play go on."""
-    config = PlayConfig(variant="500", players=3, options={"target": "60"}, seed=3,
+    next player draws: the terminal asks the human then (only when a call is legal for
+    them: the typist checks every time it is asked), and Enter lets play go on."""
+    config = PlayConfig(variant="500", players=3, options={"target": "60"}, seed=2,
                         name="Zoe", delay=0.5)
     typist = PassingTypist(spy, ui=())
     code, text = await run(tmp_path, config, typist)
@@ -541,3 +544,39 @@ async def test_rummy_500_offers_the_call_out_of_turn(tmp_path: Path, spy: Spy) -
     final = await spy.last()
     assert final.status is Status.FINISHED
     assert "You may call Rummy! now: type call, or press Enter to go on> " in text
+
+
+async def test_named_rules_with_a_stored_game_ask_before_anything_is_thrown_away(
+        tmp_path: Path, spy: Spy) -> None:
+    """`rummy-bot play --variant german` with a stored Basic Rummy game used to resume the
+    stored game silently and drop the flags. Now it asks: Enter resumes, `new` starts the
+    game the command line named (the stored one is cancelled); unnamed rules never ask."""
+    await run(tmp_path, MATCH, GreedyTypist(spy, quit_after=0))
+    german = PlayConfig(variant="german", players=2, seed=3, name="Zoe", chosen=True)
+
+    answers = iter(["", "quit"])
+
+    async def enter_then_quit() -> str | None:
+        return next(answers)
+
+    code, text = await run(tmp_path, german, enter_then_quit)
+    assert code == 0
+    assert text.startswith("A game of Basic Rummy is stored. Type new to end it and start "
+                           "German Rommé, or press Enter to resume it.\nNew game or resume> ")
+    assert "Resuming your game from " in text
+    assert (await spy.table()).id == 1 and (await spy.table()).variant == "basic"
+
+    answers = iter(["new", "quit"])
+    code, text = await run(tmp_path, german, enter_then_quit)
+    assert code == 0
+    old = await spy.repo.get_table(1)
+    assert old is not None and old.status is Status.CANCELLED
+    assert (await spy.table()).variant == "german"
+
+    unnamed = iter(["quit"])
+
+    async def just_quit() -> str | None:
+        return next(unnamed)
+
+    code, text = await run(tmp_path, PlayConfig(name="Zoe"), just_quit)
+    assert "A game of" not in text and "Resuming your game from " in text

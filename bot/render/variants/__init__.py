@@ -60,21 +60,16 @@ def variant_table_lines(view: PublicView) -> list[str]:
 
 
 @cache
-def _goal_renderers() -> tuple[Callable[[RuleSet], str | None], ...]:
-    found: list[Callable[[RuleSet], str | None]] = []
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        if hasattr(module, "match_goal"):
-            found.append(module.match_goal)
-    return tuple(found)
+def _match_goals() -> tuple[Callable[..., object], ...]:
+    return _hooks("match_goal")
 
 
 def variant_match_goal(rules: RuleSet) -> str | None:
     """A variant module's sentence for how a match under ``rules`` ends, or ``None``
     (then the shared "Playing to N points" applies)."""
-    for goal in _goal_renderers():
+    for goal in _match_goals():
         text = goal(rules)
-        if text is not None:
+        if isinstance(text, str):
             return text
     return None
 

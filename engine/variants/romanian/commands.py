@@ -190,3 +190,26 @@ COMMANDS: tuple[VariantCommand, ...] = (
         parse_joly, ExchangeJoly,
         lambda a: "joly " + " ".join(str(t) for t in a.tiles) + f" {a.meld + 1}"),
 )
+
+
+HELP_OVERRIDES: tuple[CommandHelp, ...] = (
+    CommandHelp("draw", ("d", "ziehen"), "draw", "Draw the top tile of the wall."),
+    CommandHelp("take", ("t", "nehmen", "aufnehmen"), "take [r7]",
+                "Take the previous player's discard instead of drawing; or a tile further "
+                "back in the row of discards (take r7) that two tiles of your rack meld at "
+                "once, together with every tile discarded after it."),
+    CommandHelp("swap", ("tauschen",), "swap r8 3",
+                "Exchange the tile a Joly in meld 3 stands for against that Joly (see joly)."),
+    CommandHelp("meld", ("m", "melden"), "meld r5 r6 r7 | b9 k9 y9",
+                "Put a set or run of tiles on the table; separate several melds with | or /. "
+                "Say what a Joly stands for with jo=r8 (or jo=8 in a set). Tiles: colour r, "
+                "y, b or k and the number 1-13; jo is a Joly."),
+    CommandHelp("layoff", ("l", "lay", "anlegen"), "layoff r8 3",
+                "Add tiles from your rack to meld number 3 on the table (the number comes "
+                "last)."),
+    CommandHelp("discard", ("x", "drop", "abwerfen"), "discard k13",
+                "Discard a tile; this ends your turn."),
+    CommandHelp("hand", (), "hand", "Show your rack."),
+)
+"""The shared verbs in tile notation (romanian-rummy.de.txt: "rot, gelb, blau und
+schwarz"), shown by :func:`engine.commands.command_table` for Romanian tables."""

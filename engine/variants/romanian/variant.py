@@ -31,7 +31,7 @@ from engine.options import RuleSet
 from engine.state import DealSpec, GameState, Phase
 from engine.variants.base import Apply, Variant, Verify
 from engine.variants.romanian import actions, moves, preplay
-from engine.variants.romanian.commands import COMMANDS
+from engine.variants.romanian.commands import COMMANDS, HELP_OVERRIDES
 from engine.variants.romanian.legal import legal_actions, quick_actions
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.rules import OPTIONS, PRESETS, SOURCE
@@ -88,6 +88,9 @@ class RomanianRummy(Variant):
     options = OPTIONS
     presets = PRESETS
     commands = COMMANDS
+    help_overrides = HELP_OVERRIDES
+    uses_tiles = True
+    notation_examples = "r7 y10 b13 k1 jo"
     deal_keys = frozenset({"face_up"})
 
     def validate(self, rules: RuleSet) -> None:

@@ -18,6 +18,13 @@ from engine.variants.base import VariantCommand
 from engine.variants.rummy500.actions import CallRummy
 from engine.verbs import BadMeldNumber, CommandHelp, TooManyArgs
 
+TAKE_HELP = CommandHelp(
+    "take", ("t", "nehmen", "aufnehmen"), "take [7h]",
+    "Take the upcard, or the discard pile down to a card you name (take 7h); a card taken "
+    "from under the upcard must be played at once.")
+"""Rummy 500's ``take``: the whole spread discard pile may be taken down to a card
+(rummy-500.de.txt)."""
+
 CALL_HELP = CommandHelp(
     "call", ("rommé", "romme", "rommé!", "romme!", "rufen"), "call [kh] [2]",
     "Call Rommé! after another player's discard, before the next player draws: take the "

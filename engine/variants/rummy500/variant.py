@@ -36,7 +36,7 @@ from engine.state import DealSpec, GameState, Phase
 from engine.variants.base import Apply, Verify
 from engine.variants.rummy500 import calls, moves
 from engine.variants.rummy500.actions import CallRummy
-from engine.variants.rummy500.commands import CALL_COMMAND
+from engine.variants.rummy500.commands import CALL_COMMAND, TAKE_HELP
 from engine.variants.rummy500.legal import legal_actions, quick_actions
 from engine.variants.rummy500.melds import MELD_RULES
 from engine.variants.rummy500.rules import OPTIONS, PRESETS, SOURCE
@@ -62,6 +62,7 @@ class Rummy500(SharedFlow):
     options = OPTIONS
     presets = PRESETS
     commands = (CALL_COMMAND,)
+    help_overrides = (TAKE_HELP,)
 
     # --- the flow ---------------------------------------------------------------------------
 

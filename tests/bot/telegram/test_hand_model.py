@@ -6,15 +6,14 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.interaction.hand import mask_of, valid_mask
 from bot.telegram_bot.hand import (
     faces_arg,
     faces_from_arg,
-    mask_of,
     meld_action,
     ordered,
     reading_faces,
     selected,
-    valid_mask,
     with_joker_faces,
 )
 from engine.actions import LayOff, MeldCards
