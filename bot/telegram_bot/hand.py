@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bot.i18n import _
-from bot.interaction.hand import selected_cards
+from bot.interaction.hand import SortMode, order_cards, selected_cards
 from bot.render.cards import card_text, cards_text, meld_text
 from bot.render.hand import phase_line
 from bot.render.text import render_hand, render_hand_end
@@ -34,18 +34,10 @@ MAX_TEXT = 4096
 
 def ordered(hand: Sequence[Card], sort_mode: int, melds: Partition | None = None
             ) -> tuple[Card, ...]:
-    """The hand in display order for ``sort_mode`` (see the module docstring); melds first
-    needs ``melds`` (the best melds of ``hand``), else the hand is ordered by suit."""
-    by_suit = sort_cards(hand)
-    if sort_mode == 1:
-        return tuple(sorted(by_suit, key=lambda c: (c.is_joker, c.rank, c.sort_key)))
-    if sort_mode == 2 and melds is not None:
-        first = [s.card for group in melds.melds for s in group]
-        rest = list(by_suit)
-        for card in first:
-            rest.remove(card)
-        return (*first, *rest)
-    return by_suit
+    """The hand in display order for ``sort_mode`` (0 by suit, 1 by rank, 2 melds first:
+    :func:`bot.interaction.hand.order_cards`); melds first needs ``melds`` (the best melds
+    of ``hand``), else the hand is ordered by suit."""
+    return order_cards(hand, SortMode(sort_mode), melds)
 
 
 def signature(hand: Sequence[Card]) -> str:
