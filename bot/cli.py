@@ -214,14 +214,14 @@ def _play(args: argparse.Namespace) -> int:
     )
     path = Path(args.db).expanduser() if args.db else default_db_path(os.environ)
     try:
-        return asyncio.run(_play_with_pool(config, path, args.new))
+        return asyncio.run(_play_with_pool(config, path, args.new, args.lang is not None))
     except DatabaseUnavailable as error:
         print(_("Cannot open the game file {path}: {reason}").format(
             path=error.path, reason=error.reason), file=sys.stderr)
         return 2
 
 
-async def _play_with_pool(config: PlayConfig, path: Path, new: bool) -> int:
+async def _play_with_pool(config: PlayConfig, path: Path, new: bool, lang_chosen: bool) -> int:
     """The terminal game with its engine work in worker processes, like the chat bot."""
     from bot.service import engine_work
     from bot.service.compute import WorkerPool
@@ -230,7 +230,8 @@ async def _play_with_pool(config: PlayConfig, path: Path, new: bool) -> int:
     try:
         await pool.start()
         return await play(config, path, read_line=threaded_reader(stream_reader(sys.stdin)),
-                          out=sys.stdout, locale=current_locale.get(), new=new, compute=pool)
+                          out=sys.stdout, locale=current_locale.get(), new=new, compute=pool,
+                          lang_chosen=lang_chosen)
     finally:
         await pool.close()
 

@@ -54,13 +54,15 @@ class DatabaseUnavailable(Exception):
 
 async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader, out: TextIO,
                locale: str, new: bool = False, clock: Clock | None = None,
-               sleep: Sleep = asyncio.sleep, compute: Compute | None = None) -> int:
+               sleep: Sleep = asyncio.sleep, compute: Compute | None = None,
+               lang_chosen: bool = True) -> int:
     """Play in the terminal; returns the exit code (0).
 
     Resumes the unfinished game stored in ``db_path`` (it keeps its rules, seats
     and AI pace; ``config`` is then not used), unless ``new``: then that game is
     cancelled and a new one set up from ``config``. ``locale``: the language of
-    the output.
+    the output when ``lang_chosen`` (``--lang``); otherwise (``LANG`` only) a language
+    the player chose with ``lang`` in an earlier run is kept.
     ``clock`` and ``sleep`` are injectable so tests run without waiting; ``compute``: where
     engine work runs (the command line passes its worker pool; default in-process).
 
@@ -78,7 +80,10 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
                               seed_source=None if seed is None else (lambda: seed),
                               compute=compute)
         user = terminal_user(config.name, locale)
-        await service.set_locale(user, None)  # this run's --lang / LANG decides
+        if lang_chosen:
+            await service.set_locale(user, None)  # this run's --lang decides
+        else:
+            locale = notifier.locale = await service.locale_of(user)
         with use_locale(locale):
             info = await service.table_info(TERMINAL_KEY)
             if info is not None and not new and config.chosen and _other_rules(config, info):

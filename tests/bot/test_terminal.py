@@ -133,13 +133,14 @@ def manual_time() -> tuple[ManualClock, list[float], Any]:
 
 async def run(tmp_path: Path, config: PlayConfig, reader: AsyncLineReader, *,
               locale: str = "en", new: bool = False, db_name: str = "terminal.sqlite3",
-              slept: list[float] | None = None) -> tuple[int, str]:
+              slept: list[float] | None = None, lang_chosen: bool = True) -> tuple[int, str]:
     """Play through :func:`play` with a manual clock; returns the exit code and the output."""
     clock, pauses, sleep = manual_time()
     out = io.StringIO()
     with use_locale(locale):
         code = await play(config, tmp_path / db_name, read_line=reader, out=out,
-                          locale=locale, new=new, clock=clock, sleep=sleep)
+                          locale=locale, new=new, clock=clock, sleep=sleep,
+                          lang_chosen=lang_chosen)
     if slept is not None:
         slept.extend(pauses)
     return code, out.getvalue()
@@ -580,3 +581,22 @@ async def test_named_rules_with_a_stored_game_ask_before_anything_is_thrown_away
 
     code, text = await run(tmp_path, PlayConfig(name="Zoe"), just_quit)
     assert "A game of" not in text and "Resuming your game from " in text
+
+
+async def test_a_language_chosen_in_the_game_is_kept_on_resume(tmp_path: Path) -> None:
+    """`lang de` typed in the game is remembered: the next run without --lang (LANG says
+    English) resumes in German; --lang en chooses English again."""
+    lines = iter(["lang de", "quit"])
+
+    async def switch_then_quit() -> str | None:
+        return next(lines)
+
+    await run(tmp_path, PlayConfig(seed=4, name="Zoe"), switch_then_quit)
+
+    async def quit_now() -> str | None:
+        return "quit"
+
+    _code, resumed = await run(tmp_path, PlayConfig(name="Zoe"), quit_now, lang_chosen=False)
+    assert "Du bist Zoe." in resumed and "You are Zoe." not in resumed
+    _code, chosen = await run(tmp_path, PlayConfig(name="Zoe"), quit_now, lang_chosen=True)
+    assert "You are Zoe." in chosen
