@@ -34,13 +34,16 @@ class EngineError(Exception):
 
 
 class CardParseError(EngineError, ValueError):
-    """A card name that is not in the notation (``'11h'``, ``'7x'``)."""
+    """A card name that is not in the notation (``'11h'``, ``'7x'``). ``piece`` and
+    ``examples`` name the notation of the table: ``"card"`` with card examples, or
+    ``"tile"`` with tile examples where a variant plays with tiles."""
 
     code = "bad_card"
-    template = "'{text}' is not a card (examples: 7h 10d qs ac jk)"
+    template = "'{text}' is not a {piece} (examples: {examples})"
 
-    def __init__(self, text: str) -> None:
-        super().__init__(text=text)
+    def __init__(self, text: str, piece: str = "card",
+                 examples: str = "7h 10d qs ac jk") -> None:
+        super().__init__(text=text, piece=piece, examples=examples)
 
 
 class CommandError(EngineError, ValueError):

@@ -470,6 +470,16 @@ def _not_host(params: Mapping[str, Any]) -> str:
     return _template("not_host", {"action": _(_HOST_ACTIONS.get(action, action))})
 
 
+_BAD_TILE = N_("'{text}' is not a tile (examples: {examples}).")
+
+
+def _bad_card(params: Mapping[str, Any]) -> str:
+    """A card, or a tile at a table that plays with tiles (with that notation's examples)."""
+    if params.get("piece") == "tile":
+        return _(_BAD_TILE).format(text=params["text"], examples=params["examples"])
+    return _template("bad_card", {"text": params["text"]})
+
+
 def _not_enough_players(params: Mapping[str, Any]) -> str:
     """The variant's name in the current language (its English name is the msgid)."""
     return _template("not_enough_players", {**params, "variant": _(str(params["variant"]))})
@@ -477,6 +487,7 @@ def _not_enough_players(params: Mapping[str, Any]) -> str:
 
 _BUILDERS: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
     "not_enough_players": _not_enough_players,
+    "bad_card": _bad_card,
     "not_host": _not_host,
     "wrong_phase": _wrong_phase,
     "invalid_meld": _invalid_meld,

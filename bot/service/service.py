@@ -68,7 +68,7 @@ from engine.actions import Action, NextDeal
 from engine.cards import Card
 from engine.commands import format_action, parse_action
 from engine.dealing import new_game
-from engine.errors import EngineError
+from engine.errors import CardParseError, EngineError
 from engine.events import DealStarted, Event
 from engine.game import current_player
 from engine.records import export_record
@@ -332,7 +332,15 @@ class GameService:
         async def step(table: Table) -> Change:
             seat = table.seat_of(user.key)
             # Parse first, so a typo is named as such even before the game starts.
-            parsed = parse_action(command, seat or 0) if isinstance(command, str) else command
+            try:
+                parsed = parse_action(command, seat or 0) if isinstance(command, str) \
+                    else command
+            except CardParseError as error:
+                var = get_variant(table.variant)
+                if not var.uses_tiles:
+                    raise
+                raise CardParseError(str(error.params["text"]), "tile",
+                                     var.notation_examples) from None
             if table.status is not Status.PLAYING or table.state is None:
                 raise NotPlaying()
             if seat is None:
