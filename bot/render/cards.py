@@ -64,6 +64,19 @@ def meld_text(meld: Meld) -> str:
     return " ".join(placed_text(p) for p in meld.cards)
 
 
+def hand_by_rank(cards: Iterable[Card]) -> str:
+    """A hand sorted by rank (then suit), two spaces between ranks, jokers last."""
+    groups: list[list[str]] = []
+    last: object = None
+    for card in sorted(sort_cards(cards), key=lambda c: (c.is_joker, c.rank, c.sort_key)):
+        key = "joker" if card.is_joker else card.rank
+        if not groups or key != last:
+            groups.append([])
+            last = key
+        groups[-1].append(card_text(card))
+    return "  ".join(" ".join(g) for g in groups) or "—"
+
+
 def hand_by_suit(cards: Iterable[Card]) -> str:
     """A hand sorted by suit and rank, two spaces between suits, jokers last."""
     groups: list[list[str]] = []

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from bot.i18n import _, ngettext
 from bot.render.cards import (
     card_text,
+    hand_by_rank,
     hand_by_suit,
     meld_text,
     points_text,
@@ -158,10 +159,12 @@ def render_table(view: PublicView) -> str:
     return "\n".join(lines)
 
 
-def render_hand(view: PlayerView, melds: Partition | None = None) -> str:
+def render_hand(view: PlayerView, melds: Partition | None = None, by_rank: bool = False
+                ) -> str:
     """The seat's own cards.
 
-    Without ``melds``: by suit and rank, two spaces between suits, jokers last.
+    Without ``melds``: by suit and rank, two spaces between suits, jokers last (with
+    ``by_rank``: by rank, two spaces between ranks).
     With ``melds`` (the hand's best melds, found by the service off the event loop:
     :meth:`bot.service.service.GameService.hand_facts`): the melds, then the deadwood
     with its points, e.g.::
@@ -172,7 +175,8 @@ def render_hand(view: PlayerView, melds: Partition | None = None) -> str:
     """
     count = _cards_count(len(view.hand))
     if melds is None:
-        return _("Your hand ({count}): {cards}").format(count=count, cards=hand_by_suit(view.hand))
+        shown = hand_by_rank(view.hand) if by_rank else hand_by_suit(view.hand)
+        return _("Your hand ({count}): {cards}").format(count=count, cards=shown)
     partition = melds
     lines = [_("Your hand ({count}), grouped:").format(count=count)]
     for group in partition.melds:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
 from bot.interaction.commands import handle_text
+from bot.interaction.hand import SortMode
 from bot.render.text import render_hand, render_hand_end, render_help, render_scores, render_table
 from bot.service.model import Status, TableInfo, UserRef
 from bot.service.service import GameService
@@ -43,6 +44,13 @@ LOCAL_VERBS = ("sort", "hint", "hand", "table", "score", "help", "quit")
 
 POLL = 0.05
 """Seconds to wait when an AI move is not due yet after the table's ``ai_delay``."""
+
+
+SORT_WORDS: dict[str, SortMode] = {
+    "suit": SortMode.SUIT, "farbe": SortMode.SUIT, "rank": SortMode.RANK, "rang": SortMode.RANK,
+    "melds": SortMode.MELDS, "meldungen": SortMode.MELDS,
+}
+"""``sort suit|rank|melds`` (German: farbe, rang, meldungen); ``sort`` alone cycles."""
 
 
 class TerminalGame:
@@ -135,9 +143,14 @@ class TerminalGame:
             self._write(render_hand_end(view))
         else:
             self._write(render_table(view.table))
-            self._write(render_hand(view, await self._melds() if self.notifier.grouped
-                                    else None))
+            self._write(await self._hand(view, self.notifier.sort))
         self.notifier.screen_due = False
+
+    async def _hand(self, view: PlayerView, sort: SortMode) -> str:
+        """The hand in ``sort`` order (melds first: found by the service's engine workers)."""
+        if sort is SortMode.MELDS:
+            return render_hand(view, await self._melds())
+        return render_hand(view, by_rank=sort is SortMode.RANK)
 
     async def _melds(self) -> Partition | None:
         """The best melds of the player's hand, found by the service's engine workers
@@ -186,12 +199,13 @@ class TerminalGame:
             self._write(_("Also: rules, lang de|en, stats, export, cancel (ends the game). "
                           "quit keeps the game for the next rummy-bot play."))
         elif verb == "hand":
-            grouped = self.notifier.grouped or bool(args and args[0] in ("melds", "grouped"))
-            self._write(render_hand(view, await self._melds() if grouped else None))
+            melds_first = bool(args and args[0] in ("melds", "grouped"))
+            self._write(await self._hand(view, SortMode.MELDS if melds_first
+                                         else self.notifier.sort))
         elif verb == "sort":
-            self.notifier.grouped = not self.notifier.grouped
-            self._write(render_hand(view, await self._melds() if self.notifier.grouped
-                                    else None))
+            wanted = SORT_WORDS.get(args[0]) if args else None
+            self.notifier.sort = wanted if wanted is not None else self.notifier.sort.next()
+            self._write(await self._hand(view, self.notifier.sort))
         elif verb == "hint":
             await self._hint()
         elif verb == "score":

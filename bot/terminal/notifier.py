@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from bot.i18n import _, use_locale
+from bot.interaction.hand import SortMode
 from bot.render.notices import render_notice
 from bot.render.text import render_event, render_hand, render_hand_end, render_scores
 from bot.service.model import Status, TableInfo
@@ -34,7 +35,7 @@ class TerminalNotifier:
     """Prints the notifications for the user ``user_key`` to ``out``.
 
     ``locale``: the language of the printed lines (the game may change it).
-    ``grouped``: show the hand grouped into melds (the ``sort`` command).
+    ``sort``: the hand's order (the ``sort`` command): by suit, by rank, melds first.
     ``screen_due``: another seat moved or a deal began since the table was last
     drawn, so the whole table should be drawn before the player's next move.
     ``melds_of``: where the grouped hand's melds come from (the terminal game sets it to
@@ -45,7 +46,7 @@ class TerminalNotifier:
         self.out = out
         self.user_key = user_key
         self.locale = locale
-        self.grouped = False
+        self.sort = SortMode.SUIT
         self.melds_of: Callable[[], Awaitable[Partition | None]] | None = None
         self.screen_due = True
         self._hand: tuple[Card, ...] = ()
@@ -111,8 +112,9 @@ class TerminalNotifier:
                     self.write(_("You drew {card}.").format(card=drawn[0].pretty()))
             if info.status is Status.PLAYING and view.table.current == seat \
                     and not self.screen_due:
-                melds = await self.melds_of() if self.grouped and self.melds_of else None
-                self.write(render_hand(view, melds))
+                melds = await self.melds_of() \
+                    if self.sort is SortMode.MELDS and self.melds_of else None
+                self.write(render_hand(view, melds, by_rank=self.sort is SortMode.RANK))
 
     async def turn_started(self, info: TableInfo, seat: int, user_key: str) -> None:
         """Nothing to print: the prompt for the move is the terminal's ping."""

@@ -487,3 +487,10 @@ def test_help_speaks_each_variants_notation_and_leaves_out_impossible_verbs() ->
         german = render_help(variant="romanian")
     assert german.startswith("Befehle (Steine schreibt man so: r7 y10 b13 k1 jo):")
     assert "Einen Stein abwerfen" in german
+
+
+def test_render_hand_by_rank() -> None:
+    state = stacked(["ks 2c 9h jk 10d 3c 9s", "4h"], "kd", "9d", jokers=1)
+    with use_locale("en"):
+        text = render_hand(view_for(state, 0), by_rank=True)
+    assert text == "Your hand (7 cards): 2♣  3♣  9♥ 9♠  10♦  K♠  🃏"

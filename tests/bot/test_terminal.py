@@ -600,3 +600,18 @@ async def test_a_language_chosen_in_the_game_is_kept_on_resume(tmp_path: Path) -
     assert "Du bist Zoe." in resumed and "You are Zoe." not in resumed
     _code, chosen = await run(tmp_path, PlayConfig(name="Zoe"), quit_now, lang_chosen=True)
     assert "You are Zoe." in chosen
+
+
+async def test_sort_by_suit_rank_or_melds(tmp_path: Path) -> None:
+    """`sort rank`, `sort suit`, `sort melds` choose the order; `sort` alone goes on to the
+    next one (the issue: `sort rank` did the same as `sort`)."""
+    lines = iter(["sort rank", "sort suit", "sort melds", "sort", "quit"])
+
+    async def typist() -> str | None:
+        return next(lines)
+
+    _code, text = await run(tmp_path, PlayConfig(seed=4, name="Zoe"), typist)
+    hands = [line.split("> ")[-1] for line in text.splitlines() if "Your hand (" in line]
+    by_rank, by_suit, melds, cycled = hands[-4], hands[-3], hands[-2], hands[-1]
+    assert by_rank != by_suit and "grouped:" in melds
+    assert cycled == by_suit  # after melds first comes by suit again
