@@ -107,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument(
         "--new", action="store_true",
-        help=_("start a new game even if one is stored (the stored one is cancelled)"),
+        help=_("start a new game even if one is stored (it asks, then cancels the stored one)"),
     )
     _add_lang(play)
     play.set_defaults(handler=_play)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
-from bot.interaction.commands import handle_text
+from bot.interaction.commands import handle_text, parse
 from bot.interaction.hand import SortMode
 from bot.render.text import render_hand, render_hand_end, render_help, render_scores, render_table
 from bot.service.model import Status, TableInfo, UserRef
@@ -51,6 +51,14 @@ SORT_WORDS: dict[str, SortMode] = {
     "melds": SortMode.MELDS, "meldungen": SortMode.MELDS,
 }
 """``sort suit|rank|melds`` (German: farbe, rang, meldungen); ``sort`` alone cycles."""
+
+
+def _is_cancel(line: str) -> bool:
+    """True for the table verb ``cancel`` (or its alias ``abbrechen``)."""
+    try:
+        return parse(line).verb == "cancel"
+    except EngineError:
+        return False
 
 
 class TerminalGame:
@@ -171,6 +179,8 @@ class TerminalGame:
         verb = canonical_verb(words[0]) if words else None
         if verb == "back" and not await self._on_autopilot():
             verb = "table"  # nothing to take back: back to the table screen
+        if _is_cancel(line) and not await self._confirm_cancel():
+            return True
         if verb in LOCAL_VERBS:
             with use_locale(self.notifier.locale):
                 try:
@@ -183,6 +193,18 @@ class TerminalGame:
             self._write(reply.text)
         self.notifier.locale = await self.service.locale_of(self.user)  # after `lang`
         return True
+
+    async def _confirm_cancel(self) -> bool:
+        """Ask before a typed ``cancel`` ends the game for good; True to go ahead."""
+        with use_locale(self.notifier.locale):
+            self.notifier.out.write(_("This ends the game for good. Type cancel again to "
+                                      "confirm, or press Enter to play on> "))
+            self.notifier.out.flush()
+            answer = await self._read_line()
+            if answer is not None and _is_cancel(answer):
+                return True
+            self._write(_("The game goes on."))
+            return False
 
     async def _on_autopilot(self) -> bool:
         info = await self.service.table_info(TERMINAL_KEY)

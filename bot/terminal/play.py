@@ -86,7 +86,11 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
             locale = notifier.locale = await service.locale_of(user)
         with use_locale(locale):
             info = await service.table_info(TERMINAL_KEY)
-            if info is not None and not new and config.chosen and _other_rules(config, info):
+            if info is not None and info.status is Status.PLAYING \
+                    and info.seat_of(user.key) is not None \
+                    and (new or (config.chosen and _other_rules(config, info))):
+                # --new, or other rules named: a game in progress is only thrown away when
+                # the player says so.
                 new = await _ask_new_game(info, config, notifier, read_line)
             if info is not None and (new or info.status is not Status.PLAYING
                                      or info.seat_of(user.key) is None):

@@ -368,23 +368,37 @@ async def test_quit_then_resume_continues_the_same_game(tmp_path: Path, spy: Spy
     assert await spy.repo.action_log(1) == whole_log
 
 
-async def test_new_cancels_the_stored_game(tmp_path: Path, spy: Spy) -> None:
+async def test_new_cancels_the_stored_game_once_confirmed(tmp_path: Path, spy: Spy) -> None:
+    """--new with a game in progress asks first (the issue: it threw the game away without
+    asking); `new` ends the stored game and starts the new one."""
     await run(tmp_path, MATCH, GreedyTypist(spy, quit_after=0))
+    lines = iter(["new", "quit"])
+
+    async def confirm_then_quit() -> str | None:
+        return next(lines)
+
     code, text = await run(tmp_path, PlayConfig(players=2, seed=3, name="Zoe"),
-                           GreedyTypist(spy, quit_after=0), new=True)
+                           confirm_then_quit, new=True)
     assert code == 0
     assert "Resuming" not in text
-    assert text.startswith("The game was cancelled.\nBasic Rummy, preset standard.")
+    assert text.startswith("A game of Basic Rummy is stored. Type new to end it and start "
+                           "Basic Rummy, or press Enter to resume it.\nNew game or resume> "
+                           "The game was cancelled.\nBasic Rummy, preset standard.")
     old = await spy.repo.get_table(1)
     assert old is not None and old.status is Status.CANCELLED
     new = await spy.table()
     assert new.id == 2 and len(new.seats) == 2 and new.seed == 3
 
 
-async def test_cancel_typed_in_the_game_ends_it(tmp_path: Path, spy: Spy) -> None:
+async def test_cancel_typed_in_the_game_ends_it_once_confirmed(tmp_path: Path,
+                                                               spy: Spy) -> None:
+    """`cancel` asks first: Enter plays on, `cancel` again ends the game."""
     code, text = await run(tmp_path, PlayConfig(players=2, seed=1),
-                           Script(spy, ["cancel"]))
+                           Script(spy, ["cancel", "", "abbrechen", "cancel"]))
     assert code == 0
+    assert text.count("This ends the game for good. Type cancel again to confirm, or press "
+                      "Enter to play on> ") == 2
+    assert "The game goes on." in text
     assert text.rstrip().endswith("The game was cancelled.")
     assert await spy.repo.active_table(TERMINAL_KEY) is None
 
