@@ -221,11 +221,11 @@ def test_play_resumes_and_new_starts_over(monkeypatch: pytest.MonkeyPatch, tmp_p
     assert resumed.startswith("Dein Spiel vom ")
     assert "Du bist Zoe." in resumed
 
-    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    monkeypatch.setattr("sys.stdin", io.StringIO("new\nquit\n"))  # --new asks first
     assert main(["play", "--db", db, "--new", "--name", "Max"]) == 0
     fresh = capsys.readouterr().out
-    assert fresh.startswith("The game was cancelled.\nBasic Rummy, preset standard. You are "
-                            "Max.")
+    assert fresh.startswith("A game of Basic Rummy is stored. Type new to end it")
+    assert "The game was cancelled.\nBasic Rummy, preset standard. You are Max." in fresh
     assert not (tmp_path / "data").exists()  # --db was used every time
 
 
