@@ -26,6 +26,7 @@ from bot.service.service import GameService
 from bot.terminal.input import AsyncLineReader
 from bot.terminal.notifier import TerminalNotifier
 from bot.terminal.setup import TERMINAL_KEY
+from engine.actions import NextDeal
 from engine.commands import canonical_verb, format_action
 from engine.errors import EngineError
 from engine.state import Phase
@@ -103,6 +104,13 @@ class TerminalGame:
                                                    or info.seats[seat].automated):
                 await self._let_ai_move(info)
                 continue
+            if hand_over and await self._only_watching(view):
+                # Out of the match (German elimination) with nothing to decide: the AI-only
+                # deals go on by themselves after the score sheet.
+                await self._sleep(info.settings.ai_delay)
+                if not await self._handle("next"):
+                    return self._leave(view)
+                continue
             line = await self._ask(view, hand_over, calling=may_call and table.current != seat)
             if may_call and table.current != seat and line is not None and not line.strip():
                 self._passed_call = table.version
@@ -115,6 +123,16 @@ class TerminalGame:
                 line = "next"
             if not await self._handle(line):
                 return self._leave(view)
+
+    async def _only_watching(self, view: PlayerView) -> bool:
+        """True when the player is out of the match (German Rommé's elimination: the
+        variant's public ``eliminated`` flags) and may only start the next deal, no
+        buy-back to decide."""
+        out = getattr(view.table.extra, "eliminated", ())
+        if not (view.seat < len(out) and out[view.seat]):
+            return False
+        legal = (await self.service.hand_facts(TERMINAL_KEY, self.user)).legal
+        return bool(legal) and all(isinstance(action, NextDeal) for action in legal)
 
     async def _can_call(self) -> bool:
         """True when the player has a legal move out of turn now (a call in Rummy 500):

@@ -629,3 +629,34 @@ async def test_sort_by_suit_rank_or_melds(tmp_path: Path) -> None:
     by_rank, by_suit, melds, cycled = hands[-4], hands[-3], hands[-2], hands[-1]
     assert by_rank != by_suit and "grouped:" in melds
     assert cycled == by_suit  # after melds first comes by suit again
+
+
+async def test_an_eliminated_player_watches_the_rest_without_pressing_enter(
+        tmp_path: Path, spy: Spy) -> None:
+    """german-romme.de.txt: "ein Spieler welcher mehr Verlustpunkte geschrieben hat scheidet
+    aus". A human who only draws and discards is out after the first deal; the two AIs
+    play on to the end, and the human is never asked to press Enter between their deals."""
+    config = PlayConfig(variant="german", players=3, options={"target": "60"}, seed=2,
+                        name="Zoe")
+
+    async def draw_and_discard() -> str | None:
+        table = await spy.table()
+        state = table.state
+        assert state is not None
+        seat = table.seat_of(USER_KEY)
+        assert seat is not None
+        if state.phase is Phase.HAND_OVER:
+            assert state.totals[seat] <= 60, "asked although out of the match"
+            return ""
+        if state.current != seat:
+            return ""
+        if state.phase is Phase.DRAW:
+            return "draw"
+        card = next(c for c in state.hands[seat] if c != state.turn.taken)
+        return f"discard {card}"
+
+    code, _text = await run(tmp_path, config, draw_and_discard)
+    assert code == 0
+    final = await spy.last()
+    assert final.status is Status.FINISHED and final.state is not None
+    assert final.state.deal_number >= 2  # the AIs played on after Zoe was out
