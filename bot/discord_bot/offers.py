@@ -36,8 +36,8 @@ from engine.views import PlayerView, PublicView
 #: Labels of variant verbs the catalogues already translate ("Rommé!" in German for
 #: Rummy 500's call).
 VERB_LABELS: dict[str, str] = {
-    "call": N_("Rummy!"),
-    "rummy": N_("Rummy!"),
+    "call": N_("Rommé!"),
+    "rummy": N_("Rommé!"),
 }
 
 

@@ -54,7 +54,7 @@ def phase_line(view: PlayerView, legal: Sequence[object]) -> str:
 def offer_label(action: object, view: PlayerView) -> ActionLabel:
     """A button's words and tone for a legal ``action`` of the seat: "Draw", "Take 7♥",
     "Meld 7♥ 8♥ 🃏=9♥", "Lay off on 2: 7♥ 8♥ 9♥", "Swap for the joker of 1", "Discard K♠",
-    "Next deal", or the variant module's words (Romanian pre-play, "Rummy!")."""
+    "Next deal", or the variant module's words (Romanian pre-play, "Rommé!")."""
     melds = view.table.melds
     match action:
         case Draw():

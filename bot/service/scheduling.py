@@ -51,7 +51,7 @@ def reschedule(before: Table | None, table: Table, now: float) -> Table:
     if table.seats[seat].automated:
         delay = settings.ai_delay
         if _humans_may_call(table):
-            delay = max(delay, settings.call_window)  # give people time to press Rummy!
+            delay = max(delay, settings.call_window)  # give people time to press Rommé!
         return replace(table, due_at=min(now + delay, idle_end), deadline=None,
                        warned=False)
     limit = settings.turn_seconds

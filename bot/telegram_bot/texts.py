@@ -51,8 +51,8 @@ LABELS: Mapping[str, str] = {
 """Button action -> English label."""
 
 VERB_LABELS: Mapping[str, str] = {
-    "call": N_("Rummy!"),
-    "rummy": N_("Rummy!"),
+    "call": N_("Rommé!"),
+    "rummy": N_("Rommé!"),
 }
 """Variant verb -> English label (``N_``) for its button ("Rommé!" in German for Rummy
 500's ``call``); a verb not listed shows the verb itself, capitalised."""

@@ -156,7 +156,7 @@ class TerminalGame:
             if hand_over:
                 prompt = _("Press Enter or type next for the next deal> ")
             elif calling:
-                prompt = _("You may call Rummy! now: type call, or press Enter to go on> ")
+                prompt = _("You may call Rommé! now: type call, or press Enter to go on> ")
             else:
                 prompt = _("Your move> ")
             self.notifier.out.write(prompt)

@@ -558,7 +558,7 @@ async def test_rummy_500_offers_the_call_out_of_turn(tmp_path: Path, spy: Spy) -
     assert code == 0
     final = await spy.last()
     assert final.status is Status.FINISHED
-    assert "You may call Rummy! now: type call, or press Enter to go on> " in text
+    assert "You may call Rommé! now: type call, or press Enter to go on> " in text
 
 
 async def test_named_rules_with_a_stored_game_ask_before_anything_is_thrown_away(

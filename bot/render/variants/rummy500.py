@@ -79,12 +79,12 @@ def table_lines(view: PublicView) -> list[str]:
 
 def action_label(action: object) -> tuple[str, Literal["go", "stop", "plain"]] | None:
     """Button words of a "Rommé!" call (rummy-500.de.txt: "jeder Spieler "Rommé!" rufen
-    und alle Karten vom Ablagestapel bis zur entsprechenden Karte aufnehmen"): "Rummy!",
+    und alle Karten vom Ablagestapel bis zur entsprechenden Karte aufnehmen"): "Rommé!",
     with the deepest card taken or the meld laid off on when the call names one."""
     if not isinstance(action, CallRummy):
         return None
     if action.meld is not None:
-        return _("Rummy! on meld {number}").format(number=action.meld + 1), "go"
+        return _("Rommé! on meld {number}").format(number=action.meld + 1), "go"
     if action.card is not None:
-        return _("Rummy! down to {card}").format(card=card_text(action.card)), "go"
-    return _("Rummy!"), "go"
+        return _("Rommé! down to {card}").format(card=card_text(action.card)), "go"
+    return _("Rommé!"), "go"
