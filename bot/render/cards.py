@@ -8,7 +8,7 @@ vulgar-fraction sign (``12½``), other fractions with two decimals.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from engine.cards import Card, sort_cards
@@ -66,26 +66,23 @@ def meld_text(meld: Meld) -> str:
 
 def hand_by_rank(cards: Iterable[Card]) -> str:
     """A hand sorted by rank (then suit), two spaces between ranks, jokers last."""
-    groups: list[list[str]] = []
-    last: object = None
-    for card in sorted(sort_cards(cards), key=lambda c: (c.is_joker, c.rank, c.sort_key)):
-        key = "joker" if card.is_joker else card.rank
-        if not groups or key != last:
-            groups.append([])
-            last = key
-        groups[-1].append(card_text(card))
-    return "  ".join(" ".join(g) for g in groups) or "—"
+    ordered = sorted(sort_cards(cards), key=lambda c: (c.is_joker, c.rank, c.sort_key))
+    return _spaced(ordered, lambda c: "joker" if c.is_joker else c.rank)
 
 
 def hand_by_suit(cards: Iterable[Card]) -> str:
     """A hand sorted by suit and rank, two spaces between suits, jokers last."""
+    return _spaced(sort_cards(cards), lambda c: "joker" if c.is_joker else c.suit)
+
+
+def _spaced(ordered: Iterable[Card], key: Callable[[Card], object]) -> str:
+    """The cards in the given order, two spaces where ``key`` changes; "—" for none."""
     groups: list[list[str]] = []
     last: object = None
-    for card in sort_cards(cards):
-        key = "joker" if card.is_joker else card.suit
-        if not groups or key != last:
+    for card in ordered:
+        if not groups or key(card) != last:
             groups.append([])
-            last = key
+            last = key(card)
         groups[-1].append(card_text(card))
     return "  ".join(" ".join(g) for g in groups) or "—"
 
