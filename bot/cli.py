@@ -36,6 +36,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from tqdm import tqdm
+
 from bot.i18n import _, current_locale, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
 from bot.record_files import load_record
@@ -269,7 +271,11 @@ def _simulate(args: argparse.Namespace) -> int:
         return 2
     rules = make_rules(args.variant, args.preset, parse_option_pairs(args.option))
     seat_kinds = tuple(kinds * args.players if len(kinds) == 1 else kinds)
-    result = simulate(rules, args.games, args.players, seed=args.seed, ai=seat_kinds)
+    # A progress bar on stderr while the games run (only when a person watches it).
+    with tqdm(total=args.games, unit=_("games"), disable=not sys.stderr.isatty(),
+              file=sys.stderr, leave=False) as bar:
+        result = simulate(rules, args.games, args.players, seed=args.seed, ai=seat_kinds,
+                          progress=bar.update)
     lines = [
         _("Simulation: {variant}, preset {preset}, AI {ai}").format(
             variant=rules.variant, preset=rules.preset, ai=args.ai

@@ -15,7 +15,7 @@ randomness). Example::
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -73,13 +73,15 @@ def seat_seed(seed: int, game: int, seat: int) -> int:
 
 
 def simulate(rules: RuleSet, games: int, players: int, seed: int = 0,
-             ai: str | Sequence[str] = "greedy", max_actions: int = 20000) -> SimulationResult:
+             ai: str | Sequence[str] = "greedy", max_actions: int = 20000,
+             progress: Callable[[int], object] | None = None) -> SimulationResult:
     """Play ``games`` matches of ``players`` AIs under ``rules``.
 
     Match ``g`` uses the game seed ``seed + g``; each seat gets its own AI of
     kind ``ai`` (one kind for all, or one per seat, e.g. ``("greedy",
     "random")``) seeded by :func:`seat_seed`. A match that has not ended after
-    ``max_actions`` actions is stopped and counted in ``unfinished``. Raises
+    ``max_actions`` actions is stopped and counted in ``unfinished``. ``progress`` is
+    called with 1 after each match (e.g. a progress bar's ``update``). Raises
     ``ValueError`` for a negative ``games``, ``max_actions < 1`` or a wrong
     number of AI kinds, ``UnknownAI`` for an unknown kind and
     ``RuleOptionError`` for a player count the variant does not allow.
@@ -116,6 +118,8 @@ def simulate(rules: RuleSet, games: int, players: int, seed: int = 0,
                 wins[winner] += Fraction(1, len(state.winners))
         actions += count
         deals += state.deal_number
+        if progress is not None:
+            progress(1)
     seconds = time.perf_counter() - start
     return SimulationResult(games=games, players=players, ai=kinds, seconds=seconds,
                             actions=actions, deals=deals, wins=tuple(wins),

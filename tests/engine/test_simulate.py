@@ -72,3 +72,10 @@ def test_bad_arguments_are_refused() -> None:
         simulate(rules, 1, 2, ai="clever")
     with pytest.raises(RuleOptionError):
         simulate(rules, 1, 7)
+
+
+def test_progress_is_reported_after_every_match() -> None:
+    """`rummy-bot simulate` shows a progress bar: the engine reports each finished match."""
+    reported: list[int] = []
+    result = simulate(make_rules("basic", "block"), 3, 2, seed=1, progress=reported.append)
+    assert reported == [1, 1, 1] and result.games == 3
