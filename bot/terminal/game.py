@@ -46,6 +46,11 @@ LOCAL_VERBS = ("sort", "hint", "hand", "table", "score", "help", "quit")
 POLL = 0.05
 """Seconds to wait when an AI move is not due yet after the table's ``ai_delay``."""
 
+CALL_PROMPT_SECONDS = 15.0
+"""How long the out-of-turn call prompt waits for a line; then the game goes on as if
+Enter had been pressed (the chat tables' call window is shorter: people there need not
+read a prompt first)."""
+
 
 SORT_WORDS: dict[str, SortMode] = {
     "suit": SortMode.SUIT, "farbe": SortMode.SUIT, "rank": SortMode.RANK, "rang": SortMode.RANK,
@@ -67,11 +72,14 @@ class TerminalGame:
     player leaves.
 
     ``notifier`` is the service's notifier for the terminal (it prints the moves).
-    ``read_line``: the player's lines; ``sleep``: the pause before AI moves.
+    ``read_line``: the player's lines; ``sleep``: the pause before AI moves;
+    ``call_timeout``: seconds the out-of-turn call prompt (Rummy 500's "Rommé!") waits
+    for a line before the game goes on without a call.
     """
 
     def __init__(self, service: GameService, user: UserRef, notifier: TerminalNotifier,
-                 read_line: AsyncLineReader, sleep: Sleep = asyncio.sleep) -> None:
+                 read_line: AsyncLineReader, sleep: Sleep = asyncio.sleep,
+                 call_timeout: float = CALL_PROMPT_SECONDS) -> None:
         self.service = service
         self.user = user
         self.notifier = notifier
@@ -79,6 +87,7 @@ class TerminalGame:
         self._passed_call = -1  # table version whose call window the human let pass
         self._read_line = read_line
         self._sleep = sleep
+        self._call_timeout = call_timeout
 
     def _write(self, text: str) -> None:
         self.notifier.write(text)
@@ -161,7 +170,16 @@ class TerminalGame:
                 prompt = _("Your move> ")
             self.notifier.out.write(prompt)
             self.notifier.out.flush()
-        return await self._read_line()
+        if not calling:
+            return await self._read_line()
+        try:
+            return await asyncio.wait_for(self._read_line(), self._call_timeout)
+        except TimeoutError:
+            # The line being typed is not lost: the next prompt receives it.
+            with use_locale(self.notifier.locale):
+                self._write("")
+                self._write(_("No call: the game goes on."))
+            return ""
 
     async def _show_screen(self, view: PlayerView) -> None:
         self._write("")

@@ -39,18 +39,21 @@ def stream_reader(stream: TextIO) -> LineReader:
 def threaded_reader(read: LineReader) -> AsyncLineReader:
     """An :data:`AsyncLineReader` that runs the blocking ``read`` on a thread.
 
-    Each call starts one daemon thread for one line. A daemon thread rather than
+    One daemon thread reads one line at a time. A daemon thread rather than
     ``loop.run_in_executor``: a read still waiting when the program ends (Ctrl-C)
     must not keep the process alive, and the default executor would wait for it.
-    An exception of ``read`` is raised by the await.
+    An await that is cancelled (a prompt with a time limit, see
+    ``asyncio.wait_for``) does not lose the line being typed: the next call returns
+    it instead of starting a second read. An exception of ``read`` is raised by the
+    await.
     """
+    pending: list[asyncio.Future[str | None]] = []  # the read in progress, at most one
 
-    async def read_async() -> str | None:
-        loop = asyncio.get_running_loop()
+    def start(loop: asyncio.AbstractEventLoop) -> asyncio.Future[str | None]:
         future: asyncio.Future[str | None] = loop.create_future()
 
         def deliver(line: str | None, error: BaseException | None) -> None:
-            if future.done():  # the awaiting task was cancelled meanwhile
+            if future.cancelled():
                 return
             if error is not None:
                 future.set_exception(error)
@@ -68,6 +71,20 @@ def threaded_reader(read: LineReader) -> AsyncLineReader:
                 loop.call_soon_threadsafe(deliver, line, error)
 
         threading.Thread(target=work, name="rummy-input", daemon=True).start()
-        return await future
+        return future
+
+    async def read_async() -> str | None:
+        if not pending:
+            pending.append(start(asyncio.get_running_loop()))
+        try:
+            # shield: a cancelled await leaves the read running for the next call
+            result = await asyncio.shield(pending[0])
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            pending.clear()
+            raise
+        pending.clear()
+        return result
 
     return read_async

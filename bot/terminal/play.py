@@ -25,7 +25,7 @@ from bot.service.table_rules import table_rules
 from bot.storage import open_database
 from bot.storage.database import Database, DatabaseUnusable
 from bot.storage.repository import SqliteRepository
-from bot.terminal.game import Sleep, TerminalGame
+from bot.terminal.game import CALL_PROMPT_SECONDS, Sleep, TerminalGame
 from bot.terminal.input import AsyncLineReader
 from bot.terminal.notifier import TerminalNotifier
 from bot.terminal.setup import (
@@ -55,7 +55,7 @@ class DatabaseUnavailable(Exception):
 async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader, out: TextIO,
                locale: str, new: bool = False, clock: Clock | None = None,
                sleep: Sleep = asyncio.sleep, compute: Compute | None = None,
-               lang_chosen: bool = True) -> int:
+               lang_chosen: bool = True, call_timeout: float = CALL_PROMPT_SECONDS) -> int:
     """Play in the terminal; returns the exit code (0).
 
     Resumes the unfinished game stored in ``db_path`` (it keeps its rules, seats
@@ -65,6 +65,7 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
     the player chose with ``lang`` in an earlier run is kept.
     ``clock`` and ``sleep`` are injectable so tests run without waiting; ``compute``: where
     engine work runs (the command line passes its worker pool; default in-process).
+    ``call_timeout``: seconds an out-of-turn call prompt waits before play goes on.
 
     Raises :class:`engine.errors.RuleOptionError` for bad rules or a player count
     the variant does not allow (before the database is touched), and
@@ -100,7 +101,8 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
                 await _new_table(service, user, config, notifier)
             else:
                 await _announce_resume(service, info, user, notifier)
-        return await TerminalGame(service, user, notifier, read_line, sleep).run()
+        return await TerminalGame(service, user, notifier, read_line, sleep,
+                                  call_timeout=call_timeout).run()
     finally:
         await db.close()
 

@@ -8,6 +8,7 @@ import io
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import AsyncIterator, Iterable, Iterator
 from itertools import combinations
 from pathlib import Path
@@ -461,6 +462,25 @@ async def test_threaded_reader_passes_errors_on() -> None:
     assert await asyncio.wait_for(threaded_reader(lines(["x"]))(), 5) == "x"
 
 
+async def test_threaded_reader_keeps_the_line_of_a_prompt_that_timed_out() -> None:
+    """A prompt with a time limit gives up waiting; the line typed afterwards is not lost
+    and no second read competes for it."""
+    typed = threading.Event()
+    reads: list[int] = []
+
+    def slow() -> str | None:
+        reads.append(1)
+        typed.wait(10)
+        return "call"
+
+    reader = threaded_reader(slow)
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(reader(), 0.05)
+    typed.set()
+    assert await asyncio.wait_for(reader(), 5) == "call"
+    assert reads == [1]
+
+
 def test_stream_reader() -> None:
     read = stream_reader(io.StringIO("draw\r\n\nquit"))
     assert [read(), read(), read(), read()] == ["draw", "", "quit", None]
@@ -559,6 +579,37 @@ async def test_rummy_500_offers_the_call_out_of_turn(tmp_path: Path, spy: Spy) -
     final = await spy.last()
     assert final.status is Status.FINISHED
     assert "You may call Rommé! now: type call, or press Enter to go on> " in text
+
+
+class AbsentTypist(GreedyTypist):
+    """Like :class:`GreedyTypist`, but never answers an out-of-turn call prompt."""
+
+    async def __call__(self) -> str | None:
+        table = await self.spy.table()
+        assert table.state is not None
+        if current_player(table.state) not in (None, table.seat_of(USER_KEY)):
+            self.unanswered += 1
+            await asyncio.Event().wait()  # the prompt's time limit cancels this
+        return await super().__call__()
+
+    unanswered = 0
+
+
+async def test_the_call_prompt_has_a_time_limit(tmp_path: Path, spy: Spy) -> None:
+    """A player who does not answer the out-of-turn call prompt does not stop the game:
+    after the prompt's time limit play goes on as if Enter had been pressed."""
+    config = PlayConfig(variant="500", players=3, options={"target": "60"}, seed=2,
+                        name="Zoe", delay=0.5)
+    typist = AbsentTypist(spy, ui=())
+    clock, _, sleep = manual_time()
+    out = io.StringIO()
+    with use_locale("en"):
+        code = await play(config, tmp_path / "terminal.sqlite3", read_line=typist, out=out,
+                          locale="en", clock=clock, sleep=sleep, call_timeout=0.01)
+    assert code == 0
+    assert (await spy.last()).status is Status.FINISHED
+    assert typist.unanswered > 0
+    assert out.getvalue().count("No call: the game goes on.") == typist.unanswered
 
 
 async def test_named_rules_with_a_stored_game_ask_before_anything_is_thrown_away(
