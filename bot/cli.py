@@ -121,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = commands.add_parser("simulate", help=_("play AI against AI and print statistics"))
     _add_rules(sim)
-    sim.add_argument("--games", type=int, required=True, help=_("number of games"))
+    sim.add_argument("--games", type=int, default=100, help=_("number of games (default: 100)"))
     sim.add_argument("--players", type=int, default=2, help=_("seats per game"))
     sim.add_argument("--seed", type=int, default=0, help=_("first seed"))
     sim.add_argument(

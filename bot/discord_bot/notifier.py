@@ -30,7 +30,7 @@ from bot.discord_bot.sessions import HandSessions
 from bot.discord_bot.store import MessageStore, TableMessage
 from bot.i18n import N_, _, use_locale
 from bot.interaction.hand import hand_melds
-from bot.render.events import render_event
+from bot.render.events import event_line, render_event
 from bot.render.notices import render_notice
 from bot.service.model import Status, TableInfo, UserRef
 from bot.service.notifier import Notice
@@ -105,7 +105,7 @@ class DiscordNotifier:
             with use_locale(await service.table_locale(info)):
                 players = [seat.name for seat in info.seats]
                 lines = [render_notice(n) for n in notices]
-                lines += [render_event(e, view.players if view else players) for e in events]
+                lines += [event_line(e, view) if view else render_event(e, players) for e in events]
                 recent = ((stored.recent if stored else ()) + tuple(lines))[-RECENT_LINES:]
                 content = table_content(info, view, recent)
                 controls = table_controls(info, view)

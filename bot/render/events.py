@@ -24,12 +24,14 @@ from engine.events import (
     TookDiscard,
     WentOut,
 )
+from engine.views import PublicView
 
-__all__ = ["render_event"]
+__all__ = ["deal_blocked_text", "event_line", "render_event"]
 
 
-def render_event(event: Event, players: Sequence[str]) -> str:
-    """One line describing ``event``; ``players`` are the names by seat.
+def render_event(event: Event, players: Sequence[str], *, tiles: bool = False) -> str:
+    """One line describing ``event``; ``players`` are the names by seat; ``tiles``: the
+    table plays with tiles (Romanian Rummy), whose stock is the wall.
 
     Examples (English): "ben draws from the stock", "ana takes 7♥",
     "ana melds 7♥ 8♥ 9♥ (meld 3)", "ana goes out — going rummy!".
@@ -43,6 +45,8 @@ def render_event(event: Event, players: Sequence[str]) -> str:
             return _("Deal {number}: {dealer} deals, the upcard is {card}.").format(
                 number=number, dealer=players[dealer], card=card_text(upcard)
             )
+        case Drew(seat=seat) if tiles:
+            return _("{name} draws from the wall.").format(name=players[seat])
         case Drew(seat=seat):
             return _("{name} draws from the stock.").format(name=players[seat])
         case TookDiscard(seat=seat, card=card):
@@ -86,9 +90,7 @@ def render_event(event: Event, players: Sequence[str]) -> str:
             return _("{name} goes out.").format(name=players[seat])
         case HandEnded(deal_number=number, winner=winner):
             if winner is None:
-                return _("Deal {number} is over: nobody went out, the stock ran out.").format(
-                    number=number
-                )
+                return deal_blocked_text(number, tiles)
             return _("Deal {number} is over: {name} went out.").format(
                 number=number, name=players[winner]
             )
@@ -104,3 +106,19 @@ def render_event(event: Event, players: Sequence[str]) -> str:
 
     text = render_variant_event(event, players)
     return text if text is not None else str(event)
+
+
+def event_line(event: Event, view: PublicView) -> str:
+    """:func:`render_event` for the table ``view`` (its names, cards or tiles)."""
+    return render_event(event, view.players, tiles=view.rules.var.uses_tiles)
+
+
+def deal_blocked_text(number: int, tiles: bool) -> str:
+    """The line of a deal that ended because nothing was left to draw."""
+    if tiles:
+        return _("Deal {number} is over: nobody went out, the wall is empty.").format(
+            number=number)
+    return _("Deal {number} is over: nobody went out, the stock ran out.").format(
+        number=number)
+
+

@@ -28,9 +28,9 @@ from bot.render.cards import (
     signed_points_text,
     spec_text,
 )
-from bot.render.events import render_event
+from bot.render.events import deal_blocked_text, render_event
 from bot.render.rules import render_help, render_rules
-from bot.render.variants import variant_match_goal
+from bot.render.variants import variant_match_goal, variant_turn_line
 from engine.rules import RuleSet
 from engine.state import DealResult, Phase
 from engine.views import PlayerView, PublicView
@@ -54,8 +54,15 @@ MAX_CHARS = 4000
 """Upper bound of every rendered screen, in characters."""
 
 
-def _cards_count(n: int) -> str:
+def _cards_count(n: int, tiles: bool = False) -> str:
+    if tiles:
+        return ngettext("{n} tile", "{n} tiles", n).format(n=n)
     return ngettext("{n} card", "{n} cards", n).format(n=n)
+
+
+def _tiles(view: PublicView) -> bool:
+    """True for a tile game (Romanian Rummy): its screens say tile, rack and wall."""
+    return view.rules.var.uses_tiles
 
 
 def _points_count(value: int) -> str:
@@ -67,6 +74,9 @@ def _turn_line(view: PublicView) -> str:
         return _("The game is over.")
     if view.phase is Phase.HAND_OVER or view.current is None:
         return _("The deal is over; the next deal can start.")
+    special = variant_turn_line(view)
+    if special is not None:
+        return special
     name = view.players[view.current]
     if view.phase is Phase.DRAW:
         return _("{name} to play: draw from the stock or take the upcard.").format(name=name)
@@ -129,15 +139,19 @@ def render_table(view: PublicView) -> str:
             )
     else:
         lines.append(_("No melds on the table yet."))
-    if view.upcard is not None:
-        pile = _("Discard pile: {card} ({count})").format(
-            card=card_text(view.upcard), count=_cards_count(view.discard_size)
-        )
+    tiles = _tiles(view)
+    if tiles:  # the variant's own lines show the face-up tile and the discard row
+        lines.append(_("Wall: {count}").format(count=_cards_count(view.stock_size, tiles)))
     else:
-        pile = _("Discard pile: empty")
-    lines.append(
-        _("{pile} · stock: {count}").format(pile=pile, count=_cards_count(view.stock_size))
-    )
+        if view.upcard is not None:
+            pile = _("Discard pile: {card} ({count})").format(
+                card=card_text(view.upcard), count=_cards_count(view.discard_size)
+            )
+        else:
+            pile = _("Discard pile: empty")
+        lines.append(
+            _("{pile} · stock: {count}").format(pile=pile, count=_cards_count(view.stock_size))
+        )
     if view.taken is not None and view.current is not None:
         lines.append(
             _("{name} took {card} from the discard pile this turn.").format(
@@ -151,7 +165,7 @@ def render_table(view: PublicView) -> str:
     width = max(len(name) for name in view.players)
     for seat, name in enumerate(view.players):
         marker = "▶" if seat == view.current else " "
-        parts = [_cards_count(view.hand_sizes[seat])]
+        parts = [_cards_count(view.hand_sizes[seat], tiles)]
         if view.has_melded[seat]:
             parts.append(_("melded"))
         parts.append(points_text(view.totals[seat]))
@@ -173,21 +187,24 @@ def render_hand(view: PlayerView, melds: Partition | None = None, by_rank: bool 
           meld: 7♥ 8♥ 9♥
           deadwood: 2♣ K♠ (12 points)
     """
-    count = _cards_count(len(view.hand))
+    tiles = _tiles(view.table)
+    count = _cards_count(len(view.hand), tiles)
     if melds is None:
         shown = hand_by_rank(view.hand) if by_rank else hand_by_suit(view.hand)
+        if tiles:
+            return _("Your rack ({count}): {tiles}").format(count=count, tiles=shown)
         return _("Your hand ({count}): {cards}").format(count=count, cards=shown)
     partition = melds
-    lines = [_("Your hand ({count}), grouped:").format(count=count)]
+    lines = [_("Your rack ({count}), grouped:").format(count=count) if tiles
+             else _("Your hand ({count}), grouped:").format(count=count)]
     for group in partition.melds:
         lines.append(_("  meld: {cards}").format(cards=" ".join(spec_text(s) for s in group)))
     if partition.deadwood:
-        lines.append(
-            _("  deadwood: {cards} ({points})").format(
-                cards=hand_by_suit(partition.deadwood),
-                points=_points_count(partition.deadwood_points),
-            )
-        )
+        left = hand_by_suit(partition.deadwood)
+        points = _points_count(partition.deadwood_points)
+        lines.append(_("  left over: {tiles} ({points})").format(tiles=left, points=points)
+                     if tiles else
+                     _("  deadwood: {cards} ({points})").format(cards=left, points=points))
     else:
         lines.append(_("  no deadwood: you can go out."))
     return "\n".join(lines)
@@ -195,9 +212,7 @@ def render_hand(view: PlayerView, melds: Partition | None = None, by_rank: bool 
 
 def _deal_outcome(view: PublicView, result: DealResult) -> str:
     if result.winner is None:
-        return _("Deal {number} is over: nobody went out, the stock ran out.").format(
-            number=result.deal_number
-        )
+        return deal_blocked_text(result.deal_number, _tiles(view))
     name = view.players[result.winner]
     if result.rummy:
         return _("Deal {number} is over: {name} went out — going rummy!").format(
@@ -243,8 +258,10 @@ def render_hand_end(view: PlayerView | PublicView) -> str:
             )
         else:
             hand_text = "—"
+        line = (_("  {name}  deal {score} · total {total} · rack: {hand}") if _tiles(table)
+                else _("  {name}  deal {score} · total {total} · hand: {hand}"))
         lines.append(
-            _("  {name}  deal {score} · total {total} · hand: {hand}").format(
+            line.format(
                 name=name.ljust(width),
                 score=signed_points_text(result.scores[seat]),
                 total=points_text(table.totals[seat]),

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardMarkup
 
 from bot.i18n import use_locale
-from bot.render.events import render_event
+from bot.render.events import event_line
 from bot.render.lobby import render_lobby
 from bot.render.notices import render_notice
 from bot.render.text import render_hand_end, render_table
@@ -95,7 +95,7 @@ class TableMessages:
         log = self._log.setdefault(info.id, deque(maxlen=LOG_LINES))
         with use_locale(locale):
             if view is not None:
-                log.extend(render_event(e, view.players) for e in events)
+                log.extend(event_line(e, view) for e in events)
             log.extend(render_notice(n) for n in notices)
         if view is not None and view.current is not None:
             self._turn[info.id] = (view.deal_number, view.current)

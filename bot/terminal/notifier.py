@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, TextIO
 
 from bot.i18n import _, use_locale
 from bot.interaction.hand import SortMode
+from bot.render.events import event_line
 from bot.render.notices import render_notice
-from bot.render.text import render_event, render_hand, render_hand_end, render_scores
+from bot.render.text import render_hand, render_hand_end, render_scores
 from bot.service.model import Status, TableInfo
 from bot.service.notifier import Notice
 from engine.cards import Card
@@ -74,14 +75,14 @@ class TerminalNotifier:
                 return
             if any(notice.code == "game_started" for notice in notices) \
                     and not any(isinstance(event, DealStarted) for event in events):
-                self.write(render_event(DealStarted(view.deal_number, view.dealer,
-                                                    view.upcard), view.players))
+                self.write(event_line(DealStarted(view.deal_number, view.dealer,
+                                                  view.upcard), view))
                 self.screen_due = True
             self._drew = False
             for event in events:
                 if isinstance(event, HandEnded | GameEnded):
                     continue  # the score sheet below says the same
-                self.write(render_event(event, view.players))
+                self.write(event_line(event, view))
                 mover = getattr(event, "seat", None)
                 if isinstance(event, DealStarted) or (mover is not None and mover != seat):
                     self.screen_due = True

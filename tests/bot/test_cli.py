@@ -178,7 +178,7 @@ def test_option_error_in_german(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2
-    assert main(["simulate"]) == 2  # --games is required
+    assert main(["simulate", "--games", "many"]) == 2
     assert "usage:" in capsys.readouterr().err
 
 

@@ -74,6 +74,21 @@ def variant_match_goal(rules: RuleSet) -> str | None:
     return None
 
 
+@cache
+def _turn_lines() -> tuple[Callable[..., object], ...]:
+    return _hooks("turn_line")
+
+
+def variant_turn_line(view: PublicView) -> str | None:
+    """A variant module's "whose turn, what to do" line for the table ``view``, or
+    ``None`` (then the shared line applies)."""
+    for turn_line in _turn_lines():
+        text = turn_line(view)
+        if isinstance(text, str):
+            return text
+    return None
+
+
 def render_variant_event(event: Event, players: Sequence[str]) -> str | None:
     """The first variant module's text for ``event``, or ``None``."""
     for render in renderers():

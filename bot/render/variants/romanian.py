@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from typing import Literal
 
 from bot.i18n import _
-from bot.render.cards import card_text, cards_text, points_text
+from bot.render.cards import card_text, cards_text, points_text, signed_points_text
 from engine.cards import Card
+from engine.state import Phase
 from engine.variants.romanian.actions import (
     AnnounceDoubla,
     AnnounceFaceUp,
@@ -29,6 +30,7 @@ from engine.variants.romanian.events import (
     PlayBegins,
     PlayerReady,
     ScoreSheet,
+    SeatScore,
     TookFaceUp,
     TookFromRow,
 )
@@ -135,14 +137,50 @@ def render(event: object, players: Sequence[str]) -> str | None:
         case FewTilesLeft(seat=seat, count=count):
             return _("{name} announces: tiles left: {n}.").format(name=players[seat], n=count)
         case ScoreSheet(lines=lines):
-            parts = []
-            for seat, line in enumerate(lines):
-                parts.append(_("{name} {total} (melded {melded}, Jolys {jolys}, rack -{rack}, "
-                               "no meld {no_meld}, bonus {bonus}{doubled})").format(
-                    name=players[seat], total=points_text(line.total), melded=line.melded,
-                    jolys=line.jolys, rack=line.rack, no_meld=line.no_meld, bonus=line.bonus,
-                    doubled=_(", doubled") if line.doubled else ""))
-            return _("Score: {parts}.").format(parts="; ".join(parts))
+            return _("Score: {parts}.").format(parts="; ".join(
+                f"{players[seat]}: {_score_chain(line)}" for seat, line in enumerate(lines)))
+    return None
+
+
+def _score_chain(line: SeatScore) -> str:
+    """One seat's score as romanian-rummy.de.txt adds it up ("den Wert der Steine, die er
+    gemeldet hat ... vermindert um den Wert der Steine, die sie noch auf ihren Ständern
+    haben"; Joly +50; no meld -200; win, all at once and face-up twin as bonus): only the
+    terms that count, e.g. "melded 45, Jolys +50, rack -12 = 83", "no meld -200"."""
+    terms = [(line.melded, _("melded {n}")), (line.jolys, _("Jolys {n}")),
+             (-line.rack, _("rack {n}")), (line.no_meld, _("no meld {n}")),
+             (line.bonus, _("bonus {n}"))]
+    shown = [label.format(n=signed_points_text(value) if i else points_text(value))
+             for i, (value, label) in enumerate(t for t in terms if t[0] != 0)]
+    if not shown:
+        return "0"
+    chain = ", ".join(shown)
+    if line.doubled:
+        return _("{chain}, doubled = {total}").format(chain=chain, total=line.total)
+    return chain if len(shown) == 1 else f"{chain} = {line.total}"
+
+
+def turn_line(view: PublicView) -> str | None:
+    """Whose turn it is and what the step is, where Romanian differs from the shared line
+    (romanian-rummy.de.txt): pre-play ("Vor dem Spiel"), the first player's opening
+    discard ("Der Spieler rechts vom Geber ... legt einen Stein ab"), drawing from the
+    wall or the discard row. ``None`` for other variants and between games."""
+    extra = view.extra
+    if not isinstance(extra, PublicExtra) or view.current is None \
+            or view.phase not in (Phase.DRAW, Phase.PLAY):
+        return None
+    name = view.players[view.current]
+    if extra.preplay:
+        return _("Before play: {name} may say doubla, offer, announce, then ready.").format(
+            name=name)
+    if view.phase is Phase.DRAW:
+        if len(view.discard) > 1:  # the row's first tile is never taken
+            return _("{name} to play: draw from the wall or take from the discard row."
+                     ).format(name=name)
+        return _("{name} to play: draw from the wall.").format(name=name)
+    if not view.discard and extra.owed is None:
+        # the row's first tile stays in it for good: an empty row means play has not begun
+        return _("{name} begins play: discard one tile.").format(name=name)
     return None
 
 
@@ -157,10 +195,10 @@ def table_lines(view: PublicView) -> list[str]:
     if view.discard:
         first, rest = view.discard[0], view.discard[1:]
         lines.append(_("Discard row: [{first}] {tiles}").format(
-            first=card_text(first), tiles=cards_text(rest) if rest else ""))
+            first=card_text(first), tiles=cards_text(rest) if rest else "").rstrip())
+    else:
+        lines.append(_("Discard row: empty"))
     if extra.preplay and view.current is not None:
-        lines.append(_("Before play: {name} may say doubla, offer, announce, then ready.")
-                     .format(name=view.players[view.current]))
         doublas = [f"{view.players[s]} ({_hint(h)})" if h else view.players[s]
                    for s, h in enumerate(extra.doublas) if h is not None]
         if doublas:

@@ -210,6 +210,8 @@ HELP_OVERRIDES: tuple[CommandHelp, ...] = (
     CommandHelp("discard", ("x", "drop", "abwerfen"), "discard k13",
                 "Discard a tile; this ends your turn."),
     CommandHelp("hand", (), "hand", "Show your rack."),
+    CommandHelp("table", ("tisch",), "table",
+                "Show the melds, the face-up tile, the discard row and the size of the wall."),
 )
 """The shared verbs in tile notation (romanian-rummy.de.txt: "rot, gelb, blau und
 schwarz"), shown by :func:`engine.commands.command_table` for Romanian tables."""

@@ -9,11 +9,16 @@ from bot.i18n import use_locale
 from bot.i18n.errors import ERROR_TEMPLATES, localize_error
 from bot.render.events import render_event
 from bot.render.text import MAX_CHARS, render_table
+from engine.actions import Discard
 from engine.cards import parse_card, parse_cards
+from engine.dealing import new_game
 from engine.errors import IllegalMove
+from engine.game import apply, current_player, legal_actions
 from engine.rules import make_rules
 from engine.search import best_melds
+from engine.state import GameState
 from engine.variants.romanian import errors as romanian_errors
+from engine.variants.romanian.actions import Ready
 from engine.variants.romanian.commands import BadHint, MissingPlayerName
 from engine.variants.romanian.events import (
     DoublaAnnounced,
@@ -72,15 +77,21 @@ def test_events_in_english_and_german(event: object, english: str, german: str) 
 
 
 def test_the_score_sheet() -> None:
+    """romanian-rummy.de.txt: "Der Gewinner bekommt 100 Punkte und den Wert der Steine,
+    die er gemeldet hat. Die anderen Spieler bekommen den Wert der Steine, die sie
+    gemeldet haben, vermindert um den Wert der Steine, die sie noch auf ihren Ständern
+    haben." The sheet adds up only the terms that count, in the text's order."""
     sheet = ScoreSheet((SeatScore(50, 50, 0, 0, 100, True, 400),
                         SeatScore(15, 0, 60, 0, 0, False, -45),
                         SeatScore(0, 0, 0, -200, 25, False, -175)))
     with use_locale("en"):
         text = render_event(sheet, PLAYERS)  # type: ignore[arg-type]
-    assert text.startswith("Score: ana 400 (melded 50, Jolys 50, rack -0, no meld 0, bonus 100, "
-                           "doubled); ben -45")
+    assert text == ("Score: ana: melded 50, Jolys +50, bonus +100, doubled = 400; "
+                    "ben: melded 15, rack -60 = -45; cem: no meld -200, bonus +25 = -175.")
     with use_locale("de"):
-        assert "verdoppelt" in render_event(sheet, PLAYERS)  # type: ignore[arg-type]
+        assert render_event(sheet, PLAYERS) == (  # type: ignore[arg-type]
+            "Wertung: ana: gemeldet 50, Jolys +50, Prämie +100, verdoppelt = 400; "
+            "ben: gemeldet 15, Ständer -60 = -45; cem: keine Meldung -200, Prämie +25 = -175.")
 
 
 def test_the_table_shows_face_up_tile_row_and_announcements(romanian: Factory) -> None:
@@ -125,3 +136,31 @@ def test_every_error_has_a_german_message(cls: type) -> None:
     with use_locale("en"):
         english = localize_error(error)
     assert german and german != english
+
+
+
+def _turn_line(state: GameState) -> str:
+    with use_locale("en"):
+        return render_table(view_for(state, 0).table).splitlines()[1]
+
+
+def test_the_turn_line_follows_the_romanian_steps() -> None:
+    """romanian-rummy.de.txt: before play the players may announce ("Vor dem ersten
+    Spielzug ..."), the player right of the dealer begins by discarding a tile, the
+    row's first tile is never taken, and the screens speak of tiles, rack and wall."""
+    state = new_game(make_rules("romanian"), PLAYERS, seed=3)
+    assert _turn_line(state).startswith("Before play: ")
+    while (seat := current_player(state)) is not None and state.extra.preplay:
+        state, _events = apply(state, Ready(seat))
+    seat = current_player(state)
+    assert seat is not None
+    assert _turn_line(state) == f"{state.players[seat]} begins play: discard one tile."
+    with use_locale("en"):
+        table = render_table(view_for(state, 0).table)
+    assert "Wall: " in table and "stock" not in table and " cards" not in table
+    assert "Discard row: empty" in table
+    discard = next(a for a in legal_actions(state, seat) if isinstance(a, Discard))
+    state, _events = apply(state, discard)
+    seat = current_player(state)
+    assert seat is not None
+    assert _turn_line(state) == f"{state.players[seat]} to play: draw from the wall."
