@@ -10,6 +10,13 @@ erschöpft ist, das Spiel enden sollte"). A table in a chat, where AI seats and 
 players may draw and discard for hours, follows that suggestion: ``reuses=2`` unless the
 host set ``reuses`` (``reuses=unlimited`` restores the text's default) or the preset sets
 it (Block Rummy: 0).
+
+Romanian Rummy rebuilds the wall from the discard row without a limit in the text
+(romanian-rummy.de.txt: "... benutzt, um eine neue Mauer zu bauen, ... so dass das Spiel
+weitergehen kann"), which also knows the game that ends without a winner when the wall is
+drawn ("wenn alle Steine von der Mauer gezogen worden sind und keiner es geschafft hat,
+seine Hand zu vervollständigen"): a bot table rebuilds it twice (``renewals=2``), then
+the game ends that way, unless the host chose ``renewals``.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ __all__ = ["TABLE_DEFAULTS", "table_rules"]
 
 TABLE_DEFAULTS: Mapping[str, Mapping[str, OptionValue]] = {
     "basic": {"reuses": 2},
+    "romanian": {"renewals": 2},
 }
 """Variant id -> option values a bot table plays unless its host or preset chose them."""
 

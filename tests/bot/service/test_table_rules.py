@@ -25,8 +25,17 @@ def test_basic_tables_reuse_the_discard_pile_twice_unless_chosen_otherwise() -> 
     assert table_rules("basic", None, {"reuses": "5"}).get("reuses") == 5
 
 
+def test_romanian_tables_rebuild_the_wall_twice_unless_chosen_otherwise() -> None:
+    """romanian-rummy.de.txt ends a game without a winner "wenn alle Steine von der Mauer
+    gezogen worden sind"; the wall is rebuilt from the row twice before that."""
+    assert table_rules("romanian", None).get("renewals") == 2
+    assert table_rules("romanian", None, {"renewals": "unlimited"}).get("renewals") is None
+
+
 def test_other_variants_keep_their_defaults() -> None:
-    for variant in ("500", "german", "romanian"):
+    """Rummy 500 ends the deal when the stock is empty; German Rommé shuffles the pile
+    (rummy-500.de.txt, german-romme.de.txt): nothing to limit."""
+    for variant in ("500", "german"):
         rules = table_rules(variant, None)
         assert rules.changed() == {}, variant
 
