@@ -27,14 +27,12 @@ from bot.discord_bot.flows import Flows, user_ref
 from bot.discord_bot.notifier import DiscordNotifier
 from bot.discord_bot.respond import DEFER_AFTER, acknowledge, send_message
 from bot.discord_bot.sessions import HandSessions
-from bot.discord_bot.store import MessageStore
 from bot.discord_bot.translator import RummyTranslator
 from bot.i18n import _, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
 from bot.service.flow import TooFast
 from bot.service.service import GameService
 from bot.settings import Settings
-from bot.storage.database import Database, open_database
 
 log = logging.getLogger(__name__)
 
@@ -131,21 +129,19 @@ class _Controls:
 class DiscordAdapter:
     """:class:`bot.runner.Adapter` for Discord.
 
-    ``database``: where the table messages are kept (default: a connection of its own
-    to ``settings.database_path``). ``guild_ready_timeout`` and ``defer_after`` exist
-    for tests (discord.py waits that long for guilds before READY; interactions are
-    deferred when the work takes longer than ``defer_after`` seconds).
+    The table messages are kept in the service's repository
+    (:attr:`bot.storage.repository.Repository.discord_messages`). ``guild_ready_timeout``
+    and ``defer_after`` exist for tests (discord.py waits that long for guilds before READY;
+    interactions are deferred when the work takes longer than ``defer_after`` seconds).
     """
 
     platform = "discord"
 
-    def __init__(self, settings: Settings, *, database: Database | None = None,
-                 guild_ready_timeout: float = 2.0, defer_after: float = DEFER_AFTER) -> None:
+    def __init__(self, settings: Settings, *, guild_ready_timeout: float = 2.0,
+                 defer_after: float = DEFER_AFTER) -> None:
         self.settings = settings
         self.sessions = HandSessions()
         self._notifier = DiscordNotifier(self.sessions)
-        self._database = database
-        self._own_database: Database | None = None
         self._guild_ready_timeout = guild_ready_timeout
         self._defer_after = defer_after
         self._controls = _Controls()
@@ -177,10 +173,7 @@ class DiscordAdapter:
 
     async def _start(self, service: GameService) -> None:
         token = self.settings.require_discord_token()
-        database = self._database
-        if database is None:
-            database = self._own_database = await open_database(self.settings.database_path)
-        store = MessageStore(database)
+        store = service.repo.discord_messages
         self.flows = Flows(service, self.sessions, store, self._defer_after)
         self._controls.flows = self.flows
         client = RummyClient(self._controls, guild_ready_timeout=self._guild_ready_timeout)
@@ -196,7 +189,6 @@ class DiscordAdapter:
             ready.cancel()
             if self._task in done:
                 await client.close()
-                await self._cleanup()
                 self._task.result()  # raises the login or connection error
             await self.stop()
             raise TimeoutError("Discord did not become ready")
@@ -223,12 +215,6 @@ class DiscordAdapter:
         if self._task is not None:
             with contextlib.suppress(Exception):
                 await self._task
-        await self._cleanup()
-
-    async def _cleanup(self) -> None:
-        if self._own_database is not None:
-            await self._own_database.close()
-            self._own_database = None
 
 
 def create_adapter(settings: Settings) -> DiscordAdapter:

@@ -49,12 +49,12 @@ from bot.discord_bot.respond import (
     update_message,
 )
 from bot.discord_bot.sessions import HandSessions
-from bot.discord_bot.store import MessageStore
 from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
 from bot.interaction.commands import TABLE_VERBS, Reply, handle_text
 from bot.interaction.hand import hand_cards, hand_melds
 from bot.render.hand import hint_text
+from bot.service.message_store import DiscordMessageStore
 from bot.service.model import ChatKey, Status, TableInfo, UserRef
 from bot.service.service import GameService
 from engine.errors import AmbiguousJoker, EngineError
@@ -112,7 +112,7 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
 class Flows:
     """The handlers; :meth:`on_control` is the client's ``controls`` (every click)."""
 
-    def __init__(self, service: GameService, sessions: HandSessions, store: MessageStore,
+    def __init__(self, service: GameService, sessions: HandSessions, store: DiscordMessageStore,
                  defer_after: float = DEFER_AFTER) -> None:
         self.service = service
         self.sessions = sessions

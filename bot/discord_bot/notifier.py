@@ -27,11 +27,11 @@ from bot.discord_bot.hand import HandState
 from bot.discord_bot.render import RECENT_LINES, table_content
 from bot.discord_bot.respond import NO_MENTIONS
 from bot.discord_bot.sessions import HandSessions
-from bot.discord_bot.store import MessageStore, TableMessage
 from bot.i18n import N_, _, use_locale
 from bot.interaction.hand import hand_melds
 from bot.render.events import event_line, render_event
 from bot.render.notices import render_notice
+from bot.service.message_store import DiscordMessageStore, DiscordTableMessage
 from bot.service.model import Status, TableInfo, UserRef
 from bot.service.notifier import Notice
 from bot.service.service import GameService
@@ -58,13 +58,14 @@ class DiscordNotifier:
     def __init__(self, sessions: HandSessions) -> None:
         self.sessions = sessions
         self.client: discord.Client | None = None
-        self.store: MessageStore | None = None
+        self.store: DiscordMessageStore | None = None
         self.service: GameService | None = None
         self._ready = asyncio.Event()
         self._locks: dict[int, asyncio.Lock] = {}
         self._pinged: dict[int, int] = {}
 
-    def attach(self, client: discord.Client, store: MessageStore, service: GameService) -> None:
+    def attach(self, client: discord.Client, store: DiscordMessageStore,
+               service: GameService) -> None:
         """Start drawing on ``client``."""
         self.client, self.store, self.service = client, store, service
         self._ready.set()
@@ -74,7 +75,7 @@ class DiscordNotifier:
         self._ready.clear()
         self.client = None
 
-    async def _connected(self) -> tuple[discord.Client, MessageStore, GameService] | None:
+    async def _connected(self) -> tuple[discord.Client, DiscordMessageStore, GameService] | None:
         try:
             await asyncio.wait_for(self._ready.wait(), READY_TIMEOUT)
         except TimeoutError:
@@ -114,8 +115,8 @@ class DiscordNotifier:
             if message_id is None:
                 return
             if stored is None or stored.message_id != message_id:
-                stored = TableMessage(info.id, info.key.chat_id, message_id, info.version)
-            updated = TableMessage(info.id, stored.channel_id, message_id, info.version,
+                stored = DiscordTableMessage(info.id, info.key.chat_id, message_id, info.version)
+            updated = DiscordTableMessage(info.id, stored.channel_id, message_id, info.version,
                                    stored.ping_id, stored.ping_seat, recent)
             if info.status not in (Status.LOBBY, Status.PLAYING):
                 await self._delete(channel, updated.ping_id)
@@ -124,7 +125,7 @@ class DiscordNotifier:
                 self._pinged.pop(info.id, None)
             await store.save(updated)
 
-    async def _show(self, channel: discord.PartialMessageable, stored: TableMessage | None,
+    async def _show(self, channel: discord.PartialMessageable, stored: DiscordTableMessage | None,
                     content: str, controls: discord.ui.View | None) -> str | None:
         """Edit the stored message, or post a new one (none yet, or it was deleted)."""
         if stored is not None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 
 from bot.i18n import LOCALE_DIR
+from bot.render.rules import is_rule_quote
 from engine.commands import command_table
 from engine.variants import VARIANTS
 
@@ -32,12 +33,15 @@ POT = Path(__file__).with_name("messages.pot")
 def engine_texts() -> dict[str, str]:
     """Every engine text a player can see -> where it comes from (e.g.
     ``"german option opening"``), in registry order: for each variant its name, its
-    options' help, its presets' help and the help of every verb of its command table."""
+    options' help (and their sources where these are our own remarks rather than quotes of
+    a rule text), its presets' help and the help of every verb of its command table."""
     found: dict[str, str] = {}
     for variant in VARIANTS.values():
         found.setdefault(variant.name, f"{variant.id} name")
         for option in variant.options:
             found.setdefault(option.help, f"{variant.id} option {option.name}")
+            if not is_rule_quote(option.source):  # our own remark, not a quote
+                found.setdefault(option.source, f"{variant.id} option {option.name} source")
         for name, preset in variant.presets.items():
             found.setdefault(preset.help, f"{variant.id} preset {name}")
         for command in command_table(variant.id):

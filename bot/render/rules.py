@@ -9,6 +9,7 @@ catalogues complete). The shared verbs' help is also marked here
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from bot.i18n import N_, _
@@ -59,9 +60,17 @@ def _value_text(option: Option, value: OptionValue) -> str:
     return option.show(value)
 
 
+def is_rule_quote(source: str) -> bool:
+    """True when an option's ``source`` quotes a rule text ("basic-rummy.de.txt: ...")."""
+    return re.match(r"[\w-]+\.de\.txt: ", source) is not None
+
+
 def _source_text(source: str, quote_chars: int | None) -> str:
     """``source`` ("file: quote"), the quote shortened to ``quote_chars`` (``None``: whole;
-    0: the file name only)."""
+    0: the file name only). A source that quotes no rule text (a house rule of ours, "not
+    in the text: ...") is our own sentence and is shown whole, translated."""
+    if not is_rule_quote(source):
+        return _(source)
     if quote_chars is None:
         return source
     file, _sep, quote = source.partition(": ")

@@ -24,8 +24,10 @@ from typing import Any, Protocol
 import aiosqlite
 
 from bot.service.errors import StorageUnavailable, TableFromNewerRelease, UnreadableTable
+from bot.service.message_store import DiscordMessageStore, TelegramMessageStore
 from bot.service.model import ChatKey, Seat, SeatKind, Status, Table, TableSettings
 from bot.storage.database import Database
+from bot.storage.message_store import SqliteDiscordMessages, SqliteTelegramMessages
 from engine.errors import EngineError
 from engine.serialize import fraction_to_json, state_from_dict, state_to_dict
 
@@ -175,6 +177,14 @@ class Repository(Protocol):
     async def quarantined_tables(self) -> list[int]:
         """Ids of quarantined tables."""
 
+    @property
+    def telegram_messages(self) -> TelegramMessageStore:
+        """The Telegram adapter's message rows, on this repository's connection."""
+
+    @property
+    def discord_messages(self) -> DiscordMessageStore:
+        """The Discord adapter's message rows, on this repository's connection."""
+
 
 def _seat_to_json(seat: Seat) -> dict[str, Any]:
     return {"kind": seat.kind.value, "name": seat.name, "user": seat.user, "ai": seat.ai,
@@ -259,6 +269,16 @@ class SqliteRepository:
         self._lock = asyncio.Lock()
         self._cache_size = cache_size
         self._written: OrderedDict[int, Table] = OrderedDict()
+        self._telegram = SqliteTelegramMessages(self)
+        self._discord = SqliteDiscordMessages(self)
+
+    @property
+    def telegram_messages(self) -> TelegramMessageStore:
+        return self._telegram
+
+    @property
+    def discord_messages(self) -> DiscordMessageStore:
+        return self._discord
 
     def _decode(self, row: aiosqlite.Row) -> Table:
         cached = self._written.get(row["id"])
@@ -311,6 +331,21 @@ class SqliteRepository:
         async with self._lock:
             try:
                 return list(await self._conn.execute_fetchall(sql, params))
+            except sqlite3.Error as error:
+                raise storage_error(error) from error
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        """The rows of one query, between this repository's transactions (for the
+        message stores of :mod:`bot.storage.message_store`)."""
+        return await self._all(sql, params)
+
+    async def execute_one(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """One write statement, committed on its own between this repository's
+        transactions. Raises :class:`StorageUnavailable` when the database is locked,
+        full or read-only."""
+        async with self._lock:
+            try:
+                await self._conn.execute(sql, params)
             except sqlite3.Error as error:
                 raise storage_error(error) from error
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import os
-from pathlib import Path
 from typing import Any
 
 from telegram import BotCommand, Update
@@ -21,9 +20,9 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRa
 
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
 from bot.i18n import SUPPORTED_LOCALES, _, use_locale
+from bot.service.message_store import TelegramMessageStore
 from bot.service.service import GameService
 from bot.settings import Settings
-from bot.storage.database import Database, open_database
 from bot.telegram_bot import texts
 from bot.telegram_bot.hand_messages import HandMessages
 from bot.telegram_bot.handlers import Handlers
@@ -32,7 +31,6 @@ from bot.telegram_bot.notifier import TelegramNotifier
 from bot.telegram_bot.ordering import ChatOrderedProcessor
 from bot.telegram_bot.outbox import Outbox
 from bot.telegram_bot.parts import Parts
-from bot.telegram_bot.store import TelegramStore
 from bot.telegram_bot.table_messages import TableMessages
 from bot.telegram_bot.webhook import WebhookServer, secret_for, webhook_path
 
@@ -45,9 +43,9 @@ DEFAULT_WEBHOOK_PORT = 8443
 class TelegramAdapter:
     """The :class:`bot.runner.Adapter` for Telegram.
 
-    ``token``: the bot token; ``database_path``: the service's SQLite file (the adapter
-    keeps its message ids there, on its own connection); ``webhook_url``: ``None`` for
-    long polling; ``base_url`` / ``base_file_url``: another Bot API server (tests use a
+    ``token``: the bot token (the adapter keeps its message ids in the service's repository:
+    :attr:`bot.storage.repository.Repository.telegram_messages`); ``webhook_url``: ``None``
+    for long polling; ``base_url`` / ``base_file_url``: another Bot API server (tests use a
     fake one); ``rate_limiter``: PTB's limiter (default :class:`AIORateLimiter` with
     retries); ``webhook_listen``: (host, port) of the webhook server; ``poll_timeout``:
     seconds a long poll waits.
@@ -55,7 +53,7 @@ class TelegramAdapter:
 
     platform = "telegram"
 
-    def __init__(self, token: str, database_path: str | Path, *,
+    def __init__(self, token: str, *,
                  webhook_url: str | None = None, base_url: str | None = None,
                  base_file_url: str | None = None,
                  rate_limiter: BaseRateLimiter[int] | None = None,
@@ -70,14 +68,13 @@ class TelegramAdapter:
             builder = builder.base_file_url(base_file_url)
         self.app: Application[Any, Any, Any, Any, Any, Any] = builder.build()
         self.token = token
-        self.database_path = database_path
         self.webhook_url = webhook_url
         self.webhook_listen = webhook_listen
         self.poll_timeout = poll_timeout
         self.webhook: WebhookServer | None = None
         self.handlers: Handlers | None = None
         self._notifier = TelegramNotifier()
-        self._db: Database | None = None
+        self._started = False
         self._outbox = Outbox()
 
     @property
@@ -89,9 +86,9 @@ class TelegramAdapter:
         """Connect (getMe), register the commands, start long polling or the webhook.
         A failure stops what was started and is raised: a wrong token as
         :class:`PlatformRefused`, no network as :class:`PlatformUnreachable`."""
-        self._db = await open_database(self.database_path)
+        self._started = True
         try:
-            await self._start(service, TelegramStore(self._db))
+            await self._start(service, service.repo.telegram_messages)
         except BaseException as error:
             await self.stop()
             if isinstance(error, InvalidToken | Forbidden):
@@ -100,7 +97,7 @@ class TelegramAdapter:
                 raise PlatformUnreachable(f"cannot reach Telegram ({error})") from error
             raise
 
-    async def _start(self, service: GameService, store: TelegramStore) -> None:
+    async def _start(self, service: GameService, store: TelegramMessageStore) -> None:
         await self.app.initialize()
         username = self.app.bot.username
         messenger = Messenger(self.app.bot, store)
@@ -140,7 +137,7 @@ class TelegramAdapter:
     async def stop(self) -> None:
         """Stop taking updates, finish running handlers and queued messages, disconnect.
         Stopping twice is harmless."""
-        if self._db is None:
+        if not self._started:
             return
         if self.app.updater is not None and self.app.updater.running:
             await self.app.updater.stop()
@@ -150,11 +147,8 @@ class TelegramAdapter:
             await self.app.stop()
         await self._outbox.idle()
         self._notifier.detach()
-        try:
-            await self.app.shutdown()
-        finally:
-            await self._db.close()
-            self._db = None
+        self._started = False
+        await self.app.shutdown()
 
     async def process(self, update: dict[str, Any]) -> None:
         """Handle one update given as Bot API JSON (webhook tests, tools)."""
@@ -166,6 +160,6 @@ def create_adapter(settings: Settings) -> TelegramAdapter:
     webhook port from ``$PORT`` (default 8443). Raises ``SettingsError`` without a
     token."""
     port = int(os.environ.get("PORT", DEFAULT_WEBHOOK_PORT))
-    return TelegramAdapter(settings.require_telegram_token(), settings.database_path,
+    return TelegramAdapter(settings.require_telegram_token(),
                            webhook_url=settings.telegram_webhook_url,
                            webhook_listen=("0.0.0.0", port))

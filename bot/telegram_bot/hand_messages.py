@@ -12,6 +12,7 @@ from telegram import InlineKeyboardMarkup
 
 from bot.i18n import _, use_locale
 from bot.interaction.hand import hand_melds, valid_mask
+from bot.service.message_store import TelegramHandMessage, TelegramMessageStore
 from bot.service.model import Status, TableInfo, UserRef
 from bot.service.service import GameService
 from bot.telegram_bot import texts
@@ -19,7 +20,6 @@ from bot.telegram_bot.hand import closed_text, hand_text, ordered, signature
 from bot.telegram_bot.identity import PLATFORM, chat_id_of
 from bot.telegram_bot.keyboards import HandScreen, hand_keyboard
 from bot.telegram_bot.messaging import Messenger
-from bot.telegram_bot.store import HandMessage, TelegramStore
 from engine.cards import Card
 from engine.views import PlayerView
 
@@ -44,7 +44,7 @@ class Screen:
 class HandMessages:
     """Shows hands in private chats (see the module docstring)."""
 
-    def __init__(self, messenger: Messenger, store: TelegramStore,
+    def __init__(self, messenger: Messenger, store: TelegramMessageStore,
                  service: GameService | None = None) -> None:
         self.messenger = messenger
         self.store = store
@@ -89,7 +89,7 @@ class HandMessages:
                 if sent is None:
                     return False
                 message_id = sent.message_id
-            await self.store.save_hand_message(HandMessage(
+            await self.store.save_hand_message(TelegramHandMessage(
                 user_id, info.id, str(info.key), message_id, view.table.version,
                 signature(view.hand), sort))
             return True

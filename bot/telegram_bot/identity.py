@@ -2,7 +2,7 @@
 
 A group's tables are keyed ``ChatKey("telegram", <chat id>, <topic id or "">)``. The chat
 id is the group's *first* id: when a basic group becomes a supergroup (new id), its
-key stays (:meth:`bot.telegram_bot.store.TelegramStore.canonical_chat`). Each forum topic
+key stays (:meth:`bot.service.message_store.TelegramMessageStore.canonical_chat`). Each forum topic
 (``message_thread_id`` of a topic message) is a separate table.
 """
 

@@ -16,7 +16,7 @@ from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
-from bot.telegram_bot.store import TelegramStore
+from bot.service.message_store import TelegramMessageStore
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +27,7 @@ class Messenger:
     """The adapter's way to send: PTB's :class:`telegram.Bot` (with its rate limiter) plus
     the store for chat migrations and reachability."""
 
-    def __init__(self, bot: Bot, store: TelegramStore) -> None:
+    def __init__(self, bot: Bot, store: TelegramMessageStore) -> None:
         self.bot = bot
         self.store = store
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.service.message_store import TelegramMessageStore
 from bot.service.service import GameService
 from bot.telegram_bot.hand_messages import HandMessages
 from bot.telegram_bot.messaging import Messenger
 from bot.telegram_bot.notifier import TelegramNotifier
-from bot.telegram_bot.store import TelegramStore
 from bot.telegram_bot.table_messages import TableMessages
 
 
@@ -18,7 +18,7 @@ class Parts:
     notifier and the bot's ``@username`` (for deep links and ``/cmd@bot``)."""
 
     service: GameService
-    store: TelegramStore
+    store: TelegramMessageStore
     messenger: Messenger
     tables: TableMessages
     hands: HandMessages

@@ -18,6 +18,7 @@ from bot.render.events import event_line
 from bot.render.lobby import render_lobby
 from bot.render.notices import render_notice
 from bot.render.text import render_hand_end, render_table
+from bot.service.message_store import TelegramMessageStore, TelegramTableMessage
 from bot.service.model import Status, TableInfo
 from bot.service.notifier import Notice
 from bot.telegram_bot import texts
@@ -26,7 +27,6 @@ from bot.telegram_bot.identity import chat_id_of, deep_link, thread_id_of
 from bot.telegram_bot.keyboards import lobby_keyboard, table_keyboard
 from bot.telegram_bot.messaging import Messenger
 from bot.telegram_bot.outbox import Outbox
-from bot.telegram_bot.store import TableMessage, TelegramStore
 from engine.events import Event
 from engine.state import Phase
 from engine.views import PublicView
@@ -72,7 +72,7 @@ class TableMessages:
     ``table_locale``.
     """
 
-    def __init__(self, messenger: Messenger, store: TelegramStore, outbox: Outbox,
+    def __init__(self, messenger: Messenger, store: TelegramMessageStore, outbox: Outbox,
                  bot_username: str) -> None:
         self.messenger = messenger
         self.store = store
@@ -150,14 +150,14 @@ class TableMessages:
             return
         if row is not None and await self.messenger.edit(row.chat_id, row.message_id, text,
                                                          markup):
-            await self.store.save_table_message(TableMessage(
+            await self.store.save_table_message(TelegramTableMessage(
                 info.id, str(info.key), row.chat_id, row.thread_id, row.message_id,
                 info.version))
             return
         thread = thread_id_of(info.key)
         sent = await self.messenger.send(chat_id_of(info.key), text, markup, thread)
         if sent is not None:
-            await self.store.save_table_message(TableMessage(
+            await self.store.save_table_message(TelegramTableMessage(
                 info.id, str(info.key), sent.chat_id, thread, sent.message_id, info.version))
 
     # --- pings -----------------------------------------------------------------------------

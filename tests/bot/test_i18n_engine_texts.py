@@ -58,9 +58,9 @@ def screens(variant_id: str) -> list[str]:
 
 
 # Words that are the same in both languages by design (the allow-list): the German rule
-# texts' quotes ("Source:"/"Quelle:"), the typed command syntax before " — " and a verb's
-# aliases ("(also: rommé, romme, rufen)").
-QUOTE = re.compile(r"^\s*(Source|Quelle): ")
+# texts' quotes ("Source: file.de.txt: ..."; our own remarks there are translated), the
+# typed command syntax before " — " and a verb's aliases ("(also: rommé, romme, rufen)").
+QUOTE = re.compile(r"^\s*(Source|Quelle): [\w-]+\.de\.txt: ")
 ALIASES = re.compile(r"\((also|auch): [^)]*\)")
 
 

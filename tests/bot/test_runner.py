@@ -166,12 +166,12 @@ async def test_the_telegram_adapter_says_unreachable_or_refused(tmp_path: Path) 
     """The real python-telegram-bot stack: a closed port is unreachable; a token the
     (fake) Bot API does not know is refused."""
     async with _service(tmp_path / "bot.sqlite3") as service:
-        closed = TelegramAdapter("123:abc", tmp_path / "bot.sqlite3",
+        closed = TelegramAdapter("123:abc",
                                  base_url="http://127.0.0.1:9/bot")
         with pytest.raises(PlatformUnreachable):
             await closed.start(service)
         async with running_fake_telegram() as tg:
-            wrong = TelegramAdapter("999:wrong", tmp_path / "bot.sqlite3",
+            wrong = TelegramAdapter("999:wrong",
                                     base_url=tg.base_url, base_file_url=tg.base_file_url)
             with pytest.raises(PlatformRefused):
                 await wrong.start(service)

@@ -45,7 +45,7 @@ OPTIONS: tuple[Option, ...] = (
            "How often the discards may become a new wall (unlimited as in the text; a limit "
            "ends a game with no winner when the wall is used up).",
            f"{SOURCE}: Diese jetzt verdeckt liegenden Steine ... werden gründlich gemischt und "
-           "benutzt, um eine neue Mauer zu bauen (no limit in the text)",
+           "benutzt, um eine neue Mauer zu bauen",
            minimum=0, none_word="unlimited"),
     Option("rack_one", int, 25, "Value of a 1 left on the rack (the text values a 1 only in "
            "melds: 5, 10 or 25).",

@@ -14,6 +14,7 @@ from telegram.ext import AIORateLimiter
 
 from bot.service.clock import ManualClock
 from bot.service.flow import FlowControl
+from bot.service.message_store import TelegramMessageStore
 from bot.service.model import TableSettings
 from bot.service.service import GameService
 from bot.storage import open_database
@@ -22,7 +23,6 @@ from bot.storage.repository import SqliteRepository
 from bot.telegram_bot import TelegramAdapter
 from bot.telegram_bot.callbacks import decode
 from bot.telegram_bot.handlers import Handlers
-from bot.telegram_bot.store import TelegramStore
 from tests.fakes.telegram import CallbackAnswer, FakeMessage, FakeTelegram, running_fake_telegram
 from tests.fakes.telegram.models import CallbackQuery
 
@@ -48,7 +48,7 @@ class Bot:
     clock: ManualClock
     db: Database
     repo: SqliteRepository
-    store: TelegramStore
+    store: TelegramMessageStore
 
     @property
     def handlers(self) -> Handlers:
@@ -177,7 +177,7 @@ async def running_bot(path: Path, *, webhook_url: str | None = None,
         db = await open_database(path)
         clock = ManualClock()
         adapter = TelegramAdapter(
-            tg.token, path, base_url=tg.base_url, base_file_url=tg.base_file_url,
+            tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url,
             rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
             webhook_url=webhook_url, webhook_listen=("127.0.0.1", 0), poll_timeout=1)
         repo = SqliteRepository(db)
@@ -189,7 +189,7 @@ async def running_bot(path: Path, *, webhook_url: str | None = None,
         service.flow = scripted_flow()
         await adapter.start(service)
         try:
-            yield Bot(tg, adapter, service, clock, db, repo, TelegramStore(db))
+            yield Bot(tg, adapter, service, clock, db, repo, repo.telegram_messages)
         finally:
             await adapter.stop()
             await db.close()

@@ -66,12 +66,17 @@ async def test_webhook_mode_registers_the_url_and_takes_updates(tmp_path: Path) 
 
 async def test_a_wrong_token_fails_the_start_and_releases_everything(tmp_path: Path) -> None:
     async with running_bot(tmp_path / "rummy.sqlite3") as bot:
-        stranger = TelegramAdapter("987654321:SomeoneElsesToken", tmp_path / "rummy.sqlite3",
+        stranger = TelegramAdapter("987654321:SomeoneElsesToken",
                                    base_url=bot.tg.base_url)
         with pytest.raises(PlatformRefused):
             await stranger.start(bot.service)
-        assert stranger._db is None  # closed again
+        assert not stranger.app.running
         await stranger.stop()  # and stopping again is harmless
+        # the service's one connection, which the adapter's rows share, is still open
+        assert await bot.service.repo.count_tables() == 0
+        await bot.start_private(ALICE)
+        await bot.say(ALICE, GROUP, "/new")
+        assert await bot.service.repo.count_tables() == 1
 
 
 async def test_a_redelivered_update_changes_nothing_twice(tmp_path: Path) -> None:
@@ -96,7 +101,7 @@ async def test_rummy_bot_run_plays_with_the_real_clock_and_stops_cleanly(tmp_pat
     async with running_fake_telegram() as tg:
         tg.add_user(ALICE, "Alice", "alice")
         tg.add_group(GROUP, "Rummy night")
-        adapter = TelegramAdapter(tg.token, path, base_url=tg.base_url,
+        adapter = TelegramAdapter(tg.token, base_url=tg.base_url,
                                   base_file_url=tg.base_file_url, poll_timeout=1,
                                   rate_limiter=AIORateLimiter(overall_max_rate=0,
                                                               group_max_rate=0))

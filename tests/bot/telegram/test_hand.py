@@ -241,7 +241,7 @@ async def test_the_hand_keyboard_works_after_a_restart(bot: Bot) -> None:
     await bot.adapter.stop()
 
     tg = bot.tg
-    again = TelegramAdapter(tg.token, bot.db.path, base_url=tg.base_url,
+    again = TelegramAdapter(tg.token, base_url=tg.base_url,
                             base_file_url=tg.base_file_url,
                             rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
                             poll_timeout=1)

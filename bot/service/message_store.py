@@ -1,0 +1,155 @@
+"""Which chat message shows which table or hand: the adapters' rows, kept by the service's
+storage on its one connection.
+
+A restarted bot edits the messages it sent before instead of posting new ones, so the
+adapters remember their message ids, chats and users. They never touch the database
+themselves: they ask the repository for a store (:attr:`Repository.telegram_messages`,
+:attr:`Repository.discord_messages`), whose protocol is defined here and whose
+implementations live in :mod:`bot.storage`. Every method is one statement of its own
+(autocommitted), never part of a game transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+__all__ = [
+    "DiscordMessageStore",
+    "DiscordTableMessage",
+    "KnownUser",
+    "TelegramHandMessage",
+    "TelegramMessageStore",
+    "TelegramTableMessage",
+]
+
+
+# --- Telegram -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TelegramTableMessage:
+    """The group message that shows table ``table_id``."""
+
+    table_id: int
+    chat_key: str
+    chat_id: int
+    thread_id: int | None
+    message_id: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class TelegramHandMessage:
+    """A player's private hand message for one table: the message, the game version its
+    keyboard was drawn for, the hand it shows (command notation) and the chosen order."""
+
+    user_id: int
+    table_id: int
+    chat_key: str
+    message_id: int
+    version: int
+    hand: str
+    sort_mode: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class KnownUser:
+    """What Telegram told us about a user; ``reachable``: whether a private message works
+    (``None``: not tried yet)."""
+
+    user_id: int
+    first_name: str
+    username: str | None
+    language_code: str | None
+    reachable: bool | None
+
+
+class TelegramMessageStore(Protocol):
+    """The Telegram adapter's rows: table and hand messages, chats (with their id after a
+    supergroup upgrade) and users (language, name, whether a private message works)."""
+
+    async def table_message(self, table_id: int) -> TelegramTableMessage | None:
+        """The message showing ``table_id``, if one was sent."""
+        ...
+
+    async def save_table_message(self, message: TelegramTableMessage) -> None:
+        """Insert or replace the row of ``message.table_id``."""
+        ...
+
+    async def hand_message(self, user_id: int, table_id: int) -> TelegramHandMessage | None:
+        """The user's hand message for ``table_id``."""
+        ...
+
+    async def save_hand_message(self, message: TelegramHandMessage) -> None:
+        """Insert or replace the row of (user, table)."""
+        ...
+
+    async def canonical_chat(self, chat_id: int) -> int:
+        """The id a chat's tables are keyed by: its first id (before a supergroup
+        upgrade)."""
+        ...
+
+    async def current_chat(self, chat_id: int) -> int:
+        """Where messages for the chat keyed ``chat_id`` go now."""
+        ...
+
+    async def chat_title(self, chat_id: int) -> str | None:
+        """The title last seen for the chat keyed ``chat_id``."""
+        ...
+
+    async def remember_chat(self, chat_id: int, title: str | None) -> None:
+        """Note a chat (keyed by its canonical id) and its title."""
+        ...
+
+    async def migrate_chat(self, old_id: int, new_id: int) -> None:
+        """A basic group became the supergroup ``new_id``: its tables keep their key,
+        messages go to ``new_id`` from now on."""
+        ...
+
+    async def user(self, user_id: int) -> KnownUser | None:
+        """What we know about ``user_id``."""
+        ...
+
+    async def remember_user(self, user_id: int, first_name: str, username: str | None,
+                            language_code: str | None) -> None:
+        """Insert or refresh a user's name and language (``reachable`` is kept)."""
+        ...
+
+    async def set_reachable(self, user_id: int, reachable: bool) -> None:
+        """Record whether private messages to ``user_id`` work."""
+        ...
+
+
+# --- Discord --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DiscordTableMessage:
+    """The public message of table ``table_id``: ``channel_id``/``message_id`` (Discord
+    snowflakes as text), the table ``version`` it shows, the last turn ping
+    (``ping_id``, ``ping_seat``; ``None`` when none) and the ``recent`` event lines."""
+
+    table_id: int
+    channel_id: str
+    message_id: str
+    version: int
+    ping_id: str | None = None
+    ping_seat: int | None = None
+    recent: tuple[str, ...] = field(default=())
+
+    def with_ping(self, ping_id: str | None, seat: int | None) -> DiscordTableMessage:
+        """A copy with another last ping."""
+        return replace(self, ping_id=ping_id, ping_seat=seat)
+
+
+class DiscordMessageStore(Protocol):
+    """The Discord adapter's rows: each table's public message."""
+
+    async def get(self, table_id: int) -> DiscordTableMessage | None:
+        """The stored message of a table, or ``None``."""
+        ...
+
+    async def save(self, message: DiscordTableMessage) -> None:
+        """Insert or replace the row of ``message.table_id``."""
+        ...

@@ -1,0 +1,161 @@
+"""SQLite implementations of the adapters' message stores
+(:mod:`bot.service.message_store`), on the repository's connection.
+
+Tables: ``telegram_table_messages``, ``telegram_hand_messages``, ``telegram_chats``,
+``telegram_users`` (migration ``0002_telegram_messages.sql``) and
+``discord_table_messages`` (``0003_discord_messages.sql``). Each method is one statement
+run through :class:`bot.storage.repository.SqliteRepository`'s lock, so it never lands
+inside a game transaction of the same connection (nor is rolled back with one).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import aiosqlite
+
+from bot.service.message_store import (
+    DiscordTableMessage,
+    KnownUser,
+    TelegramHandMessage,
+    TelegramTableMessage,
+)
+
+__all__ = ["SqliteDiscordMessages", "SqliteTelegramMessages", "Statements"]
+
+
+class Statements(Protocol):
+    """Single statements on a shared connection (the repository provides them)."""
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        """The rows of one query."""
+        ...
+
+    async def execute_one(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """One write statement, committed on its own."""
+        ...
+
+
+class SqliteTelegramMessages:
+    """:class:`bot.service.message_store.TelegramMessageStore` on SQLite."""
+
+    def __init__(self, db: Statements) -> None:
+        self._db = db
+
+    async def _one(self, sql: str, params: Sequence[Any]) -> aiosqlite.Row | None:
+        rows = await self._db.fetch_all(sql, params)
+        return rows[0] if rows else None
+
+    async def table_message(self, table_id: int) -> TelegramTableMessage | None:
+        row = await self._one("SELECT * FROM telegram_table_messages WHERE table_id = ?",
+                              (table_id,))
+        if row is None:
+            return None
+        return TelegramTableMessage(row["table_id"], row["chat_key"], row["chat_id"],
+                                    row["thread_id"], row["message_id"], row["version"])
+
+    async def save_table_message(self, message: TelegramTableMessage) -> None:
+        await self._db.execute_one(
+            "INSERT INTO telegram_table_messages VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (table_id) DO UPDATE SET chat_key = excluded.chat_key, "
+            "chat_id = excluded.chat_id, thread_id = excluded.thread_id, "
+            "message_id = excluded.message_id, version = excluded.version",
+            (message.table_id, message.chat_key, message.chat_id, message.thread_id,
+             message.message_id, message.version))
+
+    async def hand_message(self, user_id: int, table_id: int) -> TelegramHandMessage | None:
+        row = await self._one("SELECT * FROM telegram_hand_messages WHERE user_id = ? "
+                              "AND table_id = ?", (user_id, table_id))
+        if row is None:
+            return None
+        return TelegramHandMessage(row["user_id"], row["table_id"], row["chat_key"],
+                                   row["message_id"], row["version"], row["hand"],
+                                   row["sort_mode"])
+
+    async def save_hand_message(self, message: TelegramHandMessage) -> None:
+        await self._db.execute_one(
+            "INSERT INTO telegram_hand_messages VALUES (?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (user_id, table_id) DO UPDATE SET chat_key = excluded.chat_key, "
+            "message_id = excluded.message_id, version = excluded.version, "
+            "hand = excluded.hand, sort_mode = excluded.sort_mode",
+            (message.user_id, message.table_id, message.chat_key, message.message_id,
+             message.version, message.hand, message.sort_mode))
+
+    async def canonical_chat(self, chat_id: int) -> int:
+        row = await self._one("SELECT chat_id FROM telegram_chats WHERE current_id = ?",
+                              (chat_id,))
+        return chat_id if row is None else int(row["chat_id"])
+
+    async def current_chat(self, chat_id: int) -> int:
+        row = await self._one("SELECT current_id FROM telegram_chats WHERE chat_id = ?",
+                              (chat_id,))
+        return chat_id if row is None else int(row["current_id"])
+
+    async def chat_title(self, chat_id: int) -> str | None:
+        row = await self._one("SELECT title FROM telegram_chats WHERE chat_id = ?", (chat_id,))
+        return None if row is None else row["title"]
+
+    async def remember_chat(self, chat_id: int, title: str | None) -> None:
+        await self._db.execute_one(
+            "INSERT INTO telegram_chats (chat_id, current_id, title) VALUES (?, ?, ?) "
+            "ON CONFLICT (chat_id) DO UPDATE SET title = COALESCE(excluded.title, title)",
+            (chat_id, chat_id, title))
+
+    async def migrate_chat(self, old_id: int, new_id: int) -> None:
+        canonical = await self.canonical_chat(old_id)
+        await self._db.execute_one(
+            "INSERT INTO telegram_chats (chat_id, current_id) VALUES (?, ?) "
+            "ON CONFLICT (chat_id) DO UPDATE SET current_id = excluded.current_id",
+            (canonical, new_id))
+
+    async def user(self, user_id: int) -> KnownUser | None:
+        row = await self._one("SELECT * FROM telegram_users WHERE user_id = ?", (user_id,))
+        if row is None:
+            return None
+        reachable = None if row["reachable"] is None else bool(row["reachable"])
+        return KnownUser(row["user_id"], row["first_name"], row["username"],
+                         row["language_code"], reachable)
+
+    async def remember_user(self, user_id: int, first_name: str, username: str | None,
+                            language_code: str | None) -> None:
+        await self._db.execute_one(
+            "INSERT INTO telegram_users (user_id, first_name, username, language_code) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+            "first_name = excluded.first_name, username = excluded.username, "
+            "language_code = excluded.language_code",
+            (user_id, first_name, username, language_code))
+
+    async def set_reachable(self, user_id: int, reachable: bool) -> None:
+        await self._db.execute_one(
+            "INSERT INTO telegram_users (user_id, first_name, reachable) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET reachable = excluded.reachable",
+            (user_id, str(user_id), int(reachable)))
+
+
+class SqliteDiscordMessages:
+    """:class:`bot.service.message_store.DiscordMessageStore` on SQLite."""
+
+    def __init__(self, db: Statements) -> None:
+        self._db = db
+
+    async def get(self, table_id: int) -> DiscordTableMessage | None:
+        rows = await self._db.fetch_all(
+            "SELECT table_id, channel_id, message_id, version, ping_id, ping_seat, recent "
+            "FROM discord_table_messages WHERE table_id = ?", (table_id,))
+        if not rows:
+            return None
+        row = rows[0]
+        recent = json.loads(row[6])
+        return DiscordTableMessage(int(row[0]), str(row[1]), str(row[2]), int(row[3]),
+                                   row[4], row[5], tuple(str(line) for line in recent))
+
+    async def save(self, message: DiscordTableMessage) -> None:
+        await self._db.execute_one(
+            "INSERT OR REPLACE INTO discord_table_messages "
+            "(table_id, channel_id, message_id, version, ping_id, ping_seat, recent) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (message.table_id, message.channel_id, message.message_id, message.version,
+             message.ping_id, message.ping_seat,
+             json.dumps(list(message.recent), ensure_ascii=False)))
