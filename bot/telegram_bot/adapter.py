@@ -145,6 +145,8 @@ class TelegramAdapter:
             await self.webhook.stop()
         if self.app.running:
             await self.app.stop()
+        if self.handlers is not None:
+            self.handlers.parts.tables.flush_deferred()
         await self._outbox.idle()
         self._notifier.detach()
         self._started = False

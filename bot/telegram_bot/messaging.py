@@ -97,7 +97,8 @@ class Messenger:
         return True
 
     async def delete(self, chat_id: int, message_id: int) -> None:
-        """Delete a message if possible (old pings); failures are ignored."""
+        """Delete a message if possible (a replaced private hand message); failures are
+        ignored."""
         try:
             await self.bot.delete_message(chat_id, message_id)
         except (BadRequest, Forbidden, ChatMigrated):

@@ -1,6 +1,7 @@
 """:class:`TelegramNotifier`: the game service's :class:`bot.service.notifier.Notifier` on
 Telegram. Table changes edit the group's table message, hand changes the player's private
-hand message; the first table change of a human's turn pings them once in the group, and
+hand message; the first table change of a human's turn pings them in the group when
+another person moved before (at most two group calls a turn: the edit and that ping), and
 ``turn_started`` brings the move buttons to their hand message; a running-out timer warns
 them in the group.
 
@@ -66,7 +67,8 @@ class TelegramNotifier:
         parts.tables.changed(info, view, events, notices, locale)
         if view is not None and view.current is not None and parts.tables.new_turn(info.id):
             seat = info.seats[view.current]
-            if seat.user is not None and not seat.automated:
+            if seat.user is not None and not seat.automated \
+                    and parts.tables.person_changed(info.id, seat.user):
                 with use_locale(locale):
                     parts.tables.ping(info, texts.turn_ping(user_id_of(seat.user), seat.name))
 

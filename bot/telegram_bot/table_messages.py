@@ -8,6 +8,7 @@ game edits the table message at the pace Telegram allows, showing the newest sta
 
 from __future__ import annotations
 
+import asyncio
 from collections import deque
 from collections.abc import Sequence
 
@@ -32,6 +33,11 @@ from engine.state import Phase
 from engine.views import PublicView
 
 MAX_TEXT = 4096
+MID_TURN_DELAY = 8.0
+"""Seconds a change inside a person's turn (a draw, a meld) waits before the table message
+shows it: the end of the turn usually comes first and one edit shows both, so a turn
+costs the group one edit and at most one ping (Telegram allows about 20 calls a minute
+in a group)."""
 LOG_LINES = 8
 """How many recent moves and announcements the table message keeps."""
 
@@ -68,12 +74,12 @@ def render_group_text(info: TableInfo, view: PublicView | None, log: Sequence[st
 class TableMessages:
     """Table messages, pings and the waiting list of each table (see the module docstring).
 
-    ``bot_username`` builds the deep links; ``locale_of`` is the service's
-    ``table_locale``.
+    ``bot_username`` builds the deep links; ``mid_turn_delay``: see
+    :data:`MID_TURN_DELAY`.
     """
 
     def __init__(self, messenger: Messenger, store: TelegramMessageStore, outbox: Outbox,
-                 bot_username: str) -> None:
+                 bot_username: str, mid_turn_delay: float = MID_TURN_DELAY) -> None:
         self.messenger = messenger
         self.store = store
         self.outbox = outbox
@@ -82,7 +88,9 @@ class TableMessages:
         self._last: dict[int, tuple[TableInfo, PublicView | None, str]] = {}
         self._turn: dict[int, tuple[int, int]] = {}
         self._pinged: dict[int, tuple[int, int]] = {}
-        self._ping_message: dict[int, tuple[int, int]] = {}
+        self._pinged_person: dict[int, str] = {}
+        self._deferred: dict[int, asyncio.TimerHandle] = {}
+        self.mid_turn_delay = mid_turn_delay
         self.waiting: dict[int, dict[int, str]] = {}
 
     def start_link(self, table_id: int) -> str:
@@ -97,15 +105,51 @@ class TableMessages:
             if view is not None:
                 log.extend(event_line(e, view) for e in events)
             log.extend(render_notice(n) for n in notices)
+        mid_turn = self._mid_turn(info, view, notices)
         if view is not None and view.current is not None:
             self._turn[info.id] = (view.deal_number, view.current)
         closed = info.status not in (Status.LOBBY, Status.PLAYING)
         if closed:
             self.waiting.pop(info.id, None)
         self._last[info.id] = (info, view, locale)
-        self._queue(info, view, locale)
+        if mid_turn:
+            self._defer(info.id)
+        else:
+            self._cancel_deferred(info.id)
+            self._queue(info, view, locale)
         if closed:
-            self._drop_ping(info)
+            self._pinged_person.pop(info.id, None)
+
+    def _mid_turn(self, info: TableInfo, view: PublicView | None,
+                  notices: Sequence[Notice]) -> bool:
+        """True for a change inside a person's turn that the group may see a little later:
+        the same seat of the same deal moves on, with nothing announced."""
+        if view is None or view.current is None or notices or info.status is not Status.PLAYING:
+            return False
+        seat = info.seats[view.current]
+        return (seat.user is not None and not seat.automated
+                and self._turn.get(info.id) == (view.deal_number, view.current))
+
+    def _defer(self, table_id: int) -> None:
+        if table_id in self._deferred:
+            return  # the edit already waiting will show this change too
+        loop = asyncio.get_running_loop()
+        self._deferred[table_id] = loop.call_later(self.mid_turn_delay, self._flush, table_id)
+
+    def _cancel_deferred(self, table_id: int) -> None:
+        handle = self._deferred.pop(table_id, None)
+        if handle is not None:
+            handle.cancel()
+
+    def _flush(self, table_id: int) -> None:
+        self._deferred.pop(table_id, None)
+        self.refresh(table_id)
+
+    def flush_deferred(self) -> None:
+        """Queue every edit still waiting (the adapter is stopping)."""
+        for table_id in list(self._deferred):
+            self._cancel_deferred(table_id)
+            self.refresh(table_id)
 
     def refresh(self, table_id: int) -> bool:
         """Draw the table message again (the waiting list changed); False when this
@@ -170,27 +214,21 @@ class TableMessages:
         self._pinged[table_id] = turn
         return True
 
+    def person_changed(self, table_id: int, user_key: str) -> bool:
+        """True when ``user_key`` is not the person this table last pinged for a turn
+        (and note them): a player whose turns follow each other with only AI seats in
+        between is pinged once, not at every turn; their hand message gets the buttons."""
+        if self._pinged_person.get(table_id) == user_key:
+            return False
+        self._pinged_person[table_id] = user_key
+        return True
+
     def ping(self, info: TableInfo, html: str) -> None:
-        """Post a short HTML note (a turn ping, a timer warning) in the table's chat; it
-        replaces the table's previous note, which is deleted."""
+        """Post a short HTML note (a turn ping, a timer warning) in the table's chat.
+        Earlier notes stay: deleting one would cost a call of the group's 20 a minute."""
 
         async def job() -> None:
-            old = self._ping_message.pop(info.id, None)
-            if old is not None:
-                await self.messenger.delete(*old)
-            sent = await self.messenger.send(chat_id_of(info.key), html,
-                                             thread_id=thread_id_of(info.key), html=True)
-            if sent is not None:
-                self._ping_message[info.id] = (sent.chat_id, sent.message_id)
-
-        self.outbox.put(chat_id_of(info.key), f"ping:{info.id}", job)
-
-    def _drop_ping(self, info: TableInfo) -> None:
-        """Delete the last note once the table is closed."""
-
-        async def job() -> None:
-            old = self._ping_message.pop(info.id, None)
-            if old is not None:
-                await self.messenger.delete(*old)
+            await self.messenger.send(chat_id_of(info.key), html,
+                                      thread_id=thread_id_of(info.key), html=True)
 
         self.outbox.put(chat_id_of(info.key), f"ping:{info.id}", job)

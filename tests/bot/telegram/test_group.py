@@ -4,6 +4,7 @@ pings, and what may and may not be answered in the group."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 from bot.service.model import Status, TableSettings
@@ -163,6 +164,53 @@ async def test_turn_pings_mention_the_player_once_per_turn(bot: Bot) -> None:
     assert [m for m in bot.tg.messages(GROUP) if m.entities] == [ping]
 
 
+GROUP_WRITES = ("sendmessage", "editmessagetext", "editmessagereplymarkup", "deletemessage")
+
+
+def group_calls(bot: Bot) -> list[str]:
+    """The Bot API calls that wrote to the group so far, by method (lower case)."""
+    return [c.method.lower() for c in bot.tg.calls
+            if c.method.lower() in GROUP_WRITES and str(c.params.get("chat_id")) == str(GROUP)]
+
+
+async def test_a_turn_costs_at_most_two_group_calls(bot: Bot) -> None:
+    """Telegram allows about 20 calls a minute in a group: a turn edits the table message
+    and pings by a new message only when the person to move changed; nothing is deleted.
+    Two people and two AI seats play 12 human turns by typed commands."""
+    await bot.start_private(CARL)
+    await bot.start_private(BOB)
+    await bot.say(CARL, GROUP, "/new deals=1")
+    await bot.say(BOB, GROUP, "/join")
+    await bot.say(CARL, GROUP, "/addbot")
+    await bot.say(CARL, GROUP, "/addbot")
+    await bot.say(CARL, GROUP, "/start")
+    key = chat_key(GROUP, None)
+    people = {f"telegram:{CARL}": CARL, f"telegram:{BOB}": BOB}
+    human_turns = 0
+    while human_turns < 12:
+        info, view = await bot.service.table_view(key)
+        assert view is not None and info.status is Status.PLAYING and view.current is not None
+        user = info.seats[view.current].user
+        if user not in people:
+            await bot.tick(2.0)
+            continue
+        before = len(group_calls(bot))
+        player = people[user]
+        ref = await bot.handlers.parts.hands.user_ref(player)
+        for _step in range(2):
+            commands = await bot.service.legal_commands(key, ref)
+            move = "draw" if "draw" in commands else next(c for c in commands
+                                                        if c.startswith("discard"))
+            await bot.say(player, GROUP, f"/{move}")
+        human_turns += 1
+        calls = group_calls(bot)[before:]
+        assert len(calls) <= 2 and "deletemessage" not in calls, calls
+    assert "deletemessage" not in group_calls(bot)
+    pinged = [m.entities[0]["user"]["id"] for m in bot.tg.messages(GROUP) if m.entities]
+    assert set(pinged) == {CARL, BOB}
+    assert all(a != b for a, b in pairwise(pinged)), pinged
+
+
 async def test_private_answers_never_fall_back_to_the_group_when_they_show_cards(
         bot: Bot) -> None:
     await bot.start_private(BOB)
@@ -249,7 +297,9 @@ async def test_the_turn_timer_warns_in_the_group_and_the_ai_plays_a_missed_turn(
         assert table is not None and table.state is not None
         name = table.seats[table.state.current].name
         await bot.tick(25)  # 30 s turns are warned 6 s before the end
-        [warning] = [m for m in bot.tg.messages(GROUP) if m.entities]
+        # the turn ping stays (nothing is deleted), the warning follows it
+        ping, warning = [m for m in bot.tg.messages(GROUP) if m.entities]
+        assert ping.text == f"{name}, it is your turn."
         assert warning.text == f"{name}, your turn ends in 5 s."
         await bot.tick(6)
         texts = [m.text or "" for m in bot.tg.messages(GROUP)]
