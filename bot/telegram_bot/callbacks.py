@@ -4,13 +4,15 @@
 Shape: ``<kind><action><sort>.<table>.<version>.<mask>.<arg>``, numbers in base 36::
 
     hs0.c.2f.bn.    hand button "toggle": table 12, version 87, cards 0 1 5 7 8 selected
+    ha0.c.2f.bn.3   hand button "offer": the 4th move the hand model offers for that
+                    selection (:attr:`bot.interaction.hand.HandModel.offers`)
     gj0.c.5..       group button "join" of table 12 (drawn at version 5)
 
 ``kind`` is ``g`` (the group's table message) or ``h`` (a private hand message);
 ``action`` one letter (:data:`GROUP_ACTIONS`, :data:`HAND_ACTIONS`); ``sort`` the hand
 order (0 by suit, 1 by rank, 2 melds first); ``mask`` the selected cards as a bit set
 over the hand in that order (bit ``i`` = the ``i``-th card); ``arg`` a short
-argument (a meld index, joker faces, a verb number).
+argument (an offer number, a verb number).
 
 The selection travels in the buttons themselves, so a restart loses nothing and
 the server keeps no per-user state for it.
@@ -41,23 +43,10 @@ GROUP_ACTIONS: dict[str, str] = {
 HAND_ACTIONS: dict[str, str] = {
     "s": "toggle",
     "c": "clear",
-    "d": "draw",
-    "t": "take",
-    "k": "take_pick",
-    "K": "take_card",
-    "m": "meld",
-    "o": "layoff_pick",
-    "L": "layoff",
-    "w": "swap_pick",
-    "W": "swap",
-    "J": "joker_reading",
-    "x": "discard",
     "r": "sort",
     "h": "hint",
-    "n": "next_deal",
-    "v": "verb",
-    "p": "verb_pick",
-    "P": "verb_card",
+    "a": "offer",
+    "k": "pile",
     "b": "back",
 }
 """Actions of the buttons under a private hand message."""

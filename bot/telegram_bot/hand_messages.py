@@ -5,39 +5,32 @@ a typed command), its message id, version and hand kept in the store."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from telegram import InlineKeyboardMarkup
 
 from bot.i18n import _, use_locale
-from bot.interaction.hand import hand_melds, valid_mask
+from bot.interaction.hand import HandModel, SortMode, hand_model
+from bot.service.errors import NoTable, NotPlaying, NotSeated
 from bot.service.message_store import TelegramHandMessage, TelegramMessageStore
 from bot.service.model import Status, TableInfo, UserRef
 from bot.service.service import GameService
 from bot.telegram_bot import texts
-from bot.telegram_bot.hand import closed_text, hand_text, ordered, signature
+from bot.telegram_bot.hand import closed_text, ended_text, hand_text, signature
 from bot.telegram_bot.identity import PLATFORM, chat_id_of
 from bot.telegram_bot.keyboards import HandScreen, hand_keyboard
 from bot.telegram_bot.messaging import Messenger
-from engine.cards import Card
 from engine.views import PlayerView
-
-if TYPE_CHECKING:
-    from engine.search import Partition
 
 
 @dataclass(frozen=True)
 class Screen:
-    """What to draw besides the view: selection, order, a picker screen and a note."""
+    """What to draw besides the game: the selection, the order (``None``: the one the
+    message had), the ``main`` or ``pile`` screen and a note under the hand."""
 
     mask: int = 0
     sort: int | None = None
     screen: str = "main"
-    readings: tuple[tuple[Card, ...], ...] = field(default_factory=tuple)
-    labels: tuple[str, ...] = field(default_factory=tuple)
-    target: str = "m"
-    verb: int = 0
     note: str = ""
 
 
@@ -45,10 +38,10 @@ class HandMessages:
     """Shows hands in private chats (see the module docstring)."""
 
     def __init__(self, messenger: Messenger, store: TelegramMessageStore,
-                 service: GameService | None = None) -> None:
+                 service: GameService) -> None:
         self.messenger = messenger
         self.store = store
-        self.service = service  # finds the best melds of a hand sorted "melds first"
+        self.service = service  # builds the hand model (its engine work runs in the pool)
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
 
     async def title(self, info: TableInfo) -> str:
@@ -65,19 +58,27 @@ class HandMessages:
     async def show(self, info: TableInfo, user_id: int, view: PlayerView, locale: str,
                    screen: Screen | None = None, repost: bool = False) -> bool:
         """Draw the user's hand message for ``info`` and edit it in place (send it when
-        there is none, or anew at the bottom when ``repost``). Returns False when the
-        user cannot be written to."""
+        there is none, or anew at the bottom when ``repost``). A running game is drawn
+        from the service's current hand model (``view`` then only stands in when the game
+        ended meanwhile). Returns False when the user cannot be written to."""
         screen = screen or Screen()
         async with self._locks.setdefault((user_id, info.id), asyncio.Lock()):
             row = await self.store.hand_message(user_id, info.id)
             sort = screen.sort if screen.sort is not None else (row.sort_mode if row else 0)
             title = await self.title(info)
-            melds = None
-            if sort == 2 and self.service is not None:
-                melds = await hand_melds(self.service, info.key, await self.user_ref(user_id),
-                                         True)
+            model = None
+            if info.status is Status.PLAYING:
+                user = await self.user_ref(user_id)
+                with use_locale(locale):
+                    try:
+                        model = await hand_model(self.service, info.key, user,
+                                                 mask=screen.mask, sort=SortMode(sort))
+                    except (NoTable, NotSeated, NotPlaying):
+                        model = None
+            if model is not None:
+                info, view = model.info, model.view
             with use_locale(locale):
-                text, markup = _draw(info, view, title, sort, screen, melds)
+                text, markup = _draw(info, view, title, screen, model)
             message_id = None
             if row is not None and not repost and await self.messenger.edit_private(
                     user_id, row.message_id, text, markup):
@@ -95,17 +96,13 @@ class HandMessages:
             return True
 
 
-def _draw(info: TableInfo, view: PlayerView, title: str, sort: int, screen: Screen,
-          melds: Partition | None = None) -> tuple[str, InlineKeyboardMarkup | None]:
-    """The hand message's text and keyboard (no keyboard once the table is closed);
-    ``melds``: the hand's best melds for the "melds first" order."""
+def _draw(info: TableInfo, view: PlayerView, title: str, screen: Screen,
+          model: HandModel | None) -> tuple[str, InlineKeyboardMarkup | None]:
+    """The hand message's text and keyboard (no keyboard once the game is not running)."""
     if info.status is Status.CANCELLED:
         return closed_text(title, _("The game was cancelled.")), None
-    order = ordered(view.hand, sort, melds)
-    mask = screen.mask if valid_mask(order, screen.mask) else 0
-    text = hand_text(view, title, order, mask, sort, screen.note, melds)
-    if info.status is not Status.PLAYING:
-        return text, None
-    drawn = HandScreen(info.id, view.table.version, view, order, mask, sort, screen.screen,
-                       screen.readings, screen.labels, screen.target, screen.verb)
+    if model is None:
+        return ended_text(view, title), None
+    text = hand_text(model, title, screen.note)
+    drawn = HandScreen(info.id, view.table.version, model, screen.screen)
     return text, hand_keyboard(drawn)

@@ -12,16 +12,18 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from bot.interaction.hand import Group, SortMode, hand_cards, hand_model
 from bot.render.cards import card_text
 from bot.service.model import Table
+from bot.telegram_bot.callbacks import decode
 from bot.telegram_bot.identity import user_id_of
-from engine.actions import Action, Discard, Draw, LayOff, MeldCards, NextDeal, TakeDiscard
+from engine.actions import Action, Draw, NextDeal, TakeDiscard
 from engine.ai import make_ai
 from engine.cards import Card
 from engine.game import current_player, legal_actions
 from engine.state import Phase
 from engine.views import view_for
-from tests.bot.telegram.support import CARD_TEXT, Bot, button, group_button, hand_button
+from tests.bot.telegram.support import CARD_TEXT, Bot, group_button, hand_button
 from tests.fakes.telegram import FakeMessage
 
 
@@ -101,11 +103,12 @@ class Driver:
     """Plays the humans of table ``table_id`` through Telegram (see the module docstring).
 
     ``typed``: how moves alternate between buttons and typed commands (one in ``typed``
-    moves is typed: in the group for draw/take, in the private chat otherwise).
+    moves is typed: in the group for draw/take, in the private chat otherwise; 0: every
+    move by the buttons the hand model offers).
     """
 
     def __init__(self, bot: Bot, table_id: int, group: int, check: PrivacyCheck,
-                 typed: int = 4) -> None:
+                 typed: int = 4, seed: int = 99) -> None:
         self.bot = bot
         self.table_id = table_id
         self.group = group
@@ -114,9 +117,9 @@ class Driver:
         self.moves = 0
         self.button_moves = 0
         self.typed_moves = 0
-        self.joker_readings = 0
+        self.offers_pressed = 0
         self.next_deals = 0
-        self.ai = make_ai("greedy", seed=99)
+        self.ai = make_ai("greedy", seed=seed)
         self._count = itertools.count()
 
     async def table(self) -> Table:
@@ -160,7 +163,7 @@ class Driver:
     async def play(self, user: int, action: Action) -> None:
         """Make ``action`` as ``user`` would."""
         self.moves += 1
-        typed = next(self._count) % self.typed == self.typed - 1
+        typed = self.typed > 0 and next(self._count) % self.typed == self.typed - 1
         before = (await self.table()).version
         if typed:
             await self.type_move(user, action)
@@ -189,43 +192,25 @@ class Driver:
     async def select(self, user: int, cards: Iterable[Card]) -> None:
         for card in cards:
             message = await self.hand(user)
-            answer = await self.bot.press(user, message, button(message, card_text(card)))
+            label = card_text(card)
+            free = [b for b in message.buttons if b.get("text") == label]
+            assert free, f"no unselected {label} among {message.button_texts}"
+            answer = await self.bot.press(user, message, str(free[0]["callback_data"]))
             assert not answer.show_alert, answer.text
 
     async def press_move(self, user: int, action: Action) -> None:
-        if isinstance(action, Draw):
-            await self.press(user, "d")
-        elif isinstance(action, TakeDiscard):
-            await self.press(user, "t")
-        elif isinstance(action, NextDeal):
-            await self.press(user, "n")
-        elif isinstance(action, Discard):
-            await self.select(user, [action.card])
-            await self.press(user, "x")
-        elif isinstance(action, MeldCards):
-            [group] = action.groups
-            await self.select(user, [s.card for s in group])
-            await self.press(user, "m")
-            await self.maybe_reading(user, [s.face for s in group if s.card.is_joker])
-        elif isinstance(action, LayOff):
-            await self.select(user, [s.card for s in action.cards])
-            await self.press(user, "o")
-            await self.press(user, "L", str(action.meld))
-            await self.maybe_reading(user, [s.face for s in action.cards if s.card.is_joker])
-        else:
-            raise AssertionError(f"no button path for {action}")
-
-    async def maybe_reading(self, user: int, faces: list[Card | None]) -> None:
-        """Pick the joker reading the AI declared, when the bot asks for one."""
+        """Select the action's cards, then press the offer the hand model numbers for it
+        (the deeper cards of a spread pile are on the pile screen)."""
+        await self.select(user, hand_cards(action) or ())
         message = await self.hand(user)
-        readings = [b for b in message.buttons if b.get("callback_data", "")[:2] == "hJ"]
-        if not readings:
-            return
-        wanted = [f"🃏({f.pretty()})" for f in faces if f is not None]
-        for entry in readings:
-            if all(w in entry["text"] for w in wanted):
-                answer = await self.bot.press(user, message, entry["callback_data"])
-                assert not answer.show_alert, answer.text
-                self.joker_readings += 1
-                return
-        raise AssertionError(f"no reading {wanted} among {message.button_texts}")
+        drawn = decode(hand_button(message, "r"))  # Sort carries the drawn selection
+        table = await self.table()
+        ref = await self.bot.handlers.parts.hands.user_ref(user)
+        model = await hand_model(self.bot.service, table.key, ref, mask=drawn.mask,
+                                 sort=SortMode(drawn.sort))
+        numbers = [i for i, offer in enumerate(model.offers) if offer.action == action]
+        assert numbers, f"{action} is not offered: {[o.label for o in model.offers]}"
+        if model.offers[numbers[0]].group is Group.PILE:
+            await self.press(user, "k")
+        await self.press(user, "a", str(numbers[0]))
+        self.offers_pressed += 1

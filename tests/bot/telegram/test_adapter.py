@@ -17,7 +17,7 @@ from bot.telegram_bot import TelegramAdapter, create_adapter
 from bot.telegram_bot.identity import chat_key
 from bot.telegram_bot.webhook import SECRET_HEADER, secret_for
 from tests.bot.telegram.support import ALICE, GROUP, WAIT, running_bot
-from tests.fakes.telegram import running_fake_telegram
+from tests.fakes.telegram import FakeMessage, running_fake_telegram
 
 
 def test_the_runner_builds_the_telegram_adapter_from_the_settings(
@@ -120,10 +120,8 @@ async def test_rummy_bot_run_plays_with_the_real_clock_and_stops_cleanly(tmp_pat
             assert adapter.handlers is not None
             for _ in range(2):  # Alice draws and discards by buttons; Ada answers on her own
                 hand = await tg.wait_for(lambda: [m for m in tg.private_messages(ALICE)
-                                                  if any(d.startswith("hd") for d in
-                                                         m.callback_data)], WAIT)
-                tg.press_button(ALICE, hand[-1], next(d for d in hand[-1].callback_data
-                                                      if d.startswith("hd")))
+                                                  if "Draw" in m.button_texts], WAIT)
+                tg.press_button(ALICE, hand[-1], labelled(hand[-1], "Draw"))
                 discard = await tg.wait_for(lambda: [m for m in tg.private_messages(ALICE)
                                                      if m.callback_data and any(
                                                          d.startswith("hs") for d in
@@ -131,11 +129,10 @@ async def test_rummy_bot_run_plays_with_the_real_clock_and_stops_cleanly(tmp_pat
                                                      m.button_texts], WAIT)
                 message = discard[-1]
                 tg.press_button(ALICE, message, message.callback_data[0])
-                await tg.wait_for(lambda m=message: any(d.startswith("hx")
-                                                        for d in m.callback_data), WAIT)
+                await tg.wait_for(lambda m=message: any(t.startswith("Discard ")
+                                                        for t in m.button_texts), WAIT)
                 edits = len(table.history)
-                tg.press_button(ALICE, message, next(d for d in message.callback_data
-                                                     if d.startswith("hx")))
+                tg.press_button(ALICE, message, labelled(message, "Discard "))
                 # Wait for a NEWER table text saying it is Alice's turn again: Ada has answered
                 # (she may draw or take the upcard; the two edits may be merged into one).
                 await tg.wait_for(lambda n=edits: len(table.history) > n
@@ -144,3 +141,9 @@ async def test_rummy_bot_run_plays_with_the_real_clock_and_stops_cleanly(tmp_pat
             stop.set()
             await asyncio.wait_for(task, WAIT)
         assert adapter.handlers.last_update_id > 0
+
+
+def labelled(message: FakeMessage, label: str) -> str:
+    """``callback_data`` of the message's first button whose text starts with ``label``."""
+    return next(str(b["callback_data"]) for b in message.buttons
+                if str(b.get("text", "")).startswith(label) and "callback_data" in b)

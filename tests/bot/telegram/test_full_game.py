@@ -60,7 +60,7 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(bot: Bot, options: st
     calls = Counter(c.method for c in bot.tg.calls if c.method != "getUpdates")
     print(f"\nfull game ({options}): {time.perf_counter() - started:.1f} s, {steps} steps, "
           f"{driver.moves} human moves ({driver.button_moves} by buttons, "
-          f"{driver.typed_moves} typed, {driver.joker_readings} joker readings, "
+          f"{driver.typed_moves} typed, {driver.offers_pressed} offers pressed, "
           f"{driver.next_deals} next deals); "
           f"group: {group['sendMessage']} messages sent, {group['editMessageText']} edits; "
           f"private: {private['sendMessage']} sent, {private['editMessageText']} edits; "

@@ -89,14 +89,14 @@ async def test_cards_are_toggle_buttons_and_the_selection_is_shown(bot: Bot) -> 
 async def test_draw_then_discard_by_buttons(bot: Bot) -> None:
     table = await alice_to_play(bot, await two_player_game(bot))
     hand = await bot.hand_message(ALICE, table.id)
-    await bot.press(ALICE, hand, hand_button(hand, "d"))
+    await bot.press(ALICE, hand, button(hand, "Draw"))
     drawn = await bot.repo.active_table(KEY)
     assert drawn is not None and drawn.state is not None and len(drawn.state.hands[0]) == 11
-    assert "Your turn: meld, lay off or discard." in (hand.text or "")
+    assert "Your turn: discard a card." in (hand.text or "")  # nothing to meld: seed fixed
     card = drawn.state.hands[0][-1]
     await bot.press(ALICE, hand, button(hand, card_text(card)))
     assert f"Discard {card_text(card)}" in hand.button_texts
-    answer = await bot.press(ALICE, hand, hand_button(hand, "x"))
+    answer = await bot.press(ALICE, hand, button(hand, f"Discard {card_text(card)}"))
     assert answer.text is None and not answer.show_alert
     done = await bot.repo.active_table(KEY)
     assert done is not None and done.state is not None
@@ -111,7 +111,7 @@ async def test_hint_selects_the_suggested_cards(bot: Bot) -> None:
     answer = await bot.press(ALICE, hand, hand_button(hand, "h"))
     assert answer.text in ("Hint: Draw",
                            f"Hint: Take {card_text(table.state.discard[-1])}")  # type: ignore
-    await bot.press(ALICE, hand, hand_button(hand, "d"))
+    await bot.press(ALICE, hand, button(hand, "Draw"))
     answer = await bot.press(ALICE, hand, hand_button(hand, "h"))
     assert answer.text is not None
     assert answer.text.startswith(("Hint: Meld", "Hint: Discard", "Hint: Lay off"))
@@ -121,7 +121,7 @@ async def test_hint_selects_the_suggested_cards(bot: Bot) -> None:
 async def test_a_second_press_on_an_outdated_keyboard_is_refused(bot: Bot) -> None:
     table = await alice_to_play(bot, await two_player_game(bot))
     hand = await bot.hand_message(ALICE, table.id)
-    draw, take = hand_button(hand, "d"), hand_button(hand, "t")
+    draw, take = button(hand, "Draw"), button(hand, "Take ")
     first = bot.tg.press_button(ALICE, hand, draw)  # both pressed before the bot answers
     second = bot.tg.press_button(ALICE, hand, take)
     await bot.tg.wait_for(lambda: len(bot.tg.callback_answers) >= 2, 10)
@@ -151,8 +151,9 @@ async def test_forged_and_foreign_buttons_get_an_alert_and_change_nothing(bot: B
         (group, "not-a-button", "I cannot read this button. Send /hand for a fresh keyboard."),
         (group, "gj0.1.1..%", "I cannot read this button. Send /hand for a fresh keyboard."),
         (group, f"gj0.{other.id}.1..", "This button belongs to another table or player."),
-        (group, "hd0.1.3..", "This button belongs to another table or player."),
-        (hand, "hd0.9.3..", "This button belongs to another table or player."),
+        (group, "ha0.1.3..0", "This button belongs to another table or player."),
+        (hand, "ha0.9.3..0", "This button belongs to another table or player."),
+        (hand, "hd0.1.3..", "I cannot read this button. Send /hand for a fresh keyboard."),
         (group, "gn0.1.1..", "This keyboard is out of date; I have refreshed it. Please try "
                              "again."),
     ]
@@ -166,7 +167,7 @@ async def test_forged_and_foreign_buttons_get_an_alert_and_change_nothing(bot: B
     answer = await bot.forge_press(ALICE, group, group_button(group, "y")
                                    if group.buttons else "gy0.1.1..")
     assert answer.text == "This game is over."
-    answer = await bot.forge_press(ALICE, hand, "hd0.1.1..")
+    answer = await bot.forge_press(ALICE, hand, "ha0.1.1..0")
     assert answer.text == "This game is over."
 
 
@@ -186,24 +187,24 @@ def joker_seed() -> tuple[int, Card, Card]:
     raise AssertionError("no suitable seed")
 
 
-async def test_an_ambiguous_joker_offers_one_button_per_reading(tmp_path: Path) -> None:
+async def test_an_ambiguous_joker_offers_one_meld_per_reading(tmp_path: Path) -> None:
+    """A joker that could stand for two cards: the selection offers one Meld button per
+    reading (the engine lists each as its own legal move), nothing to ask afterwards."""
     seed, low, high = joker_seed()
     async with running_bot(tmp_path / "rummy.sqlite3", first_seed=seed) as bot:
         table = await two_player_game(bot, "jokers=2")
         hand = await bot.hand_message(ALICE, table.id)
-        await bot.press(ALICE, hand, hand_button(hand, "d"))
+        await bot.press(ALICE, hand, button(hand, "Draw"))
         for card in (low, high, Card(0, None)):
             await bot.press(ALICE, hand, button(hand, card_text(card)))
-        answer = await bot.press(ALICE, hand, hand_button(hand, "m"))
-        assert answer.text == "Which card does the joker stand for?" and not answer.show_alert
-        readings = [b["text"] for b in hand.buttons if b["callback_data"][:2] == "hJ"]
         below = Card(low.rank - 1, low.suit)
         above = Card(high.rank + 1, high.suit)
-        assert readings == [f"🃏({below.pretty()}) {low.pretty()} {high.pretty()}",
-                            f"{low.pretty()} {high.pretty()} 🃏({above.pretty()})"]
-        assert "Back" in hand.button_texts
+        readings = sorted(t for t in hand.button_texts if t.startswith("Meld "))
+        assert readings == sorted([f"Meld 🃏({below.pretty()}) {low.pretty()} {high.pretty()}",
+                                   f"Meld {low.pretty()} {high.pretty()} 🃏({above.pretty()})"])
 
-        await bot.press(ALICE, hand, hand_button(hand, "J", f"m_{above}"))
+        answer = await bot.press(ALICE, hand, button(hand, f"Meld {low.pretty()} "))
+        assert not answer.show_alert, answer.text
         after = await bot.repo.active_table(KEY)
         assert after is not None and after.state is not None
         [meld] = after.state.melds
@@ -249,10 +250,10 @@ async def test_the_hand_keyboard_works_after_a_restart(bot: Bot) -> None:
     await again.start(bot.service)
     bot.adapter = again
     try:
-        await bot.press(ALICE, hand, hand_button(hand, "d"))
+        await bot.press(ALICE, hand, button(hand, "Draw"))
         after = await bot.repo.active_table(ChatKey("telegram", str(GROUP)))
         assert after is not None and after.state is not None and len(after.state.hands[0]) == 11
         assert (await bot.hand_message(ALICE, table.id)).message_id == hand.message_id
-        assert "Your turn: meld, lay off or discard." in (hand.text or "")
+        assert "Your turn: discard a card." in (hand.text or "")
     finally:
         await again.stop()

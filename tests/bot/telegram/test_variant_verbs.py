@@ -1,8 +1,7 @@
 """Variant actions reach Telegram without changes to the adapter: a test variant (Basic
-Rummy plus two verbs of its own and a spread discard pile) gets a "Knock" button under
-the table message (a verb without required arguments, anyone seated may press it), a
-"Show" button on the hand keyboard (a verb that takes the selected cards) and "Take
-deeper" (a spread pile)."""
+Rummy plus a verb of its own that its legal actions list in the draw phase) gets a
+"Knock" button on the hand keyboard exactly while the engine lists the move; the group's
+table message offers no move of the player to move."""
 
 from __future__ import annotations
 
@@ -14,9 +13,7 @@ from typing import Any
 import pytest
 
 import engine.variants as registry
-from bot.render.cards import card_text
 from bot.telegram_bot.identity import chat_key
-from engine.cards import Card, parse_card
 from engine.commands import CommandHelp
 from engine.errors import IllegalMove
 from engine.events import Event
@@ -29,8 +26,6 @@ from tests.bot.telegram.support import (
     GROUP,
     Bot,
     button,
-    group_button,
-    hand_button,
     running_bot,
 )
 
@@ -40,14 +35,6 @@ class Knock:
     """The test verb without arguments (``knock``)."""
 
     seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Show:
-    """The test verb with cards (``show 7h 8h``)."""
-
-    seat: int
-    cards: tuple[Card, ...]
 
 
 class NotNow(IllegalMove):
@@ -64,31 +51,26 @@ def apply_knock(state: GameState, action: Knock) -> tuple[GameState, tuple[Event
     return state, ()
 
 
-def refuse_show(state: GameState, action: Show) -> None:
-    raise NotNow()
-
-
 class KnockRummy(BasicRummy):
-    """Basic Rummy with ``knock`` and ``show`` and a spread discard pile."""
+    """Basic Rummy with ``knock``, legal in the draw phase of the player to move."""
 
     id = "knocktest"
     name = "Knock Rummy (test)"
     commands = (
         VariantCommand(CommandHelp("knock", (), "knock [kh]", "Knock on the table."),
                        lambda verb, args, seat: Knock(seat), Knock, lambda action: "knock"),
-        VariantCommand(CommandHelp("show", (), "show 7h", "Show cards."),
-                       lambda verb, args, seat: Show(seat, tuple(parse_card(a) for a in args)),
-                       Show, lambda action: "show " + " ".join(map(str, action.cards))),
     )
 
     def handlers(self) -> Mapping[type, tuple[Verify, Apply]]:
         table: dict[type, Any] = dict(super().handlers())
         table[Knock] = (verify_knock, apply_knock)
-        table[Show] = (refuse_show, refuse_show)
         return table
 
-    def discard_pile_public(self, rules: Any) -> bool:
-        return True
+    def legal_actions(self, state: GameState, seat: int) -> list[Any]:
+        out: list[Any] = list(super().legal_actions(state, seat))
+        if state.phase is Phase.DRAW and state.current == seat:
+            out.append(Knock(seat))
+        return out
 
 
 @pytest.fixture
@@ -98,7 +80,7 @@ async def bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[
         yield running
 
 
-async def test_variant_verbs_become_buttons(bot: Bot) -> None:
+async def test_a_legal_variant_move_becomes_a_hand_button(bot: Bot) -> None:
     await bot.start_private(ALICE)
     await bot.start_private(BOB)
     await bot.say(ALICE, GROUP, "/new knocktest")
@@ -107,41 +89,15 @@ async def test_variant_verbs_become_buttons(bot: Bot) -> None:
     table = await bot.repo.active_table(chat_key(GROUP, None))
     assert table is not None and table.state is not None
     group = await bot.table_message(table.id)
-    assert group.button_texts == ["My hand", "Knock"]
+    assert group.button_texts == ["My hand"]
 
-    # The bare verb from the group message; the engine decides who may knock when.
     player = ALICE if table.state.current == 0 else BOB
-    answer = await bot.press(player, group, group_button(group, "v"))
+    hand = await bot.hand_message(player, table.id)
+    assert "Knock" in hand.button_texts
+    answer = await bot.press(player, hand, button(hand, "Knock"))
     assert (answer.show_alert, answer.text) == (False, None)
     log = await bot.repo.action_log(table.id)
     assert log[-1].command == "knock"
 
-    hand = await bot.hand_message(player, table.id)
-    assert "Show" in hand.button_texts
-    first = table.state.hands[table.state.current][0]
-    await bot.press(player, hand, button(hand, card_text(first)))
-    answer = await bot.press(player, hand, hand_button(hand, "v"))
-    assert (answer.show_alert, answer.text) == (True, "you cannot show cards now")
-
-    # A spread pile: "Take deeper" appears once the pile holds more than one card.
-    assert hand_button_missing(hand, "k")
-    await bot.press(player, hand, hand_button(hand, "d"))  # a move clears the selection
-    await bot.press(player, hand, button(hand, card_text(first)))
-    await bot.press(player, hand, hand_button(hand, "x"))
-    nxt = ALICE if player == BOB else BOB
-    hand = await bot.hand_message(nxt, table.id)
-    await bot.press(nxt, hand, hand_button(hand, "k"))
-    deep = [b["text"] for b in hand.buttons if b["callback_data"][:2] == "hK"]
-    assert deep == [card_text(table.state.discard[-1])]
-    answer = await bot.press(nxt, hand, hand_button(hand, "K"))
-    assert answer.show_alert  # Basic Rummy's take refuses deeper cards
-    after = await bot.repo.get_table(table.id)
-    assert after is not None and after.state is not None and after.state.phase is Phase.DRAW
-
-
-def hand_button_missing(message: Any, action: str) -> bool:
-    try:
-        hand_button(message, action)
-    except LookupError:
-        return True
-    return False
+    await bot.press(player, hand, button(hand, "Draw"))
+    assert "Knock" not in hand.button_texts  # not legal in the play phase
