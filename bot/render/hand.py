@@ -45,8 +45,16 @@ def phase_line(view: PlayerView, legal: Sequence[object]) -> str:
     if table.current != view.seat:
         return _("{name} to play.").format(name=table.players[table.current])
     if table.phase is Phase.DRAW:
+        may_take = any(isinstance(a, TakeDiscard) for a in legal) if legal else True
+        if table.rules.var.uses_tiles:
+            return (_("Your turn: draw from the wall or take from the discard row.")
+                    if may_take else _("Your turn: draw from the wall."))
+        if not may_take:
+            return _("Your turn: draw from the stock.")
         return _("Your turn: draw from the stock or take the upcard.")
     if legal and all(isinstance(a, Discard) for a in legal):
+        if table.rules.var.uses_tiles:
+            return _("Your turn: discard a tile.")
         return _("Your turn: discard a card.")
     return _("Your turn: meld, lay off or discard.")
 

@@ -119,7 +119,7 @@ def test_forced_first_discard_offers_only_discards() -> None:
                                               [view.hand[0]]))
         assert [o.action for o in model.moves] == [Discard(seat, view.hand[0])]
         assert not model.controls and not model.pile
-        assert model.phase_line == "Your turn: discard a card."
+        assert model.phase_line == "Your turn: discard a tile."  # a tile game
 
 
 def test_preplay_controls_only_during_preplay() -> None:
