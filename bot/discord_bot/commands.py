@@ -23,9 +23,9 @@ from discord import app_commands
 
 from bot.discord_bot.flows import Flows, chat_key, user_ref
 from bot.i18n import N_
+from bot.service import catalogue
 from bot.service.model import TIMERS
 from engine.rules import Option
-from engine.variants import VARIANTS, get_variant
 
 #: Autocomplete and choice lists are cut to Discord's 25 entries of 100 characters.
 CHOICES_MAX = 25
@@ -63,7 +63,7 @@ def option_completions(variant: str, typed: str) -> list[app_commands.Choice[str
     """Completions of ``name=value ...`` text for the rule options of ``variant``: the
     last word is completed, the words before it are kept."""
     try:
-        options = get_variant(variant).options
+        options = catalogue.option_specs(variant)
     except Exception:  # an unknown variant: nothing to suggest
         return []
     head, _sep, last = typed.rpartition(" ")
@@ -110,8 +110,9 @@ def rummy_group(flows: Flows) -> app_commands.Group:
     @group.command(name="new", description="Open a table in this channel")
     @app_commands.describe(variant="The game to play", preset="A rule set of the variant",
                            options="Rule options as name=value, e.g. deals=1")
-    @app_commands.choices(variant=[app_commands.Choice(name=v.name, value=v.id)
-                                   for v in VARIANTS.values()])
+    @app_commands.choices(variant=[app_commands.Choice(name=catalogue.variant_name(v),
+                                                       value=v)
+                                   for v in catalogue.variant_ids()])
     async def new(interaction: discord.Interaction[Any], variant: str = "basic",
                   preset: str | None = None, options: str | None = None) -> None:
         words = ["new", variant]
@@ -126,7 +127,7 @@ def rummy_group(flows: Flows) -> app_commands.Group:
                            ) -> list[app_commands.Choice[str]]:
         variant = getattr(interaction.namespace, "variant", None) or "basic"
         try:
-            presets = get_variant(str(variant)).presets
+            presets = catalogue.preset_names(str(variant))
         except Exception:  # an unknown variant: nothing to suggest
             return []
         return [_choice(p) for p in presets if p.startswith(current.lower())][:CHOICES_MAX]
@@ -167,7 +168,7 @@ def rummy_group(flows: Flows) -> app_commands.Group:
                             ) -> list[app_commands.Choice[str]]:
         names = ["timer", "lang", "variant", "preset"]
         variant = await _table_variant(flows, interaction)
-        names += [o.name for o in get_variant(variant).options]
+        names += [o.name for o in catalogue.option_specs(variant)]
         return [_choice(n) for n in names if n.startswith(current.lower())][:CHOICES_MAX]
 
     @settings.autocomplete("value")
@@ -181,11 +182,11 @@ def rummy_group(flows: Flows) -> app_commands.Group:
         elif name == "lang":
             values = ["en", "de"]
         elif name == "variant":
-            values = list(VARIANTS)
+            values = catalogue.variant_ids()
         elif name == "preset":
-            values = list(get_variant(variant).presets)
+            values = catalogue.preset_names(variant)
         else:
-            found = [o for o in get_variant(variant).options if o.name == name]
+            found = [o for o in catalogue.option_specs(variant) if o.name == name]
             values = _values(found[0]) if found else []
         return [_choice(v) for v in values if v.startswith(current.lower())][:CHOICES_MAX]
 

@@ -1,10 +1,11 @@
 """Buttons and selects whose custom id says what they do, so they work after a restart.
 
 A custom id is ``rm:<table>:<version>:<action>:<state>``: the table id, the table
-version the control was drawn for, the action (``join``, ``draw``, ``meld``, ``c0``
-for the first card select, ``l3`` for a lay-off on meld 3, ``v.rummy`` for a variant
-verb, ``p.1a2b3c4d`` for a listed command (see :func:`bot.discord_bot.offers.move_key`),
-...) and, on the hand message, the :class:`bot.discord_bot.hand.HandState`.
+version the control was drawn for, the action (``join``, ``draw``, ``c0`` for the first
+card select, ``mv`` for the select of moves, ``mc`` for the select of controls when they
+are more than a row of buttons, ``o3`` for the hand model's offer number 3,
+``v.call`` for a variant's call, ...) and, on the hand message, the
+:class:`bot.discord_bot.hand.HandState`.
 One :class:`RummyControl` (a ``discord.ui.DynamicItem``) matches them all, so no view
 has to be registered per message and old messages stay clickable after a restart.
 
@@ -22,24 +23,15 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.discord_bot.hand import HandState, canonical
-from bot.discord_bot.offers import (
-    Offer,
-    before_play,
-    listed_order,
-    move_key,
-    variant_verbs,
-    verb_label_msgid,
-)
-from bot.discord_bot.render import reading_label
+from bot.discord_bot.hand import HandState
+from bot.discord_bot.offers import variant_verbs, verb_label_msgid
 from bot.i18n import _
-from bot.render.cards import card_text, meld_text
-from bot.render.variants import variant_action_label
+from bot.interaction.hand import HandModel
+from bot.render.cards import card_text
+from bot.render.hand import sort_name
 from bot.service.model import Status, TableInfo
-from engine.commands import parse_action
-from engine.errors import EngineError
 from engine.state import Phase
-from engine.views import PlayerView, PublicView
+from engine.views import PublicView
 
 PREFIX = "rm"
 TEMPLATE = re.compile(
@@ -151,9 +143,12 @@ def _view(items: Sequence[RummyControl]) -> discord.ui.View:
 
 
 def table_controls(info: TableInfo, view: PublicView | None) -> discord.ui.View | None:
-    """Lobby: Join, Leave, Add AI, Start. A deal: Show my hand, Draw, Take (not before
-    play, when nobody may draw yet), and the variant's verbs without arguments. Between
-    deals: Show my hand, Next deal. Nothing once the table is closed."""
+    """Lobby: Join, Leave, Add AI, Start. A deal: Show my hand, and in the draw phase Draw
+    and Take (for the player to move: they answer with the hand message; not while a
+    variant's pre-play step lasts, its public ``preplay`` flag), and while the variant's
+    public view names seats that may call out of turn (``may_call``: Rummy 500's
+    "Rommé!") its verbs without arguments. Between deals: Show my hand, Next deal.
+    Nothing once the table is closed."""
 
     def cid(action: str) -> ControlId:
         return ControlId(info.id, info.version, action)
@@ -173,12 +168,13 @@ def table_controls(info: TableInfo, view: PublicView | None) -> discord.ui.View 
         return _view(items)
     if view.phase not in (Phase.DRAW, Phase.PLAY):
         return _view(items)
-    if not before_play(view):
+    if view.phase is Phase.DRAW and not getattr(view.extra, "preplay", False):
         take = (_("Take {card}").format(card=card_text(view.upcard))
                 if view.upcard is not None else _("Take discard"))
         items.append(button(cid("draw"), _("Draw"), grey, 0))
         items.append(button(cid("take"), take, grey, 0, disabled=view.upcard is None))
-    for verb in variant_verbs(view.rules.variant):
+    calls = variant_verbs(view.rules.variant) if getattr(view.extra, "may_call", None) else ()
+    for verb in calls:
         if not verb.cards and len(items) < ROW_WIDTH:
             items.append(button(cid("v." + verb.verb), _(verb_label_msgid(verb.verb)), red, 0))
     return _view(items)
@@ -192,139 +188,61 @@ def ping_controls(info: TableInfo) -> discord.ui.View:
 
 # --- the private hand message -------------------------------------------------------------
 
-
-@dataclass(frozen=True, slots=True)
-class ReadingPrompt:
-    """Joker readings to choose from: the ``action`` that was ambiguous (``meld`` or
-    ``l<meld>``) and the engine's ``options``."""
-
-    action: str
-    options: tuple[str, ...]
+STYLES = {"go": discord.ButtonStyle.success, "stop": discord.ButtonStyle.danger,
+          "plain": discord.ButtonStyle.primary}
+"""Button colours of an offer's tone (:data:`bot.render.variants.Tone`)."""
 
 
-def hand_controls(info: TableInfo, view: PlayerView, state: HandState, offer: Offer,
-                  order: Sequence[int], prompt: ReadingPrompt | None = None,
-                  listed: Sequence[str] = ()) -> discord.ui.View:
-    """The hand message's controls for ``state`` (``order``: canonical positions in the
-    order shown). Rows: card select(s); the lay-off select; the moves; the ``listed``
-    commands (before play: the seat's legal commands, one button each, as many as the
-    rows left hold); joker readings or Sort / Hint / Refresh."""
-    hand = canonical(view.hand)
+def hand_controls(info: TableInfo, model: HandModel, state: HandState) -> discord.ui.View:
+    """The hand message's controls: lays out the hand model
+    (:class:`bot.interaction.hand.HandModel`). Rows: the card select(s) (25 cards each,
+    two at most); a select of the moves the selection stands for and the deeper takes of
+    a spread pile (25 at most); the controls that need no selection (as buttons, or one
+    more select when there are more than a row holds); Sort / Hint / Refresh. A move's
+    value or button carries its number in :attr:`HandModel.offers`."""
     items: list[RummyControl] = []
     row = 0
 
     def cid(action: str, hand_state: HandState = state) -> ControlId:
         return ControlId(info.id, info.version, action, hand_state.encode())
 
-    if offer.select_cards:
-        chunks = [order[i:i + SELECT_LIMIT] for i in range(0, min(len(order), 2 * SELECT_LIMIT),
-                                                             SELECT_LIMIT)]
+    cards = model.cards
+    if cards and model.view.table.phase in (Phase.DRAW, Phase.PLAY):
+        chunks = [range(i, min(i + SELECT_LIMIT, len(cards)))
+                  for i in range(0, min(len(cards), 2 * SELECT_LIMIT), SELECT_LIMIT)]
         for page, chunk in enumerate(chunks):
-            options = [discord.SelectOption(label=card_text(hand[i]), value=str(i),
-                                            default=i in state.selected) for i in chunk]
+            options = [discord.SelectOption(label=card_text(cards[i]), value=str(i),
+                                            default=bool(model.mask >> i & 1)) for i in chunk]
             placeholder = _("Select cards") if len(chunks) == 1 else \
                 _("Select cards ({page} of {pages})").format(page=page + 1, pages=len(chunks))
             items.append(select(cid(f"c{page}"), options, placeholder, row, many=True))
             row += 1
-    melds_select = _meld_options(view, state, offer)
-    if melds_select:
-        items.append(select(cid("lay"), melds_select, _("Lay off the selected cards on…"),
-                            row, many=False, disabled=not state.selected))
+    numbers = {id(offer): number for number, offer in enumerate(model.offers)}
+    choices = [*model.moves, *model.pile][:SELECT_LIMIT]
+    if choices:
+        placeholder = _("Moves for the selected cards…") if model.moves else \
+            _("Take deeper in the pile…")
+        options = [discord.SelectOption(label=_clip(offer.label, OPTION_LIMIT),
+                                        value=str(numbers[id(offer)])) for offer in choices]
+        items.append(select(cid("mv"), options, placeholder, row, many=False))
         row += 1
-    moves = _move_buttons(view, state, offer, cid, row)
-    if moves:
-        items.extend(moves)
+    controls = model.controls
+    if 0 < len(controls) <= ROW_WIDTH:
+        for offer in controls:
+            items.append(button(cid(f"o{numbers[id(offer)]}"), offer.label,
+                                STYLES[offer.tone], row))
         row += 1
-    if listed:
-        shown = listed_order(listed)[:max(MAX_ROWS - 1 - row, 0) * ROW_WIDTH]
-        for index, command in enumerate(shown):
-            label, style = _listed_label(command, view)
-            items.append(button(cid("p." + move_key(command)), label, style,
-                                row + index // ROW_WIDTH))
-        row += (len(shown) + ROW_WIDTH - 1) // ROW_WIDTH
-    if prompt is not None:
-        for index, option in enumerate(prompt.options[:ROW_WIDTH]):
-            items.append(button(cid(prompt.action, state.with_reading(index)),
-                                reading_label(option), discord.ButtonStyle.primary, row))
-    else:
-        grey = discord.ButtonStyle.secondary
-        items.append(button(cid("sort"), _("Sort by suit") if state.grouped else
-                            _("Group melds"), grey, row))
-        items.append(button(cid("hint"), _("Hint"), grey, row))
-        items.append(button(cid("refresh"), _("Refresh"), grey, row))
+    elif controls:
+        options = [discord.SelectOption(label=_clip(offer.label, OPTION_LIMIT),
+                                        value=str(numbers[id(offer)]))
+                   for offer in controls[:SELECT_LIMIT]]
+        items.append(select(cid("mc"), options, _("Your moves…"), row, many=False))
+        row += 1
+    grey = discord.ButtonStyle.secondary
+    items.append(button(cid("sort"), _("Sort: {order}").format(
+        order=sort_name(state.sort.next())), grey, row))
+    items.append(button(cid("hint"), _("Hint"), grey, row))
+    items.append(button(cid("refresh"), _("Refresh"), grey, row))
+    if model.mask:
+        items.append(button(cid("clear", state.with_mask(0)), _("Clear"), grey, row))
     return _view(items)
-
-
-def _meld_options(view: PlayerView, state: HandState, offer: Offer
-                  ) -> list[discord.SelectOption]:
-    table = view.table
-    options = []
-    if offer.layoff:
-        for index, meld in enumerate(table.melds):
-            label = _("{number}. {owner}: {cards}").format(
-                number=index + 1, owner=table.players[meld.owner], cards=meld_text(meld))
-            options.append(discord.SelectOption(label=_clip(label, OPTION_LIMIT),
-                                                value=f"l{index}"))
-    chosen = [canonical(view.hand)[i] for i in state.selected if i < len(view.hand)]
-    if offer.swap and len(chosen) == 1 and not chosen[0].is_joker:
-        for index, meld in enumerate(table.melds):
-            if any(p.card.is_joker for p in meld.cards):
-                label = _("Swap {card} for the joker in meld {number}").format(
-                    card=card_text(chosen[0]), number=index + 1)
-                options.append(discord.SelectOption(label=_clip(label, OPTION_LIMIT),
-                                                    value=f"s{index}"))
-    return options[:SELECT_LIMIT]
-
-
-def _move_buttons(view: PlayerView, state: HandState, offer: Offer, cid: Any, row: int
-                  ) -> list[RummyControl]:
-    blue, grey, red = (discord.ButtonStyle.primary, discord.ButtonStyle.secondary,
-                       discord.ButtonStyle.danger)
-    items = []
-    if offer.draw:
-        items.append(button(cid("draw"), _("Draw"), blue, row))
-    if offer.draw and view.table.upcard is not None:
-        items.append(button(cid("take"), _("Take {card}").format(
-            card=card_text(view.table.upcard)), grey, row, disabled=not offer.take))
-    if offer.meld:
-        items.append(button(cid("meld"), _("Meld"), blue, row,
-                            disabled=not (state.selected or state.staged)))
-        items.append(button(cid("grp"), _("+ Group"), grey, row,
-                            disabled=not state.selected or not _fits(cid("a" * 12, state.stage()))))
-    if offer.discard:
-        items.append(button(cid("disc"), _("Discard"), red, row,
-                            disabled=len(state.selected) != 1))
-    if offer.next_deal:
-        items.append(button(cid("next"), _("Next deal"), grey, row))
-    for verb in offer.verbs:
-        if len(items) < ROW_WIDTH:
-            items.append(button(cid("v." + verb.verb), _(verb_label_msgid(verb.verb)), red, row,
-                                disabled=not state.selected))
-    return items[:ROW_WIDTH]
-
-
-def _listed_label(command: str, view: PlayerView) -> tuple[str, discord.ButtonStyle]:
-    """The label and colour of a listed command's button: a variant's own words for its
-    moves (:func:`bot.render.variants.variant_action_label`, e.g. the Romanian pre-play
-    moves), anything else as its verb's label and its cards."""
-    styles = {"go": discord.ButtonStyle.success, "stop": discord.ButtonStyle.danger,
-              "plain": discord.ButtonStyle.primary}
-    try:
-        action: object = parse_action(command, view.seat)
-    except EngineError:
-        return command, styles["plain"]
-    found = variant_action_label(action)
-    if found is not None:
-        return found[0], styles[found[1]]
-    verb, *rest = command.split()
-    label = _(verb_label_msgid(verb))
-    return " ".join([label, *rest]), styles["plain"]
-
-
-def _fits(control: ControlId) -> bool:
-    """True when ``control`` (after one more staged group) still makes a valid custom id."""
-    try:
-        control.encode()
-    except ValueError:
-        return False
-    return True

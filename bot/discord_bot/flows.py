@@ -1,8 +1,9 @@
 """What each click and slash command does: a service call, then the answer.
 
 Thin by design: table verbs go through :func:`bot.interaction.commands.handle_text` (the one
-chat command language of every adapter), moves through :meth:`GameService.act` as
-command text (``meld 7h 8h 9h``); the engine and the service decide, this module only
+chat command language of every adapter); a hand message lays out the hand model
+(:mod:`bot.interaction.hand`) and a click on one of its moves sends that legal action
+through :meth:`GameService.act`; the engine and the service decide, this module only
 translates Discord interactions and draws the answers. Every service call that
 changes something carries ``update_key=f"discord:{interaction.id}"``.
 
@@ -11,9 +12,9 @@ message shows the change) or privately with the refusal; Draw, Take and Show my 
 answer with a new private hand message; clicks on a hand message redraw that message.
 
 ``/rummy play command:<text>`` runs any line of the chat command language through
-:func:`bot.interaction.commands.handle_text`, as a line typed in Telegram's private chat: the
-way to every move the buttons do not offer (Rummy 500's ``take 7h``, ``call``, German
-``exchange``, Romanian ``joly``, ``offer r7 ben``). A move answers with a new private
+:func:`bot.interaction.commands.handle_text`, as a line typed in Telegram's private chat
+(Rummy 500's ``take 7h``, ``call``, German ``exchange``, Romanian ``joly``,
+``offer r7 ben``: the same moves the hand message offers as buttons). A move answers with a new private
 hand message noting the move, a refusal with the localised error, a table verb like its
 own slash command.
 """
@@ -22,24 +23,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, cast
 
 import discord
 
-from bot.discord_bot.components import ControlId, ReadingPrompt, hand_controls
-from bot.discord_bot.hand import (
-    HandState,
-    canonical,
-    cards_at,
-    declare_group,
-    declare_layoff,
-    display_order,
-    groups_of,
-    positions_of,
-    words,
-)
-from bot.discord_bot.offers import before_play, move_key, offer_for
+from bot.discord_bot.components import SELECT_LIMIT, ControlId, hand_controls
+from bot.discord_bot.hand import HandState
 from bot.discord_bot.render import escape, hand_content, pieces
 from bot.discord_bot.respond import (
     DEFER_AFTER,
@@ -52,17 +41,14 @@ from bot.discord_bot.sessions import HandSessions
 from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
 from bot.interaction.commands import TABLE_VERBS, Reply, handle_text
-from bot.interaction.hand import hand_cards, hand_melds
+from bot.interaction.hand import HandModel, SortMode, hand_melds, hand_model, mask_of, order_cards
 from bot.render.hand import hint_text
+from bot.service.errors import NoTable, NotPlaying
 from bot.service.message_store import DiscordMessageStore
 from bot.service.model import ChatKey, Status, TableInfo, UserRef
 from bot.service.service import GameService
-from engine.errors import AmbiguousJoker, EngineError
-from engine.melds import CardSpec
-from engine.views import PlayerView
-
-if TYPE_CHECKING:
-    from engine.search import Partition
+from engine.actions import Action
+from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
 
@@ -303,13 +289,9 @@ class Flows:
         try:
             if move is not None:
                 await self._act(interaction, key, user, move)
-            info, view = await self.service.player_view(key, user)
         except EngineError as error:
             return localize_error(error)
-        state = HandState.fresh(view.hand)
-        listed = await listed_commands(self.service, key, user, view)
-        content, controls = draw_hand(info, view, state, listed=listed)
-        return content, controls, state
+        return await hand_view(self.service, key, user)
 
     async def _play_then_view(self, interaction: discord.Interaction[Any], key: ChatKey,
                               user: UserRef, line: str) -> Drawn:
@@ -318,17 +300,9 @@ class Flows:
         reply = await self._run_text(interaction, line)
         if not reply.ok or reply.text is not None:
             return reply.text or _("That did not work.")
-        try:
-            info, view = await self.service.player_view(key, user)
-        except EngineError:
-            # The move ended the game: the table is no longer active.
-            return _("The game is over: the table message shows the result.")
-        state = HandState.fresh(view.hand)
-        listed = await listed_commands(self.service, key, user, view)
         echo = line if len(line) <= ECHO_LIMIT else line[:ECHO_LIMIT - 1] + "…"
-        note = _("Done: {command}").format(command=escape(echo))
-        content, controls = draw_hand(info, view, state, note, listed=listed)
-        return content, controls, state
+        return await hand_view(self.service, key, user,
+                               note=_("Done: {command}").format(command=escape(echo)))
 
     async def _hand_click(self, interaction: discord.Interaction[Any], key: ChatKey,
                           user: UserRef, info: TableInfo, control: ControlId,
@@ -349,27 +323,24 @@ class Flows:
                          ) -> Drawn:
         """One click on a hand message: returns the redrawn message (or a closing text)."""
         try:
-            info, view = await self.service.player_view(key, user)
+            state: HandState | None = HandState.decode(control.state)
+        except ValueError:
+            state = None
+        try:
+            _info, view = await self.service.player_view(key, user)
         except EngineError as error:
             return localize_error(error)
-        try:
-            state = HandState.decode(control.state)
-        except ValueError:
+        if state is None:  # not ours: start from a fresh selection
             state = HandState.fresh(view.hand)
-        listed = await listed_commands(self.service, key, user, view)
-        if not state.matches(view.hand):
-            fresh = HandState.fresh(view.hand, state.grouped)
-            content, controls = draw_hand(info, view, fresh,
-                                          note=_("Your hand has changed; here it is again."),
-                                          listed=listed,
-                                          melds=await hand_melds(self.service, key, user,
-                                                                 fresh.grouped))
-            return content, controls, fresh
-        step = HandStep(self, interaction, key, user, info, view, state, listed)
+        elif not state.matches(view.hand):
+            return await hand_view(self.service, key, user,
+                                   HandState.fresh(view.hand, state.sort),
+                                   _("Your hand has changed; here it is again."))
+        step = HandStep(self, interaction, key, user, state)
         return await step.run(control.action, values)
 
     async def _act(self, interaction: discord.Interaction[Any], key: ChatKey, user: UserRef,
-                   command: str) -> TableInfo:
+                   command: str | Action) -> TableInfo:
         return await self.service.act(key, user, command, update_key=f"discord:{interaction.id}")
 
 
@@ -377,195 +348,108 @@ class HandStep:
     """One click on a hand message, from the decoded state to the redrawn message."""
 
     def __init__(self, flows: Flows, interaction: discord.Interaction[Any], key: ChatKey,
-                 user: UserRef, info: TableInfo, view: PlayerView, state: HandState,
-                 listed: Sequence[str] = ()) -> None:
+                 user: UserRef, state: HandState) -> None:
         self.flows = flows
         self.interaction = interaction
         self.key = key
         self.user = user
-        self.info = info
-        self.view = view
         self.state = state
-        self.listed = tuple(listed)
-        self.melds: Partition | None = None  # the hand's best melds, while grouped
 
-    async def run(self, action: str, values: Sequence[str]
-                  ) -> Drawn:
+    async def _model(self, state: HandState) -> HandModel:
+        return await hand_model(self.flows.service, self.key, self.user, mask=state.mask,
+                                sort=state.sort)
+
+    async def _redraw(self, state: HandState, note: str | None = None) -> Drawn:
+        return await hand_view(self.flows.service, self.key, self.user, state, note)
+
+    async def run(self, action: str, values: Sequence[str]) -> Drawn:
         """Carry out ``action`` (a select's ``values`` with it) and draw the answer."""
-        state, hand = self.state, canonical(self.view.hand)
-        if state.grouped or action in ("sort", "hint"):
-            self.melds = await hand_melds(self.flows.service, self.key, self.user, True)
+        state = self.state
         if action in ("c0", "c1"):
-            return self._draw(self._pick(int(action[1]), values))
-        if action == "grp":
-            return self._draw(state.stage())
+            return await self._redraw(self._pick(int(action[1]), values))
+        if action in ("refresh", "clear"):
+            return await self._redraw(state)
         if action == "sort":
-            return self._draw(replace(state.cleared(), grouped=not state.grouped,
-                                      selected=state.selected))
-        if action == "refresh":
-            return self._draw(state)
+            return await self._sort()
         if action == "hint":
             return await self._hint()
-        if action in ("draw", "take", "next", "disc") or action.startswith("v."):
-            chosen = cards_at(hand, state.selected)
-            if action == "disc":
-                command = f"discard {words(chosen[:1])}"
-            elif action.startswith("v."):
-                command = f"{action[2:]} {words(chosen)}".strip()
-            else:
-                command = action
-            return await self._move(command)
-        if action == "meld":
-            return await self._meld()
-        if action.startswith("p."):
-            return await self._listed(action[2:])
-        if action == "lay" and values:
-            action = values[0]
-        if action[:1] in ("l", "s") and action[1:].isdigit():
-            return await self._layoff(action[0], int(action[1:]))
-        return self._draw(state, _("That button is no longer in use."))
-
-    # --- selection and display ------------------------------------------------------------
-
-    def _order(self, state: HandState) -> tuple[list[int], Partition | None]:
-        return _order(self.view, state, self.melds)
-
-    def _pick(self, page: int, values: Sequence[str]) -> HandState:
-        order, _partition = self._order(self.state)
-        shown = set(order[page * 25:(page + 1) * 25])
-        picked = {int(v) for v in values if v.isdigit() and int(v) in shown}
-        return self.state.select((self.state.selected - shown) | picked)
-
-    async def _hint(self) -> tuple[str, discord.ui.View, HandState]:
-        """The engine's suggestion (one of the seat's legal moves, found by the service's
-        engine workers) with its cards selected, the hand grouped into its melds."""
-        facts = await self.flows.service.hand_facts(self.key, self.user, melds=True)
-        self.melds = facts.melds
-        state = replace(self.state.cleared(), grouped=True)
-        if facts.suggestion is None:
-            return self._draw(state, _("Hint: no meld in your hand yet."))
-        chosen = hand_cards(facts.suggestion)
-        if chosen:
-            state = state.select(positions_of(self.view.hand, list(chosen)))
-        return self._draw(state, hint_text(facts.suggestion, self.view))
-
-    def _draw(self, state: HandState, note: str | None = None,
-              prompt: ReadingPrompt | None = None) -> tuple[str, discord.ui.View, HandState]:
-        content, controls = draw_hand(self.info, self.view, state, note, prompt, self.listed,
-                                      self.melds if state.grouped else None)
-        return content, controls, state
-
-    # --- moves ----------------------------------------------------------------------------
-
-    async def _move(self, command: str) -> Drawn:
+        number = _offer_number(action, values)
+        if number is None:
+            return await self._redraw(state, _("That button is no longer in use."))
+        model = await self._model(state)
+        if number >= len(model.offers):
+            return await self._redraw(state, _("The table has changed since; look again and "
+                                               "press once more if it still fits."))
         try:
-            await self.flows._act(self.interaction, self.key, self.user, command)
-        except AmbiguousJoker as error:
-            return self._draw(self.state, localize_error(error))
+            await self.flows._act(self.interaction, self.key, self.user,
+                                  cast("Action", model.offers[number].action))
         except EngineError as error:
-            return self._draw(self.state, "⚠ " + localize_error(error))
-        return await self._after_move()
-
-    async def _after_move(self) -> Drawn:
+            return await self._redraw(state, "⚠ " + localize_error(error))
         try:
-            info, view = await self.flows.service.player_view(self.key, self.user)
+            _info, view = await self.flows.service.player_view(self.key, self.user)
         except EngineError:
             # The move ended the game: the table is no longer active.
             return _("The game is over: the table message shows the result.")
-        self.info, self.view = info, view
-        self.listed = await listed_commands(self.flows.service, self.key, self.user, view)
-        self.melds = await hand_melds(self.flows.service, self.key, self.user,
-                                      self.state.grouped)
-        return self._draw(HandState.fresh(view.hand, self.state.grouped))
+        return await self._redraw(HandState.fresh(view.hand, state.sort))
 
-    async def _listed(self, key: str) -> Drawn:
-        """A listed command's button: the command it names, if that is still legal."""
-        found = [c for c in self.listed if move_key(c) == key]
-        if not found:
-            return self._draw(self.state, _("The table has changed since; look again and "
-                                            "press once more if it still fits."))
-        return await self._move(found[0])
+    def _pick(self, page: int, values: Sequence[str]) -> HandState:
+        """The selection after the card select ``page`` (25 cards each) chose ``values``."""
+        shown = range(page * SELECT_LIMIT, (page + 1) * SELECT_LIMIT)
+        mask = self.state.mask
+        for index in shown:
+            mask &= ~(1 << index)
+        for value in values:
+            if value.isdigit() and int(value) in shown:
+                mask |= 1 << int(value)
+        return self.state.with_mask(mask)
 
-    async def _meld(self) -> Drawn:
-        groups = [[CardSpec(c) for c in g] for g in groups_of(self.state, self.view.hand)]
-        choices = list(self.state.readings)
-        while True:
-            command = "meld " + " | ".join(words(g) for g in groups)
-            try:
-                await self.flows._act(self.interaction, self.key, self.user, command)
-            except AmbiguousJoker as error:
-                options = [str(o) for o in error.params.get("options", ())]
-                if choices and choices[0] < len(options) and declare_group(groups,
-                                                                           options[choices[0]]):
-                    choices.pop(0)
-                    continue
-                return self._prompt("meld", options, error)
-            except EngineError as error:
-                return self._draw(self.state, "⚠ " + localize_error(error))
-            return await self._after_move()
+    async def _sort(self) -> Drawn:
+        """The next order, the same cards selected."""
+        chosen = (await self._model(self.state)).selected
+        sort = self.state.sort.next()
+        melds = await hand_melds(self.flows.service, self.key, self.user,
+                                 sort is SortMode.MELDS)
+        _info, view = await self.flows.service.player_view(self.key, self.user)
+        order = order_cards(view.hand, sort, melds)
+        return await self._redraw(HandState(self.state.digest, sort, mask_of(order, chosen)))
 
-    async def _layoff(self, kind: str, index: int) -> Drawn:
-        chosen = cards_at(self.view.hand, self.state.selected)
-        if kind == "s":
-            return await self._move(f"swap {words(chosen[:1])} {index + 1}")
-        cards = [CardSpec(c) for c in chosen]
-        melds = self.view.table.melds
-        choices = list(self.state.readings)
-        while True:
-            try:
-                await self.flows._act(self.interaction, self.key, self.user,
-                                      f"layoff {words(cards)} {index + 1}")
-            except AmbiguousJoker as error:
-                options = [str(o) for o in error.params.get("options", ())]
-                if choices and choices[0] < len(options) and index < len(melds):
-                    cards = declare_layoff(cards, melds[index], options[choices.pop(0)])
-                    continue
-                return self._prompt(f"l{index}", options, error)
-            except EngineError as error:
-                return self._draw(self.state, "⚠ " + localize_error(error))
-            return await self._after_move()
-
-    def _prompt(self, action: str, options: list[str], error: EngineError
-                ) -> tuple[str, discord.ui.View, HandState]:
-        if not options:
-            return self._draw(self.state, "⚠ " + localize_error(error))
-        note = _("The joker could stand for several cards: pick one.")
-        return self._draw(self.state, note, ReadingPrompt(action, tuple(options)))
+    async def _hint(self) -> Drawn:
+        """The engine's suggestion (one of the seat's legal moves, found by the service's
+        engine workers) with its cards selected."""
+        model = await self._model(self.state)
+        if model.hint is None:
+            return await self._redraw(self.state, _("Hint: no meld in your hand yet."))
+        state = self.state.with_mask(model.hint_mask or self.state.mask)
+        return await self._redraw(state, hint_text(model.hint.action, model.view))
 
 
-def _order(view: PlayerView, state: HandState, melds: Partition | None
-           ) -> tuple[list[int], Partition | None]:
-    """The canonical positions the card select offers, in the shown order (grouped with
-    ``melds``: melds first; staged cards left out), and the partition used for grouping."""
-    staged = {i for group in state.staged for i in group}
-    partition = melds if state.grouped else None
-    groups = [[spec.card for spec in meld] for meld in partition.melds] if partition else None
-    return [i for i in display_order(view.hand, groups) if i not in staged], partition
+def _offer_number(action: str, values: Sequence[str]) -> int | None:
+    """The offer a click names: ``o3`` (a button) or the value of the moves or controls
+    select."""
+    if action in ("mv", "mc") and values and values[0].isdigit():
+        return int(values[0])
+    if action.startswith("o") and action[1:].isdigit():
+        return int(action[1:])
+    return None
 
 
-def draw_hand(info: TableInfo, view: PlayerView, state: HandState, note: str | None = None,
-              prompt: ReadingPrompt | None = None, listed: Sequence[str] = (),
-              melds: Partition | None = None) -> tuple[str, discord.ui.View]:
-    """Content and controls of a hand message (inside ``use_locale``); ``listed``: the
-    commands offered as buttons of their own (see :func:`listed_commands`); ``melds``: the
-    hand's best melds for the grouped order (:func:`hand_melds`; sorted by suit without)."""
-    order, partition = _order(view, state, melds)
-    selected = cards_at(view.hand, state.selected)
-    staged = [cards_at(view.hand, group) for group in state.staged]
-    content = hand_content(info, view, state.grouped, selected, staged, note, partition)
-    controls = hand_controls(info, view, state, offer_for(view), order, prompt, listed)
-    return content, controls
-
-
-async def listed_commands(service: GameService, key: ChatKey, user: UserRef,
-                          view: PlayerView) -> tuple[str, ...]:
-    """The commands the hand message offers as buttons of their own: before play
-    (:func:`bot.discord_bot.offers.before_play`) on the seat's turn, its legal commands
-    (the service asks the engine for this seat only); otherwise none."""
-    table = view.table
-    if not before_play(table) or table.current != view.seat:
-        return ()
-    return tuple(await service.legal_commands(key, user))
+async def hand_view(service: GameService, key: ChatKey, user: UserRef,
+                    state: HandState | None = None, note: str | None = None) -> Drawn:
+    """The user's hand message now (inside ``use_locale``): content, controls and the
+    state they show, laid out from the hand model; ``state``: the order and selection
+    (default: by suit, nothing selected); the closing text when the game is over."""
+    try:
+        if state is None:
+            _info, view = await service.player_view(key, user)
+            state = HandState.fresh(view.hand)
+        model = await hand_model(service, key, user, mask=state.mask, sort=state.sort)
+    except (NotPlaying, NoTable):
+        return _("The game is over: the table message shows the result.")
+    except EngineError as error:
+        return localize_error(error)
+    state = HandState(state.digest, model.sort, model.mask)
+    content = hand_content(model.info, model, note)
+    return content, hand_controls(model.info, model, state), state
 
 
 async def _apologise(interaction: discord.Interaction[Any]) -> None:

@@ -22,13 +22,12 @@ from collections.abc import Sequence
 import discord
 
 from bot.discord_bot.components import ping_controls, table_controls
-from bot.discord_bot.flows import draw_hand, listed_commands
+from bot.discord_bot.flows import hand_view
 from bot.discord_bot.hand import HandState
 from bot.discord_bot.render import RECENT_LINES, table_content
 from bot.discord_bot.respond import NO_MENTIONS
 from bot.discord_bot.sessions import HandSessions
 from bot.i18n import N_, _, use_locale
-from bot.interaction.hand import hand_melds
 from bot.render.events import event_line, render_event
 from bot.render.notices import render_notice
 from bot.service.message_store import DiscordMessageStore, DiscordTableMessage
@@ -161,11 +160,12 @@ class DiscordNotifier:
             return
         _client, _store, service = connected
         state = anchor.state if anchor.state.matches(view.hand) else \
-            HandState.fresh(view.hand, anchor.state.grouped)
-        listed = await listed_commands(service, info.key, anchor.user, view)
-        melds = await hand_melds(service, info.key, anchor.user, state.grouped)
+            HandState.fresh(view.hand, anchor.state.sort)
         with use_locale(await service.locale_of(anchor.user)):
-            content, controls = draw_hand(info, view, state, listed=listed, melds=melds)
+            drawn = await hand_view(service, info.key, anchor.user, state)
+        if isinstance(drawn, str):
+            return  # the game ended: the table message shows it
+        content, controls, state = drawn
         try:
             await anchor.interaction.edit_original_response(content=content, view=controls,
                                                             allowed_mentions=NO_MENTIONS)

@@ -13,19 +13,18 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.discord_bot.offers import before_play
 from bot.i18n import _
-from bot.render.cards import card_text, cards_text, spec_text
+from bot.interaction.hand import HandModel, SortMode
+from bot.render.cards import cards_text
 from bot.render.lobby import render_lobby
 from bot.render.text import render_hand, render_hand_end, render_scores, render_table
+from bot.service.catalogue import variant_name
 from bot.service.model import Status, TableInfo
-from engine.cards import Card
 from engine.state import Phase
-from engine.variants import get_variant
-from engine.views import PlayerView, PublicView
+from engine.views import PublicView
 
 if TYPE_CHECKING:
-    from engine.search import Partition
+    pass
 
 #: Discord's limit for a message's content.
 CONTENT_LIMIT = 2000
@@ -81,7 +80,7 @@ def pieces(text: str, limit: int = CONTENT_LIMIT, most: int = 4) -> list[str]:
 
 def table_title(info: TableInfo) -> str:
     """``**Basic Rummy** · table 12``."""
-    name = _(get_variant(info.variant).name)
+    name = _(variant_name(info.variant))
     return _("**{variant}** · table {number}").format(variant=name, number=info.id)
 
 
@@ -112,53 +111,20 @@ def table_content(info: TableInfo, view: PublicView | None, recent: Sequence[str
     return fit(parts, kept)
 
 
-def turn_line(view: PlayerView) -> str:
-    """What the player is to do now, from their seat's point of view."""
-    table = view.table
-    if table.phase is Phase.GAME_OVER:
-        return _("The game is over.")
-    if table.phase is Phase.HAND_OVER or table.current is None:
-        return _("The deal is over; the next deal starts soon.")
-    if table.current != view.seat:
-        return _("{name} is to play.").format(name=escape(table.players[table.current]))
-    if before_play(table):
-        offer = getattr(table.extra, "offer", None)
-        if offer is not None and offer[1] == view.seat:
-            return _("{player} offers you a doubla swap: accept it with one of your pairs or "
-                     "reject it.").format(player=escape(table.players[offer[0]]))
-        return _("Before play: announce a doubla or the face-up twin if you like, then "
-                 "press Ready.")
-    if table.phase is Phase.DRAW:
-        if table.upcard is None:
-            return _("Your turn: draw from the stock.")
-        return _("Your turn: draw from the stock or take {card}.").format(
-            card=card_text(table.upcard))
-    return _("Your turn: meld or lay off, then discard a card.")
-
-
-def hand_content(info: TableInfo, view: PlayerView, grouped: bool, selected: Sequence[Card],
-                 staged: Sequence[Sequence[Card]], note: str | None = None,
-                 hint: Partition | None = None) -> str:
-    """A player's private hand message: title, what to do, the hand (sorted or grouped),
-    the selected and staged cards and a note (the answer to the last click)."""
-    parts = [_("**Your hand** · table {number}").format(number=info.id), turn_line(view)]
-    parts.append(block(render_hand(view, hint if grouped else None)))
-    if staged:
-        parts.append(_("Groups ready to meld: {groups}").format(
-            groups=" | ".join(cards_text(g) for g in staged)))
-    if selected:
-        parts.append(_("Selected: {cards}").format(cards=cards_text(selected)))
+def hand_content(info: TableInfo, model: HandModel, note: str | None = None) -> str:
+    """A player's private hand message: title, what to do now (the hand model's phase
+    line), the hand in the model's order (melds first: grouped), the selection and a note
+    (the answer to the last click)."""
+    view = model.view
+    parts = [_("**Your hand** · table {number}").format(number=info.id),
+             escape(model.phase_line)]
+    if view.table.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+        parts.append(block(render_hand_end(view)))
+    else:
+        parts.append(block(render_hand(view, model.melds if model.sort is SortMode.MELDS
+                                       else None, by_rank=model.sort is SortMode.RANK)))
+    if model.selected:
+        parts.append(_("Selected: {cards}").format(cards=cards_text(model.selected)))
     if note:
         parts.append(note)
     return fit(parts)
-
-
-def reading_label(option: str) -> str:
-    """A joker reading offered by the engine (``7h 8h jk=9h``) as shown on a button."""
-    from engine.melds import CardSpec
-
-    try:
-        text = " ".join(spec_text(CardSpec.parse(word)) for word in option.split())
-    except ValueError:
-        text = option
-    return text if len(text) <= 80 else text[:79] + "…"

@@ -88,6 +88,9 @@ def phase_line(view: PlayerView) -> str | None:
     if not isinstance(extra, PublicExtra) or not extra.preplay or table.current is None:
         return None
     if table.current == view.seat:
+        if extra.offer is not None and extra.offer[1] == view.seat:
+            return _("{player} offers you a doubla swap: accept it with one of your pairs or "
+                     "reject it.").format(player=table.players[extra.offer[0]])
         return _("Before play: you may announce a doubla, offer or answer a swap, announce "
                  "the face-up twin, then say ready.")
     return _("Before play: {name} may say doubla, offer, announce, then ready.").format(

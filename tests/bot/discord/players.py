@@ -1,9 +1,9 @@
 """Playing as Discord users: moves chosen by the engine's AI, made through components.
 
 The AI only CHOOSES (from the stored state, as a player looking at their cards would);
-every move is then made the way a person does it: buttons on the table message, the
-card select, Meld / + Group / Discard and the lay-off select of the private hand
-message, and a joker reading button when the engine asks which card a joker is.
+every move is then made the way a person does it: Draw / Take on the table message, or
+the card select of the private hand message and the offer of the hand model for those
+cards (a button, or an option of the moves select).
 """
 
 from __future__ import annotations
@@ -14,8 +14,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.render.cards import card_text, spec_text
-from engine.actions import Action, Discard, Draw, LayOff, MeldCards, SwapJoker, TakeDiscard
+from bot.discord_bot.hand import HandState
+from bot.interaction.hand import hand_cards, hand_model
+from bot.render.cards import card_text
+from bot.service.model import UserRef
+from engine.actions import Action, Draw, TakeDiscard
 from engine.ai import make_ai
 from engine.cards import Card
 from engine.events import DealStarted, TookDiscard
@@ -166,13 +169,13 @@ class Players:
         self.moves = 0
         self.kinds: Counter[str] = Counter()
         self.interactions = 0
-        self.readings = 0
+        self.menu_moves = 0
 
     async def _do(self, interaction: FakeInteraction, user: FakeUser) -> FakeInteraction:
         self.interactions += 1
         original = interaction.original
         if original is not None and original.ephemeral and original.viewer is user \
-                and any(action_of(c) in ("c0", "draw", "refresh") for c in
+                and any(action_of(c) in ("c0", "refresh") for c in
                         original.custom_ids()):
             self.hands[user.id] = original
         return interaction
@@ -209,56 +212,41 @@ class Players:
         return message
 
     async def play(self, state: GameState, user: FakeUser) -> Action:
-        """Choose and make the move of the seat to play (a human)."""
+        """Choose and make the move of the seat to play (a human): Draw and Take every
+        other time from the table message, else select the move's cards on the hand
+        message and press the offer the hand model numbers for it (a button, or an
+        option of the moves select)."""
         seat = state.current
         action = self.ai.decide(view_for(state, seat), legal_actions(state, seat))
         self.moves += 1
         self.kinds[type(action).__name__] += 1
         table = self.bot.table_message(self.channel)
-        if isinstance(action, Draw | TakeDiscard):
+        if isinstance(action, Draw | TakeDiscard) and self.moves % 2 == 0 and \
+                (isinstance(action, Draw) or action.card is None):
             verb = "draw" if isinstance(action, Draw) else "take"
-            hand = self.hands.get(user.id)
-            if self.moves % 2 and hand is not None and any(
-                    action_of(c) == verb for c in hand.custom_ids()):
-                await self.click(user, hand, control(hand, verb))
-            else:
-                await self.click(user, table, control(table, verb))
-        elif isinstance(action, Discard):
-            message = await self.select_cards(user, [action.card])
-            await self.click(user, message, control(message, "disc"))
-        elif isinstance(action, MeldCards):
-            await self._meld(user, action)
-        elif isinstance(action, LayOff):
-            message = await self.select_cards(user, [s.card for s in action.cards])
-            await self.pick(user, message, control(message, "lay"), [f"l{action.meld}"])
-            await self._reading(user, f"l{action.meld}", [spec_text(s) for s in action.cards])
-        elif isinstance(action, SwapJoker):
-            message = await self.select_cards(user, [action.card])
-            await self.pick(user, message, control(message, "lay"), [f"s{action.meld}"])
-        else:
-            raise AssertionError(f"unexpected move {action}")
-        return action
+            await self.click(user, table, control(table, verb))
+            return action
+        message = await self.select_cards(user, list(hand_cards(action) or ()))
+        number = await self._offer_number(user, message, action)
+        buttons = [c for c in message.custom_ids() if action_of(c) == f"o{number}"]
+        if buttons:
+            await self.click(user, message, buttons[0])
+            return action
+        for custom_id in message.custom_ids():
+            if action_of(custom_id) in ("mv", "mc") and any(
+                    o["value"] == str(number)
+                    for o in component(message, custom_id).get("options", [])):
+                await self.pick(user, message, custom_id, [str(number)])
+                self.menu_moves += 1
+                return action
+        raise AssertionError(f"offer {number} ({action}) is not on the message")
 
-    async def _meld(self, user: FakeUser, action: MeldCards) -> None:
-        for group in action.groups[:-1]:
-            message = await self.select_cards(user, [s.card for s in group])
-            await self.click(user, message, control(message, "grp"))
-        message = await self.select_cards(user, [s.card for s in action.groups[-1]])
-        await self.click(user, message, control(message, "meld"))
-        for group in action.groups:
-            await self._reading(user, "meld", [spec_text(s) for s in group])
-
-    async def _reading(self, user: FakeUser, verb: str, wanted: list[str]) -> None:
-        """Click the joker reading that contains the wanted cards, if readings are shown."""
-        message = self.hands[user.id]
-        buttons = [b for b in message.buttons() if b.get("custom_id", "").startswith("rm:")
-                   and action_of(b["custom_id"]) == verb and re.search(r"r\d+$",
-                                                                        b["custom_id"])]
-        if not buttons:
-            return
-        self.readings += 1
-        for candidate in buttons:
-            if all(w in candidate["label"].split() for w in wanted):
-                await self.click(user, message, candidate["custom_id"])
-                return
-        raise AssertionError(f"no reading with {wanted}: {[b['label'] for b in buttons]}")
+    async def _offer_number(self, user: FakeUser, message: FakeMessage, action: Action) -> int:
+        """The number of ``action`` among the offers of the message's hand model."""
+        state = HandState.decode(message.custom_ids()[0].split(":")[4])
+        ref = UserRef("discord", str(user.id), user.username)
+        model = await hand_model(self.bot.service, self.bot.key(self.channel), ref,
+                                 mask=state.mask, sort=state.sort)
+        numbers = [n for n, offer in enumerate(model.offers) if offer.action == action]
+        assert numbers, f"{action} not offered: {[o.label for o in model.offers]}"
+        return numbers[0]

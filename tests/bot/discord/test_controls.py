@@ -1,6 +1,6 @@
 """The pieces without a server: hand state codec, custom ids within Discord's 100
-characters, message text within 2000, offered moves from the view, and the privacy
-checker of the game test catching a leak."""
+characters, message text within 2000, the hand model laid out as components, and the
+privacy checker of the game test catching a leak."""
 
 from __future__ import annotations
 
@@ -10,14 +10,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.discord_bot.components import ControlId, hand_controls, table_controls
-from bot.discord_bot.hand import HandState, canonical, hand_digest
-from bot.discord_bot.offers import _verb, offer_for, variant_verbs, verb_label_msgid
+from bot.discord_bot.hand import HandState, hand_digest
+from bot.discord_bot.offers import _verb, variant_verbs, verb_label_msgid
 from bot.discord_bot.render import CONTENT_LIMIT, fit, table_content
 from bot.i18n import use_locale
+from bot.interaction.hand import SortMode, build_hand_model, mask_of, order_cards
 from bot.service.model import ChatKey, Seat, SeatKind, Status, TableInfo, TableSettings
+from engine.actions import Draw
 from engine.cards import standard_deck
 from engine.commands import CommandHelp
 from engine.dealing import DealSpec, new_game
+from engine.game import apply, legal_actions
 from engine.rules import make_rules
 from engine.views import public_view, view_for
 from tests.bot.discord.players import Truth
@@ -25,26 +28,20 @@ from tests.bot.discord.players import Truth
 DECK = list(standard_deck())
 
 
-@given(st.integers(0, 60), st.sets(st.integers(0, 49)), st.lists(st.sets(st.integers(0, 49),
-                                                                          min_size=1),
-                                                                  max_size=3),
-       st.booleans(), st.lists(st.integers(0, 9), max_size=3))
-def test_hand_state_round_trips(start: int, selected: set[int], staged: list[set[int]],
-                                grouped: bool, readings: list[int]) -> None:
+@given(st.integers(0, 60), st.integers(0, (1 << 60) - 1), st.sampled_from(list(SortMode)))
+def test_hand_state_round_trips(start: int, mask: int, sort: SortMode) -> None:
     hand = DECK[start % 10:start % 10 + 40]
-    state = HandState(hand_digest(hand), grouped, frozenset(selected),
-                      tuple(frozenset(g) for g in staged), tuple(readings))
+    state = HandState(hand_digest(hand), sort, mask)
     assert HandState.decode(state.encode()) == state
     assert state.matches(reversed(hand)) and not state.matches(hand[1:])
 
 
-@given(st.integers(1, 50), st.integers(0, 3))
-def test_custom_ids_stay_within_100_characters(size: int, groups: int) -> None:
-    """Every card selected and up to three staged groups: the custom id still fits for a
-    big table id and version."""
+@given(st.integers(1, 60))
+def test_custom_ids_stay_within_100_characters(size: int) -> None:
+    """Every card of a 60-tile rack selected: the custom id still fits for a big table id
+    and version."""
     hand = DECK[:size]
-    everything = frozenset(range(size))
-    state = HandState(hand_digest(hand), True, everything, (everything,) * groups, (4, 4))
+    state = HandState(hand_digest(hand), SortMode.MELDS, (1 << size) - 1)
     text = ControlId(9_999_999, 999_999, "refresh", state.encode()).encode()
     assert len(text) <= 100
     assert ControlId.parse(text) == ControlId(9_999_999, 999_999, "refresh", state.encode())
@@ -71,29 +68,45 @@ def test_table_text_fits_for_six_players_and_many_melds() -> None:
     assert len(fit(["```\n" + "y\n" * 1500 + "```"])) <= CONTENT_LIMIT
 
 
-def test_controls_follow_the_phase_and_the_seat() -> None:
-    """Draw/Take to the seat to play at the start of the turn, Meld/Discard after drawing,
-    only the select and Sort/Hint/Refresh to the others."""
+def test_controls_lay_out_the_hand_model() -> None:
+    """Draw/Take (controls of the hand model) to the seat to play at the start of the
+    turn; the moves of a selection in one select; only the card select and Sort / Hint /
+    Refresh to the others."""
     rules = make_rules("basic")
     state = new_game(rules, ["ana", "ben"], dealer=1,
                      deal=DealSpec.parse(["7h 8h 9h 2c 3d", "4c 5c 6c 7d 8d"], "ks", "qs js"))
     info = _info(2)
     with use_locale("en"):
         mine, theirs = view_for(state, 0), view_for(state, 1)
-        offer = offer_for(mine)
-        assert offer.draw and offer.take and not offer.meld
-        assert not offer_for(theirs).draw and offer_for(theirs).select_cards
-        state_ = HandState.fresh(mine.hand)
-        view = hand_controls(info, mine, state_, offer, list(range(len(mine.hand))))
+        model = build_hand_model(info, mine, legal_actions(state, 0), None)
+        view = hand_controls(info, model, HandState.fresh(mine.hand))
         actions = [ControlId.parse(i.custom_id) for i in view.children]  # type: ignore[attr-defined]
-        assert [a.action for a in actions if a] == ["c0", "draw", "take", "sort", "hint",
+        assert [a.action for a in actions if a] == ["c0", "o0", "o1", "sort", "hint",
                                                      "refresh"]
+        labels = [getattr(getattr(i, "item", i), "label", None) for i in view.children]
+        assert labels[1:3] == ["Draw", "Take K♠"]
+        other = build_hand_model(info, theirs, legal_actions(state, 1), None)
+        view = hand_controls(info, other, HandState.fresh(theirs.hand))
+        actions = [ControlId.parse(i.custom_id) for i in view.children]  # type: ignore[attr-defined]
+        assert [a.action for a in actions if a] == ["c0", "sort", "hint", "refresh"]
+
+        drawn, _events = apply(state, Draw(0))
+        after = view_for(drawn, 0)
+        order = order_cards(after.hand, SortMode.SUIT)
+        chosen = mask_of(order, [c for c in after.hand if c.suit is not None
+                                 and str(c) in ("7h", "8h", "9h")])
+        model = build_hand_model(info, after, legal_actions(drawn, 0), None, mask=chosen)
+        view = hand_controls(info, model, HandState(hand_digest(after.hand), SortMode.SUIT,
+                                                    chosen))
+        [moves] = [i for i in view.children
+                   if ControlId.parse(i.custom_id).action == "mv"]  # type: ignore[attr-defined, union-attr]
+        assert [o.label for o in moves.item.options] == ["Meld 7♥ 8♥ 9♥"]  # type: ignore[attr-defined]
+
         table = table_controls(info, public_view(state))
         assert table is not None and len(table.children) == 3
         assert table_controls(replace(info, status=Status.FINISHED), None) is None
         lobby = table_controls(replace(info, status=Status.LOBBY), None)
         assert lobby is not None and len(lobby.children) == 4
-    assert canonical(mine.hand)[0].rank == 2
 
 
 def test_variant_verbs_become_buttons_without_changes_here() -> None:

@@ -95,7 +95,7 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(tmp_path: Path) -> No
         callbacks = bot.server.calls_to("POST", "/interactions/*/callback")
         print(f"\nDiscord game: {players.moves} human moves {dict(players.kinds)}, "
               f"{ai_steps} AI/timer steps, "
-              f"{players.interactions} component interactions, {players.readings} joker "
-              f"readings, {len(calls)} REST calls ({len(callbacks)} callbacks), "
+              f"{players.interactions} component interactions, {players.menu_moves} menu "
+              f"moves, {len(calls)} REST calls ({len(callbacks)} callbacks), "
               f"{spy.truth.checked_versions} message versions checked, "
               f"{time.perf_counter() - started:.1f} s")

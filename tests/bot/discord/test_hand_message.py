@@ -1,5 +1,6 @@
-"""The private hand message: selecting, staging groups, joker readings, lay-offs, and the
-answers arriving in time whether the work is quick or slow (deferred)."""
+"""The private hand message: selecting cards, the moves the hand model offers for them
+(joker readings and lay-off targets as moves of their own), and the answers arriving in
+time whether the work is quick or slow (deferred)."""
 
 from __future__ import annotations
 
@@ -42,16 +43,27 @@ async def pick(bot: Bot, user: FakeUser, message: FakeMessage, labels: list[str]
     await bot.select(user, message, control(message, "c0"), values)
 
 
-def reading_buttons(message: FakeMessage, action: str) -> dict[str, str]:
-    return {b["label"]: b["custom_id"] for b in message.buttons()
-            if action_of(b["custom_id"]) == action and b["custom_id"][-2:-1] == "r"}
+def moves(message: FakeMessage) -> dict[str, str]:
+    """The moves select's options: label -> value (empty when there is no such select)."""
+    ids = [c for c in message.custom_ids() if action_of(c) == "mv"]
+    if not ids:
+        return {}
+    return {o["label"]: o["value"] for o in component(message, ids[0])["options"]}
+
+
+async def move(bot: Bot, user: FakeUser, message: FakeMessage, label: str) -> None:
+    """Choose the move ``label`` in the hand message's moves select."""
+    offered = moves(message)
+    assert label in offered, (label, offered)
+    await bot.select(user, message, control(message, "mv"), [offered[label]])
 
 
 @pytest.mark.parametrize("defer_after", [1.0, 0.0], ids=["answer", "defer"])
-async def test_meld_two_groups_with_a_joker_reading_then_lay_off(tmp_path: Path,
-                                                                  defer_after: float) -> None:
-    """Stage 2♣ 2♦ 2♠, select 7♥ 8♥ 🃏, Meld: the engine asks what the joker is; the
-    reading button melds both groups. A second joker laid off on the run asks again."""
+async def test_melds_with_a_joker_reading_then_a_lay_off(tmp_path: Path,
+                                                         defer_after: float) -> None:
+    """Select 2♣ 2♦ 2♠: the moves select offers that meld. Select 7♥ 8♥ 🃏: one Meld per
+    reading of the joker (the engine lists each). A second joker selected offers a lay-off
+    per meld and reading; K♣ offers its discard. Every move is one the engine lists."""
     async with running_bot(tmp_path, defer_after=defer_after) as bot:
         w = bot.world
         await stacked_game(bot, "jokers=2 multiple_melds=on",
@@ -69,40 +81,38 @@ async def test_meld_two_groups_with_a_joker_reading_then_lay_off(tmp_path: Path,
 
         await pick(bot, w.alice, hand, ["2♣", "2♦", "2♠"])
         assert "Selected: 2♣ 2♦ 2♠" in hand.content
-        await bot.click(w.alice, hand, control(hand, "grp"))
-        assert "Groups ready to meld: 2♣ 2♦ 2♠" in hand.content
+        assert list(moves(hand)) == ["Meld 2♣ 2♦ 2♠"]
+        await move(bot, w.alice, hand, "Meld 2♣ 2♦ 2♠")
         await pick(bot, w.alice, hand, ["7♥", "8♥", "🃏"])
-        meld = await bot.click(w.alice, hand, control(hand, "meld"))
-        assert meld.response_type == (6 if defer_after == 0.0 else 7)
-        readings = reading_buttons(hand, "meld")
-        assert set(readings) == {"🃏(6♥) 7♥ 8♥", "7♥ 8♥ 🃏(9♥)"}, hand.custom_ids()
-        await bot.click(w.alice, hand, readings["7♥ 8♥ 🃏(9♥)"])
+        assert set(moves(hand)) == {"Meld 🃏(6♥) 7♥ 8♥", "Meld 7♥ 8♥ 🃏(9♥)"}
+        await move(bot, w.alice, hand, "Meld 7♥ 8♥ 🃏(9♥)")
         stored = await bot.service.repo.active_table(bot.key(w.text))
         assert stored is not None and stored.state is not None
         assert [str(m) for m in stored.state.melds] == ["2c 2d 2s", "7h 8h jk=9h"]
         assert "Melds:" in table.content and "🃏(9♥)" in table.content
 
         await pick(bot, w.alice, hand, ["🃏"])
-        lay = component(hand, control(hand, "lay"))
-        assert [o["value"] for o in lay["options"]] == ["l0", "l1"]
-        await bot.select(w.alice, hand, control(hand, "lay"), ["l1"])
-        readings = reading_buttons(hand, "l1")
-        assert set(readings) == {"🃏(6♥) 7♥ 8♥ 🃏(9♥)", "7♥ 8♥ 🃏(9♥) 🃏(10♥)"}
-        await bot.click(w.alice, hand, readings["7♥ 8♥ 🃏(9♥) 🃏(10♥)"])
+        layoffs = [label for label in moves(hand) if label.startswith("Lay off")]
+        assert layoffs and all("on 2:" in label or "on 1:" in label for label in layoffs)
+        wanted = next(label for label in layoffs if "🃏(10♥)" in label)
+        await move(bot, w.alice, hand, wanted)
         stored = await bot.service.repo.active_table(bot.key(w.text))
         assert stored is not None and stored.state is not None
         assert str(stored.state.melds[1]) == "7h 8h jk=9h jk=10h"
 
         await pick(bot, w.alice, hand, ["K♣"])
-        await bot.click(w.alice, hand, control(hand, "disc"))
-        assert "Bob is to play." in hand.content
-        assert [action_of(c) for c in hand.custom_ids()] == ["c0", "sort", "hint", "refresh"]
+        await move(bot, w.alice, hand, "Discard K♣")
+        assert "Bob to play." in hand.content
+        assert [action_of(c) for c in hand.custom_ids()] == ["c0", "sort", "hint", "refresh"], \
+            hand.custom_ids()
         for call in bot.server.calls_to("POST", "/interactions/*/callback"):
             assert call.status == 200
 
 
-async def test_refusals_stay_in_the_hand_message(tmp_path: Path) -> None:
-    """An invalid meld and a changed hand are explained in the hand message itself."""
+async def test_a_selection_that_is_no_move_offers_none_and_stale_hands_say_so(
+        tmp_path: Path) -> None:
+    """A selection that makes no legal move offers no move (nothing to refuse); an old
+    hand message explains that the hand changed; Hint selects the suggested cards."""
     async with running_bot(tmp_path) as bot:
         w = bot.world
         await stacked_game(bot, "", ["7h 8h 2c 2d 2s 9s kc 5d 4h 6d",
@@ -115,8 +125,7 @@ async def test_refusals_stay_in_the_hand_message(tmp_path: Path) -> None:
         hand = drawn.original
         assert hand is not None and hand is not old
         await pick(bot, w.alice, hand, ["7♥", "8♥", "K♣"])
-        await bot.click(w.alice, hand, control(hand, "meld"))
-        assert "⚠" in hand.content and "not a valid meld" in hand.content
+        assert moves(hand) == {}
         assert "Selected: K♣ 7♥ 8♥" in hand.content
         # The first hand message still shows the hand before the draw.
         await bot.click(w.alice, old, control(old, "refresh"))

@@ -18,8 +18,8 @@ import pytest
 from bot.discord_bot.commands import CHOICE_TEXT_MAX, CHOICES_MAX, command_completions
 from bot.discord_bot.components import hand_controls
 from bot.discord_bot.hand import HandState
-from bot.discord_bot.offers import offer_for
 from bot.i18n import _, use_locale
+from bot.interaction.hand import build_hand_model
 from bot.render.cards import card_text
 from bot.service.model import ChatKey, Seat, SeatKind, Status, TableInfo, TableSettings
 from engine.cards import parse_card
@@ -28,6 +28,7 @@ from engine.dealing import DealSpec, new_game
 from engine.game import legal_actions
 from engine.rules import make_rules
 from engine.state import Phase
+from engine.variants.romanian.actions import OfferDoubla
 from engine.views import view_for
 from tests.bot.discord.players import action_of, control
 from tests.bot.discord.support import TIMEOUT, Bot, running_bot
@@ -108,9 +109,9 @@ async def completions(bot: Bot, user: FakeUser, typed: str, truth: Truth | None 
 
 
 def buttons(message: FakeMessage) -> dict[str, str]:
-    """The hand message's buttons that do a listed command: label -> custom id."""
+    """The hand message's buttons of the hand model's controls: label -> custom id."""
     return {b["label"]: b["custom_id"] for b in message.buttons()
-            if action_of(b["custom_id"]).startswith("p.")}
+            if re.fullmatch(r"o\d+", action_of(b["custom_id"]))}
 
 
 def actions(message: FakeMessage) -> list[str]:
@@ -157,9 +158,9 @@ async def test_romanian_preplay_by_command_and_hand_buttons(tmp_path: Path) -> N
         assert stored is not None and stored.state is not None
         assert stored.state.current == 0 and stored.state.extra.preplay is not None
 
-        # The table message offers the pre-play verbs, no Draw or Take before play.
+        # The table message offers no move before play: they are on the hand messages.
         table = bot.table_message(w.text)
-        assert actions(table) == ["hand", "v.doubla", "v.reject", "v.announce", "v.ready"]
+        assert actions(table) == ["hand"]
 
         # Completions: Alice's legal commands, filtered; nothing for Bob or Carol now.
         assert await completions(bot, w.alice, "", truth) == await legal(bot, 0) == [
@@ -176,7 +177,7 @@ async def test_romanian_preplay_by_command_and_hand_buttons(tmp_path: Path) -> N
         assert not {"meld", "disc", "draw", "take"} & set(actions(hand))
         assert await completions(bot, w.alice, "", truth) == ["ready"]
         alice_hand = await play(bot, w.alice, "ready")
-        assert "Bob is to play." in alice_hand.content and buttons(alice_hand) == {}
+        assert "Before play: Bob may say" in alice_hand.content and buttons(alice_hand) == {}
         assert await completions(bot, w.alice, "", truth) == []
 
         # Bob plays his part from the hand message's buttons.
@@ -184,18 +185,18 @@ async def test_romanian_preplay_by_command_and_hand_buttons(tmp_path: Path) -> N
         bob_hand = shown.original
         assert bob_hand is not None and bob_hand.ephemeral and bob_hand.viewer is not None
         assert bob_hand.viewer.id == w.bob.id
-        assert list(buttons(bob_hand)) == ["Doubla", "Announce the face-up twin", "Ready",
-                                           "Doubla (high)", "Doubla (low)"]
+        assert list(buttons(bob_hand)) == ["Doubla", "Doubla (high)", "Doubla (low)",
+                                           "Announce the face-up twin", "Ready"]
         assert await completions(bot, w.bob, "", truth) == await legal(bot, 1)
         before = await version(bot)
         await bot.click(w.bob, bob_hand, buttons(bob_hand)["Announce the face-up twin"])
         await bot.click(w.bob, bob_hand, buttons(bob_hand)["Doubla"])
         assert await version(bot) == before + 2
         y6, b12 = card_text(parse_card("y6")), card_text(parse_card("b12"))
-        assert list(buttons(bob_hand)) == ["Ready", f"Offer your {y6} pair to Alice",
-                                           f"Offer your {b12} pair to Alice"]
+        assert list(buttons(bob_hand)) == [f"Offer your {y6} pair to Alice",
+                                           f"Offer your {b12} pair to Alice", "Ready"]
         await bot.click(w.bob, bob_hand, buttons(bob_hand)[f"Offer your {y6} pair to Alice"])
-        assert "Alice is to play." in bob_hand.content
+        assert "Before play: Alice may say" in bob_hand.content
 
         # Alice's open hand message now asks her to answer the offer.
         y4, k13 = card_text(parse_card("y4")), card_text(parse_card("k13"))
@@ -217,7 +218,8 @@ async def test_romanian_preplay_by_command_and_hand_buttons(tmp_path: Path) -> N
         assert stored is not None and stored.state is not None
         assert stored.state.extra.preplay is None
         assert stored.state.phase is Phase.PLAY and stored.state.current == 0
-        assert actions(bot.table_message(w.text))[:3] == ["hand", "draw", "take"]
+        # The first player begins by discarding: no Draw or Take on the table message.
+        assert actions(bot.table_message(w.text)) == ["hand"]
 
         # The first player discards, as typed.
         discards = await completions(bot, w.alice, "discard", truth)
@@ -225,7 +227,7 @@ async def test_romanian_preplay_by_command_and_hand_buttons(tmp_path: Path) -> N
         assert set(discards) <= set(await legal(bot, 0))
         before = await version(bot)
         after = await play(bot, w.alice, discards[0])
-        assert f"Done: {discards[0]}" in after.content and "Bob is to play." in after.content
+        assert f"Done: {discards[0]}" in after.content and "Bob to play." in after.content
         assert await version(bot) == before + 1
         assert truth.problems == [], "\n".join(truth.problems)
         assert truth.checked["private while hiding"] >= 5
@@ -361,27 +363,33 @@ def test_completions_filter_and_fit_discord() -> None:
 
 
 
-def test_many_listed_commands_stay_within_discords_limits() -> None:
-    """Before play with many pairs and partners: Ready and the other bare commands come
-    first, the buttons fill the rows left (at most 5 rows of 5), every custom id fits,
-    and the same command twice is one button."""
+def test_many_controls_stay_within_discords_limits() -> None:
+    """Before play with pairs and partners to offer them to: more controls than a row of
+    buttons go into one select (25 options at most); at most 5 rows of 5, every custom
+    id fits and is unique."""
     state = new_game(make_rules("romanian"), ["Ana", "Ben", "Cy", "Dora"], seed=ROMANIAN_SEED)
-    view = view_for(state, state.current)
+    seat = state.current
+    view = view_for(state, seat)
     seats = tuple(Seat(SeatKind.HUMAN, name, f"discord:{n}")
                   for n, name in enumerate(view.table.players))
     info = TableInfo(7, ChatKey("discord", "1"), Status.PLAYING, "romanian", None, (),
                      "discord:0", seats, TableSettings(), 3)
-    listed = ["doubla high", "ready", "doubla", "ready"]
-    listed += [f"offer {c}{n} {p}" for c in "ry" for n in range(1, 14) for p in ("Ben", "Cy")]
+    # As many offers as a 4-seat table can list: every pair to each of three partners.
+    pairs = sorted({c for c in view.hand if view.hand.count(c) == 2} or set(view.hand[:4]),
+                   key=str)
+    legal = [*legal_actions(state, seat),
+             *(OfferDoubla(seat, tile, name) for tile in pairs for name in ("Ben", "Cy", "Dora"))]
     with use_locale("en"):
-        controls = hand_controls(info, view, HandState.fresh(view.hand), offer_for(view),
-                                 list(range(len(view.hand))), None, listed)
+        model = build_hand_model(info, view, legal, None)
+        controls = hand_controls(info, model, HandState.fresh(view.hand))
+    assert len(model.controls) > 5
     rows = controls.to_components()
     assert len(rows) <= 5 and all(len(r["components"]) <= 5 for r in rows)
     items = [c for r in rows for c in r["components"]]
     custom_ids = [c["custom_id"] for c in items]
     assert len(set(custom_ids)) == len(custom_ids) and all(len(c) <= 100 for c in custom_ids)
+    [menu] = [c for c in items if action_of(c["custom_id"]) == "mc"]
+    assert len(menu["options"]) == min(len(model.controls), 25)
+    assert not [c for c in custom_ids if re.fullmatch(r"o\d+", action_of(c))]
     labels = [c.get("label") for c in items if c["type"] == 2]
-    assert labels[:3] == ["Ready", "Doubla", "Doubla (high)"]
-    assert labels[-3:] == ["Group melds", "Hint", "Refresh"]
-    assert len([c for c in custom_ids if action_of(c).startswith("p.")]) == 15
+    assert labels[-3:] == ["Sort: by rank", "Hint", "Refresh"]

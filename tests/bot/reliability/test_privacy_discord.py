@@ -21,18 +21,11 @@ import discord
 import pytest
 
 from bot.discord_bot.components import ControlId
-from bot.discord_bot.hand import canonical, words
-from bot.discord_bot.offers import variant_verbs
 from bot.render.cards import card_text
 from bot.service.model import Status
-from engine.actions import Action, Discard, Draw, LayOff, MeldCards, SwapJoker, TakeDiscard
+from engine.actions import Discard, Draw, LayOff, MeldCards, SwapJoker
 from engine.ai import make_ai
-from engine.cards import Card, parse_card
-from engine.commands import format_action, parse_action
-from engine.errors import CardParseError, EngineError
-from engine.game import legal_actions
-from engine.state import GameState, Phase
-from engine.views import PlayerView, view_for
+from engine.state import Phase
 from tests.bot.discord.players import Players, action_of, control
 from tests.bot.discord.support import Bot, complaints, running_bot
 from tests.bot.reliability.privacy import PROSE_WORDS, Truth, watch_repository
@@ -134,80 +127,14 @@ class Watch:
 # --- the players -------------------------------------------------------------------------
 
 
-class Fixed:
-    """An "AI" that makes the move already chosen (to reuse :meth:`Players.play`)."""
-
-    def __init__(self, action: Action) -> None:
-        self.action = action
-
-    def decide(self, view: PlayerView, legal: Any) -> Action:
-        return self.action
-
-
 class People(Players):
-    """:class:`Players` for every variant: the greedy AI chooses among the moves Discord
-    lets a person make (variant verbs through the table's verb buttons, or through the
-    hand message's verb buttons with the selected cards); the moves Discord offers no way
-    to make are counted in ``unreachable``."""
+    """:class:`Players` for every variant: the greedy AI chooses among all the seat's legal
+    moves, and each is made by the buttons of the hand model (draw and take now and then
+    from the table message): no move needs typing."""
 
     def __init__(self, bot: Bot, channel: Any, users: list[FakeUser], seed: int) -> None:
         super().__init__(bot, channel, users)
-        self.chooser = make_ai("greedy", seed=seed)
-        self.verbs: Counter[str] = Counter()
-        self.unreachable: Counter[str] = Counter()
-
-    def reachable(self, action: Action, state: GameState) -> bool:
-        if isinstance(action, STANDARD):
-            return True
-        if isinstance(action, TakeDiscard):
-            return action.card is None
-        verb, *args = format_action(action).split()
-        verbs = variant_verbs(state.rules.variant)
-        if not args:
-            table = self.bot.table_message(self.channel)
-            return any(action_of(c) == f"v.{verb}" for c in table.custom_ids())
-        if verb not in {v.verb for v in verbs if v.cards}:
-            return False
-        try:
-            cards = [parse_card(a) for a in args]
-        except CardParseError:
-            return False
-        hand = Counter(state.hands[state.current])
-        if any(c.is_joker for c in cards) or +(Counter(cards) - hand):
-            return False
-        return self.command(verb, cards, state) == action
-
-    @staticmethod
-    def command(verb: str, cards: list[Card], state: GameState) -> Action | None:
-        """The move the hand message's verb button makes with ``cards`` selected."""
-        ordered = [c for c in canonical(state.hands[state.current]) if c in cards]
-        try:
-            return parse_action(f"{verb} {words(ordered)}", state.current)
-        except EngineError:
-            return None
-
-    async def play(self, state: GameState, user: FakeUser) -> Action:
-        seat = state.current
-        legal = legal_actions(state, seat)
-        doable = [a for a in legal if self.reachable(a, state)]
-        self.unreachable.update({type(a).__name__ for a in legal if a not in doable})
-        action = self.chooser.decide(view_for(state, seat), doable)
-        if isinstance(action, (*STANDARD, TakeDiscard)):
-            chooser, self.ai = self.ai, Fixed(action)  # type: ignore[assignment]
-            try:
-                return await super().play(state, user)
-            finally:
-                self.ai = chooser
-        verb, *args = format_action(action).split()
-        self.moves += 1
-        self.verbs[verb] += 1
-        if args:
-            message = await self.select_cards(user, [parse_card(a) for a in args])
-            await self.click(user, message, control(message, f"v.{verb}"))
-        else:
-            table = self.bot.table_message(self.channel)
-            await self.click(user, table, control(table, f"v.{verb}"))
-        return action
+        self.ai = make_ai("greedy", seed=seed)
 
 
 # --- one game ------------------------------------------------------------------------------
@@ -242,9 +169,9 @@ GAMES = [
          seed=1007),
     Game("german-2p-en-2deals", "german", "gameduell", "deals=2 target=none",
          ("alice", "carol"), seed=1008),
-    Game("romanian-3p-en", "romanian", None, "deals=1 preplay=off", ("alice", "bob", "erin"),
+    Game("romanian-3p-en", "romanian", None, "deals=1", ("alice", "bob", "erin"),
          seed=1009),
-    Game("romanian-2-de", "romanian", "variations", "deals=1 preplay=off", ("bob",), 1,
+    Game("romanian-2-de", "romanian", "variations", "deals=1", ("bob",), 1,
          seed=1010),
 ]
 
@@ -342,7 +269,7 @@ async def play(bot: Bot, truth: Truth, game: Game, users: dict[str, FakeUser]
     assert final is not None and final.status is Status.FINISHED, final
     assert final.state is not None and final.state.phase is Phase.GAME_OVER
     return {"steps": steps, "moves": players.moves, "kinds": dict(players.kinds),
-            "verbs": dict(players.verbs), "unreachable": dict(players.unreachable),
+            "menu moves": players.menu_moves,
             "interactions": players.interactions, "ticks": ticks, "next clicks": next_clicks,
             "deals": len(truth.deals), "seats": len(final.seats)}
 
