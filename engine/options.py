@@ -40,6 +40,13 @@ class Option:
     maximum: int | None = None
     none_word: str | None = None
 
+    @property
+    def quotes_rule_text(self) -> bool:
+        """True when ``source`` quotes a rule text ("basic-rummy.de.txt: ..."); False for
+        a remark of ours ("not in the text: ..."), which front ends translate."""
+        file, sep, _quote = self.source.partition(": ")
+        return bool(sep) and file.endswith(".de.txt") and " " not in file
+
     def parse(self, raw: OptionValue) -> OptionValue:
         """Convert a raw value (text from a command, or JSON) to this option's type.
 

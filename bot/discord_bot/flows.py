@@ -14,9 +14,9 @@ answer with a new private hand message; clicks on a hand message redraw that mes
 ``/rummy play command:<text>`` runs any line of the chat command language through
 :func:`bot.interaction.commands.handle_text`, as a line typed in Telegram's private chat
 (Rummy 500's ``take 7h``, ``call``, German ``exchange``, Romanian ``joly``,
-``offer r7 ben``: the same moves the hand message offers as buttons). A move answers with a new private
-hand message noting the move, a refusal with the localised error, a table verb like its
-own slash command.
+``offer r7 ben``: the same moves the hand message offers as buttons). A move answers
+with a new private hand message noting the move, a refusal with the localised error, a
+table verb like its own slash command.
 """
 
 from __future__ import annotations

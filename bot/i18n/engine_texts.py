@@ -21,7 +21,6 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 
 from bot.i18n import LOCALE_DIR
-from bot.render.rules import is_rule_quote
 from engine.commands import command_table
 from engine.variants import VARIANTS
 
@@ -40,7 +39,7 @@ def engine_texts() -> dict[str, str]:
         found.setdefault(variant.name, f"{variant.id} name")
         for option in variant.options:
             found.setdefault(option.help, f"{variant.id} option {option.name}")
-            if not is_rule_quote(option.source):  # our own remark, not a quote
+            if not option.quotes_rule_text:  # our own remark, not a quote
                 found.setdefault(option.source, f"{variant.id} option {option.name} source")
         for name, preset in variant.presets.items():
             found.setdefault(preset.help, f"{variant.id} preset {name}")

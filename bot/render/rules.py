@@ -9,7 +9,6 @@ catalogues complete). The shared verbs' help is also marked here
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from bot.i18n import N_, _
@@ -60,16 +59,12 @@ def _value_text(option: Option, value: OptionValue) -> str:
     return option.show(value)
 
 
-def is_rule_quote(source: str) -> bool:
-    """True when an option's ``source`` quotes a rule text ("basic-rummy.de.txt: ...")."""
-    return re.match(r"[\w-]+\.de\.txt: ", source) is not None
-
-
-def _source_text(source: str, quote_chars: int | None) -> str:
+def _source_text(option: Option, quote_chars: int | None) -> str:
     """``source`` ("file: quote"), the quote shortened to ``quote_chars`` (``None``: whole;
     0: the file name only). A source that quotes no rule text (a house rule of ours, "not
     in the text: ...") is our own sentence and is shown whole, translated."""
-    if not is_rule_quote(source):
+    source = option.source
+    if not option.quotes_rule_text:
         return _(source)
     if quote_chars is None:
         return source
@@ -108,7 +103,7 @@ def _rules_text(rules: RuleSet, quote_chars: int | None) -> str:
         lines.append(line)
         lines.append(f"    {_(option.help)}")
         lines.append("    " + _("Source: {source}").format(
-            source=_source_text(option.source, quote_chars)))
+            source=_source_text(option, quote_chars)))
     return "\n".join(lines)
 
 

@@ -53,10 +53,7 @@ from bot.service.model import (
     UserRef,
 )
 from bot.service.notifier import Notice, Notifier
-from bot.service.scheduler import Scheduler
-from bot.service.scheduling import Due, due_kind, reschedule
-from bot.service.table_rules import table_rules
-from bot.storage.repository import (
+from bot.service.repository import (
     ActiveTableExists,
     DuplicateUpdate,
     LogEntry,
@@ -64,6 +61,9 @@ from bot.storage.repository import (
     ResultRow,
     VersionConflict,
 )
+from bot.service.scheduler import Scheduler
+from bot.service.scheduling import Due, due_kind, reschedule
+from bot.service.table_rules import table_rules
 from engine.actions import Action, NextDeal
 from engine.cards import Card
 from engine.commands import format_action, parse_action

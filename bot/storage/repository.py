@@ -1,4 +1,6 @@
-"""The repository: every read and write of the game service, typed as a Protocol.
+"""The SQLite repository: every read and write of the game service
+(:class:`bot.service.repository.Repository`, the protocol the service owns; its record
+types and errors are re-exported here).
 
 :class:`SqliteRepository` is the implementation. Writes of a table go through
 :meth:`Repository.commit`, one transaction with a compare-and-set on the
@@ -17,21 +19,39 @@ import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any
 
 import aiosqlite
 
 from bot.service.errors import StorageUnavailable, TableFromNewerRelease, UnreadableTable
 from bot.service.message_store import DiscordMessageStore, TelegramMessageStore
 from bot.service.model import ChatKey, Seat, SeatKind, Status, Table, TableSettings
+from bot.service.repository import (
+    ActiveTableExists,
+    DuplicateUpdate,
+    LogEntry,
+    Repository,
+    ResultRow,
+    VersionConflict,
+)
 from bot.storage.database import Database
 from bot.storage.message_store import SqliteDiscordMessages, SqliteTelegramMessages
 from engine.errors import EngineError
 from engine.serialize import fraction_to_json, state_from_dict, state_to_dict
 
 log = logging.getLogger(__name__)
+
+__all__ = [
+    "ActiveTableExists",
+    "DuplicateUpdate",
+    "LogEntry",
+    "Repository",
+    "ResultRow",
+    "SqliteRepository",
+    "VersionConflict",
+    "storage_error",
+    "table_from_row",
+]
 
 ROW_FORMAT = 1
 """The format of the ``tables`` rows this release writes (column ``format``). A release
@@ -52,138 +72,6 @@ def storage_error(error: sqlite3.Error) -> Exception:
         log.error("database unavailable: %s", error)
         return StorageUnavailable()
     return error
-
-
-class VersionConflict(Exception):
-    """The table changed since it was loaded (another click or process won)."""
-
-
-class DuplicateUpdate(Exception):
-    """This platform update or interaction was already applied."""
-
-
-class ActiveTableExists(Exception):
-    """The chat already has a lobby or a running game."""
-
-
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    """One line of a table's action log: the ``version`` it produced, the ``seat`` (or
-    ``None`` for lobby steps), the ``command`` text and the ``actor`` (user key, ``ai``,
-    ``timer``)."""
-
-    version: int
-    seat: int | None
-    command: str
-    actor: str
-
-
-@dataclass(frozen=True, slots=True)
-class ResultRow:
-    """One seat's result of a finished game."""
-
-    seat: int
-    user_key: str | None
-    name: str
-    score: Fraction
-    won: bool
-
-
-class Repository(Protocol):
-    """What the game service needs from storage."""
-
-    async def upsert_user(self, platform: str, user_id: str, name: str) -> None:
-        """Create the user or update the display name."""
-
-    async def user_locale(self, user_key: str) -> str | None:
-        """The language the user chose with ``lang`` (``None``: follow the platform)."""
-
-    async def set_user_locale(self, user_key: str, locale: str | None) -> None:
-        """Store (or clear) the user's language."""
-
-    async def create_table(self, table: Table) -> Table:
-        """Insert a new table; returns it with its id. Raises :class:`ActiveTableExists`."""
-
-    async def active_table(self, key: ChatKey) -> Table | None:
-        """The lobby or running game of a chat."""
-
-    async def get_table(self, table_id: int) -> Table | None:
-        """A table by id, whatever its status."""
-
-    async def commit(self, table: Table, expected_version: int, log: Sequence[LogEntry] = (),
-                     update_key: str | None = None,
-                     results: Sequence[ResultRow] = ()) -> None:
-        """Store ``table`` if the stored version is still ``expected_version``.
-
-        Raises :class:`VersionConflict` or :class:`DuplicateUpdate`; then nothing changed.
-        """
-
-    async def seen_update(self, key: str) -> bool:
-        """True when an update with this idempotency key was applied."""
-
-    async def update_table(self, key: str) -> int | None:
-        """The id of the table an update with this idempotency key was applied to, or
-        ``None`` when it was not applied."""
-
-    async def prune_updates(self, before: float) -> int:
-        """Forget the idempotency keys seen before ``before`` (Unix time, seconds); returns
-        how many were removed. Platforms stop redelivering long before."""
-
-    async def latest_ended(self, key: ChatKey) -> Table | None:
-        """The chat's most recently ended (finished or cancelled) table that was played."""
-
-    async def due_tables(self, now: float) -> list[int]:
-        """Ids of active tables whose next automatic step is due (not quarantined)."""
-
-    async def next_due(self, exclude: Collection[int] = ()) -> float | None:
-        """The earliest ``due_at`` of an active, not quarantined table not in
-        ``exclude``."""
-
-    async def tables_of_user(self, user_key: str) -> list[Table]:
-        """Active tables where the user has a seat."""
-
-    async def action_log(self, table_id: int) -> list[LogEntry]:
-        """The table's action log in order."""
-
-    async def user_stats(self, user_key: str) -> dict[str, Any]:
-        """Games, wins and total score of a user."""
-
-    async def leaderboard(self, chat_key: str | None, limit: int) -> list[dict[str, Any]]:
-        """Users by wins (then games), in one chat or overall."""
-
-    async def count_tables(self) -> int:
-        """All stored tables."""
-
-    async def heartbeat(self, now: float) -> None:
-        """Store that the bot is up at ``now`` (Unix time)."""
-
-    async def last_heartbeat(self) -> float | None:
-        """The last stored heartbeat, ``None`` before the first."""
-
-    async def shift_timeline(self, seconds: float) -> int:
-        """Move the deadlines, due times, idle clocks and lobby expiry of every active
-        table by ``seconds`` (downtime, a clock step); returns how many tables moved."""
-
-    async def record_fault(self, table_id: int, kind: str, failures: int, error: str,
-                           retry_at: float | None) -> None:
-        """Store a table's fault (``kind``: ``backoff`` or ``quarantined``)."""
-
-    async def clear_fault(self, table_id: int) -> None:
-        """Forget a table's fault (it runs again)."""
-
-    async def faults(self) -> list[dict[str, Any]]:
-        """Every stored fault, newest first (for operators)."""
-
-    async def quarantined_tables(self) -> list[int]:
-        """Ids of quarantined tables."""
-
-    @property
-    def telegram_messages(self) -> TelegramMessageStore:
-        """The Telegram adapter's message rows, on this repository's connection."""
-
-    @property
-    def discord_messages(self) -> DiscordMessageStore:
-        """The Discord adapter's message rows, on this repository's connection."""
 
 
 def _seat_to_json(seat: Seat) -> dict[str, Any]:

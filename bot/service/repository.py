@@ -1,0 +1,159 @@
+"""The storage port of the game service: what it needs from a database (:class:`Repository`),
+the records it writes with a table (:class:`LogEntry`, :class:`ResultRow`) and the
+outcomes of a commit (:class:`VersionConflict`, :class:`DuplicateUpdate`,
+:class:`ActiveTableExists`).
+
+The service owns this protocol; :mod:`bot.storage` implements it (SQLite today), so the
+service never imports storage and storage depends on the service's model only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Protocol
+
+from bot.service.message_store import DiscordMessageStore, TelegramMessageStore
+from bot.service.model import ChatKey, Table
+
+__all__ = [
+    "ActiveTableExists",
+    "DuplicateUpdate",
+    "LogEntry",
+    "Repository",
+    "ResultRow",
+    "VersionConflict",
+]
+
+
+class VersionConflict(Exception):
+    """The table changed since it was loaded (another click or process won)."""
+
+
+class DuplicateUpdate(Exception):
+    """This platform update or interaction was already applied."""
+
+
+class ActiveTableExists(Exception):
+    """The chat already has a lobby or a running game."""
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One line of a table's action log: the ``version`` it produced, the ``seat`` (or
+    ``None`` for lobby steps), the ``command`` text and the ``actor`` (user key, ``ai``,
+    ``timer``)."""
+
+    version: int
+    seat: int | None
+    command: str
+    actor: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One seat's result of a finished game."""
+
+    seat: int
+    user_key: str | None
+    name: str
+    score: Fraction
+    won: bool
+
+
+class Repository(Protocol):
+    """What the game service needs from storage."""
+
+    async def upsert_user(self, platform: str, user_id: str, name: str) -> None:
+        """Create the user or update the display name."""
+
+    async def user_locale(self, user_key: str) -> str | None:
+        """The language the user chose with ``lang`` (``None``: follow the platform)."""
+
+    async def set_user_locale(self, user_key: str, locale: str | None) -> None:
+        """Store (or clear) the user's language."""
+
+    async def create_table(self, table: Table) -> Table:
+        """Insert a new table; returns it with its id. Raises :class:`ActiveTableExists`."""
+
+    async def active_table(self, key: ChatKey) -> Table | None:
+        """The lobby or running game of a chat."""
+
+    async def get_table(self, table_id: int) -> Table | None:
+        """A table by id, whatever its status."""
+
+    async def commit(self, table: Table, expected_version: int, log: Sequence[LogEntry] = (),
+                     update_key: str | None = None,
+                     results: Sequence[ResultRow] = ()) -> None:
+        """Store ``table`` if the stored version is still ``expected_version``.
+
+        Raises :class:`VersionConflict` or :class:`DuplicateUpdate`; then nothing changed.
+        """
+
+    async def seen_update(self, key: str) -> bool:
+        """True when an update with this idempotency key was applied."""
+
+    async def update_table(self, key: str) -> int | None:
+        """The id of the table an update with this idempotency key was applied to, or
+        ``None`` when it was not applied."""
+
+    async def prune_updates(self, before: float) -> int:
+        """Forget the idempotency keys seen before ``before`` (Unix time, seconds); returns
+        how many were removed. Platforms stop redelivering long before."""
+
+    async def latest_ended(self, key: ChatKey) -> Table | None:
+        """The chat's most recently ended (finished or cancelled) table that was played."""
+
+    async def due_tables(self, now: float) -> list[int]:
+        """Ids of active tables whose next automatic step is due (not quarantined)."""
+
+    async def next_due(self, exclude: Collection[int] = ()) -> float | None:
+        """The earliest ``due_at`` of an active, not quarantined table not in
+        ``exclude``."""
+
+    async def tables_of_user(self, user_key: str) -> list[Table]:
+        """Active tables where the user has a seat."""
+
+    async def action_log(self, table_id: int) -> list[LogEntry]:
+        """The table's action log in order."""
+
+    async def user_stats(self, user_key: str) -> dict[str, Any]:
+        """Games, wins and total score of a user."""
+
+    async def leaderboard(self, chat_key: str | None, limit: int) -> list[dict[str, Any]]:
+        """Users by wins (then games), in one chat or overall."""
+
+    async def count_tables(self) -> int:
+        """All stored tables."""
+
+    async def heartbeat(self, now: float) -> None:
+        """Store that the bot is up at ``now`` (Unix time)."""
+
+    async def last_heartbeat(self) -> float | None:
+        """The last stored heartbeat, ``None`` before the first."""
+
+    async def shift_timeline(self, seconds: float) -> int:
+        """Move the deadlines, due times, idle clocks and lobby expiry of every active
+        table by ``seconds`` (downtime, a clock step); returns how many tables moved."""
+
+    async def record_fault(self, table_id: int, kind: str, failures: int, error: str,
+                           retry_at: float | None) -> None:
+        """Store a table's fault (``kind``: ``backoff`` or ``quarantined``)."""
+
+    async def clear_fault(self, table_id: int) -> None:
+        """Forget a table's fault (it runs again)."""
+
+    async def faults(self) -> list[dict[str, Any]]:
+        """Every stored fault, newest first (for operators)."""
+
+    async def quarantined_tables(self) -> list[int]:
+        """Ids of quarantined tables."""
+
+    @property
+    def telegram_messages(self) -> TelegramMessageStore:
+        """The Telegram adapter's message rows, on this repository's connection."""
+
+    @property
+    def discord_messages(self) -> DiscordMessageStore:
+        """The Discord adapter's message rows, on this repository's connection."""
