@@ -40,9 +40,13 @@ from typing import Any
 
 from bot.render.cards import card_text
 from bot.service.model import Table
+from engine.actions import Action
+from engine.ai import make_ai
 from engine.cards import Card, parse_card
 from engine.errors import CardParseError
 from engine.state import GameState, Phase
+from engine.variants.romanian.actions import AnnounceDoubla, AnswerDoubla, OfferDoubla
+from engine.views import PlayerView
 
 # A joker's declared face is no card: "🃏(9♥)", "🃏(9)", "jk=9h", "jo=r7".
 _JOKER_FACE = re.compile(r"🃏\s*\([^)]*\)")
@@ -240,3 +244,23 @@ def watch_repository(repo: Any, truth: Truth) -> None:
         return await commit(table, *args, **kwargs)
 
     repo.commit = observed
+
+
+class Chooser:
+    """Chooses the people's moves: the greedy AI, except that in Romanian Rummy's pre-play
+    step (``swaps``) they announce doublas, offer them and accept offers, so pairs of
+    tiles change hands face down."""
+
+    def __init__(self, seed: int, swaps: bool = False) -> None:
+        self.ai = make_ai("greedy", seed=seed)
+        self.swaps = swaps
+        self.made: Counter[str] = Counter()
+
+    def decide(self, view: PlayerView, legal: list[Action]) -> Action:
+        if self.swaps:
+            for kind in (AnswerDoubla, OfferDoubla, AnnounceDoubla):
+                for action in legal:
+                    if isinstance(action, kind) and getattr(action, "tile", True) is not None:
+                        self.made[kind.__name__] += 1
+                        return action
+        return self.ai.decide(view, legal)

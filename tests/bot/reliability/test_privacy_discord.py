@@ -24,11 +24,10 @@ from bot.discord_bot.components import ControlId
 from bot.render.cards import card_text
 from bot.service.model import Status
 from engine.actions import Discard, Draw, LayOff, MeldCards, SwapJoker
-from engine.ai import make_ai
 from engine.state import Phase
 from tests.bot.discord.players import Players, action_of, control
 from tests.bot.discord.support import Bot, complaints, running_bot
-from tests.bot.reliability.privacy import PROSE_WORDS, Truth, watch_repository
+from tests.bot.reliability.privacy import PROSE_WORDS, Chooser, Truth, watch_repository
 from tests.fakes.discord import FakeDiscord, FakeMessage, FakeUser
 from tests.fakes.discord.components import walk
 
@@ -132,9 +131,11 @@ class People(Players):
     moves, and each is made by the buttons of the hand model (draw and take now and then
     from the table message): no move needs typing."""
 
-    def __init__(self, bot: Bot, channel: Any, users: list[FakeUser], seed: int) -> None:
+    def __init__(self, bot: Bot, channel: Any, users: list[FakeUser], seed: int,
+                 swaps: bool = False) -> None:
         super().__init__(bot, channel, users)
-        self.ai = make_ai("greedy", seed=seed)
+        self.chooser = Chooser(seed=seed, swaps=swaps)
+        self.ai = self.chooser  # type: ignore[assignment]
 
 
 # --- one game ------------------------------------------------------------------------------
@@ -144,7 +145,8 @@ class People(Players):
 class Game:
     """A scripted game: ``/rummy new`` by the first of ``people`` (the host) with
     ``variant``, ``preset`` and ``options``; the others join, then ``ais`` AI seats;
-    ``lang`` set by the host if given."""
+    ``lang`` set by the host if given; ``swaps``: the people announce, offer and accept
+    Romanian doubla swaps whenever they can."""
 
     name: str
     variant: str
@@ -154,6 +156,7 @@ class Game:
     ais: int = 0
     lang: str | None = None
     seed: int = 1000
+    swaps: bool = False
 
 
 GAMES = [
@@ -170,7 +173,7 @@ GAMES = [
     Game("german-2p-en-2deals", "german", "gameduell", "deals=2 target=none",
          ("alice", "carol"), seed=1008),
     Game("romanian-3p-en", "romanian", None, "deals=1", ("alice", "bob", "erin"),
-         seed=1009),
+         seed=1009, swaps=True),
     Game("romanian-2-de", "romanian", "variations", "deals=1", ("bob",), 1,
          seed=1010),
 ]
@@ -234,7 +237,7 @@ async def play(bot: Bot, truth: Truth, game: Game, users: dict[str, FakeUser]
     table_id = await open_table(bot, game, users)
     people = [users[name] for name in game.people]
     spectator = next(u for n, u in users.items() if n not in game.people)
-    players = People(bot, channel, people, seed=game.seed)
+    players = People(bot, channel, people, seed=game.seed, swaps=game.swaps)
     by_key = {f"discord:{u.id}": u for u in people}
     steps = ticks = next_clicks = 0
     while True:
@@ -269,7 +272,7 @@ async def play(bot: Bot, truth: Truth, game: Game, users: dict[str, FakeUser]
     assert final is not None and final.status is Status.FINISHED, final
     assert final.state is not None and final.state.phase is Phase.GAME_OVER
     return {"steps": steps, "moves": players.moves, "kinds": dict(players.kinds),
-            "menu moves": players.menu_moves,
+            "menu moves": players.menu_moves, "scripted": dict(players.chooser.made),
             "interactions": players.interactions, "ticks": ticks, "next clicks": next_clicks,
             "deals": len(truth.deals), "seats": len(final.seats)}
 
@@ -282,6 +285,8 @@ async def test_no_hidden_card_reaches_anyone_who_may_not_see_it(tmp_path: Path,
         with complaints("discord", "bot") as logged:
             stats = await play(bot, truth, game, users)
         versions = watch.assert_every_version_checked()
+    if game.swaps:  # a Romanian doubla swap made by the buttons of both hand messages
+        assert stats["scripted"].get("AnswerDoubla"), "no doubla swap happened"
     assert truth.problems == [], "\n".join(truth.problems)
     errors = [r.getMessage() for r in logged if r.levelname in ("ERROR", "CRITICAL")]
     assert not errors, errors

@@ -24,16 +24,13 @@ from bot.render.cards import card_text
 from bot.service.model import Seat, SeatKind, Status, Table
 from bot.telegram_bot.callbacks import MalformedCallback, decode
 from bot.telegram_bot.identity import chat_key, user_id_of
-from engine.actions import Action
-from engine.ai import make_ai
 from engine.cards import parse_card
 from engine.game import new_game
 from engine.rules import make_rules
 from engine.state import GameState, Phase
-from engine.variants.romanian.actions import AnnounceDoubla, AnswerDoubla, OfferDoubla
-from engine.views import PlayerView
 from tests.bot.reliability.privacy import (
     PROSE_WORDS,
+    Chooser,
     Truth,
     mentioned_cards,
     payload_cards,
@@ -137,26 +134,6 @@ class Watch:
 
 
 # --- the players -------------------------------------------------------------------------
-
-
-class Chooser:
-    """Chooses the people's moves: the greedy AI, except that in Romanian Rummy's pre-play
-    step (``swaps``) they announce doublas, offer them and accept offers, so pairs of
-    tiles change hands face down."""
-
-    def __init__(self, seed: int, swaps: bool = False) -> None:
-        self.ai = make_ai("greedy", seed=seed)
-        self.swaps = swaps
-        self.made: Counter[str] = Counter()
-
-    def decide(self, view: PlayerView, legal: list[Action]) -> Action:
-        if self.swaps:
-            for kind in (AnswerDoubla, OfferDoubla, AnnounceDoubla):
-                for action in legal:
-                    if isinstance(action, kind) and getattr(action, "tile", True) is not None:
-                        self.made[kind.__name__] += 1
-                        return action
-        return self.ai.decide(view, legal)
 
 
 @dataclass
