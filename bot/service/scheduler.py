@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from bot.service.errors import StorageUnavailable, TableBusy, UnreadableTable
 
 if TYPE_CHECKING:
-    from bot.service.service import GameService
+    from bot.service.automatic import AutomaticSteps
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ class Scheduler:
     ``concurrency``: tables stepped at once (their engine work runs in the service's
     compute pool; the rest of a step is database and notifications)."""
 
-    def __init__(self, service: GameService, concurrency: int = 8) -> None:
+    def __init__(self, service: AutomaticSteps, concurrency: int = 8) -> None:
         self.service = service
         self.concurrency = max(concurrency, 1)
         self.faults: dict[int, Fault] = {}
