@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.i18n import _, use_locale
+from bot.service.catalogue import variant_name
 from bot.service.clock import Clock
 from bot.service.compute import Compute
 from bot.service.model import Status, TableInfo, UserRef
@@ -38,7 +39,6 @@ from bot.terminal.setup import (
     terminal_user,
 )
 from engine.rules import make_rules
-from engine.variants import get_variant
 
 __all__ = ["DatabaseUnavailable", "play"]
 
@@ -119,7 +119,7 @@ async def _ask_new_game(info: TableInfo, config: PlayConfig, notifier: TerminalN
     True for ``new`` (``neu``, ``n``), False (resume) for anything else."""
     notifier.write(_("A game of {stored} is stored. Type new to end it and start {asked}, "
                      "or press Enter to resume it.").format(
-        stored=_(get_variant(info.variant).name), asked=_(get_variant(config.variant).name)))
+        stored=_(variant_name(info.variant)), asked=_(variant_name(config.variant))))
     notifier.out.write(_("New game or resume> "))
     notifier.out.flush()
     answer = await read_line()
@@ -140,7 +140,7 @@ def _intro(info: TableInfo, user: UserRef) -> str:
     name = info.seats[seat].name if seat is not None else user.name
     rules = table_rules(info.variant, info.preset, dict(info.options))
     return _("{variant}, preset {preset}. You are {name}. Type help for the commands.").format(
-        variant=_(get_variant(info.variant).name), preset=rules.preset, name=name)
+        variant=_(variant_name(info.variant)), preset=rules.preset, name=name)
 
 
 async def _new_table(service: GameService, user: UserRef, config: PlayConfig,
