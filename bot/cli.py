@@ -38,6 +38,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from bot.cli_database import add_commands as add_database_commands
 from bot.i18n import _, current_locale, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
 from bot.record_files import load_record
@@ -143,11 +144,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     faults = commands.add_parser(
         "faults", help=_("list the tables whose automatic steps fail or that cannot be "
-                         "loaded (DATABASE_PATH)"))
+                         "loaded (DATABASE_URL or DATABASE_PATH)"))
     faults.add_argument("--clear", type=int, default=None, metavar="ID",
                         help=_("let table ID run again (after fixing it)"))
     _add_lang(faults)
     faults.set_defaults(handler=_faults)
+
+    add_database_commands(commands)
 
     bench = commands.add_parser(
         "bench", help=_("measure the engine and the bot and print a table of the figures"))
@@ -366,7 +369,7 @@ def _faults(args: argparse.Namespace) -> int:
     from bot.storage import DatabaseUnusable
 
     try:
-        lines = asyncio.run(_fault_lines(settings.database_path, args.clear))
+        lines = asyncio.run(_fault_lines(settings, args.clear))
     except DatabaseUnusable as error:
         print(_unusable(error), file=sys.stderr)
         return 2
@@ -374,13 +377,11 @@ def _faults(args: argparse.Namespace) -> int:
     return 0
 
 
-async def _fault_lines(path: Path, clear: int | None) -> list[str]:
-    from bot.storage import open_database
-    from bot.storage.repository import SqliteRepository
+async def _fault_lines(settings: Settings, clear: int | None) -> list[str]:
+    from bot.storage.backend import open_storage
 
-    db = await open_database(path)
+    db, repo = await open_storage(settings)
     try:
-        repo = SqliteRepository(db)
         if clear is not None:
             await repo.clear_fault(clear)
         rows = await repo.faults()

@@ -26,8 +26,7 @@ from bot.service.model import TableSettings
 from bot.service.notifier import Notifier
 from bot.service.service import GameService
 from bot.settings import Settings
-from bot.storage import open_database
-from bot.storage.repository import SqliteRepository
+from bot.storage.backend import open_storage
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +120,7 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
         # e.g. tests): then the caller stops the bot by setting ``stop``
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
-    db = await open_database(settings.database_path)
+    db, repo = await open_storage(settings)
     pool = WorkerPool(settings.engine_workers, warm_up=engine_work.warm_up)
     try:
         await pool.start()
@@ -132,7 +131,7 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
     log.info("engine pool: %d worker processes, %.1f s budget per call", pool.size,
              settings.engine_budget)
     chosen = adapters if adapters is not None else create_adapters(settings)
-    service = GameService(SqliteRepository(db), {a.platform: a.notifier for a in chosen},
+    service = GameService(repo, {a.platform: a.notifier for a in chosen},
                           defaults=TableSettings(timer=settings.default_timer),
                           default_locale=settings.default_locale, compute=pool,
                           budget=settings.engine_budget)

@@ -55,6 +55,7 @@ ENV_VARIABLES: Final[tuple[str, ...]] = (
     "DISCORD_TOKEN",
     "TELEGRAM_TOKEN",
     "DATABASE_PATH",
+    "DATABASE_URL",
     "LOG_LEVEL",
     "DEFAULT_TIMER",
     "DEFAULT_LOCALE",
@@ -94,6 +95,10 @@ class Settings:
 
     database_path: Path = Path("rummy.sqlite3")
     """SQLite database file (``DATABASE_PATH``), relative to the working directory."""
+
+    database_url: str | None = field(default=None, repr=False)
+    """PostgreSQL server (``DATABASE_URL``, ``postgresql://user:password@host/db``) for
+    several workers sharing one database; ``None``: the SQLite file above."""
 
     log_level: str = "INFO"
     """Root log level name (``LOG_LEVEL``), one of :data:`LOG_LEVELS`."""
@@ -187,6 +192,11 @@ class Settings:
             )
 
         database = get("DATABASE_PATH")
+        url = get("DATABASE_URL")
+        if url and not url.startswith(("postgresql://", "postgres://")):
+            raise SettingsError("DATABASE_URL", _(
+                "{variable} must start with postgresql:// (got {value!r}).").format(
+                    variable="DATABASE_URL", value=url.split("@")[-1]))
         workers = _parse_int("ENGINE_WORKERS", get("ENGINE_WORKERS"))
         if workers is not None and not 1 <= workers <= 64:
             raise SettingsError("ENGINE_WORKERS", _range("ENGINE_WORKERS", workers, 1, 64))
@@ -197,6 +207,7 @@ class Settings:
             discord_token=_parse_token("DISCORD_TOKEN", get("DISCORD_TOKEN")),
             telegram_token=_parse_token("TELEGRAM_TOKEN", get("TELEGRAM_TOKEN")),
             database_path=Path(database).expanduser() if database else Path("rummy.sqlite3"),
+            database_url=url or None,
             log_level=_parse_log_level(get("LOG_LEVEL")),
             default_timer=_parse_timer(get("DEFAULT_TIMER")),
             default_locale=_parse_locale(get("DEFAULT_LOCALE")),

@@ -8,9 +8,24 @@ environment variable is set (CI runs ``.ci/run`` with CI=true); otherwise "dev"
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import settings
+
+from tests.pg_server import PgServer, find_binaries, running_server
 
 settings.register_profile("ci", deadline=None, max_examples=100)
 settings.register_profile("dev", deadline=None, max_examples=30)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """A PostgreSQL server for the whole test session (see ``tests/pg_server.py``); the
+    test is skipped, saying why, where this machine has no PostgreSQL server binary."""
+    if find_binaries() is None:
+        pytest.skip("no PostgreSQL server binaries (initdb, postgres): install the Debian "
+                    "package postgresql or set PG_BIN")
+    with running_server() as server:
+        yield server

@@ -46,9 +46,12 @@ class Database:
         await self.conn.close()
 
 
-def migrations() -> list[tuple[int, str, str]]:
-    """``(number, name, sql)`` of every migration file, in order."""
-    folder = resources.files("bot.storage") / "migrations"
+def migrations(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
+    """``(number, name, sql)`` of every migration file of ``dialect`` (``sqlite``:
+    ``migrations/``, ``postgres``: ``migrations_postgres/``, the same numbers and
+    meaning), in order."""
+    folder = resources.files("bot.storage") / (
+        "migrations" if dialect == "sqlite" else "migrations_postgres")
     found = []
     for entry in folder.iterdir():
         match = _MIGRATION.match(entry.name)
@@ -136,7 +139,7 @@ async def _migrate(conn: aiosqlite.Connection) -> None:
             continue
         await conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in _statements(sql):
+            for statement in statements(sql):
                 await conn.execute(statement)
             await conn.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)",
                                (number, name, time.time()))
@@ -146,7 +149,7 @@ async def _migrate(conn: aiosqlite.Connection) -> None:
             raise
 
 
-def _statements(sql: str) -> list[str]:
+def statements(sql: str) -> list[str]:
     """Split a migration into statements (no semicolons inside our SQL literals)."""
     lines = [line.split("--", 1)[0] for line in sql.splitlines()]
     return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]

@@ -153,9 +153,12 @@ class SqliteDiscordMessages:
 
     async def save(self, message: DiscordTableMessage) -> None:
         await self._db.execute_one(
-            "INSERT OR REPLACE INTO discord_table_messages "
+            "INSERT INTO discord_table_messages "
             "(table_id, channel_id, message_id, version, ping_id, ping_seat, recent) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET "
+            "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+            "version = excluded.version, ping_id = excluded.ping_id, "
+            "ping_seat = excluded.ping_seat, recent = excluded.recent",
             (message.table_id, message.channel_id, message.message_id, message.version,
              message.ping_id, message.ping_seat,
              json.dumps(list(message.recent), ensure_ascii=False)))

@@ -155,6 +155,10 @@ class SqliteRepository:
     def __init__(self, db: Database, cache_size: int = 1024) -> None:
         self._conn = db.conn
         self._lock = asyncio.Lock()
+        self._init_shared(cache_size)
+
+    def _init_shared(self, cache_size: int) -> None:
+        """The parts every dialect has: the decoded-table cache and the message stores."""
         self._cache_size = cache_size
         self._written: OrderedDict[int, Table] = OrderedDict()
         self._telegram = SqliteTelegramMessages(self)

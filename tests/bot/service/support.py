@@ -1,4 +1,5 @@
-"""Support for game-service tests: a real SQLite file, a manual clock, a recording notifier."""
+"""Support for game-service tests: a real SQLite file (or a PostgreSQL database), a manual
+clock, a recording notifier."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from typing import Any
 from bot.service.clock import ManualClock
 from bot.service.model import ChatKey, TableInfo, TableSettings, UserRef
 from bot.service.notifier import Notice
+from bot.service.repository import Repository
 from bot.service.service import GameService
 from bot.storage import open_database
+from bot.storage.postgres import PostgresRepository, open_postgres
 from bot.storage.repository import SqliteRepository
 from engine.events import Event
 from engine.views import PlayerView, PublicView
@@ -54,21 +57,43 @@ class Harness:
     path: Path
     db: Any
 
+    url: str | None = None
+
+    async def raw(self, sql: str, params: Sequence[Any] = (), *,
+                  postgres: str | None = None) -> None:
+        """Run a raw statement on the stored rows behind the service's back (to damage a
+        row, say); ``postgres``: the statement in PostgreSQL's dialect where it differs.
+        The repository's decoded-table cache is dropped."""
+        if self.url is None:
+            await self.db.conn.execute(sql, params)
+        else:
+            await self.service.repo.execute_one(postgres or sql, params)  # type: ignore[attr-defined]
+        self.service.repo._written.clear()  # type: ignore[attr-defined]
+
     async def reopen(self) -> Harness:
-        """Close the database and start a new service on the same file (a restart)."""
+        """Close the database and start a new service on the same file or database (a
+        restart)."""
         await self.db.close()
-        return await make_harness(self.path, self.clock)
+        return await make_harness(self.path, self.clock, self.url)
 
 
-async def make_harness(path: Path, clock: ManualClock | None = None) -> Harness:
-    db = await open_database(path)
+async def make_harness(path: Path, clock: ManualClock | None = None,
+                       url: str | None = None) -> Harness:
+    """A service on the SQLite file ``path``, or on the PostgreSQL database ``url``."""
+    repo: Repository
+    if url is None:
+        db: Any = await open_database(path)
+        repo = SqliteRepository(db)
+    else:
+        db = await open_postgres(url)
+        repo = PostgresRepository(db)
     clock = clock or ManualClock()
     notifier = RecordingNotifier()
     counter = iter(range(1000, 10**9))
-    service = GameService(SqliteRepository(db), {"test": notifier}, clock,
+    service = GameService(repo, {"test": notifier}, clock,
                           TableSettings(timer="2m", ai_delay=1.0, next_deal_delay=2.0),
                           seed_source=lambda: next(counter))
-    return Harness(service, clock, notifier, path, db)
+    return Harness(service, clock, notifier, path, db, url)
 
 
 CHAT = ChatKey("test", "chat1")

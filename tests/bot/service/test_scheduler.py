@@ -52,10 +52,10 @@ async def test_a_failing_and_an_undecodable_table_while_ten_others_keep_moving(
     failing = await ai_table(s, 10)
     broken = await ai_table(s, 11)
     # a row a newer release wrote: a settings field this release does not know
-    await harness.db.conn.execute(
+    await harness.raw(
         "UPDATE tables SET settings = json_set(settings, '$.new_field', 1) WHERE id = ?",
-        (broken,))
-    s.repo._written.clear()  # type: ignore[attr-defined]
+        (broken,), postgres="UPDATE tables SET settings = (settings::jsonb || "
+                            "'{\"new_field\": 1}'::jsonb)::text WHERE id = ?")
     real = s.run_due
 
     async def run_due(table_id: int) -> bool:
@@ -98,15 +98,13 @@ async def test_a_row_of_a_newer_release_is_refused_clearly(harness: Harness) -> 
     s = harness.service
     await s.new_table(CHAT, ANA)
     info = await s.join(CHAT, BEN)
-    await harness.db.conn.execute("UPDATE tables SET format = 2 WHERE id = ?", (info.id,))
-    s.repo._written.clear()  # type: ignore[attr-defined]
+    await harness.raw("UPDATE tables SET format = 2 WHERE id = ?", (info.id,))
     with pytest.raises(TableFromNewerRelease) as raised:
         await s.start(CHAT, ANA)
     assert isinstance(raised.value, UnreadableTable)
     with use_locale("de"):
         assert "neueren Version" in localize_error(raised.value)
-    await harness.db.conn.execute("UPDATE tables SET format = 1 WHERE id = ?", (info.id,))
-    s.repo._written.clear()  # type: ignore[attr-defined]
+    await harness.raw("UPDATE tables SET format = 1 WHERE id = ?", (info.id,))
     assert (await s.table_info(CHAT)).version == info.version  # type: ignore[union-attr]
 
 
@@ -257,9 +255,8 @@ async def test_foreign_table_id_is_refused_and_nothing_changes(harness: Harness)
 async def test_a_corrupt_state_row_is_quarantined_not_crashing(harness: Harness) -> None:
     s = harness.service
     table_id = await ai_table(s, 0)
-    await harness.db.conn.execute("UPDATE tables SET state = '{\"not\": \"a state\"}' "
-                                  "WHERE id = ?", (table_id,))
-    s.repo._written.clear()  # type: ignore[attr-defined]
+    await harness.raw("UPDATE tables SET state = '{\"not\": \"a state\"}' WHERE id = ?",
+                      (table_id,))
     healthy = await ai_table(s, 1)
     start = (await versions(harness, [healthy]))[0]
     harness.clock.advance(5)
@@ -280,7 +277,9 @@ async def test_a_huge_command_is_refused_before_anything_echoes_it(harness: Harn
     assert not reply.ok and reply.text is not None and "Zeichen" in reply.text
 
 
-async def test_a_locked_database_backs_off_no_table(harness: Harness) -> None:
+async def test_a_locked_database_backs_off_no_table(sqlite_harness: Harness) -> None:
+    """SQLite's write lock held by another program (PostgreSQL has no such file lock)."""
+    harness = sqlite_harness
     import sqlite3
 
     from bot.service.errors import StorageUnavailable

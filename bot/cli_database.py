@@ -1,0 +1,146 @@
+"""The operator's database commands of ``rummy-bot``: ``migrate`` (apply the schema
+migrations, or ``--status``), ``export-db FILE`` and ``import-db FILE`` (move an
+installation between SQLite and PostgreSQL: :mod:`bot.storage.transfer`). The database is
+the one the bot would use: ``DATABASE_URL`` (PostgreSQL) if set, else ``DATABASE_PATH``.
+Exit codes: 0 done, 2 a setting, the database or the file is unusable."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from bot.i18n import _
+from bot.settings import Settings, SettingsError
+from bot.storage.backend import open_storage
+from bot.storage.database import DatabaseUnusable, latest_schema
+from bot.storage.postgres import schema_status
+from bot.storage.transfer import TransferError, export_rows, import_rows
+
+__all__ = ["add_commands"]
+
+
+def add_commands(commands: Any) -> None:
+    """Register ``migrate``, ``export-db`` and ``import-db`` on the subparsers
+    ``commands``."""
+    migrate = commands.add_parser(
+        "migrate", help=_("apply the database schema migrations (DATABASE_URL or "
+                          "DATABASE_PATH)"))
+    migrate.add_argument("--status", action="store_true",
+                         help=_("only show the schema version, change nothing"))
+    migrate.set_defaults(handler=_migrate)
+    export = commands.add_parser(
+        "export-db", help=_("write every row of the database to FILE (JSON lines)"))
+    export.add_argument("file", metavar="FILE")
+    export.set_defaults(handler=_export)
+    load = commands.add_parser(
+        "import-db", help=_("load an export into the (empty) database"))
+    load.add_argument("file", metavar="FILE")
+    load.set_defaults(handler=_import)
+
+
+def _settings() -> Settings | None:
+    try:
+        return Settings.from_env()
+    except SettingsError as error:
+        print(str(error), file=sys.stderr)
+        return None
+
+
+def _where(settings: Settings) -> str:
+    return "PostgreSQL" if settings.database_url else str(settings.database_path)
+
+
+def _run(work: Any) -> int:
+    try:
+        return int(asyncio.run(work))
+    except DatabaseUnusable as error:
+        print(_("Cannot use the database {path}: {reason}").format(
+            path=error.path, reason=error.reason), file=sys.stderr)
+        return 2
+    except (TransferError, OSError) as error:
+        print(str(error), file=sys.stderr)
+        return 2
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    settings = _settings()
+    if settings is None:
+        return 2
+    return _run(_migrate_async(settings, args.status))
+
+
+async def _migrate_async(settings: Settings, status_only: bool) -> int:
+    if status_only:
+        applied = await _applied(settings)
+        print(_("{where}: schema {applied} of {known}").format(
+            where=_where(settings), applied=applied, known=latest_schema()))
+        return 0
+    db, _repo = await open_storage(settings)  # opening migrates
+    await db.close()
+    print(_("{where}: schema {applied} of {known}").format(
+        where=_where(settings), applied=latest_schema(), known=latest_schema()))
+    return 0
+
+
+async def _applied(settings: Settings) -> int:
+    """The schema version of the database without migrating it (0: none yet)."""
+    if settings.database_url:
+        conn = await asyncpg.connect(settings.database_url)
+        try:
+            return (await schema_status(conn))[0]
+        finally:
+            await conn.close()
+    if not settings.database_path.exists():
+        return 0
+    with sqlite3.connect(settings.database_path) as lite:
+        try:
+            row = lite.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
+        except sqlite3.OperationalError:
+            return 0
+    return int(row[0] or 0)
+
+
+def _export(args: argparse.Namespace) -> int:
+    settings = _settings()
+    if settings is None:
+        return 2
+    return _run(_export_async(settings, Path(args.file)))
+
+
+async def _export_async(settings: Settings, path: Path) -> int:
+    db, repo = await open_storage(settings)
+    try:
+        with path.open("w", encoding="utf-8") as out:
+            counts = await export_rows(repo, out, latest_schema())
+    finally:
+        await db.close()
+    print(_("Exported {rows} rows of {where} to {file}.").format(
+        rows=sum(counts.values()), where=_where(settings), file=path))
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    settings = _settings()
+    if settings is None:
+        return 2
+    return _run(_import_async(settings, Path(args.file)))
+
+
+async def _import_async(settings: Settings, path: Path) -> int:
+    if not path.is_file():
+        raise TransferError(_("{file} is not a file").format(file=path))
+    db, repo = await open_storage(settings)
+    try:
+        counts = await import_rows(repo, path, latest_schema(),
+                                   postgres=settings.database_url is not None)
+    finally:
+        await db.close()
+    print(_("Imported {rows} rows into {where}.").format(rows=sum(counts.values()),
+                                                          where=_where(settings)))
+    return 0

@@ -1,0 +1,194 @@
+"""PostgreSQL storage (asyncpg): the same repository as SQLite for several worker processes
+sharing one database (``DATABASE_URL=postgresql://...``).
+
+:func:`open_postgres` opens a connection pool, checks the schema and applies the numbered
+migrations of ``bot/storage/migrations_postgres/`` (the same numbers and meaning as the
+SQLite ones) under an advisory lock, so workers starting together migrate once.
+
+:class:`PostgresRepository` runs the SQLite repository's statements through this pool
+(placeholders rewritten to ``$n``): one SQL text for both databases, so the two cannot
+drift apart. Correctness with several workers rests on what SQLite relies on too: every
+change of a table is one transaction with a compare-and-set on its version
+(``UPDATE ... WHERE id = $n AND version = $m``), and an update key is inserted in the same
+transaction (exactly-once delivery). Due work is claimed per table in the same way: the
+worker whose commit wins the version race runs the step, the others see a
+:class:`~bot.service.repository.VersionConflict` and move on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import asyncpg
+
+from bot.service.errors import StorageUnavailable
+from bot.storage.database import DatabaseUnusable, migrations, statements
+from bot.storage.repository import SqliteRepository
+
+__all__ = ["PgDatabase", "PostgresRepository", "open_postgres"]
+
+MIGRATION_LOCK = 0x52756D6D79  # "Rummy": the advisory lock that serialises migrations
+
+_NUMBERED = re.compile(r"\?(\d+)")
+
+Conn = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
+"""A connection of the pool (a proxy) or one of its own."""
+
+
+def to_postgres(sql: str) -> str:
+    """``sql`` with SQLite placeholders (``?`` in order, ``?1`` numbered) as ``$n``."""
+    if _NUMBERED.search(sql):
+        return _NUMBERED.sub(lambda m: f"${m.group(1)}", sql)
+    parts = sql.split("?")
+    return "".join(part + (f"${i}" if i < len(parts) else "")
+                   for i, part in enumerate(parts, start=1))
+
+
+@dataclass
+class PgDatabase:
+    """An open pool (``pool``) on the database at ``url``; ``close()`` when done."""
+
+    pool: asyncpg.Pool
+    url: str
+
+    async def close(self) -> None:
+        """Close every connection of the pool."""
+        await self.pool.close()
+
+
+async def open_postgres(url: str, *, min_size: int = 1, max_size: int = 10) -> PgDatabase:
+    """Open a pool on ``url``, refuse a schema of a newer release and migrate. Raises
+    :class:`bot.storage.database.DatabaseUnusable` when the server cannot be reached or
+    the schema is newer than this release."""
+    try:
+        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size,
+                                         command_timeout=60)
+    except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        raise DatabaseUnusable(_safe(url), str(error) or type(error).__name__) from error
+    assert pool is not None
+    try:
+        async with pool.acquire() as conn:
+            await _migrate(conn)
+    except BaseException as error:
+        with contextlib.suppress(Exception):
+            await pool.close()
+        if isinstance(error, DatabaseUnusable):
+            raise DatabaseUnusable(_safe(url), error.reason) from None
+        raise
+    return PgDatabase(pool, url)
+
+
+def _safe(url: str) -> str:
+    """``url`` without its password (for messages)."""
+    return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
+
+
+async def schema_status(conn: Conn) -> tuple[int, int]:
+    """(applied, known): the newest migration in the database and in this release."""
+    known = max(number for number, _name, _sql in migrations("postgres"))
+    exists = await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
+    applied = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") \
+        if exists else 0
+    return int(applied), known
+
+
+async def _migrate(conn: Conn) -> None:
+    await conn.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
+    try:
+        applied, known = await schema_status(conn)
+        if applied > known:
+            raise DatabaseUnusable("", f"migrated by a newer release (schema {applied}; "
+                                       f"this release knows up to {known})")
+        await conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER "
+                           "PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION)")
+        done = {row[0] for row in await conn.fetch("SELECT version FROM schema_migrations")}
+        for number, name, sql in migrations("postgres"):
+            if number in done:
+                continue
+            async with conn.transaction():
+                for statement in statements(sql):
+                    await conn.execute(statement)
+                await conn.execute("INSERT INTO schema_migrations VALUES ($1, $2, $3)",
+                                   number, name, time.time())
+    finally:
+        await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+
+
+class _Result:
+    """What the SQLite statements read from a cursor: ``rowcount`` and ``lastrowid``."""
+
+    def __init__(self, rowcount: int, lastrowid: int | None = None) -> None:
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+
+def _count(status: str) -> int:
+    """Rows touched, from asyncpg's status (``UPDATE 1``, ``INSERT 0 1``)."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class _Connection:
+    """One transaction's connection with the cursor-like calls of the SQLite code."""
+
+    def __init__(self, conn: Conn) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> _Result:
+        text = to_postgres(sql)
+        try:
+            if text.lstrip().upper().startswith("INSERT INTO TABLES "):
+                new_id = await self._conn.fetchval(text + " RETURNING id", *params)
+                return _Result(1, int(new_id))
+            return _Result(_count(await self._conn.execute(text, *params)))
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise sqlite3.IntegrityError(str(error)) from error
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        try:
+            await self._conn.executemany(to_postgres(sql), [tuple(r) for r in rows])
+        except asyncpg.IntegrityConstraintViolationError as error:
+            raise sqlite3.IntegrityError(str(error)) from error
+
+
+_TRANSIENT = (OSError, asyncpg.InterfaceError, asyncpg.CannotConnectNowError,
+              asyncpg.TooManyConnectionsError, asyncpg.DiskFullError,
+              asyncpg.ReadOnlySQLTransactionError)
+
+
+class PostgresRepository(SqliteRepository):
+    """:class:`bot.service.repository.Repository` on PostgreSQL (see the module
+    docstring). The statements are the SQLite repository's; this class supplies the
+    connection, the transactions and the placeholder dialect."""
+
+    def __init__(self, db: PgDatabase, cache_size: int = 1024) -> None:
+        self._pool = db.pool
+        self._init_shared(cache_size)
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Any]:
+        try:
+            async with self._pool.acquire() as conn, conn.transaction():
+                yield _Connection(conn)
+        except _TRANSIENT as error:
+            raise StorageUnavailable() from error
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        try:
+            return list(await self._pool.fetch(to_postgres(sql), *params))
+        except _TRANSIENT as error:
+            raise StorageUnavailable() from error
+
+    async def execute_one(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """One write statement, committed on its own."""
+        try:
+            await self._pool.execute(to_postgres(sql), *params)
+        except _TRANSIENT as error:
+            raise StorageUnavailable() from error

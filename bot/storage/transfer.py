@@ -1,0 +1,111 @@
+"""Moving an installation between databases (``rummy-bot export-db`` / ``import-db``): every
+row of every table of the schema as JSON lines, so a SQLite installation can move to
+PostgreSQL (or back) without losing a game, a log line, a seen update or a message id.
+
+The file is one JSON object per line: first ``{"format": 1, "schema": N}``, then
+``{"table": name, "row": {...}}`` for each row, tables in :data:`TABLES` order (parents
+before the rows that refer to them). Import refuses a database that already holds
+tables or users, and moves PostgreSQL's id counters past the imported ids.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.storage.repository import SqliteRepository
+
+__all__ = ["TABLES", "TransferError", "export_rows", "import_rows"]
+
+FORMAT = 1
+
+TABLES: tuple[str, ...] = (
+    "users", "tables", "actions", "seen_updates", "results", "telegram_table_messages",
+    "telegram_hand_messages", "telegram_chats", "telegram_users", "discord_table_messages",
+    "table_faults", "heartbeat",
+)
+"""Every table of the schema (migrations 0001-0004), parents first."""
+
+IDENTITY: dict[str, str] = {"tables": "id", "actions": "id"}
+"""Tables whose ids a database counts itself (PostgreSQL identity columns)."""
+
+ORDER: dict[str, str] = {"users": "platform, user_id", "tables": "id", "actions": "id",
+                         "seen_updates": "key", "results": "table_id, seat",
+                         "telegram_table_messages": "table_id",
+                         "telegram_hand_messages": "user_id, table_id",
+                         "telegram_chats": "chat_id", "telegram_users": "user_id",
+                         "discord_table_messages": "table_id", "table_faults": "table_id",
+                         "heartbeat": "id"}
+
+
+class TransferError(Exception):
+    """The file or the target database cannot take part in a transfer (the message says
+    why)."""
+
+
+async def export_rows(repo: SqliteRepository, out: TextIO, schema: int) -> dict[str, int]:
+    """Write every row of ``repo``'s database to ``out``; returns the rows per table."""
+    out.write(json.dumps({"format": FORMAT, "schema": schema}) + "\n")
+    counts: dict[str, int] = {}
+    for table in TABLES:
+        rows = await repo.fetch_all(f"SELECT * FROM {table} ORDER BY {ORDER[table]}")
+        for row in rows:
+            record = dict(zip(row.keys(), row, strict=True))
+            out.write(json.dumps({"table": table, "row": record}, ensure_ascii=False) + "\n")
+        counts[table] = len(rows)
+    return counts
+
+
+def _read(path: Path) -> Iterator[dict[str, Any]]:
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if line.strip():
+                try:
+                    yield json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise TransferError(f"line {number} is not JSON: {error}") from error
+
+
+async def import_rows(repo: SqliteRepository, path: Path, schema: int,
+                      postgres: bool) -> dict[str, int]:
+    """Insert the rows of the file at ``path`` into ``repo``'s database (empty, migrated to
+    ``schema``) in one transaction; returns the rows per table. Raises
+    :class:`TransferError` for another file format, a newer schema, an unknown table or a
+    database that is not empty; then nothing was written."""
+    records = _read(path)
+    head = next(records, None)
+    if not head or head.get("format") != FORMAT:
+        raise TransferError("not an export of rummy-bot (no format line)")
+    if int(head.get("schema", 0)) > schema:
+        raise TransferError(f"exported from schema {head['schema']}; this release knows "
+                            f"up to {schema}")
+    for table in ("tables", "users"):
+        found = await repo.fetch_all(f"SELECT COUNT(*) AS n FROM {table}")
+        if found[0]["n"]:
+            raise TransferError(f"the target database is not empty ({table})")
+    batches: dict[str, list[dict[str, Any]]] = {table: [] for table in TABLES}
+    for record in records:
+        name = str(record.get("table"))
+        if name not in batches or not isinstance(record.get("row"), dict):
+            raise TransferError(f"unknown table in the file: {name!r}")
+        batches[name].append(record["row"])
+    async with repo._transaction() as conn:
+        for table in TABLES:
+            rows = batches[table]
+            if not rows:
+                continue
+            columns = list(rows[0])
+            marks = ", ".join("?" for _ in columns)
+            await conn.executemany(
+                f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})",
+                [tuple(row.get(c) for c in columns) for row in rows])
+        if postgres:
+            for table, column in IDENTITY.items():
+                if batches[table]:
+                    await conn.execute(
+                        f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                        f"(SELECT MAX({column}) FROM {table}))")
+    repo._written.clear()
+    return {table: len(rows) for table, rows in batches.items()}
