@@ -3,8 +3,9 @@
 Command lines (``rummy-bot ...`` in code blocks and inline code) are read by the real
 argument parser; those that finish by themselves on a fresh machine are run as a
 subprocess (``play`` with the line ``quit`` typed). ``run`` needs a token and a platform,
-``bench`` the peers of the bench extra and minutes: their examples are parsed only
-(tests/bot/test_runner.py and the ``bench`` smoke tests run them). Synopses (with
+``bench`` the peers of the bench extra and minutes, the database commands a PostgreSQL
+server and each other's files: their examples are parsed only (tests/bot/test_runner.py,
+the ``bench`` smoke tests and tests/bot/test_database_commands.py run them). Synopses (with
 ``[...]``, ``|`` or placeholders in capitals) are not examples and are left out.
 In-game commands of "The command language" table are parsed by the one command route
 and must give the verb of their row.
@@ -28,7 +29,7 @@ from engine.commands import canonical_verb, parse_command
 REPO = Path(__file__).resolve().parents[2]
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
-NOT_RUN = {"run", "bench"}
+NOT_RUN = {"run", "bench", "migrate", "export-db", "import-db"}
 """Subcommands whose examples are only parsed (see the module docstring)."""
 
 
