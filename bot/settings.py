@@ -60,6 +60,8 @@ ENV_VARIABLES: Final[tuple[str, ...]] = (
     "DEFAULT_TIMER",
     "DEFAULT_LOCALE",
     "DISCORD_GUILD_ID",
+    "DISCORD_SHARD_COUNT",
+    "DISCORD_SHARD_IDS",
     "TELEGRAM_WEBHOOK_URL",
     "ENGINE_WORKERS",
     "ENGINE_BUDGET",
@@ -111,6 +113,14 @@ class Settings:
 
     discord_guild_id: int | None = None
     """If set, slash commands are synced to this guild only (fast, for development)."""
+
+    discord_shard_count: int | None = None
+    """Shards of the Discord bot in all (``DISCORD_SHARD_COUNT``; Discord requires them
+    from 2,500 servers); ``None``: one connection, no sharding."""
+
+    discord_shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs (``DISCORD_SHARD_IDS``, e.g. ``0,1``), so shards can
+    be spread over processes; ``None``: all of them."""
 
     telegram_webhook_url: str | None = None
     """Public https URL for Telegram webhooks; ``None`` means long polling."""
@@ -197,6 +207,8 @@ class Settings:
             raise SettingsError("DATABASE_URL", _(
                 "{variable} must start with postgresql:// (got {value!r}).").format(
                     variable="DATABASE_URL", value=url.split("@")[-1]))
+        shard_count = _parse_int("DISCORD_SHARD_COUNT", get("DISCORD_SHARD_COUNT"))
+        shard_ids = _parse_shard_ids(get("DISCORD_SHARD_IDS"), shard_count)
         workers = _parse_int("ENGINE_WORKERS", get("ENGINE_WORKERS"))
         if workers is not None and not 1 <= workers <= 64:
             raise SettingsError("ENGINE_WORKERS", _range("ENGINE_WORKERS", workers, 1, 64))
@@ -212,6 +224,8 @@ class Settings:
             default_timer=_parse_timer(get("DEFAULT_TIMER")),
             default_locale=_parse_locale(get("DEFAULT_LOCALE")),
             discord_guild_id=guild_id,
+            discord_shard_count=shard_count,
+            discord_shard_ids=shard_ids,
             telegram_webhook_url=_parse_webhook_url(get("TELEGRAM_WEBHOOK_URL")),
             engine_workers=workers,
             engine_budget=budget,
@@ -262,6 +276,26 @@ def _parse_token(variable: str, raw: str | None) -> str | None:
             _("{variable} must not contain whitespace.").format(variable=variable),
         )
     return raw
+
+
+def _parse_shard_ids(raw: str | None, count: int | None) -> tuple[int, ...] | None:
+    """``DISCORD_SHARD_IDS``: comma-separated shard numbers below ``DISCORD_SHARD_COUNT``
+    (which it needs)."""
+    if raw is None or not raw.strip():
+        if count is not None and count < 1:
+            raise SettingsError("DISCORD_SHARD_COUNT", _range("DISCORD_SHARD_COUNT", count,
+                                                               1, 1_000_000))
+        return None
+    if count is None or count < 1:
+        raise SettingsError("DISCORD_SHARD_IDS", _(
+            "{variable} needs DISCORD_SHARD_COUNT.").format(variable="DISCORD_SHARD_IDS"))
+    ids = tuple(sorted({_parse_int("DISCORD_SHARD_IDS", part.strip()) or 0
+                        for part in raw.split(",") if part.strip()}))
+    if not ids or any(not 0 <= shard < count for shard in ids):
+        raise SettingsError("DISCORD_SHARD_IDS", _(
+            "{variable} must list shard numbers from 0 to {last} (got {value!r}).").format(
+                variable="DISCORD_SHARD_IDS", last=count - 1, value=raw))
+    return ids
 
 
 def _parse_int(variable: str, raw: str | None) -> int | None:

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import aiohttp
 import discord
@@ -45,7 +45,7 @@ def intents() -> discord.Intents:
     return discord.Intents(guilds=True)
 
 
-class _FlowTree(app_commands.CommandTree["RummyClient"]):
+class _FlowTree(app_commands.CommandTree[discord.Client]):
     """The command tree; slash commands over the flow limits get a private refusal."""
 
     service: GameService | None = None
@@ -75,21 +75,24 @@ async def admitted(service: GameService, interaction: discord.Interaction[Any]) 
     return False
 
 
-class RummyClient(discord.Client):
-    """The bot's client: a command tree, and ``controls`` handling every component."""
+class _RummyParts:
+    """What both clients add to discord.py's: a command tree, and ``controls`` handling
+    every component."""
 
-    def __init__(self, controls: ControlHandler, *, guild_ready_timeout: float = 2.0) -> None:
+    tree: _FlowTree
+    controls: ControlHandler
+
+    def _setup(self, controls: ControlHandler) -> None:
         # The bot never joins voice: discord.py's start-up warnings about the missing voice
         # libraries (PyNaCl, davey) would only alarm operators.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
-        super().__init__(intents=intents(), guild_ready_timeout=guild_ready_timeout)
-        self.tree: _FlowTree = _FlowTree(self)
+        self.tree = _FlowTree(cast(discord.Client, self))
         self.controls = controls
 
     async def setup_hook(self) -> None:
         """Listen for our components on every message, old ones included."""
-        self.add_dynamic_items(RummyControl)
+        cast(discord.Client, self).add_dynamic_items(RummyControl)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A component whose custom id is none of ours (:class:`ControlId` does not parse
@@ -101,6 +104,29 @@ class RummyClient(discord.Client):
         custom_id = str(data.get("custom_id", ""))
         if ControlId.parse(custom_id) is None:
             await self.controls.on_unknown(interaction)
+
+
+class RummyClient(_RummyParts, discord.Client):
+    """The bot's client on one gateway connection."""
+
+    def __init__(self, controls: ControlHandler, *, guild_ready_timeout: float = 2.0) -> None:
+        discord.Client.__init__(self, intents=intents(), guild_ready_timeout=guild_ready_timeout)
+        self._setup(controls)
+
+
+class ShardedRummyClient(_RummyParts, discord.AutoShardedClient):
+    """The bot's client on the shards ``shard_ids`` of ``shard_count``
+    (``DISCORD_SHARD_COUNT``, ``DISCORD_SHARD_IDS``: Discord requires shards from 2,500
+    servers; each process may run some of them)."""
+
+    def __init__(self, controls: ControlHandler, *, shard_count: int,
+                 shard_ids: Sequence[int] | None = None,
+                 guild_ready_timeout: float = 2.0) -> None:
+        options: dict[str, Any] = {"shard_ids": list(shard_ids)} if shard_ids else {}
+        discord.AutoShardedClient.__init__(
+            self, intents=intents(), shard_count=shard_count,
+            guild_ready_timeout=guild_ready_timeout, **options)
+        self._setup(controls)
 
 
 class _Controls:
@@ -145,7 +171,7 @@ class DiscordAdapter:
         self._guild_ready_timeout = guild_ready_timeout
         self._defer_after = defer_after
         self._controls = _Controls()
-        self.client: RummyClient | None = None
+        self.client: RummyClient | ShardedRummyClient | None = None
         self.flows: Flows | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -176,7 +202,14 @@ class DiscordAdapter:
         store = service.repo.discord_messages
         self.flows = Flows(service, self.sessions, store, self._defer_after)
         self._controls.flows = self.flows
-        client = RummyClient(self._controls, guild_ready_timeout=self._guild_ready_timeout)
+        client: RummyClient | ShardedRummyClient
+        if self.settings.discord_shard_count:
+            client = ShardedRummyClient(self._controls,
+                                        shard_count=self.settings.discord_shard_count,
+                                        shard_ids=self.settings.discord_shard_ids,
+                                        guild_ready_timeout=self._guild_ready_timeout)
+        else:
+            client = RummyClient(self._controls, guild_ready_timeout=self._guild_ready_timeout)
         client.tree.service = service
         client.tree.add_command(rummy_group(self.flows))
         await client.tree.set_translator(RummyTranslator())
@@ -195,7 +228,7 @@ class DiscordAdapter:
         await self._sync(client)
         self._notifier.attach(client, store, service)
 
-    async def _sync(self, client: RummyClient) -> None:
+    async def _sync(self, client: RummyClient | ShardedRummyClient) -> None:
         guild_id = self.settings.discord_guild_id
         if guild_id is not None:
             guild = discord.Object(guild_id)

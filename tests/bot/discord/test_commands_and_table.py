@@ -11,8 +11,9 @@ import pytest
 
 from bot.adapter_errors import PlatformRefused
 from bot.discord_bot import DiscordAdapter
+from bot.discord_bot.adapter import ShardedRummyClient
 from bot.service.model import UserRef
-from bot.settings import Settings
+from bot.settings import Settings, SettingsError
 from tests.bot.discord.players import action_of, control
 from tests.bot.discord.support import TIMEOUT, Bot, running_bot
 from tests.fakes.discord import Overwrite
@@ -63,6 +64,34 @@ async def test_guild_scoped_sync_for_development(tmp_path: Path) -> None:
         await asyncio.wait_for(bot.adapter.start(bot.service), TIMEOUT)
         assert rummy_command(bot, guild)["name"] == "rummy"
         assert bot.server.calls_to("PUT", f"/applications/*/guilds/{guild.id}/commands")
+
+
+async def test_a_sharded_client_plays_on_its_shards(tmp_path: Path) -> None:
+    """DISCORD_SHARD_COUNT / DISCORD_SHARD_IDS: the adapter runs discord.py's
+    AutoShardedClient on the shards given (identifying with them) and plays as before."""
+    async with running_bot(tmp_path) as bot:
+        await bot.adapter.stop()
+        settings = Settings(discord_token=bot.server.token, database_path=bot.path,
+                            discord_shard_count=1, discord_shard_ids=(0,))
+        bot.adapter = DiscordAdapter(settings, guild_ready_timeout=0.05)
+        bot.service.notifiers["discord"] = bot.adapter.notifier
+        await asyncio.wait_for(bot.adapter.start(bot.service), TIMEOUT)
+        client = bot.adapter.client
+        assert isinstance(client, ShardedRummyClient) and client.shard_ids == [0]
+        w = bot.world
+        await bot.slash(w.alice, w.text, "new", {"options": "deals=1"})
+        assert "Join" in [b["label"] for b in bot.table_message(w.text).buttons()]
+
+
+def test_shard_settings_are_checked() -> None:
+    env = {"DISCORD_SHARD_COUNT": "4", "DISCORD_SHARD_IDS": "3, 1"}
+    settings = Settings.from_env(env, env_file=None)
+    assert (settings.discord_shard_count, settings.discord_shard_ids) == (4, (1, 3))
+    for bad in ({"DISCORD_SHARD_IDS": "0"}, {"DISCORD_SHARD_COUNT": "2",
+                                             "DISCORD_SHARD_IDS": "2"},
+                {"DISCORD_SHARD_COUNT": "0"}):
+        with pytest.raises(SettingsError):
+            Settings.from_env(bad, env_file=None)
 
 
 async def test_autocomplete_offers_presets_and_options(tmp_path: Path) -> None:
