@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import settings
 
-from tests.pg_server import PgServer, find_binaries, running_server
+from bot.bench.pg_server import PgServer, find_binaries, running_server
 
 settings.register_profile("ci", deadline=None, max_examples=100)
 settings.register_profile("dev", deadline=None, max_examples=30)

@@ -34,6 +34,7 @@ SECTIONS: Mapping[str, str] = {
     "service_load": "bot.bench.service_load",
     "startup": "bot.bench.startup",
     "stall": "bot.bench.stall",
+    "workers": "bot.bench.workers",
 }
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.bench.pg_server import PgServer
 from bot.cli import main
 from bot.service.model import Status
 from bot.storage.database import latest_schema
 from tests.bot.service.support import ANA, BEN, CHAT, make_harness
-from tests.pg_server import PgServer
 
 
 def _env(monkeypatch: pytest.MonkeyPatch, path: Path | None = None,

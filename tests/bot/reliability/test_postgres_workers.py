@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.bench.pg_server import PgServer
 from bot.service.clock import ManualClock
 from bot.service.errors import TableBusy
 from bot.service.model import ChatKey, Status, TableInfo, TableSettings, UserRef
@@ -34,7 +35,6 @@ from engine.errors import IllegalMove
 from engine.game import current_player, legal_actions
 from engine.views import view_for
 from tests.bot.reliability.support import table_problems
-from tests.pg_server import PgServer
 
 WORKER = Path(__file__).with_name("pg_worker.py")
 SETTINGS = TableSettings(timer="off", ai_delay=0.0, next_deal_delay=0.0, call_window=0.0)

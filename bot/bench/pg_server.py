@@ -1,6 +1,6 @@
-"""A throwaway PostgreSQL server on 127.0.0.1 for the tests: ``initdb`` in a temporary
-folder, ``postgres`` on a free port, trust authentication, stopped (and its folder
-removed) at the end.
+"""A throwaway PostgreSQL server on 127.0.0.1 for the tests and the benchmarks: ``initdb``
+in a temporary folder, ``postgres`` on a free port, trust authentication, stopped (and
+its folder removed) at the end.
 
 The Debian binaries live in ``/usr/lib/postgresql/<version>/bin``; ``PG_BIN`` names
 another folder. PostgreSQL refuses to run as root: a root test run starts the server as
