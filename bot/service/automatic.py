@@ -13,6 +13,7 @@ from bot.service import engine_work
 from bot.service.compute import BudgetExceeded, Lane, WorkerLost
 from bot.service.core import (
     HINT_CACHE,
+    LEASE_SECONDS,
     MAX_TURN_ACTIONS,
     QUICK_AFTER_TIMEOUT,
     QUICK_BUDGET,
@@ -69,6 +70,15 @@ class AutomaticSteps(PlaySteps):
     async def run_due(self, table_id: int) -> bool:
         """Run the automatic step table ``table_id`` needs now, if any; True when one
         ran. Raises whatever the step raised (the scheduler backs the table off)."""
+        now = self.clock.now()
+        if not await self.repo.claim_due(table_id, self.worker_id, now, LEASE_SECONDS):
+            return False  # another worker is on it
+        try:
+            return await self._run_claimed(table_id)
+        finally:
+            await self.repo.release_due(table_id, self.worker_id)
+
+    async def _run_claimed(self, table_id: int) -> bool:
         table = await self.repo.get_table(table_id)
         if table is None:
             return False

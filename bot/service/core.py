@@ -85,6 +85,11 @@ QUICK_AFTER_TIMEOUT = 8
 actions are quick moves: one hard position must not keep the background workers (which
 every AI table shares) busy for a budget per move."""
 
+LEASE_SECONDS = 15.0
+"""How long a worker's claim on a table's due step lasts (PostgreSQL with several workers):
+longer than a step takes (an engine call has a budget of a few seconds); a dead worker's
+tables wait at most this long for another worker."""
+
 HINT_CACHE = 512
 """Hints kept per (table, version, seat): asking again for the same position is free."""
 
@@ -155,6 +160,8 @@ class TableCore:
         self._scheduler: Scheduler | None = None
         #: Flow control the adapters apply to every update before it reaches the service.
         self.flow = FlowControl()
+        #: This service's name in leases on due work (one per process).
+        self.worker_id = secrets.token_hex(6)
 
     def rules_of(self, table: Table) -> RuleSet:
         """The table's rule set (:func:`bot.service.table_rules.table_rules`)."""

@@ -150,6 +150,13 @@ class Repository(Protocol):
     async def quarantined_tables(self) -> list[int]:
         """Ids of quarantined tables."""
 
+    async def claim_due(self, table_id: int, owner: str, now: float, seconds: float) -> bool:
+        """Claim table ``table_id``'s due step for worker ``owner`` until ``now + seconds``
+        (Unix time); False when another worker holds an unexpired lease on it."""
+
+    async def release_due(self, table_id: int, owner: str) -> None:
+        """Give up ``owner``'s lease on the table (its step is done)."""
+
     @property
     def telegram_messages(self) -> TelegramMessageStore:
         """The Telegram adapter's message rows, on this repository's connection."""

@@ -10,9 +10,11 @@ SQLite ones) under an advisory lock, so workers starting together migrate once.
 drift apart. Correctness with several workers rests on what SQLite relies on too: every
 change of a table is one transaction with a compare-and-set on its version
 (``UPDATE ... WHERE id = $n AND version = $m``), and an update key is inserted in the same
-transaction (exactly-once delivery). Due work is claimed per table in the same way: the
-worker whose commit wins the version race runs the step, the others see a
-:class:`~bot.service.repository.VersionConflict` and move on.
+transaction (exactly-once delivery). Due work (AI moves, timers, next deals) is claimed
+per table with a lease (:meth:`PostgresRepository.claim_due`, table ``due_leases``) so
+one worker computes a step while the others skip the table; a dead worker's lease runs
+out and another worker takes the table over. The compare-and-set stays the guard: a
+step of a worker whose lease ran out meanwhile cannot commit over a newer version.
 """
 
 from __future__ import annotations
@@ -192,3 +194,21 @@ class PostgresRepository(SqliteRepository):
             await self._pool.execute(to_postgres(sql), *params)
         except _TRANSIENT as error:
             raise StorageUnavailable() from error
+
+    async def claim_due(self, table_id: int, owner: str, now: float, seconds: float) -> bool:
+        """One statement: insert the lease, or take it over when it ran out (a dead
+        worker's) or is already ``owner``'s; the row lock of the upsert makes two workers
+        claiming at once see each other."""
+        async with self._transaction() as conn:
+            result = await conn.execute(
+                "INSERT INTO due_leases (table_id, owner, until) VALUES (?, ?, ?) "
+                "ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, "
+                "until = excluded.until WHERE due_leases.until < ? "
+                "OR due_leases.owner = excluded.owner",
+                (table_id, owner, now + seconds, now))
+        return bool(result.rowcount)
+
+    async def release_due(self, table_id: int, owner: str) -> None:
+        async with self._transaction() as conn:
+            await conn.execute("DELETE FROM due_leases WHERE table_id = ? AND owner = ?",
+                               (table_id, owner))

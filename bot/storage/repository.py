@@ -443,6 +443,14 @@ class SqliteRepository:
         rows = await self._all("SELECT table_id FROM table_faults WHERE kind = 'quarantined'")
         return [row["table_id"] for row in rows]
 
+    async def claim_due(self, table_id: int, owner: str, now: float, seconds: float) -> bool:
+        """Always True: one process owns a SQLite file (several services on one file, as
+        in the tests, are still kept apart by the version compare-and-set)."""
+        return True
+
+    async def release_due(self, table_id: int, owner: str) -> None:
+        """Nothing to release (see :meth:`claim_due`)."""
+
 
 def _fields(table: Table) -> dict[str, Any]:
     return {name: getattr(table, name) for name in Table.__dataclass_fields__}

@@ -26,7 +26,8 @@ TABLES: tuple[str, ...] = (
     "telegram_hand_messages", "telegram_chats", "telegram_users", "discord_table_messages",
     "table_faults", "heartbeat",
 )
-"""Every table of the schema (migrations 0001-0004), parents first."""
+"""Every table of the schema, parents first; not ``due_leases`` (claims on due work that
+run out within seconds)."""
 
 IDENTITY: dict[str, str] = {"tables": "id", "actions": "id"}
 """Tables whose ids a database counts itself (PostgreSQL identity columns)."""

@@ -189,3 +189,26 @@ async def test_workers_share_due_work_and_survive_a_killed_one(pg_server: PgServ
                 except subprocess.TimeoutExpired:
                     process.kill()
         await db.close()
+
+
+async def test_a_lease_on_due_work_is_held_by_one_worker_until_it_runs_out(
+        pg_server: PgServer) -> None:
+    """Worker a claims table 7's due step: b cannot until the lease runs out; a can renew
+    its own; releasing is a's alone."""
+    db = await open_postgres(pg_server.create("leases"))
+    repo = PostgresRepository(db)
+    try:
+        assert await repo.claim_due(7, "a", 100.0, 15.0)
+        assert not await repo.claim_due(7, "b", 110.0, 15.0)
+        assert await repo.claim_due(7, "a", 110.0, 15.0)  # renewed until 125
+        assert not await repo.claim_due(7, "b", 124.0, 15.0)
+        await repo.release_due(7, "b")  # not b's to release
+        assert not await repo.claim_due(7, "b", 124.5, 15.0)
+        assert await repo.claim_due(7, "b", 125.5, 15.0)  # a's ran out: a dead worker
+        await repo.release_due(7, "b")
+        assert await repo.claim_due(7, "a", 126.0, 15.0)
+        claims = await asyncio.gather(*(repo.claim_due(8, f"w{n}", 200.0, 15.0)
+                                        for n in range(8)))
+        assert sum(claims) == 1  # eight workers at once: one gets it
+    finally:
+        await db.close()
