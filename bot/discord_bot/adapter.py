@@ -82,11 +82,15 @@ class _RummyParts:
     tree: _FlowTree
     controls: ControlHandler
 
-    def _setup(self, controls: ControlHandler) -> None:
-        # The bot never joins voice: discord.py's start-up warnings about the missing voice
-        # libraries (PyNaCl, davey) would only alarm operators.
+    @staticmethod
+    def _quiet_voice() -> None:
+        """The bot never joins voice: discord.py's start-up warnings about the missing
+        voice libraries (PyNaCl, davey) would only alarm operators (call before the
+        client's ``__init__``, which warns)."""
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
+
+    def _setup(self, controls: ControlHandler) -> None:
         self.tree = _FlowTree(cast(discord.Client, self))
         self.controls = controls
 
@@ -110,6 +114,7 @@ class RummyClient(_RummyParts, discord.Client):
     """The bot's client on one gateway connection."""
 
     def __init__(self, controls: ControlHandler, *, guild_ready_timeout: float = 2.0) -> None:
+        self._quiet_voice()
         discord.Client.__init__(self, intents=intents(), guild_ready_timeout=guild_ready_timeout)
         self._setup(controls)
 
@@ -123,6 +128,7 @@ class ShardedRummyClient(_RummyParts, discord.AutoShardedClient):
                  shard_ids: Sequence[int] | None = None,
                  guild_ready_timeout: float = 2.0) -> None:
         options: dict[str, Any] = {"shard_ids": list(shard_ids)} if shard_ids else {}
+        self._quiet_voice()
         discord.AutoShardedClient.__init__(
             self, intents=intents(), shard_count=shard_count,
             guild_ready_timeout=guild_ready_timeout, **options)
