@@ -134,7 +134,7 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
     service = GameService(repo, {a.platform: a.notifier for a in chosen},
                           defaults=TableSettings(timer=settings.default_timer),
                           default_locale=settings.default_locale, compute=pool,
-                          budget=settings.engine_budget)
+                          budget=settings.engine_budget, worker_id=settings.worker_id)
     started: list[Adapter] = []
     refused: list[Adapter] = []
     background = asyncio.create_task(service.run(stop))

@@ -56,6 +56,7 @@ ENV_VARIABLES: Final[tuple[str, ...]] = (
     "TELEGRAM_TOKEN",
     "DATABASE_PATH",
     "DATABASE_URL",
+    "WORKER_ID",
     "LOG_LEVEL",
     "DEFAULT_TIMER",
     "DEFAULT_LOCALE",
@@ -97,6 +98,11 @@ class Settings:
 
     database_path: Path = Path("rummy.sqlite3")
     """SQLite database file (``DATABASE_PATH``), relative to the working directory."""
+
+    worker_id: str | None = None
+    """This worker's name in the leases on due work (``WORKER_ID``, several workers on
+    PostgreSQL): a restarted worker of the same name takes its own leases back at once
+    instead of waiting for them to run out; ``None``: a random name per process."""
 
     database_url: str | None = field(default=None, repr=False)
     """PostgreSQL server (``DATABASE_URL``, ``postgresql://user:password@host/db``) for
@@ -220,6 +226,7 @@ class Settings:
             telegram_token=_parse_token("TELEGRAM_TOKEN", get("TELEGRAM_TOKEN")),
             database_path=Path(database).expanduser() if database else Path("rummy.sqlite3"),
             database_url=url or None,
+            worker_id=(get("WORKER_ID") or "").strip()[:64] or None,
             log_level=_parse_log_level(get("LOG_LEVEL")),
             default_timer=_parse_timer(get("DEFAULT_TIMER")),
             default_locale=_parse_locale(get("DEFAULT_LOCALE")),

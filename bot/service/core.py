@@ -137,7 +137,7 @@ class TableCore:
                  clock: Clock | None = None, defaults: TableSettings | None = None,
                  seed_source: Callable[[], int] | None = None,
                  default_locale: str = "en", compute: Compute | None = None,
-                 budget: float = DEFAULT_BUDGET) -> None:
+                 budget: float = DEFAULT_BUDGET, worker_id: str | None = None) -> None:
         self.repo = repo
         #: Where engine work runs (:class:`bot.service.compute.WorkerPool` in the bot and
         #: the terminal; in-process by default, for tests).
@@ -160,8 +160,9 @@ class TableCore:
         self._scheduler: Scheduler | None = None
         #: Flow control the adapters apply to every update before it reaches the service.
         self.flow = FlowControl()
-        #: This service's name in leases on due work (one per process).
-        self.worker_id = secrets.token_hex(6)
+        #: This service's name in leases on due work: ``worker_id`` (``WORKER_ID``: a
+        #: restarted worker of the same name takes its leases back at once), else random.
+        self.worker_id = worker_id or secrets.token_hex(6)
 
     def rules_of(self, table: Table) -> RuleSet:
         """The table's rule set (:func:`bot.service.table_rules.table_rules`)."""

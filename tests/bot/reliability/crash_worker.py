@@ -1,8 +1,8 @@
-"""The program the crash test runs and kills: ``python crash_worker.py DB_PATH SEED RUN``.
+"""The program the crash test runs and kills: ``python crash_worker.py DB SEED RUN``.
 
-It opens the game service on the SQLite file ``DB_PATH`` and keeps :data:`TABLES`
-tables busy at once (one asyncio task per chat, ``asyncio.gather``): on start it
-resumes every active table it finds in the database (printing ``RESUME id version``)
+It opens the game service on ``DB`` (a SQLite file, or a ``postgresql://`` URL) and
+keeps :data:`TABLES` tables busy at once (one asyncio task per chat,
+``asyncio.gather``): on start it resumes every active table it finds in the database (printing ``RESUME id version``)
 and creates a table only in a chat without one (also after a game ended). Human
 seats are moved by this program with the greedy AI's choice among the seat's legal
 actions, sent as text commands through :meth:`GameService.act` with a fresh update
@@ -38,8 +38,10 @@ from bot.service.model import (  # noqa: E402
     TableSettings,
     UserRef,
 )
+from bot.service.repository import Repository  # noqa: E402
 from bot.service.service import GameService  # noqa: E402
 from bot.storage import open_database  # noqa: E402
+from bot.storage.postgres import PostgresRepository, open_postgres  # noqa: E402
 from bot.storage.repository import SqliteRepository  # noqa: E402
 from engine.ai import make_ai  # noqa: E402
 from engine.commands import format_action  # noqa: E402
@@ -139,8 +141,12 @@ class Worker:
 
 
 async def main(path: str, seed: int, run: int) -> None:
-    db = await open_database(path)
-    service = GameService(SqliteRepository(db))
+    repo: Repository
+    if path.startswith("postgresql://"):
+        repo = PostgresRepository(await open_postgres(path, max_size=4))
+    else:
+        repo = SqliteRepository(await open_database(path))
+    service = GameService(repo, worker_id="crash-worker")  # the restart is the same worker
     for index in range(TABLES):
         table = await service.repo.active_table(chat(index))
         if table is not None:

@@ -9,10 +9,13 @@ logged seat commands, and every card of the pack must be somewhere.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import asyncpg
 
 from bot.service.model import SeatKind, Status, Table
 from bot.service.table_rules import table_rules
@@ -42,9 +45,13 @@ class Snapshot:
     results: dict[int, int] = field(default_factory=dict)
 
 
-def read_database(path: Path) -> Snapshot:
+def read_database(path: Path | str) -> Snapshot:
     """Open ``path`` read-only (``mode=ro``) and read tables, action log, seen update keys
-    and result rows, after ``PRAGMA integrity_check``."""
+    and result rows, after ``PRAGMA integrity_check``; a ``postgresql://`` URL is read in
+    one repeatable-read transaction instead (integrity: PostgreSQL checks its own pages,
+    reported as ``ok`` when the reads succeed)."""
+    if str(path).startswith("postgresql://"):
+        return asyncio.run(_read_postgres(str(path)))
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
     conn.row_factory = sqlite3.Row
     try:
@@ -120,3 +127,23 @@ def table_problems(table: Table, log: list[LogEntry]) -> list[str]:
 def humans(table: Table) -> list[str]:
     """User keys of the human seats, in seat order."""
     return [s.user for s in table.seats if s.kind is SeatKind.HUMAN and s.user is not None]
+
+
+async def _read_postgres(url: str) -> Snapshot:
+    conn = await asyncpg.connect(url)
+    try:
+        async with conn.transaction(isolation="repeatable_read", readonly=True):
+            tables = {row["id"]: table_from_row(row)
+                      for row in await conn.fetch("SELECT * FROM tables ORDER BY id")}
+            logs: dict[int, list[LogEntry]] = {t: [] for t in tables}
+            for row in await conn.fetch("SELECT table_id, version, seat, command, actor "
+                                        "FROM actions ORDER BY id"):
+                logs.setdefault(row["table_id"], []).append(
+                    LogEntry(row["version"], row["seat"], row["command"], row["actor"]))
+            seen = {row["key"]: (row["table_id"], row["version"]) for row in
+                    await conn.fetch("SELECT key, table_id, version FROM seen_updates")}
+            results = {row["table_id"]: row["n"] for row in await conn.fetch(
+                "SELECT table_id, COUNT(*) AS n FROM results GROUP BY table_id")}
+    finally:
+        await conn.close()
+    return Snapshot("ok", tables, logs, seen, results)

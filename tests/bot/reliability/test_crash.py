@@ -42,6 +42,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.service.model import Status
 from bot.storage import open_database
 from bot.storage.repository import LogEntry
@@ -62,7 +64,7 @@ LINE_TIMEOUT = 20.0
 class Worker:
     """One run of the worker subprocess, its output read by a thread."""
 
-    def __init__(self, db: Path, run: int, stderr: Path) -> None:
+    def __init__(self, db: Path | str, run: int, stderr: Path) -> None:
         self.err = stderr.open("w")
         self.proc = subprocess.Popen(
             [sys.executable, str(WORKER), str(db), str(SEED), str(run)], cwd=ROOT,
@@ -163,12 +165,17 @@ async def test_storage_runs_wal_with_synchronous_normal(tmp_path: Path) -> None:
         await db.close()
 
 
-def test_sigkill_loses_no_acknowledged_action_and_play_continues(tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_sigkill_loses_no_acknowledged_action_and_play_continues(
+        tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> None:
     """Five SIGKILLs at random moments while six tables are played at once: after each,
     every acknowledged action is stored, nothing is corrupt and the restarted worker
     resumes the stored tables; after the last restart play continues and at least one
-    game ended."""
-    db = tmp_path / "rummy.sqlite3"
+    game ended. On SQLite (WAL) and on PostgreSQL (a killed worker's leases on due work
+    run out; the restarted one takes its tables over)."""
+    db: Path | str = tmp_path / "rummy.sqlite3"
+    if backend == "postgres":
+        db = request.getfixturevalue("pg_server").create("crash")
     rng = random.Random(SEED)
     earlier: Snapshot | None = None
     all_acked: list[tuple[int, int, str, str]] = []
