@@ -2,13 +2,13 @@
 
 It opens the game service on ``DB`` (a SQLite file, or a ``postgresql://`` URL) and
 keeps :data:`TABLES` tables busy at once (one asyncio task per chat,
-``asyncio.gather``): on start it resumes every active table it finds in the database (printing ``RESUME id version``)
-and creates a table only in a chat without one (also after a game ended). Human
-seats are moved by this program with the greedy AI's choice among the seat's legal
-actions, sent as text commands through :meth:`GameService.act` with a fresh update
-key; AI seats and the next deal are moved by :meth:`GameService.tick`. Every call
-that returned (the change is committed: acknowledged) prints one line, flushed at
-once::
+``asyncio.gather``): on start it resumes every active table it finds in the database
+(printing ``RESUME id version``) and creates a table only in a chat without one (also
+after a game ended). Human seats are moved by this program with the greedy AI's choice
+among the seat's legal actions, sent as text commands through :meth:`GameService.act`
+with a fresh update key; AI seats and the next deal are moved by
+:meth:`GameService.tick`. Every call that returned (the change is committed:
+acknowledged) prints one line, flushed at once::
 
     ACK <table id> <version> <update key> <command>
 
