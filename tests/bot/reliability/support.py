@@ -129,6 +129,13 @@ def humans(table: Table) -> list[str]:
     return [s.user for s in table.seats if s.kind is SeatKind.HUMAN and s.user is not None]
 
 
+async def snapshot(path: Path | str) -> Snapshot:
+    """:func:`read_database` from a coroutine (PostgreSQL read on the running loop)."""
+    if str(path).startswith("postgresql://"):
+        return await _read_postgres(str(path))
+    return read_database(path)
+
+
 async def _read_postgres(url: str) -> Snapshot:
     conn = await asyncpg.connect(url)
     try:

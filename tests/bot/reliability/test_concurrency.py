@@ -18,18 +18,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.service.clock import ManualClock
 from bot.service.errors import NoTable, NotSeated, ServiceError, TableBusy
 from bot.service.model import ChatKey, Status, Table, TableInfo, TableSettings, UserRef
 from bot.service.service import GameService
-from bot.storage import Database, open_database
+from bot.storage import open_database
+from bot.storage.postgres import PostgresRepository, open_postgres
 from bot.storage.repository import LogEntry, SqliteRepository, VersionConflict
 from engine.ai import make_ai
 from engine.commands import format_action
 from engine.errors import EngineError, IllegalMove, NotYourTurn
 from engine.game import current_player, legal_actions
 from engine.views import view_for
-from tests.bot.reliability.support import read_database, table_problems
+from tests.bot.reliability.support import read_database, snapshot, table_problems
 
 #: A hang fails the test after this long (the runs take a few seconds).
 NO_DEADLOCK = 60.0
@@ -40,27 +43,42 @@ OUTSIDER = UserRef("load", "outsider", "zed")
 DELIVERIES = 16
 
 
-class CountingRepository(SqliteRepository):
-    """The SQLite repository, counting the compare-and-set conflicts it reports."""
+class _Counting:
+    """Counts the compare-and-set conflicts a repository reports."""
 
-    def __init__(self, db: Database) -> None:
-        super().__init__(db)
-        self.conflicts = 0
+    conflicts = 0
 
     async def commit(self, table: Table, expected_version: int, log: Any = (),
                      update_key: str | None = None, results: Any = ()) -> None:
         try:
-            await super().commit(table, expected_version, log, update_key, results)
+            await super().commit(table, expected_version, log,  # type: ignore[misc]
+                                 update_key, results)
         except VersionConflict:
             self.conflicts += 1
             raise
 
 
-async def open_service(path: Path, clock: ManualClock, first_seed: int = 1000
-                       ) -> tuple[GameService, Database]:
-    db = await open_database(path)
+class CountingRepository(_Counting, SqliteRepository):
+    """The SQLite repository, counting its compare-and-set conflicts."""
+
+
+class CountingPgRepository(_Counting, PostgresRepository):
+    """The PostgreSQL repository, counting its compare-and-set conflicts."""
+
+
+async def open_service(path: Path | str, clock: ManualClock, first_seed: int = 1000
+                       ) -> tuple[GameService, Any]:
+    """A service on the SQLite file ``path`` or the PostgreSQL database ``path`` (a URL),
+    with its own connection(s), as a separate process would have."""
+    repo: SqliteRepository
+    if str(path).startswith("postgresql://"):
+        db: Any = await open_postgres(str(path), max_size=4)
+        repo = CountingPgRepository(db)
+    else:
+        db = await open_database(path)
+        repo = CountingRepository(db)
     seeds = iter(range(first_seed, first_seed + 10**6))
-    service = GameService(CountingRepository(db), clock=clock, defaults=SETTINGS,
+    service = GameService(repo, clock=clock, defaults=SETTINGS,
                           seed_source=lambda: next(seeds))
     return service, db
 
@@ -321,14 +339,19 @@ def _fields(table: Table) -> dict[str, Any]:
     return {name: getattr(table, name) for name in Table.__dataclass_fields__}
 
 
-async def test_two_services_on_one_file_race_on_one_table(tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_two_services_on_one_file_race_on_one_table(
+        tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> None:
     """Two GameService instances with their own connections (what two bot processes
     would be) receive the same click at once, twice each with distinct update keys, while
     both run the AI seats' ``tick``: every round exactly one click is applied (version +
     1, one log line, one recorded key), the others get a typed error (an ``IllegalMove``
     after re-reading, or ``VersionConflict`` when the retries ran out), and at the end the
-    log replays to the stored state. Version races really happened (conflicts > 0)."""
-    path = tmp_path / "rummy.sqlite3"
+    log replays to the stored state. Version races really happened (conflicts > 0). On one
+    SQLite file and on one PostgreSQL database (each service its own pool)."""
+    path: Path | str = tmp_path / "rummy.sqlite3"
+    if backend == "postgres":
+        path = request.getfixturevalue("pg_server").create("race")
     clock = ManualClock()
     first, db1 = await open_service(path, clock)
     second, db2 = await open_service(path, clock, first_seed=5000)
@@ -365,7 +388,7 @@ async def test_two_services_on_one_file_race_on_one_table(tmp_path: Path) -> Non
                     for n, s in enumerate(services)), return_exceptions=True)
                 won = [n for n, a in enumerate(answers) if isinstance(a, TableInfo)]
                 assert len(won) == 1, answers
-                snap = read_database(path)
+                snap = await snapshot(path)
                 after = snap.tables[info.id]
                 # after the winning click ended the game there is no table to play at
                 refusal: Any = IllegalMove | TableBusy
@@ -386,7 +409,7 @@ async def test_two_services_on_one_file_race_on_one_table(tmp_path: Path) -> Non
             return rounds
 
         rounds = await asyncio.wait_for(play(), NO_DEADLOCK)
-        snap = read_database(path)
+        snap = await snapshot(path)
         table = snap.tables[info.id]
         assert snap.integrity == "ok"
         assert table_problems(table, snap.logs[info.id]) == []
