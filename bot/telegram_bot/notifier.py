@@ -70,7 +70,8 @@ class TelegramNotifier:
             if seat.user is not None and not seat.automated \
                     and parts.tables.person_changed(info.id, seat.user):
                 with use_locale(locale):
-                    parts.tables.ping(info, texts.turn_ping(user_id_of(seat.user), seat.name))
+                    parts.tables.ping(info, texts.turn_ping(user_id_of(seat.user), seat.name),
+                                      turn_only=True)
 
     async def hand_changed(self, info: TableInfo, seat: int, user_key: str,
                            view: PlayerView) -> None:

@@ -34,10 +34,10 @@ from engine.views import PublicView
 
 MAX_TEXT = 4096
 MID_TURN_DELAY = 8.0
-"""Seconds a change inside a person's turn (a draw, a meld) waits before the table message
-shows it: the end of the turn usually comes first and one edit shows both, so a turn
-costs the group one edit and at most one ping (Telegram allows about 20 calls a minute
-in a group)."""
+"""Seconds a change inside a turn (a draw, a meld) waits before the table message shows
+it: the end of the turn usually comes first and one edit shows both, so a turn costs the
+group one edit and at most one ping (Telegram allows about 20 calls a minute in a
+group)."""
 LOG_LINES = 8
 """How many recent moves and announcements the table message keeps."""
 
@@ -122,13 +122,12 @@ class TableMessages:
 
     def _mid_turn(self, info: TableInfo, view: PublicView | None,
                   notices: Sequence[Notice]) -> bool:
-        """True for a change inside a person's turn that the group may see a little later:
-        the same seat of the same deal moves on, with nothing announced."""
+        """True for a change inside a turn that the group may see a little later (the
+        draw before the discard, a person's or an AI seat's): the same seat of the same
+        deal moves on, with nothing announced."""
         if view is None or view.current is None or notices or info.status is not Status.PLAYING:
             return False
-        seat = info.seats[view.current]
-        return (seat.user is not None and not seat.automated
-                and self._turn.get(info.id) == (view.deal_number, view.current))
+        return self._turn.get(info.id) == (view.deal_number, view.current)
 
     def _defer(self, table_id: int) -> None:
         if table_id in self._deferred:
@@ -185,7 +184,7 @@ class TableMessages:
         async def job() -> None:
             await self._put(info, text, markup)
 
-        self.outbox.put(chat_id_of(info.key), f"table:{info.id}", job)
+        self.outbox.put(chat_id_of(info.key), f"table:{info.id}", job, first=True)
 
     async def _put(self, info: TableInfo, text: str, markup: InlineKeyboardMarkup | None
                    ) -> None:
@@ -223,11 +222,16 @@ class TableMessages:
         self._pinged_person[table_id] = user_key
         return True
 
-    def ping(self, info: TableInfo, html: str) -> None:
+    def ping(self, info: TableInfo, html: str, turn_only: bool = False) -> None:
         """Post a short HTML note (a turn ping, a timer warning) in the table's chat.
-        Earlier notes stay: deleting one would cost a call of the group's 20 a minute."""
+        Earlier notes stay: deleting one would cost a call of the group's 20 a minute.
+        ``turn_only``: a turn ping, dropped when that turn is over before the group's
+        limit lets it out (the player has moved: nothing to tell)."""
+        turn = self._turn.get(info.id)
 
         async def job() -> None:
+            if turn_only and self._turn.get(info.id) != turn:
+                return
             await self.messenger.send(chat_id_of(info.key), html,
                                       thread_id=thread_id_of(info.key), html=True)
 

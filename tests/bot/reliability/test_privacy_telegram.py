@@ -282,7 +282,9 @@ async def test_no_hidden_card_reaches_anyone_who_may_not_see_it(
     assert truth.problems == [], "\n".join(truth.problems)
     checked = truth.checked
     assert checked["public"] + checked["private"] == versions + watch.answers
-    assert checked["public while hiding"] >= 20 and checked["private while hiding"] >= 20
+    # the table message is edited once a turn (a draw waits for the turn's end), so the
+    # short games show fewer public versions than private ones
+    assert checked["public while hiding"] >= 12 and checked["private while hiding"] >= 20
     assert checked["public payloads"] > 0
     if game.swaps:
         assert stats["scripted"].get("AnswerDoubla"), "no doubla swap happened"

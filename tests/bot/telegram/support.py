@@ -165,8 +165,8 @@ def url_buttons(message: FakeMessage) -> list[str]:
 
 @asynccontextmanager
 async def running_bot(path: Path, *, webhook_url: str | None = None,
-                      settings: TableSettings | None = None, first_seed: int = 500
-                      ) -> AsyncIterator[Bot]:
+                      settings: TableSettings | None = None, first_seed: int = 500,
+                      rate_limiter: AIORateLimiter | None = None) -> AsyncIterator[Bot]:
     """Fake Telegram + adapter + service on ``path``; Alice, Bob, Carl, a group, a forum."""
     async with running_fake_telegram() as tg:
         tg.add_user(ALICE, "Alice", "alice")
@@ -178,7 +178,7 @@ async def running_bot(path: Path, *, webhook_url: str | None = None,
         clock = ManualClock()
         adapter = TelegramAdapter(
             tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url,
-            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
+            rate_limiter=rate_limiter or AIORateLimiter(overall_max_rate=0, group_max_rate=0),
             webhook_url=webhook_url, webhook_listen=("127.0.0.1", 0), poll_timeout=1)
         repo = SqliteRepository(db)
         seeds = iter(range(first_seed, 10**9))
