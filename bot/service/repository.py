@@ -157,6 +157,10 @@ class Repository(Protocol):
     async def release_due(self, table_id: int, owner: str) -> None:
         """Give up ``owner``'s lease on the table (its step is done)."""
 
+    async def hold_role(self, role: str) -> bool:
+        """Take ``role`` (e.g. ``telegram-polling``) for the rest of this process's life;
+        False when another process holds it. With one process per database: always True."""
+
     @property
     def telegram_messages(self) -> TelegramMessageStore:
         """The Telegram adapter's message rows, on this repository's connection."""

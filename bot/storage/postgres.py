@@ -25,7 +25,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import asyncpg
@@ -55,13 +55,20 @@ def to_postgres(sql: str) -> str:
 
 @dataclass
 class PgDatabase:
-    """An open pool (``pool``) on the database at ``url``; ``close()`` when done."""
+    """An open pool (``pool``) on the database at ``url``; ``close()`` when done.
+    ``held``: connections of their own that hold a role's advisory lock for the
+    process's life (:meth:`PostgresRepository.hold_role`)."""
 
     pool: asyncpg.Pool
     url: str
+    held: list[asyncpg.Connection] = field(default_factory=list)
 
     async def close(self) -> None:
-        """Close every connection of the pool."""
+        """Close the role connections (their locks go with them) and the pool."""
+        for conn in self.held:
+            with contextlib.suppress(Exception):
+                await conn.close()
+        self.held.clear()
         await self.pool.close()
 
 
@@ -171,6 +178,7 @@ class PostgresRepository(SqliteRepository):
     connection, the transactions and the placeholder dialect."""
 
     def __init__(self, db: PgDatabase, cache_size: int = 1024) -> None:
+        self._db = db
         self._pool = db.pool
         self._init_shared(cache_size)
 
@@ -212,3 +220,17 @@ class PostgresRepository(SqliteRepository):
         async with self._transaction() as conn:
             await conn.execute("DELETE FROM due_leases WHERE table_id = ? AND owner = ?",
                                (table_id, owner))
+
+    async def hold_role(self, role: str) -> bool:
+        """A session advisory lock on a connection of its own, kept open while the process
+        lives (a killed process's connection ends, and its lock with it)."""
+        key = int.from_bytes(role.encode()[:8].ljust(8, b"\0"), "big", signed=True)
+        try:
+            conn = await asyncpg.connect(self._db.url)
+        except _TRANSIENT as error:
+            raise StorageUnavailable() from error
+        if await conn.fetchval("SELECT pg_try_advisory_lock($1)", key):
+            self._db.held.append(conn)
+            return True
+        await conn.close()
+        return False

@@ -451,6 +451,10 @@ class SqliteRepository:
     async def release_due(self, table_id: int, owner: str) -> None:
         """Nothing to release (see :meth:`claim_due`)."""
 
+    async def hold_role(self, role: str) -> bool:
+        """Always True: one process owns a SQLite file."""
+        return True
+
 
 def _fields(table: Table) -> dict[str, Any]:
     return {name: getattr(table, name) for name in Table.__dataclass_fields__}

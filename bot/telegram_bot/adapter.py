@@ -119,11 +119,13 @@ class TelegramAdapter:
                                            allowed_updates=ALLOWED_UPDATES)
             log.info("telegram: webhook %s (listening on %s:%s)", self.webhook_url, host,
                      self.webhook.port)
-        else:
+        elif await service.repo.hold_role("telegram-polling"):
             assert self.app.updater is not None
             await self.app.updater.start_polling(poll_interval=0, timeout=self.poll_timeout,
                                                  allowed_updates=ALLOWED_UPDATES)
             log.info("telegram: long polling as @%s", username)
+        else:  # Telegram gives each update to one poller: several would fight (409)
+            log.info("telegram: another worker polls; this one only sends messages")
 
     async def _set_commands(self) -> None:
         """The command menu: English by default, German for German apps."""

@@ -21,6 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from telegram.ext import AIORateLimiter
 
 from bot.bench.pg_server import PgServer
 from bot.service.clock import ManualClock
@@ -29,12 +30,14 @@ from bot.service.model import ChatKey, Status, TableInfo, TableSettings, UserRef
 from bot.service.repository import LogEntry
 from bot.service.service import GameService
 from bot.storage.postgres import PgDatabase, PostgresRepository, open_postgres
+from bot.telegram_bot import TelegramAdapter
 from engine.ai import make_ai
 from engine.commands import format_action
 from engine.errors import IllegalMove
 from engine.game import current_player, legal_actions
 from engine.views import view_for
 from tests.bot.reliability.support import table_problems
+from tests.fakes.telegram import running_fake_telegram
 
 WORKER = Path(__file__).with_name("pg_worker.py")
 SETTINGS = TableSettings(timer="off", ai_delay=0.0, next_deal_delay=0.0, call_window=0.0)
@@ -212,3 +215,39 @@ async def test_a_lease_on_due_work_is_held_by_one_worker_until_it_runs_out(
         assert sum(claims) == 1  # eight workers at once: one gets it
     finally:
         await db.close()
+
+
+async def test_only_one_worker_long_polls_telegram(pg_server: PgServer) -> None:
+    """Telegram hands each update to one poller (a second one gets 409 Conflict): of two
+    workers on one database only one polls; when it stops, the next worker to start
+    takes the role."""
+    url = pg_server.create("polling")
+    async with running_fake_telegram() as tg:
+
+        async def worker() -> tuple[TelegramAdapter, PgDatabase]:
+            db = await open_postgres(url)
+            adapter = TelegramAdapter(tg.token, base_url=tg.base_url,
+                                      base_file_url=tg.base_file_url, poll_timeout=1,
+                                      rate_limiter=AIORateLimiter(overall_max_rate=0,
+                                                                  group_max_rate=0))
+            service = GameService(PostgresRepository(db), {"telegram": adapter.notifier})
+            await adapter.start(service)
+            return adapter, db
+
+        first, db1 = await worker()
+        second, db2 = await worker()
+        try:
+            polling = [a.app.updater is not None and a.app.updater.running
+                       for a in (first, second)]
+            assert polling == [True, False]
+            await first.stop()
+            await db1.close()  # the worker is gone: its role with it
+            third, db3 = await worker()
+            assert third.app.updater is not None and third.app.updater.running
+            await third.stop()
+            await db3.close()
+        finally:
+            await second.stop()
+            await db2.close()
+            if first.app.running:
+                await first.stop()
