@@ -3,11 +3,22 @@
 Every rejected move raises an :class:`IllegalMove` subclass and leaves the
 state unchanged. Each error has a stable ``code`` and ``params`` so the bot can
 render it in the player's language; ``str(error)`` is the English message.
+
+An error's ``template`` is written once, here: marked with :func:`N_`, it is the msgid
+of the bot's catalogue (``pybabel extract ... bot engine``), and the bot translates it
+(:func:`bot.i18n.errors.localize_error`); only the few codes whose params carry English
+parts are rebuilt there.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+
+def N_(message: str) -> str:
+    """Mark an English template as a msgid for extraction; returns it unchanged (the
+    engine does no I/O and knows no gettext)."""
+    return message
 
 
 class EngineError(Exception):
@@ -64,14 +75,14 @@ class IllegalMove(EngineError):
     """An action the rules forbid in this state. The state is left unchanged."""
 
     code = "illegal_move"
-    template = "illegal move"
+    template = N_('That move is not allowed.')
 
 
 class NotYourTurn(IllegalMove):
     """A seat acted out of turn."""
 
     code = "not_your_turn"
-    template = "it is not your turn ({player} is to play)"
+    template = N_('It is not your turn ({player} is to play).')
 
 
 class WrongPhase(IllegalMove):
@@ -85,35 +96,35 @@ class CardNotInHand(IllegalMove):
     """A card named in an action is not in the acting seat's hand."""
 
     code = "card_not_in_hand"
-    template = "{card} is not in your hand"
+    template = N_('{card} is not in your hand.')
 
 
 class InvalidMeld(IllegalMove):
     """The cards do not form a valid set or run (``reason`` says why)."""
 
     code = "invalid_meld"
-    template = "{cards} is not a valid meld: {reason}"
+    template = N_("{cards} is not a valid meld: {reason}")
 
 
 class AmbiguousJoker(IllegalMove):
     """A joker could stand for several cards; the player must declare it (``jk=8h``)."""
 
     code = "ambiguous_joker"
-    template = "say what the joker stands for: {readings}"
+    template = N_('Say what the joker stands for, e.g. jk=8h. Possible melds: {readings}')
 
 
 class NoSuchMeld(IllegalMove):
     """A meld number that is not on the table."""
 
     code = "no_such_meld"
-    template = "there is no meld {number} on the table"
+    template = N_('There is no meld {number} on the table.')
 
 
 class InvalidLayOff(IllegalMove):
     """The cards cannot be laid off on that meld."""
 
     code = "invalid_layoff"
-    template = "{cards} cannot be laid off on meld {number}: {reason}"
+    template = N_("{cards} cannot be laid off on meld {number}: {reason}")
 
 
 class MeldLimit(IllegalMove):
@@ -127,14 +138,14 @@ class MustMeldFirst(IllegalMove):
     """Laying off before an own meld, when the house rule forbids it."""
 
     code = "must_meld_first"
-    template = "you may lay off only after you have melded yourself"
+    template = N_('You may lay off only after you have melded yourself.')
 
 
 class CannotDiscardTaken(IllegalMove):
     """Discarding the card just taken from the discard pile in the same turn."""
 
     code = "cannot_discard_taken"
-    template = "you cannot discard {card}: you took it from the discard pile this turn"
+    template = N_('You cannot discard {card}: you took it from the discard pile this turn.')
 
 
 class NoDiscardLeft(IllegalMove):
@@ -142,21 +153,21 @@ class NoDiscardLeft(IllegalMove):
     not end with a discard."""
 
     code = "no_discard_left"
-    template = "you would have nothing to discard but {card}, which you took this turn"
+    template = N_('You would have nothing left to discard but {card}, which you took this turn.')
 
 
 class FinalDiscardRequired(IllegalMove):
     """Melding or laying off the last card when going out needs a final discard."""
 
     code = "final_discard_required"
-    template = "you must keep one card to discard when you go out"
+    template = N_('You must keep one card to discard when you go out.')
 
 
 class AllAtOnceRequired(IllegalMove):
     """Wrotham deals 4-6: melding is allowed only when the whole hand goes down at once."""
 
     code = "all_at_once_required"
-    template = "in this deal you may only meld when you put down your whole hand at once"
+    template = N_('In this deal you may only meld when you put down your whole hand at once.')
 
 
 class DeepTakeNotAllowed(IllegalMove):
@@ -164,14 +175,14 @@ class DeepTakeNotAllowed(IllegalMove):
     the upcard."""
 
     code = "deep_take_not_allowed"
-    template = "only the top card of the discard pile may be taken, not {card}"
+    template = N_('Only the top card of the discard pile may be taken here, not {card}.')
 
 
 class NothingToDraw(IllegalMove):
     """The discard pile is empty, so there is no upcard to take."""
 
     code = "nothing_to_take"
-    template = "the discard pile is empty"
+    template = N_('The discard pile is empty.')
 
 
 class InvalidJokerSwap(IllegalMove):
@@ -185,4 +196,4 @@ class GameOver(IllegalMove):
     """The match has ended; no more moves."""
 
     code = "game_over"
-    template = "the game is over"
+    template = N_('The game is over.')

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.errors import CommandError
+from engine.errors import N_, CommandError
 
 # --- errors -------------------------------------------------------------------------------
 
@@ -18,7 +18,7 @@ class UnknownCommand(CommandError):
     """The first word is no verb of the command language."""
 
     code = "unknown_command"
-    template = "unknown command '{verb}' (type help for the list)"
+    template = N_("Unknown command '{verb}'. Type help for the list of commands.")
 
     def __init__(self, verb: str) -> None:
         super().__init__(verb=verb)
@@ -28,7 +28,7 @@ class MissingCards(CommandError):
     """A verb that needs cards was given none (``discard``, ``meld``)."""
 
     code = "missing_cards"
-    template = "{verb}: name the cards, e.g. {example}"
+    template = N_('{verb}: name the cards, e.g. {example}.')
 
     def __init__(self, verb: str) -> None:
         super().__init__(verb=verb, example=_EXAMPLES.get(verb, verb))
@@ -38,7 +38,7 @@ class MissingMeldNumber(CommandError):
     """``layoff``/``swap`` without the meld number as the last argument."""
 
     code = "missing_meld_number"
-    template = "{verb}: end with the number of the meld on the table, e.g. {example}"
+    template = N_('{verb}: end with the number of the meld on the table, e.g. {example}.')
 
     def __init__(self, verb: str) -> None:
         super().__init__(verb=verb, example=_EXAMPLES.get(verb, verb))
@@ -48,7 +48,7 @@ class BadMeldNumber(CommandError):
     """A meld number that is not a whole number from 1 up."""
 
     code = "bad_meld_number"
-    template = "'{text}' is not a meld number (melds are numbered from 1)"
+    template = N_("'{text}' is not a meld number (melds are numbered from 1).")
 
     def __init__(self, text: str) -> None:
         super().__init__(text=text)
@@ -58,7 +58,7 @@ class TooManyArgs(CommandError):
     """More arguments than the verb takes (``draw 7h``, ``discard ks qh``)."""
 
     code = "too_many_args"
-    template = "{verb}: too many arguments, e.g. {example}"
+    template = N_('{verb}: too many arguments, e.g. {example}.')
 
     def __init__(self, verb: str) -> None:
         super().__init__(verb=verb, example=_EXAMPLES.get(verb, verb))
@@ -68,7 +68,7 @@ class EmptyCommand(CommandError):
     """Nothing but blanks was typed."""
 
     code = "empty"
-    template = "type a command (help lists them)"
+    template = N_('Type a command (help lists them).')
 
     def __init__(self) -> None:
         super().__init__()
@@ -78,7 +78,7 @@ class MissingPlayer(CommandError):
     """A record line without the ``player:`` prefix."""
 
     code = "missing_player"
-    template = "'{line}' does not start with a player name and ':'"
+    template = N_("'{line}' does not start with a player name and ':'.")
 
     def __init__(self, line: str) -> None:
         super().__init__(line=line)
@@ -88,7 +88,7 @@ class UnknownPlayer(CommandError):
     """A record line names a player who is not at the table."""
 
     code = "unknown_player"
-    template = "'{name}' is not a player here (players: {players})"
+    template = N_("'{name}' is not a player here (players: {players}).")
 
     def __init__(self, name: str, players: Sequence[str]) -> None:
         super().__init__(name=name, players=", ".join(players))
@@ -98,7 +98,7 @@ class NotAnAction(CommandError):
     """A record line holds a UI command (``help``, ``sort``) instead of a game action."""
 
     code = "not_an_action"
-    template = "'{verb}' is not a game action"
+    template = N_("'{verb}' is not a game action.")
 
     def __init__(self, verb: str) -> None:
         super().__init__(verb=verb)

@@ -27,7 +27,7 @@ back to the English msgid. The English catalogue may stay empty.
 
 Updating the catalogues after adding or changing strings (from the repo root)::
 
-    pybabel extract -F babel.cfg -k N_ -k _ -o bot/i18n/messages.pot bot
+    pybabel extract -F babel.cfg -k N_ -k _ -o bot/i18n/messages.pot bot engine
     pybabel update -i bot/i18n/messages.pot -d bot/i18n/locale -D messages
 
 (``gettext`` and ``ngettext`` are among pybabel's default keywords.) The texts that

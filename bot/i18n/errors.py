@@ -1,10 +1,11 @@
 """Engine errors in the player's language.
 
-Every :class:`engine.errors.EngineError` carries a stable ``code`` and the
-``params`` its message needs. :func:`localize_error` looks the code up in
-:data:`ERROR_TEMPLATES` (English msgids marked with ``N_``, translated in the
-catalogues), translates it into :data:`bot.i18n.current_locale` and fills in
-the params. A few codes carry English fragments (the phase a move needs, why a
+Every :class:`engine.errors.EngineError` carries a stable ``code``, the
+``params`` its message needs and its English ``template``, written once in the engine
+and marked there as a msgid. :func:`localize_error` translates that template into
+:data:`bot.i18n.current_locale` and fills in the params; :data:`ERROR_TEMPLATES` keeps
+only what is not an engine template (the bot's own refusals, codes whose engine wording
+has other params). A few codes carry English fragments (the phase a move needs, why a
 meld is invalid, what an option accepts); those are rebuilt here from their
 stable parts (``phase``, ``reason_code``, the option's spec) so that no English
 leaks into a translated message. An unknown code falls back to the engine's
@@ -28,201 +29,24 @@ from bot.i18n import N_, _
 from engine.errors import EngineError
 from engine.rules import Option
 
-__all__ = ["ERROR_TEMPLATES", "localize_error"]
+__all__ = ["ERROR_TEMPLATES", "error_template", "localize_error"]
 
 ERROR_TEMPLATES: Mapping[str, str] = {
     # --- illegal moves (engine.errors.IllegalMove subclasses)
-    "illegal_move": N_("That move is not allowed."),
-    "not_your_turn": N_("It is not your turn ({player} is to play)."),
     "wrong_phase": N_("You cannot {action} now: {expected}"),
-    "card_not_in_hand": N_("{card} is not in your hand."),
-    "invalid_meld": N_("{cards} is not a valid meld: {reason}"),
-    "ambiguous_joker": N_(
-        "Say what the joker stands for, e.g. jk=8h. Possible melds: {readings}"
-    ),
-    "no_such_meld": N_("There is no meld {number} on the table."),
-    "invalid_layoff": N_("{cards} cannot be laid off on meld {number}: {reason}"),
     "meld_limit": N_("Only one new meld per turn is allowed."),
-    "must_meld_first": N_("You may lay off only after you have melded yourself."),
-    "cannot_discard_taken": N_(
-        "You cannot discard {card}: you took it from the discard pile this turn."
-    ),
-    "no_discard_left": N_(
-        "You would have nothing left to discard but {card}, which you took this turn."
-    ),
-    "final_discard_required": N_("You must keep one card to discard when you go out."),
-    "all_at_once_required": N_(
-        "In this deal you may only meld when you put down your whole hand at once."
-    ),
-    "nothing_to_take": N_("The discard pile is empty."),
-    "deep_take_not_allowed": N_(
-        "Only the top card of the discard pile may be taken here, not {card}."
-    ),
     "invalid_joker_swap": N_("No joker swap: {reason}"),
-    "game_over": N_("The game is over."),
     # --- German Rommé (engine.variants.german.errors)
-    "opening_too_low": N_(
-        "Your first meld has {total} points; it needs {needed}. Meld more, or take your "
-        "melds back with takeback."
-    ),
-    "not_opened_yet": N_(
-        "You may lay off or exchange jokers only after your first meld, from your next "
-        "turn on."
-    ),
-    "one_layoff_per_turn": N_("Only one card may be laid off per turn."),
-    "no_rummy_first_turn": N_("You may not go out with hand rummy in your first turn."),
-    "nothing_to_take_back": N_(
-        "There is nothing to take back: only the melds of an unfinished first meld can be."
-    ),
-    "exchange_needs_meld": N_(
-        "The freed joker must go into a new meld at once: use exchange, e.g. "
-        "exchange 8h 3 | jk 9h 10h."
-    ),
-    "exchange_no_joker": N_("No joker in meld {number} stands for {card}."),
-    "exchange_needs_four": N_(
-        "The joker in meld {number} may only be exchanged for all missing cards at once, "
-        "a four without jokers: {cards}."
-    ),
-    "freed_joker_not_melded": N_(
-        "The new meld must hold the freed joker: write jk in it ({jokers} needed)."
-    ),
-    "dealer_discards_first": N_("The dealer begins this deal by discarding one card."),
-    "closing_layoffs_only": N_("Someone went out: lay off cards on the melds, or say done."),
-    "not_closing": N_("done ends your lay-offs after someone went out; there are none now."),
-    "buyback_pending": N_("First decide about buying back into the game: buyback or decline."),
-    "no_buyback": N_("There is no buy-back to decide now."),
-    "exchange_syntax": N_(
-        "exchange: name the card, the meld number, | and the new meld with the joker, "
-        "e.g. exchange 8h 3 | jk 9h 10h."
-    ),
     # --- Rummy 500 (engine.variants.rummy500.errors)
-    "not_in_pile": N_("{card} is not in the discard pile."),
-    "pile_card_unplayable": N_(
-        "You could not meld or lay off {card} this turn, "
-        "so you may not take it from the discard pile."
-    ),
-    "pile_card_no_new_meld": N_(
-        "You could not put {card} into a new meld this "
-        "turn, so you may not take it from the discard pile."
-    ),
-    "must_play_pile_card": N_(
-        "Meld or lay off {card} first: you "
-        "took it from the discard pile this turn."
-    ),
-    "pile_card_blocked": N_(
-        "That would leave no way to play "
-        "{card}, which you took from the discard pile."
-    ),
-    "pile_card_needs_new_meld": N_(
-        "{card} must go into a new meld of three "
-        "or more cards; laying it off does not count."
-    ),
-    "calling_off": N_("These rules have no Rommé! calls."),
-    "no_call_window": N_(
-        "Rommé! can be called only after "
-        "a discard, before the next player draws."
-    ),
-    "discarder_cannot_call": N_("You discarded last; only the other players may call Rommé! now."),
-    "nothing_to_call": N_(
-        "There is nothing to call: no card of "
-        "the discard pile can be played at once."
-    ),
-    "not_callable": N_("{card} cannot be called: it cannot be played at once."),
-    "call_needs_card": N_("Say which card you call: {cards}."),
-    "call_needs_meld": N_("Say on which meld to lay off {card}: {numbers}."),
-    "call_takes_no_meld": N_(
-        "Name only the card (call {card}); you meld "
-        "or lay it off in your own turn."
-    ),
-    "playable_last_card": N_(
-        "You cannot go out by discarding {card}: it "
-        "can be laid off, so lay it off instead."
-    ),
     # --- Romanian Rummy (engine.variants.romanian.errors, .commands)
-    "romanian_preplay": N_(
-        "Before play: {player} may announce a doubla or the face-up tile, then says ready."
-    ),
-    "romanian_preplay_over": N_(
-        "Doubla and announcements are made before the first discard only."
-    ),
-    "romanian_no_pair": N_("You do not hold two {tile}."),
-    "romanian_no_doubla": N_("You hold no two identical tiles."),
-    "romanian_doubla_again": N_("You have announced your doubla already."),
-    "romanian_no_doubla_hint": N_("None of your pairs is {hint} (low: 1 to 7, high: 8 to 13)."),
-    "romanian_hint_mismatch": N_(
-        "{tile} is not a {hint} doubla (low: 1 to 7, high: 8 to 13)."
-    ),
-    "romanian_offer_not_allowed": N_(
-        "You cannot offer {player} a doubla swap: both of you must have announced a doubla, "
-        "neither has swapped, and each player offers once."
-    ),
-    "romanian_offer_pending": N_(
-        "{player} offers you a doubla swap: accept it with one of your pairs or reject it."
-    ),
-    "romanian_no_offer": N_("Nobody offers you a doubla swap."),
-    "romanian_no_twin": N_(
-        "You cannot announce {tile}: you do not hold it, or you announced it already."
-    ),
-    "romanian_first_discard": N_("The first player begins by discarding one tile."),
-    "romanian_not_opened": N_(
-        "You have not opened yet: first meld at least {points} points from your rack, with "
-        "at least one run."
-    ),
-    "romanian_opening_low": N_(
-        "Your opening is worth {value} points; it must be worth at least {points}."
-    ),
-    "romanian_opening_run": N_("Your opening must hold at least one run."),
-    "romanian_opening_turn": N_(
-        "In the turn of your opening you may not lay off on other players' melds or "
-        "exchange a Joly."
-    ),
-    "romanian_few_tiles": N_("With one or two tiles you must draw from the wall."),
-    "romanian_first_tile": N_("The first tile of the discard row can never be taken."),
-    "romanian_not_in_row": N_("There is no {tile} in the discard row to take."),
-    "romanian_no_row_meld": N_("You hold no two tiles that make a set or run with {tile}."),
-    "romanian_obligation": N_(
-        "First meld {tile} in a new meld with at least two tiles of your rack."
-    ),
-    "romanian_obligation_meld": N_(
-        "This meld must hold {tile} and at least two tiles that were on your rack."
-    ),
-    "romanian_no_face_up": N_("The face-up tile has been taken already."),
-    "romanian_face_up_not_out": N_(
-        "You may take the face-up tile {tile} only to go out with it this turn."
-    ),
-    "romanian_must_go_out": N_(
-        "You took the face-up tile: meld or lay off all tiles but one and discard the last; "
-        "this move would not let you go out."
-    ),
-    "romanian_exchange_pair": N_(
-        "The Joly in a set of three can only be exchanged for both missing colours "
-        "together; a single tile may be laid off instead."
-    ),
-    "romanian_exchange_use": N_(
-        "You could not meld the freed Joly at once with two tiles of your rack."
-    ),
-    "missing_player_name": N_("{verb}: name your pair's tile and the player, e.g. offer r7 ben."),
-    "bad_doubla_hint": N_("'{text}' is not high or low (doubla, doubla high, doubla low)."),
     # --- card notation and text commands (engine.commands)
     "bad_card": N_("'{text}' is not a card (examples: 7h 10d qs ac jk)."),
     "bad_command": N_("That command was not understood. Type help for the commands."),
-    "unknown_command": N_("Unknown command '{verb}'. Type help for the list of commands."),
-    "missing_cards": N_("{verb}: name the cards, e.g. {example}."),
-    "missing_meld_number": N_(
-        "{verb}: end with the number of the meld on the table, e.g. {example}."
-    ),
-    "bad_meld_number": N_("'{text}' is not a meld number (melds are numbered from 1)."),
-    "too_many_args": N_("{verb}: too many arguments, e.g. {example}."),
-    "empty": N_("Type a command (help lists them)."),
-    "missing_player": N_("'{line}' does not start with a player name and ':'."),
-    "unknown_player": N_("'{name}' is not a player here (players: {players})."),
-    "not_an_action": N_("'{verb}' is not a game action."),
     # --- rule options (engine.rules, engine.variants, engine.dealing)
     "bad_option": N_("Option {option}: '{value}' is not allowed; expected {accepts}."),
     # --- AI players (engine.ai)
-    "unknown_ai": N_("Unknown AI '{kind}'; kinds: {kinds}."),
-    "no_legal_action": N_("Seat {seat} has no legal action."),
     # --- game records (engine.records)
+    # a record's place and detail stay plain in the engine (replay reports read them)
     "bad_record": N_("The game record is not valid at {where}: {detail}"),
     # --- the game service (bot.service.errors)
     "no_table": N_("There is no game here. Start one with new."),
@@ -340,7 +164,7 @@ def localize_error(error: EngineError) -> str:
     try:
         if builder is not None:
             return builder(error.params)
-        template = ERROR_TEMPLATES.get(error.code)
+        template = ERROR_TEMPLATES.get(error.code) or _engine_template(error)
         if template is None:
             return error.message
         return _(template).format(**error.params)
@@ -348,8 +172,37 @@ def localize_error(error: EngineError) -> str:
         return error.message
 
 
+def error_template(cls: type[EngineError]) -> str | None:
+    """The English msgid :func:`localize_error` translates for errors of ``cls``: the
+    bot's own entry where the engine's wording has other params, else the template
+    written once in the engine (``None`` for the generic ``{detail}`` carriers)."""
+    own = ERROR_TEMPLATES.get(cls.code)
+    if own is not None:
+        return own
+    return None if cls.template == "{detail}" else cls.template
+
+
+def _class_templates() -> dict[str, str]:
+    """code -> template of every engine error class (for the builders' codes)."""
+    found: dict[str, str] = {}
+    pending: list[type[EngineError]] = [EngineError]
+    while pending:
+        cls = pending.pop()
+        found.setdefault(cls.code, cls.template)
+        pending.extend(cls.__subclasses__())
+    return found
+
+
+def _engine_template(error: EngineError) -> str | None:
+    """The error class's own template, the msgid written once in the engine; ``None`` for
+    the generic ``{detail}`` carriers (their detail is English from the engine)."""
+    template = type(error).template
+    return None if template == "{detail}" else template
+
+
 def _template(code: str, params: Mapping[str, Any]) -> str:
-    return _(ERROR_TEMPLATES[code]).format(**params)
+    template = ERROR_TEMPLATES.get(code) or _class_templates()[code]
+    return _(template).format(**params)
 
 
 def _wrong_phase(params: Mapping[str, Any]) -> str:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from engine.actions import Action
-from engine.errors import EngineError
+from engine.errors import N_, EngineError
 from engine.views import PlayerView
 
 
@@ -37,7 +37,7 @@ class NoLegalAction(EngineError, ValueError):
     """An AI was asked to act with no legal action (the seat may not act now)."""
 
     code = "no_legal_action"
-    template = "seat {seat} has no legal action"
+    template = N_('Seat {seat} has no legal action.')
 
     def __init__(self, seat: int) -> None:
         super().__init__(seat=seat)
@@ -47,7 +47,7 @@ class UnknownAI(EngineError, ValueError):
     """An AI kind that does not exist."""
 
     code = "unknown_ai"
-    template = "unknown AI '{kind}'; kinds: {kinds}"
+    template = N_("Unknown AI '{kind}'; kinds: {kinds}.")
 
     def __init__(self, kind: str, kinds: Sequence[str]) -> None:
         super().__init__(kind=kind, kinds=", ".join(kinds))

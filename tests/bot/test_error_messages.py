@@ -10,7 +10,7 @@ import pytest
 import engine.commands as commands
 import engine.errors as errors
 from bot.i18n import translate, use_locale
-from bot.i18n.errors import ERROR_TEMPLATES, localize_error
+from bot.i18n.errors import ERROR_TEMPLATES, error_template, localize_error
 from engine.errors import (
     AllAtOnceRequired,
     AmbiguousJoker,
@@ -64,16 +64,18 @@ def test_the_engine_has_illegal_moves_and_command_errors() -> None:
 
 @pytest.mark.parametrize("cls", [IllegalMove, *ILLEGAL_MOVES], ids=lambda c: c.__name__)
 def test_every_illegal_move_has_a_template(cls: type[EngineError]) -> None:
-    assert cls.code in ERROR_TEMPLATES
+    template = error_template(cls)
+    assert template is not None and translate(template, "de") != template
 
 
 @pytest.mark.parametrize("cls", COMMAND_ERRORS, ids=lambda c: c.__name__)
 def test_every_command_error_has_a_template_with_the_engine_params(
     cls: type[EngineError],
 ) -> None:
-    assert cls.code in ERROR_TEMPLATES
+    template = error_template(cls)
+    assert template is not None
     # The English template may use only params the engine's own template has.
-    assert _placeholders(ERROR_TEMPLATES[cls.code]) <= _placeholders(cls.template)
+    assert _placeholders(template) <= _placeholders(cls.template)
 
 
 @pytest.mark.parametrize(
@@ -84,8 +86,20 @@ def test_other_engine_codes_have_templates(code: str) -> None:
 
 
 def test_every_template_is_translated_to_german() -> None:
-    untranslated = [m for m in ERROR_TEMPLATES.values() if translate(m, "de") == m]
+    """The bot's own templates and every engine template written once as a msgid."""
+    engine_templates = [error_template(c) for c in [IllegalMove, *ILLEGAL_MOVES,
+                                                    *COMMAND_ERRORS]]
+    untranslated = [m for m in [*ERROR_TEMPLATES.values(), *engine_templates]
+                    if m is not None and translate(m, "de") == m]
     assert not untranslated
+
+
+def test_engine_errors_are_written_once() -> None:
+    """Issue "errors written once": an engine template that is the msgid is not repeated
+    in the bot's table."""
+    doubled = [c.code for c in [*ILLEGAL_MOVES, *COMMAND_ERRORS]
+               if c.code in ERROR_TEMPLATES and ERROR_TEMPLATES[c.code] == c.template]
+    assert doubled == []
 
 
 def test_card_not_in_hand_in_german_and_english() -> None:

@@ -56,13 +56,15 @@ KNOWN_DE = "{variable} darf keine Leerzeichen enthalten."
 
 
 def extracted_messages() -> dict[str | tuple[str, ...], list[str]]:
-    """All msgids marked in bot/ (plural ones as tuples), mapped to their "file:line"s."""
+    """All msgids marked in bot/ and engine/ (the engine's error templates, marked with its
+    own ``N_``; plural ones as tuples), mapped to their "file:line"s."""
     found: dict[str | tuple[str, ...], list[str]] = {}
-    for filename, lineno, message, _comments, _context in extract_from_dir(
-        BOT_DIR, method_map=[("**.py", "python")], keywords=KEYWORDS
-    ):
-        key = message if isinstance(message, str) else tuple(m for m in message if m)
-        found.setdefault(key, []).append(f"bot/{filename}:{lineno}")
+    for folder in (BOT_DIR, BOT_DIR.parent / "engine"):
+        for filename, lineno, message, _comments, _context in extract_from_dir(
+            folder, method_map=[("**.py", "python")], keywords=KEYWORDS
+        ):
+            key = message if isinstance(message, str) else tuple(m for m in message if m)
+            found.setdefault(key, []).append(f"{folder.name}/{filename}:{lineno}")
     return found
 
 

@@ -112,7 +112,7 @@ def test_illegal_action_stops_the_replay() -> None:
     assert report["applied"] == 4
     assert report["error"] == {
         "index": 4, "action": "cem: discard ks", "code": "cannot_discard_taken",
-        "message": "you cannot discard ks: you took it from the discard pile this turn",
+        "message": "You cannot discard ks: you took it from the discard pile this turn.",
         "params": {"card": "ks"}}
     state = final_state(report)
     assert state.phase is Phase.PLAY and state.current == 2

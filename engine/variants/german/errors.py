@@ -6,7 +6,7 @@ Sentences are from shared/rules/german-romme.de.txt.
 
 from __future__ import annotations
 
-from engine.errors import CommandError, IllegalMove
+from engine.errors import N_, CommandError, IllegalMove
 
 
 class OpeningTooLow(IllegalMove):
@@ -15,8 +15,10 @@ class OpeningTooLow(IllegalMove):
     beträgt". ``total``: points melded this turn; ``needed``: the minimum."""
 
     code = "opening_too_low"
-    template = ("your first meld has {total} points, it needs {needed}: meld more, or take "
-                "your melds back with takeback")
+    template = N_(
+        'Your first meld has {total} points; it needs {needed}. Meld more, or take your melds '
+        'back with takeback.'
+    )
 
 
 class NotOpenedYet(IllegalMove):
@@ -24,8 +26,9 @@ class NotOpenedYet(IllegalMove):
     bereits seine erste Figur(en) in einem vorherigen Spielzug melden konnte"."""
 
     code = "not_opened_yet"
-    template = ("you may lay off or exchange jokers only after your first meld, from your "
-                "next turn on")
+    template = N_(
+        'You may lay off or exchange jokers only after your first meld, from your next turn on.'
+    )
 
 
 class OneLayOffPerTurn(IllegalMove):
@@ -33,21 +36,23 @@ class OneLayOffPerTurn(IllegalMove):
     ergänzen." """
 
     code = "one_layoff_per_turn"
-    template = "only one card may be laid off per turn"
+    template = N_('Only one card may be laid off per turn.')
 
 
 class NoRummyFirstTurn(IllegalMove):
     """House rule: "Es ist nicht erlaubt im 1. Spielzug Rummy zu gehen"."""
 
     code = "no_rummy_first_turn"
-    template = "you may not go out with hand rummy in your first turn"
+    template = N_('You may not go out with hand rummy in your first turn.')
 
 
 class NothingToTakeBack(IllegalMove):
     """``takeback`` without melds of this turn that are still below the first-meld minimum."""
 
     code = "nothing_to_take_back"
-    template = "there is nothing to take back: only melds of an unfinished first meld can be"
+    template = N_(
+        'There is nothing to take back: only the melds of an unfinished first meld can be.'
+    )
 
 
 class ExchangeNeedsMeld(IllegalMove):
@@ -56,15 +61,17 @@ class ExchangeNeedsMeld(IllegalMove):
     mit einer Figur ausgelegt werden." """
 
     code = "exchange_needs_meld"
-    template = ("the freed joker must go into a new meld at once: use exchange, e.g. "
-                "exchange 8h 3 | jk 9h 10h")
+    template = N_(
+        'The freed joker must go into a new meld at once: use exchange, e.g. exchange 8h 3 | jk '
+        '9h 10h.'
+    )
 
 
 class ExchangeNoJoker(IllegalMove):
     """No joker of meld ``number`` stands for ``card`` (or more than one card was named)."""
 
     code = "exchange_no_joker"
-    template = "no joker in meld {number} stands for {card}"
+    template = N_('No joker in meld {number} stands for {card}.')
 
 
 class ExchangeNeedsFour(IllegalMove):
@@ -73,15 +80,17 @@ class ExchangeNeedsFour(IllegalMove):
     Vierling ohne Joker da liegt." ``cards``: the cards that would do it."""
 
     code = "exchange_needs_four"
-    template = ("the joker in meld {number} may only be exchanged for all missing cards at "
-                "once, a four without jokers: {cards}")
+    template = N_(
+        'The joker in meld {number} may only be exchanged for all missing cards at once, a four '
+        'without jokers: {cards}.'
+    )
 
 
 class FreedJokerNotMelded(IllegalMove):
     """The new meld of an exchange does not hold the freed joker(s) (``jokers``)."""
 
     code = "freed_joker_not_melded"
-    template = "the new meld must hold the freed joker: write jk in it ({jokers} needed)"
+    template = N_('The new meld must hold the freed joker: write jk in it ({jokers} needed).')
 
 
 class DealerDiscardsFirst(IllegalMove):
@@ -89,7 +98,7 @@ class DealerDiscardsFirst(IllegalMove):
     dann eine Karte aufgedeckt als erste Karte des Abwurfstapels ab"."""
 
     code = "dealer_discards_first"
-    template = "the dealer begins this deal by discarding one card"
+    template = N_('The dealer begins this deal by discarding one card.')
 
 
 class ClosingLayOffsOnly(IllegalMove):
@@ -98,36 +107,38 @@ class ClosingLayOffsOnly(IllegalMove):
     abgerechnet wird"."""
 
     code = "closing_layoffs_only"
-    template = "someone went out: lay off cards on the melds, or say done"
+    template = N_('Someone went out: lay off cards on the melds, or say done.')
 
 
 class NotClosing(IllegalMove):
     """``done`` outside the lay-offs after someone went out."""
 
     code = "not_closing"
-    template = "done ends your lay-offs after someone went out; there are none now"
+    template = N_('done ends your lay-offs after someone went out; there are none now.')
 
 
 class BuyBackPending(IllegalMove):
     """An eliminated player must first say ``buyback`` or ``decline`` (pot play money)."""
 
     code = "buyback_pending"
-    template = "first decide about buying back into the game: buyback or decline"
+    template = N_('First decide about buying back into the game: buyback or decline.')
 
 
 class NoBuyBack(IllegalMove):
     """``buyback``/``decline`` when no buy-back is offered."""
 
     code = "no_buyback"
-    template = "there is no buy-back to decide now"
+    template = N_('There is no buy-back to decide now.')
 
 
 class ExchangeSyntax(CommandError):
     """``exchange`` needs: card(s), the meld number, ``|`` and the new meld with the joker."""
 
     code = "exchange_syntax"
-    template = ("exchange: name the card, the meld number, | and the new meld with the joker, "
-                "e.g. exchange 8h 3 | jk 9h 10h")
+    template = N_(
+        'exchange: name the card, the meld number, | and the new meld with the joker, e.g. '
+        'exchange 8h 3 | jk 9h 10h.'
+    )
 
     def __init__(self) -> None:
         super().__init__()

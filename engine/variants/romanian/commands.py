@@ -27,7 +27,7 @@ Tiles use the tile notation of :mod:`engine.cards` (``r7``, ``rot7``, ``jo``).
 from __future__ import annotations
 
 from engine.cards import parse_card
-from engine.errors import CommandError
+from engine.errors import N_, CommandError
 from engine.variants.base import VariantCommand
 from engine.variants.romanian.actions import (
     AnnounceDoubla,
@@ -47,7 +47,7 @@ class MissingPlayerName(CommandError):
     """``offer`` without the name of the player the swap is offered to."""
 
     code = "missing_player_name"
-    template = "{verb}: name your pair's tile and the player, e.g. offer r7 ben"
+    template = N_("{verb}: name your pair's tile and the player, e.g. offer r7 ben.")
 
     def __init__(self, verb: str) -> None:
         super().__init__(verb=verb)
@@ -57,7 +57,7 @@ class BadHint(CommandError):
     """``doubla`` with a word that is neither high nor low."""
 
     code = "bad_doubla_hint"
-    template = "'{text}' is not high or low (doubla, doubla high, doubla low)"
+    template = N_("'{text}' is not high or low (doubla, doubla high, doubla low).")
 
     def __init__(self, text: str) -> None:
         super().__init__(text=text)

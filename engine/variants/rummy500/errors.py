@@ -6,14 +6,14 @@ English templates here; the bot's translations are keyed by ``code`` in
 
 from __future__ import annotations
 
-from engine.errors import IllegalMove
+from engine.errors import N_, IllegalMove
 
 
 class NotInPile(IllegalMove):
     """The named card is not in the discard pile (below the top card, for a deep take)."""
 
     code = "not_in_pile"
-    template = "{card} is not in the discard pile"
+    template = N_('{card} is not in the discard pile.')
 
 
 class PileCardUnplayable(IllegalMove):
@@ -24,8 +24,10 @@ class PileCardUnplayable(IllegalMove):
     """
 
     code = "pile_card_unplayable"
-    template = ("you could not meld or lay off {card} this turn, so you may not take it "
-                "from the discard pile")
+    template = N_(
+        'You could not meld or lay off {card} this turn, so you may not take it from the discard '
+        'pile.'
+    )
 
 
 class PileCardNoNewMeld(IllegalMove):
@@ -33,57 +35,61 @@ class PileCardNoNewMeld(IllegalMove):
     (``take_new_meld``)."""
 
     code = "pile_card_no_new_meld"
-    template = ("you could not put {card} into a new meld this turn, so you may not take it "
-                "from the discard pile")
+    template = N_(
+        'You could not put {card} into a new meld this turn, so you may not take it from the '
+        'discard pile.'
+    )
 
 
 class MustPlayPileCard(IllegalMove):
     """Ending the turn while the card taken from the pile is still in the hand."""
 
     code = "must_play_pile_card"
-    template = "meld or lay off {card} first: you took it from the discard pile this turn"
+    template = N_('Meld or lay off {card} first: you took it from the discard pile this turn.')
 
 
 class PileCardBlocked(IllegalMove):
     """A move that would leave no way to play the card taken from the pile this turn."""
 
     code = "pile_card_blocked"
-    template = "that would leave no way to play {card}, which you took from the pile"
+    template = N_('That would leave no way to play {card}, which you took from the discard pile.')
 
 
 class PileCardNeedsNewMeld(IllegalMove):
     """Laying off the card taken from the pile when it must go into a new meld."""
 
     code = "pile_card_needs_new_meld"
-    template = "{card} must go into a new meld of three or more cards, not be laid off"
+    template = N_(
+        '{card} must go into a new meld of three or more cards; laying it off does not count.'
+    )
 
 
 class CallingOff(IllegalMove):
     """A call under rules without calls (``calling=off``)."""
 
     code = "calling_off"
-    template = "these rules have no Rommé! calls"
+    template = N_('These rules have no Rommé! calls.')
 
 
 class NoCallWindow(IllegalMove):
     """A call outside the call window (after a discard, before the next player draws)."""
 
     code = "no_call_window"
-    template = "Rommé! can be called only after a discard, before the next player draws"
+    template = N_('Rommé! can be called only after a discard, before the next player draws.')
 
 
 class DiscarderCannotCall(IllegalMove):
     """The player who just discarded calls on their own discard."""
 
     code = "discarder_cannot_call"
-    template = "you discarded last; only the other players may call Rommé! now"
+    template = N_('You discarded last; only the other players may call Rommé! now.')
 
 
 class NothingToCall(IllegalMove):
     """A call when no card of the discard pile can be played at once."""
 
     code = "nothing_to_call"
-    template = "there is nothing to call: no card of the discard pile can be played at once"
+    template = N_('There is nothing to call: no card of the discard pile can be played at once.')
 
 
 class NotCallable(IllegalMove):
@@ -91,32 +97,34 @@ class NotCallable(IllegalMove):
     only that may be called)."""
 
     code = "not_callable"
-    template = "{card} cannot be called: it cannot be played at once"
+    template = N_('{card} cannot be called: it cannot be played at once.')
 
 
 class CallNeedsCard(IllegalMove):
     """A call without a card when several cards could be called."""
 
     code = "call_needs_card"
-    template = "say which card you call: {cards}"
+    template = N_('Say which card you call: {cards}.')
 
 
 class CallNeedsMeld(IllegalMove):
     """A lay-off call without a meld number when the card fits several melds."""
 
     code = "call_needs_meld"
-    template = "say on which meld to lay off {card}: {numbers}"
+    template = N_('Say on which meld to lay off {card}: {numbers}.')
 
 
 class CallTakesNoMeld(IllegalMove):
     """A meld number in a call where the caller plays a turn of their own."""
 
     code = "call_takes_no_meld"
-    template = "name only the card (call {card}); you meld or lay it off in your turn"
+    template = N_('Name only the card (call {card}); you meld or lay it off in your own turn.')
 
 
 class PlayableLastCard(IllegalMove):
     """Going out by discarding a card that could be laid off (``going_out=unplayable``)."""
 
     code = "playable_last_card"
-    template = "you cannot go out by discarding {card}: it can be laid off, so lay it off"
+    template = N_(
+        'You cannot go out by discarding {card}: it can be laid off, so lay it off instead.'
+    )
