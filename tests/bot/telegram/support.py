@@ -195,6 +195,19 @@ async def running_bot(path: Path, *, webhook_url: str | None = None,
             await db.close()
 
 
+async def two_people_two_ais(bot: Bot) -> dict[str, int]:
+    """Carl opens a one-deal table in the group, Bob joins, two AI seats, start; returns
+    the people's user keys -> Telegram ids."""
+    await bot.start_private(CARL)
+    await bot.start_private(BOB)
+    await bot.say(CARL, GROUP, "/new deals=1")
+    await bot.say(BOB, GROUP, "/join")
+    await bot.say(CARL, GROUP, "/addbot")
+    await bot.say(CARL, GROUP, "/addbot")
+    await bot.say(CARL, GROUP, "/start")
+    return {f"telegram:{CARL}": CARL, f"telegram:{BOB}": BOB}
+
+
 def scripted_flow() -> FlowControl:
     """Flow control for scripted players, who press far faster than people do."""
     return FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))

@@ -19,6 +19,7 @@ from tests.bot.telegram.support import (
     Bot,
     group_button,
     running_bot,
+    two_people_two_ais,
     url_buttons,
 )
 
@@ -177,15 +178,8 @@ async def test_a_turn_costs_at_most_two_group_calls(bot: Bot) -> None:
     """Telegram allows about 20 calls a minute in a group: a turn edits the table message
     and pings by a new message only when the person to move changed; nothing is deleted.
     Two people and two AI seats play 12 human turns by typed commands."""
-    await bot.start_private(CARL)
-    await bot.start_private(BOB)
-    await bot.say(CARL, GROUP, "/new deals=1")
-    await bot.say(BOB, GROUP, "/join")
-    await bot.say(CARL, GROUP, "/addbot")
-    await bot.say(CARL, GROUP, "/addbot")
-    await bot.say(CARL, GROUP, "/start")
+    people = await two_people_two_ais(bot)
     key = chat_key(GROUP, None)
-    people = {f"telegram:{CARL}": CARL, f"telegram:{BOB}": BOB}
     human_turns = 0
     while human_turns < 12:
         info, view = await bot.service.table_view(key)

@@ -20,7 +20,7 @@ from telegram.ext import AIORateLimiter
 from bot.service.errors import NoTable
 from bot.service.model import Status, TableSettings
 from bot.telegram_bot.identity import chat_key
-from tests.bot.telegram.support import BOB, CARL, GROUP, Bot, running_bot
+from tests.bot.telegram.support import GROUP, Bot, running_bot, two_people_two_ais
 
 SCALE = 20.0
 GROUP_CALLS = 20
@@ -58,15 +58,8 @@ async def test_the_table_message_stays_within_a_turn_at_the_group_limit(tmp_path
     settings = TableSettings(timer="off", ai_delay=AI_DELAY, next_deal_delay=AI_DELAY)
     async with running_bot(tmp_path / "rummy.sqlite3", settings=settings,
                            rate_limiter=limiter) as bot:
-        await bot.start_private(CARL)
-        await bot.start_private(BOB)
-        await bot.say(CARL, GROUP, "/new deals=1")
-        await bot.say(BOB, GROUP, "/join")
-        await bot.say(CARL, GROUP, "/addbot")
-        await bot.say(CARL, GROUP, "/addbot")
-        await bot.say(CARL, GROUP, "/start")
+        people = await two_people_two_ais(bot)
         key = chat_key(GROUP, None)
-        people = {f"telegram:{CARL}": CARL, f"telegram:{BOB}": BOB}
         info = await bot.service.table_info(key)
         assert info is not None
         table_id = info.id
