@@ -24,8 +24,8 @@ from typing import Any, Protocol
 import discord
 
 from bot.discord_bot.hand import HandState
-from bot.discord_bot.offers import variant_verbs, verb_label_msgid
 from bot.i18n import _
+from bot.interaction.calls import public_calls
 from bot.interaction.hand import HandModel
 from bot.render.cards import card_text
 from bot.render.hand import sort_name
@@ -173,10 +173,9 @@ def table_controls(info: TableInfo, view: PublicView | None) -> discord.ui.View 
                 if view.upcard is not None else _("Take discard"))
         items.append(button(cid("draw"), _("Draw"), grey, 0))
         items.append(button(cid("take"), take, grey, 0, disabled=view.upcard is None))
-    calls = variant_verbs(view.rules.variant) if getattr(view.extra, "may_call", None) else ()
-    for verb in calls:
-        if not verb.cards and len(items) < ROW_WIDTH:
-            items.append(button(cid("v." + verb.verb), _(verb_label_msgid(verb.verb)), red, 0))
+    for call in public_calls(view):
+        if len(items) < ROW_WIDTH:
+            items.append(button(cid("v." + call.verb), call.label, red, 0))
     return _view(items)
 
 

@@ -19,6 +19,7 @@ from typing import cast
 
 from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
+from bot.interaction.calls import variant_verbs
 from bot.interaction.hand import (
     HandModel,
     SortMode,
@@ -42,7 +43,6 @@ from bot.telegram_bot.callbacks import (
 )
 from bot.telegram_bot.hand import signature
 from bot.telegram_bot.hand_messages import Screen
-from bot.telegram_bot.keyboards import variant_verbs
 from bot.telegram_bot.parts import Parts
 from engine.actions import Action, NextDeal
 from engine.errors import EngineError

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.interaction.calls import public_calls
 from bot.interaction.hand import Group, HandModel
 from bot.render.cards import card_text
 from bot.service.model import Status, TableInfo
 from bot.telegram_bot import texts
 from bot.telegram_bot.callbacks import GROUP, HAND, Callback
-from engine.commands import COMMANDS, CommandHelp, command_table
 from engine.state import Phase
 from engine.views import PublicView
 
@@ -32,19 +32,6 @@ SHORT_LABEL = 16
 """Offer labels up to this many characters share a row; longer ones get a row each."""
 MAX_PILE_BUTTONS = 60
 """Telegram allows 100 buttons per keyboard; the pile picker shows the top 60 cards."""
-
-
-def variant_verbs(variant: str) -> list[CommandHelp]:
-    """The verbs only this variant has, in the order of its command table."""
-    shared = {c.verb for c in COMMANDS}
-    return [c for c in command_table(variant) if c.verb not in shared]
-
-
-def bare_verb(help_entry: CommandHelp) -> bool:
-    """True when the verb works without arguments: a button under the group's table
-    message sends the bare verb for whoever presses it (anyone seated, also out of turn:
-    Rummy 500's "Rommé!")."""
-    return all(w.startswith("[") for w in help_entry.syntax.split()[1:])
 
 
 def _button(text: str, data: Callback) -> InlineKeyboardButton:
@@ -84,11 +71,9 @@ def table_keyboard(info: TableInfo, view: PublicView, start_link: str | None
     buttons = [_button(texts.label("my_hand"), base)]
     if view.phase is Phase.HAND_OVER:
         buttons.append(_button(texts.label("next_deal"), base.with_(action="n")))
-    elif view.phase in (Phase.DRAW, Phase.PLAY) and getattr(view.extra, "may_call", None):
-        for index, verb in enumerate(variant_verbs(info.variant)):
-            if bare_verb(verb):
-                buttons.append(_button(texts.verb_label(verb.verb),
-                                       base.with_(action="v", arg=str(index))))
+    else:
+        buttons += [_button(call.label, base.with_(action="v", arg=str(call.number)))
+                    for call in public_calls(view)]
     rows = _rows(buttons, ACTIONS_PER_ROW)
     if start_link:
         rows.append([InlineKeyboardButton(texts.label("start_me"), url=start_link)])

@@ -35,13 +35,7 @@ LABELS: Mapping[str, str] = {
     "start": N_("Start"),
     "my_hand": N_("My hand"),
     "next_deal": N_("Next deal"),
-    "draw": N_("Draw"),
-    "take": N_("Take {card}"),
     "take_deeper": N_("Take deeper"),
-    "meld": N_("Meld"),
-    "layoff_pick": N_("Lay off"),
-    "swap_pick": N_("Swap joker"),
-    "discard": N_("Discard"),
     "sort": N_("Sort"),
     "hint": N_("Hint"),
     "clear": N_("Clear"),
@@ -49,13 +43,6 @@ LABELS: Mapping[str, str] = {
     "start_me": N_("Start me"),
 }
 """Button action -> English label."""
-
-VERB_LABELS: Mapping[str, str] = {
-    "call": N_("Rommé!"),
-    "rummy": N_("Rommé!"),
-}
-"""Variant verb -> English label (``N_``) for its button ("Rommé!" in German for Rummy
-500's ``call``); a verb not listed shows the verb itself, capitalised."""
 
 CALLBACK_ALERTS: Mapping[str, str] = {
     "malformed": N_("I cannot read this button. Send /hand for a fresh keyboard."),
@@ -65,18 +52,9 @@ CALLBACK_ALERTS: Mapping[str, str] = {
 }
 """Alert texts for buttons that cannot be carried out (:mod:`bot.telegram_bot.callbacks`)."""
 
-SORT_NAMES: tuple[str, ...] = (N_("by suit"), N_("by rank"), N_("melds first"))
-
-
 def label(action: str, **params: str) -> str:
     """The localised label of a button action."""
     return _(LABELS[action]).format(**params)
-
-
-def verb_label(verb: str) -> str:
-    """The localised label of a variant verb's button."""
-    template = VERB_LABELS.get(verb)
-    return _(template) if template is not None else verb.capitalize()
 
 
 def alert(code: str) -> str:

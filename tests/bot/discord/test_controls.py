@@ -11,14 +11,12 @@ from hypothesis import strategies as st
 
 from bot.discord_bot.components import ControlId, hand_controls, table_controls
 from bot.discord_bot.hand import HandState, hand_digest
-from bot.discord_bot.offers import _verb, variant_verbs, verb_label_msgid
 from bot.discord_bot.render import CONTENT_LIMIT, fit, table_content
 from bot.i18n import use_locale
 from bot.interaction.hand import SortMode, build_hand_model, mask_of, order_cards
 from bot.service.model import ChatKey, Seat, SeatKind, Status, TableInfo, TableSettings
 from engine.actions import Draw
 from engine.cards import standard_deck
-from engine.commands import CommandHelp
 from engine.dealing import DealSpec, new_game
 from engine.game import apply, legal_actions
 from engine.rules import make_rules
@@ -107,19 +105,6 @@ def test_controls_lay_out_the_hand_model() -> None:
         assert table_controls(replace(info, status=Status.FINISHED), None) is None
         lobby = table_controls(replace(info, status=Status.LOBBY), None)
         assert lobby is not None and len(lobby.children) == 4
-
-
-def test_variant_verbs_become_buttons_without_changes_here() -> None:
-    """A verb whose arguments are all optional (Rummy 500's ``call [kh] [2]``) is a button
-    on the table message; one with a required argument acts on the selected cards."""
-    call = _verb(CommandHelp("call", ("rommé",), "call [kh] [2]", "Call Rommé!"))
-    knock = _verb(CommandHelp("knock", (), "knock 7h", "Knock with a card."))
-    assert (call.cards, knock.cards) == (False, True)
-    assert variant_verbs("basic") == ()
-    with use_locale("de"):
-        from bot.i18n import _
-
-        assert _(verb_label_msgid("call")) == "Rommé!"
 
 
 def test_privacy_checker_catches_a_hidden_card() -> None:
