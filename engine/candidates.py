@@ -5,12 +5,13 @@ Used by :func:`engine.game.legal_actions`, the hint and the AI search.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable
 from itertools import combinations
 
 from engine.cards import JOKER, Card
-from engine.melds import CardSpec, MeldRules, rank_at, run_windows
+from engine.melds import AceMode, CardSpec, MeldRules, rank_at, run_windows
 
 
 def candidate_melds(hand: Iterable[Card], rules: MeldRules) -> list[tuple[CardSpec, ...]]:
@@ -78,3 +79,45 @@ def _runs(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[
                         out.append(tuple(CardSpec(Card(r, suit)) if r in keep
                                          else CardSpec(JOKER, Card(r, suit)) for r in window))
     return out
+
+
+def may_meld_with(card: Card, cards: Iterable[Card], rules: MeldRules) -> bool:
+    """A quick necessary condition for :func:`candidate_melds` over ``cards`` to hold a
+    meld with ``card`` (a card of ``cards``): a set needs ``min_cards`` of its rank in
+    distinct suits, jokers filling up to ``max_set``; a run a window of ``min_cards``
+    places around it whose gaps the jokers fill. ``False`` means no such meld; ``True``
+    only that one may exist (always for a joker). No enumeration: O(len(cards))."""
+    if card.is_joker:
+        return True
+    jokers = 0
+    suits: set[object] = set()
+    ranks: set[int] = set()
+    for c in cards:
+        if c.is_joker:
+            jokers += 1
+        elif c.rank == card.rank:
+            suits.add(c.suit)
+            if c.suit is card.suit:
+                ranks.add(c.rank)
+        elif c.suit is card.suit:
+            ranks.add(c.rank)
+    if len(suits) >= rules.min_naturals and min(len(suits) + jokers, rules.max_set) \
+            >= rules.min_cards:
+        return True
+    need = rules.min_cards - jokers
+    for window in _windows_with(card.rank, rules.min_cards, rules.ace):
+        present = sum(1 for r in window if r in ranks)
+        if present >= need and present >= rules.min_naturals:
+            return True
+    return False
+
+
+@functools.cache
+def _windows_with(rank: int, length: int, ace: AceMode) -> tuple[tuple[int, ...], ...]:
+    """The rank windows of runs of ``length`` under ``ace`` that hold ``rank``."""
+    out = []
+    for start in run_windows(length, ace):
+        window = tuple(rank_at(p) for p in range(start, start + length))
+        if rank in window:
+            out.append(window)
+    return tuple(out)

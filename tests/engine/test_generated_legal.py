@@ -14,8 +14,11 @@ import random
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
+from engine.candidates import candidate_melds, may_meld_with
+from engine.cards import JOKER, parse_cards, standard_deck
 from engine.game import apply, apply_legal, current_player, is_over, legal_actions, new_game
 from engine.legal import checked_legal_actions, standard_legal_actions
+from engine.melds import AceMode, MeldRules
 from engine.options import OptionValue
 from engine.rules import make_rules
 
@@ -67,3 +70,29 @@ def test_the_oracle_can_tell_a_difference() -> None:
     listed = standard_legal_actions(state, seat)
     assert listed == checked_legal_actions(state, seat)
     assert listed[:-1] != checked_legal_actions(state, seat)
+
+
+
+RULES_TO_TEST = [MeldRules(), MeldRules(ace=AceMode.HIGH_OR_LOW),
+                 MeldRules(ace=AceMode.AROUND, max_set=3, min_naturals=2),
+                 MeldRules(min_cards=4, max_set=8)]
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.data())
+def test_the_quick_meld_test_never_misses_a_meld(data: st.DataObject) -> None:
+    """:func:`engine.candidates.may_meld_with` is a necessary condition: whenever
+    :func:`engine.candidates.candidate_melds` finds a meld with the card, it says yes."""
+    rules = data.draw(st.sampled_from(RULES_TO_TEST))
+    pack = [*standard_deck(), JOKER]
+    cards = data.draw(st.lists(st.sampled_from(pack), min_size=1, max_size=14))
+    card = data.draw(st.sampled_from(cards))
+    if any(s.card == card for g in candidate_melds(cards, rules) for s in g):
+        assert may_meld_with(card, cards, rules)
+
+
+def test_the_quick_meld_test_says_no() -> None:
+    """It is no constant: a card with no partner of its rank or suit nearby has none."""
+    cards = parse_cards("2c 9h kd 5c")
+    assert not may_meld_with(cards[0], cards, MeldRules())
+    assert may_meld_with(cards[0], (*cards, JOKER, JOKER), MeldRules())

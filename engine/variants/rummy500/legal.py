@@ -2,51 +2,69 @@
 
 The seat to play: ``draw``, ``take`` (the top card) and ``take CARD`` for every deeper
 card that could be played this turn; then every single meld of the hand, every
-single-card lay-off (a joker once per card it could stand for) and the discards, each
-checked by this variant's moves. During the call window every seat but the discarder
-also gets its calls (``call CARD``, or ``call CARD N`` per meld with
-``calling=last_layoff``).
+single-card lay-off (a joker once per card it could stand for) and the discards, built
+from the conditions of this variant's moves (not by verifying each candidate; the
+candidates + verify path stays as the oracle, :func:`checked_legal_actions`). During
+the call window every seat but the discarder also gets its calls (``call CARD``, or
+``call CARD N`` per meld with ``calling=last_layoff``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
 from engine.actions import Action, Discard, Draw, LayOff, MeldCards, NextDeal, TakeDiscard
 from engine.candidates import candidate_melds
 from engine.cards import Card
+from engine.errors import AmbiguousJoker
 from engine.flow import shared_quick_actions
 from engine.game import can
-from engine.melds import CardSpec, Meld, extend_readings
+from engine.melds import CardSpec, Meld, extend_readings, readings
+from engine.moves import remove_cards
 from engine.state import GameState, Phase
 from engine.variants.rummy500.actions import CallRummy
 from engine.variants.rummy500.calls import callable_for
-from engine.variants.rummy500.moves import game_extra, meld_rules, obligation
-from engine.variants.rummy500.pile import layoff_readings, melds_with
+from engine.variants.rummy500.melds import one_reading
+from engine.variants.rummy500.moves import game_extra, keep_one, meld_rules, obligation
+from engine.variants.rummy500.pile import can_play, layoff_readings, melds_with
 
 
 def _can(state: GameState, action: object) -> bool:
     return can(state, cast(Action, action))
 
 
+def _obliged_take_ok(state: GameState, seat: int, index: int, taken: Card | None) -> bool:
+    """The condition of :func:`engine.variants.rummy500.moves.plan_take` for a take that
+    obliges: the bottom card taken can be played this turn with the cards taken."""
+    pile = state.discard
+    return can_play(pile[index], (*state.hands[seat], *pile[index:]), state.melds,
+                    meld_rules(state), seat, new_meld_only=state.rules.flag("take_new_meld"),
+                    keep_one=keep_one(state), taken=taken)
+
+
 def draw_actions(state: GameState, seat: int) -> list[Action]:
-    """Draw, take the top card, take each deeper card (the topmost copy of each)."""
+    """Draw, take the top card, take each deeper card (the topmost copy of each), built
+    from the conditions of :func:`engine.variants.rummy500.moves.plan_take`: the top card
+    freely unless ``take_must_meld`` or the hand holds only copies of it; a deeper card
+    when it can be played this turn with the cards above it."""
     out: list[Action] = [Draw(seat)]
     pile = state.discard
     if not pile:
         return out
-    if _can(state, TakeDiscard(seat)):
-        out.append(TakeDiscard(seat))
     top = pile[-1]
+    last = len(pile) - 1
+    if not (state.rules.flag("take_must_meld") or all(c == top for c in state.hands[seat])) \
+            or _obliged_take_ok(state, seat, last, top):
+        out.append(TakeDiscard(seat))
     seen: set[Card] = {top}
-    for index in range(len(pile) - 2, -1, -1):
+    for index in range(last - 1, -1, -1):
         card = pile[index]
         if card in seen:
             continue
         seen.add(card)
-        action = TakeDiscard(seat, card)
-        if _can(state, action):
-            out.append(action)
+        if _obliged_take_ok(state, seat, index, None):
+            out.append(TakeDiscard(seat, card))
     return out
 
 
@@ -58,26 +76,92 @@ def _new_face(old: Meld, reading: Meld) -> Card:
     return faces[0]
 
 
+def _reading(found: Sequence[Meld], specs: Sequence[CardSpec]) -> Meld | None:
+    """:func:`engine.variants.rummy500.melds.one_reading`, ``None`` where it refuses."""
+    if not found:
+        return None
+    try:
+        return one_reading(found, specs)
+    except AmbiguousJoker:
+        return None
+
+
 def play_actions(state: GameState, seat: int) -> list[Action]:
-    """Melds, single-card lay-offs and discards of the seat to play that are legal now."""
+    """Melds, single-card lay-offs and discards of the seat to play that are legal now,
+    built from the conditions of :mod:`engine.variants.rummy500.moves` computed once for
+    the position: a meld or lay-off has one reading (:func:`one_reading`), leaves a card
+    to discard with ``going_out=discard`` and not only copies of the top card taken, and
+    keeps the card owed from the pile playable unless it plays it; a discard is no card
+    taken alone from the top, not while a card is owed, and with ``going_out=unplayable``
+    no last card that could be laid off."""
     rules = meld_rules(state)
     hand = state.hands[seat]
+    size = len(hand)
+    taken = state.turn.taken
+    final = keep_one(state)
+    owed = obligation(state)
+    others = sum(1 for c in hand if c != taken) if taken is not None else size
+    melds = state.melds
+
+    def leaves_ok(used: int, used_others: int) -> bool:
+        """check_left of the moves for a move of ``used`` cards, ``used_others`` of them
+        not copies of the taken top card."""
+        if used == size:
+            return not final
+        return taken is None or others - used_others > 0
+
+    def owed_ok(used: Sequence[Card], table: Sequence[Meld], as_meld: bool) -> bool:
+        """obligation_after of the moves: the owed card is played, or stays playable."""
+        if owed is None:
+            return True
+        card = owed.must_play
+        if card in used and (as_meld or not owed.new_meld):
+            return True
+        return can_play(card, remove_cards(hand, used), table, rules, seat,
+                        new_meld_only=owed.new_meld, keep_one=final, taken=taken)
+
+    out: list[Action] = []
+    for group in candidate_melds(hand, rules):
+        used = [s.card for s in group]
+        if not leaves_ok(len(used), sum(1 for c in used if c != taken)):
+            continue
+        meld = _reading(readings(group, seat, rules), group)
+        if meld is not None and owed_ok(used, (*melds, meld), True):
+            out.append(MeldCards(seat, (group,)))
     cards = sorted(set(hand), key=lambda c: c.sort_key)
-    out: list[Action] = [MeldCards(seat, (g,)) for g in candidate_melds(hand, rules)]
     for card in cards:
-        for index, found in layoff_readings(card, state.melds, seat, rules):
+        if not leaves_ok(1, 1 if card != taken else 0):
+            continue
+        for index, found in layoff_readings(card, melds, seat, rules):
             if card.is_joker and len(found) > 1:
-                out.extend(LayOff(seat, (CardSpec(card, _new_face(state.melds[index], r)),),
-                                  index) for r in found)
+                options = [(CardSpec(card, _new_face(melds[index], r)), r) for r in found]
             else:
-                out.append(LayOff(seat, (CardSpec(card),), index))
-    out.extend(Discard(seat, card) for card in cards)
-    return [a for a in out if _can(state, a)]
+                spec = CardSpec(card)
+                meld = _reading(found, (spec,))
+                options = [] if meld is None else [(spec, meld)]
+            for spec, meld in options:
+                table = list(melds)
+                table[index] = meld
+                if owed_ok([card], table, False):
+                    out.append(LayOff(seat, (spec,), index))
+    if owed is None:
+        unplayable = state.rules.text("going_out") == "unplayable"
+        for card in cards:
+            if card == taken:
+                continue
+            if size == 1 and unplayable and layoff_readings(card, melds, seat, rules):
+                continue
+            out.append(Discard(seat, card))
+    return out
 
 
 def call_actions(state: GameState, seat: int) -> list[object]:
     """The calls ``seat`` may make now (none outside the window, for the discarder, or with
-    ``calling=off``)."""
+    ``calling=off``), built from the conditions of
+    :func:`engine.variants.rummy500.calls.plan_call`: with ``calling=any`` each card
+    :func:`callable_for` the seat once (its topmost callable place); with
+    ``calling=last_layoff`` the last discard onto each meld it extends, a joker once per
+    face, when the lay-off has one reading."""
     window = game_extra(state).call_window
     mode = state.rules.text("calling")
     if state.phase is not Phase.DRAW or window is None or seat == window.discarder \
@@ -98,11 +182,18 @@ def call_actions(state: GameState, seat: int) -> list[object]:
     rules = meld_rules(state)
     for index, meld in enumerate(state.melds):
         found = extend_readings(meld, (CardSpec(top),), seat, rules)
-        if (found and not top.is_joker) or len(found) == 1:
-            out.append(CallRummy(seat, top, index))
-        elif top.is_joker:
-            out.extend(CallRummy(seat, top, index, _new_face(meld, r)) for r in found)
-    return [a for a in out if _can(state, a)]
+        if not found:
+            continue
+        if not top.is_joker or len(found) == 1:
+            if _reading(found, (CardSpec(top),)) is not None:
+                out.append(CallRummy(seat, top, index))
+            continue
+        for reading in found:
+            face = _new_face(meld, reading)
+            spec = CardSpec(top, face)
+            if _reading(extend_readings(meld, (spec,), seat, rules), (spec,)) is not None:
+                out.append(CallRummy(seat, top, index, face))
+    return out
 
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:
@@ -120,6 +211,63 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
             out.extend(play_actions(state, seat))
     out.extend(cast(list[Action], call_actions(state, seat)))
     return out
+
+
+def candidate_actions(state: GameState, seat: int) -> list[Action]:
+    """Every action this variant might allow ``seat`` now, unchecked, in the order of
+    :func:`legal_actions`: the old way of listing, kept for :func:`checked_legal_actions`."""
+    if state.phase is Phase.GAME_OVER:
+        return []
+    if state.phase is Phase.HAND_OVER:
+        return [NextDeal(seat)]
+    out: list[Action] = []
+    pile = state.discard
+    if seat == state.current and state.phase is Phase.DRAW:
+        out.append(Draw(seat))
+        if pile:
+            out.append(TakeDiscard(seat))
+            seen: set[Card] = {pile[-1]}
+            for index in range(len(pile) - 2, -1, -1):
+                if pile[index] not in seen:
+                    seen.add(pile[index])
+                    out.append(TakeDiscard(seat, pile[index]))
+    elif seat == state.current:
+        rules = meld_rules(state)
+        hand = state.hands[seat]
+        cards = sorted(set(hand), key=lambda c: c.sort_key)
+        out += [MeldCards(seat, (g,)) for g in candidate_melds(hand, rules)]
+        for card in cards:
+            for index, meld in enumerate(state.melds):
+                found = extend_readings(meld, (CardSpec(card),), seat, rules)
+                if card.is_joker and len(found) > 1:
+                    out += [LayOff(seat, (CardSpec(card, _new_face(meld, r)),), index)
+                            for r in found]
+                elif found:
+                    out.append(LayOff(seat, (CardSpec(card),), index))
+        out += [Discard(seat, card) for card in cards]
+    mode = state.rules.text("calling")
+    if state.phase is Phase.DRAW and pile and mode == "any":
+        seen_calls: set[Card] = set()
+        for card in reversed(pile):
+            if card not in seen_calls:
+                seen_calls.add(card)
+                out.append(cast(Action, CallRummy(seat, card)))
+    elif state.phase is Phase.DRAW and pile and mode == "last_layoff":
+        top = pile[-1]
+        for index, meld in enumerate(state.melds):
+            found = extend_readings(meld, (CardSpec(top),), seat, meld_rules(state))
+            if top.is_joker and len(found) > 1:  # a joker names its face where it must
+                out += [cast(Action, CallRummy(seat, top, index, _new_face(meld, r)))
+                        for r in found]
+            else:
+                out.append(cast(Action, CallRummy(seat, top, index)))
+    return out
+
+
+def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
+    """The candidates that :func:`engine.game.can` accepts: the oracle of
+    :func:`legal_actions` (a property test holds them equal as sets)."""
+    return [a for a in candidate_actions(state, seat) if _can(state, a)]
 
 
 def quick_actions(state: GameState, seat: int) -> list[Action]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.candidates import candidate_melds
+from engine.candidates import candidate_melds, may_meld_with
 from engine.cards import Card
 from engine.melds import CardSpec, Meld, MeldKind, MeldRules, extend_readings
 
@@ -56,6 +56,8 @@ def melds_with(card: Card, cards: Sequence[Card], rules: MeldRules
                ) -> list[tuple[CardSpec, ...]]:
     """Every single meld of :func:`engine.candidates.candidate_melds` over ``cards`` that
     holds ``card`` (only cards of its rank or suit, and jokers, can share a meld)."""
+    if not may_meld_with(card, cards, rules):
+        return []
     if card.is_joker:
         related = list(cards)
     else:

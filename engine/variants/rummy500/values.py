@@ -11,6 +11,7 @@ verwendet wird".
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from engine.cards import ACE, Card
@@ -54,7 +55,23 @@ def melded_points(rules: RuleSet, melds: Sequence[Meld], seats: int) -> tuple[in
     anlegen wollen, vor sich auf den Tisch".
     """
     points = [0] * seats
+    low = low_ace_value(rules)
+    table = _values(rules.text("values"))
     for meld in melds:
-        for index, placed in enumerate(meld.cards):
-            points[placed.owner] += placed_value(rules, meld, index)
+        cards = meld.cards
+        for placed in cards:
+            points[placed.owner] += table[placed.card.rank]
+        first = cards[0]
+        if (meld.kind is MeldKind.RUN and len(cards) > 1 and not first.card.is_joker
+                and first.card.rank == ACE):
+            points[first.owner] += low - table[ACE]
     return tuple(points)
+
+
+@functools.cache
+def _values(values: str) -> dict[int, int]:
+    """Rank (joker 0) -> value in hand, as :func:`card_value` gives it."""
+    out = {0: 15, ACE: 15}
+    for rank in range(2, 14):
+        out[rank] = (5 if rank <= 9 else 10) if values == "5_10_15" else min(rank, 10)
+    return out
