@@ -1,4 +1,5 @@
-"""The legal actions of German Rommé (see :func:`engine.game.legal_actions`).
+"""The legal actions of German Rommé (see :func:`engine.game.legal_actions`), built from
+the conditions of the variant's moves.
 
 Complete for draw, take, discard, single-card lay-offs, take back, done, buy-back
 decisions; melds as every single meld of the hand (several melds of a first meld are
@@ -17,8 +18,9 @@ from engine.candidates import candidate_melds
 from engine.cards import JOKER, Card
 from engine.flow import shared_quick_actions
 from engine.game import can
+from engine.legal import checked_legal_actions as checked_standard
 from engine.legal import standard_legal_actions
-from engine.melds import MeldKind
+from engine.melds import MeldKind, joker_swap_target, readings
 from engine.search import layoff_options
 from engine.state import GameState, Phase
 from engine.variants.german.actions import (
@@ -30,7 +32,7 @@ from engine.variants.german.actions import (
 )
 from engine.variants.german.exchange import missing_cards
 from engine.variants.german.melds import meld_rules
-from engine.variants.german.moves import may_play_on_table
+from engine.variants.german.moves import is_rummy, may_play_on_table
 from engine.variants.german.state import game_extra, turn_extra
 
 
@@ -39,7 +41,37 @@ def _can(state: GameState, action: Any) -> bool:
 
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:
-    """The legal actions of ``seat`` now, in a stable order (empty when it may not act)."""
+    """The legal actions of ``seat`` now, in a stable order (empty when it may not act),
+    built from the conditions of the variant's moves (:mod:`.moves`, :mod:`.exchange`,
+    :mod:`.closing`, :mod:`.buyback`), never by verifying a candidate; the candidates +
+    verify path stays as the oracle (:func:`checked_legal_actions`)."""
+    if state.phase is Phase.GAME_OVER:
+        return []
+    if state.phase is Phase.HAND_OVER:
+        return [NextDeal(seat)]
+    if seat != state.current:
+        return []
+    extra = game_extra(state)
+    if extra.buyback:
+        ok = state.phase is Phase.PLAY and extra.buyback[0] == seat
+        return [DeclineBuyBack(seat), BuyBack(seat)] if ok else []  # type: ignore[list-item]
+    if extra.closing is not None:
+        if state.phase is not Phase.PLAY:
+            return []
+        out: list[Any] = [EndLayOffs(seat)]
+        if state.has_melded[seat]:
+            out += _layoffs(state, seat)
+        return out
+    if state.phase is Phase.DRAW:
+        return standard_legal_actions(state, seat)
+    if turn_extra(state).dealer_discard:
+        return [Discard(seat, c) for c in _distinct(state.hands[seat])]
+    return _play(state, seat)
+
+
+def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
+    """The candidates that :func:`engine.game.can` accepts: the old way of listing, the
+    oracle of :func:`legal_actions` (a property test holds them equal as sets)."""
     if state.phase is Phase.GAME_OVER:
         return []
     if state.phase is Phase.HAND_OVER:
@@ -53,11 +85,17 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     elif extra.closing is not None:
         out = [EndLayOffs(seat), *_layoffs(state, seat)]
     elif state.phase is Phase.DRAW:
-        return standard_legal_actions(state, seat)
+        return checked_standard(state, seat)
     elif turn_extra(state).dealer_discard:
         out = [Discard(seat, c) for c in _distinct(state.hands[seat])]
     else:
-        out = _play(state, seat)
+        hand = state.hands[seat]
+        out = [MeldCards(seat, (group,))
+               for group in candidate_melds(hand, meld_rules(state.rules))]
+        out += _layoffs(state, seat)
+        out += exchanges(state, seat)
+        out.append(TakeBack(seat))
+        out += [Discard(seat, c) for c in _distinct(hand)]
     return [a for a in out if _can(state, a)]
 
 
@@ -71,16 +109,77 @@ def _layoffs(state: GameState, seat: int) -> list[Any]:
 
 
 def _play(state: GameState, seat: int) -> list[Any]:
+    """A normal turn's play phase, from the moves' conditions: a meld has one reading and
+    keeps a card for the discard, not only copies of the card taken from the pile, and
+    with ``no_rummy_first_turn`` no single last card when that discard would be hand rummy
+    in the first turn; lay-offs (one a turn with ``one_layoff``) and joker exchanges once
+    the seat may play on the table, with the same card kept; take back while the first meld
+    is provisional; a discard of any card but the taken one, and while the first meld is
+    provisional only the last card."""
+    rules = state.rules
+    mrules = meld_rules(rules)
     hand = state.hands[seat]
-    out: list[Any] = [MeldCards(seat, (group,))
-                         for group in candidate_melds(hand, meld_rules(state.rules))]
+    size = len(hand)
+    taken = state.turn.taken
+    others = sum(1 for c in hand if c != taken) if taken is not None else size
+    turn = turn_extra(state)
+    no_last = rules.flag("no_rummy_first_turn") and turn.first and is_rummy(state)
+
+    def leaves_ok(used: int, used_others: int) -> bool:
+        """_check_left: a card stays for the discard, not only copies of the taken one."""
+        return used < size and (taken is None or others - used_others > 0)
+
+    out: list[Any] = []
+    for group in candidate_melds(hand, mrules):
+        used = len(group)
+        if (leaves_ok(used, sum(1 for s in group if s.card != taken))
+                and not (no_last and size - used == 1)
+                and len(readings(group, seat, mrules)) == 1):
+            out.append(MeldCards(seat, (group,)))
     if may_play_on_table(state, seat):
-        out.extend(_layoffs(state, seat))
-        out.extend(exchanges(state, seat))
-    if turn_extra(state).provisional:
+        if not (rules.flag("one_layoff") and turn.laid_off >= 1):
+            out += [a for a in _layoffs(state, seat)
+                    if leaves_ok(1, 1 if a.cards[0].card != taken else 0)]
+        four = rules.flag("set_swap_four")
+        for action in exchanges(state, seat):
+            meld = state.melds[action.meld]
+            if not (four and meld.kind is MeldKind.SET) \
+                    and joker_swap_target(meld, action.cards[0]) < 0:
+                continue
+            cards = _from_hand(action, _freed(action, state))
+            if (leaves_ok(len(cards), sum(1 for c in cards if c != taken))
+                    and len(readings(action.group, seat, mrules)) == 1):
+                out.append(action)
+    if turn.provisional:
         out.append(TakeBack(seat))
-    out.extend(Discard(seat, c) for c in _distinct(hand))
+    if size == 1:
+        if hand[0] != taken and not no_last:
+            out.append(Discard(seat, hand[0]))
+    elif not turn.provisional:
+        out += [Discard(seat, c) for c in _distinct(hand) if c != taken]
     return out
+
+
+def _from_hand(action: ExchangeJoker, freed: int) -> list[Card]:
+    """The cards an exchange takes from the hand: the natural card(s) and the new meld's
+    cards but the ``freed`` joker(s) (as :func:`engine.variants.german.exchange._plan`)."""
+    out = list(action.cards)
+    skipped = 0
+    for spec in action.group:
+        if spec.card.is_joker and skipped < freed:
+            skipped += 1
+        else:
+            out.append(spec.card)
+    return out
+
+
+def _freed(action: ExchangeJoker, state: GameState) -> int:
+    """Jokers an exchange frees from the table (they are in ``action.group`` but not taken
+    from the hand)."""
+    meld = state.melds[action.meld]
+    if state.rules.flag("set_swap_four") and meld.kind is MeldKind.SET:
+        return sum(1 for p in meld.cards if p.card.is_joker)
+    return 1
 
 
 def exchanges(state: GameState, seat: int) -> list[ExchangeJoker]:

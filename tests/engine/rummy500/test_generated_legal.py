@@ -11,18 +11,17 @@ the trusted apply of a listed action gives the same state as the verifying apply
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Discard
-from engine.game import apply, apply_legal, current_player, is_over, legal_actions, new_game
+from engine.game import apply, legal_actions, new_game
 from engine.rules import make_rules
 from engine.variants.rummy500.legal import checked_legal_actions
 from engine.variants.rummy500.legal import legal_actions as generated
 
+from ..invariants import check_generated_moves
 from .test_properties import option_sets
 
 
@@ -35,24 +34,7 @@ def test_generated_legal_actions_equal_the_checked_candidates(
         preset: str, options: dict[str, Any], players: int, seed: int) -> None:
     rules = make_rules("500", preset, {**options, "target": 120})
     state = new_game(rules, ["ana", "ben", "cem", "dan", "eve"][:players], seed=seed)
-    rng = random.Random(seed)
-    for _ in range(300):
-        if is_over(state):
-            break
-        for seat in range(players):
-            listed = generated(state, seat)
-            assert len(set(listed)) == len(listed)
-            assert set(listed) == set(checked_legal_actions(state, seat))
-        actor = current_player(state)
-        actor = state.next_seat(state.dealer) if actor is None else actor
-        legal = legal_actions(state, actor)
-        # melds first half the time, so tables fill and lay-offs, calls and obligations
-        # come up
-        plays = [a for a in legal if not isinstance(a, Discard)]
-        action = rng.choice(plays if plays and rng.random() < 0.5 else legal)
-        trusted, trusted_events = apply_legal(state, action)
-        state, events = apply(state, action)
-        assert (trusted, trusted_events) == (state, events)
+    check_generated_moves(state, generated, checked_legal_actions, 300, seed)
 
 
 def test_the_oracle_can_tell_a_difference() -> None:
