@@ -8,15 +8,22 @@ openings before (:func:`engine.variants.romanian.opening.opening_choices`), the 
 that fulfil an owed meld, and the first move of a going-out plan when there is one
 (:mod:`engine.variants.romanian.plan`; after the face-up tile only that move and the
 last discard: every move must keep a way out, and any other that does may be typed).
-Every listed action is verified.
+Each listed action is kept by the conditions of the moves computed for the position
+(:class:`_Checks`), not by verifying it; the old candidates + verify path stays as the
+oracle (:func:`checked_legal_actions`).
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+from typing import cast
+
 from engine.actions import Action, Discard, Draw, LayOff, MeldCards, NextDeal, TakeDiscard
 from engine.cards import TILE_COLOURS, Card
+from engine.frozen import replace
 from engine.game import can
-from engine.melds import CardSpec, Meld, MeldKind, extend_readings
+from engine.melds import CardSpec, Meld, MeldKind, extend_readings, readings
 from engine.state import GameState, Phase
 from engine.variants.romanian.actions import (
     AnswerDoubla,
@@ -25,11 +32,12 @@ from engine.variants.romanian.actions import (
     TakeFaceUp,
     as_action,
 )
-from engine.variants.romanian.flow import extra_of, first_turn, plan_for, turn_of
+from engine.variants.romanian.flow import extra_of, first_turn, opened_before, plan_for, turn_of
 from engine.variants.romanian.melds import MELD_RULES
-from engine.variants.romanian.obligation import pays
-from engine.variants.romanian.opening import opening_choices, opening_with
-from engine.variants.romanian.plan import Plan, new_melds
+from engine.variants.romanian.moves import apply_exchange, meld_pairs
+from engine.variants.romanian.obligation import paid_by, pays
+from engine.variants.romanian.opening import opening_choices, opening_with, qualifies
+from engine.variants.romanian.plan import Plan, new_melds, specs_of
 from engine.variants.romanian.preplay import preplay_actions
 
 
@@ -124,7 +132,167 @@ def _specs(meld: Meld) -> tuple[CardSpec, ...]:
 
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:
-    """The legal actions of ``seat`` now, in a stable order (see the module docstring)."""
+    """The legal actions of ``seat`` now, in a stable order (see the module docstring),
+    built from the conditions of the moves (:mod:`.moves`, :mod:`.preplay`), never by
+    verifying a candidate; the candidates + verify path stays as the oracle
+    (:func:`checked_legal_actions`)."""
+    if state.phase is Phase.GAME_OVER:
+        return []
+    if state.phase is Phase.HAND_OVER:
+        return [NextDeal(seat)]
+    if extra_of(state).preplay is not None:
+        return [as_action(a) for a in preplay_actions(state, seat)]
+    if seat != state.current:
+        return []
+    if state.phase is Phase.DRAW:
+        return _draw_legal(state, seat)
+    hand = state.hands[seat]
+    taken = state.turn.taken
+    turn = turn_of(state)
+    discards: list[Action] = []
+    if turn.obligation is None and (not turn.out or len(hand) == 1):
+        discards = [Discard(seat, c) for c in _distinct(hand) if c != taken]
+    if first_turn(state):
+        return discards
+    check = _Checks(state, seat)
+    out: list[Action] = []
+    plan = plan_for(state, seat)
+    if plan is not None:
+        out += [a for a in plan_actions(seat, plan, len(hand)) if check.ok(a)]
+    if not turn.out:
+        out += [a for a in _meld_actions(state, seat) if check.ok(a)]
+        if turn.obligation is None and state.has_melded[seat]:
+            out += [a for a in layoff_actions(state, seat) if check.ok(a)]
+            if opened_before(state, seat):
+                out += [a for a in exchange_actions(state, seat) if check.ok(a)]
+    out += discards
+    return list(dict.fromkeys(out))
+
+
+def _draw_legal(state: GameState, seat: int) -> list[Action]:
+    """Draw; take the previous discard once opened (or for the opening with
+    ``opening_take``); a deeper tile of the row that two rack tiles meld with, once opened;
+    never the row's first tile, nothing from the row with two tiles or fewer; the face-up
+    tile when the seat can go out with it (:func:`engine.variants.romanian.moves.verify_take`,
+    ``verify_take_face_up``)."""
+    out: list[Action] = [Draw(seat)]
+    hand = state.hands[seat]
+    row = state.discard
+    if len(row) > 1 and len(hand) > 2:
+        top = row[-1]
+        threshold = state.rules.number("opening") or 0
+        if state.has_melded[seat] or (state.rules.flag("opening_take") and opening_with(
+                (*hand, top), seat, threshold, top) is not None):
+            out.append(TakeDiscard(seat))
+        if state.has_melded[seat]:
+            out += [TakeDiscard(seat, tile) for tile in _distinct(row[1:-1])
+                    if tile != top and meld_pairs(hand, tile)]
+    face_up = extra_of(state).face_up
+    if face_up is not None:
+        probe = replace(state, turn=replace(state.turn, taken=face_up))
+        if plan_for(probe, seat, (*hand, face_up)) is not None:
+            out.append(as_action(TakeFaceUp(seat)))
+    return out
+
+
+class _Checks:
+    """The conditions of the play-phase moves of :mod:`.moves` for one position, computed
+    once: a meld or lay-off leaves a tile to discard and not only copies of the tile taken,
+    a meld pays the meld owed and an opening has a run and the value, a lay-off needs an
+    opening (in the opening turn only on own melds), a Joly exchange an earlier opening and
+    a meld for the freed Joly; after the face-up tile every move keeps a way out."""
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self.hand = state.hands[seat]
+        self.taken = state.turn.taken
+        self.turn = turn_of(state)
+        self.opened_before = opened_before(state, seat)
+
+    def ok(self, action: Action) -> bool:
+        """True when ``action`` (a meld, lay-off or Joly exchange of the seat) is legal."""
+        if isinstance(action, MeldCards):
+            return self.meld(action.groups)
+        if isinstance(action, LayOff):
+            return self.layoff(action)
+        if isinstance(action, Discard):
+            return (self.turn.obligation is None and action.card != self.taken
+                    and (not self.turn.out or len(self.hand) == 1))
+        return self.exchange(cast(ExchangeJoly, action))
+
+    def left(self, used: Sequence[Card]) -> tuple[Card, ...] | None:
+        """The rack after ``used`` leave it, ``None`` when it may not (no tile left, or only
+        copies of the tile taken this turn)."""
+        left = Counter(self.hand)
+        left.subtract(used)
+        if any(n < 0 for n in left.values()):
+            return None
+        rest = tuple(left.elements())
+        if not rest or (self.taken is not None and all(c == self.taken for c in rest)):
+            return None
+        return rest
+
+    def meld(self, groups: Sequence[tuple[CardSpec, ...]]) -> bool:
+        """:func:`engine.variants.romanian.moves.verify_meld`."""
+        state, seat = self.state, self.seat
+        melds: list[Meld] = []
+        for group in groups:
+            found = readings(group, seat, MELD_RULES)
+            if len(found) != 1:
+                return False
+            melds.append(found[0])
+        left = self.left([s.card for g in groups for s in g])
+        if left is None:
+            return False
+        owed = self.turn.obligation
+        if owed is not None and not paid_by(owed, melds):
+            return False
+        if not state.has_melded[seat] and not qualifies(
+                melds, state.rules.number("opening") or 0):
+            return False
+        return not self.turn.out or plan_for(
+            state, seat, left, melds=(*state.melds, *melds), opened=True,
+            opening_turn=not self.opened_before, obligation=None) is not None
+
+    def layoff(self, action: LayOff) -> bool:
+        """:func:`engine.variants.romanian.moves.verify_layoff`."""
+        state, seat = self.state, self.seat
+        if self.turn.obligation is not None or not state.has_melded[seat]:
+            return False
+        meld = state.melds[action.meld]
+        if meld.owner != seat and not self.opened_before:
+            return False
+        found = extend_readings(meld, action.cards, seat, MELD_RULES)
+        left = self.left([s.card for s in action.cards])
+        if len(found) != 1 or left is None:
+            return False
+        if not self.turn.out:
+            return True
+        table = list(state.melds)
+        table[action.meld] = found[0]
+        return plan_for(state, seat, left, melds=table) is not None
+
+    def exchange(self, action: ExchangeJoly) -> bool:
+        """:func:`engine.variants.romanian.moves.verify_exchange` for the tiles
+        :func:`exchange_actions` names (the Joly's tile, or a set's missing colours): the
+        freed Joly must go into a new meld the moves accept at once."""
+        state, seat = self.state, self.seat
+        if self.turn.obligation is not None or not self.opened_before or not action.tiles:
+            return False
+        after, _ = apply_exchange(state, action)
+        then = _Checks(after, seat)
+        owed = turn_of(after).obligation
+        assert owed is not None
+        if not any(then.meld((specs_of(m),)) for m in new_melds(after.hands[seat], seat)
+                   if pays(owed, m)):
+            return False
+        return not self.turn.out or plan_for(after, seat) is not None
+
+
+def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
+    """The candidates that :func:`engine.game.can` accepts, the old way of listing: the
+    oracle of :func:`legal_actions` (a property test holds them equal as sets)."""
     if state.phase is Phase.GAME_OVER:
         return []
     if state.phase is Phase.HAND_OVER:
@@ -139,25 +307,17 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     hand = state.hands[seat]
     discards: list[Action] = [Discard(seat, c) for c in _distinct(hand)]
     if first_turn(state):
-        return discards
+        return [a for a in discards if can(state, a)]
     out: list[Action] = []
     plan = plan_for(state, seat)
     if plan is not None:
         out += plan_actions(seat, plan, len(hand))
-    if turn_of(state).out:
-        # after the face-up tile every move must keep a way out: the list gives the
-        # plan's next move (any other move that keeps one may be typed)
-        return [a for a in out + discards if can(state, a)]
-    out += _meld_actions(state, seat)
-    if turn_of(state).obligation is None:
+    if not turn_of(state).out:
+        out += _meld_actions(state, seat)
         out += layoff_actions(state, seat)
         out += exchange_actions(state, seat)
-        out += discards
-    seen: dict[Action, None] = {}
-    for action in out:
-        if action not in seen and can(state, action):
-            seen[action] = None
-    return list(seen)
+    out += discards
+    return [a for a in dict.fromkeys(out) if can(state, a)]
 
 
 def quick_actions(state: GameState, seat: int) -> list[Action]:

@@ -147,7 +147,10 @@ def _row_index(state: GameState, card: Card) -> int:
 def meld_pairs(hand: Sequence[Card], tile: Card) -> list[tuple[Card, Card]]:
     """Pairs of real tiles of ``hand`` that make a set or run with ``tile`` (two tiles of
     the rack that complete a meld with it)."""
-    naturals = sorted({c for c in hand if not c.is_joker}, key=lambda c: c.sort_key)
+    # only tiles of its number (a set) or its colour (a run) can share a meld with it
+    naturals = sorted({c for c in hand if not c.is_joker
+                       and (c.rank == tile.rank or c.suit == tile.suit)},
+                      key=lambda c: c.sort_key)
     out = []
     for i, a in enumerate(naturals):
         for b in naturals[i + 1:]:
