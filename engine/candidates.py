@@ -54,31 +54,53 @@ def _sets(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[
 
 def _runs(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[CardSpec, ...]]:
     out: list[tuple[CardSpec, ...]] = []
+    table = _window_table(rules.min_cards, rules.ace)
     for suit in sorted({c.suit for c in naturals if c.suit is not None},
                        key=lambda s: s.value):
         ranks = {c.rank for c in naturals if c.suit is suit}
+        mask = 0
+        for r in ranks:
+            mask |= 1 << r
         # In a window with a card held twice (two packs) a joker may stand where the hand
         # holds the card: 9c 9c 10c jc qc qc jk jk melds as 9c 10c jc qc and 9c jk jk qc.
-        twice = {c.rank for c, n in naturals.items() if c.suit is suit and n > 1}
-        for length in range(rules.min_cards, 14):
+        twice = 0
+        for c, n in naturals.items():
+            if c.suit is suit and n > 1:
+                twice |= 1 << c.rank
+        for length, window, wmask in table:
             if length - len(ranks) > jokers:
                 break  # longer windows need even more jokers
-            for start in run_windows(length, rules.ace):
-                window = [rank_at(p) for p in range(start, start + length)]
-                present = [r for r in window if r in ranks]
-                gaps = length - len(present)
-                if gaps > jokers:
-                    continue
-                spare = jokers - gaps if twice.intersection(window) else 0
-                for size in range(0, min(spare, len(present)) + 1):
-                    for replaced in combinations(present, size):
-                        have = len(present) - size
-                        if have < max(rules.min_naturals, 0) or (size and have == 0):
-                            continue
-                        keep = set(present) - set(replaced)
-                        out.append(tuple(CardSpec(Card(r, suit)) if r in keep
-                                         else CardSpec(JOKER, Card(r, suit)) for r in window))
+            have_mask = mask & wmask
+            gaps = length - have_mask.bit_count()
+            if gaps > jokers:
+                continue
+            present = [r for r in window if have_mask >> r & 1]
+            spare = jokers - gaps if twice & wmask else 0
+            for size in range(0, min(spare, len(present)) + 1):
+                for replaced in combinations(present, size):
+                    have = len(present) - size
+                    if have < max(rules.min_naturals, 0) or (size and have == 0):
+                        continue
+                    keep = set(present) - set(replaced)
+                    out.append(tuple(CardSpec(Card(r, suit)) if r in keep
+                                     else CardSpec(JOKER, Card(r, suit)) for r in window))
     return out
+
+
+@functools.cache
+def _window_table(min_cards: int, ace: AceMode
+                  ) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+    """Every run window from ``min_cards`` to 13 places under ``ace``, shortest first:
+    (length, the ranks in order, their bit mask by rank)."""
+    out = []
+    for length in range(min_cards, 14):
+        for start in run_windows(length, ace):
+            window = tuple(rank_at(p) for p in range(start, start + length))
+            mask = 0
+            for r in window:
+                mask |= 1 << r
+            out.append((length, window, mask))
+    return tuple(out)
 
 
 def may_meld_with(card: Card, cards: Iterable[Card], rules: MeldRules) -> bool:
