@@ -30,6 +30,7 @@ __all__ = ["SECTIONS", "collect", "parse_only", "report_json", "run_bench"]
 SECTIONS: Mapping[str, str] = {
     "search": "bot.bench.search",
     "playouts": "bot.bench.playouts",
+    "legal": "bot.bench.legal",
     "ai": "bot.bench.ai",
     "service_load": "bot.bench.service_load",
     "startup": "bot.bench.startup",

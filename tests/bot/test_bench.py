@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.bench import ai, machine, playouts, runner
+from bot.bench import ai, legal, machine, playouts, runner
 from bot.bench.report import BenchConfig, Row, Section, format_report, median, percentile
 from bot.bench.search import (
     RUMMIKUB_RULES,
@@ -261,3 +261,20 @@ def test_duel_counts_wins_of_finished_hands() -> None:
     assert 0 <= result.greedy_wins <= 4
     assert result.decision_ms and len(result.decision_ms) == len(result.decide_ms)
     assert result.win_share is not None and 0 <= result.win_share <= 100
+
+
+def test_legal_latency_times_every_call_and_names_the_worst_position() -> None:
+    result = legal.timed_games("romanian", 2, seed=11)
+    assert result.games == 2 and len(result.ms) > 20
+    worst, game, step, hand, options = result.worst
+    assert worst == max(result.ms)
+    assert game in (11, 12) and 0 <= step < legal.MAX_ACTIONS and hand > 0
+    assert set(options) == set(legal.OPTION_SPACE["romanian"])
+
+
+def test_bench_quick_legal_section_reports_every_variant(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--quick", "--only", "legal"]) in (0, 1)
+    out = capsys.readouterr().out
+    for variant in legal.GAMES:
+        assert f"{variant}: p99" in out and f"{variant} max" in out

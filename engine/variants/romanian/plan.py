@@ -326,11 +326,11 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan 
             item = items[n]
             if item.target >= 0 and used >> item.target & 1:
                 continue
+            if any(rest[i] < c for i, c in item.uses):
+                continue
             fewer = list(rest)
             for i, c in item.uses:
                 fewer[i] -= c
-            if min(fewer) < 0:
-                continue
             left = tuple(fewer)
             chosen.append(n)
             found = search(left, used | (1 << item.target if item.target >= 0 else 0),
