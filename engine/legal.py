@@ -15,7 +15,7 @@ from engine.actions import (
 from engine.candidates import candidate_melds
 from engine.cards import Card
 from engine.game import can
-from engine.melds import CardSpec, extend_readings, joker_swap_target, readings
+from engine.melds import CardSpec, joker_swap_target, layoff_choices, readings
 from engine.search import going_out_partitions
 from engine.state import GameState, Phase
 
@@ -140,18 +140,7 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
 
 def layoff_specs(card: Card, state: GameState) -> list[tuple[int, CardSpec]]:
     """Single-card lay-offs of ``card``: one per meld, or per joker face when a joker fits
-    more than one place (e.g. either end of a run)."""
+    more than one place (e.g. either end of a run): :func:`engine.melds.layoff_choices`."""
     mrules = state.rules.var.meld_rules(state.rules)
-    out: list[tuple[int, CardSpec]] = []
-    for index, meld in enumerate(state.melds):
-        found = extend_readings(meld, (CardSpec(card),), state.current, mrules)
-        if len(found) == 1:
-            out.append((index, CardSpec(card)))
-        elif card.is_joker:
-            old = list(meld.faces)
-            for reading in found:
-                new = list(reading.faces)
-                for face in old:
-                    new.remove(face)
-                out.append((index, CardSpec(card, new[0])))
-    return out
+    return [(index, spec) for index, meld in enumerate(state.melds)
+            for spec, _ in layoff_choices(meld, card, state.current, mrules)]

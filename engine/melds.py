@@ -308,6 +308,34 @@ def extend_readings(meld: Meld, specs: Sequence[CardSpec], owner: int,
     return found
 
 
+def new_face(old: Meld, reading: Meld) -> Card:
+    """The face of the one card ``reading`` (``old`` after a one-card lay-off) has more."""
+    faces = list(reading.faces)
+    for face in old.faces:
+        faces.remove(face)
+    return faces[0]
+
+
+def layoff_choices(meld: Meld, card: Card, owner: int,
+                   rules: MeldRules) -> list[tuple[CardSpec, Meld]]:
+    """The ways to lay ``card`` off alone on ``meld``, as the spec a move names and the
+    meld it makes: the card itself when one reading fits; for a joker that fits several
+    places, one spec per declared face that leaves one reading (a face both ends of a
+    wrapping run would show, e.g. the 8 on a run 9..7 with the ace around, names no one
+    place and is no lay-off). ``[]`` when the card does not fit. Rule: a joker's player
+    says what it stands for (rummy-500.de.txt "Wenn ein Spieler einen Joker auslegt, muss
+    er ansagen, für welchen Wert der Joker steht")."""
+    found = extend_readings(meld, (CardSpec(card),), owner, rules)
+    if len(found) == 1:
+        return [(CardSpec(card), found[0])]
+    if not card.is_joker:
+        return []
+    by_face: dict[Card, list[Meld]] = {}
+    for reading in found:
+        by_face.setdefault(new_face(meld, reading), []).append(reading)
+    return [(CardSpec(card, face), rs[0]) for face, rs in by_face.items() if len(rs) == 1]
+
+
 def _may_fit(meld: Meld, specs: Sequence[CardSpec]) -> bool:
     """A quick necessary condition for :func:`extend_readings` (the lay-off search asks
     about every card and meld): a natural card joins a set only with the set's rank, and a

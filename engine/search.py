@@ -40,7 +40,7 @@ from engine.melds import (
     MeldKind,
     MeldRules,
     Placed,
-    extend_readings,
+    layoff_choices,
     rank_at,
     run_windows,
 )
@@ -695,8 +695,8 @@ def layoff_options(hand: Sequence[Card], melds: Sequence[Meld], rules: RuleSet,
                    seat: int) -> list[tuple[CardSpec, int]]:
     """Single cards of ``hand`` that can be laid off on ``melds``: (card spec, meld index).
 
-    A joker that fits several places of one meld is listed once per face
-    (``CardSpec(JOKER, face)``). Turn rules (own meld first, the taken card)
+    A joker that fits several places of one meld is listed once per face that names one
+    place (:func:`engine.melds.layoff_choices`). Turn rules (own meld first, the taken card)
     are not checked here; :func:`engine.game.legal_actions` does that.
     basic-rummy.de.txt: "Die zu einer Meldung hinzugefügten Karten müssen eine
     andere gültige Meldung vornehmen."
@@ -707,15 +707,7 @@ def layoff_options(hand: Sequence[Card], melds: Sequence[Meld], rules: RuleSet,
         for index, meld in enumerate(melds):
             if not card.is_joker and not _may_extend(meld, card, mrules):
                 continue
-            found = extend_readings(meld, (CardSpec(card),), seat, mrules)
-            if len(found) == 1:
-                out.append((CardSpec(card), index))
-            elif card.is_joker:
-                for reading in found:
-                    faces = list(reading.faces)
-                    for face in meld.faces:
-                        faces.remove(face)
-                    out.append((CardSpec(card, faces[0]), index))
+            out += [(spec, index) for spec, _ in layoff_choices(meld, card, seat, mrules)]
     return out
 
 

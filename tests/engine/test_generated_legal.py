@@ -18,7 +18,7 @@ from engine.candidates import candidate_melds, may_meld_with
 from engine.cards import JOKER, parse_cards, standard_deck
 from engine.game import apply, apply_legal, current_player, is_over, legal_actions, new_game
 from engine.legal import checked_legal_actions, standard_legal_actions
-from engine.melds import AceMode, MeldRules
+from engine.melds import AceMode, CardSpec, MeldRules, extend_readings, layoff_choices, readings
 from engine.options import OptionValue
 from engine.rules import make_rules
 
@@ -96,3 +96,17 @@ def test_the_quick_meld_test_says_no() -> None:
     cards = parse_cards("2c 9h kd 5c")
     assert not may_meld_with(cards[0], cards, MeldRules())
     assert may_meld_with(cards[0], (*cards, JOKER, JOKER), MeldRules())
+
+
+def test_a_joker_face_that_names_no_one_place_is_no_lay_off() -> None:
+    """A joker on a run 9..7 of twelve cards with the ace around fits as the 8 at either
+    end: naming the 8 does not say where, so that lay-off is not listed (it was, and the
+    move then refused it as ambiguous: found by the legal-moves bench)."""
+    rules = MeldRules(ace=AceMode.AROUND)
+    run = readings(tuple(CardSpec(c) for c in parse_cards("9s 10s js qs ks as 2s 3s 4s 5s 6s 7s")),
+                   0, rules)[0]
+    assert len(extend_readings(run, (CardSpec(JOKER),), 1, rules)) == 2
+    assert layoff_choices(run, JOKER, 1, rules) == []
+    short = readings(tuple(CardSpec(c) for c in parse_cards("9s 10s js")), 0, rules)[0]
+    assert [s.face for s, _ in layoff_choices(short, JOKER, 1, rules)] == \
+        [parse_cards("8s")[0], parse_cards("qs")[0]]

@@ -23,7 +23,7 @@ from engine.actions import Action, Discard, Draw, LayOff, MeldCards, NextDeal, T
 from engine.cards import TILE_COLOURS, Card
 from engine.frozen import replace
 from engine.game import can
-from engine.melds import CardSpec, Meld, MeldKind, extend_readings, readings
+from engine.melds import CardSpec, Meld, MeldKind, extend_readings, layoff_choices, readings
 from engine.state import GameState, Phase
 from engine.variants.romanian.actions import (
     AnswerDoubla,
@@ -67,20 +67,11 @@ def _draw_actions(state: GameState, seat: int) -> list[Action]:
 
 
 def layoff_actions(state: GameState, seat: int) -> list[Action]:
-    """Single-tile lay-offs: one per meld, or per face when a Joly fits several places."""
-    out: list[Action] = []
-    for tile in _distinct(state.hands[seat]):
-        for index, meld in enumerate(state.melds):
-            found = extend_readings(meld, (CardSpec(tile),), seat, MELD_RULES)
-            if len(found) == 1:
-                out.append(LayOff(seat, (CardSpec(tile),), index))
-            elif tile.is_joker:
-                for reading in found:
-                    faces = list(reading.faces)
-                    for face in meld.faces:
-                        faces.remove(face)
-                    out.append(LayOff(seat, (CardSpec(tile, faces[0]),), index))
-    return out
+    """Single-tile lay-offs: one per meld, or per face when a Joly fits several places
+    (:func:`engine.melds.layoff_choices`)."""
+    return [LayOff(seat, (spec,), index) for tile in _distinct(state.hands[seat])
+            for index, meld in enumerate(state.melds)
+            for spec, _ in layoff_choices(meld, tile, seat, MELD_RULES)]
 
 
 def exchange_actions(state: GameState, seat: int) -> list[Action]:

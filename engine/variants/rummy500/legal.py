@@ -20,7 +20,7 @@ from engine.cards import Card
 from engine.errors import AmbiguousJoker
 from engine.flow import shared_quick_actions
 from engine.game import can
-from engine.melds import CardSpec, Meld, extend_readings, readings
+from engine.melds import CardSpec, Meld, extend_readings, new_face, readings
 from engine.moves import remove_cards
 from engine.state import GameState, Phase
 from engine.variants.rummy500.actions import CallRummy
@@ -68,14 +68,6 @@ def draw_actions(state: GameState, seat: int) -> list[Action]:
     return out
 
 
-def _new_face(old: Meld, reading: Meld) -> Card:
-    """The face of the one card ``reading`` has more than ``old``."""
-    faces = list(reading.faces)
-    for face in old.faces:
-        faces.remove(face)
-    return faces[0]
-
-
 def _reading(found: Sequence[Meld], specs: Sequence[CardSpec]) -> Meld | None:
     """:func:`engine.variants.rummy500.melds.one_reading`, ``None`` where it refuses."""
     if not found:
@@ -84,6 +76,25 @@ def _reading(found: Sequence[Meld], specs: Sequence[CardSpec]) -> Meld | None:
         return one_reading(found, specs)
     except AmbiguousJoker:
         return None
+
+
+def _layoffs(card: Card, meld: Meld, found: Sequence[Meld]) -> list[tuple[CardSpec, Meld]]:
+    """The lay-offs of ``card`` on ``meld`` given its readings ``found``, as the spec a
+    move names and the meld it makes (:func:`one_reading` decides between readings): a
+    joker that fits several places once per face that leaves one choice."""
+    if not (card.is_joker and len(found) > 1):
+        meld_after = _reading(found, (CardSpec(card),))
+        return [] if meld_after is None else [(CardSpec(card), meld_after)]
+    by_face: dict[Card, list[Meld]] = {}
+    for reading in found:
+        by_face.setdefault(new_face(meld, reading), []).append(reading)
+    out = []
+    for face, readings_of_face in by_face.items():
+        spec = CardSpec(card, face)
+        meld_after = _reading(readings_of_face, (spec,))
+        if meld_after is not None:
+            out.append((spec, meld_after))
+    return out
 
 
 def play_actions(state: GameState, seat: int) -> list[Action]:
@@ -133,13 +144,7 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
         if not leaves_ok(1, 1 if card != taken else 0):
             continue
         for index, found in layoff_readings(card, melds, seat, rules):
-            if card.is_joker and len(found) > 1:
-                options = [(CardSpec(card, _new_face(melds[index], r)), r) for r in found]
-            else:
-                spec = CardSpec(card)
-                meld = _reading(found, (spec,))
-                options = [] if meld is None else [(spec, meld)]
-            for spec, meld in options:
+            for spec, meld in _layoffs(card, melds[index], found):
                 table = list(melds)
                 table[index] = meld
                 if owed_ok([card], table, False):
@@ -182,17 +187,8 @@ def call_actions(state: GameState, seat: int) -> list[object]:
     rules = meld_rules(state)
     for index, meld in enumerate(state.melds):
         found = extend_readings(meld, (CardSpec(top),), seat, rules)
-        if not found:
-            continue
-        if not top.is_joker or len(found) == 1:
-            if _reading(found, (CardSpec(top),)) is not None:
-                out.append(CallRummy(seat, top, index))
-            continue
-        for reading in found:
-            face = _new_face(meld, reading)
-            spec = CardSpec(top, face)
-            if _reading(extend_readings(meld, (spec,), seat, rules), (spec,)) is not None:
-                out.append(CallRummy(seat, top, index, face))
+        out += [CallRummy(seat, top, index, spec.face if top.is_joker else None)
+                for spec, _ in _layoffs(top, meld, found)]
     return out
 
 
@@ -240,7 +236,7 @@ def candidate_actions(state: GameState, seat: int) -> list[Action]:
             for index, meld in enumerate(state.melds):
                 found = extend_readings(meld, (CardSpec(card),), seat, rules)
                 if card.is_joker and len(found) > 1:
-                    out += [LayOff(seat, (CardSpec(card, _new_face(meld, r)),), index)
+                    out += [LayOff(seat, (CardSpec(card, new_face(meld, r)),), index)
                             for r in found]
                 elif found:
                     out.append(LayOff(seat, (CardSpec(card),), index))
@@ -257,7 +253,7 @@ def candidate_actions(state: GameState, seat: int) -> list[Action]:
         for index, meld in enumerate(state.melds):
             found = extend_readings(meld, (CardSpec(top),), seat, meld_rules(state))
             if top.is_joker and len(found) > 1:  # a joker names its face where it must
-                out += [cast(Action, CallRummy(seat, top, index, _new_face(meld, r)))
+                out += [cast(Action, CallRummy(seat, top, index, new_face(meld, r)))
                         for r in found]
             else:
                 out.append(cast(Action, CallRummy(seat, top, index)))
@@ -284,7 +280,7 @@ def quick_actions(state: GameState, seat: int) -> list[Action]:
         first: list[Action] = [MeldCards(seat, (g,)) for g in melds_with(card, hand, rules)]
         for index, found in layoff_readings(card, state.melds, seat, rules):
             if card.is_joker and len(found) > 1:
-                first += [LayOff(seat, (CardSpec(card, _new_face(state.melds[index], r)),),
+                first += [LayOff(seat, (CardSpec(card, new_face(state.melds[index], r)),),
                                  index) for r in found]
             else:
                 first.append(LayOff(seat, (CardSpec(card),), index))
