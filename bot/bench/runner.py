@@ -32,6 +32,7 @@ SECTIONS: Mapping[str, str] = {
     "playouts": "bot.bench.playouts",
     "legal": "bot.bench.legal",
     "ai": "bot.bench.ai",
+    "strength": "bot.bench.strength",
     "service_load": "bot.bench.service_load",
     "startup": "bot.bench.startup",
     "stall": "bot.bench.stall",

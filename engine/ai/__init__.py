@@ -1,7 +1,9 @@
 """Automatic players: :func:`make_ai` builds one by kind.
 
-Kinds: ``"greedy"`` (:class:`engine.ai.greedy.GreedyPlayer`, deadwood-minimising)
-and ``"random"`` (:class:`engine.ai.random_ai.RandomPlayer`, the baseline).
+Kinds: ``"greedy"`` (:class:`engine.ai.greedy.GreedyPlayer`, deadwood-minimising),
+``"hard"`` (:class:`engine.ai.hard.HardPlayer`, the greedy player racing to go out:
+discards by live outs among the unseen cards) and ``"random"``
+(:class:`engine.ai.random_ai.RandomPlayer`, the baseline).
 """
 
 from __future__ import annotations
@@ -10,13 +12,15 @@ from collections.abc import Callable
 
 from engine.ai.base import NoLegalAction, Player, UnknownAI
 from engine.ai.greedy import GreedyPlayer
+from engine.ai.hard import HardPlayer
 from engine.ai.random_ai import RandomPlayer
 
-__all__ = ["KINDS", "GreedyPlayer", "NoLegalAction", "Player", "RandomPlayer", "UnknownAI",
-           "make_ai"]
+__all__ = ["KINDS", "GreedyPlayer", "HardPlayer", "NoLegalAction", "Player", "RandomPlayer",
+           "UnknownAI", "make_ai"]
 
 _FACTORIES: dict[str, Callable[[int | None], Player]] = {
     "greedy": GreedyPlayer,
+    "hard": HardPlayer,
     "random": RandomPlayer,
 }
 
@@ -24,7 +28,8 @@ KINDS: tuple[str, ...] = tuple(_FACTORIES)
 
 
 def make_ai(kind: str = "greedy", seed: int | None = None) -> Player:
-    """A new AI player of ``kind`` (``"greedy"`` or ``"random"``) with its own ``seed``.
+    """A new AI player of ``kind`` (``"greedy"``, ``"hard"`` or ``"random"``) with its own
+    ``seed``.
 
     Raises :class:`engine.ai.base.UnknownAI` for any other kind.
     """

@@ -19,7 +19,15 @@ from engine.actions import (
     SwapJoker,
     TakeDiscard,
 )
-from engine.ai import GreedyPlayer, NoLegalAction, Player, RandomPlayer, UnknownAI, make_ai
+from engine.ai import (
+    GreedyPlayer,
+    HardPlayer,
+    NoLegalAction,
+    Player,
+    RandomPlayer,
+    UnknownAI,
+    make_ai,
+)
 from engine.cards import JOKER, Card, parse_card, parse_cards
 from engine.dealing import DealSpec, new_game
 from engine.events import Event, WentOut
@@ -278,6 +286,7 @@ def test_random_play_is_uniform_over_the_legal_actions_and_seeded() -> None:
 def test_make_ai_builds_each_kind_and_refuses_others() -> None:
     assert isinstance(make_ai("greedy", 1), GreedyPlayer)
     assert isinstance(make_ai("random", 1), RandomPlayer)
+    assert isinstance(make_ai("hard", 1), HardPlayer)
     assert make_ai().name == "greedy"
     with pytest.raises(UnknownAI) as caught:
         make_ai("clever")

@@ -92,7 +92,9 @@ def new_melds(hand: Sequence[Card], seat: int) -> list[Meld]:
     return list(_new_melds(tuple(sorted(hand, key=lambda c: c.sort_key)), seat))
 
 
-@functools.lru_cache(maxsize=512)
+# Small: one turn asks for the melds of a few racks, and a rack of dozens of tiles has
+# thousands of melds (a big cache is a big heap for the garbage collector to walk).
+@functools.lru_cache(maxsize=32)
 def _new_melds(hand: tuple[Card, ...], seat: int) -> tuple[Meld, ...]:
     groups = candidate_melds(hand, MELD_RULES)
     if any(c.is_joker for c in hand):

@@ -10,7 +10,7 @@ from bot.render.lobby import render_lobby
 from bot.service.ai_levels import DEFAULT_LEVEL, LEVELS, ai_kind, level_of, level_word
 from bot.service.errors import AILevelUnavailable, BadSetting
 from bot.service.model import SeatKind
-from engine.ai import UnknownAI, make_ai
+from engine.ai import HardPlayer, UnknownAI, make_ai
 
 from .support import ANA, BEN, CHAT, Harness
 
@@ -26,14 +26,17 @@ def test_levels_map_to_engine_players() -> None:
         level_word("brilliant")
 
 
-def test_hard_is_refused_while_the_engine_lacks_it() -> None:
-    try:
-        make_ai("hard")
-    except UnknownAI:
-        with pytest.raises(AILevelUnavailable):
-            ai_kind("hard")
-    else:  # the search AI has landed: the level plays it
-        assert ai_kind("hard") == "hard"
+def test_hard_plays_the_engines_hard_player() -> None:
+    assert ai_kind("hard") == "hard" and ai_kind("schwer") == "hard"
+    assert isinstance(make_ai(ai_kind("hard"), 1), HardPlayer)
+
+
+def test_a_level_the_engine_lacks_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(LEVELS, "hard", "superhuman")
+    with pytest.raises(UnknownAI):
+        make_ai("superhuman")
+    with pytest.raises(AILevelUnavailable):
+        ai_kind("hard")
 
 
 async def test_addbot_levels_in_the_lobby(harness: Harness) -> None:
@@ -53,19 +56,25 @@ async def test_addbot_levels_in_the_lobby(harness: Harness) -> None:
     version = info.version
     bad = await handle_text(s, CHAT, ANA, "addbot superb")
     assert not bad.ok and bad.text is not None and "superb" in bad.text
-    try:
-        make_ai("hard")
-    except UnknownAI:
-        refused = await handle_text(s, CHAT, ANA, "addbot hard")
-        assert not refused.ok and refused.private
-        assert refused.text == "The hard AI is not available yet; pick easy or normal."
-        await handle_text(s, CHAT, BEN, "join")
-        german = await handle_text(s, CHAT, ANA, "lang de")
-        assert german.ok
-        refused = await handle_text(s, CHAT, ANA, "addbot schwer")
-        assert refused.text == "Die KI-Stufe hard gibt es noch nicht; wähle easy oder normal."
-        after = await s.table_info(CHAT)
-        assert after is not None
-        assert [x.ai for x in after.seats if x.kind is SeatKind.AI] == ["random", "greedy"]
-    else:
-        assert version
+    assert (await handle_text(s, CHAT, ANA, "addbot hard")).ok
+    info = await s.table_info(CHAT)
+    assert info is not None and info.version > version
+    assert [x.ai for x in info.seats if x.kind is SeatKind.AI] == ["random", "greedy", "hard"]
+    with use_locale("en"):
+        assert "(AI, hard)" in render_lobby(info)
+
+
+async def test_an_unavailable_level_is_refused_in_the_players_language(
+        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    s = harness.service
+    monkeypatch.setitem(LEVELS, "hard", "superhuman")
+    await handle_text(s, CHAT, ANA, "new")
+    refused = await handle_text(s, CHAT, ANA, "addbot hard")
+    assert not refused.ok and refused.private
+    assert refused.text == "The hard AI is not available yet; pick easy or normal."
+    await handle_text(s, CHAT, BEN, "join")
+    assert (await handle_text(s, CHAT, ANA, "lang de")).ok
+    refused = await handle_text(s, CHAT, ANA, "addbot schwer")
+    assert refused.text == "Die KI-Stufe hard gibt es noch nicht; wähle easy oder normal."
+    after = await s.table_info(CHAT)
+    assert after is not None and not [x for x in after.seats if x.kind is SeatKind.AI]

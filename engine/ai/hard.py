@@ -1,0 +1,148 @@
+"""The hard player: the greedy player racing to go out. Its discards keep the hand
+closest to going out, with the most live outs, and give the next player least help.
+
+It sees only its :class:`engine.views.PlayerView` and the legal actions, like every
+player. Its information set: every card of the pack that is neither in its hand, nor on
+the table, nor visible in the discard pile may lie in any other hand or anywhere in the
+stock, with equal chance (the *unseen* cards, :func:`unseen_cards`).
+
+A hand is won by going out first ("Das Ziel des Spiels ist es, alle Karten in der Hand
+zu entsorgen", basic-rummy.de.txt), so when the greedy player
+(:class:`engine.ai.greedy.GreedyPlayer`) would discard, this player picks the discard
+(:func:`race_key`) that leaves, in this order:
+
+1. the fewest cards outside the best partition's melds (fewer cards to place before
+   going out; the greedy player counts their points instead);
+2. the most live outs (:func:`live_outs`: unseen cards that would turn two kept cards
+   into a meld, each copy counted) less :data:`FEED_WEIGHT` times the chance that the
+   next player holds two cards that meld with the discard (:func:`feed_risk`);
+3. the least deadwood points, then card order.
+
+Every other decision (draw or take, melds, lay-offs, joker exchanges, the variants' own
+moves and calls) is the greedy player's. Deterministic for a view and a seed; cost: one
+best-meld search per distinct discard (cached), far below a millisecond on 10-15 cards.
+
+Measured in duplicate two-player matches against the greedy player (``rummy-bot bench
+--only strength``): see the README's performance table.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from engine.actions import Action, Discard
+from engine.ai.greedy import GreedyPlayer
+from engine.ai.greedy_core import deadwood_after_discard
+from engine.cards import CARD_SUITS, TILE_COLOURS, Card, Suit
+from engine.search import best_melds
+from engine.views import PlayerView
+
+__all__ = ["FEED_WEIGHT", "HardPlayer", "feed_risk", "live_outs", "race_key", "unseen_cards"]
+
+FEED_WEIGHT = 3.0
+"""Outs a discard is worth giving up for each unit of chance that it helps the next
+player (tuned in duplicate matches against the greedy player: 0, 3, 5 and 8 tried)."""
+
+Key = tuple[int, float, int, tuple[int, int]]
+CardKey = tuple[int, Suit | None]
+
+
+def unseen_cards(view: PlayerView) -> list[Card]:
+    """The cards of the pack this seat has not seen: not in its hand, not on the table, not
+    visible in the discard pile (a multiset, in card order)."""
+    table = view.table
+    pack = Counter(table.rules.var.deck(table.rules, len(table.players)))
+    pack.subtract(view.hand)
+    pack.subtract(p.card for m in table.melds for p in m.cards)
+    pack.subtract(table.discard)
+    return sorted(pack.elements(), key=lambda c: c.sort_key)
+
+
+def _completions(a: Card, b: Card) -> set[CardKey]:
+    """The (rank, suit) of the natural cards that make a three-card meld with ``a`` and
+    ``b``: the other suits of a pair, the cards next to two of a suit one apart (the ace
+    counted after the king and before the two), the card between two of a suit two
+    apart."""
+    if a.rank == b.rank:
+        if a.suit == b.suit:
+            return set()
+        family = TILE_COLOURS if a.suit is not None and a.suit.is_colour else CARD_SUITS
+        return {(a.rank, s) for s in family if s not in (a.suit, b.suit)}
+    if a.suit != b.suit:
+        return set()
+    low, high = sorted((a.rank, b.rank))
+    if high - low == 1:
+        return {((low - 2) % 13 + 1, a.suit), (high % 13 + 1, a.suit)}
+    if high - low == 2:
+        return {(low + 1, a.suit)}
+    return set()
+
+
+def live_outs(cards: Sequence[Card], unseen: Counter[CardKey]) -> int:
+    """Unseen cards (``unseen``: (rank, suit) -> copies) that would turn two natural cards
+    of ``cards`` into a three-card meld, each wanted card counted once with its copies."""
+    naturals = sorted({c for c in cards if not c.is_joker}, key=lambda c: c.sort_key)
+    wanted: set[CardKey] = set()
+    for i, a in enumerate(naturals):
+        for b in naturals[i + 1:]:
+            wanted |= _completions(a, b)
+    return sum(unseen.get(w, 0) for w in wanted)
+
+
+def feed_risk(card: Card, unseen: Sequence[Card], hand_size: int) -> float:
+    """The chance that a hand of ``hand_size`` cards dealt from ``unseen`` holds two cards
+    that make a three-card meld with ``card`` (two of its rank in other suits, or two of
+    its suit next to it); 1 for a joker. Pairs are taken as independent."""
+    if card.is_joker:
+        return 1.0
+    if not unseen or hand_size <= 0:
+        return 0.0
+    share = min(1.0, hand_size / len(unseen))
+    count = Counter(c for c in unseen if not c.is_joker)
+    same_rank = [n for c, n in count.items() if c.rank == card.rank and c.suit != card.suit]
+    pairs = [(a, b) for i, a in enumerate(same_rank) for b in same_rank[i + 1:]]
+    by_rank = {c.rank: n for c, n in count.items() if c.suit == card.suit}
+    for low, high in ((-2, -1), (-1, 1), (1, 2)):
+        a, b = by_rank.get(card.rank + low, 0), by_rank.get(card.rank + high, 0)
+        if a and b:
+            pairs.append((a, b))
+    miss = 1.0
+    for a, b in pairs:
+        miss *= 1.0 - (1.0 - (1.0 - share) ** a) * (1.0 - (1.0 - share) ** b)
+    return 1.0 - miss
+
+
+def race_key(view: PlayerView, card: Card, unseen: Sequence[Card],
+             values: dict[Card, int]) -> Key:
+    """The order of discards described in the module docstring (smaller is better) for
+    discarding ``card``; ``values``: deadwood points after each discard."""
+    rules = view.table.rules
+    kept = list(view.hand)
+    kept.remove(card)
+    part = best_melds(kept, rules)
+    counts = Counter((c.rank, c.suit) for c in unseen if not c.is_joker)
+    table = view.table
+    following = table.hand_sizes[(view.seat + 1) % len(table.players)]
+    score = live_outs(kept, counts) - FEED_WEIGHT * feed_risk(card, unseen, following)
+    return (len(part.deadwood), -score, values.get(card, 0), card.sort_key)
+
+
+class HardPlayer(GreedyPlayer):
+    """The ``hard`` AI (see the module docstring)."""
+
+    name = "hard"
+
+    def decide(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+        """One element of ``legal``; raises ``NoLegalAction`` when it is empty."""
+        choice = super().decide(view, legal)
+        if not isinstance(choice, Discard):
+            return choice
+        options = {a.card: a for a in legal if isinstance(a, Discard)}
+        if len(options) < 2:
+            return choice
+        unseen = unseen_cards(view)
+        values = dict(deadwood_after_discard(view.hand, view.table.rules,
+                                             keep=view.table.taken))
+        best = min(options, key=lambda c: race_key(view, c, unseen, values))
+        return options[best]

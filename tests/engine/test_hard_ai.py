@@ -1,0 +1,116 @@
+"""The hard AI (engine/ai/hard.py): the greedy player racing to go out.
+
+basic-rummy.de.txt: "Das Ziel des Spiels ist es, alle Karten in der Hand zu entsorgen" —
+its discards keep the fewest cards outside melds and the most live outs, and it sees
+only its view: hidden cards of the other seats never change what it is given."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from engine.actions import Discard, Draw
+from engine.ai import HardPlayer, make_ai
+from engine.ai.greedy import GreedyPlayer
+from engine.ai.hard import feed_risk, live_outs, race_key, unseen_cards
+from engine.cards import JOKER, parse_card, parse_cards
+from engine.dealing import DealSpec, new_game
+from engine.frozen import replace
+from engine.game import apply, is_over, legal_actions
+from engine.rules import make_rules
+from engine.state import GameState, Phase
+from engine.views import view_for
+
+
+def _deal(hands: list[str], upcard: str, stock: str) -> GameState:
+    return new_game(make_rules("basic"), ["ana", "ben"], seed=1, dealer=1,
+                    deal=DealSpec.parse(hands, upcard, stock))
+
+
+def test_it_keeps_a_pair_with_outs_where_greedy_throws_its_points_away() -> None:
+    """ana holds kc kd (two outs: kh ks) and three single cards: the greedy player throws a
+    king (the most points), the hard player keeps the pair and throws a single card."""
+    state = _deal(["kc kd 2s 5h 9c 7d 7s", "ac 2h 3h 4d 6s 6c 10d"], "qh", "3c 4c 8s")
+    state, _ = apply(state, Draw(0))
+    view, legal = view_for(state, 0), legal_actions(state, 0)
+    greedy = GreedyPlayer(0).decide(view, legal)
+    hard = HardPlayer(0).decide(view, legal)
+    assert isinstance(greedy, Discard) and greedy.card.rank == 13
+    assert isinstance(hard, Discard) and hard.card.rank != 13 and hard.card.rank != 7
+    assert hard in legal
+
+
+def test_live_outs_count_unseen_copies_of_the_cards_that_complete_a_meld() -> None:
+    unseen = Counter((c.rank, c.suit) for c in parse_cards("kh ks 9h 9h 3c"))
+    assert live_outs(parse_cards("kc kd"), unseen) == 2
+    assert live_outs(parse_cards("8h 10h"), unseen) == 2  # both copies of 9h
+    assert live_outs(parse_cards("2c 4c"), unseen) == 1
+    assert live_outs(parse_cards("qh ah"), unseen) == 0  # no around-the-ace gap
+    assert live_outs(parse_cards("ac 2c"), Counter({(13, parse_card("kc").suit): 1})) == 1
+
+
+def test_feed_risk_grows_with_the_next_hand_and_the_partners_left() -> None:
+    unseen = list(parse_cards("7c 7d 8h 9h 2s 3d 4d qc"))
+    seven = parse_card("7h")
+    assert feed_risk(seven, unseen, 0) == 0.0
+    assert 0.0 < feed_risk(seven, unseen, 2) < feed_risk(seven, unseen, 6) <= 1.0
+    assert feed_risk(parse_card("kh"), unseen, 6) == 0.0  # no partner unseen
+    assert feed_risk(JOKER, unseen, 1) == 1.0
+
+
+def test_race_key_prefers_fewer_cards_outside_melds() -> None:
+    state = _deal(["5h 6h 7h 9c kd 2s 3s", "ac 2h 3h 4d 6s 6c 10d"], "qh", "3c 4c 8s")
+    state, _ = apply(state, Draw(0))
+    view = view_for(state, 0)
+    unseen = unseen_cards(view)
+    melded, single = parse_card("6h"), parse_card("9c")
+    assert race_key(view, single, unseen, {}) < race_key(view, melded, unseen, {})
+
+
+def _rehidden(state: GameState, seat: int, rng: random.Random) -> GameState:
+    """``state`` with every card hidden from ``seat`` (other hands, the stock and, when
+    the pile is not public, the discards under the top card) dealt again at random into
+    the same places."""
+    public = state.rules.var.discard_pile_public(state.rules)
+    buried = () if public or not state.discard else state.discard[:-1]
+    others = [s for s in range(state.seats) if s != seat]
+    pool = [c for s in others for c in state.hands[s]] + list(state.stock) + list(buried)
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    for s in others:
+        hands[s], pool = tuple(pool[:len(hands[s])]), pool[len(hands[s]):]
+    stock, pool = tuple(pool[:len(state.stock)]), pool[len(state.stock):]
+    discard = state.discard if public or not state.discard else (*pool, state.discard[-1])
+    return replace(state, hands=tuple(hands), stock=stock, discard=discard)
+
+
+@pytest.mark.parametrize("variant", ["basic", "500", "german", "romanian"])
+def test_hidden_cards_of_other_seats_change_nothing_it_is_given(variant: str) -> None:
+    """At every decision of seat 0 in a game, the hidden cards of the other seats are
+    dealt again (consistent with seat 0's view): the view and the legal list it is given
+    stay the same, and so does its decision."""
+    state = new_game(make_rules(variant), ["ana", "ben"], seed=4)
+    rng = random.Random(4)
+    players = [make_ai("hard", 1), make_ai("greedy", 2)]
+    checked = 0
+    for _ in range(400):
+        if is_over(state):
+            break
+        if state.phase is Phase.HAND_OVER:
+            state, _ = apply(state, legal_actions(state, 0)[0])
+            continue
+        seat = state.current
+        view, legal = view_for(state, seat), legal_actions(state, seat)
+        action = players[seat].decide(view, legal)
+        if seat == 0:
+            other = _rehidden(state, 0, rng)
+            assert other != state or not state.stock
+            assert view_for(other, 0) == view
+            assert legal_actions(other, 0) == legal
+            assert make_ai("hard", 1).decide(view_for(other, 0), legal) == \
+                make_ai("hard", 1).decide(view, legal)
+            checked += 1
+        state, _ = apply(state, action)
+    assert checked >= 10
