@@ -36,7 +36,7 @@ VARIANTS: tuple[str, ...] = ("basic", "500", "german", "romanian")
 MATCHES: tuple[tuple[str, str, float], ...] = (("hard", "greedy", 60.0),
                                                ("greedy", "random", 95.0))
 #: Deal pairs per variant and match: (full run, quick run); each pair is two hands.
-PAIRS = (200, 3)
+PAIRS = (300, 3)
 _LIVE = (Phase.DRAW, Phase.PLAY)
 
 

@@ -7,20 +7,24 @@ the table, nor visible in the discard pile may lie in any other hand or anywhere
 stock, with equal chance (the *unseen* cards, :func:`unseen_cards`).
 
 A hand is won by going out first ("Das Ziel des Spiels ist es, alle Karten in der Hand
-zu entsorgen", basic-rummy.de.txt), so when the greedy player
-(:class:`engine.ai.greedy.GreedyPlayer`) would discard, this player picks the discard
-(:func:`race_key`) that leaves, in this order:
+zu entsorgen", basic-rummy.de.txt), so it changes two of the greedy player's
+(:class:`engine.ai.greedy.GreedyPlayer`) decisions:
 
-1. the fewest cards outside the best partition's melds (fewer cards to place before
-   going out; the greedy player counts their points instead);
-2. the most live outs (:func:`live_outs`: unseen cards that would turn two kept cards
-   into a meld, each copy counted) less :data:`FEED_WEIGHT` times the chance that the
-   next player holds two cards that meld with the discard (:func:`feed_risk`);
-3. the least deadwood points, then card order.
+- in the draw phase it takes from the discard pile (the top card, or deeper in Rummy
+  500 and Romanian Rummy) only when the taken bottom card goes into a meld and the hand
+  then holds fewer cards outside melds after its discard than now, the take leaving
+  fewest; otherwise it draws. A deep take that scores points but fills the hand slows
+  the race.
+- its discard (:func:`race_key`) leaves, in this order: the fewest cards to place
+  (outside the best partition's melds and, once it has melded, not playable on the
+  table); the most live outs (:func:`live_outs`: unseen cards that would turn two kept
+  cards into a meld, each copy counted) less :data:`FEED_WEIGHT` times the chance that
+  the next player can use the discard (:func:`feed_risk`, or certainty when the next
+  player could lay it off on the table); the least deadwood points; card order.
 
-Every other decision (draw or take, melds, lay-offs, joker exchanges, the variants' own
-moves and calls) is the greedy player's. Deterministic for a view and a seed; cost: one
-best-meld search per distinct discard (cached), far below a millisecond on 10-15 cards.
+Every other decision (melds, lay-offs, joker exchanges, the variants' own moves and
+calls) is the greedy player's. Deterministic for a view and a seed; cost:
+a few best-meld searches per decision (cached), a few milliseconds at most.
 
 Measured in duplicate two-player matches against the greedy player (``rummy-bot bench
 --only strength``): see the README's performance table.
@@ -31,14 +35,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.actions import Action, Discard
+from engine.actions import Action, Discard, Draw, TakeDiscard
 from engine.ai.greedy import GreedyPlayer
 from engine.ai.greedy_core import deadwood_after_discard
 from engine.cards import CARD_SUITS, TILE_COLOURS, Card, Suit
-from engine.search import best_melds
+from engine.search import best_melds, layoff_options
 from engine.views import PlayerView
 
-__all__ = ["FEED_WEIGHT", "HardPlayer", "feed_risk", "live_outs", "race_key", "unseen_cards"]
+__all__ = ["FEED_WEIGHT", "HardPlayer", "cards_to_place", "feed_risk", "live_outs", "race_key",
+           "taken_cards", "unseen_cards"]
 
 FEED_WEIGHT = 3.0
 """Outs a discard is worth giving up for each unit of chance that it helps the next
@@ -113,19 +118,48 @@ def feed_risk(card: Card, unseen: Sequence[Card], hand_size: int) -> float:
     return 1.0 - miss
 
 
+def cards_to_place(view: PlayerView, cards: Sequence[Card]) -> int:
+    """How many of ``cards`` lie outside the melds of their best partition and, once the
+    seat has melded, cannot be laid off on the table either."""
+    table = view.table
+    part = best_melds(cards, table.rules)
+    left = len(part.deadwood)
+    if left and table.melds and table.has_melded[view.seat]:
+        playable = {spec.card for spec, _ in layoff_options(part.deadwood, table.melds,
+                                                             table.rules, view.seat)}
+        left -= sum(1 for c in part.deadwood if c in playable)
+    return left
+
+
 def race_key(view: PlayerView, card: Card, unseen: Sequence[Card],
              values: dict[Card, int]) -> Key:
     """The order of discards described in the module docstring (smaller is better) for
     discarding ``card``; ``values``: deadwood points after each discard."""
-    rules = view.table.rules
+    table = view.table
     kept = list(view.hand)
     kept.remove(card)
-    part = best_melds(kept, rules)
     counts = Counter((c.rank, c.suit) for c in unseen if not c.is_joker)
-    table = view.table
-    following = table.hand_sizes[(view.seat + 1) % len(table.players)]
-    score = live_outs(kept, counts) - FEED_WEIGHT * feed_risk(card, unseen, following)
-    return (len(part.deadwood), -score, values.get(card, 0), card.sort_key)
+    following = (view.seat + 1) % len(table.players)
+    if table.melds and layoff_options((card,), table.melds, table.rules, following):
+        risk = 1.0
+    else:
+        risk = feed_risk(card, unseen, table.hand_sizes[following])
+    score = live_outs(kept, counts) - FEED_WEIGHT * risk
+    return (cards_to_place(view, kept), -score, values.get(card, 0), card.sort_key)
+
+
+def taken_cards(view: PlayerView, action: TakeDiscard) -> tuple[Card, ...]:
+    """The cards a take puts in the hand: the top card, or a deeper card (its latest place
+    under the top) and every card above it."""
+    pile = view.table.discard
+    if not pile:
+        return ()
+    if action.card is None or action.card == pile[-1]:
+        return (pile[-1],)
+    for index in range(len(pile) - 2, -1, -1):
+        if pile[index] == action.card:
+            return tuple(pile[index:])
+    return ()
 
 
 class HardPlayer(GreedyPlayer):
@@ -136,6 +170,8 @@ class HardPlayer(GreedyPlayer):
     def decide(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """One element of ``legal``; raises ``NoLegalAction`` when it is empty."""
         choice = super().decide(view, legal)
+        if isinstance(choice, (Draw, TakeDiscard)):
+            return self._take_or_draw(view, legal, choice)
         if not isinstance(choice, Discard):
             return choice
         options = {a.card: a for a in legal if isinstance(a, Discard)}
@@ -146,3 +182,26 @@ class HardPlayer(GreedyPlayer):
                                              keep=view.table.taken))
         best = min(options, key=lambda c: race_key(view, c, unseen, values))
         return options[best]
+
+    @staticmethod
+    def _take_or_draw(view: PlayerView, legal: Sequence[Action], choice: Action) -> Action:
+        """The take that leaves the fewest cards to place after the discard when that is
+        fewer than the hand holds now (the taken bottom card in a meld); else the draw
+        when one is legal, else the greedy ``choice``."""
+        draw = next((a for a in legal if isinstance(a, Draw)), None)
+        if draw is None:
+            return choice
+        rules = view.table.rules
+        now = len(best_melds(view.hand, rules).deadwood)
+        best: tuple[int, Action] | None = None
+        for action in legal:
+            cards = taken_cards(view, action) if isinstance(action, TakeDiscard) else ()
+            if not cards:
+                continue
+            part = best_melds((*view.hand, *cards), rules)
+            left = len(part.deadwood) - 1
+            if cards[0] in part.melded_cards() and (best is None or left < best[0]):
+                best = (left, action)
+        if best is not None and best[0] < now:
+            return best[1]
+        return draw

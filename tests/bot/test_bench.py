@@ -10,11 +10,12 @@ import json
 import sys
 import types
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from bot.bench import ai, legal, machine, playouts, runner
+from bot.bench import ai, legal, machine, playouts, runner, strength
 from bot.bench.report import BenchConfig, Row, Section, format_report, median, percentile
 from bot.bench.search import (
     RUMMIKUB_RULES,
@@ -278,3 +279,21 @@ def test_bench_quick_legal_section_reports_every_variant(
     out = capsys.readouterr().out
     for variant in legal.GAMES:
         assert f"{variant}: p99" in out and f"{variant} max" in out
+
+
+def test_strength_match_plays_each_deal_twice_with_swapped_seats() -> None:
+    result = strength.match(make_rules("basic"), "greedy", "random", 3, seed=21)
+    assert result.hands == 2 * len(result.pair_scores) and result.unfinished == 0
+    assert len(result.pair_scores) == 3
+    assert all(0 <= s <= 1 and (4 * s).denominator == 1 for s in result.pair_scores)
+    assert result.share is not None and 0 <= result.share <= 100
+    low, high = result.interval or (None, None)
+    assert low is not None and high is not None and low <= result.share <= high
+    assert result.decision_ms  # the first AI's decisions were timed
+
+
+def test_strength_interval_needs_two_pairs_and_narrows_with_agreement() -> None:
+    one = strength.Match("a", "b", pair_scores=[Fraction(1)])
+    assert one.interval is None and one.share == 100.0
+    same = strength.Match("a", "b", pair_scores=[Fraction(1, 2)] * 10)
+    assert same.interval == (50.0, 50.0)

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from engine.actions import Discard, Draw
+from engine.actions import Discard, Draw, TakeDiscard
 from engine.ai import HardPlayer, make_ai
 from engine.ai.greedy import GreedyPlayer
 from engine.ai.hard import feed_risk, live_outs, race_key, unseen_cards
@@ -114,3 +114,20 @@ def test_hidden_cards_of_other_seats_change_nothing_it_is_given(variant: str) ->
             checked += 1
         state, _ = apply(state, action)
     assert checked >= 10
+
+
+def test_it_draws_when_a_take_leaves_as_many_cards_to_place() -> None:
+    """ana holds ac ad as (a set) and four loose cards; the 2s would make as 2s 3s and
+    lower the deadwood points (the greedy player takes it), but after the discard four
+    cards would still be outside melds: the hard player draws."""
+    state = _deal(["6c ac 3s ad 8c kd as", "jh 10c 5d 8d 10d 6d qs"], "2s", "4d kc 2h 10s 5s")
+    view, legal = view_for(state, 0), legal_actions(state, 0)
+    assert GreedyPlayer(0).decide(view, legal) == TakeDiscard(0)
+    assert HardPlayer(0).decide(view, legal) == Draw(0)
+
+
+def test_it_takes_when_the_upcard_leaves_fewer_cards_to_place() -> None:
+    """7h 8h + the 9h: a run, and after the discard three cards fewer outside melds."""
+    state = _deal(["7h 8h kc qd 2s 4c 6d", "jh 10c 5d 8d 10d 6s qs"], "9h", "4d kd 2h 10s 5s")
+    view, legal = view_for(state, 0), legal_actions(state, 0)
+    assert HardPlayer(0).decide(view, legal) == TakeDiscard(0)
