@@ -10,11 +10,13 @@ A hand is won by going out first ("Das Ziel des Spiels ist es, alle Karten in de
 zu entsorgen", basic-rummy.de.txt), so it changes two of the greedy player's
 (:class:`engine.ai.greedy.GreedyPlayer`) decisions:
 
-- in the draw phase it takes from the discard pile (the top card, or deeper in Rummy
-  500 and Romanian Rummy) only when the taken bottom card goes into a meld and the hand
-  then holds fewer cards outside melds after its discard than now, the take leaving
-  fewest; otherwise it draws. A deep take that scores points but fills the hand slows
-  the race.
+- a deep take from the discard pile (Rummy 500's ``take 7h``, Romanian Rummy's
+  ``take r7``: the card and every card above it) that the greedy player would make is
+  kept only when the hand then holds fewer cards outside melds after its discard than
+  now; otherwise it draws. Such a take scores points but fills the hand, which slows
+  the race (measured: without this rule the hard player wins 55 % of Rummy 500 hands
+  against greedy, with it 64 %; for the top card alone the rule made no difference or
+  cost a little, so the greedy player decides those).
 - its discard (:func:`race_key`) leaves, in this order: the fewest cards to place
   (outside the best partition's melds and, once it has melded, not playable on the
   table); the most live outs (:func:`live_outs`: unseen cards that would turn two kept
@@ -170,8 +172,8 @@ class HardPlayer(GreedyPlayer):
     def decide(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """One element of ``legal``; raises ``NoLegalAction`` when it is empty."""
         choice = super().decide(view, legal)
-        if isinstance(choice, (Draw, TakeDiscard)):
-            return self._take_or_draw(view, legal, choice)
+        if isinstance(choice, TakeDiscard):
+            return self._deep_take_or_draw(view, legal, choice)
         if not isinstance(choice, Discard):
             return choice
         options = {a.card: a for a in legal if isinstance(a, Discard)}
@@ -184,24 +186,16 @@ class HardPlayer(GreedyPlayer):
         return options[best]
 
     @staticmethod
-    def _take_or_draw(view: PlayerView, legal: Sequence[Action], choice: Action) -> Action:
-        """The take that leaves the fewest cards to place after the discard when that is
-        fewer than the hand holds now (the taken bottom card in a meld); else the draw
-        when one is legal, else the greedy ``choice``."""
+    def _deep_take_or_draw(view: PlayerView, legal: Sequence[Action],
+                           take: TakeDiscard) -> Action:
+        """The greedy take; a deep one (more than one card) only when the hand then holds
+        fewer cards outside melds after its discard than now, else the draw."""
         draw = next((a for a in legal if isinstance(a, Draw)), None)
-        if draw is None:
-            return choice
+        cards = taken_cards(view, take)
+        if draw is None or len(cards) <= 1:
+            return take
         rules = view.table.rules
-        now = len(best_melds(view.hand, rules).deadwood)
-        best: tuple[int, Action] | None = None
-        for action in legal:
-            cards = taken_cards(view, action) if isinstance(action, TakeDiscard) else ()
-            if not cards:
-                continue
-            part = best_melds((*view.hand, *cards), rules)
-            left = len(part.deadwood) - 1
-            if cards[0] in part.melded_cards() and (best is None or left < best[0]):
-                best = (left, action)
-        if best is not None and best[0] < now:
-            return best[1]
+        part = best_melds((*view.hand, *cards), rules)
+        if len(part.deadwood) - 1 < len(best_melds(view.hand, rules).deadwood):
+            return take
         return draw

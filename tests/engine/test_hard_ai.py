@@ -14,12 +14,13 @@ import pytest
 from engine.actions import Discard, Draw, TakeDiscard
 from engine.ai import HardPlayer, make_ai
 from engine.ai.greedy import GreedyPlayer
-from engine.ai.hard import feed_risk, live_outs, race_key, unseen_cards
+from engine.ai.hard import feed_risk, live_outs, race_key, taken_cards, unseen_cards
 from engine.cards import JOKER, parse_card, parse_cards
 from engine.dealing import DealSpec, new_game
 from engine.frozen import replace
 from engine.game import apply, is_over, legal_actions
 from engine.rules import make_rules
+from engine.search import best_melds
 from engine.state import GameState, Phase
 from engine.views import view_for
 
@@ -116,18 +117,34 @@ def test_hidden_cards_of_other_seats_change_nothing_it_is_given(variant: str) ->
     assert checked >= 10
 
 
-def test_it_draws_when_a_take_leaves_as_many_cards_to_place() -> None:
-    """ana holds ac ad as (a set) and four loose cards; the 2s would make as 2s 3s and
-    lower the deadwood points (the greedy player takes it), but after the discard four
-    cards would still be outside melds: the hard player draws."""
-    state = _deal(["6c ac 3s ad 8c kd as", "jh 10c 5d 8d 10d 6d qs"], "2s", "4d kc 2h 10s 5s")
-    view, legal = view_for(state, 0), legal_actions(state, 0)
-    assert GreedyPlayer(0).decide(view, legal) == TakeDiscard(0)
-    assert HardPlayer(0).decide(view, legal) == Draw(0)
-
-
-def test_it_takes_when_the_upcard_leaves_fewer_cards_to_place() -> None:
-    """7h 8h + the 9h: a run, and after the discard three cards fewer outside melds."""
-    state = _deal(["7h 8h kc qd 2s 4c 6d", "jh 10c 5d 8d 10d 6s qs"], "9h", "4d kd 2h 10s 5s")
-    view, legal = view_for(state, 0), legal_actions(state, 0)
-    assert HardPlayer(0).decide(view, legal) == TakeDiscard(0)
+def test_it_refuses_deep_takes_that_fill_the_hand_and_follows_greedy_otherwise() -> None:
+    """Rummy 500 games of greedy players: at every draw decision the hard player makes the
+    greedy choice, except a deep take (``take 7h``: the card and all above it) after which
+    the hand would hold as many cards outside melds as now or more: then it draws."""
+    rules = make_rules("500")
+    vetoed = kept = 0
+    for seed in range(12):
+        state = new_game(rules, ["ana", "ben"], seed=seed)
+        for _ in range(300):
+            if state.phase is not Phase.DRAW:
+                if state.phase is not Phase.PLAY:
+                    break
+                seat = state.current
+                state, _ = apply(state, GreedyPlayer(seed).decide(view_for(state, seat),
+                                                                  legal_actions(state, seat)))
+                continue
+            seat = state.current
+            view, legal = view_for(state, seat), legal_actions(state, seat)
+            greedy = GreedyPlayer(seed).decide(view, legal)
+            hard = HardPlayer(seed).decide(view, legal)
+            cards = taken_cards(view, greedy) if isinstance(greedy, TakeDiscard) else ()
+            if len(cards) > 1:
+                now = len(best_melds(view.hand, rules).deadwood)
+                after = len(best_melds((*view.hand, *cards), rules).deadwood) - 1
+                assert hard == (greedy if after < now else Draw(seat))
+                vetoed += hard != greedy
+                kept += hard == greedy
+            else:
+                assert hard == greedy
+            state, _ = apply(state, greedy)
+    assert vetoed and kept
