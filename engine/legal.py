@@ -27,12 +27,9 @@ def standard_legal_actions(state: GameState, seat: int) -> list[Action]:
     Generated: each candidate is kept by the conditions the moves check
     (:mod:`engine.moves`), computed once for the position, never by verifying it; the
     same list as :func:`checked_legal_actions` (a property test holds them equal)."""
-    if state.phase is Phase.GAME_OVER:
-        return []
-    if state.phase is Phase.HAND_OVER:
-        return [NextDeal(seat)]
-    if seat != state.current:
-        return []
+    closed = not_in_turn(state, seat)
+    if closed is not None:
+        return closed
     if state.phase is Phase.DRAW:
         out: list[Action] = [Draw(seat)]
         upcard = state.upcard
@@ -42,15 +39,25 @@ def standard_legal_actions(state: GameState, seat: int) -> list[Action]:
     return play_actions(state, seat)
 
 
-def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
-    """The candidates of the shared flow that :func:`engine.game.can` accepts: the old way
-    of listing the legal actions, kept as the oracle of :func:`standard_legal_actions`."""
+def not_in_turn(state: GameState, seat: int) -> list[Action] | None:
+    """The legal list of a seat outside its turn: none after the match, ``next`` between
+    deals (anyone may say it), none for a seat that is not the one to move; ``None``
+    while ``seat`` is the one to move (its list depends on the variant)."""
     if state.phase is Phase.GAME_OVER:
         return []
     if state.phase is Phase.HAND_OVER:
         return [NextDeal(seat)]
     if seat != state.current:
         return []
+    return None
+
+
+def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
+    """The candidates of the shared flow that :func:`engine.game.can` accepts: the old way
+    of listing the legal actions, kept as the oracle of :func:`standard_legal_actions`."""
+    closed = not_in_turn(state, seat)
+    if closed is not None:
+        return closed
     return [a for a in standard_candidates(state, seat) if can(state, a)]
 
 

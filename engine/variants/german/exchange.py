@@ -87,6 +87,19 @@ def exchange_target(meld: Meld, cards: tuple[Card, ...], seat: int, number: int,
     return tuple(placed_list), 1
 
 
+def cards_from_hand(action: ExchangeJoker, freed: int) -> list[Card]:
+    """The cards an exchange takes from the hand: the natural card(s) that replace the
+    joker(s) and the new meld's cards but the ``freed`` joker(s) from the table."""
+    out = list(action.cards)
+    skipped = 0
+    for spec in action.group:
+        if spec.card.is_joker and skipped < freed:
+            skipped += 1
+        else:
+            out.append(spec.card)
+    return out
+
+
 def _plan(state: GameState, action: ExchangeJoker) -> _Plan:
     normal_play(state, "exchange")
     seat = action.seat
@@ -100,14 +113,7 @@ def _plan(state: GameState, action: ExchangeJoker) -> _Plan:
     group_jokers = sum(1 for s in action.group if s.card.is_joker)
     if group_jokers < freed:
         raise FreedJokerNotMelded(jokers=freed)
-    from_hand = list(action.cards)
-    skipped = 0
-    for spec in action.group:
-        if spec.card.is_joker and skipped < freed:
-            skipped += 1
-        else:
-            from_hand.append(spec.card)
-    left = remove_cards(state.hands[seat], from_hand)
+    left = remove_cards(state.hands[seat], cards_from_hand(action, freed))
     rules = meld_rules(state.rules)
     try:
         found = check_meld(action.group, seat, rules)

@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engine.actions import Action, Discard, LayOff, MeldCards, NextDeal
+from engine.actions import Action, Discard, LayOff, MeldCards
 from engine.candidates import candidate_melds
 from engine.cards import JOKER, Card
 from engine.flow import shared_quick_actions
 from engine.game import can
 from engine.legal import checked_legal_actions as checked_standard
-from engine.legal import standard_legal_actions
+from engine.legal import not_in_turn, standard_legal_actions
 from engine.melds import MeldKind, joker_swap_target, readings
 from engine.search import layoff_options
 from engine.state import GameState, Phase
@@ -30,7 +30,7 @@ from engine.variants.german.actions import (
     ExchangeJoker,
     TakeBack,
 )
-from engine.variants.german.exchange import missing_cards
+from engine.variants.german.exchange import cards_from_hand, missing_cards
 from engine.variants.german.melds import meld_rules
 from engine.variants.german.moves import is_rummy, may_play_on_table
 from engine.variants.german.state import game_extra, turn_extra
@@ -45,12 +45,9 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     built from the conditions of the variant's moves (:mod:`.moves`, :mod:`.exchange`,
     :mod:`.closing`, :mod:`.buyback`), never by verifying a candidate; the candidates +
     verify path stays as the oracle (:func:`checked_legal_actions`)."""
-    if state.phase is Phase.GAME_OVER:
-        return []
-    if state.phase is Phase.HAND_OVER:
-        return [NextDeal(seat)]
-    if seat != state.current:
-        return []
+    closed = not_in_turn(state, seat)
+    if closed is not None:
+        return closed
     extra = game_extra(state)
     if extra.buyback:
         ok = state.phase is Phase.PLAY and extra.buyback[0] == seat
@@ -72,12 +69,9 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
 def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
     """The candidates that :func:`engine.game.can` accepts: the old way of listing, the
     oracle of :func:`legal_actions` (a property test holds them equal as sets)."""
-    if state.phase is Phase.GAME_OVER:
-        return []
-    if state.phase is Phase.HAND_OVER:
-        return [NextDeal(seat)]
-    if seat != state.current:
-        return []
+    closed = not_in_turn(state, seat)
+    if closed is not None:
+        return closed
     extra = game_extra(state)
     out: list[Any] = []
     if extra.buyback:
@@ -146,7 +140,7 @@ def _play(state: GameState, seat: int) -> list[Any]:
             if not (four and meld.kind is MeldKind.SET) \
                     and joker_swap_target(meld, action.cards[0]) < 0:
                 continue
-            cards = _from_hand(action, _freed(action, state))
+            cards = cards_from_hand(action, _freed(action, state))
             if (leaves_ok(len(cards), sum(1 for c in cards if c != taken))
                     and len(readings(action.group, seat, mrules)) == 1):
                 out.append(action)
@@ -157,19 +151,6 @@ def _play(state: GameState, seat: int) -> list[Any]:
             out.append(Discard(seat, hand[0]))
     elif not turn.provisional:
         out += [Discard(seat, c) for c in _distinct(hand) if c != taken]
-    return out
-
-
-def _from_hand(action: ExchangeJoker, freed: int) -> list[Card]:
-    """The cards an exchange takes from the hand: the natural card(s) and the new meld's
-    cards but the ``freed`` joker(s) (as :func:`engine.variants.german.exchange._plan`)."""
-    out = list(action.cards)
-    skipped = 0
-    for spec in action.group:
-        if spec.card.is_joker and skipped < freed:
-            skipped += 1
-        else:
-            out.append(spec.card)
     return out
 
 
