@@ -6,7 +6,9 @@ luck of the deal cancels out. A hand's winner is the seat that went out, else th
 with the fewest penalty points (:func:`bot.bench.ai.deal_winners`; ties count half).
 The share of hands won by the first AI comes with a 95 % confidence interval over the
 deal pairs (each pair scores 0, 1/4, ... 1; normal approximation, so the interval is
-honest about the pairs' correlation). Every decision of the first AI is timed as the
+honest about the pairs' correlation), and so does its *points per hand*: the deal's
+score of the first AI less the second's (each variant's own scoring), which says
+whether winning more hands also wins more points. Every decision of the first AI is timed as the
 service makes it (a new AI seeded per version, the view, the legal list, ``decide``).
 
 Matches: ``hard`` against ``greedy`` (target: at least 60 %) and ``greedy`` against
@@ -43,11 +45,13 @@ _LIVE = (Phase.DRAW, Phase.PLAY)
 @dataclass
 class Match:
     """A duplicate match: ``pair_scores`` (the first AI's share of each deal pair, 0..1),
+    ``pair_points`` (the first AI's mean score lead over the pair's two hands),
     ``decision_ms`` of the first AI, hands ``unfinished`` (stopped at the action limit)."""
 
     first: str
     second: str
     pair_scores: list[Fraction] = field(default_factory=list)
+    pair_points: list[float] = field(default_factory=list)
     decision_ms: list[float] = field(default_factory=list)
     unfinished: int = 0
     seconds: float = 0.0
@@ -67,20 +71,38 @@ class Match:
     @property
     def interval(self) -> tuple[float, float] | None:
         """95 % confidence interval of :attr:`share` (percent) over the deal pairs."""
-        n = len(self.pair_scores)
-        if n < 2:
+        found = _interval([float(s) for s in self.pair_scores])
+        if found is None:
             return None
-        scores = [float(s) for s in self.pair_scores]
-        mean = sum(scores) / n
-        var = sum((s - mean) ** 2 for s in scores) / (n - 1)
-        half = 1.96 * math.sqrt(var / n)
-        return (max(0.0, mean - half) * 100, min(1.0, mean + half) * 100)
+        return (max(0.0, found[0]) * 100, min(1.0, found[1]) * 100)
+
+    @property
+    def points(self) -> float | None:
+        """The first AI's mean score lead per hand (points of the variant's scoring)."""
+        return sum(self.pair_points) / len(self.pair_points) if self.pair_points else None
+
+    @property
+    def points_interval(self) -> tuple[float, float] | None:
+        """95 % confidence interval of :attr:`points` over the deal pairs."""
+        return _interval(self.pair_points)
+
+
+def _interval(values: list[float]) -> tuple[float, float] | None:
+    """Mean +- 1.96 standard errors, ``None`` for fewer than two values."""
+    n = len(values)
+    if n < 2:
+        return None
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = 1.96 * math.sqrt(var / n)
+    return (mean - half, mean + half)
 
 
 def _hand(rules: RuleSet, kinds: tuple[str, str], seed: int, timed: int,
-          out: Match) -> Fraction | None:
+          out: Match) -> tuple[Fraction, float] | None:
     """One hand of the deal ``seed`` with ``kinds[s]`` at seat ``s``: the share of seat
-    ``timed`` (whose decisions are timed), ``None`` when it did not finish."""
+    ``timed`` (whose decisions are timed) and its score lead, ``None`` when it did not
+    finish."""
     state = new_game(rules, ("ana", "ben"), seed=seed)
     count = 0
     while state.phase in _LIVE and count < MAX_ACTIONS:
@@ -96,7 +118,9 @@ def _hand(rules: RuleSet, kinds: tuple[str, str], seed: int, timed: int,
     if not winners:
         out.unfinished += 1
         return None
-    return Fraction(1, len(winners)) if timed in winners else Fraction(0)
+    scores = state.results[-1].scores
+    lead = float(scores[timed] - scores[1 - timed])
+    return (Fraction(1, len(winners)) if timed in winners else Fraction(0)), lead
 
 
 def match(rules: RuleSet, first: str, second: str, pairs: int, seed: int) -> Match:
@@ -108,7 +132,8 @@ def match(rules: RuleSet, first: str, second: str, pairs: int, seed: int) -> Mat
         a = _hand(rules, (first, second), deal, 0, out)
         b = _hand(rules, (second, first), deal, 1, out)
         if a is not None and b is not None:
-            out.pair_scores.append((a + b) / 2)
+            out.pair_scores.append((a[0] + b[0]) / 2)
+            out.pair_points.append((a[1] + b[1]) / 2)
     out.seconds = time.perf_counter() - begin
     return out
 
@@ -127,6 +152,10 @@ def run(config: BenchConfig) -> Section:
                 "higher", f"95% CI {low:.1f}-{high:.1f} %, {result.hands} hands "
                 f"({len(result.pair_scores)} deal pairs), {result.unfinished} unfinished, "
                 f"{result.seconds:.0f} s"))
+            points = result.points
+            p_low, p_high = result.points_interval or (0.0, 0.0)
+            section.add(Row(f"{variant}: {first} vs {second}, points per hand", points, "pts",
+                            None, "higher", f"95% CI {p_low:+.1f} to {p_high:+.1f}"))
             times = result.decision_ms or [0.0]
             section.add(Row(f"{variant}: {first} decision p50 / p99", percentile(times, 99),
                             "ms", 200.0 if first == "hard" else None, "lower",

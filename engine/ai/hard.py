@@ -7,16 +7,9 @@ the table, nor visible in the discard pile may lie in any other hand or anywhere
 stock, with equal chance (the *unseen* cards, :func:`unseen_cards`).
 
 A hand is won by going out first ("Das Ziel des Spiels ist es, alle Karten in der Hand
-zu entsorgen", basic-rummy.de.txt), so it changes two of the greedy player's
+zu entsorgen", basic-rummy.de.txt), so it changes one of the greedy player's
 (:class:`engine.ai.greedy.GreedyPlayer`) decisions:
 
-- a deep take from the discard pile (Rummy 500's ``take 7h``, Romanian Rummy's
-  ``take r7``: the card and every card above it) that the greedy player would make is
-  kept only when the hand then holds fewer cards outside melds after its discard than
-  now; otherwise it draws. Such a take scores points but fills the hand, which slows
-  the race (measured: without this rule the hard player wins 55 % of Rummy 500 hands
-  against greedy, with it 64 %; for the top card alone the rule made no difference or
-  cost a little, so the greedy player decides those).
 - its discard (:func:`race_key`) leaves, in this order: the fewest cards to place
   (outside the best partition's melds and, once it has melded, not playable on the
   table); the most live outs (:func:`live_outs`: unseen cards that would turn two kept
@@ -24,8 +17,13 @@ zu entsorgen", basic-rummy.de.txt), so it changes two of the greedy player's
   the next player can use the discard (:func:`feed_risk`, or certainty when the next
   player could lay it off on the table); the least deadwood points; card order.
 
-Every other decision (melds, lay-offs, joker exchanges, the variants' own moves and
-calls) is the greedy player's. Deterministic for a view and a seed; cost:
+Every other decision (draws and takes, melds, lay-offs, joker exchanges, the variants'
+own moves and calls) is the greedy player's. Tried and left out, measured in duplicate
+matches against the greedy player: refusing Rummy 500's deep takes that fill the hand
+(hands won 55 -> 64 %, but points per hand +7 -> -7: the greedy player's takes score);
+holding melds back until going out (500: 71 % of hands, -15 points per hand); the
+greedy discard when the next player is close to going out (fewer hands, about the same
+points). Deterministic for a view and a seed; cost:
 a few best-meld searches per decision (cached), a few milliseconds at most.
 
 Measured in duplicate two-player matches against the greedy player (``rummy-bot bench
@@ -37,7 +35,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.actions import Action, Discard, Draw, TakeDiscard
+from engine.actions import Action, Discard
 from engine.ai.greedy import GreedyPlayer
 from engine.ai.greedy_core import deadwood_after_discard
 from engine.cards import CARD_SUITS, TILE_COLOURS, Card, Suit
@@ -45,7 +43,7 @@ from engine.search import best_melds, layoff_options
 from engine.views import PlayerView
 
 __all__ = ["FEED_WEIGHT", "HardPlayer", "cards_to_place", "feed_risk", "live_outs", "race_key",
-           "taken_cards", "unseen_cards"]
+           "unseen_cards"]
 
 FEED_WEIGHT = 3.0
 """Outs a discard is worth giving up for each unit of chance that it helps the next
@@ -150,20 +148,6 @@ def race_key(view: PlayerView, card: Card, unseen: Sequence[Card],
     return (cards_to_place(view, kept), -score, values.get(card, 0), card.sort_key)
 
 
-def taken_cards(view: PlayerView, action: TakeDiscard) -> tuple[Card, ...]:
-    """The cards a take puts in the hand: the top card, or a deeper card (its latest place
-    under the top) and every card above it."""
-    pile = view.table.discard
-    if not pile:
-        return ()
-    if action.card is None or action.card == pile[-1]:
-        return (pile[-1],)
-    for index in range(len(pile) - 2, -1, -1):
-        if pile[index] == action.card:
-            return tuple(pile[index:])
-    return ()
-
-
 class HardPlayer(GreedyPlayer):
     """The ``hard`` AI (see the module docstring)."""
 
@@ -172,8 +156,6 @@ class HardPlayer(GreedyPlayer):
     def decide(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """One element of ``legal``; raises ``NoLegalAction`` when it is empty."""
         choice = super().decide(view, legal)
-        if isinstance(choice, TakeDiscard):
-            return self._deep_take_or_draw(view, legal, choice)
         if not isinstance(choice, Discard):
             return choice
         options = {a.card: a for a in legal if isinstance(a, Discard)}
@@ -184,18 +166,3 @@ class HardPlayer(GreedyPlayer):
                                              keep=view.table.taken))
         best = min(options, key=lambda c: race_key(view, c, unseen, values))
         return options[best]
-
-    @staticmethod
-    def _deep_take_or_draw(view: PlayerView, legal: Sequence[Action],
-                           take: TakeDiscard) -> Action:
-        """The greedy take; a deep one (more than one card) only when the hand then holds
-        fewer cards outside melds after its discard than now, else the draw."""
-        draw = next((a for a in legal if isinstance(a, Draw)), None)
-        cards = taken_cards(view, take)
-        if draw is None or len(cards) <= 1:
-            return take
-        rules = view.table.rules
-        part = best_melds((*view.hand, *cards), rules)
-        if len(part.deadwood) - 1 < len(best_melds(view.hand, rules).deadwood):
-            return take
-        return draw

@@ -290,10 +290,15 @@ def test_strength_match_plays_each_deal_twice_with_swapped_seats() -> None:
     low, high = result.interval or (None, None)
     assert low is not None and high is not None and low <= result.share <= high
     assert result.decision_ms  # the first AI's decisions were timed
+    assert len(result.pair_points) == 3 and result.points is not None
+    p_low, p_high = result.points_interval or (None, None)
+    assert p_low is not None and p_high is not None and p_low <= result.points <= p_high
 
 
 def test_strength_interval_needs_two_pairs_and_narrows_with_agreement() -> None:
     one = strength.Match("a", "b", pair_scores=[Fraction(1)])
     assert one.interval is None and one.share == 100.0
-    same = strength.Match("a", "b", pair_scores=[Fraction(1, 2)] * 10)
+    same = strength.Match("a", "b", pair_scores=[Fraction(1, 2)] * 10,
+                          pair_points=[3.0] * 10)
     assert same.interval == (50.0, 50.0)
+    assert same.points == 3.0 and same.points_interval == (3.0, 3.0)
