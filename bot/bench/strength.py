@@ -7,9 +7,11 @@ with the fewest penalty points (:func:`bot.bench.ai.deal_winners`; ties count ha
 The share of hands won by the first AI comes with a 95 % confidence interval over the
 deal pairs (each pair scores 0, 1/4, ... 1; normal approximation, so the interval is
 honest about the pairs' correlation), and so does its *points per hand*: the deal's
-score of the first AI less the second's (each variant's own scoring), which says
-whether winning more hands also wins more points. Every decision of the first AI is timed as the
-service makes it (a new AI seeded per version, the view, the legal list, ``decide``).
+score of the first AI less the second's in the variant's own scoring, counted positive
+when it favours the first AI (fewer points where the scoring counts penalties, as German
+Rommé does), which says whether winning more hands also wins more points. Every
+decision of the first AI is timed as the service makes it (a new AI seeded per version,
+the view, the legal list, ``decide``).
 
 Matches: ``hard`` against ``greedy`` (target: at least 60 %) and ``greedy`` against
 ``random`` (target: at least 95 %).
@@ -119,8 +121,14 @@ def _hand(rules: RuleSet, kinds: tuple[str, str], seed: int, timed: int,
         out.unfinished += 1
         return None
     scores = state.results[-1].scores
-    lead = float(scores[timed] - scores[1 - timed])
+    lead = _better(rules) * float(scores[timed] - scores[1 - timed])
     return (Fraction(1, len(winners)) if timed in winners else Fraction(0)), lead
+
+
+def _better(rules: RuleSet) -> int:
+    """+1 when the variant's scoring favours the higher total, -1 when the lower (penalty
+    points, as German Rommé counts them): asked of its own match winners."""
+    return 1 if rules.var.match_winners(rules, (Fraction(1), Fraction(0))) == (0,) else -1
 
 
 def match(rules: RuleSet, first: str, second: str, pairs: int, seed: int) -> Match:
