@@ -225,12 +225,37 @@ def _items(hand: Sequence[Card], kinds: list[Card], ctx: PlanContext) -> list[_I
 
     owed = ctx.obligation
     for meld in new_melds(hand, ctx.seat):
-        add(specs_of(meld), -1, meld_value(meld), meld.kind is MeldKind.RUN,
-            owed is not None and pays(owed, meld))
+        paid = owed is not None and pays(owed, meld)
+        if not paid and _splits(meld, ctx.seat):
+            continue
+        add(specs_of(meld), -1, meld_value(meld), meld.kind is MeldKind.RUN, paid)
     for target in ctx.targets:
         for group in layoff_groups(ctx.melds[target], hand, ctx.seat):
             add(group, target, 0, False, False)
     return items
+
+
+def _splits(meld: Meld, seat: int) -> bool:
+    """True for a run of six or more tiles that cuts into two runs the rules accept: a plan
+    can meld the two parts instead (the same tiles, the same value, still runs), so the
+    long run need not be an item of its own (racks of dozens of tiles have thousands of
+    long runs). Runs that pay the meld owed are kept (the part with the owed tile might
+    not pay it)."""
+    if meld.kind is not MeldKind.RUN or len(meld.cards) < 2 * MELD_RULES.min_cards:
+        return False
+    specs = specs_of(meld)
+    for cut in range(MELD_RULES.min_cards, len(specs) - MELD_RULES.min_cards + 1):
+        if len(_readings_of(specs[:cut], seat)) == 1 and len(
+                _readings_of(specs[cut:], seat)) == 1:
+            return True
+    return False
+
+
+def _readings_of(specs: tuple[CardSpec, ...], seat: int) -> list[Meld]:
+    try:
+        return check_meld(specs, seat, MELD_RULES)
+    except MeldProblem:
+        return []
 
 
 def most_value(tile: Card) -> int:
