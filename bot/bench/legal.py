@@ -29,6 +29,7 @@ from engine.game import apply_legal, legal_actions
 from engine.options import OptionValue
 from engine.rules import make_rules
 from engine.state import Phase
+from engine.views import view_for
 
 __all__ = ["GAMES", "MAX_TARGET_MS", "OPTION_SPACE", "P99_TARGET_MS", "Latency", "run",
            "timed_games"]
@@ -101,7 +102,8 @@ def timed_games(variant: str, games: int, seed: int) -> Latency:
                 out.ms.append(ms)
                 if ms > out.worst[0]:
                     out.worst = (ms, seed + game, step, len(state.hands[seat]), options)
-                state, _ = apply_legal(state, seats[seat].decide(None, legal))  # type: ignore[arg-type]
+                action = seats[seat].decide(view_for(state, seat), legal)
+                state, _ = apply_legal(state, action)
     finally:
         gc.callbacks.remove(pause)
     return out

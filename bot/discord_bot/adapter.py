@@ -162,7 +162,7 @@ class DiscordAdapter:
     """:class:`bot.runner.Adapter` for Discord.
 
     The table messages are kept in the service's repository
-    (:attr:`bot.storage.repository.Repository.discord_messages`). ``guild_ready_timeout``
+    (:attr:`bot.service.repository.Repository.discord_messages`). ``guild_ready_timeout``
     and ``defer_after`` exist for tests (discord.py waits that long for guilds before READY;
     interactions are deferred when the work takes longer than ``defer_after`` seconds).
     """

@@ -30,7 +30,6 @@ from bot.service.repository import (
     ActiveTableExists,
     DuplicateUpdate,
     LogEntry,
-    Repository,
     ResultRow,
     VersionConflict,
 )
@@ -41,17 +40,7 @@ from engine.serialize import fraction_to_json, state_from_dict, state_to_dict
 
 log = logging.getLogger(__name__)
 
-__all__ = [
-    "ActiveTableExists",
-    "DuplicateUpdate",
-    "LogEntry",
-    "Repository",
-    "ResultRow",
-    "SqliteRepository",
-    "VersionConflict",
-    "storage_error",
-    "table_from_row",
-]
+__all__ = ["SqliteRepository", "storage_error", "table_from_row"]
 
 ROW_FORMAT = 1
 """The format of the ``tables`` rows this release writes (column ``format``). A release

@@ -44,7 +44,7 @@ class TelegramAdapter:
     """The :class:`bot.runner.Adapter` for Telegram.
 
     ``token``: the bot token (the adapter keeps its message ids in the service's repository:
-    :attr:`bot.storage.repository.Repository.telegram_messages`); ``webhook_url``: ``None``
+    :attr:`bot.service.repository.Repository.telegram_messages`); ``webhook_url``: ``None``
     for long polling; ``base_url`` / ``base_file_url``: another Bot API server (tests use a
     fake one); ``rate_limiter``: PTB's limiter (default :class:`AIORateLimiter` with
     retries); ``webhook_listen``: (host, port) of the webhook server; ``poll_timeout``:

@@ -53,7 +53,7 @@ from engine.actions import (
     TakeDiscard,
 )
 from engine.ai.base import require_legal
-from engine.cards import CARD_SUITS, JOKER, TILE_COLOURS, Card, sort_cards
+from engine.cards import CARD_SUITS, JOKER, TILE_COLOURS, Card, Suit, sort_cards
 from engine.melds import CardSpec, check_meld
 from engine.options import RuleSet
 from engine.search import Partition, best_melds, card_value, layoff_options
@@ -358,20 +358,33 @@ def _outs(cards: Sequence[Card], seen: Sequence[Card]) -> int:
     completes two cards of one suit one or two ranks apart)."""
     known = {(c.rank, c.suit) for c in (*cards, *seen) if not c.is_joker}
     naturals = [c for c in cards if not c.is_joker]
-    wanted: set[tuple[int, object]] = set()
+    wanted: set[CardKey] = set()
     for i, a in enumerate(naturals):
         for b in naturals[i + 1:]:
-            if a.rank == b.rank and a.suit != b.suit:
-                family = TILE_COLOURS if a.suit is not None and a.suit.is_colour \
-                    else CARD_SUITS
-                wanted.update((a.rank, s) for s in family if s not in (a.suit, b.suit))
-            elif a.suit == b.suit:
-                low, high = sorted((a.rank, b.rank))
-                if high - low == 1:
-                    wanted.update((r, a.suit) for r in (low - 1, high + 1) if 1 <= r <= 13)
-                elif high - low == 2:
-                    wanted.add((low + 1, a.suit))
+            wanted |= meld_completions(a, b)
     return sum(1 for w in wanted if w not in known)
+
+
+CardKey = tuple[int, Suit | None]
+
+
+def meld_completions(a: Card, b: Card) -> set[CardKey]:
+    """The (rank, suit) of the natural cards that make a three-card meld with ``a`` and
+    ``b``: the other suits of a pair, the cards next to two of a suit one apart, the card
+    between two of a suit two apart (ranks 1..13, no wrap around the ace)."""
+    if a.rank == b.rank:
+        if a.suit == b.suit:
+            return set()
+        family = TILE_COLOURS if a.suit is not None and a.suit.is_colour else CARD_SUITS
+        return {(a.rank, s) for s in family if s not in (a.suit, b.suit)}
+    if a.suit != b.suit:
+        return set()
+    low, high = sorted((a.rank, b.rank))
+    if high - low == 1:
+        return {(r, a.suit) for r in (low - 1, high + 1) if 1 <= r <= 13}
+    if high - low == 2:
+        return {(low + 1, a.suit)}
+    return set()
 
 
 def _table_open(view: PlayerView, group: tuple[CardSpec, ...]) -> bool:

@@ -37,8 +37,8 @@ from collections.abc import Sequence
 
 from engine.actions import Action, Discard
 from engine.ai.greedy import GreedyPlayer
-from engine.ai.greedy_core import deadwood_after_discard
-from engine.cards import CARD_SUITS, TILE_COLOURS, Card, Suit
+from engine.ai.greedy_core import CardKey, deadwood_after_discard, meld_completions
+from engine.cards import Card
 from engine.search import best_melds, layoff_options
 from engine.views import PlayerView
 
@@ -50,7 +50,6 @@ FEED_WEIGHT = 3.0
 player (tuned in duplicate matches against the greedy player: 0, 3, 5 and 8 tried)."""
 
 Key = tuple[int, float, int, tuple[int, int]]
-CardKey = tuple[int, Suit | None]
 
 
 def unseen_cards(view: PlayerView) -> list[Card]:
@@ -64,34 +63,15 @@ def unseen_cards(view: PlayerView) -> list[Card]:
     return sorted(pack.elements(), key=lambda c: c.sort_key)
 
 
-def _completions(a: Card, b: Card) -> set[CardKey]:
-    """The (rank, suit) of the natural cards that make a three-card meld with ``a`` and
-    ``b``: the other suits of a pair, the cards next to two of a suit one apart (the ace
-    counted after the king and before the two), the card between two of a suit two
-    apart."""
-    if a.rank == b.rank:
-        if a.suit == b.suit:
-            return set()
-        family = TILE_COLOURS if a.suit is not None and a.suit.is_colour else CARD_SUITS
-        return {(a.rank, s) for s in family if s not in (a.suit, b.suit)}
-    if a.suit != b.suit:
-        return set()
-    low, high = sorted((a.rank, b.rank))
-    if high - low == 1:
-        return {((low - 2) % 13 + 1, a.suit), (high % 13 + 1, a.suit)}
-    if high - low == 2:
-        return {(low + 1, a.suit)}
-    return set()
-
-
 def live_outs(cards: Sequence[Card], unseen: Counter[CardKey]) -> int:
     """Unseen cards (``unseen``: (rank, suit) -> copies) that would turn two natural cards
-    of ``cards`` into a three-card meld, each wanted card counted once with its copies."""
+    of ``cards`` into a three-card meld (:func:`engine.ai.greedy_core.meld_completions`),
+    each wanted card counted once with its copies."""
     naturals = sorted({c for c in cards if not c.is_joker}, key=lambda c: c.sort_key)
     wanted: set[CardKey] = set()
     for i, a in enumerate(naturals):
         for b in naturals[i + 1:]:
-            wanted |= _completions(a, b)
+            wanted |= meld_completions(a, b)
     return sum(unseen.get(w, 0) for w in wanted)
 
 

@@ -48,7 +48,9 @@ def test_live_outs_count_unseen_copies_of_the_cards_that_complete_a_meld() -> No
     assert live_outs(parse_cards("8h 10h"), unseen) == 2  # both copies of 9h
     assert live_outs(parse_cards("2c 4c"), unseen) == 1
     assert live_outs(parse_cards("qh ah"), unseen) == 0  # no around-the-ace gap
-    assert live_outs(parse_cards("ac 2c"), Counter({(13, parse_card("kc").suit): 1})) == 1
+    king = Counter({(13, parse_card("kc").suit): 1})
+    assert live_outs(parse_cards("qc kc"), king) == 0 and live_outs(parse_cards("jc qc"), king) == 1
+    assert live_outs(parse_cards("ac 2c"), king) == 0  # no wrap around the ace
 
 
 def test_feed_risk_grows_with_the_next_hand_and_the_partners_left() -> None:

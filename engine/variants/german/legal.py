@@ -51,7 +51,8 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     extra = game_extra(state)
     if extra.buyback:
         ok = state.phase is Phase.PLAY and extra.buyback[0] == seat
-        return [DeclineBuyBack(seat), BuyBack(seat)] if ok else []  # type: ignore[list-item]
+        decisions: list[Any] = [DeclineBuyBack(seat), BuyBack(seat)] if ok else []
+        return decisions
     if extra.closing is not None:
         if state.phase is not Phase.PLAY:
             return []

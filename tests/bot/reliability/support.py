@@ -18,8 +18,9 @@ from pathlib import Path
 import asyncpg
 
 from bot.service.model import SeatKind, Status, Table
+from bot.service.repository import LogEntry
 from bot.service.table_rules import table_rules
-from bot.storage.repository import LogEntry, table_from_row
+from bot.storage.repository import table_from_row
 from engine.cards import Card
 from engine.commands import parse_action
 from engine.dealing import new_game

@@ -23,10 +23,11 @@ import pytest
 from bot.service.clock import ManualClock
 from bot.service.errors import NoTable, NotSeated, ServiceError, TableBusy
 from bot.service.model import ChatKey, Status, Table, TableInfo, TableSettings, UserRef
+from bot.service.repository import LogEntry, VersionConflict
 from bot.service.service import GameService
 from bot.storage import open_database
 from bot.storage.postgres import PostgresRepository, open_postgres
-from bot.storage.repository import LogEntry, SqliteRepository, VersionConflict
+from bot.storage.repository import SqliteRepository
 from engine.ai import make_ai
 from engine.commands import format_action
 from engine.errors import EngineError, IllegalMove, NotYourTurn

@@ -45,8 +45,8 @@ from pathlib import Path
 import pytest
 
 from bot.service.model import Status
+from bot.service.repository import LogEntry
 from bot.storage import open_database
-from bot.storage.repository import LogEntry
 from tests.bot.reliability.support import (
     ROOT,
     Snapshot,

@@ -14,9 +14,9 @@ from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
 from bot.service.errors import NotSeated, TableBusy
 from bot.service.model import SeatKind, Status
+from bot.service.repository import VersionConflict
 from bot.service.scheduling import reschedule
 from bot.service.service import UPDATE_KEY_SECONDS
-from bot.storage.repository import VersionConflict
 from engine.ai import make_ai
 from engine.commands import format_action, parse_action
 from engine.dealing import DealSpec, new_game
