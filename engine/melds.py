@@ -336,6 +336,63 @@ def layoff_choices(meld: Meld, card: Card, owner: int,
     return [(CardSpec(card, face), rs[0]) for face, rs in by_face.items() if len(rs) == 1]
 
 
+class LayoffIndex:
+    """Which melds of a table a natural card may be laid off on, read from each meld's open
+    ends: a set takes its rank while it has room, a run takes its suit just below its
+    first face or just above its last (around the ace included). A necessary condition
+    only: :func:`extend_readings` decides. Built once per table, asked per card.
+
+    basic-rummy.de.txt: "Die zu einer Meldung hinzugefügten Karten müssen eine andere
+    gültige Meldung vornehmen" (a lay-off extends a meld; it is never put in the middle:
+    "Es ist Ihnen nicht gestattet, die Meldungen dabei neu anzuordnen").
+    """
+
+    __slots__ = ("_by_card", "_by_rank", "_count")
+
+    def __init__(self, melds: Sequence[Meld], rules: MeldRules) -> None:
+        by_rank: dict[int, list[int]] = {}
+        by_card: dict[Card, list[int]] = {}
+        for index, meld in enumerate(melds):
+            if meld.kind is MeldKind.SET:
+                if len(meld.cards) < rules.max_set:
+                    by_rank.setdefault(meld.cards[0].face.rank, []).append(index)
+                continue
+            first, last = meld.cards[0].face, meld.cards[-1].face
+            for rank in {first.rank - 1 or 13, last.rank % 13 + 1}:
+                by_card.setdefault(Card(rank, first.suit), []).append(index)
+        self._by_rank = by_rank
+        self._by_card = by_card
+        self._count = len(melds)
+
+    def targets(self, card: Card) -> Sequence[int]:
+        """Indices (ascending) of the melds ``card`` may extend; every meld for a joker."""
+        if card.is_joker:
+            return range(self._count)
+        sets = self._by_rank.get(card.rank)
+        runs = self._by_card.get(card)
+        if sets is None:
+            return runs or ()
+        return sets if runs is None else sorted(sets + runs)
+
+
+_LAST_INDEX: tuple[object, object, LayoffIndex] | None = None
+
+
+def layoff_index(melds: Sequence[Meld], rules: MeldRules) -> LayoffIndex:
+    """The :class:`LayoffIndex` of ``melds``; for a tuple (a state's table, immutable) the
+    last one built is reused while the same object is asked about again (legal-move lists
+    ask once per card)."""
+    global _LAST_INDEX
+    if type(melds) is not tuple:
+        return LayoffIndex(melds, rules)
+    last = _LAST_INDEX  # one read: another thread may replace it meanwhile
+    if last is not None and last[0] is melds and last[1] is rules:
+        return last[2]
+    index = LayoffIndex(melds, rules)
+    _LAST_INDEX = (melds, rules, index)
+    return index
+
+
 def _may_fit(meld: Meld, specs: Sequence[CardSpec]) -> bool:
     """A quick necessary condition for :func:`extend_readings` (the lay-off search asks
     about every card and meld): a natural card joins a set only with the set's rank, and a

@@ -41,6 +41,7 @@ from engine.melds import (
     MeldRules,
     Placed,
     layoff_choices,
+    layoff_index,
     rank_at,
     run_windows,
 )
@@ -696,25 +697,26 @@ def layoff_options(hand: Sequence[Card], melds: Sequence[Meld], rules: RuleSet,
     """Single cards of ``hand`` that can be laid off on ``melds``: (card spec, meld index).
 
     A joker that fits several places of one meld is listed once per face that names one
-    place (:func:`engine.melds.layoff_choices`). Turn rules (own meld first, the taken card)
-    are not checked here; :func:`engine.game.legal_actions` does that.
+    place (:func:`engine.melds.layoff_choices`). Only the melds whose open ends take the
+    card are tried (:class:`engine.melds.LayoffIndex`). Turn rules (own meld first, the
+    taken card) are not checked here; :func:`engine.game.legal_actions` does that.
     basic-rummy.de.txt: "Die zu einer Meldung hinzugefügten Karten müssen eine
     andere gültige Meldung vornehmen."
     """
     mrules = _setup_for(rules).meld_rules
+    ends = layoff_index(melds, mrules)
     out: list[tuple[CardSpec, int]] = []
     for card in sort_cards(set(hand)):
-        for index, meld in enumerate(melds):
-            if not card.is_joker and not _may_extend(meld, card, mrules):
-                continue
-            out += [(spec, index) for spec, _ in layoff_choices(meld, card, seat, mrules)]
+        for index in ends.targets(card):
+            out += [(spec, index) for spec, _ in layoff_choices(melds[index], card, seat, mrules)]
     return out
 
 
-def _may_extend(meld: Meld, card: Card, rules: MeldRules) -> bool:
-    """Quick test before :func:`engine.melds.extend_readings`: a natural card can only join
-    a set of its rank that has room, or a run of its suit next to one of its ends."""
-    if meld.kind is MeldKind.SET:
-        return card.rank == meld.rank and len(meld.cards) < rules.max_set
-    first, last = meld.cards[0].face, meld.cards[-1].face
-    return card.suit == first.suit and card.rank in (first.rank - 1 or 13, last.rank % 13 + 1)
+def any_layoff(cards: Iterable[Card], melds: Sequence[Meld], rules: RuleSet,
+               seat: int) -> bool:
+    """True when one of ``cards`` can be laid off alone on one of ``melds`` (the first
+    found ends the search); the same test as a non-empty :func:`layoff_options`."""
+    mrules = _setup_for(rules).meld_rules
+    ends = layoff_index(melds, mrules)
+    return any(layoff_choices(melds[index], card, seat, mrules)
+               for card in set(cards) for index in ends.targets(card))

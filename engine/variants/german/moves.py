@@ -35,7 +35,7 @@ from engine.moves import verify_draw as shared_verify_draw
 from engine.moves import verify_layoff as shared_verify_layoff
 from engine.moves import verify_meld as shared_verify_meld
 from engine.moves import verify_next as shared_verify_next
-from engine.search import layoff_options
+from engine.search import any_layoff
 from engine.state import GameState, Phase, TurnState
 from engine.variants.german.actions import TakeBack
 from engine.variants.german.chips import pay, stakes
@@ -290,8 +290,7 @@ def blocked(state: GameState) -> bool:
     if any(len(state.hands[s]) > 2 for s in active):
         return False
     cards = {*state.stock, *state.discard, *(c for s in active for c in state.hands[s])}
-    return not layoff_options(sorted(cards, key=lambda c: c.sort_key), state.melds,
-                              state.rules, state.current)
+    return not any_layoff(cards, state.melds, state.rules, state.current)
 
 
 # --- next deal ----------------------------------------------------------------------------------

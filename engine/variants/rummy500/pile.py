@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from engine.candidates import candidate_melds, may_meld_with
 from engine.cards import Card
-from engine.melds import CardSpec, Meld, MeldKind, MeldRules, extend_readings
+from engine.melds import CardSpec, Meld, MeldRules, extend_readings, layoff_index
 
 
 def topmost_index(pile: Sequence[Card], card: Card, below_top: bool = False) -> int | None:
@@ -28,25 +28,13 @@ def topmost_index(pile: Sequence[Card], card: Card, below_top: bool = False) -> 
     return None
 
 
-def _may_extend(meld: Meld, card: Card, rules: MeldRules) -> bool:
-    """Quick necessary test: a natural card joins a set of its rank that has room, or a
-    run of its suit next to one of its ends."""
-    if card.is_joker:
-        return True
-    if meld.kind is MeldKind.SET:
-        return card.rank == meld.rank and len(meld.cards) < rules.max_set
-    first, last = meld.cards[0].face, meld.cards[-1].face
-    return card.suit == first.suit and card.rank in (first.rank - 1, last.rank % 13 + 1)
-
-
 def layoff_readings(card: Card, melds: Sequence[Meld], seat: int,
                     rules: MeldRules) -> list[tuple[int, list[Meld]]]:
-    """Every meld ``card`` can be laid off on: (meld index, the readings after it)."""
+    """Every meld ``card`` can be laid off on: (meld index, the readings after it); only
+    the melds whose open ends take the card are tried (:class:`engine.melds.LayoffIndex`)."""
     out: list[tuple[int, list[Meld]]] = []
-    for index, meld in enumerate(melds):
-        if not _may_extend(meld, card, rules):
-            continue
-        found = extend_readings(meld, (CardSpec(card),), seat, rules)
+    for index in layoff_index(melds, rules).targets(card):
+        found = extend_readings(melds[index], (CardSpec(card),), seat, rules)
         if found:
             out.append((index, found))
     return out
