@@ -23,7 +23,15 @@ from engine.actions import Action, Discard, Draw, LayOff, MeldCards, NextDeal, T
 from engine.cards import TILE_COLOURS, Card
 from engine.frozen import replace
 from engine.game import can
-from engine.melds import CardSpec, Meld, MeldKind, extend_readings, layoff_choices, readings
+from engine.melds import (
+    CardSpec,
+    Meld,
+    MeldKind,
+    extend_readings,
+    layoff_choices,
+    layoff_index,
+    readings,
+)
 from engine.state import GameState, Phase
 from engine.variants.romanian.actions import (
     AnswerDoubla,
@@ -69,9 +77,11 @@ def _draw_actions(state: GameState, seat: int) -> list[Action]:
 def layoff_actions(state: GameState, seat: int) -> list[Action]:
     """Single-tile lay-offs: one per meld, or per face when a Joly fits several places
     (:func:`engine.melds.layoff_choices`)."""
+    melds = state.melds
+    ends = layoff_index(melds, MELD_RULES)
     return [LayOff(seat, (spec,), index) for tile in _distinct(state.hands[seat])
-            for index, meld in enumerate(state.melds)
-            for spec, _ in layoff_choices(meld, tile, seat, MELD_RULES)]
+            for index in ends.targets(tile)
+            for spec, _ in layoff_choices(melds[index], tile, seat, MELD_RULES)]
 
 
 def exchange_actions(state: GameState, seat: int) -> list[Action]:
@@ -197,6 +207,7 @@ class _Checks:
         self.state = state
         self.seat = seat
         self.hand = state.hands[seat]
+        self.counts = Counter(self.hand)
         self.taken = state.turn.taken
         self.turn = turn_of(state)
         self.opened_before = opened_before(state, seat)
@@ -212,30 +223,36 @@ class _Checks:
                     and (not self.turn.out or len(self.hand) == 1))
         return self.exchange(cast(ExchangeJoly, action))
 
-    def left(self, used: Sequence[Card]) -> tuple[Card, ...] | None:
+    def left(self, used: Sequence[Card]) -> list[Card] | None:
         """The rack after ``used`` leave it, ``None`` when it may not (no tile left, or only
-        copies of the tile taken this turn)."""
-        left = Counter(self.hand)
-        left.subtract(used)
-        if any(n < 0 for n in left.values()):
+        copies of the tile taken this turn). Counted first: the rack is listed only after
+        the face-up tile, when a going-out plan must be checked (``[]`` before that)."""
+        need = Counter(used)
+        have = self.counts
+        if any(have[t] < n for t, n in need.items()):
             return None
-        rest = tuple(left.elements())
-        if not rest or (self.taken is not None and all(c == self.taken for c in rest)):
+        size = len(self.hand) - len(used)
+        taken = self.taken
+        if not size or (taken is not None and have[taken] - need[taken] == size):
             return None
-        return rest
+        if not self.turn.out:
+            return []  # what is left matters only for the plan after the face-up tile
+        rest = Counter(have)
+        rest.subtract(need)
+        return list(rest.elements())
 
     def meld(self, groups: Sequence[tuple[CardSpec, ...]]) -> bool:
         """:func:`engine.variants.romanian.moves.verify_meld`."""
         state, seat = self.state, self.seat
+        left = self.left([s.card for g in groups for s in g])
+        if left is None:
+            return False
         melds: list[Meld] = []
         for group in groups:
             found = readings(group, seat, MELD_RULES)
             if len(found) != 1:
                 return False
             melds.append(found[0])
-        left = self.left([s.card for g in groups for s in g])
-        if left is None:
-            return False
         owed = self.turn.obligation
         if owed is not None and not paid_by(owed, melds):
             return False

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from engine.candidates import candidate_melds
+from engine.candidates import candidate_melds, may_meld_with
 from engine.cards import JOKER, TILE_COLOURS, Card
 from engine.melds import (
     CardSpec,
@@ -296,9 +296,51 @@ def going_out_plan(hand: Sequence[Card], ctx: PlanContext,
     tiles of ``hand``, not their order, and is cached per (tiles, ``ctx``, ``budget``):
     the legal moves of one turn ask the same question many times.
     """
-    if not hand:
+    if not hand or not _may_go_out(hand, ctx):
         return None
     return _cached_plan(tuple(sorted(hand, key=lambda c: c.sort_key)), ctx, budget)
+
+
+def _may_go_out(hand: Sequence[Card], ctx: PlanContext) -> bool:
+    """A quick necessary condition for a plan: at most one tile (not ``ctx.keep``) is in
+    no meld the rack might make (:func:`engine.candidates.may_meld_with`) and fits no
+    table meld it may lay off on (:func:`_may_lay_off`). ``False`` means the search would
+    find every copy of such a tile loose too; most racks of a game end here, before the
+    candidate melds are built."""
+    jolys = sum(1 for t in hand if t.is_joker)
+    loose: list[Card] = []
+    for tile in set(hand):
+        if tile.is_joker or may_meld_with(tile, hand, MELD_RULES) or any(
+                _may_lay_off(tile, ctx.melds[i], hand, jolys) for i in ctx.targets):
+            continue
+        loose += [tile] * hand.count(tile)
+        if len(loose) > 1:
+            return False
+    return not loose or loose[0] != ctx.keep
+
+
+def _may_lay_off(tile: Card, meld: Meld, hand: Sequence[Card], jolys: int) -> bool:
+    """Whether natural ``tile`` might join ``meld`` in a lay-off group from ``hand``: a set
+    of its number with room, or a run of its colour that the rack's tiles of that colour
+    (gaps filled by its Jolys) reach from either end (the 1 also after the 13)."""
+    first = meld.cards[0].face
+    if meld.kind is MeldKind.SET:
+        return tile.rank == first.rank and len(meld.cards) < MELD_RULES.max_set
+    if tile.suit is not first.suit:
+        return False
+    low = first.rank
+    high = low + len(meld.cards) - 1  # positions: 14 is the 1 after the 13
+    held = {t.rank for t in hand if t.suit is tile.suit}
+    for pos in (tile.rank, 14) if tile.rank == 1 else (tile.rank,):
+        if pos < low:
+            between = range(pos + 1, low)
+        elif pos > high:
+            between = range(high + 1, pos)
+        else:
+            continue
+        if sum(1 for p in between if rank_at(p) not in held) <= jolys:
+            return True
+    return False
 
 
 @functools.lru_cache(maxsize=1024)
