@@ -106,8 +106,9 @@ def _window_table(min_cards: int, ace: AceMode
 def may_meld_with(card: Card, cards: Iterable[Card], rules: MeldRules) -> bool:
     """A quick necessary condition for :func:`candidate_melds` over ``cards`` to hold a
     meld with ``card`` (a card of ``cards``): a set needs ``min_cards`` of its rank in
-    distinct suits, jokers filling up to ``max_set``; a run a window of ``min_cards``
-    places around it whose gaps the jokers fill. ``False`` means no such meld; ``True``
+    distinct suits, jokers filling up to ``max_set``; a run a window of ``min_cards`` or
+    more places around it that holds ``min_naturals`` of its cards and whose gaps the
+    jokers fill. ``False`` means no such meld; ``True``
     only that one may exist (always for a joker). No enumeration: O(len(cards))."""
     if card.is_joker:
         return True
@@ -126,20 +127,28 @@ def may_meld_with(card: Card, cards: Iterable[Card], rules: MeldRules) -> bool:
     if len(suits) >= rules.min_naturals and min(len(suits) + jokers, rules.max_set) \
             >= rules.min_cards:
         return True
-    need = rules.min_cards - jokers
-    for window in _windows_with(card.rank, rules.min_cards, rules.ace):
-        present = sum(1 for r in window if r in ranks)
-        if present >= need and present >= rules.min_naturals:
+    mask = 0
+    for r in ranks:
+        mask |= 1 << r
+    for length, window in _windows_with(card.rank, rules.min_cards, rules.ace):
+        present = (mask & window).bit_count()
+        if present >= rules.min_naturals and length - present <= jokers:
             return True
     return False
 
 
 @functools.cache
-def _windows_with(rank: int, length: int, ace: AceMode) -> tuple[tuple[int, ...], ...]:
-    """The rank windows of runs of ``length`` under ``ace`` that hold ``rank``."""
+def _windows_with(rank: int, min_cards: int, ace: AceMode) -> tuple[tuple[int, int], ...]:
+    """The rank windows of runs of ``min_cards`` or more under ``ace`` that hold ``rank``,
+    as (length, bit mask of the ranks): a long run can hold more natural cards than any
+    short window around the card (J jk jk A with two naturals needed)."""
     out = []
-    for start in run_windows(length, ace):
-        window = tuple(rank_at(p) for p in range(start, start + length))
-        if rank in window:
-            out.append(window)
+    for length in range(min_cards, 15):
+        for start in run_windows(length, ace):
+            window = [rank_at(p) for p in range(start, start + length)]
+            if rank in window:
+                bits = 0
+                for r in window:
+                    bits |= 1 << r
+                out.append((length, bits))
     return tuple(out)

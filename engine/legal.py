@@ -15,7 +15,7 @@ from engine.actions import (
 from engine.candidates import candidate_melds
 from engine.cards import Card
 from engine.game import can
-from engine.melds import CardSpec, joker_swap_target, layoff_choices, readings
+from engine.melds import CardSpec, joker_swap_target, layoff_choices, layoff_index, readings
 from engine.search import going_out_partitions
 from engine.state import GameState, Phase
 
@@ -147,7 +147,9 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
 
 def layoff_specs(card: Card, state: GameState) -> list[tuple[int, CardSpec]]:
     """Single-card lay-offs of ``card``: one per meld, or per joker face when a joker fits
-    more than one place (e.g. either end of a run): :func:`engine.melds.layoff_choices`."""
+    more than one place (e.g. either end of a run): :func:`engine.melds.layoff_choices`,
+    tried on the melds whose open ends take the card (:class:`engine.melds.LayoffIndex`)."""
     mrules = state.rules.var.meld_rules(state.rules)
-    return [(index, spec) for index, meld in enumerate(state.melds)
-            for spec, _ in layoff_choices(meld, card, state.current, mrules)]
+    melds = state.melds
+    return [(index, spec) for index in layoff_index(melds, mrules).targets(card)
+            for spec, _ in layoff_choices(melds[index], card, state.current, mrules)]

@@ -41,6 +41,11 @@ def check_one_joker(meld: Meld) -> MeldProblem | None:
 def meld_rules(rules: RuleSet) -> MeldRules:
     """Runs of 3+, sets of 3-4, two natural cards at least, the joker checks above; the ace
     low or high (or around the corner with ``around``)."""
-    ace = AceMode.AROUND if rules.flag("around") else AceMode.HIGH_OR_LOW
-    check = check_one_joker if rules.flag("one_joker") else check_jokers
-    return MeldRules(ace=ace, min_cards=3, max_set=4, min_naturals=2, check=check)
+    return _MELD_RULES[rules.flag("around"), rules.flag("one_joker")]
+
+
+#: One shared record per option pair (the lay-off index is reused per record).
+_MELD_RULES = {(around, one): MeldRules(
+    ace=AceMode.AROUND if around else AceMode.HIGH_OR_LOW, min_cards=3, max_set=4,
+    min_naturals=2, check=check_one_joker if one else check_jokers)
+    for around in (False, True) for one in (False, True)}

@@ -97,12 +97,23 @@ def turn_extra(state: GameState) -> GermanTurn:
 def eliminated(state: GameState, seat: int) -> bool:
     """True when ``seat`` is out of the match (its total exceeds the target)."""
     target = state.rules.number("target")
-    return target is not None and state.totals[seat] > target
+    return target is not None and _above(state.totals[seat], target)
+
+
+def _above(total: Fraction | int, target: int) -> bool:
+    """``total > target`` without the slow mixed comparison of :class:`Fraction`."""
+    if isinstance(total, Fraction):
+        return total.numerator > target * total.denominator  # denominators are positive
+    return total > target
 
 
 def active_seats(state: GameState) -> tuple[int, ...]:
     """The seats still in the match, in seat order."""
-    return tuple(s for s in range(state.seats) if not eliminated(state, s))
+    target = state.rules.number("target")
+    if target is None:
+        return tuple(range(state.seats))
+    totals = state.totals
+    return tuple(s for s in range(state.seats) if not _above(totals[s], target))
 
 
 def next_active(state: GameState, seat: int) -> int:
