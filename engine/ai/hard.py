@@ -17,14 +17,23 @@ zu entsorgen", basic-rummy.de.txt), so it changes one of the greedy player's
   the next player can use the discard (:func:`feed_risk`, or certainty when the next
   player could lay it off on the table); the least deadwood points; card order.
 
+In Rummy 500 it also races where the greedy player collects points
+(:func:`rummy500_race`): it refuses a take from deep in the discard pile of more than
+:data:`DEEP_TAKE_LIMIT` cards (a full hand is slow to go out with, and every card left
+in it counts against its owner), and it holds its melds and lay-offs back while every
+other player still holds more than :data:`HOLD_WHILE_OTHERS_HOLD` cards (the rule text
+advises it: "Deshalb würden Sie normalerweise Ihre -4--5--6 noch nicht melden, sondern
+würden warten", rummy-500.de.txt; a meld on the table is a target for the others'
+lay-offs and calls), unless the move goes out or plays the card owed from the pile.
+
 Every other decision (draws and takes, melds, lay-offs, joker exchanges, the variants'
 own moves and calls) is the greedy player's. Tried and left out, measured in duplicate
-matches against the greedy player: refusing Rummy 500's deep takes that fill the hand
-(hands won 55 -> 64 %, but points per hand +7 -> -7: the greedy player's takes score);
-holding melds back until going out (500: 71 % of hands, -15 points per hand); the
-greedy discard when the next player is close to going out (fewer hands, about the same
-points). Deterministic for a view and a seed; cost:
-a few best-meld searches per decision (cached), a few milliseconds at most.
+matches against the greedy player: holding melds back until going out (500: 71 % of
+hands, -15 points per hand), or in basic, German and Romanian Rummy (fewer hands won
+there); refusing every deep take of more than two or three cards (more hands, fewer
+points); the greedy discard when the next player is close to going out (fewer hands,
+about the same points). Deterministic for a view and a seed; cost: a few best-meld
+searches per decision (cached), a few milliseconds at most.
 
 Measured in duplicate two-player matches against the greedy player (``rummy-bot bench
 --only strength``): see the README's performance table.
@@ -35,15 +44,27 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.actions import Action, Discard
+from engine.actions import Action, Discard, Draw, LayOff, MeldCards, TakeDiscard
 from engine.ai.greedy import GreedyPlayer
 from engine.ai.greedy_core import CardKey, deadwood_after_discard, meld_completions
+from engine.ai.rummy500 import taken_cards
 from engine.cards import Card
 from engine.search import best_melds, layoff_options
+from engine.variants.rummy500.state import PublicExtra
 from engine.views import PlayerView
 
-__all__ = ["FEED_WEIGHT", "HardPlayer", "cards_to_place", "feed_risk", "live_outs", "race_key",
-           "unseen_cards"]
+__all__ = ["DEEP_TAKE_LIMIT", "FEED_WEIGHT", "HOLD_WHILE_OTHERS_HOLD", "HardPlayer",
+           "cards_to_place", "feed_risk", "live_outs", "race_discard", "race_key",
+           "rummy500_race", "unseen_cards"]
+
+DEEP_TAKE_LIMIT = 5
+"""Rummy 500: the most cards a take from deep in the discard pile may move to the hand
+(tuned in duplicate matches against the greedy player, 800 deal pairs: limits 2, 3, 4,
+5, 7 gave 65, 65, 64, 62, 59 % of hands and -10, +1, +6, +12, +17 points per hand)."""
+
+HOLD_WHILE_OTHERS_HOLD = 5
+"""Rummy 500: melds and lay-offs wait while every other player holds more cards than this
+(3, 5, 7 tried: 5 won the most hands)."""
 
 FEED_WEIGHT = 3.0
 """Outs a discard is worth giving up for each unit of chance that it helps the next
@@ -136,13 +157,46 @@ class HardPlayer(GreedyPlayer):
     def decide(self, view: PlayerView, legal: Sequence[Action]) -> Action:
         """One element of ``legal``; raises ``NoLegalAction`` when it is empty."""
         choice = super().decide(view, legal)
+        if view.table.rules.variant == "500":
+            choice = rummy500_race(view, legal, choice)
         if not isinstance(choice, Discard):
             return choice
-        options = {a.card: a for a in legal if isinstance(a, Discard)}
-        if len(options) < 2:
-            return choice
-        unseen = unseen_cards(view)
-        values = dict(deadwood_after_discard(view.hand, view.table.rules,
-                                             keep=view.table.taken))
-        best = min(options, key=lambda c: race_key(view, c, unseen, values))
-        return options[best]
+        return race_discard(view, legal, choice)
+
+
+def race_discard(view: PlayerView, legal: Sequence[Action], fallback: Discard) -> Discard:
+    """The legal discard with the smallest :func:`race_key`; ``fallback`` when there is no
+    other choice."""
+    options = {a.card: a for a in legal if isinstance(a, Discard)}
+    if len(options) < 2:
+        return fallback
+    unseen = unseen_cards(view)
+    values = dict(deadwood_after_discard(view.hand, view.table.rules, keep=view.table.taken))
+    best = min(options, key=lambda c: race_key(view, c, unseen, values))
+    return options[best]
+
+
+def rummy500_race(view: PlayerView, legal: Sequence[Action], choice: Action) -> Action:
+    """Rummy 500 (see the module docstring): ``choice`` (the greedy player's), a draw
+    instead of a take of more than :data:`DEEP_TAKE_LIMIT` cards, or the best discard
+    (:func:`race_discard`) instead of a meld or lay-off while every other player holds
+    more than :data:`HOLD_WHILE_OTHERS_HOLD` cards, unless it goes out or plays the card
+    owed from the pile."""
+    table = view.table
+    if isinstance(choice, TakeDiscard) and choice.card is not None:
+        draw = next((a for a in legal if isinstance(a, Draw)), None)
+        if draw is not None and len(taken_cards(table.discard, choice)) > DEEP_TAKE_LIMIT:
+            return draw
+        return choice
+    if not isinstance(choice, MeldCards | LayOff):
+        return choice
+    extra = table.extra
+    if isinstance(extra, PublicExtra) and extra.must_play is not None:
+        return choice
+    used = sum(len(g) for g in choice.groups) if isinstance(choice, MeldCards) \
+        else len(choice.cards)
+    others = [n for seat, n in enumerate(table.hand_sizes) if seat != view.seat]
+    if used >= len(view.hand) - 1 or min(others, default=0) <= HOLD_WHILE_OTHERS_HOLD:
+        return choice
+    discards = [a for a in legal if isinstance(a, Discard)]
+    return race_discard(view, legal, discards[0]) if discards else choice

@@ -59,7 +59,10 @@ def _take_gain(view: PlayerView, cards: Sequence[Card], base: int) -> int | None
     return None
 
 
-def _taken_cards(pile: Sequence[Card], action: TakeDiscard | CallRummy) -> tuple[Card, ...]:
+def taken_cards(pile: Sequence[Card], action: TakeDiscard | CallRummy) -> tuple[Card, ...]:
+    """The cards a take or call moves from ``pile`` to the hand, bottom first: the top card,
+    or a deeper card with every card above it ("alle Karten oberhalb ... der Karte, die Sie
+    melden wollen", rummy-500.de.txt); ``()`` when the card is not in the pile."""
     if action.card is None:
         return tuple(pile[-1:])
     below = isinstance(action, TakeDiscard) and action.card != pile[-1]
@@ -80,7 +83,7 @@ def _draw_choice(view: PlayerView, legal: Sequence[Any]) -> Action | None:
             continue  # the seat to play takes the same cards with `take`
         if not isinstance(action, TakeDiscard | CallRummy):
             continue
-        cards = _taken_cards(pile, action)
+        cards = taken_cards(pile, action)
         if not cards or len(cards) > MAX_TAKE:
             continue
         gain = _take_gain(view, cards, base)

@@ -1,4 +1,5 @@
-"""The hard AI (engine/ai/hard.py): the greedy player racing to go out.
+"""The hard AI (engine/ai/hard.py): the greedy player racing to go out (in Rummy 500 also
+holding melds back and refusing deep takes).
 
 basic-rummy.de.txt: "Das Ziel des Spiels ist es, alle Karten in der Hand zu entsorgen" —
 its discards keep the fewest cards outside melds and the most live outs, and it sees
@@ -11,16 +12,25 @@ from collections import Counter
 
 import pytest
 
-from engine.actions import Discard, Draw
+from engine.actions import Action, Discard, Draw, LayOff, MeldCards, TakeDiscard
 from engine.ai import HardPlayer, make_ai
 from engine.ai.greedy import GreedyPlayer
-from engine.ai.hard import feed_risk, live_outs, race_key, unseen_cards
+from engine.ai.hard import (
+    DEEP_TAKE_LIMIT,
+    HOLD_WHILE_OTHERS_HOLD,
+    feed_risk,
+    live_outs,
+    race_key,
+    unseen_cards,
+)
+from engine.ai.rummy500 import taken_cards
 from engine.cards import JOKER, parse_card, parse_cards
 from engine.dealing import DealSpec, new_game
 from engine.frozen import replace
 from engine.game import apply, is_over, legal_actions
 from engine.rules import make_rules
 from engine.state import GameState, Phase
+from engine.variants.rummy500.state import PublicExtra
 from engine.views import view_for
 
 
@@ -118,10 +128,10 @@ def test_hidden_cards_of_other_seats_change_nothing_it_is_given(variant: str) ->
     assert checked >= 10
 
 
-def test_it_draws_and_takes_as_the_greedy_player_and_changes_only_discards() -> None:
-    """Rummy 500 games of greedy players (deep takes of the whole pile top included): at
-    every decision the hard player makes the greedy choice unless both are discards."""
-    rules = make_rules("500")
+def test_outside_rummy_500_it_changes_only_the_greedy_discards() -> None:
+    """Basic Rummy games of greedy players: at every decision the hard player makes the
+    greedy choice unless both are discards."""
+    rules = make_rules("basic")
     differ = 0
     for seed in range(6):
         state = new_game(rules, ["ana", "ben"], seed=seed)
@@ -139,3 +149,64 @@ def test_it_draws_and_takes_as_the_greedy_player_and_changes_only_discards() -> 
                 assert hard == greedy
             state, _ = apply(state, greedy)
     assert differ > 0
+
+
+def _rummy500_decisions(games: int) -> list[tuple[GameState, Action, Action]]:
+    """(state, greedy choice, hard choice) at every decision of Rummy 500 games played by
+    greedy players."""
+    rules = make_rules("500")
+    out = []
+    for seed in range(games):
+        state = new_game(rules, ["ana", "ben"], seed=seed)
+        for _ in range(300):
+            if state.phase not in (Phase.DRAW, Phase.PLAY):
+                break
+            seat = state.current
+            view, legal = view_for(state, seat), legal_actions(state, seat)
+            greedy = GreedyPlayer(seed).decide(view, legal)
+            hard = HardPlayer(seed).decide(view, legal)
+            assert hard in legal
+            out.append((state, greedy, hard))
+            state, _ = apply(state, greedy)
+    return out
+
+
+def test_rummy_500_it_holds_melds_back_while_the_others_hold_many_cards() -> None:
+    """rummy-500.de.txt: "Deshalb würden Sie normalerweise Ihre -4--5--6 noch nicht melden,
+    sondern würden warten": where the greedy player melds or lays off without going out
+    and owing no card, the hard player discards while the other player holds more than
+    HOLD_WHILE_OTHERS_HOLD cards, and plays the same move once it holds fewer."""
+    held = played = 0
+    for state, greedy, hard in _rummy500_decisions(12):
+        if not isinstance(greedy, MeldCards | LayOff):
+            continue
+        extra = view_for(state, state.current).table.extra
+        assert isinstance(extra, PublicExtra)
+        used = (sum(len(g) for g in greedy.groups) if isinstance(greedy, MeldCards)
+                else len(greedy.cards))
+        if extra.must_play is not None or used >= len(state.hands[state.current]) - 1:
+            assert hard == greedy
+        elif len(state.hands[1 - state.current]) > HOLD_WHILE_OTHERS_HOLD:
+            assert isinstance(hard, Discard)
+            held += 1
+        else:
+            assert hard == greedy
+            played += 1
+    assert held > 0 and played > 0
+
+
+def test_rummy_500_it_draws_instead_of_a_deep_take_that_fills_its_hand() -> None:
+    """A take from deep in the pile of more than DEEP_TAKE_LIMIT cards (rummy-500.de.txt:
+    "alle Karten oberhalb ... der Karte, die Sie melden wollen") becomes a draw; smaller
+    takes stay the greedy player's."""
+    refused = kept = 0
+    for state, greedy, hard in _rummy500_decisions(12):
+        if not (isinstance(greedy, TakeDiscard) and greedy.card is not None):
+            continue
+        if len(taken_cards(state.discard, greedy)) > DEEP_TAKE_LIMIT:
+            assert hard == Draw(state.current)
+            refused += 1
+        else:
+            assert hard == greedy
+            kept += 1
+    assert refused > 0 and kept > 0
