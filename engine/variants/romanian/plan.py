@@ -35,10 +35,9 @@ from engine.melds import (
     CardSpec,
     Meld,
     MeldKind,
-    MeldProblem,
-    check_meld,
     extend_readings,
     rank_at,
+    readings,
 )
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.obligation import pays
@@ -109,10 +108,7 @@ def _new_melds(hand: tuple[Card, ...], seat: int) -> tuple[Meld, ...]:
         groups = groups + extra
     out = []
     for group in groups:
-        try:
-            found = check_meld(group, seat, MELD_RULES)
-        except MeldProblem:
-            continue
+        found = readings(group, seat, MELD_RULES)
         if len(found) == 1:
             out.append(found[0])
     return tuple(out)
@@ -252,10 +248,7 @@ def _splits(meld: Meld, seat: int) -> bool:
 
 
 def _readings_of(specs: tuple[CardSpec, ...], seat: int) -> list[Meld]:
-    try:
-        return check_meld(specs, seat, MELD_RULES)
-    except MeldProblem:
-        return []
+    return readings(specs, seat, MELD_RULES)
 
 
 def most_value(tile: Card) -> int:
@@ -366,7 +359,8 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan 
     steps = 0
 
     def search(rest: tuple[int, ...], used: int, discard: int, value: int, run: bool,
-               paid: bool) -> int | None:
+               paid: bool, potential: int) -> int | None:
+        """``potential``: the most the tiles of ``rest`` can still add (kept, not summed)."""
         nonlocal steps
         steps += 1
         if steps > budget:
@@ -381,14 +375,13 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan 
         key = (rest, used, discard >= 0, min(value, need or 0), run, paid)
         if key in memo:
             return None
-        if need is not None and value < need and value + sum(
-                n * most[i] for i, n in enumerate(rest) if n) < need:
+        if need is not None and value < need and value + potential < need:
             memo.add(key)
             return None
         if discard < 0 and kinds[low] != ctx.keep:
             fewer = list(rest)
             fewer[low] -= 1
-            found = search(tuple(fewer), used, low, value, run, paid)
+            found = search(tuple(fewer), used, low, value, run, paid, potential - most[low])
             if found is not None:
                 return found
         for n in by_lowest.get(low, ()):
@@ -403,7 +396,8 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan 
             left = tuple(fewer)
             chosen.append(n)
             found = search(left, used | (1 << item.target if item.target >= 0 else 0),
-                           discard, value + item.value, run or item.run, paid or item.pays)
+                           discard, value + item.value, run or item.run, paid or item.pays,
+                           potential - sum(c * most[i] for i, c in item.uses))
             if found is not None:
                 return found
             chosen.pop()
@@ -411,7 +405,8 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan 
         return None
 
     try:
-        discard = search(start, 0, -1, 0, False, False)
+        discard = search(start, 0, -1, 0, False, False,
+                         sum(n * most[i] for i, n in enumerate(start)))
     except _GiveUp:
         return None
     if discard is None:
