@@ -279,10 +279,20 @@ def extend_readings(meld: Meld, specs: Sequence[CardSpec], owner: int,
 
     Cards already on the table keep their faces and order: basic-rummy.de.txt
     "Es ist Ihnen nicht gestattet, die Meldungen dabei neu anzuordnen." New
-    cards are owned by ``owner``. Returns ``[]`` when the lay-off is invalid.
+    cards are owned by ``owner``. Returns ``[]`` when the lay-off is invalid. Results are
+    cached per (meld, cards, owner, rules): the melds on the table and the cards in hand
+    stay the same for many turns, and legal-move lists ask again each turn.
     """
     if not _may_fit(meld, specs):
         return []
+    return list(_extend_readings(meld, tuple(specs), owner, rules))
+
+
+# A few thousand entries: a lay-off question recurs within a deal (the same melds, the same
+# hand); a bigger cache is more heap for the garbage collector to walk.
+@functools.lru_cache(maxsize=4096)
+def _extend_readings(meld: Meld, specs: tuple[CardSpec, ...], owner: int,
+                     rules: MeldRules) -> tuple[Meld, ...]:
     existing = [CardSpec(p.card, p.face) if p.card.is_joker else CardSpec(p.card)
                 for p in meld.cards]
     combined = existing + list(specs)
@@ -305,7 +315,7 @@ def extend_readings(meld: Meld, specs: Sequence[CardSpec], owner: int,
             if idx < 0:
                 continue
         found.append(Meld(meld.kind, tuple(placed), meld.owner))
-    return found
+    return tuple(found)
 
 
 def new_face(old: Meld, reading: Meld) -> Card:
