@@ -130,7 +130,10 @@ def may_meld_with(card: Card, cards: Iterable[Card], rules: MeldRules) -> bool:
     mask = 0
     for r in ranks:
         mask |= 1 << r
+    longest = jokers + len(ranks)  # a longer window has more gaps than jokers
     for length, window in _windows_with(card.rank, rules.min_cards, rules.ace):
+        if length > longest:
+            break
         present = (mask & window).bit_count()
         if present >= rules.min_naturals and length - present <= jokers:
             return True
@@ -140,7 +143,7 @@ def may_meld_with(card: Card, cards: Iterable[Card], rules: MeldRules) -> bool:
 @functools.cache
 def _windows_with(rank: int, min_cards: int, ace: AceMode) -> tuple[tuple[int, int], ...]:
     """The rank windows of runs of ``min_cards`` or more under ``ace`` that hold ``rank``,
-    as (length, bit mask of the ranks): a long run can hold more natural cards than any
+    as (length, bit mask of the ranks), shortest first: a long run can hold more natural cards than any
     short window around the card (J jk jk A with two naturals needed)."""
     out = []
     for length in range(min_cards, 15):
