@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable
 from itertools import combinations
 
-from engine.cards import JOKER, Card
+from engine.cards import JOKER, Card, Suit
 from engine.melds import AceMode, CardSpec, MeldRules, rank_at, run_windows
 
 
@@ -46,8 +46,8 @@ def _sets(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[
                 for j in range(0, min(jokers, rules.max_set - k) + 1):
                     if k + j < rules.min_cards:
                         continue
-                    specs = tuple(CardSpec(c) for c in combo)
-                    specs += tuple(CardSpec(JOKER, Card(rank, None)) for _ in range(j))
+                    specs = tuple(_natural(c) for c in combo)
+                    specs += (_joker_as(rank, None),) * j
                     out.append(specs)
     return out
 
@@ -82,9 +82,22 @@ def _runs(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[
                     if have < max(rules.min_naturals, 0) or (size and have == 0):
                         continue
                     keep = set(present) - set(replaced)
-                    out.append(tuple(CardSpec(Card(r, suit)) if r in keep
-                                     else CardSpec(JOKER, Card(r, suit)) for r in window))
+                    out.append(tuple(_natural(Card(r, suit)) if r in keep
+                                     else _joker_as(r, suit) for r in window))
     return out
+
+
+@functools.cache
+def _natural(card: Card) -> CardSpec:
+    """The spec of a natural card (shared: specs are immutable, and candidate lists make
+    thousands of them)."""
+    return CardSpec(card)
+
+
+@functools.cache
+def _joker_as(rank: int, suit: Suit | None) -> CardSpec:
+    """The spec of a joker standing for ``rank`` of ``suit`` (any suit: ``None``), shared."""
+    return CardSpec(JOKER, Card(rank, suit))
 
 
 @functools.cache
@@ -143,8 +156,8 @@ def may_meld_with(card: Card, cards: Iterable[Card], rules: MeldRules) -> bool:
 @functools.cache
 def _windows_with(rank: int, min_cards: int, ace: AceMode) -> tuple[tuple[int, int], ...]:
     """The rank windows of runs of ``min_cards`` or more under ``ace`` that hold ``rank``,
-    as (length, bit mask of the ranks), shortest first: a long run can hold more natural cards than any
-    short window around the card (J jk jk A with two naturals needed)."""
+    as (length, bit mask of the ranks), shortest first: a long run can hold more natural
+    cards than any short window around the card (J jk jk A with two naturals needed)."""
     out = []
     for length in range(min_cards, 15):
         for start in run_windows(length, ace):
