@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +19,15 @@ from engine.candidates import candidate_melds, may_meld_with
 from engine.cards import JOKER, parse_cards, standard_deck
 from engine.game import apply, apply_legal, current_player, is_over, legal_actions, new_game
 from engine.legal import checked_legal_actions, standard_legal_actions
-from engine.melds import AceMode, CardSpec, MeldRules, extend_readings, layoff_choices, readings
+from engine.melds import (
+    AceMode,
+    CardSpec,
+    LayoffIndex,
+    MeldRules,
+    extend_readings,
+    layoff_choices,
+    readings,
+)
 from engine.options import OptionValue
 from engine.rules import make_rules
 
@@ -110,3 +119,54 @@ def test_a_joker_face_that_names_no_one_place_is_no_lay_off() -> None:
     short = readings(tuple(CardSpec(c) for c in parse_cards("9s 10s js")), 0, rules)[0]
     assert [s.face for s, _ in layoff_choices(short, JOKER, 1, rules)] == \
         [parse_cards("8s")[0], parse_cards("qs")[0]]
+
+
+def test_a_long_run_can_hold_more_naturals_than_a_short_window() -> None:
+    """J jk jk A with two natural cards needed: no run of three around the ace holds two
+    naturals, the run of four does (found by the property test above)."""
+    rules = MeldRules(ace=AceMode.AROUND, max_set=3, min_naturals=2)
+    cards = [*parse_cards("ac jc"), JOKER, JOKER]
+    assert any(s.card == cards[0] for g in candidate_melds(cards, rules) for s in g)
+    assert may_meld_with(cards[0], cards, rules)
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.data())
+def test_the_lay_off_index_never_misses_a_lay_off(data: st.DataObject) -> None:
+    """:class:`engine.melds.LayoffIndex` (each meld's open ends) is a necessary condition:
+    whenever a card can be laid off on a meld (:func:`engine.melds.extend_readings`), the
+    meld is among the card's targets, and the targets come in table order."""
+    rules = data.draw(st.sampled_from(RULES_TO_TEST))
+    pack = [*standard_deck(), JOKER]
+    cards = data.draw(st.lists(st.sampled_from(pack), min_size=3, max_size=16))
+    groups = candidate_melds(cards, rules)
+    picked = data.draw(st.lists(st.sampled_from(groups), max_size=5)) if groups else []
+    melds = tuple(found[0] for g in picked if len(found := readings(g, 0, rules)) == 1)
+    index = LayoffIndex(melds, rules)
+    for card in pack:
+        targets = list(index.targets(card))
+        assert targets == sorted(targets)
+        for i, meld in enumerate(melds):
+            if extend_readings(meld, (CardSpec(card),), 1, rules):
+                assert i in targets
+
+
+@pytest.mark.parametrize("ace", list(AceMode))
+def test_the_lay_off_index_finds_both_ends_of_every_short_run(ace: AceMode) -> None:
+    """Every run of three clubs the ace rule allows, and every card of the pack: where
+    the card extends the run (the king below A-2-3 with the ace around, the ace above
+    Q-K), the index names the run."""
+    rules = MeldRules(ace=ace)
+    pack = [*standard_deck(), JOKER]
+    clubs = [c for c in standard_deck() if str(c).endswith("c")]
+    runs = [found[0] for g in candidate_melds(clubs, rules) if len(g) == 3
+            and len(found := readings(g, 0, rules)) == 1]
+    assert len(runs) >= 11
+    extended = 0
+    for run in runs:
+        index = LayoffIndex((run,), rules)
+        for card in pack:
+            if extend_readings(run, (CardSpec(card),), 1, rules):
+                assert list(index.targets(card)) == [0], (run, card)
+                extended += 1
+    assert extended > len(runs)
