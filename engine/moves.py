@@ -118,7 +118,8 @@ def apply_draw(state: GameState, action: Draw) -> Result:
         events.append(event)
     card = state.stock[0]
     hand = (*state.hands[action.seat], card)
-    state = replace(state.with_hand(action.seat, hand), stock=state.stock[1:], phase=Phase.PLAY)
+    state = replace(state, hands=state.hands_with(action.seat, hand), stock=state.stock[1:],
+                    phase=Phase.PLAY)
     events.append(Drew(action.seat))
     return state, tuple(events)
 
@@ -155,8 +156,9 @@ def apply_take(state: GameState, action: TakeDiscard) -> Result:
     """Move the upcard to the hand and remember it (it may not be discarded this turn)."""
     card = state.discard[-1]
     hand = (*state.hands[action.seat], card)
-    state = replace(state.with_hand(action.seat, hand), discard=state.discard[:-1],
-                    phase=Phase.PLAY, turn=replace(state.turn, taken=card))
+    state = replace(state, hands=state.hands_with(action.seat, hand),
+                    discard=state.discard[:-1], phase=Phase.PLAY,
+                    turn=replace(state.turn, taken=card))
     return state, (TookDiscard(action.seat, card),)
 
 
@@ -225,7 +227,7 @@ def apply_meld(state: GameState, action: MeldCards) -> Result:
         melds.append(meld)
         events.append(Melded(seat, len(melds) - 1, meld))
     played = sum(len(m.cards) for m in plan.melds)
-    state = replace(state.with_hand(seat, plan.left), melds=tuple(melds),
+    state = replace(state, hands=state.hands_with(seat, plan.left), melds=tuple(melds),
                     has_melded=_set(state.has_melded, seat),
                     has_played=_set(state.has_played, seat),
                     turn=replace(state.turn, melds=state.turn.melds + len(plan.melds),
@@ -277,7 +279,7 @@ def apply_layoff(state: GameState, action: LayOff) -> Result:
     seat = action.seat
     melds = list(state.melds)
     melds[action.meld] = new_meld
-    state = replace(state.with_hand(seat, left), melds=tuple(melds),
+    state = replace(state, hands=state.hands_with(seat, left), melds=tuple(melds),
                     has_played=_set(state.has_played, seat),
                     turn=replace(state.turn, played=state.turn.played + len(action.cards)))
     event = LaidOff(seat, action.meld, tuple(s.card for s in action.cards), new_meld)
@@ -313,7 +315,7 @@ def apply_swap(state: GameState, action: SwapJoker) -> Result:
     melds = list(state.melds)
     melds[action.meld] = replace(meld, cards=tuple(cards))
     hand = (*remove_cards(state.hands[seat], [action.card]), JOKER)
-    state = replace(state.with_hand(seat, hand), melds=tuple(melds))
+    state = replace(state, hands=state.hands_with(seat, hand), melds=tuple(melds))
     return state, (JokerSwapped(seat, action.meld, action.card),)
 
 
@@ -333,12 +335,13 @@ def apply_discard(state: GameState, action: Discard) -> Result:
     """Discard and pass the turn to the left; discarding the last card goes out."""
     seat = action.seat
     left = remove_cards(state.hands[seat], [action.card])
-    state = replace(state.with_hand(seat, left), discard=(*state.discard, action.card))
+    hands = state.hands_with(seat, left)
+    discard = (*state.discard, action.card)
     events: list[Event] = [Discarded(seat, action.card)]
     if not left:
-        return _maybe_out(state, seat, events)
+        return _maybe_out(replace(state, hands=hands, discard=discard), seat, events)
     nxt = state.next_seat(seat)
-    state = replace(state, current=nxt, phase=Phase.DRAW,
+    state = replace(state, hands=hands, discard=discard, current=nxt, phase=Phase.DRAW,
                     turn=TurnState(fresh=not state.has_played[nxt]))
     return state, tuple(events)
 

@@ -103,9 +103,14 @@ class GameState:
 
     def with_hand(self, seat: int, hand: tuple[Card, ...]) -> GameState:
         """A copy with ``seat``'s hand replaced."""
+        return replace(self, hands=self.hands_with(seat, hand))
+
+    def hands_with(self, seat: int, hand: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+        """The hands with ``seat``'s replaced by ``hand`` (for a move that changes more
+        fields in one copy)."""
         hands = list(self.hands)
         hands[seat] = hand
-        return replace(self, hands=tuple(hands))
+        return tuple(hands)
 
     def next_seat(self, seat: int) -> int:
         """The seat to the left (clockwise, in seat order)."""

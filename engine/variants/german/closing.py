@@ -57,7 +57,7 @@ def apply_closing_layoff(state: GameState, action: LayOff) -> Result:
     meld, left = _plan(state, action)
     melds = list(state.melds)
     melds[action.meld] = meld
-    state = replace(state.with_hand(action.seat, left), melds=tuple(melds))
+    state = replace(state, hands=state.hands_with(action.seat, left), melds=tuple(melds))
     event = LaidOff(action.seat, action.meld, tuple(s.card for s in action.cards), meld)
     if left:
         return state, (event,)

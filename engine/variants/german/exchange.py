@@ -147,7 +147,7 @@ def apply_exchange(state: GameState, action: ExchangeJoker) -> Result:
     melds.append(plan.new_meld)
     played = len(action.cards) + len(action.group) - plan.freed
     turn = state.turn
-    state = replace(state.with_hand(seat, plan.left), melds=tuple(melds),
+    state = replace(state, hands=state.hands_with(seat, plan.left), melds=tuple(melds),
                     has_played=with_flag(state.has_played, seat),
                     turn=replace(turn, melds=turn.melds + 1, played=turn.played + played,
                                  extra=replace(turn_extra(state), exchanged=True)))

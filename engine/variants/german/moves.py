@@ -189,7 +189,8 @@ def apply_takeback(state: GameState, action: TakeBack) -> Result:
     base = replace(state.turn, melds=state.turn.melds - count,
                    played=state.turn.played - len(cards),
                    extra=replace(turn, provisional=0, total=0))
-    state = replace(state.with_hand(action.seat, hand), melds=state.melds[:-count], turn=base)
+    state = replace(state, hands=state.hands_with(action.seat, hand),
+                    melds=state.melds[:-count], turn=base)
     return state, (OpeningWithdrawn(action.seat, cards, count),)
 
 
@@ -259,7 +260,8 @@ def apply_discard(state: GameState, action: Discard) -> Result:
     seat = action.seat
     left = remove_cards(state.hands[seat], [action.card])
     turn = turn_extra(state)
-    state = replace(state.with_hand(seat, left), discard=(*state.discard, action.card))
+    state = replace(state, hands=state.hands_with(seat, left),
+                    discard=(*state.discard, action.card))
     events: list[Any] = [Discarded(seat, action.card)]
     if not left:
         rummy = is_rummy(state)

@@ -128,7 +128,8 @@ def apply_draw(state: GameState, action: Draw) -> Result:
         state = replace(state, stock=stock, discard=state.discard[:1], reuses=reuse)
         events.append(StockRenewed(len(stock), True, reuse))
     hand = (*state.hands[action.seat], state.stock[0])
-    state = replace(state.with_hand(action.seat, hand), stock=state.stock[1:], phase=Phase.PLAY)
+    state = replace(state, hands=state.hands_with(action.seat, hand),
+                    stock=state.stock[1:], phase=Phase.PLAY)
     events.append(Drew(action.seat))
     return state, as_events(events)
 
@@ -203,14 +204,15 @@ def apply_take(state: GameState, action: TakeDiscard) -> Result:
     if action.card is None or action.card == top:
         hand = (*state.hands[seat], top)
         obligation = None if state.has_melded[seat] else Obligation("opening", top)
-        state = replace(state.with_hand(seat, hand), discard=row[:-1], phase=Phase.PLAY,
+        state = replace(state, hands=state.hands_with(seat, hand),
+                        discard=row[:-1], phase=Phase.PLAY,
                         turn=replace(state.turn, taken=top,
                                      extra=TurnExtra(obligation=obligation)))
         return state, (TookDiscard(seat, top),)
     index = _row_index(state, action.card)
     taken = row[index:]
     rack = state.hands[seat]
-    state = replace(state.with_hand(seat, (*rack, *taken)), discard=row[:index],
+    state = replace(state, hands=state.hands_with(seat, (*rack, *taken)), discard=row[:index],
                     phase=Phase.PLAY,
                     turn=replace(state.turn,
                                  extra=TurnExtra(obligation=Obligation("row", action.card,
@@ -240,7 +242,7 @@ def apply_take_face_up(state: GameState, action: TakeFaceUp) -> Result:
     tile = extra_of(state).face_up
     assert tile is not None
     state = with_extra(state, face_up=None)
-    state = replace(state.with_hand(action.seat, (*state.hands[action.seat], tile)),
+    state = replace(state, hands=state.hands_with(action.seat, (*state.hands[action.seat], tile)),
                     phase=Phase.PLAY,
                     turn=replace(state.turn, taken=tile, extra=TurnExtra(out=True)))
     return state, as_events([TookFaceUp(action.seat, tile)])
@@ -475,7 +477,7 @@ def apply_exchange(state: GameState, action: ExchangeJoly) -> Result:
     tracks[number] = replace(track, replacements=(
         *track.replacements, Replacement(action.meld, action.tiles, seat)))
     hand = (*remove_cards(state.hands[seat], action.tiles), JOKER)
-    state = replace(state.with_hand(seat, hand), melds=tuple(melds),
+    state = replace(state, hands=state.hands_with(seat, hand), melds=tuple(melds),
                     has_played=tuple(True if i == seat else f
                                      for i, f in enumerate(state.has_played)))
     state = with_extra(state, jolys=tuple(tracks))
@@ -524,7 +526,8 @@ def apply_discard(state: GameState, action: Discard) -> Result:
     counterclockwise)."""
     seat = action.seat
     left = remove_cards(state.hands[seat], [action.card])
-    state = replace(state.with_hand(seat, left), discard=(*state.discard, action.card))
+    state = replace(state, hands=state.hands_with(seat, left),
+                    discard=(*state.discard, action.card))
     events: list[object] = [Discarded(seat, action.card)]
     if not left:
         rummy = state.turn.fresh

@@ -180,7 +180,8 @@ def apply_call(state: GameState, action: CallRummy) -> Result:
                                              plan.meld, plan.after)])
     taken = cards[-1] if len(cards) == 1 else None
     hand = (*state.hands[seat], *cards)
-    state = replace(state.with_hand(seat, hand), discard=pile[:plan.index], current=seat,
+    state = replace(state, hands=state.hands_with(seat, hand),
+                    discard=pile[:plan.index], current=seat,
                     phase=Phase.PLAY,
                     turn=TurnState(taken=taken, fresh=not state.has_played[seat],
                                    extra=TurnExtra(card, False)),

@@ -201,7 +201,7 @@ def apply_take(state: GameState, action: TakeDiscard) -> Result:
     seat = action.seat
     state = close_window(state)
     hand = (*state.hands[seat], *plan.cards)
-    state = replace(state.with_hand(seat, hand), discard=state.discard[:plan.index],
+    state = replace(state, hands=state.hands_with(seat, hand), discard=state.discard[:plan.index],
                     phase=Phase.PLAY,
                     turn=replace(state.turn, taken=plan.taken, extra=plan.must_play))
     if len(plan.cards) == 1:
@@ -292,7 +292,7 @@ def apply_meld(state: GameState, action: MeldCards) -> Result:
     for offset, meld in enumerate(plan.new):
         events.append(Melded(seat, first + offset, meld))
     played = sum(len(m.cards) for m in plan.new)
-    state = replace(state.with_hand(seat, plan.left), melds=plan.melds,
+    state = replace(state, hands=state.hands_with(seat, plan.left), melds=plan.melds,
                     has_melded=_set(state.has_melded, seat),
                     has_played=_set(state.has_played, seat),
                     turn=replace(state.turn, melds=state.turn.melds + len(plan.new),
@@ -334,7 +334,7 @@ def apply_layoff(state: GameState, action: LayOff) -> Result:
     floats."""
     plan = plan_layoff(state, action)
     seat = action.seat
-    state = replace(state.with_hand(seat, plan.left), melds=plan.melds,
+    state = replace(state, hands=state.hands_with(seat, plan.left), melds=plan.melds,
                     has_played=_set(state.has_played, seat),
                     turn=replace(state.turn, played=state.turn.played + len(action.cards),
                                  extra=plan.owed))
@@ -370,7 +370,8 @@ def apply_discard(state: GameState, action: Discard) -> Result:
     Spiel sofort beendet"), else the turn passes left and the call window opens."""
     seat = action.seat
     left = remove_cards(state.hands[seat], [action.card])
-    state = replace(state.with_hand(seat, left), discard=(*state.discard, action.card))
+    state = replace(state, hands=state.hands_with(seat, left),
+                    discard=(*state.discard, action.card))
     events: list[object] = [Discarded(seat, action.card)]
     if not left:
         events.append(WentOut(seat, False))
