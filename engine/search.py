@@ -443,6 +443,11 @@ _WIDTH = 56  # rank-major bits: rank * 4 + suit, ranks 1..13
 
 def _remove(levels: tuple[int, ...], mask: int) -> tuple[int, ...]:
     """``levels`` with one copy of each card of ``mask`` taken away (all present)."""
+    if len(levels) == 1:  # one pack, or no card twice: the common case, spelled out
+        return (levels[0] & ~mask,)
+    if len(levels) == 2:
+        once, twice = levels
+        return (once & ~(mask & ~twice), twice & ~mask)
     out = []
     for k, level in enumerate(levels):
         above = levels[k + 1] if k + 1 < len(levels) else 0
