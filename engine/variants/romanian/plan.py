@@ -239,6 +239,8 @@ def _splits(meld: Meld, seat: int) -> bool:
     not pay it)."""
     if meld.kind is not MeldKind.RUN or len(meld.cards) < 2 * MELD_RULES.min_cards:
         return False
+    if not any(p.card.is_joker for p in meld.cards):
+        return True  # two natural parts of three or more: each a run with one reading
     specs = specs_of(meld)
     for cut in range(MELD_RULES.min_cards, len(specs) - MELD_RULES.min_cards + 1):
         if len(_readings_of(specs[:cut], seat)) == 1 and len(
