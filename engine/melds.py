@@ -186,38 +186,38 @@ def _run_readings(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> li
         return []
     suit = next(iter(suits))
     assert suit is not None
-    natural_ranks = sorted(c.rank for c in naturals)
-    if len(set(natural_ranks)) != len(natural_ranks):
-        return []
-    declared_ranks = [f.rank for f in declared]
-    undeclared = sum(1 for s in specs if s.card.is_joker and s.face is None)
+    # The ranks named (natural cards and declared faces), each once at most, as a mask:
+    # a window of the run holds them all, undeclared jokers fill the rest of it.
+    need = 0
+    for rank in [c.rank for c in naturals] + [f.rank for f in declared]:
+        if need >> rank & 1:
+            return []
+        need |= 1 << rank
+    by_rank_natural = {c.rank: c for c in naturals}
     out: list[Meld] = []
-    length = len(specs)
-    for start in run_windows(length, rules.ace):
-        window = [rank_at(p) for p in range(start, start + length)]
-        remaining = list(window)
-        ok = True
-        for r in natural_ranks + declared_ranks:
-            if r in remaining:
-                remaining.remove(r)
-            else:
-                ok = False
-                break
-        if not ok or len(remaining) != undeclared:
+    for window, mask in _run_window_masks(len(specs), rules.ace):
+        if need & ~mask:
             continue
-        by_rank_natural = {c.rank: c for c in naturals}
-        declared_left = list(declared_ranks)
         placed = []
         for r in window:
             face = Card(r, suit)
-            if r in by_rank_natural:
-                placed.append(Placed(by_rank_natural[r], face, owner))
-            else:
-                if r in declared_left:
-                    declared_left.remove(r)
-                placed.append(Placed(JOKER, face, owner))
+            natural = by_rank_natural.get(r)
+            placed.append(Placed(JOKER if natural is None else natural, face, owner))
         out.append(Meld(MeldKind.RUN, tuple(placed), owner))
     return out
+
+
+@functools.cache
+def _run_window_masks(length: int, ace: AceMode) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The windows of a run of ``length`` under ``ace`` in start order: (ranks, bit mask)."""
+    out = []
+    for start in run_windows(length, ace):
+        window = tuple(rank_at(p) for p in range(start, start + length))
+        mask = 0
+        for rank in window:
+            mask |= 1 << rank
+        out.append((window, mask))
+    return tuple(out)
 
 
 def readings(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> list[Meld]:
