@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 
 from engine.cards import JOKER, Card, Suit
@@ -121,30 +121,47 @@ def may_meld_with(card: Card, cards: Iterable[Card], rules: MeldRules) -> bool:
     meld with ``card`` (a card of ``cards``): a set needs ``min_cards`` of its rank in
     distinct suits, jokers filling up to ``max_set``; a run a window of ``min_cards`` or
     more places around it that holds ``min_naturals`` of its cards and whose gaps the
-    jokers fill. ``False`` means no such meld; ``True``
-    only that one may exist (always for a joker). No enumeration: O(len(cards))."""
+    jokers fill. ``False`` means no such meld; ``True`` only that one may exist (always
+    for a joker). No enumeration: O(len(cards))."""
     if card.is_joker:
         return True
     jokers = 0
     suits: set[object] = set()
-    ranks: set[int] = set()
+    mask = 0
     for c in cards:
         if c.is_joker:
             jokers += 1
-        elif c.rank == card.rank:
+            continue
+        if c.rank == card.rank:
             suits.add(c.suit)
-            if c.suit is card.suit:
-                ranks.add(c.rank)
-        elif c.suit is card.suit:
-            ranks.add(c.rank)
-    if len(suits) >= rules.min_naturals and min(len(suits) + jokers, rules.max_set) \
-            >= rules.min_cards:
+        if c.suit is card.suit:
+            mask |= 1 << c.rank
+    return _may_meld(card.rank, len(suits), mask, jokers, rules)
+
+
+def meldable(cards: Sequence[Card], rules: MeldRules) -> set[Card]:
+    """The cards of ``cards`` that :func:`may_meld_with` lets through, all at once (the
+    hand read once, not once per card: racks of dozens of tiles ask for every tile)."""
+    jokers = 0
+    suits_of_rank: dict[int, set[object]] = {}
+    mask_of_suit: dict[object, int] = {}
+    for c in cards:
+        if c.is_joker:
+            jokers += 1
+            continue
+        suits_of_rank.setdefault(c.rank, set()).add(c.suit)
+        mask_of_suit[c.suit] = mask_of_suit.get(c.suit, 0) | 1 << c.rank
+    return {c for c in set(cards) if c.is_joker or _may_meld(
+        c.rank, len(suits_of_rank[c.rank]), mask_of_suit[c.suit], jokers, rules)}
+
+
+def _may_meld(rank: int, suits: int, mask: int, jokers: int, rules: MeldRules) -> bool:
+    """The test of :func:`may_meld_with` for a card of ``rank``: ``suits`` distinct suits of
+    its rank held, ``mask`` the ranks held in its suit (bit per rank), ``jokers``."""
+    if suits >= rules.min_naturals and min(suits + jokers, rules.max_set) >= rules.min_cards:
         return True
-    mask = 0
-    for r in ranks:
-        mask |= 1 << r
-    longest = jokers + len(ranks)  # a longer window has more gaps than jokers
-    for length, window in _windows_with(card.rank, rules.min_cards, rules.ace):
+    longest = jokers + mask.bit_count()  # a longer window has more gaps than jokers
+    for length, window in _windows_with(rank, rules.min_cards, rules.ace):
         if length > longest:
             break
         present = (mask & window).bit_count()

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from engine.candidates import candidate_melds, may_meld_with
+from engine.candidates import candidate_melds, may_meld_with, meldable
 from engine.cards import JOKER, parse_cards, standard_deck
 from engine.game import apply, apply_legal, current_player, is_over, legal_actions, new_game
 from engine.legal import checked_legal_actions, standard_legal_actions
@@ -91,13 +91,15 @@ RULES_TO_TEST = [MeldRules(), MeldRules(ace=AceMode.HIGH_OR_LOW),
 @given(st.data())
 def test_the_quick_meld_test_never_misses_a_meld(data: st.DataObject) -> None:
     """:func:`engine.candidates.may_meld_with` is a necessary condition: whenever
-    :func:`engine.candidates.candidate_melds` finds a meld with the card, it says yes."""
+    :func:`engine.candidates.candidate_melds` finds a meld with the card, it says yes;
+    :func:`engine.candidates.meldable` says the same for every card at once."""
     rules = data.draw(st.sampled_from(RULES_TO_TEST))
     pack = [*standard_deck(), JOKER]
     cards = data.draw(st.lists(st.sampled_from(pack), min_size=1, max_size=14))
     card = data.draw(st.sampled_from(cards))
     if any(s.card == card for g in candidate_melds(cards, rules) for s in g):
         assert may_meld_with(card, cards, rules)
+    assert meldable(cards, rules) == {c for c in cards if may_meld_with(c, cards, rules)}
 
 
 def test_the_quick_meld_test_says_no() -> None:

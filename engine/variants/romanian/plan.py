@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from engine.candidates import candidate_melds, may_meld_with
+from engine.candidates import candidate_melds, meldable
 from engine.cards import JOKER, TILE_COLOURS, Card
 from engine.melds import (
     CardSpec,
@@ -298,14 +298,15 @@ def going_out_plan(hand: Sequence[Card], ctx: PlanContext,
 
 def _may_go_out(hand: Sequence[Card], ctx: PlanContext) -> bool:
     """A quick necessary condition for a plan: at most one tile (not ``ctx.keep``) is in
-    no meld the rack might make (:func:`engine.candidates.may_meld_with`) and fits no
+    no meld the rack might make (:func:`engine.candidates.meldable`) and fits no
     table meld it may lay off on (:func:`_may_lay_off`). ``False`` means the search would
     find every copy of such a tile loose too; most racks of a game end here, before the
     candidate melds are built."""
     jolys = sum(1 for t in hand if t.is_joker)
+    in_melds = meldable(hand, MELD_RULES)
     loose: list[Card] = []
     for tile in set(hand):
-        if tile.is_joker or may_meld_with(tile, hand, MELD_RULES) or any(
+        if tile in in_melds or any(
                 _may_lay_off(tile, ctx.melds[i], hand, jolys) for i in ctx.targets):
             continue
         loose += [tile] * hand.count(tile)
