@@ -10,8 +10,16 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from engine.cards import JOKER, Card, Suit
-from engine.melds import AceMode, CardSpec, MeldRules, rank_at, run_windows
+from engine.cards import Card, shared_card
+from engine.melds import (
+    AceMode,
+    CardSpec,
+    MeldRules,
+    joker_spec,
+    natural_spec,
+    rank_at,
+    run_windows,
+)
 
 
 def candidate_melds(hand: Iterable[Card], rules: MeldRules) -> list[tuple[CardSpec, ...]]:
@@ -46,8 +54,8 @@ def _sets(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[
                 for j in range(0, min(jokers, rules.max_set - k) + 1):
                     if k + j < rules.min_cards:
                         continue
-                    specs = tuple(_natural(c) for c in combo)
-                    specs += (_joker_as(rank, None),) * j
+                    specs = tuple(natural_spec(c) for c in combo)
+                    specs += (joker_spec(rank, None),) * j
                     out.append(specs)
     return out
 
@@ -82,22 +90,9 @@ def _runs(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[
                     if have < max(rules.min_naturals, 0) or (size and have == 0):
                         continue
                     keep = set(present) - set(replaced)
-                    out.append(tuple(_natural(Card(r, suit)) if r in keep
-                                     else _joker_as(r, suit) for r in window))
+                    out.append(tuple(natural_spec(shared_card(r, suit)) if r in keep
+                                     else joker_spec(r, suit) for r in window))
     return out
-
-
-@functools.cache
-def _natural(card: Card) -> CardSpec:
-    """The spec of a natural card (shared: specs are immutable, and candidate lists make
-    thousands of them)."""
-    return CardSpec(card)
-
-
-@functools.cache
-def _joker_as(rank: int, suit: Suit | None) -> CardSpec:
-    """The spec of a joker standing for ``rank`` of ``suit`` (any suit: ``None``), shared."""
-    return CardSpec(JOKER, Card(rank, suit))
 
 
 @functools.cache

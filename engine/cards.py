@@ -21,6 +21,7 @@ its number.
 from __future__ import annotations
 
 import enum
+import functools
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -135,6 +136,14 @@ class Card:
         if self.is_joker or self.suit is None:
             return (4, self.rank)
         return (self.suit.order, self.rank)
+
+
+@functools.cache
+def shared_card(rank: int, suit: Suit | None) -> Card:
+    """The one shared instance of ``Card(rank, suit)``: cards are immutable, so the loops
+    that build faces and candidate melds by the thousand share one object per card (fewer
+    objects for the garbage collector to walk, equality that is often identity)."""
+    return Card(rank, suit)
 
 
 JOKER = Card(JOKER_RANK, None)

@@ -32,7 +32,7 @@ from itertools import combinations
 from typing import Any
 
 from engine.candidates import candidate_melds
-from engine.cards import CARD_SUITS, JOKER, TILE_COLOURS, Card, Suit, sort_cards
+from engine.cards import CARD_SUITS, JOKER, TILE_COLOURS, Card, Suit, shared_card, sort_cards
 from engine.melds import (
     AceMode,
     CardSpec,
@@ -40,8 +40,10 @@ from engine.melds import (
     MeldKind,
     MeldRules,
     Placed,
+    joker_spec,
     layoff_choices,
     layoff_index,
+    natural_spec,
     rank_at,
     run_windows,
 )
@@ -236,7 +238,7 @@ def _best_cached(codes: tuple[int, ...], setup: _Setup) -> Partition:
 _Window = tuple[int, int, tuple[int, ...], int]
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=16384)
 def _suit_runs(ranks: int, jokers: int, ace: AceMode, min_cards: int,
                min_naturals: int, twice: int = 0,
                checked: MeldRules | None = None) -> tuple[_Window, ...]:
@@ -351,7 +353,7 @@ def _rank_candidates(rank: int, suits: tuple[int, ...], jokers: int, max_set: in
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=16384)
 def _suit_candidates(suit: int, ranks: int, jokers: int, ace: AceMode, min_cards: int,
                      min_naturals: int, max_set: int, twice: int = 0,
                      checked: MeldRules | None = None) -> tuple[_Cand, ...]:
@@ -681,8 +683,8 @@ def _build(builder: _Builder) -> tuple[CardSpec, ...]:
     if builder[0] == "set":
         _, rank, suits, jokers = builder
         assert isinstance(rank, int) and isinstance(suits, tuple) and isinstance(jokers, int)
-        return (tuple(CardSpec(Card(rank, _SUITS[s])) for s in suits)
-                + tuple(CardSpec(JOKER, Card(rank, None)) for _ in range(jokers)))
+        return (tuple(natural_spec(shared_card(rank, _SUITS[s])) for s in suits)
+                + (joker_spec(rank, None),) * jokers)
     _, suit_index, start, length, ranks = builder
     assert isinstance(suit_index, int) and isinstance(start, int)
     assert isinstance(length, int) and isinstance(ranks, tuple)
@@ -690,8 +692,8 @@ def _build(builder: _Builder) -> tuple[CardSpec, ...]:
     out = []
     for pos in range(start, start + length):
         rank = rank_at(pos)
-        out.append(CardSpec(Card(rank, suit)) if rank in ranks
-                   else CardSpec(JOKER, Card(rank, suit)))
+        out.append(natural_spec(shared_card(rank, suit)) if rank in ranks
+                   else joker_spec(rank, suit))
     return tuple(out)
 
 

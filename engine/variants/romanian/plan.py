@@ -129,7 +129,7 @@ def _run_extensions(meld: Meld, stock: Counter[Card], seat: int) -> list[tuple[C
     return list(_run_groups(meld, held, min(stock[JOKER], 2)))
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def _run_groups(meld: Meld, held: tuple[int, ...], jolys: int) -> tuple[tuple[CardSpec, ...], ...]:
     """:func:`_run_extensions` for the tiles of the run's colour the hand holds (``held``
     per number 1..13) and its Jolys: it depends on nothing else, so it is cached. An
