@@ -73,8 +73,7 @@ class Plan:
 
 @dataclass(frozen=True, slots=True)
 class _Item:
-    counts: tuple[int, ...]
-    # the non-zero entries of ``counts`` as (kind index, count): an item uses few kinds
+    # the tiles used as (kind index, count), by kind: an item uses few of the kinds
     uses: tuple[tuple[int, int], ...]
     lowest: int
     target: int
@@ -213,11 +212,8 @@ def _items(hand: Sequence[Card], kinds: list[Card], ctx: PlanContext) -> list[_I
         use = Counter(spec.card for spec in specs)
         if any(n > have[card] for card, n in use.items()):
             return
-        counts = [0] * len(kinds)
-        for card, n in use.items():
-            counts[index[card]] = n
-        uses = tuple((i, n) for i, n in enumerate(counts) if n)
-        items.append(_Item(tuple(counts), uses, uses[0][0], target, specs, value, run, paid))
+        uses = tuple(sorted((index[card], n) for card, n in use.items()))
+        items.append(_Item(uses, uses[0][0], target, specs, value, run, paid))
 
     owed = ctx.obligation
     for meld in new_melds(hand, ctx.seat):
@@ -259,14 +255,6 @@ def most_value(tile: Card) -> int:
     if tile.is_joker or tile.rank == 1:
         return 25
     return number_value(tile.rank)
-
-
-def _first_nonzero(counts: tuple[int, ...]) -> int:
-    """Index of the first non-zero count, -1 when all are zero."""
-    for i, n in enumerate(counts):
-        if n:
-            return i
-    return -1
 
 
 class _GiveUp(Exception):
@@ -343,7 +331,7 @@ def _may_lay_off(tile: Card, meld: Meld, hand: Sequence[Card], jolys: int) -> bo
 def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan | None:
     kinds = sorted(set(hand), key=lambda c: c.sort_key)
     items = _items(hand, kinds, ctx)
-    covered = {i for item in items for i, n in enumerate(item.counts) if n}
+    covered = {i for item in items for i, _ in item.uses}
     counts = Counter(hand)
     loose = [k for i, k in enumerate(kinds) if i not in covered]
     if sum(counts[k] for k in loose) > 1 or (loose and loose[0] == ctx.keep):
@@ -352,29 +340,37 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan 
     for n, item in enumerate(items):
         by_lowest.setdefault(item.lowest, []).append(n)
     need = ctx.threshold
-    start = tuple(counts[k] for k in kinds)
+    # The tiles left are one int, ``field`` bits per kind (the count in the low bits, a
+    # guard bit on top): taking an item is one subtraction, and a missing tile clears a
+    # guard. Two packs hold two of a tile: three bits a kind.
+    field = max(counts.values()).bit_length() + 1
+    guard = 1 << (field - 1)
+    guards = sum(guard << (field * i) for i in range(len(kinds)))
+    start = sum(counts[k] << (field * i) for i, k in enumerate(kinds))
+    delta = [sum(c << (field * i) for i, c in item.uses) for item in items]
     # The most each tile can add to the opening's value (a 1: 25 in a set of 1s; a Joly:
     # the tile it stands for, at most 25): with the tiles left worth less than what the
     # opening still lacks, no way out remains (pruning by value).
     most = [most_value(k) for k in kinds]
+    gain = [sum(c * most[i] for i, c in item.uses) for item in items]
     memo: set[tuple[object, ...]] = set()
     chosen: list[int] = []
     steps = 0
 
-    def search(rest: tuple[int, ...], used: int, discard: int, value: int, run: bool,
-               paid: bool, potential: int) -> int | None:
-        """``potential``: the most the tiles of ``rest`` can still add (kept, not summed)."""
+    def search(rest: int, used: int, discard: int, value: int, run: bool, paid: bool,
+               potential: int) -> int | None:
+        """``rest``: the tiles left (packed); ``potential``: the most they can still add."""
         nonlocal steps
         steps += 1
         if steps > budget:
             raise _GiveUp()
-        low = _first_nonzero(rest)
-        if low < 0:
+        if not rest:
             if discard < 0 or (ctx.obligation is not None and not paid):
                 return None
             if need is not None and (value < need or not run):
                 return None
             return discard
+        low = ((rest & -rest).bit_length() - 1) // field
         key = (rest, used, discard >= 0, min(value, need or 0), run, paid)
         if key in memo:
             return None
@@ -382,25 +378,22 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan 
             memo.add(key)
             return None
         if discard < 0 and kinds[low] != ctx.keep:
-            fewer = list(rest)
-            fewer[low] -= 1
-            found = search(tuple(fewer), used, low, value, run, paid, potential - most[low])
+            found = search(rest - (1 << (field * low)), used, low, value, run, paid,
+                           potential - most[low])
             if found is not None:
                 return found
+        padded = rest | guards
         for n in by_lowest.get(low, ()):
             item = items[n]
             if item.target >= 0 and used >> item.target & 1:
                 continue
-            if any(rest[i] < c for i, c in item.uses):
-                continue
-            fewer = list(rest)
-            for i, c in item.uses:
-                fewer[i] -= c
-            left = tuple(fewer)
+            left = padded - delta[n]
+            if left & guards != guards:
+                continue  # a tile of the item is not (or no longer) in the rack
             chosen.append(n)
-            found = search(left, used | (1 << item.target if item.target >= 0 else 0),
+            found = search(left ^ guards, used | (1 << item.target if item.target >= 0 else 0),
                            discard, value + item.value, run or item.run, paid or item.pays,
-                           potential - sum(c * most[i] for i, c in item.uses))
+                           potential - gain[n])
             if found is not None:
                 return found
             chosen.pop()
@@ -409,7 +402,7 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan 
 
     try:
         discard = search(start, 0, -1, 0, False, False,
-                         sum(n * most[i] for i, n in enumerate(start)))
+                         sum(counts[k] * most[i] for i, k in enumerate(kinds)))
     except _GiveUp:
         return None
     if discard is None:
