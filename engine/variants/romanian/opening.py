@@ -77,35 +77,56 @@ def opening_with(hand: Sequence[Card], seat: int, threshold: int, tile: Card) ->
     turn) and leave a tile to discard other than ``tile`` (a twin of the taken tile may not
     be discarded either: :func:`engine.moves.verify_discard`), or ``None``. Branches whose
     tiles left cannot reach ``threshold`` however they are melded are cut (each tile at
-    most :func:`engine.variants.romanian.plan.most_value`); a step budget stays as a
-    guard."""
+    most :func:`engine.variants.romanian.plan.most_value`), and so are melds that would
+    leave no tile; a step budget stays as a guard. The tiles left are one int (a field of
+    bits per tile kind with a guard bit on top), so trying a meld is one subtraction."""
     melds = new_melds(hand, seat)
-    first = [m for m in melds if any(p.card == tile for p in m.cards)]
+    kinds = sorted(set(hand), key=lambda c: c.sort_key)
+    where = {c: i for i, c in enumerate(kinds)}
     have = Counter(hand)
+    field = max(have.values()).bit_length() + 1
+    guard = 1 << (field - 1)
+    guards = sum(guard << (field * i) for i in range(len(kinds)))
+    delta = [sum(1 << (field * where[p.card]) for p in m.cards) for m in melds]
+    size = [len(m.cards) for m in melds]
+    value = [meld_value(m) for m in melds]
+    most = [sum(most_value(p.card) for p in m.cards) for m in melds]
+    runs = [m.kind is MeldKind.RUN for m in melds]
+    twin = field * where[tile] if tile in where else -1
     steps = 0
 
-    def grow(chosen: list[Meld], left: Counter[Card], start: int) -> Groups | None:
+    def grow(chosen: list[int], left: int, tiles: int, start: int, total: int, run: bool,
+             potential: int) -> Groups | None:
+        """``left``: the tiles not in ``chosen`` (packed), ``tiles`` of them, worth
+        ``potential`` at most; ``total``: the value of ``chosen``."""
         nonlocal steps
         steps += 1
         if steps > _SEARCH_BUDGET:
             return None
-        if qualifies(chosen, threshold) and any(n > 0 and c != tile for c, n in left.items()):
-            return tuple(_specs(m) for m in chosen)
-        # pruning by value: the tiles left cannot lift the melds to the threshold
-        if opening_value(chosen) + sum(n * most_value(c) for c, n in left.items()) < threshold:
-            return None
+        twins = (left >> twin) & (guard - 1) if twin >= 0 else 0
+        if run and total >= threshold and tiles > twins:
+            return tuple(_specs(melds[i]) for i in chosen)
+        if total + potential < threshold:
+            return None  # pruning by value: the tiles left cannot lift the melds enough
+        padded = left | guards
         for i in range(start, len(melds)):
-            use = Counter(p.card for p in melds[i].cards)
-            if all(left[c] >= n for c, n in use.items()) and sum(left.values()) > len(use):
-                found = grow([*chosen, melds[i]], left - use, i + 1)
+            rest = padded - delta[i]
+            if rest & guards == guards and tiles > size[i]:
+                found = grow([*chosen, i], rest ^ guards, tiles - size[i], i + 1,
+                             total + value[i], run or runs[i], potential - most[i])
                 if found is not None:
                     return found
         return None
 
-    for meld in first:
-        use = Counter(p.card for p in meld.cards)
-        if all(have[c] >= n for c, n in use.items()) and sum(have.values()) > len(use):
-            found = grow([meld], have - use, 0)
+    start = sum(n << (field * where[c]) for c, n in have.items())
+    potential = sum(n * most_value(c) for c, n in have.items())
+    for i, meld in enumerate(melds):
+        if not any(p.card == tile for p in meld.cards):
+            continue
+        rest = (start | guards) - delta[i]
+        if rest & guards == guards and len(hand) > size[i]:
+            found = grow([i], rest ^ guards, len(hand) - size[i], 0, value[i], runs[i],
+                         potential - most[i])
             if found is not None:
                 return found
     return None
