@@ -218,7 +218,7 @@ def _items(hand: Sequence[Card], kinds: list[Card], ctx: PlanContext) -> list[_I
     owed = ctx.obligation
     for meld in new_melds(hand, ctx.seat):
         paid = owed is not None and pays(owed, meld)
-        if not paid and _splits(meld, ctx.seat):
+        if not paid and _splits(meld):
             continue
         add(specs_of(meld), -1, meld_value(meld), meld.kind is MeldKind.RUN, paid)
     for target in ctx.targets:
@@ -227,7 +227,7 @@ def _items(hand: Sequence[Card], kinds: list[Card], ctx: PlanContext) -> list[_I
     return items
 
 
-def _splits(meld: Meld, seat: int) -> bool:
+def _splits(meld: Meld) -> bool:
     """True for a run of six or more tiles that cuts into two runs the rules accept: a plan
     can meld the two parts instead (the same tiles, the same value, still runs), so the
     long run need not be an item of its own (racks of dozens of tiles have thousands of
@@ -235,18 +235,16 @@ def _splits(meld: Meld, seat: int) -> bool:
     not pay it)."""
     if meld.kind is not MeldKind.RUN or len(meld.cards) < 2 * MELD_RULES.min_cards:
         return False
-    if not any(p.card.is_joker for p in meld.cards):
-        return True  # two natural parts of three or more: each a run with one reading
-    specs = specs_of(meld)
-    for cut in range(MELD_RULES.min_cards, len(specs) - MELD_RULES.min_cards + 1):
-        if len(_readings_of(specs[:cut], seat)) == 1 and len(
-                _readings_of(specs[cut:], seat)) == 1:
+    # A part of a run (its faces declared, three to twelve tiles) is a run with one
+    # reading; the rules ask it only for twice as many real tiles as Jolys (melds.check).
+    jolys = [p.card.is_joker for p in meld.cards]
+    total = sum(jolys)
+    size = len(jolys)
+    for cut in range(MELD_RULES.min_cards, size - MELD_RULES.min_cards + 1):
+        first = sum(jolys[:cut])
+        if cut - first >= 2 * first and size - cut - (total - first) >= 2 * (total - first):
             return True
     return False
-
-
-def _readings_of(specs: tuple[CardSpec, ...], seat: int) -> list[Meld]:
-    return readings(specs, seat, MELD_RULES)
 
 
 def most_value(tile: Card) -> int:

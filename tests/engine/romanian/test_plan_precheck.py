@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import JOKER, TILE_COLOURS, Card, parse_cards
-from engine.melds import CardSpec, readings
+from engine.melds import CardSpec, MeldKind, readings
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.opening import opening_with, qualifies
 from engine.variants.romanian.plan import (
@@ -28,8 +28,10 @@ from engine.variants.romanian.plan import (
     PlanContext,
     _cached_plan,
     _may_go_out,
+    _splits,
     going_out_plan,
     new_melds,
+    specs_of,
 )
 
 # Two colours and numbers 9..13 and 1: racks from this pool often have a way out.
@@ -120,3 +122,23 @@ def test_an_opening_that_leaves_only_the_taken_tiles_twin_is_none() -> None:
     assert not _openings_by_brute_force(hand, hand[3], 25)
     more = parse_cards("r9 r10 r11 r11 b5")
     assert opening_with(more, 0, 25, more[3]) is not None
+
+
+RUN_POOL = [Card(rank, colour) for colour in TILE_COLOURS[:2] for rank in range(1, 14)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([*RUN_POOL, JOKER]), min_size=8, max_size=24))
+def test_a_long_run_splits_exactly_when_both_parts_read_as_runs(rack: list[Card]) -> None:
+    """The planner leaves out a run of six or more tiles that cuts into two runs the rules
+    accept (the parts cover the same tiles); counting real tiles and Jolys per part says
+    the same as reading both parts ("mindestens doppelt so viele echte Steine ... wie
+    Jolys")."""
+    for meld in new_melds(rack, 0):
+        if meld.kind is not MeldKind.RUN or len(meld.cards) < 6:
+            continue
+        specs = specs_of(meld)
+        read = any(len(readings(specs[:cut], 0, MELD_RULES)) == 1
+                   and len(readings(specs[cut:], 0, MELD_RULES)) == 1
+                   for cut in range(3, len(specs) - 2))
+        assert _splits(meld) == read
