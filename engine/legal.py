@@ -94,7 +94,8 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
     allowed this turn (all at once in such deals) and leaves a card to discard when one is
     needed, and not only copies of the card taken from the pile; a lay-off has one reading
     and needs an own meld first under ``layoff_after_meld``; a joker swap needs the card a
-    joker stands for; any card but the taken one may be discarded."""
+    joker stands for and, as the joker comes to the hand, must not leave only copies of
+    the taken card; any card but the taken one may be discarded."""
     rules = state.rules
     var = rules.var
     mrules = var.meld_rules(rules)
@@ -137,9 +138,12 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
                 if not (own_first and state.melds[index].owner != seat):
                     out.append(LayOff(seat, (spec,), index))
     if var.joker_swap(rules):
+        # the joker comes to the hand: not only copies of the taken card may stay
+        joker_other = 0 if taken is not None and taken.is_joker else 1
         for index, meld in enumerate(state.melds):
             for card in cards:
-                if joker_swap_target(meld, card) >= 0:
+                if joker_swap_target(meld, card) >= 0 and (
+                        taken is None or others - (card != taken) + joker_other > 0):
                     out.append(SwapJoker(seat, card, index))
     out += [Discard(seat, card) for card in cards if card != taken]
     return out

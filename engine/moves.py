@@ -297,6 +297,10 @@ def _plan_swap(state: GameState, action: SwapJoker) -> tuple[Meld, int]:
     if index < 0:
         raise InvalidJokerSwap(reason=f"no joker in meld {action.meld + 1} stands for "
                                f"{action.card}", reason_code="no_joker")
+    # The joker comes to the hand: a hand of nothing but copies of the card taken from the
+    # pile could not end the turn (that card may not be discarded), as after a lay-off.
+    _check_left(state, action.seat, (*remove_cards(state.hands[action.seat], [action.card]),
+                                     JOKER))
     return meld, index
 
 

@@ -8,12 +8,18 @@ from fractions import Fraction
 
 import pytest
 
-from engine.actions import MeldCards
+from engine.actions import MeldCards, SwapJoker
 from engine.cards import JOKER
 from engine.commands import parse_command
 from engine.dealing import DealSpec, new_game, start_deal
-from engine.errors import AllAtOnceRequired, InvalidJokerSwap, RuleOptionError, WrongPhase
-from engine.game import apply
+from engine.errors import (
+    AllAtOnceRequired,
+    InvalidJokerSwap,
+    NoDiscardLeft,
+    RuleOptionError,
+    WrongPhase,
+)
+from engine.game import apply, legal_actions
 from engine.rules import make_rules
 from engine.state import Phase
 
@@ -153,3 +159,25 @@ def test_every_option_names_its_rule_sentence() -> None:
         assert option.parse(option.show(option.default)) == option.default
     for preset in var.presets.values():
         assert preset.source and preset.help
+
+
+def test_no_joker_swap_that_leaves_only_copies_of_the_taken_card(stacked) -> None:
+    """The card taken from the pile may not be discarded this turn ("dürfen Sie diesen Zug
+    nicht beenden, indem Sie dieselbe Karte ablegen"), so no move may leave the hand with
+    nothing but copies of it: ana takes a joker, lays one joker off and may not exchange
+    her 10d for the set's joker, which would leave her two jokers and no discard (the
+    legal moves of hypothesis example seed 873 ran dry there)."""
+    t = stacked(["10c 10h jk 5s 6s 7s 10d jk", "3c 8h 9h 2s qd 4d jk"], "ac", "2c kd 3h",
+                jokers=4, joker_swap=True, multiple_melds=True)
+    t.play("draw")
+    t.play("meld 10c 10h jk")
+    t.play("meld 5s 6s 7s")
+    t.play("discard 2c")
+    t.play("draw")
+    t.play("discard jk")
+    t.play("take")
+    t.play("layoff jk=8s 2")
+    with pytest.raises(NoDiscardLeft):
+        t.play("swap 10d 1")
+    assert t.hand(0) == ["10d", "jk"]
+    assert not any(isinstance(a, SwapJoker) for a in legal_actions(t.state, 0))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import Phase, given, settings
+from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
 from engine.candidates import candidate_melds, may_meld_with, meldable
@@ -50,6 +50,11 @@ BASIC_OPTIONS = st.fixed_dictionaries({
 # No shrinking: one example plays 250 actions; the failing example is reported as drawn.
 @settings(deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(BASIC_OPTIONS, st.integers(0, 10_000), st.integers(2, 4))
+# A joker swap once left a hand of two jokers after a joker taken from the pile: no move.
+@example(options={"deals": 6, "multiple_melds": True, "layoff_after_meld": False,
+                  "ace": "high_or_low", "final_discard": True, "stock_end": "shuffle",
+                  "reuses": None, "jokers": 4, "joker_swap": True, "starter_extra": True,
+                  "all_at_once_from": None, "hand_size": 10}, seed=873, players=3)
 def test_generated_legal_actions_equal_the_checked_candidates(
         options: dict[str, OptionValue], seed: int, players: int) -> None:
     rules = make_rules("basic", options=options)
