@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -710,20 +710,23 @@ def layoff_options(hand: Sequence[Card], melds: Sequence[Meld], rules: RuleSet,
     basic-rummy.de.txt: "Die zu einer Meldung hinzugefügten Karten müssen eine
     andere gültige Meldung vornehmen."
     """
-    mrules = _setup_for(rules).meld_rules
-    ends = layoff_index(melds, mrules)
-    out: list[tuple[CardSpec, int]] = []
-    for card in sort_cards(set(hand)):
-        for index in ends.targets(card):
-            out += [(spec, index) for spec, _ in layoff_choices(melds[index], card, seat, mrules)]
-    return out
+    return list(_layoffs(sort_cards(set(hand)), melds, rules, seat))
 
 
 def any_layoff(cards: Iterable[Card], melds: Sequence[Meld], rules: RuleSet,
                seat: int) -> bool:
     """True when one of ``cards`` can be laid off alone on one of ``melds`` (the first
     found ends the search); the same test as a non-empty :func:`layoff_options`."""
+    return any(True for _ in _layoffs(set(cards), melds, rules, seat))
+
+
+def _layoffs(cards: Iterable[Card], melds: Sequence[Meld], rules: RuleSet,
+             seat: int) -> Iterator[tuple[CardSpec, int]]:
+    """The lay-offs of :func:`layoff_options` for ``cards`` in the order given, one at a
+    time."""
     mrules = _setup_for(rules).meld_rules
     ends = layoff_index(melds, mrules)
-    return any(layoff_choices(melds[index], card, seat, mrules)
-               for card in set(cards) for index in ends.targets(card))
+    for card in cards:
+        for index in ends.targets(card):
+            for spec, _ in layoff_choices(melds[index], card, seat, mrules):
+                yield spec, index

@@ -124,12 +124,7 @@ def _meld_actions(state: GameState, seat: int) -> list[Action]:
     melds = new_melds(hand, seat)
     if obligation is not None:
         melds = [m for m in melds if pays(obligation, m)]
-    return [MeldCards(seat, (_specs(m),)) for m in melds]
-
-
-def _specs(meld: Meld) -> tuple[CardSpec, ...]:
-    return tuple(CardSpec(p.card, p.face) if p.card.is_joker else CardSpec(p.card)
-                 for p in meld.cards)
+    return [MeldCards(seat, (specs_of(m),)) for m in melds]
 
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:
@@ -223,29 +218,28 @@ class _Checks:
                     and (not self.turn.out or len(self.hand) == 1))
         return self.exchange(cast(ExchangeJoly, action))
 
-    def left(self, used: Sequence[Card]) -> list[Card] | None:
-        """The rack after ``used`` leave it, ``None`` when it may not (no tile left, or only
-        copies of the tile taken this turn). Counted first: the rack is listed only after
-        the face-up tile, when a going-out plan must be checked (``[]`` before that)."""
+    def leaves_ok(self, used: Sequence[Card]) -> bool:
+        """Whether ``used`` may leave the rack: it holds them, and a tile stays that is
+        not a copy of the tile taken this turn (counted, not listed)."""
         need = Counter(used)
         have = self.counts
         if any(have[t] < n for t, n in need.items()):
-            return None
+            return False
         size = len(self.hand) - len(used)
         taken = self.taken
-        if not size or (taken is not None and have[taken] - need[taken] == size):
-            return None
-        if not self.turn.out:
-            return []  # what is left matters only for the plan after the face-up tile
-        rest = Counter(have)
-        rest.subtract(need)
+        return bool(size) and not (taken is not None and have[taken] - need[taken] == size)
+
+    def rest(self, used: Sequence[Card]) -> list[Card]:
+        """The rack after ``used`` (all held) leave it."""
+        rest = Counter(self.counts)
+        rest.subtract(used)
         return list(rest.elements())
 
     def meld(self, groups: Sequence[tuple[CardSpec, ...]]) -> bool:
         """:func:`engine.variants.romanian.moves.verify_meld`."""
         state, seat = self.state, self.seat
-        left = self.left([s.card for g in groups for s in g])
-        if left is None:
+        used = [s.card for g in groups for s in g]
+        if not self.leaves_ok(used):
             return False
         melds: list[Meld] = []
         for group in groups:
@@ -260,7 +254,7 @@ class _Checks:
                 melds, state.rules.number("opening") or 0):
             return False
         return not self.turn.out or plan_for(
-            state, seat, left, melds=(*state.melds, *melds), opened=True,
+            state, seat, self.rest(used), melds=(*state.melds, *melds), opened=True,
             opening_turn=not self.opened_before, obligation=None) is not None
 
     def layoff(self, action: LayOff) -> bool:
@@ -272,14 +266,14 @@ class _Checks:
         if meld.owner != seat and not self.opened_before:
             return False
         found = extend_readings(meld, action.cards, seat, MELD_RULES)
-        left = self.left([s.card for s in action.cards])
-        if len(found) != 1 or left is None:
+        used = [s.card for s in action.cards]
+        if len(found) != 1 or not self.leaves_ok(used):
             return False
         if not self.turn.out:
             return True
         table = list(state.melds)
         table[action.meld] = found[0]
-        return plan_for(state, seat, left, melds=table) is not None
+        return plan_for(state, seat, self.rest(used), melds=table) is not None
 
     def exchange(self, action: ExchangeJoly) -> bool:
         """:func:`engine.variants.romanian.moves.verify_exchange` for the tiles
@@ -352,7 +346,7 @@ def quick_actions(state: GameState, seat: int) -> list[Action]:
             owed = obligation.tile
             near = [t for t in hand if owed.is_joker or t.is_joker or t.rank == owed.rank
                     or t.suit == owed.suit]
-            out += [MeldCards(seat, (_specs(m),)) for m in new_melds(near, seat)
+            out += [MeldCards(seat, (specs_of(m),)) for m in new_melds(near, seat)
                     if pays(obligation, m)]
         if turn.out:
             plan = plan_for(state, seat)

@@ -10,7 +10,6 @@ melden").
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 
@@ -18,7 +17,8 @@ from engine.cards import Card
 from engine.melds import CardSpec, Meld, MeldKind, MeldProblem, check_meld
 from engine.search import best_partition
 from engine.variants.romanian.melds import MELD_RULES
-from engine.variants.romanian.plan import most_value, new_melds
+from engine.variants.romanian.packed import PackedRack
+from engine.variants.romanian.plan import most_value, new_melds, specs_of
 from engine.variants.romanian.tiles import meld_value, rack_value
 
 Groups = tuple[tuple[CardSpec, ...], ...]
@@ -41,11 +41,6 @@ def qualifies(melds: Sequence[Meld], threshold: int) -> bool:
     return has_run(melds) and opening_value(melds) >= threshold
 
 
-def _specs(meld: Meld) -> tuple[CardSpec, ...]:
-    return tuple(CardSpec(p.card, p.face) if p.card.is_joker else CardSpec(p.card)
-                 for p in meld.cards)
-
-
 def _read(group: tuple[CardSpec, ...], seat: int) -> Meld | None:
     try:
         found = check_meld(group, seat, MELD_RULES)
@@ -65,10 +60,10 @@ def opening_choices(hand: Sequence[Card], seat: int, threshold: int,
     for size in range(len(melds), 0, -1):
         for combo in combinations(melds, size):
             if qualifies(combo, threshold) and sum(len(m.cards) for m in combo) < len(hand):
-                found.setdefault(tuple(_specs(m) for m in combo), opening_value(combo))
+                found.setdefault(tuple(specs_of(m) for m in combo), opening_value(combo))
     for meld in new_melds(hand, seat):
         if qualifies((meld,), threshold) and len(meld.cards) < len(hand):
-            found.setdefault((_specs(meld),), meld_value(meld))
+            found.setdefault((specs_of(meld),), meld_value(meld))
     return sorted(found, key=lambda g: (-found[g], -sum(len(x) for x in g)))
 
 
@@ -78,21 +73,18 @@ def opening_with(hand: Sequence[Card], seat: int, threshold: int, tile: Card) ->
     be discarded either: :func:`engine.moves.verify_discard`), or ``None``. Branches whose
     tiles left cannot reach ``threshold`` however they are melded are cut (each tile at
     most :func:`engine.variants.romanian.plan.most_value`), and so are melds that would
-    leave no tile; a step budget stays as a guard. The tiles left are one int (a field of
-    bits per tile kind with a guard bit on top), so trying a meld is one subtraction."""
+    leave no tile; a step budget stays as a guard. The tiles left are packed
+    (:class:`engine.variants.romanian.packed.PackedRack`): trying a meld is one
+    subtraction."""
     melds = new_melds(hand, seat)
-    kinds = sorted(set(hand), key=lambda c: c.sort_key)
-    where = {c: i for i, c in enumerate(kinds)}
-    have = Counter(hand)
-    field = max(have.values()).bit_length() + 1
-    guard = 1 << (field - 1)
-    guards = sum(guard << (field * i) for i in range(len(kinds)))
-    delta = [sum(1 << (field * where[p.card]) for p in m.cards) for m in melds]
+    rack = PackedRack(hand)
+    guards = rack.guards
+    delta = [rack.pack(p.card for p in m.cards) for m in melds]
     size = [len(m.cards) for m in melds]
     value = [meld_value(m) for m in melds]
     most = [sum(most_value(p.card) for p in m.cards) for m in melds]
     runs = [m.kind is MeldKind.RUN for m in melds]
-    twin = field * where[tile] if tile in where else -1
+    twin = rack.where.get(tile, -1)
     steps = 0
 
     def grow(chosen: list[int], left: int, tiles: int, start: int, total: int, run: bool,
@@ -103,9 +95,9 @@ def opening_with(hand: Sequence[Card], seat: int, threshold: int, tile: Card) ->
         steps += 1
         if steps > _SEARCH_BUDGET:
             return None
-        twins = (left >> twin) & (guard - 1) if twin >= 0 else 0
+        twins = rack.count(left, twin) if twin >= 0 else 0
         if run and total >= threshold and tiles > twins:
-            return tuple(_specs(melds[i]) for i in chosen)
+            return tuple(specs_of(melds[i]) for i in chosen)
         if total + potential < threshold:
             return None  # pruning by value: the tiles left cannot lift the melds enough
         padded = left | guards
@@ -118,8 +110,8 @@ def opening_with(hand: Sequence[Card], seat: int, threshold: int, tile: Card) ->
                     return found
         return None
 
-    start = sum(n << (field * where[c]) for c, n in have.items())
-    potential = sum(n * most_value(c) for c, n in have.items())
+    start = rack.full
+    potential = sum(most_value(c) for c in hand)
     for i, meld in enumerate(melds):
         if not any(p.card == tile for p in meld.cards):
             continue

@@ -41,6 +41,7 @@ from engine.melds import (
 )
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.obligation import pays
+from engine.variants.romanian.packed import PackedRack
 from engine.variants.romanian.state import Obligation
 from engine.variants.romanian.tiles import meld_value, number_value
 
@@ -327,7 +328,8 @@ def _may_lay_off(tile: Card, meld: Meld, hand: Sequence[Card], jolys: int) -> bo
 
 @functools.lru_cache(maxsize=1024)
 def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan | None:
-    kinds = sorted(set(hand), key=lambda c: c.sort_key)
+    rack = PackedRack(hand)
+    kinds = rack.kinds
     items = _items(hand, kinds, ctx)
     covered = {i for item in items for i, _ in item.uses}
     counts = Counter(hand)
@@ -338,14 +340,10 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan 
     for n, item in enumerate(items):
         by_lowest.setdefault(item.lowest, []).append(n)
     need = ctx.threshold
-    # The tiles left are one int, ``field`` bits per kind (the count in the low bits, a
-    # guard bit on top): taking an item is one subtraction, and a missing tile clears a
-    # guard. Two packs hold two of a tile: three bits a kind.
-    field = max(counts.values()).bit_length() + 1
-    guard = 1 << (field - 1)
-    guards = sum(guard << (field * i) for i in range(len(kinds)))
-    start = sum(counts[k] << (field * i) for i, k in enumerate(kinds))
-    delta = [sum(c << (field * i) for i, c in item.uses) for item in items]
+    # The tiles left are packed (engine.variants.romanian.packed): taking an item is one
+    # subtraction, and a tile it lacks clears a guard bit.
+    guards = rack.guards
+    delta = [rack.pack(spec.card for spec in item.specs) for item in items]
     # The most each tile can add to the opening's value (a 1: 25 in a set of 1s; a Joly:
     # the tile it stands for, at most 25): with the tiles left worth less than what the
     # opening still lacks, no way out remains (pruning by value).
@@ -368,7 +366,7 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan 
             if need is not None and (value < need or not run):
                 return None
             return discard
-        low = ((rest & -rest).bit_length() - 1) // field
+        low = rack.lowest(rest)
         key = (rest, used, discard >= 0, min(value, need or 0), run, paid)
         if key in memo:
             return None
@@ -376,7 +374,7 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan 
             memo.add(key)
             return None
         if discard < 0 and kinds[low] != ctx.keep:
-            found = search(rest - (1 << (field * low)), used, low, value, run, paid,
+            found = search(rest - rack.pack((kinds[low],)), used, low, value, run, paid,
                            potential - most[low])
             if found is not None:
                 return found
@@ -399,7 +397,7 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan 
         return None
 
     try:
-        discard = search(start, 0, -1, 0, False, False,
+        discard = search(rack.full, 0, -1, 0, False, False,
                          sum(counts[k] * most[i] for i, k in enumerate(kinds)))
     except _GiveUp:
         return None
