@@ -10,11 +10,14 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from engine.cards import Card, shared_card
+from engine.cards import Card, Suit, shared_card
 from engine.melds import (
     AceMode,
     CardSpec,
+    Meld,
     MeldRules,
+    declared_run,
+    declared_set,
     joker_spec,
     natural_spec,
     rank_at,
@@ -42,6 +45,29 @@ def candidate_melds(hand: Iterable[Card], rules: MeldRules) -> list[tuple[CardSp
     return out
 
 
+def generated_melds(hand: Iterable[Card], rules: MeldRules, owner: int,
+                    longest: int = 13, long_suit: Suit | None = None) -> list[Meld]:
+    """The melds of :func:`candidate_melds` that have exactly one reading and pass the
+    variant's ``rules.check``, owned by seat ``owner``, built directly from the generated
+    groups instead of read back by :func:`engine.melds.readings` (the two agree: a property
+    test holds the readings as the oracle). A run of all 13 ranks has two readings where
+    the ace may stand high (1..13 and 2..13-1) and is left out, as the readings leave it.
+    ``longest`` leaves out longer runs except in ``long_suit`` (for a caller that can meld a
+    long run as two shorter ones).
+    Shape: sets first, then runs, in :func:`candidate_melds` order."""
+    cards = list(hand)
+    jokers = sum(1 for c in cards if c.is_joker)
+    naturals = Counter(c for c in cards if not c.is_joker)
+    found = [declared_set(specs, owner) for specs in _sets(naturals, jokers, rules)]
+    full_is_ambiguous = len(run_windows(13, rules.ace)) > 1
+    runs = _runs(naturals, jokers, rules, longest, long_suit)
+    found += [declared_run(specs, owner) for specs in runs
+              if len(specs) < 13 or not full_is_ambiguous]
+    if rules.check is None:
+        return found
+    return [meld for meld in found if rules.check(meld) is None]
+
+
 def _sets(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[CardSpec, ...]]:
     by_rank: dict[int, list[Card]] = {}
     for card in naturals:
@@ -60,7 +86,8 @@ def _sets(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[
     return out
 
 
-def _runs(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[CardSpec, ...]]:
+def _runs(naturals: Counter[Card], jokers: int, rules: MeldRules, longest: int = 13,
+          long_suit: Suit | None = None) -> list[tuple[CardSpec, ...]]:
     out: list[tuple[CardSpec, ...]] = []
     table = _window_table(rules.min_cards, rules.ace)
     for suit in sorted({c.suit for c in naturals if c.suit is not None},
@@ -75,9 +102,10 @@ def _runs(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[
         for c, n in naturals.items():
             if c.suit is suit and n > 1:
                 twice |= 1 << c.rank
+        most = 13 if suit is long_suit else longest
         for length, window, wmask in table:
-            if length - len(ranks) > jokers:
-                break  # longer windows need even more jokers
+            if length - len(ranks) > jokers or length > most:
+                break  # longer windows need even more jokers (or are not asked for)
             have_mask = mask & wmask
             gaps = length - have_mask.bit_count()
             if gaps > jokers:

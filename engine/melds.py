@@ -240,6 +240,25 @@ def _run_window_masks(length: int, ace: AceMode) -> tuple[tuple[tuple[int, ...],
     return tuple(out)
 
 
+def declared_run(specs: Sequence[CardSpec], owner: int) -> Meld:
+    """The run ``specs`` make in this order (low to high) when every joker among them
+    declares the card it stands for: the one reading :func:`readings` finds for such a
+    group, built without a search. No check: the caller builds ``specs`` as a run (a
+    generated candidate, :func:`engine.candidates.generated_melds`)."""
+    return Meld(MeldKind.RUN, tuple(shared_placed(s.card, s.card if s.face is None else s.face,
+                                                  owner) for s in specs), owner)
+
+
+def declared_set(specs: Sequence[CardSpec], owner: int) -> Meld:
+    """The set ``specs`` make when every joker among them declares the rank it stands for
+    (``jk=7``): the one reading of :func:`readings` (naturals by suit, then jokers),
+    built without a search. No check: the caller builds ``specs`` as a set."""
+    placed = [shared_placed(s.card, s.card if s.face is None else s.face, owner)
+              for s in specs]
+    placed.sort(key=lambda p: (p.card.is_joker, p.face.sort_key))
+    return Meld(MeldKind.SET, tuple(placed), owner)
+
+
 def readings(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> list[Meld]:
     """Every valid reading of ``specs`` as one new meld owned by seat ``owner``.
 

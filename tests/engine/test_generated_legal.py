@@ -15,7 +15,7 @@ import pytest
 from hypothesis import Phase, example, given, settings
 from hypothesis import strategies as st
 
-from engine.candidates import candidate_melds, may_meld_with, meldable
+from engine.candidates import candidate_melds, generated_melds, may_meld_with, meldable
 from engine.cards import JOKER, parse_cards, standard_deck
 from engine.game import apply, apply_legal, current_player, is_over, legal_actions, new_game
 from engine.legal import checked_legal_actions, standard_legal_actions
@@ -27,7 +27,9 @@ from engine.melds import (
     extend_readings,
     layoff_choices,
     readings,
+    run_windows,
 )
+from engine.variants.romanian.melds import MELD_RULES as ROMANIAN_MELDS
 from engine.options import OptionValue
 from engine.rules import make_rules
 
@@ -105,6 +107,36 @@ def test_the_quick_meld_test_never_misses_a_meld(data: st.DataObject) -> None:
     if any(s.card == card for g in candidate_melds(cards, rules) for s in g):
         assert may_meld_with(card, cards, rules)
     assert meldable(cards, rules) == {c for c in cards if may_meld_with(c, cards, rules)}
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.data())
+def test_generated_melds_are_the_melds_the_readings_accept(data: st.DataObject) -> None:
+    """:func:`engine.candidates.generated_melds` builds each candidate meld directly; the
+    oracle reads every candidate back with :func:`engine.melds.readings` and keeps those
+    with exactly one reading (two packs, jokers, every ace rule, Romanian's Joly ratio)."""
+    rules = data.draw(st.sampled_from([*RULES_TO_TEST, ROMANIAN_MELDS]))
+    pack = [*standard_deck(2, 0), JOKER, JOKER]
+    cards = data.draw(st.lists(st.sampled_from(pack), max_size=16))
+    owner = data.draw(st.integers(0, 3))
+    expected = []
+    for group in candidate_melds(cards, rules):
+        found = readings(group, owner, rules)
+        if len(found) == 1:
+            expected.append(found[0])
+    assert generated_melds(cards, rules, owner) == expected
+
+
+@pytest.mark.parametrize("ace", [AceMode.LOW, AceMode.HIGH_OR_LOW, AceMode.AROUND])
+def test_a_run_of_all_thirteen_ranks_is_generated_only_where_it_reads_one_way(
+        ace: AceMode) -> None:
+    """1..13 also reads 2..13-1 where the ace may stand high: no generated meld then."""
+    rules = MeldRules(ace=ace)
+    cards = parse_cards("as 2s 3s 4s 5s 6s 7s 8s 9s 10s js qs ks")
+    thirteen = [m for m in generated_melds(cards, rules, 0) if len(m.cards) == 13]
+    assert len(thirteen) == (1 if ace is AceMode.LOW else 0)
+    assert len(readings(tuple(CardSpec(c) for c in cards), 0, rules)) == len(
+        run_windows(13, ace))
 
 
 def test_the_quick_meld_test_says_no() -> None:

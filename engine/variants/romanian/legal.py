@@ -47,6 +47,7 @@ from engine.variants.romanian.obligation import paid_by, pays
 from engine.variants.romanian.opening import opening_choices, opening_with, qualifies
 from engine.variants.romanian.plan import Plan, new_melds, specs_of
 from engine.variants.romanian.preplay import preplay_actions
+from engine.variants.romanian.state import Obligation
 
 
 def _distinct(cards: tuple[Card, ...]) -> list[Card]:
@@ -107,7 +108,10 @@ def _exchange_tiles(meld: Meld) -> list[tuple[Card, ...]]:
     return [tuple(Card(meld.rank, c) for c in TILE_COLOURS if c not in present)]
 
 
-def _meld_actions(state: GameState, seat: int) -> list[Action]:
+def _meld_actions(state: GameState, seat: int
+                  ) -> list[tuple[MeldCards, tuple[Meld, ...] | None]]:
+    """The meld actions to check, each with its melds where they are built already (the
+    new melds of an opened seat; openings are read by the check)."""
     hand = state.hands[seat]
     obligation = turn_of(state).obligation
     threshold = state.rules.number("opening") or 0
@@ -116,15 +120,24 @@ def _meld_actions(state: GameState, seat: int) -> list[Action]:
         groups = [found] if found is not None else []
         groups += [g for g in opening_choices(hand, seat, threshold)
                    if any(s.card == obligation.tile for grp in g for s in grp)]
-        return [MeldCards(seat, g) for g in groups]
+        return [(MeldCards(seat, g), None) for g in groups]
     if not state.has_melded[seat]:
         one = state.rules.number("rack_one")
-        return [MeldCards(seat, g) for g in opening_choices(hand, seat, threshold,
-                                                            25 if one is None else one)]
-    melds = new_melds(hand, seat)
-    if obligation is not None:
-        melds = [m for m in melds if pays(obligation, m)]
-    return [MeldCards(seat, (specs_of(m),)) for m in melds]
+        return [(MeldCards(seat, g), None)
+                for g in opening_choices(hand, seat, threshold, 25 if one is None else one)]
+    melds = new_melds(hand, seat) if obligation is None else owed_melds(hand, seat, obligation)
+    return [(MeldCards(seat, (specs_of(m),)), (m,)) for m in melds]
+
+
+def owed_melds(hand: Sequence[Card], seat: int, obligation: Obligation) -> list[Meld]:
+    """The new melds of ``hand`` that pay ``obligation``
+    (:func:`engine.variants.romanian.obligation.pays`), in :func:`new_melds` order: built
+    from the tiles that can share a meld with the owed tile only (its number or colour,
+    and the Jolys; every tile for a Joly)."""
+    owed = obligation.tile
+    near = hand if owed.is_joker else [t for t in hand if t.is_joker or t.rank == owed.rank
+                                       or t.suit == owed.suit]
+    return [m for m in new_melds(near, seat) if pays(obligation, m)]
 
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:
@@ -156,7 +169,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     if plan is not None:
         out += [a for a in plan_actions(seat, plan, len(hand)) if check.ok(a)]
     if not turn.out:
-        out += [a for a in _meld_actions(state, seat) if check.ok(a)]
+        out += [a for a, melds in _meld_actions(state, seat) if check.meld(a.groups, melds)]
         if turn.obligation is None and state.has_melded[seat]:
             out += [a for a in layoff_actions(state, seat) if check.ok(a)]
             if opened_before(state, seat):
@@ -235,14 +248,16 @@ class _Checks:
         rest.subtract(used)
         return list(rest.elements())
 
-    def meld(self, groups: Sequence[tuple[CardSpec, ...]]) -> bool:
-        """:func:`engine.variants.romanian.moves.verify_meld`."""
+    def meld(self, groups: Sequence[tuple[CardSpec, ...]],
+             read: Sequence[Meld] | None = None) -> bool:
+        """:func:`engine.variants.romanian.moves.verify_meld`; ``read``: the melds the
+        groups make when the caller built them already (generated, one reading each)."""
         state, seat = self.state, self.seat
         used = [s.card for g in groups for s in g]
         if not self.leaves_ok(used):
             return False
-        melds: list[Meld] = []
-        for group in groups:
+        melds: list[Meld] = list(read or ())
+        for group in groups if read is None else ():
             found = readings(group, seat, MELD_RULES)
             if len(found) != 1:
                 return False
@@ -286,7 +301,7 @@ class _Checks:
         then = _Checks(after, seat)
         owed = turn_of(after).obligation
         assert owed is not None
-        if not any(then.meld((specs_of(m),)) for m in new_melds(after.hands[seat], seat)
+        if not any(then.meld((specs_of(m),), (m,)) for m in new_melds(after.hands[seat], seat)
                    if pays(owed, m)):
             return False
         return not self.turn.out or plan_for(after, seat) is not None
@@ -315,7 +330,7 @@ def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
     if plan is not None:
         out += plan_actions(seat, plan, len(hand))
     if not turn_of(state).out:
-        out += _meld_actions(state, seat)
+        out += [a for a, _ in _meld_actions(state, seat)]
         out += layoff_actions(state, seat)
         out += exchange_actions(state, seat)
     out += discards
@@ -342,12 +357,7 @@ def quick_actions(state: GameState, seat: int) -> list[Action]:
             if found is not None:
                 out.append(MeldCards(seat, found))
         elif obligation is not None:
-            # only tiles that can share a meld with the owed tile (all, for a Joly)
-            owed = obligation.tile
-            near = [t for t in hand if owed.is_joker or t.is_joker or t.rank == owed.rank
-                    or t.suit == owed.suit]
-            out += [MeldCards(seat, (specs_of(m),)) for m in new_melds(near, seat)
-                    if pays(obligation, m)]
+            out += [MeldCards(seat, (specs_of(m),)) for m in owed_melds(hand, seat, obligation)]
         if turn.out:
             plan = plan_for(state, seat)
             if plan is not None:

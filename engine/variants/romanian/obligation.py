@@ -19,9 +19,11 @@ discard (:class:`engine.variants.romanian.errors.ObligationPending`).
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 
+from engine.cards import Card
 from engine.melds import Meld
 from engine.variants.romanian.state import Obligation
 
@@ -30,16 +32,33 @@ def pays(obligation: Obligation, meld: Meld) -> bool:
     """True when the new ``meld`` holds the owed tile with at least two more tiles (for a
     row tile: at least two that were on the rack before the take; tiles taken with it may
     join the meld too)."""
+    tile = obligation.tile
     cards = [p.card for p in meld.cards]
-    if obligation.tile not in cards:
+    if len(cards) < 3 or tile not in cards:
         return False
-    others = list(cards)
-    others.remove(obligation.tile)
-    if len(others) < 2:
-        return False
-    if obligation.kind == "row":
-        return sum((Counter(others) & Counter(obligation.rack)).values()) >= 2
-    return True
+    if obligation.kind != "row":
+        return True
+    before = _counts(obligation.rack)
+    seen: dict[Card, int] = {}
+    skipped = False  # the owed tile itself does not count
+    found = 0
+    for card in cards:
+        if card == tile and not skipped:
+            skipped = True
+            continue
+        n = seen.get(card, 0) + 1
+        seen[card] = n
+        if n <= before.get(card, 0):
+            found += 1
+            if found == 2:
+                return True
+    return False
+
+
+# The rack before the take is the same for every meld a turn's legal moves ask about.
+@functools.lru_cache(maxsize=8)
+def _counts(rack: tuple[Card, ...]) -> dict[Card, int]:
+    return dict(Counter(rack))
 
 
 def paid_by(obligation: Obligation, melds: Sequence[Meld]) -> bool:

@@ -29,15 +29,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from engine.candidates import candidate_melds, meldable
-from engine.cards import JOKER, TILE_COLOURS, Card
+from engine.candidates import generated_melds, meldable
+from engine.cards import JOKER, TILE_COLOURS, Card, Suit
 from engine.melds import (
     CardSpec,
     Meld,
     MeldKind,
     extend_readings,
+    joker_spec,
+    natural_spec,
     rank_at,
-    readings,
+    shared_placed,
 )
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.obligation import pays
@@ -74,9 +76,9 @@ class Plan:
 
 @dataclass(frozen=True, slots=True)
 class _Item:
-    # the tiles used as (kind index, count), by kind: an item uses few of the kinds
-    uses: tuple[tuple[int, int], ...]
-    lowest: int
+    tiles: int  # the tiles it uses, packed (PackedRack.pack)
+    lowest: int  # the index of its first tile kind
+    gain: int  # the most its tiles can add to an opening's value (most_value)
     target: int
     specs: tuple[CardSpec, ...]
     value: int
@@ -84,34 +86,32 @@ class _Item:
     pays: bool
 
 
-def new_melds(hand: Sequence[Card], seat: int) -> list[Meld]:
+def new_melds(hand: Sequence[Card], seat: int, longest: int = 13,
+              long_colour: Suit | None = None) -> list[Meld]:
     """Every meld the hand can make (one reading each, faces declared): the shared
-    candidates, and runs where one Joly stands for a tile the hand holds. Cached per
-    (tiles, seat): the legal moves of one turn ask for them several times."""
-    return list(_new_melds(tuple(sorted(hand, key=lambda c: c.sort_key)), seat))
+    candidates, and runs where one Joly stands for a tile the hand holds; runs of at most
+    ``longest`` tiles except in ``long_colour``. Cached per (tiles, seat, limits): the
+    legal moves of one turn ask for them several times."""
+    return list(_new_melds(tuple(sorted(hand, key=lambda c: c.sort_key)), seat, longest,
+                           long_colour))
 
 
 # Small: one turn asks for the melds of a few racks, and a rack of dozens of tiles has
 # thousands of melds (a big cache is a big heap for the garbage collector to walk).
 @functools.lru_cache(maxsize=32)
-def _new_melds(hand: tuple[Card, ...], seat: int) -> tuple[Meld, ...]:
-    groups = candidate_melds(hand, MELD_RULES)
+def _new_melds(hand: tuple[Card, ...], seat: int, longest: int,
+               long_colour: Suit | None) -> tuple[Meld, ...]:
+    melds = generated_melds(hand, MELD_RULES, seat, longest, long_colour)
     if any(c.is_joker for c in hand):
-        extra = []
-        for group in groups:
-            if all(not s.card.is_joker for s in group) \
-                    and len({s.card.suit for s in group}) == 1:
-                for i in range(len(group)):
-                    swapped = list(group)
-                    swapped[i] = CardSpec(JOKER, group[i].card)
-                    extra.append(tuple(swapped))
-        groups = groups + extra
-    out = []
-    for group in groups:
-        found = readings(group, seat, MELD_RULES)
-        if len(found) == 1:
-            out.append(found[0])
-    return tuple(out)
+        # A Joly standing for a tile the hand holds, in a run of real tiles (three or
+        # more real tiles: two stay per Joly, as the rules ask).
+        for meld in list(melds):
+            if meld.kind is MeldKind.RUN and not any(p.card.is_joker for p in meld.cards):
+                for i, place in enumerate(meld.cards):
+                    joly = shared_placed(JOKER, place.face, seat)
+                    melds.append(Meld(MeldKind.RUN, (*meld.cards[:i], joly, *meld.cards[i + 1:]),
+                                      seat))
+    return tuple(melds)
 
 
 def specs_of(meld: Meld) -> tuple[CardSpec, ...]:
@@ -149,11 +149,21 @@ def _run_groups(meld: Meld, held: tuple[int, ...], jolys: int) -> tuple[tuple[Ca
                 return n
         return len(positions)
 
+    # The lay-off makes one run with one reading (melds.extend_readings) when it stays
+    # within 1..13 (positions 1..14: 14 is the 1 after the 13) and keeps two real tiles
+    # per Joly, except a run of all thirteen numbers: 1..13 also reads 2..13-1, and the
+    # table run is a block of both readings unless it holds the 1.
+    real = sum(1 for p in meld.cards if not p.card.is_joker)
+    on_table_jolys = len(meld.cards) - real
+    holds_the_one = start == 1 or end == 14
     lefts = list(range(start - 1, 0, -1))
     rights = list(range(end + 1, 15))
     for left in range(0, reach(lefts) + 1):
         for right in range(0, reach(rights) + 1):
             if left + right == 0:
+                continue
+            length = len(meld.cards) + left + right
+            if length > 13 or (length == 13 and not holds_the_one):
                 continue
             positions = list(range(start - left, start)) + list(range(end + 1, end + 1 + right))
             tiles = [Card(rank_at(pos), colour) for pos in positions]
@@ -161,13 +171,13 @@ def _run_groups(meld: Meld, held: tuple[int, ...], jolys: int) -> tuple[tuple[Ca
             if len(gaps) > jolys:
                 continue
             for size in range(len(gaps), jolys + 1):
+                if real + len(tiles) - size < 2 * (on_table_jolys + size):
+                    break
                 for chosen in combinations(range(len(tiles)), size):
                     if not set(gaps) <= set(chosen):
                         continue
-                    combo = tuple(CardSpec(JOKER, t) if i in chosen else CardSpec(t)
-                                  for i, t in enumerate(tiles))
-                    if len(extend_readings(meld, combo, meld.owner, MELD_RULES)) == 1:
-                        out.append(combo)
+                    out.append(tuple(joker_spec(t.rank, colour) if i in chosen
+                                     else natural_spec(t) for i, t in enumerate(tiles)))
     return tuple(out)
 
 
@@ -203,29 +213,81 @@ def layoff_groups(meld: Meld, hand: Sequence[Card], seat: int) -> list[tuple[Car
     return _set_extensions(meld, stock, seat)
 
 
-def _items(hand: Sequence[Card], kinds: list[Card], ctx: PlanContext) -> list[_Item]:
-    index = {card: i for i, card in enumerate(kinds)}
-    have = Counter(hand)
+def _items(hand: Sequence[Card], rack: PackedRack, ctx: PlanContext,
+           every_item: bool = False) -> list[_Item]:
+    """The new melds and lay-off groups a plan may use (every tile of each is in ``hand``:
+    they are built from it). Items that a plan can always replace by shorter ones are
+    left out (:func:`_splits`, :func:`_lays_off_in_parts`) unless ``every_item`` (the
+    oracle of that pruning in the tests)."""
+    most = {kind: most_value(kind) for kind in rack.kinds}
     items: list[_Item] = []
 
     def add(specs: tuple[CardSpec, ...], target: int, value: int, run: bool,
             paid: bool) -> None:
-        use = Counter(spec.card for spec in specs)
-        if any(n > have[card] for card, n in use.items()):
-            return
-        uses = tuple(sorted((index[card], n) for card, n in use.items()))
-        items.append(_Item(uses, uses[0][0], target, specs, value, run, paid))
+        cards = [spec.card for spec in specs]
+        tiles = rack.pack(cards)
+        items.append(_Item(tiles, rack.lowest(tiles), sum(most[c] for c in cards), target,
+                           specs, value, run, paid))
 
     owed = ctx.obligation
-    for meld in new_melds(hand, ctx.seat):
+    # A run that cuts into two runs is no item (_splits) unless it pays the meld owed:
+    # longer runs are built only in the owed tile's colour (every colour for a Joly).
+    longest = _longest_whole(min(hand.count(JOKER), 2))
+    long_colour = None if owed is None else owed.tile.suit
+    if every_item or (owed is not None and owed.tile.is_joker):
+        longest = 13
+    for meld in new_melds(hand, ctx.seat, longest, long_colour):
         paid = owed is not None and pays(owed, meld)
-        if not paid and _splits(meld):
+        if not paid and not every_item and _splits(meld):
             continue
         add(specs_of(meld), -1, meld_value(meld), meld.kind is MeldKind.RUN, paid)
+    melded = {item.specs for item in items}
     for target in ctx.targets:
-        for group in layoff_groups(ctx.melds[target], hand, ctx.seat):
-            add(group, target, 0, False, False)
+        meld = ctx.melds[target]
+        for group in layoff_groups(meld, hand, ctx.seat):
+            if every_item or not _lays_off_in_parts(meld, group, melded):
+                add(group, target, 0, False, False)
     return items
+
+
+def _lays_off_in_parts(meld: Meld, group: tuple[CardSpec, ...],
+                       melded: set[tuple[CardSpec, ...]]) -> bool:
+    """True when a plan can lay off part of ``group`` on run ``meld`` and meld the rest, the
+    outer three or more tiles at one end, as a new meld of its own (one of ``melded``):
+    the same tiles leave the rack, the table meld still takes one lay-off, and the new
+    meld only adds to the opening's value and brings a run. Racks of dozens of tiles have
+    thousands of long lay-off groups."""
+    if meld.kind is not MeldKind.RUN or len(group) < 1 + MELD_RULES.min_cards:
+        return False
+    start = meld.cards[0].face.rank
+    # The group is the tiles below the run (low to high), then those above it. A 1 after a
+    # run ending in 13 counts as below too: it is the group's last tile and alone above,
+    # so it is never in an outer part of three or more on either side.
+    below = sum(1 for spec in group if (spec.face or spec.card).rank < start)
+    real = sum(1 for p in meld.cards if not p.card.is_joker)
+    jolys = len(meld.cards) - real
+    for far, near in _outer_parts(group, below):
+        near_jolys = sum(1 for s in near if s.card.is_joker)
+        if (real + len(near) - near_jolys >= 2 * (jolys + near_jolys)
+                and far in melded):
+            return True
+    return False
+
+
+def _outer_parts(group: tuple[CardSpec, ...], below: int
+                 ) -> list[tuple[tuple[CardSpec, ...], tuple[CardSpec, ...]]]:
+    """Ways to cut ``group`` (``below`` tiles before the run, the rest after it) into an
+    outer part of three or more tiles at either end and a near part of one or more:
+    (outer, near)."""
+    out = []
+    above = len(group) - below
+    for size in range(MELD_RULES.min_cards, below + 1):
+        if len(group) - size:
+            out.append((group[:size], group[size:]))
+    for size in range(MELD_RULES.min_cards, above + 1):
+        if len(group) - size:
+            out.append((group[len(group) - size:], group[:len(group) - size]))
+    return out
 
 
 def _splits(meld: Meld) -> bool:
@@ -236,9 +298,13 @@ def _splits(meld: Meld) -> bool:
     not pay it)."""
     if meld.kind is not MeldKind.RUN or len(meld.cards) < 2 * MELD_RULES.min_cards:
         return False
+    return _cuts(tuple(p.card.is_joker for p in meld.cards))
+
+
+def _cuts(jolys: tuple[bool, ...]) -> bool:
+    """:func:`_splits` for a run whose places hold a Joly where ``jolys`` says so."""
     # A part of a run (its faces declared, three to twelve tiles) is a run with one
     # reading; the rules ask it only for twice as many real tiles as Jolys (melds.check).
-    jolys = [p.card.is_joker for p in meld.cards]
     total = sum(jolys)
     size = len(jolys)
     for cut in range(MELD_RULES.min_cards, size - MELD_RULES.min_cards + 1):
@@ -246,6 +312,20 @@ def _splits(meld: Meld) -> bool:
         if cut - first >= 2 * first and size - cut - (total - first) >= 2 * (total - first):
             return True
     return False
+
+
+@functools.cache
+def _longest_whole(jolys: int) -> int:
+    """The longest run with at most ``jolys`` Jolys that the rules accept and that does not
+    cut into two runs (:func:`_cuts`): 5 with none or one Joly, 8 with two."""
+    longest = MELD_RULES.min_cards
+    for size in range(MELD_RULES.min_cards, 14):
+        for count in range(min(jolys, size) + 1):
+            for places in combinations(range(size), count):
+                if size - count >= 2 * count and not _cuts(
+                        tuple(i in places for i in range(size))):
+                    longest = size
+    return longest
 
 
 def most_value(tile: Card) -> int:
@@ -327,13 +407,16 @@ def _may_lay_off(tile: Card, meld: Meld, hand: Sequence[Card], jolys: int) -> bo
 
 
 @functools.lru_cache(maxsize=1024)
-def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan | None:
+def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
+                 every_item: bool = False) -> Plan | None:
     rack = PackedRack(hand)
     kinds = rack.kinds
-    items = _items(hand, kinds, ctx)
-    covered = {i for item in items for i, _ in item.uses}
+    items = _items(hand, rack, ctx, every_item)
+    covered = 0
+    for item in items:
+        covered |= item.tiles
     counts = Counter(hand)
-    loose = [k for i, k in enumerate(kinds) if i not in covered]
+    loose = [k for i, k in enumerate(kinds) if not rack.count(covered, i)]
     if sum(counts[k] for k in loose) > 1 or (loose and loose[0] == ctx.keep):
         return None
     by_lowest: dict[int, list[int]] = {}
@@ -343,12 +426,12 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int) -> Plan 
     # The tiles left are packed (engine.variants.romanian.packed): taking an item is one
     # subtraction, and a tile it lacks clears a guard bit.
     guards = rack.guards
-    delta = [rack.pack(spec.card for spec in item.specs) for item in items]
+    delta = [item.tiles for item in items]
     # The most each tile can add to the opening's value (a 1: 25 in a set of 1s; a Joly:
     # the tile it stands for, at most 25): with the tiles left worth less than what the
     # opening still lacks, no way out remains (pruning by value).
     most = [most_value(k) for k in kinds]
-    gain = [sum(c * most[i] for i, c in item.uses) for item in items]
+    gain = [item.gain for item in items]
     memo: set[tuple[object, ...]] = set()
     chosen: list[int] = []
     steps = 0

@@ -14,20 +14,25 @@ hat, melden bis auf einen Stein – dieser letzte Stein muss abgelegt werden."
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.candidates import candidate_melds
 from engine.cards import JOKER, TILE_COLOURS, Card, parse_cards
-from engine.melds import CardSpec, MeldKind, readings
+from engine.melds import CardSpec, Meld, MeldKind, extend_readings, rank_at, readings
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.opening import opening_with, qualifies
+from engine.variants.romanian.packed import PackedRack
 from engine.variants.romanian.plan import (
     SEARCH_BUDGET,
     PlanContext,
     _cached_plan,
+    _items,
+    _lays_off_in_parts,
     _may_go_out,
+    _run_groups,
     _splits,
     going_out_plan,
     new_melds,
@@ -142,3 +147,139 @@ def test_a_long_run_splits_exactly_when_both_parts_read_as_runs(rack: list[Card]
                    and len(readings(specs[cut:], 0, MELD_RULES)) == 1
                    for cut in range(3, len(specs) - 2))
         assert _splits(meld) == read
+
+
+def _new_melds_by_readings(hand: list[Card], seat: int) -> list:
+    """The oracle of :func:`new_melds`: the candidate melds read back one by one, plus runs
+    of real tiles with one tile's place taken by a Joly, each kept with one reading."""
+    groups = candidate_melds(hand, MELD_RULES)
+    if JOKER in hand:
+        groups += [(*g[:i], CardSpec(JOKER, g[i].card), *g[i + 1:]) for g in groups
+                   if not any(s.card.is_joker for s in g) and len({s.card.suit for s in g}) == 1
+                   for i in range(len(g))]
+    out = []
+    for group in groups:
+        found = readings(group, seat, MELD_RULES)
+        if len(found) == 1:
+            out.append(found[0])
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([*POOL, *POOL, *parse_cards("r5 r6 r7 r8 y2 b2 k2")]),
+                max_size=20), st.integers(0, 3))
+def test_the_new_melds_are_built_as_the_readings_read_them(rack: list[Card], seat: int) -> None:
+    """New melds are built from the generated groups, not read back (a rack of 60 tiles has
+    thousands): the same melds in the same order as reading every group, the runs with a
+    Joly in the place of a held tile included, Joly ratio and the 1 high or low kept."""
+    assert new_melds(rack, seat) == _new_melds_by_readings(rack, seat)
+
+
+def _run_groups_by_readings(meld: Meld, held: tuple[int, ...], jolys: int) -> list:
+    """The oracle of the run lay-off groups: every extension at either end whose tiles
+    the rack holds or its Jolys stand for, kept when :func:`extend_readings` reads it one
+    way."""
+    colour = meld.cards[0].face.suit
+    start = meld.cards[0].face.rank
+    end = start + len(meld.cards) - 1
+    out = []
+    for left in range(start):
+        for right in range(15 - end):
+            if left + right == 0:
+                continue
+            tiles = [Card(rank_at(p), colour)
+                     for p in [*range(start - left, start), *range(end + 1, end + 1 + right)]]
+            for size in range(jolys + 1):
+                for chosen in combinations(range(len(tiles)), size):
+                    if any(not held[t.rank - 1] for i, t in enumerate(tiles) if i not in chosen):
+                        continue
+                    combo = tuple(CardSpec(JOKER, t) if i in chosen else CardSpec(t)
+                                  for i, t in enumerate(tiles))
+                    if len(extend_readings(meld, combo, meld.owner, MELD_RULES)) == 1:
+                        out.append(combo)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 12), st.integers(3, 13), st.lists(st.integers(0, 20), max_size=2),
+       st.lists(st.booleans(), min_size=13, max_size=13), st.integers(0, 2))
+def test_the_run_lay_offs_are_the_ones_the_readings_accept(
+        first: int, size: int, joly_places: list[int], held: list[bool], jolys: int) -> None:
+    """Run lay-off groups are counted, not read back: Joly ratio (table and new tiles),
+    the 1 low or high, the run of all thirteen numbers only where the table run holds the
+    1 (1..13 also reads 2..13-1)."""
+    positions = [p for p in range(first, first + size) if p <= 14]
+    colour = TILE_COLOURS[first % 4]
+    specs = tuple(CardSpec(JOKER, Card(rank_at(p), colour)) if n in joly_places
+                  else CardSpec(Card(rank_at(p), colour)) for n, p in enumerate(positions))
+    found = readings(specs, 1, MELD_RULES)
+    if len(found) != 1:
+        return
+    run = found[0]
+    holding = tuple(int(h) for h in held)
+    assert list(_run_groups(run, holding, jolys)) == _run_groups_by_readings(run, holding, jolys)
+
+
+# One colour all along, a run in its middle: long lay-off groups at both ends.
+LONG_POOL = [*parse_cards("r1 r2 r3 r4 r8 r9 r10 r11 r12 r13 y6 b6"), JOKER]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*LONG_POOL, *LONG_POOL]), min_size=2, max_size=12),
+       st.sampled_from([None, 25, 50]), st.booleans(), st.booleans())
+def test_pruned_items_never_lose_a_way_out(rack: list[Card], threshold: int | None,
+                                           joly_on_table: bool, keep: bool) -> None:
+    """The planner leaves out long runs that cut in two and long lay-off groups whose
+    outer part is a meld of its own; with every item kept a plan exists exactly when it
+    does with the pruned items (the budget is far from reached on racks this size)."""
+    run = "r5 jk=r6 r7" if joly_on_table else "r5 r6 r7"
+    melds = (readings(tuple(CardSpec.parse(t) for t in run.split()), 0, MELD_RULES)[0],)
+    ctx = PlanContext(melds=melds, seat=0, targets=(0,), threshold=threshold,
+                      keep=rack[0] if keep else None)
+    hand = tuple(sorted(rack, key=lambda c: c.sort_key))
+    pruned = _cached_plan(hand, ctx, 10 * SEARCH_BUDGET)
+    every = _cached_plan(hand, ctx, 10 * SEARCH_BUDGET, every_item=True)
+    assert (pruned is None) == (every is None)
+
+
+def test_a_long_lay_off_is_left_to_a_shorter_one_and_a_new_run() -> None:
+    """r8..r12 on r5 r6 r7: r8 laid off and r9 r10 r11 r12 melded make the same way out,
+    so the five-tile lay-off is no item; with it pruned the plan still goes out."""
+    melds = (readings(tuple(CardSpec.parse(t) for t in ["r5", "r6", "r7"]), 0, MELD_RULES)[0],)
+    ctx = PlanContext(melds=melds, seat=0, targets=(0,))
+    hand = tuple(parse_cards("r8 r9 r10 r11 r12 b6"))
+    rack = PackedRack(hand)
+    lay_offs = [i.specs for i in _items(hand, rack, ctx) if i.target == 0]
+    every = [i.specs for i in _items(hand, rack, ctx, every_item=True) if i.target == 0]
+    five = tuple(CardSpec.parse(t) for t in ["r8", "r9", "r10", "r11", "r12"])
+    assert five in every and five not in lay_offs
+    plan = _cached_plan(hand, ctx, SEARCH_BUDGET)
+    assert plan is not None and plan.discard == parse_cards("b6")[0]
+
+
+def _run_meld(text: str):
+    return readings(tuple(CardSpec.parse(t) for t in text.split()), 0, MELD_RULES)[0]
+
+
+def _specs(text: str) -> tuple[CardSpec, ...]:
+    return tuple(CardSpec.parse(t) for t in text.split())
+
+
+def test_a_lay_off_is_cut_only_where_both_parts_are_legal() -> None:
+    """The outer part must be one of the rack's melds, and the near part a lay-off the rules
+    accept alone (two real tiles per Joly, the table run's counted)."""
+    run = _run_meld("r5 r6 r7")
+    melded = {_specs("r10 r11 r12")}
+    assert _lays_off_in_parts(run, _specs("r8 r9 r10 r11 r12"), melded)
+    assert not _lays_off_in_parts(run, _specs("r8 r9 r10 r11 r12"), set())
+    # jk=r8 jk=r9 alone on r5 r6 r7: three real tiles, two Jolys
+    assert not _lays_off_in_parts(run, _specs("jk=r8 jk=r9 r10 r11 r12"), melded)
+    assert _lays_off_in_parts(run, _specs("jk=r8 jk=r9 r10 r11 r12"),
+                              {_specs("jk=r9 r10 r11 r12")})
+
+
+def test_the_outer_part_may_be_below_the_run() -> None:
+    """r1 r2 r3 below r4 r5 r6 and r7 above: r7 laid off, r1 r2 r3 melded."""
+    run = _run_meld("r4 r5 r6")
+    assert _lays_off_in_parts(run, _specs("r1 r2 r3 r7"), {_specs("r1 r2 r3")})
+    assert not _lays_off_in_parts(run, _specs("r1 r2 r3 r7"), {_specs("r2 r3 r7")})
