@@ -165,11 +165,13 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         return discards
     check = _Checks(state, seat)
     out: list[Action] = []
+    # the meld actions first: the plan reads its melds off theirs (plan.new_melds)
+    meld_actions = [] if turn.out else _meld_actions(state, seat)
     plan = plan_for(state, seat)
     if plan is not None:
         out += [a for a in plan_actions(seat, plan, len(hand)) if check.ok(a)]
     if not turn.out:
-        out += [a for a, melds in _meld_actions(state, seat) if check.meld(a.groups, melds)]
+        out += [a for a, melds in meld_actions if check.meld(a.groups, melds)]
         if turn.obligation is None and state.has_melded[seat]:
             out += [a for a in layoff_actions(state, seat) if check.ok(a)]
             if opened_before(state, seat):

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from engine.cards import Card
-from engine.melds import Meld
+from engine.melds import Meld, MeldKind
 from engine.variants.romanian.state import Obligation
 
 
@@ -33,8 +33,14 @@ def pays(obligation: Obligation, meld: Meld) -> bool:
     row tile: at least two that were on the rack before the take; tiles taken with it may
     join the meld too)."""
     tile = obligation.tile
+    rank, suit = tile.rank, tile.suit
+    # attributes compared, not cards: legal-move lists ask this of thousands of melds
+    first = meld.cards[0].face
+    if not tile.is_joker and (first.suit is not suit if meld.kind is MeldKind.RUN
+                              else first.rank != rank):
+        return False
     cards = [p.card for p in meld.cards]
-    if len(cards) < 3 or tile not in cards:
+    if len(cards) < 3 or not any(c.rank == rank and c.suit is suit for c in cards):
         return False
     if obligation.kind != "row":
         return True

@@ -90,10 +90,23 @@ def new_melds(hand: Sequence[Card], seat: int, longest: int = 13,
               long_colour: Suit | None = None) -> list[Meld]:
     """Every meld the hand can make (one reading each, faces declared): the shared
     candidates, and runs where one Joly stands for a tile the hand holds; runs of at most
-    ``longest`` tiles except in ``long_colour``. Cached per (tiles, seat, limits): the
-    legal moves of one turn ask for them several times."""
-    return list(_new_melds(tuple(sorted(hand, key=lambda c: c.sort_key)), seat, longest,
-                           long_colour))
+    ``longest`` tiles except in ``long_colour`` (in the order of the whole list). Cached
+    per (tiles, seat, limits): the legal moves of one turn ask for them several times; a
+    shorter list is read off the whole one when that was the last one built."""
+    tiles = tuple(sorted(hand, key=lambda c: c.sort_key))
+    if longest >= 13:
+        full = _new_melds(tiles, seat, 13, None)
+        global _LAST_FULL
+        _LAST_FULL = (tiles, seat, full)
+        return list(full)
+    last = _LAST_FULL  # one read: another thread may replace it meanwhile
+    if last is not None and last[1] == seat and last[0] == tiles:
+        return [m for m in last[2] if m.kind is MeldKind.SET or len(m.cards) <= longest
+                or m.cards[0].face.suit is long_colour]
+    return list(_new_melds(tiles, seat, longest, long_colour))
+
+
+_LAST_FULL: tuple[tuple[Card, ...], int, tuple[Meld, ...]] | None = None
 
 
 # Small: one turn asks for the melds of a few racks, and a rack of dozens of tiles has
@@ -116,8 +129,8 @@ def _new_melds(hand: tuple[Card, ...], seat: int, longest: int,
 
 def specs_of(meld: Meld) -> tuple[CardSpec, ...]:
     """The tiles of ``meld`` as a meld command names them (a Joly with its face)."""
-    return tuple(CardSpec(p.card, p.face) if p.card.is_joker else CardSpec(p.card)
-                 for p in meld.cards)
+    return tuple(joker_spec(p.face.rank, p.face.suit) if p.card.is_joker
+                 else natural_spec(p.card) for p in meld.cards)
 
 
 def _run_extensions(meld: Meld, stock: Counter[Card], seat: int) -> list[tuple[CardSpec, ...]]:
