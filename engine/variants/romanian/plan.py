@@ -432,19 +432,25 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
     loose = [k for i, k in enumerate(kinds) if not rack.count(covered, i)]
     if sum(counts[k] for k in loose) > 1 or (loose and loose[0] == ctx.keep):
         return None
-    by_lowest: dict[int, list[int]] = {}
-    for n, item in enumerate(items):
-        by_lowest.setdefault(item.lowest, []).append(n)
     need = ctx.threshold
     # The tiles left are packed (engine.variants.romanian.packed): taking an item is one
-    # subtraction, and a tile it lacks clears a guard bit.
+    # subtraction, and a tile it lacks clears a guard bit. Per item, by its lowest tile
+    # kind: (index, packed tiles, bit of its table meld or 0, value, run, pays, the most
+    # its tiles can add to the opening's value).
+    by_lowest: dict[int, list[tuple[int, int, int, int, bool, bool, int]]] = {}
+    for n, item in enumerate(items):
+        by_lowest.setdefault(item.lowest, []).append(
+            (n, item.tiles, 1 << item.target if item.target >= 0 else 0, item.value,
+             item.run, item.pays, item.gain))
     guards = rack.guards
-    delta = [item.tiles for item in items]
+    field = rack.field
     # The most each tile can add to the opening's value (a 1: 25 in a set of 1s; a Joly:
     # the tile it stands for, at most 25): with the tiles left worth less than what the
     # opening still lacks, no way out remains (pruning by value).
     most = [most_value(k) for k in kinds]
-    gain = [item.gain for item in items]
+    keep = rack.where.get(ctx.keep, -1) if ctx.keep is not None else -1
+    owed = ctx.obligation is not None
+    lacking = need or 0
     memo: set[tuple[object, ...]] = set()
     chosen: list[int] = []
     steps = 0
@@ -457,35 +463,33 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
         if steps > budget:
             raise _GiveUp()
         if not rest:
-            if discard < 0 or (ctx.obligation is not None and not paid):
+            if discard < 0 or (owed and not paid):
                 return None
             if need is not None and (value < need or not run):
                 return None
             return discard
-        low = rack.lowest(rest)
-        key = (rest, used, discard >= 0, min(value, need or 0), run, paid)
+        low = ((rest & -rest).bit_length() - 1) // field  # rack.lowest, inline
+        key = (rest, used, discard >= 0, min(value, lacking), run, paid)
         if key in memo:
             return None
         if need is not None and value < need and value + potential < need:
             memo.add(key)
             return None
-        if discard < 0 and kinds[low] != ctx.keep:
-            found = search(rest - rack.pack((kinds[low],)), used, low, value, run, paid,
+        if discard < 0 and low != keep:
+            found = search(rest - (1 << field * low), used, low, value, run, paid,
                            potential - most[low])
             if found is not None:
                 return found
         padded = rest | guards
-        for n in by_lowest.get(low, ()):
-            item = items[n]
-            if item.target >= 0 and used >> item.target & 1:
+        for n, tiles, bit, worth, is_run, pays_owed, gain in by_lowest.get(low, ()):
+            if used & bit:
                 continue
-            left = padded - delta[n]
+            left = padded - tiles
             if left & guards != guards:
                 continue  # a tile of the item is not (or no longer) in the rack
             chosen.append(n)
-            found = search(left ^ guards, used | (1 << item.target if item.target >= 0 else 0),
-                           discard, value + item.value, run or item.run, paid or item.pays,
-                           potential - gain[n])
+            found = search(left ^ guards, used | bit, discard, value + worth, run or is_run,
+                           paid or pays_owed, potential - gain)
             if found is not None:
                 return found
             chosen.pop()
