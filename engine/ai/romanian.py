@@ -35,7 +35,7 @@ from engine.variants.romanian.actions import (
 )
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.plan import PlanContext, going_out_plan
-from engine.variants.romanian.tiles import rack_value
+from engine.variants.romanian.tiles import rack_points, rack_value
 from engine.views import PlayerView
 
 RANDOM_DISCARD = 0.2
@@ -48,7 +48,7 @@ def _points(view: PlayerView) -> int:
 
 def _partition(view: PlayerView, hand: Sequence[Card]) -> Partition:
     one = _points(view)
-    return best_partition(hand, MELD_RULES, lambda c: rack_value(c, one, 25))
+    return best_partition(hand, MELD_RULES, rack_points(one))
 
 
 def _first(legal: Sequence[Action], kind: type) -> Action | None:

@@ -19,7 +19,7 @@ from engine.search import best_partition
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.packed import PackedRack
 from engine.variants.romanian.plan import most_value, new_melds, specs_of
-from engine.variants.romanian.tiles import meld_value, rack_value
+from engine.variants.romanian.tiles import meld_value, rack_points
 
 Groups = tuple[tuple[CardSpec, ...], ...]
 
@@ -54,7 +54,7 @@ def opening_choices(hand: Sequence[Card], seat: int, threshold: int,
     """Openings the hand can make, best first (a canonical selection, not every one):
     every qualifying subset of the best partition's melds and every single meld that is
     an opening alone; each leaves at least one tile to discard."""
-    part = best_partition(hand, MELD_RULES, lambda c: rack_value(c, rack_one, 25))
+    part = best_partition(hand, MELD_RULES, rack_points(rack_one))
     melds = [m for m in (_read(g, seat) for g in part.melds) if m is not None]
     found: dict[Groups, int] = {}
     for size in range(len(melds), 0, -1):

@@ -13,6 +13,9 @@ left on the rack is valued by :func:`rack_value`.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from engine.cards import JOKER, TILE_COLOURS, Card
 from engine.melds import Meld, MeldKind
 
@@ -65,3 +68,11 @@ def rack_value(card: Card, one: int, joly: int) -> int:
     if card.rank == 1:
         return one
     return number_value(card.rank)
+
+
+@functools.cache
+def rack_points(one: int) -> Callable[[Card], int]:
+    """:func:`rack_value` with a Joly at 25 and a 1 at ``one``, one shared function per
+    value: the best-partition search caches its card values per function
+    (:func:`engine.search.best_partition`), and a new one each call would miss."""
+    return functools.partial(rack_value, one=one, joly=25)

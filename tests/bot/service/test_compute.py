@@ -5,6 +5,7 @@ service falls back as documented when a budget runs out."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import time
 from collections.abc import AsyncIterator
@@ -51,6 +52,15 @@ def _state() -> GameState:
     from engine.game import new_game
 
     return new_game(make_rules("basic"), ["ana", "ben"], seed=3)
+
+
+async def test_a_warmed_up_worker_has_frozen_its_start_up_heap(pool: WorkerPool) -> None:
+    """The collector of a worker skips what the warm-up built (gc.freeze); the warm-up run
+    in the bot's own process freezes nothing there."""
+    assert await pool.call(gc.get_freeze_count, budget=5) > 10_000
+    before = gc.get_freeze_count()
+    engine_work.warm_up()
+    assert gc.get_freeze_count() == before
 
 
 async def test_a_call_returns_the_engine_result(pool: WorkerPool) -> None:
