@@ -29,9 +29,9 @@ from engine.melds import (
     readings,
     run_windows,
 )
-from engine.variants.romanian.melds import MELD_RULES as ROMANIAN_MELDS
 from engine.options import OptionValue
 from engine.rules import make_rules
+from engine.variants.romanian.melds import MELD_RULES as ROMANIAN_MELDS
 
 BASIC_OPTIONS = st.fixed_dictionaries({
     "deals": st.sampled_from([1, 2, 6]),
