@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Protocol
 
+from bot.bench.heap import NOTE as HEAP_NOTE
+from bot.bench.heap import worker_heap
 from bot.bench.machine import package_version
 from bot.bench.report import BenchConfig, Row, Section, median, percentile
 from engine import search as engine_search
@@ -374,8 +376,9 @@ def run(config: BenchConfig) -> Section:
         best_melds(rack, romanian)
         best_partition(rack, RUMMIKUB_RULES, _one)
 
-    hand_ms, hand_bad = _time_best_melds(hands, german)
-    rack_ms, rack_bad = _time_best_melds(tiles, romanian)
+    with worker_heap():
+        hand_ms, hand_bad = _time_best_melds(hands, german)
+        rack_ms, rack_bad = _time_best_melds(tiles, romanian)
     _ms_rows(section, "15-card hands, 2 jokers (German rules)", hand_ms,
              f"{len(hands)} hands, each new to the cache")
     section.add(Row("  hands whose partition has an illegal meld", hand_bad, "hands", 0,
@@ -394,7 +397,9 @@ def run(config: BenchConfig) -> Section:
             "but not MeldRules.check (at least two real tiles per Joly), e.g. a run of 2 "
             "tiles and 2 Jolys. A bug in engine/search.py (the hint shows such melds).")
 
-    big_rows(section, random.Random(config.seed + 2), 20 if config.quick else 200)
+    with worker_heap():
+        big_rows(section, random.Random(config.seed + 2), 20 if config.quick else 200)
+    section.notes.append(HEAP_NOTE)
 
     if not config.peers:
         section.notes.append("rummikub-solver comparison skipped (--no-peers).")

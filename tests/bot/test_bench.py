@@ -5,6 +5,7 @@ normal suite deselects them, .ci/run runs them in their own step (``pytest -m be
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import sys
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.bench import ai, legal, machine, playouts, runner, strength
+from bot.bench.heap import worker_heap
 from bot.bench.report import BenchConfig, Row, Section, format_report, median, percentile
 from bot.bench.search import (
     RUMMIKUB_RULES,
@@ -271,6 +273,15 @@ def test_legal_latency_times_every_call_and_names_the_worst_position() -> None:
     assert worst == max(result.ms)
     assert game in (11, 12) and 0 <= step < legal.MAX_ACTIONS and hand > 0
     assert set(options) == set(legal.OPTION_SPACE["romanian"])
+
+
+def test_a_timed_part_runs_on_a_frozen_heap_and_thaws_it_after() -> None:
+    """The bench's timed calls see the collector as an engine worker does after its
+    warm-up (bot.service.engine_work.warm_up): what was alive before is frozen."""
+    before = gc.get_freeze_count()
+    with worker_heap() as frozen:
+        assert frozen > 1000 and gc.get_freeze_count() > 1000
+    assert gc.get_freeze_count() == before
 
 
 def test_bench_quick_legal_section_reports_every_variant(

@@ -110,8 +110,9 @@ _LAST_FULL: tuple[tuple[Card, ...], int, tuple[Meld, ...]] | None = None
 
 
 # Small: one turn asks for the melds of a few racks, and a rack of dozens of tiles has
-# thousands of melds (a big cache is a big heap for the garbage collector to walk).
-@functools.lru_cache(maxsize=32)
+# thousands of melds (a big cache is a big heap for the garbage collector to walk: 32
+# entries held up to 100,000 objects in random Romanian games, for 2 % of hits).
+@functools.lru_cache(maxsize=4)
 def _new_melds(hand: tuple[Card, ...], seat: int, longest: int,
                long_colour: Suit | None) -> tuple[Meld, ...]:
     melds = generated_melds(hand, MELD_RULES, seat, longest, long_colour)
@@ -419,7 +420,8 @@ def _may_lay_off(tile: Card, meld: Meld, hand: Sequence[Card], jolys: int) -> bo
     return False
 
 
-@functools.lru_cache(maxsize=1024)
+# The same question recurs within a turn only (5 % hits with 1,024 entries).
+@functools.lru_cache(maxsize=64)
 def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
                  every_item: bool = False) -> Plan | None:
     rack = PackedRack(hand)
