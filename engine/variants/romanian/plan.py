@@ -8,9 +8,12 @@ later move of that turn must keep one (so the turn can always end by going out).
 
 A plan is a set of new melds (one action) plus, for some table melds, the tiles laid
 off on each (one action per meld), covering every tile but one, which is discarded.
-New melds are the hand's candidate melds (:func:`engine.candidates.candidate_melds`,
+New melds are the hand's generated melds (:func:`engine.candidates.generated_melds`,
 plus runs where a Joly stands for a tile the hand holds); lay-offs on a new meld are
-already among the candidates (a longer run, a set of four). A seat that has not
+already among them (a longer run, a set of four). Items a plan can always replace by
+shorter ones are left out: a run that cuts into two runs (unless it pays the meld owed),
+and a lay-off whose outer three or more tiles are a new meld of their own next to a
+shorter lay-off (a property test keeps every item as the oracle). A seat that has not
 opened needs new melds worth the opening value with at least one run, and lays off
 only on its own melds in the turn of its opening. While a meld is owed (a tile taken
 from the row, a freed Joly, the previous discard taken for the opening), the new melds
