@@ -75,14 +75,15 @@ def _sets(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[
     out: list[tuple[CardSpec, ...]] = []
     for rank, present in sorted(by_rank.items()):
         present.sort(key=lambda c: c.sort_key)
+        joker = (joker_spec(rank, None),)
         for k in range(max(1, rules.min_naturals), min(len(present), rules.max_set) + 1):
+            most = min(jokers, rules.max_set - k)
+            if k + most < rules.min_cards:
+                continue  # too few cards even with every joker
             for combo in combinations(present, k):
-                for j in range(0, min(jokers, rules.max_set - k) + 1):
-                    if k + j < rules.min_cards:
-                        continue
-                    specs = tuple(natural_spec(c) for c in combo)
-                    specs += (joker_spec(rank, None),) * j
-                    out.append(specs)
+                base = tuple(natural_spec(c) for c in combo)
+                for j in range(max(0, rules.min_cards - k), most + 1):
+                    out.append(base + joker * j)
     return out
 
 
@@ -102,25 +103,40 @@ def _runs(naturals: Counter[Card], jokers: int, rules: MeldRules, longest: int =
         for c, n in naturals.items():
             if c.suit is suit and n > 1:
                 twice |= 1 << c.rank
+        natural, joker = _suit_specs(suit)
         most = 13 if suit is long_suit else longest
+        # natural cards a window needs: min_naturals, and with a joker standing where the
+        # hand holds the card, one at least
+        least = max(rules.min_naturals, 1)
         for length, window, wmask in table:
             if length - len(ranks) > jokers or length > most:
                 break  # longer windows need even more jokers (or are not asked for)
             have_mask = mask & wmask
-            gaps = length - have_mask.bit_count()
-            if gaps > jokers:
+            held = have_mask.bit_count()
+            if length - held > jokers:
+                continue
+            if held >= rules.min_naturals:  # the window as held, jokers in its gaps
+                out.append(tuple(natural[r] if have_mask >> r & 1 else joker[r]
+                                 for r in window))
+            if not twice & wmask or length - held == jokers:
                 continue
             present = [r for r in window if have_mask >> r & 1]
-            spare = jokers - gaps if twice & wmask else 0
-            for size in range(0, min(spare, len(present)) + 1):
+            spare = jokers - (length - held)
+            for size in range(1, min(spare, len(present)) + 1):
+                if len(present) - size < least:
+                    break
                 for replaced in combinations(present, size):
-                    have = len(present) - size
-                    if have < max(rules.min_naturals, 0) or (size and have == 0):
-                        continue
-                    keep = set(present) - set(replaced)
-                    out.append(tuple(natural_spec(shared_card(r, suit)) if r in keep
-                                     else joker_spec(r, suit) for r in window))
+                    out.append(tuple(joker[r] if r in replaced or not have_mask >> r & 1
+                                     else natural[r] for r in window))
     return out
+
+
+@functools.cache
+def _suit_specs(suit: Suit) -> tuple[tuple[CardSpec, ...], tuple[CardSpec, ...]]:
+    """The shared specs of ``suit`` by rank (index 0 unused): natural cards, and jokers
+    standing for them."""
+    return (tuple(natural_spec(shared_card(r, suit)) for r in range(14)),
+            tuple(joker_spec(r, suit) for r in range(14)))
 
 
 @functools.cache

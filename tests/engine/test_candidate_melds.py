@@ -1,0 +1,76 @@
+"""The candidate melds (engine/candidates.py ``candidate_melds``) against the plain
+enumeration they replaced: for any hand, one or two packs, jokers, every ace rule and meld
+size, the same melds in the same order.
+
+basic-rummy.de.txt: "Eine Folge besteht aus drei oder mehr aufeinanderfolgenden Karten
+derselben Farbe" and "Ein Satz besteht aus drei oder vier Karten desselben Ranges"; a
+joker stands for any card ("Joker können jede beliebige Karte ersetzen")."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.candidates import candidate_melds
+from engine.cards import JOKER, Card, standard_deck
+from engine.melds import AceMode, CardSpec, MeldRules, rank_at, run_windows
+
+
+def plain_candidates(hand: Sequence[Card], rules: MeldRules) -> list[tuple[CardSpec, ...]]:
+    """Sets: each combination of a rank's suits with each joker count; runs: each window
+    of each suit, jokers in its gaps, and where the window holds a card twice, every way
+    to put spare jokers on held places (as candidate_melds documents)."""
+    jokers = sum(1 for c in hand if c.is_joker)
+    naturals = Counter(c for c in hand if not c.is_joker)
+    out: list[tuple[CardSpec, ...]] = []
+    by_rank: dict[int, list[Card]] = {}
+    for card in naturals:
+        by_rank.setdefault(card.rank, []).append(card)
+    for rank, present in sorted(by_rank.items()):
+        present.sort(key=lambda c: c.sort_key)
+        for k in range(max(1, rules.min_naturals), min(len(present), rules.max_set) + 1):
+            for combo in combinations(present, k):
+                for j in range(min(jokers, rules.max_set - k) + 1):
+                    if k + j >= rules.min_cards:
+                        out.append(tuple(CardSpec(c) for c in combo)
+                                   + (CardSpec(JOKER, Card(rank, None)),) * j)
+    for suit in sorted({c.suit for c in naturals if c.suit is not None}, key=lambda s: s.value):
+        held = {c.rank for c in naturals if c.suit is suit}
+        twice = {c.rank for c, n in naturals.items() if c.suit is suit and n > 1}
+        for length in range(rules.min_cards, 14):
+            for start in run_windows(length, rules.ace):
+                window = [rank_at(p) for p in range(start, start + length)]
+                present = [r for r in window if r in held]
+                gaps = length - len(present)
+                if gaps > jokers:
+                    continue
+                spare = jokers - gaps if twice & set(window) else 0
+                for size in range(min(spare, len(present)) + 1):
+                    for replaced in combinations(present, size):
+                        have = len(present) - size
+                        if have < rules.min_naturals or (size and have == 0):
+                            continue
+                        out.append(tuple(CardSpec(Card(r, suit)) if r in present
+                                         and r not in replaced
+                                         else CardSpec(JOKER, Card(r, suit)) for r in window))
+    return out
+
+
+PACK = [*standard_deck(2, 0), JOKER, JOKER, JOKER, JOKER]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PACK), max_size=16), st.sampled_from(list(AceMode)),
+       st.sampled_from([3, 4]), st.sampled_from([3, 4, 5, 8]), st.sampled_from([0, 1, 2]),
+       st.integers(1, 9))
+def test_the_candidates_are_the_plain_enumeration(
+        hand: list[Card], ace: AceMode, min_cards: int, max_set: int, min_naturals: int,
+        low: int) -> None:
+    # half of the cards from six neighbouring ranks: hands full of runs and sets
+    near = [c for c in hand if c.is_joker or low <= c.rank < low + 6] + hand[::2]
+    rules = MeldRules(ace=ace, min_cards=min_cards, max_set=max_set, min_naturals=min_naturals)
+    assert candidate_melds(near, rules) == plain_candidates(near, rules)
