@@ -187,14 +187,7 @@ def _set_readings(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> li
             suits.append(face.suit)
     if len(set(suits)) != len(suits):
         return []
-    placed = []
-    for s in specs:
-        if s.card.is_joker:
-            placed.append(shared_placed(s.card, s.face or shared_card(rank, None), owner))
-        else:
-            placed.append(shared_placed(s.card, s.card, owner))
-    placed.sort(key=lambda p: (p.card.is_joker, p.face.sort_key))
-    return [Meld(MeldKind.SET, tuple(placed), owner)]
+    return [declared_set(specs, owner, rank)]
 
 
 def _run_readings(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> list[Meld]:
@@ -249,12 +242,12 @@ def declared_run(specs: Sequence[CardSpec], owner: int) -> Meld:
                                                   owner) for s in specs), owner)
 
 
-def declared_set(specs: Sequence[CardSpec], owner: int) -> Meld:
-    """The set ``specs`` make when every joker among them declares the rank it stands for
-    (``jk=7``): the one reading of :func:`readings` (naturals by suit, then jokers),
+def declared_set(specs: Sequence[CardSpec], owner: int, rank: int = 0) -> Meld:
+    """The set ``specs`` make, a joker standing for its declared face or else for ``rank``
+    in no given suit: the one reading of :func:`readings` (naturals by suit, then jokers),
     built without a search. No check: the caller builds ``specs`` as a set."""
-    placed = [shared_placed(s.card, s.card if s.face is None else s.face, owner)
-              for s in specs]
+    placed = [shared_placed(s.card, s.card if not s.card.is_joker
+                            else s.face or shared_card(rank, None), owner) for s in specs]
     placed.sort(key=lambda p: (p.card.is_joker, p.face.sort_key))
     return Meld(MeldKind.SET, tuple(placed), owner)
 

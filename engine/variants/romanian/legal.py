@@ -258,12 +258,15 @@ class _Checks:
         used = [s.card for g in groups for s in g]
         if not self.leaves_ok(used):
             return False
-        melds: list[Meld] = list(read or ())
-        for group in groups if read is None else ():
-            found = readings(group, seat, MELD_RULES)
-            if len(found) != 1:
-                return False
-            melds.append(found[0])
+        melds: list[Meld] = []
+        if read is not None:
+            melds += read
+        else:
+            for group in groups:
+                found = readings(group, seat, MELD_RULES)
+                if len(found) != 1:
+                    return False
+                melds.append(found[0])
         owed = self.turn.obligation
         if owed is not None and not paid_by(owed, melds):
             return False

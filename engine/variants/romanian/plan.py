@@ -433,9 +433,9 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
     covered = 0
     for item in items:
         covered |= item.tiles
-    counts = Counter(hand)
-    loose = [k for i, k in enumerate(kinds) if not rack.count(covered, i)]
-    if sum(counts[k] for k in loose) > 1 or (loose and loose[0] == ctx.keep):
+    loose = [i for i in range(len(kinds)) if not rack.count(covered, i)]
+    if sum(rack.count(rack.full, i) for i in loose) > 1 or (
+            loose and kinds[loose[0]] == ctx.keep):
         return None
     need = ctx.threshold
     # The tiles left are packed (engine.variants.romanian.packed): taking an item is one
@@ -502,8 +502,7 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
         return None
 
     try:
-        discard = search(rack.full, 0, -1, 0, False, False,
-                         sum(counts[k] * most[i] for i, k in enumerate(kinds)))
+        discard = search(rack.full, 0, -1, 0, False, False, sum(most_value(c) for c in hand))
     except _GiveUp:
         return None
     if discard is None:
