@@ -24,7 +24,7 @@ import enum
 import functools
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.errors import CardParseError
 
@@ -74,6 +74,7 @@ _COLOUR_SET = frozenset(TILE_COLOURS)
 
 _SUIT_SYMBOL = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠",
                 Suit.RED: "🔴", Suit.YELLOW: "🟡", Suit.BLUE: "🔵", Suit.BLACK: "⚫"}
+_SUIT_CODE: dict[Suit | None, int] = {None: 0} | {s: i + 1 for i, s in enumerate(Suit)}
 _SUIT_ORDER = {s: i for family in (CARD_SUITS, TILE_COLOURS) for i, s in enumerate(family)}
 _SUIT_BY_TEXT = {s.value: s for s in CARD_SUITS} | {_SUIT_SYMBOL[s]: s for s in CARD_SUITS}
 _SUIT_BY_TEXT |= {"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES}
@@ -104,6 +105,15 @@ class Card:
 
     rank: int
     suit: Suit | None
+    # Cards are dict and set keys millions of times a second in the move generator: the
+    # hash is computed once, from ints only, so it is the same in every process.
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", self.rank << 4 | _SUIT_CODE[self.suit])
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def is_joker(self) -> bool:

@@ -137,13 +137,25 @@ class RuleSet:
     preset: str
     values: tuple[tuple[str, OptionValue], ...]
     var: Variant = field(compare=False, hash=False, repr=False)
+    # Read hundreds of thousands of times per second (options) and a cache key of the
+    # searches (hash): both are computed once. A pickle rebuilds them (__reduce__), as
+    # string hashes differ between processes.
+    _index: dict[str, OptionValue] = field(init=False, compare=False, repr=False)
+    _hash: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", dict(self.values))
+        object.__setattr__(self, "_hash", hash((self.variant, self.preset, self.values)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[RuleSet], tuple[object, ...]]:
+        return (RuleSet, (self.variant, self.preset, self.values, self.var))
 
     def get(self, name: str) -> OptionValue:
         """The value of option ``name``; raises ``KeyError`` for an unknown option."""
-        for key, value in self.values:
-            if key == name:
-                return value
-        raise KeyError(name)
+        return self._index[name]
 
     def flag(self, name: str) -> bool:
         """A boolean option's value."""

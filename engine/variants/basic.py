@@ -120,6 +120,7 @@ PRESETS: dict[str, Preset] = {
 
 #: One shared record per ace rule (the lay-off index is reused per record).
 _MELD_RULES = {mode: MeldRules(ace=mode) for mode in AceMode}
+_MELD_RULES_BY_TEXT = {mode.value: rules for mode, rules in _MELD_RULES.items()}
 
 class BasicRummy(SharedFlow):
     """Basic Rummy and its presets; see the module docstring."""
@@ -144,7 +145,7 @@ class BasicRummy(SharedFlow):
 
     def meld_rules(self, rules: RuleSet) -> MeldRules:
         """Sets of 3-4, runs of 3+, ace per the ``ace`` option, one natural card at least."""
-        return _MELD_RULES[AceMode(rules.text("ace"))]
+        return _MELD_RULES_BY_TEXT[rules.text("ace")]
 
     def deck(self, rules: RuleSet, seats: int) -> list[Card]:
         """52 cards plus ``jokers`` jokers."""
