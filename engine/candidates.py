@@ -74,61 +74,89 @@ def _sets(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[
         by_rank.setdefault(card.rank, []).append(card)
     out: list[tuple[CardSpec, ...]] = []
     for rank, present in sorted(by_rank.items()):
+        shapes = _set_shapes(len(present), jokers, rules.min_naturals, rules.max_set,
+                             rules.min_cards)
+        if not shapes:
+            continue
         present.sort(key=lambda c: c.sort_key)
+        specs = [natural_spec(c) for c in present]
         joker = (joker_spec(rank, None),)
-        for k in range(max(1, rules.min_naturals), min(len(present), rules.max_set) + 1):
-            most = min(jokers, rules.max_set - k)
-            if k + most < rules.min_cards:
-                continue  # too few cards even with every joker
-            for combo in combinations(present, k):
-                base = tuple(natural_spec(c) for c in combo)
-                for j in range(max(0, rules.min_cards - k), most + 1):
-                    out.append(base + joker * j)
+        for picked, j in shapes:
+            out.append(tuple([specs[i] for i in picked]) + joker * j)
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _set_shapes(present: int, jokers: int, min_naturals: int, max_set: int,
+                min_cards: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The sets of one rank held in ``present`` suits with ``jokers``: (the indexes of
+    the suits used, in suit order; jokers added), in table order."""
+    out: list[tuple[tuple[int, ...], int]] = []
+    for k in range(max(1, min_naturals), min(present, max_set) + 1):
+        most = min(jokers, max_set - k)
+        if k + most < min_cards:
+            continue  # too few cards even with every joker
+        for combo in combinations(range(present), k):
+            for j in range(max(0, min_cards - k), most + 1):
+                out.append((combo, j))
+    return tuple(out)
 
 
 def _runs(naturals: Counter[Card], jokers: int, rules: MeldRules, longest: int = 13,
           long_suit: Suit | None = None) -> list[tuple[CardSpec, ...]]:
     out: list[tuple[CardSpec, ...]] = []
-    table = _window_table(rules.min_cards, rules.ace)
-    for suit in sorted({c.suit for c in naturals if c.suit is not None},
-                       key=lambda s: s.value):
-        ranks = {c.rank for c in naturals if c.suit is suit}
-        mask = 0
-        for r in ranks:
-            mask |= 1 << r
-        # In a window with a card held twice (two packs) a joker may stand where the hand
-        # holds the card: 9c 9c 10c jc qc qc jk jk melds as 9c 10c jc qc and 9c jk jk qc.
-        twice = 0
-        for c, n in naturals.items():
-            if c.suit is suit and n > 1:
-                twice |= 1 << c.rank
+    masks: dict[Suit, int] = {}
+    twice: dict[Suit, int] = {}
+    for c, n in naturals.items():
+        suit = c.suit
+        if suit is None:
+            continue
+        masks[suit] = masks.get(suit, 0) | 1 << c.rank
+        if n > 1:
+            # in a window with a card held twice (two packs) a joker may stand where the
+            # hand holds the card: 9c 9c 10c jc qc qc jk jk melds as 9c 10c jc qc and
+            # 9c jk jk qc
+            twice[suit] = twice.get(suit, 0) | 1 << c.rank
+    for suit in sorted(masks, key=lambda s: s.value):
         natural, joker = _suit_specs(suit)
-        most = 13 if suit is long_suit else longest
-        # natural cards a window needs: min_naturals, and with a joker standing where the
-        # hand holds the card, one at least
-        least = max(rules.min_naturals, 1)
-        for length, window, wmask in table:
-            if length - len(ranks) > jokers or length > most:
-                break  # longer windows need even more jokers (or are not asked for)
-            have_mask = mask & wmask
-            held = have_mask.bit_count()
-            if length - held > jokers:
-                continue
-            if held >= rules.min_naturals:  # the window as held, jokers in its gaps
-                out.append(tuple(natural[r] if have_mask >> r & 1 else joker[r]
-                                 for r in window))
-            if not twice & wmask or length - held == jokers:
-                continue
-            present = [r for r in window if have_mask >> r & 1]
-            spare = jokers - (length - held)
-            for size in range(1, min(spare, len(present)) + 1):
-                if len(present) - size < least:
-                    break
-                for replaced in combinations(present, size):
-                    out.append(tuple(joker[r] if r in replaced or not have_mask >> r & 1
-                                     else natural[r] for r in window))
+        shapes = _run_shapes(masks[suit], twice.get(suit, 0), jokers, rules.min_naturals,
+                             rules.min_cards, rules.ace, 13 if suit is long_suit else longest)
+        for shape in shapes:
+            out.append(tuple([natural[r] if r > 0 else joker[-r] for r in shape]))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _run_shapes(mask: int, twice: int, jokers: int, min_naturals: int, min_cards: int,
+                ace: AceMode, most: int) -> tuple[tuple[int, ...], ...]:
+    """The runs of one suit whose ranks held are ``mask`` (bit per rank; ``twice``: held
+    twice) with ``jokers``, as rank tuples in table order: ``r`` a natural card, ``-r`` a
+    joker standing for rank ``r``. Windows of up to ``most`` places; each window as held
+    (jokers in its gaps), and where it holds a card twice, also with spare jokers standing
+    where the hand holds the card (one natural card at least)."""
+    out: list[tuple[int, ...]] = []
+    held_count = mask.bit_count()
+    least = max(min_naturals, 1)
+    for length, window, wmask in _window_table(min_cards, ace):
+        if length - held_count > jokers or length > most:
+            break  # longer windows need even more jokers (or are not asked for)
+        have_mask = mask & wmask
+        held = have_mask.bit_count()
+        if length - held > jokers:
+            continue
+        if held >= min_naturals:  # the window as held, jokers in its gaps
+            out.append(tuple(r if have_mask >> r & 1 else -r for r in window))
+        if not twice & wmask or length - held == jokers:
+            continue
+        present = [r for r in window if have_mask >> r & 1]
+        spare = jokers - (length - held)
+        for size in range(1, min(spare, len(present)) + 1):
+            if len(present) - size < least:
+                break
+            for replaced in combinations(present, size):
+                out.append(tuple(-r if r in replaced or not have_mask >> r & 1 else r
+                                 for r in window))
+    return tuple(out)
 
 
 @functools.cache
