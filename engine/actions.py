@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card
+from engine.frozen import fast_init
 from engine.melds import CardSpec
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Draw:
     """Draw the top card of the stock (``draw``)."""
@@ -15,6 +17,7 @@ class Draw:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TakeDiscard:
     """Take the upcard (``take``), or, where a variant allows it, the named ``card`` from
@@ -24,6 +27,7 @@ class TakeDiscard:
     card: Card | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MeldCards:
     """Put one or more new melds on the table (``meld 7h 8h 9h`` or ``meld 7h 8h 9h | 2c 2d 2s``).
@@ -36,6 +40,7 @@ class MeldCards:
     groups: tuple[tuple[CardSpec, ...], ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class LayOff:
     """Add cards from the hand to meld number ``meld`` (0-based) on the table (``layoff 10h 3``)."""
@@ -45,6 +50,7 @@ class LayOff:
     meld: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SwapJoker:
     """Exchange the natural ``card`` in hand for the joker in meld ``meld`` (``swap 8h 3``)."""
@@ -54,6 +60,7 @@ class SwapJoker:
     meld: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Discard:
     """Discard ``card`` onto the discard pile, ending the turn (``discard ks``)."""
@@ -62,6 +69,7 @@ class Discard:
     card: Card
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class NextDeal:
     """After a hand is scored, deal the next one (``next``); any seat may do it."""

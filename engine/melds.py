@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from engine.cards import ACE, JOKER, Card, Suit, parse_card, parse_face, shared_card
 from engine.errors import CardParseError
-from engine.frozen import replace
+from engine.frozen import fast_init, replace
 
 
 class MeldKind(enum.Enum):
@@ -68,6 +68,7 @@ class MeldRules:
         return self.check is None or self.check(meld) is None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardSpec:
     """A card named in an action, with a joker's declared face if given (``jk=8h``)."""
@@ -93,6 +94,7 @@ class CardSpec:
         return CardSpec(parse_card(text))
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Placed:
     """A card on the table: the physical ``card``, the ``face`` it stands for, its owner."""
@@ -105,6 +107,7 @@ class Placed:
         return f"{self.card}={self.face}" if self.card.is_joker else str(self.card)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Meld:
     """A meld on the table. Runs are ordered from low to high; ``owner`` melded it."""

@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.cards import Card, parse_card, parse_cards
-from engine.frozen import replace
+from engine.frozen import fast_init, replace
 from engine.melds import Meld
 from engine.options import RuleSet
 
@@ -28,6 +28,7 @@ class Phase(enum.Enum):
     GAME_OVER = "game_over"
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TurnState:
     """What the current seat has done this turn.
@@ -46,6 +47,7 @@ class TurnState:
     extra: Any = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DealResult:
     """The score of one finished deal (see :class:`engine.events.HandEnded`)."""
@@ -58,6 +60,7 @@ class DealResult:
     scores: tuple[Fraction, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameState:
     """A whole match at one moment.

@@ -6,10 +6,13 @@ import dataclasses
 
 import pytest
 
+from engine.actions import Discard, Draw, LayOff, MeldCards
 from engine.dealing import new_game
-from engine.frozen import replace
+from engine.frozen import fast_init, replace
+from engine.melds import CardSpec, Meld, Placed
 from engine.rules import make_rules
-from engine.state import TurnState
+from engine.state import GameState, TurnState
+from engine.views import PlayerView, PublicView
 
 
 def test_replace_equals_dataclasses_replace_and_leaves_the_original() -> None:
@@ -38,3 +41,46 @@ def test_replace_refuses_unknown_fields_and_non_records() -> None:
 
     with pytest.raises(TypeError, match="not a plain slotted dataclass"):
         replace(Loose(), x=1)
+
+
+def test_fast_init_builds_the_same_records_as_the_dataclass_init() -> None:
+    """A record built by the descriptor ``__init__`` equals the one ``dataclasses`` builds:
+    positional and keyword fields, defaults, default factories; wrong arguments raise
+    ``TypeError``; the record stays frozen."""
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Plain:
+        seat: int
+        card: str | None = None
+        cards: tuple[str, ...] = dataclasses.field(default_factory=lambda: ("jk",))
+
+    @fast_init
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Fast:
+        seat: int
+        card: str | None = None
+        cards: tuple[str, ...] = dataclasses.field(default_factory=lambda: ("jk",))
+
+    def fields(record: object) -> tuple[object, ...]:
+        return dataclasses.astuple(record)  # type: ignore[call-overload, no-any-return]
+
+    for args, kwargs in (((1,), {}), ((1, "7h"), {}), ((1,), {"cards": ()}),
+                         ((), {"seat": 2, "card": "qs", "cards": ("ah",)})):
+        assert fields(Fast(*args, **kwargs)) == fields(Plain(*args, **kwargs))
+    assert Fast(1).cards == ("jk",) and Fast(1) == Fast(1, None, ("jk",))
+    with pytest.raises(TypeError):
+        Fast(1, "7h", (), 4)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Fast()  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        Fast(1, colour="red")  # type: ignore[call-arg]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Fast(1).seat = 2  # type: ignore[misc]
+
+
+def test_engine_records_use_the_fast_init() -> None:
+    """The records built per move list (actions, views, placed cards, states) carry it."""
+    for cls in (Discard, Draw, LayOff, MeldCards, CardSpec, Placed, Meld, PublicView,
+                PlayerView, GameState, TurnState):
+        assert cls.__init__.__qualname__ == f"{cls.__qualname__}.__init__"
+        assert "_set_" in cls.__init__.__code__.co_names[0]
