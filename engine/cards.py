@@ -108,9 +108,13 @@ class Card:
     # Cards are dict and set keys millions of times a second in the move generator: the
     # hash is computed once, from ints only, so it is the same in every process.
     _hash: int = field(init=False, repr=False, compare=False)
+    _sort: tuple[int, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", self.rank << 4 | _SUIT_CODE[self.suit])
+        suit = self.suit
+        object.__setattr__(self, "_sort", (4, self.rank) if self.rank == JOKER_RANK
+                           or suit is None else (_SUIT_ORDER[suit], self.rank))
 
     def __hash__(self) -> int:
         return self._hash
@@ -143,9 +147,7 @@ class Card:
     @property
     def sort_key(self) -> tuple[int, int]:
         """(suit order, rank); jokers sort last."""
-        if self.is_joker or self.suit is None:
-            return (4, self.rank)
-        return (self.suit.order, self.rank)
+        return self._sort
 
 
 @functools.cache

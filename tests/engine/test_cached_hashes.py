@@ -24,10 +24,14 @@ _SUITS = st.sampled_from((None, *CARD_SUITS, *TILE_COLOURS))
 @given(st.integers(0, 13), _SUITS, st.integers(0, 13), _SUITS)
 def test_equal_cards_hash_equal_and_unequal_cards_differ(r1: int, s1: object, r2: int,
                                                          s2: object) -> None:
-    """Equal cards hash equal; the cached hash is distinct for distinct cards."""
+    """Equal cards hash equal; the cached hash is distinct for distinct cards; the cached
+    sort key is "(suit order, rank); jokers sort last"."""
     a, b = Card(r1, s1), Card(r2, s2)  # type: ignore[arg-type]
     assert (a == b) == (hash(a) == hash(b))
     assert hash(pickle.loads(pickle.dumps(a))) == hash(a)
+    # the sort key is cached too: jokers and suitless faces last, else (suit order, rank)
+    expected = (4, r1) if r1 == 0 or s1 is None else (s1.order, r1)  # type: ignore[attr-defined]
+    assert a.sort_key == expected == pickle.loads(pickle.dumps(a)).sort_key
 
 
 def test_a_rule_set_reads_every_option_and_equals_its_pickle() -> None:

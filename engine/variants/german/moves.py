@@ -82,7 +82,7 @@ def opening_needed(state: GameState) -> int:
     Erstmeldung beträgt 51 oder mehr Punkte")."""
     rules = state.rules
     needed = (rules.number("opening") or 0) + (1 if rules.flag("opening_exceed") else 0)
-    if len(active_seats(state)) == 2 and (rules.number("two_player_cards") or 13) > 13:
+    if (rules.number("two_player_cards") or 13) > 13 and len(active_seats(state)) == 2:
         needed = max(needed, 51)
     return needed
 
