@@ -218,8 +218,37 @@ def meldable(cards: Sequence[Card], rules: MeldRules) -> set[Card]:
             continue
         suits_of_rank.setdefault(c.rank, set()).add(c.suit)
         mask_of_suit[c.suit] = mask_of_suit.get(c.suit, 0) | 1 << c.rank
-    return {c for c in set(cards) if c.is_joker or _may_meld(
-        c.rank, len(suits_of_rank[c.rank]), mask_of_suit[c.suit], jokers, rules)}
+    ok_in_run = {suit: _run_ranks(mask, jokers, rules.min_naturals, rules.min_cards, rules.ace)
+                 for suit, mask in mask_of_suit.items()}
+    set_ok = rules.min_naturals, rules.max_set, rules.min_cards
+    return {c for c in set(cards) if c.is_joker or ok_in_run[c.suit] >> c.rank & 1
+            or _set_may_meld(len(suits_of_rank[c.rank]), jokers, *set_ok)}
+
+
+def _set_may_meld(suits: int, jokers: int, min_naturals: int, max_set: int,
+                  min_cards: int) -> bool:
+    """The set half of :func:`_may_meld`."""
+    return suits >= min_naturals and min(suits + jokers, max_set) >= min_cards
+
+
+@functools.lru_cache(maxsize=4096)
+def _run_ranks(mask: int, jokers: int, min_naturals: int, min_cards: int,
+               ace: AceMode) -> int:
+    """The ranks of ``mask`` (one suit's ranks held, bit per rank) that the run half of
+    :func:`_may_meld` lets through with ``jokers``, as a bit mask."""
+    longest = jokers + mask.bit_count()
+    out = 0
+    for rank in range(1, 14):
+        if not mask >> rank & 1:
+            continue
+        for length, window in _windows_with(rank, min_cards, ace):
+            if length > longest:
+                break
+            present = (mask & window).bit_count()
+            if present >= min_naturals and length - present <= jokers:
+                out |= 1 << rank
+                break
+    return out
 
 
 def _may_meld(rank: int, suits: int, mask: int, jokers: int, rules: MeldRules) -> bool:

@@ -209,7 +209,9 @@ def _in_family(part: Partition, hand: Sequence[Card]) -> Partition:
         return part
 
     def tile(card: Card) -> Card:
-        return card if card.suit is None else Card(card.rank, TILE_COLOURS[card.suit.order])
+        if card.suit is None:
+            return card
+        return shared_card(card.rank, TILE_COLOURS[card.suit.order])
 
     melds = tuple(tuple(CardSpec(tile(s.card), None if s.face is None else tile(s.face))
                         for s in group) for group in part.melds)

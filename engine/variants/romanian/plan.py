@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from engine.candidates import generated_melds, meldable
-from engine.cards import JOKER, TILE_COLOURS, Card, Suit
+from engine.cards import JOKER, TILE_COLOURS, Card, Suit, shared_card
 from engine.melds import (
     CardSpec,
     Meld,
@@ -142,7 +142,7 @@ def _run_extensions(meld: Meld, stock: Counter[Card], seat: int) -> list[tuple[C
     position only where needed or where the hand holds the tile too)."""
     colour = meld.cards[0].face.suit
     assert colour is not None
-    held = tuple(min(stock[Card(rank, colour)], 1) for rank in range(1, 14))
+    held = tuple(min(stock[shared_card(rank, colour)], 1) for rank in range(1, 14))
     return list(_run_groups(meld, held, min(stock[JOKER], 2)))
 
 
@@ -183,7 +183,7 @@ def _run_groups(meld: Meld, held: tuple[int, ...], jolys: int) -> tuple[tuple[Ca
             if length > 13 or (length == 13 and not holds_the_one):
                 continue
             positions = list(range(start - left, start)) + list(range(end + 1, end + 1 + right))
-            tiles = [Card(rank_at(pos), colour) for pos in positions]
+            tiles = [shared_card(rank_at(pos), colour) for pos in positions]
             gaps = [i for i, t in enumerate(tiles) if not held[t.rank - 1]]
             if len(gaps) > jolys:
                 continue
@@ -202,7 +202,8 @@ def _set_extensions(meld: Meld, stock: Counter[Card], seat: int) -> list[tuple[C
     """Tile groups from ``stock`` that complete set ``meld`` (missing colours, a Joly)."""
     rank = meld.rank
     present = {p.card.suit for p in meld.cards if not p.card.is_joker}
-    missing = [Card(rank, c) for c in TILE_COLOURS if c not in present and stock[Card(rank, c)]]
+    missing = [shared_card(rank, c) for c in TILE_COLOURS
+               if c not in present and stock[shared_card(rank, c)]]
     out: list[tuple[CardSpec, ...]] = []
     room = MELD_RULES.max_set - len(meld.cards)
     for mask in range(1, 1 << len(missing)):
