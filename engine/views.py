@@ -81,7 +81,7 @@ def public_view(state: GameState) -> PublicView:
         rules=state.rules, players=state.players, deal_number=state.deal_number,
         dealer=state.dealer, phase=state.phase, current=current, melds=state.melds,
         discard=visible, discard_size=len(state.discard),
-        stock_size=len(state.stock), hand_sizes=tuple(len(h) for h in state.hands),
+        stock_size=len(state.stock), hand_sizes=tuple(map(len, state.hands)),
         has_melded=state.has_melded, totals=state.totals, results=state.results,
         winners=state.winners, taken=state.turn.taken if current is not None else None,
         reuses=state.reuses, version=state.version,

@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card
+from engine.frozen import fast_init
 from engine.melds import CardSpec
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ExchangeJoker:
     """Exchange the natural ``cards`` for the joker(s) of meld ``meld`` (0-based) and meld the
@@ -25,6 +27,7 @@ class ExchangeJoker:
     group: tuple[CardSpec, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TakeBack:
     """Take back the melds of this turn while they are below the first-meld minimum
@@ -33,6 +36,7 @@ class TakeBack:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class EndLayOffs:
     """End one's lay-offs after someone went out (``done``; option ``closing_layoffs``)."""
@@ -40,6 +44,7 @@ class EndLayOffs:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BuyBack:
     """An eliminated player buys back into the game once (``buyback``; chips=pot)."""
@@ -47,6 +52,7 @@ class BuyBack:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DeclineBuyBack:
     """An eliminated player stays out (``decline``; chips=pot)."""

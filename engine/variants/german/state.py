@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from engine.frozen import fast_init
 from engine.jsonio import (
     RecordError,
     as_bool,
@@ -26,6 +27,7 @@ from engine.jsonio import (
 from engine.state import GameState
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GermanTurn:
     """What the seat to move has done this turn (beyond :class:`engine.state.TurnState`).
@@ -47,6 +49,7 @@ class GermanTurn:
     dealer_discard: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Closing:
     """Lay-offs after someone went out (option ``closing_layoffs``): the ``winner``, whether
@@ -57,6 +60,7 @@ class Closing:
     queue: tuple[int, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GermanState:
     """Per deal: ``played`` (seat finished a turn this deal), ``stolen`` (seat that kept a
@@ -98,6 +102,14 @@ def eliminated(state: GameState, seat: int) -> bool:
     """True when ``seat`` is out of the match (its total exceeds the target)."""
     target = state.rules.number("target")
     return target is not None and _above(state.totals[seat], target)
+
+
+def eliminated_seats(state: GameState) -> tuple[bool, ...]:
+    """:func:`eliminated` for every seat, in seat order."""
+    target = state.rules.number("target")
+    if target is None:
+        return (False,) * state.seats
+    return tuple(_above(total, target) for total in state.totals)
 
 
 def _above(total: Fraction | int, target: int) -> bool:

@@ -10,12 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from engine.frozen import fast_init
 from engine.state import GameState, Phase
 from engine.variants.german.ending import buyback_terms
 from engine.variants.german.moves import may_play_on_table, opening_needed
-from engine.variants.german.state import eliminated, game_extra, turn_extra
+from engine.variants.german.state import eliminated_seats, game_extra, turn_extra
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GermanTable:
     """Public: ``opening_needed`` (first-meld minimum), ``opening_total`` and
@@ -39,6 +41,7 @@ class GermanTable:
     buyback_points: Fraction
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SeatStatus:
     """Private to one seat: ``opened`` (first meld stands), ``may_lay_off`` (lay-offs and
@@ -72,7 +75,7 @@ def public_extra(state: GameState) -> GermanTable:
         opening_needed=opening_needed(state),
         opening_total=turn.total if moving else 0,
         provisional=turn.provisional if moving else 0,
-        eliminated=tuple(eliminated(state, s) for s in range(state.seats)),
+        eliminated=eliminated_seats(state),
         bought_back=extra.bought_back,
         chips=extra.chips if state.rules.text("chips") != "off" else None,
         pot=extra.pot,

@@ -13,8 +13,10 @@ from typing import cast
 
 from engine.actions import Action
 from engine.cards import Card
+from engine.frozen import fast_init
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AnnounceDoubla:
     """Announce a doubla (two identical tiles), optionally as ``"high"`` or ``"low"``
@@ -24,6 +26,7 @@ class AnnounceDoubla:
     hint: str = ""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class OfferDoubla:
     """Offer the pair of ``tile`` (given face down) to player ``partner`` (a name) for
@@ -34,6 +37,7 @@ class OfferDoubla:
     partner: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AnswerDoubla:
     """Answer the offered swap: give the pair of ``tile`` (``accept k12``) or reject
@@ -43,6 +47,7 @@ class AnswerDoubla:
     tile: Card | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class AnnounceFaceUp:
     """Announce holding the twin of the face-up tile (``announce``; +25 at the end)."""
@@ -50,6 +55,7 @@ class AnnounceFaceUp:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Ready:
     """Finish the pre-play step (``ready``)."""
@@ -57,6 +63,7 @@ class Ready:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TakeFaceUp:
     """Take the face-up tile instead of drawing, to go out with it this turn (``faceup``)."""
@@ -64,6 +71,7 @@ class TakeFaceUp:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ExchangeJoly:
     """Put ``tiles`` (one, or the two missing colours of a set of three) in place of the

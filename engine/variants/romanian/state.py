@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.cards import Card, parse_face
 from engine.errors import CardParseError
+from engine.frozen import fast_init
 from engine.jsonio import (
     RecordError,
     as_bool,
@@ -32,6 +33,7 @@ HINTS = ("high", "low")
 ansagen". Reading: ``low`` is a pair of 1..7, ``high`` a pair of 8..13."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class JolyPlace:
     """One place a Joly stood in: meld index (0-based), its face there, and the seat that
@@ -42,6 +44,7 @@ class JolyPlace:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Replacement:
     """The tiles that took a Joly's place in meld ``meld`` and the seat that laid them
@@ -53,6 +56,7 @@ class Replacement:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class JolyTrack:
     """The history of one Joly on the table: every place it stood in (first first) and
@@ -74,6 +78,7 @@ class JolyTrack:
         return len(self.replacements) == len(self.places)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Offer:
     """A doubla swap offered by ``seat`` to ``partner`` with the pair of ``tile`` (hidden)."""
@@ -83,6 +88,7 @@ class Offer:
     tile: Card
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PrePlay:
     """The step before the first discard (doubla and the face-up announcement).
@@ -100,6 +106,7 @@ class PrePlay:
     offer: Offer | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RomanianExtra:
     """``GameState.extra`` of a Romanian table.
@@ -118,6 +125,7 @@ class RomanianExtra:
     low: tuple[int | None, ...] = ()
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Obligation:
     """A meld the seat owes before anything else this turn.
@@ -135,6 +143,7 @@ class Obligation:
     track: int = -1
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TurnExtra:
     """``TurnState.extra``: a pending :class:`Obligation`, ``out`` when the face-up tile

@@ -6,8 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.cards import Card
+from engine.frozen import fast_init
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CallRummy:
     """``seat`` calls "Rommé!" (``call``) during the call window after a discard.

@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Card
+from engine.frozen import fast_init
 from engine.jsonio import as_bool, as_int, as_mapping, card_from_json, need
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CallWindow:
     """The interrupt after a turn: any seat but ``discarder`` may call "Rommé!" until the
@@ -28,6 +30,7 @@ class CallWindow:
     card: Card | None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameExtra:
     """``GameState.extra`` of Rummy 500: the open call window, or ``None``."""
@@ -35,6 +38,7 @@ class GameExtra:
     call_window: CallWindow | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TurnExtra:
     """``TurnState.extra``: ``must_play`` is the card taken from the discard pile that must
@@ -48,6 +52,7 @@ class TurnExtra:
     new_meld: bool = False
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PublicExtra:
     """What every seat sees of the variant's state (``PublicView.extra``).
