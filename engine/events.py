@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from engine.cards import Card
+from engine.frozen import fast_init
 from engine.melds import Meld
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DealStarted:
     """A new deal: its number (1-based), the dealer seat and the upcard (or ``None``)."""
@@ -22,6 +24,7 @@ class DealStarted:
     upcard: Card | None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Drew:
     """``seat`` drew from the stock (the card stays hidden)."""
@@ -29,6 +32,7 @@ class Drew:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TookDiscard:
     """``seat`` took ``card`` from the discard pile."""
@@ -37,6 +41,7 @@ class TookDiscard:
     card: Card
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class StockRenewed:
     """The discard pile became the new stock; ``shuffled`` says whether it was shuffled."""
@@ -46,6 +51,7 @@ class StockRenewed:
     reuse: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Melded:
     """``seat`` put ``meld`` on the table as meld number ``index`` (0-based)."""
@@ -55,6 +61,7 @@ class Melded:
     meld: Meld
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class LaidOff:
     """``seat`` laid ``cards`` off on meld ``index``, which now reads ``meld``."""
@@ -65,6 +72,7 @@ class LaidOff:
     meld: Meld
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class JokerSwapped:
     """``seat`` exchanged ``card`` for the joker in meld ``index``."""
@@ -74,6 +82,7 @@ class JokerSwapped:
     card: Card
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Discarded:
     """``seat`` discarded ``card``."""
@@ -82,6 +91,7 @@ class Discarded:
     card: Card
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class WentOut:
     """``seat`` went out; ``rummy`` when the whole hand went down in one turn."""
@@ -90,6 +100,7 @@ class WentOut:
     rummy: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class HandEnded:
     """The hand is scored. ``winner`` is ``None`` when nobody went out (stock exhausted).
@@ -107,6 +118,7 @@ class HandEnded:
     totals: tuple[Fraction, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GameEnded:
     """The match is over; ``winners`` are the seats that share first place."""

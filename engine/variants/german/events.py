@@ -6,12 +6,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from engine.cards import Card
+from engine.frozen import fast_init
 from engine.melds import Meld
 
 POT = -1
 """The payee (or payer) of a :class:`Payment` that goes into (or comes out of) the pot."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class OpeningProgress:
     """``seat`` melded towards its first meld: ``total`` points this turn of ``needed``;
@@ -25,6 +27,7 @@ class OpeningProgress:
     cards_left: int = 0
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class OpeningWithdrawn:
     """``seat`` took its unfinished first meld (``melds`` melds, ``cards``) back."""
@@ -34,6 +37,7 @@ class OpeningWithdrawn:
     melds: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class JokerExchanged:
     """``seat`` put ``cards`` into meld ``index`` (now ``meld``) for its joker(s); the freed
@@ -46,6 +50,7 @@ class JokerExchanged:
     jokers: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DealBlocked:
     """Nobody can go out any more (every player holds at most two cards and no card in
@@ -54,6 +59,7 @@ class DealBlocked:
     deal_number: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class JokerStolen:
     """When cutting, ``seat`` found a joker at the bottom of the cut and kept it."""
@@ -61,6 +67,7 @@ class JokerStolen:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ClosingLayOffs:
     """``winner`` went out; ``seats`` (in this order) may lay off before the scoring."""
@@ -69,6 +76,7 @@ class ClosingLayOffs:
     seats: tuple[int, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class LayOffsDone:
     """``seat`` ended its lay-offs after someone went out."""
@@ -76,6 +84,7 @@ class LayOffsDone:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Eliminated:
     """``seats`` have more penalty points than ``target`` and are out of the match."""
@@ -84,6 +93,7 @@ class Eliminated:
     target: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BuyBackOffered:
     """``seat`` may buy back into the game for ``price`` chips and take ``points``."""
@@ -93,6 +103,7 @@ class BuyBackOffered:
     points: Fraction
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BoughtBack:
     """``seat`` paid ``price`` chips into the pot and plays on with ``points``."""
@@ -102,6 +113,7 @@ class BoughtBack:
     points: Fraction
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class BuyBackDeclined:
     """``seat`` stays out of the match."""
@@ -109,6 +121,7 @@ class BuyBackDeclined:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Payment:
     """``amount`` chips from ``payer`` to ``payee`` (seats, or :data:`POT`)."""
@@ -118,6 +131,7 @@ class Payment:
     amount: Fraction
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ChipsMoved:
     """Chips changed hands (play money, no real money). ``reason``: ``stakes`` (into the

@@ -8,8 +8,10 @@ from typing import cast
 
 from engine.cards import Card
 from engine.events import Event
+from engine.frozen import fast_init
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DoublaAnnounced:
     """``seat`` announced a doubla; ``hint`` is ``""``, ``"high"`` or ``"low"``."""
@@ -18,6 +20,7 @@ class DoublaAnnounced:
     hint: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class FaceUpAnnounced:
     """``seat`` announced holding the twin of the face-up ``tile`` (+25 at the end)."""
@@ -26,6 +29,7 @@ class FaceUpAnnounced:
     tile: Card
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DoublaOffered:
     """``seat`` offered ``partner`` to swap doublas (the tiles stay hidden)."""
@@ -34,6 +38,7 @@ class DoublaOffered:
     partner: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class DoublaAnswered:
     """``partner`` accepted (the pairs were swapped face down) or declined ``seat``'s offer."""
@@ -43,6 +48,7 @@ class DoublaAnswered:
     accepted: bool
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerReady:
     """``seat`` finished the pre-play step."""
@@ -50,6 +56,7 @@ class PlayerReady:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayBegins:
     """The pre-play step is over; ``seat`` (15 tiles) begins by discarding."""
@@ -57,6 +64,7 @@ class PlayBegins:
     seat: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TookFromRow:
     """``seat`` took ``tile`` from the discard row with every tile after it (``tiles``,
@@ -67,6 +75,7 @@ class TookFromRow:
     tiles: tuple[Card, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class TookFaceUp:
     """``seat`` took the face-up ``tile`` to go out with it."""
@@ -75,6 +84,7 @@ class TookFaceUp:
     tile: Card
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class JolyExchanged:
     """``seat`` put ``tiles`` in place of the Joly of meld ``index`` (0-based) and must
@@ -85,6 +95,7 @@ class JolyExchanged:
     tiles: tuple[Card, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class FewTilesLeft:
     """``seat`` has ``count`` tiles left (3 or fewer): "Ein Spieler, der nur noch drei
@@ -94,6 +105,7 @@ class FewTilesLeft:
     count: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SeatScore:
     """One line of the score sheet: ``melded`` (tiles this seat put on the table, Jolys
@@ -111,6 +123,7 @@ class SeatScore:
     total: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ScoreSheet:
     """How each seat's score of the game was made up (after ``HandEnded``)."""

@@ -14,9 +14,11 @@ from typing import cast
 
 from engine.cards import Card
 from engine.events import Event
+from engine.frozen import fast_init
 from engine.melds import Meld
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PileTaken:
     """``seat`` took ``cards`` (bottom first) from the discard pile, down to ``card``,
@@ -27,6 +29,7 @@ class PileTaken:
     cards: tuple[Card, ...]
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RummyCalled:
     """``seat`` called "Rommé!" on ``discarder``'s discard and took ``cards`` (bottom
@@ -42,6 +45,7 @@ class RummyCalled:
     meld: Meld | None = None
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Floated:
     """``seat`` melded its last card and floats: it has no cards and plays on next turn
