@@ -131,11 +131,16 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
                         and len(readings(group, seat, mrules)) == 1):
                     out.append(MeldCards(seat, (group,)))
         own_first = var.layoff_needs_own_meld(rules) and not state.has_melded[seat]
+        melds = state.melds
+        where = layoff_index(melds, mrules)
         for card in cards:
-            if not leaves_ok(1, 1 if card != taken else 0):
+            targets = where.targets(card)
+            if not targets or not leaves_ok(1, 1 if card != taken else 0):
                 continue
-            for index, spec in layoff_specs(card, state):
-                if not (own_first and state.melds[index].owner != seat):
+            for index in targets:
+                if own_first and melds[index].owner != seat:
+                    continue
+                for spec, _ in layoff_choices(melds[index], card, seat, mrules):
                     out.append(LayOff(seat, (spec,), index))
     if var.joker_swap(rules):
         # the joker comes to the hand: not only copies of the taken card may stay
