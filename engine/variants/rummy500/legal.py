@@ -20,7 +20,7 @@ from engine.cards import Card
 from engine.errors import AmbiguousJoker
 from engine.flow import shared_quick_actions
 from engine.game import can
-from engine.melds import CardSpec, Meld, extend_readings, new_face, readings
+from engine.melds import CardSpec, Meld, extend_readings, layoff_index, new_face, readings
 from engine.moves import remove_cards
 from engine.state import GameState, Phase
 from engine.variants.rummy500.actions import CallRummy
@@ -140,8 +140,9 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
         if meld is not None and owed_ok(used, (*melds, meld), True):
             out.append(MeldCards(seat, (group,)))
     cards = sorted(set(hand), key=lambda c: c.sort_key)
+    where = layoff_index(melds, rules)
     for card in cards:
-        if not leaves_ok(1, 1 if card != taken else 0):
+        if not where.targets(card) or not leaves_ok(1, 1 if card != taken else 0):
             continue
         for index, found in layoff_readings(card, melds, seat, rules):
             for spec, meld in _layoffs(card, melds[index], found):
@@ -154,7 +155,8 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
         for card in cards:
             if card == taken:
                 continue
-            if size == 1 and unplayable and layoff_readings(card, melds, seat, rules):
+            if size == 1 and unplayable and where.targets(card) \
+                    and layoff_readings(card, melds, seat, rules):
                 continue
             out.append(Discard(seat, card))
     return out
