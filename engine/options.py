@@ -158,18 +158,20 @@ class RuleSet:
         return self._index[name]
 
     def flag(self, name: str) -> bool:
-        """A boolean option's value."""
-        return bool(self.get(name))
+        """A boolean option's value; ``KeyError`` for an unknown option."""
+        return bool(self._index[name])
 
     def number(self, name: str) -> int | None:
-        """An integer option's value (``None`` = no limit)."""
-        value = self.get(name)
-        assert value is None or (isinstance(value, int) and not isinstance(value, bool))
-        return value
+        """An integer option's value (``None`` = no limit); ``KeyError`` for an unknown
+        option, ``TypeError`` for one that is not a number."""
+        value = self._index[name]
+        if value is None or type(value) is int:  # not bool, whose type is bool
+            return value
+        raise TypeError(f"option {name} is not a number: {value!r}")
 
     def text(self, name: str) -> str:
-        """A choice option's value."""
-        return str(self.get(name))
+        """A choice option's value; ``KeyError`` for an unknown option."""
+        return str(self._index[name])
 
     def as_dict(self) -> dict[str, OptionValue]:
         """Option values as a plain dict (JSON-ready)."""

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -35,8 +36,8 @@ def test_equal_cards_hash_equal_and_unequal_cards_differ(r1: int, s1: object, r2
 
 
 def test_a_rule_set_reads_every_option_and_equals_its_pickle() -> None:
-    """``get`` answers every option of the variant and refuses others; a pickled rule
-    set is equal, hashes equal and carries its variant."""
+    """``get`` answers every option of the variant and refuses others, ``number`` refuses
+    a switch; a pickled rule set is equal, hashes equal and carries its variant."""
     rules = make_rules("german", options={"one_joker": True})
     assert rules.get("one_joker") is True
     assert all(rules.get(name) == value for name, value in rules.values)
@@ -46,6 +47,9 @@ def test_a_rule_set_reads_every_option_and_equals_its_pickle() -> None:
         pass
     else:
         raise AssertionError("an unknown option must raise KeyError")
+    assert rules.number("opening") == 40 and rules.flag("one_joker")
+    with pytest.raises(TypeError):
+        rules.number("one_joker")  # a switch is no number
     copy = pickle.loads(pickle.dumps(rules))
     assert copy == rules and hash(copy) == hash(rules) and copy.var.id == rules.var.id
 

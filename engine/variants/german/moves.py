@@ -20,6 +20,7 @@ Rule sentences (german-romme.de.txt):
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, NextDeal, SwapJoker
@@ -35,6 +36,7 @@ from engine.moves import verify_draw as shared_verify_draw
 from engine.moves import verify_layoff as shared_verify_layoff
 from engine.moves import verify_meld as shared_verify_meld
 from engine.moves import verify_next as shared_verify_next
+from engine.options import RuleSet
 from engine.search import any_layoff
 from engine.state import GameState, Phase, TurnState
 from engine.variants.german.actions import TakeBack
@@ -80,11 +82,18 @@ def opening_needed(state: GameState) -> int:
     41 Punkte, 40 Punkte reichen nicht"); at least 51 when two players hold 14 or 15 cards
     ("bei 2 Spielern 14 oder 15 Karten und die zu erreichende Punktzahl für eine
     Erstmeldung beträgt 51 oder mehr Punkte")."""
-    rules = state.rules
-    needed = (rules.number("opening") or 0) + (1 if rules.flag("opening_exceed") else 0)
-    if (rules.number("two_player_cards") or 13) > 13 and len(active_seats(state)) == 2:
+    needed, more_cards = _opening_terms(state.rules)
+    if more_cards and len(active_seats(state)) == 2:
         needed = max(needed, 51)
     return needed
+
+
+@functools.lru_cache(maxsize=64)
+def _opening_terms(rules: RuleSet) -> tuple[int, bool]:
+    """``opening`` (+1 with ``opening_exceed``) and whether two players get more than 13
+    cards (read per rule set once: every view and move list asks)."""
+    needed = (rules.number("opening") or 0) + (1 if rules.flag("opening_exceed") else 0)
+    return needed, (rules.number("two_player_cards") or 13) > 13
 
 
 def may_play_on_table(state: GameState, seat: int) -> bool:
