@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from engine.cards import Card, Suit, shared_card
+from engine.cards import JOKER, SORT_KEY, Card, Suit, shared_card
 from engine.melds import (
     AceMode,
     CardSpec,
@@ -36,9 +36,8 @@ def candidate_melds(hand: Iterable[Card], rules: MeldRules) -> list[tuple[CardSp
     meld keeps ``min_naturals`` natural cards.
     Shape: a list of tuples, each tuple one meld in table order.
     """
-    cards = list(hand)
-    jokers = sum(1 for c in cards if c.is_joker)
-    naturals = Counter(c for c in cards if not c.is_joker)
+    naturals = Counter(hand)
+    jokers = naturals.pop(JOKER, 0)
     out: list[tuple[CardSpec, ...]] = []
     out.extend(_sets(naturals, jokers, rules))
     out.extend(_runs(naturals, jokers, rules))
@@ -55,9 +54,8 @@ def generated_melds(hand: Iterable[Card], rules: MeldRules, owner: int,
     ``longest`` leaves out longer runs except in ``long_suit`` (for a caller that can meld a
     long run as two shorter ones).
     Shape: sets first, then runs, in :func:`candidate_melds` order."""
-    cards = list(hand)
-    jokers = sum(1 for c in cards if c.is_joker)
-    naturals = Counter(c for c in cards if not c.is_joker)
+    naturals = Counter(hand)
+    jokers = naturals.pop(JOKER, 0)
     found = [declared_set(specs, owner) for specs in _sets(naturals, jokers, rules)]
     full_is_ambiguous = len(run_windows(13, rules.ace)) > 1
     runs = _runs(naturals, jokers, rules, longest, long_suit)
@@ -78,7 +76,7 @@ def _sets(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[
                              rules.min_cards)
         if not shapes:
             continue
-        present.sort(key=lambda c: c.sort_key)
+        present.sort(key=SORT_KEY)
         specs = [natural_spec(c) for c in present]
         joker = (joker_spec(rank, None),)
         for picked, j in shapes:

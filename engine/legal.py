@@ -13,7 +13,7 @@ from engine.actions import (
     TakeDiscard,
 )
 from engine.candidates import candidate_melds
-from engine.cards import Card
+from engine.cards import SORT_KEY, Card
 from engine.game import can
 from engine.melds import CardSpec, joker_swap_target, layoff_choices, layoff_index, readings
 from engine.search import going_out_partitions
@@ -73,7 +73,7 @@ def standard_candidates(state: GameState, seat: int) -> list[Action]:
     var = rules.var
     mrules = var.meld_rules(rules)
     hand = state.hands[seat]
-    cards = sorted(set(hand), key=lambda c: c.sort_key)
+    cards = sorted(set(hand), key=SORT_KEY)
     out = []
     if var.all_at_once(rules, state.deal_number):
         out += [MeldCards(seat, groups) for groups in going_out_partitions(hand, mrules)]
@@ -113,7 +113,7 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
             return not final
         return taken is None or others - used_others > 0
 
-    cards = sorted(set(hand), key=lambda c: c.sort_key)
+    cards = sorted(set(hand), key=SORT_KEY)
     out: list[Action] = []
     if var.all_at_once(rules, state.deal_number):
         if not turn.played:

@@ -53,7 +53,7 @@ from engine.actions import (
     TakeDiscard,
 )
 from engine.ai.base import require_legal
-from engine.cards import CARD_SUITS, JOKER, TILE_COLOURS, Card, Suit, sort_cards
+from engine.cards import CARD_SUITS, JOKER, SORT_KEY, TILE_COLOURS, Card, Suit, sort_cards
 from engine.melds import CardSpec, check_meld
 from engine.options import RuleSet
 from engine.search import Partition, best_melds, card_value, layoff_options
@@ -400,5 +400,5 @@ def _table_open(view: PlayerView, group: tuple[CardSpec, ...]) -> bool:
         return True
     unseen = Counter(var.deck(rules, len(table.players)))
     unseen.subtract([*view.hand, *[p.card for m in table.melds for p in m.cards]])
-    cards = sorted((c for c, n in unseen.items() if n > 0), key=lambda c: c.sort_key)
+    cards = sorted((c for c, n in unseen.items() if n > 0), key=SORT_KEY)
     return bool(layoff_options(cards, melds, rules, view.seat))

@@ -48,7 +48,7 @@ from engine.actions import Action, Discard, Draw, LayOff, MeldCards, TakeDiscard
 from engine.ai.greedy import GreedyPlayer
 from engine.ai.greedy_core import CardKey, deadwood_after_discard, meld_completions
 from engine.ai.rummy500 import taken_cards
-from engine.cards import Card
+from engine.cards import SORT_KEY, Card
 from engine.search import best_melds, layoff_options
 from engine.variants.rummy500.state import PublicExtra
 from engine.views import PlayerView
@@ -81,14 +81,14 @@ def unseen_cards(view: PlayerView) -> list[Card]:
     pack.subtract(view.hand)
     pack.subtract(p.card for m in table.melds for p in m.cards)
     pack.subtract(table.discard)
-    return sorted(pack.elements(), key=lambda c: c.sort_key)
+    return sorted(pack.elements(), key=SORT_KEY)
 
 
 def live_outs(cards: Sequence[Card], unseen: Counter[CardKey]) -> int:
     """Unseen cards (``unseen``: (rank, suit) -> copies) that would turn two natural cards
     of ``cards`` into a three-card meld (:func:`engine.ai.greedy_core.meld_completions`),
     each wanted card counted once with its copies."""
-    naturals = sorted({c for c in cards if not c.is_joker}, key=lambda c: c.sort_key)
+    naturals = sorted({c for c in cards if not c.is_joker}, key=SORT_KEY)
     wanted: set[CardKey] = set()
     for i, a in enumerate(naturals):
         for b in naturals[i + 1:]:

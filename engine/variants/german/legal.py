@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.actions import Action, Discard, LayOff, MeldCards
 from engine.candidates import candidate_melds
-from engine.cards import JOKER, Card
+from engine.cards import JOKER, SORT_KEY, Card
 from engine.flow import shared_quick_actions
 from engine.game import can
 from engine.legal import checked_legal_actions as checked_standard
@@ -95,7 +95,7 @@ def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
 
 
 def _distinct(hand: tuple[Card, ...]) -> list[Card]:
-    return sorted(set(hand), key=lambda c: c.sort_key)
+    return sorted(set(hand), key=SORT_KEY)
 
 
 def _layoffs(state: GameState, seat: int) -> list[Any]:

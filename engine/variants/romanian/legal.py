@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from engine.actions import Action, Discard, Draw, LayOff, MeldCards, NextDeal, TakeDiscard
-from engine.cards import TILE_COLOURS, Card
+from engine.cards import SORT_KEY, TILE_COLOURS, Card
 from engine.frozen import replace
 from engine.game import can
 from engine.melds import (
@@ -51,7 +51,7 @@ from engine.variants.romanian.state import Obligation
 
 
 def _distinct(cards: tuple[Card, ...]) -> list[Card]:
-    return sorted(set(cards), key=lambda c: c.sort_key)
+    return sorted(set(cards), key=SORT_KEY)
 
 
 def plan_actions(seat: int, plan: Plan, hand_size: int) -> list[Action]:

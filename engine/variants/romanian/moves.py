@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, SwapJoker, TakeDiscard
-from engine.cards import JOKER, TILE_COLOURS, Card, shuffled
+from engine.cards import JOKER, SORT_KEY, TILE_COLOURS, Card, shuffled
 from engine.dealing import deal_rng
 from engine.errors import (
     IllegalMove,
@@ -151,7 +151,7 @@ def meld_pairs(hand: Sequence[Card], tile: Card) -> list[tuple[Card, Card]]:
     # only tiles of its number (a set) or its colour (a run) can share a meld with it
     naturals = sorted({c for c in hand if not c.is_joker
                        and (c.rank == tile.rank or c.suit == tile.suit)},
-                      key=lambda c: c.sort_key)
+                      key=SORT_KEY)
     out = []
     for i, a in enumerate(naturals):
         for b in naturals[i + 1:]:
@@ -394,8 +394,8 @@ def _exchange_index(state: GameState, action: ExchangeJoly) -> int:
         raise no_joly
     present = {p.card.suit for p in meld.cards if not p.card.is_joker}
     missing = sorted((Card(meld.rank, c) for c in TILE_COLOURS if c not in present),
-                     key=lambda c: c.sort_key)
-    tiles = sorted(action.tiles, key=lambda c: c.sort_key)
+                     key=SORT_KEY)
+    tiles = sorted(action.tiles, key=SORT_KEY)
     if len(missing) == 2 and len(tiles) == 1 and tiles[0] in missing:
         raise ExchangeNeedsPair()
     if tiles != missing:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from engine.cards import Card
+from engine.cards import SORT_KEY, Card
 
 
 class PackedRack:
@@ -24,7 +24,7 @@ class PackedRack:
 
     def __init__(self, tiles: Sequence[Card]) -> None:
         counts = Counter(tiles)
-        self.kinds = sorted(counts, key=lambda c: c.sort_key)
+        self.kinds = sorted(counts, key=SORT_KEY)
         self.where = {card: i for i, card in enumerate(self.kinds)}
         self.field = max(counts.values(), default=0).bit_length() + 1
         guard = 1 << (self.field - 1)

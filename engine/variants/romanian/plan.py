@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from engine.candidates import generated_melds, meldable
-from engine.cards import JOKER, TILE_COLOURS, Card, Suit, shared_card
+from engine.cards import JOKER, SORT_KEY, TILE_COLOURS, Card, Suit, shared_card
 from engine.melds import (
     CardSpec,
     Meld,
@@ -96,7 +96,7 @@ def new_melds(hand: Sequence[Card], seat: int, longest: int = 13,
     ``longest`` tiles except in ``long_colour`` (in the order of the whole list). Cached
     per (tiles, seat, limits): the legal moves of one turn ask for them several times; a
     shorter list is read off the whole one when that was the last one built."""
-    tiles = tuple(sorted(hand, key=lambda c: c.sort_key))
+    tiles = tuple(sorted(hand, key=SORT_KEY))
     if longest >= 13:
         full = _new_melds(tiles, seat, 13, None)
         global _LAST_FULL
@@ -378,7 +378,7 @@ def going_out_plan(hand: Sequence[Card], ctx: PlanContext,
     """
     if not hand or not _may_go_out(hand, ctx):
         return None
-    return _cached_plan(tuple(sorted(hand, key=lambda c: c.sort_key)), ctx, budget)
+    return _cached_plan(tuple(sorted(hand, key=SORT_KEY)), ctx, budget)
 
 
 def _may_go_out(hand: Sequence[Card], ctx: PlanContext) -> bool:

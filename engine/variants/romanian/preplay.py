@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TypeVar
 
-from engine.cards import Card
+from engine.cards import SORT_KEY, Card
 from engine.errors import CommandError
 from engine.frozen import replace
 from engine.moves import Result, remove_cards
@@ -73,7 +73,7 @@ def pairs(hand: tuple[Card, ...]) -> list[Card]:
     """The tiles the hand holds twice (Jolys are no doubla: they have no number)."""
     counts = Counter(hand)
     return sorted((c for c, n in counts.items() if n >= 2 and not c.is_joker),
-                  key=lambda c: c.sort_key)
+                  key=SORT_KEY)
 
 
 def _preplay(state: GameState) -> PrePlay:

@@ -16,7 +16,7 @@ from typing import cast
 
 from engine.actions import Action, Discard, Draw, LayOff, MeldCards, NextDeal, TakeDiscard
 from engine.candidates import candidate_melds
-from engine.cards import Card
+from engine.cards import SORT_KEY, Card
 from engine.errors import AmbiguousJoker
 from engine.flow import shared_quick_actions
 from engine.game import can
@@ -139,7 +139,7 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
         meld = _reading(readings(group, seat, rules), group)
         if meld is not None and owed_ok(used, (*melds, meld), True):
             out.append(MeldCards(seat, (group,)))
-    cards = sorted(set(hand), key=lambda c: c.sort_key)
+    cards = sorted(set(hand), key=SORT_KEY)
     where = layoff_index(melds, rules)
     for card in cards:
         if not where.targets(card) or not leaves_ok(1, 1 if card != taken else 0):
@@ -232,7 +232,7 @@ def candidate_actions(state: GameState, seat: int) -> list[Action]:
     elif seat == state.current:
         rules = meld_rules(state)
         hand = state.hands[seat]
-        cards = sorted(set(hand), key=lambda c: c.sort_key)
+        cards = sorted(set(hand), key=SORT_KEY)
         out += [MeldCards(seat, (g,)) for g in candidate_melds(hand, rules)]
         for card in cards:
             for index, meld in enumerate(state.melds):
