@@ -71,7 +71,10 @@ def _sets(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[
     for card in naturals:
         by_rank.setdefault(card.rank, []).append(card)
     out: list[tuple[CardSpec, ...]] = []
+    fewest = rules.min_cards - jokers  # suits of a rank a set needs at least
     for rank, present in sorted(by_rank.items()):
+        if len(present) < fewest:
+            continue
         shapes = _set_shapes(len(present), jokers, rules.min_naturals, rules.max_set,
                              rules.min_cards)
         if not shapes:
@@ -115,7 +118,10 @@ def _runs(naturals: Counter[Card], jokers: int, rules: MeldRules, longest: int =
             # hand holds the card: 9c 9c 10c jc qc qc jk jk melds as 9c 10c jc qc and
             # 9c jk jk qc
             twice[suit] = twice.get(suit, 0) | 1 << c.rank
+    fewest = rules.min_cards - jokers  # ranks of a suit a run needs at least
     for suit in sorted(masks, key=lambda s: s.value):
+        if masks[suit].bit_count() < fewest:
+            continue
         natural, joker = _suit_specs(suit)
         shapes = _run_shapes(masks[suit], twice.get(suit, 0), jokers, rules.min_naturals,
                              rules.min_cards, rules.ace, 13 if suit is long_suit else longest)

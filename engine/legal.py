@@ -133,7 +133,7 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
         own_first = var.layoff_needs_own_meld(rules) and not state.has_melded[seat]
         melds = state.melds
         where = layoff_index(melds, mrules)
-        for card in cards:
+        for card in cards if melds else ():
             targets = where.targets(card)
             if not targets or not leaves_ok(1, 1 if card != taken else 0):
                 continue
