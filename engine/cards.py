@@ -102,12 +102,16 @@ class Card:
     as the declared identity of a joker in a set, e.g. "a nine" in 9-9-joker,
     which rummy-500.de.txt allows: "müssen Sie nicht festlegen, für welche
     Farben die Joker stehen").
+
+    Equality and hashing use ``rank`` and ``suit`` only; the hash and the sort key are
+    computed once when the card is made (cards are dict and set keys millions of times a
+    second in the move generator).
     """
 
     rank: int
     suit: Suit | None
-    # Cards are dict and set keys millions of times a second in the move generator: the
-    # hash is computed once, from ints only, so it is the same in every process.
+    # the hash from ints only, so that it is the same in every process (a card pickled to
+    # an engine worker keeps it)
     _hash: int = field(init=False, repr=False, compare=False)
     _sort: tuple[int, int] = field(init=False, repr=False, compare=False)
 

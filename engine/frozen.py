@@ -1,4 +1,5 @@
-"""A faster :func:`dataclasses.replace` for the engine's frozen, slotted records.
+"""A faster :func:`dataclasses.replace` (:func:`replace`) and ``__init__``
+(:func:`fast_init`) for the engine's frozen, slotted records.
 
 Every move builds a new :class:`engine.state.GameState` (and often a new turn or
 variant record) from the old one with a few fields changed; ``dataclasses.replace``
@@ -7,7 +8,9 @@ which made it the largest single cost of applying a move (about half of it goes)
 The engine's records have no ``__post_init__`` and no init-less fields, so copying
 the slots is equivalent. Each class gets a copy function written for its fields (one
 slot descriptor call per field): 42 % less time per state copy than a loop over the
-field names, 15-19 % more random-play actions per second in Basic Rummy.
+field names, 15-19 % more random-play actions per second in Basic Rummy. The records
+built by the thousand per move list (actions, views, placed cards, events) get an
+``__init__`` written the same way (:func:`fast_init`), a third less time per record.
 """
 
 from __future__ import annotations
