@@ -47,13 +47,32 @@ def placed_value(rules: RuleSet, meld: Meld, index: int) -> int:
     return card_value(rules, placed.card)
 
 
+_LAST_POINTS: tuple[object, object, int, tuple[int, ...]] | None = None
+
+
 def melded_points(rules: RuleSet, melds: Sequence[Meld], seats: int) -> tuple[int, ...]:
     """Points on the table per seat: every card counts for the seat that put it there.
 
     rummy-500.de.txt: "Da alle ausgelegten Karten dem Spieler Punkte bringen, der sie
     ausgelegt hat, legen Sie eine Karte, die Sie an die Auslage eines anderen Spielers
     anlegen wollen, vor sich auf den Tisch".
+
+    Every view asks, and the table changes only when a card is played: for a tuple (a
+    state's table, immutable) the last answer is reused while the same objects are asked
+    about again.
     """
+    global _LAST_POINTS
+    if type(melds) is not tuple:
+        return _melded_points(rules, melds, seats)
+    last = _LAST_POINTS  # one read: another thread may replace it meanwhile
+    if last is not None and last[0] is melds and last[1] is rules and last[2] == seats:
+        return last[3]
+    points = _melded_points(rules, melds, seats)
+    _LAST_POINTS = (melds, rules, seats, points)
+    return points
+
+
+def _melded_points(rules: RuleSet, melds: Sequence[Meld], seats: int) -> tuple[int, ...]:
     points = [0] * seats
     low = low_ace_value(rules)
     table = _values(rules.text("values"))
