@@ -258,7 +258,7 @@ def _run_ranks(mask: int, jokers: int, min_naturals: int, min_cards: int,
 def _may_meld(rank: int, suits: int, mask: int, jokers: int, rules: MeldRules) -> bool:
     """The test of :func:`may_meld_with` for a card of ``rank``: ``suits`` distinct suits of
     its rank held, ``mask`` the ranks held in its suit (bit per rank), ``jokers``."""
-    if suits >= rules.min_naturals and min(suits + jokers, rules.max_set) >= rules.min_cards:
+    if _set_may_meld(suits, jokers, rules.min_naturals, rules.max_set, rules.min_cards):
         return True
     longest = jokers + mask.bit_count()  # a longer window has more gaps than jokers
     for length, window in _windows_with(rank, rules.min_cards, rules.ace):

@@ -58,12 +58,18 @@ def replace(obj: T, /, **changes: Any) -> T:
 _COPIERS: dict[type, Any] = {}
 
 
-def _slot(cls: type, name: str) -> Any:
-    """The member descriptor of slot ``name`` (in ``cls`` or the class that declares it)."""
-    for klass in cls.__mro__:
-        if name in vars(klass):
-            return vars(klass)[name]
-    raise TypeError(f"{cls.__name__} has no slot {name}")
+def _setters(cls: type, names: tuple[str, ...]) -> dict[str, Any]:
+    """``_set_<name>``: the ``__set__`` of each slot's member descriptor (in ``cls`` or
+    the class that declares it), for the functions written below."""
+    out: dict[str, Any] = {}
+    for name in names:
+        owner = next((k for k in cls.__mro__ if name in vars(k)), None)
+        if owner is None:
+            raise TypeError(f"{cls.__name__} has no slot {name}")
+        out[f"_set_{name}"] = vars(owner)[name].__set__
+    return out
+
+
 _UNCHANGED = object()
 
 
@@ -77,7 +83,7 @@ def _copier(cls: type) -> Any:
     lines += [f"    _set_{n}(new, obj.{n} if {n} is _U else {n})" for n in names]
     lines.append("    return new")
     scope: dict[str, Any] = {"_U": _UNCHANGED, "_new": object.__new__, "_cls": cls}
-    scope |= {f"_set_{n}": _slot(cls, n).__set__ for n in names}
+    scope |= _setters(cls, names)
     exec("\n".join(lines), scope)  # the names are the dataclass's own fields
     return scope["copy"]
 
@@ -104,12 +110,11 @@ def fast_init(cls: C) -> C:
     fields = {f.name: f for f in dataclasses.fields(cls)}
     if any(f.kw_only for f in fields.values()):
         raise TypeError(f"{cls.__name__} has keyword-only fields")
-    scope: dict[str, Any] = {"_FACTORY": _FACTORY}
+    scope: dict[str, Any] = {"_FACTORY": _FACTORY, **_setters(cls, names)}
     params = []
     body = []
     for n in names:
         f = fields[n]
-        scope[f"_set_{n}"] = _slot(cls, n).__set__
         if f.default is not dataclasses.MISSING:
             scope[f"_default_{n}"] = f.default
             params.append(f"{n}=_default_{n}")

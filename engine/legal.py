@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.actions import (
     Action,
     Discard,
@@ -15,7 +17,15 @@ from engine.actions import (
 from engine.candidates import candidate_melds
 from engine.cards import SORT_KEY, Card
 from engine.game import can
-from engine.melds import CardSpec, joker_swap_target, layoff_choices, layoff_index, readings
+from engine.melds import (
+    CardSpec,
+    Meld,
+    MeldRules,
+    joker_swap_target,
+    layoff_choices,
+    layoff_index,
+    readings,
+)
 from engine.search import going_out_partitions
 from engine.state import GameState, Phase
 
@@ -137,10 +147,8 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
             targets = where.targets(card)
             if not targets or not leaves_ok(1, 1 if card != taken else 0):
                 continue
-            for index in targets:
-                if own_first and melds[index].owner != seat:
-                    continue
-                for spec, _ in layoff_choices(melds[index], card, seat, mrules):
+            for index, spec in _specs_on(card, melds, targets, seat, mrules):
+                if not (own_first and melds[index].owner != seat):
                     out.append(LayOff(seat, (spec,), index))
     if var.joker_swap(rules):
         # the joker comes to the hand: not only copies of the taken card may stay
@@ -160,5 +168,12 @@ def layoff_specs(card: Card, state: GameState) -> list[tuple[int, CardSpec]]:
     tried on the melds whose open ends take the card (:class:`engine.melds.LayoffIndex`)."""
     mrules = state.rules.var.meld_rules(state.rules)
     melds = state.melds
-    return [(index, spec) for index in layoff_index(melds, mrules).targets(card)
-            for spec, _ in layoff_choices(melds[index], card, state.current, mrules)]
+    return _specs_on(card, melds, layoff_index(melds, mrules).targets(card), state.current,
+                     mrules)
+
+
+def _specs_on(card: Card, melds: Sequence[Meld], targets: Sequence[int], seat: int,
+              mrules: MeldRules) -> list[tuple[int, CardSpec]]:
+    """:func:`layoff_specs` on the melds ``targets`` (from the table's lay-off index)."""
+    return [(index, spec) for index in targets
+            for spec, _ in layoff_choices(melds[index], card, seat, mrules)]

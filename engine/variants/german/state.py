@@ -121,11 +121,7 @@ def _above(total: Fraction | int, target: int) -> bool:
 
 def active_seats(state: GameState) -> tuple[int, ...]:
     """The seats still in the match, in seat order."""
-    target = state.rules.number("target")
-    if target is None:
-        return tuple(range(state.seats))
-    totals = state.totals
-    return tuple(s for s in range(state.seats) if not _above(totals[s], target))
+    return tuple(s for s, out in enumerate(eliminated_seats(state)) if not out)
 
 
 def next_active(state: GameState, seat: int) -> int:
