@@ -10,21 +10,24 @@ set say the group was there. A search's memo key is then one int, not a tuple of
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from engine.cards import SORT_KEY, Card
 
 
 class PackedRack:
-    """The packing of the multiset ``tiles``: ``kinds`` (its distinct tiles in card order,
-    field ``i`` is ``kinds[i]``), ``field`` (bits a kind: two packs hold two of a tile,
+    """The packing of the multiset ``tiles``: ``kinds`` (its distinct tiles ordered by
+    ``key``, card order by default; field ``i`` is ``kinds[i]``, so :meth:`lowest` is the
+    first kind in that order), ``field`` (bits a kind: two packs hold two of a tile,
     three bits), ``guards`` (every field's guard bit) and ``full`` (the rack packed)."""
 
     __slots__ = ("field", "full", "guards", "kinds", "where")
 
-    def __init__(self, tiles: Sequence[Card]) -> None:
+    def __init__(self, tiles: Sequence[Card],
+                 key: Callable[[Card], Any] = SORT_KEY) -> None:
         counts = Counter(tiles)
-        self.kinds = sorted(counts, key=SORT_KEY)
+        self.kinds = sorted(counts, key=key)
         self.where = {card: i for i, card in enumerate(self.kinds)}
         self.field = max(counts.values(), default=0).bit_length() + 1
         guard = 1 << (self.field - 1)
