@@ -351,10 +351,11 @@ def _longest_whole(jolys: int) -> int:
 def number_first(tile: Card) -> tuple[bool, int, tuple[int, int]]:
     """The order in which the search places tiles: by number, every colour of a number
     before the next number (a set closes at its number, a run grows to higher ones), the
-    Jolys last. Placing colour after colour instead commits a set's tiles of three colours
-    while the first is placed, and the search of a rack of dozens of tiles ran out of
-    steps more than three times as often (measured on 329 racks of 25+ tiles from random
-    games: 3 of them found a way out within the step budget instead of 12)."""
+    Jolys last. Placing colour after colour instead commits a set's tiles of three other
+    colours while the first colour is placed: on 329 racks of 25 or more tiles from random
+    games, the search in card order ran out of its :data:`SEARCH_BUDGET` on 86 racks and
+    found 3 ways out within it; number by number (and the meld owed first) it runs out on
+    51 and finds 12."""
     return (tile.is_joker, tile.rank, tile.sort_key)
 
 
