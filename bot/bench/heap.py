@@ -1,12 +1,15 @@
-"""The heap a timed benchmark starts from: frozen, as in the bot's engine workers.
+"""The heap a timed benchmark starts from, and its collections: as in the bot's engine
+workers.
 
 A worker process freezes its heap after its warm-up (:func:`gc.freeze` in
 :func:`bot.service.engine_work.warm_up`), so the cyclic garbage collector walks only
-what the engine builds afterwards (its caches and the objects of the calls). The bench
+what the engine builds afterwards (its caches and the objects of the calls), and it
+collects between calls, never inside one (:mod:`bot.service.collector`). The bench
 process holds far more than a worker (the peer libraries, numpy and scipy among them,
-and the earlier sections' objects), and a full collection inside a timed call would
-walk all of it. :func:`worker_heap` gives a timed part the worker's situation: the heap
-alive at its start is collected and frozen, and thawed again at its end.
+and the earlier sections' objects). :func:`worker_heap` gives a timed part the worker's
+situation: the heap alive at its start is collected and frozen, the automatic collector
+is off, and the part calls :meth:`WorkerHeap.after_call` after each timed call, as the
+worker does after each reply; at its end the heap is thawed and the collector restored.
 """
 
 from __future__ import annotations
@@ -15,20 +18,38 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["NOTE", "worker_heap"]
+from bot.service.collector import BetweenCalls
+
+__all__ = ["NOTE", "WorkerHeap", "worker_heap"]
 
 NOTE = ("The heap alive before the timed calls (imports, peer libraries, earlier sections, "
         "the warm-up) is frozen first (gc.freeze), as an engine worker freezes its heap "
-        "after its warm-up; the collector walks only what the timed calls build.")
+        "after its warm-up, and the collector runs between the timed calls, never inside "
+        "one, as a worker collects after each reply (bot.service.collector).")
+
+
+class WorkerHeap(BetweenCalls):
+    """The collection schedule of a timed part; ``frozen``: the objects frozen at its
+    start."""
+
+    def __init__(self, frozen: int) -> None:
+        super().__init__()
+        self.frozen = frozen
 
 
 @contextmanager
-def worker_heap() -> Iterator[int]:
-    """Collect and freeze the heap for the ``with`` block (yields the objects frozen);
-    unfreeze at its end."""
+def worker_heap() -> Iterator[WorkerHeap]:
+    """Collect and freeze the heap and switch the automatic collector off for the
+    ``with`` block; call ``after_call()`` of what it yields after each timed call. At the
+    end: unfreeze, and the collector as it was."""
+    was_enabled = gc.isenabled()
     gc.collect()
     gc.freeze()
+    heap = WorkerHeap(gc.get_freeze_count())
+    heap.start()
     try:
-        yield gc.get_freeze_count()
+        yield heap
     finally:
         gc.unfreeze()
+        if was_enabled:
+            gc.enable()

@@ -40,7 +40,7 @@ from itertools import combinations
 from typing import Any, Protocol
 
 from bot.bench.heap import NOTE as HEAP_NOTE
-from bot.bench.heap import worker_heap
+from bot.bench.heap import WorkerHeap, worker_heap
 from bot.bench.machine import package_version
 from bot.bench.report import BenchConfig, Row, Section, median, percentile
 from engine import search as engine_search
@@ -104,10 +104,11 @@ def illegal_melds(hand: Sequence[Card], part: Partition, rules: MeldRules) -> in
     return bad + (used != Counter(hand))
 
 
-def _time_best_melds(positions: Sequence[tuple[Card, ...]],
-                     rules: RuleSet) -> tuple[list[float], int]:
-    """Per-call wall times of ``best_melds`` in ms (each hand new to its cache) and the
-    number of partitions holding a meld the variant's rules refuse."""
+def _time_best_melds(positions: Sequence[tuple[Card, ...]], rules: RuleSet,
+                     heap: WorkerHeap) -> tuple[list[float], int]:
+    """Per-call wall times of ``best_melds`` in ms (each hand new to its cache; ``heap``
+    collects after each call) and the number of partitions holding a meld the variant's
+    rules refuse."""
     cache = getattr(engine_search, "_best_cached", None)
     meld_rules = get_variant(rules.variant).meld_rules(rules)
     times: list[float] = []
@@ -120,6 +121,7 @@ def _time_best_melds(positions: Sequence[tuple[Card, ...]],
         part = best_melds(hand, rules)
         times.append((clock() - start) / 1e6)
         parts.append(part)
+        heap.after_call()
     bad = sum(1 for hand, part in zip(positions, parts, strict=True)
               if illegal_melds(hand, part, meld_rules))
     return times, bad
@@ -329,7 +331,7 @@ BIG_RACKS = (("Romanian", "romanian"), ("German Rommé", "german"), ("Rummy 500"
 BIG_TARGET_MS = 50.0
 
 
-def big_rows(section: Section, rng: random.Random, count: int) -> None:
+def big_rows(section: Section, rng: random.Random, count: int, heap: WorkerHeap) -> None:
     """``best_melds`` on racks of 60 cards/tiles with two jokers (racks that size follow
     takes of whole discard rows): p99 and max, the rack of the max, and how often the
     search's guard (:data:`engine.search.SEARCH_STEPS`) answered instead of the end of the
@@ -341,7 +343,7 @@ def big_rows(section: Section, rng: random.Random, count: int) -> None:
         else:
             pool = [Card(n, s) for s in CARD_SUITS for _ in range(2) for n in range(1, 14)]
         positions = [(*rng.sample(pool, 58), JOKER, JOKER) for _ in range(count)]
-        times, bad = _time_best_melds(positions, rules)
+        times, bad = _time_best_melds(positions, rules, heap)
         worst = max(range(count), key=times.__getitem__)
         section.add(Row(f"{label}: 60 cards with 2 jokers, p99", percentile(times, 99), "ms",
                         BIG_TARGET_MS, "lower",
@@ -376,9 +378,9 @@ def run(config: BenchConfig) -> Section:
         best_melds(rack, romanian)
         best_partition(rack, RUMMIKUB_RULES, _one)
 
-    with worker_heap():
-        hand_ms, hand_bad = _time_best_melds(hands, german)
-        rack_ms, rack_bad = _time_best_melds(tiles, romanian)
+    with worker_heap() as heap:
+        hand_ms, hand_bad = _time_best_melds(hands, german, heap)
+        rack_ms, rack_bad = _time_best_melds(tiles, romanian, heap)
     _ms_rows(section, "15-card hands, 2 jokers (German rules)", hand_ms,
              f"{len(hands)} hands, each new to the cache")
     section.add(Row("  hands whose partition has an illegal meld", hand_bad, "hands", 0,
@@ -397,8 +399,8 @@ def run(config: BenchConfig) -> Section:
             "but not MeldRules.check (at least two real tiles per Joly), e.g. a run of 2 "
             "tiles and 2 Jolys. A bug in engine/search.py (the hint shows such melds).")
 
-    with worker_heap():
-        big_rows(section, random.Random(config.seed + 2), 20 if config.quick else 200)
+    with worker_heap() as heap:
+        big_rows(section, random.Random(config.seed + 2), 20 if config.quick else 200, heap)
     section.notes.append(HEAP_NOTE)
 
     if not config.peers:

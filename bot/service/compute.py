@@ -16,6 +16,9 @@ to :class:`WorkerPool`:
   about one move's time, whatever AI tables and hint requests do meanwhile (also while
   a killed worker is being replaced).
 
+A worker collects garbage between calls, never inside one
+(:mod:`bot.service.collector`).
+
 States travel pickled (protocol 5): measured on a Romanian state, pickling there and back
 costs 0.45 ms against 0.59 ms for the JSON of :mod:`engine.serialize` (which stays the
 storage format: no pickles in the database). Errors the engine raises on purpose
@@ -38,6 +41,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, Protocol, TypeVar
 
+from bot.service.collector import BetweenCalls
 from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
@@ -332,10 +336,13 @@ def _rebuild(cls: type[EngineError], params: dict[str, Any], message: str) -> En
 
 
 def _worker_main(conn: Connection) -> None:
-    """A worker's loop: receive ``(fn, args)``, answer ``(kind, value)``; ``None`` ends."""
+    """A worker's loop: receive ``(fn, args)``, answer ``(kind, value)``, collect garbage
+    (:class:`bot.service.collector.BetweenCalls`); ``None`` ends."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the parent, which stops us
+    collector = BetweenCalls()
+    collector.start()
     while True:
         try:
             message = conn.recv()
@@ -356,3 +363,5 @@ def _worker_main(conn: Connection) -> None:
             return
         except Exception as error:  # the result or the error does not pickle
             conn.send(("error", RuntimeError(f"{type(error).__name__}: {error}")))
+        del reply, message, fn, args  # dead before the collection, not walked by it
+        collector.after_call()

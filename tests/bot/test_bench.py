@@ -277,11 +277,16 @@ def test_legal_latency_times_every_call_and_names_the_worst_position() -> None:
 
 def test_a_timed_part_runs_on_a_frozen_heap_and_thaws_it_after() -> None:
     """The bench's timed calls see the collector as an engine worker does after its
-    warm-up (bot.service.engine_work.warm_up): what was alive before is frozen."""
+    warm-up (bot.service.engine_work.warm_up): what was alive before is frozen, and the
+    collector runs only between calls (bot.service.collector); both undone after."""
     before = gc.get_freeze_count()
-    with worker_heap() as frozen:
-        assert frozen > 1000 and gc.get_freeze_count() > 1000
+    assert gc.isenabled()
+    with worker_heap() as heap:
+        assert heap.frozen > 1000 and gc.get_freeze_count() > 1000
+        assert not gc.isenabled()
+        assert heap.after_call() == 0 and heap.calls == 1
     assert gc.get_freeze_count() == before
+    assert gc.isenabled()
 
 
 def test_bench_quick_legal_section_reports_every_variant(

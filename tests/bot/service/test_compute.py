@@ -63,6 +63,13 @@ async def test_a_warmed_up_worker_has_frozen_its_start_up_heap(pool: WorkerPool)
     assert gc.get_freeze_count() == before
 
 
+async def test_a_worker_collects_garbage_only_between_calls(pool: WorkerPool) -> None:
+    """A worker's automatic collector is off (it collects after each reply,
+    bot.service.collector); the bot's own process keeps its collector."""
+    assert await pool.call(gc.isenabled, budget=5) is False
+    assert gc.isenabled()
+
+
 async def test_a_call_returns_the_engine_result(pool: WorkerPool) -> None:
     state = _state()
     action = Draw(state.current)
