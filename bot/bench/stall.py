@@ -202,7 +202,9 @@ async def _drive_others(others: list[_Other], service: GameService, duration: fl
     await asyncio.gather(*tasks)
 
 
-async def _hostile_tables(service: GameService, sizes: Sizes, phase: Phase_) -> None:
+async def _hostile_tables(service: GameService, sizes: Sizes, phase: Phase_) -> list[int]:
+    """Open the hostile tables; returns their table ids."""
+    ids = []
     for n in range(sizes.hostile_tables):
         key = ChatKey(PLATFORM, f"romanian{n}")
         host = UserRef(PLATFORM, f"r{n}", f"host{n}")
@@ -213,12 +215,16 @@ async def _hostile_tables(service: GameService, sizes: Sizes, phase: Phase_) -> 
             await service.add_ai(key, host)
         await service.start(key, host)
         await service.leave(key, host)  # the autopilot plays the host: four AI seats
+        table = await service.repo.active_table(key)
+        assert table is not None
+        ids.append(table.id)
     phase.load_note = (f"{sizes.hostile_tables} Romanian tables {HOSTILE}, four AI seats "
                        "each, no pause between moves")
     if sizes.slow_state:
         await _slow_table(service)
         phase.load_note += (f", and one two-AI table in the state after {SLOW_STEP} moves "
                             f"of seed {SLOW_SEED}, where legal_actions took seconds")
+    return ids
 
 
 async def _slow_table(service: GameService) -> None:
@@ -244,12 +250,10 @@ async def _slow_table(service: GameService) -> None:
                               table.version)
 
 
-async def _count_hostile(service: GameService, sizes: Sizes) -> int:
-    moved = 0
-    for n in range(sizes.hostile_tables):
-        info = await service.table_info(ChatKey(PLATFORM, f"romanian{n}"))
-        moved += 0 if info is None else info.version
-    return moved
+async def _count_hostile(service: GameService, ids: list[int]) -> int:
+    """Actions logged on the tables ``ids`` (also after their game ended, when the chat
+    has no active table any more: counting the active tables' versions went negative)."""
+    return sum([len(await service.repo.action_log(table_id)) for table_id in ids])
 
 
 async def _hint_racks(service: GameService, sizes: Sizes, seed: int) -> list[ChatKey]:
@@ -399,12 +403,17 @@ async def _all(folder: Path, sizes: Sizes, seed: int) -> list[Phase_]:
     async def hostile_load(service: GameService, phase: Phase_) -> None:
         await asyncio.sleep(3600)  # the tables run in the service's own loop
 
+    hostile: list[int] = []
+
     async def hostile_prepare(service: GameService, phase: Phase_) -> None:
-        await _hostile_tables(service, sizes, phase)
-        phase.load_done = -await _count_hostile(service, sizes)
+        hostile.extend(await _hostile_tables(service, sizes, phase))
+        phase.load_done = -await _count_hostile(service, hostile)
+
+    async def hostile_count(service: GameService, sizes: Sizes) -> int:
+        return await _count_hostile(service, hostile)
 
     results.append(await _measure(folder, "a", sizes, seed, hostile_load, hostile_prepare,
-                                  after=_count_hostile))
+                                  after=hostile_count))
 
     keys: list[ChatKey] = []
 
