@@ -340,7 +340,7 @@ def _run(args: argparse.Namespace) -> int:
     from bot.storage import DatabaseUnusable
 
     try:
-        asyncio.run(run_bot(settings))
+        asyncio.run(run_bot(settings, freeze_heap=True))
     except DatabaseUnusable as error:
         print(_unusable(error), file=sys.stderr)
         return 2

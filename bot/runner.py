@@ -21,6 +21,7 @@ from typing import Protocol
 
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
 from bot.service import engine_work
+from bot.service.collector import freeze_start_up
 from bot.service.compute import WorkerPool
 from bot.service.model import TableSettings
 from bot.service.notifier import Notifier
@@ -109,10 +110,13 @@ async def _keep_starting(adapter: Adapter, service: GameService, stop: asyncio.E
 
 
 async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
-                  adapters: list[Adapter] | None = None) -> None:
+                  adapters: list[Adapter] | None = None, freeze_heap: bool = False) -> None:
     """Run until ``stop`` is set (or SIGTERM/SIGINT arrive). A platform that cannot be
     reached is tried again with back-off while the others work; raises
-    :class:`NoPlatform` when every configured platform refused the bot."""
+    :class:`NoPlatform` when every configured platform refused the bot. ``freeze_heap``
+    (``rummy-bot run``, the process is the bot's own): the start-up heap is frozen once
+    the pool, the service and the adapters exist
+    (:func:`bot.service.collector.freeze_start_up`)."""
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -135,6 +139,8 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
                           defaults=TableSettings(timer=settings.default_timer),
                           default_locale=settings.default_locale, compute=pool,
                           budget=settings.engine_budget, worker_id=settings.worker_id)
+    if freeze_heap:
+        log.info("start-up heap frozen: %d objects", freeze_start_up())
     started: list[Adapter] = []
     refused: list[Adapter] = []
     background = asyncio.create_task(service.run(stop))

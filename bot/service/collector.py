@@ -1,4 +1,5 @@
-"""The engine workers' garbage collection: between calls, never inside one.
+"""Garbage collection of the engine workers (between calls, never inside one) and of the
+bot's own process (its start-up heap frozen).
 
 Python's cyclic collector starts on its own when enough objects were allocated, which
 is inside an engine call, and a full collection then walks every object the call holds
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import gc
 
-__all__ = ["FULL_EVERY", "MIDDLE_EVERY", "BetweenCalls"]
+__all__ = ["FULL_EVERY", "MIDDLE_EVERY", "BetweenCalls", "freeze_start_up"]
 
 MIDDLE_EVERY = 16
 """Calls between collections of the two young generations."""
@@ -54,3 +55,15 @@ class BetweenCalls:
             generation = 0
         gc.collect(generation)
         return generation
+
+
+def freeze_start_up() -> int:
+    """The bot's own process (its event loop serves every chat): collect once and freeze
+    what start-up built (imported modules, the platform libraries, settings, the pool and
+    service objects), so that the automatic collections of the running bot walk only
+    what it builds afterwards. Its full collections stalled the event loop: the loop's
+    longest lag under load equalled the process's longest collection (18.6 and 75 ms in
+    the stall bench's runs). Returns the objects frozen."""
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()

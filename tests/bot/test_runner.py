@@ -47,6 +47,29 @@ class FakeAdapter:
         self.events.append("stopped")
 
 
+async def test_the_bot_freezes_its_start_up_heap_when_asked(tmp_path: Path) -> None:
+    """``rummy-bot run`` freezes the start-up heap (imports, pool, service, adapters), so
+    the event loop's collections walk only what the running bot builds; tests that run
+    the bot in their own process leave their heap alone (the default)."""
+    import gc
+
+    before = gc.get_freeze_count()
+    stop = asyncio.Event()
+    adapter = FakeAdapter()
+    task = asyncio.create_task(run_bot(Settings(database_path=tmp_path / "bot.sqlite3"),
+                                       stop, adapters=[adapter], freeze_heap=True))
+    try:
+        for _ in range(200):
+            if adapter.events:
+                break
+            await asyncio.sleep(0.01)
+        assert gc.get_freeze_count() > before + 10_000
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, 5)
+        gc.unfreeze()
+
+
 def test_configured_platforms() -> None:
     assert configured_platforms(Settings()) == []
     both = Settings(telegram_token="1:a", discord_token="x.y.z")
