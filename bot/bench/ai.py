@@ -22,6 +22,8 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from bot.bench.heap import NOTE as HEAP_NOTE
+from bot.bench.heap import WorkerHeap, worker_heap
 from bot.bench.report import BenchConfig, Row, Section, median, percentile
 from engine.ai import make_ai
 from engine.dealing import new_game
@@ -80,6 +82,12 @@ def duel(rules: RuleSet, hands: int, seed: int) -> Duel:
     """Play ``hands`` single deals of greedy against random under ``rules``, timing every
     greedy decision as the service makes it."""
     out = Duel(hands=hands)
+    with worker_heap() as heap:
+        _duel(rules, hands, seed, out, heap)
+    return out
+
+
+def _duel(rules: RuleSet, hands: int, seed: int, out: Duel, heap: WorkerHeap) -> None:
     clock = time.perf_counter_ns
     begin = time.perf_counter()
     for hand in range(hands):
@@ -100,6 +108,7 @@ def duel(rules: RuleSet, hands: int, seed: int) -> Duel:
                 end = clock()
                 out.decision_ms.append((end - start) / 1e6)
                 out.decide_ms.append((end - chosen) / 1e6)
+                heap.after_call()  # as a worker collects after each reply
             else:
                 action = opponent.decide(view_for(state, seat), legal_actions(state, seat))
             state, _ = apply(state, action)
@@ -114,7 +123,6 @@ def duel(rules: RuleSet, hands: int, seed: int) -> Duel:
         if greedy in winners:
             out.greedy_wins += Fraction(1, len(winners))
     out.seconds = time.perf_counter() - begin
-    return out
 
 
 def run(config: BenchConfig) -> Section:
@@ -143,4 +151,5 @@ def run(config: BenchConfig) -> Section:
         "Decision = make_ai + view_for + legal_actions + decide, as Service._ai_action does "
         "it; standard rules of each variant; the greedy seat alternates every hand, the "
         "dealer every two hands; a hand is the first deal of a new game.")
+    section.notes.append(HEAP_NOTE)
     return section

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from bot.bench.ai import MAX_ACTIONS, deal_winners
+from bot.bench.heap import NOTE as HEAP_NOTE
+from bot.bench.heap import WorkerHeap, worker_heap
 from bot.bench.report import BenchConfig, Row, Section, median, percentile
 from engine.ai import make_ai
 from engine.dealing import new_game
@@ -101,10 +103,10 @@ def _interval(values: list[float]) -> tuple[float, float] | None:
 
 
 def _hand(rules: RuleSet, kinds: tuple[str, str], seed: int, timed: int,
-          out: Match) -> tuple[Fraction, float] | None:
+          out: Match, heap: WorkerHeap) -> tuple[Fraction, float] | None:
     """One hand of the deal ``seed`` with ``kinds[s]`` at seat ``s``: the share of seat
-    ``timed`` (whose decisions are timed) and its score lead, ``None`` when it did not
-    finish."""
+    ``timed`` (whose decisions are timed; ``heap`` collects after each decision, as a
+    worker after each reply) and its score lead, ``None`` when it did not finish."""
     state = new_game(rules, ("ana", "ben"), seed=seed)
     count = 0
     while state.phase in _LIVE and count < MAX_ACTIONS:
@@ -114,6 +116,7 @@ def _hand(rules: RuleSet, kinds: tuple[str, str], seed: int, timed: int,
         action = ai.decide(view_for(state, seat), legal_actions(state, seat))
         if seat == timed:
             out.decision_ms.append((time.perf_counter() - start) * 1000)
+        heap.after_call()
         state, _ = apply(state, action)
         count += 1
     winners = deal_winners(state) if state.phase not in _LIVE else ()
@@ -135,13 +138,14 @@ def match(rules: RuleSet, first: str, second: str, pairs: int, seed: int) -> Mat
     """``pairs`` deals, each played with ``first`` at seat 0 and then at seat 1."""
     out = Match(first, second)
     begin = time.perf_counter()
-    for pair in range(pairs):
-        deal = seed + pair
-        a = _hand(rules, (first, second), deal, 0, out)
-        b = _hand(rules, (second, first), deal, 1, out)
-        if a is not None and b is not None:
-            out.pair_scores.append((a[0] + b[0]) / 2)
-            out.pair_points.append((a[1] + b[1]) / 2)
+    with worker_heap() as heap:
+        for pair in range(pairs):
+            deal = seed + pair
+            a = _hand(rules, (first, second), deal, 0, out, heap)
+            b = _hand(rules, (second, first), deal, 1, out, heap)
+            if a is not None and b is not None:
+                out.pair_scores.append((a[0] + b[0]) / 2)
+                out.pair_points.append((a[1] + b[1]) / 2)
     out.seconds = time.perf_counter() - begin
     return out
 
@@ -172,4 +176,5 @@ def run(config: BenchConfig) -> Section:
         "Duplicate format: every deal is played twice with the same cards and the AIs in "
         "swapped seats; the interval is over the deal pairs. A hand is the first deal of a "
         "new game; the winner went out, else had the fewest points left (ties half).")
+    section.notes.append(HEAP_NOTE)
     return section
