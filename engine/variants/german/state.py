@@ -105,11 +105,22 @@ def eliminated(state: GameState, seat: int) -> bool:
 
 
 def eliminated_seats(state: GameState) -> tuple[bool, ...]:
-    """:func:`eliminated` for every seat, in seat order."""
-    target = state.rules.number("target")
-    if target is None:
-        return (False,) * state.seats
-    return tuple(_above(total, target) for total in state.totals)
+    """:func:`eliminated` for every seat, in seat order. Every view and move list asks,
+    and the totals change only between deals: for the same ``totals`` tuple (a state's,
+    immutable) and rule set the last answer is reused."""
+    global _LAST_ELIMINATED
+    totals, rules, seats = state.totals, state.rules, state.seats
+    last = _LAST_ELIMINATED  # one read: another thread may replace it meanwhile
+    if last is not None and last[0] is totals and last[1] is rules and last[2] == seats:
+        return last[3]
+    target = rules.number("target")
+    out = (False,) * seats if target is None else tuple(
+        _above(total, target) for total in totals)
+    _LAST_ELIMINATED = (totals, rules, seats, out)
+    return out
+
+
+_LAST_ELIMINATED: tuple[object, object, int, tuple[bool, ...]] | None = None
 
 
 def _above(total: Fraction | int, target: int) -> bool:

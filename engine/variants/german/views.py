@@ -61,6 +61,9 @@ class SeatStatus:
     laid_off: int
 
 
+_NO_BUYBACK = (Fraction(0), Fraction(0))
+
+
 def _moving(state: GameState) -> bool:
     return state.phase in (Phase.DRAW, Phase.PLAY)
 
@@ -70,7 +73,7 @@ def public_extra(state: GameState) -> GermanTable:
     extra = game_extra(state)
     turn = turn_extra(state)
     moving = _moving(state) and extra.closing is None and not extra.buyback
-    price, points = buyback_terms(state) if extra.buyback else (Fraction(0), Fraction(0))
+    price, points = buyback_terms(state) if extra.buyback else _NO_BUYBACK
     return GermanTable(
         opening_needed=opening_needed(state),
         opening_total=turn.total if moving else 0,
