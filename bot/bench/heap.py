@@ -15,12 +15,15 @@ worker does after each reply; at its end the heap is thawed and the collector re
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import TracebackType
+from typing import Any
 
 from bot.service.collector import BetweenCalls
 
-__all__ = ["NOTE", "WorkerHeap", "worker_heap"]
+__all__ = ["NOTE", "Collections", "WorkerHeap", "worker_heap"]
 
 NOTE = ("The heap alive before the timed calls (imports, peer libraries, earlier sections, "
         "the warm-up) is frozen first (gc.freeze), as an engine worker freezes its heap "
@@ -53,3 +56,30 @@ def worker_heap() -> Iterator[WorkerHeap]:
         gc.unfreeze()
         if was_enabled:
             gc.enable()
+
+
+class Collections:
+    """The garbage collections of this process while the ``with`` block runs (a
+    :data:`gc.callbacks` entry): the longest in ms (``longest_ms``) and how many started
+    while ``timing`` was set (``inside``: a timed part sets it around each timed call)."""
+
+    def __init__(self) -> None:
+        self.longest_ms = 0.0
+        self.inside = 0
+        self.timing = False
+        self._began: float | None = None
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._began = time.perf_counter()
+            self.inside += self.timing
+        elif self._began is not None:
+            self.longest_ms = max(self.longest_ms, (time.perf_counter() - self._began) * 1000)
+
+    def __enter__(self) -> Collections:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        gc.callbacks.remove(self)

@@ -16,14 +16,12 @@ longest run is measured (``gc.callbacks``) and printed, and is in no timed call.
 
 from __future__ import annotations
 
-import gc
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from bot.bench.heap import NOTE as HEAP_NOTE
-from bot.bench.heap import worker_heap
+from bot.bench.heap import Collections, worker_heap
 from bot.bench.report import BenchConfig, Row, Section, median, percentile
 from engine.ai import make_ai
 from engine.dealing import new_game
@@ -81,42 +79,29 @@ def timed_games(variant: str, games: int, seed: int) -> Latency:
     ``legal_actions`` call of the seat to move, on a frozen start-up heap, collecting
     garbage after each call (:func:`bot.bench.heap.worker_heap`)."""
     out = Latency(games=games)
-    started: list[float] = []
-
-    timing = [False]
-
-    def pause(phase: str, info: dict[str, Any]) -> None:
-        if phase == "start":
-            started[:] = [time.perf_counter()]
-            out.in_calls += timing[0]
-        elif started:
-            out.gc_ms = max(out.gc_ms, (time.perf_counter() - started[0]) * 1000)
-
-    with worker_heap() as heap:  # before the callback: its own collection is not timed
-        gc.callbacks.append(pause)
-        try:
-            for game in range(games):
-                options = _options(variant, random.Random(seed + game))
-                state = new_game(make_rules(variant, options=options), ["ana", "ben"],
-                                 seed=seed + game)
-                seats = [make_ai("random", (seed + game) * 2 + s) for s in range(2)]
-                for step in range(MAX_ACTIONS):
-                    if state.phase not in (Phase.DRAW, Phase.PLAY):
-                        break
-                    seat = state.current
-                    timing[0] = True
-                    start = time.perf_counter()
-                    legal = legal_actions(state, seat)
-                    ms = (time.perf_counter() - start) * 1000
-                    timing[0] = False
-                    out.ms.append(ms)
-                    if ms > out.worst[0]:
-                        out.worst = (ms, seed + game, step, len(state.hands[seat]), options)
-                    heap.after_call()
-                    action = seats[seat].decide(view_for(state, seat), legal)
-                    state, _ = apply_legal(state, action)
-        finally:
-            gc.callbacks.remove(pause)
+    # the heap first: its own collection at the start is not one of the run's
+    with worker_heap() as heap, Collections() as collections:
+        for game in range(games):
+            options = _options(variant, random.Random(seed + game))
+            state = new_game(make_rules(variant, options=options), ["ana", "ben"],
+                             seed=seed + game)
+            seats = [make_ai("random", (seed + game) * 2 + s) for s in range(2)]
+            for step in range(MAX_ACTIONS):
+                if state.phase not in (Phase.DRAW, Phase.PLAY):
+                    break
+                seat = state.current
+                collections.timing = True
+                start = time.perf_counter()
+                legal = legal_actions(state, seat)
+                ms = (time.perf_counter() - start) * 1000
+                collections.timing = False
+                out.ms.append(ms)
+                if ms > out.worst[0]:
+                    out.worst = (ms, seed + game, step, len(state.hands[seat]), options)
+                heap.after_call()
+                action = seats[seat].decide(view_for(state, seat), legal)
+                state, _ = apply_legal(state, action)
+    out.gc_ms, out.in_calls = collections.longest_ms, collections.inside
     return out
 
 

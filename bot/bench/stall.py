@@ -33,8 +33,8 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
+from bot.bench.heap import Collections
 from bot.bench.report import BenchConfig, Row, Section, percentile
 from bot.interaction.commands import handle_text
 from bot.service import engine_work
@@ -367,14 +367,6 @@ async def _measure(folder: Path, name: str, sizes: Sizes, seed: int,
                    after: Callable[[GameService, Sizes], Awaitable[int]] | None = None
                    ) -> Phase_:
     phase = Phase_(name)
-    began: list[float] = []
-
-    def collecting(step: str, info: dict[str, Any]) -> None:
-        if step == "start":
-            began[:] = [time.perf_counter()]
-        elif began:
-            phase.gc_ms = max(phase.gc_ms, (time.perf_counter() - began[0]) * 1000)
-
     service, pool, db = await _open(folder / name, 2)
     freeze_start_up()  # as `rummy-bot run` does once its service is up
     if not flow_on:
@@ -389,22 +381,21 @@ async def _measure(folder: Path, name: str, sizes: Sizes, seed: int,
         ticking = asyncio.Event()
         ticker = asyncio.create_task(_ticker(phase.lags, ticking))
         phase.started = time.perf_counter()
-        gc.callbacks.append(collecting)
-        hostile = asyncio.create_task(load(service, phase))
-        await _drive_others(others, service, sizes.duration, seed, phase.actions)
-        if not hostile.done():
-            hostile.cancel()
-        await asyncio.gather(hostile, return_exceptions=True)
-        ticking.set()
-        await ticker
+        with Collections() as collections:
+            hostile = asyncio.create_task(load(service, phase))
+            await _drive_others(others, service, sizes.duration, seed, phase.actions)
+            if not hostile.done():
+                hostile.cancel()
+            await asyncio.gather(hostile, return_exceptions=True)
+            ticking.set()
+            await ticker
+        phase.gc_ms = collections.longest_ms
         phase.exhausted, phase.replaced = pool.exhausted, pool.replaced
         if after is not None:
             phase.load_done += await after(service, sizes)
             phase.load_note += f"; {phase.load_done} AI actions committed"
     finally:
         gc.unfreeze()
-        if collecting in gc.callbacks:
-            gc.callbacks.remove(collecting)
         stop.set()
         await background
         await pool.close()

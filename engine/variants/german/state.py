@@ -24,6 +24,8 @@ from engine.jsonio import (
     fraction_from_json,
     need,
 )
+from engine.memo import reuse_last
+from engine.options import RuleSet
 from engine.state import GameState
 
 
@@ -100,27 +102,22 @@ def turn_extra(state: GameState) -> GermanTurn:
 
 def eliminated(state: GameState, seat: int) -> bool:
     """True when ``seat`` is out of the match (its total exceeds the target)."""
-    target = state.rules.number("target")
-    return target is not None and _above(state.totals[seat], target)
+    return eliminated_seats(state)[seat]
 
 
 def eliminated_seats(state: GameState) -> tuple[bool, ...]:
     """:func:`eliminated` for every seat, in seat order. Every view and move list asks,
     and the totals change only between deals: for the same ``totals`` tuple (a state's,
-    immutable) and rule set the last answer is reused."""
-    global _LAST_ELIMINATED
-    totals, rules, seats = state.totals, state.rules, state.seats
-    last = _LAST_ELIMINATED  # one read: another thread may replace it meanwhile
-    if last is not None and last[0] is totals and last[1] is rules and last[2] == seats:
-        return last[3]
+    immutable) and rule set the last answer is reused (:func:`engine.memo.reuse_last`)."""
+    return _eliminated(state.totals, state.rules, state.seats)
+
+
+@reuse_last
+def _eliminated(totals: tuple[Fraction, ...], rules: RuleSet, seats: int) -> tuple[bool, ...]:
     target = rules.number("target")
-    out = (False,) * seats if target is None else tuple(
-        _above(total, target) for total in totals)
-    _LAST_ELIMINATED = (totals, rules, seats, out)
-    return out
-
-
-_LAST_ELIMINATED: tuple[object, object, int, tuple[bool, ...]] | None = None
+    if target is None:
+        return (False,) * seats
+    return tuple(_above(total, target) for total in totals)
 
 
 def _above(total: Fraction | int, target: int) -> bool:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from engine.cards import ACE, Card
 from engine.melds import Meld, MeldKind
+from engine.memo import reuse_last
 from engine.options import RuleSet
 
 
@@ -47,9 +48,6 @@ def placed_value(rules: RuleSet, meld: Meld, index: int) -> int:
     return card_value(rules, placed.card)
 
 
-_LAST_POINTS: tuple[object, object, int, tuple[int, ...]] | None = None
-
-
 def melded_points(rules: RuleSet, melds: Sequence[Meld], seats: int) -> tuple[int, ...]:
     """Points on the table per seat: every card counts for the seat that put it there.
 
@@ -59,17 +57,11 @@ def melded_points(rules: RuleSet, melds: Sequence[Meld], seats: int) -> tuple[in
 
     Every view asks, and the table changes only when a card is played: for a tuple (a
     state's table, immutable) the last answer is reused while the same objects are asked
-    about again.
+    about again (:func:`engine.memo.reuse_last`).
     """
-    global _LAST_POINTS
     if type(melds) is not tuple:
         return _melded_points(rules, melds, seats)
-    last = _LAST_POINTS  # one read: another thread may replace it meanwhile
-    if last is not None and last[0] is melds and last[1] is rules and last[2] == seats:
-        return last[3]
-    points = _melded_points(rules, melds, seats)
-    _LAST_POINTS = (melds, rules, seats, points)
-    return points
+    return _table_points(melds, rules, seats)
 
 
 def _melded_points(rules: RuleSet, melds: Sequence[Meld], seats: int) -> tuple[int, ...]:
@@ -85,6 +77,11 @@ def _melded_points(rules: RuleSet, melds: Sequence[Meld], seats: int) -> tuple[i
                 and first.card.rank == ACE):
             points[first.owner] += low - table[ACE]
     return tuple(points)
+
+
+@reuse_last
+def _table_points(melds: tuple[Meld, ...], rules: RuleSet, seats: int) -> tuple[int, ...]:
+    return _melded_points(rules, melds, seats)
 
 
 @functools.cache
