@@ -54,7 +54,7 @@ from engine.actions import (
 )
 from engine.ai.base import require_legal
 from engine.cards import CARD_SUITS, JOKER, SORT_KEY, TILE_COLOURS, Card, Suit, sort_cards
-from engine.melds import CardSpec, check_meld
+from engine.melds import AceMode, CardSpec, check_meld
 from engine.options import RuleSet
 from engine.search import Partition, best_melds, card_value, layoff_options
 from engine.state import Phase
@@ -236,10 +236,11 @@ class GreedyCore:
         rules = view.table.rules
         seen = [p.card for m in view.table.melds for p in m.cards]
         values = dict(deadwood_after_discard(view.hand, rules, keep=view.table.taken))
+        ace = rules.var.meld_rules(rules).ace
         best: tuple[tuple[int, int, tuple[int, int]], Discard] | None = None
         for action in options:
             kept = _without(view.hand, action.card)
-            key = (-_outs(kept, seen), values.get(action.card, 0), action.card.sort_key)
+            key = (-_outs(kept, seen, ace), values.get(action.card, 0), action.card.sort_key)
             if best is None or key < best[0]:
                 best = (key, action)
         return best[1] if best is not None else None
@@ -352,26 +353,29 @@ def _near_melds(card: Card, part: Partition) -> int:
     return count
 
 
-def _outs(cards: Sequence[Card], seen: Sequence[Card]) -> int:
+def _outs(cards: Sequence[Card], seen: Sequence[Card], ace: AceMode) -> int:
     """How many cards, neither in ``cards`` nor ``seen``, would make a three-card meld with
     two natural cards of ``cards`` (a third card of a pair's rank, or the card that
-    completes two cards of one suit one or two ranks apart)."""
+    completes two cards of one suit one or two places apart under ``ace``)."""
     known = {(c.rank, c.suit) for c in (*cards, *seen) if not c.is_joker}
     naturals = [c for c in cards if not c.is_joker]
     wanted: set[CardKey] = set()
     for i, a in enumerate(naturals):
         for b in naturals[i + 1:]:
-            wanted |= meld_completions(a, b)
+            wanted |= meld_completions(a, b, ace)
     return sum(1 for w in wanted if w not in known)
 
 
 CardKey = tuple[int, Suit | None]
 
 
-def meld_completions(a: Card, b: Card) -> set[CardKey]:
+def meld_completions(a: Card, b: Card, ace: AceMode = AceMode.LOW) -> set[CardKey]:
     """The (rank, suit) of the natural cards that make a three-card meld with ``a`` and
     ``b``: the other suits of a pair, the cards next to two of a suit one apart, the card
-    between two of a suit two apart (ranks 1..13, no wrap around the ace)."""
+    between two of a suit two apart, where the ace rule ``ace`` lets a run stand
+    (basic-rummy.de.txt: "Im Standardspiel sind Asse niedrig. A-2-3 ist ein gültiger
+    Lauf, Q-K-A jedoch nicht", LOW; "so dass Q-K-A auch ein gültiger Lauf ist",
+    HIGH_OR_LOW: Q-K wants the ace; "Um die Ecke" runs, AROUND: K-2 wants the ace)."""
     if a.rank == b.rank:
         if a.suit == b.suit:
             return set()
@@ -379,12 +383,48 @@ def meld_completions(a: Card, b: Card) -> set[CardKey]:
         return {(a.rank, s) for s in family if s not in (a.suit, b.suit)}
     if a.suit != b.suit:
         return set()
-    low, high = sorted((a.rank, b.rank))
-    if high - low == 1:
-        return {(r, a.suit) for r in (low - 1, high + 1) if 1 <= r <= 13}
-    if high - low == 2:
-        return {(low + 1, a.suit)}
-    return set()
+    out: set[CardKey] = set()
+    for x in run_places(a.rank, ace):
+        for y in run_places(b.rank, ace):
+            low, high = min(x, y), max(x, y)
+            wanted = (low - 1, high + 1) if high - low == 1 else \
+                (low + 1,) if high - low == 2 else ()
+            for place in wanted:
+                rank = rank_of_place(place, ace)
+                if rank is not None:
+                    out.add((rank, a.suit))
+    return out
+
+
+def run_places(rank: int, ace: AceMode) -> tuple[int, ...]:
+    """The places a card of ``rank`` may take in a run under ``ace``: its rank (1..13);
+    the ace also 14 (after the king) where it may stand high; every rank also rank + 13
+    where runs go round the corner (K-A-2 is places 13, 14, 15)."""
+    if ace is AceMode.AROUND:
+        return (rank, rank + 13)
+    if ace is AceMode.HIGH_OR_LOW and rank == 1:
+        return (1, 14)
+    return (rank,)
+
+
+def rank_of_place(place: int, ace: AceMode) -> int | None:
+    """The rank at run place ``place`` (:func:`run_places`), ``None`` off the end."""
+    top = 13 if ace is AceMode.LOW else 14 if ace is AceMode.HIGH_OR_LOW else 26
+    return (place - 1) % 13 + 1 if 1 <= place <= top else None
+
+
+def run_partners(rank: int, ace: AceMode) -> set[tuple[int, int]]:
+    """The pairs of ranks (lower first) that make a three-card run with a card of ``rank``
+    in one suit under ``ace``: the two below it, one on each side, the two above it
+    (Q-K for an ace that may stand high)."""
+    out: set[tuple[int, int]] = set()
+    for place in run_places(rank, ace):
+        for low, high in ((place - 2, place - 1), (place - 1, place + 1),
+                          (place + 1, place + 2)):
+            a, b = rank_of_place(low, ace), rank_of_place(high, ace)
+            if a is not None and b is not None:
+                out.add((min(a, b), max(a, b)))
+    return out
 
 
 def _table_open(view: PlayerView, group: tuple[CardSpec, ...]) -> bool:

@@ -46,9 +46,15 @@ from collections.abc import Sequence
 
 from engine.actions import Action, Discard, Draw, LayOff, MeldCards, TakeDiscard
 from engine.ai.greedy import GreedyPlayer
-from engine.ai.greedy_core import CardKey, deadwood_after_discard, meld_completions
+from engine.ai.greedy_core import (
+    CardKey,
+    deadwood_after_discard,
+    meld_completions,
+    run_partners,
+)
 from engine.ai.rummy500 import taken_cards
 from engine.cards import SORT_KEY, Card
+from engine.melds import AceMode
 from engine.search import best_melds, layoff_options
 from engine.variants.rummy500.state import PublicExtra
 from engine.views import PlayerView
@@ -84,22 +90,26 @@ def unseen_cards(view: PlayerView) -> list[Card]:
     return sorted(pack.elements(), key=SORT_KEY)
 
 
-def live_outs(cards: Sequence[Card], unseen: Counter[CardKey]) -> int:
+def live_outs(cards: Sequence[Card], unseen: Counter[CardKey],
+              ace: AceMode = AceMode.LOW) -> int:
     """Unseen cards (``unseen``: (rank, suit) -> copies) that would turn two natural cards
-    of ``cards`` into a three-card meld (:func:`engine.ai.greedy_core.meld_completions`),
-    each wanted card counted once with its copies."""
+    of ``cards`` into a three-card meld under the ace rule ``ace``
+    (:func:`engine.ai.greedy_core.meld_completions`), each wanted card counted once with
+    its copies."""
     naturals = sorted({c for c in cards if not c.is_joker}, key=SORT_KEY)
     wanted: set[CardKey] = set()
     for i, a in enumerate(naturals):
         for b in naturals[i + 1:]:
-            wanted |= meld_completions(a, b)
+            wanted |= meld_completions(a, b, ace)
     return sum(unseen.get(w, 0) for w in wanted)
 
 
-def feed_risk(card: Card, unseen: Sequence[Card], hand_size: int) -> float:
+def feed_risk(card: Card, unseen: Sequence[Card], hand_size: int,
+              ace: AceMode = AceMode.LOW) -> float:
     """The chance that a hand of ``hand_size`` cards dealt from ``unseen`` holds two cards
     that make a three-card meld with ``card`` (two of its rank in other suits, or two of
-    its suit next to it); 1 for a joker. Pairs are taken as independent."""
+    its suit next to it where the ace rule ``ace`` lets the run stand); 1 for a joker.
+    Pairs are taken as independent."""
     if card.is_joker:
         return 1.0
     if not unseen or hand_size <= 0:
@@ -109,8 +119,8 @@ def feed_risk(card: Card, unseen: Sequence[Card], hand_size: int) -> float:
     same_rank = [n for c, n in count.items() if c.rank == card.rank and c.suit != card.suit]
     pairs = [(a, b) for i, a in enumerate(same_rank) for b in same_rank[i + 1:]]
     by_rank = {c.rank: n for c, n in count.items() if c.suit == card.suit}
-    for low, high in ((-2, -1), (-1, 1), (1, 2)):
-        a, b = by_rank.get(card.rank + low, 0), by_rank.get(card.rank + high, 0)
+    for low, high in run_partners(card.rank, ace):
+        a, b = by_rank.get(low, 0), by_rank.get(high, 0)
         if a and b:
             pairs.append((a, b))
     miss = 1.0
@@ -141,11 +151,12 @@ def race_key(view: PlayerView, card: Card, unseen: Sequence[Card],
     kept.remove(card)
     counts = Counter((c.rank, c.suit) for c in unseen if not c.is_joker)
     following = (view.seat + 1) % len(table.players)
+    ace = table.rules.var.meld_rules(table.rules).ace
     if table.melds and layoff_options((card,), table.melds, table.rules, following):
         risk = 1.0
     else:
-        risk = feed_risk(card, unseen, table.hand_sizes[following])
-    score = live_outs(kept, counts) - FEED_WEIGHT * risk
+        risk = feed_risk(card, unseen, table.hand_sizes[following], ace)
+    score = live_outs(kept, counts, ace) - FEED_WEIGHT * risk
     return (cards_to_place(view, kept), -score, values.get(card, 0), card.sort_key)
 
 

@@ -15,6 +15,7 @@ import pytest
 from engine.actions import Action, Discard, Draw, LayOff, MeldCards, TakeDiscard
 from engine.ai import HardPlayer, make_ai
 from engine.ai.greedy import GreedyPlayer
+from engine.ai.greedy_core import meld_completions
 from engine.ai.hard import (
     DEEP_TAKE_LIMIT,
     HOLD_WHILE_OTHERS_HOLD,
@@ -28,6 +29,7 @@ from engine.cards import JOKER, parse_card, parse_cards
 from engine.dealing import DealSpec, new_game
 from engine.frozen import replace
 from engine.game import apply, is_over, legal_actions
+from engine.melds import AceMode
 from engine.rules import make_rules
 from engine.state import GameState, Phase
 from engine.variants.rummy500.state import PublicExtra
@@ -61,6 +63,44 @@ def test_live_outs_count_unseen_copies_of_the_cards_that_complete_a_meld() -> No
     king = Counter({(13, parse_card("kc").suit): 1})
     assert live_outs(parse_cards("qc kc"), king) == 0 and live_outs(parse_cards("jc qc"), king) == 1
     assert live_outs(parse_cards("ac 2c"), king) == 0  # no wrap around the ace
+
+
+@pytest.mark.parametrize(("pair", "ace", "wanted"), [
+    ("qc kc", AceMode.LOW, "jc"),
+    ("qc kc", AceMode.HIGH_OR_LOW, "jc ac"),
+    ("kc ac", AceMode.LOW, ""),
+    ("kc ac", AceMode.HIGH_OR_LOW, "qc"),
+    ("kc ac", AceMode.AROUND, "qc 2c"),
+    ("qc ac", AceMode.HIGH_OR_LOW, "kc"),
+    ("ac 2c", AceMode.HIGH_OR_LOW, "3c"),
+    ("ac 2c", AceMode.AROUND, "kc 3c"),
+    ("kc 2c", AceMode.HIGH_OR_LOW, ""),
+    ("kc 2c", AceMode.AROUND, "ac"),
+    ("5c 7c", AceMode.AROUND, "6c"),
+])
+def test_completions_follow_the_ace_rule(pair: str, ace: AceMode, wanted: str) -> None:
+    """basic-rummy.de.txt: "Im Standardspiel sind Asse niedrig. A-2-3 ist ein gültiger
+    Lauf, Q-K-A jedoch nicht" (LOW); "so dass Q-K-A auch ein gültiger Lauf ist"
+    (HIGH_OR_LOW, the ace rule of Rummy 500, German Rommé and the Romanian tiles);
+    "„Um die Ecke“ -Läufe mit einem Ass in der Mitte (K-A-2)" (AROUND)."""
+    a, b = parse_cards(pair)
+    assert meld_completions(a, b, ace) == {(c.rank, c.suit) for c in parse_cards(wanted)}
+    assert meld_completions(b, a, ace) == meld_completions(a, b, ace)
+
+
+def test_live_outs_and_feed_risk_see_the_ace_after_the_king_where_it_may_stand() -> None:
+    """Q-K waits for the ace where Q-K-A is a run, and an ace fed to a hand holding Q-K
+    completes it; with aces low neither counts."""
+    unseen = Counter({(1, parse_card("ac").suit): 2})
+    assert live_outs(parse_cards("qc kc"), unseen, AceMode.LOW) == 0
+    assert live_outs(parse_cards("qc kc"), unseen, AceMode.HIGH_OR_LOW) == 2
+    partners = list(parse_cards("qc kc 5h 9d"))
+    ace = parse_card("ac")
+    assert feed_risk(ace, partners, 4, AceMode.LOW) == 0.0
+    assert feed_risk(ace, partners, 4, AceMode.HIGH_OR_LOW) == 1.0
+    assert feed_risk(ace, partners, 2, AceMode.HIGH_OR_LOW) > 0.0
+    assert feed_risk(parse_card("2c"), partners, 4, AceMode.AROUND) == 0.0
+    assert feed_risk(parse_card("jc"), partners, 4, AceMode.LOW) == 1.0
 
 
 def test_feed_risk_grows_with_the_next_hand_and_the_partners_left() -> None:
