@@ -1,7 +1,9 @@
 """AI-vs-AI matches played through the engine, for benchmarks and balance checks.
 
-Every action comes from :func:`engine.game.legal_actions` and is applied on the trusted
-path (:func:`engine.game.apply_legal`); each AI sees only its
+Every action an AI picks from :func:`engine.game.legal_actions` is applied on the trusted
+path (:func:`engine.game.apply_legal`), any other through :func:`engine.game.apply`,
+which verifies it (a German Rommé first meld of several melds at once is one move; the
+list names each meld alone); each AI sees only its
 :class:`engine.views.PlayerView` and :func:`engine.game.legal_actions`.
 Wall time is measured with :func:`time.perf_counter` (a measurement, not game
 randomness). Example::
@@ -22,7 +24,7 @@ from fractions import Fraction
 from engine.ai import Player, make_ai
 from engine.ai.interrupt import interrupt
 from engine.dealing import new_game
-from engine.game import apply_legal, current_player, is_over, legal_actions
+from engine.game import apply, apply_legal, current_player, is_over, legal_actions
 from engine.rules import RuleSet
 from engine.views import view_for
 
@@ -109,9 +111,11 @@ def simulate(rules: RuleSet, games: int, players: int, seed: int = 0,
             seat = current_player(state)
             if seat is None:
                 seat = state.next_seat(state.dealer)
-            action = interrupt(state, seats, seat) \
-                or seats[seat].decide(view_for(state, seat), legal_actions(state, seat))
-            state, _ = apply_legal(state, action)
+            called = interrupt(state, seats, seat)
+            legal = legal_actions(state, seat) if called is None else []
+            action = called or seats[seat].decide(view_for(state, seat), legal)
+            state, _ = apply_legal(state, action) if called is not None or action in legal \
+                else apply(state, action)
             count += 1
         else:
             for winner in state.winners:

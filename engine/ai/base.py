@@ -2,7 +2,10 @@
 
 An AI never sees the game state, only the :class:`engine.views.PlayerView` of
 its seat (its own hand and the public table) and the legal actions of
-:func:`engine.game.legal_actions`; it must return one of those actions.
+:func:`engine.game.legal_actions`; it must return one of those actions, or a move the
+list names in parts: a German Rommé first meld of several melds at once, which the list
+names meld by meld (callers apply what is not in the list through the verifying
+:func:`engine.game.apply`).
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ class Player(Protocol):
     name: str
 
     def decide(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        """One element of ``legal`` (non-empty) for the seat ``view.seat``.
+        """One element of ``legal`` (non-empty) for the seat ``view.seat``, or several of
+        its German Rommé melds as one first meld (see the module docstring).
 
         Raises :class:`NoLegalAction` when ``legal`` is empty.
         """

@@ -55,7 +55,8 @@ class GreedyPlayer(GreedyCore):
         return choose(view, legal)
 
     def decide(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        """One element of ``legal``; raises ``NoLegalAction`` when it is empty."""
+        """One element of ``legal`` or a first meld of several of its melds
+        (:mod:`engine.ai.base`); raises ``NoLegalAction`` when it is empty."""
         require_legal(view, legal)
         for action in legal:
             if isinstance(action, NextDeal):

@@ -26,12 +26,19 @@ advises it: "Deshalb würden Sie normalerweise Ihre -4--5--6 noch nicht melden, 
 würden warten", rummy-500.de.txt; a meld on the table is a target for the others'
 lay-offs and calls), unless the move goes out or plays the card owed from the pile.
 
+In German Rommé it races for hand rummy (:mod:`engine.ai.hard_german`): its first meld
+waits while every other player holds more than
+:data:`engine.ai.hard_german.OPEN_WHEN_OTHERS_HOLD` cards (it discards instead), then is
+the smallest part of the greedy player's that reaches the minimum, and later melds stay
+in the hand until they go out with it or another player is down to
+:data:`engine.ai.hard_german.HOLD_WHILE_OTHERS_HOLD` card.
+
 Every other decision (draws and takes, melds, lay-offs, joker exchanges, the variants'
 own moves and calls) is the greedy player's. Tried and left out, measured in duplicate
 matches against the greedy player: holding melds back until going out (500: 71 % of
-hands, -15 points per hand), or in basic, German and Romanian Rummy (fewer hands won
-there); refusing every deep take of more than two or three cards (more hands, fewer
-points); the greedy discard when the next player is close to going out (fewer hands,
+hands, -15 points per hand), or in basic and Romanian Rummy (fewer hands won there);
+refusing every deep take of more than two or three cards (more hands, fewer points);
+the greedy discard when the next player is close to going out (fewer hands,
 about the same points). Deterministic for a view and a seed; cost: a few best-meld
 searches per decision (cached), a few milliseconds at most.
 
@@ -52,6 +59,7 @@ from engine.ai.greedy_core import (
     meld_completions,
     run_partners,
 )
+from engine.ai.hard_german import held_back, opening_waits, small_opening
 from engine.ai.rummy500 import taken_cards
 from engine.cards import SORT_KEY, Card
 from engine.melds import AceMode
@@ -166,10 +174,19 @@ class HardPlayer(GreedyPlayer):
     name = "hard"
 
     def decide(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        """One element of ``legal``; raises ``NoLegalAction`` when it is empty."""
+        """One element of ``legal`` or a first meld of several of its melds
+        (:mod:`engine.ai.base`); raises ``NoLegalAction`` when it is empty."""
+        variant = view.table.rules.variant
+        if variant == "german":
+            legal = held_back(view, legal) or legal
         choice = super().decide(view, legal)
-        if view.table.rules.variant == "500":
+        if variant == "500":
             choice = rummy500_race(view, legal, choice)
+        elif variant == "german":
+            discards = [a for a in legal if isinstance(a, Discard)]
+            if discards and opening_waits(view, choice):
+                return race_discard(view, legal, discards[0])
+            choice = small_opening(view, choice)
         if not isinstance(choice, Discard):
             return choice
         return race_discard(view, legal, choice)

@@ -6,10 +6,14 @@ from fractions import Fraction
 
 import pytest
 
+import engine.simulate as simulation
+from engine.actions import Action, MeldCards
 from engine.ai import UnknownAI
 from engine.errors import RuleOptionError
+from engine.game import apply, apply_legal, legal_actions
 from engine.rules import make_rules
 from engine.simulate import SimulationResult, seat_seed, simulate
+from engine.state import GameState
 
 
 @pytest.mark.parametrize("preset", ["standard", "beginner", "block", "wrotham"])
@@ -26,6 +30,30 @@ def test_greedy_matches_of_every_preset_finish(preset: str) -> None:
     assert result.seconds > 0 and result.games_per_second > 0
     assert result.mean_actions == result.actions / result.games
     assert sum(result.win_shares) == pytest.approx(1.0)
+
+
+def test_only_listed_actions_take_the_trusted_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """German Rommé AIs make a first meld of several melds as one move, which the legal
+    list names meld by meld: such a move is verified (engine.game.apply), and every move
+    on the trusted path (apply_legal, no second check) is one of the list."""
+    trusted: list[object] = []
+    verified: list[object] = []
+
+    def checked_legal(state: GameState, action: Action) -> object:
+        seats = range(state.seats)
+        assert any(action in legal_actions(state, seat) for seat in seats)
+        trusted.append(action)
+        return apply_legal(state, action)
+
+    def counted(state: GameState, action: Action) -> object:
+        verified.append(action)
+        return apply(state, action)
+
+    monkeypatch.setattr(simulation, "apply_legal", checked_legal)
+    monkeypatch.setattr(simulation, "apply", counted)
+    result = simulate(make_rules("german", options={"deals": 1}), 4, 2, ai=("hard", "greedy"))
+    assert result.unfinished == 0 and trusted
+    assert verified and all(isinstance(a, MeldCards) and len(a.groups) > 1 for a in verified)
 
 
 def test_mixed_fields_report_each_seats_share() -> None:

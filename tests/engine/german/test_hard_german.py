@@ -1,0 +1,178 @@
+"""The hard player's German Rommé race (engine/ai/hard_german.py): its first meld waits for
+hand rummy while the others hold many cards, is as small as the minimum allows, and
+further melds stay in the hand until they go out with it.
+
+german-romme.de.txt: "Ziel ist es sich als erster von all seinen Karten zu entledigen";
+"Rummy (geht) - ... kann alle seine Karten auf einmal in Figuren melden ... Die
+Mindestpunktzahl für die Erstmeldung kommt bei Rummy gehen nicht zur Anwendung"."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from engine.actions import Action, Discard, Draw, MeldCards
+from engine.ai import HardPlayer
+from engine.ai.greedy import GreedyPlayer
+from engine.ai.hard_german import (
+    HOLD_WHILE_OTHERS_HOLD,
+    OPEN_WHEN_OTHERS_HOLD,
+    can_go_out,
+)
+from engine.cards import parse_cards
+from engine.dealing import new_game
+from engine.frozen import replace
+from engine.game import apply, can, legal_actions
+from engine.melds import readings
+from engine.rules import make_rules
+from engine.state import GameState, Phase
+from engine.variants.german.melds import meld_rules
+from engine.variants.german.values import meld_value
+from engine.variants.german.views import SeatStatus
+from engine.views import PlayerView, view_for
+
+# ana: K K K (30) and Q Q Q (30) and a joker run 2c 3c jk (9): a first meld of 69 points
+ANA = "kc kd ks qc qd qh 2c 3c jk 5d 7h 9s 10d"
+BEN = "4c 6c 8c 2d 3h 4s 6s 8d 9c 10s jd 5h 7s"
+
+
+def _state_of(german, ben_cards: int) -> GameState:
+    """ana after her draw (the stock's 2h) while ben holds ``ben_cards`` cards."""
+    t = german([ANA, BEN], "6h", "2h 9h 10c")
+    t.play("draw")
+    return replace(t.state, hands=(t.state.hands[0], t.state.hands[1][:ben_cards]))
+
+
+def _ana_to_play(german, ben_cards: int) -> tuple[PlayerView, list[Action]]:
+    state = _state_of(german, ben_cards)
+    return view_for(state, 0), legal_actions(state, 0)
+
+
+def _value(view: PlayerView, groups: tuple[tuple, ...]) -> int:
+    rules = view.table.rules
+    return sum(meld_value(rules, readings(g, view.seat, meld_rules(rules))[0]) for g in groups)
+
+
+def test_the_first_meld_waits_while_the_other_holds_many_cards(german) -> None:
+    """With ben at 13 cards ana keeps her 69 points in the hand (a hand rummy doubles
+    ben's points and leaves him nothing to lay off on); the greedy player melds them."""
+    view, legal = _ana_to_play(german, 13)
+    greedy = GreedyPlayer(0).decide(view, legal)
+    assert isinstance(greedy, MeldCards)
+    hard = HardPlayer(0).decide(view, legal)
+    assert isinstance(hard, Discard) and hard in legal
+    assert hard.card not in parse_cards("kc kd ks qc qd qh jk")
+
+
+def test_a_first_meld_goes_down_small_once_the_other_is_close_to_going_out(german) -> None:
+    """With ben at OPEN_WHEN_OTHERS_HOLD cards ana melds, but only K K K and Q Q Q: they
+    reach the 40 points without the joker, which stays in the hand (on the table ben
+    could exchange it)."""
+    view, legal = _ana_to_play(german, OPEN_WHEN_OTHERS_HOLD)
+    greedy = GreedyPlayer(0).decide(view, legal)
+    hard = HardPlayer(0).decide(view, legal)
+    assert isinstance(greedy, MeldCards) and isinstance(hard, MeldCards)
+    assert len(greedy.groups) == 3
+    assert sorted(sorted(str(s.card) for s in g) for g in hard.groups) == [
+        ["kc", "kd", "ks"], ["qc", "qd", "qh"]]
+    assert can(_state_of(german, OPEN_WHEN_OTHERS_HOLD), hard)
+
+
+def test_a_small_first_meld_leaves_the_joker_in_the_hand(german) -> None:
+    """A A with a joker (33), K K K (30) and 2c-5c (14): A A jk with K K K would be the
+    fewest cards, but K K K with the run reaches the 40 points without the joker."""
+    hand = "ac ad jk kc kd ks 2c 3c 4c 5c 7h 9s 10d"
+    t = german([hand, BEN], "6h", "2h 9h 10c")
+    t.play("draw")
+    state = replace(t.state, hands=(t.state.hands[0], t.state.hands[1][:2]))
+    view, legal = view_for(state, 0), legal_actions(state, 0)
+    greedy = GreedyPlayer(0).decide(view, legal)
+    hard = HardPlayer(0).decide(view, legal)
+    assert isinstance(greedy, MeldCards) and len(greedy.groups) == 3
+    assert isinstance(hard, MeldCards) and can(state, hard)
+    assert sorted(sorted(str(s.card) for s in g) for g in hard.groups) == [
+        ["2c", "3c", "4c", "5c"], ["kc", "kd", "ks"]]
+
+
+def test_hand_rummy_is_never_held_back(german) -> None:
+    """"Rummy (geht)": a first meld of every card but the discard goes down at once, however
+    many cards ben holds."""
+    hand = "kc kd ks qc qd qh 2c 3c 4c 5h 6h 7h 9s"
+    t = german([hand, BEN], "6h", "8h 9h 10c")
+    t.play("draw")
+    view, legal = view_for(t.state, 0), legal_actions(t.state, 0)
+    hard = HardPlayer(0).decide(view, legal)
+    assert isinstance(hard, MeldCards)
+    assert len(view.hand) - sum(len(g) for g in hard.groups) == 1
+
+
+def _decisions(games: int) -> list[tuple[GameState, Action, Action]]:
+    """(state, greedy choice, hard choice) at every decision of German Rommé games played
+    by greedy players."""
+    rules = make_rules("german")
+    out = []
+    for seed in range(games):
+        state = new_game(rules, ["ana", "ben"], seed=seed)
+        for _ in range(300):
+            if state.phase not in (Phase.DRAW, Phase.PLAY):
+                break
+            seat = state.current
+            view, legal = view_for(state, seat), legal_actions(state, seat)
+            greedy = GreedyPlayer(seed).decide(view, legal)
+            hard = HardPlayer(seed).decide(view, legal)
+            # a whole first meld is one move of several melds (the list names each alone)
+            assert hard in legal or (isinstance(hard, MeldCards) and can(state, hard))
+            out.append((state, greedy, hard))
+            state, _ = apply(state, greedy)
+    return out
+
+
+def test_over_whole_games_first_melds_wait_and_later_melds_are_held() -> None:
+    """At every decision of 16 greedy games: a first meld that does not go out waits (a
+    discard) while the other holds more than OPEN_WHEN_OTHERS_HOLD cards, else it is the
+    smallest part of the greedy player's that reaches the minimum; after the first meld a
+    new meld waits (no meld) while the seat cannot go out this turn and the other holds
+    more than HOLD_WHILE_OTHERS_HOLD cards, else it is the greedy player's; every other
+    decision is the greedy player's but for the discard."""
+    waited = opened = held = released = 0
+    for state, greedy, hard in _decisions(16):
+        seat = state.current
+        view = view_for(state, seat)
+        status = view.extra
+        assert isinstance(status, SeatStatus)
+        other = len(state.hands[1 - seat])
+        if isinstance(greedy, MeldCards) and not status.opened and not status.provisional \
+                and len(view.hand) - sum(len(g) for g in greedy.groups) > 1:
+            if other > OPEN_WHEN_OTHERS_HOLD:
+                assert isinstance(hard, Discard)
+                waited += 1
+            else:
+                _assert_smallest(view, status, greedy, hard)
+                opened += 1
+        elif isinstance(greedy, MeldCards) and status.opened:
+            if other > HOLD_WHILE_OTHERS_HOLD and not can_go_out(view, status):
+                assert not isinstance(hard, MeldCards)
+                held += 1
+            else:
+                assert hard == greedy
+                released += 1
+        elif not status.opened and isinstance(greedy, Discard):
+            assert isinstance(hard, Discard)
+        elif isinstance(greedy, Draw):
+            assert hard == greedy
+    assert min(waited, opened, held, released) > 0
+
+
+def _assert_smallest(view: PlayerView, status: SeatStatus, greedy: MeldCards,
+                     hard: Action) -> None:
+    assert isinstance(hard, MeldCards)
+    assert set(hard.groups) <= set(greedy.groups)
+    assert status.opening_total + _value(view, hard.groups) >= status.opening_needed
+
+    def key(groups: tuple[tuple, ...]) -> tuple[int, int]:
+        return (sum(1 for g in groups for s in g if s.card.is_joker),
+                sum(len(g) for g in groups))
+
+    for size in range(1, len(greedy.groups) + 1):
+        for picked in combinations(greedy.groups, size):
+            if status.opening_total + _value(view, picked) >= status.opening_needed:
+                assert key(hard.groups) <= key(picked)
