@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from engine.cards import JOKER, SORT_KEY, Card, Suit, shared_card
+from engine.cards import JOKER, JOKER_RANK, SORT_KEY, Card, Suit, shared_card
 from engine.melds import (
     AceMode,
     CardSpec,
@@ -36,12 +36,49 @@ def candidate_melds(hand: Iterable[Card], rules: MeldRules) -> list[tuple[CardSp
     meld keeps ``min_naturals`` natural cards.
     Shape: a list of tuples, each tuple one meld in table order.
     """
-    naturals = Counter(hand)
+    cards = hand if isinstance(hand, tuple | list) else tuple(hand)
+    if holds_no_meld(cards, rules):
+        return []
+    naturals = Counter(cards)
     jokers = naturals.pop(JOKER, 0)
     out: list[tuple[CardSpec, ...]] = []
     out.extend(_sets(naturals, jokers, rules))
     out.extend(_runs(naturals, jokers, rules))
     return out
+
+
+def holds_no_meld(hand: Sequence[Card], rules: MeldRules) -> bool:
+    """True when ``hand`` holds no joker and no meld: no rank in ``rules.min_cards``
+    suits, no suit with ``rules.min_cards`` ranks in a row (the ace also after the king,
+    and round the corner, where ``rules.ace`` lets it stand there). ``False`` says only
+    that a meld may exist. Most hands of a game hold none: this answers them from one
+    pass over the cards, before :func:`candidate_melds` builds anything."""
+    need = rules.min_cards
+    suits_of_rank = [0] * 14
+    ranks_of_suit = [0] * 9
+    for card in hand:
+        key = card._hash  # rank << 4 | suit code 1..8 (engine.cards.Card)
+        rank = key >> 4
+        if rank == JOKER_RANK:
+            return False
+        suits = suits_of_rank[rank] | 1 << (key & 15)
+        if suits.bit_count() >= need:
+            return False
+        suits_of_rank[rank] = suits
+        ranks_of_suit[key & 15] |= 1 << rank
+    for ranks in ranks_of_suit:
+        if ranks.bit_count() < need:
+            continue
+        if rules.ace is not AceMode.LOW:
+            ranks |= (ranks & 2) << 13  # the ace after the king: place 14
+        if rules.ace is AceMode.AROUND:
+            ranks |= ranks << 13  # K-A-2: places 13, 14, 15
+        row = ranks
+        for _ in range(need - 1):
+            row &= row >> 1
+        if row:
+            return False
+    return True
 
 
 def generated_melds(hand: Iterable[Card], rules: MeldRules, owner: int,

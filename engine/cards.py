@@ -111,7 +111,8 @@ class Card:
     rank: int
     suit: Suit | None
     # the hash from ints only, so that it is the same in every process (a card pickled to
-    # an engine worker keeps it)
+    # an engine worker keeps it): rank << 4 | suit code (1..8, 0 for a joker), which
+    # engine.candidates.holds_no_meld reads without touching the Suit enum
     _hash: int = field(init=False, repr=False, compare=False)
     _sort: tuple[int, int] = field(init=False, repr=False, compare=False)
 

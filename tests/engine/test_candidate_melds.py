@@ -15,8 +15,8 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.candidates import candidate_melds
-from engine.cards import JOKER, Card, standard_deck
+from engine.candidates import candidate_melds, holds_no_meld
+from engine.cards import JOKER, Card, parse_cards, standard_deck
 from engine.melds import AceMode, CardSpec, MeldRules, rank_at, run_windows
 
 
@@ -74,3 +74,34 @@ def test_the_candidates_are_the_plain_enumeration(
     near = [c for c in hand if c.is_joker or low <= c.rank < low + 6] + hand[::2]
     rules = MeldRules(ace=ace, min_cards=min_cards, max_set=max_set, min_naturals=min_naturals)
     assert candidate_melds(near, rules) == plain_candidates(near, rules)
+
+
+NATURALS = standard_deck(2, 0)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(NATURALS), max_size=12), st.sampled_from(list(AceMode)),
+       st.sampled_from([3, 4]), st.booleans())
+def test_the_quick_rejection_says_no_meld_exactly_when_there_is_none(
+        hand: list[Card], ace: AceMode, min_cards: int, joker: bool) -> None:
+    """holds_no_meld answers the hands without a joker from one pass over the cards: True
+    exactly when the plain enumeration finds no meld (a rank in ``min_cards`` suits, or
+    ``min_cards`` ranks of a suit in a row under the ace rule: Q-K-A where the ace may
+    stand high, K-A-2 round the corner); a hand with a joker is left to the enumeration."""
+    rules = MeldRules(ace=ace, min_cards=min_cards, max_set=4)
+    if joker:
+        assert not holds_no_meld([*hand, JOKER], rules)
+    else:
+        assert holds_no_meld(hand, rules) == (not plain_candidates(hand, rules))
+
+
+def test_the_quick_rejection_sees_runs_past_the_king() -> None:
+    """"so dass Q-K-A auch ein gültiger Lauf ist" (aces high or low) and "„Um die Ecke“
+    -Läufe mit einem Ass in der Mitte (K-A-2)" (round the corner)."""
+    qka, ka2 = parse_cards("qh kh ah 5c"), parse_cards("kh ah 2h 5c")
+    assert holds_no_meld(qka, MeldRules(ace=AceMode.LOW))
+    assert not holds_no_meld(qka, MeldRules(ace=AceMode.HIGH_OR_LOW))
+    assert holds_no_meld(ka2, MeldRules(ace=AceMode.HIGH_OR_LOW))
+    assert not holds_no_meld(ka2, MeldRules(ace=AceMode.AROUND))
+    assert not holds_no_meld(parse_cards("7c 7d 7c 7s"), MeldRules())
+    assert holds_no_meld(parse_cards("7c 7d 7c 7d"), MeldRules())
