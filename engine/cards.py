@@ -115,8 +115,11 @@ class Card:
     # engine.candidates.holds_no_meld reads without touching the Suit enum
     _hash: int = field(init=False, repr=False, compare=False)
     _sort: tuple[int, int] = field(init=False, repr=False, compare=False)
+    is_joker: bool = field(init=False, repr=False, compare=False)
+    """True for a joker card (a slot, not a property: read millions of times a second)."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "is_joker", self.rank == JOKER_RANK)
         object.__setattr__(self, "_hash", self.rank << 4 | _SUIT_CODE[self.suit])
         suit = self.suit
         object.__setattr__(self, "_sort", (4, self.rank) if self.rank == JOKER_RANK
@@ -124,11 +127,6 @@ class Card:
 
     def __hash__(self) -> int:
         return self._hash
-
-    @property
-    def is_joker(self) -> bool:
-        """True for a joker card."""
-        return self.rank == JOKER_RANK
 
     def __str__(self) -> str:
         if self.is_joker:
