@@ -168,27 +168,28 @@ def exchanges(state: GameState, seat: int) -> list[ExchangeJoker]:
     """Candidate joker exchanges (not yet verified): for each meld with a joker and each
     natural card (or, ``set_swap_four``, the set's missing cards) of the hand, every
     candidate meld of the rest of the hand with the freed joker(s) in it."""
+    with_jokers = [(index, meld, jokers) for index, meld in enumerate(state.melds)
+                   if (jokers := sum(1 for p in meld.cards if p.card.is_joker))]
+    if not with_jokers:
+        return []
     hand = state.hands[seat]
     mrules = meld_rules(state.rules)
     four = state.rules.flag("set_swap_four")
     have = Counter(hand)
     out: list[ExchangeJoker] = []
-    for index, meld in enumerate(state.melds):
-        jokers = sum(1 for p in meld.cards if p.card.is_joker)
-        if not jokers:
-            continue
+    for index, meld, jokers in with_jokers:
         options: list[tuple[tuple[Card, ...], int]] = []
         if four and meld.kind is MeldKind.SET:
             want = missing_cards(meld)
             if not Counter(want) - have:
                 options.append((want, jokers))
+        elif meld.kind is MeldKind.SET:
+            options += [((card,), 1) for card in _distinct(hand)
+                        if not card.is_joker and card.rank == meld.rank]
         else:
+            # a run's jokers stand for named cards: the hand's copies of those faces
             faces = {p.face for p in meld.cards if p.card.is_joker}
-            for card in _distinct(hand):
-                if card.is_joker:
-                    continue
-                if card in faces or (meld.kind is MeldKind.SET and card.rank == meld.rank):
-                    options.append(((card,), 1))
+            options += [((card,), 1) for card in sorted(faces, key=SORT_KEY) if have[card]]
         for cards, freed in options:
             rest = list((have - Counter(cards)).elements()) + [JOKER] * freed
             for group in candidate_melds(rest, mrules):
