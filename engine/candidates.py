@@ -247,6 +247,42 @@ def may_meld_with(card: Card, cards: Iterable[Card], rules: MeldRules) -> bool:
     return _may_meld(card.rank, len(suits), mask, jokers, rules)
 
 
+class MeldReach:
+    """:func:`may_meld_with` for a growing multiset of cards, asked card by card: each card
+    added and each question cost O(1) (Rummy 500 asks about every card of a long discard
+    pile together with the hand and the cards above it).
+
+    ``may_meld(card)`` equals ``may_meld_with(card, cards added so far, rules)`` for a card
+    that was added."""
+
+    __slots__ = ("_jokers", "_ranks_of_suit", "_rules", "_suits_of_rank")
+
+    def __init__(self, cards: Iterable[Card], rules: MeldRules) -> None:
+        self._rules = rules
+        self._jokers = 0
+        self._suits_of_rank = [0] * 14
+        self._ranks_of_suit = [0] * 9
+        for card in cards:
+            self.add(card)
+
+    def add(self, card: Card) -> None:
+        """Count one more card."""
+        key = card._hash  # rank << 4 | suit code 1..8 (engine.cards.Card)
+        if card.is_joker:
+            self._jokers += 1
+            return
+        self._suits_of_rank[key >> 4] |= 1 << (key & 15)
+        self._ranks_of_suit[key & 15] |= 1 << (key >> 4)
+
+    def may_meld(self, card: Card) -> bool:
+        """:func:`may_meld_with` for ``card`` (one of the cards added)."""
+        if card.is_joker:
+            return True
+        key = card._hash
+        return _may_meld(key >> 4, self._suits_of_rank[key >> 4].bit_count(),
+                         self._ranks_of_suit[key & 15], self._jokers, self._rules)
+
+
 def meldable(cards: Sequence[Card], rules: MeldRules) -> set[Card]:
     """The cards of ``cards`` that :func:`may_meld_with` lets through, all at once (the
     hand read once, not once per card: racks of dozens of tiles ask for every tile)."""

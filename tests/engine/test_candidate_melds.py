@@ -15,7 +15,7 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.candidates import candidate_melds, holds_no_meld
+from engine.candidates import MeldReach, candidate_melds, holds_no_meld, may_meld_with
 from engine.cards import JOKER, Card, parse_cards, standard_deck
 from engine.melds import AceMode, CardSpec, MeldRules, rank_at, run_windows
 
@@ -105,3 +105,19 @@ def test_the_quick_rejection_sees_runs_past_the_king() -> None:
     assert not holds_no_meld(ka2, MeldRules(ace=AceMode.AROUND))
     assert not holds_no_meld(parse_cards("7c 7d 7c 7s"), MeldRules())
     assert holds_no_meld(parse_cards("7c 7d 7c 7d"), MeldRules())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PACK), min_size=1, max_size=24), st.sampled_from(list(AceMode)),
+       st.sampled_from([3, 4]), st.sampled_from([0, 1, 2]))
+def test_meld_reach_answers_as_may_meld_with_while_cards_are_added(
+        cards: list[Card], ace: AceMode, min_cards: int, min_naturals: int) -> None:
+    """MeldReach counts cards one by one (Rummy 500 reads its discard pile downwards) and
+    answers each card added so far as may_meld_with over those cards."""
+    rules = MeldRules(ace=ace, min_cards=min_cards, min_naturals=min_naturals)
+    reach = MeldReach(cards[:3], rules)
+    for n in range(3, len(cards) + 1):
+        if n > 3:
+            reach.add(cards[n - 1])
+        for card in set(cards[:n]):
+            assert reach.may_meld(card) == may_meld_with(card, cards[:n], rules)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from engine.actions import Action, Discard, Draw, LayOff, MeldCards, NextDeal, TakeDiscard
-from engine.candidates import candidate_melds
+from engine.candidates import MeldReach, candidate_melds
 from engine.cards import SORT_KEY, Card
 from engine.errors import AmbiguousJoker
 from engine.flow import shared_quick_actions
@@ -58,11 +58,20 @@ def draw_actions(state: GameState, seat: int) -> list[Action]:
             or _obliged_take_ok(state, seat, last, top):
         out.append(TakeDiscard(seat))
     seen: set[Card] = {top}
+    # A card that can neither go into a new meld with the hand and the cards above it
+    # (MeldReach: may_meld_with, counted as the pile is read downwards) nor be laid off
+    # on the table cannot be played: the full check runs only for the others.
+    reach = MeldReach((*state.hands[seat], top), meld_rules(state))
+    may_lay_off = not state.rules.flag("take_new_meld")
+    where = layoff_index(state.melds, meld_rules(state))
     for index in range(last - 1, -1, -1):
         card = pile[index]
+        reach.add(card)
         if card in seen:
             continue
         seen.add(card)
+        if not (reach.may_meld(card) or (may_lay_off and where.targets(card))):
+            continue
         if _obliged_take_ok(state, seat, index, None):
             out.append(TakeDiscard(seat, card))
     return out

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.candidates import candidate_melds, may_meld_with
+from engine.candidates import MeldReach, candidate_melds, may_meld_with
 from engine.cards import Card
 from engine.melds import CardSpec, Meld, MeldRules, extend_readings, layoff_index
 
@@ -89,8 +89,11 @@ def callable_indices(pile: Sequence[Card], melds: Sequence[Meld], rules: MeldRul
     """Indices of the pile cards that may be called, top first: the card can be laid off
     on the table, or makes a new meld with cards above it in the pile."""
     out: list[int] = []
+    reach = MeldReach((), rules)  # the cards from the top down to ``index``
     for index in range(len(pile) - 1, -1, -1):
         card = pile[index]
-        if layoff_readings(card, melds, seat, rules) or melds_with(card, pile[index:], rules):
+        reach.add(card)
+        if layoff_readings(card, melds, seat, rules) or (
+                reach.may_meld(card) and melds_with(card, pile[index:], rules)):
             out.append(index)
     return out
