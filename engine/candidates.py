@@ -286,20 +286,39 @@ class MeldReach:
 def meldable(cards: Sequence[Card], rules: MeldRules) -> set[Card]:
     """The cards of ``cards`` that :func:`may_meld_with` lets through, all at once (the
     hand read once, not once per card: racks of dozens of tiles ask for every tile)."""
+    refused = unmeldable(cards, rules)
+    return {c for c in set(cards) if c not in refused}
+
+
+def unmeldable(cards: Sequence[Card], rules: MeldRules) -> dict[Card, int]:
+    """The cards of ``cards`` that :func:`may_meld_with` refuses (no meld the cards might
+    make holds them), each with its number of copies in ``cards``. One pass over the
+    cards with integer keys (the rank and suit code of :class:`engine.cards.Card`'s
+    hash), so that a rack of dozens of tiles hashes no Suit and few cards: most tiles
+    of a rack pass."""
     jokers = 0
-    suits_of_rank: dict[int, set[object]] = {}
-    mask_of_suit: dict[object, int] = {}
-    for c in cards:
-        if c.is_joker:
+    suits_of_rank = [0] * 14
+    ranks_of_suit = [0] * 9
+    copies: dict[int, int] = {}
+    first: dict[int, Card] = {}
+    for card in cards:
+        key = card._hash  # rank << 4 | suit code 1..8 (engine.cards.Card)
+        if card.is_joker:
             jokers += 1
             continue
-        suits_of_rank.setdefault(c.rank, set()).add(c.suit)
-        mask_of_suit[c.suit] = mask_of_suit.get(c.suit, 0) | 1 << c.rank
-    ok_in_run = {suit: _run_ranks(mask, jokers, rules.min_naturals, rules.min_cards, rules.ace)
-                 for suit, mask in mask_of_suit.items()}
+        if key in copies:
+            copies[key] += 1
+            continue
+        copies[key] = 1
+        first[key] = card
+        suits_of_rank[key >> 4] |= 1 << (key & 15)
+        ranks_of_suit[key & 15] |= 1 << (key >> 4)
+    in_runs = [_run_ranks(mask, jokers, rules.min_naturals, rules.min_cards, rules.ace)
+               if mask else 0 for mask in ranks_of_suit]
     set_ok = rules.min_naturals, rules.max_set, rules.min_cards
-    return {c for c in set(cards) if c.is_joker or ok_in_run[c.suit] >> c.rank & 1
-            or _set_may_meld(len(suits_of_rank[c.rank]), jokers, *set_ok)}
+    return {first[key]: n for key, n in copies.items()
+            if not (in_runs[key & 15] >> (key >> 4) & 1
+                    or _set_may_meld(suits_of_rank[key >> 4].bit_count(), jokers, *set_ok))}
 
 
 def _set_may_meld(suits: int, jokers: int, min_naturals: int, max_set: int,

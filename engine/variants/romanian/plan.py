@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from engine.candidates import generated_melds, meldable
+from engine.candidates import generated_melds, unmeldable
 from engine.cards import JOKER, SORT_KEY, TILE_COLOURS, Card, Suit, shared_card
 from engine.melds import (
     CardSpec,
@@ -396,21 +396,24 @@ def going_out_plan(hand: Sequence[Card], ctx: PlanContext,
 
 def _may_go_out(hand: Sequence[Card], ctx: PlanContext) -> bool:
     """A quick necessary condition for a plan: at most one tile (not ``ctx.keep``) is in
-    no meld the rack might make (:func:`engine.candidates.meldable`) and fits no
+    no meld the rack might make (:func:`engine.candidates.unmeldable`) and fits no
     table meld it may lay off on (:func:`_may_lay_off`). ``False`` means the search would
     find every copy of such a tile loose too; most racks of a game end here, before the
     candidate melds are built."""
+    refused = unmeldable(hand, MELD_RULES)
+    if not refused:
+        return True
     jolys = sum(1 for t in hand if t.is_joker)
-    in_melds = meldable(hand, MELD_RULES)
-    loose: list[Card] = []
-    for tile in set(hand):
-        if tile in in_melds or any(
-                _may_lay_off(tile, ctx.melds[i], hand, jolys) for i in ctx.targets):
+    loose = 0
+    last: Card | None = None
+    for tile, copies in refused.items():
+        if any(_may_lay_off(tile, ctx.melds[i], hand, jolys) for i in ctx.targets):
             continue
-        loose += [tile] * hand.count(tile)
-        if len(loose) > 1:
+        loose += copies
+        last = tile
+        if loose > 1:
             return False
-    return not loose or loose[0] != ctx.keep
+    return not loose or last != ctx.keep
 
 
 def _may_lay_off(tile: Card, meld: Meld, hand: Sequence[Card], jolys: int) -> bool:
