@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
+from engine.candidates import unmeldable
 from engine.cards import Card
 from engine.melds import CardSpec, Meld, MeldKind, MeldProblem, check_meld
 from engine.search import best_partition
@@ -49,11 +50,23 @@ def _read(group: tuple[CardSpec, ...], seat: int) -> Meld | None:
     return found[0] if len(found) == 1 else None
 
 
+def may_open(hand: Sequence[Card], threshold: int) -> bool:
+    """A quick necessary condition for an opening of ``threshold`` points: the tiles that
+    some meld of the rack might hold (:func:`engine.candidates.unmeldable` leaves the
+    others out) are worth ``threshold`` at most
+    (:func:`engine.variants.romanian.plan.most_value` each). ``False``: no opening; most
+    racks of players who have not opened end here, before any meld is built."""
+    refused = unmeldable(hand, MELD_RULES)
+    return sum(most_value(t) for t in hand if t not in refused) >= threshold
+
+
 def opening_choices(hand: Sequence[Card], seat: int, threshold: int,
                     rack_one: int = 25) -> list[Groups]:
     """Openings the hand can make, best first (a canonical selection, not every one):
     every qualifying subset of the best partition's melds and every single meld that is
     an opening alone; each leaves at least one tile to discard."""
+    if not may_open(hand, threshold):
+        return []
     part = best_partition(hand, MELD_RULES, rack_points(rack_one))
     melds = [m for m in (_read(g, seat) for g in part.melds) if m is not None]
     found: dict[Groups, int] = {}

@@ -1,11 +1,12 @@
-"""Two quick paths of the Romanian planner and opening search, held against slower ones.
+"""Quick paths of the Romanian planner and opening search, held against slower ones.
 
 The going-out planner's quick test (engine/variants/romanian/plan.py ``_may_go_out``):
 before the search it rejects racks where two tiles (or the tile that may not be the
 discard) fit no meld of the rack and no lay-off. It is a necessary condition only:
 whenever the full search finds a plan, the quick test lets the rack through. The opening
 with the taken discard (engine/variants/romanian/opening.py ``opening_with``) searches
-packed racks; a brute force over the rack's melds is its oracle.
+packed racks; a brute force over the rack's melds is its oracle. The opening list's
+quick test (``may_open``) is held against the list built without it.
 
 romanian-rummy.de.txt: "Um das Spiel zu gewinnen, muss man alle Steine, die man noch
 hat, melden bis auf einen Stein – dieser letzte Stein muss abgelegt werden."
@@ -15,16 +16,18 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations, combinations_with_replacement
+from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine.variants.romanian.opening as opening_module
 import engine.variants.romanian.plan as plan_module
 from engine.candidates import candidate_melds
 from engine.cards import JOKER, TILE_COLOURS, Card, parse_cards
 from engine.melds import CardSpec, Meld, MeldKind, extend_readings, rank_at, readings
 from engine.variants.romanian.melds import MELD_RULES
-from engine.variants.romanian.opening import opening_with, qualifies
+from engine.variants.romanian.opening import may_open, opening_choices, opening_with, qualifies
 from engine.variants.romanian.packed import PackedRack
 from engine.variants.romanian.plan import (
     SEARCH_BUDGET,
@@ -299,3 +302,31 @@ def test_a_shorter_meld_list_is_the_same_built_or_read_off_the_whole_one(
     assert new_melds(rack, 1, longest, colour) == built
     assert built == [m for m in whole if m.kind is MeldKind.SET or len(m.cards) <= longest
                      or m.cards[0].face.suit is colour]
+
+
+# Tiles of three colours and all numbers with Jolys: racks that open and racks that do not.
+MIXED_POOL = [Card(rank, colour) for colour in TILE_COLOURS[:3] for rank in range(1, 14)]
+MIXED_POOL += [JOKER]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(MIXED_POOL), min_size=3, max_size=16),
+       st.sampled_from([25, 45, 50, 100]))
+def test_the_quick_opening_test_never_refuses_a_rack_that_opens(
+        hand: list[Card], threshold: int) -> None:
+    """romanian-rummy.de.txt: "Der Gesamtwert der Meldungen muss mindestens 50 Punkte
+    betragen." ``may_open`` sums the most each tile that some meld might hold can add:
+    the openings listed with it are those listed without it, and none when it says no."""
+    found = opening_choices(hand, 0, threshold)
+    with patch.object(opening_module, "may_open", lambda hand, threshold: True):
+        assert opening_choices(hand, 0, threshold) == found
+    if not may_open(hand, threshold):
+        assert found == []
+
+
+def test_the_quick_opening_test_counts_only_tiles_some_meld_might_hold() -> None:
+    """r11 r12 r13 (30) and a set of 1s (75) may reach 50; r11 r12 r13 with y10, b7 and k2,
+    which fit no meld of the rack, may reach 30 but not 50."""
+    assert may_open(parse_cards("r11 r12 r13 y1 b1 k1 r5"), 50)
+    assert not may_open(parse_cards("r11 r12 r13 y10 b7 k2"), 50)
+    assert may_open(parse_cards("r11 r12 r13 y10 b7 k2"), 30)
