@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from engine.actions import Action, Discard, Draw, LayOff, MeldCards, TakeDiscard
+from engine.actions import Discard, Draw, LayOff, MeldCards, TakeDiscard
 from engine.ai import HardPlayer, make_ai
 from engine.ai.greedy import GreedyPlayer
 from engine.ai.greedy_core import meld_completions
@@ -34,6 +34,7 @@ from engine.rules import make_rules
 from engine.state import GameState, Phase
 from engine.variants.rummy500.state import PublicExtra
 from engine.views import view_for
+from tests.engine.ai_decisions import decisions
 
 
 def _deal(hands: list[str], upcard: str, stock: str) -> GameState:
@@ -168,31 +169,11 @@ def test_hidden_cards_of_other_seats_change_nothing_it_is_given(variant: str) ->
     assert checked >= 10
 
 
-def _decisions(variant: str, games: int) -> list[tuple[GameState, Action, Action]]:
-    """(state, greedy choice, hard choice) at every decision of games of ``variant``
-    played by greedy players."""
-    rules = make_rules(variant)
-    out = []
-    for seed in range(games):
-        state = new_game(rules, ["ana", "ben"], seed=seed)
-        for _ in range(300):
-            if state.phase not in (Phase.DRAW, Phase.PLAY):
-                break
-            seat = state.current
-            view, legal = view_for(state, seat), legal_actions(state, seat)
-            greedy = GreedyPlayer(seed).decide(view, legal)
-            hard = HardPlayer(seed).decide(view, legal)
-            assert hard in legal
-            out.append((state, greedy, hard))
-            state, _ = apply(state, greedy)
-    return out
-
-
 def test_outside_rummy_500_it_changes_only_the_greedy_discards() -> None:
     """Basic Rummy games of greedy players: at every decision the hard player makes the
     greedy choice unless both are discards."""
     differ = 0
-    for _, greedy, hard in _decisions("basic", 6):
+    for _, greedy, hard in decisions("basic", 6):
         if isinstance(greedy, Discard):
             assert isinstance(hard, Discard)
             differ += hard != greedy
@@ -207,7 +188,7 @@ def test_rummy_500_it_holds_melds_back_while_the_others_hold_many_cards() -> Non
     and owing no card, the hard player discards while the other player holds more than
     HOLD_WHILE_OTHERS_HOLD cards, and plays the same move once it holds fewer."""
     held = played = 0
-    for state, greedy, hard in _decisions("500", 12):
+    for state, greedy, hard in decisions("500", 12):
         if not isinstance(greedy, MeldCards | LayOff):
             continue
         extra = view_for(state, state.current).table.extra
@@ -230,7 +211,7 @@ def test_rummy_500_it_draws_instead_of_a_deep_take_that_fills_its_hand() -> None
     "alle Karten oberhalb ... der Karte, die Sie melden wollen") becomes a draw; smaller
     takes stay the greedy player's."""
     refused = kept = 0
-    for state, greedy, hard in _decisions("500", 12):
+    for state, greedy, hard in decisions("500", 12):
         if not (isinstance(greedy, TakeDiscard) and greedy.card is not None):
             continue
         if len(taken_cards(state.discard, greedy)) > DEEP_TAKE_LIMIT:

@@ -19,16 +19,15 @@ from engine.ai.hard_german import (
     can_go_out,
 )
 from engine.cards import parse_cards
-from engine.dealing import new_game
 from engine.frozen import replace
-from engine.game import apply, can, legal_actions
+from engine.game import can, legal_actions
 from engine.melds import readings
-from engine.rules import make_rules
-from engine.state import GameState, Phase
+from engine.state import GameState
 from engine.variants.german.melds import meld_rules
 from engine.variants.german.values import meld_value
 from engine.variants.german.views import SeatStatus
 from engine.views import PlayerView, view_for
+from tests.engine.ai_decisions import decisions
 
 # ana: K K K (30) and Q Q Q (30) and a joker run 2c 3c jk (9): a first meld of 69 points
 ANA = "kc kd ks qc qd qh 2c 3c jk 5d 7h 9s 10d"
@@ -105,27 +104,6 @@ def test_hand_rummy_is_never_held_back(german) -> None:
     assert len(view.hand) - sum(len(g) for g in hard.groups) == 1
 
 
-def _decisions(games: int) -> list[tuple[GameState, Action, Action]]:
-    """(state, greedy choice, hard choice) at every decision of German Rommé games played
-    by greedy players."""
-    rules = make_rules("german")
-    out = []
-    for seed in range(games):
-        state = new_game(rules, ["ana", "ben"], seed=seed)
-        for _ in range(300):
-            if state.phase not in (Phase.DRAW, Phase.PLAY):
-                break
-            seat = state.current
-            view, legal = view_for(state, seat), legal_actions(state, seat)
-            greedy = GreedyPlayer(seed).decide(view, legal)
-            hard = HardPlayer(seed).decide(view, legal)
-            # a whole first meld is one move of several melds (the list names each alone)
-            assert hard in legal or (isinstance(hard, MeldCards) and can(state, hard))
-            out.append((state, greedy, hard))
-            state, _ = apply(state, greedy)
-    return out
-
-
 def test_over_whole_games_first_melds_wait_and_later_melds_are_held() -> None:
     """At every decision of 16 greedy games: a first meld that does not go out waits (a
     discard) while the other holds more than OPEN_WHEN_OTHERS_HOLD cards, else it is the
@@ -134,7 +112,7 @@ def test_over_whole_games_first_melds_wait_and_later_melds_are_held() -> None:
     more than HOLD_WHILE_OTHERS_HOLD cards, else it is the greedy player's; every other
     decision is the greedy player's but for the discard."""
     waited = opened = held = released = 0
-    for state, greedy, hard in _decisions(16):
+    for state, greedy, hard in decisions("german", 16):
         seat = state.current
         view = view_for(state, seat)
         status = view.extra
