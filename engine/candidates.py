@@ -283,16 +283,10 @@ class MeldReach:
                          self._ranks_of_suit[key & 15], self._jokers, self._rules)
 
 
-def meldable(cards: Sequence[Card], rules: MeldRules) -> set[Card]:
-    """The cards of ``cards`` that :func:`may_meld_with` lets through, all at once (the
-    hand read once, not once per card: racks of dozens of tiles ask for every tile)."""
-    refused = unmeldable(cards, rules)
-    return {c for c in set(cards) if c not in refused}
-
-
 def unmeldable(cards: Sequence[Card], rules: MeldRules) -> dict[Card, int]:
     """The cards of ``cards`` that :func:`may_meld_with` refuses (no meld the cards might
-    make holds them), each with its number of copies in ``cards``. One pass over the
+    make holds them), each with its number of copies in ``cards``: the test for every
+    card at once (racks of dozens of tiles ask about each tile). One pass over the
     cards with integer keys (the rank and suit code of :class:`engine.cards.Card`'s
     hash), so that a rack of dozens of tiles hashes no Suit and few cards: most tiles
     of a rack pass."""

@@ -19,7 +19,6 @@ from engine.candidates import (
     candidate_melds,
     generated_melds,
     may_meld_with,
-    meldable,
     unmeldable,
 )
 from engine.cards import JOKER, parse_cards, standard_deck
@@ -105,15 +104,14 @@ RULES_TO_TEST = [MeldRules(), MeldRules(ace=AceMode.HIGH_OR_LOW),
 def test_the_quick_meld_test_never_misses_a_meld(data: st.DataObject) -> None:
     """:func:`engine.candidates.may_meld_with` is a necessary condition: whenever
     :func:`engine.candidates.candidate_melds` finds a meld with the card, it says yes;
-    :func:`engine.candidates.meldable` says the same for every card at once, and
-    :func:`engine.candidates.unmeldable` names the others with their copies."""
+    :func:`engine.candidates.unmeldable` says the same for every card at once, naming
+    the cards it refuses with their copies."""
     rules = data.draw(st.sampled_from(RULES_TO_TEST))
     pack = [*standard_deck(), JOKER]
     cards = data.draw(st.lists(st.sampled_from(pack), min_size=1, max_size=14))
     card = data.draw(st.sampled_from(cards))
     if any(s.card == card for g in candidate_melds(cards, rules) for s in g):
         assert may_meld_with(card, cards, rules)
-    assert meldable(cards, rules) == {c for c in cards if may_meld_with(c, cards, rules)}
     assert unmeldable(cards, rules) == {c: cards.count(c) for c in cards
                                         if not may_meld_with(c, cards, rules)}
 
