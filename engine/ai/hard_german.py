@@ -66,15 +66,19 @@ Group = tuple[CardSpec, ...]
 
 def can_go_out(view: PlayerView, status: SeatStatus) -> bool:
     """True when at most one card of the hand lies outside the melds of its best partition
-    and, where the seat may lay off now (``status.may_lay_off``), the table's lay-offs:
-    the seat can go out this turn (one card left to discard)."""
+    and, where the seat may lay off now (``status.may_lay_off``), the table's lay-offs
+    (one a turn with the house rule ``one_layoff``): the seat can go out this turn (one
+    card left to discard)."""
     table = view.table
     part = best_melds(view.hand, table.rules)
     left = len(part.deadwood)
     if left > 1 and status.may_lay_off and table.melds:
         playable = {spec.card for spec, _ in layoff_options(part.deadwood, table.melds,
                                                              table.rules, view.seat)}
-        left -= sum(1 for c in part.deadwood if c in playable)
+        placed = sum(1 for c in part.deadwood if c in playable)
+        if table.rules.flag("one_layoff"):
+            placed = min(placed, 0 if status.laid_off else 1)
+        left -= placed
     return left <= 1
 
 

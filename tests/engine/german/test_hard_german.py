@@ -154,3 +154,32 @@ def _assert_smallest(view: PlayerView, status: SeatStatus, greedy: MeldCards,
         for picked in combinations(greedy.groups, size):
             if status.opening_total + _value(view, picked) >= status.opening_needed:
                 assert key(hard.groups) <= key(picked)
+
+
+def _after_first_meld(german, **options) -> GameState:
+    """ana made her first meld (K K K and Q Q Q) last turn and has drawn again; her hand is
+    then set to kh qs 5h 6h 7h 8h 2c: the run melds, kh and qs lay off on the sets, 2c is
+    the discard."""
+    t = german(["kc kd ks qc qd qh kh qs 5h 6h 7h 2c 9s", BEN], "6c", "10d 3s 8h 9h",
+               **options)
+    t.play("draw")
+    t.play("meld kc kd ks | qc qd qh")
+    t.play("discard 9s")
+    t.play("draw")
+    t.play("discard 3s")
+    t.play("draw")
+    return replace(t.state, hands=(parse_cards("kh qs 5h 6h 7h 8h 2c"), t.state.hands[1]))
+
+
+def test_melds_go_down_when_the_turn_can_go_out_and_wait_when_it_cannot(german) -> None:
+    """With two lay-offs ana goes out this turn, so her run goes down; under the house rule
+    ``one_layoff`` ("In einem Spielzug darf ein Spieler nur eine Karte an eine Figur
+    ergänzen") she cannot, and the run stays in her hand while ben holds many cards."""
+    for one_layoff, goes_out in ((False, True), (True, False)):
+        state = _after_first_meld(german, one_layoff=one_layoff)
+        view, legal = view_for(state, 0), legal_actions(state, 0)
+        status = view.extra
+        assert isinstance(status, SeatStatus) and status.may_lay_off
+        assert can_go_out(view, status) is goes_out
+        hard = HardPlayer(0).decide(view, legal)
+        assert isinstance(hard, MeldCards) is goes_out
