@@ -253,66 +253,74 @@ class MeldReach:
     pile together with the hand and the cards above it).
 
     ``may_meld(card)`` equals ``may_meld_with(card, cards added so far, rules)`` for a card
-    that was added."""
+    that was added; the run half is read once per suit (:func:`_run_ranks`, cached) until
+    a card of that suit or a joker is added."""
 
-    __slots__ = ("_jokers", "_ranks_of_suit", "_rules", "_suits_of_rank")
+    __slots__ = ("_in_runs", "_jokers", "_ranks_of_suit", "_rules", "_suits_of_rank")
 
     def __init__(self, cards: Iterable[Card], rules: MeldRules) -> None:
         self._rules = rules
-        self._jokers = 0
-        self._suits_of_rank = [0] * 14
-        self._ranks_of_suit = [0] * 9
-        for card in cards:
-            self.add(card)
+        jokers = 0
+        suits_of_rank = [0] * 14
+        ranks_of_suit = [0] * 9
+        for card in cards:  # add() inline: racks of dozens of tiles start here
+            key = card._hash  # rank << 4 | suit code 1..8 (engine.cards.Card)
+            if card.is_joker:
+                jokers += 1
+                continue
+            suits_of_rank[key >> 4] |= 1 << (key & 15)
+            ranks_of_suit[key & 15] |= 1 << (key >> 4)
+        self._jokers = jokers
+        self._suits_of_rank = suits_of_rank
+        self._ranks_of_suit = ranks_of_suit
+        self._in_runs: list[int | None] = [None] * 9  # per suit code, until a card is added
 
     def add(self, card: Card) -> None:
         """Count one more card."""
         key = card._hash  # rank << 4 | suit code 1..8 (engine.cards.Card)
         if card.is_joker:
             self._jokers += 1
+            self._in_runs = [None] * 9
             return
         self._suits_of_rank[key >> 4] |= 1 << (key & 15)
         self._ranks_of_suit[key & 15] |= 1 << (key >> 4)
+        self._in_runs[key & 15] = None
 
     def may_meld(self, card: Card) -> bool:
         """:func:`may_meld_with` for ``card`` (one of the cards added)."""
         if card.is_joker:
             return True
         key = card._hash
-        return _may_meld(key >> 4, self._suits_of_rank[key >> 4].bit_count(),
-                         self._ranks_of_suit[key & 15], self._jokers, self._rules)
+        rules = self._rules
+        code = key & 15
+        in_runs = self._in_runs[code]
+        if in_runs is None:  # the ranks of the suit that some run window lets through
+            in_runs = _run_ranks(self._ranks_of_suit[code], self._jokers, rules.min_naturals,
+                                 rules.min_cards, rules.ace)
+            self._in_runs[code] = in_runs
+        rank = key >> 4
+        return bool(in_runs >> rank & 1) or _set_may_meld(
+            self._suits_of_rank[rank].bit_count(), self._jokers, rules.min_naturals,
+            rules.max_set, rules.min_cards)
 
 
 def unmeldable(cards: Sequence[Card], rules: MeldRules) -> dict[Card, int]:
     """The cards of ``cards`` that :func:`may_meld_with` refuses (no meld the cards might
     make holds them), each with its number of copies in ``cards``: the test for every
-    card at once (racks of dozens of tiles ask about each tile). One pass over the
-    cards with integer keys (the rank and suit code of :class:`engine.cards.Card`'s
-    hash), so that a rack of dozens of tiles hashes no Suit and few cards: most tiles
-    of a rack pass."""
-    jokers = 0
-    suits_of_rank = [0] * 14
-    ranks_of_suit = [0] * 9
+    card at once (racks of dozens of tiles ask about each tile), read by
+    :class:`MeldReach` and counted by integer keys (the rank and suit code of
+    :class:`engine.cards.Card`'s hash), so that no Suit is hashed."""
+    reach = MeldReach(cards, rules)
     copies: dict[int, int] = {}
     first: dict[int, Card] = {}
     for card in cards:
-        key = card._hash  # rank << 4 | suit code 1..8 (engine.cards.Card)
-        if card.is_joker:
-            jokers += 1
-            continue
+        key = card._hash
         if key in copies:
             copies[key] += 1
-            continue
-        copies[key] = 1
-        first[key] = card
-        suits_of_rank[key >> 4] |= 1 << (key & 15)
-        ranks_of_suit[key & 15] |= 1 << (key >> 4)
-    in_runs = [_run_ranks(mask, jokers, rules.min_naturals, rules.min_cards, rules.ace)
-               if mask else 0 for mask in ranks_of_suit]
-    set_ok = rules.min_naturals, rules.max_set, rules.min_cards
-    return {first[key]: n for key, n in copies.items()
-            if not (in_runs[key & 15] >> (key >> 4) & 1
-                    or _set_may_meld(suits_of_rank[key >> 4].bit_count(), jokers, *set_ok))}
+        else:
+            copies[key] = 1
+            first[key] = card
+    return {first[key]: n for key, n in copies.items() if not reach.may_meld(first[key])}
 
 
 def _set_may_meld(suits: int, jokers: int, min_naturals: int, max_set: int,

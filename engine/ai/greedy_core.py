@@ -77,6 +77,24 @@ def _group_points(rules: RuleSet, group: tuple[CardSpec, ...]) -> int:
     return sum(_points(rules, s.card) for s in group)
 
 
+def cards_to_place(view: PlayerView, cards: Sequence[Card], lay_off: bool | None = None,
+                   most_layoffs: int | None = None) -> int:
+    """How many of ``cards`` lie outside the melds of their best partition and cannot be
+    laid off on the table either. Lay-offs count where ``lay_off`` says so (by default
+    once the seat has melded), at most ``most_layoffs`` of them (by default any number)."""
+    table = view.table
+    part = best_melds(cards, table.rules)
+    left = len(part.deadwood)
+    if lay_off is None:
+        lay_off = table.has_melded[view.seat]
+    if left and table.melds and lay_off:
+        playable = {spec.card for spec, _ in layoff_options(part.deadwood, table.melds,
+                                                             table.rules, view.seat)}
+        placed = sum(1 for c in part.deadwood if c in playable)
+        left -= placed if most_layoffs is None else min(placed, most_layoffs)
+    return left
+
+
 def deadwood_after_discard(cards: Sequence[Card], rules: RuleSet,
                            keep: Card | None = None) -> list[tuple[Card, int]]:
     """For each distinct card that may be discarded (all but ``keep``): the best deadwood

@@ -55,6 +55,7 @@ from engine.actions import Action, Discard, Draw, LayOff, MeldCards, TakeDiscard
 from engine.ai.greedy import GreedyPlayer
 from engine.ai.greedy_core import (
     CardKey,
+    cards_to_place,
     deadwood_after_discard,
     meld_completions,
     run_partners,
@@ -63,7 +64,7 @@ from engine.ai.hard_german import held_back, opening_waits, small_opening
 from engine.ai.rummy500 import taken_cards
 from engine.cards import SORT_KEY, Card
 from engine.melds import AceMode
-from engine.search import best_melds, layoff_options
+from engine.search import layoff_options
 from engine.variants.rummy500.state import PublicExtra
 from engine.views import PlayerView
 
@@ -135,19 +136,6 @@ def feed_risk(card: Card, unseen: Sequence[Card], hand_size: int,
     for a, b in pairs:
         miss *= 1.0 - (1.0 - (1.0 - share) ** a) * (1.0 - (1.0 - share) ** b)
     return 1.0 - miss
-
-
-def cards_to_place(view: PlayerView, cards: Sequence[Card]) -> int:
-    """How many of ``cards`` lie outside the melds of their best partition and, once the
-    seat has melded, cannot be laid off on the table either."""
-    table = view.table
-    part = best_melds(cards, table.rules)
-    left = len(part.deadwood)
-    if left and table.melds and table.has_melded[view.seat]:
-        playable = {spec.card for spec, _ in layoff_options(part.deadwood, table.melds,
-                                                             table.rules, view.seat)}
-        left -= sum(1 for c in part.deadwood if c in playable)
-    return left
 
 
 def race_key(view: PlayerView, card: Card, unseen: Sequence[Card],

@@ -44,8 +44,8 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from engine.actions import Action, MeldCards
+from engine.ai.greedy_core import cards_to_place
 from engine.melds import CardSpec, readings
-from engine.search import best_melds, layoff_options
 from engine.state import Phase
 from engine.variants.german.melds import meld_rules
 from engine.variants.german.values import meld_value
@@ -69,17 +69,8 @@ def can_go_out(view: PlayerView, status: SeatStatus) -> bool:
     and, where the seat may lay off now (``status.may_lay_off``), the table's lay-offs
     (one a turn with the house rule ``one_layoff``): the seat can go out this turn (one
     card left to discard)."""
-    table = view.table
-    part = best_melds(view.hand, table.rules)
-    left = len(part.deadwood)
-    if left > 1 and status.may_lay_off and table.melds:
-        playable = {spec.card for spec, _ in layoff_options(part.deadwood, table.melds,
-                                                             table.rules, view.seat)}
-        placed = sum(1 for c in part.deadwood if c in playable)
-        if table.rules.flag("one_layoff"):
-            placed = min(placed, 0 if status.laid_off else 1)
-        left -= placed
-    return left <= 1
+    most = (0 if status.laid_off else 1) if view.table.rules.flag("one_layoff") else None
+    return cards_to_place(view, view.hand, status.may_lay_off, most) <= 1
 
 
 def held_back(view: PlayerView, legal: Sequence[Action]) -> list[Action] | None:
