@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from engine.errors import CardParseError
+from engine.frozen import picklable
 
 
 class Suit(enum.Enum):
@@ -153,6 +154,8 @@ class Card:
         """(suit order, rank); jokers sort last."""
         return self._sort
 
+
+picklable(Card, "rank", "suit")  # pickled as Card(rank, suit): the rest follows from them
 
 #: ``Card.sort_key`` as a C-level getter for ``sorted(..., key=SORT_KEY)``: a lambda
 #: calling the property costs two Python calls per card in every move list.

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from engine.cards import ACE, JOKER, Card, Suit, parse_card, parse_face, shared_card
 from engine.errors import CardParseError
-from engine.frozen import fast_init, replace
+from engine.frozen import fast_init, picklable, replace
 
 
 class MeldKind(enum.Enum):
@@ -66,6 +66,9 @@ class MeldRules:
     def accepts(self, meld: Meld) -> bool:
         """True when ``meld`` passes the variant's further condition."""
         return self.check is None or self.check(meld) is None
+
+
+picklable(MeldRules)
 
 
 @fast_init

@@ -33,6 +33,7 @@ from typing import Any
 
 from engine.candidates import candidate_melds
 from engine.cards import CARD_SUITS, JOKER, TILE_COLOURS, Card, Suit, shared_card, sort_cards
+from engine.frozen import picklable
 from engine.melds import (
     AceMode,
     CardSpec,
@@ -113,6 +114,8 @@ class Partition:
         """The physical cards of the melds."""
         return cards_of(self.melds)
 
+
+picklable(Partition)
 
 _JOKER_CODE = 64
 _SUITS: tuple[Suit, ...] = CARD_SUITS

@@ -36,6 +36,7 @@ from itertools import combinations
 
 from engine.candidates import generated_melds, unmeldable
 from engine.cards import JOKER, SORT_KEY, TILE_COLOURS, Card, Suit, shared_card
+from engine.frozen import picklable
 from engine.melds import (
     CardSpec,
     Meld,
@@ -77,6 +78,10 @@ class Plan:
     melds: tuple[tuple[CardSpec, ...], ...]
     layoffs: tuple[tuple[int, tuple[CardSpec, ...]], ...]
     discard: Card
+
+
+picklable(PlanContext)
+picklable(Plan)
 
 
 @dataclass(frozen=True, slots=True)
