@@ -13,11 +13,28 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import settings
 
+from bot.bench.machine import engine_build
 from bot.bench.pg_server import PgServer, find_binaries, running_server
 
 settings.register_profile("ci", deadline=None, max_examples=100)
 settings.register_profile("dev", deadline=None, max_examples=30)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def pytest_report_header() -> str:
+    """Which engine build the tests run: pure Python or compiled (README, "Compiled
+    engine")."""
+    return f"engine: {engine_build()}"
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Refuse to test a compiled module older than its source: the extension would run
+    instead of the edited code."""
+    stale = engine_build().stale
+    if stale:
+        pytest.exit(f"compiled engine modules older than their source: {', '.join(stale)}; "
+                    "rebuild (HATCH_BUILD_HOOK_ENABLE_MYPYC=true pip install -e .) or delete "
+                    "the .so files (README, \"Compiled engine\")", returncode=4)
 
 
 @pytest.fixture(scope="session")

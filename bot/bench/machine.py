@@ -10,10 +10,13 @@ import datetime as dt
 import os
 import platform
 import sys
-from importlib import metadata
+from dataclasses import dataclass
+from importlib import machinery, metadata
 from pathlib import Path
 
-__all__ = ["PEERS", "describe", "header_lines", "package_version"]
+import engine
+
+__all__ = ["PEERS", "EngineBuild", "describe", "engine_build", "header_lines", "package_version"]
 
 #: Distributions whose versions the header names: the project, the peers of the ``bench``
 #: extra and the libraries that decide their speed.
@@ -113,6 +116,41 @@ def package_version(name: str) -> str | None:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class EngineBuild:
+    """Which engine modules run compiled (README, "Compiled engine"): ``compiled`` and
+    ``modules`` count the engine's ``.py`` files with and without a C extension next to
+    them; ``stale`` names the extensions older than their source (they would run instead
+    of the edited code)."""
+
+    compiled: int
+    modules: int
+    stale: tuple[str, ...]
+
+    def __str__(self) -> str:
+        if not self.compiled:
+            return "pure Python"
+        text = f"compiled with mypyc: {self.compiled} of {self.modules} modules"
+        return text + (f", {len(self.stale)} STALE" if self.stale else "")
+
+
+def engine_build() -> EngineBuild:
+    """The build of the imported ``engine`` package, read from its folder."""
+    root = Path(engine.__file__).parent
+    compiled = 0
+    stale: list[str] = []
+    sources = sorted(root.rglob("*.py"))
+    for source in sources:
+        for suffix in machinery.EXTENSION_SUFFIXES:
+            ext = source.with_name(source.stem + suffix)
+            if ext.exists():
+                compiled += 1
+                if ext.stat().st_mtime < source.stat().st_mtime:
+                    stale.append(str(ext.relative_to(root.parent)))
+                break
+    return EngineBuild(compiled, len(sources), tuple(stale))
+
+
 def _load() -> str:
     if not hasattr(os, "getloadavg"):
         return "unknown"
@@ -123,7 +161,8 @@ def _load() -> str:
 def describe(workdir: Path | None = None) -> dict[str, str]:
     """The machine as an ordered ``{label: text}`` dict (JSON-ready).
 
-    Labels: cpu, ram, os, python, project, peers, disk, load, date.
+    Labels: cpu, ram, os, python, project, engine (:func:`engine_build`), peers, disk,
+    load, date.
     ``workdir`` (default: the current directory) names the file system measured.
     """
     peers = []
@@ -138,6 +177,7 @@ def describe(workdir: Path | None = None) -> dict[str, str]:
         "python": _python(),
         "project": f"rummy-bot {package_version('rummy-bot') or 'unknown'}"
                    f" ({Path(sys.prefix).name} at {sys.prefix})",
+        "engine": str(engine_build()),
         "peers": ", ".join(peers) if peers else "none installed (pip install -e '.[bench]')",
         "disk": _disk(workdir or Path.cwd()),
         "load": _load(),
