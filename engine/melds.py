@@ -71,7 +71,6 @@ class MeldRules:
 picklable(MeldRules)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class CardSpec:
     """A card named in an action, with a joker's declared face if given (``jk=8h``)."""
@@ -97,7 +96,10 @@ class CardSpec:
         return CardSpec(parse_card(text))
 
 
-@fast_init
+fast_init(CardSpec)
+picklable(CardSpec)
+
+
 @dataclass(frozen=True, slots=True)
 class Placed:
     """A card on the table: the physical ``card``, the ``face`` it stands for, its owner."""
@@ -110,7 +112,10 @@ class Placed:
         return f"{self.card}={self.face}" if self.card.is_joker else str(self.card)
 
 
-@fast_init
+fast_init(Placed)
+picklable(Placed)
+
+
 @dataclass(frozen=True, slots=True)
 class Meld:
     """A meld on the table. Runs are ordered from low to high; ``owner`` melded it."""
@@ -131,6 +136,10 @@ class Meld:
 
     def __str__(self) -> str:
         return " ".join(str(p) for p in self.cards)
+
+
+fast_init(Meld)
+picklable(Meld)
 
 
 @functools.lru_cache(maxsize=4096)
