@@ -134,13 +134,7 @@ def fast_init(cls: C) -> C:
     a third less time per record than ``object.__setattr__`` per field (actions, views and
     placed cards are built by the thousand per move list). Same signature: positional or
     keyword fields, defaults and default factories. Raises ``TypeError`` for a class that
-    is not a plain slotted dataclass or has keyword-only fields.
-
-    In a module of the compiled build call it after the class (``fast_init(Meld)``), not
-    as a decorator: mypyc makes native classes only of undecorated ones. A native class
-    is returned unchanged (its compiled ``__init__`` is faster still)."""
-    if compiled(cls):
-        return cls
+    is not a plain slotted dataclass or has keyword-only fields."""
     names = _fields_of(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}
     if any(f.kw_only for f in fields.values()):

@@ -71,6 +71,7 @@ class MeldRules:
 picklable(MeldRules)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class CardSpec:
     """A card named in an action, with a joker's declared face if given (``jk=8h``)."""
@@ -96,10 +97,7 @@ class CardSpec:
         return CardSpec(parse_card(text))
 
 
-fast_init(CardSpec)
-picklable(CardSpec)
-
-
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Placed:
     """A card on the table: the physical ``card``, the ``face`` it stands for, its owner."""
@@ -112,10 +110,7 @@ class Placed:
         return f"{self.card}={self.face}" if self.card.is_joker else str(self.card)
 
 
-fast_init(Placed)
-picklable(Placed)
-
-
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Meld:
     """A meld on the table. Runs are ordered from low to high; ``owner`` melded it."""
@@ -136,10 +131,6 @@ class Meld:
 
     def __str__(self) -> str:
         return " ".join(str(p) for p in self.cards)
-
-
-fast_init(Meld)
-picklable(Meld)
 
 
 @functools.lru_cache(maxsize=4096)

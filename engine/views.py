@@ -11,12 +11,13 @@ from fractions import Fraction
 from typing import Any
 
 from engine.cards import Card
-from engine.frozen import fast_init, picklable
+from engine.frozen import fast_init
 from engine.melds import Meld
 from engine.options import RuleSet
 from engine.state import DealResult, GameState, Phase
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PublicView:
     """The public table.
@@ -57,10 +58,7 @@ class PublicView:
         return self.discard[-1] if self.discard else None
 
 
-fast_init(PublicView)
-picklable(PublicView)
-
-
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerView:
     """What ``seat`` sees: the public table, its own ``hand`` and the variant's private
@@ -70,10 +68,6 @@ class PlayerView:
     hand: tuple[Card, ...]
     table: PublicView
     extra: Any = None
-
-
-fast_init(PlayerView)
-picklable(PlayerView)
 
 
 def public_view(state: GameState) -> PublicView:

@@ -10,13 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.frozen import fast_init, picklable
+from engine.frozen import fast_init
 from engine.state import GameState, Phase
 from engine.variants.german.ending import buyback_terms
 from engine.variants.german.moves import may_play_on_table, opening_needed
 from engine.variants.german.state import eliminated_seats, game_extra, turn_extra
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class GermanTable:
     """Public: ``opening_needed`` (first-meld minimum), ``opening_total`` and
@@ -40,10 +41,7 @@ class GermanTable:
     buyback_points: Fraction
 
 
-fast_init(GermanTable)
-picklable(GermanTable)
-
-
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SeatStatus:
     """Private to one seat: ``opened`` (first meld stands), ``may_lay_off`` (lay-offs and
@@ -61,10 +59,6 @@ class SeatStatus:
     provisional: int
     dealer_discard: bool
     laid_off: int
-
-
-fast_init(SeatStatus)
-picklable(SeatStatus)
 
 
 _NO_BUYBACK = (Fraction(0), Fraction(0))
