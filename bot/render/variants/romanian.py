@@ -26,6 +26,7 @@ from engine.variants.romanian.events import (
     DoublaOffered,
     FaceUpAnnounced,
     FewTilesLeft,
+    GameBlocked,
     JolyExchanged,
     PlayBegins,
     PlayerReady,
@@ -139,6 +140,9 @@ def render(event: object, players: Sequence[str]) -> str | None:
                                                  number=index + 1)
         case FewTilesLeft(seat=seat, count=count):
             return _("{name} announces: tiles left: {n}.").format(name=players[seat], n=count)
+        case GameBlocked():
+            return _("Nobody can place a tile any more: no tile in play makes a meld, fits a "
+                     "meld or replaces a Joly. The game ends without a winner.")
         case ScoreSheet(lines=lines):
             return _("Score: {parts}.").format(parts="; ".join(
                 f"{players[seat]}: {_score_chain(line)}" for seat, line in enumerate(lines)))

@@ -107,6 +107,16 @@ class FewTilesLeft:
 
 @fast_init
 @dataclass(frozen=True, slots=True)
+class GameBlocked:
+    """No tile in play can be melded, laid off or take a Joly's place any more: the wall
+    would be renewed for ever, so game ``deal_number`` ends without a winner
+    (:mod:`engine.variants.romanian.blocked`)."""
+
+    deal_number: int
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
 class SeatScore:
     """One line of the score sheet: ``melded`` (tiles this seat put on the table, Jolys
     excluded), ``jolys`` (+50 per Joly it melded first), ``rack`` (value left on the rack,

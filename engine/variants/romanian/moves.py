@@ -53,6 +53,7 @@ from engine.moves import verify_meld as shared_verify_meld
 from engine.scoring import end_hand
 from engine.state import GameState, Phase, TurnState
 from engine.variants.romanian.actions import ExchangeJoly, TakeFaceUp
+from engine.variants.romanian.blocked import blocked
 from engine.variants.romanian.errors import (
     ExchangeNeedsPair,
     ExchangeUnusable,
@@ -72,6 +73,7 @@ from engine.variants.romanian.errors import (
 )
 from engine.variants.romanian.events import (
     FewTilesLeft,
+    GameBlocked,
     JolyExchanged,
     ScoreSheet,
     TookFaceUp,
@@ -117,11 +119,15 @@ def apply_draw(state: GameState, action: Draw) -> Result:
     Ausnahme des ersten Steins ... gründlich gemischt und benutzt, um eine neue Mauer zu
     bauen ... sobald ein Spieler einen Stein von der Mauer ziehen möchte". With nothing to
     rebuild it from the game ends without a winner ("wenn alle Steine von der Mauer
-    gezogen worden sind und keiner es geschafft hat, seine Hand zu vervollständigen")."""
+    gezogen worden sind und keiner es geschafft hat, seine Hand zu vervollständigen"), and
+    so does a game in which no tile in play can ever be placed
+    (:func:`engine.variants.romanian.blocked.blocked`: a new wall would not help)."""
     events: list[object] = []
     if not state.stock:
         if not _renewals_left(state):
             return finish(state, None, False, events)
+        if blocked(state):
+            return finish(state, None, False, [GameBlocked(state.deal_number)])
         reuse = state.reuses + 1
         pool = state.discard[1:]
         stock = tuple(shuffled(pool, deal_rng(state.seed, state.deal_number, f"reuse{reuse}")))

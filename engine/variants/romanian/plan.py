@@ -402,7 +402,7 @@ def going_out_plan(hand: Sequence[Card], ctx: PlanContext,
 def _may_go_out(hand: Sequence[Card], ctx: PlanContext) -> bool:
     """A quick necessary condition for a plan: at most one tile (not ``ctx.keep``) is in
     no meld the rack might make (:func:`engine.candidates.unmeldable`) and fits no
-    table meld it may lay off on (:func:`_may_lay_off`). ``False`` means the search would
+    table meld it may lay off on (:func:`may_lay_off`). ``False`` means the search would
     find every copy of such a tile loose too; most racks of a game end here, before the
     candidate melds are built."""
     refused = unmeldable(hand, MELD_RULES)
@@ -412,7 +412,7 @@ def _may_go_out(hand: Sequence[Card], ctx: PlanContext) -> bool:
     loose = 0
     last: Card | None = None
     for tile, copies in refused.items():
-        if any(_may_lay_off(tile, ctx.melds[i], hand, jolys) for i in ctx.targets):
+        if any(may_lay_off(tile, ctx.melds[i], hand, jolys) for i in ctx.targets):
             continue
         loose += copies
         last = tile
@@ -421,10 +421,11 @@ def _may_go_out(hand: Sequence[Card], ctx: PlanContext) -> bool:
     return not loose or last != ctx.keep
 
 
-def _may_lay_off(tile: Card, meld: Meld, hand: Sequence[Card], jolys: int) -> bool:
+def may_lay_off(tile: Card, meld: Meld, hand: Sequence[Card], jolys: int) -> bool:
     """Whether natural ``tile`` might join ``meld`` in a lay-off group from ``hand``: a set
     of its number with room, or a run of its colour that the rack's tiles of that colour
-    (gaps filled by its Jolys) reach from either end (the 1 also after the 13)."""
+    (gaps filled by its Jolys) reach from either end (the 1 also after the 13). A
+    necessary condition: ``False`` means no lay-off group from ``hand`` holds ``tile``."""
     first = meld.cards[0].face
     if meld.kind is MeldKind.SET:
         return tile.rank == first.rank and len(meld.cards) < MELD_RULES.max_set

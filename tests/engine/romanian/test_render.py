@@ -26,6 +26,7 @@ from engine.variants.romanian.events import (
     DoublaOffered,
     FaceUpAnnounced,
     FewTilesLeft,
+    GameBlocked,
     JolyExchanged,
     PlayBegins,
     PlayerReady,
@@ -65,6 +66,11 @@ EVENTS = [
      "ben puts 🔵7 ⚫7 in place of the Joly of meld 3 and must meld the Joly at once.",
      "ben legt 🔵7 ⚫7 an die Stelle des Jolys in Meldung 3 und muss den Joly sofort melden."),
     (FewTilesLeft(2, 3), "cem announces: tiles left: 3.", "cem sagt an: noch 3 Steine."),
+    (GameBlocked(4),
+     "Nobody can place a tile any more: no tile in play makes a meld, fits a meld or "
+     "replaces a Joly. The game ends without a winner.",
+     "Niemand kann mehr einen Stein auslegen: Kein Stein im Spiel bildet eine Meldung, "
+     "passt an eine Meldung oder ersetzt einen Joly. Das Spiel endet ohne Gewinner."),
 ]
 
 

@@ -117,3 +117,39 @@ def test_nothing_left_to_draw_ends_the_game_without_a_winner(romanian: Factory) 
     ended = [e for e in events if isinstance(e, HandEnded)]
     assert ended and ended[0].winner is None
     assert game.state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+
+
+def test_a_game_no_tile_can_end_stops_at_the_empty_wall(romanian: Factory) -> None:
+    """The wall is renewed "so dass das Spiel weitergehen kann", and a game without a
+    winner ends "wenn alle Steine von der Mauer gezogen worden sind und keiner es geschafft
+    hat, seine Hand zu vervollständigen": when no tile in play (racks, the row but its first
+    tile, the face-up tile) makes a meld, fits a table meld or replaces a Joly, a new wall
+    cannot help, so the game ends there without a winner."""
+    game = romanian(["r5 y9", "b1 y5"], face_up=None, stock="")
+    game.setup(current=0, melds=OPEN, discard="k9 b8")
+    before = game.state
+    events = game.play("draw")
+    assert [type(e).__name__ for e in events][:1] == ["GameBlocked"]
+    ended = [e for e in events if isinstance(e, HandEnded)]
+    assert ended and ended[0].winner is None
+    assert game.state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+    assert all_tiles(game.state) == all_tiles(before)
+
+
+def test_the_wall_is_renewed_while_a_tile_in_play_can_still_be_placed(
+        romanian: Factory) -> None:
+    """The same table, but one tile in play fits: k7 after k4 k5 k6 (in the row), or the
+    face-up r9 before r10 r11 r12, or b3 in place of the Joly of a set of 3s; or the tiles
+    in play make a meld (5s of three colours, spread over both racks), or one is a Joly:
+    the wall is renewed and play goes on."""
+    for hands, face_up, melds, row in (
+            (["r5 y9", "b1 y5"], None, OPEN, "k9 k7"),
+            (["r5 y9", "b5 y5"], None, OPEN, "k9 b8"),
+            (["r5 jk", "b1 y9"], None, OPEN, "k9 b8"),
+            (["r5 y9", "b1 y5"], "r9", OPEN, "k9 b8"),
+            (["r5 y9", "b3 y5"], None, [(0, "r10 r11 r12"), (1, "r3 y3 k3 jk")], "k9 b8")):
+        game = romanian(hands, face_up=face_up, stock="")
+        game.setup(current=0, melds=melds, discard=row)
+        events = game.play("draw")
+        assert isinstance(events[0], StockRenewed), (hands, face_up, row)
+        assert game.state.phase is Phase.PLAY
