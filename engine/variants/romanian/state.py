@@ -236,7 +236,7 @@ def _hint(value: Any, where: str) -> str | None:
     if value is None:
         return None
     text = as_str(value, where)
-    if text not in ("", *HINTS):
+    if text and text not in HINTS:
         raise RecordError(where, f"'{text}' is not a doubla hint")
     return text
 
