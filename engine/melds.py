@@ -49,7 +49,8 @@ class MeldRules:
     """What makes a meld valid in a variant.
 
     ``min_cards``: smallest meld (3). ``max_set``: largest set (4).
-    ``min_naturals``: natural (non-joker) cards every meld needs.
+    ``min_naturals``: natural (non-joker) cards every meld needs (one at least in any
+    case: the candidates and the best-meld search never build a meld of jokers only).
     ``check``: a variant's further condition on a complete meld (e.g. how many
     jokers it may hold); it returns a :class:`MeldProblem` or ``None``. On a meld whose
     jokers stand for declared faces (a set's for its rank only) it must depend only on

@@ -423,26 +423,6 @@ def _candidates(naturals: Sequence[int], jokers: int, rules: MeldRules) -> list[
     return out
 
 
-def _joker_runs(naturals: Sequence[int], jokers: int,
-                rules: MeldRules) -> dict[int, _Builder]:
-    """All-joker runs (only when a meld needs no natural card): size -> builder."""
-    out: dict[int, _Builder] = {}
-    if rules.min_naturals > 0:
-        return out
-    held = [0, 0, 0, 0]
-    for code in naturals:
-        held[code >> 4] |= 1 << (code & 15)
-    for length in range(rules.min_cards, min(13, jokers) + 1):
-        for suit in range(4):
-            start = next((s for s in run_windows(length, rules.ace)
-                          if not any(held[suit] >> rank_at(p) & 1
-                                     for p in range(s, s + length))), None)
-            if start is not None:
-                out[length] = ("run", suit, start, length, ())
-                break
-    return out
-
-
 # The search state: the cards left as count levels (``levels[k]``: the mask of the cards
 # held more than ``k`` times, rank-major bits as in the candidates) and the jokers left.
 # Identical cards of several packs are one bit at two levels, so the search never tells
@@ -509,16 +489,10 @@ def _solve(codes: tuple[int, ...], setup: _Setup) -> Partition:
         else:
             dead.extend([code] * n)
 
-    # Leftover jokers at the end: deadwood, or all-joker runs when those are melds.
+    # Leftover jokers at the end are deadwood: every meld holds a natural card, whatever
+    # ``min_naturals`` says (as :func:`engine.candidates.candidate_melds` and the readings).
     joker_cost = points[_JOKER_CODE] * _POINT_UNIT + 1
-    joker_runs = _joker_runs(naturals, jokers, rules)
     end_cost = [j * joker_cost for j in range(jokers + 1)]
-    end_pick = [0] * (jokers + 1)
-    for j in range(jokers + 1):
-        for size in joker_runs:
-            if size <= j and end_cost[j - size] < end_cost[j]:
-                end_cost[j] = end_cost[j - size]
-                end_pick[j] = size
 
     dead_cost = {bit: points[code] * _POINT_UNIT + 1 for bit, code in code_of.items()}
     memo: dict[tuple[tuple[int, ...], int], int] = {}
@@ -645,9 +619,6 @@ def _solve(codes: tuple[int, ...], setup: _Setup) -> Partition:
         chosen.append(cands[cid][3])
         state = _remove(state, mask)
         j -= need
-    while end_pick[j]:
-        chosen.append(joker_runs[end_pick[j]])
-        j -= end_pick[j]
     dead.extend([_JOKER_CODE] * j)
     deadwood = tuple(_CARD_OF[c] for c in sorted(dead))
     if sum(1 for b in chosen if b[0] == "run") > 1:

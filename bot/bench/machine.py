@@ -134,9 +134,11 @@ class EngineBuild:
         return text + (f", {len(self.stale)} STALE" if self.stale else "")
 
 
-def engine_build() -> EngineBuild:
-    """The build of the imported ``engine`` package, read from its folder."""
-    root = Path(engine.__file__).parent
+def engine_build(root: Path | None = None) -> EngineBuild:
+    """The build of the ``engine`` package in folder ``root`` (default: the imported one):
+    a module counts as compiled when a C extension of this interpreter's suffixes lies
+    next to its ``.py`` file, and as stale when that extension is older than the source."""
+    root = root if root is not None else Path(engine.__file__).parent
     compiled = 0
     stale: list[str] = []
     sources = sorted(root.rglob("*.py"))

@@ -8,10 +8,12 @@ from __future__ import annotations
 import gc
 import io
 import json
+import os
 import sys
 import types
 from collections.abc import Sequence
 from fractions import Fraction
+from importlib import machinery
 from pathlib import Path
 
 import pytest
@@ -81,11 +83,31 @@ def test_percentile_and_median_on_known_data() -> None:
 # --- machine ---------------------------------------------------------------------------------
 
 
+def test_the_engine_build_counts_compiled_modules_and_names_stale_ones(tmp_path: Path) -> None:
+    """A module with a C extension next to it counts as compiled; an extension older than
+    its source is stale (it would run instead of the edited code), and pytest refuses it."""
+    package = tmp_path / "engine"
+    (package / "sub").mkdir(parents=True)
+    suffix = machinery.EXTENSION_SUFFIXES[0]
+    for name in ("__init__", "fresh", "old", "sub/plain"):
+        (package / f"{name}.py").write_text("")
+    assert str(machine.engine_build(package)) == "pure Python"
+    (package / f"fresh{suffix}").write_bytes(b"")
+    (package / f"old{suffix}").write_bytes(b"")
+    os.utime(package / f"old{suffix}", (1_000_000, 1_000_000))
+    build = machine.engine_build(package)
+    assert (build.compiled, build.modules) == (2, 4)
+    assert build.stale == (f"engine/old{suffix}",)
+    assert str(build) == "compiled with mypyc: 2 of 4 modules, 1 STALE"
+
+
 @pytest.mark.bench
 def test_machine_description_names_cpu_ram_python_and_peers() -> None:
     info = machine.describe(Path.cwd())
-    assert list(info) == ["cpu", "ram", "os", "python", "project", "peers", "disk", "load",
-                          "date"]
+    assert list(info) == ["cpu", "ram", "os", "python", "project", "engine", "peers", "disk",
+                          "load", "date"]
+    assert info["engine"] == str(machine.engine_build())
+    assert info["engine"].startswith(("pure Python", "compiled with mypyc: "))
     assert "logical CPUs" in info["cpu"]
     assert info["python"].startswith(("CPython", "PyPy"))
     assert "rummikub-solver" in info["peers"] and "rlcard" in info["peers"]

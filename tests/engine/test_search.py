@@ -273,6 +273,21 @@ def test_the_branch_and_bound_of_big_hands_is_exact_when_it_ends(
     assert (bounded.deadwood_points, bounded.melded) == (exact.deadwood_points, exact.melded)
 
 
+@pytest.mark.parametrize("small", [True, False])
+def test_jokers_alone_make_no_meld_in_either_search(small: bool) -> None:
+    """Every meld holds a natural card, also where ``min_naturals`` is 0 (as the candidates
+    and the readings have it): three jokers stay deadwood in the exhaustive search and in
+    the branch and bound (hypothesis found the latter melding them as A-2-3)."""
+    rules = MeldRules(min_naturals=0)
+    hand = (JOKER, JOKER, JOKER)
+    with pytest.MonkeyPatch.context() as patch:
+        if not small:
+            patch.setattr(search, "SMALL_HAND", 0)
+        part = best_partition(hand, rules, points_of(BASIC))
+    assert part.melds == ()
+    assert Counter(part.deadwood) == Counter(hand)
+
+
 def test_a_big_rack_is_answered_within_the_guard_with_a_valid_partition() -> None:
     """60 Romanian tiles with two Jolys (racks that size follow takes of whole discard
     rows): the search stops at its guard (:data:`engine.search.SEARCH_STEPS`) and answers
