@@ -23,7 +23,13 @@ they are played first, before every lay-off and the discard.
 The search places a meld owed first (each new meld that pays it), then takes the first
 tile not yet placed, in the order of :func:`number_first` (the lowest number, every
 colour of it, then the next), and tries it as the discard or in each item (new meld or
-lay-off group) whose first tile it is, remembering dead ends.
+lay-off group) whose first tile it is, remembering dead ends. It runs in two passes over
+one memo: the discard tried first, for half the step budget, then last. Of 900 racks
+of 40-60 tiles built from melds and one tile more (0-2 Jolys), one pass discard first
+gave up on 105 and two passes give up on 66 (without Jolys, where a way out always
+exists: 16 and 6 of 300); the bench's 61-tile rack with a meld owed needs about 1,100
+steps discard first and 10,000-30,000 cover first. In games of the AI players (racks of
+up to 15 tiles, 2,176 searches) no search reached the budget.
 """
 
 from __future__ import annotations
@@ -482,13 +488,19 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
     memo: set[tuple[object, ...]] = set()
     chosen: list[int] = []
     steps = 0
+    # Two passes share the budget and the memo (a state is memoised only once refuted):
+    # the first tries to discard the lowest tile before covering it, which finds a way out
+    # at once when that tile is the loose one; the second covers it first, which does not
+    # spend its steps refuting the rest of the rack without a discard.
+    discard_first = True
+    limit = budget // 2
 
     def search(rest: int, used: int, discard: int, value: int, run: bool, paid: bool,
                potential: int) -> int | None:
         """``rest``: the tiles left (packed); ``potential``: the most they can still add."""
         nonlocal steps
         steps += 1
-        if steps > budget:
+        if steps > limit:
             raise _GiveUp()
         if not rest:
             if discard < 0 or (owed and not paid):
@@ -503,7 +515,7 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
         if need is not None and value < need and value + potential < need:
             memo.add(key)
             return None
-        if discard < 0 and low != keep:
+        if discard_first and discard < 0 and low != keep:
             found = search(rest - (1 << field * low), used, low, value, run, paid,
                            potential - most[low])
             if found is not None:
@@ -521,27 +533,40 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
             if found is not None:
                 return found
             chosen.pop()
+        if not discard_first and discard < 0 and low != keep:
+            found = search(rest - (1 << field * low), used, low, value, run, paid,
+                           potential - most[low])
+            if found is not None:
+                return found
         memo.add(key)
         return None
 
     potential = sum(most_value(c) for c in hand)
-    try:
-        if owed:
-            # The meld owed is placed first: each paying item, then the rest of the rack.
-            discard = None
-            for n, item in enumerate(items):
-                if not item.pays:
-                    continue
-                chosen.append(n)
-                discard = search(rack.full - item.tiles, 0, -1, item.value, item.run, True,
-                                 potential - item.gain)
-                if discard is not None:
-                    break
-                chosen.pop()
-        else:
-            discard = search(rack.full, 0, -1, 0, False, False, potential)
-    except _GiveUp:
+
+    def start() -> int | None:
+        if not owed:
+            return search(rack.full, 0, -1, 0, False, False, potential)
+        # The meld owed is placed first: each paying item, then the rest of the rack.
+        for n, item in enumerate(items):
+            if not item.pays:
+                continue
+            chosen.append(n)
+            found = search(rack.full - item.tiles, 0, -1, item.value, item.run, True,
+                           potential - item.gain)
+            if found is not None:
+                return found
+            chosen.pop()
         return None
+
+    try:
+        discard = start()
+    except _GiveUp:
+        chosen.clear()
+        discard_first, limit = False, budget
+        try:
+            discard = start()
+        except _GiveUp:
+            return None
     if discard is None:
         return None
     picked = [items[n] for n in chosen]

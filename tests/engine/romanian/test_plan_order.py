@@ -69,6 +69,21 @@ def test_a_rack_of_61_tiles_with_a_row_tile_owed_finds_its_way_out() -> None:
     assert len({target for target, _ in plan.layoffs}) == len(plan.layoffs)
 
 
+def test_a_rack_of_49_tiles_finds_its_way_out_in_the_second_pass() -> None:
+    """49 tiles built from melds and one tile more, so a way out exists (the table is
+    empty, the player has opened). Discarding the lowest tile first, the search spent its
+    whole budget refuting racks without a discard and gave up; it now has two passes over
+    one memo, discard first for half the budget and then cover first, and finds it."""
+    hand = parse_cards(
+        "r9 k4 y6 k2 k7 b13 b10 k1 r11 y2 b6 k8 k5 y3 r11 r1 y8 r8 r7 k8 y4 k1 b12 y5 y2 "
+        "b5 k5 r5 y5 b11 r10 b1 r1 b13 r6 y7 r2 k10 y6 y11 y1 b1 k6 r8 b11 k9 b2 k11 k3")
+    ctx = PlanContext(melds=(), seat=0, targets=())
+    plan = going_out_plan(hand, ctx, SEARCH_BUDGET)
+    assert plan is not None
+    assert _covers(plan, hand) and not plan.layoffs
+    assert all(len(readings(group, 0, MELD_RULES)) == 1 for group in plan.melds)
+
+
 def test_tiles_are_placed_number_by_number_and_the_jolys_last() -> None:
     rack = PackedRack(parse_cards("k2 r1 jk y2 r2 b1"), key=number_first)
     assert [str(k) for k in rack.kinds] == ["r1", "b1", "r2", "y2", "k2", "jk"]
