@@ -85,7 +85,8 @@ def test_percentile_and_median_on_known_data() -> None:
 
 def test_the_engine_build_counts_compiled_modules_and_names_stale_ones(tmp_path: Path) -> None:
     """A module with a C extension next to it counts as compiled; an extension older than
-    its source is stale (it would run instead of the edited code), and pytest refuses it."""
+    its source is stale (it would run instead of the edited code; tests/conftest.py
+    refuses to start with one)."""
     package = tmp_path / "engine"
     (package / "sub").mkdir(parents=True)
     suffix = machinery.EXTENSION_SUFFIXES[0]

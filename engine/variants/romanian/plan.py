@@ -28,8 +28,8 @@ one memo: the discard tried first, for half the step budget, then last. Of 900 r
 of 40-60 tiles built from melds and one tile more (0-2 Jolys; each has a way out, found
 without the step limit), one pass discard first gave up on 89 and two passes give up on
 57 (without Jolys 16 and 6 of 300); the bench's 61-tile rack with a meld owed needs
-about 1,100 steps discard first and 10,000-30,000 cover first. In games of the AI players (racks of
-up to 15 tiles, 2,176 searches) no search reached the budget.
+about 1,100 steps discard first and 10,000-30,000 cover first. In games of the AI
+players (racks of up to 15 tiles, 2,176 searches) no search reached the budget.
 """
 
 from __future__ import annotations
@@ -515,9 +515,9 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
         if need is not None and value < need and value + potential < need:
             memo.add(key)
             return None
-        if discard_first and discard < 0 and low != keep:
-            found = search(rest - (1 << field * low), used, low, value, run, paid,
-                           potential - most[low])
+        drop = discard < 0 and low != keep  # the lowest tile may be the discard
+        if drop and discard_first:
+            found = drop_lowest(rest, used, low, value, run, paid, potential)
             if found is not None:
                 return found
         padded = rest | guards
@@ -533,13 +533,18 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
             if found is not None:
                 return found
             chosen.pop()
-        if not discard_first and discard < 0 and low != keep:
-            found = search(rest - (1 << field * low), used, low, value, run, paid,
-                           potential - most[low])
+        if drop and not discard_first:
+            found = drop_lowest(rest, used, low, value, run, paid, potential)
             if found is not None:
                 return found
         memo.add(key)
         return None
+
+    def drop_lowest(rest: int, used: int, low: int, value: int, run: bool, paid: bool,
+                    potential: int) -> int | None:
+        """The search continued with one tile of the lowest kind ``low`` as the discard."""
+        return search(rest - (1 << field * low), used, low, value, run, paid,
+                      potential - most[low])
 
     potential = sum(most_value(c) for c in hand)
 
