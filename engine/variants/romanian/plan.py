@@ -57,6 +57,7 @@ from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.obligation import pays
 from engine.variants.romanian.packed import PackedRack
 from engine.variants.romanian.state import Obligation
+from engine.variants.romanian.sweep import GaveUp, sweep_plan
 from engine.variants.romanian.tiles import meld_value, number_value
 
 
@@ -411,9 +412,15 @@ def _may_go_out(hand: Sequence[Card], ctx: PlanContext) -> bool:
     table meld it may lay off on (:func:`may_lay_off`). ``False`` means the search would
     find every copy of such a tile loose too; most racks of a game end here, before the
     candidate melds are built."""
+    return _loose(hand, ctx) is not False
+
+
+def _loose(hand: Sequence[Card], ctx: PlanContext) -> Card | bool | None:
+    """:func:`_may_go_out` with its reason: ``False`` when no plan can exist, the one tile
+    that fits nowhere (it can only be the discard) or ``None`` when every tile might fit."""
     refused = unmeldable(hand, MELD_RULES)
     if not refused:
-        return True
+        return None
     jolys = sum(1 for t in hand if t.is_joker)
     loose = 0
     last: Card | None = None
@@ -424,7 +431,9 @@ def _may_go_out(hand: Sequence[Card], ctx: PlanContext) -> bool:
         last = tile
         if loose > 1:
             return False
-    return not loose or last != ctx.keep
+    if last is not None and last == ctx.keep:
+        return False
+    return last
 
 
 def may_lay_off(tile: Card, meld: Meld, hand: Sequence[Card], jolys: int) -> bool:
@@ -452,10 +461,23 @@ def may_lay_off(tile: Card, meld: Meld, hand: Sequence[Card], jolys: int) -> boo
     return False
 
 
+SWEEP_FIRST = 30
+"""Racks of this many tiles or more are swept number by number first
+(:mod:`engine.variants.romanian.sweep`), smaller ones searched item by item first (the
+plans of the AI players' racks, never above 15 tiles in their games, stay as they were);
+each is the other's fallback."""
+
+
 # The same question recurs within a turn only (5 % hits with 1,024 entries).
 @functools.lru_cache(maxsize=64)
 def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
                  every_item: bool = False) -> Plan | None:
+    swept = False
+    if len(hand) >= SWEEP_FIRST and not every_item:
+        try:
+            return _swept(hand, ctx)
+        except GaveUp:
+            swept = True
     rack = PackedRack(hand, key=number_first)
     kinds = rack.kinds
     items = _items(hand, rack, ctx, every_item)
@@ -571,9 +593,42 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
         try:
             discard = start()
         except _GiveUp:
-            return None
+            if swept or every_item:
+                return None
+            try:
+                return _swept(hand, ctx)
+            except GaveUp:
+                return None
     if discard is None:
         return None
     picked = [items[n] for n in chosen]
     return Plan(tuple(i.specs for i in picked if i.target < 0),
                 tuple((i.target, i.specs) for i in picked if i.target >= 0), kinds[discard])
+
+
+def _swept(hand: tuple[Card, ...], ctx: PlanContext) -> Plan | None:
+    """The plan of the number-by-number sweep (:mod:`engine.variants.romanian.sweep`): with
+    a meld owed, each new meld that pays it (:func:`new_melds`, in their order) is placed
+    first and the rest of the rack swept. Raises :class:`GaveUp` when a sweep runs out of
+    places (the budget is :data:`engine.variants.romanian.sweep.SWEEP_BUDGET` per sweep)."""
+    loose = _loose(hand, ctx)
+    if loose is False:
+        return None
+    only = loose if isinstance(loose, Card) else None
+    owed = ctx.obligation
+    if owed is None:
+        found = sweep_plan(hand, ctx.melds, ctx.targets, ctx.seat, ctx.threshold, ctx.keep,
+                           discard=only)
+        return None if found is None else Plan(found.melds, found.layoffs, found.discard)
+    for meld in new_melds(hand, ctx.seat):
+        if not pays(owed, meld):
+            continue
+        specs = specs_of(meld)
+        rest = Counter(hand)
+        rest.subtract(spec.card for spec in specs)
+        found = sweep_plan(list(rest.elements()), ctx.melds, ctx.targets, ctx.seat,
+                           ctx.threshold, ctx.keep, meld_value(meld),
+                           meld.kind is MeldKind.RUN, discard=only)
+        if found is not None:
+            return Plan((specs, *found.melds), found.layoffs, found.discard)
+    return None
