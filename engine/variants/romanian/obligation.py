@@ -23,7 +23,7 @@ import functools
 from collections import Counter
 from collections.abc import Sequence
 
-from engine.cards import Card
+from engine.cards import Card, Suit
 from engine.melds import Meld, MeldKind
 from engine.variants.romanian.state import Obligation
 
@@ -32,14 +32,20 @@ def pays(obligation: Obligation, meld: Meld) -> bool:
     """True when the new ``meld`` holds the owed tile with at least two more tiles (for a
     row tile: at least two that were on the rack before the take; tiles taken with it may
     join the meld too)."""
+    first = meld.cards[0].face
+    return pays_with(obligation, meld.kind is MeldKind.RUN, first.suit, first.rank,
+                     [p.card for p in meld.cards])
+
+
+def pays_with(obligation: Obligation, run: bool, colour: Suit | None, number: int,
+              cards: Sequence[Card]) -> bool:
+    """:func:`pays` for a new meld given by its tiles (``cards``, Jolys as Jolys): a run
+    (``run``) of ``colour`` or a set of ``number``."""
     tile = obligation.tile
     rank, suit = tile.rank, tile.suit
     # attributes compared, not cards: legal-move lists ask this of thousands of melds
-    first = meld.cards[0].face
-    if not tile.is_joker and (first.suit is not suit if meld.kind is MeldKind.RUN
-                              else first.rank != rank):
+    if not tile.is_joker and (colour is not suit if run else number != rank):
         return False
-    cards = [p.card for p in meld.cards]
     if len(cards) < 3 or not any(c.rank == rank and c.suit is suit for c in cards):
         return False
     if obligation.kind != "row":

@@ -174,7 +174,7 @@ def test_the_plan_search_gives_up_after_its_budget_and_always_answers_the_same(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A rack taken from deep in the discard row can hold dozens of tiles; refuting every
     way out could take minutes. The item search stops after ``budget`` steps and the
-    number-by-number sweep takes over; when that runs out of places too, the planner
+    number-by-number sweep takes over; when that runs out of steps too, the planner
     answers "no plan" (the face-up tile is then refused), the same answer every time,
     whatever the order of the tiles: "Nur bei diesem letzten Spielzug darf man den offen
     liegenden Anfangsstein vom Ende der Mauer aufnehmen, um so seine Hand zu
