@@ -312,7 +312,11 @@ class _Sweep:
         if self.steps > self.budget:
             raise GaveUp()
         need = self.need
-        key = (p, tuple(sorted([_key(p, r, jolys) for r in runs])), jolys, discarded,
+        if self.owed is not None and not down & _PAID:
+            shapes = sorted([(*_key(p, r, jolys), self._towards_paying(r)) for r in runs])
+        else:
+            shapes = sorted([_key(p, r, jolys) for r in runs])
+        key = (p, tuple(shapes), jolys, discarded,
                tuple(sorted([(b[0], len(b[1]), b[2]) for b in below])),
                down, min(value, need) if need is not None else 0, kept if p <= 14 else ())
         if key in self.memo:
@@ -350,6 +354,34 @@ class _Sweep:
         if run:
             return _PAID if pays_with(owed, True, TILE_COLOURS[where], 0, cards) else 0
         return _PAID if pays_with(owed, False, None, self.rank(where), cards) else 0
+
+    def _towards_paying(self, run: _Open) -> int:
+        """How far open new ``run`` is from paying the meld owed (part of the memo key: two
+        runs alike but for that have different futures): 0 without the tile owed, else 1
+        plus the tiles it holds from the rack before the take, up to two (for a tile taken
+        from the row; :func:`engine.variants.romanian.obligation.pays`)."""
+        owed = self.owed
+        assert owed is not None
+        if run[3] != _NEW:
+            return 0
+        tile = owed.tile
+        cards = [s.card for s in run[5]]
+        if tile not in cards:
+            return 0
+        if owed.kind != "row":
+            return 1
+        before = Counter(owed.rack)
+        seen: Counter[Card] = Counter()
+        skipped = False
+        found = 0
+        for card in cards:
+            if card == tile and not skipped:
+                skipped = True
+                continue
+            seen[card] += 1
+            if seen[card] <= before[card]:
+                found += 1
+        return 1 + min(found, 2)
 
     def _may_pay(self, runs: list[_Open]) -> bool:
         """Whether one of the open new ``runs`` holds the tile owed (and may pay later)."""

@@ -143,3 +143,23 @@ def readings_specs(text: str) -> list:
     """The specs of natural tiles ``text`` in order."""
     from engine.melds import CardSpec
     return [CardSpec(c) for c in parse_cards(text)]
+
+
+def test_an_open_run_that_would_pay_the_meld_owed_is_remembered_apart() -> None:
+    """A tile owed from the row must go into a new meld with two tiles from the rack
+    ("Wenn man zwei Steine auf seinem Ständer hat, mit denen man einen Satz oder eine
+    Folge mit irgendeinem Stein der abgelegten Steine vervollständigen kann, darf man
+    diesen Stein aufnehmen und die Meldung machen"). Here the owed tile is a Joly: jk r12
+    r13 r1 pays, r12 r13 r1 is a run, r1 the discard. Upwards, the runs at the last place
+    look alike with the Joly placed or laid off on the table set: the sweep once
+    remembered the state without the Joly's run as refuted and missed the way out."""
+    rack = parse_cards("r12 r13 r1 r12 r13 jk r1 r1")
+    owed = Obligation("row", JOKER, tuple(parse_cards("r12 r13 r1 r12 r13 r1 r1")))
+    for mirror in (False, True):
+        sweep = _Sweep(rack, TABLE, (1,), 0, None, None, 0, False, None, 10 ** 4, mirror,
+                       owed)
+        found = sweep.solve()
+        assert found is not None
+        ctx = PlanContext(melds=TABLE, seat=0, targets=(1,), obligation=owed)
+        _reads_as_the_moves_read_it(Plan(found.melds, found.layoffs, found.discard), rack,
+                                    ctx)
