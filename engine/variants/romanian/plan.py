@@ -30,9 +30,9 @@ the numbers instead, keeping only the open runs between them, upwards and downwa
 turns. Racks of :data:`SWEEP_FIRST` tiles or more are swept only; smaller ones are
 searched item by item and swept when that search gives up. Of 900 racks of 40-60 tiles
 built from melds and one tile more (0-2 Jolys, each with a way out), the item search
-alone gives up on 57; the sweep finds 897 within its budget (all 900 without it). In
-games of the AI players (racks of up to 15 tiles, 2,176 searches) no item search
-reached its budget.
+alone finds 842 (p50 5.3 ms, max 35 ms), the planner now 895 (p50 0.8 ms, p99 12.6 ms,
+max 29 ms; the sweep without its budget finds all 900). In games of the AI players
+(racks of up to 15 tiles, 2,176 searches) no item search reached its budget.
 """
 
 from __future__ import annotations
