@@ -1,4 +1,5 @@
-"""Going out found number by number: the exact search behind the going-out planner.
+"""Going out found number by number: the search that decides, within its budget, whether
+a rack can go out.
 
 romanian-rummy.de.txt: "Um das Spiel zu gewinnen, muss man alle Steine, die man noch
 hat, melden bis auf einen Stein – dieser letzte Stein muss abgelegt werden."
@@ -10,14 +11,14 @@ the 1 after the 13), Rummikub-solver style: at each number every tile of that nu
 placed at once (it extends an open run of its colour, starts a run, joins a set of the
 number, completes a table set, extends a table run at either end, or is the discard) and
 a Joly may join anything there or wait. What is left open between numbers is small (the
-open runs, by colour, length and Jolys; the Jolys left; whether the discard is made; the
-1s kept for the place after the 13), so the dead ends it remembers are few and a rack of
-60 tiles is settled in thousands of steps, not millions.
+open runs, by colour, length and Jolys; the Jolys left; whether the discard is made and
+the meld owed paid; the 1s kept for the place after the 13), so the dead ends it
+remembers are few and most racks of 60 tiles are settled in a few hundred steps.
 
-New runs are at most :data:`LONGEST_RUN` tiles: a longer one with at most two Jolys cuts
-into two runs the rules accept (``plan._longest_whole``), the same tiles, value and
-runs, so no way out is lost. A table run's lay-off is one group (both ends, one action);
-every group and meld it proposes is read back by :func:`engine.melds.readings` and
+The rules read the same from either end (1-2-3 and 12-13-1), so a second sweep walks the
+numbers downwards; :func:`sweep_plan` lets the two take turns. New runs are at most
+:data:`LONGEST_RUN` tiles; a table run's lay-off is one group (both ends, one action);
+every meld and group it proposes is read back by :func:`engine.melds.readings` and
 :func:`engine.melds.extend_readings` before the plan is returned.
 """
 
@@ -54,8 +55,8 @@ SWEEP_BUDGET = 4_000
 together before :func:`sweep_plan` gives up: 20-40 ms. Of 1,792 racks of 40-60 tiles
 built from melds (and the same with one tile more), the sweep settled 99 % within 4,036
 steps and half within 106; 13 needed more than 5,000 (the most 41,731). A rack of 63
-tiles from a random game with a meld owed and no way out took 30,000 places (1.2 s) to
-refute."""
+tiles from a random game with a meld owed and no way out took about 30,000 places
+(1.2 s) to refute: it is answered "no plan" within the budget."""
 
 _FIRST_CHUNK = 500
 """Steps each direction may take in the first round; each round doubles it."""
