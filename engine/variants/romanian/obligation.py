@@ -48,11 +48,17 @@ def pays_with(obligation: Obligation, run: bool, colour: Suit | None, number: in
         return False
     if len(cards) < 3 or not any(c.rank == rank and c.suit is suit for c in cards):
         return False
-    if obligation.kind != "row":
-        return True
+    return obligation.kind != "row" or from_the_rack(obligation, cards) >= 2
+
+
+def from_the_rack(obligation: Obligation, cards: Sequence[Card]) -> int:
+    """How many of ``cards`` (a meld holding the tile owed) count as tiles that were on the
+    rack before the take, up to two: the owed tile itself once does not, and a tile counts
+    only as often as the rack held it."""
     before = _counts(obligation.rack)
+    tile = obligation.tile
     seen: dict[Card, int] = {}
-    skipped = False  # the owed tile itself does not count
+    skipped = False
     found = 0
     for card in cards:
         if card == tile and not skipped:
@@ -63,8 +69,8 @@ def pays_with(obligation: Obligation, run: bool, colour: Suit | None, number: in
         if n <= before.get(card, 0):
             found += 1
             if found == 2:
-                return True
-    return False
+                break
+    return found
 
 
 # The rack before the take is the same for every meld a turn's legal moves ask about.

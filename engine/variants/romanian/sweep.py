@@ -41,7 +41,7 @@ from engine.melds import (
     readings,
 )
 from engine.variants.romanian.melds import MELD_RULES
-from engine.variants.romanian.obligation import paid_by, pays_with
+from engine.variants.romanian.obligation import from_the_rack, paid_by, pays_with
 from engine.variants.romanian.state import Obligation
 from engine.variants.romanian.tiles import meld_value, number_value
 
@@ -371,18 +371,7 @@ class _Sweep:
             return 0
         if owed.kind != "row":
             return 1
-        before = Counter(owed.rack)
-        seen: Counter[Card] = Counter()
-        skipped = False
-        found = 0
-        for card in cards:
-            if card == tile and not skipped:
-                skipped = True
-                continue
-            seen[card] += 1
-            if seen[card] <= before[card]:
-                found += 1
-        return 1 + min(found, 2)
+        return 1 + from_the_rack(owed, cards)
 
     def _may_pay(self, runs: list[_Open]) -> bool:
         """Whether one of the open new ``runs`` holds the tile owed (and may pay later)."""
