@@ -42,6 +42,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Literal
 
 from engine.candidates import generated_melds, unmeldable
 from engine.cards import JOKER, SORT_KEY, TILE_COLOURS, Card, Suit, shared_card
@@ -404,9 +405,10 @@ def going_out_plan(hand: Sequence[Card], ctx: PlanContext,
     tiles of ``hand``, not their order, and is cached per (tiles, ``ctx``, ``budget``):
     the legal moves of one turn ask the same question many times.
     """
-    if not hand or not _may_go_out(hand, ctx):
+    loose = _loose(hand, ctx) if hand else False
+    if loose is False:
         return None
-    return _cached_plan(tuple(sorted(hand, key=SORT_KEY)), ctx, budget)
+    return _cached_plan(tuple(sorted(hand, key=SORT_KEY)), ctx, budget, only=loose)
 
 
 def _may_go_out(hand: Sequence[Card], ctx: PlanContext) -> bool:
@@ -418,7 +420,7 @@ def _may_go_out(hand: Sequence[Card], ctx: PlanContext) -> bool:
     return _loose(hand, ctx) is not False
 
 
-def _loose(hand: Sequence[Card], ctx: PlanContext) -> Card | bool | None:
+def _loose(hand: Sequence[Card], ctx: PlanContext) -> Card | Literal[False] | None:
     """:func:`_may_go_out` with its reason: ``False`` when no plan can exist, the one tile
     that fits nowhere (it can only be the discard) or ``None`` when every tile might fit."""
     refused = unmeldable(hand, MELD_RULES)
@@ -477,10 +479,12 @@ search gives up."""
 # The same question recurs within a turn only (5 % hits with 1,024 entries).
 @functools.lru_cache(maxsize=64)
 def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
-                 every_item: bool = False) -> Plan | None:
+                 every_item: bool = False, only: Card | None = None) -> Plan | None:
+    """:func:`going_out_plan` for sorted tiles; ``only``: the one tile that fits nowhere
+    (:func:`_loose`; it can only be the discard), a hint for the sweep."""
     if len(hand) >= SWEEP_FIRST and not every_item:
         try:
-            return _swept(hand, ctx)
+            return _swept(hand, ctx, only)
         except GaveUp:
             return None
     rack = PackedRack(hand, key=number_first)
@@ -601,7 +605,7 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
             if every_item:
                 return None
             try:
-                return _swept(hand, ctx)
+                return _swept(hand, ctx, only)
             except GaveUp:
                 return None
     if discard is None:
@@ -611,14 +615,12 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
                 tuple((i.target, i.specs) for i in picked if i.target >= 0), kinds[discard])
 
 
-def _swept(hand: tuple[Card, ...], ctx: PlanContext) -> Plan | None:
+def _swept(hand: tuple[Card, ...], ctx: PlanContext, only: Card | None = None
+           ) -> Plan | None:
     """The plan of the number-by-number sweep (:mod:`engine.variants.romanian.sweep`),
-    within :data:`engine.variants.romanian.sweep.SWEEP_BUDGET` steps; raises
-    :class:`GaveUp` when they are spent."""
-    loose = _loose(hand, ctx)
-    if loose is False:
-        return None
+    within :data:`engine.variants.romanian.sweep.SWEEP_BUDGET` steps; ``only``: the one
+    tile that may be the discard, when :func:`_loose` found one. Raises :class:`GaveUp`
+    when the steps are spent."""
     found = sweep_plan(hand, ctx.melds, ctx.targets, ctx.seat, ctx.threshold, ctx.keep,
-                       discard=loose if isinstance(loose, Card) else None,
-                       owed=ctx.obligation)
+                       discard=only, owed=ctx.obligation)
     return None if found is None else Plan(found.melds, found.layoffs, found.discard)

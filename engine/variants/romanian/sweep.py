@@ -97,6 +97,8 @@ class SweepResult:
 _Open = tuple[int, int, int, int, int, tuple[CardSpec, ...]]
 # A group laid off below a table run that may still grow above it: (target, tiles, Jolys).
 _Below = tuple[int, tuple[CardSpec, ...], int]
+# A table run to lay off on: (colour, first place, last place, length, Jolys).
+_TableRun = tuple[int, int, int, int, int]
 
 
 def _key(p: int, run: _Open, left: int) -> tuple[int, ...]:
@@ -105,13 +107,14 @@ def _key(p: int, run: _Open, left: int) -> tuple[int, ...]:
     it started if at place 1 or 2 (it may not reach thirteen tiles), and its Jolys and
     real tiles only while they can still matter (a run holding two Jolys needs four real
     tiles; with one it has two at three tiles); a group at a table run its length (the
-    run may not pass thirteen tiles)."""
+    run may not pass thirteen tiles). The side comes second in every key: a new run and a
+    group at a table run must never read alike (they once did, and a way out was lost)."""
     colour, length, jolys, side, target, _ = run
     if side != _NEW:
-        return (colour, length, jolys, side, target)
+        return (colour, side, length, jolys, target)
     start = p - length
     counted = jolys + left >= 2
-    return (colour, min(length, 3), jolys if counted or left else 0,
+    return (colour, _NEW, min(length, 3), jolys if counted or left else 0,
             min(length - jolys, 4) if counted else 0, start if start <= 2 else 0)
 
 
@@ -135,6 +138,14 @@ def _group_fits(length: int, jolys: int, first: int) -> bool:
     return length - jolys >= 2 * jolys
 
 
+def _tiles_at(place: int, tiles: list[list[int]], kept: tuple[int, ...]) -> list[int]:
+    """The tiles of ``place`` per colour: ``tiles`` up to the 13, the ``kept`` 1s at 14,
+    none after (at place 15 the open runs only end)."""
+    if place <= 13:
+        return list(tiles[place])
+    return list(kept) if place == 14 else [0] * _COLOURS
+
+
 class _Frame:
     """What one place's choices change as they go (undone on the way back): the tiles of
     the place not yet placed (``avail`` per colour), the open runs after it (``out``),
@@ -142,14 +153,14 @@ class _Frame:
     value, whether a new run is down (``run`` before the place, ``closed`` in it) and the
     1s kept for the place after the 13."""
 
-    __slots__ = ("avail", "below", "closed", "discarded", "firsts", "jolys", "kept", "later",
-                 "nxt", "out", "p", "run", "value", "wanted", "wanted_later")
+    __slots__ = ("avail", "below", "closed", "discarded", "jolys", "kept", "later", "nxt",
+                 "out", "p", "run", "table_runs", "value", "wanted", "wanted_later")
 
     def __init__(self, p: int, avail: list[int], jolys: int, discarded: bool,
                  below: list[_Below], value: int, run: int, kept: tuple[int, ...],
-                 tiles: list[list[int]], firsts: dict[int, int]) -> None:
+                 tiles: list[list[int]], table_runs: dict[int, _TableRun]) -> None:
         self.p = p
-        self.firsts = firsts  # the first place of each table run
+        self.table_runs = table_runs
         self.avail = avail
         self.out: list[_Open] = []
         self.jolys = jolys
@@ -161,16 +172,8 @@ class _Frame:
         self.kept = kept
         # the tiles of the next place, and the open runs that need one of them (a new run
         # under three tiles, a group below a table run) per colour
-        self.nxt = [0] * _COLOURS  # place 15: nothing, the runs only end
-        if p + 1 <= 13:
-            self.nxt = list(tiles[p + 1])
-        elif p + 1 == 14:
-            self.nxt = list(kept)
-        self.later = [0] * _COLOURS  # the tiles two places on
-        if p + 2 <= 13:
-            self.later = list(tiles[p + 2])
-        elif p + 2 == 14:
-            self.later = list(kept)
+        self.nxt = _tiles_at(p + 1, tiles, kept)
+        self.later = _tiles_at(p + 2, tiles, kept)  # the tiles two places on
         self.wanted = [0] * _COLOURS
         self.wanted_later = [0] * _COLOURS
 
@@ -203,7 +206,7 @@ class _Frame:
         if side == _NEW:
             return run[1] < MELD_RULES.min_cards, run[1] == 1
         if side == _LEFT:  # up to the place before its table run
-            return self.p + 1 < self.firsts[run[4]], False
+            return self.p + 1 < self.table_runs[run[4]][1], False
         return False, False
 
     def short(self) -> int:
@@ -223,7 +226,7 @@ class _Sweep:
     made before it (a meld owed) bring to an opening."""
 
     def __init__(self, hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence[int],
-                 seat: int, need: int | None, keep: Card | None, value: int, run: bool,
+                 need: int | None, keep: Card | None, value: int, run: bool,
                  discard: Card | None, budget: int, mirror: bool = False,
                  owed: Obligation | None = None) -> None:
         self.mirror = mirror
@@ -232,7 +235,6 @@ class _Sweep:
         self.owed_place = 16
         if owed is not None and not owed.tile.is_joker and owed.tile.rank != 1:
             self.owed_place = 15 - owed.tile.rank if mirror else owed.tile.rank
-        self.seat = seat
         self.need = need
         self.keep = keep
         self.only = discard  # the one tile that may be the discard, when one fits nowhere
@@ -246,9 +248,8 @@ class _Sweep:
         # and colour c
         self.tiles = [[counts[shared_card(self.rank(p), col)] if 1 <= p <= 13 else 0
                        for col in TILE_COLOURS] for p in range(16)]
-        self.colour = {col: i for i, col in enumerate(TILE_COLOURS)}
-        # table runs: target -> (colour, first place, last place, length, Jolys)
-        self.runs: dict[int, tuple[int, int, int, int, int]] = {}
+        colour = {col: i for i, col in enumerate(TILE_COLOURS)}
+        self.runs: dict[int, _TableRun] = {}
         # table sets by number: (target, colours present, size, Jolys)
         self.sets: dict[int, list[tuple[int, frozenset[int], int, int]]] = {}
         for t in targets:
@@ -260,16 +261,15 @@ class _Sweep:
                 first, last = face.rank, face.rank + len(meld.cards) - 1
                 if mirror:
                     first, last = 15 - last, 15 - first
-                self.runs[t] = (self.colour[face.suit], first, last, len(meld.cards), jolys)
+                self.runs[t] = (colour[face.suit], first, last, len(meld.cards), jolys)
             else:
-                present = frozenset(self.colour[p.card.suit] for p in meld.cards
+                present = frozenset(colour[p.card.suit] for p in meld.cards
                                     if not p.card.is_joker and p.card.suit is not None)
                 place = 15 - meld.rank if mirror and meld.rank != 1 else meld.rank
                 self.sets.setdefault(place, []).append((t, present, len(meld.cards), jolys))
-        self.firsts = {t: r[1] for t, r in self.runs.items()}
         self.memo: set[tuple[object, ...]] = set()
-        self.placed: list[tuple[int, tuple[CardSpec, ...]]] = []  # (target or -1, tiles)
-        self.discard: Card | None = None
+        # (table meld, new meld -1 or the discard _DISCARD; its tiles), in placing order
+        self.placed: list[tuple[int, tuple[CardSpec, ...]]] = []
 
     def rank(self, place: int) -> int:
         """The number of the tiles at ``place`` (the 1 at 1 and 14)."""
@@ -287,7 +287,6 @@ class _Sweep:
         """The way out, or ``None``; raises :class:`GaveUp` past the budget (memo kept:
         a later call with a larger budget goes on where this one stopped)."""
         self.placed.clear()
-        self.discard = None
         ones = self.tiles[1]
         for kept in _splits_of(ones, self._may_keep_one):
             avail = [ones[c] - kept[c] for c in range(_COLOURS)]
@@ -326,7 +325,7 @@ class _Sweep:
             found = self._finish(jolys, discarded, below, down, value)
         else:
             found = self._place(_Frame(p, avail, jolys, discarded, list(below), value, down,
-                                       kept, self.tiles, self.firsts), runs)
+                                       kept, self.tiles, self.runs), runs)
         if not found:
             self.memo.add(key)
         return found
@@ -340,7 +339,7 @@ class _Sweep:
         if discarded:
             return jolys == 0
         if jolys == 1 and self.keep != JOKER and self.only is None:
-            self.discard = JOKER
+            self._mark(_DISCARD, (CardSpec(JOKER),))  # the Joly left is the discard
             return True
         return False
 
@@ -375,9 +374,7 @@ class _Sweep:
 
     def _may_pay(self, runs: list[_Open]) -> bool:
         """Whether one of the open new ``runs`` holds the tile owed (and may pay later)."""
-        assert self.owed is not None
-        tile = self.owed.tile
-        return any(r[3] == _NEW and any(s.card == tile for s in r[5]) for r in runs)
+        return any(self._towards_paying(r) for r in runs)
 
     def _mark(self, target: int, tiles: tuple[CardSpec, ...]) -> int:
         self.placed.append((target, tiles))
@@ -671,9 +668,7 @@ class _Sweep:
         melds = tuple(ordered(-1, tiles) for target, tiles in self.placed if target == -1)
         layoffs = tuple(sorted((target, ordered(target, tiles))
                                for target, tiles in self.placed if target >= 0))
-        discard = next((tiles[0].card for target, tiles in self.placed if target == _DISCARD),
-                       self.discard)
-        assert discard is not None
+        discard = next(tiles[0].card for target, tiles in self.placed if target == _DISCARD)
         return SweepResult(melds, layoffs, discard)
 
 
@@ -731,8 +726,8 @@ def sweep_plan(hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence[in
     racks of 40-60 tiles built from melds, one direction alone needed up to 55,000 places
     where the other needed 16)."""
     steps = Steps(SWEEP_BUDGET) if budget is None else budget
-    sweeps = [_Sweep(hand, melds, targets, seat, need, keep, value, run, discard, 0, mirror,
-                     owed) for mirror in (False, True)]
+    sweeps = [_Sweep(hand, melds, targets, need, keep, value, run, discard, 0, mirror, owed)
+              for mirror in (False, True)]
     found: SweepResult | None = None
     chunk = _FIRST_CHUNK
     while steps.left > 0:
