@@ -29,6 +29,9 @@ class MeldKind(enum.Enum):
     SET = "set"
     RUN = "run"
 
+    # singletons: the identity hash in C (Enum's own hashes the name in Python)
+    __hash__ = object.__hash__
+
 
 class AceMode(enum.Enum):
     """Where an ace may stand in a run.
@@ -42,6 +45,9 @@ class AceMode(enum.Enum):
     LOW = "low"
     HIGH_OR_LOW = "high_or_low"
     AROUND = "around"
+
+    # singletons: the identity hash in C (the candidate caches take the mode as a key)
+    __hash__ = object.__hash__
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +86,12 @@ class CardSpec:
     card: Card
     face: Card | None = None
 
+    def __hash__(self) -> int:
+        # one call instead of a tuple hash over two cards: specs key the readings caches
+        # (Card._hash < 512, so this is exact)
+        face = self.face
+        return self.card._hash << 9 | (face._hash if face is not None else 0)
+
     def __str__(self) -> str:
         return f"{self.card}={self.face}" if self.face is not None else str(self.card)
 
@@ -107,6 +119,10 @@ class Placed:
     face: Card
     owner: int
 
+    def __hash__(self) -> int:
+        # one call instead of a tuple hash (melds key the lay-off caches)
+        return (self.card._hash << 9 | self.face._hash) ^ self.owner << 18
+
     def __str__(self) -> str:
         return f"{self.card}={self.face}" if self.card.is_joker else str(self.card)
 
@@ -119,6 +135,10 @@ class Meld:
     kind: MeldKind
     cards: tuple[Placed, ...]
     owner: int
+
+    def __hash__(self) -> int:
+        # not through the kind's Enum.__hash__ (a Python call hashing its name)
+        return hash(self.cards) ^ self.owner << 1 ^ (self.kind is MeldKind.SET)
 
     @property
     def faces(self) -> tuple[Card, ...]:

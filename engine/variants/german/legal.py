@@ -127,8 +127,12 @@ def _play(state: GameState, seat: int) -> list[Any]:
     out: list[Any] = []
     for group in candidate_melds(hand, mrules):
         used = len(group)
-        if (leaves_ok(used, sum(1 for s in group if s.card != taken))
-                and not (no_last and size - used == 1)
+        if used >= size or (no_last and size - used == 1):
+            continue
+        # the cards other than the taken one used by the meld: at most ``used``, so only
+        # counted when that many would leave none of them
+        if ((taken is None or others > used
+                or others > sum(1 for s in group if s.card != taken))
                 and len(readings(group, seat, mrules)) == 1):
             out.append(MeldCards(seat, (group,)))
     if may_play_on_table(state, seat):
@@ -173,28 +177,33 @@ def exchanges(state: GameState, seat: int) -> list[ExchangeJoker]:
     if not with_jokers:
         return []
     hand = state.hands[seat]
-    mrules = meld_rules(state.rules)
     four = state.rules.flag("set_swap_four")
-    have = Counter(hand)
-    out: list[ExchangeJoker] = []
+    held = set(hand)
+    found: list[tuple[int, tuple[Card, ...], int]] = []  # (meld, cards given, jokers freed)
     for index, meld, jokers in with_jokers:
-        options: list[tuple[tuple[Card, ...], int]] = []
         if four and meld.kind is MeldKind.SET:
             want = missing_cards(meld)
-            if not Counter(want) - have:
-                options.append((want, jokers))
+            if held.issuperset(want):  # the missing cards are of distinct suits
+                found.append((index, want, jokers))
         elif meld.kind is MeldKind.SET:
-            options += [((card,), 1) for card in _distinct(hand)
-                        if not card.is_joker and card.rank == meld.rank]
+            rank = meld.rank
+            found += [(index, (card,), 1)
+                      for card in sorted((c for c in held if c.rank == rank
+                                          and not c.is_joker), key=SORT_KEY)]
         else:
             # a run's jokers stand for named cards: the hand's copies of those faces
             faces = {p.face for p in meld.cards if p.card.is_joker}
-            options += [((card,), 1) for card in sorted(faces, key=SORT_KEY) if have[card]]
-        for cards, freed in options:
-            rest = list((have - Counter(cards)).elements()) + [JOKER] * freed
-            for group in candidate_melds(rest, mrules):
-                if sum(1 for s in group if s.card.is_joker) >= freed:
-                    out.append(ExchangeJoker(seat, cards, index, group))
+            found += [(index, (card,), 1) for card in sorted(faces & held, key=SORT_KEY)]
+    if not found:
+        return []
+    mrules = meld_rules(state.rules)
+    have = Counter(hand)
+    out: list[ExchangeJoker] = []
+    for index, cards, freed in found:
+        rest = list((have - Counter(cards)).elements()) + [JOKER] * freed
+        for group in candidate_melds(rest, mrules):
+            if sum(1 for s in group if s.card.is_joker) >= freed:
+                out.append(ExchangeJoker(seat, cards, index, group))
     return out
 
 

@@ -269,23 +269,27 @@ def apply_discard(state: GameState, action: Discard) -> Result:
     seat = action.seat
     left = remove_cards(state.hands[seat], [action.card])
     turn = turn_extra(state)
-    state = replace(state, hands=state.hands_with(seat, left),
-                    discard=(*state.discard, action.card))
+    hands = state.hands_with(seat, left)
+    discard = (*state.discard, action.card)
     events: list[Any] = [Discarded(seat, action.card)]
     if not left:
+        state = replace(state, hands=hands, discard=discard)
         rummy = is_rummy(state)
         state = replace(state, has_melded=with_flag(state.has_melded, seat),
                         has_played=with_flag(state.has_played, seat))
         events.append(WentOut(seat, rummy))
         return finish_out(state, seat, rummy, events)
-    if blocked(state):
-        events.append(DealBlocked(state.deal_number))
-        return score_hand(state, None, False, events)
+    if len(left) <= 2:  # blocked() needs every hand at two cards or fewer
+        state = replace(state, hands=hands, discard=discard)
+        if blocked(state):
+            events.append(DealBlocked(state.deal_number))
+            return score_hand(state, None, False, events)
     extra = game_extra(state)
     if not turn.dealer_discard:
         extra = replace(extra, played=with_flag(extra.played, seat))
     nxt = next_active(state, seat)
-    state = replace(state, current=nxt, phase=Phase.DRAW, extra=extra,
+    state = replace(state, hands=hands, discard=discard, current=nxt, phase=Phase.DRAW,
+                    extra=extra,
                     turn=TurnState(fresh=not state.has_played[nxt],
                                    extra=GermanTurn(first=not extra.played[nxt])))
     return state, tuple(events)
