@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 
 from engine.cards import JOKER, JOKER_RANK, SORT_KEY, Card, Suit, shared_card
@@ -304,12 +304,30 @@ class MeldReach:
             rules.max_set, rules.min_cards)
 
 
-def unmeldable(cards: Sequence[Card], rules: MeldRules) -> dict[Card, int]:
+_LAST_UNMELDABLE: tuple[object, MeldRules, Mapping[Card, int]] | None = None
+
+
+def unmeldable(cards: Sequence[Card], rules: MeldRules) -> Mapping[Card, int]:
     """The cards of ``cards`` that :func:`may_meld_with` refuses (no meld the cards might
     make holds them), each with its number of copies in ``cards``: the test for every
     card at once (racks of dozens of tiles ask about each tile), read by
     :class:`MeldReach` and counted by integer keys (the rank and suit code of
-    :class:`engine.cards.Card`'s hash), so that no Suit is hashed."""
+    :class:`engine.cards.Card`'s hash), so that no Suit is hashed. For a tuple (a state's
+    hand, immutable) the last answer is reused while the same object is asked about
+    again (a Romanian move list asks for the going-out test and the opening test); the
+    mapping is shared: read it, never change it."""
+    global _LAST_UNMELDABLE
+    if type(cards) is tuple:
+        last = _LAST_UNMELDABLE  # one read: another thread may replace it meanwhile
+        if last is not None and last[0] is cards and last[1] is rules:
+            return last[2]
+        found = _unmeldable(cards, rules)
+        _LAST_UNMELDABLE = (cards, rules, found)
+        return found
+    return _unmeldable(cards, rules)
+
+
+def _unmeldable(cards: Sequence[Card], rules: MeldRules) -> dict[Card, int]:
     reach = MeldReach(cards, rules)
     copies: dict[int, int] = {}
     first: dict[int, Card] = {}

@@ -126,11 +126,13 @@ GROUPS = [parse_cards(g) for g in ("r1 r2 r3", "y2 y3 y4", "b12 b13 b1", "r2 y2 
 
 @st.composite
 def racks(draw: st.DrawFn) -> list[Card]:
-    """Up to nine tiles: two or three of ``GROUPS`` (the last may lose a tile) and one or
-    two tiles of the pool."""
+    """Up to nine tiles: one or two of ``GROUPS`` (the last may lose a tile) and one or
+    two tiles of the pool; two Jolys at most, as in the game."""
     groups = draw(st.lists(st.sampled_from(GROUPS), min_size=1, max_size=2))
     tiles = [t for g in groups for t in g]
     tiles += draw(st.lists(st.sampled_from([*POOL, JOKER]), min_size=1, max_size=2))
+    while tiles.count(JOKER) > 2:  # "Die beiden Steine ohne Nummern nennt man Joly"
+        tiles.remove(JOKER)
     if draw(st.booleans()):
         tiles.pop(draw(st.integers(0, len(tiles) - 1)))
     return draw(st.permutations(tiles))
