@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from typing import cast
 
 from engine.candidates import unmeldable
 from engine.cards import Card
@@ -65,7 +66,7 @@ def opening_choices(hand: Sequence[Card], seat: int, threshold: int,
     """Openings the hand can make, best first (a canonical selection, not every one):
     every qualifying subset of the best partition's melds and every single meld that is
     an opening alone; each leaves at least one tile to discard."""
-    if not may_open(hand, threshold):
+    if not may_open(hand, threshold) or not may_open_at_all(hand, seat, threshold):
         return []
     part = best_partition(hand, MELD_RULES, rack_points(rack_one))
     melds = [m for m in (_read(g, seat) for g in part.melds) if m is not None]
@@ -89,6 +90,26 @@ def opening_with(hand: Sequence[Card], seat: int, threshold: int, tile: Card) ->
     leave no tile; a step budget stays as a guard. The tiles left are packed
     (:class:`engine.variants.romanian.packed.PackedRack`): trying a meld is one
     subtraction."""
+    found = _search(hand, seat, threshold, tile)
+    return None if found is _GAVE_UP else cast(Groups | None, found)
+
+
+def may_open_at_all(hand: Sequence[Card], seat: int, threshold: int) -> bool:
+    """``False`` when no set of new melds of ``hand`` is an opening of ``threshold`` points
+    that leaves a tile (the search of :func:`opening_with` without a tile to hold, cut by
+    the same value bound); ``True`` when one is found or the step budget ran out. Every
+    opening :func:`opening_choices` lists is such a set, so ``False`` means it lists
+    none."""
+    return _search(hand, seat, threshold, None) is not None
+
+
+_GAVE_UP = object()
+
+
+def _search(hand: Sequence[Card], seat: int, threshold: int,
+            tile: Card | None) -> Groups | object | None:
+    """The opening search of :func:`opening_with` (with ``tile``: its melds hold it and a
+    tile other than its twins stays); ``_GAVE_UP`` once the step budget is spent."""
     melds = new_melds(hand, seat)
     rack = PackedRack(hand)
     guards = rack.guards
@@ -97,17 +118,17 @@ def opening_with(hand: Sequence[Card], seat: int, threshold: int, tile: Card) ->
     value = [meld_value(m) for m in melds]
     most = [sum(most_value(p.card) for p in m.cards) for m in melds]
     runs = [m.kind is MeldKind.RUN for m in melds]
-    twin = rack.where.get(tile, -1)
+    twin = rack.where.get(tile, -1) if tile is not None else -1
     steps = 0
 
     def grow(chosen: list[int], left: int, tiles: int, start: int, total: int, run: bool,
-             potential: int) -> Groups | None:
+             potential: int) -> Groups | object | None:
         """``left``: the tiles not in ``chosen`` (packed), ``tiles`` of them, worth
         ``potential`` at most; ``total``: the value of ``chosen``."""
         nonlocal steps
         steps += 1
         if steps > _SEARCH_BUDGET:
-            return None
+            return _GAVE_UP
         twins = rack.count(left, twin) if twin >= 0 else 0
         if run and total >= threshold and tiles > twins:
             return tuple(specs_of(melds[i]) for i in chosen)
@@ -123,12 +144,14 @@ def opening_with(hand: Sequence[Card], seat: int, threshold: int, tile: Card) ->
                     return found
         return None
 
-    start = rack.full
+    full = rack.full
     potential = sum(most_value(c) for c in hand)
+    if tile is None:
+        return grow([], full, len(hand), 0, 0, False, potential)
     for i, meld in enumerate(melds):
         if not any(p.card == tile for p in meld.cards):
             continue
-        rest = (start | guards) - delta[i]
+        rest = (full | guards) - delta[i]
         if rest & guards == guards and len(hand) > size[i]:
             found = grow([i], rest ^ guards, len(hand) - size[i], 0, value[i], runs[i],
                          potential - most[i])

@@ -27,7 +27,13 @@ from engine.candidates import candidate_melds
 from engine.cards import JOKER, TILE_COLOURS, Card, parse_cards
 from engine.melds import CardSpec, Meld, MeldKind, extend_readings, rank_at, readings
 from engine.variants.romanian.melds import MELD_RULES
-from engine.variants.romanian.opening import may_open, opening_choices, opening_with, qualifies
+from engine.variants.romanian.opening import (
+    may_open,
+    may_open_at_all,
+    opening_choices,
+    opening_with,
+    qualifies,
+)
 from engine.variants.romanian.packed import PackedRack
 from engine.variants.romanian.plan import (
     SEARCH_BUDGET,
@@ -322,6 +328,35 @@ def test_the_quick_opening_test_never_refuses_a_rack_that_opens(
         assert opening_choices(hand, 0, threshold) == found
     if not may_open(hand, threshold):
         assert found == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(MIXED_POOL), min_size=3, max_size=16),
+       st.sampled_from([25, 45, 50, 100]))
+def test_the_opening_search_never_refuses_a_rack_that_opens(
+        hand: list[Card], threshold: int) -> None:
+    """"Bei den Meldungen muss mindestens eine eine Folge sein; Der Gesamtwert der
+    Meldungen muss mindestens 50 Punkte betragen": ``may_open_at_all`` searches the new
+    melds for any such set (leaving a tile); the openings listed after it are those
+    listed without it, and it finds one whenever one is listed."""
+    found = opening_choices(hand, 0, threshold)
+    with patch.object(opening_module, "may_open_at_all", lambda hand, seat, threshold: True):
+        assert opening_choices(hand, 0, threshold) == found
+    if found:
+        assert may_open_at_all(hand, 0, threshold)
+
+
+def test_the_opening_search_refuses_sets_without_a_run() -> None:
+    """"Bei den Meldungen muss mindestens eine eine Folge sein": a set of 1s is worth
+    enough (the quick value test lets it through), but without a run there is no opening;
+    with r5 r6 r7 there is one."""
+    sets_only = parse_cards("y1 b1 k1 r1 y9")
+    assert may_open(sets_only, 50)
+    assert not may_open_at_all(sets_only, 0, 50)
+    assert opening_choices(sets_only, 0, 50) == []
+    with_run = parse_cards("y1 b1 k1 r5 r6 r7 y9")
+    assert may_open_at_all(with_run, 0, 50)
+    assert opening_choices(with_run, 0, 50)
 
 
 def test_the_quick_opening_test_counts_only_tiles_some_meld_might_hold() -> None:
