@@ -129,6 +129,15 @@ class Card:
     def __hash__(self) -> int:
         return self._hash
 
+    def __eq__(self, other: object) -> bool:
+        # rank and suit compared through the hash key (exact: rank << 4 | suit code), not
+        # as two tuples: hands are searched with list.remove and ``in`` on every move
+        if self is other:
+            return True
+        if type(other) is not Card:
+            return NotImplemented
+        return self._hash == other._hash
+
     def __str__(self) -> str:
         if self.is_joker:
             return "jk"

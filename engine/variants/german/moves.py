@@ -285,7 +285,7 @@ def apply_discard(state: GameState, action: Discard) -> Result:
             events.append(DealBlocked(state.deal_number))
             return score_hand(state, None, False, events)
     extra = game_extra(state)
-    if not turn.dealer_discard:
+    if not turn.dealer_discard and not extra.played[seat]:
         extra = replace(extra, played=with_flag(extra.played, seat))
     nxt = next_active(state, seat)
     state = replace(state, hands=hands, discard=discard, current=nxt, phase=Phase.DRAW,
