@@ -73,19 +73,19 @@ class PlayerView:
 def public_view(state: GameState) -> PublicView:
     """The spectators' view of ``state``. Hands are shown (``shown_hands``) only once the
     hand is over, when they are laid open for scoring."""
-    var = state.rules.var
-    open_hands = state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
-    visible = state.discard if var.discard_pile_public(state.rules) else state.discard[-1:]
-    current = state.current if state.phase in (Phase.DRAW, Phase.PLAY) else None
+    rules = state.rules
+    var = rules.var
+    phase = state.phase
+    discard = state.discard
+    moving = phase is Phase.DRAW or phase is Phase.PLAY
+    # positional, in field order: a view is built for every action of a simulation
     return PublicView(
-        rules=state.rules, players=state.players, deal_number=state.deal_number,
-        dealer=state.dealer, phase=state.phase, current=current, melds=state.melds,
-        discard=visible, discard_size=len(state.discard),
-        stock_size=len(state.stock), hand_sizes=tuple(map(len, state.hands)),
-        has_melded=state.has_melded, totals=state.totals, results=state.results,
-        winners=state.winners, taken=state.turn.taken if current is not None else None,
-        reuses=state.reuses, version=state.version,
-        shown_hands=state.hands if open_hands else None, extra=var.public_extra(state))
+        rules, state.players, state.deal_number, state.dealer, phase,
+        state.current if moving else None, state.melds,
+        discard if var.discard_pile_public(rules) else discard[-1:], len(discard),
+        len(state.stock), tuple(map(len, state.hands)), state.has_melded, state.totals,
+        state.results, state.winners, state.turn.taken if moving else None, state.reuses,
+        state.version, None if moving else state.hands, var.public_extra(state))
 
 
 def view_for(state: GameState, seat: int) -> PlayerView:
