@@ -113,7 +113,7 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
     turn = state.turn
     taken = turn.taken
     size = len(hand)
-    others = sum(1 for c in hand if c != taken) if taken is not None else size
+    others = size - hand.count(taken) if taken is not None else size
     final = var.final_discard_required(rules)
 
     def leaves_ok(used: int, used_others: int) -> bool:
@@ -137,7 +137,11 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
         limit = var.max_melds_per_turn(rules)
         if limit is None or turn.melds + 1 <= limit:
             for group in candidate_melds(hand, mrules):
-                if (leaves_ok(len(group), sum(1 for s in group if s.card != taken))
+                count = len(group)
+                # the cards other than the taken one in the meld (at most ``count``) are
+                # counted only when so many would leave none of them
+                if (((count < size and (taken is None or others > count))
+                     or leaves_ok(count, sum(1 for s in group if s.card != taken)))
                         and len(readings(group, seat, mrules)) == 1):
                     out.append(MeldCards(seat, (group,)))
         own_first = var.layoff_needs_own_meld(rules) and not state.has_melded[seat]
@@ -158,7 +162,10 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
                 if joker_swap_target(meld, card) >= 0 and (
                         taken is None or others - (card != taken) + joker_other > 0):
                     out.append(SwapJoker(seat, card, index))
-    out += [Discard(seat, card) for card in cards if card != taken]
+    if taken is None:
+        out += [Discard(seat, card) for card in cards]
+    else:
+        out += [Discard(seat, card) for card in cards if card != taken]
     return out
 
 

@@ -92,6 +92,5 @@ def view_for(state: GameState, seat: int) -> PlayerView:
     """The view of ``seat`` (0-based); raises ``IndexError`` for a seat not at the table."""
     if not 0 <= seat < state.seats:
         raise IndexError(seat)
-    var = state.rules.var
-    return PlayerView(seat=seat, hand=state.hands[seat], table=public_view(state),
-                      extra=var.private_extra(state, seat))
+    return PlayerView(seat, state.hands[seat], public_view(state),
+                      state.rules.var.private_extra(state, seat))
