@@ -23,7 +23,9 @@ import importlib
 import os
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from bot.bench.machine import package_version
 from bot.bench.report import BenchConfig, Row, Section
@@ -89,68 +91,71 @@ class Playout:
 def random_hands(rules: RuleSet, hands: int, seed: int, *, split: bool = False) -> Playout:
     """Play ``hands`` single deals of two random players under ``rules`` (timed).
 
-    ``split=True`` also times each step (``Playout.split``); those five clock reads per
-    action cost 3-6 % of an action, so the rates compared with the peers come from runs
-    without them (``split=False``) and the split from a run of its own."""
-    if split:
-        return _split_hands(rules, hands, seed)
-    names = ("ana", "ben")
-    actions = unfinished = 0
-    start = time.perf_counter()
-    for deal in range(hands):
-        state = new_game(rules, names, seed=seed + deal)
-        seats = [make_ai("random", seat_seed(seed, deal, seat)) for seat in range(2)]
-        count = 0
-        while state.phase in _LIVE:
-            if count >= MAX_ACTIONS:
-                unfinished += 1
-                break
-            seat = state.current
-            view = view_for(state, seat)
-            action = seats[seat].decide(view, legal_actions(state, seat))
-            state, _ = apply_legal(state, action)
-            count += 1
-        actions += count
-    return Playout(hands, time.perf_counter() - start, actions, unfinished)
-
-
-def _split_hands(rules: RuleSet, hands: int, seed: int) -> Playout:
-    """:func:`random_hands` with each step timed (the same games, action for action)."""
-    names = ("ana", "ben")
-    actions = unfinished = 0
-    clock = time.perf_counter_ns
+    ``split=True`` also times each step (``Playout.split``) through wrappers around the
+    five steps; their calls and clock reads add to every action, so the rates compared
+    with the peers come from runs without them (``split=False``) and the split from a run
+    of its own (the same games, action for action)."""
+    if not split:
+        start = time.perf_counter()
+        actions, unfinished = _play(rules, hands, seed, new_game, _random_seat, view_for,
+                                    legal_actions, apply_legal)
+        return Playout(hands, time.perf_counter() - start, actions, unfinished)
     spent = dict.fromkeys(("deal", "view", "legal", "decide", "apply"), 0)
+
+    def timed_seat(seed: int) -> Any:
+        player = _random_seat(seed)
+        player.decide = _timed(player.decide, "decide", spent)
+        return player
+
     start = time.perf_counter()
-    for deal in range(hands):
-        t0 = clock()
-        state = new_game(rules, names, seed=seed + deal)
-        seats = [make_ai("random", seat_seed(seed, deal, seat)) for seat in range(2)]
-        t1 = clock()
-        spent["deal"] += t1 - t0
-        count = 0
-        while state.phase in _LIVE:
-            if count >= MAX_ACTIONS:
-                unfinished += 1
-                break
-            seat = state.current
-            t0 = clock()
-            view = view_for(state, seat)
-            t1 = clock()
-            legal = legal_actions(state, seat)
-            t2 = clock()
-            action = seats[seat].decide(view, legal)
-            t3 = clock()
-            state, _ = apply_legal(state, action)
-            t4 = clock()
-            spent["view"] += t1 - t0
-            spent["legal"] += t2 - t1
-            spent["decide"] += t3 - t2
-            spent["apply"] += t4 - t3
-            count += 1
-        actions += count
+    actions, unfinished = _play(
+        rules, hands, seed, _timed(new_game, "deal", spent), timed_seat,
+        _timed(view_for, "view", spent), _timed(legal_actions, "legal", spent),
+        _timed(apply_legal, "apply", spent))
     seconds = time.perf_counter() - start
     return Playout(hands, seconds, actions, unfinished,
                    tuple((k, v / 1e9) for k, v in spent.items()))
+
+
+def _random_seat(seed: int) -> Any:
+    return make_ai("random", seed)
+
+
+def _timed(step: Callable[..., Any], key: str, spent: dict[str, int]) -> Callable[..., Any]:
+    """``step`` adding its time (ns) to ``spent[key]``."""
+    clock = time.perf_counter_ns
+
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        begin = clock()
+        try:
+            return step(*args, **kwargs)
+        finally:
+            spent[key] += clock() - begin
+
+    return timed
+
+
+def _play(rules: RuleSet, hands: int, seed: int, deal: Callable[..., Any],
+          player: Callable[[int], Any], view: Callable[..., Any], legal: Callable[..., Any],
+          apply: Callable[..., Any]) -> tuple[int, int]:
+    """The games of :func:`random_hands` with its steps passed in: (actions, hands stopped
+    at :data:`MAX_ACTIONS`)."""
+    names = ("ana", "ben")
+    actions = unfinished = 0
+    for number in range(hands):
+        state = deal(rules, names, seed=seed + number)
+        seats = [player(seat_seed(seed, number, seat)) for seat in range(2)]
+        count = 0
+        while state.phase in _LIVE:
+            if count >= MAX_ACTIONS:
+                unfinished += 1
+                break
+            seat = state.current
+            action = seats[seat].decide(view(state, seat), legal(state, seat))
+            state, _ = apply(state, action)
+            count += 1
+        actions += count
+    return actions, unfinished
 
 
 class RLCardPeer:
