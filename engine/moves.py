@@ -346,8 +346,13 @@ def apply_discard(state: GameState, action: Discard) -> Result:
         return _maybe_out(replace(state, hands=hands, discard=discard), seat, events)
     nxt = state.next_seat(seat)
     state = replace(state, hands=hands, discard=discard, current=nxt, phase=Phase.DRAW,
-                    turn=TurnState(fresh=not state.has_played[nxt]))
+                    turn=_FRESH_TURN if not state.has_played[nxt] else _TURN)
     return state, tuple(events)
+
+
+# the turn records a turn starts with (immutable: shared instead of built per discard)
+_FRESH_TURN = TurnState(fresh=True)
+_TURN = TurnState(fresh=False)
 
 
 def _maybe_out(state: GameState, seat: int, events: list[Event]) -> Result:

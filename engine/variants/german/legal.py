@@ -116,7 +116,7 @@ def _play(state: GameState, seat: int) -> list[Any]:
     hand = state.hands[seat]
     size = len(hand)
     taken = state.turn.taken
-    others = sum(1 for c in hand if c != taken) if taken is not None else size
+    others = size - hand.count(taken) if taken is not None else size
     turn = turn_extra(state)
     no_last = rules.flag("no_rummy_first_turn") and turn.first and is_rummy(state)
 
@@ -155,7 +155,10 @@ def _play(state: GameState, seat: int) -> list[Any]:
         if hand[0] != taken and not no_last:
             out.append(Discard(seat, hand[0]))
     elif not turn.provisional:
-        out += [Discard(seat, c) for c in _distinct(hand) if c != taken]
+        if taken is None:
+            out += [Discard(seat, c) for c in _distinct(hand)]
+        else:
+            out += [Discard(seat, c) for c in _distinct(hand) if c != taken]
     return out
 
 

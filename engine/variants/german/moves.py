@@ -290,9 +290,14 @@ def apply_discard(state: GameState, action: Discard) -> Result:
     nxt = next_active(state, seat)
     state = replace(state, hands=hands, discard=discard, current=nxt, phase=Phase.DRAW,
                     extra=extra,
-                    turn=TurnState(fresh=not state.has_played[nxt],
-                                   extra=GermanTurn(first=not extra.played[nxt])))
+                    turn=_NEW_TURNS[not state.has_played[nxt], not extra.played[nxt]])
     return state, tuple(events)
+
+
+#: The turn records a turn starts with, by (fresh, first): records are immutable, so one
+#: shared instance each instead of two records built per discard.
+_NEW_TURNS = {(fresh, first): TurnState(fresh=fresh, extra=GermanTurn(first=first))
+              for fresh in (False, True) for first in (False, True)}
 
 
 def blocked(state: GameState) -> bool:
