@@ -120,7 +120,7 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
     taken = state.turn.taken
     final = keep_one(state)
     owed = obligation(state)
-    others = sum(1 for c in hand if c != taken) if taken is not None else size
+    others = size - hand.count(taken) if taken is not None else size
     melds = state.melds
 
     def leaves_ok(used: int, used_others: int) -> bool:
@@ -143,7 +143,10 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
     out: list[Action] = []
     for group in candidate_melds(hand, rules):
         used = [s.card for s in group]
-        if not leaves_ok(len(used), sum(1 for c in used if c != taken)):
+        # the meld's cards other than the taken one (at most all of them) are counted
+        # only when so many would leave none
+        if not ((len(used) < size and (taken is None or others > len(used)))
+                or leaves_ok(len(used), sum(1 for c in used if c != taken))):
             continue
         meld = _reading(readings(group, seat, rules), group)
         if meld is not None and owed_ok(used, (*melds, meld), True):
@@ -162,7 +165,7 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
     if owed is None:
         unplayable = state.rules.text("going_out") == "unplayable"
         for card in cards:
-            if card == taken:
+            if taken is not None and card == taken:
                 continue
             if size == 1 and unplayable and where.targets(card) \
                     and layoff_readings(card, melds, seat, rules):
