@@ -23,6 +23,7 @@ from engine.melds import (
     rank_at,
     run_windows,
 )
+from engine.memo import reuse_last_tuple
 
 
 def candidate_melds(hand: Iterable[Card], rules: MeldRules) -> list[tuple[CardSpec, ...]]:
@@ -304,9 +305,7 @@ class MeldReach:
             rules.max_set, rules.min_cards)
 
 
-_LAST_UNMELDABLE: tuple[object, MeldRules, Mapping[Card, int]] | None = None
-
-
+@reuse_last_tuple
 def unmeldable(cards: Sequence[Card], rules: MeldRules) -> Mapping[Card, int]:
     """The cards of ``cards`` that :func:`may_meld_with` refuses (no meld the cards might
     make holds them), each with its number of copies in ``cards``: the test for every
@@ -314,20 +313,9 @@ def unmeldable(cards: Sequence[Card], rules: MeldRules) -> Mapping[Card, int]:
     :class:`MeldReach` and counted by integer keys (the rank and suit code of
     :class:`engine.cards.Card`'s hash), so that no Suit is hashed. For a tuple (a state's
     hand, immutable) the last answer is reused while the same object is asked about
-    again (a Romanian move list asks for the going-out test and the opening test); the
-    mapping is shared: read it, never change it."""
-    global _LAST_UNMELDABLE
-    if type(cards) is tuple:
-        last = _LAST_UNMELDABLE  # one read: another thread may replace it meanwhile
-        if last is not None and last[0] is cards and last[1] is rules:
-            return last[2]
-        found = _unmeldable(cards, rules)
-        _LAST_UNMELDABLE = (cards, rules, found)
-        return found
-    return _unmeldable(cards, rules)
-
-
-def _unmeldable(cards: Sequence[Card], rules: MeldRules) -> dict[Card, int]:
+    again (:func:`engine.memo.reuse_last_tuple`: a Romanian move list asks for the
+    going-out test and the opening test); the mapping is shared: read it, never change
+    it."""
     reach = MeldReach(cards, rules)
     copies: dict[int, int] = {}
     first: dict[int, Card] = {}

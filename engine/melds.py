@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from engine.cards import ACE, JOKER, Card, Suit, parse_card, parse_face, shared_card
 from engine.errors import CardParseError
 from engine.frozen import fast_init, picklable, replace
+from engine.memo import reuse_last_tuple
 
 
 class MeldKind(enum.Enum):
@@ -447,22 +448,12 @@ class LayoffIndex:
         return sets if runs is None else sorted(sets + runs)
 
 
-_LAST_INDEX: tuple[object, object, LayoffIndex] | None = None
-
-
+@reuse_last_tuple
 def layoff_index(melds: Sequence[Meld], rules: MeldRules) -> LayoffIndex:
     """The :class:`LayoffIndex` of ``melds``; for a tuple (a state's table, immutable) the
-    last one built is reused while the same object is asked about again (legal-move lists
-    ask once per card)."""
-    global _LAST_INDEX
-    if type(melds) is not tuple:
-        return LayoffIndex(melds, rules)
-    last = _LAST_INDEX  # one read: another thread may replace it meanwhile
-    if last is not None and last[0] is melds and last[1] is rules:
-        return last[2]
-    index = LayoffIndex(melds, rules)
-    _LAST_INDEX = (melds, rules, index)
-    return index
+    last one built is reused while the same object is asked about again
+    (:func:`engine.memo.reuse_last_tuple`; legal-move lists ask once per card)."""
+    return LayoffIndex(melds, rules)
 
 
 def _may_fit(meld: Meld, specs: Sequence[CardSpec]) -> bool:

@@ -10,15 +10,18 @@ compared by identity, is enough, and is far cheaper than hashing a table.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from engine.options import RuleSet
+if TYPE_CHECKING:  # types only: the card and meld layers below the rules import this module
+    from engine.options import RuleSet
 
-__all__ = ["reuse_last"]
+__all__ = ["reuse_last", "reuse_last_tuple"]
 
 P = TypeVar("P")
 R = TypeVar("R")
+S = TypeVar("S", bound=Sequence[Any])
+Q = TypeVar("Q")
 
 
 def reuse_last(fn: Callable[[P, RuleSet, int], R]) -> Callable[[P, RuleSet, int], R]:
@@ -38,6 +41,29 @@ def reuse_last(fn: Callable[[P, RuleSet, int], R]) -> Callable[[P, RuleSet, int]
             return seen[3]
         out = fn(part, rules, seats)
         last = (part, rules, seats, out)
+        return out
+
+    return answer
+
+
+def reuse_last_tuple(fn: Callable[[S, Q], R]) -> Callable[[S, Q], R]:
+    """``fn(part, rules)`` answering from its last call while ``part`` is a tuple (a state's
+    hand or table, immutable) and it and ``rules`` are the same objects as then; a list or
+    any other sequence is answered afresh every time. One read of the entry per call, as
+    in :func:`reuse_last`. For questions one move list asks twice or more of the same hand
+    or table (the lay-off index of the table, the unmeldable cards of a rack)."""
+    last: tuple[S, Q, R] | None = None
+
+    @functools.wraps(fn)
+    def answer(part: S, rules: Q) -> R:
+        nonlocal last
+        if type(part) is not tuple:
+            return fn(part, rules)
+        seen = last
+        if seen is not None and seen[0] is part and seen[1] is rules:
+            return seen[2]
+        out = fn(part, rules)
+        last = (part, rules, out)
         return out
 
     return answer

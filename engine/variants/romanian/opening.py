@@ -135,10 +135,12 @@ def _search(hand: Sequence[Card], seat: int, threshold: int,
         if total + potential < threshold:
             return None  # pruning by value: the tiles left cannot lift the melds enough
         padded = left | guards
+        # from ``start`` on, ``start`` itself included: a meld may go down twice when the
+        # rack holds its tiles twice (b11 b12 b13 b11 b12 b13 opens with 72)
         for i in range(start, len(melds)):
             rest = padded - delta[i]
             if rest & guards == guards and tiles > size[i]:
-                found = grow([*chosen, i], rest ^ guards, tiles - size[i], i + 1,
+                found = grow([*chosen, i], rest ^ guards, tiles - size[i], i,
                              total + value[i], run or runs[i], potential - most[i])
                 if found is not None:
                     return found

@@ -129,6 +129,20 @@ def test_an_opening_with_the_taken_tile_is_found_exactly_when_one_exists(
         assert any(c != tile for c in (Counter(hand) - used).elements())
 
 
+def test_a_meld_may_go_down_twice_in_an_opening() -> None:
+    """"Der Gesamtwert der Meldungen muss mindestens 50 Punkte betragen": a rack holding
+    b11 b12 b13 twice opens with both (60 points, one is 30); with y9 taken, y9 y10 y11 and
+    the blue run twice reach 85 (the brute force over multisets of melds agrees)."""
+    twice = parse_cards("r1 b11 b11 b12 b12 b13 b13")
+    assert may_open_at_all(twice, 0, 45)
+    assert opening_choices(twice, 0, 45)
+    assert not may_open_at_all(twice, 0, 61)
+    more = parse_cards("y9 y10 y11 b11 b12 b13 b11 b12 b13 r1")
+    found = opening_with(more, 0, 85, more[0])
+    assert found is not None and len(found) == 3
+    assert _openings_by_brute_force(more, more[0], 85)
+
+
 def test_an_opening_that_leaves_only_the_taken_tiles_twin_is_none() -> None:
     """r9 r10 r11 opens with 30 points, but the tile left is the twin of the r11 taken:
     it may not be discarded, so there is no opening (and the brute force agrees)."""
