@@ -136,7 +136,7 @@ def _search(hand: Sequence[Card], seat: int, threshold: int,
             return None  # pruning by value: the tiles left cannot lift the melds enough
         padded = left | guards
         # from ``start`` on, ``start`` itself included: a meld may go down twice when the
-        # rack holds its tiles twice (b11 b12 b13 b11 b12 b13 opens with 72)
+        # rack holds its tiles twice (b11 b12 b13 twice: two runs, 60 points)
         for i in range(start, len(melds)):
             rest = padded - delta[i]
             if rest & guards == guards and tiles > size[i]:
