@@ -411,18 +411,13 @@ def going_out_plan(hand: Sequence[Card], ctx: PlanContext,
     return _cached_plan(tuple(sorted(hand, key=SORT_KEY)), ctx, budget, only=loose)
 
 
-def _may_go_out(hand: Sequence[Card], ctx: PlanContext) -> bool:
-    """A quick necessary condition for a plan: at most one tile (not ``ctx.keep``) is in
-    no meld the rack might make (:func:`engine.candidates.unmeldable`) and fits no
-    table meld it may lay off on (:func:`may_lay_off`). ``False`` means the search would
-    find every copy of such a tile loose too; most racks of a game end here, before the
-    candidate melds are built."""
-    return _loose(hand, ctx) is not False
-
-
 def _loose(hand: Sequence[Card], ctx: PlanContext) -> Card | Literal[False] | None:
-    """:func:`_may_go_out` with its reason: ``False`` when no plan can exist, the one tile
-    that fits nowhere (it can only be the discard) or ``None`` when every tile might fit."""
+    """A quick necessary condition for a plan, with its reason: at most one tile (not
+    ``ctx.keep``) is in no meld the rack might make (:func:`engine.candidates.unmeldable`)
+    and fits no table meld it may lay off on (:func:`may_lay_off`). ``False`` when no plan
+    can exist (the search would find every copy of such a tile loose too; most racks of a
+    game end here, before the candidate melds are built), the one tile that fits nowhere
+    (it can only be the discard) or ``None`` when every tile might fit."""
     refused = unmeldable(hand, MELD_RULES)
     if not refused:
         return None

@@ -1,6 +1,6 @@
 """Quick paths of the Romanian planner and opening search, held against slower ones.
 
-The going-out planner's quick test (engine/variants/romanian/plan.py ``_may_go_out``):
+The going-out planner's quick test (engine/variants/romanian/plan.py ``_loose``):
 before the search it rejects racks where two tiles (or the tile that may not be the
 discard) fit no meld of the rack and no lay-off. It is a necessary condition only:
 whenever the full search finds a plan, the quick test lets the rack through. The opening
@@ -15,6 +15,7 @@ hat, melden bis auf einen Stein – dieser letzte Stein muss abgelegt werden."
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement
 from unittest.mock import patch
 
@@ -41,7 +42,7 @@ from engine.variants.romanian.plan import (
     _cached_plan,
     _items,
     _lays_off_in_parts,
-    _may_go_out,
+    _loose,
     _run_groups,
     _splits,
     going_out_plan,
@@ -52,6 +53,11 @@ from engine.variants.romanian.plan import (
 # Two colours and numbers 9..13 and 1: racks from this pool often have a way out.
 POOL = [Card(rank, colour) for colour in TILE_COLOURS[:2] for rank in (1, 9, 10, 11, 12, 13)]
 POOL += [JOKER]
+
+
+def _may_go_out(hand: Sequence[Card], ctx: PlanContext) -> bool:
+    """The quick test's yes or no (``_loose`` returns ``False`` only when no plan exists)."""
+    return _loose(hand, ctx) is not False
 
 
 def _table() -> tuple:
