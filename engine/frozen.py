@@ -12,6 +12,14 @@ field names, 15-19 % more random-play actions per second in Basic Rummy. The rec
 built by the thousand per move list (actions, views, placed cards, events) get an
 ``__init__`` written the same way (:func:`fast_init`), a third less time per record.
 
+Records of five fields or more (the state, the views, the variants' larger records) are
+filled faster still through a *draft*: a plain class with the same ``__slots__`` and no
+``__setattr__`` of its own, so that ``new.field = value`` is CPython's specialised slot
+store instead of a descriptor call; the finished object then takes its frozen class
+(``__class__`` assignment, allowed between classes of the same slot layout). A 20-field
+copy of the state costs 0.76 µs instead of 1.69 µs, a 20-field view 0.76 instead of
+1.33 µs; below five fields the two class switches cost more than they save.
+
 The optional compiled build (mypyc, README "Compiled engine") turns the dataclasses of
 its modules into native classes: no slots to set, but a compiled ``__init__``, so
 :func:`replace` copies them through the constructor, and :func:`picklable` gives them a
@@ -78,6 +86,33 @@ def _setters(cls: type, names: tuple[str, ...]) -> dict[str, Any]:
 
 _UNCHANGED = object()
 
+_SET_CLASS = object.__dict__["__class__"].__set__
+
+#: Fields from which a record is filled through its draft class (fewer: descriptors).
+DRAFT_MIN_FIELDS = 5
+
+_DRAFTS: dict[type, type | None] = {}
+
+
+def _draft_of(cls: type, names: tuple[str, ...]) -> type | None:
+    """The draft class of ``cls`` (see the module docstring): same ``__slots__``, no
+    ``__setattr__``; ``None`` for a record of fewer than :data:`DRAFT_MIN_FIELDS` fields,
+    one whose slots are not all its own (a base class declares some) or whose layout the
+    interpreter would not let an object switch from the draft to ``cls``."""
+    if cls in _DRAFTS:
+        return _DRAFTS[cls]
+    draft: type | None = None
+    slots = cls.__dict__.get("__slots__")
+    if (len(names) >= DRAFT_MIN_FIELDS and cls.__bases__ == (object,)
+            and isinstance(slots, tuple) and set(slots) == set(names)):
+        draft = type(f"{cls.__name__}Draft", (object,), {"__slots__": slots})
+        try:
+            _SET_CLASS(object.__new__(draft), cls)
+        except TypeError:
+            draft = None
+    _DRAFTS[cls] = draft
+    return draft
+
 
 def compiled(cls: type) -> bool:
     """True for a native class of the compiled build (mypyc keeps its attribute names in
@@ -106,12 +141,19 @@ def _copier(cls: type) -> Any:
         exec(source, native)  # the names are the dataclass's own fields
         return native["copy"]
     names = _fields_of(cls)
-    lines = [f"def copy(obj, /, *, {', '.join(f'{n}=_U' for n in names)}):",
-             "    new = _new(_cls)"]
-    # each slot's own descriptor sets it: half the cost of object.__setattr__
-    lines += [f"    _set_{n}(new, obj.{n} if {n} is _U else {n})" for n in names]
+    draft = _draft_of(cls, names)
+    lines = [f"def copy(obj, /, *, {', '.join(f'{n}=_U' for n in names)}):"]
+    if draft is not None:
+        lines.append("    new = _new(_draft)")
+        lines += [f"    new.{n} = obj.{n} if {n} is _U else {n}" for n in names]
+        lines.append("    _set_class(new, _cls)")
+    else:
+        lines.append("    new = _new(_cls)")
+        # each slot's own descriptor sets it: half the cost of object.__setattr__
+        lines += [f"    _set_{n}(new, obj.{n} if {n} is _U else {n})" for n in names]
     lines.append("    return new")
-    scope: dict[str, Any] = {"_U": _UNCHANGED, "_new": object.__new__, "_cls": cls}
+    scope: dict[str, Any] = {"_U": _UNCHANGED, "_new": object.__new__, "_cls": cls,
+                             "_draft": draft, "_set_class": _SET_CLASS}
     scope |= _setters(cls, names)
     exec("\n".join(lines), scope)  # the names are the dataclass's own fields
     return scope["copy"]
@@ -139,22 +181,30 @@ def fast_init(cls: C) -> C:
     fields = {f.name: f for f in dataclasses.fields(cls)}
     if any(f.kw_only for f in fields.values()):
         raise TypeError(f"{cls.__name__} has keyword-only fields")
-    scope: dict[str, Any] = {"_FACTORY": _FACTORY, **_setters(cls, names)}
+    draft = _draft_of(cls, names)
+    scope: dict[str, Any] = {"_FACTORY": _FACTORY, "_cls": cls, "_draft": draft,
+                             "_set_class": _SET_CLASS, **_setters(cls, names)}
     params = []
-    body = []
+    values = []
     for n in names:
         f = fields[n]
         if f.default is not dataclasses.MISSING:
             scope[f"_default_{n}"] = f.default
             params.append(f"{n}=_default_{n}")
-            body.append(f"    _set_{n}(self, {n})")
+            values.append(n)
         elif f.default_factory is not dataclasses.MISSING:
             scope[f"_factory_{n}"] = f.default_factory
             params.append(f"{n}=_FACTORY")
-            body.append(f"    _set_{n}(self, _factory_{n}() if {n} is _FACTORY else {n})")
+            values.append(f"_factory_{n}() if {n} is _FACTORY else {n}")
         else:
             params.append(n)
-            body.append(f"    _set_{n}(self, {n})")
+            values.append(n)
+    body = [f"    _set_{n}(self, {v})" for n, v in zip(names, values, strict=True)]
+    if draft is not None:
+        # a subclass's instance keeps its class: it is filled through the descriptors
+        body = (["    if type(self) is _cls:", "        _set_class(self, _draft)"]
+                + [f"        self.{n} = {v}" for n, v in zip(names, values, strict=True)]
+                + ["        _set_class(self, _cls)", "        return"] + body)
     source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body or ["    pass"])
     exec(source, scope)  # the names are the dataclass's own fields
     init = scope["__init__"]

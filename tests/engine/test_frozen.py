@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import pickle
 
 import pytest
 
 from engine.actions import Discard, Draw, LayOff, MeldCards
 from engine.dealing import new_game
-from engine.frozen import fast_init, replace
+from engine.frozen import DRAFT_MIN_FIELDS, fast_init, replace
 from engine.melds import CardSpec, Meld, Placed
 from engine.rules import make_rules
 from engine.state import GameState, TurnState
@@ -83,4 +84,61 @@ def test_engine_records_use_the_fast_init() -> None:
     for cls in (Discard, Draw, LayOff, MeldCards, CardSpec, Placed, Meld, PublicView,
                 PlayerView, GameState, TurnState):
         assert cls.__init__.__qualname__ == f"{cls.__qualname__}.__init__"
-        assert "_set_" in cls.__init__.__code__.co_names[0]
+        assert any(name.startswith("_set_") for name in cls.__init__.__code__.co_names)
+    # five fields or more: filled through the draft class
+    for cls in (PublicView, GameState, TurnState):
+        assert "_draft" in cls.__init__.__code__.co_names
+    for cls in (Discard, PlayerView):
+        assert "_draft" not in cls.__init__.__code__.co_names
+
+
+@fast_init
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Wide:
+    """A record filled through its draft class (more than DRAFT_MIN_FIELDS fields)."""
+
+    a: int
+    b: str = "b"
+    c: tuple[int, ...] = dataclasses.field(default_factory=tuple)
+    d: float = 0.5
+    e: object = None
+    f: int = 6
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _WidePlain:
+    a: int
+    b: str = "b"
+    c: tuple[int, ...] = dataclasses.field(default_factory=tuple)
+    d: float = 0.5
+    e: object = None
+    f: int = 6
+
+
+def test_a_record_filled_through_its_draft_is_the_frozen_record() -> None:
+    """The draft only fills the slots: the object built or copied has the record's own
+    class, the same fields, equality and hash as the dataclass's own ``__init__`` gives,
+    stays frozen, pickles, and a subclass's instance keeps its subclass."""
+    assert DRAFT_MIN_FIELDS <= 6
+    built = _Wide(1, "x", (2,), e="e")
+    plain = _WidePlain(1, "x", (2,), e="e")
+    assert type(built) is _Wide
+    assert dataclasses.astuple(built) == dataclasses.astuple(plain)
+    assert built == _Wide(1, "x", (2,), 0.5, "e", 6) and hash(built) == hash(
+        _Wide(1, "x", (2,), 0.5, "e", 6))
+    copied = replace(built, f=7, a=0)
+    assert type(copied) is _Wide and (copied.a, copied.f, copied.c) == (0, 7, (2,))
+    assert built.f == 6
+    for record in (built, copied):
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            record.a = 2  # type: ignore[misc]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            del record.b  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(copied)) == copied
+    with pytest.raises(TypeError):
+        _Wide()  # type: ignore[call-arg]
+
+    class Sub(_Wide):
+        __slots__ = ()
+
+    assert type(Sub(3)) is Sub and Sub(3).a == 3
