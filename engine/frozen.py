@@ -86,7 +86,7 @@ def _setters(cls: type, names: tuple[str, ...]) -> dict[str, Any]:
 
 _UNCHANGED = object()
 
-_SET_CLASS = object.__dict__["__class__"].__set__
+_SET_CLASS = vars(object)["__class__"].__set__
 
 #: Fields from which a record is filled through its draft class (fewer: descriptors).
 DRAFT_MIN_FIELDS = 5
