@@ -6,11 +6,10 @@ Used by :func:`engine.game.legal_actions`, the hint and the AI search.
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 
-from engine.cards import JOKER, JOKER_RANK, SORT_KEY, Card, Suit, shared_card
+from engine.cards import JOKER_RANK, Card, Suit, shared_card
 from engine.melds import (
     AceMode,
     CardSpec,
@@ -24,6 +23,12 @@ from engine.melds import (
     run_windows,
 )
 from engine.memo import reuse_last_tuple
+
+#: The suit of each code of ``Card._hash`` (0: none; 1..8 in the order of :class:`Suit`).
+_SUIT_OF_CODE: tuple[Suit | None, ...] = (None, *Suit)
+#: Suit codes in the order runs are listed: by the suit's letter (c d h s; b k r y).
+_RUN_CODES: tuple[int, ...] = tuple(sorted(range(1, 9),
+                                           key=lambda code: list(Suit)[code - 1].value))
 
 
 def candidate_melds(hand: Iterable[Card], rules: MeldRules) -> list[tuple[CardSpec, ...]]:
@@ -40,12 +45,34 @@ def candidate_melds(hand: Iterable[Card], rules: MeldRules) -> list[tuple[CardSp
     cards = hand if isinstance(hand, tuple | list) else tuple(hand)
     if holds_no_meld(cards, rules):
         return []
-    naturals = Counter(cards)
-    jokers = naturals.pop(JOKER, 0)
-    out: list[tuple[CardSpec, ...]] = []
-    out.extend(_sets(naturals, jokers, rules))
-    out.extend(_runs(naturals, jokers, rules))
+    jokers, suits_of_rank, ranks_of_suit, twice = _hand_masks(cards)
+    out = _sets(jokers, suits_of_rank, rules)
+    out.extend(_runs(jokers, ranks_of_suit, twice, rules))
     return out
+
+
+def _hand_masks(cards: Iterable[Card]) -> tuple[int, list[int], list[int], list[int]]:
+    """One pass over ``cards``: (jokers, the suits held of each rank as a bit mask by suit
+    code (index: rank), the ranks held of each suit as a bit mask by rank (index: suit
+    code), the ranks held twice of each suit). Suit codes are those of ``Card._hash``."""
+    jokers = 0
+    suits_of_rank = [0] * 14
+    ranks_of_suit = [0] * 9
+    twice = [0] * 9
+    for card in cards:
+        key = card._hash  # rank << 4 | suit code 1..8 (engine.cards.Card)
+        rank = key >> 4
+        if rank == JOKER_RANK:
+            jokers += 1
+            continue
+        code = key & 15
+        bit = 1 << rank
+        if ranks_of_suit[code] & bit:
+            twice[code] |= bit
+        else:
+            ranks_of_suit[code] |= bit
+        suits_of_rank[rank] |= 1 << code
+    return jokers, suits_of_rank, ranks_of_suit, twice
 
 
 def holds_no_meld(hand: Sequence[Card], rules: MeldRules) -> bool:
@@ -92,11 +119,10 @@ def generated_melds(hand: Iterable[Card], rules: MeldRules, owner: int,
     ``longest`` leaves out longer runs except in ``long_suit`` (for a caller that can meld a
     long run as two shorter ones).
     Shape: sets first, then runs, in :func:`candidate_melds` order."""
-    naturals = Counter(hand)
-    jokers = naturals.pop(JOKER, 0)
-    found = [declared_set(specs, owner) for specs in _sets(naturals, jokers, rules)]
+    jokers, suits_of_rank, ranks_of_suit, twice = _hand_masks(hand)
+    found = [declared_set(specs, owner) for specs in _sets(jokers, suits_of_rank, rules)]
     full_is_ambiguous = len(run_windows(13, rules.ace)) > 1
-    runs = _runs(naturals, jokers, rules, longest, long_suit)
+    runs = _runs(jokers, ranks_of_suit, twice, rules, longest, long_suit)
     found += [declared_run(specs, owner) for specs in runs
               if len(specs) < 13 or not full_is_ambiguous]
     if rules.check is None:
@@ -104,25 +130,29 @@ def generated_melds(hand: Iterable[Card], rules: MeldRules, owner: int,
     return [meld for meld in found if rules.check(meld) is None]
 
 
-def _sets(naturals: Counter[Card], jokers: int, rules: MeldRules) -> list[tuple[CardSpec, ...]]:
-    by_rank: dict[int, list[Card]] = {}
-    for card in naturals:
-        by_rank.setdefault(card.rank, []).append(card)
+def _sets(jokers: int, suits_of_rank: list[int], rules: MeldRules
+          ) -> list[tuple[CardSpec, ...]]:
+    """The sets of :func:`candidate_melds` by rank (:func:`_hand_masks`)."""
     out: list[tuple[CardSpec, ...]] = []
     fewest = rules.min_cards - jokers  # suits of a rank a set needs at least
-    for rank, present in sorted(by_rank.items()):
-        if len(present) < fewest:
-            continue
-        shapes = _set_shapes(len(present), jokers, rules.min_naturals, rules.max_set,
-                             rules.min_cards)
-        if not shapes:
-            continue
-        present.sort(key=SORT_KEY)
-        specs = [natural_spec(c) for c in present]
-        joker = (joker_spec(rank, None),)
-        for picked, j in shapes:
-            out.append(tuple([specs[i] for i in picked]) + joker * j)
+    for rank in range(1, 14):
+        suits = suits_of_rank[rank]
+        if suits and suits.bit_count() >= fewest:
+            out.extend(_rank_sets(rank, suits, jokers, rules.min_naturals, rules.max_set,
+                                  rules.min_cards))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _rank_sets(rank: int, suits: int, jokers: int, min_naturals: int, max_set: int,
+               min_cards: int) -> tuple[tuple[CardSpec, ...], ...]:
+    """The sets of ``rank`` held in the suits ``suits`` (bit mask by suit code) with
+    ``jokers``, as shared spec tuples: naturals in suit order, then the jokers."""
+    shapes = _set_shapes(suits.bit_count(), jokers, min_naturals, max_set, min_cards)
+    specs = [natural_spec(shared_card(rank, _SUIT_OF_CODE[code]))
+             for code in range(9) if suits >> code & 1]
+    joker = (joker_spec(rank, None),)
+    return tuple(tuple([specs[i] for i in picked]) + joker * j for picked, j in shapes)
 
 
 @functools.lru_cache(maxsize=256)
@@ -141,31 +171,33 @@ def _set_shapes(present: int, jokers: int, min_naturals: int, max_set: int,
     return tuple(out)
 
 
-def _runs(naturals: Counter[Card], jokers: int, rules: MeldRules, longest: int = 13,
-          long_suit: Suit | None = None) -> list[tuple[CardSpec, ...]]:
+def _runs(jokers: int, ranks_of_suit: list[int], twice: list[int], rules: MeldRules,
+          longest: int = 13, long_suit: Suit | None = None) -> list[tuple[CardSpec, ...]]:
+    """The runs of :func:`candidate_melds` by suit (:func:`_hand_masks`), suits in the
+    order of their letters."""
     out: list[tuple[CardSpec, ...]] = []
-    masks: dict[Suit, int] = {}
-    twice: dict[Suit, int] = {}
-    for c, n in naturals.items():
-        suit = c.suit
-        if suit is None:
-            continue
-        masks[suit] = masks.get(suit, 0) | 1 << c.rank
-        if n > 1:
-            # in a window with a card held twice (two packs) a joker may stand where the
-            # hand holds the card: 9c 9c 10c jc qc qc jk jk melds as 9c 10c jc qc and
-            # 9c jk jk qc
-            twice[suit] = twice.get(suit, 0) | 1 << c.rank
     fewest = rules.min_cards - jokers  # ranks of a suit a run needs at least
-    for suit in sorted(masks, key=lambda s: s.value):
-        if masks[suit].bit_count() < fewest:
+    for code in _RUN_CODES:
+        mask = ranks_of_suit[code]
+        if not mask or mask.bit_count() < fewest:
             continue
-        natural, joker = _suit_specs(suit)
-        shapes = _run_shapes(masks[suit], twice.get(suit, 0), jokers, rules.min_naturals,
-                             rules.min_cards, rules.ace, 13 if suit is long_suit else longest)
-        for shape in shapes:
-            out.append(tuple([natural[r] if r > 0 else joker[-r] for r in shape]))
+        suit = _SUIT_OF_CODE[code]
+        # in a window with a card held twice (two packs) a joker may stand where the hand
+        # holds the card: 9c 9c 10c jc qc qc jk jk melds as 9c 10c jc qc and 9c jk jk qc
+        out.extend(_suit_runs(code, mask, twice[code], jokers, rules.min_naturals,
+                              rules.min_cards, rules.ace,
+                              13 if suit is long_suit else longest))
     return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _suit_runs(code: int, mask: int, twice: int, jokers: int, min_naturals: int,
+               min_cards: int, ace: AceMode, most: int) -> tuple[tuple[CardSpec, ...], ...]:
+    """The runs of :func:`_run_shapes` in the suit of ``code`` as shared spec tuples."""
+    natural, joker = _suit_specs(_SUIT_OF_CODE[code])
+    return tuple(tuple([natural[r] if r > 0 else joker[-r] for r in shape])
+                 for shape in _run_shapes(mask, twice, jokers, min_naturals, min_cards,
+                                          ace, most))
 
 
 @functools.lru_cache(maxsize=4096)
