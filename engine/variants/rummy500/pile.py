@@ -10,7 +10,6 @@ that fits only after another pile card has been laid off) do not count.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from engine.candidates import MeldReach, candidate_melds, may_meld_with
@@ -54,34 +53,33 @@ def melds_with(card: Card, cards: Sequence[Card], rules: MeldRules
     return [g for g in candidate_melds(related, rules) if any(s.card == card for s in g)]
 
 
-def _left(cards: Sequence[Card], used: Sequence[Card]) -> list[Card]:
-    left = Counter(cards)
-    left.subtract(used)
-    return list(left.elements())
-
-
-def left_ok(left: Sequence[Card], keep_one: bool, taken: Card | None) -> bool:
-    """Whether a turn can go on with ``left`` in hand: with a final discard required
-    (``keep_one``) a card must stay; and not only copies of the card ``taken`` from the
-    top of the pile, which may not be discarded this turn."""
-    if not left:
-        return not keep_one
-    return taken is None or any(c != taken for c in left)
-
-
 def can_play(card: Card, hand: Sequence[Card], melds: Sequence[Meld], rules: MeldRules,
              seat: int, *, new_meld_only: bool = False, keep_one: bool = False,
              taken: Card | None = None) -> bool:
     """True when ``card`` (in ``hand``) can be played in one move now: in a new meld from
     ``hand``, or (unless ``new_meld_only``) laid off on one of ``melds``, leaving a hand
-    the turn can go on with (:func:`left_ok`)."""
+    the turn can go on with: with a final discard required (``keep_one``) a card must
+    stay, and not only copies of the card ``taken`` from the top of the pile, which may not
+    be discarded this turn."""
+    # left_ok of what a move leaves, from counts: a group of melds_with is part of the
+    # hand, so it leaves len(hand) - len(group) cards, and others - (the group's cards
+    # other than ``taken``) that are not copies of ``taken``
+    size = len(hand)
+    others = size - hand.count(taken) if taken is not None else size
+
+    def leaves_ok(used: int, used_others: int) -> bool:
+        if used == size:
+            return not keep_one
+        return taken is None or others - used_others > 0
+
     for group in melds_with(card, hand, rules):
-        if left_ok(_left(hand, [s.card for s in group]), keep_one, taken):
+        if leaves_ok(len(group), len(group) if taken is None
+                     else sum(1 for s in group if s.card != taken)):
             return True
     if new_meld_only:
         return False
-    return bool(layoff_readings(card, melds, seat, rules)) and left_ok(
-        _left(hand, [card]), keep_one, taken)
+    return leaves_ok(1, 1 if card != taken else 0) and bool(
+        layoff_readings(card, melds, seat, rules))
 
 
 def callable_indices(pile: Sequence[Card], melds: Sequence[Meld], rules: MeldRules,
