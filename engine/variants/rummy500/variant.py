@@ -105,18 +105,21 @@ class Rummy500(SharedFlow):
     def public_extra(self, state: GameState) -> PublicExtra:
         """The call window, who may call, the card the seat to play owes, the floaters and
         each seat's melded points this deal."""
-        extra = state.extra if isinstance(state.extra, GameExtra) else GameExtra()
-        window = extra.call_window
-        playing = state.phase in (Phase.DRAW, Phase.PLAY)
-        owed = state.turn.extra if isinstance(state.turn.extra, TurnExtra) else None
+        extra = state.extra
+        phase = state.phase
+        playing = phase is Phase.DRAW or phase is Phase.PLAY
+        window = extra.call_window if playing and isinstance(extra, GameExtra) else None
+        owed = state.turn.extra
+        hands = state.hands
+        # positional, in field order: a view is built for every action of a simulation
         return PublicExtra(
-            calling=state.rules.text("calling"),
-            call_window=window if playing else None,
-            may_call=tuple(s for s in range(state.seats)
-                           if window is not None and playing and s != window.discarder),
-            must_play=owed.must_play if owed is not None and playing else None,
-            floating=tuple(s for s in range(state.seats) if playing and not state.hands[s]),
-            melded_points=melded_points(state.rules, state.melds, state.seats))
+            state.rules.text("calling"), window,
+            () if window is None else tuple(s for s in range(len(hands))
+                                            if s != window.discarder),
+            owed.must_play if playing and isinstance(owed, TurnExtra) else None,
+            tuple(s for s, hand in enumerate(hands) if not hand)
+            if playing and not all(hands) else (),
+            melded_points(state.rules, state.melds, len(hands)))
 
     def extra_to_json(self, extra: Any) -> Any:
         """See :func:`engine.variants.rummy500.state.extra_to_json`."""
