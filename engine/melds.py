@@ -356,6 +356,16 @@ def extend_readings(meld: Meld, specs: Sequence[CardSpec], owner: int,
 @functools.lru_cache(maxsize=512)
 def _extend_readings(meld: Meld, specs: tuple[CardSpec, ...], owner: int,
                      rules: MeldRules) -> tuple[Meld, ...]:
+    if len(specs) == 1 and meld.kind is MeldKind.RUN:
+        return _extend_run(meld, specs[0], owner, rules)
+    return _extend_any(meld, specs, owner, rules)
+
+
+def _extend_any(meld: Meld, specs: tuple[CardSpec, ...], owner: int,
+                rules: MeldRules) -> tuple[Meld, ...]:
+    """:func:`_extend_readings` by reading the old meld's cards and ``specs`` afresh as one
+    meld (:func:`_set_readings`, :func:`_run_readings`) and keeping the readings in which
+    the cards on the table keep their owners, faces and (in a run) order."""
     existing = [CardSpec(p.card, p.face) if p.card.is_joker else CardSpec(p.card)
                 for p in meld.cards]
     combined = existing + list(specs)
@@ -378,6 +388,44 @@ def _extend_readings(meld: Meld, specs: tuple[CardSpec, ...], owner: int,
             if idx < 0:
                 continue
         found.append(Meld(meld.kind, tuple(placed), meld.owner))
+    return tuple(found)
+
+
+def _extend_run(meld: Meld, spec: CardSpec, owner: int, rules: MeldRules) -> tuple[Meld, ...]:
+    """:func:`_extend_readings` of one card on a run, built from the run's ranks instead
+    of read afresh: the cards on the table keep their places, faces and owners, so the
+    new card (a joker for the face it declares, or for any rank that fits) goes at the
+    front or the back of a window of the run's length plus one that holds every rank
+    named; windows in start order, as the full reading lists them (two where an ace may
+    stand low or high, up to two in a run round the corner)."""
+    cards = meld.cards
+    suit = cards[0].face.suit
+    card = spec.card
+    face = spec.face if card.is_joker else card
+    if suit is None or (face is not None and face.suit is not suit):
+        return ()
+    old = tuple(p.face.rank for p in cards)
+    need = 0
+    for rank in old:
+        need |= 1 << rank
+    if face is not None:
+        if need >> face.rank & 1:
+            return ()
+        need |= 1 << face.rank
+    found: list[Meld] = []
+    for window, mask in _run_window_masks(len(cards) + 1, rules.ace):
+        if need & ~mask:
+            continue
+        if window[1:] == old:
+            new = Placed(card, shared_card(window[0], suit), owner)
+            run = Meld(MeldKind.RUN, (new, *cards), meld.owner)
+        elif window[:-1] == old:
+            new = Placed(card, shared_card(window[-1], suit), owner)
+            run = Meld(MeldKind.RUN, (*cards, new), meld.owner)
+        else:
+            continue  # the cards on the table would not stay one block in their order
+        if rules.accepts(run):
+            found.append(run)
     return tuple(found)
 
 
