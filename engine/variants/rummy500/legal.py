@@ -149,7 +149,9 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
                 or leaves_ok(len(used), sum(1 for c in used if c != taken))):
             continue
         meld = _reading(readings(group, seat, rules), group)
-        if meld is not None and owed_ok(used, (*melds, meld), True):
+        # a list: a trial table must not take the place of the state's table in the
+        # lay-off index memo (engine.memo.reuse_last_tuple answers tuples only)
+        if meld is not None and owed_ok(used, [*melds, meld], True):
             out.append(MeldCards(seat, (group,)))
     cards = sorted(set(hand), key=SORT_KEY)
     where = layoff_index(melds, rules)
