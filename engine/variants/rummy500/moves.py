@@ -41,11 +41,10 @@ from engine.errors import (
     NothingToDraw,
     WrongPhase,
 )
-from engine.events import Discarded, LaidOff, Melded, TookDiscard, WentOut
+from engine.events import Discarded, Drew, LaidOff, Melded, TookDiscard, WentOut
 from engine.frozen import replace
 from engine.melds import Meld, MeldProblem, MeldRules, check_meld, extend_readings
 from engine.moves import Result, remove_cards
-from engine.moves import apply_draw as shared_apply_draw
 from engine.state import GameState, Phase, TurnState
 from engine.variants.rummy500.errors import (
     MustPlayPileCard,
@@ -111,7 +110,7 @@ def close_window(state: GameState) -> GameState:
     """The state with the call window closed (the next player drew or took, or a call)."""
     if game_extra(state).call_window is None:
         return state
-    return replace(state, extra=GameExtra(None))
+    return replace(state, extra=_CLOSED)
 
 
 def _set(flags: tuple[bool, ...], seat: int) -> tuple[bool, ...]:
@@ -129,10 +128,18 @@ def apply_draw(state: GameState, action: Draw) -> Result:
     """Draw the top card of the stock; an empty stock ends the hand with nobody out ("Wenn
     ... keine Karten mehr im Stapel verdeckter Karten sind, wenn jemand eine Karte ziehen
     möchte, dann ist das Spiel zu Ende")."""
-    state = close_window(state)
     if not state.stock:
-        return end_hand(state, None)
-    return shared_apply_draw(state, action)
+        return end_hand(close_window(state), None)
+    seat = action.seat
+    # one copy: the card to the hand and the call window closed together
+    extra = _CLOSED if game_extra(state).call_window is not None else state.extra
+    state = replace(state, hands=state.hands_with(seat, (*state.hands[seat], state.stock[0])),
+                    stock=state.stock[1:], phase=Phase.PLAY, extra=extra)
+    return state, (Drew(seat),)
+
+
+#: The match record with no call window (immutable: one shared instance).
+_CLOSED = GameExtra(None)
 
 
 # --- take from the discard pile -------------------------------------------------------------
@@ -370,14 +377,14 @@ def apply_discard(state: GameState, action: Discard) -> Result:
     Spiel sofort beendet"), else the turn passes left and the call window opens."""
     seat = action.seat
     left = remove_cards(state.hands[seat], [action.card])
-    state = replace(state, hands=state.hands_with(seat, left),
-                    discard=(*state.discard, action.card))
+    hands = state.hands_with(seat, left)
+    discard = (*state.discard, action.card)
     events: list[object] = [Discarded(seat, action.card)]
     if not left:
         events.append(WentOut(seat, False))
-        state, more = end_hand(state, seat)
+        state, more = end_hand(replace(state, hands=hands, discard=discard), seat)
         return state, as_events([*events, *more])
-    return pass_turn(state, seat, action.card, events)
+    return pass_turn(state, seat, action.card, events, hands=hands, discard=discard)
 
 
 def after_play(state: GameState, seat: int, events: list[object]) -> Result:
@@ -394,14 +401,21 @@ def after_play(state: GameState, seat: int, events: list[object]) -> Result:
     return state, as_events([*events, *more])
 
 
-def pass_turn(state: GameState, seat: int, card: Card | None, events: list[object]) -> Result:
+def pass_turn(state: GameState, seat: int, card: Card | None, events: list[object],
+              **changes: object) -> Result:
     """The turn passes to the left and the call window opens for the other seats (with
-    ``calling=last_layoff`` only after a discard; never with ``calling=off``)."""
+    ``calling=last_layoff`` only after a discard; never with ``calling=off``).
+    ``changes``: more fields of the state changed in the same copy (a discard's hand and
+    pile)."""
     nxt = state.next_seat(seat)
     mode = state.rules.text("calling")
     open_window = mode == "any" or (mode == "last_layoff" and card is not None)
-    window = CallWindow(seat, card) if open_window else None
     state = replace(state, current=nxt, phase=Phase.DRAW,
-                    turn=TurnState(fresh=not state.has_played[nxt]),
-                    extra=GameExtra(window))
+                    turn=_NEW_TURN[not state.has_played[nxt]],
+                    extra=GameExtra(CallWindow(seat, card)) if open_window else _CLOSED,
+                    **changes)
     return state, as_events(events)
+
+
+#: The turn records a turn starts with, by ``fresh`` (immutable: shared).
+_NEW_TURN = {fresh: TurnState(fresh=fresh) for fresh in (False, True)}

@@ -114,8 +114,8 @@ class Rummy500(SharedFlow):
         # positional, in field order: a view is built for every action of a simulation
         return PublicExtra(
             state.rules.text("calling"), window,
-            () if window is None else tuple(s for s in range(len(hands))
-                                            if s != window.discarder),
+            () if window is None else (*range(window.discarder),
+                                       *range(window.discarder + 1, len(hands))),
             owed.must_play if playing and isinstance(owed, TurnExtra) else None,
             tuple(s for s, hand in enumerate(hands) if not hand)
             if playing and not all(hands) else (),
