@@ -32,7 +32,7 @@ from engine.frozen import replace
 from engine.melds import MeldRules
 from engine.moves import BASE_HANDLERS
 from engine.options import RuleSet
-from engine.state import DealSpec, GameState, Phase
+from engine.state import DealSpec, GameState
 from engine.variants.base import Apply, Verify
 from engine.variants.rummy500 import calls, moves
 from engine.variants.rummy500.actions import CallRummy
@@ -44,11 +44,11 @@ from engine.variants.rummy500.scoring import deal_scores, target_reached
 from engine.variants.rummy500.state import (
     GameExtra,
     PublicExtra,
-    TurnExtra,
     extra_from_json,
     extra_to_json,
 )
-from engine.variants.rummy500.values import card_value, melded_points
+from engine.variants.rummy500.values import card_value
+from engine.variants.rummy500.views import public_extra
 
 
 class Rummy500(SharedFlow):
@@ -103,23 +103,8 @@ class Rummy500(SharedFlow):
         return True
 
     def public_extra(self, state: GameState) -> PublicExtra:
-        """The call window, who may call, the card the seat to play owes, the floaters and
-        each seat's melded points this deal."""
-        extra = state.extra
-        phase = state.phase
-        playing = phase is Phase.DRAW or phase is Phase.PLAY
-        window = extra.call_window if playing and isinstance(extra, GameExtra) else None
-        owed = state.turn.extra
-        hands = state.hands
-        # positional, in field order: a view is built for every action of a simulation
-        return PublicExtra(
-            state.rules.text("calling"), window,
-            () if window is None else (*range(window.discarder),
-                                       *range(window.discarder + 1, len(hands))),
-            owed.must_play if playing and isinstance(owed, TurnExtra) else None,
-            tuple(s for s, hand in enumerate(hands) if not hand)
-            if playing and not all(hands) else (),
-            melded_points(state.rules, state.melds, len(hands)))
+        """See :func:`engine.variants.rummy500.views.public_extra`."""
+        return public_extra(state)
 
     def extra_to_json(self, extra: Any) -> Any:
         """See :func:`engine.variants.rummy500.state.extra_to_json`."""
