@@ -246,8 +246,9 @@ def format_cards(cards: Iterable[Card]) -> str:
 
 
 def standard_deck(decks: int = 1, jokers: int = 0) -> list[Card]:
-    """``decks`` x 52 cards plus ``jokers`` jokers, in a fixed (unshuffled) order."""
-    cards = [Card(rank, suit) for _ in range(decks) for suit in CARD_SUITS
+    """``decks`` x 52 cards plus ``jokers`` jokers, in a fixed (unshuffled) order. The cards
+    are the shared instances (:func:`shared_card`): a deal builds no new card objects."""
+    cards = [shared_card(rank, suit) for _ in range(decks) for suit in CARD_SUITS
              for rank in range(1, 14)]
     cards.extend(JOKER for _ in range(jokers))
     return cards

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from engine.cards import JOKER, TILE_COLOURS, Card
+from engine.cards import JOKER, TILE_COLOURS, Card, shared_card
 from engine.melds import Meld, MeldKind
 
 #: Every tile of the set, in a fixed order: two of each colour and number, two Jolys.
@@ -25,7 +25,7 @@ TILE_COUNT = 106
 
 def tile_set() -> list[Card]:
     """The 106 tiles, unshuffled: red 1..13 twice, yellow, blue, black, then two Jolys."""
-    tiles = [Card(number, colour) for colour in TILE_COLOURS for _ in range(2)
+    tiles = [shared_card(number, colour) for colour in TILE_COLOURS for _ in range(2)
              for number in range(1, 14)]
     tiles.extend((JOKER, JOKER))
     return tiles
