@@ -257,6 +257,29 @@ def _window_table(min_cards: int, ace: AceMode
     return tuple(out)
 
 
+def candidate_melds_with(card: Card, hand: Sequence[Card], rules: MeldRules
+                         ) -> list[tuple[CardSpec, ...]]:
+    """The groups of :func:`candidate_melds` over ``hand`` that hold the natural ``card``
+    (one of ``hand``), in the same order: the sets of its rank with its suit, then the
+    runs of its suit with the card itself at its rank (not a joker standing there). Only
+    that rank's sets and that suit's runs are built."""
+    jokers, suits_of_rank, ranks_of_suit, twice = _hand_masks(hand)
+    rank = card.rank
+    code = card._hash & 15  # the suit code (engine.cards.Card)
+    out: list[tuple[CardSpec, ...]] = []
+    suits = suits_of_rank[rank]
+    if suits.bit_count() >= rules.min_cards - jokers:
+        out.extend(g for g in _rank_sets(rank, suits, jokers, rules.min_naturals,
+                                         rules.max_set, rules.min_cards)
+                   if any(s.card == card for s in g))
+    mask = ranks_of_suit[code]
+    if mask.bit_count() >= rules.min_cards - jokers:
+        out.extend(g for g in _suit_runs(code, mask, twice[code], jokers, rules.min_naturals,
+                                         rules.min_cards, rules.ace, 13)
+                   if any(s.card == card for s in g))
+    return out
+
+
 def may_meld_with(card: Card, cards: Iterable[Card], rules: MeldRules) -> bool:
     """A quick necessary condition for :func:`candidate_melds` over ``cards`` to hold a
     meld with ``card`` (a card of ``cards``): a set needs ``min_cards`` of its rank in

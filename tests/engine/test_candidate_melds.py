@@ -15,7 +15,13 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.candidates import MeldReach, candidate_melds, holds_no_meld, may_meld_with
+from engine.candidates import (
+    MeldReach,
+    candidate_melds,
+    candidate_melds_with,
+    holds_no_meld,
+    may_meld_with,
+)
 from engine.cards import JOKER, Card, parse_cards, standard_deck
 from engine.melds import AceMode, CardSpec, MeldRules, rank_at, run_windows
 
@@ -74,6 +80,23 @@ def test_the_candidates_are_the_plain_enumeration(
     near = [c for c in hand if c.is_joker or low <= c.rank < low + 6] + hand[::2]
     rules = MeldRules(ace=ace, min_cards=min_cards, max_set=max_set, min_naturals=min_naturals)
     assert candidate_melds(near, rules) == plain_candidates(near, rules)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(PACK), min_size=1, max_size=16), st.sampled_from(list(AceMode)),
+       st.sampled_from([3, 4]), st.sampled_from([3, 4]), st.sampled_from([0, 1, 2]),
+       st.integers(1, 9))
+def test_the_melds_with_one_card_are_the_candidates_that_hold_it(
+        hand: list[Card], ace: AceMode, min_cards: int, max_set: int, min_naturals: int,
+        low: int) -> None:
+    """candidate_melds_with builds only the card's rank and suit: the same groups, in the
+    same order, as the candidates of the whole hand that hold the card itself."""
+    near = [c for c in hand if c.is_joker or low <= c.rank < low + 6] + hand[::2]
+    rules = MeldRules(ace=ace, min_cards=min_cards, max_set=max_set, min_naturals=min_naturals)
+    every = candidate_melds(near, rules)
+    for card in {c for c in near if not c.is_joker}:
+        assert candidate_melds_with(card, near, rules) == [
+            g for g in every if any(s.card == card for s in g)]
 
 
 NATURALS = standard_deck(2, 0)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.candidates import MeldReach, candidate_melds, may_meld_with
+from engine.candidates import MeldReach, candidate_melds, candidate_melds_with, may_meld_with
 from engine.cards import Card
 from engine.melds import CardSpec, Meld, MeldRules, extend_readings, layoff_index
 
@@ -45,12 +45,9 @@ def melds_with(card: Card, cards: Sequence[Card], rules: MeldRules
     holds ``card`` (only cards of its rank or suit, and jokers, can share a meld)."""
     if not may_meld_with(card, cards, rules):
         return []
-    if card.is_joker:
-        related = list(cards)
-    else:
-        related = [c for c in cards
-                   if c.is_joker or c.rank == card.rank or c.suit == card.suit]
-    return [g for g in candidate_melds(related, rules) if any(s.card == card for s in g)]
+    if not card.is_joker:
+        return candidate_melds_with(card, cards, rules)
+    return [g for g in candidate_melds(cards, rules) if any(s.card == card for s in g)]
 
 
 def can_play(card: Card, hand: Sequence[Card], melds: Sequence[Meld], rules: MeldRules,
