@@ -57,6 +57,8 @@ def draw_actions(state: GameState, seat: int) -> list[Action]:
     if not (state.rules.flag("take_must_meld") or all(c == top for c in state.hands[seat])) \
             or _obliged_take_ok(state, seat, last, top):
         out.append(TakeDiscard(seat))
+    if last == 0:
+        return out
     seen: set[Card] = {top}
     # A card that can neither go into a new meld with the hand and the cards above it
     # (MeldReach: may_meld_with, counted as the pile is read downwards) nor be laid off

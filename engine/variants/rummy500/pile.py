@@ -84,11 +84,18 @@ def callable_indices(pile: Sequence[Card], melds: Sequence[Meld], rules: MeldRul
     """Indices of the pile cards that may be called, top first: the card can be laid off
     on the table, or makes a new meld with cards above it in the pile."""
     out: list[int] = []
-    reach = MeldReach((), rules)  # the cards from the top down to ``index``
-    for index in range(len(pile) - 1, -1, -1):
+    # the cards from the top down to ``index``, counted once they are enough for a meld
+    reach: MeldReach | None = None
+    where = layoff_index(melds, rules)
+    size = len(pile)
+    for index in range(size - 1, -1, -1):
         card = pile[index]
-        reach.add(card)
-        if layoff_readings(card, melds, seat, rules) or (
-                reach.may_meld(card) and melds_with(card, pile[index:], rules)):
+        if reach is not None:
+            reach.add(card)
+        elif size - index >= rules.min_cards:
+            reach = MeldReach(pile[index:], rules)
+        if (where.targets(card) and layoff_readings(card, melds, seat, rules)) or (
+                reach is not None and reach.may_meld(card)
+                and melds_with(card, pile[index:], rules)):
             out.append(index)
     return out
