@@ -21,6 +21,7 @@ Readings chosen where the text leaves room (also in the README):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -69,14 +70,7 @@ class Rummy500(SharedFlow):
     def handlers(self) -> Mapping[type, tuple[Verify, Apply]]:
         """The shared table with draw, take, meld, lay-off and discard replaced and the call
         added (:mod:`engine.variants.rummy500.moves`, :mod:`.calls`)."""
-        table: dict[type, tuple[Verify, Apply]] = dict(BASE_HANDLERS)
-        table[Draw] = (moves.verify_draw, moves.apply_draw)
-        table[TakeDiscard] = (moves.verify_take, moves.apply_take)
-        table[MeldCards] = (moves.verify_meld, moves.apply_meld)
-        table[LayOff] = (moves.verify_layoff, moves.apply_layoff)
-        table[Discard] = (moves.verify_discard, moves.apply_discard)
-        table[CallRummy] = (calls.verify_call, calls.apply_call)
-        return table
+        return _handlers()
 
     def may_act(self, state: GameState, action: Action) -> bool:
         """A call may come from any seat; its verify refuses the discarder and calls
@@ -162,3 +156,16 @@ class Rummy500(SharedFlow):
         """The highest total ("der Spieler mit der höchsten Punktzahl gewinnt")."""
         best = max(totals)
         return tuple(s for s, t in enumerate(totals) if t == best)
+
+
+# Built once: every applied move looks its handler up here.
+@functools.cache
+def _handlers() -> dict[type, tuple[Verify, Apply]]:
+    table: dict[type, tuple[Verify, Apply]] = dict(BASE_HANDLERS)
+    table[Draw] = (moves.verify_draw, moves.apply_draw)
+    table[TakeDiscard] = (moves.verify_take, moves.apply_take)
+    table[MeldCards] = (moves.verify_meld, moves.apply_meld)
+    table[LayOff] = (moves.verify_layoff, moves.apply_layoff)
+    table[Discard] = (moves.verify_discard, moves.apply_discard)
+    table[CallRummy] = (calls.verify_call, calls.apply_call)
+    return table
