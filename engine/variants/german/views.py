@@ -111,15 +111,14 @@ def private_extra(state: GameState, seat: int) -> SeatStatus:
     extra = game_extra(state)
     mine = _moving(state) and state.current == seat and extra.closing is None \
         and not extra.buyback
+    if not mine:
+        # positional, in field order: a view is built for every action of a simulation
+        return SeatStatus(bool(state.has_melded) and state.has_melded[seat], False,
+                          not extra.played[seat],
+                          not state.has_played[seat] if state.has_played else True,
+                          0, opening_needed(state), 0, False, 0)
     turn = turn_extra(state)
-    fresh = not state.has_played[seat] if state.has_played else True
-    return SeatStatus(
-        opened=bool(state.has_melded) and state.has_melded[seat],
-        may_lay_off=mine and state.phase is Phase.PLAY and may_play_on_table(state, seat),
-        first_turn=(turn.first if mine else not extra.played[seat]),
-        fresh=state.turn.fresh if mine else fresh,
-        opening_total=turn.total if mine else 0,
-        opening_needed=opening_needed(state),
-        provisional=turn.provisional if mine else 0,
-        dealer_discard=mine and turn.dealer_discard,
-        laid_off=turn.laid_off if mine else 0)
+    return SeatStatus(bool(state.has_melded) and state.has_melded[seat],
+                      state.phase is Phase.PLAY and may_play_on_table(state, seat),
+                      turn.first, state.turn.fresh, turn.total, opening_needed(state),
+                      turn.provisional, turn.dealer_discard, turn.laid_off)
