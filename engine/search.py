@@ -693,9 +693,20 @@ def layoff_options(hand: Sequence[Card], melds: Sequence[Meld], rules: RuleSet,
 
 def any_layoff(cards: Iterable[Card], melds: Sequence[Meld], rules: RuleSet,
                seat: int) -> bool:
-    """True when one of ``cards`` can be laid off alone on one of ``melds`` (the first
-    found ends the search); the same test as a non-empty :func:`layoff_options`."""
-    return any(True for _ in _layoffs(set(cards), melds, rules, seat))
+    """True when one of ``cards`` can be laid off alone on one of ``melds``; the same test
+    as a non-empty :func:`layoff_options`. ``cards`` is read lazily, each card value
+    tried once, and the first card that fits ends the search."""
+    mrules = _setup_for(rules).meld_rules
+    ends = layoff_index(melds, mrules)
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            continue
+        seen.add(card)
+        for index in ends.targets(card):
+            if layoff_choices(melds[index], card, seat, mrules):
+                return True
+    return False
 
 
 def _layoffs(cards: Iterable[Card], melds: Sequence[Meld], rules: RuleSet,

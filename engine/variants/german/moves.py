@@ -21,6 +21,7 @@ Rule sentences (german-romme.de.txt):
 from __future__ import annotations
 
 import functools
+from itertools import chain
 from typing import Any
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, NextDeal, SwapJoker
@@ -279,7 +280,9 @@ def apply_discard(state: GameState, action: Discard) -> Result:
                         has_played=with_flag(state.has_played, seat))
         events.append(WentOut(seat, rummy))
         return finish_out(state, seat, rummy, events)
-    if len(left) <= 2:  # blocked() needs every hand at two cards or fewer
+    # blocked() needs every hand at two cards or fewer
+    if len(left) <= 2 and all(len(state.hands[s]) <= 2 for s in active_seats(state)
+                              if s != seat):
         state = replace(state, hands=hands, discard=discard)
         if blocked(state):
             events.append(DealBlocked(state.deal_number))
@@ -309,7 +312,8 @@ def blocked(state: GameState) -> bool:
     active = active_seats(state)
     if any(len(state.hands[s]) > 2 for s in active):
         return False
-    cards = {*state.stock, *state.discard, *(c for s in active for c in state.hands[s])}
+    # the hands first: a card that fits ends the search, and it is often near
+    cards = chain(*(state.hands[s] for s in active), state.discard, state.stock)
     return not any_layoff(cards, state.melds, state.rules, state.current)
 
 
