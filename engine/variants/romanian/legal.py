@@ -42,7 +42,7 @@ from engine.variants.romanian.actions import (
 )
 from engine.variants.romanian.flow import extra_of, first_turn, opened_before, plan_for, turn_of
 from engine.variants.romanian.melds import MELD_RULES
-from engine.variants.romanian.moves import apply_exchange, meld_pairs
+from engine.variants.romanian.moves import apply_exchange, has_meld_pair
 from engine.variants.romanian.obligation import paid_by, pays
 from engine.variants.romanian.opening import opening_choices, opening_with, qualifies
 from engine.variants.romanian.plan import Plan, new_melds, specs_of
@@ -197,7 +197,7 @@ def _draw_legal(state: GameState, seat: int) -> list[Action]:
             out.append(TakeDiscard(seat))
         if state.has_melded[seat]:
             out += [TakeDiscard(seat, tile) for tile in _distinct(row[1:-1])
-                    if tile != top and meld_pairs(hand, tile)]
+                    if tile != top and has_meld_pair(hand, tile)]
     face_up = extra_of(state).face_up
     if face_up is not None:
         probe = replace(state, turn=replace(state.turn, taken=face_up))

@@ -21,6 +21,7 @@ romanian-rummy.de.txt, the turn:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, SwapJoker, TakeDiscard
@@ -35,14 +36,15 @@ from engine.errors import (
 from engine.events import Discarded, Drew, StockRenewed, TookDiscard, WentOut
 from engine.frozen import replace
 from engine.melds import (
-    CardSpec,
+    AceMode,
     Meld,
     MeldKind,
     Placed,
     check_meld,
     extend_readings,
     joker_swap_target,
-    readings,
+    rank_at,
+    run_windows,
 )
 from engine.moves import Result, remove_cards
 from engine.moves import apply_layoff as shared_apply_layoff
@@ -151,19 +153,41 @@ def _row_index(state: GameState, card: Card) -> int:
     return -1
 
 
-def meld_pairs(hand: Sequence[Card], tile: Card) -> list[tuple[Card, Card]]:
-    """Pairs of real tiles of ``hand`` that make a set or run with ``tile`` (two tiles of
-    the rack that complete a meld with it)."""
-    # only tiles of its number (a set) or its colour (a run) can share a meld with it
-    naturals = sorted({c for c in hand if not c.is_joker
-                       and (c.rank == tile.rank or c.suit == tile.suit)},
-                      key=SORT_KEY)
-    out = []
-    for i, a in enumerate(naturals):
-        for b in naturals[i + 1:]:
-            if readings([CardSpec(a), CardSpec(b), CardSpec(tile)], 0, MELD_RULES):
-                out.append((a, b))
-    return out
+def has_meld_pair(hand: Sequence[Card], tile: Card) -> bool:
+    """True when two real tiles of ``hand`` make a set or run with ``tile`` (the condition
+    of a deeper take from the row), read from numbers and colours: for a numbered tile,
+    two more colours of its number (a set), or the other two numbers of a three-tile
+    window of its colour that contains it (a run, the 1 low or after the 13 as the rules
+    let it stand); for a Joly, two tiles of one number in two colours, or two numbers of
+    one colour that a window of three holds."""
+    naturals = {c for c in hand if not c.is_joker}
+    ace = MELD_RULES.ace
+    if not tile.is_joker:
+        colours = {c.suit for c in naturals if c.rank == tile.rank}
+        colours.discard(tile.suit)
+        if len(colours) >= 2:
+            return True
+        numbers = {c.rank for c in naturals if c.suit is tile.suit}
+        for window in _windows_of_three(ace):
+            if tile.rank in window and all(r in numbers for r in window if r != tile.rank):
+                return True
+        return False
+    by_number: dict[int, set[object]] = {}
+    by_colour: dict[object, set[int]] = {}
+    for c in naturals:
+        by_number.setdefault(c.rank, set()).add(c.suit)
+        by_colour.setdefault(c.suit, set()).add(c.rank)
+    if any(len(colours) >= 2 for colours in by_number.values()):
+        return True
+    return any(sum(r in numbers for r in window) >= 2
+               for numbers in by_colour.values() for window in _windows_of_three(ace))
+
+
+@functools.cache
+def _windows_of_three(ace: AceMode) -> tuple[tuple[int, ...], ...]:
+    """The numbers of every run of three tiles the ace rule allows, in order."""
+    return tuple(tuple(rank_at(p) for p in range(start, start + 3))
+                 for start in run_windows(3, ace))
 
 
 def verify_take(state: GameState, action: TakeDiscard) -> None:
@@ -197,7 +221,7 @@ def verify_take(state: GameState, action: TakeDiscard) -> None:
         raise NotInRow(tile=str(action.card))
     if not state.has_melded[seat]:
         raise NotOpened(points=state.rules.number("opening") or 0)
-    if not meld_pairs(state.hands[seat], action.card):
+    if not has_meld_pair(state.hands[seat], action.card):
         raise NoRowMeld(tile=str(action.card))
 
 

@@ -3,8 +3,10 @@ renewed wall (romanian-rummy.de.txt)."""
 
 from __future__ import annotations
 
+from engine.actions import TakeDiscard
 from engine.cards import parse_card
 from engine.events import HandEnded, StockRenewed, TookDiscard
+from engine.game import legal_actions
 from engine.state import Phase
 from engine.variants.romanian.events import FewTilesLeft, TookFromRow
 
@@ -46,6 +48,27 @@ def test_any_tile_of_the_row_with_every_tile_after_it(romanian: Factory) -> None
     game.play("meld y2 y3 y4 y5")
     game.play("layoff k7 2")
     game.play("discard b13")
+
+
+def test_a_joly_of_the_row_with_two_rack_tiles_that_meld_with_it(romanian: Factory) -> None:
+    """"Wenn man zwei Steine auf seinem Ständer hat, mit denen man einen Satz oder eine Folge
+    mit irgendeinem Stein der abgelegten Steine vervollständigen kann, darf man diesen Stein
+    aufnehmen und die Meldung machen": any tile, a discarded Joly too (y2 y4 and the Joly
+    make a run; two tiles of one number in two colours would make a set)."""
+    game = romanian(["y2 y4 b13 k1", "b2 b3"], stock="r5 r6")
+    game.setup(current=0, melds=OPEN, discard="k9 jk b7 k7")
+    assert TakeDiscard(0, parse_card("jk")) in legal_actions(game.state, 0)
+    events = game.play("take jk")
+    assert events == (TookFromRow(0, parse_card("jk"),
+                                  tuple(map(parse_card, ["jk", "b7", "k7"]))),)
+    game.refuse("discard b13", "romanian_obligation")
+    game.play("meld y2 jk y4")
+    assert game.state.turn.extra is None or game.state.turn.extra.obligation is None
+
+    lonely = romanian(["y2 b9 k13 r6", "b2 b3"], stock="r5 r6")
+    lonely.setup(current=0, melds=OPEN, discard="k9 jk b7 k7")
+    lonely.refuse("take jk", "romanian_no_row_meld")
+    assert TakeDiscard(0, parse_card("jk")) not in legal_actions(lonely.state, 0)
 
 
 def test_the_row_only_after_an_opening_in_an_earlier_turn(romanian: Factory) -> None:
