@@ -154,33 +154,23 @@ def _row_index(state: GameState, card: Card) -> int:
 
 
 def has_meld_pair(hand: Sequence[Card], tile: Card) -> bool:
-    """True when two real tiles of ``hand`` make a set or run with ``tile`` (the condition
-    of a deeper take from the row), read from numbers and colours: for a numbered tile,
-    two more colours of its number (a set), or the other two numbers of a three-tile
-    window of its colour that contains it (a run, the 1 low or after the 13 as the rules
-    let it stand); for a Joly, two tiles of one number in two colours, or two numbers of
-    one colour that a window of three holds."""
-    naturals = {c for c in hand if not c.is_joker}
-    ace = MELD_RULES.ace
-    if not tile.is_joker:
-        colours = {c.suit for c in naturals if c.rank == tile.rank}
-        colours.discard(tile.suit)
-        if len(colours) >= 2:
-            return True
-        numbers = {c.rank for c in naturals if c.suit is tile.suit}
-        for window in _windows_of_three(ace):
-            if tile.rank in window and all(r in numbers for r in window if r != tile.rank):
-                return True
+    """True when two real tiles of ``hand`` make a set or run with the numbered ``tile``
+    (the condition of a deeper take from the row), read from numbers and colours: two
+    more colours of its number (a set), or the other two numbers of a three-tile window
+    of its colour that contains it (a run, the 1 low or after the 13 as the rules let it
+    stand). A Joly of the row is not taken this way (README, Romanian Rummy: the tiles
+    that complete a meld with a row tile share its number or colour, and a Joly has
+    neither)."""
+    if tile.is_joker:
         return False
-    by_number: dict[int, set[object]] = {}
-    by_colour: dict[object, set[int]] = {}
-    for c in naturals:
-        by_number.setdefault(c.rank, set()).add(c.suit)
-        by_colour.setdefault(c.suit, set()).add(c.rank)
-    if any(len(colours) >= 2 for colours in by_number.values()):
+    naturals = [c for c in hand if not c.is_joker]
+    colours = {c.suit for c in naturals if c.rank == tile.rank}
+    colours.discard(tile.suit)
+    if len(colours) >= 2:
         return True
-    return any(sum(r in numbers for r in window) >= 2
-               for numbers in by_colour.values() for window in _windows_of_three(ace))
+    numbers = {c.rank for c in naturals if c.suit is tile.suit}
+    return any(tile.rank in window and all(r in numbers for r in window if r != tile.rank)
+               for window in _windows_of_three(MELD_RULES.ace))
 
 
 @functools.cache

@@ -22,8 +22,11 @@ TILES = tile_set()
 
 
 def pair_readings(rack: list[Card], tile: Card) -> bool:
-    """Some two real tiles of ``rack`` read as one meld with ``tile``."""
-    naturals = sorted({c for c in rack if not c.is_joker}, key=lambda c: c.sort_key)
+    """Some two real tiles of ``rack`` of the tile's number or colour read as one meld
+    with ``tile`` (the pairwise test the number-and-colour reading replaced)."""
+    naturals = sorted({c for c in rack if not c.is_joker
+                       and (c.rank == tile.rank or c.suit == tile.suit)},
+                      key=lambda c: c.sort_key)
     return any(readings([CardSpec(a), CardSpec(b), CardSpec(tile)], 0, MELD_RULES)
                for a, b in combinations(naturals, 2))
 
@@ -32,17 +35,18 @@ def pair_readings(rack: list[Card], tile: Card) -> bool:
 @given(st.lists(st.sampled_from(TILES), max_size=20), st.sampled_from(TILES),
        st.integers(1, 11))
 def test_the_pair_test_is_the_pairwise_reading(rack: list[Card], tile: Card, low: int) -> None:
-    """Numbers and colours alone decide it, for a numbered tile and for a Joly, the 1 low
-    (1 2 3) or after the 13 (12 13 1) and never round the corner (13 1 2)."""
+    """Numbers and colours alone decide it: the 1 low (1 2 3) or after the 13 (12 13 1),
+    never round the corner (13 1 2); a Joly of the row shares no rack tile's number or
+    colour."""
     near = [c for c in rack if c.is_joker or low <= c.rank < low + 4] + rack[::3]
     assert has_meld_pair(near, tile) == pair_readings(near, tile)
 
 
 def test_the_one_after_the_thirteen_but_not_round_the_corner() -> None:
-    """12 13 1 is a run, 13 1 2 is not; a Joly makes a set with two tiles of one number in
-    two colours and a run with two tiles of one colour a window of three holds."""
+    """12 13 1 is a run, 13 1 2 is not; a set needs two more colours of the number; a Joly
+    of the row is never taken this way."""
     assert has_meld_pair(parse_cards("y12 y13"), parse_card("y1"))
     assert not has_meld_pair(parse_cards("y13 y2"), parse_card("y1"))
-    assert has_meld_pair(parse_cards("r7 b7"), JOKER)
-    assert has_meld_pair(parse_cards("r7 r9"), JOKER)
-    assert not has_meld_pair(parse_cards("r7 r10 b8"), JOKER)
+    assert has_meld_pair(parse_cards("r7 b7 y9"), parse_card("k7"))
+    assert not has_meld_pair(parse_cards("r7 k7 y9"), parse_card("k7"))
+    assert not has_meld_pair(parse_cards("r7 b7 r8 r9"), JOKER)

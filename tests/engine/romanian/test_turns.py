@@ -50,25 +50,18 @@ def test_any_tile_of_the_row_with_every_tile_after_it(romanian: Factory) -> None
     game.play("discard b13")
 
 
-def test_a_joly_of_the_row_with_two_rack_tiles_that_meld_with_it(romanian: Factory) -> None:
+def test_a_discarded_joly_stays_in_the_row(romanian: Factory) -> None:
     """"Wenn man zwei Steine auf seinem Ständer hat, mit denen man einen Satz oder eine Folge
     mit irgendeinem Stein der abgelegten Steine vervollständigen kann, darf man diesen Stein
-    aufnehmen und die Meldung machen": any tile, a discarded Joly too (y2 y4 and the Joly
-    make a run; two tiles of one number in two colours would make a set)."""
-    game = romanian(["y2 y4 b13 k1", "b2 b3"], stock="r5 r6")
-    game.setup(current=0, melds=OPEN, discard="k9 jk b7 k7")
-    assert TakeDiscard(0, parse_card("jk")) in legal_actions(game.state, 0)
-    events = game.play("take jk")
-    assert events == (TookFromRow(0, parse_card("jk"),
-                                  tuple(map(parse_card, ["jk", "b7", "k7"]))),)
-    game.refuse("discard b13", "romanian_obligation")
-    game.play("meld y2 jk y4")
-    assert game.state.turn.extra is None or game.state.turn.extra.obligation is None
-
-    lonely = romanian(["y2 b9 k13 r6", "b2 b3"], stock="r5 r6")
-    lonely.setup(current=0, melds=OPEN, discard="k9 jk b7 k7")
-    lonely.refuse("take jk", "romanian_no_row_meld")
-    assert TakeDiscard(0, parse_card("jk")) not in legal_actions(lonely.state, 0)
+    aufnehmen": the two rack tiles share the row tile's number or colour (README reading),
+    so a Joly in the row is not taken, even next to y2 y4; b7 with k7 r7 is."""
+    game = romanian(["y2 y4 k7 r7 b13", "b2 b3"], stock="r5 r6")
+    game.setup(current=0, melds=OPEN, discard="k9 jk b7 y3")
+    game.refuse("take jk", "romanian_no_row_meld")
+    legal = legal_actions(game.state, 0)
+    assert TakeDiscard(0, parse_card("jk")) not in legal
+    assert TakeDiscard(0, parse_card("b7")) in legal
+    assert TakeDiscard(0, parse_card("y3")) not in legal  # the previous discard: plain take
 
 
 def test_the_row_only_after_an_opening_in_an_earlier_turn(romanian: Factory) -> None:
