@@ -26,6 +26,7 @@ from engine.melds import (
     layoff_index,
     readings,
 )
+from engine.moves import Leftover
 from engine.search import going_out_partitions
 from engine.state import GameState, Phase
 
@@ -113,15 +114,8 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
     turn = state.turn
     taken = turn.taken
     size = len(hand)
-    others = size - hand.count(taken) if taken is not None else size
-    final = var.final_discard_required(rules)
-
-    def leaves_ok(used: int, used_others: int) -> bool:
-        """_check_left of engine.moves for a move that uses ``used`` cards, of which
-        ``used_others`` are not copies of the taken card."""
-        if used == size:
-            return not final
-        return taken is None or others - used_others > 0
+    left = Leftover(hand, taken, var.final_discard_required(rules))
+    others = left.others
 
     cards = sorted(set(hand), key=SORT_KEY)
     out: list[Action] = []
@@ -130,26 +124,21 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
             for groups in going_out_partitions(hand, mrules):
                 used = [s.card for g in groups for s in g]
                 if (size - len(used) <= 1
-                        and leaves_ok(len(used), sum(1 for c in used if c != taken))
+                        and left.ok(len(used), sum(1 for c in used if c != taken))
                         and all(len(readings(g, seat, mrules)) == 1 for g in groups)):
                     out.append(MeldCards(seat, groups))
     else:
         limit = var.max_melds_per_turn(rules)
         if limit is None or turn.melds + 1 <= limit:
             for group in candidate_melds(hand, mrules):
-                count = len(group)
-                # the cards other than the taken one in the meld (at most ``count``) are
-                # counted only when so many would leave none of them
-                if (((count < size and (taken is None or others > count))
-                     or leaves_ok(count, sum(1 for s in group if s.card != taken)))
-                        and len(readings(group, seat, mrules)) == 1):
+                if left.ok_group(group) and len(readings(group, seat, mrules)) == 1:
                     out.append(MeldCards(seat, (group,)))
         own_first = var.layoff_needs_own_meld(rules) and not state.has_melded[seat]
         melds = state.melds
         where = layoff_index(melds, mrules)
         for card in cards if melds else ():
             targets = where.targets(card)
-            if not targets or not leaves_ok(1, 1 if card != taken else 0):
+            if not targets or not left.ok(1, 1 if card != taken else 0):
                 continue
             for index, spec in _specs_on(card, melds, targets, seat, mrules):
                 if not (own_first and melds[index].owner != seat):

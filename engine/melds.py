@@ -236,7 +236,7 @@ def _run_readings(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> li
         need |= 1 << rank
     by_rank_natural = {c.rank: c for c in naturals}
     out: list[Meld] = []
-    for window, mask in _run_window_masks(len(specs), rules.ace):
+    for window, mask in run_window_masks(len(specs), rules.ace):
         if need & ~mask:
             continue
         placed = []
@@ -249,8 +249,9 @@ def _run_readings(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> li
 
 
 @functools.cache
-def _run_window_masks(length: int, ace: AceMode) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """The windows of a run of ``length`` under ``ace`` in start order: (ranks, bit mask)."""
+def run_window_masks(length: int, ace: AceMode) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The windows of a run of ``length`` under ``ace`` in start order: (the ranks in
+    order, their bit mask by rank)."""
     out = []
     for start in run_windows(length, ace):
         window = tuple(rank_at(p) for p in range(start, start + length))
@@ -413,7 +414,7 @@ def _extend_run(meld: Meld, spec: CardSpec, owner: int, rules: MeldRules) -> tup
             return ()
         need |= 1 << face.rank
     found: list[Meld] = []
-    for window, mask in _run_window_masks(len(cards) + 1, rules.ace):
+    for window, mask in run_window_masks(len(cards) + 1, rules.ace):
         if need & ~mask:
             continue
         if window[1:] == old:

@@ -44,6 +44,7 @@ from engine.events import (
 )
 from engine.frozen import replace
 from engine.melds import (
+    CardSpec,
     Meld,
     MeldProblem,
     Placed,
@@ -163,6 +164,41 @@ def apply_take(state: GameState, action: TakeDiscard) -> Result:
 
 
 # --- meld / lay off / swap -----------------------------------------------------------------
+
+class Leftover:
+    """What a move may leave in a hand of ``size`` cards, from counts: the condition of
+    :func:`_check_left` computed once for a move list and asked per move (the melds,
+    lay-offs and swaps the legal-move lists build never leave the hand to count).
+    ``final``: a card must stay for the last discard; ``taken``: the card taken from the
+    pile, which may not be discarded this turn, so not only copies of it may stay.
+    ``others``: the hand's cards that are not copies of ``taken``."""
+
+    __slots__ = ("final", "others", "size", "taken")
+
+    def __init__(self, hand: Sequence[Card], taken: Card | None, final: bool) -> None:
+        self.size = len(hand)
+        self.others = self.size - hand.count(taken) if taken is not None else self.size
+        self.taken = taken
+        self.final = final
+
+    def ok(self, used: int, used_others: int) -> bool:
+        """A move that plays ``used`` cards of the hand, ``used_others`` of them not copies
+        of the taken card."""
+        if used == self.size:
+            return not self.final
+        return self.taken is None or self.others - used_others > 0
+
+    def ok_group(self, group: Sequence[CardSpec]) -> bool:
+        """:meth:`ok` for a new meld of the hand's cards (jokers included); its cards other
+        than the taken one (at most all of them) are counted only when that many would
+        leave none."""
+        used = len(group)
+        if used < self.size and (self.taken is None or self.others > used):
+            return True
+        taken = self.taken
+        return self.ok(used, used if taken is None else sum(1 for s in group
+                                                            if s.card != taken))
+
 
 def _check_left(state: GameState, seat: int, left: tuple[Card, ...]) -> None:
     """Rules on what a meld or lay-off may leave in the hand."""

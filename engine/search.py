@@ -696,17 +696,16 @@ def any_layoff(cards: Iterable[Card], melds: Sequence[Meld], rules: RuleSet,
     """True when one of ``cards`` can be laid off alone on one of ``melds``; the same test
     as a non-empty :func:`layoff_options`. ``cards`` is read lazily, each card value
     tried once, and the first card that fits ends the search."""
-    mrules = _setup_for(rules).meld_rules
-    ends = layoff_index(melds, mrules)
+    return any(True for _ in _layoffs(_once_each(cards), melds, rules, seat))
+
+
+def _once_each(cards: Iterable[Card]) -> Iterator[Card]:
+    """``cards`` as they come, each card value once."""
     seen: set[Card] = set()
     for card in cards:
-        if card in seen:
-            continue
-        seen.add(card)
-        for index in ends.targets(card):
-            if layoff_choices(melds[index], card, seat, mrules):
-                return True
-    return False
+        if card not in seen:
+            seen.add(card)
+            yield card
 
 
 def _layoffs(cards: Iterable[Card], melds: Sequence[Meld], rules: RuleSet,

@@ -21,6 +21,7 @@ from engine.game import can
 from engine.legal import checked_legal_actions as checked_standard
 from engine.legal import not_in_turn, standard_legal_actions
 from engine.melds import MeldKind, joker_swap_target, readings
+from engine.moves import Leftover
 from engine.search import layoff_options
 from engine.state import GameState, Phase
 from engine.variants.german.actions import (
@@ -116,29 +117,20 @@ def _play(state: GameState, seat: int) -> list[Any]:
     hand = state.hands[seat]
     size = len(hand)
     taken = state.turn.taken
-    others = size - hand.count(taken) if taken is not None else size
     turn = turn_extra(state)
     no_last = rules.flag("no_rummy_first_turn") and turn.first and is_rummy(state)
-
-    def leaves_ok(used: int, used_others: int) -> bool:
-        """_check_left: a card stays for the discard, not only copies of the taken one."""
-        return used < size and (taken is None or others - used_others > 0)
+    left = Leftover(hand, taken, True)  # a card always stays for the discard
 
     out: list[Any] = []
     for group in candidate_melds(hand, mrules):
-        used = len(group)
-        if used >= size or (no_last and size - used == 1):
+        if no_last and size - len(group) == 1:
             continue
-        # the cards other than the taken one used by the meld: at most ``used``, so only
-        # counted when that many would leave none of them
-        if ((taken is None or others > used
-                or others > sum(1 for s in group if s.card != taken))
-                and len(readings(group, seat, mrules)) == 1):
+        if left.ok_group(group) and len(readings(group, seat, mrules)) == 1:
             out.append(MeldCards(seat, (group,)))
     if may_play_on_table(state, seat):
         if not (rules.flag("one_layoff") and turn.laid_off >= 1):
             out += [a for a in _layoffs(state, seat)
-                    if leaves_ok(1, 1 if a.cards[0].card != taken else 0)]
+                    if left.ok(1, 1 if a.cards[0].card != taken else 0)]
         four = rules.flag("set_swap_four")
         for action in exchanges(state, seat):
             meld = state.melds[action.meld]
@@ -146,7 +138,7 @@ def _play(state: GameState, seat: int) -> list[Any]:
                     and joker_swap_target(meld, action.cards[0]) < 0:
                 continue
             cards = cards_from_hand(action, _freed(action, state))
-            if (leaves_ok(len(cards), sum(1 for c in cards if c != taken))
+            if (left.ok(len(cards), sum(1 for c in cards if c != taken))
                     and len(readings(action.group, seat, mrules)) == 1):
                 out.append(action)
     if turn.provisional:

@@ -25,6 +25,7 @@ from itertools import chain
 from typing import Any
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, NextDeal, SwapJoker
+from engine.cards import Card
 from engine.dealing import DealSpec, start_deal
 from engine.errors import CannotDiscardTaken
 from engine.events import Discarded, WentOut
@@ -280,13 +281,9 @@ def apply_discard(state: GameState, action: Discard) -> Result:
                         has_played=with_flag(state.has_played, seat))
         events.append(WentOut(seat, rummy))
         return finish_out(state, seat, rummy, events)
-    # blocked() needs every hand at two cards or fewer
-    if len(left) <= 2 and all(len(state.hands[s]) <= 2 for s in active_seats(state)
-                              if s != seat):
-        state = replace(state, hands=hands, discard=discard)
-        if blocked(state):
-            events.append(DealBlocked(state.deal_number))
-            return score_hand(state, None, False, events)
+    if len(left) <= 2 and blocked(state, hands, discard):
+        events.append(DealBlocked(state.deal_number))
+        return score_hand(replace(state, hands=hands, discard=discard), None, False, events)
     extra = game_extra(state)
     if not turn.dealer_discard and not extra.played[seat]:
         extra = replace(extra, played=with_flag(extra.played, seat))
@@ -303,17 +300,19 @@ _NEW_TURNS = {(fresh, first): TurnState(fresh=fresh, extra=GermanTurn(first=firs
               for fresh in (False, True) for first in (False, True)}
 
 
-def blocked(state: GameState) -> bool:
-    """True when the deal can never end. The text renews the stock without limit, but a
-    player holding two cards at most can neither meld (three cards and one kept for the
-    discard) nor exchange a joker (the new meld needs two more cards); so when every player
-    holds two cards at most and no card in play (hands, stock, pile) fits any meld, hands
-    never shrink and nobody can go out."""
+def blocked(state: GameState, hands: tuple[tuple[Card, ...], ...],
+            discard: tuple[Card, ...]) -> bool:
+    """True when the deal can never end once the hands are ``hands`` and the pile
+    ``discard`` (a discard's result, asked before the state is copied). The text renews
+    the stock without limit, but a player holding two cards at most can neither meld
+    (three cards and one kept for the discard) nor exchange a joker (the new meld needs
+    two more cards); so when every player holds two cards at most and no card in play
+    (hands, stock, pile) fits any meld, hands never shrink and nobody can go out."""
     active = active_seats(state)
-    if any(len(state.hands[s]) > 2 for s in active):
+    if any(len(hands[s]) > 2 for s in active):
         return False
     # the hands first: a card that fits ends the search, and it is often near
-    cards = chain(*(state.hands[s] for s in active), state.discard, state.stock)
+    cards = chain(*(hands[s] for s in active), discard, state.stock)
     return not any_layoff(cards, state.melds, state.rules, state.current)
 
 

@@ -21,7 +21,6 @@ romanian-rummy.de.txt, the turn:
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, SwapJoker, TakeDiscard
@@ -36,15 +35,13 @@ from engine.errors import (
 from engine.events import Discarded, Drew, StockRenewed, TookDiscard, WentOut
 from engine.frozen import replace
 from engine.melds import (
-    AceMode,
     Meld,
     MeldKind,
     Placed,
     check_meld,
     extend_readings,
     joker_swap_target,
-    rank_at,
-    run_windows,
+    run_window_masks,
 )
 from engine.moves import Result, remove_cards
 from engine.moves import apply_layoff as shared_apply_layoff
@@ -170,14 +167,7 @@ def has_meld_pair(hand: Sequence[Card], tile: Card) -> bool:
         return True
     numbers = {c.rank for c in naturals if c.suit is tile.suit}
     return any(tile.rank in window and all(r in numbers for r in window if r != tile.rank)
-               for window in _windows_of_three(MELD_RULES.ace))
-
-
-@functools.cache
-def _windows_of_three(ace: AceMode) -> tuple[tuple[int, ...], ...]:
-    """The numbers of every run of three tiles the ace rule allows, in order."""
-    return tuple(tuple(rank_at(p) for p in range(start, start + 3))
-                 for start in run_windows(3, ace))
+               for window, _ in run_window_masks(3, MELD_RULES.ace))
 
 
 def verify_take(state: GameState, action: TakeDiscard) -> None:

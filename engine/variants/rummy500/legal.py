@@ -21,7 +21,7 @@ from engine.errors import AmbiguousJoker
 from engine.flow import shared_quick_actions
 from engine.game import can
 from engine.melds import CardSpec, Meld, extend_readings, layoff_index, new_face, readings
-from engine.moves import remove_cards
+from engine.moves import Leftover, remove_cards
 from engine.state import GameState, Phase
 from engine.variants.rummy500.actions import CallRummy
 from engine.variants.rummy500.calls import callable_for
@@ -122,15 +122,8 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
     taken = state.turn.taken
     final = keep_one(state)
     owed = obligation(state)
-    others = size - hand.count(taken) if taken is not None else size
+    left = Leftover(hand, taken, final)
     melds = state.melds
-
-    def leaves_ok(used: int, used_others: int) -> bool:
-        """check_left of the moves for a move of ``used`` cards, ``used_others`` of them
-        not copies of the taken top card."""
-        if used == size:
-            return not final
-        return taken is None or others - used_others > 0
 
     def owed_ok(used: Sequence[Card], table: Sequence[Meld], as_meld: bool) -> bool:
         """obligation_after of the moves: the owed card is played, or stays playable."""
@@ -144,12 +137,9 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
 
     out: list[Action] = []
     for group in candidate_melds(hand, rules):
-        used = [s.card for s in group]
-        # the meld's cards other than the taken one (at most all of them) are counted
-        # only when so many would leave none
-        if not ((len(used) < size and (taken is None or others > len(used)))
-                or leaves_ok(len(used), sum(1 for c in used if c != taken))):
+        if not left.ok_group(group):
             continue
+        used = [s.card for s in group]
         meld = _reading(readings(group, seat, rules), group)
         # a list: a trial table must not take the place of the state's table in the
         # lay-off index memo (engine.memo.reuse_last_tuple answers tuples only)
@@ -158,7 +148,7 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
     cards = sorted(set(hand), key=SORT_KEY)
     where = layoff_index(melds, rules)
     for card in cards:
-        if not where.targets(card) or not leaves_ok(1, 1 if card != taken else 0):
+        if not where.targets(card) or not left.ok(1, 1 if card != taken else 0):
             continue
         for index, found in layoff_readings(card, melds, seat, rules):
             for spec, meld in _layoffs(card, melds[index], found):

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from engine.candidates import MeldReach, candidate_melds, candidate_melds_with, may_meld_with
 from engine.cards import Card
 from engine.melds import CardSpec, Meld, MeldRules, extend_readings, layoff_index
+from engine.moves import Leftover
 
 
 def topmost_index(pile: Sequence[Card], card: Card, below_top: bool = False) -> int | None:
@@ -58,24 +59,13 @@ def can_play(card: Card, hand: Sequence[Card], melds: Sequence[Meld], rules: Mel
     the turn can go on with: with a final discard required (``keep_one``) a card must
     stay, and not only copies of the card ``taken`` from the top of the pile, which may not
     be discarded this turn."""
-    # left_ok of what a move leaves, from counts: a group of melds_with is part of the
-    # hand, so it leaves len(hand) - len(group) cards, and others - (the group's cards
-    # other than ``taken``) that are not copies of ``taken``
-    size = len(hand)
-    others = size - hand.count(taken) if taken is not None else size
-
-    def leaves_ok(used: int, used_others: int) -> bool:
-        if used == size:
-            return not keep_one
-        return taken is None or others - used_others > 0
-
+    left = Leftover(hand, taken, keep_one)  # a group of melds_with is part of the hand
     for group in melds_with(card, hand, rules):
-        if leaves_ok(len(group), len(group) if taken is None
-                     else sum(1 for s in group if s.card != taken)):
+        if left.ok_group(group):
             return True
     if new_meld_only:
         return False
-    return leaves_ok(1, 1 if card != taken else 0) and bool(
+    return left.ok(1, 1 if card != taken else 0) and bool(
         layoff_readings(card, melds, seat, rules))
 
 
