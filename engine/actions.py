@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.cards import Card
@@ -78,3 +79,25 @@ class NextDeal:
 
 
 Action = Draw | TakeDiscard | MeldCards | LayOff | SwapJoker | Discard | NextDeal
+
+_DISCARDS: dict[int, Discard] = {}
+
+
+def discards(seat: int, cards: Iterable[Card], skip: Card | None = None) -> list[Action]:
+    """The :class:`Discard` of ``seat`` for each card of ``cards`` but ``skip`` (the card
+    taken this turn, where a rule forbids discarding it), in the order given. The records
+    are shared, one per (seat, card): they are immutable, and a move list makes one per
+    distinct card of the hand on every play-phase call (building them cost half the time
+    of a German discard list)."""
+    table = _DISCARDS
+    skipped = -1 if skip is None else skip._hash
+    out: list[Action] = []
+    for card in cards:
+        code = card._hash  # rank << 4 | suit code, < 512
+        if code == skipped:
+            continue
+        found = table.get(seat << 9 | code)
+        if found is None:
+            found = table[seat << 9 | code] = Discard(seat, card)
+        out.append(found)
+    return out

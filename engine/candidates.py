@@ -9,12 +9,14 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 
-from engine.cards import JOKER_RANK, Card, Suit, shared_card
+from engine.cards import JOKER, JOKER_RANK, Card, Suit, shared_card
 from engine.melds import (
     AceMode,
     CardSpec,
     Meld,
+    MeldKind,
     MeldRules,
+    Placed,
     declared_run,
     declared_set,
     joker_spec,
@@ -130,16 +132,117 @@ def generated_melds(hand: Iterable[Card], rules: MeldRules, owner: int,
     return [meld for meld in found if rules.check(meld) is None]
 
 
-def _sets(jokers: int, suits_of_rank: list[int], rules: MeldRules
-          ) -> list[tuple[CardSpec, ...]]:
-    """The sets of :func:`candidate_melds` by rank (:func:`_hand_masks`)."""
+def one_reading_groups(hand: Iterable[Card], rules: MeldRules) -> list[tuple[CardSpec, ...]]:
+    """The groups of :func:`candidate_melds` that have exactly one reading
+    (``len(engine.melds.readings(group, owner, rules)) == 1``), in its order, without
+    reading any group: a candidate's jokers declare their faces (a set's its rank), so it
+    reads one way unless it is a run of all 13 ranks that the ace rule reads twice
+    (1..13 and 2..13-A), and the variant's check judges it by its kind and its numbers of
+    natural cards and jokers (:func:`shape_passes`). Each cached group tuple of a rank or
+    suit is filtered once (a property test holds the readings as the oracle)."""
+    cards = hand if isinstance(hand, tuple | list) else tuple(hand)
+    if holds_no_meld(cards, rules):
+        return []
+    keep = _one_reading(rules)
+    jokers, suits_of_rank, ranks_of_suit, twice = _hand_masks(cards)
+    out = _sets(jokers, suits_of_rank, rules, keep)
+    out.extend(_runs(jokers, ranks_of_suit, twice, rules, keep=keep))
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def shape_passes(run: bool, naturals: int, jokers: int, rules: MeldRules) -> bool:
+    """True when a candidate run (or set) of ``naturals`` natural cards and ``jokers``
+    jokers passes the variant's further condition. A candidate's jokers stand for
+    declared faces (a set's for its rank only), so a variant's check judges it by its
+    kind and these two numbers (:attr:`engine.melds.MeldRules.check`); it is asked once
+    on a meld of that shape."""
+    if rules.check is None:
+        return True
+    suit = Suit.CLUBS
+    if run:
+        cards = [Placed(Card(r, suit), Card(r, suit), 0) for r in range(1, naturals + 1)]
+        cards += [Placed(JOKER, Card(r, suit), 0)
+                  for r in range(naturals + 1, naturals + jokers + 1)]
+        return rules.check(Meld(MeldKind.RUN, tuple(cards), 0)) is None
+    suits = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+    cards = [Placed(Card(7, s), Card(7, s), 0) for s in suits[:naturals]]
+    cards += [Placed(JOKER, Card(7, None), 0) for _ in range(jokers)]
+    return rules.check(Meld(MeldKind.SET, tuple(cards), 0)) is None
+
+
+class _OneReading:
+    """The groups with one reading of a cached group tuple (:func:`_rank_sets`,
+    :func:`_suit_runs`) under one :class:`MeldRules`, kept per tuple by its identity (the
+    tuple is held with the answer, so its id is not reused while the entry lives)."""
+
+    __slots__ = ("_memo", "_rules", "_thirteen_reads_twice")
+
+    _LIMIT = 8192  # entries before the memo starts afresh (the tuples are cache entries)
+
+    def __init__(self, rules: MeldRules) -> None:
+        self._rules = rules
+        self._thirteen_reads_twice = len(run_windows(13, rules.ace)) > 1
+        self._memo: dict[int, tuple[tuple[tuple[CardSpec, ...], ...],
+                                    tuple[tuple[CardSpec, ...], ...]]] = {}
+
+    def sets(self, groups: tuple[tuple[CardSpec, ...], ...]
+             ) -> tuple[tuple[CardSpec, ...], ...]:
+        """The sets of ``groups`` that pass the check."""
+        seen = self._memo.get(id(groups))
+        if seen is not None and seen[0] is groups:
+            return seen[1]
+        rules = self._rules
+        kept = tuple(g for g in groups if shape_passes(
+            False, len(g) - (jokers := sum(1 for s in g if s.card.is_joker)), jokers, rules))
+        return self._remember(groups, kept)
+
+    def runs(self, groups: tuple[tuple[CardSpec, ...], ...]
+             ) -> tuple[tuple[CardSpec, ...], ...]:
+        """The runs of ``groups`` that pass the check and read one way."""
+        seen = self._memo.get(id(groups))
+        if seen is not None and seen[0] is groups:
+            return seen[1]
+        rules = self._rules
+        twice = self._thirteen_reads_twice
+        kept = tuple(g for g in groups if not (twice and len(g) == 13) and shape_passes(
+            True, len(g) - (jokers := sum(1 for s in g if s.card.is_joker)), jokers, rules))
+        return self._remember(groups, kept)
+
+    def _remember(self, groups: tuple[tuple[CardSpec, ...], ...],
+                  kept: tuple[tuple[CardSpec, ...], ...]) -> tuple[tuple[CardSpec, ...], ...]:
+        if len(self._memo) >= self._LIMIT:
+            self._memo = {}
+        self._memo[id(groups)] = (groups, kept)
+        return kept
+
+
+_ONE_READING: dict[int, _OneReading] = {}
+
+
+def _one_reading(rules: MeldRules) -> _OneReading:
+    """The filter of :func:`one_reading_groups` for ``rules`` (one per rules record: the
+    variants share their MeldRules records)."""
+    found = _ONE_READING.get(id(rules))
+    if found is None or found._rules is not rules:
+        if len(_ONE_READING) >= 64:
+            _ONE_READING.clear()
+        found = _ONE_READING[id(rules)] = _OneReading(rules)
+    return found
+
+
+def _sets(jokers: int, suits_of_rank: list[int], rules: MeldRules,
+          keep: _OneReading | None = None) -> list[tuple[CardSpec, ...]]:
+    """The sets of :func:`candidate_melds` by rank (:func:`_hand_masks`); ``keep``: only
+    those with one reading."""
     out: list[tuple[CardSpec, ...]] = []
     fewest = rules.min_cards - jokers  # suits of a rank a set needs at least
     for rank in range(1, 14):
         suits = suits_of_rank[rank]
         if suits and suits.bit_count() >= fewest:
-            out.extend(_rank_sets(rank, suits, jokers, rules.min_naturals, rules.max_set,
-                                  rules.min_cards))
+            found = _rank_sets(rank, suits, jokers, rules.min_naturals, rules.max_set,
+                               rules.min_cards)
+            out.extend(found if keep is None else keep.sets(found))
     return out
 
 
@@ -172,9 +275,10 @@ def _set_shapes(present: int, jokers: int, min_naturals: int, max_set: int,
 
 
 def _runs(jokers: int, ranks_of_suit: list[int], twice: list[int], rules: MeldRules,
-          longest: int = 13, long_suit: Suit | None = None) -> list[tuple[CardSpec, ...]]:
+          longest: int = 13, long_suit: Suit | None = None,
+          keep: _OneReading | None = None) -> list[tuple[CardSpec, ...]]:
     """The runs of :func:`candidate_melds` by suit (:func:`_hand_masks`), suits in the
-    order of their letters."""
+    order of their letters; ``keep``: only those with one reading."""
     out: list[tuple[CardSpec, ...]] = []
     fewest = rules.min_cards - jokers  # ranks of a suit a run needs at least
     for code in _RUN_CODES:
@@ -184,9 +288,9 @@ def _runs(jokers: int, ranks_of_suit: list[int], twice: list[int], rules: MeldRu
         suit = _SUIT_OF_CODE[code]
         # in a window with a card held twice (two packs) a joker may stand where the hand
         # holds the card: 9c 9c 10c jc qc qc jk jk melds as 9c 10c jc qc and 9c jk jk qc
-        out.extend(_suit_runs(code, mask, twice[code], jokers, rules.min_naturals,
-                              rules.min_cards, rules.ace,
-                              13 if suit is long_suit else longest))
+        found = _suit_runs(code, mask, twice[code], jokers, rules.min_naturals,
+                           rules.min_cards, rules.ace, 13 if suit is long_suit else longest)
+        out.extend(found if keep is None else keep.runs(found))
     return out
 
 

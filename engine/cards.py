@@ -264,3 +264,11 @@ def shuffled(cards: Iterable[Card], rng: random.Random) -> list[Card]:
 def sort_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
     """Cards sorted by suit then rank, jokers last."""
     return tuple(sorted(cards, key=SORT_KEY))
+
+
+def distinct_cards(cards: Iterable[Card]) -> list[Card]:
+    """The distinct cards of ``cards`` sorted by suit then rank, jokers last (the order of
+    :func:`sort_cards`): ``sorted(set(cards))`` without a Python ``__hash__`` call per card
+    (the cards are told apart by their integer hash key). Move lists ask it of the hand
+    on every play-phase call."""
+    return sorted({c._hash: c for c in cards}.values(), key=SORT_KEY)

@@ -13,9 +13,10 @@ from engine.actions import (
     NextDeal,
     SwapJoker,
     TakeDiscard,
+    discards,
 )
-from engine.candidates import candidate_melds
-from engine.cards import SORT_KEY, Card
+from engine.candidates import candidate_melds, one_reading_groups
+from engine.cards import SORT_KEY, Card, distinct_cards
 from engine.game import can
 from engine.melds import (
     CardSpec,
@@ -117,7 +118,7 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
     left = Leftover(hand, taken, var.final_discard_required(rules))
     others = left.others
 
-    cards = sorted(set(hand), key=SORT_KEY)
+    cards = distinct_cards(hand)
     out: list[Action] = []
     if var.all_at_once(rules, state.deal_number):
         if not turn.played:
@@ -130,8 +131,8 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
     else:
         limit = var.max_melds_per_turn(rules)
         if limit is None or turn.melds + 1 <= limit:
-            for group in candidate_melds(hand, mrules):
-                if left.ok_group(group) and len(readings(group, seat, mrules)) == 1:
+            for group in one_reading_groups(hand, mrules):
+                if left.ok_group(group):
                     out.append(MeldCards(seat, (group,)))
         own_first = var.layoff_needs_own_meld(rules) and not state.has_melded[seat]
         melds = state.melds
@@ -151,10 +152,7 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
                 if joker_swap_target(meld, card) >= 0 and (
                         taken is None or others - (card != taken) + joker_other > 0):
                     out.append(SwapJoker(seat, card, index))
-    if taken is None:
-        out += [Discard(seat, card) for card in cards]
-    else:
-        out += [Discard(seat, card) for card in cards if card != taken]
+    out += discards(seat, cards, taken)
     return out
 
 

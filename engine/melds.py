@@ -62,7 +62,7 @@ class MeldRules:
     jokers it may hold); it returns a :class:`MeldProblem` or ``None``. On a meld whose
     jokers stand for declared faces (a set's for its rank only) it must depend only on
     the kind and the numbers of natural cards and jokers: the best-meld search asks it
-    once per such shape (:func:`engine.search._passes`).
+    once per such shape (:func:`engine.candidates.shape_passes`).
     """
 
     ace: AceMode = AceMode.LOW

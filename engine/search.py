@@ -31,16 +31,14 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from engine.candidates import candidate_melds
+from engine.candidates import candidate_melds, shape_passes
 from engine.cards import CARD_SUITS, JOKER, TILE_COLOURS, Card, Suit, shared_card, sort_cards
 from engine.frozen import picklable
 from engine.melds import (
     AceMode,
     CardSpec,
     Meld,
-    MeldKind,
     MeldRules,
-    Placed,
     joker_spec,
     layoff_choices,
     layoff_index,
@@ -254,7 +252,7 @@ def _suit_runs(ranks: int, jokers: int, ace: AceMode, min_cards: int,
     Only windows with at least one natural card; a window of ``2 * min_cards`` or more
     positions is left out when it splits into two valid runs (the same cards melded).
     With a variant's further condition (``checked``: meld rules with ``check``) every
-    window and both parts of a split must pass it (:func:`_passes`).
+    window and both parts of a split must pass it (:func:`engine.candidates.shape_passes`).
     In a window with a rank of ``twice`` (bit r: the hand holds that card twice, two
     packs), a joker may also stand where the hand holds the card: with
     ``9c 9c 10c jc qc qc jk jk`` both ``9c 10c jc qc`` and ``9c jk jk qc`` are melds.
@@ -281,7 +279,7 @@ def _suit_runs(ranks: int, jokers: int, ace: AceMode, min_cards: int,
                 count = naturals_mask.bit_count()
                 if count == 0 or count < min_naturals:
                     continue
-                if checked is not None and not _passes(True, count, length - count, checked):
+                if checked is not None and not shape_passes(True, count, length - count, checked):
                     continue
                 if length >= 2 * min_cards and _splits(
                         naturals_mask, count, length, min_cards, min_naturals, checked):
@@ -310,29 +308,10 @@ def _splits(window: int, have: int, length: int, min_cards: int, min_naturals: i
         left = (window & ((1 << cut) - 1)).bit_count()
         right = have - left
         if left >= min_naturals and right >= min_naturals and (checked is None or (
-                _passes(True, left, cut - left, checked)
-                and _passes(True, right, length - cut - right, checked))):
+                shape_passes(True, left, cut - left, checked)
+                and shape_passes(True, right, length - cut - right, checked))):
             return True
     return False
-
-
-@functools.lru_cache(maxsize=4096)
-def _passes(run: bool, naturals: int, jokers: int, rules: MeldRules) -> bool:
-    """True when a candidate run (or set) of ``naturals`` natural cards and ``jokers``
-    jokers passes the variant's further condition. A candidate's jokers stand for
-    declared faces (a set's for its rank only), so a variant's check judges it by its
-    kind and these two numbers (:attr:`engine.melds.MeldRules.check`); it is asked once
-    on a meld of that shape."""
-    if rules.check is None:
-        return True
-    if run:
-        cards = [Placed(Card(r, _SUITS[0]), Card(r, _SUITS[0]), 0) for r in range(1, naturals + 1)]
-        cards += [Placed(JOKER, Card(r, _SUITS[0]), 0)
-                  for r in range(naturals + 1, naturals + jokers + 1)]
-        return rules.check(Meld(MeldKind.RUN, tuple(cards), 0)) is None
-    cards = [Placed(Card(7, s), Card(7, s), 0) for s in _SUITS[:naturals]]
-    cards += [Placed(JOKER, Card(7, None), 0) for _ in range(jokers)]
-    return rules.check(Meld(MeldKind.SET, tuple(cards), 0)) is None
 
 
 # A candidate meld: (mask of its natural cards, natural codes, jokers, builder). Masks are
@@ -414,7 +393,7 @@ def _candidates(naturals: Sequence[int], jokers: int, rules: MeldRules) -> list[
                                         min_naturals))
     checked = rules if rules.check is not None else None
     if checked is not None:
-        out = [c for c in out if _passes(False, len(c[1]), c[2], checked)]
+        out = [c for c in out if shape_passes(False, len(c[1]), c[2], checked)]
     for suit in range(4):
         if ranks_of_suit[suit]:
             out.extend(_suit_candidates(suit, ranks_of_suit[suit], jokers, rules.ace,

@@ -21,9 +21,11 @@ from engine.candidates import (
     candidate_melds_with,
     holds_no_meld,
     may_meld_with,
+    one_reading_groups,
 )
 from engine.cards import JOKER, Card, parse_cards, standard_deck
-from engine.melds import AceMode, CardSpec, MeldRules, rank_at, run_windows
+from engine.melds import AceMode, CardSpec, MeldRules, rank_at, readings, run_windows
+from engine.rules import make_rules
 
 
 def plain_candidates(hand: Sequence[Card], rules: MeldRules) -> list[tuple[CardSpec, ...]]:
@@ -97,6 +99,45 @@ def test_the_melds_with_one_card_are_the_candidates_that_hold_it(
     for card in {c for c in near if not c.is_joker}:
         assert candidate_melds_with(card, near, rules) == [
             g for g in every if any(s.card == card for s in g)]
+
+
+# Every variant's meld rules (its joker checks, ace rules) with two of its packs.
+VARIANT_RULES = [make_rules(variant, options=options) for variant, options in (
+    ("basic", {}), ("basic", {"ace": "around"}), ("basic", {"ace": "high_or_low"}),
+    ("500", {}), ("german", {}), ("german", {"around": True, "one_joker": True}),
+    ("romanian", {}))]
+MELD_RULES = [(r.var.meld_rules(r), [*r.var.deck(r, 2), *r.var.deck(r, 2)])
+              for r in VARIANT_RULES]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.sampled_from(MELD_RULES), st.data())
+def test_the_one_reading_groups_are_the_candidates_read_once(
+        variant: tuple[MeldRules, list[Card]], data: st.DataObject) -> None:
+    """one_reading_groups keeps a candidate without reading it: the same groups, in the
+    same order, as the candidates whose readings (engine.melds.readings) are exactly one,
+    under every variant's joker checks ("Sequenzen dürfen nicht mehr Joker als natürliche
+    Karten enthalten", german-romme.de.txt) and ace rules (a run of all 13 ranks reads
+    twice where the ace may stand high)."""
+    rules, pack = variant
+    hand = data.draw(st.lists(st.sampled_from(pack), max_size=30))
+    low = data.draw(st.integers(1, 9))
+    near = [c for c in hand if c.is_joker or low <= c.rank < low + 6] + hand[::2]
+    for cards in (near, hand):
+        expected = [g for g in candidate_melds(cards, rules) if len(readings(g, 0, rules)) == 1]
+        assert one_reading_groups(cards, rules) == expected
+        assert one_reading_groups(cards, rules) == expected  # asked again: the memo answers
+
+
+def test_a_run_of_all_thirteen_ranks_is_left_out_where_the_ace_reads_it_twice() -> None:
+    """basic-rummy.de.txt: "so dass Q-K-A auch ein gültiger Lauf ist" (aces high or low):
+    A..K also reads 2..K-A, so it is no candidate of one reading; with the ace low only
+    it reads once."""
+    suit = parse_cards("ah 2h 3h 4h 5h 6h 7h 8h 9h th jh qh kh")
+    high_or_low = [g for g in one_reading_groups(suit, MeldRules(ace=AceMode.HIGH_OR_LOW))
+                   if len(g) == 13]
+    low = [g for g in one_reading_groups(suit, MeldRules(ace=AceMode.LOW)) if len(g) == 13]
+    assert (len(high_or_low), len(low)) == (0, 1)
 
 
 NATURALS = standard_deck(2, 0)

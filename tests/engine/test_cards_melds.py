@@ -6,7 +6,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.cards import JOKER, Card, Suit, format_cards, parse_card, parse_cards, standard_deck
+from engine.actions import Discard, discards
+from engine.cards import (
+    JOKER,
+    SORT_KEY,
+    Card,
+    Suit,
+    distinct_cards,
+    format_cards,
+    parse_card,
+    parse_cards,
+    standard_deck,
+)
 from engine.errors import CardParseError
 from engine.melds import (
     AceMode,
@@ -18,6 +29,7 @@ from engine.melds import (
     extend_readings,
     readings,
 )
+from engine.variants.romanian.tiles import tile_set
 
 
 def specs(text: str) -> list[CardSpec]:
@@ -99,3 +111,26 @@ def test_every_meld_needs_a_natural_card() -> None:
     """A joker stands for a card "die zum Verschmelzen eines Satzes oder Laufs benötigt
     wird": a meld of jokers alone stands for nothing in particular and is refused."""
     assert readings(specs("jk jk jk"), 0, MeldRules()) == []
+
+
+@given(st.sampled_from([[*standard_deck(2, 2), Card(9, None)], tile_set()]).flatmap(
+    lambda pack: st.lists(st.sampled_from(pack), max_size=30)))
+def test_distinct_cards_are_the_sorted_set(cards: list[Card]) -> None:
+    """One of each card (of a pack, or of the tiles), suits then ranks, jokers last: what
+    ``sorted(set(cards))`` in card order gives (a joker, a suitless face and a natural
+    card of the same rank stay apart)."""
+    assert distinct_cards(cards) == sorted(set(cards), key=SORT_KEY)
+
+
+@given(st.lists(st.sampled_from(standard_deck(2, 2)), max_size=20), st.integers(0, 5),
+       st.sampled_from([None, *standard_deck(1, 1)]))
+def test_shared_discards_equal_new_records_and_leave_the_skipped_card_out(
+        cards: list[Card], seat: int, skip: Card | None) -> None:
+    """The discard records of a move list are shared per seat and card, and equal to the
+    records the move would build (a card taken this turn is left out where it may not be
+    discarded: engine.moves.verify_discard)."""
+    first = discards(seat, cards, skip)
+    assert first == [Discard(seat, c) for c in cards if c != skip]
+    again = discards(seat, cards, skip)
+    assert all(a is b for a, b in zip(first, again, strict=True))
+    assert discards(seat + 1, cards) == [Discard(seat + 1, c) for c in cards]

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engine.actions import Action, Discard, LayOff, MeldCards
-from engine.candidates import candidate_melds
-from engine.cards import JOKER, SORT_KEY, Card
+from engine.actions import Action, Discard, LayOff, MeldCards, discards
+from engine.candidates import candidate_melds, one_reading_groups
+from engine.cards import JOKER, SORT_KEY, Card, distinct_cards
 from engine.flow import shared_quick_actions
 from engine.game import can
 from engine.legal import checked_legal_actions as checked_standard
@@ -64,7 +64,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     if state.phase is Phase.DRAW:
         return standard_legal_actions(state, seat)
     if turn_extra(state).dealer_discard:
-        return [Discard(seat, c) for c in _distinct(state.hands[seat])]
+        return discards(seat, distinct_cards(state.hands[seat]))
     return _play(state, seat)
 
 
@@ -83,7 +83,7 @@ def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
     elif state.phase is Phase.DRAW:
         return checked_standard(state, seat)
     elif turn_extra(state).dealer_discard:
-        out = [Discard(seat, c) for c in _distinct(state.hands[seat])]
+        out = [Discard(seat, c) for c in distinct_cards(state.hands[seat])]
     else:
         hand = state.hands[seat]
         out = [MeldCards(seat, (group,))
@@ -91,12 +91,8 @@ def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
         out += _layoffs(state, seat)
         out += exchanges(state, seat)
         out.append(TakeBack(seat))
-        out += [Discard(seat, c) for c in _distinct(hand)]
+        out += [Discard(seat, c) for c in distinct_cards(hand)]
     return [a for a in out if _can(state, a)]
-
-
-def _distinct(hand: tuple[Card, ...]) -> list[Card]:
-    return sorted(set(hand), key=SORT_KEY)
 
 
 def _layoffs(state: GameState, seat: int) -> list[Any]:
@@ -122,10 +118,10 @@ def _play(state: GameState, seat: int) -> list[Any]:
     left = Leftover(hand, taken, True)  # a card always stays for the discard
 
     out: list[Any] = []
-    for group in candidate_melds(hand, mrules):
+    for group in one_reading_groups(hand, mrules):
         if no_last and size - len(group) == 1:
             continue
-        if left.ok_group(group) and len(readings(group, seat, mrules)) == 1:
+        if left.ok_group(group):
             out.append(MeldCards(seat, (group,)))
     if may_play_on_table(state, seat):
         if not (rules.flag("one_layoff") and turn.laid_off >= 1):
@@ -145,12 +141,9 @@ def _play(state: GameState, seat: int) -> list[Any]:
         out.append(TakeBack(seat))
     if size == 1:
         if hand[0] != taken and not no_last:
-            out.append(Discard(seat, hand[0]))
+            out += discards(seat, hand)
     elif not turn.provisional:
-        if taken is None:
-            out += [Discard(seat, c) for c in _distinct(hand)]
-        else:
-            out += [Discard(seat, c) for c in _distinct(hand) if c != taken]
+        out += discards(seat, distinct_cards(hand), taken)
     return out
 
 

@@ -19,8 +19,17 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import cast
 
-from engine.actions import Action, Discard, Draw, LayOff, MeldCards, NextDeal, TakeDiscard
-from engine.cards import SORT_KEY, TILE_COLOURS, Card
+from engine.actions import (
+    Action,
+    Discard,
+    Draw,
+    LayOff,
+    MeldCards,
+    NextDeal,
+    TakeDiscard,
+    discards,
+)
+from engine.cards import TILE_COLOURS, Card, distinct_cards
 from engine.frozen import replace
 from engine.game import can
 from engine.melds import (
@@ -50,10 +59,6 @@ from engine.variants.romanian.preplay import preplay_actions
 from engine.variants.romanian.state import Obligation
 
 
-def _distinct(cards: tuple[Card, ...]) -> list[Card]:
-    return sorted(set(cards), key=SORT_KEY)
-
-
 def plan_actions(seat: int, plan: Plan, hand_size: int) -> list[Action]:
     """The first move of ``plan``: its melds, else its first lay-off, else the discard."""
     if plan.melds:
@@ -67,7 +72,7 @@ def plan_actions(seat: int, plan: Plan, hand_size: int) -> list[Action]:
 def _draw_actions(state: GameState, seat: int) -> list[Action]:
     out: list[Action] = [Draw(seat), TakeDiscard(seat)]
     row = state.discard
-    for tile in _distinct(row[1:-1]):
+    for tile in distinct_cards(row[1:-1]):
         if tile != row[-1]:
             out.append(TakeDiscard(seat, tile))
     if extra_of(state).face_up is not None:
@@ -80,7 +85,7 @@ def layoff_actions(state: GameState, seat: int) -> list[Action]:
     (:func:`engine.melds.layoff_choices`)."""
     melds = state.melds
     ends = layoff_index(melds, MELD_RULES)
-    return [LayOff(seat, (spec,), index) for tile in _distinct(state.hands[seat])
+    return [LayOff(seat, (spec,), index) for tile in distinct_cards(state.hands[seat])
             for index in ends.targets(tile)
             for spec, _ in layoff_choices(melds[index], tile, seat, MELD_RULES)]
 
@@ -158,11 +163,11 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     hand = state.hands[seat]
     taken = state.turn.taken
     turn = turn_of(state)
-    discards: list[Action] = []
+    ends: list[Action] = []
     if turn.obligation is None and (not turn.out or len(hand) == 1):
-        discards = [Discard(seat, c) for c in _distinct(hand) if c != taken]
+        ends = discards(seat, distinct_cards(hand), taken)
     if first_turn(state):
-        return discards
+        return ends
     check = _Checks(state, seat)
     out: list[Action] = []
     # the meld actions first: the plan reads its melds off theirs (plan.new_melds)
@@ -176,7 +181,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
             out += [a for a in layoff_actions(state, seat) if check.ok(a)]
             if opened_before(state, seat):
                 out += [a for a in exchange_actions(state, seat) if check.ok(a)]
-    out += discards
+    out += ends
     return list(dict.fromkeys(out))
 
 
@@ -196,7 +201,7 @@ def _draw_legal(state: GameState, seat: int) -> list[Action]:
                 (*hand, top), seat, threshold, top) is not None):
             out.append(TakeDiscard(seat))
         if state.has_melded[seat]:
-            out += [TakeDiscard(seat, tile) for tile in _distinct(row[1:-1])
+            out += [TakeDiscard(seat, tile) for tile in distinct_cards(row[1:-1])
                     if tile != top and has_meld_pair(hand, tile)]
     face_up = extra_of(state).face_up
     if face_up is not None:
@@ -327,7 +332,7 @@ def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
     if state.phase is Phase.DRAW:
         return [a for a in _draw_actions(state, seat) if can(state, a)]
     hand = state.hands[seat]
-    discards: list[Action] = [Discard(seat, c) for c in _distinct(hand)]
+    discards: list[Action] = [Discard(seat, c) for c in distinct_cards(hand)]
     if first_turn(state):
         return [a for a in discards if can(state, a)]
     out: list[Action] = []
@@ -367,4 +372,4 @@ def quick_actions(state: GameState, seat: int) -> list[Action]:
             plan = plan_for(state, seat)
             if plan is not None:
                 out += plan_actions(seat, plan, len(hand))
-    return out + [Draw(seat)] + [Discard(seat, c) for c in _distinct(hand)]
+    return [*out, Draw(seat), *discards(seat, distinct_cards(hand))]

@@ -14,9 +14,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from engine.actions import Action, Discard, Draw, LayOff, MeldCards, NextDeal, TakeDiscard
+from engine.actions import (
+    Action,
+    Discard,
+    Draw,
+    LayOff,
+    MeldCards,
+    NextDeal,
+    TakeDiscard,
+    discards,
+)
 from engine.candidates import MeldReach, candidate_melds
-from engine.cards import SORT_KEY, Card
+from engine.cards import SORT_KEY, Card, distinct_cards
 from engine.errors import AmbiguousJoker
 from engine.flow import shared_quick_actions
 from engine.game import can
@@ -145,7 +154,7 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
         # lay-off index memo (engine.memo.reuse_last_tuple answers tuples only)
         if meld is not None and owed_ok(used, [*melds, meld], True):
             out.append(MeldCards(seat, (group,)))
-    cards = sorted(set(hand), key=SORT_KEY)
+    cards = distinct_cards(hand)
     where = layoff_index(melds, rules)
     for card in cards:
         if not where.targets(card) or not left.ok(1, 1 if card != taken else 0):
@@ -157,14 +166,10 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
                 if owed_ok([card], table, False):
                     out.append(LayOff(seat, (spec,), index))
     if owed is None:
-        unplayable = state.rules.text("going_out") == "unplayable"
-        for card in cards:
-            if taken is not None and card == taken:
-                continue
-            if size == 1 and unplayable and where.targets(card) \
-                    and layoff_readings(card, melds, seat, rules):
-                continue
-            out.append(Discard(seat, card))
+        if size == 1 and state.rules.text("going_out") == "unplayable":
+            cards = [c for c in cards if not (where.targets(c)
+                                              and layoff_readings(c, melds, seat, rules))]
+        out += discards(seat, cards, taken)
     return out
 
 
