@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.cards import ACE, JOKER, Card, Suit, parse_card, parse_face, shared_card
@@ -469,11 +469,11 @@ class LayoffIndex:
     "Es ist Ihnen nicht gestattet, die Meldungen dabei neu anzuordnen").
     """
 
-    __slots__ = ("_by_card", "_by_rank", "_count")
+    __slots__ = ("_by_key", "_by_rank", "_count")
 
     def __init__(self, melds: Sequence[Meld], rules: MeldRules) -> None:
         by_rank: dict[int, list[int]] = {}
-        by_card: dict[Card, list[int]] = {}
+        by_key: dict[int, list[int]] = {}  # by the card's integer key (Card._hash)
         for index, meld in enumerate(melds):
             if meld.kind is MeldKind.SET:
                 if len(meld.cards) < rules.max_set:
@@ -481,9 +481,9 @@ class LayoffIndex:
                 continue
             first, last = meld.cards[0].face, meld.cards[-1].face
             for rank in {first.rank - 1 or 13, last.rank % 13 + 1}:
-                by_card.setdefault(shared_card(rank, first.suit), []).append(index)
+                by_key.setdefault(shared_card(rank, first.suit)._hash, []).append(index)
         self._by_rank = by_rank
-        self._by_card = by_card
+        self._by_key = by_key
         self._count = len(melds)
 
     def targets(self, card: Card) -> Sequence[int]:
@@ -491,10 +491,29 @@ class LayoffIndex:
         if card.is_joker:
             return range(self._count)
         sets = self._by_rank.get(card.rank)
-        runs = self._by_card.get(card)
+        runs = self._by_key.get(card._hash)
         if sets is None:
             return runs or ()
         return sets if runs is None else sorted(sets + runs)
+
+    def fitting(self, cards: Iterable[Card]) -> Iterator[tuple[Card, Sequence[int]]]:
+        """``(card, targets(card))`` for each card of ``cards`` (in order) that some meld
+        may take: the lay-off lists ask about every card of a hand, and most fit
+        nowhere."""
+        by_rank, by_key = self._by_rank, self._by_key
+        for card in cards:
+            if card.is_joker:
+                if self._count:
+                    yield card, range(self._count)
+                continue
+            key = card._hash  # rank << 4 | suit code
+            sets = by_rank.get(key >> 4)
+            runs = by_key.get(key)
+            if sets is None:
+                if runs is not None:
+                    yield card, runs
+            else:
+                yield card, sets if runs is None else sorted(sets + runs)
 
 
 @reuse_last_tuple

@@ -32,7 +32,15 @@ from itertools import combinations
 from typing import Any
 
 from engine.candidates import candidate_melds, shape_passes
-from engine.cards import CARD_SUITS, JOKER, TILE_COLOURS, Card, Suit, shared_card, sort_cards
+from engine.cards import (
+    CARD_SUITS,
+    JOKER,
+    TILE_COLOURS,
+    Card,
+    Suit,
+    distinct_cards,
+    shared_card,
+)
 from engine.frozen import picklable
 from engine.melds import (
     AceMode,
@@ -667,7 +675,7 @@ def layoff_options(hand: Sequence[Card], melds: Sequence[Meld], rules: RuleSet,
     basic-rummy.de.txt: "Die zu einer Meldung hinzugefügten Karten müssen eine
     andere gültige Meldung vornehmen."
     """
-    return list(_layoffs(sort_cards(set(hand)), melds, rules, seat))
+    return list(_layoffs(distinct_cards(hand), melds, rules, seat))
 
 
 def any_layoff(cards: Iterable[Card], melds: Sequence[Meld], rules: RuleSet,
@@ -693,7 +701,7 @@ def _layoffs(cards: Iterable[Card], melds: Sequence[Meld], rules: RuleSet,
     time."""
     mrules = _setup_for(rules).meld_rules
     ends = layoff_index(melds, mrules)
-    for card in cards:
-        for index in ends.targets(card):
+    for card, targets in ends.fitting(cards):
+        for index in targets:
             for spec, _ in layoff_choices(melds[index], card, seat, mrules):
                 yield spec, index

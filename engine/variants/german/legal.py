@@ -11,17 +11,20 @@ lists.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from engine.actions import Action, Discard, LayOff, MeldCards, discards
 from engine.candidates import candidate_melds, one_reading_groups
-from engine.cards import JOKER, SORT_KEY, Card, distinct_cards
+from engine.cards import CARD_SUITS, JOKER, SORT_KEY, Card, distinct_cards, shared_card
 from engine.flow import shared_quick_actions
 from engine.game import can
 from engine.legal import checked_legal_actions as checked_standard
 from engine.legal import not_in_turn, standard_legal_actions
-from engine.melds import MeldKind, joker_swap_target, readings
+from engine.melds import Meld, MeldKind, joker_swap_target, readings
+from engine.memo import reuse_last_tuple
 from engine.moves import Leftover
+from engine.options import RuleSet
 from engine.search import layoff_options
 from engine.state import GameState, Phase
 from engine.variants.german.actions import (
@@ -160,28 +163,18 @@ def exchanges(state: GameState, seat: int) -> list[ExchangeJoker]:
     """Candidate joker exchanges (not yet verified): for each meld with a joker and each
     natural card (or, ``set_swap_four``, the set's missing cards) of the hand, every
     candidate meld of the rest of the hand with the freed joker(s) in it."""
-    with_jokers = [(index, meld, jokers) for index, meld in enumerate(state.melds)
-                   if (jokers := sum(1 for p in meld.cards if p.card.is_joker))]
-    if not with_jokers:
+    targets = _joker_melds(state.melds, state.rules)
+    if not targets:
         return []
     hand = state.hands[seat]
-    four = state.rules.flag("set_swap_four")
     held = set(hand)
     found: list[tuple[int, tuple[Card, ...], int]] = []  # (meld, cards given, jokers freed)
-    for index, meld, jokers in with_jokers:
-        if four and meld.kind is MeldKind.SET:
-            want = missing_cards(meld)
-            if held.issuperset(want):  # the missing cards are of distinct suits
-                found.append((index, want, jokers))
-        elif meld.kind is MeldKind.SET:
-            rank = meld.rank
-            found += [(index, (card,), 1)
-                      for card in sorted((c for c in held if c.rank == rank
-                                          and not c.is_joker), key=SORT_KEY)]
+    for index, jokers, wanted, each in targets:
+        if not each:
+            if held.issuperset(wanted):  # the missing cards are of distinct suits
+                found.append((index, wanted, jokers))
         else:
-            # a run's jokers stand for named cards: the hand's copies of those faces
-            faces = {p.face for p in meld.cards if p.card.is_joker}
-            found += [(index, (card,), 1) for card in sorted(faces & held, key=SORT_KEY)]
+            found += [(index, (card,), 1) for card in wanted if card in held]
     if not found:
         return []
     mrules = meld_rules(state.rules)
@@ -193,6 +186,32 @@ def exchanges(state: GameState, seat: int) -> list[ExchangeJoker]:
             if sum(1 for s in group if s.card.is_joker) >= freed:
                 out.append(ExchangeJoker(seat, cards, index, group))
     return out
+
+
+@reuse_last_tuple
+def _joker_melds(melds: Sequence[Meld], rules: RuleSet
+                 ) -> tuple[tuple[int, int, tuple[Card, ...], bool], ...]:
+    """The table melds with jokers, as (index, jokers, cards, each): with ``set_swap_four``
+    a set's missing cards, given all together (``each`` False); else the cards that free
+    one joker, each alone (``each`` True; a set's rank in every suit, a run's jokers'
+    faces), in card order. Read once per table (:func:`engine.memo.reuse_last_tuple`: the
+    table changes only with a meld or a lay-off)."""
+    four = rules.flag("set_swap_four")
+    out: list[tuple[int, int, tuple[Card, ...], bool]] = []
+    for index, meld in enumerate(melds):
+        jokers = sum(1 for p in meld.cards if p.card.is_joker)
+        if not jokers:
+            continue
+        if four and meld.kind is MeldKind.SET:
+            out.append((index, jokers, missing_cards(meld), False))
+        elif meld.kind is MeldKind.SET:
+            out.append((index, jokers, tuple(shared_card(meld.rank, s) for s in CARD_SUITS),
+                        True))
+        else:
+            # a run's jokers stand for named cards: the hand's copies of those faces
+            faces = {p.face for p in meld.cards if p.card.is_joker}
+            out.append((index, jokers, tuple(sorted(faces, key=SORT_KEY)), True))
+    return tuple(out)
 
 
 def quick_actions(state: GameState, seat: int) -> list[Action]:
