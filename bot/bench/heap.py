@@ -23,12 +23,30 @@ from typing import Any
 
 from bot.service.collector import BetweenCalls
 
-__all__ = ["NOTE", "Collections", "WorkerHeap", "worker_heap"]
+__all__ = ["FROZEN_NOTE", "NOTE", "Collections", "WorkerHeap", "frozen_heap", "worker_heap"]
 
 NOTE = ("The heap alive before the timed calls (imports, peer libraries, earlier sections, "
         "the warm-up) is frozen first (gc.freeze), as an engine worker freezes its heap "
         "after its warm-up, and the collector runs between the timed calls, never inside "
         "one, as a worker collects after each reply (bot.service.collector).")
+
+
+FROZEN_NOTE = ("The heap alive before the timed rounds (imports, the peers' libraries and "
+               "set-up, earlier sections) is frozen first (gc.freeze), as the bot freezes its "
+               "start-up heap (bot.service.collector): the collector, left on, walks what the "
+               "games of both sides build.")
+
+
+@contextmanager
+def frozen_heap() -> Iterator[int]:
+    """Collect and freeze the heap for the ``with`` block (the automatic collector stays
+    as it is); yields the objects frozen. At the end the heap is thawed."""
+    gc.collect()
+    gc.freeze()
+    try:
+        yield gc.get_freeze_count()
+    finally:
+        gc.unfreeze()
 
 
 class WorkerHeap(BetweenCalls):

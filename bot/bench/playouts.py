@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot.bench.heap import FROZEN_NOTE, frozen_heap
 from bot.bench.machine import package_version
 from bot.bench.report import BenchConfig, Row, Section
 from engine.ai import make_ai
@@ -263,22 +264,11 @@ def run(config: BenchConfig) -> Section:
     section = Section("Random playouts: complete hands, 2 random players")
     section.notes.append(f"Load average at the start: {_load()}")
     peers = _peers(config, section)
-    rounds = ROUNDS[config.quick]
-    ours: dict[str, list[Playout]] = {label: [] for label, *_ in VARIANTS}
-    theirs: dict[str, list[Playout]] = {name: [] for name in peers}
-    peer_hands = max(1, RLCARD_HANDS[config.quick] // (rounds * len(VARIANTS)))
-    for round_number in range(rounds):
-        for label, variant, options, full, quick in VARIANTS:
-            count = max(1, (quick if config.quick else full) // rounds)
-            ours[label].append(random_hands(make_rules(variant, options=options), count,
-                                            config.seed + round_number * 1_000_003))
-            for name, player in peers.items():
-                try:
-                    theirs[name].append(player.hands(peer_hands))
-                except Exception as error:  # a broken peer is reported, not fatal
-                    section.notes.append(f"{name} failed: {error!r}")
-                    theirs[name] = []
+    with frozen_heap():
+        ours, theirs = _rounds(config, section, peers)
     section.notes.append(f"Load average at the end: {_load()}")
+    section.notes.append(FROZEN_NOTE)
+    rounds = ROUNDS[config.quick]
     splits = {label: random_hands(make_rules(variant, options=options),
                                   max(1, (quick if config.quick else full) // rounds),
                                   config.seed, split=True)
@@ -331,3 +321,25 @@ def run(config: BenchConfig) -> Section:
         "plays; basic standard turns the discard pile over without limit, 'block' ends the "
         "hand when the stock is empty.")
     return section
+
+
+def _rounds(config: BenchConfig, section: Section,
+            peers: dict[str, RLCardPeer | OpenSpielPeer]
+            ) -> tuple[dict[str, list[Playout]], dict[str, list[Playout]]]:
+    """The alternating rounds of :func:`run`: each variant's chunk, then each peer's."""
+    rounds = ROUNDS[config.quick]
+    ours: dict[str, list[Playout]] = {label: [] for label, *_ in VARIANTS}
+    theirs: dict[str, list[Playout]] = {name: [] for name in peers}
+    peer_hands = max(1, RLCARD_HANDS[config.quick] // (rounds * len(VARIANTS)))
+    for round_number in range(rounds):
+        for label, variant, options, full, quick in VARIANTS:
+            count = max(1, (quick if config.quick else full) // rounds)
+            ours[label].append(random_hands(make_rules(variant, options=options), count,
+                                            config.seed + round_number * 1_000_003))
+            for name, player in peers.items():
+                try:
+                    theirs[name].append(player.hands(peer_hands))
+                except Exception as error:  # a broken peer is reported, not fatal
+                    section.notes.append(f"{name} failed: {error!r}")
+                    theirs[name] = []
+    return ours, theirs
