@@ -3,7 +3,8 @@
 Complete for the pre-play step, draw, the takes from the discard row (each tile by
 its latest place), the face-up tile, single-tile lay-offs, Joly exchanges and
 discards. Melds are listed in canonical form: every single meld of the rack once
-opened (:func:`engine.variants.romanian.plan.new_melds`), a canonical selection of
+opened (:func:`engine.variants.romanian.plan.new_melds`, read as shapes:
+:mod:`engine.variants.romanian.shapes`), a canonical selection of
 openings before (:func:`engine.variants.romanian.opening.opening_choices`), the melds
 that fulfil an owed meld, and the first move of a going-out plan when there is one
 (:mod:`engine.variants.romanian.plan`; after the face-up tile only that move and the
@@ -56,6 +57,7 @@ from engine.variants.romanian.obligation import paid_by, pays
 from engine.variants.romanian.opening import opening_choices, opening_with, qualifies
 from engine.variants.romanian.plan import Plan, new_melds, specs_of
 from engine.variants.romanian.preplay import preplay_actions
+from engine.variants.romanian.shapes import new_meld_shapes
 from engine.variants.romanian.state import Obligation
 
 
@@ -116,7 +118,8 @@ def _exchange_tiles(meld: Meld) -> list[tuple[Card, ...]]:
 def _meld_actions(state: GameState, seat: int
                   ) -> list[tuple[MeldCards, tuple[Meld, ...] | None]]:
     """The meld actions to check, each with its melds where they are built already (the
-    new melds of an opened seat; openings are read by the check)."""
+    melds that pay a meld owed; openings and the other new melds of an opened seat are
+    read by the check only where it needs the melds: :meth:`_Checks.meld`)."""
     hand = state.hands[seat]
     obligation = turn_of(state).obligation
     threshold = state.rules.number("opening") or 0
@@ -130,8 +133,10 @@ def _meld_actions(state: GameState, seat: int
         one = state.rules.number("rack_one")
         return [(MeldCards(seat, g), None)
                 for g in opening_choices(hand, seat, threshold, 25 if one is None else one)]
-    melds = new_melds(hand, seat) if obligation is None else owed_melds(hand, seat, obligation)
-    return [(MeldCards(seat, (specs_of(m),)), (m,)) for m in melds]
+    if obligation is None:
+        return [(MeldCards(seat, (shape.specs,)), None) for shape in new_meld_shapes(hand)]
+    return [(MeldCards(seat, (specs_of(m),)), (m,))
+            for m in owed_melds(hand, seat, obligation)]
 
 
 def owed_melds(hand: Sequence[Card], seat: int, obligation: Obligation) -> list[Meld]:
@@ -170,7 +175,6 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         return ends
     check = _Checks(state, seat)
     out: list[Action] = []
-    # the meld actions first: the plan reads its melds off theirs (plan.new_melds)
     meld_actions = [] if turn.out else _meld_actions(state, seat)
     plan = plan_for(state, seat)
     if plan is not None:
@@ -257,12 +261,19 @@ class _Checks:
 
     def meld(self, groups: Sequence[tuple[CardSpec, ...]],
              read: Sequence[Meld] | None = None) -> bool:
-        """:func:`engine.variants.romanian.moves.verify_meld`; ``read``: the melds the
-        groups make when the caller built them already (generated, one reading each)."""
+        """:func:`engine.variants.romanian.moves.verify_meld` for generated ``groups`` (each
+        reads one way: new melds, openings, a plan's melds); ``read``: the melds they make
+        when the caller built them already. The melds are read only where a condition
+        needs them (a meld owed, an opening, a way out after the face-up tile): an opened
+        seat's plain meld needs only a tile left to discard."""
         state, seat = self.state, self.seat
         used = [s.card for g in groups for s in g]
         if not self.leaves_ok(used):
             return False
+        owed = self.turn.obligation
+        opened = state.has_melded[seat]
+        if owed is None and opened and not self.turn.out:
+            return True
         melds: list[Meld] = []
         if read is not None:
             melds += read
@@ -272,11 +283,9 @@ class _Checks:
                 if len(found) != 1:
                     return False
                 melds.append(found[0])
-        owed = self.turn.obligation
         if owed is not None and not paid_by(owed, melds):
             return False
-        if not state.has_melded[seat] and not qualifies(
-                melds, state.rules.number("opening") or 0):
+        if not opened and not qualifies(melds, state.rules.number("opening") or 0):
             return False
         return not self.turn.out or plan_for(
             state, seat, self.rest(used), melds=(*state.melds, *melds), opened=True,
@@ -311,8 +320,8 @@ class _Checks:
         then = _Checks(after, seat)
         owed = turn_of(after).obligation
         assert owed is not None
-        if not any(then.meld((specs_of(m),), (m,)) for m in new_melds(after.hands[seat], seat)
-                   if pays(owed, m)):
+        if not any(then.meld((shape.specs,)) for shape in new_meld_shapes(after.hands[seat])
+                   if shape.pays(owed)):
             return False
         return not self.turn.out or plan_for(after, seat) is not None
 

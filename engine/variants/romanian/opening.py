@@ -19,9 +19,9 @@ from engine.cards import Card
 from engine.melds import CardSpec, Meld, MeldKind, MeldProblem, check_meld
 from engine.search import best_partition
 from engine.variants.romanian.melds import MELD_RULES
-from engine.variants.romanian.packed import PackedRack
-from engine.variants.romanian.plan import most_value, new_melds, specs_of
-from engine.variants.romanian.tiles import meld_value, rack_points
+from engine.variants.romanian.plan import specs_of
+from engine.variants.romanian.shapes import GUARDS, count, kind_of, new_meld_shapes, pack
+from engine.variants.romanian.tiles import meld_value, most_value, rack_points
 
 Groups = tuple[tuple[CardSpec, ...], ...]
 
@@ -55,7 +55,7 @@ def may_open(hand: Sequence[Card], threshold: int) -> bool:
     """A quick necessary condition for an opening of ``threshold`` points: the tiles that
     some meld of the rack might hold (:func:`engine.candidates.unmeldable` leaves the
     others out) are worth ``threshold`` at most
-    (:func:`engine.variants.romanian.plan.most_value` each). ``False``: no opening; most
+    (:func:`engine.variants.romanian.tiles.most_value` each). ``False``: no opening; most
     racks of players who have not opened end here, before any meld is built."""
     refused = unmeldable(hand, MELD_RULES)
     return sum(most_value(t) for t in hand if t not in refused) >= threshold
@@ -75,9 +75,9 @@ def opening_choices(hand: Sequence[Card], seat: int, threshold: int,
         for combo in combinations(melds, size):
             if qualifies(combo, threshold) and sum(len(m.cards) for m in combo) < len(hand):
                 found.setdefault(tuple(specs_of(m) for m in combo), opening_value(combo))
-    for meld in new_melds(hand, seat):
-        if qualifies((meld,), threshold) and len(meld.cards) < len(hand):
-            found.setdefault((specs_of(meld),), meld_value(meld))
+    for shape in new_meld_shapes(hand):
+        if shape.run and shape.value >= threshold and shape.size < len(hand):
+            found.setdefault((shape.specs,), shape.value)
     return sorted(found, key=lambda g: (-found[g], -sum(len(x) for x in g)))
 
 
@@ -86,10 +86,9 @@ def opening_with(hand: Sequence[Card], seat: int, threshold: int, tile: Card) ->
     turn) and leave a tile to discard other than ``tile`` (a twin of the taken tile may not
     be discarded either: :func:`engine.moves.verify_discard`), or ``None``. Branches whose
     tiles left cannot reach ``threshold`` however they are melded are cut (each tile at
-    most :func:`engine.variants.romanian.plan.most_value`), and so are melds that would
+    most :func:`engine.variants.romanian.tiles.most_value`), and so are melds that would
     leave no tile; a step budget stays as a guard. The tiles left are packed
-    (:class:`engine.variants.romanian.packed.PackedRack`): trying a meld is one
-    subtraction."""
+    (:mod:`engine.variants.romanian.shapes`): trying a meld is one subtraction."""
     found = _search(hand, seat, threshold, tile)
     return None if found is _GAVE_UP else cast(Groups | None, found)
 
@@ -110,15 +109,14 @@ def _search(hand: Sequence[Card], seat: int, threshold: int,
             tile: Card | None) -> Groups | object | None:
     """The opening search of :func:`opening_with` (with ``tile``: its melds hold it and a
     tile other than its twins stays); ``_GAVE_UP`` once the step budget is spent."""
-    melds = new_melds(hand, seat)
-    rack = PackedRack(hand)
-    guards = rack.guards
-    delta = [rack.pack(p.card for p in m.cards) for m in melds]
-    size = [len(m.cards) for m in melds]
-    value = [meld_value(m) for m in melds]
-    most = [sum(most_value(p.card) for p in m.cards) for m in melds]
-    runs = [m.kind is MeldKind.RUN for m in melds]
-    twin = rack.where.get(tile, -1) if tile is not None else -1
+    shapes = new_meld_shapes(hand)
+    delta = [m.tiles for m in shapes]
+    size = [m.size for m in shapes]
+    value = [m.value for m in shapes]
+    most = [m.most for m in shapes]
+    runs = [m.run for m in shapes]
+    twin = kind_of(tile) if tile is not None else -1
+    guards = GUARDS
     steps = 0
 
     def grow(chosen: list[int], left: int, tiles: int, start: int, total: int, run: bool,
@@ -129,15 +127,15 @@ def _search(hand: Sequence[Card], seat: int, threshold: int,
         steps += 1
         if steps > _SEARCH_BUDGET:
             return _GAVE_UP
-        twins = rack.count(left, twin) if twin >= 0 else 0
+        twins = count(left, twin) if twin >= 0 else 0
         if run and total >= threshold and tiles > twins:
-            return tuple(specs_of(melds[i]) for i in chosen)
+            return tuple(shapes[i].specs for i in chosen)
         if total + potential < threshold:
             return None  # pruning by value: the tiles left cannot lift the melds enough
         padded = left | guards
         # from ``start`` on, ``start`` itself included: a meld may go down twice when the
         # rack holds its tiles twice (b11 b12 b13 twice: two runs, 60 points)
-        for i in range(start, len(melds)):
+        for i in range(start, len(shapes)):
             rest = padded - delta[i]
             if rest & guards == guards and tiles > size[i]:
                 found = grow([*chosen, i], rest ^ guards, tiles - size[i], i,
@@ -146,12 +144,12 @@ def _search(hand: Sequence[Card], seat: int, threshold: int,
                     return found
         return None
 
-    full = rack.full
+    full = pack(hand)
     potential = sum(most_value(c) for c in hand)
     if tile is None:
         return grow([], full, len(hand), 0, 0, False, potential)
-    for i, meld in enumerate(melds):
-        if not any(p.card == tile for p in meld.cards):
+    for i, shape in enumerate(shapes):
+        if not any(s.card == tile for s in shape.specs):
             continue
         rest = (full | guards) - delta[i]
         if rest & guards == guards and len(hand) > size[i]:

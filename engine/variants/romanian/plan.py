@@ -58,11 +58,20 @@ from engine.melds import (
     shared_placed,
 )
 from engine.variants.romanian.melds import MELD_RULES
-from engine.variants.romanian.obligation import pays
-from engine.variants.romanian.packed import PackedRack
+from engine.variants.romanian.shapes import (
+    FIELD,
+    GUARDS,
+    MOST,
+    TILE_OF,
+    count,
+    kind_of,
+    lowest,
+    new_meld_shapes,
+    pack,
+)
 from engine.variants.romanian.state import Obligation
 from engine.variants.romanian.sweep import GaveUp, sweep_plan
-from engine.variants.romanian.tiles import meld_value, number_value
+from engine.variants.romanian.tiles import most_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +106,8 @@ picklable(Plan)
 
 @dataclass(frozen=True, slots=True)
 class _Item:
-    tiles: int  # the tiles it uses, packed (PackedRack.pack)
-    lowest: int  # the index of its first tile kind (number_first)
+    tiles: int  # the tiles it uses, packed (engine.variants.romanian.shapes.pack)
+    lowest: int  # the field of its first tile (number_first order)
     gain: int  # the most its tiles can add to an opening's value (most_value)
     target: int
     specs: tuple[CardSpec, ...]
@@ -249,22 +258,13 @@ def layoff_groups(meld: Meld, hand: Sequence[Card], seat: int) -> list[tuple[Car
     return _set_extensions(meld, stock, seat)
 
 
-def _items(hand: Sequence[Card], rack: PackedRack, ctx: PlanContext,
-           every_item: bool = False) -> list[_Item]:
+def _items(hand: Sequence[Card], ctx: PlanContext, every_item: bool = False) -> list[_Item]:
     """The new melds and lay-off groups a plan may use (every tile of each is in ``hand``:
     they are built from it). Items that a plan can always replace by shorter ones are
     left out (:func:`_splits`, :func:`_lays_off_in_parts`) unless ``every_item`` (the
-    oracle of that pruning in the tests)."""
-    most = {kind: most_value(kind) for kind in rack.kinds}
+    oracle of that pruning in the tests). The new melds are those of :func:`new_melds`,
+    read as shapes (:func:`engine.variants.romanian.shapes.new_meld_shapes`)."""
     items: list[_Item] = []
-
-    def add(specs: tuple[CardSpec, ...], target: int, value: int, run: bool,
-            paid: bool) -> None:
-        cards = [spec.card for spec in specs]
-        tiles = rack.pack(cards)
-        items.append(_Item(tiles, rack.lowest(tiles), sum(most[c] for c in cards), target,
-                           specs, value, run, paid))
-
     owed = ctx.obligation
     # A run that cuts into two runs is no item (_splits) unless it pays the meld owed:
     # longer runs are built only in the owed tile's colour (every colour for a Joly).
@@ -272,17 +272,24 @@ def _items(hand: Sequence[Card], rack: PackedRack, ctx: PlanContext,
     long_colour = None if owed is None else owed.tile.suit
     if every_item or (owed is not None and owed.tile.is_joker):
         longest = 13
-    for meld in new_melds(hand, ctx.seat, longest, long_colour):
-        paid = owed is not None and pays(owed, meld)
-        if not paid and not every_item and _splits(meld):
+    for shape in new_meld_shapes(hand):
+        specs = shape.specs
+        if shape.run and shape.size > longest and shape.first.suit is not long_colour:
+            continue  # as new_melds(hand, seat, longest, long_colour) leaves it out
+        paid = owed is not None and shape.pays(owed)
+        if not paid and not every_item and shape.run and _splits(specs):
             continue
-        add(specs_of(meld), -1, meld_value(meld), meld.kind is MeldKind.RUN, paid)
+        items.append(_Item(shape.tiles, lowest(shape.tiles), shape.most, -1, specs,
+                           shape.value, shape.run, paid))
     melded = {item.specs for item in items}
     for target in ctx.targets:
         meld = ctx.melds[target]
         for group in layoff_groups(meld, hand, ctx.seat):
             if every_item or not _lays_off_in_parts(meld, group, melded):
-                add(group, target, 0, False, False)
+                tiles = pack(s.card for s in group)
+                items.append(_Item(tiles, lowest(tiles), sum(MOST[kind_of(s.card)]
+                                                             for s in group),
+                                   target, group, 0, False, False))
     return items
 
 
@@ -326,15 +333,15 @@ def _outer_parts(group: tuple[CardSpec, ...], below: int
     return out
 
 
-def _splits(meld: Meld) -> bool:
-    """True for a run of six or more tiles that cuts into two runs the rules accept: a plan
-    can meld the two parts instead (the same tiles, the same value, still runs), so the
-    long run need not be an item of its own (racks of dozens of tiles have thousands of
-    long runs). Runs that pay the meld owed are kept (the part with the owed tile might
-    not pay it)."""
-    if meld.kind is not MeldKind.RUN or len(meld.cards) < 2 * MELD_RULES.min_cards:
+def _splits(specs: tuple[CardSpec, ...]) -> bool:
+    """True for a run (given by its tiles, a Joly with its face) of six or more tiles that
+    cuts into two runs the rules accept: a plan can meld the two parts instead (the same
+    tiles, the same value, still runs), so the long run need not be an item of its own
+    (racks of dozens of tiles have thousands of long runs). Runs that pay the meld owed are
+    kept (the part with the owed tile might not pay it)."""
+    if len(specs) < 2 * MELD_RULES.min_cards:
         return False
-    return _cuts(tuple(p.card.is_joker for p in meld.cards))
+    return _cuts(tuple(s.card.is_joker for s in specs))
 
 
 def _cuts(jolys: tuple[bool, ...]) -> bool:
@@ -356,9 +363,9 @@ def _longest_whole(jolys: int) -> int:
     cut into two runs (:func:`_cuts`): 5 with none or one Joly, 8 with two."""
     longest = MELD_RULES.min_cards
     for size in range(MELD_RULES.min_cards, 14):
-        for count in range(min(jolys, size) + 1):
-            for places in combinations(range(size), count):
-                if size - count >= 2 * count and not _cuts(
+        for placed in range(min(jolys, size) + 1):
+            for places in combinations(range(size), placed):
+                if size - placed >= 2 * placed and not _cuts(
                         tuple(i in places for i in range(size))):
                     longest = size
     return longest
@@ -373,14 +380,6 @@ def number_first(tile: Card) -> tuple[bool, int, tuple[int, int]]:
     found 3 ways out within it; number by number (and the meld owed first) it runs out on
     51 and finds 12."""
     return (tile.is_joker, tile.rank, tile.sort_key)
-
-
-def most_value(tile: Card) -> int:
-    """The most ``tile`` can add to the value of new melds: a 1 25 (in a set of 1s), a
-    Joly 25 (it counts as the tile it stands for), 2-9 five, 10-13 ten."""
-    if tile.is_joker or tile.rank == 1:
-        return 25
-    return number_value(tile.rank)
 
 
 class _GiveUp(Exception):
@@ -482,18 +481,17 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
             return _swept(hand, ctx, only)
         except GaveUp:
             return None
-    rack = PackedRack(hand, key=number_first)
-    kinds = rack.kinds
-    items = _items(hand, rack, ctx, every_item)
+    full = pack(hand)
+    items = _items(hand, ctx, every_item)
     covered = 0
     for item in items:
         covered |= item.tiles
-    loose = [i for i in range(len(kinds)) if not rack.count(covered, i)]
-    if sum(rack.count(rack.full, i) for i in loose) > 1 or (
-            loose and kinds[loose[0]] == ctx.keep):
+    loose = sorted({kind for kind in map(kind_of, hand) if not count(covered, kind)})
+    if sum(count(full, kind) for kind in loose) > 1 or (
+            loose and TILE_OF[loose[0]] == ctx.keep):
         return None
     need = ctx.threshold
-    # The tiles left are packed (engine.variants.romanian.packed): taking an item is one
+    # The tiles left are packed (engine.variants.romanian.shapes): taking an item is one
     # subtraction, and a tile it lacks clears a guard bit. Per item, by its lowest tile
     # kind: (index, packed tiles, bit of its table meld or 0, value, run, pays, the most
     # its tiles can add to the opening's value).
@@ -502,13 +500,13 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
         by_lowest.setdefault(item.lowest, []).append(
             (n, item.tiles, 1 << item.target if item.target >= 0 else 0, item.value,
              item.run, item.pays, item.gain))
-    guards = rack.guards
-    field = rack.field
+    guards = GUARDS
+    field = FIELD
     # The most each tile can add to the opening's value (a 1: 25 in a set of 1s; a Joly:
     # the tile it stands for, at most 25): with the tiles left worth less than what the
     # opening still lacks, no way out remains (pruning by value).
-    most = [most_value(k) for k in kinds]
-    keep = rack.where.get(ctx.keep, -1) if ctx.keep is not None else -1
+    most = MOST
+    keep = kind_of(ctx.keep) if ctx.keep is not None else -1
     owed = ctx.obligation is not None
     lacking = need or 0
     memo: set[tuple[object, ...]] = set()
@@ -534,7 +532,7 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
             if need is not None and (value < need or not run):
                 return None
             return discard
-        low = ((rest & -rest).bit_length() - 1) // field  # rack.lowest, inline
+        low = ((rest & -rest).bit_length() - 1) // field  # shapes.lowest, inline
         key = (rest, used, discard >= 0, min(value, lacking), run, paid)
         if key in memo:
             return None
@@ -576,13 +574,13 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
 
     def start() -> int | None:
         if not owed:
-            return search(rack.full, 0, -1, 0, False, False, potential)
+            return search(full, 0, -1, 0, False, False, potential)
         # The meld owed is placed first: each paying item, then the rest of the rack.
         for n, item in enumerate(items):
             if not item.pays:
                 continue
             chosen.append(n)
-            found = search(rack.full - item.tiles, 0, -1, item.value, item.run, True,
+            found = search(full - item.tiles, 0, -1, item.value, item.run, True,
                            potential - item.gain)
             if found is not None:
                 return found
@@ -607,7 +605,7 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, budget: int,
         return None
     picked = [items[n] for n in chosen]
     return Plan(tuple(i.specs for i in picked if i.target < 0),
-                tuple((i.target, i.specs) for i in picked if i.target >= 0), kinds[discard])
+                tuple((i.target, i.specs) for i in picked if i.target >= 0), TILE_OF[discard])
 
 
 def _swept(hand: tuple[Card, ...], ctx: PlanContext, only: Card | None = None

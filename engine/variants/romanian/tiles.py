@@ -37,6 +37,14 @@ def number_value(number: int) -> int:
     return 5 if number <= 9 else 10
 
 
+def most_value(tile: Card) -> int:
+    """The most ``tile`` can add to the value of new melds: a 1 25 (in a set of 1s), a
+    Joly 25 (it counts as the tile it stands for), 2-9 five, 10-13 ten."""
+    if tile.is_joker or tile.rank == 1:
+        return 25
+    return number_value(tile.rank)
+
+
 def face_value(meld: Meld, index: int) -> int:
     """The value of position ``index`` of ``meld`` (a Joly counts as the tile it stands for).
 

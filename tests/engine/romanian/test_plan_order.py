@@ -22,7 +22,6 @@ from engine.cards import JOKER, TILE_COLOURS, Card, parse_card, parse_cards
 from engine.melds import CardSpec, Meld, readings
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.obligation import paid_by
-from engine.variants.romanian.packed import PackedRack
 from engine.variants.romanian.plan import (
     SEARCH_BUDGET,
     Plan,
@@ -31,6 +30,7 @@ from engine.variants.romanian.plan import (
     going_out_plan,
     number_first,
 )
+from engine.variants.romanian.shapes import kind_of
 from engine.variants.romanian.state import Obligation
 
 
@@ -85,8 +85,12 @@ def test_a_rack_of_49_tiles_finds_its_way_out_in_the_second_pass() -> None:
 
 
 def test_tiles_are_placed_number_by_number_and_the_jolys_last() -> None:
-    rack = PackedRack(parse_cards("k2 r1 jk y2 r2 b1"), key=number_first)
-    assert [str(k) for k in rack.kinds] == ["r1", "b1", "r2", "y2", "k2", "jk"]
+    """The planner's tile order (number_first) is the order of the packed fields: the
+    search always places the tiles of the lowest field left."""
+    rack = parse_cards("k2 r1 jk y2 r2 b1")
+    assert [str(k) for k in sorted(rack, key=number_first)] == ["r1", "b1", "r2", "y2", "k2",
+                                                               "jk"]
+    assert sorted(rack, key=kind_of) == sorted(rack, key=number_first)
 
 
 def _way_out_by_cover(hand: list[Card], ctx: PlanContext) -> bool:
@@ -94,7 +98,7 @@ def _way_out_by_cover(hand: list[Card], ctx: PlanContext) -> bool:
     each table meld at most once) cover the
     rack but one tile, which is not ``ctx.keep``; a meld owed is among the new melds; an
     opening, when needed, is worth ``ctx.threshold`` with a run."""
-    items = _items(hand, PackedRack(hand), ctx, every_item=True)
+    items = _items(hand, ctx, every_item=True)
     need = ctx.threshold
 
     def cover(rest: Counter[Card], start: int, used: frozenset[int], value: int, run: bool,

@@ -35,7 +35,6 @@ from engine.variants.romanian.opening import (
     opening_with,
     qualifies,
 )
-from engine.variants.romanian.packed import PackedRack
 from engine.variants.romanian.plan import (
     SEARCH_BUDGET,
     PlanContext,
@@ -176,7 +175,7 @@ def test_a_long_run_splits_exactly_when_both_parts_read_as_runs(rack: list[Card]
         read = any(len(readings(specs[:cut], 0, MELD_RULES)) == 1
                    and len(readings(specs[cut:], 0, MELD_RULES)) == 1
                    for cut in range(3, len(specs) - 2))
-        assert _splits(meld) == read
+        assert _splits(specs) == read
 
 
 def _new_melds_by_readings(hand: list[Card], seat: int) -> list:
@@ -278,9 +277,8 @@ def test_a_long_lay_off_is_left_to_a_shorter_one_and_a_new_run() -> None:
     melds = (readings(tuple(CardSpec.parse(t) for t in ["r5", "r6", "r7"]), 0, MELD_RULES)[0],)
     ctx = PlanContext(melds=melds, seat=0, targets=(0,))
     hand = tuple(parse_cards("r8 r9 r10 r11 r12 b6"))
-    rack = PackedRack(hand)
-    lay_offs = [i.specs for i in _items(hand, rack, ctx) if i.target == 0]
-    every = [i.specs for i in _items(hand, rack, ctx, every_item=True) if i.target == 0]
+    lay_offs = [i.specs for i in _items(hand, ctx) if i.target == 0]
+    every = [i.specs for i in _items(hand, ctx, every_item=True) if i.target == 0]
     five = tuple(CardSpec.parse(t) for t in ["r8", "r9", "r10", "r11", "r12"])
     assert five in every and five not in lay_offs
     plan = _cached_plan(hand, ctx, SEARCH_BUDGET)
