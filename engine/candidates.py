@@ -178,7 +178,7 @@ class _OneReading:
 
     __slots__ = ("_memo", "_rules", "_thirteen_reads_twice")
 
-    _LIMIT = 8192  # entries before the memo starts afresh (the tuples are cache entries)
+    _LIMIT = 1024  # entries before the memo starts afresh (small: see romanian.shapes._Memo)
 
     def __init__(self, rules: MeldRules) -> None:
         self._rules = rules
