@@ -35,8 +35,8 @@ __all__ = ["FIELD", "GUARDS", "MOST", "TILE_OF", "Shape", "count", "kind_of", "l
 
 FIELD = 6
 """Bits per tile kind: the count and the guard bit. A game holds two of a tile at most;
-the searches are also asked about made-up racks (tests, hints on typed positions), so a
-field holds up to 31 of a kind."""
+the searches are also asked about made-up racks (property tests draw racks with many
+copies of a few tiles), so a field holds up to 31 of a kind."""
 
 _KINDS = 13 * 4 + 1
 GUARDS: int = sum(1 << (FIELD * k + FIELD - 1) for k in range(_KINDS))
@@ -48,7 +48,8 @@ _COUNT_MASK = (1 << (FIELD - 1)) - 1
 def kind_of(tile: Card) -> int:
     """The field of ``tile``: (number - 1) * 4 + its colour's place (red, yellow, blue,
     black), 52 for a Joly. The order of the fields is the order in which the going-out
-    search places tiles (:func:`engine.variants.romanian.plan.number_first`)."""
+    search places tiles (:func:`engine.variants.romanian.plan.number_first`). Raises
+    ``KeyError`` for a card that is no tile."""
     return _KIND_OF[tile._hash]
 
 
