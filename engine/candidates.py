@@ -17,14 +17,12 @@ from engine.melds import (
     MeldKind,
     MeldRules,
     Placed,
-    declared_run,
-    declared_set,
     joker_spec,
     natural_spec,
     rank_at,
     run_windows,
 )
-from engine.memo import reuse_last_tuple
+from engine.memo import ByIdentity, reuse_last_tuple
 
 #: The suit of each code of ``Card._hash`` (0: none; 1..8 in the order of :class:`Suit`).
 _SUIT_OF_CODE: tuple[Suit | None, ...] = (None, *Suit)
@@ -111,27 +109,6 @@ def holds_no_meld(hand: Sequence[Card], rules: MeldRules) -> bool:
     return True
 
 
-def generated_melds(hand: Iterable[Card], rules: MeldRules, owner: int,
-                    longest: int = 13, long_suit: Suit | None = None) -> list[Meld]:
-    """The melds of :func:`candidate_melds` that have exactly one reading and pass the
-    variant's ``rules.check``, owned by seat ``owner``, built directly from the generated
-    groups instead of read back by :func:`engine.melds.readings` (the two agree: a property
-    test holds the readings as the oracle). A run of all 13 ranks has two readings where
-    the ace may stand high (1..13 and 2..13-1) and is left out, as the readings leave it.
-    ``longest`` leaves out longer runs except in ``long_suit`` (for a caller that can meld a
-    long run as two shorter ones).
-    Shape: sets first, then runs, in :func:`candidate_melds` order."""
-    jokers, suits_of_rank, ranks_of_suit, twice = _hand_masks(hand)
-    found = [declared_set(specs, owner) for specs in _sets(jokers, suits_of_rank, rules)]
-    full_is_ambiguous = len(run_windows(13, rules.ace)) > 1
-    runs = _runs(jokers, ranks_of_suit, twice, rules, longest, long_suit)
-    found += [declared_run(specs, owner) for specs in runs
-              if len(specs) < 13 or not full_is_ambiguous]
-    if rules.check is None:
-        return found
-    return [meld for meld in found if rules.check(meld) is None]
-
-
 def one_reading_groups(hand: Iterable[Card], rules: MeldRules) -> list[tuple[CardSpec, ...]]:
     """The groups of :func:`candidate_melds` that have exactly one reading
     (``len(engine.melds.readings(group, owner, rules)) == 1``), in its order, without
@@ -146,7 +123,7 @@ def one_reading_groups(hand: Iterable[Card], rules: MeldRules) -> list[tuple[Car
     keep = _one_reading(rules)
     jokers, suits_of_rank, ranks_of_suit, twice = _hand_masks(cards)
     out = _sets(jokers, suits_of_rank, rules, keep)
-    out.extend(_runs(jokers, ranks_of_suit, twice, rules, keep=keep))
+    out.extend(_runs(jokers, ranks_of_suit, twice, rules, keep))
     return out
 
 
@@ -171,49 +148,31 @@ def shape_passes(run: bool, naturals: int, jokers: int, rules: MeldRules) -> boo
     return rules.check(Meld(MeldKind.SET, tuple(cards), 0)) is None
 
 
+_Groups = tuple[tuple[CardSpec, ...], ...]
+
+
 class _OneReading:
-    """The groups with one reading of a cached group tuple (:func:`_rank_sets`,
-    :func:`_suit_runs`) under one :class:`MeldRules`, kept per tuple by its identity (the
-    tuple is held with the answer, so its id is not reused while the entry lives)."""
+    """The groups with one reading of each cached group tuple (:func:`_rank_sets`,
+    :func:`_suit_runs`) under one :class:`MeldRules`, kept per tuple by its identity."""
 
-    __slots__ = ("_memo", "_rules", "_thirteen_reads_twice")
-
-    _LIMIT = 1024  # entries before the memo starts afresh (small: see romanian.shapes._Memo)
+    __slots__ = ("_kept", "_rules", "_thirteen_reads_twice")
 
     def __init__(self, rules: MeldRules) -> None:
         self._rules = rules
         self._thirteen_reads_twice = len(run_windows(13, rules.ace)) > 1
-        self._memo: dict[int, tuple[tuple[tuple[CardSpec, ...], ...],
-                                    tuple[tuple[CardSpec, ...], ...]]] = {}
+        self._kept: ByIdentity[_Groups, _Groups] = ByIdentity(1024)
 
-    def sets(self, groups: tuple[tuple[CardSpec, ...], ...]
-             ) -> tuple[tuple[CardSpec, ...], ...]:
-        """The sets of ``groups`` that pass the check."""
-        seen = self._memo.get(id(groups))
-        if seen is not None and seen[0] is groups:
-            return seen[1]
-        rules = self._rules
-        kept = tuple(g for g in groups if shape_passes(
-            False, len(g) - (jokers := sum(1 for s in g if s.card.is_joker)), jokers, rules))
-        return self._remember(groups, kept)
-
-    def runs(self, groups: tuple[tuple[CardSpec, ...], ...]
-             ) -> tuple[tuple[CardSpec, ...], ...]:
-        """The runs of ``groups`` that pass the check and read one way."""
-        seen = self._memo.get(id(groups))
-        if seen is not None and seen[0] is groups:
-            return seen[1]
-        rules = self._rules
-        twice = self._thirteen_reads_twice
-        kept = tuple(g for g in groups if not (twice and len(g) == 13) and shape_passes(
-            True, len(g) - (jokers := sum(1 for s in g if s.card.is_joker)), jokers, rules))
-        return self._remember(groups, kept)
-
-    def _remember(self, groups: tuple[tuple[CardSpec, ...], ...],
-                  kept: tuple[tuple[CardSpec, ...], ...]) -> tuple[tuple[CardSpec, ...], ...]:
-        if len(self._memo) >= self._LIMIT:
-            self._memo = {}
-        self._memo[id(groups)] = (groups, kept)
+    def keep(self, groups: _Groups, run: bool) -> _Groups:
+        """The groups of ``groups`` (one rank's sets, or one suit's runs: ``run``) that
+        pass the check and, for runs, read one way."""
+        kept = self._kept.get(groups)
+        if kept is None:
+            rules = self._rules
+            twice = run and self._thirteen_reads_twice
+            kept = self._kept.put(groups, tuple(
+                g for g in groups if not (twice and len(g) == 13) and shape_passes(
+                    run, len(g) - (jokers := sum(1 for s in g if s.card.is_joker)), jokers,
+                    rules)))
         return kept
 
 
@@ -242,7 +201,7 @@ def _sets(jokers: int, suits_of_rank: list[int], rules: MeldRules,
         if suits and suits.bit_count() >= fewest:
             found = _rank_sets(rank, suits, jokers, rules.min_naturals, rules.max_set,
                                rules.min_cards)
-            out.extend(found if keep is None else keep.sets(found))
+            out.extend(found if keep is None else keep.keep(found, False))
     return out
 
 
@@ -275,7 +234,6 @@ def _set_shapes(present: int, jokers: int, min_naturals: int, max_set: int,
 
 
 def _runs(jokers: int, ranks_of_suit: list[int], twice: list[int], rules: MeldRules,
-          longest: int = 13, long_suit: Suit | None = None,
           keep: _OneReading | None = None) -> list[tuple[CardSpec, ...]]:
     """The runs of :func:`candidate_melds` by suit (:func:`_hand_masks`), suits in the
     order of their letters; ``keep``: only those with one reading."""
@@ -285,39 +243,37 @@ def _runs(jokers: int, ranks_of_suit: list[int], twice: list[int], rules: MeldRu
         mask = ranks_of_suit[code]
         if not mask or mask.bit_count() < fewest:
             continue
-        suit = _SUIT_OF_CODE[code]
         # in a window with a card held twice (two packs) a joker may stand where the hand
         # holds the card: 9c 9c 10c jc qc qc jk jk melds as 9c 10c jc qc and 9c jk jk qc
         found = _suit_runs(code, mask, twice[code], jokers, rules.min_naturals,
-                           rules.min_cards, rules.ace, 13 if suit is long_suit else longest)
-        out.extend(found if keep is None else keep.runs(found))
+                           rules.min_cards, rules.ace)
+        out.extend(found if keep is None else keep.keep(found, True))
     return out
 
 
 @functools.lru_cache(maxsize=4096)
 def _suit_runs(code: int, mask: int, twice: int, jokers: int, min_naturals: int,
-               min_cards: int, ace: AceMode, most: int) -> tuple[tuple[CardSpec, ...], ...]:
+               min_cards: int, ace: AceMode) -> tuple[tuple[CardSpec, ...], ...]:
     """The runs of :func:`_run_shapes` in the suit of ``code`` as shared spec tuples."""
     natural, joker = _suit_specs(_SUIT_OF_CODE[code])
     return tuple(tuple([natural[r] if r > 0 else joker[-r] for r in shape])
-                 for shape in _run_shapes(mask, twice, jokers, min_naturals, min_cards,
-                                          ace, most))
+                 for shape in _run_shapes(mask, twice, jokers, min_naturals, min_cards, ace))
 
 
 @functools.lru_cache(maxsize=4096)
 def _run_shapes(mask: int, twice: int, jokers: int, min_naturals: int, min_cards: int,
-                ace: AceMode, most: int) -> tuple[tuple[int, ...], ...]:
+                ace: AceMode) -> tuple[tuple[int, ...], ...]:
     """The runs of one suit whose ranks held are ``mask`` (bit per rank; ``twice``: held
     twice) with ``jokers``, as rank tuples in table order: ``r`` a natural card, ``-r`` a
-    joker standing for rank ``r``. Windows of up to ``most`` places; each window as held
+    joker standing for rank ``r``. Each window as held
     (jokers in its gaps), and where it holds a card twice, also with spare jokers standing
     where the hand holds the card (one natural card at least)."""
     out: list[tuple[int, ...]] = []
     held_count = mask.bit_count()
     least = max(min_naturals, 1)
     for length, window, wmask in _window_table(min_cards, ace):
-        if length - held_count > jokers or length > most:
-            break  # longer windows need even more jokers (or are not asked for)
+        if length - held_count > jokers:
+            break  # longer windows need even more jokers
         have_mask = mask & wmask
         held = have_mask.bit_count()
         if length - held > jokers:
@@ -379,7 +335,7 @@ def candidate_melds_with(card: Card, hand: Sequence[Card], rules: MeldRules
     mask = ranks_of_suit[code]
     if mask.bit_count() >= rules.min_cards - jokers:
         out.extend(g for g in _suit_runs(code, mask, twice[code], jokers, rules.min_naturals,
-                                         rules.min_cards, rules.ace, 13)
+                                         rules.min_cards, rules.ace)
                    if any(s.card == card for s in g))
     return out
 

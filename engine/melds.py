@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.cards import ACE, JOKER, Card, Suit, parse_card, parse_face, shared_card
@@ -266,7 +266,7 @@ def declared_run(specs: Sequence[CardSpec], owner: int) -> Meld:
     """The run ``specs`` make in this order (low to high) when every joker among them
     declares the card it stands for: the one reading :func:`readings` finds for such a
     group, built without a search. No check: the caller builds ``specs`` as a run (a
-    generated candidate, :func:`engine.candidates.generated_melds`)."""
+    generated candidate of one reading, :func:`engine.candidates.one_reading_groups`)."""
     return Meld(MeldKind.RUN, tuple(shared_placed(s.card, s.card if s.face is None else s.face,
                                                   owner) for s in specs), owner)
 
@@ -495,25 +495,6 @@ class LayoffIndex:
         if sets is None:
             return runs or ()
         return sets if runs is None else sorted(sets + runs)
-
-    def fitting(self, cards: Iterable[Card]) -> Iterator[tuple[Card, Sequence[int]]]:
-        """``(card, targets(card))`` for each card of ``cards`` (in order) that some meld
-        may take: the lay-off lists ask about every card of a hand, and most fit
-        nowhere."""
-        by_rank, by_key = self._by_rank, self._by_key
-        for card in cards:
-            if card.is_joker:
-                if self._count:
-                    yield card, range(self._count)
-                continue
-            key = card._hash  # rank << 4 | suit code
-            sets = by_rank.get(key >> 4)
-            runs = by_key.get(key)
-            if sets is None:
-                if runs is not None:
-                    yield card, runs
-            else:
-                yield card, sets if runs is None else sorted(sets + runs)
 
 
 @reuse_last_tuple

@@ -7,7 +7,7 @@ state and its events. :mod:`engine.game` dispatches to them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -428,3 +428,9 @@ BASE_HANDLERS: dict[type, Handler] = {
     Discard: (verify_discard, apply_discard),
     NextDeal: (verify_next, apply_next),
 }
+
+
+def handler_table(replaced: Mapping[type, Handler]) -> dict[type, Handler]:
+    """A variant's table: :data:`BASE_HANDLERS` with the entries of ``replaced`` put in or
+    added. Variants build it once, at import (every applied move looks its handler up)."""
+    return {**BASE_HANDLERS, **replaced}

@@ -701,7 +701,7 @@ def _layoffs(cards: Iterable[Card], melds: Sequence[Meld], rules: RuleSet,
     time."""
     mrules = _setup_for(rules).meld_rules
     ends = layoff_index(melds, mrules)
-    for card, targets in ends.fitting(cards):
-        for index in targets:
+    for card in cards:
+        for index in ends.targets(card):
             for spec, _ in layoff_choices(melds[index], card, seat, mrules):
                 yield spec, index

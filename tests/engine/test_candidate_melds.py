@@ -129,17 +129,6 @@ def test_the_one_reading_groups_are_the_candidates_read_once(
         assert one_reading_groups(cards, rules) == expected  # asked again: the memo answers
 
 
-def test_a_run_of_all_thirteen_ranks_is_left_out_where_the_ace_reads_it_twice() -> None:
-    """basic-rummy.de.txt: "so dass Q-K-A auch ein gültiger Lauf ist" (aces high or low):
-    A..K also reads 2..K-A, so it is no candidate of one reading; with the ace low only
-    it reads once."""
-    suit = parse_cards("ah 2h 3h 4h 5h 6h 7h 8h 9h th jh qh kh")
-    high_or_low = [g for g in one_reading_groups(suit, MeldRules(ace=AceMode.HIGH_OR_LOW))
-                   if len(g) == 13]
-    low = [g for g in one_reading_groups(suit, MeldRules(ace=AceMode.LOW)) if len(g) == 13]
-    assert (len(high_or_low), len(low)) == (0, 1)
-
-
 NATURALS = standard_deck(2, 0)
 
 

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from engine.candidates import (
     candidate_melds,
-    generated_melds,
     may_meld_with,
+    one_reading_groups,
     unmeldable,
 )
 from engine.cards import JOKER, parse_cards, standard_deck
@@ -28,7 +28,10 @@ from engine.melds import (
     AceMode,
     CardSpec,
     LayoffIndex,
+    Meld,
     MeldRules,
+    declared_run,
+    declared_set,
     extend_readings,
     layoff_choices,
     readings,
@@ -116,10 +119,19 @@ def test_the_quick_meld_test_never_misses_a_meld(data: st.DataObject) -> None:
                                         if not may_meld_with(c, cards, rules)}
 
 
+def _declared(group: tuple[CardSpec, ...], owner: int) -> Meld:
+    """The meld a group of one reading makes, built from its declared faces."""
+    first, last = (group[0].face or group[0].card), (group[-1].face or group[-1].card)
+    return (declared_run(group, owner) if first.rank != last.rank
+            else declared_set(group, owner))
+
+
 @settings(deadline=None, max_examples=300)
 @given(st.data())
-def test_generated_melds_are_the_melds_the_readings_accept(data: st.DataObject) -> None:
-    """:func:`engine.candidates.generated_melds` builds each candidate meld directly; the
+def test_the_melds_of_one_reading_are_built_as_the_readings_read_them(
+        data: st.DataObject) -> None:
+    """:func:`engine.candidates.one_reading_groups` keeps a candidate without reading it,
+    and :func:`engine.melds.declared_run` / ``declared_set`` build its meld directly; the
     oracle reads every candidate back with :func:`engine.melds.readings` and keeps those
     with exactly one reading (two packs, jokers, every ace rule, Romanian's Joly ratio)."""
     rules = data.draw(st.sampled_from([*RULES_TO_TEST, ROMANIAN_MELDS]))
@@ -131,16 +143,17 @@ def test_generated_melds_are_the_melds_the_readings_accept(data: st.DataObject) 
         found = readings(group, owner, rules)
         if len(found) == 1:
             expected.append(found[0])
-    assert generated_melds(cards, rules, owner) == expected
+    assert [_declared(g, owner) for g in one_reading_groups(cards, rules)] == expected
 
 
 @pytest.mark.parametrize("ace", [AceMode.LOW, AceMode.HIGH_OR_LOW, AceMode.AROUND])
-def test_a_run_of_all_thirteen_ranks_is_generated_only_where_it_reads_one_way(
+def test_a_run_of_all_thirteen_ranks_has_one_reading_only_where_the_ace_is_low(
         ace: AceMode) -> None:
-    """1..13 also reads 2..13-1 where the ace may stand high: no generated meld then."""
+    """basic-rummy.de.txt: "so dass Q-K-A auch ein gültiger Lauf ist": 1..13 also reads
+    2..13-1 where the ace may stand high, so it is no candidate of one reading then."""
     rules = MeldRules(ace=ace)
     cards = parse_cards("as 2s 3s 4s 5s 6s 7s 8s 9s 10s js qs ks")
-    thirteen = [m for m in generated_melds(cards, rules, 0) if len(m.cards) == 13]
+    thirteen = [g for g in one_reading_groups(cards, rules) if len(g) == 13]
     assert len(thirteen) == (1 if ace is AceMode.LOW else 0)
     assert len(readings(tuple(CardSpec(c) for c in cards), 0, rules)) == len(
         run_windows(13, ace))

@@ -13,7 +13,6 @@ ending, chips, legal, views, ai, commands, state).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -22,7 +21,7 @@ from engine.actions import Discard, Draw, LayOff, MeldCards, NextDeal, SwapJoker
 from engine.cards import Card
 from engine.jsonio import as_int
 from engine.melds import MeldRules
-from engine.moves import BASE_HANDLERS
+from engine.moves import handler_table
 from engine.options import RuleSet
 from engine.state import DealSpec, GameState
 from engine.variants.base import Apply, Variant, Verify
@@ -74,7 +73,7 @@ class GermanRummy(Variant):
     def handlers(self) -> Mapping[type, tuple[Verify, Apply]]:
         """The shared table with German moves for draw, meld, lay off, swap (refused),
         discard and next, plus exchange, take back, done, buy back and decline."""
-        return _handlers()
+        return _HANDLERS
 
     def legal_actions(self, state: GameState, seat: int) -> list[Any]:
         """See :func:`engine.variants.german.legal.legal_actions`."""
@@ -188,20 +187,17 @@ class GermanRummy(Variant):
         return totals_winners(rules, totals)
 
 
-@functools.cache
-def _handlers() -> dict[type, tuple[Verify, Apply]]:
-    table: dict[type, tuple[Verify, Apply]] = dict(BASE_HANDLERS)
-    table.update({
-        Draw: (moves.verify_draw, moves.apply_draw),
-        MeldCards: (moves.verify_meld, moves.apply_meld),
-        LayOff: (moves.verify_layoff, moves.apply_layoff),
-        SwapJoker: (moves.verify_swap, moves.apply_swap),
-        Discard: (moves.verify_discard, moves.apply_discard),
-        NextDeal: (moves.verify_next, moves.apply_next),
-        TakeBack: (moves.verify_takeback, moves.apply_takeback),
-        ExchangeJoker: (exchange.verify_exchange, exchange.apply_exchange),
-        EndLayOffs: (closing.verify_done, closing.apply_done),
-        BuyBack: (buyback.verify_decision, buyback.apply_buyback),
-        DeclineBuyBack: (buyback.verify_decision, buyback.apply_decline),
-    })
-    return table
+#: The shared table with the German moves (built once: every applied move looks here).
+_HANDLERS = handler_table({
+    Draw: (moves.verify_draw, moves.apply_draw),
+    MeldCards: (moves.verify_meld, moves.apply_meld),
+    LayOff: (moves.verify_layoff, moves.apply_layoff),
+    SwapJoker: (moves.verify_swap, moves.apply_swap),
+    Discard: (moves.verify_discard, moves.apply_discard),
+    NextDeal: (moves.verify_next, moves.apply_next),
+    TakeBack: (moves.verify_takeback, moves.apply_takeback),
+    ExchangeJoker: (exchange.verify_exchange, exchange.apply_exchange),
+    EndLayOffs: (closing.verify_done, closing.apply_done),
+    BuyBack: (buyback.verify_decision, buyback.apply_buyback),
+    DeclineBuyBack: (buyback.verify_decision, buyback.apply_decline),
+})

@@ -8,7 +8,8 @@ later move of that turn must keep one (so the turn can always end by going out).
 
 A plan is a set of new melds (one action) plus, for some table melds, the tiles laid
 off on each (one action per meld), covering every tile but one, which is discarded.
-New melds are the hand's generated melds (:func:`engine.candidates.generated_melds`,
+New melds are the hand's candidates of one reading
+(:func:`engine.candidates.one_reading_groups`, read as packed shapes: :mod:`.shapes`),
 plus runs where a Joly stands for a tile the hand holds); lay-offs on a new meld are
 already among them (a longer run, a set of four). Items a plan can always replace by
 shorter ones are left out: a run that cuts into two runs (unless it pays the meld owed),
@@ -44,18 +45,19 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
 
-from engine.candidates import generated_melds, unmeldable
-from engine.cards import JOKER, SORT_KEY, TILE_COLOURS, Card, Suit, shared_card
+from engine.candidates import unmeldable
+from engine.cards import JOKER, SORT_KEY, TILE_COLOURS, Card, shared_card
 from engine.frozen import picklable
 from engine.melds import (
     CardSpec,
     Meld,
     MeldKind,
+    declared_run,
+    declared_set,
     extend_readings,
     joker_spec,
     natural_spec,
     rank_at,
-    shared_placed,
 )
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.shapes import (
@@ -116,46 +118,14 @@ class _Item:
     pays: bool
 
 
-def new_melds(hand: Sequence[Card], seat: int, longest: int = 13,
-              long_colour: Suit | None = None) -> list[Meld]:
-    """Every meld the hand can make (one reading each, faces declared): the shared
-    candidates, and runs where one Joly stands for a tile the hand holds; runs of at most
-    ``longest`` tiles except in ``long_colour`` (in the order of the whole list). Cached
-    per (tiles, seat, limits): the legal moves of one turn ask for them several times; a
-    shorter list is read off the whole one when that was the last one built."""
-    tiles = tuple(sorted(hand, key=SORT_KEY))
-    if longest >= 13:
-        full = _new_melds(tiles, seat, 13, None)
-        global _LAST_FULL
-        _LAST_FULL = (tiles, seat, full)
-        return list(full)
-    last = _LAST_FULL  # one read: another thread may replace it meanwhile
-    if last is not None and last[1] == seat and last[0] == tiles:
-        return [m for m in last[2] if m.kind is MeldKind.SET or len(m.cards) <= longest
-                or m.cards[0].face.suit is long_colour]
-    return list(_new_melds(tiles, seat, longest, long_colour))
-
-
-_LAST_FULL: tuple[tuple[Card, ...], int, tuple[Meld, ...]] | None = None
-
-
-# Small: one turn asks for the melds of a few racks, and a rack of dozens of tiles has
-# thousands of melds (a big cache is a big heap for the garbage collector to walk: 32
-# entries held up to 100,000 objects in random Romanian games, for 2 % of hits).
-@functools.lru_cache(maxsize=4)
-def _new_melds(hand: tuple[Card, ...], seat: int, longest: int,
-               long_colour: Suit | None) -> tuple[Meld, ...]:
-    melds = generated_melds(hand, MELD_RULES, seat, longest, long_colour)
-    if any(c.is_joker for c in hand):
-        # A Joly standing for a tile the hand holds, in a run of real tiles (three or
-        # more real tiles: two stay per Joly, as the rules ask).
-        for meld in list(melds):
-            if meld.kind is MeldKind.RUN and not any(p.card.is_joker for p in meld.cards):
-                for i, place in enumerate(meld.cards):
-                    joly = shared_placed(JOKER, place.face, seat)
-                    melds.append(Meld(MeldKind.RUN, (*meld.cards[:i], joly, *meld.cards[i + 1:]),
-                                      seat))
-    return tuple(melds)
+def new_melds(hand: Sequence[Card], seat: int) -> list[Meld]:
+    """Every meld the hand can make (one reading each, faces declared), owned by ``seat``:
+    the melds of its shapes (:func:`engine.variants.romanian.shapes.new_meld_shapes`:
+    the candidates of one reading, and runs where one Joly stands for a tile the hand
+    holds), each built from its tiles without a reading (a property test holds them equal
+    to the readings of the candidates)."""
+    return [declared_run(s.specs, seat) if s.run else declared_set(s.specs, seat)
+            for s in new_meld_shapes(hand)]
 
 
 def specs_of(meld: Meld) -> tuple[CardSpec, ...]:
@@ -275,7 +245,7 @@ def _items(hand: Sequence[Card], ctx: PlanContext, every_item: bool = False) -> 
     for shape in new_meld_shapes(hand):
         specs = shape.specs
         if shape.run and shape.size > longest and shape.first.suit is not long_colour:
-            continue  # as new_melds(hand, seat, longest, long_colour) leaves it out
+            continue  # a long run that is not the owed tile's colour (see longest)
         paid = owed is not None and shape.pays(owed)
         if not paid and not every_item and shape.run and _splits(specs):
             continue

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from engine.candidates import one_reading_groups
 from engine.cards import JOKER, TILE_COLOURS, Card, shared_card
 from engine.melds import CardSpec, joker_spec
+from engine.memo import ByIdentity
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.obligation import pays_with
 from engine.variants.romanian.state import Obligation
@@ -118,38 +119,26 @@ def _shape(specs: tuple[CardSpec, ...]) -> Shape:
                  sum(most_value(s.card) for s in specs), run, specs[0].face or specs[0].card)
 
 
-class _Memo:
-    """Shapes kept per group object (the candidates' groups are cached tuples): the group
-    is held with its answer, so its id is not reused while the entry lives; the entries
-    start afresh past :attr:`LIMIT`. Small: every object kept is walked by the garbage
-    collector's full collections (with 16,384 entries a worker's full collection after
-    1,000 random Romanian games took 190 ms instead of about 40), and random play ran as
-    fast with 512."""
-
-    LIMIT = 512
-
-    def __init__(self) -> None:
-        self.entries: dict[int, tuple[tuple[CardSpec, ...], tuple[Shape, ...]]] = {}
-
-    def shapes(self, group: tuple[CardSpec, ...], joly: bool) -> tuple[Shape, ...]:
-        """The shape of ``group``, or (``joly``) the shapes of the group with one Joly
-        standing for each of its tiles in turn."""
-        found = self.entries.get(id(group))
-        if found is not None and found[0] is group:
-            return found[1]
-        if joly:
-            made = tuple(_shape((*group[:i], joker_spec(s.card.rank, s.card.suit),
-                                 *group[i + 1:])) for i, s in enumerate(group))
-        else:
-            made = (_shape(group),)
-        if len(self.entries) >= self.LIMIT:
-            self.entries = {}
-        self.entries[id(group)] = (group, made)
-        return made
+# Per candidate group (shared cached tuples): its shape, and its shapes with a Joly in
+# each place in turn. Small memos: see engine.memo.ByIdentity (512 as fast as 16,384).
+_PLAIN: ByIdentity[tuple[CardSpec, ...], Shape] = ByIdentity(512)
+_WITH_JOLY: ByIdentity[tuple[CardSpec, ...], tuple[Shape, ...]] = ByIdentity(512)
 
 
-_PLAIN = _Memo()
-_WITH_JOLY = _Memo()
+def _plain(group: tuple[CardSpec, ...]) -> Shape:
+    shape = _PLAIN.get(group)
+    return _PLAIN.put(group, _shape(group)) if shape is None else shape
+
+
+def _with_joly(group: tuple[CardSpec, ...]) -> tuple[Shape, ...]:
+    """The shapes of ``group`` (a run of real tiles) with a Joly standing for each of its
+    tiles in turn."""
+    shapes = _WITH_JOLY.get(group)
+    if shapes is None:
+        shapes = _WITH_JOLY.put(group, tuple(
+            _shape((*group[:i], joker_spec(s.card.rank, s.card.suit), *group[i + 1:]))
+            for i, s in enumerate(group)))
+    return shapes
 
 
 def new_meld_shapes(hand: Sequence[Card]) -> list[Shape]:
@@ -159,9 +148,9 @@ def new_meld_shapes(hand: Sequence[Card]) -> list[Shape]:
     standing for one of its tiles in turn ("two stay per Joly": a run of three real tiles
     keeps two)."""
     groups = one_reading_groups(hand, MELD_RULES)
-    out = [_PLAIN.shapes(g, False)[0] for g in groups]
+    out = [_plain(g) for g in groups]
     if any(t.is_joker for t in hand):
         for shape in list(out):
             if shape.run and not any(s.card.is_joker for s in shape.specs):
-                out.extend(_WITH_JOLY.shapes(shape.specs, True))
+                out.extend(_with_joly(shape.specs))
     return out

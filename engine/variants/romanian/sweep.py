@@ -47,7 +47,7 @@ from engine.variants.romanian.tiles import meld_value, number_value
 
 LONGEST_RUN = 12
 """The longest new run: a run of all thirteen numbers reads two ways (1..13 and
-2..13-1) and is no new meld (``engine.candidates.generated_melds``); the longest table
+2..13-1) and is no new meld (``engine.candidates.one_reading_groups``); the longest table
 run is 13."""
 
 SWEEP_BUDGET = 4_000

@@ -14,7 +14,6 @@ Spieler rechts vom letzten Geber").
 
 from __future__ import annotations
 
-import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from engine.errors import RuleOptionError
 from engine.frozen import replace
 from engine.jsonio import card_from_json
 from engine.melds import MeldRules
-from engine.moves import BASE_HANDLERS
+from engine.moves import handler_table
 from engine.options import RuleSet
 from engine.state import DealSpec, GameState, Phase
 from engine.variants.base import Apply, Variant, Verify
@@ -105,7 +104,7 @@ class RomanianRummy(Variant):
     def handlers(self) -> Mapping[type, tuple[Verify, Apply]]:
         """The shared table with draw, take, meld, lay-off, swap and discard replaced, and
         the pre-play moves, the face-up take and the Joly exchange added."""
-        return _handlers()
+        return _HANDLERS
 
     def legal_actions(self, state: GameState, seat: int) -> list[Action]:
         """See :mod:`engine.variants.romanian.legal`."""
@@ -260,21 +259,20 @@ class RomanianRummy(Variant):
         return tuple(s for s, t in enumerate(totals) if t == best)
 
 
-# Built once: every applied move looks its handler up here.
-@functools.cache
-def _handlers() -> dict[type, tuple[Verify, Apply]]:
-    table: dict[type, tuple[Verify, Apply]] = dict(BASE_HANDLERS)
-    table[Draw] = (moves.verify_draw, moves.apply_draw)
-    table[TakeDiscard] = (moves.verify_take, moves.apply_take)
-    table[MeldCards] = (moves.verify_meld, moves.apply_meld)
-    table[LayOff] = (moves.verify_layoff, moves.apply_layoff)
-    table[SwapJoker] = (moves.verify_swap, moves.apply_swap)
-    table[Discard] = (moves.verify_discard, moves.apply_discard)
-    table[actions.TakeFaceUp] = (moves.verify_take_face_up, moves.apply_take_face_up)
-    table[actions.ExchangeJoly] = (moves.verify_exchange, moves.apply_exchange)
-    table[actions.AnnounceDoubla] = (preplay.verify_doubla, preplay.apply_doubla)
-    table[actions.OfferDoubla] = (preplay.verify_offer, preplay.apply_offer)
-    table[actions.AnswerDoubla] = (preplay.verify_answer, preplay.apply_answer)
-    table[actions.AnnounceFaceUp] = (preplay.verify_announce, preplay.apply_announce)
-    table[actions.Ready] = (preplay.verify_ready, preplay.apply_ready)
-    return table
+#: The shared table with the Romanian moves, the pre-play moves, the face-up take and the
+#: Joly exchange (built once: every applied move looks here).
+_HANDLERS = handler_table({
+    Draw: (moves.verify_draw, moves.apply_draw),
+    TakeDiscard: (moves.verify_take, moves.apply_take),
+    MeldCards: (moves.verify_meld, moves.apply_meld),
+    LayOff: (moves.verify_layoff, moves.apply_layoff),
+    SwapJoker: (moves.verify_swap, moves.apply_swap),
+    Discard: (moves.verify_discard, moves.apply_discard),
+    actions.TakeFaceUp: (moves.verify_take_face_up, moves.apply_take_face_up),
+    actions.ExchangeJoly: (moves.verify_exchange, moves.apply_exchange),
+    actions.AnnounceDoubla: (preplay.verify_doubla, preplay.apply_doubla),
+    actions.OfferDoubla: (preplay.verify_offer, preplay.apply_offer),
+    actions.AnswerDoubla: (preplay.verify_answer, preplay.apply_answer),
+    actions.AnnounceFaceUp: (preplay.verify_announce, preplay.apply_announce),
+    actions.Ready: (preplay.verify_ready, preplay.apply_ready),
+})

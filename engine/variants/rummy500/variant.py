@@ -21,7 +21,6 @@ Readings chosen where the text leaves room (also in the README):
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -31,7 +30,7 @@ from engine.cards import Card, standard_deck
 from engine.flow import SharedFlow
 from engine.frozen import replace
 from engine.melds import MeldRules
-from engine.moves import BASE_HANDLERS
+from engine.moves import handler_table
 from engine.options import RuleSet
 from engine.state import DealSpec, GameState
 from engine.variants.base import Apply, Verify
@@ -70,7 +69,7 @@ class Rummy500(SharedFlow):
     def handlers(self) -> Mapping[type, tuple[Verify, Apply]]:
         """The shared table with draw, take, meld, lay-off and discard replaced and the call
         added (:mod:`engine.variants.rummy500.moves`, :mod:`.calls`)."""
-        return _handlers()
+        return _HANDLERS
 
     def may_act(self, state: GameState, action: Action) -> bool:
         """A call may come from any seat; its verify refuses the discarder and calls
@@ -158,14 +157,13 @@ class Rummy500(SharedFlow):
         return tuple(s for s, t in enumerate(totals) if t == best)
 
 
-# Built once: every applied move looks its handler up here.
-@functools.cache
-def _handlers() -> dict[type, tuple[Verify, Apply]]:
-    table: dict[type, tuple[Verify, Apply]] = dict(BASE_HANDLERS)
-    table[Draw] = (moves.verify_draw, moves.apply_draw)
-    table[TakeDiscard] = (moves.verify_take, moves.apply_take)
-    table[MeldCards] = (moves.verify_meld, moves.apply_meld)
-    table[LayOff] = (moves.verify_layoff, moves.apply_layoff)
-    table[Discard] = (moves.verify_discard, moves.apply_discard)
-    table[CallRummy] = (calls.verify_call, calls.apply_call)
-    return table
+#: The shared table with the Rummy 500 moves and the call (built once: every applied move
+#: looks here).
+_HANDLERS = handler_table({
+    Draw: (moves.verify_draw, moves.apply_draw),
+    TakeDiscard: (moves.verify_take, moves.apply_take),
+    MeldCards: (moves.verify_meld, moves.apply_meld),
+    LayOff: (moves.verify_layoff, moves.apply_layoff),
+    Discard: (moves.verify_discard, moves.apply_discard),
+    CallRummy: (calls.verify_call, calls.apply_call),
+})

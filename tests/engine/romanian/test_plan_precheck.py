@@ -23,7 +23,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine.variants.romanian.opening as opening_module
-import engine.variants.romanian.plan as plan_module
 from engine.candidates import candidate_melds
 from engine.cards import JOKER, TILE_COLOURS, Card, parse_cards
 from engine.melds import CardSpec, Meld, MeldKind, extend_readings, rank_at, readings
@@ -311,21 +310,6 @@ def test_the_outer_part_may_be_below_the_run() -> None:
     run = _run_meld("r4 r5 r6")
     assert _lays_off_in_parts(run, _specs("r1 r2 r3 r7"), {_specs("r1 r2 r3")})
     assert not _lays_off_in_parts(run, _specs("r1 r2 r3 r7"), {_specs("r2 r3 r7")})
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from([*LONG_POOL, *POOL, *parse_cards("r5 r6 r7")]), max_size=24),
-       st.sampled_from([3, 5, 8]), st.sampled_from([None, *TILE_COLOURS]))
-def test_a_shorter_meld_list_is_the_same_built_or_read_off_the_whole_one(
-        rack: list[Card], longest: int, colour) -> None:
-    """The planner's list without long runs (except in one colour) is built on its own, or
-    read off the whole list when that was built last: the same melds in the same order."""
-    plan_module._LAST_FULL = None
-    built = new_melds(rack, 1, longest, colour)
-    whole = new_melds(rack, 1)
-    assert new_melds(rack, 1, longest, colour) == built
-    assert built == [m for m in whole if m.kind is MeldKind.SET or len(m.cards) <= longest
-                     or m.cards[0].face.suit is colour]
 
 
 # Tiles of three colours and all numbers with Jolys: racks that open and racks that do not.

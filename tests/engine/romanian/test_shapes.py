@@ -1,5 +1,8 @@
 """The new melds of a rack as packed shapes (engine/variants/romanian/shapes.py) against the
-melds they stand for (engine/variants/romanian/plan.py ``new_melds``).
+melds they stand for (engine/variants/romanian/plan.py ``new_melds`` builds them from the
+shapes; test_plan_precheck holds those melds equal to the readings of the candidates):
+what a shape says of its meld (tiles, value, most, obligation paid) is computed from the
+meld here.
 
 romanian-rummy.de.txt: "Bei der ersten Meldung muss man Meldungen von seinem Ständer
 machen, die folgende Bedingungen erfüllen: Bei den Meldungen muss mindestens eine eine
