@@ -57,7 +57,7 @@ from engine.variants.romanian.obligation import paid_by, pays
 from engine.variants.romanian.opening import opening_choices, opening_with, qualifies
 from engine.variants.romanian.plan import Plan, new_melds, specs_of
 from engine.variants.romanian.preplay import preplay_actions
-from engine.variants.romanian.shapes import new_meld_shapes
+from engine.variants.romanian.shapes import joly_meld_specs, new_meld_shapes
 from engine.variants.romanian.state import Obligation
 
 
@@ -318,10 +318,9 @@ class _Checks:
             return False
         after, _ = apply_exchange(state, action)
         then = _Checks(after, seat)
-        owed = turn_of(after).obligation
-        assert owed is not None
-        if not any(then.meld((shape.specs,)) for shape in new_meld_shapes(after.hands[seat])
-                   if shape.pays(owed)):
+        # the Joly owed is paid by a new meld holding a Joly (obligation.pays_with), which
+        # the check of the meld confirms; the first such meld that passes settles it
+        if not any(then.meld((specs,)) for specs in joly_meld_specs(after.hands[seat])):
             return False
         return not self.turn.out or plan_for(after, seat) is not None
 

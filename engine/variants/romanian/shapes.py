@@ -19,7 +19,7 @@ the group takes borrows its own guard, and no other field.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.candidates import one_reading_groups
@@ -31,8 +31,8 @@ from engine.variants.romanian.obligation import pays_with
 from engine.variants.romanian.state import Obligation
 from engine.variants.romanian.tiles import most_value, number_value
 
-__all__ = ["FIELD", "GUARDS", "MOST", "TILE_OF", "Shape", "count", "kind_of", "lowest",
-           "new_meld_shapes", "pack"]
+__all__ = ["FIELD", "GUARDS", "MOST", "TILE_OF", "Shape", "count", "joly_meld_specs", "kind_of",
+           "lowest", "new_meld_shapes", "pack"]
 
 FIELD = 6
 """Bits per tile kind: the count and the guard bit. A game holds two of a tile at most;
@@ -135,10 +135,40 @@ def _with_joly(group: tuple[CardSpec, ...]) -> tuple[Shape, ...]:
     tiles in turn."""
     shapes = _WITH_JOLY.get(group)
     if shapes is None:
-        shapes = _WITH_JOLY.put(group, tuple(
-            _shape((*group[:i], joker_spec(s.card.rank, s.card.suit), *group[i + 1:]))
-            for i, s in enumerate(group)))
+        shapes = _WITH_JOLY.put(group, tuple(map(_shape, _joly_in_each_place(group))))
     return shapes
+
+
+def _joly_in_each_place(group: tuple[CardSpec, ...]) -> Iterator[tuple[CardSpec, ...]]:
+    """``group`` (a run of real tiles) with a Joly standing for each of its tiles in turn."""
+    for i, s in enumerate(group):
+        yield (*group[:i], joker_spec(s.card.rank, s.card.suit), *group[i + 1:])
+
+
+def _real_run(group: tuple[CardSpec, ...]) -> bool:
+    """Whether the candidate ``group`` is a run without a Joly (a set's tiles share their
+    number, a run's first and last differ)."""
+    return (group[0].face or group[0].card).rank != (group[-1].face or group[-1].card).rank \
+        and not any(s.card.is_joker for s in group)
+
+
+def joly_meld_specs(hand: Sequence[Card]) -> Iterator[tuple[CardSpec, ...]]:
+    """The specs of the shapes of :func:`new_meld_shapes` that hold a Joly (the melds that
+    can take a freed Joly: "muss sofort mit zwei Steinen vom eigenen Ständer ausgelegt
+    werden"), one by one and without building a shape: a caller asking whether one is
+    playable stops at the first (a Joly exchange's check; the full list of a rack with a
+    Joly is several times longer than the rack). Not in :func:`new_meld_shapes` order:
+    the candidates with a Joly first, then each run of real tiles with the Joly in each
+    place."""
+    if not any(t.is_joker for t in hand):
+        return
+    groups = one_reading_groups(hand, MELD_RULES)
+    for group in groups:
+        if any(s.card.is_joker for s in group):
+            yield group
+    for group in groups:
+        if _real_run(group):
+            yield from _joly_in_each_place(group)
 
 
 def new_meld_shapes(hand: Sequence[Card]) -> list[Shape]:

@@ -20,7 +20,14 @@ from engine.cards import JOKER, Card, parse_cards
 from engine.melds import MeldKind
 from engine.variants.romanian.obligation import pays
 from engine.variants.romanian.plan import new_melds, specs_of
-from engine.variants.romanian.shapes import GUARDS, count, kind_of, new_meld_shapes, pack
+from engine.variants.romanian.shapes import (
+    GUARDS,
+    count,
+    joly_meld_specs,
+    kind_of,
+    new_meld_shapes,
+    pack,
+)
 from engine.variants.romanian.state import Obligation
 from engine.variants.romanian.tiles import meld_value, most_value, tile_set
 
@@ -52,6 +59,9 @@ def test_the_shapes_are_the_new_melds(rack: list[Card], low: int, owed: Card,
                 meld.kind is MeldKind.RUN)
             assert shape.pays(obligation) == pays(obligation, meld)
         assert new_meld_shapes(tiles) == shapes  # asked again: the memo answers alike
+        # the melds that can take a freed Joly, as the Joly exchange's check lists them
+        assert Counter(joly_meld_specs(tiles)) == Counter(
+            s.specs for s in shapes if any(spec.card.is_joker for spec in s.specs))
 
 
 def test_a_joly_stands_for_each_tile_of_a_run_of_real_tiles() -> None:
