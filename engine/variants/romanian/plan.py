@@ -46,7 +46,7 @@ from itertools import combinations
 from typing import Literal
 
 from engine.candidates import unmeldable
-from engine.cards import JOKER, SORT_KEY, TILE_COLOURS, Card, shared_card
+from engine.cards import JOKER, SORT_KEY, TILE_COLOURS, Card, Suit, shared_card
 from engine.frozen import picklable
 from engine.melds import (
     CardSpec,
@@ -220,12 +220,26 @@ def _set_extensions(meld: Meld, stock: Counter[Card], seat: int) -> list[tuple[C
     return out
 
 
-def layoff_groups(meld: Meld, hand: Sequence[Card], seat: int) -> list[tuple[CardSpec, ...]]:
-    """Every group of tiles of ``hand`` that can be laid off on ``meld`` in one move."""
-    stock = Counter(hand)
+def layoff_groups(meld: Meld, hand: Sequence[Card] | Counter[Card],
+                  seat: int) -> list[tuple[CardSpec, ...]]:
+    """Every group of tiles of ``hand`` (tiles, or their counts) that can be laid off on
+    ``meld`` in one move."""
+    stock = hand if isinstance(hand, Counter) else Counter(hand)
     if meld.kind is MeldKind.RUN:
         return _run_extensions(meld, stock, seat)
     return _set_extensions(meld, stock, seat)
+
+
+def _may_take_from(meld: Meld, colours: set[Suit | None], numbers: set[int],
+                   jolys: int) -> bool:
+    """Whether a rack with tiles of ``colours`` and ``numbers`` and ``jolys`` Jolys may
+    lay anything off on ``meld``: a run takes only tiles of its colour or a Joly, a set
+    only its number or a Joly (exact: :func:`layoff_groups` finds nothing otherwise)."""
+    if jolys:
+        return True
+    if meld.kind is MeldKind.RUN:
+        return meld.cards[0].face.suit in colours
+    return meld.rank in numbers
 
 
 def _items(hand: Sequence[Card], ctx: PlanContext, every_item: bool = False) -> list[_Item]:
@@ -252,9 +266,15 @@ def _items(hand: Sequence[Card], ctx: PlanContext, every_item: bool = False) -> 
         items.append(_Item(shape.tiles, lowest(shape.tiles), shape.most, -1, specs,
                            shape.value, shape.run, paid))
     melded = {item.specs for item in items}
+    stock = Counter(hand)
+    jolys = stock[JOKER]
+    colours = {t.suit for t in stock if not t.is_joker}
+    numbers = {t.rank for t in stock if not t.is_joker}
     for target in ctx.targets:
         meld = ctx.melds[target]
-        for group in layoff_groups(meld, hand, ctx.seat):
+        if not _may_take_from(meld, colours, numbers, jolys):
+            continue  # late in a deal most table melds take nothing from a small rack
+        for group in layoff_groups(meld, stock, ctx.seat):
             if every_item or not _lays_off_in_parts(meld, group, melded):
                 tiles = pack(s.card for s in group)
                 items.append(_Item(tiles, lowest(tiles), sum(MOST[kind_of(s.card)]
