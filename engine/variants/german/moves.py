@@ -30,6 +30,7 @@ from engine.dealing import DealSpec, start_deal
 from engine.errors import CannotDiscardTaken
 from engine.events import Discarded, WentOut
 from engine.frozen import replace
+from engine.melds import Meld
 from engine.moves import apply_draw as shared_apply_draw
 from engine.moves import apply_layoff as shared_apply_layoff
 from engine.moves import apply_meld as shared_apply_meld
@@ -311,9 +312,21 @@ def blocked(state: GameState, hands: tuple[tuple[Card, ...], ...],
     active = active_seats(state)
     if any(len(hands[s]) > 2 for s in active):
         return False
+    # The cards in play (hands, pile, stock) are the pack's cards that are not on the
+    # table, so the answer depends on the table alone: reused while it is the same object
+    # (random play with small hands asks after every discard).
+    global _LAST_BLOCKED
+    last = _LAST_BLOCKED
+    if last is not None and last[0] is state.melds and last[1] is state.rules:
+        return last[2]
     # the hands first: a card that fits ends the search, and it is often near
     cards = chain(*(hands[s] for s in active), discard, state.stock)
-    return not any_layoff(cards, state.melds, state.rules, state.current)
+    stuck = not any_layoff(cards, state.melds, state.rules, state.current)
+    _LAST_BLOCKED = (state.melds, state.rules, stuck)
+    return stuck
+
+
+_LAST_BLOCKED: tuple[tuple[Meld, ...], RuleSet, bool] | None = None
 
 
 # --- next deal ----------------------------------------------------------------------------------

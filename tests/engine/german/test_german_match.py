@@ -29,6 +29,7 @@ from engine.variants.german.events import (
     Eliminated,
     Payment,
 )
+from engine.variants.german.moves import blocked
 from engine.variants.german.state import game_extra
 
 RUMMY = "ah 2h 3h 2c 3c 4c 2s 3s 4s 2d 3d 4d 5d"      # 38 points of melds + one card
@@ -241,6 +242,17 @@ def test_a_deal_that_can_never_end_is_stopped(german) -> None:
     assert t.of(DealBlocked) == [DealBlocked(1)]
     (ended,) = t.of(HandEnded)
     assert ended.winner is None and ended.scores == (19, 13)
+
+
+def test_the_blocked_check_follows_the_table(german) -> None:
+    """"Ist der Talon aufgebraucht ..., wird der Abwurfstapel ... neu gemischt und dient nun
+    als Talon": a deal nobody can end is stopped after a discard by reading the cards in
+    play against the table. The answer is reused only while the table is the same object,
+    so a table that changes (a full set, a run, the set again) is judged anew each time."""
+    sets = _endgame(german, "8c 8d 8h 8s", "kc 4h 2s").state
+    run = replace(_endgame(german, "5h 6h 7h", "kc 4h 2s").state, rules=sets.rules)
+    for state, stuck in ((sets, True), (run, False), (sets, True), (run, False)):
+        assert blocked(state, state.hands, state.discard) is stuck
 
 
 def test_a_deal_goes_on_while_a_card_in_play_still_fits(german) -> None:
