@@ -182,7 +182,8 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     if not turn.out:
         out += [a for a, melds in meld_actions if check.meld(a.groups, melds)]
         if turn.obligation is None and state.has_melded[seat]:
-            out += [a for a in layoff_actions(state, seat) if check.ok(a)]
+            fits = check.ok if turn.out else check.listed_layoff
+            out += [a for a in layoff_actions(state, seat) if fits(a)]
             if opened_before(state, seat):
                 out += [a for a in exchange_actions(state, seat) if check.ok(a)]
     out += ends
@@ -308,6 +309,20 @@ class _Checks:
         table = list(state.melds)
         table[action.meld] = found[0]
         return plan_for(state, seat, self.rest(used), melds=table) is not None
+
+    def listed_layoff(self, action: Action) -> bool:
+        """:meth:`layoff` for a lay-off of :func:`layoff_actions` (one tile, which fits
+        its meld one way: :func:`engine.melds.layoff_choices`) of an opened seat that owes
+        no meld and need not go out: what is left to check is the meld's owner and a tile
+        left to discard."""
+        action = cast(LayOff, action)
+        if self.state.melds[action.meld].owner != self.seat and not self.opened_before:
+            return False
+        size = len(self.hand) - 1
+        taken = self.taken
+        return size > 0 and not (
+            taken is not None
+            and self.counts[taken] - (action.cards[0].card == taken) == size)
 
     def exchange(self, action: ExchangeJoly) -> bool:
         """:func:`engine.variants.romanian.moves.verify_exchange` for the tiles
