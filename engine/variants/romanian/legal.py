@@ -57,7 +57,7 @@ from engine.variants.romanian.obligation import paid_by, pays
 from engine.variants.romanian.opening import opening_choices, opening_with, qualifies
 from engine.variants.romanian.plan import Plan, new_melds, specs_of
 from engine.variants.romanian.preplay import preplay_actions
-from engine.variants.romanian.shapes import joly_meld_specs, new_meld_shapes
+from engine.variants.romanian.shapes import count, joly_meld_specs, kind_of, new_meld_shapes
 from engine.variants.romanian.state import Obligation
 
 
@@ -175,12 +175,15 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         return ends
     check = _Checks(state, seat)
     out: list[Action] = []
-    meld_actions = [] if turn.out else _meld_actions(state, seat)
+    plain = not turn.out and turn.obligation is None and state.has_melded[seat]
+    melds_now = _plain_melds(hand, seat, taken) if plain else [
+        a for a, melds in ([] if turn.out else _meld_actions(state, seat))
+        if check.meld(a.groups, melds)]
     plan = plan_for(state, seat)
     if plan is not None:
         out += [a for a in plan_actions(seat, plan, len(hand)) if check.ok(a)]
     if not turn.out:
-        out += [a for a, melds in meld_actions if check.meld(a.groups, melds)]
+        out += melds_now
         if turn.obligation is None and state.has_melded[seat]:
             fits = check.ok if turn.out else check.listed_layoff
             out += [a for a in layoff_actions(state, seat) if fits(a)]
@@ -188,6 +191,18 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
                 out += [a for a in exchange_actions(state, seat) if check.ok(a)]
     out += ends
     return list(dict.fromkeys(out))
+
+
+def _plain_melds(hand: Sequence[Card], seat: int, taken: Card | None) -> list[Action]:
+    """The new melds of an opened seat that owes no meld and need not go out
+    (:meth:`_Checks.meld` for them: a tile stays, not only copies of the tile taken),
+    read off the shapes: every tile of a shape is on the rack by construction."""
+    size = len(hand)
+    kind = -1 if taken is None else kind_of(taken)
+    copies = 0 if taken is None else hand.count(taken)
+    return [MeldCards(seat, (shape.specs,)) for shape in new_meld_shapes(hand)
+            if (left := size - shape.size) > 0
+            and not (kind >= 0 and copies - count(shape.tiles, kind) == left)]
 
 
 def _draw_legal(state: GameState, seat: int) -> list[Action]:

@@ -169,3 +169,17 @@ def test_the_wall_is_renewed_while_a_tile_in_play_can_still_be_placed(
         events = game.play("draw")
         assert isinstance(events[0], StockRenewed), (hands, face_up, row)
         assert game.state.phase is Phase.PLAY
+
+
+def test_no_meld_that_leaves_only_copies_of_the_taken_tile(romanian: Factory) -> None:
+    """"Am Ende des Spielzuges muss man einen seiner Steine offen ablegen", and the tile
+    just taken from the row may not be that one: after taking r8 with r8 on the rack, the
+    run b10 b11 b12 would leave only the two r8s, so the legal moves do not list it and it
+    is refused; with a third tile on the rack it is listed."""
+    for rack, listed in (("b10 b11 b12 r8", False), ("b10 b11 b12 r8 y2", True)):
+        game = romanian([rack, "b2 b3 k13"], stock="k1")
+        game.setup(current=0, melds=[(1, "y5 y6 y7"), (0, "k4 k5 k6")], discard="k9 r8")
+        game.play("take")
+        assert (game.action("meld b10 b11 b12") in legal_actions(game.state, 0)) is listed
+        if not listed:
+            game.refuse("meld b10 b11 b12", "no_discard_left")
