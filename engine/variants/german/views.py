@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import cast
 
 from engine.frozen import fast_init
 from engine.state import GameState, Phase
@@ -106,8 +107,32 @@ def _public_extra(state: GameState, moving: bool) -> GermanTable:
         buyback_price=price, buyback_points=points)
 
 
+# The last record per (seat, phase): a draw-phase view of a seat comes every other turn,
+# with the turn's shared start record and, mostly, the same match record.
+_LAST_SEAT: dict[tuple[int, Phase], tuple[object, ...]] = {}
+
+
 def private_extra(state: GameState, seat: int) -> SeatStatus:
-    """The record of ``seat``; turn details only while it is the seat to move."""
+    """The record of ``seat``; turn details only while it is the seat to move. It is read
+    from immutable parts of the state only, so while they are the same objects as at the
+    seat's last view in the same phase (a turn starts with a shared turn record) that
+    record is reused."""
+    key = (seat, state.phase)
+    last = _LAST_SEAT.get(key)
+    if (last is not None and last[0] is state.extra and last[1] is state.turn
+            and last[2] == state.current and last[3] is state.has_melded
+            and last[4] is state.has_played and last[5] is state.totals
+            and last[6] is state.rules):
+        return cast(SeatStatus, last[7])
+    status = _private_extra(state, seat)
+    if len(_LAST_SEAT) >= 64:
+        _LAST_SEAT.clear()
+    _LAST_SEAT[key] = (state.extra, state.turn, state.current, state.has_melded,
+                       state.has_played, state.totals, state.rules, status)
+    return status
+
+
+def _private_extra(state: GameState, seat: int) -> SeatStatus:
     extra = game_extra(state)
     mine = _moving(state) and state.current == seat and extra.closing is None \
         and not extra.buyback
