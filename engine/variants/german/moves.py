@@ -313,8 +313,8 @@ def blocked(state: GameState, hands: tuple[tuple[Card, ...], ...],
     if any(len(hands[s]) > 2 for s in active):
         return False
     # The cards in play (hands, pile, stock) are the pack's cards that are not on the
-    # table, so the answer depends on the table alone: reused while it is the same object
-    # (random play with small hands asks after every discard).
+    # table, so the answer depends on the table alone (not on who lays off): reused while
+    # it is the same object (random play with small hands asks after every discard).
     global _LAST_BLOCKED
     last = _LAST_BLOCKED
     if last is not None and last[0] is state.melds and last[1] is state.rules:

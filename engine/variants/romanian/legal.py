@@ -185,8 +185,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     if not turn.out:
         out += melds_now
         if turn.obligation is None and state.has_melded[seat]:
-            fits = check.ok if turn.out else check.listed_layoff
-            out += [a for a in layoff_actions(state, seat) if fits(a)]
+            out += [a for a in layoff_actions(state, seat) if check.listed_layoff(a)]
             if opened_before(state, seat):
                 out += [a for a in exchange_actions(state, seat) if check.ok(a)]
     out += ends
