@@ -40,13 +40,13 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
 
 from engine.candidates import unmeldable
-from engine.cards import JOKER, SORT_KEY, TILE_COLOURS, Card, Suit, shared_card
+from engine.cards import JOKER, SORT_KEY, TILE_COLOURS, Card, shared_card
 from engine.frozen import picklable
 from engine.melds import (
     CardSpec,
@@ -56,6 +56,7 @@ from engine.melds import (
     declared_set,
     extend_readings,
     joker_spec,
+    layoff_index,
     natural_spec,
     rank_at,
 )
@@ -230,16 +231,15 @@ def layoff_groups(meld: Meld, hand: Sequence[Card] | Counter[Card],
     return _set_extensions(meld, stock, seat)
 
 
-def _may_take_from(meld: Meld, colours: set[Suit | None], numbers: set[int],
-                   jolys: int) -> bool:
-    """Whether a rack with tiles of ``colours`` and ``numbers`` and ``jolys`` Jolys may
-    lay anything off on ``meld``: a run takes only tiles of its colour or a Joly, a set
-    only its number or a Joly (exact: :func:`layoff_groups` finds nothing otherwise)."""
-    if jolys:
-        return True
-    if meld.kind is MeldKind.RUN:
-        return meld.cards[0].face.suit in colours
-    return meld.rank in numbers
+def reached_melds(stock: Counter[Card], melds: Sequence[Meld]) -> Container[int]:
+    """The indexes of ``melds`` that a lay-off group from the tiles ``stock`` may go on: a
+    group holds the tile at an open end of its meld or a Joly (the melds
+    :class:`engine.melds.LayoffIndex` names for one of the tiles: a set's number while it
+    has room, a run's colour next to either end, every meld for a Joly). A necessary
+    condition for :func:`layoff_groups`; late in a deal most table melds take nothing
+    from a small rack."""
+    ends = layoff_index(melds, MELD_RULES)
+    return {i for tile in stock for i in ends.targets(tile)}
 
 
 def _items(hand: Sequence[Card], ctx: PlanContext, every_item: bool = False) -> list[_Item]:
@@ -267,13 +267,11 @@ def _items(hand: Sequence[Card], ctx: PlanContext, every_item: bool = False) -> 
                            shape.value, shape.run, paid))
     melded = {item.specs for item in items}
     stock = Counter(hand)
-    jolys = stock[JOKER]
-    colours = {t.suit for t in stock if not t.is_joker}
-    numbers = {t.rank for t in stock if not t.is_joker}
+    reached = reached_melds(stock, ctx.melds)
     for target in ctx.targets:
+        if target not in reached:
+            continue
         meld = ctx.melds[target]
-        if not _may_take_from(meld, colours, numbers, jolys):
-            continue  # late in a deal most table melds take nothing from a small rack
         for group in layoff_groups(meld, stock, ctx.seat):
             if every_item or not _lays_off_in_parts(meld, group, melded):
                 tiles = pack(s.card for s in group)

@@ -44,7 +44,9 @@ from engine.variants.romanian.plan import (
     _run_groups,
     _splits,
     going_out_plan,
+    layoff_groups,
     new_melds,
+    reached_melds,
     specs_of,
 )
 
@@ -367,3 +369,26 @@ def test_the_quick_opening_test_counts_only_tiles_some_meld_might_hold() -> None
     assert may_open(parse_cards("r11 r12 r13 y1 b1 k1 r5"), 50)
     assert not may_open(parse_cards("r11 r12 r13 y10 b7 k2"), 50)
     assert may_open(parse_cards("r11 r12 r13 y10 b7 k2"), 30)
+
+
+# Table melds with every kind of open end: runs from the 1 and to the 1 after the 13, a
+# run with a Joly at its end, a set of three with room and a full set of four.
+REACH_TABLE = ("r1 r2 r3", "y11 y12 y13 y1", "b5 b6 jo=b7", "k9 k10 k11 k12", "r8 y8 b8",
+               "r4 y4 b4 k4")
+REACH_POOL = [Card(rank, colour) for colour in TILE_COLOURS for rank in range(1, 14)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([*REACH_POOL, JOKER]), min_size=1, max_size=20))
+def test_the_melds_a_rack_cannot_reach_take_no_lay_off(rack: list[Card]) -> None:
+    """"Man darf ... Steine an bestehende Meldungen anlegen": a lay-off group extends a
+    table meld at an open end, so the planner skips the melds that no tile of the rack
+    reaches (``reached_melds``); every meld with a lay-off group from the rack
+    (``layoff_groups``) is among those it keeps."""
+    table = tuple(readings(tuple(CardSpec.parse(w) for w in group.split()), 1, MELD_RULES)[0]
+                  for group in REACH_TABLE)
+    stock = Counter(rack)
+    reached = reached_melds(stock, table)
+    for index, meld in enumerate(table):
+        if layoff_groups(meld, stock, 0):
+            assert index in reached, (index, sorted(rack, key=lambda c: c.sort_key))
