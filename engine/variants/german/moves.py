@@ -312,9 +312,11 @@ def blocked(state: GameState, hands: tuple[tuple[Card, ...], ...],
     active = active_seats(state)
     if any(len(hands[s]) > 2 for s in active):
         return False
-    # The cards in play (hands, pile, stock) are the pack's cards that are not on the
-    # table, so the answer depends on the table alone (not on who lays off): reused while
-    # it is the same object (random play with small hands asks after every discard).
+    # The cards in play (hands, pile, stock) are the game's cards that are not on the
+    # table (a deal from a record may hold fewer than the pack), so within a game the
+    # answer depends on the table alone (not on who lays off): reused while the table is
+    # the same object (random play with small hands asks after every discard). Not
+    # engine.memo.reuse_last_tuple: the cards are read on a miss but are no part of the key.
     global _LAST_BLOCKED
     last = _LAST_BLOCKED
     if last is not None and last[0] is state.melds and last[1] is state.rules:
