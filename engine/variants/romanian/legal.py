@@ -42,6 +42,7 @@ from engine.melds import (
     layoff_index,
     readings,
 )
+from engine.moves import Leftover
 from engine.state import GameState, Phase
 from engine.variants.romanian.actions import (
     AnswerDoubla,
@@ -57,7 +58,7 @@ from engine.variants.romanian.obligation import paid_by, pays
 from engine.variants.romanian.opening import opening_choices, opening_with, qualifies
 from engine.variants.romanian.plan import Plan, new_melds, specs_of
 from engine.variants.romanian.preplay import preplay_actions
-from engine.variants.romanian.shapes import count, joly_meld_specs, kind_of, new_meld_shapes
+from engine.variants.romanian.shapes import joly_meld_specs, new_meld_shapes
 from engine.variants.romanian.state import Obligation
 
 
@@ -176,7 +177,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     check = _Checks(state, seat)
     out: list[Action] = []
     plain = not turn.out and turn.obligation is None and state.has_melded[seat]
-    melds_now = _plain_melds(hand, seat, taken) if plain else [
+    melds_now = check.plain_melds() if plain else [
         a for a, melds in ([] if turn.out else _meld_actions(state, seat))
         if check.meld(a.groups, melds)]
     plan = plan_for(state, seat)
@@ -190,18 +191,6 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
                 out += [a for a in exchange_actions(state, seat) if check.ok(a)]
     out += ends
     return list(dict.fromkeys(out))
-
-
-def _plain_melds(hand: Sequence[Card], seat: int, taken: Card | None) -> list[Action]:
-    """The new melds of an opened seat that owes no meld and need not go out
-    (:meth:`_Checks.meld` for them: a tile stays, not only copies of the tile taken),
-    read off the shapes: every tile of a shape is on the rack by construction."""
-    size = len(hand)
-    kind = -1 if taken is None else kind_of(taken)
-    copies = 0 if taken is None else hand.count(taken)
-    return [MeldCards(seat, (shape.specs,)) for shape in new_meld_shapes(hand)
-            if (left := size - shape.size) > 0
-            and not (kind >= 0 and copies - count(shape.tiles, kind) == left)]
 
 
 def _draw_legal(state: GameState, seat: int) -> list[Action]:
@@ -243,6 +232,7 @@ class _Checks:
         self.hand = state.hands[seat]
         self.counts = Counter(self.hand)
         self.taken = state.turn.taken
+        self.left = Leftover(self.hand, self.taken, True)
         self.turn = turn_of(state)
         self.opened_before = opened_before(state, seat)
 
@@ -264,9 +254,16 @@ class _Checks:
         have = self.counts
         if any(have[t] < n for t, n in need.items()):
             return False
-        size = len(self.hand) - len(used)
         taken = self.taken
-        return bool(size) and not (taken is not None and have[taken] - need[taken] == size)
+        return self.left.ok(len(used), len(used) - (need[taken] if taken is not None else 0))
+
+    def plain_melds(self) -> list[Action]:
+        """The new melds of an opened seat that owes no meld and need not go out
+        (:meth:`meld` for them: a tile stays, not only copies of the tile taken), read off
+        the shapes: every tile of a shape is on the rack by construction."""
+        seat, left = self.seat, self.left
+        return [MeldCards(seat, (shape.specs,)) for shape in new_meld_shapes(self.hand)
+                if left.ok_group(shape.specs)]
 
     def rest(self, used: Sequence[Card]) -> list[Card]:
         """The rack after ``used`` (all held) leave it."""
@@ -332,11 +329,7 @@ class _Checks:
         action = cast(LayOff, action)
         if self.state.melds[action.meld].owner != self.seat and not self.opened_before:
             return False
-        size = len(self.hand) - 1
-        taken = self.taken
-        return size > 0 and not (
-            taken is not None
-            and self.counts[taken] - (action.cards[0].card == taken) == size)
+        return self.left.ok(1, 0 if action.cards[0].card == self.taken else 1)
 
     def exchange(self, action: ExchangeJoly) -> bool:
         """:func:`engine.variants.romanian.moves.verify_exchange` for the tiles
