@@ -100,7 +100,8 @@ class SqliteTelegramMessages:
     async def remember_chat(self, chat_id: int, title: str | None) -> None:
         await self._db.execute_one(
             "INSERT INTO telegram_chats (chat_id, current_id, title) VALUES (?, ?, ?) "
-            "ON CONFLICT (chat_id) DO UPDATE SET title = COALESCE(excluded.title, title)",
+            "ON CONFLICT (chat_id) DO UPDATE SET "
+            "title = COALESCE(excluded.title, telegram_chats.title)",
             (chat_id, chat_id, title))
 
     async def migrate_chat(self, old_id: int, new_id: int) -> None:

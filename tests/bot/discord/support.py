@@ -17,9 +17,7 @@ from bot.service.flow import FlowControl
 from bot.service.model import ChatKey, TableSettings
 from bot.service.service import GameService
 from bot.settings import Settings
-from bot.storage import open_database
-from bot.storage.database import Database
-from bot.storage.repository import SqliteRepository
+from tests.bot.backends import open_backend
 from tests.fakes.discord import (
     FakeChannel,
     FakeDiscord,
@@ -65,7 +63,7 @@ class Bot:
     service: GameService
     clock: ManualClock
     adapter: DiscordAdapter
-    db: Database
+    db: Any
     path: Path
 
     @property
@@ -153,16 +151,18 @@ def new_adapter(server: FakeDiscord, path: Path, **options: Any) -> DiscordAdapt
 
 
 @contextlib.asynccontextmanager
-async def running_bot(tmp_path: Path, **options: Any) -> AsyncIterator[Bot]:
-    """The fake Discord with its default cast, a game service on ``tmp_path`` and the
-    adapter connected and synced."""
+async def running_bot(tmp_path: Path, *, database_url: str | None = None,
+                      **options: Any) -> AsyncIterator[Bot]:
+    """The fake Discord with its default cast, a game service on a SQLite file in
+    ``tmp_path`` (or on the PostgreSQL database ``database_url``) and the adapter connected
+    and synced."""
     path = tmp_path / "rummy.sqlite3"
     async with running_fake_discord() as server:
         with point_discord_py_at(server):
-            db = await open_database(path)
+            db, repo = await open_backend(path, database_url)
             clock = ManualClock()
             counter = iter(range(1000, 10**9))
-            service = GameService(SqliteRepository(db), {}, clock, DEFAULTS,
+            service = GameService(repo, {}, clock, DEFAULTS,
                                   seed_source=lambda: next(counter))
             service.flow = FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
             adapter = new_adapter(server, path, **options)

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from telegram.ext import AIORateLimiter
 
@@ -17,12 +18,11 @@ from bot.service.flow import FlowControl
 from bot.service.message_store import TelegramMessageStore
 from bot.service.model import TableSettings
 from bot.service.service import GameService
-from bot.storage import open_database
-from bot.storage.database import Database
 from bot.storage.repository import SqliteRepository
 from bot.telegram_bot import TelegramAdapter
 from bot.telegram_bot.callbacks import decode
 from bot.telegram_bot.handlers import Handlers
+from tests.bot.backends import open_backend
 from tests.fakes.telegram import CallbackAnswer, FakeMessage, FakeTelegram, running_fake_telegram
 from tests.fakes.telegram.models import CallbackQuery
 
@@ -46,7 +46,7 @@ class Bot:
     adapter: TelegramAdapter
     service: GameService
     clock: ManualClock
-    db: Database
+    db: Any
     repo: SqliteRepository
     store: TelegramMessageStore
 
@@ -166,21 +166,22 @@ def url_buttons(message: FakeMessage) -> list[str]:
 @asynccontextmanager
 async def running_bot(path: Path, *, webhook_url: str | None = None,
                       settings: TableSettings | None = None, first_seed: int = 500,
-                      rate_limiter: AIORateLimiter | None = None) -> AsyncIterator[Bot]:
-    """Fake Telegram + adapter + service on ``path``; Alice, Bob, Carl, a group, a forum."""
+                      rate_limiter: AIORateLimiter | None = None,
+                      database_url: str | None = None) -> AsyncIterator[Bot]:
+    """Fake Telegram + adapter + service on ``path`` (or on the PostgreSQL database
+    ``database_url``); Alice, Bob, Carl, a group, a forum."""
     async with running_fake_telegram() as tg:
         tg.add_user(ALICE, "Alice", "alice")
         tg.add_user(BOB, "Bob", "bob", language_code="de")
         tg.add_user(CARL, "Carl <3", None)
         tg.add_group(GROUP, "Rummy night", admins=(CARL,))
         tg.add_group(FORUM, "Rummy club", forum=True)
-        db = await open_database(path)
+        db, repo = await open_backend(path, database_url)
         clock = ManualClock()
         adapter = TelegramAdapter(
             tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url,
             rate_limiter=rate_limiter or AIORateLimiter(overall_max_rate=0, group_max_rate=0),
             webhook_url=webhook_url, webhook_listen=("127.0.0.1", 0), poll_timeout=1)
-        repo = SqliteRepository(db)
         seeds = iter(range(first_seed, 10**9))
         service = GameService(repo, {"telegram": adapter.notifier}, clock,
                               settings or TableSettings(timer="off", ai_delay=1.0,

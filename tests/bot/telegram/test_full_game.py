@@ -6,15 +6,35 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
 from bot.service.model import Status
 from bot.telegram_bot.identity import chat_key
+from tests.bot.backends import BACKENDS, database_url
 from tests.bot.telegram.game_driver import Driver, PrivacyCheck
-from tests.bot.telegram.support import ALICE, BOB, GROUP, Bot, group_button, url_buttons
+from tests.bot.telegram.support import (
+    ALICE,
+    BOB,
+    GROUP,
+    Bot,
+    group_button,
+    running_bot,
+    url_buttons,
+)
 
 MAX_STEPS = 600
+
+
+@pytest.fixture(params=BACKENDS)
+async def bot(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Bot]:
+    """The adapter long-polling a fake Telegram, with a service on SQLite and on
+    PostgreSQL (every group command starts with the message store's chat upsert)."""
+    url = database_url(request, request.param)
+    async with running_bot(tmp_path / "rummy.sqlite3", database_url=url) as running:
+        yield running
 
 
 @pytest.mark.parametrize("options", ["deals=1", "deals=2 jokers=2"])
