@@ -20,10 +20,10 @@ from collections.abc import Callable
 from typing import Protocol
 
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
+from bot.ports.model import TableSettings
 from bot.service import engine_work
 from bot.service.collector import freeze_start_up
 from bot.service.compute import WorkerPool
-from bot.service.model import TableSettings
 from bot.service.notifier import Notifier
 from bot.service.service import GameService
 from bot.settings import Settings

@@ -42,7 +42,7 @@ from pathlib import Path
 import aiosqlite
 
 from bot.bench.report import BenchConfig, Row, Section, percentile
-from bot.service.model import ChatKey, TableInfo, TableSettings, UserRef
+from bot.ports.model import ChatKey, TableInfo, TableSettings, UserRef
 from bot.service.notifier import Notice
 from bot.service.service import GameService
 from bot.storage.database import Database, open_database

@@ -37,11 +37,11 @@ from pathlib import Path
 from bot.bench.heap import Collections
 from bot.bench.report import BenchConfig, Row, Section, percentile
 from bot.interaction.commands import handle_text
+from bot.ports.model import ChatKey, TableSettings, UserRef
 from bot.service import engine_work
 from bot.service.collector import freeze_start_up
 from bot.service.compute import WorkerPool
 from bot.service.flow import FlowControl
-from bot.service.model import ChatKey, TableSettings, UserRef
 from bot.service.service import GameService
 from bot.storage import open_database
 from bot.storage.repository import SqliteRepository

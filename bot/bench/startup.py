@@ -39,7 +39,8 @@ from typing import Any
 
 import bot
 from bot.bench.report import BenchConfig, Row, Section
-from bot.service.model import ChatKey, Seat, SeatKind, Status, Table, TableSettings
+from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
+from bot.service.model import Table
 from bot.service.scheduling import reschedule
 from bot.storage import open_database
 from bot.storage.repository import _table_values
@@ -286,7 +287,7 @@ began = time.perf_counter()
 import asyncio, json, sys
 import bot.cli
 from bot.runner import run_bot
-from bot.service.model import ChatKey, TableSettings
+from bot.ports.model import ChatKey, TableSettings
 from bot.service.service import GameService
 from bot.storage import open_database
 from bot.storage.repository import SqliteRepository

@@ -32,7 +32,7 @@ from typing import Any
 from bot.bench.pg_server import find_binaries, running_server
 from bot.bench.report import BenchConfig, Row, Section, percentile
 from bot.bench.service_load import PLATFORM, Driver, NullNotifier
-from bot.service.model import ChatKey, TableSettings, UserRef
+from bot.ports.model import ChatKey, TableSettings, UserRef
 from bot.service.service import GameService
 from bot.settings import Settings
 from bot.storage.backend import open_storage

@@ -27,9 +27,9 @@ from bot.discord_bot.hand import HandState
 from bot.i18n import _
 from bot.interaction.calls import public_calls
 from bot.interaction.hand import HandModel
+from bot.ports.model import Status, TableInfo
 from bot.render.cards import card_text
 from bot.render.hand import sort_name
-from bot.service.model import Status, TableInfo
 from engine.state import Phase
 from engine.views import PublicView
 

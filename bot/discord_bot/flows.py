@@ -42,10 +42,10 @@ from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
 from bot.interaction.commands import TABLE_VERBS, Reply, handle_text
 from bot.interaction.hand import HandModel, SortMode, hand_melds, hand_model, mask_of, order_cards
+from bot.ports.message_store import DiscordMessageStore
+from bot.ports.model import ChatKey, Status, TableInfo, UserRef
 from bot.render.hand import hint_text
 from bot.service.errors import NoTable, NotPlaying
-from bot.service.message_store import DiscordMessageStore
-from bot.service.model import ChatKey, Status, TableInfo, UserRef
 from bot.service.service import GameService
 from engine.actions import Action
 from engine.errors import EngineError

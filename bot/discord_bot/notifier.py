@@ -28,10 +28,10 @@ from bot.discord_bot.render import RECENT_LINES, table_content
 from bot.discord_bot.respond import NO_MENTIONS
 from bot.discord_bot.sessions import HandSessions
 from bot.i18n import N_, _, use_locale
+from bot.ports.message_store import DiscordMessageStore, DiscordTableMessage
+from bot.ports.model import Status, TableInfo, UserRef
 from bot.render.events import event_line, render_event
 from bot.render.notices import render_notice
-from bot.service.message_store import DiscordMessageStore, DiscordTableMessage
-from bot.service.model import Status, TableInfo, UserRef
 from bot.service.notifier import Notice
 from bot.service.service import GameService
 from engine.errors import EngineError

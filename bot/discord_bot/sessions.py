@@ -22,7 +22,7 @@ from typing import Any
 import discord
 
 from bot.discord_bot.hand import HandState
-from bot.service.model import UserRef
+from bot.ports.model import UserRef
 
 #: Discord's interaction tokens live 15 minutes; stop using one a minute before.
 TOKEN_LIFETIME = 14 * 60.0

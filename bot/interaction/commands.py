@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 
 from bot.i18n import N_, _, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
+from bot.ports.model import ChatKey, Status, UserRef
 from bot.render.lobby import render_lobby
 from bot.render.text import render_hand, render_help, render_rules
 from bot.service.errors import BadSetting, NoTable, NotFinished
-from bot.service.model import ChatKey, Status, UserRef
 from bot.service.service import GameService
 from bot.service.table_rules import table_rules
 from engine.actions import LayOff, SwapJoker

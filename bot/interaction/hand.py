@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bot.ports.model import ChatKey, TableInfo, UserRef
 from bot.render.hand import offer_label, phase_line
 from bot.render.variants import Tone, variant_hand_cards
-from bot.service.model import ChatKey, TableInfo, UserRef
 from bot.service.service import GameService
 from engine.actions import Discard, LayOff, MeldCards, SwapJoker, TakeDiscard
 from engine.cards import Card, sort_cards

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot.i18n import N_, _
+from bot.ports.model import SeatKind, Status, TableInfo
 from bot.service.ai_levels import level_of
-from bot.service.model import SeatKind, Status, TableInfo
 from bot.service.table_rules import table_rules
 from engine.variants import get_variant
 

@@ -9,6 +9,7 @@ import logging
 import time
 from dataclasses import replace
 
+from bot.ports.model import SeatKind, Status
 from bot.service import engine_work
 from bot.service.compute import BudgetExceeded, Lane, WorkerLost
 from bot.service.core import (
@@ -25,11 +26,7 @@ from bot.service.core import (
     safely,
     why_failed,
 )
-from bot.service.model import (
-    SeatKind,
-    Status,
-    Table,
-)
+from bot.service.model import Table
 from bot.service.notifier import Notice
 from bot.service.play import PlaySteps
 from bot.service.scheduler import Scheduler

@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from bot.ports.model import ChatKey, Status, TableInfo, TableSettings, UserRef
 from bot.service.clock import Clock, SystemClock
 from bot.service.compute import BudgetExceeded, Compute, InlineCompute
 from bot.service.errors import (
@@ -26,14 +27,7 @@ from bot.service.errors import (
     TooManyTables,
 )
 from bot.service.flow import FlowControl
-from bot.service.model import (
-    ChatKey,
-    Status,
-    Table,
-    TableInfo,
-    TableSettings,
-    UserRef,
-)
+from bot.service.model import Table
 from bot.service.notifier import Notice, Notifier
 from bot.service.repository import (
     DuplicateUpdate,

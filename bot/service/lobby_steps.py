@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableInfo, TableSettings, UserRef
 from bot.service import lobby
 from bot.service.ai_levels import DEFAULT_LEVEL
 from bot.service.core import (
@@ -18,16 +19,7 @@ from bot.service.errors import (
     NotSeated,
     TableExists,
 )
-from bot.service.model import (
-    ChatKey,
-    Seat,
-    SeatKind,
-    Status,
-    Table,
-    TableInfo,
-    TableSettings,
-    UserRef,
-)
+from bot.service.model import Table
 from bot.service.notifier import Notice
 from bot.service.repository import (
     ActiveTableExists,

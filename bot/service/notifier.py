@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.service.model import TableInfo
+from bot.ports.model import TableInfo
 from engine.events import Event
 from engine.views import PlayerView, PublicView
 

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import replace
 
+from bot.ports.model import ChatKey, Status, TableInfo, UserRef
 from bot.service import engine_work
 from bot.service.compute import BudgetExceeded, Lane, WorkerLost
 from bot.service.core import (
@@ -21,13 +22,7 @@ from bot.service.errors import (
     NotPlaying,
     NotSeated,
 )
-from bot.service.model import (
-    ChatKey,
-    Status,
-    Table,
-    TableInfo,
-    UserRef,
-)
+from bot.service.model import Table
 from bot.service.notifier import Notice
 from engine.actions import Action
 from engine.commands import format_action, parse_action

@@ -8,6 +8,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from bot.ports.model import ChatKey, Status, TableInfo, UserRef
 from bot.service import engine_work
 from bot.service.compute import BudgetExceeded, Lane, WorkerLost
 from bot.service.core import (
@@ -23,12 +24,6 @@ from bot.service.errors import (
     NotPlaying,
     NotSeated,
     NotYourTable,
-)
-from bot.service.model import (
-    ChatKey,
-    Status,
-    TableInfo,
-    UserRef,
 )
 from engine.cards import Card
 from engine.dealing import new_game

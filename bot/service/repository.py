@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
 
-from bot.service.message_store import DiscordMessageStore, TelegramMessageStore
-from bot.service.model import ChatKey, Table
+from bot.ports.message_store import DiscordMessageStore, TelegramMessageStore
+from bot.ports.model import ChatKey
+from bot.service.model import Table
 
 __all__ = [
     "ActiveTableExists",

@@ -23,9 +23,10 @@ from typing import Any
 
 import aiosqlite
 
+from bot.ports.message_store import DiscordMessageStore, TelegramMessageStore
+from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
 from bot.service.errors import StorageUnavailable, TableFromNewerRelease, UnreadableTable
-from bot.service.message_store import DiscordMessageStore, TelegramMessageStore
-from bot.service.model import ChatKey, Seat, SeatKind, Status, Table, TableSettings
+from bot.service.model import Table
 from bot.service.repository import (
     ActiveTableExists,
     DuplicateUpdate,

@@ -20,7 +20,7 @@ from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRa
 
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
 from bot.i18n import SUPPORTED_LOCALES, _, use_locale
-from bot.service.message_store import TelegramMessageStore
+from bot.ports.message_store import TelegramMessageStore
 from bot.service.service import GameService
 from bot.settings import Settings
 from bot.telegram_bot import texts

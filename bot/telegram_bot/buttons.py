@@ -29,9 +29,9 @@ from bot.interaction.hand import (
     order_cards,
     valid_mask,
 )
+from bot.ports.model import ChatKey, TableInfo, UserRef
 from bot.render.hand import hint_text
 from bot.service.errors import NoTable, NotPlaying, NotSeated
-from bot.service.model import ChatKey, TableInfo, UserRef
 from bot.telegram_bot import texts
 from bot.telegram_bot.callbacks import (
     Callback,

@@ -19,9 +19,9 @@ from telegram.error import TelegramError
 from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
 from bot.interaction.commands import TABLE_VERBS, Reply, handle_text
+from bot.ports.model import ChatKey, UserRef
 from bot.render.lobby import render_lobby
 from bot.service.errors import NoTable
-from bot.service.model import ChatKey, UserRef
 from bot.telegram_bot import texts
 from bot.telegram_bot.identity import chat_key, thread_of, user_ref
 from bot.telegram_bot.parts import Parts

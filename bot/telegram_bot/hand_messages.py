@@ -11,9 +11,9 @@ from telegram import InlineKeyboardMarkup
 
 from bot.i18n import _, use_locale
 from bot.interaction.hand import HandModel, SortMode, hand_model
+from bot.ports.message_store import TelegramHandMessage, TelegramMessageStore
+from bot.ports.model import Status, TableInfo, UserRef
 from bot.service.errors import NoTable, NotPlaying, NotSeated
-from bot.service.message_store import TelegramHandMessage, TelegramMessageStore
-from bot.service.model import Status, TableInfo, UserRef
 from bot.service.service import GameService
 from bot.telegram_bot import texts
 from bot.telegram_bot.hand import closed_text, ended_text, hand_text, signature

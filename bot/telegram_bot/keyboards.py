@@ -19,8 +19,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.interaction.calls import public_calls
 from bot.interaction.hand import Group, HandModel
+from bot.ports.model import Status, TableInfo
 from bot.render.cards import card_text
-from bot.service.model import Status, TableInfo
 from bot.telegram_bot import texts
 from bot.telegram_bot.callbacks import GROUP, HAND, Callback
 from engine.state import Phase

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.i18n import use_locale
-from bot.service.model import ChatKey, TableInfo
+from bot.ports.model import ChatKey, TableInfo
 from bot.service.notifier import Notice
 from bot.service.service import GameService
 from bot.telegram_bot import texts

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.service.message_store import TelegramMessageStore
+from bot.ports.message_store import TelegramMessageStore
 from bot.service.service import GameService
 from bot.telegram_bot.hand_messages import HandMessages
 from bot.telegram_bot.messaging import Messenger

@@ -14,8 +14,8 @@ from telegram import Message, User
 from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
 from bot.interaction.commands import TABLE_VERBS, handle_text
+from bot.ports.model import ChatKey, Status, TableInfo, UserRef
 from bot.service.errors import NotYourTable
-from bot.service.model import ChatKey, Status, TableInfo, UserRef
 from bot.telegram_bot import texts
 from bot.telegram_bot.identity import PLATFORM, user_ref
 from bot.telegram_bot.parts import Parts

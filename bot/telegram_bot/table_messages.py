@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardMarkup
 
 from bot.i18n import use_locale
+from bot.ports.message_store import TelegramMessageStore, TelegramTableMessage
+from bot.ports.model import Status, TableInfo
 from bot.render.events import event_line
 from bot.render.lobby import render_lobby
 from bot.render.notices import render_notice
 from bot.render.text import render_hand_end, render_table
-from bot.service.message_store import TelegramMessageStore, TelegramTableMessage
-from bot.service.model import Status, TableInfo
 from bot.service.notifier import Notice
 from bot.telegram_bot import texts
 from bot.telegram_bot.callbacks import to_base36

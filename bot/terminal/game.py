@@ -20,8 +20,8 @@ from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
 from bot.interaction.commands import handle_text, parse
 from bot.interaction.hand import SortMode
+from bot.ports.model import Status, TableInfo, UserRef
 from bot.render.text import render_hand, render_hand_end, render_help, render_scores, render_table
-from bot.service.model import Status, TableInfo, UserRef
 from bot.service.service import GameService
 from bot.terminal.input import AsyncLineReader
 from bot.terminal.notifier import TerminalNotifier

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, TextIO
 
 from bot.i18n import _, use_locale
 from bot.interaction.hand import SortMode
+from bot.ports.model import Status, TableInfo
 from bot.render.events import event_line
 from bot.render.notices import render_notice
 from bot.render.text import render_hand, render_hand_end, render_scores
-from bot.service.model import Status, TableInfo
 from bot.service.notifier import Notice
 from engine.cards import Card
 from engine.events import DealStarted, Drew, Event, GameEnded, HandEnded

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.i18n import _, use_locale
+from bot.ports.model import Status, TableInfo, UserRef
 from bot.service.catalogue import variant_name
 from bot.service.clock import Clock
 from bot.service.compute import Compute
-from bot.service.model import Status, TableInfo, UserRef
 from bot.service.service import GameService
 from bot.service.table_rules import table_rules
 from bot.storage import open_database

@@ -16,7 +16,7 @@ import pytest
 
 from bot.bench import service_load, startup
 from bot.bench.report import BenchConfig, Section
-from bot.service.model import ChatKey, Status
+from bot.ports.model import ChatKey, Status
 from bot.storage import open_database
 from bot.storage.repository import SqliteRepository, table_from_row
 

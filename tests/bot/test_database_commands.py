@@ -11,7 +11,7 @@ import pytest
 
 from bot.bench.pg_server import PgServer
 from bot.cli import main
-from bot.service.model import Status
+from bot.ports.model import Status
 from bot.storage.database import latest_schema
 from tests.bot.service.support import ANA, BEN, CHAT, make_harness
 

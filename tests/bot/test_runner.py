@@ -14,8 +14,8 @@ import pytest
 
 from bot import runner
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
+from bot.ports.model import ChatKey, Status, UserRef
 from bot.runner import NoPlatform, configured_platforms, run_bot
-from bot.service.model import ChatKey, Status, UserRef
 from bot.service.service import GameService
 from bot.settings import Settings
 from bot.telegram_bot.adapter import TelegramAdapter

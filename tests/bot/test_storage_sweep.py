@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bot.service.message_store import (
+from bot.ports.message_store import (
     DiscordMessageStore,
     DiscordTableMessage,
     KnownUser,
@@ -25,7 +25,8 @@ from bot.service.message_store import (
     TelegramMessageStore,
     TelegramTableMessage,
 )
-from bot.service.model import ChatKey, Seat, SeatKind, Status, Table, TableSettings
+from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
+from bot.service.model import Table
 from bot.service.repository import (
     ActiveTableExists,
     DuplicateUpdate,

@@ -18,8 +18,9 @@ import pytest
 
 import bot
 from bot.i18n import use_locale
+from bot.ports.model import Seat, SeatKind, Status, TableInfo, TableSettings
 from bot.service.clock import ManualClock
-from bot.service.model import Seat, SeatKind, Status, Table, TableInfo, TableSettings
+from bot.service.model import Table
 from bot.storage import open_database
 from bot.storage.database import Database
 from bot.storage.repository import SqliteRepository

@@ -16,8 +16,8 @@ from typing import Any
 
 from bot.discord_bot.hand import HandState
 from bot.interaction.hand import hand_cards, hand_model
+from bot.ports.model import UserRef
 from bot.render.cards import card_text
-from bot.service.model import UserRef
 from engine.actions import Action, Draw, TakeDiscard
 from engine.ai import make_ai
 from engine.cards import Card

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.discord_bot import DiscordAdapter
+from bot.ports.model import ChatKey, TableSettings
 from bot.service.clock import ManualClock
 from bot.service.flow import FlowControl
-from bot.service.model import ChatKey, TableSettings
 from bot.service.service import GameService
 from bot.settings import Settings
 from tests.bot.backends import open_backend

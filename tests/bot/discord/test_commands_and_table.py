@@ -12,7 +12,7 @@ import pytest
 from bot.adapter_errors import PlatformRefused
 from bot.discord_bot import DiscordAdapter
 from bot.discord_bot.adapter import ShardedRummyClient
-from bot.service.model import UserRef
+from bot.ports.model import UserRef
 from bot.settings import Settings, SettingsError
 from tests.bot.discord.players import action_of, control
 from tests.bot.discord.support import TIMEOUT, Bot, running_bot

@@ -14,7 +14,7 @@ from bot.discord_bot.hand import HandState, hand_digest
 from bot.discord_bot.render import CONTENT_LIMIT, fit, table_content
 from bot.i18n import use_locale
 from bot.interaction.hand import SortMode, build_hand_model, mask_of, order_cards
-from bot.service.model import ChatKey, Seat, SeatKind, Status, TableInfo, TableSettings
+from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableInfo, TableSettings
 from engine.actions import Draw
 from engine.cards import standard_deck
 from engine.dealing import DealSpec, new_game

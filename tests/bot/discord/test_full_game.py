@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service.model import Status
+from bot.ports.model import Status
 from engine.state import Phase
 from tests.bot.backends import BACKENDS, database_url
 from tests.bot.discord.players import Players, PrivacySpy, action_of, control

@@ -20,8 +20,8 @@ from bot.discord_bot.components import hand_controls
 from bot.discord_bot.hand import HandState
 from bot.i18n import _, use_locale
 from bot.interaction.hand import build_hand_model
+from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableInfo, TableSettings
 from bot.render.cards import card_text
-from bot.service.model import ChatKey, Seat, SeatKind, Status, TableInfo, TableSettings
 from engine.cards import parse_card
 from engine.commands import format_action
 from engine.dealing import DealSpec, new_game

@@ -25,8 +25,8 @@ from bot.interaction.hand import (
     mask_of,
     order_cards,
 )
+from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableInfo, TableSettings
 from bot.service.engine_work import hand_facts
-from bot.service.model import ChatKey, Seat, SeatKind, Status, TableInfo, TableSettings
 from engine.actions import Discard
 from engine.dealing import new_game
 from engine.game import apply, can, current_player, legal_actions

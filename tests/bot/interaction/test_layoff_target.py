@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bot.interaction.commands import handle_text
-from bot.service.model import ChatKey, UserRef
+from bot.ports.model import ChatKey, UserRef
 from engine.commands import parse_action
 from engine.dealing import DealSpec, new_game
 from engine.game import apply

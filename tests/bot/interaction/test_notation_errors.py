@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.interaction.commands import handle_text
-from bot.service.model import ChatKey, UserRef
+from bot.ports.model import ChatKey, UserRef
 from tests.bot.service.support import make_harness
 
 ANA = UserRef("test", "1", "ana", "en")

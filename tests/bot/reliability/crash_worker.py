@@ -29,15 +29,15 @@ ROOT = Path(__file__).resolve().parents[3]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot.service.model import (  # noqa: E402
+from bot.ports.model import (  # noqa: E402
     ChatKey,
     SeatKind,
     Status,
-    Table,
     TableInfo,
     TableSettings,
     UserRef,
 )
+from bot.service.model import Table  # noqa: E402
 from bot.service.repository import Repository  # noqa: E402
 from bot.service.service import GameService  # noqa: E402
 from bot.storage import open_database  # noqa: E402

@@ -14,8 +14,8 @@ ROOT = Path(__file__).resolve().parents[3]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bot.ports.model import ChatKey, TableSettings, UserRef  # noqa: E402
 from bot.runner import run_bot  # noqa: E402
-from bot.service.model import ChatKey, TableSettings, UserRef  # noqa: E402
 from bot.service.service import GameService  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.storage import open_database  # noqa: E402

@@ -20,9 +20,10 @@ from typing import Any
 
 import pytest
 
+from bot.ports.model import ChatKey, Status, TableInfo, TableSettings, UserRef
 from bot.service.clock import ManualClock
 from bot.service.errors import NoTable, NotSeated, ServiceError, TableBusy
-from bot.service.model import ChatKey, Status, Table, TableInfo, TableSettings, UserRef
+from bot.service.model import Table
 from bot.service.repository import LogEntry, VersionConflict
 from bot.service.service import GameService
 from bot.storage import open_database

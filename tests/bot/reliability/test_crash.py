@@ -44,7 +44,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service.model import Status
+from bot.ports.model import Status
 from bot.service.repository import LogEntry
 from bot.storage import open_database
 from tests.bot.reliability.support import (

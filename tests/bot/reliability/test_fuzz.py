@@ -31,8 +31,9 @@ from hypothesis import strategies as st
 from bot.discord_bot.components import CUSTOM_ID_LIMIT, ControlId
 from bot.discord_bot.hand import HandState
 from bot.interaction.commands import TABLE_VERBS, Reply, handle_text
+from bot.ports.model import Status, UserRef
 from bot.record_files import load_record
-from bot.service.model import Status, Table, UserRef
+from bot.service.model import Table
 from bot.telegram_bot.callbacks import (
     GROUP_ACTIONS,
     HAND_ACTIONS,

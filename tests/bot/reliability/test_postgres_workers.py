@@ -24,9 +24,9 @@ import pytest
 from telegram.ext import AIORateLimiter
 
 from bot.bench.pg_server import PgServer
+from bot.ports.model import ChatKey, Status, TableInfo, TableSettings, UserRef
 from bot.service.clock import ManualClock
 from bot.service.errors import TableBusy
-from bot.service.model import ChatKey, Status, TableInfo, TableSettings, UserRef
 from bot.service.repository import LogEntry
 from bot.service.service import GameService
 from bot.storage.postgres import PgDatabase, PostgresRepository, open_postgres

@@ -21,8 +21,8 @@ import discord
 import pytest
 
 from bot.discord_bot.components import ControlId
+from bot.ports.model import Status
 from bot.render.cards import card_text
-from bot.service.model import Status
 from engine.actions import Discard, Draw, LayOff, MeldCards, SwapJoker
 from engine.state import Phase
 from tests.bot.discord.players import Players, action_of, control

@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.ports.model import Seat, SeatKind, Status
 from bot.render.cards import card_text
-from bot.service.model import Seat, SeatKind, Status, Table
+from bot.service.model import Table
 from bot.telegram_bot.callbacks import MalformedCallback, decode
 from bot.telegram_bot.identity import chat_key, user_id_of
 from engine.cards import parse_card

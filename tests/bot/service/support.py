@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.ports.model import ChatKey, TableInfo, TableSettings, UserRef
 from bot.service.clock import ManualClock
-from bot.service.model import ChatKey, TableInfo, TableSettings, UserRef
 from bot.service.notifier import Notice
 from bot.service.repository import Repository
 from bot.service.service import GameService

@@ -6,10 +6,10 @@ import pytest
 
 from bot.i18n import use_locale
 from bot.interaction.commands import handle_text
+from bot.ports.model import SeatKind
 from bot.render.lobby import render_lobby
 from bot.service.ai_levels import DEFAULT_LEVEL, LEVELS, ai_kind, level_of, level_word
 from bot.service.errors import AILevelUnavailable, BadSetting
-from bot.service.model import SeatKind
 from engine.ai import HardPlayer, UnknownAI, make_ai
 
 from .support import ANA, BEN, CHAT, Harness

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from bot.interaction.commands import handle_text, split_new_args
-from bot.service.model import SeatKind, Status
+from bot.ports.model import SeatKind, Status
 from engine.records import replay
 
 from .support import ANA, BEN, CHAT, Harness

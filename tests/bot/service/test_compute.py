@@ -15,10 +15,10 @@ import pytest
 
 from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
+from bot.ports.model import Status
 from bot.service import engine_work
 from bot.service.compute import BudgetExceeded, InlineCompute, Lane, WorkerPool
 from bot.service.errors import EngineTimeout, NoHintInTime
-from bot.service.model import Status
 from engine.actions import Discard, Draw
 from engine.cards import Card, parse_cards
 from engine.commands import format_action

@@ -12,8 +12,8 @@ import pytest
 
 from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
+from bot.ports.model import SeatKind, Status
 from bot.service.errors import NotSeated, TableBusy
-from bot.service.model import SeatKind, Status
 from bot.service.repository import VersionConflict
 from bot.service.scheduling import reschedule
 from bot.service.service import UPDATE_KEY_SECONDS

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.ports.model import ChatKey, SeatKind, Status
 from bot.service.errors import (
     AlreadySeated,
     NoTable,
@@ -13,7 +14,6 @@ from bot.service.errors import (
     TableExists,
     TableFull,
 )
-from bot.service.model import ChatKey, SeatKind, Status
 from engine.errors import RuleOptionError
 
 from .support import ANA, BEN, CEM, CHAT, Harness

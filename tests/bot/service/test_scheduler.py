@@ -12,9 +12,9 @@ import pytest
 from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
 from bot.interaction.commands import handle_text
+from bot.ports.model import ChatKey, Status, TableSettings, UserRef
 from bot.service import scheduler as scheduler_module
 from bot.service.errors import TableFromNewerRelease, UnreadableTable
-from bot.service.model import ChatKey, Status, TableSettings, UserRef
 from bot.service.service import GameService
 
 from .support import ANA, BEN, CHAT, Harness, make_harness

@@ -13,10 +13,10 @@ from typing import Any
 
 from telegram.ext import AIORateLimiter
 
+from bot.ports.message_store import TelegramMessageStore
+from bot.ports.model import TableSettings
 from bot.service.clock import ManualClock
 from bot.service.flow import FlowControl
-from bot.service.message_store import TelegramMessageStore
-from bot.service.model import TableSettings
 from bot.service.service import GameService
 from bot.storage.repository import SqliteRepository
 from bot.telegram_bot import TelegramAdapter

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service.model import Status
+from bot.ports.model import Status
 from bot.telegram_bot.identity import chat_key
 from tests.bot.backends import BACKENDS, database_url
 from tests.bot.telegram.game_driver import Driver, PrivacyCheck

@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import pairwise
 from pathlib import Path
 
-from bot.service.model import Status, TableSettings
+from bot.ports.model import Status, TableSettings
 from bot.telegram_bot.identity import chat_key
 from tests.bot.telegram.support import (
     ALICE,

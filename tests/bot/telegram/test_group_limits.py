@@ -17,8 +17,8 @@ from pathlib import Path
 
 from telegram.ext import AIORateLimiter
 
+from bot.ports.model import Status, TableSettings
 from bot.service.errors import NoTable
-from bot.service.model import Status, TableSettings
 from bot.telegram_bot.identity import chat_key
 from tests.bot.telegram.support import GROUP, Bot, running_bot, two_people_two_ais
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from telegram.ext import AIORateLimiter
 
+from bot.ports.model import ChatKey
 from bot.render.cards import card_text
-from bot.service.model import ChatKey, Table
+from bot.service.model import Table
 from bot.telegram_bot import TelegramAdapter
 from bot.telegram_bot.identity import chat_key
 from engine.cards import Card
