@@ -80,6 +80,10 @@ ERROR_TEMPLATES: Mapping[str, str] = {
         "Table #{table} was saved by a newer version of the bot and cannot be loaded by "
         "this one; the bot's operator has been told."
     ),
+    "stale_control": N_(
+        "The table has changed since; look again and press once more if it still fits."
+    ),
+    "unknown_offer": N_("That button is not in use (any more); here is your hand again."),
     "too_fast": N_("Slow down: too many commands at once. Nothing was done."),
     "command_too_long": N_("That command is too long (at most {limit} characters)."),
 }

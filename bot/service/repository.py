@@ -66,8 +66,15 @@ class ResultRow:
 class Repository(Protocol):
     """What the game service needs from storage."""
 
-    async def upsert_user(self, platform: str, user_id: str, name: str) -> None:
-        """Create the user or update the display name."""
+    async def upsert_user(self, platform: str, user_id: str, name: str,
+                          app_locale: str | None = None) -> None:
+        """Create the user or update the display name and, when given, the language of
+        their app (``app_locale``, a tag such as ``de-DE``)."""
+
+    async def user_locales(self, user_keys: Collection[str]
+                           ) -> dict[str, tuple[str | None, str | None]]:
+        """For each known user of ``user_keys``: (the language they chose with ``lang``,
+        their app's language as last seen); one query."""
 
     async def user_locale(self, user_key: str) -> str | None:
         """The language the user chose with ``lang`` (``None``: follow the platform)."""

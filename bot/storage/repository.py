@@ -231,13 +231,26 @@ class SqliteRepository:
             except sqlite3.Error as error:
                 raise storage_error(error) from error
 
-    async def upsert_user(self, platform: str, user_id: str, name: str) -> None:
+    async def upsert_user(self, platform: str, user_id: str, name: str,
+                          app_locale: str | None = None) -> None:
         async with self._transaction() as conn:
             await conn.execute(
-                "INSERT INTO users (platform, user_id, display_name, created_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (platform, user_id) "
-                "DO UPDATE SET display_name = excluded.display_name",
-                (platform, user_id, name, time.time()))
+                "INSERT INTO users (platform, user_id, display_name, app_locale, created_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) "
+                "DO UPDATE SET display_name = excluded.display_name, "
+                "app_locale = COALESCE(excluded.app_locale, users.app_locale)",
+                (platform, user_id, name, app_locale, time.time()))
+
+    async def user_locales(self, user_keys: Collection[str]
+                           ) -> dict[str, tuple[str | None, str | None]]:
+        keys = sorted(set(user_keys))
+        if not keys:
+            return {}
+        pairs = " OR ".join("(platform = ? AND user_id = ?)" for _ in keys)
+        params = [part for key in keys for part in key.split(":", 1)]
+        rows = await self._all(f"SELECT platform, user_id, locale, app_locale FROM users "
+                               f"WHERE {pairs}", params)
+        return {f"{row[0]}:{row[1]}": (row[2], row[3]) for row in rows}
 
     async def user_locale(self, user_key: str) -> str | None:
         platform, _, user_id = user_key.partition(":")

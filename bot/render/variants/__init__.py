@@ -17,18 +17,14 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Literal
 
+from bot.ports.hand import Tone
 from engine.cards import Card
 from engine.events import Event
 from engine.rules import RuleSet
 from engine.views import PlayerView, PublicView
 
 Renderer = Callable[[Event, Sequence[str]], "str | None"]
-
-Tone = Literal["go", "stop", "plain"]
-"""How a button of an action should look: ``go`` (finishes a step, e.g. ready),
-``stop`` (declines, e.g. reject), ``plain`` (anything else)."""
 
 ActionLabel = tuple[str, Tone]
 
