@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import bot
-from bot.bench.report import BenchConfig, Row, Section
+from benchmarks.report import BenchConfig, Row, Section
 from bot.service.model import ChatKey, Seat, SeatKind, Status, Table, TableSettings
 from bot.service.scheduling import reschedule
 from bot.storage import open_database
