@@ -19,6 +19,10 @@ bad arguments, rule options or settings, an unusable game database, and ``run``
 while no chat adapter exists (a localised message, never a traceback), 130
 interrupted, 141 the output pipe was closed.
 
+``bench`` runs the benchmarks of a checkout (the top-level ``benchmarks`` package, loaded
+by name: the product never imports it); where they are not installed (the wheel carries
+only the product) it says so in one line and exits 2.
+
 ``play`` keeps its game in a SQLite file (``--db``, default
 ``$XDG_DATA_HOME/rummy-bot/terminal.sqlite3``): ``quit`` leaves the game stored
 and the next ``play`` resumes it, unless ``--new`` cancels it and starts another.
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import json
 import logging
 import os
@@ -156,9 +161,12 @@ def build_parser() -> argparse.ArgumentParser:
         "bench", help=_("measure the engine and the bot and print a table of the figures"))
     bench.add_argument("--quick", action="store_true",
                        help=_("a short run of a few seconds per section (rougher figures)"))
+    benchmarks = _benchmarks()
     bench.add_argument(
         "--only", default=None, metavar="NAME[,NAME]",
-        help=_("run only these sections: {names}").format(names=", ".join(_bench_sections())),
+        help=_("run only these sections: {names}").format(
+            names=", ".join(benchmarks.runner.SECTIONS)) if benchmarks else
+        _("run only these sections (listed where the benchmarks are installed)"),
     )
     bench.add_argument("--no-peers", action="store_true",
                        help=_("skip the comparisons with rummikub-solver and RLCard"))
@@ -408,26 +416,44 @@ def _when(stamp: float | None) -> str:
 # --- bench ----------------------------------------------------------------------------------
 
 
-def _bench_sections() -> list[str]:
-    from bot.bench.runner import SECTIONS
+class _Benchmarks:
+    """The benchmarks' modules ``runner`` and ``report`` (the top-level ``benchmarks``
+    package of a checkout)."""
 
-    return list(SECTIONS)
+    def __init__(self) -> None:
+        self.runner = importlib.import_module("benchmarks.runner")
+        self.report = importlib.import_module("benchmarks.report")
+
+
+def _benchmarks() -> _Benchmarks | None:
+    """The benchmarks where they are installed (a checkout, an editable install), else
+    ``None``: the wheel carries only the product, which never imports them (pyproject.toml,
+    the import contracts), so they are loaded by name."""
+    try:
+        return _Benchmarks()
+    except ModuleNotFoundError as error:
+        if error.name == "benchmarks" or (error.name or "").startswith("benchmarks."):
+            return None
+        raise
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from bot.bench.report import BenchConfig
-    from bot.bench.runner import parse_only, run_bench
-
+    benchmarks = _benchmarks()
+    if benchmarks is None:
+        print(_("The benchmarks are not installed: rummy-bot bench runs in a checkout of "
+                "rummy-bot (pip install -e '.[bench]')."), file=sys.stderr)
+        return 2
+    runner, config_type = benchmarks.runner, benchmarks.report.BenchConfig
     try:
-        names = parse_only(args.only)
+        names = runner.parse_only(args.only)
     except ValueError as error:
         print(_("--only takes {names}, separated by commas (unknown: {value}).").format(
-            names=", ".join(_bench_sections()), value=error), file=sys.stderr)
+            names=", ".join(runner.SECTIONS), value=error), file=sys.stderr)
         return 2
-    seed = BenchConfig().seed if args.seed is None else args.seed
-    config = BenchConfig(quick=args.quick, peers=not args.no_peers, seed=seed)
+    seed = config_type().seed if args.seed is None else args.seed
+    config = config_type(quick=args.quick, peers=not args.no_peers, seed=seed)
     try:
-        return run_bench(config, names, json_path=args.json)
+        return int(runner.run_bench(config, names, json_path=args.json))
     except OSError as error:
         print(_("Cannot write {path}: {reason}").format(path=args.json, reason=error.strerror),
               file=sys.stderr)

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import settings
 
-from bot.bench.machine import engine_build
-from bot.bench.pg_server import PgServer, find_binaries, running_server
+from devsupport.engine_build import engine_build
+from devsupport.pg_server import PgServer, find_binaries, running_server
 
 settings.register_profile("ci", deadline=None, max_examples=100)
 settings.register_profile("dev", deadline=None, max_examples=30)
@@ -39,7 +39,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PgServer]:
-    """A PostgreSQL server for the whole test session (see ``tests/pg_server.py``); the
+    """A PostgreSQL server for the whole test session (:mod:`devsupport.pg_server`); the
     test is skipped, saying why, where this machine has no PostgreSQL server binary."""
     if find_binaries() is None:
         pytest.skip("no PostgreSQL server binaries (initdb, postgres): install the Debian "
