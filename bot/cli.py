@@ -16,8 +16,10 @@ Subcommands::
 Every subcommand takes ``--lang en|de`` (default: from the ``LANG``
 environment variable). Exit codes: 0 ok, 1 a replayed record had an error, 2
 bad arguments, rule options or settings, an unusable game database, and ``run``
-while no chat adapter exists (a localised message, never a traceback), 130
-interrupted, 141 the output pipe was closed.
+while no chat adapter exists, ``migrate --status`` of a directory or a file that is no
+database, ``faults --clear ID`` of a table without a fault (each a localised line, never
+a traceback), 130 interrupted, 141 the output pipe was closed (``play`` says so in one
+line on stderr; its game stays stored).
 
 ``play`` keeps its game in a SQLite file (``--db``, default
 ``$XDG_DATA_HOME/rummy-bot/terminal.sqlite3``): ``quit`` leaves the game stored
@@ -197,9 +199,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(file=sys.stderr)
             return 130
         except BrokenPipeError:  # e.g. `rummy-bot options | head`: the reader left
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
+            _quiet_stdout()
             return 141
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null after its reader left, so the flush at exit does not fail
+    a second time ("Exception ignored ... BrokenPipeError")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is no real file (tests capture it)
+        pass
 
 
 # --- play -----------------------------------------------------------------------------------
@@ -224,6 +235,11 @@ def _play(args: argparse.Namespace) -> int:
         print(_("Cannot open the game file {path}: {reason}").format(
             path=error.path, reason=error.reason), file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        print(_("The output was closed; the game is saved and rummy-bot play continues it."),
+              file=sys.stderr)
+        _quiet_stdout()
+        return 141
 
 
 async def _play_with_pool(config: PlayConfig, path: Path, new: bool, lang_chosen: bool) -> int:
@@ -360,6 +376,14 @@ def _unusable(error: Any) -> str:
 # --- faults ---------------------------------------------------------------------------------
 
 
+class NoFaultToClear(Exception):
+    """``faults --clear ID`` names a table that has no stored fault (``table_id``)."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(table_id)
+        self.table_id = table_id
+
+
 def _faults(args: argparse.Namespace) -> int:
     try:
         settings = Settings.from_env()
@@ -373,6 +397,10 @@ def _faults(args: argparse.Namespace) -> int:
     except DatabaseUnusable as error:
         print(_unusable(error), file=sys.stderr)
         return 2
+    except NoFaultToClear as error:
+        print(_("Table {id} has no fault to clear (rummy-bot faults lists them).").format(
+            id=error.table_id), file=sys.stderr)
+        return 2
     print("\n".join(lines))
     return 0
 
@@ -382,9 +410,12 @@ async def _fault_lines(settings: Settings, clear: int | None) -> list[str]:
 
     db, repo = await open_storage(settings)
     try:
-        if clear is not None:
-            await repo.clear_fault(clear)
         rows = await repo.faults()
+        if clear is not None:
+            if all(row["table_id"] != clear for row in rows):
+                raise NoFaultToClear(clear)
+            await repo.clear_fault(clear)
+            rows = await repo.faults()
         beat = await repo.last_heartbeat()
     finally:
         await db.close()

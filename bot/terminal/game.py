@@ -94,8 +94,11 @@ class TerminalGame:
 
     async def run(self) -> int:
         """Play on; returns the exit code 0 (the match ended, or the player left it
-        stored for later)."""
+        stored for later). Raises ``BrokenPipeError`` when the output's reader has gone
+        (``rummy-bot play | head``): the game stays stored."""
         while True:
+            if self.notifier.closed:
+                raise BrokenPipeError("the output of the game was closed")
             info = await self.service.table_info(TERMINAL_KEY)
             if info is None or info.status is not Status.PLAYING:
                 return 0  # over or cancelled: the notifier has said so

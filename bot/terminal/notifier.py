@@ -41,6 +41,7 @@ class TerminalNotifier:
     drawn, so the whole table should be drawn before the player's next move.
     ``melds_of``: where the grouped hand's melds come from (the terminal game sets it to
     the service's engine workers); without it the hand is shown sorted.
+    ``closed``: the output's reader has gone (a broken pipe); nothing more is written.
     """
 
     def __init__(self, out: TextIO, user_key: str, locale: str = "en") -> None:
@@ -50,13 +51,21 @@ class TerminalNotifier:
         self.sort = SortMode.SUIT
         self.melds_of: Callable[[], Awaitable[Partition | None]] | None = None
         self.screen_due = True
+        self.closed = False
         self._hand: tuple[Card, ...] = ()
         self._drew = False
 
     def write(self, text: str) -> None:
-        """One or more lines to the output."""
-        self.out.write(text + "\n")
-        self.out.flush()
+        """One or more lines to the output. When the reader has gone (``play | head``) the
+        line is dropped and :attr:`closed` set: the service calls the notifier and must
+        not fail for it; the game loop stops at its next step (exit code 141)."""
+        if self.closed:
+            return
+        try:
+            self.out.write(text + "\n")
+            self.out.flush()
+        except BrokenPipeError:
+            self.closed = True
 
     def remember(self, view: PlayerView) -> None:
         """The hand the player sees now (to name the card of their next draw)."""
