@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
+from bot.i18n.notation import action_text
 from bot.interaction.commands import handle_text, parse
 from bot.interaction.hand import SortMode
 from bot.render.text import render_hand, render_hand_end, render_help, render_scores, render_table
@@ -27,7 +28,7 @@ from bot.terminal.input import AsyncLineReader
 from bot.terminal.notifier import TerminalNotifier
 from bot.terminal.setup import TERMINAL_KEY
 from engine.actions import NextDeal
-from engine.commands import canonical_verb, format_action
+from engine.commands import canonical_verb
 from engine.errors import EngineError
 from engine.state import Phase
 from engine.views import PlayerView
@@ -283,4 +284,4 @@ class TerminalGame:
         self._write(render_hand(facts.view, facts.melds))
         if facts.suggestion is not None and facts.view.table.current == facts.view.seat:
             self._write(_("Suggestion: {command}").format(
-                command=format_action(facts.suggestion)))
+                command=action_text(facts.suggestion, facts.view.table.rules.var.uses_tiles)))

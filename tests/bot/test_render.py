@@ -374,7 +374,12 @@ def test_render_help_lists_every_command() -> None:
     assert "(also: d, ziehen)" in text
     with use_locale("de"):
         german = render_help()
-    assert "  draw — Die oberste Karte des Nachziehstapels ziehen. (auch: d, ziehen)" in german
+    # issue 37: "verbs shown are the German ones (English stays accepted as an alias)"
+    assert "  ziehen — Die oberste Karte des Nachziehstapels ziehen.\n" in german
+    assert "  nehmen — Die offene Karte nehmen (die oberste Karte des Ablagestapels). " \
+           "(auch: aufnehmen)" in german
+    assert "  melden 7he 8he 9he | 2kr 2ka 2pi — " in german
+    assert "draw" not in german and "discard" not in german
 
 
 def test_help_on_one_command() -> None:
@@ -485,7 +490,8 @@ def test_help_speaks_each_variants_notation_and_leaves_out_impossible_verbs() ->
     assert "  swap " not in basic and "  swap 8h 3 — " in wrotham
     with use_locale("de"):
         german = render_help(variant="romanian")
-    assert german.startswith("Befehle (Steine schreibt man so: r7 y10 b13 k1 jo):")
+    assert german.startswith("Befehle (Steine schreibt man so: r7 g10 b13 s1 jo):")
+    assert "  melden r5 r6 r7 | b9 s9 g9 — " in german
     assert "Einen Stein abwerfen" in german
 
 

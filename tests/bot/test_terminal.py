@@ -223,7 +223,7 @@ async def test_a_full_match_played_through_text_commands(
         assert "Game over. The winner" in text
         assert text.rstrip().splitlines()[-1].startswith("Totals: Zoe ")
     else:
-        assert "Befehle (Karten schreibt man so: 7h 10d qs ac jk):" in text
+        assert "Befehle (Karten schreibt man so: 7he 10ka dpi akr jk):" in text
         assert "Vorschlag: " in text
         assert "Die Partie ist vorbei. Es gewinn" in text
         assert text.rstrip().splitlines()[-1].startswith("Gesamt: Zoe ")
@@ -295,7 +295,7 @@ async def test_bad_input_is_explained_and_changes_nothing(tmp_path: Path, spy: S
                            locale="de")
     assert code == 0
     assert "Du hast " in text and " gezogen." in text
-    assert "'7x' ist keine Karte (Beispiele: 7h 10d qs ac jk)." in text
+    assert "'7x' ist keine Karte (Beispiele: 7he 10ka dpi akr jk)." in text
     assert "ist keine gültige Meldung: Die Karten haben weder denselben Rang" in text
     assert "Auf dem Tisch liegt keine Meldung 9." in text
     assert "Unbekannter Befehl 'fly'" in text
@@ -312,8 +312,9 @@ async def test_english_errors_and_end_of_input(tmp_path: Path, spy: Spy) -> None
     code, text = await run(tmp_path, PlayConfig(players=2, seed=1), script)
     assert code == 0
     assert "You cannot discard now: draw a card or take the upcard first." in text
-    assert f"You cannot discard {script.upcard}: you took it from the discard pile this turn." \
-        in text
+    assert script.upcard is not None
+    assert f"You cannot discard {script.upcard.pretty()}: you took it from the discard pile " \
+        "this turn." in text
     assert "Your game is saved; rummy-bot play continues it." in text
     assert text.rstrip().endswith("Goodbye.")
     stored = await spy.table()  # input ended in the middle of the turn: the game waits

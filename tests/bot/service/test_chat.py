@@ -49,7 +49,7 @@ async def test_refusals_are_private_and_localized(harness: Harness) -> None:
     german = await handle_text(s, CHAT, BEN, "join")  # ben's app is set to de-DE
     assert not english.ok and english.private
     assert english.text == "There is no game here. Start one with new."
-    assert german.text == "Hier läuft kein Spiel. Starte eins mit new."
+    assert german.text == "Hier läuft kein Spiel. Starte eins mit neu."
     await handle_text(s, CHAT, ANA, "new")
     bad = await handle_text(s, CHAT, ANA, "set timer=5s")
     assert not bad.ok and bad.text is not None and "5s" in bad.text
