@@ -500,3 +500,16 @@ def test_render_hand_by_rank() -> None:
     with use_locale("en"):
         text = render_hand(view_for(state, 0), by_rank=True)
     assert text == "Your hand (7 cards): 2♣  3♣  9♥ 9♠  10♦  K♠  🃏"
+
+
+def test_german_presets_say_out_above_the_target() -> None:
+    """german-romme.de.txt: "ein Spieler welcher mehr Verlustpunkte geschrieben hat scheidet
+    aus": above the target, not at it (issue 37: "German preset text says 'Ausscheiden ab 150
+    Minuspunkten'; the rule is 'über 150'")."""
+    with use_locale("de"):
+        german = render_presets("german")
+    with use_locale("en"):
+        english = render_presets("german")
+    assert "Ausscheiden über 150 Minuspunkten" in german and " ab 1" not in german
+    assert "Ausscheiden über 100 Minuspunkten" in german
+    assert "out above 150 penalty points" in english and "elimination at" not in english
