@@ -22,6 +22,7 @@ from bot.i18n.notation import action_text
 from bot.interaction.commands import handle_text, parse
 from bot.interaction.hand import SortMode
 from bot.render.text import render_hand, render_hand_end, render_help, render_scores, render_table
+from bot.render.variants import variant_call_choices
 from bot.service.model import Status, TableInfo, UserRef
 from bot.service.service import GameService
 from bot.terminal.input import AsyncLineReader
@@ -169,7 +170,12 @@ class TerminalGame:
             if hand_over:
                 prompt = _("Press Enter or type next for the next deal> ")
             elif calling:
-                prompt = _("You may call Rommé! now: type call, or press Enter to go on> ")
+                facts = await self.service.hand_facts(TERMINAL_KEY, self.user)
+                choices = variant_call_choices(facts.view, facts.legal) or []
+                self._write(_("Rommé! You may call now:"))
+                for choice in choices:
+                    self._write(f"  {choice}")
+                prompt = _("Type one of these, or press Enter to play on> ")
             else:
                 prompt = _("Your move> ")
             self.notifier.out.write(prompt)
@@ -282,6 +288,6 @@ class TerminalGame:
         the terminal reads no hidden state and runs no search on the event loop."""
         facts = await self.service.hand_facts(TERMINAL_KEY, self.user, melds=True)
         self._write(render_hand(facts.view, facts.melds))
-        if facts.suggestion is not None and facts.view.table.current == facts.view.seat:
+        if facts.suggestion is not None:  # on the seat's turn, or a call out of turn
             self._write(_("Suggestion: {command}").format(
                 command=action_text(facts.suggestion, facts.view.table.rules.var.uses_tiles)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -38,11 +39,12 @@ from bot.terminal.setup import (
 )
 from engine.ai import make_ai
 from engine.cards import Card
-from engine.commands import format_action
+from engine.commands import format_action, parse_command
 from engine.errors import RuleOptionError
 from engine.game import current_player, legal_actions
 from engine.serialize import state_to_dict
 from engine.state import Phase
+from engine.variants.rummy500.actions import CallRummy
 from engine.views import view_for
 
 REPO = Path(bot.__file__).resolve().parent.parent
@@ -579,7 +581,15 @@ async def test_rummy_500_offers_the_call_out_of_turn(tmp_path: Path, spy: Spy) -
     assert code == 0
     final = await spy.last()
     assert final.status is Status.FINISHED
-    assert "You may call Rommé! now: type call, or press Enter to go on> " in text
+    # issue 37: "the prompt names the cards that can be called (symbols) and what each
+    # would meld ... the verb cannot be confused with the hint"
+    assert "Rommé! You may call now:\n  call " in text
+    assert "Type one of these, or press Enter to play on> " in text
+    calls = re.findall(r"\n  (call [^:\n]+): (meld|lay) ([^\n]+)", text)
+    assert calls
+    for command, _kind, cards in calls:
+        assert "♠" in cards or "♥" in cards or "♦" in cards or "♣" in cards or "🃏" in cards
+        assert isinstance(parse_command(command, 0), CallRummy)
 
 
 class AbsentTypist(GreedyTypist):
