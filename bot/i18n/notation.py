@@ -94,6 +94,7 @@ _WORDS: Mapping[str, str] = {
     "preset": "voreinstellung", "option": "option", "value": "wert", "name": "name",
     "seat": "platz", "melds": "meldungen", "easy": "leicht", "normal": "normal",
     "hard": "schwer", "en": "en", "de": "de", "auto": "auto", "...": "...",
+    "topic": "thema",
 }
 """Further words of commands and their syntax, in German (``doubla hoch``, ``hilfe
 [befehl]``)."""

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from bot.i18n import N_, _, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
+from bot.render.howto import render_how_to_play, topic_of
 from bot.render.lobby import render_lobby
 from bot.render.text import render_hand, render_help, render_rules
 from bot.service.errors import BadSetting, NoTable, NotFinished
@@ -240,11 +241,21 @@ async def _hand(ctx: Context, command: Command) -> Reply:
 
 
 async def _rules(ctx: Context, command: Command) -> Reply:
+    """``rules``: how to play this table's variant (:mod:`bot.render.howto`), then its
+    options; ``rules <topic>`` one topic (``regeln folge``, ``rules scoring``);
+    ``rules options`` the options only."""
     table = await ctx.service.table_info(ctx.key)
     if table is None:
         return Reply(_(_RULES_HINT), private=True)
-    return Reply(render_rules(table_rules(table.variant, table.preset, dict(table.options))),
-                 private=True)
+    rules = table_rules(table.variant, table.preset, dict(table.options))
+    word = command.args[0].lower() if command.args else ""
+    if word in ("options", "optionen"):
+        return Reply(render_rules(rules), private=True)
+    topic = topic_of(word) if word else None
+    if topic is not None:
+        return Reply(render_how_to_play(rules, topic), private=True)
+    return Reply(render_how_to_play(rules) + "\n\n" + _(_RULES_TOPICS) + "\n\n"
+                 + render_rules(rules), private=True)
 
 
 async def _help(ctx: Context, command: Command) -> Reply:
@@ -295,6 +306,8 @@ async def _the_only_meld(ctx: Context, move: str) -> int | None:
 
 
 _RULES_HINT = N_("There is no game here; new [variant] [preset] opens one.")
+_RULES_TOPICS = N_("One topic: rules goal, deal, turn, melds, opening, layoff, jokers, out, "
+                   "scoring; the options alone: rules options.")
 _TABLE_HELP = N_("Table: new [variant] [preset] [option=value], join, leave, addbot, "
                  "removebot, set option=value, start, cancel, back, lang de|en, stats, top, "
                  "export.")
@@ -319,7 +332,8 @@ VERBS: dict[str, Verb] = {v.name: v for v in (
     Verb("top", ("rangliste",), "top", N_("Best players in this chat"), _top),
     Verb("export", ("exportieren",), "export", N_("The record of the last game here"), _export),
     Verb("hand", (), "hand [melds]", N_("Send me my hand privately"), _hand),
-    Verb("rules", ("regeln",), "rules", N_("The rules of this table"), _rules),
+    Verb("rules", ("regeln",), "rules [topic]",
+         N_("How to play and the rules of this table"), _rules),
     Verb("help", ("hilfe",), "help [command]", N_("How to play with this bot"), _help),
 )}
 """The table verbs, by name."""

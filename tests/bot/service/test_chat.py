@@ -58,3 +58,21 @@ async def test_refusals_are_private_and_localized(harness: Harness) -> None:
     assert again.text is not None and "nicht erlaubt" in again.text
     unknown = await handle_text(s, CHAT, ANA, "fly away")
     assert not unknown.ok and unknown.text is not None and "fly" in unknown.text
+
+
+async def test_rules_teach_the_game_then_list_the_options(harness: Harness) -> None:
+    """issue 37: "`regeln`/`rules` (terminal and chats) shows it [how to play], then the
+    table's options; a short `regeln <thema>` per topic"."""
+    s = harness.service
+    await handle_text(s, CHAT, ANA, "new romanian")
+    rules = await handle_text(s, CHAT, BEN, "regeln")
+    assert rules.ok and rules.private and rules.text is not None
+    text = rules.text
+    assert text.startswith("So wird gespielt:\nZiel:\n")
+    assert text.index("Die Erstmeldung:") < text.index("Wertung:") < text.index("Regeln: ")
+    assert "opening = 50" in text
+    one = await handle_text(s, CHAT, BEN, "regeln erstmeldung")
+    assert one.text is not None and one.text.startswith("Die Erstmeldung:\n  Deine Erstmeldung")
+    assert "Wertung" not in one.text
+    options = await handle_text(s, CHAT, ANA, "rules options")
+    assert options.text is not None and options.text.startswith("Rules: Romanian Rummy")
