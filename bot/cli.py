@@ -4,7 +4,7 @@ Subcommands::
 
     rummy-bot play [--variant basic] [--preset P] [--players 3] [--option k=v ...]
                    [--seed N] [--name NAME] [--lang en|de] [--ai greedy|hard|random]
-                   [--delay SECONDS] [--db PATH] [--new]
+                   [--delay SECONDS] [--db PATH] [--new] [--guide on|off]
     rummy-bot replay FILE.json
     rummy-bot simulate --games N [--variant basic] [--preset P] [--players k]
                        [--option k=v ...] [--seed N] [--ai greedy|hard|random|hard,greedy]
@@ -114,6 +114,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--new", action="store_true",
         help=_("start a new game even if one is stored (it asks, then cancels the stored one)"),
     )
+    play.add_argument(
+        "--guide", choices=("on", "off"), default="on",
+        help=_("in your first game of a variant, say what you can do and what to type "
+               "(default: on)"))
     _add_lang(play)
     play.set_defaults(handler=_play)
 
@@ -230,7 +234,8 @@ def _play(args: argparse.Namespace) -> int:
     )
     path = Path(args.db).expanduser() if args.db else default_db_path(os.environ)
     try:
-        return asyncio.run(_play_with_pool(config, path, args.new, args.lang is not None))
+        return asyncio.run(_play_with_pool(config, path, args.new, args.lang is not None,
+                                           args.guide == "on"))
     except DatabaseUnavailable as error:
         print(_("Cannot open the game file {path}: {reason}").format(
             path=error.path, reason=error.reason), file=sys.stderr)
@@ -242,7 +247,8 @@ def _play(args: argparse.Namespace) -> int:
         return 141
 
 
-async def _play_with_pool(config: PlayConfig, path: Path, new: bool, lang_chosen: bool) -> int:
+async def _play_with_pool(config: PlayConfig, path: Path, new: bool, lang_chosen: bool,
+                          guide: bool = True) -> int:
     """The terminal game with its engine work in worker processes, like the chat bot."""
     from bot.service import engine_work
     from bot.service.compute import WorkerPool
@@ -252,7 +258,7 @@ async def _play_with_pool(config: PlayConfig, path: Path, new: bool, lang_chosen
         await pool.start()
         return await play(config, path, read_line=threaded_reader(stream_reader(sys.stdin)),
                           out=sys.stdout, locale=current_locale.get(), new=new, compute=pool,
-                          lang_chosen=lang_chosen)
+                          lang_chosen=lang_chosen, guide=guide)
     finally:
         await pool.close()
 

@@ -44,6 +44,8 @@ class Reply:
     text: str | None
     private: bool = False
     ok: bool = True
+    code: str | None = None
+    """The refusal's error code (``invalid_meld`` ...) when ``ok`` is False."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,7 +379,7 @@ async def dispatch(ctx: Context, command: Command) -> Reply:
             verb = MOVE if command.verb == MOVE.name else VERBS[command.verb]
             return await verb.handler(ctx, command)
         except EngineError as error:
-            return Reply(localize_error(error), private=True, ok=False)
+            return Reply(localize_error(error), private=True, ok=False, code=error.code)
 
 
 async def handle_text(service: GameService, key: ChatKey, user: UserRef, text: str,

@@ -21,10 +21,12 @@ from bot.i18n.errors import localize_error
 from bot.i18n.notation import action_text
 from bot.interaction.commands import handle_text, parse
 from bot.interaction.hand import SortMode
+from bot.render.guide import guide_line, refusal_lesson
 from bot.render.text import render_hand, render_hand_end, render_help, render_scores, render_table
 from bot.render.variants import variant_call_choices
 from bot.service.model import Status, TableInfo, UserRef
 from bot.service.service import GameService
+from bot.service.table_rules import table_rules
 from bot.terminal.input import AsyncLineReader
 from bot.terminal.notifier import TerminalNotifier
 from bot.terminal.setup import TERMINAL_KEY
@@ -81,8 +83,11 @@ class TerminalGame:
 
     def __init__(self, service: GameService, user: UserRef, notifier: TerminalNotifier,
                  read_line: AsyncLineReader, sleep: Sleep = asyncio.sleep,
-                 call_timeout: float = CALL_PROMPT_SECONDS) -> None:
+                 call_timeout: float = CALL_PROMPT_SECONDS, guide: bool = True) -> None:
         self.service = service
+        self._guide = guide
+        self._guided = False  # set in run(): the first game of this variant, guide on
+        self._explained: set[str] = set()  # refusal codes whose rule was explained
         self.user = user
         self.notifier = notifier
         notifier.melds_of = self._melds
@@ -98,6 +103,9 @@ class TerminalGame:
         """Play on; returns the exit code 0 (the match ended, or the player left it
         stored for later). Raises ``BrokenPipeError`` when the output's reader has gone
         (``rummy-bot play | head``): the game stays stored."""
+        first = await self.service.table_info(TERMINAL_KEY)
+        if first is not None and self._guide:
+            self._guided = await self.service.first_game(self.user, first.variant)
         while True:
             if self.notifier.closed:
                 raise BrokenPipeError("the output of the game was closed")
@@ -177,6 +185,7 @@ class TerminalGame:
                     self._write(f"  {choice}")
                 prompt = _("Type one of these, or press Enter to play on> ")
             else:
+                await self._show_guide()
                 prompt = _("Your move> ")
             self.notifier.out.write(prompt)
             self.notifier.out.flush()
@@ -190,6 +199,16 @@ class TerminalGame:
                 self._write("")
                 self._write(_("No call: the game goes on."))
             return ""
+
+    async def _show_guide(self) -> None:
+        """In a first game of the variant: what the player can do now and what to type
+        (:func:`bot.render.guide.guide_line`)."""
+        if not self._guided:
+            return
+        facts = await self.service.hand_facts(TERMINAL_KEY, self.user)
+        line = guide_line(facts.view, facts.legal, facts.suggestion)
+        if line:
+            self._write(line)
 
     async def _show_screen(self, view: PlayerView) -> None:
         self._write("")
@@ -237,6 +256,16 @@ class TerminalGame:
         reply = await handle_text(self.service, TERMINAL_KEY, self.user, line)
         if reply.text:
             self._write(reply.text)
+        if not reply.ok and self._guided and reply.code and reply.code not in self._explained:
+            # the first refusal of a kind in a first game: the rule behind it
+            self._explained.add(reply.code)
+            info = await self.service.table_info(TERMINAL_KEY)
+            if info is not None:
+                with use_locale(self.notifier.locale):
+                    lesson = refusal_lesson(reply.code, table_rules(
+                        info.variant, info.preset, dict(info.options)))
+                if lesson:
+                    self._write(lesson)
         self.notifier.locale = await self.service.locale_of(self.user)  # after `lang`
         return True
 
