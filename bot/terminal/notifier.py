@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from bot.i18n import _, use_locale
 from bot.interaction.hand import SortMode
+from bot.render.cards import card_text
 from bot.render.events import event_line
 from bot.render.notices import render_notice
 from bot.render.text import render_hand, render_hand_end, render_scores
@@ -119,7 +120,7 @@ class TerminalNotifier:
                     if card in drawn:
                         drawn.remove(card)
                 if len(drawn) == 1:
-                    self.write(_("You drew {card}.").format(card=drawn[0].pretty()))
+                    self.write(_("You drew {card}.").format(card=card_text(drawn[0])))
             if info.status is Status.PLAYING and view.table.current == seat \
                     and not self.screen_due:
                 melds = await self.melds_of() \
