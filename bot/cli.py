@@ -41,7 +41,7 @@ from typing import Any
 from tqdm import tqdm
 
 from bot.cli_database import add_commands as add_database_commands
-from bot.i18n import _, current_locale, normalize_locale, use_locale
+from bot.i18n import _, argparse_texts, current_locale, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
 from bot.record_files import load_record
 from bot.render.rules import render_presets, render_rules, render_variants
@@ -188,6 +188,7 @@ def _language(argv: Sequence[str]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    argparse_texts.install()  # argparse's own words (usage:, options) in the language too
     with use_locale(_language(args_list)):
         try:
             args = build_parser().parse_args(args_list)

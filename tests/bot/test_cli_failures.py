@@ -118,3 +118,18 @@ def test_play_into_a_closed_pipe_says_one_line_and_exits_141(tmp_path: Path) -> 
     assert game.returncode == 141, text
     assert _one_line(text) == ("The output was closed; the game is saved and rummy-bot play "
                                "continues it.")
+
+
+def test_argparse_frame_speaks_german(capsys: pytest.CaptureFixture[str]) -> None:
+    """issue 37: "argparse's frame translated (`--lang de --help`)"."""
+    assert main(["--lang", "de", "play", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Aufruf: rummy-bot play ")
+    assert "\nOptionen:\n" in out and "diese Hilfe zeigen und beenden" in out
+    assert "usage:" not in out and "options:" not in out
+    assert main(["--lang", "de", "play", "--bogus"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == \
+        "rummy-bot: Fehler: unbekannte Argumente: --bogus"
+    assert main(["--lang", "en", "play", "--bogus"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == \
+        "rummy-bot: error: unrecognized arguments: --bogus"
