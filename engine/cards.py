@@ -238,7 +238,7 @@ def parse_card(text: str) -> Card:
     anything that is not a card, e.g. ``'11h'``, ``'7x'`` or ``'r14'``.
     """
     raw = text.strip().lower()
-    if raw in ("jk", "joker", "jo", "joly", "*"):
+    if raw in ("jk", "joker", "jo", "joly", "*", "🃏"):
         return JOKER
     if len(raw) < 2:
         raise CardParseError(text)

@@ -22,6 +22,7 @@ from bot.render.notices import render_notice
 from bot.render.text import render_hand, render_hand_end, render_scores
 from bot.service.model import Status, TableInfo
 from bot.service.notifier import Notice
+from bot.terminal.colour import Painter
 from engine.cards import Card
 from engine.events import DealStarted, Drew, Event, GameEnded, HandEnded
 from engine.state import Phase
@@ -53,6 +54,7 @@ class TerminalNotifier:
         self.melds_of: Callable[[], Awaitable[Partition | None]] | None = None
         self.screen_due = True
         self.closed = False
+        self._painter = Painter(out)
         self._hand: tuple[Card, ...] = ()
         self._drew = False
 
@@ -63,7 +65,7 @@ class TerminalNotifier:
         if self.closed:
             return
         try:
-            self.out.write(text + "\n")
+            self.out.write(self._painter.paint(text) + "\n")
             self.out.flush()
         except BrokenPipeError:
             self.closed = True

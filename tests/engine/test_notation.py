@@ -61,7 +61,7 @@ def test_german_codes_are_the_german_names() -> None:
 
 
 def test_jokers_and_declared_faces_in_both_notations() -> None:
-    for word in ("jk", "jo", "joker", "joly", "JK"):
+    for word in ("jk", "jo", "joker", "joly", "JK", "🃏"):
         assert parse_card(word) == JOKER
     assert CardSpec.parse("jk=dhe") == CardSpec.parse("jk=qh")
     assert CardSpec.parse("jk=d") == CardSpec.parse("jk=q") == CardSpec(JOKER, Card(12, None))
