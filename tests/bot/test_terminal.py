@@ -136,14 +136,15 @@ def manual_time() -> tuple[ManualClock, list[float], Any]:
 
 async def run(tmp_path: Path, config: PlayConfig, reader: AsyncLineReader, *,
               locale: str = "en", new: bool = False, db_name: str = "terminal.sqlite3",
-              slept: list[float] | None = None, lang_chosen: bool = True) -> tuple[int, str]:
+              slept: list[float] | None = None, lang_chosen: bool = True,
+              guide: bool = True) -> tuple[int, str]:
     """Play through :func:`play` with a manual clock; returns the exit code and the output."""
     clock, pauses, sleep = manual_time()
     out = io.StringIO()
     with use_locale(locale):
         code = await play(config, tmp_path / db_name, read_line=reader, out=out,
                           locale=locale, new=new, clock=clock, sleep=sleep,
-                          lang_chosen=lang_chosen)
+                          lang_chosen=lang_chosen, guide=guide)
     if slept is not None:
         slept.extend(pauses)
     return code, out.getvalue()
@@ -722,3 +723,40 @@ async def test_an_eliminated_player_watches_the_rest_without_pressing_enter(
     final = await spy.last()
     assert final.status is Status.FINISHED and final.state is not None
     assert final.state.deal_number >= 2  # the AIs played on after Zoe was out
+
+
+async def test_a_first_game_guides_and_explains_the_first_refusal_of_a_kind(
+        tmp_path: Path, spy: Spy) -> None:
+    """issue 37: "while a person has finished no game of this variant, the phase line says
+    in plain words what they can do now and how ..., and the first refusal of a kind
+    explains the rule behind it with an example"; remembering it never changes the
+    table."""
+    script = Script(spy, ["draw", "meld {triple}", "meld {triple}", "discard {card}"])
+    code, text = await run(tmp_path, PlayConfig(players=2, seed=1, name="Zoe"), script,
+                           locale="de")
+    assert code == 0
+    assert "Das kannst du jetzt: Ziehe eine Karte vom Nachziehstapel: `ziehen`" in text
+    assert "Das kannst du jetzt: Wirf eine Karte ab, damit endet dein Zug: `abwerfen " \
+        in text or "Das kannst du jetzt: Lege eine Meldung" in text
+    assert text.count("ist keine gültige Meldung") == 2
+    assert text.count("Die Regel: Ein Satz sind drei oder vier Karten gleichen Rangs") == 1
+    versions = [version for version, _state in script.seen]
+    assert versions == sorted(versions)
+
+
+async def test_no_guide_after_a_finished_game(tmp_path: Path, spy: Spy) -> None:
+    """The guide is for a first game only: not once a game of the variant is finished
+    (the stored results)."""
+    config = PlayConfig(players=2, seed=1, name="Zoe", options={"deals": "1"})
+    code, text = await run(tmp_path, config, GreedyTypist(spy, ui=()), locale="de")
+    assert code == 0 and "Das kannst du jetzt:" in text
+    code, text = await run(tmp_path, config, GreedyTypist(spy, ui=()), locale="de")
+    assert code == 0 and "Das kannst du jetzt:" not in text
+
+
+async def test_the_guide_can_be_turned_off(tmp_path: Path, spy: Spy) -> None:
+    config = PlayConfig(players=2, seed=1, name="Zoe", options={"deals": "1"})
+    code, text = await run(tmp_path, config, Script(spy, ["draw", "meld {triple}"]),
+                           locale="de", guide=False)
+    assert code == 0 and "ist keine gültige Meldung" in text
+    assert "Das kannst du jetzt:" not in text and "Die Regel:" not in text
