@@ -14,12 +14,14 @@ action when a button carries one, goes to :meth:`GameService.act`.
 from __future__ import annotations
 
 import json
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
 
 from bot.i18n import N_, _, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
+from bot.render.guide import refusal_lesson
 from bot.render.howto import render_how_to_play, topic_of
 from bot.render.lobby import render_lobby
 from bot.render.text import render_hand, render_help, render_rules
@@ -69,6 +71,9 @@ class Context:
     user: UserRef
     update_key: str | None = None
     is_admin: bool = False
+    guide: bool = True
+    """Explain the rule behind the first refusal of a kind in a person's first game of the
+    variant (:func:`bot.render.guide.refusal_lesson`)."""
 
 
 Handler = Callable[[Context, Command], Awaitable[Reply]]
@@ -379,13 +384,48 @@ async def dispatch(ctx: Context, command: Command) -> Reply:
             verb = MOVE if command.verb == MOVE.name else VERBS[command.verb]
             return await verb.handler(ctx, command)
         except EngineError as error:
-            return Reply(localize_error(error), private=True, ok=False, code=error.code)
+            text = localize_error(error)
+            if command.verb == MOVE.name and ctx.guide:
+                lesson = await _lesson(ctx, error.code)
+                if lesson:
+                    text = f"{text}\n{lesson}"
+            return Reply(text, private=True, ok=False, code=error.code)
+
+
+_EXPLAINED: WeakKeyDictionary[GameService, OrderedDict[tuple[str, str, str], None]] = \
+    WeakKeyDictionary()
+"""Per game service, (person, variant, refusal code) whose rule was explained: the front
+end's memory only (never the table's), the oldest forgotten first."""
+_EXPLAINED_LIMIT = 10_000
+
+
+async def _lesson(ctx: Context, code: str) -> str | None:
+    """The rule behind the first refusal of kind ``code`` in the person's first game of
+    the table's variant, once per person, variant and kind; else ``None``."""
+    try:
+        info = await ctx.service.table_info(ctx.key)
+    except EngineError:
+        return None
+    if info is None:
+        return None
+    explained = _EXPLAINED.setdefault(ctx.service, OrderedDict())
+    key = (ctx.user.key, info.variant, code)
+    if key in explained or not await ctx.service.first_game(ctx.user, info.variant):
+        return None
+    lesson = refusal_lesson(code, table_rules(info.variant, info.preset, dict(info.options)))
+    if lesson is not None:
+        explained[key] = None
+        while len(explained) > _EXPLAINED_LIMIT:
+            explained.popitem(last=False)
+    return lesson
 
 
 async def handle_text(service: GameService, key: ChatKey, user: UserRef, text: str,
-                      update_key: str | None = None, is_admin: bool = False) -> Reply:
-    """Run one typed line (:func:`parse`, then :func:`dispatch`)."""
-    ctx = Context(service, key, user, update_key, is_admin)
+                      update_key: str | None = None, is_admin: bool = False,
+                      guide: bool = True) -> Reply:
+    """Run one typed line (:func:`parse`, then :func:`dispatch`); ``guide``: see
+    :attr:`Context.guide`."""
+    ctx = Context(service, key, user, update_key, is_admin, guide)
     try:
         command = parse(text)
     except EngineError as error:

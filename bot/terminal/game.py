@@ -21,12 +21,11 @@ from bot.i18n.errors import localize_error
 from bot.i18n.notation import action_text
 from bot.interaction.commands import handle_text, parse
 from bot.interaction.hand import SortMode
-from bot.render.guide import guide_line, refusal_lesson
+from bot.render.guide import guide_line
 from bot.render.text import render_hand, render_hand_end, render_help, render_scores, render_table
 from bot.render.variants import variant_call_choices
 from bot.service.model import Status, TableInfo, UserRef
 from bot.service.service import GameService
-from bot.service.table_rules import table_rules
 from bot.terminal.input import AsyncLineReader
 from bot.terminal.notifier import TerminalNotifier
 from bot.terminal.setup import TERMINAL_KEY
@@ -87,7 +86,6 @@ class TerminalGame:
         self.service = service
         self._guide = guide
         self._guided = False  # set in run(): the first game of this variant, guide on
-        self._explained: set[str] = set()  # refusal codes whose rule was explained
         self.user = user
         self.notifier = notifier
         notifier.melds_of = self._melds
@@ -253,19 +251,11 @@ class TerminalGame:
                 except EngineError as error:
                     self._write(localize_error(error))
                     return True
-        reply = await handle_text(self.service, TERMINAL_KEY, self.user, line)
+        # in a first game the first refusal of a kind also explains its rule
+        reply = await handle_text(self.service, TERMINAL_KEY, self.user, line,
+                                  guide=self._guide)
         if reply.text:
             self._write(reply.text)
-        if not reply.ok and self._guided and reply.code and reply.code not in self._explained:
-            # the first refusal of a kind in a first game: the rule behind it
-            self._explained.add(reply.code)
-            info = await self.service.table_info(TERMINAL_KEY)
-            if info is not None:
-                with use_locale(self.notifier.locale):
-                    lesson = refusal_lesson(reply.code, table_rules(
-                        info.variant, info.preset, dict(info.options)))
-                if lesson:
-                    self._write(lesson)
         self.notifier.locale = await self.service.locale_of(self.user)  # after `lang`
         return True
 

@@ -76,3 +76,25 @@ async def test_rules_teach_the_game_then_list_the_options(harness: Harness) -> N
     assert "Wertung" not in one.text
     options = await handle_text(s, CHAT, ANA, "rules options")
     assert options.text is not None and options.text.startswith("Rules: Romanian Rummy")
+
+
+async def test_the_first_refusal_of_a_kind_explains_its_rule(harness: Harness) -> None:
+    """issue 37: in a first game "the first refusal of a kind explains the rule behind it
+    with an example"; a second refusal of that kind does not repeat it."""
+    s = harness.service
+    await handle_text(s, CHAT, ANA, "new")
+    await handle_text(s, CHAT, BEN, "join")
+    await handle_text(s, CHAT, ANA, "start")
+    info = await s.table_info(CHAT)
+    assert info is not None
+    _info, view = await s.table_view(CHAT)
+    assert view is not None and view.current is not None
+    user = ANA if view.current == 0 else BEN
+    first = await handle_text(s, CHAT, user, "discard jk")
+    assert not first.ok and first.text is not None and "\n" in first.text  # the rule
+    again = await handle_text(s, CHAT, user, "discard jk")
+    assert again.text is not None and "\n" not in again.text
+    meld = await handle_text(s, CHAT, user, "meld 2c 9h ks")
+    assert meld.text is not None and "\n" not in meld.text  # not in the hand: no rule
+    after = await s.table_info(CHAT)
+    assert after is not None and after.version == info.version  # nothing changed
