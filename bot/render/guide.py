@@ -96,7 +96,6 @@ def guide_line(view: PlayerView, legal: Sequence[object], suggestion: object | N
 
 _LESSONS: dict[str, str] = {
     "wrong_phase": "turn",
-    "not_your_turn": "turn",
     "cannot_discard_taken": "turn",
     "no_discard_left": "turn",
     "invalid_meld": "melds",
