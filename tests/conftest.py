@@ -22,7 +22,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 def pytest_report_header() -> str:
-    """Which engine build the tests run: pure Python or compiled (README, "Compiled
+    """Which engine build the tests run: pure Python or compiled (docs/performance.md, "Compiled
     engine")."""
     return f"engine: {engine_build()}"
 
@@ -34,7 +34,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if stale:
         pytest.exit(f"compiled engine modules older than their source: {', '.join(stale)}; "
                     "rebuild (HATCH_BUILD_HOOK_ENABLE_MYPYC=true pip install -e .) or delete "
-                    "the .so files (README, \"Compiled engine\")", returncode=4)
+                    "the .so files (docs/performance.md, \"Compiled engine\")", returncode=4)
 
 
 @pytest.fixture(scope="session")

@@ -14,13 +14,16 @@ action when a button carries one, goes to :meth:`GameService.act`.
 from __future__ import annotations
 
 import json
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from weakref import WeakKeyDictionary
 
 from bot.i18n import N_, _, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
 from bot.ports.model import ChatKey, Status, UserRef
+from bot.render.guide import refusal_lesson
+from bot.render.howto import render_how_to_play, topic_of
 from bot.render.lobby import render_lobby
 from bot.render.text import render_hand, render_help, render_rules
 from bot.service.errors import BadSetting, NoTable, NotFinished
@@ -43,6 +46,8 @@ class Reply:
     text: str | None
     private: bool = False
     ok: bool = True
+    code: str | None = None
+    """The refusal's error code (``invalid_meld`` ...) when ``ok`` is False."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +71,9 @@ class Context:
     user: UserRef
     update_key: str | None = None
     is_admin: bool = False
+    guide: bool = True
+    """Explain the rule behind the first refusal of a kind in a person's first game of the
+    variant (:func:`bot.render.guide.refusal_lesson`)."""
 
 
 Handler = Callable[[Context, Command], Awaitable[Reply]]
@@ -240,11 +248,21 @@ async def _hand(ctx: Context, command: Command) -> Reply:
 
 
 async def _rules(ctx: Context, command: Command) -> Reply:
+    """``rules``: how to play this table's variant (:mod:`bot.render.howto`), then its
+    options; ``rules <topic>`` one topic (``regeln folge``, ``rules scoring``);
+    ``rules options`` the options only."""
     table = await ctx.service.table_info(ctx.key)
     if table is None:
         return Reply(_(_RULES_HINT), private=True)
-    return Reply(render_rules(table_rules(table.variant, table.preset, dict(table.options))),
-                 private=True)
+    rules = table_rules(table.variant, table.preset, dict(table.options))
+    word = command.args[0].lower() if command.args else ""
+    if word in ("options", "optionen"):
+        return Reply(render_rules(rules), private=True)
+    topic = topic_of(word) if word else None
+    if topic is not None:
+        return Reply(render_how_to_play(rules, topic), private=True)
+    return Reply(render_how_to_play(rules) + "\n\n" + _(_RULES_TOPICS) + "\n\n"
+                 + render_rules(rules), private=True)
 
 
 async def _help(ctx: Context, command: Command) -> Reply:
@@ -295,6 +313,8 @@ async def _the_only_meld(ctx: Context, move: str) -> int | None:
 
 
 _RULES_HINT = N_("There is no game here; new [variant] [preset] opens one.")
+_RULES_TOPICS = N_("One topic: rules goal, deal, turn, melds, opening, layoff, jokers, out, "
+                   "scoring; the options alone: rules options.")
 _TABLE_HELP = N_("Table: new [variant] [preset] [option=value], join, leave, addbot, "
                  "removebot, set option=value, start, cancel, back, lang de|en, stats, top, "
                  "export.")
@@ -306,8 +326,8 @@ VERBS: dict[str, Verb] = {v.name: v for v in (
     Verb("leave", ("verlassen",), "leave", N_("Leave the table"), _leave),
     Verb("addbot", ("addai", "ki"), "addbot [easy|normal|hard]",
          N_("Add an AI player (host)"), _addbot),
-    Verb("removebot", ("removeai",), "removebot [seat]", N_("Remove an AI player (host)"),
-         _removebot),
+    Verb("removebot", ("removeai", "entfernen"), "removebot [seat]",
+         N_("Remove an AI player (host)"), _removebot),
     Verb("set", ("settings", "einstellungen"), "set option=value ...",
          N_("Show or change the table settings (host)"), _set),
     Verb("start", ("los",), "start", N_("Start the game (host)"), _start),
@@ -317,9 +337,10 @@ VERBS: dict[str, Verb] = {v.name: v for v in (
          N_("Your language: en, de or auto"), _lang),
     Verb("stats", ("statistik",), "stats", N_("Your games and wins"), _stats),
     Verb("top", ("rangliste",), "top", N_("Best players in this chat"), _top),
-    Verb("export", (), "export", N_("The record of the last game here"), _export),
+    Verb("export", ("exportieren",), "export", N_("The record of the last game here"), _export),
     Verb("hand", (), "hand [melds]", N_("Send me my hand privately"), _hand),
-    Verb("rules", ("regeln",), "rules", N_("The rules of this table"), _rules),
+    Verb("rules", ("regeln",), "rules [topic]",
+         N_("How to play and the rules of this table"), _rules),
     Verb("help", ("hilfe",), "help [command]", N_("How to play with this bot"), _help),
 )}
 """The table verbs, by name."""
@@ -363,13 +384,48 @@ async def dispatch(ctx: Context, command: Command) -> Reply:
             verb = MOVE if command.verb == MOVE.name else VERBS[command.verb]
             return await verb.handler(ctx, command)
         except EngineError as error:
-            return Reply(localize_error(error), private=True, ok=False)
+            text = localize_error(error)
+            if command.verb == MOVE.name and ctx.guide:
+                lesson = await _lesson(ctx, error.code)
+                if lesson:
+                    text = f"{text}\n{lesson}"
+            return Reply(text, private=True, ok=False, code=error.code)
+
+
+_EXPLAINED: WeakKeyDictionary[GameService, OrderedDict[tuple[str, str, str], None]] = \
+    WeakKeyDictionary()
+"""Per game service, (person, variant, refusal code) whose rule was explained: the front
+end's memory only (never the table's), the oldest forgotten first."""
+_EXPLAINED_LIMIT = 10_000
+
+
+async def _lesson(ctx: Context, code: str) -> str | None:
+    """The rule behind the first refusal of kind ``code`` in the person's first game of
+    the table's variant, once per person, variant and kind; else ``None``."""
+    try:
+        info = await ctx.service.table_info(ctx.key)
+    except EngineError:
+        return None
+    if info is None:
+        return None
+    explained = _EXPLAINED.setdefault(ctx.service, OrderedDict())
+    key = (ctx.user.key, info.variant, code)
+    if key in explained or not await ctx.service.first_game(ctx.user, info.variant):
+        return None
+    lesson = refusal_lesson(code, table_rules(info.variant, info.preset, dict(info.options)))
+    if lesson is not None:
+        explained[key] = None
+        while len(explained) > _EXPLAINED_LIMIT:
+            explained.popitem(last=False)
+    return lesson
 
 
 async def handle_text(service: GameService, key: ChatKey, user: UserRef, text: str,
-                      update_key: str | None = None, is_admin: bool = False) -> Reply:
-    """Run one typed line (:func:`parse`, then :func:`dispatch`)."""
-    ctx = Context(service, key, user, update_key, is_admin)
+                      update_key: str | None = None, is_admin: bool = False,
+                      guide: bool = True) -> Reply:
+    """Run one typed line (:func:`parse`, then :func:`dispatch`); ``guide``: see
+    :attr:`Context.guide`."""
+    ctx = Context(service, key, user, update_key, is_admin, guide)
     try:
         command = parse(text)
     except EngineError as error:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from bot.ports.model import ChatKey, TableInfo, UserRef
+from bot.render.guide import guide_line
 from bot.render.hand import offer_label, phase_line
 from bot.render.variants import Tone, variant_hand_cards
 from bot.service.service import GameService
@@ -173,11 +174,13 @@ def valid_mask(order: Sequence[Card], mask: int) -> bool:
 def build_hand_model(info: TableInfo, view: PlayerView, legal: Sequence[object],
                      suggestion: object | None, *, mask: int = 0,
                      sort: SortMode = SortMode.SUIT, melds: Partition | None = None,
-                     complete: bool = True) -> HandModel:
+                     complete: bool = True, guided: bool = False) -> HandModel:
     """The hand model of ``view.seat`` for the selection ``mask`` over the hand in ``sort``
     order, from its ``legal`` actions and the ``suggestion`` (one of them, or ``None``).
     Call inside ``use_locale`` (the labels are localised). A mask with bits beyond the
-    hand is cut to the hand."""
+    hand is cut to the hand. ``guided`` (the person's first game of the variant): the phase
+    line also says what to type for each kind of move (:func:`bot.render.guide.guide_line`).
+    """
     cards = order_cards(view.hand, sort, melds)
     mask &= (1 << len(cards)) - 1
     chosen = Counter(selected_cards(cards, mask))
@@ -201,7 +204,11 @@ def build_hand_model(info: TableInfo, view: PlayerView, legal: Sequence[object],
             and suggestion.card is not None else Group.CONTROL
         hint = _offer(suggestion, used, group, view)
         hint_mask = mask_of(cards, used)
-    return HandModel(info, view, sort, cards, mask, phase_line(view, legal), tuple(moves),
+    line = phase_line(view, legal)
+    guide = guide_line(view, legal, suggestion) if guided and line else None
+    if guide:
+        line = f"{line}\n{guide}"
+    return HandModel(info, view, sort, cards, mask, line, tuple(moves),
                      tuple(controls), tuple(pile), hint, hint_mask, melds, complete)
 
 
@@ -216,8 +223,10 @@ async def hand_model(service: GameService, key: ChatKey, user: UserRef, *, mask:
     service's pool: :meth:`~bot.service.service.GameService.hand_facts`). Raises
     ``NotSeated`` / ``NotPlaying`` / ``NoTable``. Call inside ``use_locale``."""
     facts = await service.hand_facts(key, user, melds=sort is SortMode.MELDS)
+    guided = bool(facts.legal) and await service.first_game(user, facts.info.variant)
     return build_hand_model(facts.info, facts.view, facts.legal, facts.suggestion, mask=mask,
-                            sort=sort, melds=facts.melds, complete=facts.complete)
+                            sort=sort, melds=facts.melds, complete=facts.complete,
+                            guided=guided)
 
 
 async def hand_melds(service: GameService, key: ChatKey, user: UserRef, grouped: bool

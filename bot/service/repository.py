@@ -122,6 +122,9 @@ class Repository(Protocol):
     async def user_stats(self, user_key: str) -> dict[str, Any]:
         """Games, wins and total score of a user."""
 
+    async def finished_games(self, user_key: str, variant: str) -> int:
+        """How many games of ``variant`` the user has finished (their stored results)."""
+
     async def leaderboard(self, chat_key: str | None, limit: int) -> list[dict[str, Any]]:
         """Users by wins (then games), in one chat or overall."""
 

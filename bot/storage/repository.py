@@ -371,6 +371,12 @@ class SqliteRepository:
         assert row is not None
         return {"games": row["games"], "wins": row["wins"]}
 
+    async def finished_games(self, user_key: str, variant: str) -> int:
+        row = await self._one("SELECT COUNT(*) AS games FROM results WHERE user_key = ? AND "
+                              "variant = ?", (user_key, variant))
+        assert row is not None
+        return int(row["games"])
+
     async def leaderboard(self, chat_key: str | None, limit: int) -> list[dict[str, Any]]:
         where = "user_key IS NOT NULL" + (" AND chat_key = ?" if chat_key else "")
         params: tuple[Any, ...] = (chat_key,) if chat_key else ()

@@ -18,16 +18,19 @@ from typing import TYPE_CHECKING
 
 from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
+from bot.i18n.notation import action_text
 from bot.interaction.commands import handle_text, parse
 from bot.interaction.hand import SortMode
 from bot.ports.model import Status, TableInfo, UserRef
+from bot.render.guide import guide_line
 from bot.render.text import render_hand, render_hand_end, render_help, render_scores, render_table
+from bot.render.variants import variant_call_choices
 from bot.service.service import GameService
 from bot.terminal.input import AsyncLineReader
 from bot.terminal.notifier import TerminalNotifier
 from bot.terminal.setup import TERMINAL_KEY
 from engine.actions import NextDeal
-from engine.commands import canonical_verb, format_action
+from engine.commands import canonical_verb
 from engine.errors import EngineError
 from engine.state import Phase
 from engine.views import PlayerView
@@ -79,8 +82,10 @@ class TerminalGame:
 
     def __init__(self, service: GameService, user: UserRef, notifier: TerminalNotifier,
                  read_line: AsyncLineReader, sleep: Sleep = asyncio.sleep,
-                 call_timeout: float = CALL_PROMPT_SECONDS) -> None:
+                 call_timeout: float = CALL_PROMPT_SECONDS, guide: bool = True) -> None:
         self.service = service
+        self._guide = guide
+        self._guided = False  # set in run(): the first game of this variant, guide on
         self.user = user
         self.notifier = notifier
         notifier.melds_of = self._melds
@@ -94,8 +99,14 @@ class TerminalGame:
 
     async def run(self) -> int:
         """Play on; returns the exit code 0 (the match ended, or the player left it
-        stored for later)."""
+        stored for later). Raises ``BrokenPipeError`` when the output's reader has gone
+        (``rummy-bot play | head``): the game stays stored."""
+        first = await self.service.table_info(TERMINAL_KEY)
+        if first is not None and self._guide:
+            self._guided = await self.service.first_game(self.user, first.variant)
         while True:
+            if self.notifier.closed:
+                raise BrokenPipeError("the output of the game was closed")
             info = await self.service.table_info(TERMINAL_KEY)
             if info is None or info.status is not Status.PLAYING:
                 return 0  # over or cancelled: the notifier has said so
@@ -165,8 +176,14 @@ class TerminalGame:
             if hand_over:
                 prompt = _("Press Enter or type next for the next deal> ")
             elif calling:
-                prompt = _("You may call Rommé! now: type call, or press Enter to go on> ")
+                facts = await self.service.hand_facts(TERMINAL_KEY, self.user)
+                choices = variant_call_choices(facts.view, facts.legal) or []
+                self._write(_("Rommé! You may call now:"))
+                for choice in choices:
+                    self._write(f"  {choice}")
+                prompt = _("Type one of these, or press Enter to play on> ")
             else:
+                await self._show_guide()
                 prompt = _("Your move> ")
             self.notifier.out.write(prompt)
             self.notifier.out.flush()
@@ -180,6 +197,16 @@ class TerminalGame:
                 self._write("")
                 self._write(_("No call: the game goes on."))
             return ""
+
+    async def _show_guide(self) -> None:
+        """In a first game of the variant: what the player can do now and what to type
+        (:func:`bot.render.guide.guide_line`)."""
+        if not self._guided:
+            return
+        facts = await self.service.hand_facts(TERMINAL_KEY, self.user)
+        line = guide_line(facts.view, facts.legal, facts.suggestion)
+        if line:
+            self._write(line)
 
     async def _show_screen(self, view: PlayerView) -> None:
         self._write("")
@@ -224,7 +251,9 @@ class TerminalGame:
                 except EngineError as error:
                     self._write(localize_error(error))
                     return True
-        reply = await handle_text(self.service, TERMINAL_KEY, self.user, line)
+        # in a first game the first refusal of a kind also explains its rule
+        reply = await handle_text(self.service, TERMINAL_KEY, self.user, line,
+                                  guide=self._guide)
         if reply.text:
             self._write(reply.text)
         self.notifier.locale = await self.service.locale_of(self.user)  # after `lang`
@@ -278,6 +307,6 @@ class TerminalGame:
         the terminal reads no hidden state and runs no search on the event loop."""
         facts = await self.service.hand_facts(TERMINAL_KEY, self.user, melds=True)
         self._write(render_hand(facts.view, facts.melds))
-        if facts.suggestion is not None and facts.view.table.current == facts.view.seat:
+        if facts.suggestion is not None:  # on the seat's turn, or a call out of turn
             self._write(_("Suggestion: {command}").format(
-                command=format_action(facts.suggestion)))
+                command=action_text(facts.suggestion, facts.view.table.rules.var.uses_tiles)))

@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING, TextIO
 from bot.i18n import _, use_locale
 from bot.interaction.hand import SortMode
 from bot.ports.model import Status, TableInfo
+from bot.render.cards import card_text
 from bot.render.events import event_line
 from bot.render.notices import render_notice
 from bot.render.text import render_hand, render_hand_end, render_scores
 from bot.service.notifier import Notice
+from bot.terminal.colour import Painter
 from engine.cards import Card
 from engine.events import DealStarted, Drew, Event, GameEnded, HandEnded
 from engine.state import Phase
@@ -41,6 +43,7 @@ class TerminalNotifier:
     drawn, so the whole table should be drawn before the player's next move.
     ``melds_of``: where the grouped hand's melds come from (the terminal game sets it to
     the service's engine workers); without it the hand is shown sorted.
+    ``closed``: the output's reader has gone (a broken pipe); nothing more is written.
     """
 
     def __init__(self, out: TextIO, user_key: str, locale: str = "en") -> None:
@@ -50,13 +53,22 @@ class TerminalNotifier:
         self.sort = SortMode.SUIT
         self.melds_of: Callable[[], Awaitable[Partition | None]] | None = None
         self.screen_due = True
+        self.closed = False
+        self._painter = Painter(out)
         self._hand: tuple[Card, ...] = ()
         self._drew = False
 
     def write(self, text: str) -> None:
-        """One or more lines to the output."""
-        self.out.write(text + "\n")
-        self.out.flush()
+        """One or more lines to the output. When the reader has gone (``play | head``) the
+        line is dropped and :attr:`closed` set: the service calls the notifier and must
+        not fail for it; the game loop stops at its next step (exit code 141)."""
+        if self.closed:
+            return
+        try:
+            self.out.write(self._painter.paint(text) + "\n")
+            self.out.flush()
+        except BrokenPipeError:
+            self.closed = True
 
     def remember(self, view: PlayerView) -> None:
         """The hand the player sees now (to name the card of their next draw)."""
@@ -110,7 +122,7 @@ class TerminalNotifier:
                     if card in drawn:
                         drawn.remove(card)
                 if len(drawn) == 1:
-                    self.write(_("You drew {card}.").format(card=drawn[0].pretty()))
+                    self.write(_("You drew {card}.").format(card=card_text(drawn[0])))
             if info.status is Status.PLAYING and view.table.current == seat \
                     and not self.screen_due:
                 melds = await self.melds_of() \

@@ -55,7 +55,8 @@ class DatabaseUnavailable(Exception):
 async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader, out: TextIO,
                locale: str, new: bool = False, clock: Clock | None = None,
                sleep: Sleep = asyncio.sleep, compute: Compute | None = None,
-               lang_chosen: bool = True, call_timeout: float = CALL_PROMPT_SECONDS) -> int:
+               lang_chosen: bool = True, call_timeout: float = CALL_PROMPT_SECONDS,
+               guide: bool = True) -> int:
     """Play in the terminal; returns the exit code (0).
 
     Resumes the unfinished game stored in ``db_path`` (it keeps its rules, seats
@@ -66,6 +67,8 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
     ``clock`` and ``sleep`` are injectable so tests run without waiting; ``compute``: where
     engine work runs (the command line passes its worker pool; default in-process).
     ``call_timeout``: seconds an out-of-turn call prompt waits before play goes on.
+    ``guide``: while the player has finished no game of the variant, say what they can do
+    and explain the first refusal of each kind (:mod:`bot.render.guide`); False: never.
 
     Raises :class:`engine.errors.RuleOptionError` for bad rules or a player count
     the variant does not allow (before the database is touched), and
@@ -102,7 +105,7 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
             else:
                 await _announce_resume(service, info, user, notifier)
         return await TerminalGame(service, user, notifier, read_line, sleep,
-                                  call_timeout=call_timeout).run()
+                                  call_timeout=call_timeout, guide=guide).run()
     finally:
         await db.close()
 
