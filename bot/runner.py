@@ -24,7 +24,7 @@ from bot.ports.model import TableSettings
 from bot.service import engine_work
 from bot.service.collector import freeze_start_up
 from bot.service.compute import WorkerPool
-from bot.service.notifier import Notifier
+from bot.ports.notifier import Notifier
 from bot.service.service import GameService
 from bot.settings import Settings
 from bot.storage.backend import open_storage

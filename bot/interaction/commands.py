@@ -32,6 +32,9 @@ __all__ = [
     "CommandTooLong",
     "NotNameValue",
     "NotSeatNumber",
+    "RULES_HINT",
+    "RULES_TOPICS",
+    "TABLE_HELP",
     "Verb",
     "pairs",
     "parse",
@@ -107,6 +110,9 @@ def split_new_args(words: Sequence[str]) -> tuple[str, str | None, dict[str, str
 
 RULES_HINT = N_("There is no game here; new [variant] [preset] opens one.")
 """Said for ``rules`` where no table is."""
+RULES_TOPICS = N_("One topic: rules goal, deal, turn, melds, opening, layoff, jokers, out, "
+                  "scoring; the options alone: rules options.")
+"""Under the how-to of ``rules``: how to ask for one topic or the options alone."""
 TABLE_HELP = N_("Table: new [variant] [preset] [option=value], join, leave, addbot, "
                  "removebot, set option=value, start, cancel, back, lang de|en, stats, top, "
                  "export.")
@@ -119,7 +125,8 @@ VERBS: dict[str, Verb] = {v.name: v for v in (
     Verb("leave", ("verlassen",), "leave", N_("Leave the table")),
     Verb("addbot", ("addai", "ki"), "addbot [easy|normal|hard]",
          N_("Add an AI player (host)")),
-    Verb("removebot", ("removeai",), "removebot [seat]", N_("Remove an AI player (host)")),
+    Verb("removebot", ("removeai", "entfernen"), "removebot [seat]",
+         N_("Remove an AI player (host)")),
     Verb("set", ("settings", "einstellungen"), "set option=value ...",
          N_("Show or change the table settings (host)")),
     Verb("start", ("los",), "start", N_("Start the game (host)")),
@@ -129,9 +136,9 @@ VERBS: dict[str, Verb] = {v.name: v for v in (
          N_("Your language: en, de or auto")),
     Verb("stats", ("statistik",), "stats", N_("Your games and wins")),
     Verb("top", ("rangliste",), "top", N_("Best players in this chat")),
-    Verb("export", (), "export", N_("The record of the last game here")),
+    Verb("export", ("exportieren",), "export", N_("The record of the last game here")),
     Verb("hand", (), "hand [melds]", N_("Send me my hand privately")),
-    Verb("rules", ("regeln",), "rules", N_("The rules of this table")),
+    Verb("rules", ("regeln",), "rules [topic]", N_("How to play and the rules of this table")),
     Verb("help", ("hilfe",), "help [command]", N_("How to play with this bot")),
 )}
 """The table verbs, by name."""

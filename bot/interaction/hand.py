@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from bot.ports.hand import Group, HandModel, Offer, SortMode, selected_cards
 from bot.ports.model import TableInfo
 from bot.ports.screens import SeatScreen
+from bot.render.guide import guide_line
 from bot.render.hand import offer_label, phase_line
 from bot.render.variants import variant_hand_cards
 from engine.actions import Discard, LayOff, MeldCards, SwapJoker, TakeDiscard
@@ -148,17 +149,21 @@ def build_hand_model(screen: SeatScreen, *, mask: int = 0,
                      sort: SortMode = SortMode.SUIT) -> HandModel:
     """The hand model of ``screen``'s seat for the selection ``mask`` over the hand in
     ``sort`` order. Call inside ``use_locale`` (the labels are localised). A mask with
-    bits beyond the hand is cut to the hand."""
+    bits beyond the hand is cut to the hand. In the person's first game of the variant
+    (``screen.guided``) the phase line also says what to type for each kind of move."""
     return model_of(screen.info, screen.view, screen.facts.legal, screen.facts.suggestion,
                     mask=mask, sort=sort, melds=screen.facts.melds,
-                    complete=screen.facts.complete)
+                    complete=screen.facts.complete, guided=screen.guided)
 
 
 def model_of(info: TableInfo, view: PlayerView, legal: Sequence[object],
              suggestion: object | None, *, mask: int = 0, sort: SortMode = SortMode.SUIT,
-             melds: Partition | None = None, complete: bool = True) -> HandModel:
+             melds: Partition | None = None, complete: bool = True,
+             guided: bool = False) -> HandModel:
     """:func:`build_hand_model` from its parts: the table ``info``, the seat's ``view``,
-    its ``legal`` actions and the ``suggestion`` (one of them, or ``None``)."""
+    its ``legal`` actions and the ``suggestion`` (one of them, or ``None``); ``guided``:
+    the phase line also says what to type for each kind of move
+    (:func:`bot.render.guide.guide_line`)."""
     cards = order_cards(view.hand, sort, melds)
     mask &= (1 << len(cards)) - 1
     offers = [Offer(action, used, group, *offer_label(action, view))
@@ -170,7 +175,11 @@ def model_of(info: TableInfo, view: PlayerView, legal: Sequence[object],
         hint = Offer(suggestion, used or (), _group_of(suggestion, used),
                      *offer_label(suggestion, view))
         hint_mask = mask_of(cards, used or ())
-    return HandModel(info, view, sort, cards, mask, phase_line(view, legal),
+    line = phase_line(view, legal)
+    guide = guide_line(view, legal, suggestion) if guided and legal and line else None
+    if guide:
+        line = f"{line}\n{guide}"
+    return HandModel(info, view, sort, cards, mask, line,
                      tuple(o for o in offers if o.group is Group.MOVE),
                      tuple(o for o in offers if o.group is Group.CONTROL),
                      tuple(o for o in offers if o.group is Group.PILE),

@@ -64,7 +64,8 @@ class SeatFacts:
 @dataclass(frozen=True, slots=True)
 class SeatScreen:
     """Seat ``seat`` of ``user_key`` at table ``info``: its own ``view``, the engine's
-    ``facts`` and the person's ``locale``."""
+    ``facts``, the person's ``locale`` and whether they are ``guided`` (their first game of
+    the variant: the screens say what to type)."""
 
     info: TableInfo
     seat: int
@@ -72,6 +73,7 @@ class SeatScreen:
     view: PlayerView
     facts: SeatFacts
     locale: str
+    guided: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -118,6 +118,11 @@ class Queries:
         """``{"games", "wins"}`` of the user over every chat."""
         return await self.repo.user_stats(user.key)
 
+    async def first_game(self, user: UserRef, variant: str) -> bool:
+        """True while the user has finished no game of ``variant`` (the stored results): the
+        screens then guide them (:mod:`bot.render.guide`)."""
+        return await self.screens.first_games([user.key], variant) == {user.key}
+
     async def leaderboard(self, key: ChatKey | None, limit: int = 10) -> list[dict[str, Any]]:
         """Top players by wins, in one chat or (``key=None``) overall."""
         return await self.repo.leaderboard(None if key is None else str(key), limit)

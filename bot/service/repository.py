@@ -129,6 +129,11 @@ class Repository(Protocol):
     async def user_stats(self, user_key: str) -> dict[str, Any]:
         """Games, wins and total score of a user."""
 
+    async def finished_games(self, user_keys: Collection[str], variant: str
+                             ) -> dict[str, int]:
+        """How many games of ``variant`` each of ``user_keys`` has finished (their stored
+        results); one query."""
+
     async def leaderboard(self, chat_key: str | None, limit: int) -> list[dict[str, Any]]:
         """Users by wins (then games), in one chat or overall."""
 

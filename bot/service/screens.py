@@ -13,9 +13,11 @@ all missing seats. Languages of every person involved come from one query
 from __future__ import annotations
 
 import logging
+import time
 from collections import OrderedDict
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.i18n import normalize_locale
 from bot.ports.model import Status
@@ -30,9 +32,23 @@ from engine.events import Event
 from engine.game import current_player
 from engine.views import public_view, view_for
 
-__all__ = ["Locales", "Screens", "people"]
+__all__ = ["NEWCOMER_SECONDS", "Locales", "Screens", "people"]
 
 log = logging.getLogger(__name__)
+
+NEWCOMER_SECONDS = 600.0
+"""How long this process trusts that a person has finished no game of a variant before it
+looks at the stored results again (another worker may have stored one meanwhile)."""
+
+MEMORY = 50_000
+"""Entries of each first-game memory."""
+
+
+def _put(memory: OrderedDict[tuple[str, str], Any], key: tuple[str, str], value: Any) -> None:
+    memory[key] = value
+    memory.move_to_end(key)
+    while len(memory) > MEMORY:
+        memory.popitem(last=False)
 
 
 def people(table: Table) -> list[int]:
@@ -68,12 +84,61 @@ class Screens:
     """Builds seat facts and :class:`TableUpdate` records (see the module docstring)."""
 
     def __init__(self, repo: Repository, compute: Compute, budget: float,
-                 default_locale: str) -> None:
+                 default_locale: str, guide: bool = True,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.repo = repo
         self.compute = compute
         self.budget = budget
         self.default_locale = default_locale
+        #: Whether first games are guided (:mod:`bot.render.guide`; off with a setting).
+        self.guide = guide
+        self._clock = clock
         self._facts: OrderedDict[tuple[int, int, int], SeatFacts] = OrderedDict()
+        #: (user, variant) -> when they were last seen without a finished game of it.
+        self._newcomers: OrderedDict[tuple[str, str], float] = OrderedDict()
+        #: (user, variant) of people with a finished game of it (they stay so).
+        self._veterans: OrderedDict[tuple[str, str], None] = OrderedDict()
+
+    async def first_games(self, user_keys: Collection[str], variant: str) -> set[str]:
+        """Those of ``user_keys`` who have finished no game of ``variant`` (their stored
+        results; one query for the ones this process has not looked up within
+        :data:`NEWCOMER_SECONDS`, and none for people known to have finished one)."""
+        now = self._clock()
+        found: set[str] = set()
+        ask = []
+        for key in set(user_keys):
+            if (key, variant) in self._veterans:
+                continue
+            seen = self._newcomers.get((key, variant))
+            if seen is not None and now - seen < NEWCOMER_SECONDS:
+                found.add(key)
+            else:
+                ask.append(key)
+        if ask:
+            for key, games in (await self.repo.finished_games(ask, variant)).items():
+                if games:
+                    _put(self._veterans, (key, variant), None)
+                    self._newcomers.pop((key, variant), None)
+                else:
+                    _put(self._newcomers, (key, variant), now)
+                    found.add(key)
+        return found
+
+    async def guided(self, table: Table) -> set[str]:
+        """The people of ``table`` whose screens guide them (their first game of its
+        variant), none when the guide is off."""
+        if not self.guide or table.state is None:
+            return set()
+        return await self.first_games([s.user for s in table.seats if s.user is not None],
+                                      table.variant)
+
+    def finished(self, table: Table) -> None:
+        """``table``'s game was just stored as finished: its people are no longer new to
+        its variant."""
+        for seat in table.seats:
+            if seat.user is not None:
+                self._newcomers.pop((seat.user, table.variant), None)
+                _put(self._veterans, (seat.user, table.variant), None)
 
     async def locales(self, table: Table | None, user_keys: Collection[str] = ()
                       ) -> Locales:
@@ -124,12 +189,12 @@ class Screens:
         self.remember(table, found)
         return found
 
-    def seat_screen(self, table: Table, seat: int, facts: SeatFacts, locale: str
-                    ) -> SeatScreen:
+    def seat_screen(self, table: Table, seat: int, facts: SeatFacts, locale: str,
+                    guided: bool = False) -> SeatScreen:
         """Seat ``seat``'s screen (its own view only)."""
         assert table.state is not None and table.seats[seat].user is not None
         return SeatScreen(table.info(), seat, table.seats[seat].user or "",
-                          view_for(table.state, seat), facts, locale)
+                          view_for(table.state, seat), facts, locale, guided)
 
     def table_screen(self, table: Table, locales: Locales, events: Sequence[Event] = (),
                      notices: Sequence[Notice] = ()) -> TableScreen:
@@ -146,10 +211,14 @@ class Screens:
         change = committed.change
         table = change.table
         seats: tuple[SeatScreen, ...] = ()
+        if change.results:
+            self.finished(table)
         if table.state is not None and table.status is Status.PLAYING:
             facts = await self.facts(table, people(table), change.facts)
+            guided = await self.guided(table)
             seats = tuple(self.seat_screen(table, seat, facts[seat],
-                                           locales.of(table.seats[seat].user or ""))
+                                           locales.of(table.seats[seat].user or ""),
+                                           table.seats[seat].user in guided)
                           for seat in people(table))
         elif table.state is not None:  # the game just ended: the final views, no moves
             seats = tuple(self.seat_screen(table, seat, SeatFacts(),

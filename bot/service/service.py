@@ -57,21 +57,23 @@ class GameService:
     and chats without a preference. ``compute``: where engine work runs (in-process by
     default, for tests; :class:`bot.service.compute.WorkerPool` in the bot), ``budget``:
     seconds per engine call, ``worker_id``: this process's name in leases on due work
-    (``WORKER_ID``; random by default).
+    (``WORKER_ID``; random by default), ``guide``: guide people through their first game
+    of a variant (:mod:`bot.render.guide`; ``FIRST_GAME_GUIDE=off`` turns it off).
     """
 
     def __init__(self, repo: Repository, notifiers: Mapping[str, Notifier] | None = None,
                  clock: Clock | None = None, defaults: TableSettings | None = None,
                  seed_source: Callable[[], int] | None = None,
                  default_locale: str = "en", compute: Compute | None = None,
-                 budget: float = DEFAULT_BUDGET, worker_id: str | None = None) -> None:
+                 budget: float = DEFAULT_BUDGET, worker_id: str | None = None,
+                 guide: bool = True) -> None:
         self.repo = repo
         self.clock = clock or SystemClock()
         compute = compute or InlineCompute()
         self.worker_id = worker_id or secrets.token_hex(6)
         self.publisher = Publisher(notifiers)
         self.changes = TableChanges(repo, self.clock, lambda due: self.scheduler.poke(due))
-        self.screens = Screens(repo, compute, budget, default_locale)
+        self.screens = Screens(repo, compute, budget, default_locale, guide)
         self.lobby = LobbySteps(self.changes, compute, budget,
                                 defaults or TableSettings(), seed_source)
         self.play = PlaySteps(self.changes, self.screens, compute, budget)

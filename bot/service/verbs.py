@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from bot.i18n import _, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
 from bot.interaction.commands import (
     RULES_HINT,
+    RULES_TOPICS,
     TABLE_HELP,
     pairs,
     seat_number,
@@ -30,7 +32,9 @@ from bot.ports.hand import HandModel, SortMode
 from bot.ports.intents import Intent, Outcome, Reply, Selection
 from bot.ports.model import Status
 from bot.ports.screens import TableUpdate
+from bot.render.guide import refusal_lesson
 from bot.render.hand import hint_text
+from bot.render.howto import render_how_to_play, topic_of
 from bot.render.lobby import render_lobby
 from bot.render.text import render_hand, render_help, render_rules
 from bot.service.ai_levels import DEFAULT_LEVEL
@@ -70,9 +74,14 @@ STALE = (StaleControl, UnknownOffer)
 """Refusals that come with the fresh hand screen (the control was drawn for another)."""
 
 
+EXPLAINED = 10_000
+"""(person, variant, refusal kind) whose rule was explained, kept at most."""
+
+
 @dataclass(frozen=True)
 class Verbs:
-    """The parts a verb acts through."""
+    """The parts a verb acts through, and the memory of the rules explained after a first
+    refusal of a kind (:meth:`Handling._lesson`)."""
 
     changes: TableChanges
     screens: Screens
@@ -80,6 +89,7 @@ class Verbs:
     play: PlaySteps
     queries: Queries
     default_locale: str
+    explained: OrderedDict[tuple[str, str, str], None] = field(default_factory=OrderedDict)
 
 
 Handler = Callable[["Handling"], Awaitable[Outcome]]
@@ -162,6 +172,10 @@ class Handling:
             await self.languages()
         with use_locale(self.locale):
             text = localize_error(error)
+            if self.intent.command.verb in ("move", "offer"):
+                lesson = await self._lesson(error.code)
+                if lesson:
+                    text = f"{text}\n{lesson}"
             hand = None
             if self.table is not None and self.intent.selection is not None:
                 selection = self.intent.selection
@@ -176,6 +190,26 @@ class Handling:
             return Outcome(Reply(text, private=True, ok=False, code=error.code),
                            self.locale, None if self.table is None else self.table.info(),
                            hand, error=error)
+
+    async def _lesson(self, code: str) -> str | None:
+        """The rule behind the first refusal of kind ``code`` in the person's first game
+        of the table's variant, once per person, variant and kind; else ``None``. Which
+        ones were said is this service's memory only: the table never changes."""
+        table = self.table
+        if table is None or not self.v.screens.guide:
+            return None
+        key = (self.user.key, table.variant, code)
+        explained = self.v.explained
+        if key in explained or self.user.key not in await self.v.screens.first_games(
+                [self.user.key], table.variant):
+            return None
+        lesson = refusal_lesson(code, table_rules(table.variant, table.preset,
+                                                  dict(table.options)))
+        if lesson is not None:
+            explained[key] = None
+            while len(explained) > EXPLAINED:
+                explained.popitem(last=False)
+        return lesson
 
     # --- building the outcome ----------------------------------------------------------------
 
@@ -208,7 +242,8 @@ class Handling:
                 and selection.digest != hand_digest(table.state.hands[seat]):
             raise StaleControl()
         facts = (await self.v.screens.facts(table, [seat]))[seat]
-        screen = self.v.screens.seat_screen(table, seat, facts, self.locale)
+        guided = self.user.key in await self.v.screens.guided(table)
+        screen = self.v.screens.seat_screen(table, seat, facts, self.locale, guided)
         return build_hand_model(screen, mask=mask, sort=sort)
 
     async def committed(self, committed: Committed, reply: Reply | None = None
@@ -337,12 +372,21 @@ class Handling:
                                   private=True), model)
 
     async def rules(self) -> Outcome:
+        """``rules``: how to play this table's variant (:mod:`bot.render.howto`), then its
+        options; ``rules <topic>`` one topic (``regeln folge``, ``rules scoring``);
+        ``rules options`` the options only."""
         if self.table is None:
             return self.outcome(Reply(_(RULES_HINT), private=True))
         table = self.table
-        return self.outcome(Reply(render_rules(table_rules(table.variant, table.preset,
-                                                           dict(table.options))),
-                                  private=True))
+        rules = table_rules(table.variant, table.preset, dict(table.options))
+        word = self.args[0].lower() if self.args else ""
+        if word in ("options", "optionen"):
+            return self.outcome(Reply(render_rules(rules), private=True))
+        topic = topic_of(word) if word else None
+        if topic is not None:
+            return self.outcome(Reply(render_how_to_play(rules, topic), private=True))
+        return self.outcome(Reply(render_how_to_play(rules) + "\n\n" + _(RULES_TOPICS)
+                                  + "\n\n" + render_rules(rules), private=True))
 
     async def help(self) -> Outcome:
         table = self.table

@@ -384,6 +384,19 @@ class SqliteRepository:
         assert row is not None
         return {"games": row["games"], "wins": row["wins"]}
 
+    async def finished_games(self, user_keys: Collection[str], variant: str
+                             ) -> dict[str, int]:
+        keys = sorted(set(user_keys))
+        if not keys:
+            return {}
+        marks = ", ".join("?" for _ in keys)
+        rows = await self._all(f"SELECT user_key, COUNT(*) FROM results WHERE variant = ? "
+                               f"AND user_key IN ({marks}) GROUP BY user_key",
+                               [variant, *keys])
+        counts = {key: 0 for key in keys}
+        counts.update({row[0]: int(row[1]) for row in rows})
+        return counts
+
     async def leaderboard(self, chat_key: str | None, limit: int) -> list[dict[str, Any]]:
         where = "user_key IS NOT NULL" + (" AND chat_key = ?" if chat_key else "")
         params: tuple[Any, ...] = (chat_key,) if chat_key else ()

@@ -21,7 +21,7 @@ from bot.render.events import event_line
 from bot.render.lobby import render_lobby
 from bot.render.notices import render_notice
 from bot.render.text import render_hand_end, render_table
-from bot.service.notifier import Notice
+from bot.ports.screens import Notice
 from bot.telegram_bot import texts
 from bot.telegram_bot.callbacks import to_base36
 from bot.telegram_bot.identity import chat_id_of, deep_link, thread_id_of

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.i18n import _, use_locale
+from bot.ports.entry import Entry
+from bot.ports.intents import Command, Intent
 from bot.ports.model import Status, TableInfo, UserRef
 from bot.service.catalogue import variant_name
 from bot.service.clock import Clock
@@ -26,7 +28,7 @@ from bot.service.table_rules import table_rules
 from bot.storage import open_database
 from bot.storage.database import Database, DatabaseUnusable
 from bot.storage.repository import SqliteRepository
-from bot.terminal.game import CALL_PROMPT_SECONDS, Sleep, TerminalGame
+from bot.terminal.game import CALL_PROMPT_SECONDS, ORIGIN, Sleep, TerminalGame
 from bot.terminal.input import AsyncLineReader
 from bot.terminal.notifier import TerminalNotifier
 from bot.terminal.setup import (
@@ -55,7 +57,8 @@ class DatabaseUnavailable(Exception):
 async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader, out: TextIO,
                locale: str, new: bool = False, clock: Clock | None = None,
                sleep: Sleep = asyncio.sleep, compute: Compute | None = None,
-               lang_chosen: bool = True, call_timeout: float = CALL_PROMPT_SECONDS) -> int:
+               lang_chosen: bool = True, call_timeout: float = CALL_PROMPT_SECONDS,
+               guide: bool = True) -> int:
     """Play in the terminal; returns the exit code (0).
 
     Resumes the unfinished game stored in ``db_path`` (it keeps its rules, seats
@@ -66,6 +69,8 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
     ``clock`` and ``sleep`` are injectable so tests run without waiting; ``compute``: where
     engine work runs (the command line passes its worker pool; default in-process).
     ``call_timeout``: seconds an out-of-turn call prompt waits before play goes on.
+    ``guide``: while the player has finished no game of the variant, say what they can do
+    and explain the first refusal of each kind (:mod:`bot.render.guide`); False: never.
 
     Raises :class:`engine.errors.RuleOptionError` for bad rules or a player count
     the variant does not allow (before the database is touched), and
@@ -79,14 +84,15 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
         service = GameService(SqliteRepository(db), {PLATFORM: notifier}, clock,
                               terminal_settings(config.delay),
                               seed_source=None if seed is None else (lambda: seed),
-                              compute=compute)
+                              compute=compute, guide=guide)
+        entry = service.entry
         user = terminal_user(config.name, locale)
         if lang_chosen:
-            await service.set_locale(user, None)  # this run's --lang decides
+            await service.queries.set_locale(user, None)  # this run's --lang decides
         else:
-            locale = notifier.locale = await service.locale_of(user)
+            locale = notifier.locale = await entry.locale_of(user)
         with use_locale(locale):
-            info = await service.table_info(TERMINAL_KEY)
+            info = await entry.table_info(TERMINAL_KEY)
             if info is not None and info.status is Status.PLAYING \
                     and info.seat_of(user.key) is not None \
                     and (new or (config.chosen and _other_rules(config, info))):
@@ -95,13 +101,13 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
                 new = await _ask_new_game(info, config, notifier, read_line)
             if info is not None and (new or info.status is not Status.PLAYING
                                      or info.seat_of(user.key) is None):
-                await service.cancel(TERMINAL_KEY, user, is_admin=True)
+                await _do(entry, user, "cancel", is_admin=True)
                 info = None
             if info is None:
-                await _new_table(service, user, config, notifier)
+                await _new_table(entry, user, config, notifier)
             else:
                 await _announce_resume(service, info, user, notifier)
-        return await TerminalGame(service, user, notifier, read_line, sleep,
+        return await TerminalGame(entry, service.tick, user, notifier, read_line, sleep,
                                   call_timeout=call_timeout).run()
     finally:
         await db.close()
@@ -143,15 +149,28 @@ def _intro(info: TableInfo, user: UserRef) -> str:
         variant=_(variant_name(info.variant)), preset=rules.preset, name=name)
 
 
-async def _new_table(service: GameService, user: UserRef, config: PlayConfig,
+async def _do(entry: Entry, user: UserRef, verb: str, *args: str, is_admin: bool = False
+              ) -> TableInfo:
+    """One table verb of the set-up through the entry point; raises its refusal (the
+    configuration was checked before, so none is expected)."""
+    outcome = await entry.handle(Intent(Command(verb, args), user, TERMINAL_KEY,
+                                        is_admin=is_admin, origin=ORIGIN))
+    if outcome.error is not None:
+        raise outcome.error
+    assert outcome.info is not None
+    return outcome.info
+
+
+async def _new_table(entry: Entry, user: UserRef, config: PlayConfig,
                      notifier: TerminalNotifier) -> None:
     """Open the table with the player seated, add the AI seats and start the game."""
-    info = await service.new_table(TERMINAL_KEY, user, config.variant, config.preset,
-                                   config.options)
+    words = [config.variant, *([config.preset] if config.preset else []),
+             *(f"{name}={value}" for name, value in config.options.items())]
+    info = await _do(entry, user, "new", *words)
     for _seat in range(config.players - 1):
-        info = await service.add_ai(TERMINAL_KEY, user, config.ai)
+        info = await _do(entry, user, "addbot", config.ai)
     notifier.write(_intro(info, user))
-    await service.start(TERMINAL_KEY, user)
+    await _do(entry, user, "start")
 
 
 async def _announce_resume(service: GameService, info: TableInfo, user: UserRef,

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.bench.pg_server import PgServer
 from bot.cli import main
 from bot.ports.model import Status
 from bot.storage.database import latest_schema
+from devsupport.pg_server import PgServer
 from tests.bot.service.support import ANA, BEN, CHAT, make_harness
 
 

@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.discord_bot.hand import HandState
+from bot.i18n import use_locale
 from bot.interaction.hand import hand_cards, hand_model
 from bot.ports.model import UserRef
 from bot.render.cards import card_text
 from engine.actions import Action, Draw, TakeDiscard
 from engine.ai import make_ai
-from engine.cards import Card
+from engine.cards import Card, parse_card
 from engine.events import DealStarted, TookDiscard
 from engine.game import legal_actions
 from engine.state import GameState, Phase
@@ -91,7 +92,8 @@ class Truth:
             if seat == viewer_seat:
                 continue
             for card in cards:
-                if re.search(r"(?<![0-9A-Za-z])" + re.escape(card_text(card)), text):
+                if any(re.search(r"(?<![0-9A-Za-z])" + re.escape(form), text)
+                       for form in card_forms(card)):
                     found.append(f"{card_text(card)} of seat {seat}")
         return found
 
@@ -204,8 +206,9 @@ class Players:
         wanted = Counter(card_text(c) for c in cards)
         values = []
         for option in select["options"]:
-            if wanted[option["label"]] > 0:
-                wanted[option["label"]] -= 1
+            label = card_text(parse_card(option["label"]))  # the label in either language
+            if wanted[label] > 0:
+                wanted[label] -= 1
                 values.append(option["value"])
         assert not +wanted, f"cards {wanted} not in the select"
         await self.pick(user, message, control(message, "c0"), values)
@@ -250,3 +253,12 @@ class Players:
         numbers = [n for n, offer in enumerate(model.offers) if offer.action == action]
         assert numbers, f"{action} not offered: {[o.label for o in model.offers]}"
         return numbers[0]
+
+
+def card_forms(card: Card) -> set[str]:
+    """How a screen writes ``card`` in every language (``Q♥`` and ``D♥``)."""
+    forms = set()
+    for locale in ("en", "de"):
+        with use_locale(locale):
+            forms.add(card_text(card))
+    return forms

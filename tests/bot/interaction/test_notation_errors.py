@@ -25,6 +25,6 @@ async def test_a_bad_tile_is_explained_with_tile_examples(tmp_path: Path) -> Non
         assert tile.text == "'r66' is not a tile (examples: r7 y10 b13 k1 jo)."
         assert card.text == "'r66' is not a card (examples: 7h 10d qs ac jk)."
         german = await handle_text(s, romanian, BEA, "discard r66")  # Bea's app is German
-        assert german.text == "'r66' ist kein Stein (Beispiele: r7 y10 b13 k1 jo)."
+        assert german.text == "'r66' ist kein Stein (Beispiele: r7 g10 b13 s1 jo)."
     finally:
         await harness.db.close()

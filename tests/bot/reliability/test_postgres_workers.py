@@ -23,7 +23,6 @@ from pathlib import Path
 import pytest
 from telegram.ext import AIORateLimiter
 
-from bot.bench.pg_server import PgServer
 from bot.ports.model import ChatKey, Status, TableInfo, TableSettings, UserRef
 from bot.service.clock import ManualClock
 from bot.service.errors import TableBusy
@@ -31,6 +30,7 @@ from bot.service.repository import LogEntry
 from bot.service.service import GameService
 from bot.storage.postgres import PgDatabase, PostgresRepository, open_postgres
 from bot.telegram_bot import TelegramAdapter
+from devsupport.pg_server import PgServer
 from engine.ai import make_ai
 from engine.commands import format_action
 from engine.errors import IllegalMove

@@ -49,7 +49,7 @@ async def test_refusals_are_private_and_localized(harness: Harness) -> None:
     german = await say(s, CHAT, BEN, "join")  # ben's app is set to de-DE
     assert not english.ok and english.private
     assert english.text == "There is no game here. Start one with new."
-    assert german.text == "Hier läuft kein Spiel. Starte eins mit new."
+    assert german.text == "Hier läuft kein Spiel. Starte eins mit neu."
     await say(s, CHAT, ANA, "new")
     bad = await say(s, CHAT, ANA, "set timer=5s")
     assert not bad.ok and bad.text is not None and "5s" in bad.text
@@ -58,3 +58,43 @@ async def test_refusals_are_private_and_localized(harness: Harness) -> None:
     assert again.text is not None and "nicht erlaubt" in again.text
     unknown = await say(s, CHAT, ANA, "fly away")
     assert not unknown.ok and unknown.text is not None and "fly" in unknown.text
+
+
+async def test_rules_teach_the_game_then_list_the_options(harness: Harness) -> None:
+    """issue 37: "`regeln`/`rules` (terminal and chats) shows it [how to play], then the
+    table's options; a short `regeln <thema>` per topic"."""
+    s = harness.people
+    await say(s, CHAT, ANA, "new romanian")
+    rules = await say(s, CHAT, BEN, "regeln")
+    assert rules.ok and rules.private and rules.text is not None
+    text = rules.text
+    assert text.startswith("So wird gespielt:\nZiel:\n")
+    assert text.index("Die Erstmeldung:") < text.index("Wertung:") < text.index("Regeln: ")
+    assert "opening = 50" in text
+    one = await say(s, CHAT, BEN, "regeln erstmeldung")
+    assert one.text is not None and one.text.startswith("Die Erstmeldung:\n  Deine Erstmeldung")
+    assert "Wertung" not in one.text
+    options = await say(s, CHAT, ANA, "rules options")
+    assert options.text is not None and options.text.startswith("Rules: Romanian Rummy")
+
+
+async def test_the_first_refusal_of_a_kind_explains_its_rule(harness: Harness) -> None:
+    """issue 37: in a first game "the first refusal of a kind explains the rule behind it
+    with an example"; a second refusal of that kind does not repeat it."""
+    s = harness.people
+    await say(s, CHAT, ANA, "new")
+    await say(s, CHAT, BEN, "join")
+    await say(s, CHAT, ANA, "start")
+    info = await s.table_info(CHAT)
+    assert info is not None
+    _info, view = await s.table_view(CHAT)
+    assert view is not None and view.current is not None
+    user = ANA if view.current == 0 else BEN
+    first = await say(s, CHAT, user, "discard jk")
+    assert not first.ok and first.text is not None and "\n" in first.text  # the rule
+    again = await say(s, CHAT, user, "discard jk")
+    assert again.text is not None and "\n" not in again.text
+    meld = await say(s, CHAT, user, "meld 2c 9h ks")
+    assert meld.text is not None and "\n" not in meld.text  # not in the hand: no rule
+    after = await s.table_info(CHAT)
+    assert after is not None and after.version == info.version  # nothing changed

@@ -35,7 +35,7 @@ FORUM = -1009876543210
 WAIT = 10.0  # seconds: the bound of every wait
 
 # A card as shown in messages: 10♦, Q♠, A♣, 7♥, 🃏.
-CARD_TEXT = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])|🃏")
+CARD_TEXT = re.compile(r"(10|[2-9AJQKBD])([♣♦♥♠])|🃏")
 
 
 @dataclass

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import bot
-from bot.bench.report import BenchConfig, Row, Section
+from benchmarks.report import BenchConfig, Row, Section
 from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
 from bot.service.model import Table
 from bot.service.scheduling import reschedule

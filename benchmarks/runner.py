@@ -2,7 +2,7 @@
 
 The sections live in one place, :data:`SECTIONS` (name -> module). Each module is
 imported only when its section runs, and must have ``run(config: BenchConfig)``
-returning a :class:`~bot.bench.report.Section` or a list of them. A module that is
+returning a :class:`~benchmarks.report.Section` or a list of them. A module that is
 missing or raises is reported as a section with a note; the other sections still run.
 
 ``rummy-bot bench`` (:mod:`bot.cli`) calls :func:`run_bench`; progress lines go to
@@ -21,22 +21,22 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.bench.machine import describe, header_lines
-from bot.bench.report import BenchConfig, Row, Section, format_report
+from benchmarks.machine import describe, header_lines
+from benchmarks.report import BenchConfig, Row, Section, format_report
 
 __all__ = ["SECTIONS", "collect", "parse_only", "report_json", "run_bench"]
 
 #: Every benchmark section, in report order: name -> module with ``run(config)``.
 SECTIONS: Mapping[str, str] = {
-    "search": "bot.bench.search",
-    "playouts": "bot.bench.playouts",
-    "legal": "bot.bench.legal",
-    "ai": "bot.bench.ai",
-    "strength": "bot.bench.strength",
-    "service_load": "bot.bench.service_load",
-    "startup": "bot.bench.startup",
-    "stall": "bot.bench.stall",
-    "workers": "bot.bench.workers",
+    "search": "benchmarks.search",
+    "playouts": "benchmarks.playouts",
+    "legal": "benchmarks.legal",
+    "ai": "benchmarks.ai",
+    "strength": "benchmarks.strength",
+    "service_load": "benchmarks.service_load",
+    "startup": "benchmarks.startup",
+    "stall": "benchmarks.stall",
+    "workers": "benchmarks.workers",
 }
 
 

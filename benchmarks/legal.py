@@ -10,7 +10,7 @@ hand size, options). Game ``i`` uses seed ``config.seed + i`` and its option set
 generator seeded the same way, so a max can be replayed.
 
 The interpreter's cyclic garbage collector runs between the timed calls, as in the
-engine workers (:func:`bot.bench.heap.worker_heap`, :mod:`bot.service.collector`); its
+engine workers (:func:`benchmarks.heap.worker_heap`, :mod:`bot.service.collector`); its
 longest run is measured (``gc.callbacks``) and printed, and is in no timed call.
 """
 
@@ -20,9 +20,9 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from bot.bench.heap import NOTE as HEAP_NOTE
-from bot.bench.heap import Collections, worker_heap
-from bot.bench.report import BenchConfig, Row, Section, median, percentile
+from benchmarks.heap import NOTE as HEAP_NOTE
+from benchmarks.heap import Collections, worker_heap
+from benchmarks.report import BenchConfig, Row, Section, median, percentile
 from engine.ai import make_ai
 from engine.dealing import new_game
 from engine.game import apply_legal, legal_actions
@@ -77,7 +77,7 @@ def _options(variant: str, rng: random.Random) -> dict[str, OptionValue]:
 def timed_games(variant: str, games: int, seed: int) -> Latency:
     """Play ``games`` random-option games of ``variant`` (first deal each) and time every
     ``legal_actions`` call of the seat to move, on a frozen start-up heap, collecting
-    garbage after each call (:func:`bot.bench.heap.worker_heap`)."""
+    garbage after each call (:func:`benchmarks.heap.worker_heap`)."""
     out = Latency(games=games)
     # the heap first: its own collection at the start is not one of the run's
     with worker_heap() as heap, Collections() as collections:

@@ -1,4 +1,4 @@
-"""Smoke tests of the service and start-up benchmarks (bot.bench.service_load, .startup) in
+"""Smoke tests of the service and start-up benchmarks (benchmarks.service_load, .startup) in
 tiny configurations: the rows they report, that the start-up bench really stores and
 loads its tables, that temporary files go away; no timing is asserted. Also the
 repository's cache of decoded tables, which the service benchmark led to."""
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.bench import service_load, startup
-from bot.bench.report import BenchConfig, Section
+from benchmarks import service_load, startup
+from benchmarks.report import BenchConfig, Section
 from bot.ports.model import ChatKey, Status
 from bot.storage import open_database
 from bot.storage.repository import SqliteRepository, table_from_row

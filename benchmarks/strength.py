@@ -3,7 +3,7 @@
 Per variant (standard rules), deal ``i`` (the first deal of a game with seed
 ``config.seed + i``) is played twice with the same cards, the two AIs swapping seats, so
 luck of the deal cancels out. A hand's winner is the seat that went out, else the one
-with the fewest penalty points (:func:`bot.bench.ai.deal_winners`; ties count half).
+with the fewest penalty points (:func:`benchmarks.ai.deal_winners`; ties count half).
 The share of hands won by the first AI comes with a 95 % confidence interval over the
 deal pairs (each pair scores 0, 1/4, ... 1; normal approximation, so the interval is
 honest about the pairs' correlation), and so does its *points per hand*: the deal's
@@ -24,10 +24,10 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from bot.bench.ai import MAX_ACTIONS, deal_winners
-from bot.bench.heap import NOTE as HEAP_NOTE
-from bot.bench.heap import WorkerHeap, worker_heap
-from bot.bench.report import BenchConfig, Row, Section, median, percentile
+from benchmarks.ai import MAX_ACTIONS, deal_winners
+from benchmarks.heap import NOTE as HEAP_NOTE
+from benchmarks.heap import WorkerHeap, worker_heap
+from benchmarks.report import BenchConfig, Row, Section, median, percentile
 from engine.ai import make_ai
 from engine.dealing import new_game
 from engine.game import apply, legal_actions

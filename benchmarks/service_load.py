@@ -41,7 +41,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.bench.report import BenchConfig, Row, Section, percentile
+from benchmarks.report import BenchConfig, Row, Section, percentile
 from bot.ports.model import ChatKey, TableInfo, TableSettings, UserRef
 from bot.service.notifier import Notice
 from bot.service.service import GameService

@@ -10,13 +10,12 @@ import datetime as dt
 import os
 import platform
 import sys
-from dataclasses import dataclass
-from importlib import machinery, metadata
+from importlib import metadata
 from pathlib import Path
 
-import engine
+from devsupport.engine_build import engine_build
 
-__all__ = ["PEERS", "EngineBuild", "describe", "engine_build", "header_lines", "package_version"]
+__all__ = ["PEERS", "describe", "header_lines", "package_version"]
 
 #: Distributions whose versions the header names: the project, the peers of the ``bench``
 #: extra and the libraries that decide their speed.
@@ -114,43 +113,6 @@ def package_version(name: str) -> str | None:
         return metadata.version(name)
     except metadata.PackageNotFoundError:
         return None
-
-
-@dataclass(frozen=True, slots=True)
-class EngineBuild:
-    """Which engine modules run compiled (README, "Compiled engine"): ``compiled`` and
-    ``modules`` count the engine's ``.py`` files with and without a C extension next to
-    them; ``stale`` names the extensions older than their source (they would run instead
-    of the edited code)."""
-
-    compiled: int
-    modules: int
-    stale: tuple[str, ...]
-
-    def __str__(self) -> str:
-        if not self.compiled:
-            return "pure Python"
-        text = f"compiled with mypyc: {self.compiled} of {self.modules} modules"
-        return text + (f", {len(self.stale)} STALE" if self.stale else "")
-
-
-def engine_build(root: Path | None = None) -> EngineBuild:
-    """The build of the ``engine`` package in folder ``root`` (default: the imported one):
-    a module counts as compiled when a C extension of this interpreter's suffixes lies
-    next to its ``.py`` file, and as stale when that extension is older than the source."""
-    root = root if root is not None else Path(engine.__file__).parent
-    compiled = 0
-    stale: list[str] = []
-    sources = sorted(root.rglob("*.py"))
-    for source in sources:
-        for suffix in machinery.EXTENSION_SUFFIXES:
-            ext = source.with_name(source.stem + suffix)
-            if ext.exists():
-                compiled += 1
-                if ext.stat().st_mtime < source.stat().st_mtime:
-                    stale.append(str(ext.relative_to(root.parent)))
-                break
-    return EngineBuild(compiled, len(sources), tuple(stale))
 
 
 def _load() -> str:

@@ -1,7 +1,7 @@
 """The figures a benchmark section reports, and the table they are printed as.
 
-Every benchmark module of :mod:`bot.bench` has a ``run(config) -> Section``
-function; :mod:`bot.bench.runner` calls them and prints the sections with
+Every benchmark module of :mod:`benchmarks` has a ``run(config) -> Section``
+function; :mod:`benchmarks.runner` calls them and prints the sections with
 :func:`format_report`. A :class:`Row` holds one measured figure with its unit
 and, where the project set one, its target; the verdict ("ok", "MISSED by ...")
 is computed from the two, never typed in.

@@ -3,9 +3,9 @@ x4 worker processes, every action committed, figures for each."""
 
 from __future__ import annotations
 
-from bot.bench import workers
-from bot.bench.pg_server import find_binaries
-from bot.bench.report import BenchConfig
+from benchmarks import workers
+from benchmarks.report import BenchConfig
+from devsupport.pg_server import find_binaries
 
 
 def test_the_workers_section_measures_every_configuration() -> None:

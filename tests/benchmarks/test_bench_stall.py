@@ -3,8 +3,8 @@ never timings: the figures are printed by ``rummy-bot bench --only stall``)."""
 
 from __future__ import annotations
 
-from bot.bench import runner, stall
-from bot.bench.report import BenchConfig
+from benchmarks import runner, stall
+from benchmarks.report import BenchConfig
 
 
 def test_the_stall_section_runs_every_load_and_reports() -> None:

@@ -34,8 +34,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from bot.bench.heap import Collections
-from bot.bench.report import BenchConfig, Row, Section, percentile
+from benchmarks.heap import Collections
+from benchmarks.report import BenchConfig, Row, Section, percentile
 from bot.interaction.commands import handle_text
 from bot.ports.model import ChatKey, TableSettings, UserRef
 from bot.service import engine_work

@@ -1,4 +1,4 @@
-"""Tests for bot.bench (``rummy-bot bench``): behaviour only, never timings.
+"""Tests for benchmarks (``rummy-bot bench``): behaviour only, never timings.
 
 Tests marked ``bench`` run the peers of the bench extra (rlcard, rummikub-solver); the
 normal suite deselects them, .ci/run runs them in their own step (``pytest -m bench``)."""
@@ -8,20 +8,18 @@ from __future__ import annotations
 import gc
 import io
 import json
-import os
 import sys
 import types
 from collections.abc import Sequence
 from fractions import Fraction
-from importlib import machinery
 from pathlib import Path
 
 import pytest
 
-from bot.bench import ai, legal, machine, playouts, runner, strength
-from bot.bench.heap import worker_heap
-from bot.bench.report import BenchConfig, Row, Section, format_report, median, percentile
-from bot.bench.search import (
+from benchmarks import ai, legal, machine, playouts, runner, strength
+from benchmarks.heap import worker_heap
+from benchmarks.report import BenchConfig, Row, Section, format_report, median, percentile
+from benchmarks.search import (
     RUMMIKUB_RULES,
     RummikubPeer,
     card_hands,
@@ -30,6 +28,7 @@ from bot.bench.search import (
     racks,
 )
 from bot.cli import main
+from devsupport.engine_build import engine_build
 from engine.cards import JOKER, Card, parse_card, parse_cards
 from engine.melds import CardSpec
 from engine.rules import make_rules
@@ -83,31 +82,12 @@ def test_percentile_and_median_on_known_data() -> None:
 # --- machine ---------------------------------------------------------------------------------
 
 
-def test_the_engine_build_counts_compiled_modules_and_names_stale_ones(tmp_path: Path) -> None:
-    """A module with a C extension next to it counts as compiled; an extension older than
-    its source is stale (it would run instead of the edited code; tests/conftest.py
-    refuses to start with one)."""
-    package = tmp_path / "engine"
-    (package / "sub").mkdir(parents=True)
-    suffix = machinery.EXTENSION_SUFFIXES[0]
-    for name in ("__init__", "fresh", "old", "sub/plain"):
-        (package / f"{name}.py").write_text("")
-    assert str(machine.engine_build(package)) == "pure Python"
-    (package / f"fresh{suffix}").write_bytes(b"")
-    (package / f"old{suffix}").write_bytes(b"")
-    os.utime(package / f"old{suffix}", (1_000_000, 1_000_000))
-    build = machine.engine_build(package)
-    assert (build.compiled, build.modules) == (2, 4)
-    assert build.stale == (f"engine/old{suffix}",)
-    assert str(build) == "compiled with mypyc: 2 of 4 modules, 1 STALE"
-
-
 @pytest.mark.bench
 def test_machine_description_names_cpu_ram_python_and_peers() -> None:
     info = machine.describe(Path.cwd())
     assert list(info) == ["cpu", "ram", "os", "python", "project", "engine", "peers", "disk",
                           "load", "date"]
-    assert info["engine"] == str(machine.engine_build())
+    assert info["engine"] == str(engine_build())
     assert info["engine"].startswith(("pure Python", "compiled with mypyc: "))
     assert "logical CPUs" in info["cpu"]
     assert info["python"].startswith(("CPython", "PyPy"))

@@ -22,9 +22,9 @@ import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from bot.bench.heap import NOTE as HEAP_NOTE
-from bot.bench.heap import WorkerHeap, worker_heap
-from bot.bench.report import BenchConfig, Row, Section, median, percentile
+from benchmarks.heap import NOTE as HEAP_NOTE
+from benchmarks.heap import WorkerHeap, worker_heap
+from benchmarks.report import BenchConfig, Row, Section, median, percentile
 from engine.ai import make_ai
 from engine.dealing import new_game
 from engine.game import apply, legal_actions

@@ -27,9 +27,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.bench.heap import FROZEN_NOTE, frozen_heap
-from bot.bench.machine import package_version
-from bot.bench.report import BenchConfig, Row, Section
+from benchmarks.heap import FROZEN_NOTE, frozen_heap
+from benchmarks.machine import package_version
+from benchmarks.report import BenchConfig, Row, Section
 from engine.ai import make_ai
 from engine.dealing import new_game
 from engine.game import apply_legal, legal_actions

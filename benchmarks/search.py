@@ -39,10 +39,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Protocol
 
-from bot.bench.heap import NOTE as HEAP_NOTE
-from bot.bench.heap import WorkerHeap, worker_heap
-from bot.bench.machine import package_version
-from bot.bench.report import BenchConfig, Row, Section, median, percentile
+from benchmarks.heap import NOTE as HEAP_NOTE
+from benchmarks.heap import WorkerHeap, worker_heap
+from benchmarks.machine import package_version
+from benchmarks.report import BenchConfig, Row, Section, median, percentile
 from engine import search as engine_search
 from engine.cards import CARD_SUITS, JOKER, TILE_COLOURS, Card, Suit, standard_deck
 from engine.melds import AceMode, MeldRules, readings

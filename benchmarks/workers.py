@@ -1,17 +1,17 @@
 """Several worker processes on one PostgreSQL database, next to one worker on SQLite.
 
-Each worker is a process of its own (``python -m bot.bench.workers URL TABLES ACTIONS
+Each worker is a process of its own (``python -m benchmarks.workers URL TABLES ACTIONS
 SEED``): it opens the game service on the database, starts ``TABLES`` two-player games in
 chats of its own and plays ``ACTIONS`` actions on each, every table closed loop (the next
 action when the last one was answered), all tables at once, with the drivers of
-:mod:`bot.bench.service_load` (moves chosen ahead, outside the timed calls). It prints one
+:mod:`benchmarks.service_load` (moves chosen ahead, outside the timed calls). It prints one
 JSON line: the wall time of every ``act`` call and the elapsed time.
 
 Configurations, measured in one run and alternated (round 1: SQLite x1, PostgreSQL x1,
 x2, x4; round 2 the same again; the better round is reported): committed actions/s over
 all workers, and per action p50, p99 and max (with the worker and the action number of
 the max). The PostgreSQL server is a throwaway one on 127.0.0.1
-(:mod:`bot.bench.pg_server`; ``fsync=off``, as the SQLite bench's
+(:mod:`devsupport.pg_server`; ``fsync=off``, as the SQLite bench's
 ``synchronous=NORMAL`` does not wait for the disk either); without its binaries the
 section says so.
 """
@@ -29,13 +29,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bot.bench.pg_server import find_binaries, running_server
-from bot.bench.report import BenchConfig, Row, Section, percentile
-from bot.bench.service_load import PLATFORM, Driver, NullNotifier
+from benchmarks.report import BenchConfig, Row, Section, percentile
+from benchmarks.service_load import PLATFORM, Driver, NullNotifier
 from bot.ports.model import ChatKey, TableSettings, UserRef
 from bot.service.service import GameService
 from bot.settings import Settings
 from bot.storage.backend import open_storage
+from devsupport.pg_server import find_binaries, running_server
 from engine.ai import make_ai
 
 __all__ = ["run"]
@@ -75,9 +75,13 @@ async def _work(target: str, tables: int, actions: int, seed: int) -> dict[str, 
 
 
 def _spawn(target: str, tables: int, actions: int, seed: int) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "bot.bench.workers", target, str(tables),
+    # the child imports this package from the same checkout, whatever its working directory
+    checkout = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (checkout, env.get("PYTHONPATH")) if p)
+    return subprocess.Popen([sys.executable, "-m", "benchmarks.workers", target, str(tables),
                              str(actions), str(seed)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, env=env)
 
 
 def _measure(target: str, workers: int, tables: int, actions: int, seed: int
