@@ -110,8 +110,9 @@ class Queries:
         own = None
         if seat is not None and table.state is not None and table.status is Status.PLAYING:
             facts = (await self.screens.facts(table, [seat]))[seat]
+            guided = user.key in await self.screens.guided(table)
             own = self.screens.seat_screen(table, seat, facts,
-                                           locales.of(user.key, user.locale))
+                                           locales.of(user.key, user.locale), guided)
         return self.screens.table_screen(table, locales), own
 
     async def stats(self, user: UserRef) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from bot.ports.model import Status, TableInfo, UserRef
 from bot.service.catalogue import variant_name
 from bot.service.clock import Clock
 from bot.service.compute import Compute
+from bot.service.flow import FlowControl
 from bot.service.service import GameService
 from bot.service.table_rules import table_rules
 from bot.storage import open_database
@@ -85,6 +86,7 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
                               terminal_settings(config.delay),
                               seed_source=None if seed is None else (lambda: seed),
                               compute=compute, guide=guide)
+        service.flow = FlowControl(limited=False)  # one person at their own keyboard
         entry = service.entry
         user = terminal_user(config.name, locale)
         if lang_chosen:

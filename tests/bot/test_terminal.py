@@ -20,6 +20,7 @@ import pytest
 import bot
 from bot.i18n import use_locale
 from bot.ports.model import Seat, SeatKind, Status, TableInfo, TableSettings
+from bot.ports.screens import TimerWarning
 from bot.service.clock import ManualClock
 from bot.service.model import Table
 from bot.storage import open_database
@@ -438,9 +439,8 @@ def _info() -> TableInfo:
 async def test_the_notifier_warns_only_its_player() -> None:
     out = io.StringIO()
     notifier = TerminalNotifier(out, USER_KEY, "de")
-    await notifier.timer_warning(_info(), 0, USER_KEY, 11.6)
-    await notifier.timer_warning(_info(), 1, "telegram:7", 5)
-    await notifier.turn_started(_info(), 0, USER_KEY)
+    await notifier.warn(TimerWarning(_info(), 0, USER_KEY, 11.6, "de"))
+    await notifier.warn(TimerWarning(_info(), 1, "telegram:7", 5, "de"))
     assert out.getvalue() == "Beeil dich: dein Zug endet in 12 Sekunden.\n"
 
 
