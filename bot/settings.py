@@ -191,6 +191,11 @@ class Settings(BaseSettings):
     """Seconds one engine call (a move, an AI decision, a hint, the legal-move list) may
     take before it is given up (``ENGINE_BUDGET``, 0.1-60)."""
 
+    first_game_guide: bool = True
+    """Guide people through their first game of a variant (``FIRST_GAME_GUIDE``, on or
+    off): what they can do now and what to type, and the rule behind the first refusal of
+    a kind (:mod:`bot.render.guide`)."""
+
     if not TYPE_CHECKING:  # keep the typed signature pydantic gives type checkers
 
         def __init__(self, **values: Any) -> None:
@@ -376,6 +381,8 @@ def _line(error: ErrorDetails) -> tuple[str, str]:
         text = _("{variable} must be between {low} and {high} (got {value!r}).")
         fields = {"low": next(item.ge for item in field.metadata if hasattr(item, "ge")),
                   "high": next(item.le for item in field.metadata if hasattr(item, "le"))}
+    elif kind.startswith("bool_"):
+        text = _("{variable} must be on or off (got {value!r}).")
     elif kind.startswith("int_"):
         text = _("{variable} must be an integer (got {value!r}).")
     elif kind.startswith("float_") or kind == "finite_number":

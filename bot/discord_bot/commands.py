@@ -23,8 +23,8 @@ from discord import app_commands
 
 from bot.discord_bot.flows import Flows, chat_key, user_ref
 from bot.i18n import N_
+from bot.interaction import catalogue
 from bot.ports.model import TIMERS
-from bot.service import catalogue
 from engine.rules import Option
 
 #: Autocomplete and choice lists are cut to Discord's 25 entries of 100 characters.

@@ -135,8 +135,12 @@ class EntryPoint:
         """The person's legal moves as command lines (completions)."""
         return await self.queries.legal_commands(key, user)
 
-    async def screens(self, table_id: int, user: UserRef
+    async def screens(self, table_id: int, user: UserRef | None
                       ) -> tuple[TableScreen, SeatScreen | None] | None:
-        """What a page opened on table ``table_id`` shows ``user``; ``None`` when the
-        table is not active."""
+        """What table ``table_id`` shows ``user`` (``None``: the public table only);
+        ``None`` when the table is not active."""
         return await self.queries.screens_of(table_id, user)
+
+    async def tables_of(self, user: UserRef) -> list[TableInfo]:
+        """The active tables where ``user`` sits."""
+        return await self.queries.tables_of(user)

@@ -10,6 +10,7 @@ import logging
 from collections import Counter
 from dataclasses import replace
 
+from bot.interaction.hand import hand_digest
 from bot.ports.intents import Selection
 from bot.ports.model import ChatKey, Status, UserRef
 from bot.ports.screens import Notice
@@ -48,10 +49,10 @@ class PlaySteps:
                   update_key: str | None = None, loaded: Table | None = None,
                   version: int | None = None) -> Committed:
         """Apply a game command of ``user`` (text in the command language, or an action;
-        its seat is replaced by the user's seat). ``version``: the table version the
-        control that sent it was drawn for (:class:`StaleControl` when the table moved
-        on). Raises ``CommandError``, ``CardParseError``, ``IllegalMove`` subclasses or a
-        :class:`ServiceError`."""
+        its seat is replaced by the user's seat). ``version``: the game state's version
+        (:attr:`engine.views.PublicView.version`) the control that sent it was drawn for
+        (:class:`StaleControl` when the game moved on). Raises ``CommandError``,
+        ``CardParseError``, ``IllegalMove`` subclasses or a :class:`ServiceError`."""
 
         async def step(table: Table) -> Change:
             seat = table.seat_of(user.key)
@@ -60,7 +61,7 @@ class PlaySteps:
                 raise NotPlaying()
             if seat is None:
                 raise NotSeated()
-            if version is not None and version != table.version:
+            if version is not None and version != table.state.version:
                 raise StaleControl()
             return self._taken_back(table, seat, await self._apply(table, replace(
                 action, seat=seat), user.key))
@@ -70,12 +71,12 @@ class PlaySteps:
     async def press(self, where: Where, user: UserRef, selection: Selection, version: int,
                     update_key: str | None = None, loaded: Table | None = None
                     ) -> Committed:
-        """Carry out offer ``selection.offer`` of the user's hand screen drawn at table
-        version ``version`` for ``selection`` (its order and selection): resolved to its
-        action and applied in one worker call. Raises :class:`StaleControl` when the table
-        or the hand moved on, :class:`bot.service.errors.UnknownOffer` for an offer
-        number that screen never listed."""
-        from bot.interaction.hand import hand_digest
+        """Carry out offer ``selection.offer`` of the user's hand screen drawn at game state
+        version ``version`` (:attr:`engine.views.PublicView.version`) for ``selection``
+        (its order and selection): resolved to its action and applied in one worker call.
+        Raises :class:`StaleControl` when the game or the hand moved on,
+        :class:`bot.service.errors.UnknownOffer` for an offer number that screen never
+        listed."""
 
         async def step(table: Table) -> Change:
             seat = table.seat_of(user.key)
@@ -84,7 +85,7 @@ class PlaySteps:
             state = table.state
             if state is None or table.status is not Status.PLAYING:
                 raise NotPlaying()
-            if version != table.version or (selection.digest is not None
+            if version != state.version or (selection.digest is not None
                                               and selection.digest != hand_digest(
                                                   state.hands[seat])):
                 raise StaleControl()

@@ -96,19 +96,20 @@ class Queries:
             log.info("legal moves of table %d seat %d: none in time", table.id, seat)
             return []
 
-    async def screens_of(self, table_id: int, user: UserRef
+    async def screens_of(self, table_id: int, user: UserRef | None
                          ) -> tuple[TableScreen, SeatScreen | None] | None:
-        """What a page opened on table ``table_id`` shows ``user``: the public table and,
-        when they sit there in a running game, their own seat's screen (in their
-        language); ``None`` when the table is not active."""
+        """What table ``table_id`` shows ``user``: the public table and, when they sit
+        there in a running game, their own seat's screen (in their language);
+        ``user=None``: the public table only; ``None`` when the table is not active."""
         try:
             table = await self.changes.load(table_id)
         except NoTable:
             return None
-        locales = await self.screens.locales(table, [user.key])
-        seat = table.seat_of(user.key)
+        locales = await self.screens.locales(table, [] if user is None else [user.key])
+        seat = None if user is None else table.seat_of(user.key)
         own = None
-        if seat is not None and table.state is not None and table.status is Status.PLAYING:
+        if user is not None and seat is not None and table.state is not None \
+                and table.status is Status.PLAYING:
             facts = (await self.screens.facts(table, [seat]))[seat]
             guided = user.key in await self.screens.guided(table)
             own = self.screens.seat_screen(table, seat, facts,

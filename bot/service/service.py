@@ -27,6 +27,8 @@ import asyncio
 import secrets
 from collections.abc import Callable, Mapping
 
+from bot.http import HttpServer
+from bot.ports.host import Host
 from bot.ports.model import TableSettings
 from bot.ports.notifier import Notifier
 from bot.service.automatic import AutomaticSteps
@@ -86,6 +88,13 @@ class GameService:
             Verbs(self.changes, self.screens, self.lobby, self.play, self.queries,
                   default_locale),
             self.queries, self.publisher, FlowControl(), repo)
+
+    def host(self, http: HttpServer | None = None) -> Host:
+        """What a front end is handed when it starts: the entry point, the chat adapters'
+        message rows, the process's HTTP server and the polling role
+        (:class:`bot.ports.host.Host`)."""
+        return Host(self.entry, self.repo.telegram_messages, self.repo.discord_messages,
+                    http, self.repo.hold_role)
 
     @property
     def compute(self) -> Compute:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.interaction.calls import public_calls
-from bot.interaction.hand import Group, HandModel
+from bot.ports.hand import Group, HandModel
 from bot.ports.model import Status, TableInfo
 from bot.render.cards import card_text
 from bot.telegram_bot import texts
@@ -67,12 +67,12 @@ def table_keyboard(info: TableInfo, view: PublicView, start_link: str | None
     message only."""
     if info.status is not Status.PLAYING:
         return None
-    base = Callback(GROUP, "y", info.id, info.version)
+    base = Callback(GROUP, "y", info.id, view.version)
     buttons = [_button(texts.label("my_hand"), base)]
     if view.phase is Phase.HAND_OVER:
         buttons.append(_button(texts.label("next_deal"), base.with_(action="n")))
     else:
-        buttons += [_button(call.label, base.with_(action="v", arg=str(call.number)))
+        buttons += [_button(call.label, base.with_(action="v", arg=call.verb))
                     for call in public_calls(view)]
     rows = _rows(buttons, ACTIONS_PER_ROW)
     if start_link:
@@ -85,8 +85,9 @@ def table_keyboard(info: TableInfo, view: PublicView, start_link: str | None
 
 @dataclass(frozen=True)
 class HandScreen:
-    """What the hand keyboard shows: the ``model`` drawn for table ``table_id`` at
-    ``version``, on the ``main`` screen or the ``pile`` screen (deeper cards of a spread
+    """What the hand keyboard shows: the ``model`` drawn for table ``table_id`` at game
+    state ``version`` (:attr:`engine.views.PublicView.version`), on the ``main`` screen or
+    the ``pile`` screen (deeper cards of a spread
     discard pile)."""
 
     table_id: int

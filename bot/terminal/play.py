@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.i18n import _, use_locale
+from bot.interaction.catalogue import variant_name
 from bot.ports.entry import Entry
 from bot.ports.intents import Command, Intent
 from bot.ports.model import Status, TableInfo, UserRef
-from bot.service.catalogue import variant_name
 from bot.service.clock import Clock
 from bot.service.compute import Compute
 from bot.service.flow import FlowControl

@@ -231,7 +231,7 @@ async def test_only_one_worker_long_polls_telegram(pg_server: PgServer) -> None:
                                       rate_limiter=AIORateLimiter(overall_max_rate=0,
                                                                   group_max_rate=0))
             service = GameService(PostgresRepository(db), {"telegram": adapter.notifier})
-            await adapter.start(service)
+            await adapter.start(service.host())
             return adapter, db
 
         first, db1 = await worker()

@@ -216,7 +216,7 @@ async def open_table(bot: Bot, game: Game, users: dict[str, FakeUser]) -> int:
         await bot.click(host, table, control(table, "addbot"))
     table = bot.table_message(channel)
     await bot.click(host, table, control(table, "start"))
-    info = await bot.service.table_info(bot.key(channel))
+    info = await bot.service.entry.table_info(bot.key(channel))
     assert info is not None and info.status is Status.PLAYING, game
     assert len(info.seats) == len(game.people) + game.ais
     return info.id

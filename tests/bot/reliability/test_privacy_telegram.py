@@ -222,7 +222,7 @@ async def open_table(bot: Bot, game: Game) -> Table:
     await bot.say(host, GROUP, game.new)
     if game.lang:
         await bot.say(host, GROUP, f"/set lang={game.lang}")
-    info = await bot.service.table_info(chat_key(GROUP, None))
+    info = await bot.service.entry.table_info(chat_key(GROUP, None))
     assert info is not None, f"{game.new} opened no table"
     for number, user in enumerate(game.people[1:]):
         if number % 2:

@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from bot.i18n import use_locale
-from bot.interaction.hand import Group, SortMode, hand_cards, hand_model
+from bot.interaction.hand import Group, SortMode, build_hand_model, hand_cards
+from bot.ports.model import UserRef
 from bot.render.cards import card_text
 from bot.service.model import Table
 from bot.telegram_bot.callbacks import decode
@@ -208,9 +209,10 @@ class Driver:
         message = await self.hand(user)
         drawn = decode(hand_button(message, "r"))  # Sort carries the drawn selection
         table = await self.table()
-        ref = await self.bot.handlers.parts.hands.user_ref(user)
-        model = await hand_model(self.bot.service, table.key, ref, mask=drawn.mask,
-                                 sort=SortMode(drawn.sort))
+        found = await self.bot.service.entry.screens(table.id, UserRef("telegram", str(user),
+                                                                      ""))
+        assert found is not None and found[1] is not None
+        model = build_hand_model(found[1], mask=drawn.mask, sort=SortMode(drawn.sort))
         numbers = [i for i, offer in enumerate(model.offers) if offer.action == action]
         assert numbers, f"{action} is not offered: {[o.label for o in model.offers]}"
         if model.offers[numbers[0]].group is Group.PILE:

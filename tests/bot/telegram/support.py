@@ -14,7 +14,7 @@ from typing import Any
 from telegram.ext import AIORateLimiter
 
 from bot.ports.message_store import TelegramMessageStore
-from bot.ports.model import TableSettings
+from bot.ports.model import ChatKey, TableInfo, TableSettings
 from bot.service.clock import ManualClock
 from bot.service.flow import FlowControl
 from bot.service.service import GameService
@@ -22,6 +22,7 @@ from bot.storage.repository import SqliteRepository
 from bot.telegram_bot import TelegramAdapter
 from bot.telegram_bot.callbacks import decode
 from bot.telegram_bot.handlers import Handlers
+from engine.views import PublicView, public_view
 from tests.bot.backends import open_backend
 from tests.fakes.telegram import CallbackAnswer, FakeMessage, FakeTelegram, running_fake_telegram
 from tests.fakes.telegram.models import CallbackQuery
@@ -77,13 +78,16 @@ class Bot:
         return await self.handled(self.tg.start_private(user, payload))
 
     async def press(self, user: int, message: FakeMessage, data: str) -> CallbackAnswer:
-        """``user`` presses the button ``data``; returns the bot's answer to the query."""
+        """``user`` presses the button ``data``; returns the bot's answer to the query, once
+        the bot handled the whole press (the answer comes first, then the redraws)."""
         query_id = self.tg.press_button(user, message, data)
+        pushed = self.tg.world.updates.last_id
 
         def answered() -> CallbackAnswer | None:
             return next((a for a in self.tg.callback_answers if a.query_id == query_id), None)
 
         answer = await self.tg.wait_for(answered, WAIT)
+        await self.tg.wait_for(lambda: self.handlers.last_update_id >= pushed, WAIT)
         await self.settle()
         return answer
 
@@ -188,7 +192,7 @@ async def running_bot(path: Path, *, webhook_url: str | None = None,
                                                         next_deal_delay=2.0),
                               seed_source=lambda: next(seeds))
         service.flow = scripted_flow()
-        await adapter.start(service)
+        await adapter.start(service.host())
         try:
             yield Bot(tg, adapter, service, clock, db, repo, repo.telegram_messages)
         finally:
@@ -212,3 +216,9 @@ async def two_people_two_ais(bot: Bot) -> dict[str, int]:
 def scripted_flow() -> FlowControl:
     """Flow control for scripted players, who press far faster than people do."""
     return FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
+
+
+async def table_view(bot: Bot, key: ChatKey) -> tuple[TableInfo, PublicView | None]:
+    """The chat's table as the public sees it (read behind the adapter's back)."""
+    table = await bot.service.changes.load(key)
+    return table.info(), None if table.state is None else public_view(table.state)

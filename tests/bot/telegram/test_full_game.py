@@ -42,7 +42,7 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(bot: Bot, options: st
     started = time.perf_counter()
     await bot.start_private(ALICE)
     await bot.say(ALICE, GROUP, f"/new {options}")
-    info = await bot.service.table_info(chat_key(GROUP, None))
+    info = await bot.service.entry.table_info(chat_key(GROUP, None))
     assert info is not None
     table = await bot.table_message(info.id)
 
@@ -50,12 +50,12 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(bot: Bot, options: st
     answer = await bot.press(BOB, table, group_button(table, "j"))
     assert answer.url == f"https://t.me/{bot.tg.bot.username}?start=t{info.id}"
     assert url_buttons(table) == [answer.url]
-    assert [s.name for s in (await bot.service.table_info(info.key)).seats] == ["Alice"]
+    assert [s.name for s in (await bot.service.entry.table_info(info.key)).seats] == ["Alice"]
     await bot.start_private(BOB, answer.url.rsplit("=", 1)[1])
     assert url_buttons(table) == []
     await bot.press(ALICE, table, group_button(table, "a"))
     await bot.press(ALICE, table, group_button(table, "s"))
-    info = await bot.service.table_info(info.key)
+    info = await bot.service.entry.table_info(info.key)
     assert info is not None and [s.name for s in info.seats] == ["Alice", "Bob", "Ada"]
 
     check = PrivacyCheck([GROUP], {ALICE: 0, BOB: 1})
