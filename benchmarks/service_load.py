@@ -41,19 +41,19 @@ from pathlib import Path
 
 import aiosqlite
 
+from benchmarks.intents import act, unlimited
 from benchmarks.report import BenchConfig, Row, Section, percentile
-from bot.ports.model import ChatKey, TableInfo, TableSettings, UserRef
-from bot.service.notifier import Notice
+from bot.ports.model import ChatKey, TableSettings, UserRef
+from bot.ports.screens import TableUpdate, TimerWarning
 from bot.service.service import GameService
 from bot.storage.database import Database, open_database
 from bot.storage.repository import SqliteRepository
 from engine.actions import Action, NextDeal
 from engine.ai import Player, make_ai
 from engine.commands import format_action
-from engine.events import Event
 from engine.game import apply, legal_actions
 from engine.state import GameState, Phase
-from engine.views import PlayerView, PublicView, view_for
+from engine.views import view_for
 
 #: Total arrival rate of the open-loop run, actions per second over all tables.
 RATE = 50.0
@@ -84,22 +84,13 @@ class Sizes:
 
 
 class NullNotifier:
-    """A :class:`bot.service.notifier.Notifier` that shows nothing (the platform's cost
-    is not the service's)."""
+    """A :class:`bot.ports.notifier.Notifier` that shows nothing (the platform's cost is
+    not the service's)."""
 
-    async def table_changed(self, info: TableInfo, view: PublicView | None,
-                            events: Sequence[Event], notices: Sequence[Notice]) -> None:
+    async def publish(self, update: TableUpdate) -> None:
         """Ignore a table change."""
 
-    async def hand_changed(self, info: TableInfo, seat: int, user_key: str,
-                           view: PlayerView) -> None:
-        """Ignore a hand change."""
-
-    async def turn_started(self, info: TableInfo, seat: int, user_key: str) -> None:
-        """Ignore a turn ping."""
-
-    async def timer_warning(self, info: TableInfo, seat: int, user_key: str,
-                            seconds_left: float) -> None:
+    async def warn(self, warning: TimerWarning) -> None:
         """Ignore a timer warning."""
 
 
@@ -131,9 +122,9 @@ class Driver:
     async def start_game(self) -> None:
         """Open a lobby, seat the second player and start (3 service calls, untimed)."""
         host, guest = self.users
-        await self.service.new_table(self.key, host, "basic")
-        await self.service.join(self.key, guest)
-        await self.service.start(self.key, host)
+        await self.service.lobby.new_table(self.key, host, "basic")
+        await self.service.lobby.join(self.key, guest)
+        await self.service.lobby.start(self.key, host)
         await self._resync()
         self.games += 1
 
@@ -175,7 +166,7 @@ class Driver:
         update_key = f"{self.key}:{self.acts}"
         began = time.perf_counter()
         try:
-            info = await self.service.act(self.key, user, command, update_key)
+            info = await act(self.service, self.key, user, command, update_key)
         except Exception:
             elapsed = time.perf_counter() - began
             self.errors += 1
@@ -207,8 +198,8 @@ class Bench:
     async def open(folder: Path) -> Bench:
         """Open ``folder/service.sqlite3`` and start the background loop as the runner does."""
         db = await open_database(folder / "service.sqlite3")
-        service = GameService(SqliteRepository(db), {PLATFORM: NullNotifier()},
-                              defaults=TableSettings(), default_locale="en")
+        service = unlimited(GameService(SqliteRepository(db), {PLATFORM: NullNotifier()},
+                                        defaults=TableSettings(), default_locale="en"))
         stop = asyncio.Event()
         task = asyncio.create_task(service.run(stop))
         return Bench(folder, db, service, stop, task)

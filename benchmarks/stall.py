@@ -35,9 +35,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from benchmarks.heap import Collections
+from benchmarks.intents import act, hint, say
 from benchmarks.report import BenchConfig, Row, Section, percentile
-from bot.interaction.commands import handle_text
+from bot.ports.intents import Outcome
 from bot.ports.model import ChatKey, TableSettings, UserRef
+from bot.ports.screens import TableUpdate, TimerWarning
 from bot.service import engine_work
 from bot.service.collector import freeze_start_up
 from bot.service.compute import WorkerPool
@@ -107,16 +109,10 @@ class Phase_:
 class _Null:
     """A notifier that shows nothing (platform costs are not what is measured)."""
 
-    async def table_changed(self, *args: object) -> None:
+    async def publish(self, update: TableUpdate) -> None:
         """Ignore."""
 
-    async def hand_changed(self, *args: object) -> None:
-        """Ignore."""
-
-    async def turn_started(self, *args: object) -> None:
-        """Ignore."""
-
-    async def timer_warning(self, *args: object) -> None:
+    async def warn(self, warning: TimerWarning) -> None:
         """Ignore."""
 
 
@@ -164,9 +160,9 @@ async def _others(service: GameService, count: int, per_table: int, seed: int
     for n in range(count):
         users = (UserRef(PLATFORM, f"o{n}a", f"ana{n}"), UserRef(PLATFORM, f"o{n}b", f"ben{n}"))
         key = ChatKey(PLATFORM, f"other{n}")
-        await service.new_table(key, users[0], "basic", None, {"deals": 20})
-        await service.join(key, users[1])
-        await service.start(key, users[0])
+        await service.lobby.new_table(key, users[0], "basic", None, {"deals": 20})
+        await service.lobby.join(key, users[1])
+        await service.lobby.start(key, users[0])
         table = await service.repo.active_table(key)
         assert table is not None and table.state is not None
         made.append(_Other(key, users, _plan(table.state, users, per_table, seed + n)))
@@ -194,7 +190,7 @@ async def _drive_others(others: list[_Other], service: GameService, duration: fl
                 return
             user, command = other.plan.pop(0)
             try:
-                await service.act(other.key, user, command)
+                await act(service, other.key, user, command)
             except Exception as error:  # a refusal is measured too, and named
                 command = f"{command} (refused: {type(error).__name__})"
             out.append((time.perf_counter() - due, command))
@@ -214,13 +210,13 @@ async def _hostile_tables(service: GameService, sizes: Sizes, phase: Phase_) -> 
     for n in range(sizes.hostile_tables):
         key = ChatKey(PLATFORM, f"romanian{n}")
         host = UserRef(PLATFORM, f"r{n}", f"host{n}")
-        await service.new_table(key, host, "romanian", None, HOSTILE,
+        await service.lobby.new_table(key, host, "romanian", None, HOSTILE,
                                 TableSettings(timer="off", ai_delay=0.0, next_deal_delay=0.0,
                                               call_window=0.0))
         for _ in range(3):
-            await service.add_ai(key, host)
-        await service.start(key, host)
-        await service.leave(key, host)  # the autopilot plays the host: four AI seats
+            await service.lobby.add_ai(key, host)
+        await service.lobby.start(key, host)
+        await service.lobby.leave(key, host)  # the autopilot plays the host: four AI seats
         table = await service.repo.active_table(key)
         assert table is not None
         ids.append(table.id)
@@ -236,12 +232,12 @@ async def _hostile_tables(service: GameService, sizes: Sizes, phase: Phase_) -> 
 async def _slow_table(service: GameService) -> None:
     key = ChatKey(PLATFORM, "romanian-slow")
     host = UserRef(PLATFORM, "slow", "slow")
-    await service.new_table(key, host, "romanian", None, HOSTILE,
+    await service.lobby.new_table(key, host, "romanian", None, HOSTILE,
                             TableSettings(timer="off", ai_delay=0.0, next_deal_delay=0.0,
                                           call_window=0.0))
-    await service.add_ai(key, host)
-    await service.start(key, host)
-    await service.leave(key, host)
+    await service.lobby.add_ai(key, host)
+    await service.lobby.start(key, host)
+    await service.lobby.leave(key, host)
     table = await service.repo.active_table(key)
     assert table is not None and table.state is not None
     state = new_game(table.state.rules, [s.name for s in table.seats], seed=SLOW_SEED)
@@ -269,9 +265,9 @@ async def _hint_racks(service: GameService, sizes: Sizes, seed: int) -> list[Cha
     for n in range(sizes.hint_racks):
         key = ChatKey(PLATFORM, f"rack{n}")
         host, guest = UserRef(PLATFORM, f"k{n}a", f"a{n}"), _hinter(n)
-        await service.new_table(key, host, "romanian")
-        await service.join(key, guest)
-        await service.start(key, host)
+        await service.lobby.new_table(key, host, "romanian")
+        await service.lobby.join(key, guest)
+        await service.lobby.start(key, host)
         table = await service.repo.active_table(key)
         assert table is not None and table.state is not None
         state = table.state
@@ -309,7 +305,7 @@ async def _ask_hints(service: GameService, keys: list[ChatKey], sizes: Sizes,
     async def ask(n: int, key: ChatKey) -> None:
         began = time.perf_counter()
         try:
-            await service.hint(key, _hinter(n))
+            await hint(service, key, _hinter(n))
             found = True
         except Exception:
             found = False
@@ -341,19 +337,16 @@ async def _flood(service: GameService, duration: float, phase: Phase_,
     user = UserRef(PLATFORM, "flooder", "flo")
     count = int(FLOOD_RATE * duration)
     start = time.perf_counter()
-    passed = 0
-    pending: set[asyncio.Future[object]] = set()
+    pending: set[asyncio.Future[Outcome]] = set()
     for i in range(count):
         due = start + i / FLOOD_RATE
         delay = due - time.perf_counter()
         if delay > 0:
             await asyncio.sleep(delay)
-        if flow_on and not await service.flow.admit(user.key, str(key)):
-            phase.refused += 1
-            continue
-        passed += 1
-        pending.add(asyncio.ensure_future(handle_text(service, key, user, "draw")))
-    await asyncio.gather(*pending)
+        pending.add(asyncio.ensure_future(say(service, key, user, "draw")))
+    outcomes = await asyncio.gather(*pending)
+    phase.refused += sum(o.reply.code == "too_fast" for o in outcomes)
+    passed = count - phase.refused
     phase.load_done = count
     phase.load_note = (f"{count} commands in {duration:.0f} s from one person to one table; "
                        f"{passed} reached the service"
@@ -370,7 +363,7 @@ async def _measure(folder: Path, name: str, sizes: Sizes, seed: int,
     service, pool, db = await _open(folder / name, 2)
     freeze_start_up()  # as `rummy-bot run` does once its service is up
     if not flow_on:
-        service.flow = FlowControl(user_rate=(10**9, 1.0), chat_rate=(10**9, 1.0))
+        service.flow = FlowControl(limited=False)
     stop = asyncio.Event()
     background = asyncio.create_task(service.run(stop))
     try:

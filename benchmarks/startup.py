@@ -263,7 +263,8 @@ def build_database(path: Path, count: int, seed: int) -> Rows:
         conn.execute("PRAGMA synchronous=NORMAL")
         columns = list(rows.tables[0])
         conn.execute("BEGIN")
-        conn.executemany("INSERT OR IGNORE INTO users VALUES (?, ?, ?, ?, ?)", rows.users)
+        conn.executemany("INSERT OR IGNORE INTO users (platform, user_id, display_name, locale, "
+                         "created_at) VALUES (?, ?, ?, ?, ?)", rows.users)
         conn.executemany(f"INSERT INTO tables ({', '.join(columns)}) VALUES "
                          f"({', '.join('?' for _ in columns)})",
                          [tuple(r[c] for c in columns) for r in rows.tables])
@@ -305,7 +306,9 @@ async def main(path, probe, tick):
     print(json.dumps({"import": imported - began, "open": t1 - t0, "scan": t2 - t1,
                       "due": len(due)}), flush=True)
     t3 = time.perf_counter()
-    info, view = await service.table_view(ChatKey.parse(probe))
+    info = await service.entry.table_info(ChatKey.parse(probe))
+    found = None if info is None else await service.entry.screens(info.id, None)
+    view = None if found is None else found[0].view
     t4 = time.perf_counter()
     ran = await service.tick() if tick else 0
     t5 = time.perf_counter()

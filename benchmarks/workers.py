@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.intents import unlimited
 from benchmarks.report import BenchConfig, Row, Section, percentile
 from benchmarks.service_load import PLATFORM, Driver, NullNotifier
 from bot.ports.model import ChatKey, TableSettings, UserRef
@@ -48,7 +49,8 @@ async def _work(target: str, tables: int, actions: int, seed: int) -> dict[str, 
     settings = Settings(database_url=target) if target.startswith("postgresql://") \
         else Settings(database_path=Path(target))
     db, repo = await open_storage(settings)
-    service = GameService(repo, {PLATFORM: NullNotifier()}, defaults=TableSettings())
+    service = unlimited(GameService(repo, {PLATFORM: NullNotifier()},
+                                    defaults=TableSettings()))
     try:
         drivers = []
         for n in range(tables):

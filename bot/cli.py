@@ -48,12 +48,12 @@ from tqdm import tqdm
 from bot.cli_database import add_commands as add_database_commands
 from bot.i18n import _, argparse_texts, current_locale, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
+from bot.play import DatabaseUnavailable, play
 from bot.record_files import load_record
 from bot.render.rules import render_presets, render_rules, render_variants
 from bot.render.text import render_match_goal
 from bot.settings import Settings, SettingsError
 from bot.terminal.input import stream_reader, threaded_reader
-from bot.terminal.play import DatabaseUnavailable, play
 from bot.terminal.setup import PlayConfig, default_db_path, default_name, parse_option_pairs
 from engine.ai import KINDS
 from engine.errors import EngineError

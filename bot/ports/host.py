@@ -1,6 +1,6 @@
 """What a front end is handed when it starts (:class:`Host`): the service's entry point,
 its own message rows, the process's HTTP server and the way to take a process-wide role.
-The composition root (:mod:`bot.runner`, :mod:`bot.terminal.play`) builds it; a front
+The composition root (:mod:`bot.runner`, :mod:`bot.play`) builds it; a front
 end never reaches past it into the service or the storage."""
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ from dataclasses import replace
 
 from bot.i18n import SUPPORTED_LOCALES, normalize_locale
 from bot.ports.model import TIMERS, Seat, SeatKind, Status, UserRef
-from bot.service.ai_levels import DEFAULT_LEVEL, ai_kind
+from bot.ports.table_rules import DEFAULT_LEVEL
+from bot.service.ai_levels import ai_kind
 from bot.service.errors import (
     AlreadySeated,
     BadSetting,

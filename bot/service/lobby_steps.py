@@ -11,8 +11,8 @@ from dataclasses import replace
 
 from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings, UserRef
 from bot.ports.screens import Notice
+from bot.ports.table_rules import DEFAULT_LEVEL, table_rules
 from bot.service import engine_work, lobby
-from bot.service.ai_levels import DEFAULT_LEVEL
 from bot.service.changes import Change, Committed, TableChanges
 from bot.service.compute import BudgetExceeded, Compute, Lane, WorkerLost
 from bot.service.errors import (
@@ -28,7 +28,6 @@ from bot.service.model import Table
 from bot.service.repository import ActiveTableExists, Repository
 from bot.service.scheduling import reschedule
 from bot.service.screens import people
-from bot.service.table_rules import table_rules
 from engine.events import DealStarted
 from engine.rules import OptionValue
 from engine.variants import get_variant

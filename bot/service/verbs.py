@@ -32,12 +32,12 @@ from bot.ports.hand import HandModel, SortMode
 from bot.ports.intents import Intent, Outcome, Reply, Selection
 from bot.ports.model import Status
 from bot.ports.screens import TableUpdate
+from bot.ports.table_rules import DEFAULT_LEVEL, table_rules
 from bot.render.guide import refusal_lesson
 from bot.render.hand import hint_text
 from bot.render.howto import render_how_to_play, topic_of
 from bot.render.lobby import render_lobby
 from bot.render.text import render_hand, render_help, render_rules
-from bot.service.ai_levels import DEFAULT_LEVEL
 from bot.service.changes import Committed, TableChanges
 from bot.service.errors import (
     BadSetting,
@@ -55,7 +55,6 @@ from bot.service.model import Table
 from bot.service.play import PlaySteps
 from bot.service.queries import Queries
 from bot.service.screens import Locales, Screens
-from bot.service.table_rules import table_rules
 from engine.errors import EngineError
 
 __all__ = ["Handling", "Verbs"]

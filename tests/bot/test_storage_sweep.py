@@ -78,10 +78,15 @@ Step = Callable[[Any], Awaitable[None]]
 
 async def _users(repo: Repository) -> None:
     await repo.upsert_user("telegram", "1", "Ana")
-    await repo.upsert_user("telegram", "1", "Ana B.")
+    await repo.upsert_user("telegram", "1", "Ana B.", "de-AT")
+    await repo.upsert_user("telegram", "1", "Ana B.")  # no app language: the last one stays
+    await repo.upsert_user("discord", "2", "Ben", "en-GB")
     assert await repo.user_locale("telegram:1") is None
     await repo.set_user_locale("telegram:1", "de")
     assert await repo.user_locale("telegram:1") == "de"
+    assert await repo.user_locales(["telegram:1", "discord:2", "discord:3"]) == {
+        "telegram:1": ("de", "de-AT"), "discord:2": (None, "en-GB")}
+    assert await repo.user_locales([]) == {}
     await repo.set_user_locale("telegram:1", None)
     assert await repo.user_locale("telegram:1") is None
 
@@ -134,6 +139,9 @@ async def _results(repo: Repository) -> None:
     assert len(await repo.leaderboard(None, 10)) == 1
     assert (await repo.latest_ended(CHAT)).id == table.id  # type: ignore[union-attr]
     assert await repo.latest_ended(OTHER_CHAT) is None
+    assert await repo.finished_games(["telegram:1", "telegram:9"], "basic") == {
+        "telegram:1": 1, "telegram:9": 0}
+    assert await repo.finished_games(["telegram:1"], "500") == {"telegram:1": 0}
 
 
 async def _due(repo: Repository) -> None:
@@ -178,6 +186,7 @@ async def _role(repo: Repository) -> None:
 
 REPOSITORY: dict[str, Step] = {
     "upsert_user": _users, "user_locale": _users, "set_user_locale": _users,
+    "user_locales": _users, "finished_games": _results,
     "create_table": _tables, "active_table": _tables, "get_table": _tables,
     "tables_of_user": _tables, "count_tables": _tables,
     "commit": _commit, "seen_update": _commit, "update_table": _commit,

@@ -19,6 +19,7 @@ import pytest
 
 import bot
 from bot.i18n import use_locale
+from bot.play import DatabaseUnavailable, play
 from bot.ports.model import Seat, SeatKind, Status, TableInfo, TableSettings
 from bot.ports.screens import TimerWarning
 from bot.service.clock import ManualClock
@@ -28,7 +29,6 @@ from bot.storage.database import Database
 from bot.storage.repository import SqliteRepository
 from bot.terminal.input import AsyncLineReader, LineReader, stream_reader, threaded_reader
 from bot.terminal.notifier import TerminalNotifier
-from bot.terminal.play import DatabaseUnavailable, play
 from bot.terminal.setup import (
     TERMINAL_KEY,
     USER_KEY,

@@ -186,7 +186,7 @@ class People:
         return await self.service.automatic.prune_update_keys(now)
 
     def rules_of(self, info: TableInfo) -> Any:
-        from bot.service.table_rules import table_rules
+        from bot.ports.table_rules import table_rules
 
         return table_rules(info.variant, info.preset, dict(info.options))
 

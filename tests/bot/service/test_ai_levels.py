@@ -6,8 +6,9 @@ import pytest
 
 from bot.i18n import use_locale
 from bot.ports.model import SeatKind
+from bot.ports.table_rules import DEFAULT_LEVEL, level_of
 from bot.render.lobby import render_lobby
-from bot.service.ai_levels import DEFAULT_LEVEL, LEVELS, ai_kind, level_of, level_word
+from bot.service.ai_levels import LEVELS, ai_kind, level_word
 from bot.service.errors import AILevelUnavailable, BadSetting
 from engine.ai import HardPlayer, UnknownAI, make_ai
 

@@ -5,8 +5,8 @@ Vorrat zum dritten Mal erschöpft ist, das Spiel enden sollte")."""
 from __future__ import annotations
 
 from bot.i18n import use_locale
+from bot.ports.table_rules import table_rules
 from bot.render.lobby import render_lobby
-from bot.service.table_rules import table_rules
 from engine.actions import Draw
 from engine.ai import make_ai
 from engine.dealing import new_game

@@ -1,5 +1,6 @@
-"""``rummy-bot play``: open the terminal's database, resume the stored game or set up a new
-one on the game service, and play it (:class:`bot.terminal.game.TerminalGame`).
+"""``rummy-bot play``, the terminal's composition root: open the terminal's database, build
+the game service, resume the stored game or set up a new one through the entry point, and
+play it (:class:`bot.terminal.game.TerminalGame`, which holds only the entry point).
 
 The terminal is a platform of the game service like the chats: its table lives in
 its own SQLite file (default :func:`bot.terminal.setup.default_db_path`) under the
@@ -21,11 +22,11 @@ from bot.interaction.catalogue import variant_name
 from bot.ports.entry import Entry
 from bot.ports.intents import Command, Intent
 from bot.ports.model import Status, TableInfo, UserRef
+from bot.ports.table_rules import table_rules
 from bot.service.clock import Clock
 from bot.service.compute import Compute
 from bot.service.flow import FlowControl
 from bot.service.service import GameService
-from bot.service.table_rules import table_rules
 from bot.storage import open_database
 from bot.storage.database import Database, DatabaseUnusable
 from bot.storage.repository import SqliteRepository

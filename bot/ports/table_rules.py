@@ -1,5 +1,8 @@
-"""The rules a bot table plays: the variant, preset and options its host chose, plus the
-house rules that keep a chat game finite where the text allows an endless one.
+"""The rules a bot table plays, and its AI levels: shared by the service (which plays them)
+and the screens (which show them).
+
+The rules: the variant, preset and options its host chose, plus the house rules that keep
+a chat game finite where the text allows an endless one.
 
 Basic Rummy reuses the discard pile as the stock without limit by default, and the text
 itself warns that a deal can then go on for ever (basic-rummy.de.txt: "Wenn die Spieler
@@ -26,7 +29,8 @@ from collections.abc import Mapping
 from engine.rules import OptionValue, RuleSet, make_rules
 from engine.variants import get_variant
 
-__all__ = ["TABLE_DEFAULTS", "table_rules"]
+__all__ = ["AI_LEVELS", "DEFAULT_LEVEL", "LEVEL_ALIASES", "TABLE_DEFAULTS", "level_of",
+           "table_rules"]
 
 TABLE_DEFAULTS: Mapping[str, Mapping[str, OptionValue]] = {
     "basic": {"reuses": 2},
@@ -46,3 +50,29 @@ def table_rules(variant: str, preset: str | None,
     extra = {name: value for name, value in TABLE_DEFAULTS.get(rules.variant, {}).items()
              if name not in chosen and name not in set_by_preset}
     return make_rules(variant, preset, {**extra, **chosen}) if extra else rules
+
+
+AI_LEVELS: dict[str, str] = {"easy": "random", "normal": "greedy", "hard": "hard"}
+"""AI seat level (what a person picks: ``addbot easy|normal|hard``) -> the
+:func:`engine.ai.make_ai` kind that plays it: ``easy`` the random player, ``normal`` the
+greedy one (the chat default, and the autopilot of an absent person), ``hard`` the search
+player (:mod:`bot.service.ai_levels` checks that the engine has it)."""
+
+DEFAULT_LEVEL = "normal"
+"""The level of ``addbot`` without a word, of the lobby's Add AI button and of the
+autopilot."""
+
+LEVEL_ALIASES: dict[str, str] = {
+    "leicht": "easy", "einfach": "easy", "random": "easy",
+    "mittel": "normal", "normal": "normal", "greedy": "normal",
+    "schwer": "hard", "stark": "hard",
+}
+"""Further words for the levels (German, and the kinds' own names)."""
+
+
+def level_of(kind: str) -> str:
+    """The level a stored AI kind plays at (an unknown kind is shown as itself)."""
+    for level, known in AI_LEVELS.items():
+        if known == kind:
+            return level
+    return kind
