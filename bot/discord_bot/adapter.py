@@ -22,7 +22,7 @@ from discord import app_commands
 
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
 from bot.discord_bot.commands import rummy_group
-from bot.discord_bot.components import ControlHandler, ControlId, RummyControl
+from bot.discord_bot.components import ControlHandler, ControlId, RummyControl, drawn_control
 from bot.discord_bot.flows import Flows, user_ref
 from bot.discord_bot.notifier import DiscordNotifier
 from bot.discord_bot.respond import DEFER_AFTER, send_message
@@ -69,15 +69,25 @@ class _RummyParts:
         cast(discord.Client, self).add_dynamic_items(RummyControl)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """A component whose custom id is none of ours (:class:`ControlId` does not parse
-        it: a forged or very old button) reaches no handler of discord.py, so Discord would
-        show "This interaction failed": answer it privately instead."""
+        """Components that reach no handler of discord.py, which Discord would show as
+        "This interaction failed" (discord.py only calls the controls it finds on the
+        clicked message): one whose custom id is none of ours (:class:`ControlId` does not
+        parse it: a forged or very old button) or a table control that is not on the
+        message is answered privately; a hand control that is not on the message (a forged
+        click) goes to the handler, which refuses an offer it names with the fresh
+        hand."""
         if interaction.type is not discord.InteractionType.component:
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if ControlId.parse(custom_id) is None:
+        control = ControlId.parse(custom_id)
+        if control is not None and drawn_control(interaction) is not None:
+            return  # discord.py calls its RummyControl
+        if control is None or not control.state:
             await self.controls.on_unknown(interaction)
+        else:
+            values = [str(v) for v in data.get("values") or []]
+            await self.controls.on_control(interaction, control, values)
 
 
 class RummyClient(_RummyParts, discord.Client):
