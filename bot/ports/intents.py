@@ -68,11 +68,11 @@ class Intent:
     ``version``: the game state's version (:attr:`engine.views.PublicView.version`) the
     control was drawn for (a move from an old screen is refused and answered with the fresh
     one); ``selection``: the hand screen it was drawn for. ``update_key``: the platform
-    update's idempotency key (a redelivered update changes nothing twice). ``is_admin``: the person administers the chat (may cancel
-    other people's games). ``origin``: the front end that will draw the presser's screen
-    from the outcome (``telegram``, ``discord``, ``terminal``, ``web:<page>``), so its
-    notifier does not draw it again; ``None``: the presser's screens are pushed like
-    everyone else's."""
+    update's idempotency key (a redelivered update changes nothing twice). ``is_admin``:
+    the person administers the chat (may cancel other people's games). ``origin``: the
+    front end that will draw the presser's screen from the outcome (``telegram``,
+    ``discord``, ``terminal``, ``web:<page>``), so its notifier does not draw it again;
+    ``None``: the presser's screens are pushed like everyone else's."""
 
     command: Command
     user: UserRef
