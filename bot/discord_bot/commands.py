@@ -207,8 +207,8 @@ def rummy_group(flows: Flows) -> app_commands.Group:
     @play.autocomplete("command")
     async def my_moves(interaction: discord.Interaction[Any], current: str
                        ) -> list[app_commands.Choice[str]]:
-        commands = await flows.service.legal_commands(chat_key(interaction),
-                                                      user_ref(interaction))
+        commands = await flows.entry.legal_commands(chat_key(interaction),
+                                                    user_ref(interaction))
         return command_completions(commands, current)
 
     @group.command(name="rules", description="The rules of this table")
@@ -234,5 +234,5 @@ def rummy_group(flows: Flows) -> app_commands.Group:
 
 
 async def _table_variant(flows: Flows, interaction: discord.Interaction[Any]) -> str:
-    info = await flows.service.table_info(chat_key(interaction))
+    info = await flows.entry.table_info(chat_key(interaction))
     return info.variant if info is not None else "basic"

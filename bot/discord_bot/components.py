@@ -1,7 +1,8 @@
 """Buttons and selects whose custom id says what they do, so they work after a restart.
 
-A custom id is ``rm:<table>:<version>:<action>:<state>``: the table id, the table
-version the control was drawn for, the action (``join``, ``draw``, ``c0`` for the first
+A custom id is ``rm:<table>:<version>:<action>:<state>``: the table id, the version the
+control was drawn for (during a game the game state's, :attr:`ControlId.version`), the
+action (``join``, ``draw``, ``c0`` for the first
 card select, ``mv`` for the select of moves, ``mc`` for the select of controls when they
 are more than a row of buttons, ``o3`` for the hand model's offer number 3,
 ``v.call`` for a variant's call, ...) and, on the hand message, the
@@ -17,7 +18,7 @@ The builders here draw the public table controls and the hand message controls
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -48,7 +49,11 @@ OPTION_LIMIT = 100
 
 @dataclass(frozen=True, slots=True)
 class ControlId:
-    """A parsed custom id: ``table`` id, table ``version``, ``action`` and ``state``."""
+    """A parsed custom id: ``table`` id, ``version``, ``action`` and ``state``. During a
+    game ``version`` is the game state's version the control was drawn for
+    (:attr:`engine.views.PublicView.version`, which the service compares a move's with);
+    in the lobby the table's version; ``0`` on a control that names none (Show my hand
+    under a ping shows the hand as it is)."""
 
     table: int
     version: int
@@ -108,6 +113,43 @@ class RummyControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLA
         await handler.on_control(interaction, self.control, values)
 
 
+def _items(components: Sequence[Any]) -> Iterator[Any]:
+    for item in components:
+        yield item
+        yield from _items(getattr(item, "children", ()))
+
+
+def drawn_control(interaction: discord.Interaction[Any]) -> discord.Component | None:
+    """The clicked control as the clicked message shows it (the message Discord sends with
+    the interaction): the component of the same type and custom id, or ``None`` when the
+    message has none (a forged click). discord.py only calls the dynamic items it finds
+    this way."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = data.get("custom_id")
+    kind = data.get("component_type")
+    message = interaction.message
+    if message is None or not custom_id:
+        return None
+    for item in _items(message.components):
+        if getattr(item, "custom_id", None) == custom_id \
+                and getattr(getattr(item, "type", None), "value", None) == kind:
+            found: discord.Component = item
+            return found
+    return None
+
+
+def listed(interaction: discord.Interaction[Any], values: Sequence[str]) -> bool:
+    """True when the clicked control is on the clicked message and, for a select,
+    ``values`` is exactly one of the options it shows: a button or an option that was
+    never drawn names nothing."""
+    item = drawn_control(interaction)
+    if item is None:
+        return False
+    if isinstance(item, discord.SelectMenu):
+        return len(values) == 1 and any(o.value == values[0] for o in item.options)
+    return not values
+
+
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -151,7 +193,7 @@ def table_controls(info: TableInfo, view: PublicView | None) -> discord.ui.View 
     Nothing once the table is closed."""
 
     def cid(action: str) -> ControlId:
-        return ControlId(info.id, info.version, action)
+        return ControlId(info.id, info.version if view is None else view.version, action)
 
     green, grey, blue, red = (discord.ButtonStyle.success, discord.ButtonStyle.secondary,
                               discord.ButtonStyle.primary, discord.ButtonStyle.danger)
@@ -181,7 +223,7 @@ def table_controls(info: TableInfo, view: PublicView | None) -> discord.ui.View 
 
 def ping_controls(info: TableInfo) -> discord.ui.View:
     """The button under a turn ping: Show my hand."""
-    control = ControlId(info.id, info.version, "hand")
+    control = ControlId(info.id, 0, "hand")
     return _view([button(control, _("Show my hand"), discord.ButtonStyle.primary, 0)])
 
 
@@ -203,7 +245,7 @@ def hand_controls(info: TableInfo, model: HandModel, state: HandState) -> discor
     row = 0
 
     def cid(action: str, hand_state: HandState = state) -> ControlId:
-        return ControlId(info.id, info.version, action, hand_state.encode())
+        return ControlId(info.id, model.view.table.version, action, hand_state.encode())
 
     cards = model.cards
     if cards and model.view.table.phase in (Phase.DRAW, Phase.PLAY):

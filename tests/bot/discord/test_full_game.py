@@ -44,7 +44,7 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(
             await bot.click(w.alice, table, control(table, "addbot"))
             await bot.click(w.alice, table, control(table, "start"))
             key = bot.key(channel)
-            info = await bot.service.table_info(key)
+            info = await bot.entry.table_info(key)
             assert info is not None and info.status is Status.PLAYING
             table_id = info.id
             assert [s.name for s in info.seats] == ["Alice", "Bob", "Ada"]
