@@ -106,7 +106,7 @@ class EntryPoint:
         """Store the person's name and app language when this process has not seen them
         yet or they changed (other seats' screens are drawn in that language)."""
         seen = _Seen(user.name, user.locale)
-        if self._seen.get(user.key) == seen or user.locale is None:
+        if self._seen.get(user.key) == seen:
             return
         try:
             await self.repo.upsert_user(user.platform, user.user_id, user.name, user.locale)

@@ -65,7 +65,6 @@ class LobbySteps:
         rules = table_rules(variant, preset, options)
         host = lobby.bounded_user(host)
         await self._check_table_count(host)
-        await self.repo.upsert_user(host.platform, host.user_id, host.name, host.locale)
         now = self.changes.clock.now()
         seat = Seat(SeatKind.HUMAN, lobby.seat_name(host.name), host.key)
         table = Table(id=0, key=key, status=Status.LOBBY, variant=rules.variant,
@@ -91,7 +90,6 @@ class LobbySteps:
         async def step(table: Table) -> Change:
             new = lobby.join(table, user)
             await self._check_table_count(user)
-            await self.repo.upsert_user(user.platform, user.user_id, user.name, user.locale)
             return Change(new, log=[(None, "join", user.key)],
                           notices=[Notice("player_joined", {"name": new.seats[-1].name})])
 
