@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import Any
 
 import asyncpg
 
@@ -63,8 +64,8 @@ class PostgresChangeFeed:
         self._conn = conn
         self._lost.clear()
 
-    def _notified(self, _conn: object, _pid: int, _channel: str, payload: str) -> None:
-        change = parse_payload(payload)
+    def _notified(self, _conn: Any, _pid: int, _channel: str, payload: object) -> None:
+        change = parse_payload(str(payload))
         if change is not None and self._listener is not None:
             self._listener(change)
 
