@@ -32,11 +32,11 @@ of the table, and after a refused press)::
               "turn_left": 118.5 | null}          # seconds of the turn timer
 
     HAND = {"cards": ["2c", "7h", ...],     # display order of ``sort``
-            "sort": "suit" | "rank" | "melds", "mask": 5, "digest": "ab12",
+            "sort": "suit" | "rank" | "melds", "selected": [0, 2], "digest": "ab12",
             "phase": "Du bist dran: ...", "turn": true, "complete": true,
             "offers": [OFFER, ...],          # HandModel.offers: the number pressed is
                                              # the index in this list
-            "hint": {"label": "...", "mask": 7} | null,
+            "hint": {"label": "...", "selected": [0, 1, 2]} | null,
             "groups": [[0, 1, 2], ...]}      # the melds when sorted melds first
 
     OFFER = {"label": "Melden", "tone": "go" | "stop" | "plain",
@@ -55,12 +55,14 @@ refused before reaching the game (``{"type": "error", "code": "bad_message" |
 Page -> server
 --------------
 Every message names the ``table`` of its session (another table is refused) and, where
-it acts on a screen, the ``version`` and the hand's ``digest`` it was drawn for::
+it acts on a screen, the ``version`` and the hand's ``digest`` it was drawn for. A
+selection is the list of the selected cards' indices in the hand's display order (the
+order of ``HAND.cards``)::
 
-    {"type": "select", "table": 12, "version": 34, "mask": 5, "sort": "suit"}
+    {"type": "select", "table": 12, "version": 34, "selected": [0, 2], "sort": "suit"}
     {"type": "sort", "table": 12, "sort": "rank"}     # the selection is kept
     {"type": "hint", "table": 12}                     # selects the suggested move
-    {"type": "offer", "table": 12, "version": 34, "digest": "ab12", "mask": 5,
+    {"type": "offer", "table": 12, "version": 34, "digest": "ab12", "selected": [0, 2],
      "sort": "suit", "offer": 0, "id": "p1-7"}        # ``id``: the press's unique id
     {"type": "refresh", "table": 12}                  # send the screen again
 
@@ -105,6 +107,9 @@ SORT_WORDS = {mode: word for word, mode in SORTS.items()}
 
 MAX_MESSAGE = 4096
 """Bytes a page's message may have (they are a few dozen)."""
+
+MAX_HAND = 256
+"""Cards a selection may name at most (no hand holds more)."""
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -192,12 +197,25 @@ def hand_json(model: HandModel, hint: Any = None) -> dict[str, Any]:
               for offer in model.offers]
     return {
         "cards": [card_code(c) for c in order], "sort": SORT_WORDS[model.sort],
-        "mask": model.mask, "digest": model.digest, "phase": model.phase_line,
+        "selected": bits(model.mask), "digest": model.digest, "phase": model.phase_line,
         "turn": model.my_turn, "complete": model.complete, "offers": offers,
         "hint": None if model.hint is None else {"label": model.hint.label,
-                                                 "mask": model.hint_mask},
+                                                 "selected": bits(model.hint_mask)},
         "groups": groups,
     }
+
+
+def bits(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    return [index for index in range(mask.bit_length()) if mask >> index & 1]
+
+
+def mask_of_indices(indices: Sequence[int]) -> int:
+    """The bit set of ``indices``."""
+    mask = 0
+    for index in indices:
+        mask |= 1 << index
+    return mask
 
 
 def status_word(status: Status) -> str:
@@ -263,8 +281,13 @@ def parse_incoming(text: str | bytes) -> Incoming:
     ident = data.get("id")
     if ident is not None and (not isinstance(ident, str) or not 0 < len(ident) <= 64):
         raise BadMessage("id")
+    selected = data.get("selected", [])
+    if not isinstance(selected, list) or len(selected) > MAX_HAND or any(
+            not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < MAX_HAND
+            for i in selected):
+        raise BadMessage("selected")
     kind = str(data["type"])
-    incoming = Incoming(kind, table, _int(data, "version"), _int(data, "mask") or 0,
+    incoming = Incoming(kind, table, _int(data, "version"), mask_of_indices(selected),
                         None if sort is None else SORTS[sort], digest, _int(data, "offer"),
                         ident)
     if kind == "offer" and (incoming.offer is None or incoming.version is None
