@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 from collections.abc import Sequence
+from typing import cast
 
 from bot.interaction.hand import offer_actions, order_cards
 from bot.ports.hand import SortMode
@@ -82,9 +83,9 @@ def pressed_offer(state: GameState, seat: int, mask: int, sort: int, number: int
     offers = offer_actions(order, mask, facts.legal)
     if not 0 <= number < len(offers):
         raise UnknownOffer(number=number)
-    action = offers[number][0]
-    assert isinstance(action, Action)
-    return action
+    # a legal action of the engine: its own or a variant's (Rummy 500's call, Romanian
+    # pre-play, German buy-back), which the engine's Action union does not list
+    return cast(Action, offers[number][0])
 
 
 def press_offer(state: GameState, seat: int, mask: int, sort: int, number: int,

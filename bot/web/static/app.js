@@ -367,6 +367,9 @@ function render() {
       onclick: () => actions.panel("howto")})));
   parts.push(panelView());
   app.replaceChildren(...parts.filter(Boolean));
+  app.dataset.version = String(screen.version);
+  app.dataset.status = screen.status;
+  app.dataset.phase = screen.public ? screen.public.phase : "";
 }
 
 // --- start ------------------------------------------------------------------------------
