@@ -67,7 +67,7 @@ async def open_telegram_page(browser: Browser, base: str, user: UserRef, table: 
         if "/api/" in response.url:
             try:
                 opened.api.append((response.url, await response.json()))
-            except Exception:  # noqa: BLE001 - a non-JSON answer is recorded as text
+            except Exception:
                 opened.api.append((response.url, await response.text()))
 
     page.on("response", on_response)
@@ -104,7 +104,7 @@ async def take_turn(opened: OpenPage) -> bool:
     await page.click("[data-action=hint]")
     try:
         await page.wait_for_selector(".offers [data-hint]", timeout=1500)
-    except Exception:  # noqa: BLE001 - nothing suggested now (someone else moved)
+    except Exception:
         return False
     hinted = page.locator(".offers [data-hint]").first
     label = (await hinted.text_content() or "").strip()
@@ -120,7 +120,7 @@ async def take_turn(opened: OpenPage) -> bool:
         target = page.locator(".offers button.offer:not([disabled])", has_text=label)
         try:
             await target.first.wait_for(timeout=3000)
-        except Exception:  # noqa: BLE001 - the table moved on meanwhile
+        except Exception:
             return False
         await target.first.click()
     else:

@@ -6,6 +6,7 @@ state, and every payload and DOM snapshot of each page holds only what that seat
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,8 @@ from playwright.async_api import Browser
 
 from bot.ports.model import UserRef
 from engine.state import Phase
-from tests.bot.reliability.support import table_problems
+from engine.variants import get_variant
+from tests.bot.reliability.support import all_cards, replay
 from tests.web.driver import open_telegram_page, play_deal
 from tests.web.privacy import Reader, Views, check_dom, check_frames
 from tests.web.support import web_world
@@ -47,7 +49,15 @@ async def test_a_whole_deal_through_the_page(browser: Browser, tmp_path: Path,
         assert table.state.results, "no deal was scored"
         assert table.state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
         log = await repo.action_log(info.id)
-        assert table_problems(table, log) == []
+        assert [e.version for e in log] == list(range(2, table.version + 1))
+        assert replay(table, log) == table.state, "the action log replays to the state"
+        state = table.state
+        cards = all_cards(state)
+        face_up = getattr(state.extra, "face_up", None)  # Romanian: the face-up tile
+        if face_up is not None:
+            cards[face_up] += 1
+        assert cards == Counter(get_variant(state.rules.variant).deck(state.rules,
+                                                                      state.seats))
         actors = {entry.actor for entry in log}
         assert {ANA.key, BEN.key} <= actors, "both people moved through their pages"
         assert ana.moves and ben.moves and ana.taps + ben.taps > 0
