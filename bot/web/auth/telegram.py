@@ -105,6 +105,11 @@ def sign_init_data(fields: dict[str, str], bot_token: str) -> str:
     return urlencode(signed)
 
 
+def _number(text: str) -> int | str:
+    """A numeric id as a number (as the Bot API takes it), anything else as given."""
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
 MEMBER_STATUSES = frozenset({"creator", "administrator", "member"})
 
 
@@ -122,8 +127,8 @@ class TelegramMembers:
         (``unavailable``) when Telegram cannot be asked."""
         try:
             async with aiohttp.ClientSession(timeout=self._timeout) as session, \
-                    session.post(self._url, json={"chat_id": chat_id,
-                                                  "user_id": user_id}) as response:
+                    session.post(self._url, json={"chat_id": _number(chat_id),
+                                                  "user_id": _number(user_id)}) as response:
                 data = await response.json(content_type=None)
         except (aiohttp.ClientError, TimeoutError, ValueError) as error:
             raise AuthRefused("unavailable", str(error)) from None
