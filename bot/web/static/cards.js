@@ -52,7 +52,10 @@ const PIPS = {  // x, y (0-100, 0-140) of each pip; a pip below the middle is tu
     [32, 112], [68, 112]],
 };
 
-function pip(x, y, sign, size) {
+function pip(px, py, sign, size) {
+  // drawn a little inside the grid so the pips keep clear of the corner indices
+  const x = Math.round(50 + (px - 50) * 0.88);
+  const y = Math.round(70 + (py - 70) * 0.9);
   const turn = y > 72 ? ` transform="rotate(180 ${x} ${y})"` : "";
   return `<text x="${x}" y="${y}" font-size="${size}" text-anchor="middle"` +
     ` dominant-baseline="central"${turn}>${sign}</text>`;
@@ -78,7 +81,7 @@ function cardSvg(code, lang) {
   if (c.rank === "a") {
     middle = pip(50, 72, sign, 52);
   } else if (PIPS[c.rank]) {
-    middle = PIPS[c.rank].map(([x, y]) => pip(x, y, sign, 21)).join("");
+    middle = PIPS[c.rank].map(([x, y]) => pip(x, y, sign, 19)).join("");
   } else {  // court card: a framed letter with the suit
     middle = `<rect class="frame" x="24" y="22" width="52" height="96" rx="4"/>` +
       `<text x="50" y="66" font-size="38" font-weight="700" text-anchor="middle">${index}` +
