@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Awaitable, Callable
 
@@ -9,7 +10,10 @@ from bot.ports.hand import SortMode
 from bot.ports.model import UserRef
 from bot.ports.screens import SeatScreen, TableScreen
 
-__all__ = ["Page", "Send"]
+__all__ = ["SEND_SECONDS", "Page", "Send"]
+
+SEND_SECONDS = 5.0
+"""A page that takes longer to accept a frame is given up (it reconnects and catches up)."""
 
 Send = Callable[[str], Awaitable[None]]
 """Sends one text frame to the page (raises ``ConnectionError`` when it has gone)."""
@@ -52,9 +56,9 @@ class Page:
         if self.closed:
             return False
         try:
-            await self.send(text)
-        except (ConnectionError, RuntimeError):
-            self.closed = True
+            await asyncio.wait_for(self.send(text), SEND_SECONDS)
+        except (ConnectionError, RuntimeError, TimeoutError):
+            self.closed = True  # gone, or not reading: never hold up the other pages
             return False
         self.frames += 1
         self.bytes += len(text.encode())
