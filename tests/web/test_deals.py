@@ -6,6 +6,7 @@ state, and every payload and DOM snapshot of each page holds only what that seat
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -67,3 +68,6 @@ async def test_a_whole_deal_through_the_page(browser: Browser, tmp_path: Path,
             reader = Reader(locale)
             assert check_frames(page.frames, views, seat, reader) > 0
             assert sum(check_dom(dom, views, seat, reader) for dom in page.doms) > 0
+            # the HTTP answers (session, strings) name no card at all
+            assert page.api and all(not reader.in_text(json.dumps(body, ensure_ascii=False))
+                                    for _url, body in page.api)
