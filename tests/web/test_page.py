@@ -4,6 +4,7 @@ change the order, and the rules and how-to-play panels show the table's texts.""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from playwright.async_api import Browser
@@ -87,3 +88,23 @@ async def test_the_rules_and_how_to_play_panels(tmp_path: Path, browser: Browser
                 assert "40" in text  # German Rommé's first meld of 40 points
             finally:
                 await opened.close()
+
+
+async def test_the_turn_timer_counts_down(tmp_path: Path, browser: Browser) -> None:
+    async with web_world(tmp_path / "web.sqlite3") as world:
+        await world.say(ANA, "new basic")
+        await world.say(BEN, "join")
+        await world.say(ANA, "set timer=2m")
+        info = (await world.say(ANA, "start")).info
+        assert info is not None
+        opened = await open_telegram_page(browser, world.base, BEN, info.id)
+        try:
+            await wait_screen(opened.page)
+            timer = opened.page.locator("header .timer")
+            first = await timer.text_content()
+            assert first is not None and re.fullmatch(r"Turn time: (2:00|1:5\d)", first)
+            await opened.page.wait_for_function(
+                f"document.querySelector('header .timer').textContent !== {first!r}",
+                timeout=3000)
+        finally:
+            await opened.close()

@@ -28,6 +28,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from bot.i18n import _, use_locale
@@ -273,7 +274,7 @@ class PageHub:
     def _model(self, page: Page) -> HandModel:
         assert page.screen is not None
         with use_locale(page.locale):
-            return build_hand_model(page.screen, mask=page.mask, sort=page.sort)
+            return build_hand_model(_untyped(page.screen), mask=page.mask, sort=page.sort)
 
     async def _send_hand(self, page: Page, hint: object = None) -> None:
         model = self._model(page)
@@ -305,7 +306,8 @@ class PageHub:
                 else None
             hand = None
             if own is not None and info.status is Status.PLAYING:
-                hand = hand_json(build_hand_model(own, mask=page.mask, sort=page.sort))
+                hand = hand_json(build_hand_model(_untyped(own), mask=page.mask,
+                                                  sort=page.sort))
         return {"type": "screen", "table": info.id, "version": info.version,
                 "status": status_word(info.status), "locale": page.locale,
                 "seat": None if own is None else own.seat,
@@ -316,3 +318,9 @@ class PageHub:
     def screen_text(self, page: Page, news: TableScreen | None = None) -> str:
         """:meth:`screen_message` as a frame."""
         return encode(self.screen_message(page, news))
+
+
+def _untyped(screen: SeatScreen) -> SeatScreen:
+    """The seat screen without the first game's typing guide: the page offers every move
+    as a button, so its phase line says what can be done, not what to type."""
+    return replace(screen, guided=False) if screen.guided else screen

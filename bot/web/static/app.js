@@ -99,8 +99,26 @@ function receive(message) {
   }
 }
 
+// The turn timer counts down on the page from the seconds the server said were left.
+function timerText(deadline) {
+  const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+  const minutes = Math.floor(left / 60);
+  const seconds = String(left % 60).padStart(2, "0");
+  return t("Turn time: {time}").replace("{time}", `${minutes}:${seconds}`);
+}
+
+setInterval(() => {
+  const node = document.querySelector("header .timer");
+  if (node && state.screen && state.screen.deadline) {
+    node.textContent = timerText(state.screen.deadline);
+  }
+}, 1000);
+
 function show(screen, before) {
   state.busy = false;
+  if (screen.public && screen.public.turn_left !== null) {
+    screen.deadline = Date.now() + screen.public.turn_left * 1000;
+  }
   const hand = screen.hand;
   const oldHand = before && before.hand;
   if (hand) {
@@ -332,10 +350,8 @@ function render() {
     head.appendChild(el("span", {class: "deal", text: t("Deal {number}").replace("{number}",
       String(screen.public.deal))}));
     if (screen.public.turn_left !== null) {
-      const minutes = Math.floor(screen.public.turn_left / 60);
-      const seconds = String(Math.floor(screen.public.turn_left % 60)).padStart(2, "0");
-      head.appendChild(el("span", {class: "timer", text: t("Turn time: {time}")
-        .replace("{time}", `${minutes}:${seconds}`)}));
+      head.appendChild(el("span", {class: "timer", role: "timer",
+        text: timerText(screen.deadline)}));
     }
   }
   parts.push(head);
