@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import re
 
+from bot.i18n import _
 from bot.web.config import WebConfig
 
-__all__ = ["START_PREFIX", "activity_enabled", "mini_app_link", "start_param",
+__all__ = ["START_PREFIX", "activity_enabled", "button_text", "mini_app_link", "start_param",
            "table_of_start_param", "web_app_url"]
 
 START_PREFIX = "t"
@@ -62,3 +63,9 @@ def web_app_url(config: WebConfig | None, table_id: int) -> str | None:
 def activity_enabled(config: WebConfig | None) -> bool:
     """True when Discord's table and hand messages get the Activity button."""
     return config is not None and config.discord
+
+
+def button_text() -> str:
+    """The web button's label in the current language ("Open the table" / "Tisch
+    öffnen"); call inside ``use_locale``."""
+    return _("Open the table")
