@@ -37,6 +37,7 @@ SECTIONS: Mapping[str, str] = {
     "startup": "benchmarks.startup",
     "stall": "benchmarks.stall",
     "workers": "benchmarks.workers",
+    "web": "benchmarks.web",
 }
 
 

@@ -183,6 +183,23 @@ class Settings(BaseSettings):
     telegram_webhook_url: str | None = None
     """Public https URL for Telegram webhooks; ``None`` means long polling."""
 
+    web_base_url: str | None = None
+    """Public https URL under which the web table (``bot/web``) is reached
+    (``WEB_BASE_URL``, e.g. ``https://rummy.example.org``; a TLS proxy in front of
+    ``$PORT``); ``None``: no web table and no web button anywhere."""
+
+    web_auth_max_age: int = Field(default=86400, ge=60, le=30 * 86400)
+    """Seconds a Telegram Mini App's signed ``initData`` stays valid after its
+    ``auth_date`` (``WEB_AUTH_MAX_AGE``, 60 s to 30 days; default one day)."""
+
+    discord_client_id: str | None = None
+    """The Discord application's client id (``DISCORD_CLIENT_ID``) for the Activity's
+    OAuth2 sign-in; with :attr:`discord_client_secret` and :attr:`web_base_url` the
+    Discord table gets its Activity."""
+
+    discord_client_secret: str | None = Field(default=None, repr=False)
+    """The Discord application's OAuth2 client secret (``DISCORD_CLIENT_SECRET``)."""
+
     engine_workers: int | None = Field(default=None, ge=1, le=64)
     """Worker processes for engine work (``ENGINE_WORKERS``, 1-64); ``None``: the CPU
     count, at least 2 and at most 4 (:func:`bot.service.compute.default_workers`)."""
@@ -326,6 +343,32 @@ class Settings(BaseSettings):
             parts = urlsplit(value)
             if parts.scheme != "https" or not parts.hostname:
                 raise _Invalid(_("{variable} must be an https:// URL (got {value!r})."))
+        return value
+
+    @field_validator("web_base_url")
+    @classmethod
+    def _https_base(cls, value: str | None) -> str | None:
+        """An absolute https URL without a query; a trailing slash is dropped."""
+        if value is not None:
+            parts = urlsplit(value)
+            if parts.scheme != "https" or not parts.hostname or parts.query or parts.fragment:
+                raise _Invalid(_("{variable} must be an https:// URL (got {value!r})."))
+            return value.rstrip("/")
+        return value
+
+    @field_validator("discord_client_id")
+    @classmethod
+    def _snowflake(cls, value: str | None) -> str | None:
+        """A Discord id: digits only."""
+        if value is not None and not value.isdigit():
+            raise _Invalid(_("{variable} must be a positive integer (got {value!r})."))
+        return value
+
+    @field_validator("discord_client_secret")
+    @classmethod
+    def _secret_without_whitespace(cls, value: str | None) -> str | None:
+        if value is not None and any(char.isspace() for char in value):
+            raise _Invalid(_("{variable} must not contain whitespace."))
         return value
 
     @property

@@ -34,12 +34,17 @@ from sqlparse import tokens as sql_tokens
 from sqlparse.lexer import Lexer
 
 from bot.service.errors import StorageUnavailable
+from bot.service.model import Table
 from bot.storage.database import DatabaseUnusable, migrations, statements
 from bot.storage.repository import SqliteRepository
 
-__all__ = ["PgDatabase", "PostgresRepository", "open_postgres"]
+__all__ = ["CHANGES_CHANNEL", "PgDatabase", "PostgresRepository", "open_postgres"]
 
 MIGRATION_LOCK = 0x52756D6D79  # "Rummy": the advisory lock that serialises migrations
+
+CHANGES_CHANNEL = "rummy_table_changes"
+"""The ``LISTEN``/``NOTIFY`` channel of committed table changes (payload ``id:version``;
+:class:`bot.storage.feed.PostgresChangeFeed`)."""
 
 Conn = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 """A connection of the pool (a proxy) or one of its own."""
@@ -230,6 +235,12 @@ class PostgresRepository(SqliteRepository):
             await self._pool.execute(to_postgres(sql), *params)
         except _TRANSIENT as error:
             raise StorageUnavailable() from error
+
+    async def _announce(self, conn: Any, table: Table) -> None:
+        """``NOTIFY`` the change feed's channel in the commit's transaction: PostgreSQL
+        delivers it to every listening worker once (and only if) the commit succeeds."""
+        await conn.execute("SELECT pg_notify(?, ?)",
+                           (CHANGES_CHANNEL, f"{table.id}:{table.version}"))
 
     async def claim_due(self, table_id: int, owner: str, now: float, seconds: float) -> bool:
         """One statement: insert the lease, or take it over when it ran out (a dead

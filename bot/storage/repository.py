@@ -324,7 +324,13 @@ class SqliteRepository:
                     "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(table.id, r.seat, r.user_key, r.name, str(table.key), table.variant,
                       str(fraction_to_json(r.score)), int(r.won), now) for r in results])
+            await self._announce(conn, table)
         self._remember(table)
+
+    async def _announce(self, conn: Any, table: Table) -> None:
+        """Say, inside the commit's transaction, that ``table`` is now at its version, for
+        the other processes' change feeds (:class:`bot.ports.feed.ChangeFeed`). One SQLite
+        file serves one bot process: nothing to say."""
 
     async def latest_ended(self, key: ChatKey) -> Table | None:
         row = await self._one("SELECT * FROM tables WHERE chat_key = ? AND status IN "
