@@ -18,6 +18,7 @@ import logging
 import os
 import signal
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Protocol
 
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
@@ -31,6 +32,9 @@ from bot.service.compute import WorkerPool
 from bot.service.service import GameService
 from bot.settings import Settings
 from bot.storage.backend import open_storage
+from bot.storage.feed import PostgresChangeFeed
+from bot.web.config import WebConfig
+from bot.web.frontend import WebFrontEnd
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +91,8 @@ def http_port() -> int:
 
 def needs_http(settings: Settings) -> bool:
     """Whether the process serves HTTP: the Telegram webhook or the web table."""
-    return bool(settings.telegram_token and settings.telegram_webhook_url)
+    return bool(settings.telegram_token and settings.telegram_webhook_url) \
+        or WebConfig.from_settings(settings) is not None
 
 
 #: Seconds before the first new attempt to reach a platform, and the most between two.
@@ -154,20 +159,30 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
     log.info("engine pool: %d worker processes, %.1f s budget per call", pool.size,
              settings.engine_budget)
     chosen = adapters if adapters is not None else create_adapters(settings)
+    web_config = WebConfig.from_settings(settings)
+    web = None if web_config is None else WebFrontEnd(web_config)
     service = GameService(repo, {a.platform: a.notifier for a in chosen},
                           defaults=TableSettings(timer=settings.default_timer),
                           default_locale=settings.default_locale, compute=pool,
                           budget=settings.engine_budget, worker_id=settings.worker_id,
                           guide=settings.first_game_guide)
+    if web is not None:  # the web table shows the tables of every platform
+        service.publisher.everywhere.append(web.notifier)
     http = HttpServer("0.0.0.0", http_port()) if needs_http(settings) else None
-    if http is not None:
-        try:
+    try:
+        if http is not None:
             await http.start()
-        except OSError:
-            await pool.close()
-            await db.close()
-            raise
-    host = service.host(http)
+        if web is not None:
+            assert http is not None
+            feed = PostgresChangeFeed(settings.database_url) if settings.database_url else None
+            await web.start(service.entry, http, feed)
+    except OSError:
+        if http is not None:
+            await http.stop()
+        await pool.close()
+        await db.close()
+        raise
+    host = replace(service.host(http), web=None if web_config is None else web_config.links())
     if freeze_heap:
         log.info("start-up heap frozen: %d objects", freeze_start_up())
     started: list[Adapter] = []
@@ -191,6 +206,8 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
             except Exception:
                 log.exception("stopping %s failed", adapter.platform)
         await background
+        if web is not None:
+            await web.stop()
         if http is not None:
             await http.stop()
         await pool.close()

@@ -177,7 +177,8 @@ class DiscordAdapter:
         seconds (what was started is stopped first).
         """
         try:
-            await self._start(host.entry, host.discord_messages)
+            await self._start(host.entry, host.discord_messages,
+                              host.web is not None and host.web.discord)
         except discord.LoginFailure as error:
             raise PlatformRefused(f"Discord refused the token ({error})") from error
         except (OSError, TimeoutError, aiohttp.ClientError, discord.GatewayNotFound,
@@ -186,9 +187,11 @@ class DiscordAdapter:
             raise PlatformUnreachable(f"cannot reach Discord ({error or type(error).__name__})"
                                       ) from error
 
-    async def _start(self, entry: Entry, store: DiscordMessageStore) -> None:
+    async def _start(self, entry: Entry, store: DiscordMessageStore,
+                     activity: bool = False) -> None:
         token = self.settings.require_discord_token()
-        self.flows = Flows(entry, self.sessions, self._defer_after)
+        self.flows = Flows(entry, self.sessions, self._defer_after, activity)
+        self._notifier.activity = activity
         self._controls.flows = self.flows
         client: RummyClient | ShardedRummyClient
         if self.settings.discord_shard_count:

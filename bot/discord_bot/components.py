@@ -29,12 +29,15 @@ from bot.i18n import _
 from bot.interaction.calls import public_calls
 from bot.interaction.hand import HandModel
 from bot.ports.model import Status, TableInfo
+from bot.ports.web_links import button_text
 from bot.render.cards import card_text
 from bot.render.hand import sort_name
 from engine.state import Phase
 from engine.views import PublicView
 
 PREFIX = "rm"
+ACTIVITY = "web"
+"""The action of the button that launches the web table as a Discord Activity."""
 TEMPLATE = re.compile(
     r"rm:(?P<table>[0-9]{1,15}):(?P<version>[0-9]{1,9}):(?P<action>[a-z0-9_.]{1,24}):"
     r"(?P<state>[0-9a-z.]{0,90})"
@@ -184,13 +187,15 @@ def _view(items: Sequence[RummyControl]) -> discord.ui.View:
 # --- the public table message -------------------------------------------------------------
 
 
-def table_controls(info: TableInfo, view: PublicView | None) -> discord.ui.View | None:
+def table_controls(info: TableInfo, view: PublicView | None, activity: bool = False
+                   ) -> discord.ui.View | None:
     """Lobby: Join, Leave, Add AI, Start. A deal: Show my hand, and in the draw phase Draw
     and Take (for the player to move: they answer with the hand message; not while a
     variant's pre-play step lasts, its public ``preplay`` flag), and while the variant's
     public view names seats that may call out of turn (``may_call``: Rummy 500's
     "Rommé!") its verbs without arguments. Between deals: Show my hand, Next deal.
-    Nothing once the table is closed."""
+    ``activity``: an Open-the-table button that launches the web table as a Discord
+    Activity during the game. Nothing once the table is closed."""
 
     def cid(action: str) -> ControlId:
         return ControlId(info.id, info.version if view is None else view.version, action)
@@ -205,6 +210,8 @@ def table_controls(info: TableInfo, view: PublicView | None) -> discord.ui.View 
     if info.status is not Status.PLAYING or view is None:
         return None
     items = [button(cid("hand"), _("Show my hand"), blue, 0)]
+    if activity:
+        items.append(button(cid(ACTIVITY), button_text(), blue, 0))
     if view.phase is Phase.HAND_OVER:
         items.append(button(cid("next"), _("Next deal"), grey, 0))
         return _view(items)
@@ -234,13 +241,15 @@ STYLES = {"go": discord.ButtonStyle.success, "stop": discord.ButtonStyle.danger,
 """Button colours of an offer's tone (:data:`bot.render.variants.Tone`)."""
 
 
-def hand_controls(info: TableInfo, model: HandModel, state: HandState) -> discord.ui.View:
+def hand_controls(info: TableInfo, model: HandModel, state: HandState,
+                  activity: bool = False) -> discord.ui.View:
     """The hand message's controls: lays out the hand model
     (:class:`bot.interaction.hand.HandModel`). Rows: the card select(s) (25 cards each,
     two at most); a select of the moves the selection stands for and the deeper takes of
     a spread pile (25 at most); the controls that need no selection (as buttons, or one
-    more select when there are more than a row holds); Sort / Hint / Refresh. A move's
-    value or button carries its number in :attr:`HandModel.offers`."""
+    more select when there are more than a row holds); Sort / Hint / Refresh (and, with
+    ``activity``, Open the table: the web table as a Discord Activity). A move's value or
+    button carries its number in :attr:`HandModel.offers`."""
     items: list[RummyControl] = []
     row = 0
 
@@ -286,4 +295,7 @@ def hand_controls(info: TableInfo, model: HandModel, state: HandState) -> discor
     items.append(button(cid("refresh"), _("Refresh"), grey, row))
     if model.mask:
         items.append(button(cid("clear", state.with_mask(0)), _("Clear"), grey, row))
+    if activity:
+        items.append(button(ControlId(info.id, 0, ACTIVITY), button_text(),
+                            discord.ButtonStyle.primary, row))
     return _view(items)

@@ -49,7 +49,13 @@ from typing import Any
 
 import discord
 
-from bot.discord_bot.components import SELECT_LIMIT, ControlId, hand_controls, listed
+from bot.discord_bot.components import (
+    ACTIVITY,
+    SELECT_LIMIT,
+    ControlId,
+    hand_controls,
+    listed,
+)
 from bot.discord_bot.hand import HandState
 from bot.discord_bot.render import escape, hand_content, pieces
 from bot.discord_bot.respond import (
@@ -166,10 +172,12 @@ class Flows:
     only."""
 
     def __init__(self, entry: Entry, sessions: HandSessions,
-                 defer_after: float = DEFER_AFTER) -> None:
+                 defer_after: float = DEFER_AFTER, activity: bool = False) -> None:
         self.entry = entry
         self.sessions = sessions
         self.defer_after = defer_after
+        #: Whether hand messages get the button that opens the web table (an Activity).
+        self.activity = activity
 
     # --- intents ---------------------------------------------------------------------------
 
@@ -236,9 +244,22 @@ class Flows:
             await self._table_button(interaction, control, self.intent(
                 interaction, Command("move", (action.removeprefix("v."),)),
                 table_id=control.table, version=control.version))
+        elif action == ACTIVITY and self.activity:
+            await self._launch_activity(interaction)
         else:
             with use_locale(await self.entry.locale_of(user_ref(interaction))):
                 await send_message(interaction, _("That button is no longer in use."))
+
+    async def _launch_activity(self, interaction: discord.Interaction[Any]) -> None:
+        """Open the web table as a Discord Activity in this channel (it finds its table
+        from the activity instance's channel); a client that cannot is told so."""
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as error:
+            log.info("could not launch the activity: %s", error)
+            with use_locale(await self.entry.locale_of(user_ref(interaction))):
+                await send_message(interaction, _("The table cannot be opened here; "
+                                                  "/rummy hand shows your hand."))
 
     async def _table_button(self, interaction: discord.Interaction[Any], control: ControlId,
                             intent: Intent) -> None:
@@ -333,7 +354,7 @@ class Flows:
         one redrawn; it becomes the player's anchored hand message."""
         state = HandState.of(model)
         content = hand_content(model.info, model, note)
-        controls = hand_controls(model.info, model, state)
+        controls = hand_controls(model.info, model, state, self.activity)
         if new:
             await send_message(interaction, content, controls)
         else:

@@ -60,6 +60,8 @@ class DiscordNotifier:
         self.sessions = sessions
         self.client: discord.Client | None = None
         self.store: DiscordMessageStore | None = None
+        #: Whether the table and hand messages get the button that opens the web table.
+        self.activity = False
         self._ready = asyncio.Event()
         self._locks: dict[int, asyncio.Lock] = {}
         self._pinged: dict[int, int] = {}
@@ -142,7 +144,7 @@ class DiscordNotifier:
                       for e in table.events]
             recent = ((stored.recent if stored else ()) + tuple(lines))[-RECENT_LINES:]
             content = table_content(info, view, recent)
-            controls = table_controls(info, view)
+            controls = table_controls(info, view, self.activity)
         channel = client.get_partial_messageable(int(info.key.chat_id))
         message_id = await self._show(channel, stored, content, controls)
         if message_id is None:
@@ -208,7 +210,7 @@ class DiscordNotifier:
             model = build_hand_model(screen, mask=state.mask, sort=state.sort)
             state = HandState.of(model)
             content = hand_content(info, model)
-            controls = hand_controls(info, model, state)
+            controls = hand_controls(info, model, state, self.activity)
         try:
             await anchor.interaction.edit_original_response(content=content, view=controls,
                                                             allowed_mentions=NO_MENTIONS)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from bot.http import HttpServer
 from bot.ports.entry import Entry
 from bot.ports.message_store import DiscordMessageStore, TelegramMessageStore
+from bot.ports.web_links import WebLinks
 
 __all__ = ["Host", "RoleHolder"]
 
@@ -29,10 +30,12 @@ class Host:
     """``entry``: the service's entry point; ``telegram_messages`` /
     ``discord_messages``: the chat adapters' message rows; ``http``: the process's one
     HTTP server (``None``: a front end that needs one starts its own); ``hold_role``: see
-    :data:`RoleHolder` (granted by default)."""
+    :data:`RoleHolder` (granted by default); ``web``: where the web table is (``None``:
+    off, no web buttons)."""
 
     entry: Entry
     telegram_messages: TelegramMessageStore
     discord_messages: DiscordMessageStore
     http: HttpServer | None = None
     hold_role: RoleHolder = _always
+    web: WebLinks | None = None

@@ -23,6 +23,7 @@ from bot.i18n import SUPPORTED_LOCALES, _, use_locale
 from bot.ports.entry import Entry
 from bot.ports.host import Host, RoleHolder
 from bot.ports.message_store import TelegramMessageStore
+from bot.ports.web_links import WebLinks
 from bot.settings import Settings
 from bot.telegram_bot import texts
 from bot.telegram_bot.hand_messages import HandMessages
@@ -92,7 +93,8 @@ class TelegramAdapter:
         :class:`PlatformUnreachable`."""
         self._started = True
         try:
-            await self._start(host.entry, host.telegram_messages, host.http, host.hold_role)
+            await self._start(host.entry, host.telegram_messages, host.http, host.hold_role,
+                              host.web)
         except BaseException as error:
             await self.stop()
             if isinstance(error, InvalidToken | Forbidden):
@@ -102,12 +104,13 @@ class TelegramAdapter:
             raise
 
     async def _start(self, entry: Entry, store: TelegramMessageStore,
-                     http: HttpServer | None, holds_role: RoleHolder) -> None:
+                     http: HttpServer | None, holds_role: RoleHolder,
+                     web: WebLinks | None = None) -> None:
         await self.app.initialize()
         username = self.app.bot.username
         messenger = Messenger(self.app.bot, store)
-        tables = TableMessages(messenger, store, self._outbox, username)
-        hands = HandMessages(messenger, store)
+        tables = TableMessages(messenger, store, self._outbox, username, web=web)
+        hands = HandMessages(messenger, store, web)
         self.handlers = Handlers(Parts(entry, store, messenger, tables, hands,
                                        self._notifier, username))
         self.handlers.register(self.app)

@@ -14,6 +14,7 @@ from bot.i18n import _, use_locale
 from bot.ports.hand import HandModel
 from bot.ports.message_store import TelegramHandMessage, TelegramMessageStore
 from bot.ports.model import Status, TableInfo
+from bot.ports.web_links import WebLinks, web_app_url
 from bot.telegram_bot import texts
 from bot.telegram_bot.hand import closed_text, ended_text, hand_text
 from bot.telegram_bot.identity import chat_id_of
@@ -27,9 +28,11 @@ __all__ = ["HandMessages"]
 class HandMessages:
     """Shows hands in private chats (see the module docstring)."""
 
-    def __init__(self, messenger: Messenger, store: TelegramMessageStore) -> None:
+    def __init__(self, messenger: Messenger, store: TelegramMessageStore,
+                 web: WebLinks | None = None) -> None:
         self.messenger = messenger
         self.store = store
+        self.web = web
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._titles: dict[int, str | None] = {}
 
@@ -56,7 +59,8 @@ class HandMessages:
             row = await self.store.hand_message(user_id, info.id)
             title = await self.title(info)
             with use_locale(locale):
-                text, markup = _draw(info, view, title, screen, note, model)
+                text, markup = _draw(info, view, title, screen, note, model,
+                                     web_app_url(self.web, info.id))
             message_id = None
             if row is not None and not repost and await self.messenger.edit_private(
                     user_id, row.message_id, text, markup):
@@ -82,12 +86,13 @@ class HandMessages:
 
 
 def _draw(info: TableInfo, view: PlayerView, title: str, screen: str, note: str,
-          model: HandModel | None) -> tuple[str, InlineKeyboardMarkup | None]:
+          model: HandModel | None, web_app: str | None = None
+          ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The hand message's text and keyboard (no keyboard once the game is not running)."""
     if info.status is Status.CANCELLED:
         return closed_text(title, _("The game was cancelled.")), None
     if model is None or info.status is not Status.PLAYING:
         return ended_text(view, title), None
     text = hand_text(model, title, note)
-    drawn = HandScreen(info.id, view.table.version, model, screen)
+    drawn = HandScreen(info.id, view.table.version, model, screen, web_app)
     return text, hand_keyboard(drawn)

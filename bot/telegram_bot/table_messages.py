@@ -18,6 +18,7 @@ from bot.i18n import use_locale
 from bot.ports.message_store import TelegramMessageStore, TelegramTableMessage
 from bot.ports.model import Status, TableInfo
 from bot.ports.screens import Notice, TableScreen
+from bot.ports.web_links import WebLinks, mini_app_link
 from bot.render.events import event_line
 from bot.render.lobby import render_lobby
 from bot.render.notices import render_notice
@@ -78,11 +79,13 @@ class TableMessages:
     """
 
     def __init__(self, messenger: Messenger, store: TelegramMessageStore, outbox: Outbox,
-                 bot_username: str, mid_turn_delay: float = MID_TURN_DELAY) -> None:
+                 bot_username: str, mid_turn_delay: float = MID_TURN_DELAY,
+                 web: WebLinks | None = None) -> None:
         self.messenger = messenger
         self.store = store
         self.outbox = outbox
         self.bot_username = bot_username
+        self.web = web
         self._log: dict[int, deque[str]] = {}
         self._last: dict[int, tuple[TableInfo, PublicView | None, str]] = {}
         self._turn: dict[int, tuple[int, int]] = {}
@@ -177,7 +180,8 @@ class TableMessages:
             if info.status is Status.LOBBY:
                 markup = lobby_keyboard(info, link)
             elif view is not None:
-                markup = table_keyboard(info, view, link)
+                markup = table_keyboard(info, view, link,
+                                        mini_app_link(self.web, self.bot_username, info.id))
             else:
                 markup = None
 

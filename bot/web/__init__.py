@@ -2,7 +2,7 @@
 (an Activity), served by the bot's own process on its one HTTP server.
 
 - :mod:`.frontend`: :class:`~bot.web.frontend.WebFrontEnd` (start/stop, the notifier);
-- :mod:`.config`, :mod:`.links`: settings and the chat adapters' buttons;
+- :mod:`.config`: settings (the chat adapters' buttons: :mod:`bot.ports.web_links`);
 - :mod:`.auth`: Telegram ``initData``, Discord OAuth2, the signed page sessions;
 - :mod:`.server`: the routes and the page's HTML; :mod:`.pages`: open pages and their
   screens; :mod:`.protocol`: every JSON message; :mod:`.notifier`: published changes;

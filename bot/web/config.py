@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.ports.web_links import WebLinks
 from bot.settings import Settings
 from bot.web.auth.discord import API_BASE
 from bot.web.auth.session import derive_secret
@@ -57,6 +58,10 @@ class WebConfig:
     def pages_url(self) -> str:
         """The public URL of the pages' folder, e.g. ``https://rummy.example.org/web``."""
         return self.base_url.rstrip("/") + PREFIX
+
+    def links(self) -> WebLinks:
+        """What the chat adapters need to send people here."""
+        return WebLinks(self.pages_url, self.telegram, self.discord)
 
     def session_secret(self) -> bytes:
         """The key of page sessions: derived from the secrets every worker shares."""

@@ -33,6 +33,7 @@ from aiohttp import WSMsgType, web
 from bot.i18n import _, use_locale
 from bot.ports.entry import Entry
 from bot.ports.model import ChatKey, TableInfo, UserRef
+from bot.ports.web_links import table_of_start_param
 from bot.render.howto import how_to_play
 from bot.render.rules import render_rules
 from bot.web.auth import AuthRefused
@@ -40,7 +41,6 @@ from bot.web.auth.discord import DiscordAuth
 from bot.web.auth.session import SessionSigner
 from bot.web.auth.telegram import TelegramMembers, validate_init_data
 from bot.web.config import PREFIX, WebConfig
-from bot.web.links import table_of_start_param
 from bot.web.pages.hub import PageHub
 from bot.web.pages.page import Page
 from bot.web.protocol import BadMessage, encode, error_message, parse_incoming

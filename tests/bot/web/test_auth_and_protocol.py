@@ -12,17 +12,17 @@ from urllib.parse import parse_qsl, urlencode
 import pytest
 
 from bot.ports.model import UserRef
-from bot.settings import Settings, SettingsError
-from bot.web import WebConfig
-from bot.web.auth import AuthRefused
-from bot.web.auth.session import SessionSigner, derive_secret
-from bot.web.auth.telegram import sign_init_data, validate_init_data
-from bot.web.links import (
+from bot.ports.web_links import (
     activity_enabled,
     mini_app_link,
     table_of_start_param,
     web_app_url,
 )
+from bot.settings import Settings, SettingsError
+from bot.web import WebConfig
+from bot.web.auth import AuthRefused
+from bot.web.auth.session import SessionSigner, derive_secret
+from bot.web.auth.telegram import sign_init_data, validate_init_data
 from bot.web.protocol import BadMessage, bits, mask_of_indices, parse_incoming
 from bot.web.strings import PAGE_STRINGS, page_strings
 
@@ -96,14 +96,14 @@ def test_sessions_name_one_person_and_table() -> None:
 
 
 def test_links_need_the_web_table() -> None:
-    config = WebConfig("https://rummy.example.org", telegram_token=TOKEN)
+    config = WebConfig("https://rummy.example.org", telegram_token=TOKEN).links()
     assert mini_app_link(config, "RummyBot", 12) == "https://t.me/RummyBot?startapp=t12"
     assert web_app_url(config, 12) == "https://rummy.example.org/web/tg/?t=12"
     assert not activity_enabled(config)
     assert mini_app_link(None, "RummyBot", 12) is None and web_app_url(None, 12) is None
     assert mini_app_link(config, "no spaces!", 1) is None
     discord = WebConfig("https://x.example", discord_token="t", discord_client_id="1",
-                        discord_client_secret="s")
+                        discord_client_secret="s").links()
     assert activity_enabled(discord) and web_app_url(discord, 1) is None
     assert table_of_start_param("x12") is None and table_of_start_param("t") is None
 
