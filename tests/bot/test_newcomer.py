@@ -30,6 +30,8 @@ from engine.cards import CARD_SUITS, TILE_COLOURS, Card, card_code
 from engine.commands import COMMANDS
 from engine.rules import make_rules
 
+pytestmark = pytest.mark.once  # processes or a pseudo-terminal: the first CI pass only
+
 REPO = Path(__file__).resolve().parents[2]
 
 PROMPT_MOVE = "Dein Zug> "

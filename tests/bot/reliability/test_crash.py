@@ -54,6 +54,8 @@ from tests.bot.reliability.support import (
     table_problems,
 )
 
+pytestmark = pytest.mark.once  # processes or a pseudo-terminal: the first CI pass only
+
 WORKER = Path(__file__).with_name("crash_worker.py")
 SEED = 20240611
 KILLS = 5

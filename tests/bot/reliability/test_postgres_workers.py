@@ -41,6 +41,8 @@ from tests.bot.people import People
 from tests.bot.reliability.support import table_problems
 from tests.fakes.telegram import running_fake_telegram
 
+pytestmark = pytest.mark.once  # processes or a pseudo-terminal: the first CI pass only
+
 WORKER = Path(__file__).with_name("pg_worker.py")
 SETTINGS = TableSettings(timer="off", ai_delay=0.0, next_deal_delay=0.0, call_window=0.0)
 

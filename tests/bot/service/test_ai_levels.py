@@ -11,8 +11,9 @@ from bot.render.lobby import render_lobby
 from bot.service.ai_levels import LEVELS, ai_kind, level_word
 from bot.service.errors import AILevelUnavailable, BadSetting
 from engine.ai import HardPlayer, UnknownAI, make_ai
+from tests.bot.people import say
 
-from .support import ANA, BEN, CHAT, Harness, say
+from .support import ANA, BEN, CHAT, Harness
 
 
 def test_levels_map_to_engine_players() -> None:

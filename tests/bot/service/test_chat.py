@@ -7,8 +7,9 @@ import json
 from bot.interaction.commands import split_new_args
 from bot.ports.model import SeatKind, Status
 from engine.records import replay
+from tests.bot.people import say
 
-from .support import ANA, BEN, CHAT, Harness, say
+from .support import ANA, BEN, CHAT, Harness
 
 
 def test_new_arguments() -> None:

@@ -15,8 +15,9 @@ from bot.ports.model import ChatKey, Status, TableSettings, UserRef
 from bot.service import scheduler as scheduler_module
 from bot.service.errors import TableFromNewerRelease, UnreadableTable
 from bot.service.service import GameService
+from tests.bot.people import say
 
-from .support import ANA, BEN, CHAT, Harness, make_harness, say
+from .support import ANA, BEN, CHAT, Harness, make_harness
 
 AI_SETTINGS = TableSettings(timer="2m", ai_delay=1.0, next_deal_delay=2.0)
 

@@ -12,8 +12,9 @@ from engine.ai import make_ai
 from engine.dealing import new_game
 from engine.game import apply, current_player, is_over, legal_actions
 from engine.views import view_for
+from tests.bot.people import say
 
-from .support import ANA, CHAT, Harness, say
+from .support import ANA, CHAT, Harness
 
 
 def test_basic_tables_reuse_the_discard_pile_twice_unless_chosen_otherwise() -> None:
