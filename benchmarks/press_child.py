@@ -29,16 +29,16 @@ from typing import Any
 
 
 async def run(busy: int, presses: int, seed: int) -> dict[str, Any]:
+    from bot.ports.model import ChatKey, TableSettings, UserRef
     from bot.service import engine_work
     from bot.service.compute import WorkerPool
     from bot.service.service import GameService
     from bot.storage import open_database
     from bot.storage.repository import SqliteRepository
     from engine.ai import make_ai
+    from engine.commands import format_action
     from engine.game import current_player, legal_actions
     from engine.views import view_for
-
-    from bot.ports.model import ChatKey, TableSettings, UserRef
 
     new = hasattr(GameService, "host")
     folder = Path(tempfile.mkdtemp(prefix="rummy-press-"))
@@ -127,6 +127,7 @@ async def run(busy: int, presses: int, seed: int) -> dict[str, Any]:
     ai = make_ai("greedy", seed=seed)
     answers: list[float] = []
     others: list[float] = []
+    commands: list[str] = []
     try:
         for _ in range(presses):
             table = await service.repo.active_table(key)
@@ -153,6 +154,8 @@ async def run(busy: int, presses: int, seed: int) -> dict[str, Any]:
                 mark("answer")
             await asyncio.sleep(0)
             answers.append(marks["answer"] - began)
+            commands.append(f"{presser.name}: {format_action(action)} "
+                            f"(deal {table.state.deal_number})")
             others.append(max(t for k, t in marks.items() if k != "answer") - began)
     finally:
         stop.set()
@@ -160,7 +163,7 @@ async def run(busy: int, presses: int, seed: int) -> dict[str, Any]:
         await pool.close()
         await db.close()
     return {"tree": "new" if new else "old", "busy": busy, "answer": answers,
-            "others": others}
+            "others": others, "commands": commands}
 
 
 def main() -> None:
