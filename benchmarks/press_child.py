@@ -29,6 +29,7 @@ from typing import Any
 
 
 async def run(busy: int, presses: int, seed: int) -> dict[str, Any]:
+    from bot.ports.model import ChatKey, TableSettings, UserRef
     from bot.service import engine_work
     from bot.service.compute import WorkerPool
     from bot.service.service import GameService
@@ -37,8 +38,6 @@ async def run(busy: int, presses: int, seed: int) -> dict[str, Any]:
     from engine.ai import make_ai
     from engine.game import current_player, legal_actions
     from engine.views import view_for
-
-    from bot.ports.model import ChatKey, TableSettings, UserRef
 
     new = hasattr(GameService, "host")
     folder = Path(tempfile.mkdtemp(prefix="rummy-press-"))
