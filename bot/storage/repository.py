@@ -25,6 +25,7 @@ import aiosqlite
 
 from bot.ports.message_store import DiscordMessageStore, TelegramMessageStore
 from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
+from bot.ports.text_bounds import DISPLAY_NAME, LANGUAGE_TAG, bounded_text
 from bot.service.errors import StorageUnavailable, TableFromNewerRelease, UnreadableTable
 from bot.service.model import Table
 from bot.service.repository import (
@@ -239,7 +240,9 @@ class SqliteRepository:
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) "
                 "DO UPDATE SET display_name = excluded.display_name, "
                 "app_locale = COALESCE(excluded.app_locale, users.app_locale)",
-                (platform, user_id, name, app_locale, time.time()))
+                (platform, user_id, bounded_text(name, DISPLAY_NAME),
+                 None if app_locale is None else bounded_text(app_locale, LANGUAGE_TAG),
+                 time.time()))
 
     async def user_locales(self, user_keys: Collection[str]
                            ) -> dict[str, tuple[str | None, str | None]]:
