@@ -231,3 +231,21 @@ async def test_hostile_names_are_cleaned_and_bounded_before_they_are_kept(
         assert len(seat) <= 32 and seat.startswith(name[:1])
         assert bot.adapter.dropped.total == 0
         assert any(seat in (m.text or "") for m in bot.tg.messages(OTHER_GROUP))
+
+
+async def test_a_polling_task_that_ends_is_logged_and_started_again(tmp_path: Path) -> None:
+    """Should PTB's polling task end while the adapter runs (here: cancelled), the
+    adapter says so once and polls again after its back-off; commands are answered."""
+    async with running_bot(tmp_path / "rummy.sqlite3", watch_every=0.05) as bot:
+        dead = bot.adapter.polling_task()
+        assert dead is not None
+        with log_lines() as lines:
+            dead.cancel()
+            await bot.tg.wait_for(lambda: bot.adapter.restarts == 1, 5.0)
+            again = bot.adapter.polling_task()
+            assert again is not None and again is not dead and not again.done()
+            await bot.start_private(ALICE)
+            await bot.say(ALICE, GROUP, "/new")
+            assert await bot.service.entry.table_info(chat_key(GROUP, None)) is not None
+            ended = [m for m in lines.at_least(logging.ERROR) if "polling task ended" in m]
+            assert len(ended) == 1
