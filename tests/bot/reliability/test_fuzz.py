@@ -773,6 +773,8 @@ async def test_discord_garbage_controls_are_answered_and_change_nothing(
         hand = shown.original
         assert hand is not None and hand.ephemeral
         tid, version = table.id, table.version
+        assert table.state is not None
+        drawn = table.state.version  # what the table's controls carry during a game
 
         async def forged(source: Any, custom_id: str) -> Any:
             """Click a button ``custom_id`` put on ``source`` as an old or foreign
@@ -801,10 +803,12 @@ async def test_discord_garbage_controls_are_answered_and_change_nothing(
             (message, "rm:999999999999999:999999999:draw:", other),
             (message, f"rm:{tid}:{version}:zzz:", unused),
             (message, f"rm:{tid}:{version}:v.nothing_here.9:", "Unknown command 'nothing_here.9'"),
-            (message, f"rm:{tid}:0:v.call:", "The table has changed since"),
-            (message, f"rm:{tid}:{version}:next:", "You cannot deal the next hand now"),
-            (hand, f"rm:{tid}:{version}:zzz:zzzz.zz", unused),
-            (hand, f"rm:{tid}:{version}:o99:00000" + "f" * 15, "Your hand has changed"),
+            # a version the game never had (a game state starts at version 0)
+            (message, f"rm:{tid}:999999:v.call:", "The table has changed since"),
+            (message, f"rm:{tid}:{drawn}:next:", "You cannot deal the next hand now"),
+            # an unreadable hand state is refused with the hand redrawn, never guessed
+            (hand, f"rm:{tid}:{version}:zzz:zzzz.zz", "That button is not in use (any more)"),
+            (hand, f"rm:{tid}:{version}:o99:00000" + "f" * 15, "The table has changed since"),
             (hand, f"rm:{tid + 7}:{version}:disc:0000s1", other),
         ]
         for source, custom_id, expected in cases:
