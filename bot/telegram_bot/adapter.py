@@ -34,6 +34,7 @@ from bot.ports.message_store import TelegramMessageStore
 from bot.ports.web_links import WebLinks
 from bot.settings import Settings
 from bot.telegram_bot import texts
+from bot.telegram_bot.callbacks import sign_with
 from bot.telegram_bot.hand_messages import HandMessages
 from bot.telegram_bot.handlers import Handlers
 from bot.telegram_bot.messaging import Messenger
@@ -86,6 +87,7 @@ class TelegramAdapter:
                  rate_limiter: BaseRateLimiter[int] | None = None,
                  webhook_listen: tuple[str, int] = ("0.0.0.0", DEFAULT_WEBHOOK_PORT),
                  poll_timeout: int = 10, watch_every: float = WATCH_EVERY) -> None:
+        sign_with(token)  # the buttons' data is signed with the token's key
         self.dropped = DroppedInputs(log, "telegram")
         self.failures = DroppedInputs(log, "telegram", says="handling an update failed",
                                      level=logging.ERROR)

@@ -32,7 +32,7 @@ from bot.dropped_inputs import DroppedInputs, error_kind
 from bot.i18n import use_locale
 from bot.telegram_bot import texts
 from bot.telegram_bot.buttons import Buttons, Press
-from bot.telegram_bot.callbacks import MalformedCallback, decode
+from bot.telegram_bot.callbacks import MalformedCallback, UnverifiedCallback, decode
 from bot.telegram_bot.group_chat import GroupChat
 from bot.telegram_bot.identity import chat_key, user_ref
 from bot.telegram_bot.parts import Parts
@@ -105,9 +105,15 @@ class Handlers:
         user = user_ref(query.from_user)
         message = query.message
         try:
-            data = decode(query.data)
             if message is None:
                 raise MalformedCallback(query.data)
+            data = decode(query.data)
+        except UnverifiedCallback as unverified:
+            assert message is not None
+            await self.buttons.unverified(query, Press(
+                unverified.claimed, message.chat.id, message.message_id, user,
+                f"telegram:cb:{query.id}"))
+            return
         except MalformedCallback:
             with use_locale(await self.parts.entry.locale_of(user)):
                 await query.answer(texts.alert("malformed"), show_alert=True)
