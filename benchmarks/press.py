@@ -62,12 +62,18 @@ def main() -> None:
                       f"{run['load']:.2f}, tree {run['tree']}", file=sys.stderr, flush=True)
     print(f"{'tree':<40} {'busy':>4}  {'press -> answer (ms)':<34} "
           f"{'press -> every other screen (ms)':<34} loads")
+    slowest = []
     for (name, busy), runs in results.items():
         answers = [t for r in runs for t in r["answer"]]  # type: ignore[attr-defined]
         others = [t for r in runs for t in r["others"]]  # type: ignore[attr-defined]
+        commands = [c for r in runs for c in r["commands"]]  # type: ignore[attr-defined]
         loads = " ".join(f"{r['load']:.2f}" for r in runs)
         print(f"{name:<40} {busy:>4}  {_figures(answers):<34} {_figures(others):<34} "
-              f"{loads}")
+              f"{loads}  ({len(answers)} presses)")
+        worst = max(range(len(others)), key=others.__getitem__)
+        slowest.append(f"  {name}, busy {busy}: the slowest press ({others[worst] * 1000:.1f}"
+                       f" ms to every screen) was {commands[worst]}, press {worst + 1}")
+    print("\n".join(slowest))
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ async def run(busy: int, presses: int, seed: int) -> dict[str, Any]:
     from bot.storage import open_database
     from bot.storage.repository import SqliteRepository
     from engine.ai import make_ai
+    from engine.commands import format_action
     from engine.game import current_player, legal_actions
     from engine.views import view_for
 
@@ -129,6 +130,7 @@ async def run(busy: int, presses: int, seed: int) -> dict[str, Any]:
     ai = make_ai("greedy", seed=seed)
     answers: list[float] = []
     others: list[float] = []
+    commands: list[str] = []
     try:
         for _ in range(presses):
             table = await service.repo.active_table(key)
@@ -155,6 +157,8 @@ async def run(busy: int, presses: int, seed: int) -> dict[str, Any]:
                 mark("answer")
             await asyncio.sleep(0)
             answers.append(marks["answer"] - began)
+            commands.append(f"{presser.name}: {format_action(action)} "
+                            f"(deal {table.state.deal_number})")
             others.append(max(t for k, t in marks.items() if k != "answer") - began)
     finally:
         stop.set()
@@ -162,7 +166,7 @@ async def run(busy: int, presses: int, seed: int) -> dict[str, Any]:
         await pool.close()
         await db.close()
     return {"tree": "new" if new else "old", "busy": busy, "answer": answers,
-            "others": others}
+            "others": others, "commands": commands}
 
 
 def main() -> None:

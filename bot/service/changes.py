@@ -170,9 +170,9 @@ class TableChanges:
         table = loaded if loaded is not None else await self.load(where)
         for attempt in range(RETRIES):
             async with self._lock(table.id):
-                if self._newest.get(table.id, table.version) > table.version:
-                    table = await self._reload(table)  # this process moved it meanwhile
                 try:
+                    if self._newest.get(table.id, table.version) > table.version:
+                        table = await self._reload(table)  # this process moved it meanwhile
                     change = await step(table)
                 except EngineError:
                     done = await self.applied(update_key) if update_key is not None else None
@@ -197,7 +197,13 @@ class TableChanges:
                 except VersionConflict:
                     if attempt == RETRIES - 1:
                         raise TableBusy() from None
-                    table = await self._reload(table)
+                    try:
+                        table = await self._reload(table)
+                    except NoTable:  # the game ended meanwhile: maybe by this very update
+                        done = await self.applied(update_key) if update_key else None
+                        if done is None:
+                            raise
+                        return Committed(done, Change(done), stored=False)
                     continue
                 self._remember(change.table)
             self.poke(change.table.due_at)
@@ -205,8 +211,11 @@ class TableChanges:
         raise AssertionError("unreachable")
 
     async def _reload(self, table: Table) -> Table:
+        """The table as stored now (read like :meth:`get`: a row that cannot be decoded is
+        reported); :class:`NoTable` once it is no longer active (as :meth:`load` would
+        say)."""
         fresh = await self.get(table.id)
-        if fresh is None:
+        if fresh is None or fresh.status not in (Status.LOBBY, Status.PLAYING):
             raise NoTable()
         return fresh
 

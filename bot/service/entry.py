@@ -34,6 +34,7 @@ from bot.ports.intents import Answer, Intent, Outcome, Reply
 from bot.ports.model import ChatKey, TableInfo, UserRef
 from bot.ports.screens import SeatScreen, TableScreen
 from bot.service.flow import FlowControl, TooFast
+from bot.service.lobby import bounded_user
 from bot.service.publish import Publisher
 from bot.service.queries import Queries
 from bot.service.repository import Repository
@@ -108,8 +109,9 @@ class EntryPoint:
         seen = _Seen(user.name, user.locale)
         if self._seen.get(user.key) == seen:
             return
+        name = bounded_user(user).name  # as a seat shows it: no control characters
         try:
-            await self.repo.upsert_user(user.platform, user.user_id, user.name, user.locale)
+            await self.repo.upsert_user(user.platform, user.user_id, name, user.locale)
         except EngineError:
             return  # the database refuses writes now: the move itself will say so
         self._seen[user.key] = seen

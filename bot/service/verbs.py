@@ -124,7 +124,15 @@ class Handling:
             except (NoTable, NotYourTable):
                 self.table = None
         elif handler is not None:
-            self.table = await self.find_table()
+            try:
+                self.table = await self.find_table()
+            except NoTable:
+                done = await self._applied()
+                if done is None:
+                    raise
+                self.table = done  # a late duplicate of an update that ended the table
+                await self.languages()
+                return self.outcome(Reply(None))
         await self.languages()
         with use_locale(self.locale):
             if handler is None:
@@ -157,6 +165,11 @@ class Handling:
         if not tables:
             raise NoTable()
         return max(tables, key=lambda t: (t.status is Status.PLAYING, t.id))
+
+    async def _applied(self) -> Table | None:
+        """The table this intent's update was already applied to (a redelivery)."""
+        key = self.intent.update_key
+        return None if key is None else await self.v.changes.applied(key)
 
     async def languages(self) -> None:
         """The languages of the person and the table's people and host, one query."""

@@ -10,6 +10,7 @@ from typing import Any
 from bot.interaction.commands import parse
 from bot.ports.intents import Command, Intent, Outcome, Reply, Selection
 from bot.ports.model import ChatKey, TableInfo, TableSettings, UserRef
+from bot.ports.screens import SeatFacts
 from bot.service.service import GameService
 from engine.views import PlayerView, PublicView, public_view, view_for
 
@@ -126,6 +127,14 @@ class People:
         seat = table.seat_of(user.key)
         assert seat is not None and table.state is not None
         return table.info(), view_for(table.state, seat)
+
+    async def hand_facts(self, key: ChatKey, user: UserRef) -> SeatFacts:
+        """The engine's facts of the user's seat (legal moves, suggestion, best melds)."""
+        info = await self.service.queries.table_info(key)
+        assert info is not None
+        found = await self.service.entry.screens(info.id, user)
+        assert found is not None and found[1] is not None
+        return found[1].facts
 
     async def legal_commands(self, key: ChatKey, user: UserRef) -> list[str]:
         return await self.service.queries.legal_commands(key, user)

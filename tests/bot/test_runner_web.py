@@ -66,6 +66,11 @@ async def test_the_web_table_and_the_webhook_share_the_port_and_the_chats_link_t
                         return False
 
                 await _until(up, 30)
+
+                async def hooked() -> bool:  # the Telegram adapter has mounted its webhook
+                    return tg.webhook_url == hook
+
+                await _until(hooked, 30)
                 async with http.get(f"{local}/web/tg/") as page:
                     assert "text/html" in page.headers["Content-Type"]
 

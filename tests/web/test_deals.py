@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser
 
-from bot.ports.model import UserRef
+from bot.ports.model import TableSettings, UserRef
 from engine.state import Phase
 from engine.variants import get_variant
 from tests.bot.reliability.support import all_cards, replay
@@ -35,7 +35,10 @@ DEALS = [
 @pytest.mark.parametrize("words", DEALS)
 async def test_a_whole_deal_through_the_page(browser: Browser, tmp_path: Path,
                                              words: str) -> None:
-    async with web_world(tmp_path / "web.sqlite3") as world:
+    # the score sheet stays up: the next deal (Rummy 500 plays to 500 points) waits
+    settings = TableSettings(timer="off", ai_delay=0.05, next_deal_delay=3600.0,
+                             call_window=0.3)
+    async with web_world(tmp_path / "web.sqlite3", settings=settings) as world:
         info = await world.table(ANA, [BEN], words, ais=1)
         ana = await open_telegram_page(browser, world.base, ANA, info.id)
         ben = await open_telegram_page(browser, world.base, BEN, info.id, start_param=True)

@@ -233,8 +233,13 @@ class PageHub:
         assert message.offer is not None
         selection = Selection(message.mask, message.sort or page.sort, message.digest,
                               message.offer)
+        # The page names the table version of the screen it pressed on; the entry point
+        # checks the game state's version that screen showed (a screen older than the
+        # page's last one is stale: no state version matches -1).
+        shown = page.screen.view.table.version if page.screen is not None \
+            and message.version == page.version else -1
         intent = Intent(Command("offer"), page.user, table_id=page.table_id,
-                        version=message.version, selection=selection,
+                        version=shown, selection=selection,
                         update_key=f"web:{page.user.key}:{message.id}",
                         origin=page.origin)
 

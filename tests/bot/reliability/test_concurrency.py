@@ -390,7 +390,8 @@ async def test_two_services_on_one_file_race_on_one_table(
                 move = next_move(table, lookup, rng, f"race:{number}")
                 services = [first, second, first, second]
                 answers = await asyncio.gather(*(
-                    s.act(move.key, move.user, move.command, f"{move.update_key}:{n}")
+                    People(s).act(move.key, move.user, move.command,
+                                  f"{move.update_key}:{n}")
                     for n, s in enumerate(services)), return_exceptions=True)
                 won = [n for n, a in enumerate(answers) if isinstance(a, TableInfo)]
                 assert len(won) == 1, answers
