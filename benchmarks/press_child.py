@@ -72,6 +72,9 @@ async def run(busy: int, presses: int, seed: int) -> dict[str, Any]:
             async def warn(self, warning: Any) -> None:
                 pass
 
+            async def fault(self, fault: Any) -> None:
+                pass
+
         notifier: Any = NewNotifier()
     else:
         from bot.interaction.hand import hand_model  # type: ignore[attr-defined]

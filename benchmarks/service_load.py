@@ -44,7 +44,7 @@ import aiosqlite
 from benchmarks.intents import act, unlimited
 from benchmarks.report import BenchConfig, Row, Section, percentile
 from bot.ports.model import ChatKey, TableSettings, UserRef
-from bot.ports.screens import TableUpdate, TimerWarning
+from bot.ports.screens import TableFault, TableUpdate, TimerWarning
 from bot.service.service import GameService
 from bot.storage.database import Database, open_database
 from bot.storage.repository import SqliteRepository
@@ -92,6 +92,9 @@ class NullNotifier:
 
     async def warn(self, warning: TimerWarning) -> None:
         """Ignore a timer warning."""
+
+    async def fault(self, fault: TableFault) -> None:
+        """Ignore a table that cannot be loaded."""
 
 
 @dataclass

@@ -18,8 +18,10 @@ environment variable). Exit codes: 0 ok, 1 a replayed record had an error, 2
 bad arguments, rule options or settings, an unusable game database, and ``run``
 while no chat adapter exists, ``migrate --status`` of a directory or a file that is no
 database, ``faults --clear ID`` of a table without a fault (each a localised line, never
-a traceback), 130 interrupted, 141 the output pipe was closed (``play`` says so in one
-line on stderr; its game stays stored).
+a traceback; a database that is damaged, a FIFO, a directory or of a newer release is
+one line naming it for every subcommand that opens it: ``play``, ``run``, ``faults``,
+``migrate``, ``export-db``, ``import-db``), 130 interrupted, 141 the output pipe was
+closed (``play`` says so in one line on stderr; its game stays stored).
 
 ``bench`` runs the benchmarks of a checkout (the top-level ``benchmarks`` package, loaded
 by name: the product never imports it); where they are not installed (the wheel carries
@@ -46,6 +48,7 @@ from typing import Any
 from tqdm import tqdm
 
 from bot.cli_database import add_commands as add_database_commands
+from bot.cli_database import read_failure, unusable_line
 from bot.i18n import _, argparse_texts, current_locale, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
 from bot.play import DatabaseUnavailable, play
@@ -383,9 +386,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _unusable(error: Any) -> str:
-    """One line for a database that cannot be used."""
-    return _("Cannot use the database {path}: {reason}").format(path=error.path,
-                                                               reason=error.reason)
+    """One line for a database that cannot be used (a :class:`DatabaseUnusable`)."""
+    return unusable_line(error)
 
 
 # --- faults ---------------------------------------------------------------------------------
@@ -405,12 +407,20 @@ def _faults(args: argparse.Namespace) -> int:
     except SettingsError as error:
         print(str(error), file=sys.stderr)
         return 2
+    import sqlite3
+
+    from bot.service.errors import StorageUnavailable
     from bot.storage import DatabaseUnusable
 
     try:
         lines = asyncio.run(_fault_lines(settings, args.clear))
     except DatabaseUnusable as error:
         print(_unusable(error), file=sys.stderr)
+        return 2
+    except (sqlite3.Error, UnicodeDecodeError, StorageUnavailable) as error:
+        # it opened, then failed while it was read: damage past the first checks
+        where = "PostgreSQL" if settings.database_url else str(settings.database_path)
+        print(_unusable(read_failure(where, error)), file=sys.stderr)
         return 2
     except NoFaultToClear as error:
         print(_("Table {id} has no fault to clear (rummy-bot faults lists them).").format(

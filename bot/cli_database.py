@@ -2,13 +2,14 @@
 migrations, or ``--status``), ``export-db FILE`` and ``import-db FILE`` (move an
 installation between SQLite and PostgreSQL: :mod:`bot.storage.transfer`). The database is
 the one the bot would use: ``DATABASE_URL`` (PostgreSQL) if set, else ``DATABASE_PATH``.
-Exit codes: 0 done, 2 a setting, the database or the file is unusable."""
+Exit codes: 0 done, 2 a setting, the database or the file is unusable (one line naming
+it, never a traceback: a damaged file, a FIFO, a directory, a schema of a newer
+release)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import sqlite3
 import sys
 from pathlib import Path
@@ -16,10 +17,11 @@ from typing import Any
 
 import asyncpg
 
-from bot.i18n import _
+from bot.i18n import N_, _
+from bot.service.errors import StorageUnavailable
 from bot.settings import Settings, SettingsError
 from bot.storage.backend import open_storage
-from bot.storage.database import DatabaseUnusable, latest_schema
+from bot.storage.database import DatabaseUnusable, damaged, inspect_file, latest_schema
 from bot.storage.postgres import schema_status
 from bot.storage.transfer import TransferError, export_rows, import_rows
 
@@ -34,15 +36,23 @@ def add_commands(commands: Any) -> None:
                           "DATABASE_PATH)"))
     migrate.add_argument("--status", action="store_true",
                          help=_("only show the schema version, change nothing"))
+    _add_lang(migrate)
     migrate.set_defaults(handler=_migrate)
     export = commands.add_parser(
         "export-db", help=_("write every row of the database to FILE (JSON lines)"))
     export.add_argument("file", metavar="FILE")
+    _add_lang(export)
     export.set_defaults(handler=_export)
     load = commands.add_parser(
         "import-db", help=_("load an export into the (empty) database"))
     load.add_argument("file", metavar="FILE")
+    _add_lang(load)
     load.set_defaults(handler=_import)
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", choices=("en", "de"), default=argparse.SUPPRESS,
+                        help=_("language of the output (default: from LANG)"))
 
 
 def _settings() -> Settings | None:
@@ -57,15 +67,33 @@ def _where(settings: Settings) -> str:
     return "PostgreSQL" if settings.database_url else str(settings.database_path)
 
 
-def _run(work: Any) -> int:
+def unusable_line(error: DatabaseUnusable) -> str:
+    """The one line (current language) for a database that cannot be used, naming it."""
+    return _("Cannot use the database {path}: {reason}").format(path=error.path,
+                                                               reason=error.localized())
+
+
+def read_failure(where: str, error: BaseException) -> DatabaseUnusable:
+    """The refusal of the database ``where`` for an error raised while it was read after it
+    opened (``sqlite3.Error``, ``UnicodeDecodeError`` from SQLite's message, or the
+    service's :class:`StorageUnavailable`): damage the first checks did not see."""
+    if isinstance(error, StorageUnavailable):
+        return DatabaseUnusable(where, N_("damaged or unavailable"))
+    return damaged(where, error)
+
+
+def _run(work: Any, settings: Settings) -> int:
     try:
         return int(asyncio.run(work))
     except DatabaseUnusable as error:
-        print(_("Cannot use the database {path}: {reason}").format(
-            path=error.path, reason=error.reason), file=sys.stderr)
+        print(unusable_line(error), file=sys.stderr)
+        return 2
+    except (sqlite3.Error, UnicodeDecodeError, StorageUnavailable) as error:
+        # the file opened, then failed while it was read: damage past the first checks
+        print(unusable_line(read_failure(_where(settings), error)), file=sys.stderr)
         return 2
     except (TransferError, OSError) as error:
-        print(str(error), file=sys.stderr)
+        print(" ".join(str(error).split()), file=sys.stderr)
         return 2
 
 
@@ -73,7 +101,7 @@ def _migrate(args: argparse.Namespace) -> int:
     settings = _settings()
     if settings is None:
         return 2
-    return _run(_migrate_async(settings, args.status))
+    return _run(_migrate_async(settings, args.status), settings)
 
 
 async def _migrate_async(settings: Settings, status_only: bool) -> int:
@@ -100,30 +128,14 @@ async def _applied(settings: Settings) -> int:
             return (await schema_status(conn))[0]
         finally:
             await conn.close()
-    path = settings.database_path
-    if not path.exists():
-        return 0
-    if path.is_dir():
-        raise DatabaseUnusable(str(path), "is a directory, not a database file")
-    try:
-        # read-only: a status query never creates or changes the file
-        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro",
-                                                uri=True)) as lite:
-            known = lite.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND "
-                                 "name = 'schema_migrations'").fetchone()
-            if known is None:
-                return 0
-            row = lite.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
-    except sqlite3.Error as error:  # not a database, damaged, no permission
-        raise DatabaseUnusable(str(path), str(error)) from error
-    return int(row[0] or 0)
+    return inspect_file(settings.database_path)
 
 
 def _export(args: argparse.Namespace) -> int:
     settings = _settings()
     if settings is None:
         return 2
-    return _run(_export_async(settings, Path(args.file)))
+    return _run(_export_async(settings, Path(args.file)), settings)
 
 
 async def _export_async(settings: Settings, path: Path) -> int:
@@ -142,7 +154,7 @@ def _import(args: argparse.Namespace) -> int:
     settings = _settings()
     if settings is None:
         return 2
-    return _run(_import_async(settings, Path(args.file)))
+    return _run(_import_async(settings, Path(args.file)), settings)
 
 
 async def _import_async(settings: Settings, path: Path) -> int:

@@ -28,7 +28,7 @@ from bot.service.compute import Compute
 from bot.service.flow import FlowControl
 from bot.service.service import GameService
 from bot.storage import open_database
-from bot.storage.database import Database, DatabaseUnusable
+from bot.storage.database import Database, DatabaseUnusable, damaged
 from bot.storage.repository import SqliteRepository
 from bot.terminal.game import CALL_PROMPT_SECONDS, ORIGIN, Sleep, TerminalGame
 from bot.terminal.input import AsyncLineReader
@@ -139,9 +139,9 @@ async def _open(path: Path) -> Database:
     try:
         return await open_database(path)
     except DatabaseUnusable as error:
-        raise DatabaseUnavailable(path, error.reason) from error
-    except (OSError, sqlite3.Error) as error:
-        raise DatabaseUnavailable(path, str(error)) from error
+        raise DatabaseUnavailable(path, error.localized()) from error
+    except (OSError, sqlite3.Error, UnicodeDecodeError) as error:
+        raise DatabaseUnavailable(path, damaged(str(path), error).localized()) from error
 
 
 def _intro(info: TableInfo, user: UserRef) -> str:

@@ -19,13 +19,30 @@ if TYPE_CHECKING:
 
 OptionValue = bool | int | str | None
 
+# The maxima of the options the rule texts leave open: each far beyond what tables play
+# (the texts name targets of 150 to 500 points and 4 to 10 deals, and end a deal the third
+# time the stock runs out), yet still a match a table could finish, so that no number a
+# command can type makes a game that never ends or a reply of a thousand digits.
+MAX_TARGET = 10_000
+"""Largest score target (and elimination threshold): 20 times Rummy 500's 500."""
+MAX_DEALS = 100
+"""Largest number of deals (or games) of a match, and of a deal number an option names."""
+MAX_REUSES = 50
+"""Largest number of times the discards may become the stock again in one deal."""
+MAX_DIGITS = 12
+"""Longest text (after stripping) read as a whole number; a longer one is refused before
+``int()`` sees it (Python refuses more than 4,300 digits with its own ``ValueError``, and
+no option takes a number of more than a few digits)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Option:
     """One rule option.
 
     ``kind`` is ``bool``, ``int`` or ``str``; ``choices`` lists the allowed
-    strings of a ``str`` option; ``minimum``/``maximum`` bound an ``int``;
+    strings of a ``str`` option; ``minimum``/``maximum`` bound an ``int`` (every ``int``
+    option of a variant has both: ``MAX_TARGET``, ``MAX_DEALS`` and ``MAX_REUSES`` where
+    the rule texts give none);
     ``none_word`` is the word that means "no limit" (value ``None``) for an
     ``int`` option. ``source`` is "file: quote" of the rule sentence.
     """
@@ -79,8 +96,11 @@ class Option:
             return None
         if isinstance(raw, bool):
             raise self._bad(raw)
+        text = str(raw).strip()
+        if len(text) > MAX_DIGITS:
+            raise self._bad(raw)
         try:
-            value = int(str(raw).strip())
+            value = int(text)
         except ValueError:
             raise self._bad(raw) from None
         if (self.minimum is not None and value < self.minimum) or (
@@ -100,9 +120,12 @@ class Option:
         return "one of " + ", ".join(self.choices)
 
     def _bad(self, raw: OptionValue) -> RuleOptionError:
+        shown = " ".join(str(raw).split())
+        if len(shown) > 2 * MAX_DIGITS:  # a refusal quotes a long value only in part
+            shown = shown[:2 * MAX_DIGITS - 3] + "..."
         return RuleOptionError(
-            detail=f"option {self.name}: '{raw}' is not allowed, expected {self.accepts()}",
-            option=self.name, value=str(raw), accepts=self.accepts())
+            detail=f"option {self.name}: '{shown}' is not allowed, expected {self.accepts()}",
+            option=self.name, value=shown, accepts=self.accepts())
 
     def show(self, value: OptionValue) -> str:
         """The value as a command would write it (``on``, ``off``, ``unlimited``, ``150``)."""

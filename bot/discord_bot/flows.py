@@ -66,6 +66,7 @@ from bot.discord_bot.respond import (
     update_message,
 )
 from bot.discord_bot.sessions import HandSessions
+from bot.dropped_inputs import DroppedInputs, error_kind
 from bot.i18n import _, use_locale
 from bot.interaction.commands import parse
 from bot.ports.entry import Entry
@@ -169,13 +170,18 @@ def picked(state: HandState, page: int, values: Sequence[str]) -> HandState:
 class Flows:
     """The handlers; :meth:`on_control` is the client's ``controls`` (every click). They
     hold the service's entry point as the :class:`~bot.ports.entry.Entry` protocol
-    only."""
+    only. ``failures``: where a click that failed, or an answer Discord refused (an
+    interaction it does not know: a forged or expired one), is logged, once per kind and
+    interval."""
 
     def __init__(self, entry: Entry, sessions: HandSessions,
-                 defer_after: float = DEFER_AFTER, activity: bool = False) -> None:
+                 defer_after: float = DEFER_AFTER, activity: bool = False,
+                 failures: DroppedInputs | None = None) -> None:
         self.entry = entry
         self.sessions = sessions
         self.defer_after = defer_after
+        self.failures = failures or DroppedInputs(
+            log, "discord", says="an event handler failed", level=logging.ERROR)
         #: Whether hand messages get the button that opens the web table (an Activity).
         self.activity = activity
 
@@ -200,7 +206,11 @@ class Flows:
 
         async def answering(outcome: Outcome) -> None:
             nonlocal answered
-            await answer(outcome)
+            try:
+                await answer(outcome)
+            except discord.HTTPException as error:  # Discord does not take the answer
+                self.failures.drop(error_kind("answer", error), f"interaction {interaction.id}")
+                return
             answered = True
 
         outcome = await answer_in_time(interaction,
@@ -220,8 +230,8 @@ class Flows:
         logged and the user told privately, so no click stays unanswered)."""
         try:
             await self._on_control(interaction, control, values)
-        except Exception:
-            log.exception("click %s failed", control)
+        except Exception as error:
+            self.failures.drop(error_kind("click", error), f"{control}", error)
             await _apologise(interaction)
 
     async def _on_control(self, interaction: discord.Interaction[Any], control: ControlId,
@@ -471,7 +481,7 @@ async def _apologise(interaction: discord.Interaction[Any]) -> None:
     """Tell the user privately that something went wrong (if Discord still listens)."""
     try:
         await send_message(interaction, _("Something went wrong; please try again."))
-    except discord.HTTPException:
+    except (discord.HTTPException, AttributeError, TypeError, ValueError):
         log.info("could not tell the user about the failure")
 
 

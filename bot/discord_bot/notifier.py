@@ -13,6 +13,7 @@ service anything.
   press already drew it (``update.answered_for``). Hands are never sent anywhere else.
 * ``update.turn`` / a timer warning: a short ping in the channel that mentions only that
   player (the previous ping of the table is deleted), with a Show my hand button.
+* A table that cannot be loaded any more is said once in its channel.
 
 Changes of the same table are drawn one after another; a table message is not drawn
 back to an older version than it shows, nor a hand message.
@@ -34,9 +35,9 @@ from bot.i18n import N_, _, use_locale
 from bot.interaction.hand import build_hand_model, hand_digest
 from bot.ports.message_store import DiscordMessageStore, DiscordTableMessage
 from bot.ports.model import Status, TableInfo
-from bot.ports.screens import SeatScreen, TableScreen, TableUpdate, TimerWarning
+from bot.ports.screens import SeatScreen, TableFault, TableScreen, TableUpdate, TimerWarning
 from bot.render.events import event_line, render_event
-from bot.render.notices import render_notice
+from bot.render.notices import render_fault, render_notice
 
 log = logging.getLogger(__name__)
 
@@ -124,6 +125,23 @@ class DiscordNotifier:
                                         seconds=max(int(warning.seconds_left), 1))
             if sent is not None:
                 await store.save(stored.with_ping(sent, warning.seat))
+
+    async def fault(self, fault: TableFault) -> None:
+        """Say in the table's channel that the table cannot be loaded."""
+        connected = await self._connected()
+        if connected is None:
+            return
+        client, _store = connected
+        with use_locale(fault.locale):
+            text = render_fault(fault)
+        try:
+            channel = client.get_channel(int(fault.key.chat_id)) \
+                or await client.fetch_channel(int(fault.key.chat_id))
+            if isinstance(channel, discord.abc.Messageable):
+                await channel.send(text, allowed_mentions=NO_MENTIONS)
+        except (discord.HTTPException, ValueError) as error:
+            log.warning("could not tell channel %s about table %d: %s", fault.key.chat_id,
+                        fault.table_id, error)
 
     # --- the public table message ---------------------------------------------------------
 

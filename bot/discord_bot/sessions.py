@@ -59,6 +59,10 @@ class HandSessions:
         self._anchors[(table_id, user_key)] = Anchor(interaction, state, version,
                                                      time.monotonic())
 
+    def forget_all(self) -> None:
+        """Drop every anchor (a new client: the old one's interactions cannot edit)."""
+        self._anchors.clear()
+
     def forget_table(self, table_id: int) -> None:
         """Drop every anchor of a closed table."""
         for key in [k for k in self._anchors if k[0] == table_id]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.ports.screens import TableUpdate, TimerWarning
+from bot.ports.screens import TableFault, TableUpdate, TimerWarning
 
 __all__ = ["Notifier"]
 
@@ -25,3 +25,8 @@ class Notifier(Protocol):
 
     async def warn(self, warning: TimerWarning) -> None:
         """A person's turn time runs out soon."""
+
+    async def fault(self, fault: TableFault) -> None:
+        """A table of this platform cannot be loaded any more: say so in its chat, in the
+        fault's language (:func:`bot.render.notices.render_fault`), once (the service
+        calls this once per fault)."""

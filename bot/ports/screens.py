@@ -9,7 +9,8 @@ hands the notifiers (:class:`bot.ports.notifier.Notifier`), computed once per ch
   (:func:`bot.interaction.hand.build_hand_model`) for the selection it keeps;
 - :class:`TableUpdate`: one change of a table: the table screen, every human seat's screen,
   whose hand changed, whose turn began, and whose own screen the presser's front end has
-  drawn already.
+  drawn already;
+- :class:`TableFault`: a table that cannot be loaded any more, told to its chat once.
 
 A seat's screen carries only that seat's view (:func:`engine.views.view_for`): a notifier
 that sends it to its owner only can never leak another seat's hidden cards.
@@ -21,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from bot.ports.model import TableInfo
+from bot.ports.model import ChatKey, TableInfo
 from engine.actions import Action
 from engine.events import Event
 from engine.views import PlayerView, PublicView
@@ -29,7 +30,8 @@ from engine.views import PlayerView, PublicView
 if TYPE_CHECKING:
     from engine.search import Partition
 
-__all__ = ["Notice", "SeatFacts", "SeatScreen", "TableScreen", "TableUpdate", "TimerWarning"]
+__all__ = ["Notice", "SeatFacts", "SeatScreen", "TableFault", "TableScreen", "TableUpdate",
+           "TimerWarning"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,4 +135,20 @@ class TimerWarning:
     seat: int
     user_key: str
     seconds_left: float
+    locale: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableFault:
+    """Table ``table_id`` of the chat ``key`` cannot be loaded (its stored row is damaged,
+    or was written by a newer release): ``code`` is the refusal's
+    (``unreadable_table``, ``table_from_newer_release``:
+    :data:`bot.i18n.errors.ERROR_TEMPLATES`), ``locale`` the chat's language as far as it
+    can still be read (the table's setting, its host's language, the bot's default). The
+    service tells each chat once per fault, when it is first found; the operator sees it
+    in ``rummy-bot faults``."""
+
+    table_id: int
+    key: ChatKey
+    code: str
     locale: str

@@ -1,11 +1,13 @@
-"""Table announcements (:class:`bot.ports.screens.Notice`) as localised text."""
+"""Table announcements (:class:`bot.ports.screens.Notice`) and a table's fault
+(:class:`bot.ports.screens.TableFault`) as localised text."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from bot.i18n import N_, _
-from bot.ports.screens import Notice
+from bot.i18n.errors import ERROR_TEMPLATES
+from bot.ports.screens import Notice, TableFault
 
 NOTICE_TEMPLATES: Mapping[str, str] = {
     "lobby_opened": N_("{name} opened a table. Join with join; the host starts with start."),
@@ -34,3 +36,10 @@ def render_notice(notice: Notice) -> str:
         return _(template).format(**notice.params)
     except (KeyError, IndexError):
         return _(template)
+
+
+def render_fault(fault: TableFault) -> str:
+    """What a chat is told about its table that cannot be loaded, in the current locale
+    (the refusal every command there gets: :data:`bot.i18n.errors.ERROR_TEMPLATES`)."""
+    template = ERROR_TEMPLATES.get(fault.code, ERROR_TEMPLATES["unreadable_table"])
+    return _(template).format(table=fault.table_id)

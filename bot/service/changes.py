@@ -4,6 +4,9 @@ transaction with a compare-and-set on its version (and the action log, the updat
 idempotency key, the results). A refused step raises an
 :class:`engine.errors.EngineError` subclass and changes nothing.
 
+A table whose stored row cannot be loaded is reported at its first failure, whatever
+loaded it (:class:`bot.service.faults.TableFaults`), and refused.
+
 The table is loaded once, before its lock is taken; the lock only keeps two changes of
 the same table in this process from computing on the same version. A version race lost
 to another process (the compare-and-set failed) loads the table again and runs the step
@@ -25,7 +28,8 @@ from bot.ports.model import ChatKey, Status
 from bot.ports.screens import Notice, SeatFacts
 from bot.service.clock import Clock
 from bot.service.compute import BudgetExceeded
-from bot.service.errors import NoTable, TableBusy
+from bot.service.errors import NoTable, TableBusy, UnreadableTable
+from bot.service.faults import TableFaults
 from bot.service.limits import RETRIES
 from bot.service.model import Table
 from bot.service.repository import (
@@ -89,13 +93,16 @@ class Committed:
 
 class TableChanges:
     """Loads, steps and commits tables (see the module docstring). ``poke`` is told the
-    new due time after every commit (the scheduler's wake-up)."""
+    new due time after every commit (the scheduler's wake-up); ``faults`` is told about
+    each table that cannot be loaded."""
 
     def __init__(self, repo: Repository, clock: Clock,
-                 poke: Callable[[float | None], None] = lambda due_at: None) -> None:
+                 poke: Callable[[float | None], None] = lambda due_at: None,
+                 faults: TableFaults | None = None) -> None:
         self.repo = repo
         self.clock = clock
         self.poke = poke
+        self.faults = faults
         # A table's lock lives while someone holds or waits for it: no growth per table.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = \
             weakref.WeakValueDictionary()
@@ -104,17 +111,48 @@ class TableChanges:
 
     async def load(self, where: Where) -> Table:
         """The chat's active table, or the active table with that id. Raises
-        :class:`NoTable`."""
-        table = await self.repo.active_table(where) if isinstance(where, ChatKey) \
-            else await self.repo.get_table(where)
+        :class:`NoTable`, or :class:`UnreadableTable` (reported)."""
+        table = await self.read(where)
         if table is None or table.status not in (Status.LOBBY, Status.PLAYING):
             raise NoTable()
         return table
 
+    async def read(self, where: Where) -> Table | None:
+        """The chat's active table, or the table with that id whatever its status, or
+        ``None``. Raises :class:`UnreadableTable` (reported)."""
+        try:
+            table = await self.repo.active_table(where) if isinstance(where, ChatKey) \
+                else await self.repo.get_table(where)
+        except UnreadableTable as error:
+            await self.report(error)
+            raise
+        if table is not None and self.faults is not None:
+            self.faults.loaded(table.id)
+        return table
+
+    async def report(self, error: UnreadableTable) -> None:
+        """Tell :attr:`faults` about a table that cannot be loaded."""
+        if self.faults is not None:
+            await self.faults.unreadable(error)
+
+    async def tables_of(self, user_key: str) -> list[Table]:
+        """The active tables where ``user_key`` sits; one that cannot be loaded is
+        reported and left out (the person's other tables work)."""
+        unreadable: list[UnreadableTable] = []
+        tables = await self.repo.tables_of_user(user_key, unreadable)
+        for error in unreadable:
+            await self.report(error)
+        return tables
+
     async def applied(self, update_key: str) -> Table | None:
         """The table an update with ``update_key`` was already applied to, or ``None``."""
         table_id = await self.repo.update_table(update_key)
-        return None if table_id is None else await self.repo.get_table(table_id)
+        return None if table_id is None else await self.get(table_id)
+
+    async def get(self, table_id: int) -> Table | None:
+        """Table ``table_id`` whatever its status, or ``None``; raises
+        :class:`UnreadableTable` (reported)."""
+        return await self.read(table_id)
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -173,9 +211,10 @@ class TableChanges:
         raise AssertionError("unreachable")
 
     async def _reload(self, table: Table) -> Table:
-        """The table as stored now; :class:`NoTable` once it is no longer active (as
-        :meth:`load` would say)."""
-        fresh = await self.repo.get_table(table.id)
+        """The table as stored now (read like :meth:`get`: a row that cannot be decoded is
+        reported); :class:`NoTable` once it is no longer active (as :meth:`load` would
+        say)."""
+        fresh = await self.get(table.id)
         if fresh is None or fresh.status not in (Status.LOBBY, Status.PLAYING):
             raise NoTable()
         return fresh

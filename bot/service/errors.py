@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from bot.ports.model import ChatKey
 from engine.errors import EngineError
 
 
@@ -143,11 +144,24 @@ class StorageUnavailable(ServiceError):
 
 
 class UnreadableTable(ServiceError):
-    """The stored table cannot be loaded (written by another release, or damaged); it is
-    set aside and the operator is told (``rummy-bot faults``)."""
+    """The stored table ``table`` cannot be loaded (written by another release, or
+    damaged); it is set aside, the operator is told (``rummy-bot faults``) and so is its
+    chat, once (:class:`bot.service.faults.TableFaults`). What the storage could still
+    read of the row, to tell the chat: its chat ``key`` and language (``locale``: the
+    table's setting, else ``None``) and its ``host``'s user key; ``reason``: what failed
+    (for the operator)."""
 
     code = "unreadable_table"
     template = "this table cannot be loaded (table #{table}); the operator has been told"
+
+    def __init__(self, table: int, key: ChatKey | None = None, locale: str | None = None,
+                 host: str | None = None, reason: str = "") -> None:
+        super().__init__(table=table)
+        self.table_id = table
+        self.key = key
+        self.locale = locale
+        self.host = host
+        self.reason = reason
 
 
 class TableFromNewerRelease(UnreadableTable):

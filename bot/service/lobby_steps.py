@@ -52,7 +52,7 @@ class LobbySteps:
         self._seed = seed_source or (lambda: secrets.randbits(62))
 
     async def _check_table_count(self, user: UserRef) -> None:
-        if len(await self.repo.tables_of_user(user.key)) >= MAX_TABLES_PER_USER:
+        if len(await self.changes.tables_of(user.key)) >= MAX_TABLES_PER_USER:
             raise TooManyTables(limit=MAX_TABLES_PER_USER)
 
     async def new_table(self, key: ChatKey, host: UserRef, variant: str = "basic",

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Iterator, Mapping
 
 from bot.ports.notifier import Notifier
-from bot.ports.screens import TableUpdate, TimerWarning
+from bot.ports.screens import TableFault, TableUpdate, TimerWarning
 
 __all__ = ["Publisher", "safely"]
 
@@ -50,3 +50,8 @@ class Publisher:
         """Hand a timer warning to the notifiers of its table's platform."""
         for notifier in self._for(warning.info.key.platform):
             await safely(notifier.warn(warning))
+
+    async def fault(self, fault: TableFault) -> None:
+        """Tell the chat of a table that cannot be loaded (its platform's notifiers)."""
+        for notifier in self._for(fault.key.platform):
+            await safely(notifier.fault(fault))

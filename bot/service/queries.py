@@ -1,6 +1,8 @@
 """Read-only questions to the game service (:class:`Queries`): tables of a chat, of an id,
 of a person; languages; the legal moves as command lines (for completions); what a page
-opened on a table shows; statistics and game records. Nothing here changes a table."""
+opened on a table shows; statistics and game records. Nothing here changes a table. A
+table that cannot be loaded is reported (:class:`bot.service.faults.TableFaults`) and is
+no table to these questions (``None``, an empty list), which never raise for it."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ from bot.ports.screens import SeatScreen, TableScreen
 from bot.service import engine_work
 from bot.service.changes import TableChanges
 from bot.service.compute import BudgetExceeded, Compute, Lane, WorkerLost
-from bot.service.errors import NoTable, NotFinished, NotYourTable
+from bot.service.errors import NoTable, NotFinished, NotYourTable, UnreadableTable
+from bot.service.model import Table
 from bot.service.screens import Screens
 from engine.dealing import new_game
 from engine.records import export_record
@@ -35,21 +38,29 @@ class Queries:
         self.budget = budget
         self.default_locale = default_locale
 
+    async def _readable(self, where: ChatKey | int) -> Table | None:
+        """The chat's active table or the table with that id; ``None`` (reported) when
+        it cannot be loaded."""
+        try:
+            return await self.changes.read(where)
+        except UnreadableTable:
+            return None
+
     async def table_info(self, key: ChatKey) -> TableInfo | None:
         """The chat's active table, or ``None``."""
-        table = await self.repo.active_table(key)
+        table = await self._readable(key)
         return None if table is None else table.info()
 
     async def table_by_id(self, table_id: int) -> TableInfo | None:
         """Table ``table_id`` while it is active (lobby or game), else ``None``."""
-        table = await self.repo.get_table(table_id)
+        table = await self._readable(table_id)
         if table is None or table.status not in (Status.LOBBY, Status.PLAYING):
             return None
         return table.info()
 
     async def tables_of(self, user: UserRef) -> list[TableInfo]:
         """The active tables where ``user`` sits (private chats list them)."""
-        return [t.info() for t in await self.repo.tables_of_user(user.key)]
+        return [t.info() for t in await self.changes.tables_of(user.key)]
 
     async def choose_table(self, user: UserRef, table_id: int | None) -> TableInfo | None:
         """The active table a private command is for: table ``table_id`` when given (it
@@ -83,7 +94,7 @@ class Queries:
         user may not see. Empty when there is no running game here, the user has no seat,
         or has nothing to do now, and when the engine found no answer within the budget
         (the list is a convenience; typed moves still work)."""
-        table = await self.repo.active_table(key)
+        table = await self._readable(key)
         if table is None or table.state is None or table.status is not Status.PLAYING:
             return []
         seat = table.seat_of(user.key)
@@ -103,7 +114,7 @@ class Queries:
         ``user=None``: the public table only; ``None`` when the table is not active."""
         try:
             table = await self.changes.load(table_id)
-        except NoTable:
+        except (NoTable, UnreadableTable):
             return None
         locales = await self.screens.locales(table, [] if user is None else [user.key])
         seat = None if user is None else table.seat_of(user.key)
@@ -131,14 +142,18 @@ class Queries:
 
     async def latest_ended(self, key: ChatKey) -> TableInfo | None:
         """The chat's most recently ended game (for ``export``), or ``None``."""
-        table = await self.repo.latest_ended(key)
+        try:
+            table = await self.repo.latest_ended(key)
+        except UnreadableTable as error:
+            await self.changes.report(error)
+            return None
         return None if table is None else table.info()
 
     async def export(self, table_id: int) -> dict[str, Any]:
         """The JSON game record of an ended table (see docs/records.md); replaying it gives
         the stored state. Raises :class:`NoTable` for an unknown id or a table never started,
         :class:`NotFinished` while it runs (the record's seed would reveal every hand)."""
-        table = await self.repo.get_table(table_id)
+        table = await self.changes.get(table_id)
         if table is None or table.state is None:
             raise NoTable()
         if table.status in (Status.LOBBY, Status.PLAYING):

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from bot.ports.message_store import DiscordMessageStore, TelegramMessageStore
 from bot.ports.model import ChatKey
+from bot.service.errors import UnreadableTable
 from bot.service.model import Table
 
 __all__ = [
@@ -120,8 +121,10 @@ class Repository(Protocol):
         """The earliest ``due_at`` of an active, not quarantined table not in
         ``exclude``."""
 
-    async def tables_of_user(self, user_key: str) -> list[Table]:
-        """Active tables where the user has a seat."""
+    async def tables_of_user(self, user_key: str,
+                             unreadable: list[UnreadableTable] | None = None) -> list[Table]:
+        """Active tables where the user has a seat that can be loaded; the error of each
+        that cannot is appended to ``unreadable`` (when given)."""
 
     async def action_log(self, table_id: int) -> list[LogEntry]:
         """The table's action log in order."""
@@ -153,6 +156,11 @@ class Repository(Protocol):
     async def record_fault(self, table_id: int, kind: str, failures: int, error: str,
                            retry_at: float | None) -> None:
         """Store a table's fault (``kind``: ``backoff`` or ``quarantined``)."""
+
+    async def quarantine(self, table_id: int, error: str) -> bool:
+        """Record that table ``table_id`` cannot be loaded (``error``: why, for the
+        operator): it is never scheduled again until the fault is cleared. True when this
+        recorded it, False when it was recorded before (by this process or another)."""
 
     async def clear_fault(self, table_id: int) -> None:
         """Forget a table's fault (it runs again)."""

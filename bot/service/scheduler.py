@@ -6,7 +6,9 @@ each table's failures kept to that table.
   most :data:`BACKOFF_CAP`), logged once per back-off with the table id, recorded in the
   ``table_faults`` table for operators (``rummy-bot faults``). A row that does not
   decode (:class:`bot.service.errors.UnreadableTable`, e.g. written by a newer release)
-  is quarantined: never scheduled again until an operator clears it. A database that
+  is quarantined (:class:`bot.service.faults.TableFaults`: recorded, logged and told to
+  its chat once, as when a command finds it first): never scheduled again until an
+  operator clears it. A database that
   refuses writes (locked, full) is no table's fault: the pass stops and the loop waits
   (one log line per wait, waits doubling up to ``max_sleep``).
 - **Stopping.** ``stop`` is checked before every step; on stop no new step starts and
@@ -34,6 +36,7 @@ from typing import Any, Protocol
 
 from bot.service.clock import Clock
 from bot.service.errors import StorageUnavailable, TableBusy, UnreadableTable
+from bot.service.faults import TableFaults
 from bot.service.repository import Repository
 
 log = logging.getLogger(__name__)
@@ -94,11 +97,14 @@ class Scheduler:
     module docs).
 
     ``concurrency``: tables stepped at once (their engine work runs in the service's
-    compute pool; the rest of a step is database and notifications)."""
+    compute pool; the rest of a step is database and notifications); ``reporter``: where a
+    table that cannot be loaded is reported (by default only recorded and logged)."""
 
-    def __init__(self, service: DueWork, concurrency: int = 8) -> None:
+    def __init__(self, service: DueWork, concurrency: int = 8,
+                 reporter: TableFaults | None = None) -> None:
         self.service = service
         self.concurrency = max(concurrency, 1)
+        self.reporter = reporter
         self.faults: dict[int, Fault] = {}
         self.quarantined: set[int] = set()
         self._running: set[int] = set()
@@ -250,16 +256,22 @@ class Scheduler:
         except Exception:
             log.warning("table %d: could not store the fault", table_id)
 
-    async def _quarantine(self, table_id: int, error: Exception) -> None:
+    async def _quarantine(self, table_id: int, error: UnreadableTable) -> None:
         self.quarantined.add(table_id)
         self.faults.pop(table_id, None)
-        text = f"{type(error).__name__}: {error}"[:500]
-        log.error("table %d quarantined: its stored row cannot be loaded (%s); clear it "
-                  "with rummy-bot faults --clear %d once fixed", table_id, text, table_id)
+        if self.reporter is not None:
+            await self.reporter.unreadable(error)
+            return
+        text = f"{type(error).__name__}: {error.reason or error}"[:500]
         try:
-            await self.service.repo.record_fault(table_id, "quarantined", 1, text, None)
+            new = await self.service.repo.quarantine(table_id, text)
         except Exception:
             log.warning("table %d: could not store the quarantine", table_id)
+            return
+        if new:
+            log.error("table %d quarantined: its stored row cannot be loaded (%s); clear "
+                      "it with rummy-bot faults --clear %d once fixed", table_id, text,
+                      table_id)
 
     # --- the loop -----------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ Parts, each with its dependencies given to its constructor (no part knows the se
 - :class:`~bot.service.changes.TableChanges`: load, step, commit with compare-and-set;
 - :class:`~bot.service.screens.Screens`: seat facts and the screens of a change;
 - :class:`~bot.service.publish.Publisher`: the notifiers of each platform;
+- :class:`~bot.service.faults.TableFaults`: tables that cannot be loaded, reported once;
 - :class:`~bot.service.lobby_steps.LobbySteps`, :class:`~bot.service.play.PlaySteps`:
   the steps people take; :class:`~bot.service.automatic.AutomaticSteps`: the steps
   tables take on their own (AI moves, timers, next deals), run by
@@ -36,6 +37,7 @@ from bot.service.changes import TableChanges
 from bot.service.clock import Clock, SystemClock
 from bot.service.compute import Compute, InlineCompute
 from bot.service.entry import EntryPoint
+from bot.service.faults import TableFaults
 from bot.service.flow import FlowControl
 from bot.service.limits import DEFAULT_BUDGET
 from bot.service.lobby_steps import LobbySteps
@@ -74,7 +76,9 @@ class GameService:
         compute = compute or InlineCompute()
         self.worker_id = worker_id or secrets.token_hex(6)
         self.publisher = Publisher(notifiers)
-        self.changes = TableChanges(repo, self.clock, lambda due: self.scheduler.poke(due))
+        self.faults = TableFaults(repo, self.publisher, default_locale)
+        self.changes = TableChanges(repo, self.clock, lambda due: self.scheduler.poke(due),
+                                    self.faults)
         self.screens = Screens(repo, compute, budget, default_locale, guide)
         self.lobby = LobbySteps(self.changes, compute, budget,
                                 defaults or TableSettings(), seed_source)
@@ -83,7 +87,7 @@ class GameService:
                                default_locale)
         self.automatic = AutomaticSteps(self.changes, self.screens, self.publisher,
                                         compute, budget, self.worker_id)
-        self.scheduler = Scheduler(self.automatic)
+        self.scheduler = Scheduler(self.automatic, reporter=self.faults)
         self.entry = EntryPoint(
             Verbs(self.changes, self.screens, self.lobby, self.play, self.queries,
                   default_locale),

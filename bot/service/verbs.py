@@ -156,7 +156,7 @@ class Handling:
             return table
         if intent.key is not None:
             return await self.v.changes.load(intent.key)
-        tables = await self.v.changes.repo.tables_of_user(self.user.key)
+        tables = await self.v.changes.tables_of(self.user.key)
         if intent.table_id is not None:
             named = next((t for t in tables if t.id == intent.table_id), None)
             if named is None:

@@ -5,7 +5,9 @@ Tables: ``telegram_table_messages``, ``telegram_hand_messages``, ``telegram_chat
 ``telegram_users`` (migration ``0002_telegram_messages.sql``) and
 ``discord_table_messages`` (``0003_discord_messages.sql``). Each method is one statement
 run through :class:`bot.storage.repository.SqliteRepository`'s lock, so it never lands
-inside a game transaction of the same connection (nor is rolled back with one).
+inside a game transaction of the same connection (nor is rolled back with one). Names and
+titles are stored within the platform's own bounds, without lone surrogates
+(:mod:`bot.ports.text_bounds`), whatever an update claimed.
 """
 
 from __future__ import annotations
@@ -21,6 +23,13 @@ from bot.ports.message_store import (
     KnownUser,
     TelegramHandMessage,
     TelegramTableMessage,
+)
+from bot.ports.text_bounds import (
+    CHAT_TITLE,
+    DISPLAY_NAME,
+    LANGUAGE_TAG,
+    USERNAME,
+    bounded_text,
 )
 
 __all__ = ["SqliteDiscordMessages", "SqliteTelegramMessages", "Statements"]
@@ -102,7 +111,7 @@ class SqliteTelegramMessages:
             "INSERT INTO telegram_chats (chat_id, current_id, title) VALUES (?, ?, ?) "
             "ON CONFLICT (chat_id) DO UPDATE SET "
             "title = COALESCE(excluded.title, telegram_chats.title)",
-            (chat_id, chat_id, title))
+            (chat_id, chat_id, None if title is None else bounded_text(title, CHAT_TITLE)))
 
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
         canonical = await self.canonical_chat(old_id)
@@ -126,7 +135,9 @@ class SqliteTelegramMessages:
             "VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
             "first_name = excluded.first_name, username = excluded.username, "
             "language_code = excluded.language_code",
-            (user_id, first_name, username, language_code))
+            (user_id, bounded_text(first_name, DISPLAY_NAME),
+             None if username is None else bounded_text(username, USERNAME),
+             None if language_code is None else bounded_text(language_code, LANGUAGE_TAG)))
 
     async def set_reachable(self, user_id: int, reachable: bool) -> None:
         await self._db.execute_one(

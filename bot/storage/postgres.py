@@ -33,6 +33,7 @@ import asyncpg
 from sqlparse import tokens as sql_tokens
 from sqlparse.lexer import Lexer
 
+from bot.i18n import N_
 from bot.service.errors import StorageUnavailable
 from bot.service.model import Table
 from bot.storage.database import DatabaseUnusable, migrations, statements
@@ -122,7 +123,7 @@ async def open_postgres(url: str, *, min_size: int = 1, max_size: int = 10) -> P
         with contextlib.suppress(Exception):
             await pool.close()
         if isinstance(error, DatabaseUnusable):
-            raise DatabaseUnusable(_safe(url), error.reason) from None
+            raise error.at(_safe(url)) from None
         raise
     return PgDatabase(pool, url)
 
@@ -146,8 +147,9 @@ async def _migrate(conn: Conn) -> None:
     try:
         applied, known = await schema_status(conn)
         if applied > known:
-            raise DatabaseUnusable("", f"migrated by a newer release (schema {applied}; "
-                                       f"this release knows up to {known})")
+            raise DatabaseUnusable("", N_("migrated by a newer release (schema {schema}; "
+                                          "this release knows up to {known})"),
+                                   schema=applied, known=known)
         await conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER "
                            "PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION)")
         done = {row[0] for row in await conn.fetch("SELECT version FROM schema_migrations")}

@@ -25,6 +25,7 @@ import aiosqlite
 
 from bot.ports.message_store import DiscordMessageStore, TelegramMessageStore
 from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
+from bot.ports.text_bounds import DISPLAY_NAME, LANGUAGE_TAG, bounded_text
 from bot.service.errors import StorageUnavailable, TableFromNewerRelease, UnreadableTable
 from bot.service.model import Table
 from bot.service.repository import (
@@ -91,14 +92,47 @@ def table_from_row(row: aiosqlite.Row) -> Table:
 
     Raises :class:`TableFromNewerRelease` for a row of a newer format than
     :data:`ROW_FORMAT`, :class:`UnreadableTable` for any row that does not decode (a
-    field this release does not know, damaged JSON)."""
+    field this release does not know, damaged JSON); either carries what could still be
+    read of the row to tell its chat (:func:`_hints`)."""
     keys = row.keys()
     if "format" in keys and (row["format"] or 1) > ROW_FORMAT:
-        raise TableFromNewerRelease(table=row["id"])
+        raise TableFromNewerRelease(**_hints(row), reason=f"row format {row['format']}")
     try:
         return _decode_row(row)
     except (KeyError, TypeError, ValueError, AttributeError, EngineError) as error:
-        raise UnreadableTable(table=row["id"]) from error
+        reason = f"{type(error).__name__}: {error}"[:300]
+        raise UnreadableTable(**_hints(row), reason=reason) from error
+
+
+def _hints(row: aiosqlite.Row) -> dict[str, Any]:
+    """The table id of a row that does not decode, and its chat key, the table's language
+    and its host where those columns still read."""
+    hints: dict[str, Any] = {"table": row["id"]}
+    with contextlib.suppress(Exception):
+        hints["key"] = ChatKey.parse(row["chat_key"])
+    with contextlib.suppress(Exception):
+        locale = json.loads(row["settings"]).get("locale")
+        if isinstance(locale, str):
+            hints["locale"] = locale
+    with contextlib.suppress(Exception):
+        if isinstance(row["host"], str):
+            hints["host"] = row["host"]
+    return hints
+
+
+CONTENT = ("chat_key", "status", "variant", "preset", "options", "host", "seats",
+           "settings", "seed", "state", "version", "due_at", "deadline", "warned",
+           "ended_reason", "created_at", "updated_at", "last_human_at", "format")
+"""The columns of a ``tables`` row that this release writes (:func:`_table_values`)."""
+
+
+def fingerprint(row: Any) -> int:
+    """A hash of the :data:`CONTENT` columns of a ``tables`` row (a row read or the values
+    written): a table of the decoded-table cache is served again only while its row's
+    fingerprint is the same, so a row rewritten without a new version (by hand, by a
+    damaged disk) is decoded again. A hash of the JSON text costs microseconds; decoding
+    it, milliseconds."""
+    return hash(tuple(row[column] for column in CONTENT))
 
 
 def _decode_row(row: aiosqlite.Row) -> Table:
@@ -135,11 +169,12 @@ class SqliteRepository:
     concurrent coroutines apart; other processes are kept apart by SQLite's write lock
     (``BEGIN IMMEDIATE``) and the version compare-and-set.
 
-    The table this process last wrote is kept decoded for the ``cache_size`` most recently
-    used tables: a read whose row still carries that version returns it instead of
-    decoding the JSON state again (decoding is most of a move's CPU time). Every write of
-    a table gives it a new version, so a row's id and version identify its content; a row
-    written by another process has another version and is decoded.
+    The table this process last read or wrote is kept decoded for the ``cache_size`` most
+    recently used tables, with the fingerprint of its row (:func:`fingerprint`, a hash of
+    every column): a read whose row is the same returns it instead of decoding the JSON
+    state again (decoding is most of a move's CPU time). A row written by another process
+    has another version, and one changed without a new version (by hand, a damaged
+    disk) another fingerprint: both are decoded, never hidden by the cache.
     """
 
     def __init__(self, db: Database, cache_size: int = 1024) -> None:
@@ -150,7 +185,7 @@ class SqliteRepository:
     def _init_shared(self, cache_size: int) -> None:
         """The parts every dialect has: the decoded-table cache and the message stores."""
         self._cache_size = cache_size
-        self._written: OrderedDict[int, Table] = OrderedDict()
+        self._written: OrderedDict[int, tuple[int, Table]] = OrderedDict()
         self._telegram = SqliteTelegramMessages(self)
         self._discord = SqliteDiscordMessages(self)
 
@@ -163,15 +198,18 @@ class SqliteRepository:
         return self._discord
 
     def _decode(self, row: aiosqlite.Row) -> Table:
+        mark = fingerprint(row)
         cached = self._written.get(row["id"])
-        if cached is not None and cached.version == row["version"]:
-            self._written.move_to_end(cached.id)
-            return cached
-        return table_from_row(row)
+        if cached is not None and cached[0] == mark:
+            self._written.move_to_end(row["id"])
+            return cached[1]
+        table = table_from_row(row)
+        self._keep(mark, table)
+        return table
 
-    def _remember(self, table: Table) -> None:
-        """Keep ``table`` as the committed content of its id and version."""
-        self._written[table.id] = table
+    def _keep(self, mark: int, table: Table) -> None:
+        """Keep ``table`` decoded, as the content of a row with fingerprint ``mark``."""
+        self._written[table.id] = (mark, table)
         self._written.move_to_end(table.id)
         while len(self._written) > self._cache_size:
             self._written.popitem(last=False)
@@ -239,7 +277,9 @@ class SqliteRepository:
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) "
                 "DO UPDATE SET display_name = excluded.display_name, "
                 "app_locale = COALESCE(excluded.app_locale, users.app_locale)",
-                (platform, user_id, name, app_locale, time.time()))
+                (platform, user_id, bounded_text(name, DISPLAY_NAME),
+                 None if app_locale is None else bounded_text(app_locale, LANGUAGE_TAG),
+                 time.time()))
 
     async def user_locales(self, user_keys: Collection[str]
                            ) -> dict[str, tuple[str | None, str | None]]:
@@ -280,7 +320,7 @@ class SqliteRepository:
             raise ActiveTableExists(str(table.key)) from None
         assert new_id is not None
         created = Table(**{**_fields(table), "id": new_id})
-        self._remember(created)
+        self._keep(fingerprint(values), created)
         return created
 
     async def active_table(self, key: ChatKey) -> Table | None:
@@ -325,7 +365,7 @@ class SqliteRepository:
                     [(table.id, r.seat, r.user_key, r.name, str(table.key), table.variant,
                       str(fraction_to_json(r.score)), int(r.won), now) for r in results])
             await self._announce(conn, table)
-        self._remember(table)
+        self._keep(fingerprint(values), table)
 
     async def _announce(self, conn: Any, table: Table) -> None:
         """Say, inside the commit's transaction, that ``table`` is now at its version, for
@@ -367,16 +407,17 @@ class SqliteRepository:
                               + extra, skip)
         return None if row is None else row["due"]
 
-    async def tables_of_user(self, user_key: str) -> list[Table]:
+    async def tables_of_user(self, user_key: str,
+                             unreadable: list[UnreadableTable] | None = None) -> list[Table]:
         rows = await self._all("SELECT * FROM tables WHERE status IN ('lobby', 'playing') "
                                "AND seats LIKE ? ORDER BY id", (f'%"user": "{user_key}"%',))
         tables = []
         for row in rows:
             try:
                 tables.append(self._decode(row))
-            except UnreadableTable:  # set aside for the operator; the user's others work
-                log.warning("table %d cannot be loaded; left out of %s's tables", row["id"],
-                            user_key)
+            except UnreadableTable as error:  # set aside; the user's other tables work
+                if unreadable is not None:
+                    unreadable.append(error)
         return [t for t in tables if t.seat_of(user_key) is not None]
 
     async def action_log(self, table_id: int) -> list[LogEntry]:
@@ -450,6 +491,19 @@ class SqliteRepository:
                 "error = excluded.error, retry_at = excluded.retry_at, "
                 "last_at = excluded.last_at",
                 (table_id, kind, failures, error, retry_at, now, now))
+
+    async def quarantine(self, table_id: int, error: str) -> bool:
+        # One statement: a row of another kind (a back-off) becomes the quarantine; a
+        # quarantine already stored stays as it is and says so (no row changed).
+        now = time.time()
+        async with self._transaction() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO table_faults VALUES (?, 'quarantined', 1, ?, NULL, ?, ?) "
+                "ON CONFLICT (table_id) DO UPDATE SET kind = excluded.kind, failures = 1, "
+                "error = excluded.error, retry_at = NULL, last_at = excluded.last_at "
+                "WHERE table_faults.kind <> 'quarantined'",
+                (table_id, error, now, now))
+            return bool(cursor.rowcount)
 
     async def clear_fault(self, table_id: int) -> None:
         async with self._transaction() as conn:

@@ -6,10 +6,17 @@ receives updates on ``0.0.0.0:$PORT`` (default 8443; the URL's path is served). 
 go through PTB's :class:`telegram.ext.AIORateLimiter` (30 messages a second overall, 20 a
 minute per group, three retries after a 429). On start it registers the command menu in
 English and German (``setMyCommands``).
+
+Updates are read one by one at the edge (:mod:`bot.telegram_bot.updates`): one that does
+not parse is dropped and logged once per kind, never holding up the others. The polling
+task is supervised: should it end while the adapter runs, that is logged and polling
+starts again after 1, 2, 4 ... seconds (at most :data:`RESTART_CAP`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -18,6 +25,7 @@ from telegram.error import Forbidden, InvalidToken, NetworkError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
 
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
+from bot.dropped_inputs import DroppedInputs
 from bot.http import HttpServer
 from bot.i18n import SUPPORTED_LOCALES, _, use_locale
 from bot.ports.entry import Entry
@@ -26,6 +34,7 @@ from bot.ports.message_store import TelegramMessageStore
 from bot.ports.web_links import WebLinks
 from bot.settings import Settings
 from bot.telegram_bot import texts
+from bot.telegram_bot.callbacks import sign_with
 from bot.telegram_bot.hand_messages import HandMessages
 from bot.telegram_bot.handlers import Handlers
 from bot.telegram_bot.messaging import Messenger
@@ -34,6 +43,7 @@ from bot.telegram_bot.ordering import ChatOrderedProcessor
 from bot.telegram_bot.outbox import Outbox
 from bot.telegram_bot.parts import Parts
 from bot.telegram_bot.table_messages import TableMessages
+from bot.telegram_bot.updates import UnreadableUpdate, UpdateReader, read_update
 from bot.telegram_bot.webhook import Webhook, secret_for, webhook_path
 
 log = logging.getLogger(__name__)
@@ -41,6 +51,20 @@ log = logging.getLogger(__name__)
 
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 DEFAULT_WEBHOOK_PORT = 8443
+
+WATCH_EVERY = 5.0
+"""Seconds between two looks at the polling task."""
+
+RESTART_FIRST = 1.0
+"""Seconds before a polling task that ended is started again the first time (doubling
+after each restart that did not last)."""
+
+RESTART_CAP = 60.0
+"""The longest wait before polling starts again."""
+
+STEADY = 300.0
+"""Seconds of polling after which a restart counts as having lasted (the wait starts
+from :data:`RESTART_FIRST` again)."""
 
 
 class TelegramAdapter:
@@ -50,7 +74,9 @@ class TelegramAdapter:
     ``base_file_url``: another Bot API server (tests use a fake one); ``rate_limiter``:
     PTB's limiter (default :class:`AIORateLimiter` with retries); ``webhook_listen``:
     (host, port) of a webhook server of the adapter's own when :meth:`start` is given no
-    shared :class:`bot.http.HttpServer`; ``poll_timeout``: seconds a long poll waits.
+    shared :class:`bot.http.HttpServer`; ``poll_timeout``: seconds a long poll waits;
+    ``watch_every``: seconds between two looks at the polling task. ``dropped``: the
+    updates dropped at the edge (and the handlers' failures: ``failures``), per kind.
     """
 
     platform = "telegram"
@@ -60,10 +86,15 @@ class TelegramAdapter:
                  base_file_url: str | None = None,
                  rate_limiter: BaseRateLimiter[int] | None = None,
                  webhook_listen: tuple[str, int] = ("0.0.0.0", DEFAULT_WEBHOOK_PORT),
-                 poll_timeout: int = 10) -> None:
+                 poll_timeout: int = 10, watch_every: float = WATCH_EVERY) -> None:
+        sign_with(token)  # the buttons' data is signed with the token's key
+        self.dropped = DroppedInputs(log, "telegram")
+        self.failures = DroppedInputs(log, "telegram", says="handling an update failed",
+                                     level=logging.ERROR)
         limiter: BaseRateLimiter[int] = rate_limiter or AIORateLimiter(max_retries=3)
         builder = ApplicationBuilder().token(token).rate_limiter(limiter) \
-            .concurrent_updates(ChatOrderedProcessor())
+            .concurrent_updates(ChatOrderedProcessor()) \
+            .get_updates_request(UpdateReader(self.dropped, connection_pool_size=1))
         if base_url is not None:
             builder = builder.base_url(base_url)
         if base_file_url is not None:
@@ -79,6 +110,10 @@ class TelegramAdapter:
         self._notifier = TelegramNotifier()
         self._started = False
         self._outbox = Outbox()
+        self.watch_every = watch_every
+        #: How often polling was started again after its task ended.
+        self.restarts = 0
+        self._watch: asyncio.Task[None] | None = None
 
     @property
     def notifier(self) -> TelegramNotifier:
@@ -112,7 +147,7 @@ class TelegramAdapter:
         tables = TableMessages(messenger, store, self._outbox, username, web=web)
         hands = HandMessages(messenger, store, web)
         self.handlers = Handlers(Parts(entry, store, messenger, tables, hands,
-                                       self._notifier, username))
+                                       self._notifier, username), self.failures)
         self.handlers.register(self.app)
         await self._set_commands()
         self._notifier.attach(tables, hands, self._outbox)
@@ -123,18 +158,61 @@ class TelegramAdapter:
                 http = self._own_http = HttpServer(host, port)
                 await http.start()
             secret = secret_for(self.token)
-            self.webhook = Webhook(self.app, secret, webhook_path(self.webhook_url), http)
+            self.webhook = Webhook(self.app, secret, webhook_path(self.webhook_url), http,
+                                   self.dropped)
             await self.app.bot.set_webhook(self.webhook_url, secret_token=secret,
                                            allowed_updates=ALLOWED_UPDATES)
             log.info("telegram: webhook %s (listening on %s:%s)", self.webhook_url, http.host,
                      http.port)
         elif await holds_role("telegram-polling"):
-            assert self.app.updater is not None
-            await self.app.updater.start_polling(poll_interval=0, timeout=self.poll_timeout,
-                                                 allowed_updates=ALLOWED_UPDATES)
+            await self._start_polling()
+            self._watch = asyncio.create_task(self._supervise(), name="telegram: watch polling")
             log.info("telegram: long polling as @%s", username)
         else:  # Telegram gives each update to one poller: several would fight (409)
             log.info("telegram: another worker polls; this one only sends messages")
+
+    async def _start_polling(self) -> None:
+        assert self.app.updater is not None
+        await self.app.updater.start_polling(poll_interval=0, timeout=self.poll_timeout,
+                                             allowed_updates=ALLOWED_UPDATES)
+
+    def polling_task(self) -> asyncio.Task[Any] | None:
+        """PTB's polling task while it exists (``None`` in webhook mode or when stopped)."""
+        task: asyncio.Task[Any] | None = getattr(self.app.updater,
+                                                 "_Updater__polling_task", None)
+        return task
+
+    async def _supervise(self) -> None:
+        """Look at the polling task every :attr:`watch_every` seconds; when it ended (an
+        error PTB does not retry, e.g. a token revoked and given back), log why and start
+        polling again after a back-off."""
+        wait = RESTART_FIRST
+        loop = asyncio.get_running_loop()
+        since = loop.time()
+        while True:
+            await asyncio.sleep(self.watch_every)
+            task = self.polling_task()
+            if task is None or not task.done():
+                continue
+            error = None if task.cancelled() else task.exception()
+            if loop.time() - since >= STEADY:
+                wait = RESTART_FIRST
+            log.error("telegram: the polling task ended (%s); polling again in %.0f s",
+                      "cancelled" if error is None else f"{type(error).__name__}: {error}",
+                      wait)
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, RESTART_CAP)
+            assert self.app.updater is not None
+            with contextlib.suppress(Exception):
+                await self.app.updater.stop()  # re-raises what ended the task
+            try:
+                await self._start_polling()
+            except Exception as failed:
+                log.error("telegram: polling did not start again (%s: %s)",
+                          type(failed).__name__, failed)
+                continue
+            self.restarts += 1
+            since = loop.time()
 
     async def _set_commands(self) -> None:
         """The command menu: English by default, German for German apps."""
@@ -150,8 +228,17 @@ class TelegramAdapter:
         Stopping twice is harmless."""
         if not self._started:
             return
+        if self._watch is not None:
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
+            self._watch = None
         if self.app.updater is not None and self.app.updater.running:
-            await self.app.updater.stop()
+            try:
+                await self.app.updater.stop()
+            except Exception as error:  # what ended a dead polling task, raised again
+                log.warning("telegram: polling had ended (%s: %s)", type(error).__name__,
+                            error)
         if self.webhook is not None:
             self.webhook.stop()
             self.webhook = None
@@ -168,8 +255,14 @@ class TelegramAdapter:
         await self.app.shutdown()
 
     async def process(self, update: dict[str, Any]) -> None:
-        """Handle one update given as Bot API JSON (webhook tests, tools)."""
-        await self.app.process_update(Update.de_json(update, self.app.bot))
+        """Handle one update given as Bot API JSON (webhook tests, tools); one that cannot
+        be read is dropped (see :mod:`bot.telegram_bot.updates`)."""
+        try:
+            decoded: Update = read_update(update, self.app.bot)
+        except UnreadableUpdate as error:
+            self.dropped.drop(error.kind, f"update {error.update_id}")
+            return
+        await self.app.process_update(decoded)
 
 
 def create_adapter(settings: Settings) -> TelegramAdapter:

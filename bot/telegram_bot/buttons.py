@@ -11,6 +11,13 @@ carry the selection, the order and (from the message's row) the digest of the ha
 were drawn for, so the entry point refuses a press on a hand or table that moved on and
 answers with the fresh hand screen. A pressed offer is the offer its button numbers in the
 hand model of that version, selection and order, resolved by the engine worker.
+
+Every button's data is signed (:mod:`bot.telegram_bot.callbacks`); a press whose data this
+bot did not draw (a forged or changed one, a keyboard of a release before the signature)
+changes nothing: when the message it was pressed on is the one that shows the table the
+data names (the presser's hand message, the group's table message), that message is
+redrawn with a fresh keyboard, and the presser told it was out of date; else they are
+told the button cannot be read.
 """
 
 from __future__ import annotations
@@ -80,6 +87,40 @@ class Buttons:
         except (ForeignCallback, GameEnded, MalformedCallback) as error:
             with use_locale(await self.parts.entry.locale_of(press.user)):
                 await query.answer(texts.alert(error.code), show_alert=True)
+
+    async def unverified(self, query: CallbackQuery, press: Press) -> None:
+        """A press of data this bot did not sign (``press.data``: what it claims to be).
+        Nothing is carried out; the message is redrawn when it shows the claimed table."""
+        parts = self.parts
+        data = press.data
+        redrawn = False
+        if data.kind == "h":
+            row = await parts.store.hand_message(press.user_id, data.table_id)
+            if press.chat_id == press.user_id and row is not None \
+                    and row.message_id == press.message_id:
+                redrawn = await self._redraw_hand(press, row.sort_mode)
+        else:
+            row_g = await parts.store.table_message(data.table_id)
+            if row_g is not None \
+                    and (row_g.chat_id, row_g.message_id) == (press.chat_id, press.message_id):
+                await parts.redraw(data.table_id)
+                redrawn = True
+        with use_locale(await parts.entry.locale_of(press.user)):
+            await query.answer(texts.alert("stale" if redrawn else "malformed"),
+                               show_alert=True)
+
+    async def _redraw_hand(self, press: Press, sort: int) -> bool:
+        """The presser's hand message of the claimed table drawn anew (their order,
+        nothing selected): a ``select`` intent, which changes no table."""
+        parts = self.parts
+        intent = Intent(Command("select"), press.user, None, press.data.table_id, None,
+                        Selection(0, SortMode(sort if 0 <= sort < 3 else 0)),
+                        origin=ORIGIN)
+        outcome = await parts.entry.handle(intent)
+        info, hand = outcome.info, outcome.hand
+        if info is None or hand is None:
+            return False
+        return await parts.hands.show(info, press.user_id, hand.view, outcome.locale, hand)
 
     # --- the group's table message ----------------------------------------------------------
 

@@ -1,12 +1,13 @@
 """Compact ``callback_data`` for inline buttons: what a button does, encoded in at most
-64 bytes (Telegram's limit), and the typed errors of reading it back.
+64 bytes (Telegram's limit) and signed, and the typed errors of reading it back.
 
-Shape: ``<kind><action><sort>.<table>.<version>.<mask>.<arg>``, numbers in base 36::
+Shape: ``<kind><action><sort>.<table>.<version>.<mask>.<arg>.<mac>``, numbers in base 36::
 
-    hs0.c.2f.bn.    hand button "toggle": table 12, version 87, cards 0 1 5 7 8 selected
-    ha0.c.2f.bn.3   hand button "offer": the 4th move the hand model offers for that
-                    selection (:attr:`bot.interaction.hand.HandModel.offers`)
-    gj0.c.5..       group button "join" of table 12 (drawn at version 5)
+    hs0.c.2f.bn..<mac>    hand button "toggle": table 12, version 87, cards 0 1 5 7 8
+                          selected
+    ha0.c.2f.bn.3.<mac>   hand button "offer": the 4th move the hand model offers for that
+                          selection (:attr:`bot.interaction.hand.HandModel.offers`)
+    gj0.c.5...<mac>       group button "join" of table 12 (drawn at version 5)
 
 ``kind`` is ``g`` (the group's table message) or ``h`` (a private hand message);
 ``action`` one letter (:data:`GROUP_ACTIONS`, :data:`HAND_ACTIONS`); ``sort`` the hand
@@ -16,11 +17,25 @@ argument (an offer number, a verb number).
 
 The selection travels in the buttons themselves, so a restart loses nothing and
 the server keeps no per-user state for it.
+
+``<mac>`` signs the rest: 8 characters of base64url, the first 48 bits of an HMAC-SHA256
+with a key derived from the bot's token (:func:`sign_with`; the same for every worker and
+after every restart, so old keyboards keep working). Telegram does not check that the
+data of a callback query is a button of the message it names: a modified client can send
+any text. Only data this bot drew passes :func:`decode`; anything else, a changed digit,
+swapped fields, another table or version, a cut or a keyboard of a release before the
+signature, is :class:`UnverifiedCallback` (when it still reads as a button: the adapter
+then redraws the message it was pressed on, if that message shows the table it names) or
+:class:`MalformedCallback`.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import re
+import secrets
 from dataclasses import dataclass
 
 MAX_BYTES = 64
@@ -56,7 +71,26 @@ SORT_MODES = 3
 
 _ARG = re.compile(r"[A-Za-z0-9=,_-]{0,40}")
 _NUMBER = re.compile(r"[0-9a-z]{1,13}")
+_MAC = re.compile(r"[A-Za-z0-9_-]{8}")
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+MAC_BYTES = 6
+"""Bytes of the HMAC kept (48 bits: 8 characters of base64url)."""
+
+_key: bytes = secrets.token_bytes(32)  # until sign_with(token): this process's own key
+
+
+def sign_with(token: str) -> None:
+    """Sign and check every button from now on with a key derived from the bot ``token``
+    (the adapter calls this when it is created): every worker of the bot, and the bot
+    after a restart, reads the buttons the others drew."""
+    global _key
+    _key = hashlib.sha256(b"rummy-callback:" + token.encode("utf-8")).digest()
+
+
+def _mac(text: str) -> str:
+    digest = hmac.new(_key, text.encode("ascii"), hashlib.sha256).digest()[:MAC_BYTES]
+    return base64.urlsafe_b64encode(digest).decode("ascii")
 
 
 class CallbackError(Exception):
@@ -70,6 +104,16 @@ class MalformedCallback(CallbackError):
     """``callback_data`` that this bot never wrote (cut, forged, or from an old release)."""
 
     code = "malformed"
+
+
+class UnverifiedCallback(MalformedCallback):
+    """``callback_data`` that reads as a button but was not drawn by this bot (its
+    signature is missing or does not match). ``claimed``: the button it pretends to be;
+    trusted for nothing but finding the message to redraw."""
+
+    def __init__(self, data: str, claimed: Callback) -> None:
+        super().__init__(data)
+        self.claimed = claimed
 
 
 class StaleCallback(CallbackError):
@@ -130,8 +174,8 @@ class Callback:
         return actions[self.action]
 
     def encode(self) -> str:
-        """The ``callback_data`` string; raises ``ValueError`` when a field is out of range
-        or the result exceeds 64 bytes."""
+        """The signed ``callback_data`` string; raises ``ValueError`` when a field is out
+        of range or the result exceeds 64 bytes."""
         actions = GROUP_ACTIONS if self.kind == GROUP else HAND_ACTIONS
         if self.kind not in (GROUP, HAND) or self.action not in actions:
             raise ValueError(f"unknown button {self.kind}{self.action}")
@@ -140,6 +184,7 @@ class Callback:
         mask = to_base36(self.mask) if self.mask else ""
         data = (f"{self.kind}{self.action}{self.sort}.{to_base36(self.table_id)}."
                 f"{to_base36(self.version)}.{mask}.{self.arg}")
+        data = f"{data}.{_mac(data)}"
         if len(data.encode("utf-8")) > MAX_BYTES:
             raise ValueError(f"callback_data over {MAX_BYTES} bytes: {data!r}")
         return data
@@ -153,12 +198,24 @@ class Callback:
 
 
 def decode(data: str | None) -> Callback:
-    """Read ``callback_data`` back; raises :class:`MalformedCallback` for anything
-    :meth:`Callback.encode` cannot have written."""
+    """Read ``callback_data`` back; raises :class:`UnverifiedCallback` for a button this
+    bot did not sign (see the module docstring) and :class:`MalformedCallback` for
+    anything else :meth:`Callback.encode` cannot have written."""
     # encode() writes ASCII only; this also keeps "²" (str.isdigit, but not int) out of the
     # sort digit and lone surrogates (no UTF-8) out of the byte count.
     if not data or not data.isascii() or len(data) > MAX_BYTES:
         raise MalformedCallback(data)
+    body, _dot, mac = data.rpartition(".")
+    if body.count(".") == 4 and _MAC.fullmatch(mac):
+        claimed = _read(body)
+        if hmac.compare_digest(mac, _mac(body)):
+            return claimed
+        raise UnverifiedCallback(data, claimed)
+    raise UnverifiedCallback(data, _read(data))  # no signature: an old keyboard, or forged
+
+
+def _read(data: str) -> Callback:
+    """The button ``<head>.<table>.<version>.<mask>.<arg>`` says it is."""
     parts = data.split(".")
     if len(parts) != 5 or len(parts[0]) != 3:
         raise MalformedCallback(data)

@@ -7,7 +7,9 @@ thin: it hands the update to the part that knows what to do —
 Every intent carries ``update_key=telegram:<update id>`` (buttons:
 ``telegram:cb:<callback query id>``), so an update Telegram delivers twice changes nothing
 twice. Flow control is the entry point's: a refusal for sending too fast comes back as an
-outcome like any other.
+outcome like any other. Updates reach the handlers read and checked
+(:mod:`bot.telegram_bot.updates`); a handler that fails all the same is logged once per
+kind of failure and interval, and the update is not retried.
 """
 
 from __future__ import annotations
@@ -26,10 +28,11 @@ from telegram.ext import (
     filters,
 )
 
+from bot.dropped_inputs import DroppedInputs, error_kind
 from bot.i18n import use_locale
 from bot.telegram_bot import texts
 from bot.telegram_bot.buttons import Buttons, Press
-from bot.telegram_bot.callbacks import MalformedCallback, decode
+from bot.telegram_bot.callbacks import MalformedCallback, UnverifiedCallback, decode
 from bot.telegram_bot.group_chat import GroupChat
 from bot.telegram_bot.identity import chat_key, user_ref
 from bot.telegram_bot.parts import Parts
@@ -42,10 +45,13 @@ App = Application[Any, Any, Any, Any, Any, Any]
 
 class Handlers:
     """The bot's update handlers (see the module docstring). ``last_update_id``: the last
-    update fully handled (tests wait for it)."""
+    update fully handled (tests wait for it); ``failures``: the handlers' failures, logged
+    once per kind and interval."""
 
-    def __init__(self, parts: Parts) -> None:
+    def __init__(self, parts: Parts, failures: DroppedInputs | None = None) -> None:
         self.parts = parts
+        self.failures = failures or DroppedInputs(
+            log, "telegram", says="handling an update failed", level=logging.ERROR)
         self.buttons = Buttons(parts)
         self.group_chat = GroupChat(parts)
         self.private_chat = PrivateChat(parts)
@@ -81,8 +87,13 @@ class Handlers:
         self.last_update_id = max(self.last_update_id, update.update_id)
 
     async def error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """Log a handler's failure (the update is not retried)."""
-        log.error("update %s failed", getattr(update, "update_id", "?"), exc_info=context.error)
+        """Log a handler's failure once per kind and interval, its traceback with the
+        kind's first line (the update is not retried)."""
+        error = context.error
+        if error is None:
+            return
+        self.failures.drop(error_kind(type(update).__name__, error),
+                           f"update {getattr(update, 'update_id', '?')}", error)
 
     # --- the handlers ------------------------------------------------------------------------
 
@@ -94,9 +105,15 @@ class Handlers:
         user = user_ref(query.from_user)
         message = query.message
         try:
-            data = decode(query.data)
             if message is None:
                 raise MalformedCallback(query.data)
+            data = decode(query.data)
+        except UnverifiedCallback as unverified:
+            assert message is not None
+            await self.buttons.unverified(query, Press(
+                unverified.claimed, message.chat.id, message.message_id, user,
+                f"telegram:cb:{query.id}"))
+            return
         except MalformedCallback:
             with use_locale(await self.parts.entry.locale_of(user)):
                 await query.answer(texts.alert("malformed"), show_alert=True)

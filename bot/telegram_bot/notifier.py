@@ -4,7 +4,8 @@ calls the service: the table screen edits the group's table message, each change
 screen the player's private hand message (in that player's language, in the order their
 message shows), and the person whose turn began is pinged in the group when another
 person moved before (at most two group calls a turn: the edit and that ping); a
-running-out timer warns them in the group.
+running-out timer warns them in the group; a table that cannot be loaded any more is
+said once in its group.
 
 Until the adapter has started (and after it stopped) updates are dropped: the service
 commits before it publishes, so nothing is lost, and the next change redraws.
@@ -18,10 +19,11 @@ from bot.i18n import use_locale
 from bot.interaction.hand import build_hand_model
 from bot.ports.hand import SortMode
 from bot.ports.model import Status, TableInfo
-from bot.ports.screens import SeatScreen, TableScreen, TableUpdate, TimerWarning
+from bot.ports.screens import SeatScreen, TableFault, TableScreen, TableUpdate, TimerWarning
+from bot.render.notices import render_fault
 from bot.telegram_bot import texts
 from bot.telegram_bot.hand_messages import HandMessages
-from bot.telegram_bot.identity import user_id_of
+from bot.telegram_bot.identity import chat_id_of, thread_id_of, user_id_of
 from bot.telegram_bot.outbox import Outbox
 from bot.telegram_bot.table_messages import TableMessages
 
@@ -87,6 +89,21 @@ class TelegramNotifier:
             parts.tables.ping(warning.info, texts.timer_ping(
                 user_id_of(warning.user_key), warning.info.seats[warning.seat].name,
                 max(1, round(warning.seconds_left))))
+
+    async def fault(self, fault: TableFault) -> None:
+        """Say in the table's group (or topic) that the table cannot be loaded."""
+        parts = self._parts
+        if parts is None:
+            return
+        with use_locale(fault.locale):
+            text = render_fault(fault)
+        chat, thread = chat_id_of(fault.key), thread_id_of(fault.key)
+        messenger = parts.tables.messenger
+
+        async def job() -> None:
+            await messenger.send(chat, text, thread_id=thread)
+
+        parts.outbox.put(chat, f"fault:{fault.table_id}", job)
 
     # --- drawing ----------------------------------------------------------------------------
 

@@ -4,13 +4,15 @@ application's update queue (PTB's own webhook server needs tornado, which the pr
 does not install).
 
 Telegram sends each update as JSON to the URL given to ``setWebhook`` with the header
-``X-Telegram-Bot-Api-Secret-Token``; requests without the right secret get 403.
+``X-Telegram-Bot-Api-Secret-Token``; requests without the right secret get 403. An update
+that cannot be read (:func:`bot.telegram_bot.updates.read_update`) is dropped, logged
+once per kind, and answered 200 like any other: Telegram would otherwise deliver it again
+and again, and hold the updates after it back.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,7 +21,9 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application
 
+from bot.dropped_inputs import DroppedInputs
 from bot.http import HttpServer
+from bot.telegram_bot.updates import UnreadableUpdate, read_update
 
 log = logging.getLogger(__name__)
 
@@ -38,11 +42,13 @@ def webhook_path(url: str) -> str:
 
 
 class Webhook:
-    """Receives updates for ``app`` at ``path`` of the shared HTTP server ``http``."""
+    """Receives updates for ``app`` at ``path`` of the shared HTTP server ``http``; those
+    that cannot be read are counted and logged by ``dropped``."""
 
     def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], secret: str, path: str,
-                 http: HttpServer) -> None:
+                 http: HttpServer, dropped: DroppedInputs | None = None) -> None:
         self.app = app
+        self.dropped = dropped or DroppedInputs(log, "telegram")
         self.secret = secret
         self.path = path
         self.http = http
@@ -64,9 +70,13 @@ class Webhook:
             return web.Response(status=403)
         try:
             data = await request.json()
-            update = Update.de_json(data, self.app.bot)
-        except (json.JSONDecodeError, ValueError, KeyError, TypeError):
-            log.warning("webhook: unreadable update")
-            return web.Response(status=400)
+        except Exception as error:  # not JSON, not UTF-8, nested too deeply
+            self.dropped.drop(f"webhook: {type(error).__name__}, not JSON")
+            return web.Response(status=200)
+        try:
+            update: Update = read_update(data, self.app.bot)
+        except UnreadableUpdate as error:
+            self.dropped.drop(error.kind, f"update {error.update_id}")
+            return web.Response(status=200)
         await self.app.update_queue.put(update)
         return web.Response(status=200)

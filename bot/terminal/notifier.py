@@ -16,10 +16,10 @@ from typing import TextIO
 from bot.i18n import _, use_locale
 from bot.ports.hand import SortMode
 from bot.ports.model import Status
-from bot.ports.screens import SeatScreen, TableScreen, TableUpdate, TimerWarning
+from bot.ports.screens import SeatScreen, TableFault, TableScreen, TableUpdate, TimerWarning
 from bot.render.cards import card_text
 from bot.render.events import event_line
-from bot.render.notices import render_notice
+from bot.render.notices import render_fault, render_notice
 from bot.render.text import render_hand, render_hand_end, render_scores
 from bot.terminal.colour import Painter
 from engine.cards import Card
@@ -135,3 +135,8 @@ class TerminalNotifier:
         with use_locale(self.locale):
             self.write(_("Hurry: your turn ends in {seconds} seconds.").format(
                 seconds=max(round(warning.seconds_left), 0)))
+
+    async def fault(self, fault: TableFault) -> None:
+        """A line saying that the stored game cannot be loaded."""
+        with use_locale(self.locale):
+            self.write(render_fault(fault))

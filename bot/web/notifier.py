@@ -8,7 +8,7 @@ for all of them (``service.publisher.everywhere``)."""
 
 from __future__ import annotations
 
-from bot.ports.screens import TableUpdate, TimerWarning
+from bot.ports.screens import TableFault, TableUpdate, TimerWarning
 from bot.web.pages.hub import PageHub
 
 __all__ = ["WebNotifier"]
@@ -29,3 +29,7 @@ class WebNotifier:
         """Tell the person's open pages that their turn runs out."""
         if self.hub is not None:
             await self.hub.warn(warning)
+
+    async def fault(self, fault: TableFault) -> None:
+        """Nothing to push: the web table has no chat of its own; a page of that table is
+        answered with the refusal (the table cannot be loaded) on its next message."""

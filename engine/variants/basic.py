@@ -20,7 +20,7 @@ from engine.cards import ACE, Card, standard_deck
 from engine.errors import RuleOptionError
 from engine.flow import SharedFlow
 from engine.melds import AceMode, MeldRules
-from engine.options import Option, Preset, RuleSet
+from engine.options import MAX_DEALS, MAX_REUSES, MAX_TARGET, Option, Preset, RuleSet
 from engine.state import GameState
 
 BASIC = "basic-rummy.de.txt"
@@ -29,11 +29,12 @@ BEGINNER = "romme-basic.de.txt"
 OPTIONS: tuple[Option, ...] = (
     Option("target", int, 100, "Match ends when someone reaches this score (none: no target).",
            f"{BASIC}: Entweder wird eine feste Anzahl von Deals gespielt oder das Spiel wird "
-           "zu einer Zielpunktzahl gespielt.", minimum=1, none_word="none"),
+           "zu einer Zielpunktzahl gespielt.", minimum=1, maximum=MAX_TARGET,
+           none_word="none"),
     Option("deals", int, None, "Match ends after this many deals (none: no limit).",
            f"{BASIC}: Das Spiel wird mit weiteren Deals fortgesetzt, bis ein Spieler das ... "
            "Punkteziel erreicht oder bis die vereinbarte Anzahl von Deals gespielt wurde.",
-           minimum=1, none_word="none"),
+           minimum=1, maximum=MAX_DEALS, none_word="none"),
     Option("multiple_melds", bool, False, "Any number of melds per turn (else one).",
            f"{BASIC}: Einige Leute spielen, dass Sie in jeder Runde so viele Meldungen "
            "ablegen können, wie Sie möchten."),
@@ -63,7 +64,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("reuses", int, None, "How often the discard pile may become the stock "
            "(0 = Block Rummy; unlimited).",
            f"{BASIC}: die Häufigkeit zu begrenzen, mit der der Ablagestapel als neuer Vorrat "
-           "wiederverwendet werden kann", minimum=0, none_word="unlimited"),
+           "wiederverwendet werden kann", minimum=0, maximum=MAX_REUSES,
+           none_word="unlimited"),
     Option("scoring", str, "winner", "winner: the winner scores the others' hands; penalty: "
            "losers score their hands, lowest wins at the target (100); payment: each loser "
            "pays the winner, for a fixed number of deals.",
@@ -86,7 +88,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("all_at_once_from", int, None,
            "From this deal on, a player may meld only by putting down the whole hand at once.",
            f"{BASIC}: in den letzten drei Runden dürfen die Spieler keine Karten mehr melden, "
-           "bis sie alle sieben auf einmal ablegen können.", minimum=1, none_word="never"),
+           "bis sie alle sieben auf einmal ablegen können.", minimum=1, maximum=MAX_DEALS,
+           none_word="never"),
     Option("hand_size", int, None, "Cards per player (auto: 10 for two, 7 for 3-4, 6 for 5-6).",
            f"{BASIC}: In einem Zwei-Spieler-Spiel erhält jeder Spieler eine Hand mit zehn "
            "Karten. Bei drei oder vier Spielern werden jeweils sieben Karten ausgeteilt",

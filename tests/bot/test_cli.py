@@ -173,7 +173,8 @@ def test_option_errors_exit_2_with_a_message(
 def test_option_error_in_german(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--lang", "de", "--option", "target=0"]) == 2
     assert capsys.readouterr().err.startswith(
-        "Option target: '0' ist nicht erlaubt; erwartet: eine ganze Zahl ab 1 oder none."
+        "Option target: '0' ist nicht erlaubt; erwartet: eine ganze Zahl von 1 bis 10000 oder "
+        "none."
     )
 
 

@@ -217,7 +217,8 @@ def test_card_parse_error_and_command_errors_in_german() -> None:
         ("basic", None, {"multiple_melds": "maybe"},
          "Option multiple_melds: 'maybe' ist nicht erlaubt; erwartet: an oder aus."),
         ("basic", None, {"target": "0"},
-         "Option target: '0' ist nicht erlaubt; erwartet: eine ganze Zahl ab 1 oder none."),
+         "Option target: '0' ist nicht erlaubt; erwartet: eine ganze Zahl von 1 bis 10000 oder "
+         "none."),
         ("basic", None, {"target": "none"}, "Lege eine Zielpunktzahl oder eine Anzahl"),
     ],
 )

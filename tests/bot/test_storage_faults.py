@@ -1,10 +1,13 @@
-"""Storage hygiene: database paths that cannot be used end ``play`` and ``run`` with exit
-code 2 and one clear line (run as subprocesses with a timeout: none may hang); a locked,
-full or read-only database is answered with a localized "try again", changes nothing,
-and the process keeps going."""
+"""Storage hygiene: database paths that cannot be used end every subcommand that opens the
+database (``play``, ``run``, ``faults``, ``migrate``, ``migrate --status``, ``export-db``,
+``import-db``) with exit code 2 and one clear line naming the path, never a traceback (run
+as subprocesses with a timeout: none may hang, a FIFO included); a locked, full or
+read-only database is answered with a localized "try again", changes nothing, and the
+process keeps going."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import subprocess
@@ -14,12 +17,29 @@ from pathlib import Path
 import pytest
 
 from bot.storage import DatabaseUnusable, open_database
-from bot.storage.database import latest_schema
+from bot.storage.database import latest_schema, migrations, statements
 from tests.bot.people import say
 
 from .service.support import ANA, BEN, CHAT, make_harness
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bot_database(path: Path) -> Path:
+    """A database of this release's schema (its own migrations) with a few hundred rows,
+    made without an event loop (the async tests build their paths too)."""
+    with contextlib.closing(sqlite3.connect(path)) as conn:
+        conn.execute("CREATE TABLE schema_migrations "
+                     "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL)")
+        for number, name, sql in migrations():
+            for statement in statements(sql):
+                conn.execute(statement)
+            conn.execute("INSERT INTO schema_migrations VALUES (?, ?, 0)", (number, name))
+        conn.executemany(
+            "INSERT INTO users (platform, user_id, display_name, created_at) "
+            "VALUES ('telegram', ?, ?, 0)", [(str(n), f"Player {n}") for n in range(300)])
+        conn.commit()
+    return path
 
 
 def _bad_path(tmp_path: Path, kind: str) -> Path:
@@ -43,6 +63,24 @@ def _bad_path(tmp_path: Path, kind: str) -> Path:
             data[offset:offset + 64] = b"\xff" * 64
         path.write_bytes(bytes(data))
         return path
+    if kind == "damaged-schema-page":
+        # the issue's case: a page of the schema altered so that SQLite's own complaint
+        # carries a byte that is not UTF-8 (Python's sqlite3 raised UnicodeDecodeError)
+        path = _bot_database(tmp_path / "damaged.sqlite3")
+        data = bytearray(path.read_bytes())
+        table = data.find(b"CREATE TABLE users")
+        comma = data.find(b"NOT NULL,", table) + len(b"NOT NULL")
+        data[comma] = 0x9C
+        path.write_bytes(bytes(data))
+        return path
+    if kind == "renamed-column":  # a table rewritten: a column this release uses is gone
+        path = _bot_database(tmp_path / "renamed.sqlite3")
+        data = bytearray(path.read_bytes())
+        table = data.find(b"CREATE TABLE users")
+        column = data.find(b"display_name", table)
+        data[column + 7] = ord("X")  # display_name -> displayXname
+        path.write_bytes(bytes(data))
+        return path
     if kind == "newer-schema":
         path = tmp_path / "newer.sqlite3"
         conn = sqlite3.connect(path)
@@ -53,13 +91,20 @@ def _bad_path(tmp_path: Path, kind: str) -> Path:
         conn.commit()
         conn.close()
         return path
+    if kind == "fifo":
+        path = tmp_path / "fifo.sqlite3"
+        os.mkfifo(path)
+        return path
     assert kind == "directory"
     path = tmp_path / "folder.sqlite3"
     path.mkdir()
     return path
 
 
-KINDS = ["unopenable", "not-a-database", "corrupt", "newer-schema", "directory"]
+KINDS = ["unopenable", "not-a-database", "corrupt", "damaged-schema-page", "renamed-column",
+         "newer-schema", "fifo", "directory"]
+COMMANDS = ["play", "run", "faults", "migrate", "migrate --status", "export-db",
+            "import-db"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -73,24 +118,57 @@ async def test_open_database_refuses_and_leaves_nothing_open(tmp_path: Path,
         assert "newer release" in raised.value.reason
 
 
-@pytest.mark.parametrize("command", ["play", "run"])
-@pytest.mark.parametrize("kind", KINDS)
-def test_the_cli_exits_2_with_one_line(tmp_path: Path, kind: str, command: str) -> None:
+def _cli(tmp_path: Path, kind: str, command: str, lang: str) -> tuple[Path, str]:
+    """Run ``rummy-bot COMMAND`` on a database of ``kind`` (a subprocess with a timeout:
+    a FIFO must not block it); assert exit code 2 and one line on stderr naming the path,
+    no traceback, nothing on stdout; return the path and that line."""
     path = _bad_path(tmp_path, kind)
     env = {k: v for k, v in os.environ.items()
-           if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "DATABASE_PATH", "LANG")}
+           if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "DATABASE_PATH", "DATABASE_URL",
+                        "LANG")}
     if command == "play":
-        argv = ["play", "--db", str(path), "--lang", "en"]
-    else:  # the database is opened before any platform is contacted
-        argv = ["run", "--lang", "en"]
+        argv = ["play", "--db", str(path)]
+    else:  # run: the database is opened before any platform is contacted
+        export = tmp_path / "export.jsonl"
+        export.write_text('{"format": "rummy-bot export", "schema": 1}\n', encoding="utf-8")
+        argv = [*command.split(), *([str(export)] if command.endswith("-db") else [])]
         env.update(TELEGRAM_TOKEN="123:not-a-real-token", DATABASE_PATH=str(path))
-    done = subprocess.run([sys.executable, "-m", "bot", *argv], cwd=tmp_path, env=env,
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run([sys.executable, "-m", "bot", *argv, "--lang", lang],
+                          cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=60)
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2, done.stderr
     assert len(lines) == 1, done.stderr
     assert str(path) in lines[0] and "Traceback" not in done.stderr
+    assert done.stdout == ""
+    return path, lines[0]
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("command", COMMANDS)
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_cli_exits_2_with_one_line(tmp_path: Path, kind: str, command: str) -> None:
+    _path, line = _cli(tmp_path, kind, command, "en")
+    expected = {"damaged-schema-page": "damaged", "renamed-column": "lacks the column",
+                "newer-schema": "newer release", "fifo": "FIFO", "directory": "directory",
+                "corrupt": "damaged", "not-a-database": "not a database"}
+    assert expected.get(kind, "") in line
+
+
+@pytest.mark.once
+@pytest.mark.parametrize(("kind", "command", "words"), [
+    ("fifo", "faults", "ist ein FIFO, keine Datenbankdatei"),
+    ("directory", "migrate", "ist ein Verzeichnis"),
+    ("newer-schema", "export-db", "von einer neueren Version migriert (Schema"),
+    ("damaged-schema-page", "play", "beschädigt (SQLites Meldung"),
+    ("renamed-column", "migrate --status", "fehlt die Spalte display_name"),
+    ("corrupt", "run", "beschädigt (quick_check:"),
+])
+def test_the_cli_line_is_german_with_lang_de(tmp_path: Path, kind: str, command: str,
+                                             words: str) -> None:
+    _path, line = _cli(tmp_path, kind, command, "de")
+    assert line.startswith("Die Datenbank ") or line.startswith("Die Spieldatei"), line
+    assert words in line
 
 
 async def test_a_locked_database_is_answered_localized_and_nothing_is_lost(

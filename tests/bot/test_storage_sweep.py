@@ -178,6 +178,15 @@ async def _faults(repo: Repository) -> None:
     await repo.clear_fault(table.id)
     assert await repo.faults() == []
     assert await repo.due_tables(10.0) == [table.id]
+    # a quarantine is recorded once, over a back-off too; the second says it was known
+    await repo.record_fault(table.id, "backoff", 2, "boom", 99.0)
+    assert await repo.quarantine(table.id, "UnreadableTable: seats")
+    assert not await repo.quarantine(table.id, "UnreadableTable: seats again")
+    [row] = await repo.faults()
+    assert (row["kind"], row["failures"], row["error"], row["retry_at"]) == \
+        ("quarantined", 1, "UnreadableTable: seats", None)
+    assert await repo.quarantined_tables() == [table.id]
+    await repo.clear_fault(table.id)
 
 
 async def _role(repo: Repository) -> None:
@@ -196,7 +205,7 @@ REPOSITORY: dict[str, Step] = {
     "release_due": _due,
     "heartbeat": _heartbeat, "last_heartbeat": _heartbeat,
     "record_fault": _faults, "clear_fault": _faults, "faults": _faults,
-    "quarantined_tables": _faults,
+    "quarantined_tables": _faults, "quarantine": _faults,
     "hold_role": _role,
 }
 

@@ -23,7 +23,7 @@ from bot.http import HttpServer
 from bot.interaction.commands import parse
 from bot.ports.intents import Intent, Outcome
 from bot.ports.model import ChatKey, TableInfo, TableSettings, UserRef
-from bot.ports.screens import TableUpdate, TimerWarning
+from bot.ports.screens import TableFault, TableUpdate, TimerWarning
 from bot.service.flow import FlowControl
 from bot.service.service import GameService
 from bot.storage import open_database
@@ -67,6 +67,9 @@ class Recorder:
         self.updates.append(update)
 
     async def warn(self, warning: TimerWarning) -> None:
+        return None
+
+    async def fault(self, fault: TableFault) -> None:
         return None
 
 

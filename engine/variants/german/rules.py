@@ -8,7 +8,7 @@ Spielgeld") are an optional score sheet in chips (no real money anywhere).
 from __future__ import annotations
 
 from engine.errors import RuleOptionError
-from engine.options import Option, Preset, RuleSet
+from engine.options import MAX_DEALS, MAX_TARGET, Option, Preset, RuleSet
 
 SOURCE = "german-romme.de.txt"
 _S = SOURCE + ": "
@@ -19,12 +19,12 @@ OPTIONS: tuple[Option, ...] = (
            "player left wins (none: no elimination).",
            _S + "Es wird eine bestimmte Punktzahl definiert (150, 200 oder mehr ...), ein "
            "Spieler welcher mehr Verlustpunkte geschrieben hat scheidet aus.",
-           minimum=1, none_word="none"),
+           minimum=1, maximum=MAX_TARGET, none_word="none"),
     Option("deals", int, None,
            "Fixed number of deals; then the fewest penalty points win (none: no limit).",
            _S + "Es werden eine bestimmte Anzahl von Spielen durchgeführt, z.B. 5 oder 10 ... "
            "Der Spieler der am Ende am wenigsten Verlustpunkte hat, gewinnt die Partie.",
-           minimum=1, none_word="none"),
+           minimum=1, maximum=MAX_DEALS, none_word="none"),
     Option("four_jokers", bool, False, "Only 4 jokers in the pack instead of 6.",
            _S + "2 x 52 Karten und 6 Joker ... Optional können auch nur je 2, also 4 Joker "
            "benützt werden; Hausregel: Anstatt 6 Joker werden nur 4 benutzt."),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.options import Option, Preset
+from engine.options import MAX_DEALS, MAX_REUSES, MAX_TARGET, Option, Preset
 
 SOURCE = "romanian-rummy.de.txt"
 
@@ -10,10 +10,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("deals", int, 4, "Match ends after this many games (none: no limit).",
            f"{SOURCE}: Die Spieler können wählen, ob die Partie nach einer bestimmten Anzahl "
            "von Spielen enden soll oder ob ein Spieler eine bestimmte Punktzahl erreichen muss.",
-           minimum=1, none_word="none"),
+           minimum=1, maximum=MAX_DEALS, none_word="none"),
     Option("target", int, None, "Match ends when someone reaches this score (none: no target).",
            f"{SOURCE}: ... oder ob ein Spieler eine bestimmte Punktzahl erreichen muss.",
-           minimum=1, none_word="none"),
+           minimum=1, maximum=MAX_TARGET, none_word="none"),
     Option("opening", int, 50, "Points the first melds must be worth (45 in some circles).",
            f"{SOURCE}: Der Gesamtwert der Meldungen muss mindestens 50 Punkte betragen. / "
            "Einige Runden fordern nur 45 Punkte und nicht 50 Punkte für die erste Meldung.",
@@ -46,7 +46,7 @@ OPTIONS: tuple[Option, ...] = (
            "ends a game with no winner when the wall is used up).",
            f"{SOURCE}: Diese jetzt verdeckt liegenden Steine ... werden gründlich gemischt und "
            "benutzt, um eine neue Mauer zu bauen",
-           minimum=0, none_word="unlimited"),
+           minimum=0, maximum=MAX_REUSES, none_word="unlimited"),
     Option("rack_one", int, 25, "Value of a 1 left on the rack (the text values a 1 only in "
            "melds: 5, 10 or 25).",
            "not in the text: a 1 on the rack counts like a 1 in a set of 1s",

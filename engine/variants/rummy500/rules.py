@@ -10,7 +10,7 @@ the discard pile obliges), ``calling`` (``any``, ``last_layoff``, ``off``),
 
 from __future__ import annotations
 
-from engine.options import Option, Preset
+from engine.options import MAX_TARGET, Option, Preset
 
 SOURCE = "rummy-500.de.txt"
 
@@ -18,7 +18,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("target", int, 500, "The match ends once someone has this total (ties play on).",
            f"{SOURCE}: Es werden so lange weitere Runden gespielt, bis ein Spieler eine "
            "Punktzahl von mindestens 500 erreicht. ... Falls es einen Gleichstand gibt, werden "
-           "weitere Runden gespielt, bis es nur einen Sieger gibt.", minimum=1),
+           "weitere Runden gespielt, bis es nur einen Sieger gibt.", minimum=1,
+           maximum=MAX_TARGET),
     Option("jokers", bool, True, "Two jokers per pack (off: the original game without jokers).",
            f"{SOURCE}: Rommé 500 kann ohne Joker gespielt werden (was ursprünglich auch der "
            "Fall war)."),

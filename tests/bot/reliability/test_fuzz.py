@@ -774,7 +774,7 @@ async def test_discord_garbage_controls_are_answered_and_change_nothing(
         assert hand is not None and hand.ephemeral
         tid, version = table.id, table.version
         assert table.state is not None
-        shown_version = table.state.version  # what the controls of a game carry
+        drawn = table.state.version  # what the table's controls carry during a game
 
         async def forged(source: Any, custom_id: str) -> Any:
             """Click a button ``custom_id`` put on ``source`` as an old or foreign
@@ -803,10 +803,11 @@ async def test_discord_garbage_controls_are_answered_and_change_nothing(
             (message, "rm:999999999999999:999999999:draw:", other),
             (message, f"rm:{tid}:{version}:zzz:", unused),
             (message, f"rm:{tid}:{version}:v.nothing_here.9:", "Unknown command 'nothing_here.9'"),
-            (message, f"rm:{tid}:999999999:v.call:", "The table has changed since"),
-            (message, f"rm:{tid}:{shown_version}:next:", "You cannot deal the next hand now"),
-            # a hand control whose state cannot be read: refused with the hand redrawn
-            (hand, f"rm:{tid}:{version}:zzz:zzzz.zz", "here is your hand again"),
+            # a version the game never had (a game state starts at version 0)
+            (message, f"rm:{tid}:999999:v.call:", "The table has changed since"),
+            (message, f"rm:{tid}:{drawn}:next:", "You cannot deal the next hand now"),
+            # an unreadable hand state is refused with the hand redrawn, never guessed
+            (hand, f"rm:{tid}:{version}:zzz:zzzz.zz", "That button is not in use (any more)"),
             (hand, f"rm:{tid}:{version}:o99:00000" + "f" * 15, "The table has changed since"),
             (hand, f"rm:{tid + 7}:{version}:disc:0000s1", other),
         ]

@@ -23,7 +23,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.ports.model import Seat, SeatKind, Status
 from bot.render.cards import card_text
 from bot.service.model import Table
-from bot.telegram_bot.callbacks import MalformedCallback, decode
+from bot.telegram_bot.callbacks import MalformedCallback, UnverifiedCallback, decode
 from bot.telegram_bot.identity import chat_key, user_id_of
 from engine.cards import parse_card
 from engine.game import new_game
@@ -65,6 +65,8 @@ def free_payloads(message: FakeMessage) -> list[str]:
         if data is not None:
             try:
                 out.append(decode(data).arg)
+            except UnverifiedCallback as unsigned:  # what it claims to carry is shown
+                out.append(unsigned.claimed.arg)
             except MalformedCallback:
                 out.append(str(data))
         if "url" in entry:

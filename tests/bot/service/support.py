@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.ports.model import ChatKey, TableInfo, TableSettings, UserRef
-from bot.ports.screens import Notice, TableUpdate, TimerWarning
+from bot.ports.screens import Notice, TableFault, TableUpdate, TimerWarning
 from bot.service.clock import ManualClock
 from bot.service.flow import FlowControl
 from bot.service.repository import Repository
@@ -32,6 +32,7 @@ class RecordingNotifier:
     turns: list[tuple[str, int]] = field(default_factory=list)
     warnings: list[tuple[str, float]] = field(default_factory=list)
     updates: list[TableUpdate] = field(default_factory=list)
+    faults: list[TableFault] = field(default_factory=list)
 
     async def publish(self, update: TableUpdate) -> None:
         self.updates.append(update)
@@ -47,6 +48,9 @@ class RecordingNotifier:
 
     async def warn(self, warning: TimerWarning) -> None:
         self.warnings.append((warning.user_key, warning.seconds_left))
+
+    async def fault(self, fault: TableFault) -> None:
+        self.faults.append(fault)
 
     def notice_codes(self) -> list[str]:
         return [n.code for *_, notices in self.public for n in notices]

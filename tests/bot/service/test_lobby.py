@@ -15,6 +15,7 @@ from bot.service.errors import (
     TableFull,
 )
 from engine.errors import RuleOptionError
+from tests.bot.people import say
 
 from .support import ANA, BEN, CEM, CHAT, Harness
 
@@ -55,6 +56,24 @@ async def test_only_the_host_changes_settings_and_starts(harness: Harness) -> No
     assert info.settings.timer == "30s" and dict(info.options)["ace"] == "high_or_low"
     with pytest.raises(RuleOptionError):
         await s.configure(CHAT, ANA, {"ace": "sideways"})
+
+
+async def test_a_target_of_900_digits_is_refused_in_the_hosts_language_and_changes_nothing(
+        harness: Harness) -> None:
+    s = harness.people
+    await s.new_table(CHAT, BEN)  # Ben reads German
+    before = await s.table_info(CHAT)
+    reply = await say(s, CHAT, BEN, "set target=" + "9" * 900)
+    assert not reply.ok and reply.text is not None
+    assert "ist nicht erlaubt" in reply.text and "von 1 bis 10000 oder none" in reply.text
+    assert "9" * 25 not in reply.text and len(reply.text) < 300
+    after = await s.table_info(CHAT)
+    assert before is not None and after is not None
+    assert after.version == before.version and after.options == before.options
+    reply = await say(s, CHAT, BEN, "set target=10000")  # the largest is played
+    assert reply.ok
+    after = await s.table_info(CHAT)
+    assert after is not None and dict(after.options)["target"] == "10000"
 
 
 async def test_lobby_refusals(harness: Harness) -> None:

@@ -171,9 +171,11 @@ def url_buttons(message: FakeMessage) -> list[str]:
 async def running_bot(path: Path, *, webhook_url: str | None = None,
                       settings: TableSettings | None = None, first_seed: int = 500,
                       rate_limiter: AIORateLimiter | None = None,
-                      database_url: str | None = None) -> AsyncIterator[Bot]:
+                      database_url: str | None = None,
+                      watch_every: float = 0.2) -> AsyncIterator[Bot]:
     """Fake Telegram + adapter + service on ``path`` (or on the PostgreSQL database
-    ``database_url``); Alice, Bob, Carl, a group, a forum."""
+    ``database_url``); Alice, Bob, Carl, a group, a forum. ``watch_every``: seconds
+    between two looks of the adapter at its polling task."""
     async with running_fake_telegram() as tg:
         tg.add_user(ALICE, "Alice", "alice")
         tg.add_user(BOB, "Bob", "bob", language_code="de")
@@ -185,7 +187,8 @@ async def running_bot(path: Path, *, webhook_url: str | None = None,
         adapter = TelegramAdapter(
             tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url,
             rate_limiter=rate_limiter or AIORateLimiter(overall_max_rate=0, group_max_rate=0),
-            webhook_url=webhook_url, webhook_listen=("127.0.0.1", 0), poll_timeout=1)
+            webhook_url=webhook_url, webhook_listen=("127.0.0.1", 0), poll_timeout=1,
+            watch_every=watch_every)
         seeds = iter(range(first_seed, 10**9))
         service = GameService(repo, {"telegram": adapter.notifier}, clock,
                               settings or TableSettings(timer="off", ai_delay=1.0,

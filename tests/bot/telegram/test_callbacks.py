@@ -13,8 +13,11 @@ from bot.telegram_bot.callbacks import (
     MAX_BYTES,
     Callback,
     MalformedCallback,
+    UnverifiedCallback,
     decode,
+    sign_with,
 )
+from tests.fakes.telegram.server import DEFAULT_TOKEN
 
 ARGS = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789=,_-",
                max_size=20)
@@ -38,10 +41,40 @@ def test_every_button_fits_in_64_bytes_and_reads_back(data: Callback) -> None:
     assert decode(encoded) == data
 
 
-def test_the_encoding_is_compact() -> None:
-    assert Callback("h", "s", 12, 87, 0b110100011, 0).encode() == "hs0.c.2f.bn."
-    assert Callback("g", "j", 12, 5).encode() == "gj0.c.5.."
-    assert Callback("h", "a", 1, 2, 7, 1, "13").encode() == "ha1.1.2.7.13"
+def test_the_encoding_is_compact_and_signed() -> None:
+    def unsigned(data: Callback) -> str:
+        body, _dot, mac = data.encode().rpartition(".")
+        assert len(mac) == 8
+        return body
+
+    assert unsigned(Callback("h", "s", 12, 87, 0b110100011, 0)) == "hs0.c.2f.bn."
+    assert unsigned(Callback("g", "j", 12, 5)) == "gj0.c.5.."
+    assert unsigned(Callback("h", "a", 1, 2, 7, 1, "13")) == "ha1.1.2.7.13"
+
+
+def test_data_this_bot_did_not_sign_reads_as_what_it_claims_but_is_refused() -> None:
+    real = Callback("h", "a", 12, 87, 0b101, 0, "3")
+    data = real.encode()
+    assert decode(data) == real
+    body, _dot, mac = data.rpartition(".")
+    changed = [body, body.replace(".3", ".4") + "." + mac, f"{body}.{mac[::-1]}",
+               data.replace("ha0", "ha1")]
+    for forged in changed:
+        with pytest.raises(UnverifiedCallback) as refused:
+            decode(forged)
+        assert refused.value.claimed.table_id == 12, forged
+
+
+def test_another_token_signs_otherwise() -> None:
+    real = Callback("g", "j", 12, 5)
+    data = real.encode()
+    try:
+        sign_with("123:another-token")
+        with pytest.raises(UnverifiedCallback):
+            decode(data)
+        assert decode(real.encode()) == real
+    finally:
+        sign_with(DEFAULT_TOKEN)
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ from bot.ports.model import ChatKey
 from bot.render.cards import card_text
 from bot.service.model import Table
 from bot.telegram_bot import TelegramAdapter
+from bot.telegram_bot.callbacks import Callback
 from bot.telegram_bot.identity import chat_key
 from engine.cards import Card
 from engine.dealing import new_game
@@ -148,15 +149,22 @@ async def test_forged_and_foreign_buttons_get_an_alert_and_change_nothing(bot: B
     assert other is not None
     version = (await bot.repo.active_table(KEY)).version  # type: ignore[union-attr]
 
+    unreadable = "I cannot read this button. Send /hand for a fresh keyboard."
+    foreign = "This button belongs to another table or player."
+    refreshed = "This keyboard is out of date; I have refreshed it. Please try again."
     cases = [
-        (group, "not-a-button", "I cannot read this button. Send /hand for a fresh keyboard."),
-        (group, "gj0.1.1..%", "I cannot read this button. Send /hand for a fresh keyboard."),
-        (group, f"gj0.{other.id}.1..", "This button belongs to another table or player."),
-        (group, "ha0.1.3..0", "This button belongs to another table or player."),
-        (hand, "ha0.9.3..0", "This button belongs to another table or player."),
-        (hand, "hd0.1.3..", "I cannot read this button. Send /hand for a fresh keyboard."),
-        (group, "gn0.1.1..", "This keyboard is out of date; I have refreshed it. Please try "
-                             "again."),
+        (group, "not-a-button", unreadable),
+        (group, "gj0.1.1..%", unreadable),
+        (hand, "hd0.1.3..", unreadable),
+        # buttons this bot drew (signed), pressed on a message that is not theirs
+        (group, Callback("g", "j", other.id, 1).encode(), foreign),
+        (group, Callback("h", "a", 1, 3, arg="0").encode(), foreign),
+        (hand, Callback("h", "a", 9, 3, arg="0").encode(), foreign),
+        # data this bot did not sign: never carried out; the message it names is redrawn
+        (group, f"gj0.{other.id}.1..", unreadable),
+        (hand, "ha0.9.3..0", unreadable),
+        (group, "gn0.1.1..", refreshed),
+        (hand, "ha0.1.3..0", refreshed),
     ]
     for message, data, alert in cases:
         answer = await bot.forge_press(ALICE, message, data)
@@ -166,9 +174,9 @@ async def test_forged_and_foreign_buttons_get_an_alert_and_change_nothing(bot: B
 
     await bot.say(ALICE, GROUP, "/cancel")
     answer = await bot.forge_press(ALICE, group, group_button(group, "y")
-                                   if group.buttons else "gy0.1.1..")
+                                   if group.buttons else Callback("g", "y", 1, 1).encode())
     assert answer.text == "This game is over."
-    answer = await bot.forge_press(ALICE, hand, "ha0.1.1..0")
+    answer = await bot.forge_press(ALICE, hand, Callback("h", "a", 1, 1, arg="0").encode())
     assert answer.text == "This game is over."
 
 
