@@ -45,6 +45,7 @@ from engine.events import Discarded, Drew, LaidOff, Melded, TookDiscard, WentOut
 from engine.frozen import replace
 from engine.melds import Meld, MeldProblem, MeldRules, check_meld, extend_readings
 from engine.moves import Result, remove_cards
+from engine.options import RuleSet
 from engine.state import GameState, Phase, TurnState
 from engine.variants.rummy500.errors import (
     MustPlayPileCard,
@@ -161,9 +162,12 @@ def plan_take(state: GameState, action: TakeDiscard) -> TakePlan:
     and every card above it, the topmost such card in the pile).
 
     An obligation to play the bottom card arises for a deep take, for every take with
-    ``take_must_meld``, and when the hand holds nothing but copies of the top card (a
-    floater's take): rummy-500.de.txt "Da es nicht regelgerecht ist, nur die oberste Karte
-    vom Ablagestapel aufzunehmen und diese sofort wieder abzulegen". The take is refused
+    ``take_must_meld`` or ``take_new_meld`` (rummy-500.de.txt: "Wenn Sie Karten vom
+    Ablagestapel aufnehmen, muss die unterste Karte, die Sie aufnehmen, in einer neuen
+    Auslage aus drei oder mehr Karten verwendet werden": the bottom card of a take of the
+    top card alone is that card), and when the hand holds nothing but copies of the top
+    card (a floater's take): "Da es nicht regelgerecht ist, nur die oberste Karte vom
+    Ablagestapel aufzunehmen und diese sofort wieder abzulegen". The take is refused
     when that card could not be played this turn.
     """
     require_phase(state, Phase.DRAW, "take")
@@ -183,7 +187,7 @@ def plan_take(state: GameState, action: TakeDiscard) -> TakePlan:
     cards = pile[index:]
     taken = top if len(cards) == 1 else None
     rules = state.rules
-    obliged = (len(cards) > 1 or rules.flag("take_must_meld")
+    obliged = (len(cards) > 1 or top_card_owed(rules)
                or all(c == top for c in hand))
     if not obliged:
         return TakePlan(index, cards, None, taken)
@@ -195,6 +199,14 @@ def plan_take(state: GameState, action: TakeDiscard) -> TakePlan:
             raise PileCardNoNewMeld(card=str(card))
         raise PileCardUnplayable(card=str(card))
     return TakePlan(index, cards, TurnExtra(card, new_meld), taken)
+
+
+def top_card_owed(rules: RuleSet) -> bool:
+    """Whether the top card taken alone must be played this turn: with
+    ``take_must_meld`` ("Diese Regel gilt auch dann, wenn Sie nur die oberste Karte vom
+    Ablagestapel aufnehmen") and with ``take_new_meld`` (the bottom card of every take
+    goes into a new meld)."""
+    return rules.flag("take_must_meld") or rules.flag("take_new_meld")
 
 
 def verify_take(state: GameState, action: TakeDiscard) -> None:
