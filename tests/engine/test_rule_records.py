@@ -48,3 +48,21 @@ def test_take_new_meld_owes_the_top_card_taken_alone() -> None:
     state = final(report)
     assert [str(m) for m in state.melds] == ["7d 7h 7s"]
     assert state.discard[-1] == parse_card("2c") and state.current == 1
+
+
+# --- Romanian Rummy ---------------------------------------------------------------------------
+
+def test_a_joly_of_the_row_is_taken_with_two_rack_tiles() -> None:
+    """romanian-rummy.de.txt, rule 4: "Wenn man zwei Steine auf seinem Ständer hat, mit
+    denen man einen Satz oder eine Folge mit irgendeinem Stein der abgelegten Steine
+    vervollständigen kann, darf man diesen Stein aufnehmen und die Meldung machen – aber
+    dann muss man auch alle Steine aufnehmen, die nach dem Stein ... liegen", and "Ein Joly
+    kann anstelle irgendeines Steines stehen": ben (opened) holds r5 r6, which make a run
+    with the Joly ana discarded; he takes it with the two tiles after it and melds
+    r5 r6 jk=r7 at once."""
+    report = replayed("romanian-take-joly-from-the-row.json")
+    assert report["ok"], report["error"]
+    state = final(report)
+    assert str(state.melds[-1]) == "r5 r6 jk=r7"
+    assert [str(t) for t in state.discard] == ["k13", "y8", "b1"]
+    assert {"y4", "k9"} <= {str(t) for t in state.hands[1]}
