@@ -66,3 +66,15 @@ def test_a_joly_of_the_row_is_taken_with_two_rack_tiles() -> None:
     assert str(state.melds[-1]) == "r5 r6 jk=r7"
     assert [str(t) for t in state.discard] == ["k13", "y8", "b1"]
     assert {"y4", "k9"} <= {str(t) for t in state.hands[1]}
+
+
+def test_the_face_up_twin_is_announced_before_the_own_first_turn() -> None:
+    """romanian-rummy.de.txt: "Wenn man den gleichen Stein wie den aufgedeckten Extrastein
+    bekommen hat, kann man das vor seinem ersten Spiel ansagen". ben said nothing in the
+    pre-play step; at the start of his own first turn, after ana's opening discard and
+    before he draws, he announces the twin of the face-up b9 (docs/readings.md: "Spiel" is
+    the seat's first turn)."""
+    report = replayed("romanian-announce-before-own-first-turn.json")
+    assert report["ok"], report["error"]
+    extra = final(report).extra
+    assert extra.announced == (False, True)

@@ -567,7 +567,10 @@ def apply_discard(state: GameState, action: Discard) -> Result:
     elif low[seat] is None or len(left) < (low[seat] or 0):
         low[seat] = len(left)
         events.append(FewTilesLeft(seat, len(left)))
-    state = with_extra(state, low=tuple(low))
+    played = extra.played
+    if seat < len(played) and not played[seat]:
+        played = tuple(True if i == seat else p for i, p in enumerate(played))
+    state = with_extra(state, low=tuple(low), played=played)
     nxt = state.next_seat(seat)
     state = replace(state, current=nxt, phase=Phase.DRAW,
                     turn=TurnState(fresh=not state.has_melded[nxt]))
