@@ -78,3 +78,47 @@ def test_the_face_up_twin_is_announced_before_the_own_first_turn() -> None:
     assert report["ok"], report["error"]
     extra = final(report).extra
     assert extra.announced == (False, True)
+
+
+# --- German Rommé -----------------------------------------------------------------------------
+
+def _record(name: str) -> dict[str, Any]:
+    return parse_record_text((RULES / name).read_text(encoding="utf-8"), name)
+
+
+def test_an_eliminated_player_is_dealt_no_cards() -> None:
+    """german-romme.de.txt: "ein Spieler welcher mehr Verlustpunkte geschrieben hat
+    scheidet aus. Die anderen Spieler spielen weiter, bis nur noch ein Spieler übrig ist".
+    ana goes hand rummy, ben writes 2 x 133 = 266 points (over 150) and is out: an explicit
+    second deal that gives him 13 cards is refused, naming his hand; with no cards for him
+    it replays, cem (left of the dealer ana, ben skipped) to start."""
+    report = replayed("german-deal-after-elimination.json")
+    assert report["applied"] == 3
+    assert report["scores"]["deals"] == [{"ana": 0, "ben": 266, "cem": 96}]
+    assert report["error"]["code"] == "bad_record" and report["error"]["index"] is None
+    assert report["error"]["params"]["where"] == "deals[1].deal.hands.ben"
+    record = _record("german-deal-after-elimination.json")
+    record["deals"][1]["deal"]["hands"]["ben"] = []
+    fixed = replay(record)
+    assert fixed["ok"], fixed["error"]
+    state = final(fixed)
+    assert state.dealer == 0 and state.hands[1] == () and len(state.hands[2]) == 13
+
+
+def test_a_joker_kept_when_cutting_needs_the_house_rule_and_the_cutter() -> None:
+    """german-romme.de.txt (house rule ``joker_steal``): "Der abhebende Spieler darf die
+    unterste Karte des abgehobenen Kartenpackets ansehen, und wenn es ein Joker ist, darf er
+    sie behalten (Joker rauben)". Without the house rule nobody keeps a joker: the deal's
+    ``stolen`` is refused. With it, only the cutter (the player to the dealer's right: ben
+    when cem deals) keeps one, and his hand must hold it."""
+    report = replayed("german-stolen-joker-without-the-option.json")
+    refused = report["error"]
+    assert refused["code"] == "bad_record" and refused["params"]["where"] == "deal.stolen"
+    record = _record("german-stolen-joker-without-the-option.json")
+    record["options"] = {"joker_steal": True}
+    assert replay(record)["ok"]
+    record["deal"]["stolen"] = 2  # the dealer
+    assert replay(record)["error"]["params"]["where"] == "deal.stolen"
+    record["deal"]["stolen"] = 1
+    record["deal"]["hands"]["ben"][0] = "ah"  # no joker in the cutter's hand
+    assert replay(record)["error"]["params"]["where"] == "deal.stolen"
