@@ -122,3 +122,18 @@ def test_a_joker_kept_when_cutting_needs_the_house_rule_and_the_cutter() -> None
     record["deal"]["stolen"] = 1
     record["deal"]["hands"]["ben"][0] = "ah"  # no joker in the cutter's hand
     assert replay(record)["error"]["params"]["where"] == "deal.stolen"
+
+
+def test_a_playable_last_discard_is_called_and_its_player_floats() -> None:
+    """rummy-500.de.txt (``going_out=callable``): "In einer alternativen Variante wird so
+    gespielt, dass jeder andere Spieler "Rommé!" rufen und die von Ihnen auf den
+    Ablagestapel gelegte Karte melden kann. In diesem Fall werden Sie zu einem
+    "Schwebenden"". ana's last card, the 10h, could have been laid off: cem calls it and
+    lays it off, ana floats and goes out next turn with the 4s; her 7h 8h 9h 2c 2d 2s 2h
+    score 32, the 10h is cem's."""
+    report = replayed("500-callable-last-discard.json")
+    assert report["ok"], report["error"]
+    assert report["hand_over"]
+    scores = report["scores"]["deals"][0]
+    assert scores["ana"] == 32
+    assert scores["cem"] == 10 - (5 + 8 + 9 + 10 + 10 + 6)

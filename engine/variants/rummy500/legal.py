@@ -40,6 +40,7 @@ from engine.variants.rummy500.moves import (
     keep_one,
     meld_rules,
     obligation,
+    out_window,
     top_card_owed,
 )
 from engine.variants.rummy500.pile import can_play, layoff_readings, melds_with
@@ -66,7 +67,7 @@ def draw_actions(state: GameState, seat: int) -> list[Action]:
     when it can be played this turn with the cards above it."""
     out: list[Action] = [Draw(seat)]
     pile = state.discard
-    if not pile:
+    if not pile or out_window(state) is not None:  # a last card to call: call it or draw
         return out
     top = pile[-1]
     last = len(pile) - 1
