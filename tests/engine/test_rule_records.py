@@ -137,3 +137,89 @@ def test_a_playable_last_discard_is_called_and_its_player_floats() -> None:
     scores = report["scores"]["deals"][0]
     assert scores["ana"] == 32
     assert scores["cem"] == 10 - (5 + 8 + 9 + 10 + 10 + 6)
+
+
+# --- Readings the texts leave open (docs/readings.md) ----------------------------------------
+
+def test_reading_wrotham_deals_4_to_6_meld_only_all_at_once() -> None:
+    """basic-rummy.de.txt (Wrotham): "in den letzten drei Runden dürfen die Spieler keine
+    Karten mehr melden, bis sie alle sieben auf einmal ablegen können". ana may not meld
+    7h 8h 9h alone; putting down all her cards but the final discard goes out at once, so
+    nobody lays off in these deals."""
+    refused_at(replayed("basic-wrotham-all-at-once.json"), 0, "all_at_once_required")
+    record = _record("basic-wrotham-all-at-once.json")
+    record["actions"] = ["ana: meld 7h 8h 9h | 2c 2d 2s 2h", "ana: discard kc"]
+    report = replay(record)
+    assert report["ok"] and report["hand_over"], report["error"]
+    record["actions"] = ["ana: discard kc", "ben: draw", "ben: layoff 4h 1"]
+    assert replay(record)["error"]["code"] == "no_such_meld"
+
+
+def test_reading_a_joker_left_in_a_basic_hand_counts_15() -> None:
+    """basic-rummy.de.txt has no value for a joker left in a hand; the reading (option
+    ``joker_points``, 15) takes the value the text gives the ace where it is worth most:
+    "erhalten Asse den höheren Wert von 15 Punkten". ana scores ben's joker as 15."""
+    report = replayed("basic-joker-left-in-hand.json")
+    assert report["ok"]
+    assert report["scores"]["deals"] == [{"ana": 15 + 27 + 50, "ben": 0, "cem": 0}]
+
+
+def test_reading_the_joly_chain_scores_the_tiles_laid_in_its_place() -> None:
+    """romanian-rummy.de.txt: "der Spieler, der ihn später genommen hat, bekommt nur die
+    Punkte für den Stein (die Steine), die der Joly jetzt repräsentiert" and "Die
+    umgedrehten Steine, die ihn ersetzten, werden jedes Mal dem Spieler, der sie gelegt
+    hatte, zurückgegeben". ben melded the Joly first: +50. ana exchanged it for b11 and
+    melded it as r7: she scores the b11 (10), not the Joly's 50 nor its new place r7:
+    100 + 35 + 30 + 10 (b11) + 10 (r5 r6) + 10 (r8 r9) + 15 (k8 k13) = 210."""
+    report = replayed("romanian-joly-chain.json")
+    assert report["ok"] and report["hand_over"]
+    assert report["scores"]["deals"] == [{"ana": 210, "ben": 55 + 50 - 35}]
+
+
+def test_reading_joly_double_doubles_the_winners_whole_score() -> None:
+    """romanian-rummy.de.txt (option ``joly_double``): "Wenn man gewinnt, indem man einen
+    Joly ablegt und vorher alle seine Steine gemeldet hat, wird der Punktgewinn dieses
+    Spiels verdoppelt": ana goes out discarding a Joly, 2 x (100 + 105) = 410; ben's score
+    stays 65 - 35 = 30."""
+    report = replayed("romanian-joly-double.json")
+    assert report["scores"]["deals"] == [{"ana": 410, "ben": 30}]
+    record = _record("romanian-joly-double.json")
+    record["options"] = {"preplay": False}
+    assert replay(record)["scores"]["deals"] == [{"ana": 205, "ben": 30}]
+
+
+def test_reading_a_1_left_on_a_rack_counts_25() -> None:
+    """romanian-rummy.de.txt values a 1 only in melds (5, 10, "Jede 1 in einem Satz von
+    Einsen 25 Punkte"); left on a rack it counts 25 (option ``rack_one``): ben's r1 and
+    six tiles of 5 cost him 55, his score 55 + 50 - 55 = 50."""
+    report = replayed("romanian-one-on-the-rack.json")
+    assert report["scores"]["deals"] == [{"ana": 210, "ben": 50}]
+
+
+def test_reading_closing_lay_offs_are_for_players_who_have_opened() -> None:
+    """german-romme.de.txt (``closing_layoffs``): "dürfen die Spieler der Reihe nach eine
+    oder mehrere Karten an (alle) Figuren ergänzen" with "Ergänzen: Wenn er bereits seine
+    erste Figur(en) ... melden konnte": ben (opened) lays off the 6c and is done; cem, not
+    opened, gets no turn: the deal is scored with his 9d (hand rummy doubles: 2 x 102)."""
+    report = replayed("german-closing-layoffs-opened-only.json")
+    assert report["ok"] and report["hand_over"]
+    assert report["scores"]["deals"] == [{"ana": 0, "ben": 2 * 54, "cem": 2 * 102}]
+    assert "9d" in [str(c) for c in final(report).hands[2]]
+
+
+def test_reading_the_ace_keeps_1_and_11_in_a_first_meld_under_flat_values() -> None:
+    """german-romme.de.txt: "Spielkarten haben folgende Werte: 2 - 8 = 5 Punkte, 9 - K = 10
+    Punkte, As = 11" and "Asse zählen bei der Erstmeldung in Sequenzen 1 Punkte wenn als 1
+    benutzt": under flat values the ace low still counts 1, so ah..8h is 36 of 40."""
+    report = replayed("german-flat-values-ace-in-first-meld.json")
+    refused_at(report, 2, "opening_too_low")
+    assert report["error"]["params"] == {"total": 36, "needed": 40}
+
+
+def test_reading_the_beginner_preset_melds_several_melds_a_turn() -> None:
+    """romme-basic.de.txt: "Der Spieler kann (muss aber nicht) eine Kartenmeldung spielen";
+    the beginners' Rommé melds several melds a turn (multiple_melds): ana melds 7h 8h 9h
+    and 2c 2d 2s at once."""
+    report = replayed("basic-beginner-several-melds.json")
+    assert report["ok"], report["error"]
+    assert [str(m) for m in final(report).melds] == ["7h 8h 9h", "2c 2d 2s"]
