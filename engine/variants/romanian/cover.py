@@ -15,26 +15,28 @@ turn among the new melds; or with ``None`` when there is none.
 of its colour (a new run, or a group laid off below or above a table run), starts one,
 goes into a set of its number (new, or laid off on a table set), is the discard, or (a 1)
 waits for place 14; a Joly stands for a tile in a run or a set. Between steps only what
-the rest of the walk needs is kept, the *state*: per colour the open new runs (Jolys and
-real tiles held, up to what the rules still ask of them; where it started, as far as its
-length matters; whether it holds the tile owed and how many tiles of the rack before the
-take besides), per table run the group laid off so far, the Jolys left, whether the
-discard is chosen, the 1s waiting per colour, whether the meld owed is paid, and a
-*merit* that is only ever better higher (the opening value, up to the value needed; or
-the room for free Jolys, below). Within a step the colours are taken one after the other
-(each colour's ways for a given run state are listed once per question,
-:meth:`_Cover.colour_ways`), the tiles meant for sets are counted per colour and grouped
-last (:meth:`_Cover.set_ways`); states that read alike merge, keeping the best merit. The
-walk goes depth first, one next state after another, and remembers the states that lead
-nowhere (with their merit): a state is taken on once per merit at most, so the work is
-bounded by the number of states, which the tiles per number and colour bound (two of a
-tile, two Jolys). Each state keeps a pointer to the state it came from and the way taken;
-the cover is rebuilt from those. The rules read the same from either end (1-2-3 and
-12-13-1), so a second walk goes down the places; the two take turns (:func:`cover`). On
-racks of :data:`LOOK_AHEAD` tiles or more a state is taken on only when each colour on its
-own can still place its tiles with the Jolys left and the one discard
-(:meth:`_Cover.colour_needs`, a set allowed where the rack has the colours for one): a
-condition every cover meets, which stops most walks of big racks before a dead end.
+the rest of the walk needs is kept, per colour as an *element*: its open new runs (Jolys
+and real tiles held, up to what the rules still ask of them; where it started, as far as
+its length matters; whether it holds the tile owed and how many tiles of the rack before
+the take besides), the groups laid off so far on its table runs, its 1s waiting, whether
+it made a run or paid the meld owed, with a *merit* that is only ever better higher (the
+opening value, up to the value needed; or the room for free Jolys, below). The colours
+meet only through what their ways *use* at a step (tiles to sets of the number, Jolys,
+the tile left), so a node of the search holds per colour the *belief* (every element the
+colour may have after the same uses step by step), the Jolys and flags of the sets so
+far: every combination of one element per colour is reachable, and none other
+(:meth:`_Cover.children`; each colour's ways for a given element are listed once per
+question, :meth:`_Cover.colour_ways`, the tiles meant for sets grouped by
+:meth:`_Cover.set_ways`). A node is taken on only when the colours together still can
+end (:meth:`_Cover.colour_needs`, a necessary condition: the Jolys and the one discard
+suffice for what each colour needs, the opening value is within reach, the meld owed can
+still be paid). The search goes depth first, one child after another, and remembers the
+nodes that lead nowhere (with the merit of their sets): a node is taken on once per merit
+at most, so the work is bounded by the number of nodes, which the tiles per number and
+colour bound (two of a tile, two Jolys). At the end one element per colour is chosen
+(:meth:`_Cover.final`) and each colour's ways are found again along the uses of the path
+(:meth:`_Cover.rebuild`). The rules read the same from either end (1-2-3 and 12-13-1), so
+a second search goes down the places; the two take turns (:func:`cover`).
 
 **Free Jolys.** When the seat has opened (no opening value to reach), a Joly that its meld
 can do without (at an end of a run of four tiles or more, in a set of four, at the outer
@@ -61,8 +63,9 @@ meld holding a Joly, the previous discard of an opening by a new meld holding it
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,12 +80,6 @@ __all__ = ["Cover", "cover"]
 _COLOURS = len(TILE_COLOURS)
 _LAST = 14  # the place of the 1 after the 13
 _LONGEST_NEW = 12  # a new run of 13 tiles reads two ways (1..13 and 2..13-1)
-LOOK_AHEAD = 30
-"""Racks of this many tiles or more check each colour on its own before a state is taken
-on (:meth:`_Cover.colour_needs`). Measured on the going-out questions of 150 random-option
-games (56,880 questions): without the check a 60-tile rack with two Jolys took 31 s; with
-it on every rack the questions' p99 rose from 2.2 to 12.6 ms (small racks pay for tables
-they never need); from 30 tiles on, p99 5 ms and the longest 2.4 s."""
 _RUN, _PAID = 1, 2  # flags of a state: a new run is down; the meld owed is paid
 # What a way does to an open run: a tile, a Joly, it ends.
 _TILE, _JOLY, _END = 0, 1, 2
@@ -209,11 +206,14 @@ class _TableRun:
     real: int
     jolys: int
 
-    def fits(self, tiles: int, jolys: int, partial: bool = False) -> bool:
+    def fits(self, tiles: int, jolys: int, partial: bool = False, relaxed: bool = False
+             ) -> bool:
         """Whether the run with a group of ``tiles`` (``jolys`` among them) is one the
         moves accept: thirteen tiles at most, thirteen only when the table run holds the 1
         already (else the group reads two ways), twice as many real tiles as Jolys (not
         asked while the group may still grow: ``partial``)."""
+        if relaxed:
+            return True
         size = self.size + tiles
         if size > 13 or (size == 13 and self.first != 1 and self.last != _LAST):
             return False
@@ -262,24 +262,16 @@ def _order(items: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(range(len(items)), key=items.__getitem__))
 
 
-def _replace(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*items[:index], value, *items[index + 1:])
-
-
-# A state: (runs per colour, groups per table run, Jolys left, the discard chosen, 1s
-# waiting per colour, flags, whether a new meld with room would pay a Joly owed); within a
-# step also the tiles meant for sets, per colour. With it: (merit, trace); a trace is (the
-# trace before, the step: ("c", step, colour, way) or ("s", step, way, orders)) or None.
-_State = tuple[Any, ...]
-_Entry = tuple[int, Any]
-
-
-def _keep(out: dict[_State, _Entry], state: _State, merit: int, trace: Any) -> None:
-    """Merge ``state`` into ``out``: of states that read alike the one with the most merit
-    is kept (the opening value so far, or the room for free Jolys: more is never worse)."""
-    old = out.get(state)
-    if old is None or old[0] < merit:
-        out[state] = (merit, trace)
+# An element: what one colour has after a step (its open new runs, the groups on its table
+# runs, the Jolys it used, the tile it left, its 1s waiting, flags, whether a new meld with
+# room would pay a Joly owed); a belief: the elements a colour may have after a step, each
+# with its merit (the opening value so far, or the room for free Jolys: more is never
+# worse). A node of the search: (the step, the four beliefs, the Jolys of the sets so far,
+# their flags, pay room and merit).
+_Element = tuple[Any, ...]
+_Belief = frozenset[tuple[_Element, int]]
+_Use = tuple[int, int, int]
+_Node = tuple[int, tuple[_Belief, ...], int, int, int, int, int]
 
 
 class _Cover:
@@ -323,6 +315,15 @@ class _Cover:
         self.before_jolys = before.pop(JOKER, 0)
         self.before = [[before[shared_card(p, col)] > 0 if 1 <= p <= 13 else False
                         for col in TILE_COLOURS] for p in range(_LAST + 2)]
+        # before_after[p][c]: tiles of colour c of the rack before the take at the steps
+        # after p (a 1 at both ends); pair_after[p]: two of them might share a new meld
+        # after p (a set of their number, or a run of their colour)
+        self.before_after = [[sum(1 for q in range(p + 1, _LAST + 1)
+                                  if self.before[self.number[q]][c]) for c in range(_COLOURS)]
+                             for p in range(_LAST + 1)]
+        self.pair_after = [any(n >= 2 for n in self.before_after[p]) or any(
+            sum(self.before[self.number[q]]) >= 2 for q in range(p + 1, 14))
+            for p in range(_LAST + 1)]
         self.table_runs: list[_TableRun] = []
         self.table_sets: dict[int, list[_TableSet]] = {}
         for t in targets:
@@ -352,7 +353,6 @@ class _Cover:
                 self.tiles[step]) * most_value(shared_card(self.number[step], TILE_COLOURS[0]))
         self.colour_memo: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
         self.ops = 0  # ways tried: the walks' measure of work
-        self.look_ahead = len(hand) >= LOOK_AHEAD
         self.need_memo: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
         # settable[p][c]: a tile of colour c at step p might go into a set of its number:
         # two other colours there, or one and a Joly, or a table set that lacks it
@@ -366,87 +366,114 @@ class _Cover:
                 self.settable[step][c] = others >= 2 or (others >= 1 and self.jolys > 0) \
                     or tables
         self.set_memo: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
+        self.step_memo: dict[tuple[Any, ...], dict[_Use, _Belief]] = {}
+        self.belief_memo: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
 
-    # --- the walk ---------------------------------------------------------------------
+    # --- one colour at one step ---------------------------------------------------------
 
-    def _place(self, p: int, layer: dict[_State, _Entry]) -> dict[_State, _Entry]:
-        """Every state after place ``p`` from the states before it."""
-        entering = tuple(i for i, r in enumerate(self.table_runs) if r.first == p)
-        work: dict[_State, _Entry] = {}
-        no_sets = (0,) * _COLOURS
-        for state, (room, trace) in layer.items():
-            groups = state[1]
-            if entering and any(_phase(groups[i]) == 1 for i in entering):
-                # a group below a table run that starts here is whole: it waits for the end
-                groups = tuple(g + 1 if i in entering and _phase(g) == 1 else g
-                               for i, g in enumerate(groups))
-            _keep(work, (state[0], groups, *state[2:], no_sets), room, trace)
-        for c in range(_COLOURS):
-            nxt: dict[_State, _Entry] = {}
-            for state, (room, trace) in work.items():
-                self._colour(p, c, state, room, trace, nxt)
-            work = nxt
-            if not work:
-                return work
-        out: dict[_State, _Entry] = {}
-        for state, (room, trace) in work.items():
-            self._sets(p, state, room, trace, out)
-        if self.look_ahead and p < _LAST:
-            out = {state: entry for state, entry in out.items()
-                   if self._colours_may_end(p, state[0], state[1], state[4], state[2],
-                                            state[3])}
-        return out
+    def start(self) -> tuple[_Belief, ...]:
+        """The beliefs before the first step: per colour one element, nothing placed."""
+        return tuple(frozenset({(((), (0,) * len(self.runs_of[c]), 0, 0, 0), 0)})
+                     for c in range(_COLOURS))
 
-    # --- one colour at one place ------------------------------------------------------
+    def colour_step(self, p: int, c: int, belief: _Belief) -> dict[_Use, _Belief]:
+        """The elements of colour ``c`` after step ``p`` from those of ``belief``, by what
+        the colour's way there uses (tiles to sets, Jolys, tiles left on the rack; each
+        way of :meth:`colour_ways`, an element kept only when the colour alone can still
+        end, :meth:`_alive`). Cached per question: the same beliefs recur."""
+        key = (p, c, belief)
+        found = self.step_memo.get(key)
+        if found is not None:
+            return found
+        out: dict[_Use, dict[_Element, int]] = {}
+        for _, elem, merit, way in self._steps(p, c, belief):
+            use = (way[3], way[2], way[4])
+            into = out.get(use)
+            if into is None:
+                into = out[use] = {}
+            if into.get(elem, -1) < merit:
+                into[elem] = merit
+        result = {use: frozenset(d.items()) for use, d in out.items()}
+        self.step_memo[key] = result
+        return result
 
-    def _colour(self, p: int, c: int, state: _State, room: int, trace: Any,
-                out: dict[_State, _Entry]) -> None:
-        """The tiles of colour ``c`` at place ``p``: every way to place them (from
-        :meth:`colour_ways`), each as a state in ``out``."""
-        runs_all, groups, jolys, left, kept, flags, pay_room, sets = state
-        mine = self.runs_of[c]
-        my_groups = tuple(groups[i] for i in mine)
-        avail = self.tiles[p][c] if p <= 13 else kept[c]
-        ways = self.colour_ways(p, c, runs_all[c], my_groups, avail, min(jolys, 2), left,
-                                flags & _PAID)
-        self.ops += len(ways)
+    def _steps(self, p: int, c: int, belief: Iterable[tuple[_Element, int]],
+               alive: bool = True
+               ) -> Iterator[tuple[_Element, _Element, int, tuple[Any, ...]]]:
+        """Every (element before, element after, merit, way) from the elements of
+        ``belief`` at step ``p`` (``alive``: only elements the colour alone can still end
+        from)."""
+        entering = tuple(k for k, gi in enumerate(self.runs_of[c])
+                         if self.table_runs[gi].first == p)
         need = self.need
-        for way in ways:
-            (runs, new_groups, jused, to_sets, left2, wait, fl, gain, more_room,
-             more_pay, _) = way
-            if jused > jolys:
+        jolys = min(2, self.jolys)
+        for source, merit in belief:
+            runs, groups, kept, flags, pay = source
+            if entering:
+                # a group below a table run that starts here is whole: it waits for the end
+                groups = tuple(g + 1 if k in entering and _phase(g) == 1 else g
+                               for k, g in enumerate(groups))
+            avail = self.tiles[p][c] if p <= 13 else kept
+            ways = self.colour_ways(p, c, runs, groups, avail, jolys, 0, flags & _PAID)
+            self.ops += len(ways)
+            for way in ways:
+                runs2, groups2, _, _, _, wait, fl, gain, more_room, more_pay, _ = way
+                kept2 = wait if wait or p == _LAST else kept
+                elem = (runs2, groups2, kept2, flags | fl, pay | more_pay)
+                if alive and not self._alive(p, c, elem):
+                    continue
+                merit2 = min(need, merit + gain) if need is not None \
+                    else min(2, merit + more_room)
+                yield source, elem, merit2, way
+
+    def belief_needs(self, p: int, c: int, belief: _Belief, paying: bool = False
+                     ) -> tuple[tuple[int, int], ...]:
+        """The least (Jolys, tiles left) with which colour ``c`` ends after step ``p`` from
+        some element of ``belief`` (:meth:`colour_needs`), the pairs none other beats
+        (``paying``: only elements that paid the meld owed or hold the tile owed in an
+        open run that may still pay). Cached per question."""
+        key = (p, c, belief, paying)
+        found = self.belief_memo.get(key)
+        if found is not None:
+            return found
+        best: set[tuple[int, int]] = set()
+        ahead = self.before_after[p][c] if self.row and not self.before_jolys else 2
+        for (runs, groups, kept, flags, _), _ in belief:
+            if paying and not flags & _PAID and not any(
+                    _holds_owed(r) and _credit(r) + ahead >= 2 for r in runs):
                 continue
-            if new_groups != my_groups:
-                new_all = list(groups)
-                for i, g in zip(mine, new_groups, strict=True):
-                    new_all[i] = g
-                groups2 = tuple(new_all)
-            else:
-                groups2 = groups
-            # the merit: the opening value so far, or the room for free Jolys
-            merit = min(need, room + gain) if need is not None else min(2, room + more_room)
-            kept2 = kept if not wait and p != _LAST else _replace(kept, c, wait)
-            sets2 = sets if not to_sets else _replace(sets, c, to_sets)
-            _keep(out, (_replace(runs_all, c, runs), groups2, jolys - jused, left2, kept2,
-                        flags | fl, pay_room | more_pay, sets2),
-                  merit, (trace, ("c", p, c, way)))
+            best.update(self.colour_needs(p, c, runs, groups, kept))
+        result = tuple(sorted(b for b in best
+                              if not any(o != b and o[0] <= b[0] and o[1] <= b[1]
+                                         for o in best)))
+        self.belief_memo[key] = result
+        return result
+
+    def _alive(self, p: int, c: int, elem: _Element) -> bool:
+        """Whether the colour alone can still place its tiles after step ``p`` from
+        ``elem`` with the Jolys and the one tile that may stay (:meth:`colour_needs`)."""
+        runs, groups, kept = elem[:3]
+        return any(jolys <= self.jolys for jolys, _ in
+                   self.colour_needs(p, c, runs, groups, kept))
 
     def colour_ways(self, p: int, c: int, runs: tuple[int, ...], groups: tuple[int, ...],
-                    avail: int, jolys: int, left: int, paid: int) -> list[tuple[Any, ...]]:
+                    avail: int, jolys: int, left: int, paid: int, relaxed: bool = False
+                    ) -> list[tuple[Any, ...]]:
         """Every way to place the ``avail`` tiles of colour ``c`` at place ``p`` given the
         open runs ``runs`` of the colour, its table runs' ``groups``, ``jolys`` Jolys (up to
         two), the tile ``left`` and whether the meld owed is ``paid``: (runs after,
         groups after, Jolys used, tiles to sets, left after, 1s waiting, flags, value,
         room, pay room, what happened: the run codes, real and Joly starts, the group
         codes, tiles staying). Cached per question: the same run states recur."""
-        key = (p, c, runs, groups, avail, jolys, left, paid)
+        key = (p, c, runs, groups, avail, jolys, left, paid, relaxed)
         found = self.colour_memo.get(key)
         if found is None:
             found = self.colour_memo[key] = self._colour_ways(*key)
         return found
 
     def _colour_ways(self, p: int, c: int, runs: tuple[int, ...], groups: tuple[int, ...],
-                     avail: int, jolys: int, left: int, paid: int) -> list[tuple[Any, ...]]:
+                     avail: int, jolys: int, left: int, paid: int, relaxed: bool
+                     ) -> list[tuple[Any, ...]]:
         lazy = self.lazy
         number = self.number[p]
         gain = _value_in_run(self.real[p]) if self.need is not None else 0
@@ -496,7 +523,7 @@ class _Cover:
                 for (made, used, jused, fl, val, room, pay, codes), new_groups, gcodes, e in \
                         options:
                     for du, dj, g2, code, more_room in self._group_moves(
-                            p, table, group, avail - used, jolys - jused):
+                            p, table, group, avail - used, jolys - jused, relaxed):
                         grown.append(((made, used + du, jused + dj, fl, val, room + more_room,
                                        pay, codes), (*new_groups, g2), (*gcodes, code), e))
                 options = grown
@@ -509,35 +536,37 @@ class _Cover:
         for (made, used, jused, fl, val, room, pay, codes), new_groups, gcodes, ended in \
                 with_groups:
             rest = avail - used
-            for starts in range(rest + 1):
+            # the ways in the order the walk tries them: a tile stays last, runs first
+            splits = sorted(((starts, to_sets, stay, rest - starts - to_sets - stay)
+                             for starts in range(rest + 1) for to_sets in range(rest - starts + 1)
+                             for stay in range(rest - starts - to_sets + 1)),
+                            key=lambda s: (s[2], -s[0], s[3]))
+            for starts, to_sets, stay, wait in splits:
                 if starts and (p > 12 or ended):
-                    break
-                for to_sets in range(rest - starts + 1):
-                    if to_sets and p > 13:
-                        break
-                    for stay in range(rest - starts - to_sets + 1):
-                        wait = rest - starts - to_sets - stay
-                        if wait and (p != 1 or not self._may_wait(c, jolys)):
-                            continue
-                        if p == _LAST and stay:
-                            continue  # a 1 kept for 14 could have stayed at place 1
-                        left2 = self._left(left, stay, tile)
-                        if left2 < 0:
-                            continue
-                        holds, credit = track(c, p, owed_here, credit_here)
-                        started = (_run(0, 1, start, 0, holds, credit),) * starts
-                        # Jolys that start runs of this colour here (free ones wait: only a
-                        # Joly for the 12 of 12-13-1)
-                        most = 0 if ended or p > 12 or (lazy and p != 12) else jolys - jused
-                        for jstart in range(0, min(most, 2 if not lazy else 1) + 1):
-                            jholds, jcredit = track(c, p, *self._joly_owed(0, 1))
-                            jruns = (_run(1, 0, start, 1, jholds, jcredit),) * jstart
-                            listed = (*made, *started, *jruns)
-                            order = _order(listed)
-                            out.append((tuple(listed[k] for k in order), tuple(new_groups),
-                                        jused + jstart, to_sets, left2, wait, fl,
-                                        val + gain * (starts + jstart), room, pay,
-                                        (codes, starts, jstart, gcodes, stay, order)))
+                    continue
+                if to_sets and p > 13:
+                    continue
+                if wait and (p != 1 or not self._may_wait(c, jolys)):
+                    continue
+                if p == _LAST and stay:
+                    continue  # a 1 kept for 14 could have stayed at place 1
+                left2 = self._left(left, stay, tile)
+                if left2 < 0:
+                    continue
+                holds, credit = track(c, p, owed_here, credit_here)
+                started = (_run(0, 1, start, 0, holds, credit),) * starts
+                # Jolys that start runs of this colour here (free ones wait: only a
+                # Joly for the 12 of 12-13-1)
+                most = 0 if ended or p > 12 or (lazy and p != 12) else jolys - jused
+                for jstart in range(0, min(most, 2 if not lazy else 1) + 1):
+                    jholds, jcredit = track(c, p, *self._joly_owed(0, 1))
+                    jruns = (_run(1, 0, start, 1, jholds, jcredit),) * jstart
+                    listed = (*made, *started, *jruns)
+                    order = _order(listed)
+                    out.append((tuple(listed[k] for k in order), tuple(new_groups),
+                                jused + jstart, to_sets, left2, wait, fl,
+                                val + gain * (starts + jstart), room, pay,
+                                (codes, starts, jstart, gcodes, stay, order)))
         return out
 
     def _ends_run(self, run: int, last: int) -> tuple[int, int, int]:
@@ -607,8 +636,8 @@ class _Cover:
 
     # --- table runs -------------------------------------------------------------------
 
-    def _group_moves(self, p: int, table: _TableRun, group: int, tiles: int, jolys: int
-                     ) -> list[tuple[int, int, int, int, int]]:
+    def _group_moves(self, p: int, table: _TableRun, group: int, tiles: int, jolys: int,
+                     relaxed: bool = False) -> list[tuple[int, int, int, int, int]]:
         """What the group laid off on ``table`` may do at place ``p`` (``tiles`` and
         ``jolys`` still free here): (tiles used, Jolys used, the new group, what happened,
         room for free Jolys of a group done here)."""
@@ -624,7 +653,7 @@ class _Cover:
         if p < table.first:
             if phase == 1:  # a group below must reach its table run
                 for du, dj, code in adds:
-                    if table.fits(n + 1, j + dj, partial=True):
+                    if table.fits(n + 1, j + dj, partial=True, relaxed=relaxed):
                         out.append((du, dj, _group(1, n + 1, j + dj, n + 1), code, 0))
                 return out
             out.append((0, 0, group, _NONE, 0))
@@ -638,20 +667,21 @@ class _Cover:
         if phase == 2 or (phase == 0 and p == table.last + 1):
             base_n, base_j = (n, j) if phase == 2 else (0, 0)
             for du, dj, code in adds:
-                if p <= _LAST and table.fits(base_n + 1, base_j + dj, partial=True):
+                if p <= _LAST and table.fits(base_n + 1, base_j + dj, partial=True,
+                                             relaxed=relaxed):
                     out.append((du, dj, _group(3, base_n + 1, base_j + dj, below if phase == 2
                                                else 0, dj), code, 0))
             if phase == 2:
-                if table.fits(n, j):
+                if table.fits(n, j, relaxed=relaxed):
                     out.append((0, 0, 0, _DONE, table.room(n, j, below) if lazy else 0))
             else:
                 out.append((0, 0, 0, _DONE, table.room(0, 0, 0) if lazy else 0))
             return out
         if phase == 3:
             for du, dj, code in adds:
-                if p <= _LAST and table.fits(n + 1, j + dj, partial=True):
+                if p <= _LAST and table.fits(n + 1, j + dj, partial=True, relaxed=relaxed):
                     out.append((du, dj, _group(3, n + 1, j + dj, below, dj), code, 0))
-            if table.fits(n, j) and not (lazy and _group_last_joly(group)):
+            if table.fits(n, j, relaxed=relaxed) and not (lazy and _group_last_joly(group)):
                 out.append((0, 0, 0, _DONE, table.room(n, j, below) if lazy else 0))
             return out
         return [(0, 0, group, _NONE, 0)]
@@ -664,91 +694,6 @@ class _Cover:
 
     # --- sets -------------------------------------------------------------------------
 
-    def _sets(self, p: int, state: _State, room: int, trace: Any,
-              out: dict[_State, _Entry]) -> None:
-        """Group the tiles meant for sets of number ``p`` into sets (new, or laid off on a
-        table set), Jolys joining where they must; then the state after place ``p``."""
-        runs, groups, jolys, left, kept, flags, pay_room, sets = state
-        ways = self.set_ways(self.number[p], sets, min(jolys, 2)) if p <= 13 else [
-            (0, 0, False, 0, 0, ())]
-        for way in ways:
-            jused, tiles, pays, more_room, more_pay, _ = way
-            if jused > jolys:
-                continue
-            j2 = jolys - jused
-            if not self._viable(p, runs, groups, j2, kept) or not self._may_pay(
-                    p, runs, j2, flags | (_PAID if pays else 0), pay_room | more_pay):
-                continue
-            if self.need is not None:
-                merit = min(self.need, room + tiles * _value_in_set(self.number[p]))
-                if p < _LAST and merit + self.potential[p + 1] + 25 * j2 + 10 * sum(kept) \
-                        < self.need:
-                    continue
-            else:
-                merit = min(2, room + more_room)
-            fl = flags | (_PAID if pays else 0)
-            runs2, pay2, orders = runs, pay_room | more_pay, None
-            if fl & _PAID and self.owed is not None and any(
-                    r & _OWED_BITS for colour in runs for r in colour):
-                # once paid, the owed bits no longer matter: states alike but for them merge
-                orders = tuple(_order([r & ~_OWED_BITS for r in colour]) for colour in runs)
-                runs2 = tuple(tuple(colour[k] & ~_OWED_BITS for k in order)
-                              for colour, order in zip(runs, orders, strict=True))
-            if fl & _PAID:
-                pay2 = 0
-            _keep(out, (runs2, groups, j2, left, kept, fl, pay2), merit,
-                  (trace, ("s", p, way, orders)))
-
-    def _viable(self, p: int, runs: tuple[tuple[int, ...], ...], groups: tuple[int, ...],
-                jolys: int, kept: tuple[int, ...]) -> bool:
-        """The runs that must grow at the next place (under three tiles or without two
-        real tiles per Joly, a Joly at the end that must be covered, or a group still
-        below its run) find a tile or a Joly each."""
-        if p >= _LAST:
-            return True
-        short = 0
-        nxt = p + 1
-        lazy = self.lazy
-        for c in range(_COLOURS):
-            must = sum(1 for r in runs[c] if not _closable(r)
-                       or (lazy and _last_joly(r) and _real(r) + _jolys(r) > 3))
-            for gi in self.runs_of[c]:
-                if _phase(groups[gi]) == 1 and nxt < self.table_runs[gi].first:
-                    must += 1
-            if must:
-                have = self.tiles[nxt][c] if nxt <= 13 else kept[c]
-                if must > have:
-                    short += must - have
-            if nxt == _LAST and kept[c]:
-                # each 1 waiting continues a run of its colour open at 13 (or a group
-                # above a table run ending there)
-                takers = sum(1 for r in runs[c] if _may_grow(r, _LAST))
-                takers += sum(1 for gi in self.runs_of[c]
-                              if self.table_runs[gi].last == 13
-                              or _phase(groups[gi]) == 3)
-                if kept[c] > takers:
-                    return False
-        return short <= jolys
-
-    def _colours_may_end(self, p: int, runs: tuple[tuple[int, ...], ...],
-                         groups: tuple[int, ...], kept: tuple[int, ...], jolys: int,
-                         left: int) -> bool:
-        """Whether each colour, on its own, can still place its tiles after step ``p``
-        with the Jolys left and the one tile that may stay (going out), a tile going to a
-        set of its number only where the rack (or a table set) has the other colours for
-        one: a condition every cover meets, checked per state (:meth:`colour_needs`)."""
-        combos = [(0, 0)]
-        for c in range(_COLOURS):
-            needs = self.colour_needs(p, c, runs[c], tuple(groups[i] for i in self.runs_of[c]),
-                                      kept[c])
-            if not needs:
-                return False
-            combos = [(j + nj, s + ns) for j, s in combos for nj, ns in needs
-                      if j + nj <= jolys and s + ns + left <= 1]
-            if not combos:
-                return False
-        return True
-
     def colour_needs(self, p: int, c: int, runs: tuple[int, ...], groups: tuple[int, ...],
                      kept: int) -> tuple[tuple[int, int], ...]:
         """The least (Jolys, tiles staying) with which the tiles of colour ``c`` after step
@@ -757,8 +702,8 @@ class _Cover:
         the rack might make one): the pairs none other beats. Cached per question."""
         # what the colour alone needs does not depend on the owed bits, nor on a start
         # at place 3 or 4 (it counts only for the room of free Jolys)
-        runs = tuple(sorted(r & ~(_OWED_BITS | _LATE_START) if 3 <= _start(r) <= 4
-                            else r & ~_OWED_BITS for r in runs))
+        runs = tuple(sorted(_run(0, min(3, _real(r) + _jolys(r)), 0, 0, 0, 0) for r in runs))
+        groups = tuple(_phase(g) for g in groups)
         key = (p, c, runs, groups, kept)
         found = self.need_memo.get(key)
         if found is not None:
@@ -781,7 +726,8 @@ class _Cover:
         groups = tuple(g + 1 if _phase(g) == 1 and self.table_runs[gi].first == q else g
                        for gi, g in zip(self.runs_of[c], groups, strict=True))
         best: set[tuple[int, int]] = set()
-        ways = self.colour_ways(q, c, runs, groups, avail, min(self.jolys, 2), 0, _PAID)
+        ways = self.colour_ways(q, c, runs, groups, avail, min(self.jolys, 2), 0, _PAID,
+                                relaxed=True)
         self.ops += len(ways)
         for way in ways:
             new_runs, new_groups, jused, to_sets, left2, _, _, _, _, _, _ = way
@@ -797,17 +743,115 @@ class _Cover:
         self.need_memo[key] = result
         return result
 
-    def _may_pay(self, p: int, runs: tuple[tuple[int, ...], ...], jolys: int, flags: int,
-                 pay_room: int) -> bool:
-        """Whether the meld owed may still be paid after step ``p``: past the tile owed, an
-        open run holds it; a Joly owed: a Joly is left, or an open run holds one."""
-        if flags & _PAID:
+    # --- the steps together -------------------------------------------------------------
+
+    def children(self, node: _Node) -> Iterator[tuple[_Node, Any]]:
+        """The nodes after the next step, each with how it is reached: per colour what its
+        way uses (tiles to sets, Jolys, tiles left), and the way of :meth:`set_ways` (none
+        at the end); the ways that use least first."""
+        step, beliefs, jolys, left, sflags, spay, smerit = node
+        p = step + 1
+        steps = [self.colour_step(p, c, beliefs[c]) for c in range(_COLOURS)]
+        if p == _LAST:
+            for uses in self._uses(steps, (0,) * _COLOURS, self.jolys - jolys, 1 - left):
+                after = tuple(steps[c][uses[c]] for c in range(_COLOURS))
+                child = (p, after, jolys + sum(u[1] for u in uses),
+                         left + sum(u[2] for u in uses), sflags, spay, smerit)
+                if self._may_go_on(child):
+                    yield child, (uses, None)
+            return
+        number = self.number[p]
+        need = self.need
+        options = [sorted({use[0] for use in s}) for s in steps]
+        for sets in itertools.product(*options):
+            for uses in self._uses(steps, sets, self.jolys - jolys, 1 - left):
+                jolys2 = jolys + sum(u[1] for u in uses)
+                after = tuple(steps[c][uses[c]] for c in range(_COLOURS))
+                left2 = left + sum(u[2] for u in uses)
+                for way in self.set_ways(number, sets, min(2, self.jolys - jolys2)):
+                    more, tiles, pays, more_room, more_pay, _ = way
+                    if need is not None:
+                        merit = min(need, smerit + tiles * _value_in_set(number))
+                    else:
+                        merit = min(2, smerit + more_room)
+                    child = (p, after, jolys2 + more, left2, sflags | (_PAID if pays else 0),
+                             spay | more_pay, merit)
+                    if self._may_go_on(child):
+                        yield child, (uses, way)
+
+    @staticmethod
+    def _uses(steps: list[dict[_Use, _Belief]], sets: tuple[int, ...], jolys: int,
+              left: int) -> list[tuple[_Use, ...]]:
+        """Per colour a use of its step with ``sets[c]`` tiles to sets, together at most
+        ``jolys`` Jolys and ``left`` tiles left; those that use least first."""
+        combos: list[tuple[int, int, tuple[_Use, ...]]] = [(0, 0, ())]
+        for c, step in enumerate(steps):
+            mine = [use for use in step if use[0] == sets[c]]
+            combos = [(j + use[1], s + use[2], (*done, use)) for j, s, done in combos
+                      for use in mine if j + use[1] <= jolys and s + use[2] <= left]
+            if not combos:
+                return []
+        combos.sort(key=lambda combo: (combo[0] + combo[1], combo[2]))
+        return [done for _, _, done in combos]
+
+    def _may_go_on(self, node: _Node) -> bool:
+        """Necessary conditions on the colours together after a step: the Jolys and the
+        one tile that may stay suffice for what each colour needs to end (past the tile
+        owed, unpaid, the colour of the tile from elements that may still pay with it),
+        the opening value can still be reached, the meld owed can still be paid."""
+        p, beliefs, jolys, left, sflags, spay, smerit = node
+        if p < _LAST:
+            paying = -1
+            if not sflags & _PAID and self.owed_colour >= 0 and self.owed_number != 1 \
+                    and p >= self.owed_step:
+                paying = self.owed_colour
+            combos = {(jolys, left)}
+            for c, belief in enumerate(beliefs):
+                needs = self.belief_needs(p, c, belief, c == paying)
+                combos = {(j + j2, s + s2) for j, s in combos for j2, s2 in needs
+                          if j + j2 <= self.jolys and s + s2 <= 1}
+                if not combos:
+                    return False
+            if self.need is not None:
+                best = smerit + sum(max(m + 10 * e[2] for e, m in belief) for belief in beliefs)
+                if best + self.potential[p + 1] + 25 * (self.jolys - jolys) < self.need:
+                    return False
+        if sflags & _PAID or self.owed is None:
             return True
+        pay = spay
+        runs: list[tuple[int, int]] = []
+        for c, belief in enumerate(beliefs):
+            for e, _ in belief:
+                if e[3] & _PAID:
+                    return True
+                pay |= e[4]
+                runs += ((c, r) for r in e[0])
+        return self._may_pay(p, runs, self.jolys - jolys, pay)
+
+    def _may_pay(self, p: int, runs: list[tuple[int, int]], jolys: int, pay: int) -> bool:
+        """Whether the meld owed may still be paid after step ``p`` (a necessary condition;
+        ``runs``: (colour, open run), ``jolys``: the most Jolys left, ``pay``: a new meld
+        would pay a Joly owed with a free Joly): past the tile owed, an open run holds it;
+        a Joly owed: a Joly is left, or an open run holds one. A meld owed to the row also
+        needs two tiles of the rack before the take: held by the run, or still to come at
+        the steps after ``p`` (its colour's for a run, two of a number for a set)."""
+        row = self.row and not self.before_jolys  # a Joly before the take counts too
         if self.owed_joly:
-            return bool(jolys) or any(_holds_owed(r) for colour in runs for r in colour)
+            if not row:
+                return bool(jolys) or any(_holds_owed(r) for _, r in runs)
+            if pay and jolys:
+                return True
+            after = self.before_after[p]
+            if any((jolys or _holds_owed(r)) and _credit(r) + after[c] >= 2 for c, r in runs):
+                return True
+            return bool(jolys) and self.pair_after[p]
         if p < self.owed_step or (self.owed_number == 1 and p < _LAST):
             return True
-        return any(_holds_owed(r) for r in runs[self.owed_colour])
+        mine = [r for c, r in runs if c == self.owed_colour]
+        if not row:
+            return any(_holds_owed(r) for r in mine)
+        ahead = self.before_after[p][self.owed_colour]
+        return any(_holds_owed(r) and _credit(r) + ahead >= 2 for r in mine)
 
     def set_ways(self, number: int, sets: tuple[int, ...], jolys: int
                  ) -> list[tuple[Any, ...]]:
@@ -917,66 +961,129 @@ class _Cover:
 
     # --- the end ----------------------------------------------------------------------
 
-    def _finish(self, state: _State, merit: int) -> tuple[int, bool] | None:
-        """After place 14: every open run ends, every group is done; the tiles left, the
-        free Jolys, the opening value and run, the meld owed (``merit``: the opening value,
-        or the room for free Jolys). ``None`` when the state is no cover, else (the free
-        Jolys that go into melds, whether the discard is a Joly)."""
-        runs, groups, jolys, left, kept, flags, pay_room = state
-        value = merit if self.need is not None else 0
-        room = merit if self.need is None else 0
-        for colour in runs:
-            for run in colour:
-                if not _closable(run) or (self.lazy and _last_joly(run)
-                                          and _real(run) + _jolys(run) > 3):
-                    return None
-                fl, more_room, more_pay = self._ends_run(run, _LAST)
-                flags |= fl
-                room += more_room
-                pay_room |= more_pay
-        for gi, g in enumerate(groups):
+    def final(self, node: _Node) -> tuple[tuple[_Element, ...], tuple[int, bool]] | None:
+        """After the last step: an element per colour that ends (:meth:`_colour_end`) such
+        that together with the sets they make a cover (:meth:`_end`): the elements chosen
+        and (the free Jolys that go into melds, whether the discard is a Joly); ``None``
+        when there is none. The colours are combined by their flags (the run, the meld
+        owed) and pay room, the best merit kept for each."""
+        _, beliefs, jolys, left, sflags, spay, smerit = node
+        cap = self.need if self.need is not None else 2
+        combos: dict[tuple[int, int], tuple[int, tuple[_Element, ...]]] = {
+            (sflags if self.owed is not None else sflags | _PAID, spay): (smerit, ())}
+        for c in range(_COLOURS):
+            ends: dict[tuple[int, int], tuple[int, _Element]] = {}
+            for elem, merit in beliefs[c]:
+                done = self._colour_end(c, elem, merit)
+                if done is not None and ends.get(done[0], (-1, elem))[0] < done[1]:
+                    ends[done[0]] = (done[1], elem)
+            nxt: dict[tuple[int, int], tuple[int, tuple[_Element, ...]]] = {}
+            for (flags, pay), (merit, chosen) in combos.items():
+                for (flags2, pay2), (merit2, elem) in ends.items():
+                    use = (flags | flags2, pay | pay2)
+                    total = min(cap, merit + merit2)
+                    if nxt.get(use, (-1, ()))[0] < total:
+                        nxt[use] = (total, (*chosen, elem))
+            combos = nxt
+            if not combos:
+                return None
+        for (flags, pay), (merit, chosen) in sorted(combos.items()):
+            end = self._end(jolys, left, flags, pay, merit)
+            if end is not None:
+                return chosen, end
+        return None
+
+    def _colour_end(self, c: int, elem: _Element, merit: int
+                    ) -> tuple[tuple[int, int], int] | None:
+        """After the last step, the open runs and the groups of colour ``c`` end: the
+        colour's flags and pay room then, and its merit; ``None`` when ``elem`` cannot end
+        (a run too short, a group not whole, a 1 still waiting)."""
+        runs, groups, kept, flags, pay = elem
+        if kept:
+            return None
+        lazy = self.lazy
+        room = merit
+        for run in runs:
+            if not _closable(run) or (lazy and _last_joly(run) and _real(run) + _jolys(run) > 3):
+                return None
+            fl, more_room, more_pay = self._ends_run(run, _LAST)
+            flags |= fl
+            room += more_room
+            pay |= more_pay
+        for gi, g in zip(self.runs_of[c], groups, strict=True):
             table = self.table_runs[gi]
             phase = _phase(g)
-            if phase == 1 or (phase == 3 and self.lazy and _group_last_joly(g)):
+            if phase == 1 or (phase == 3 and lazy and _group_last_joly(g)):
                 return None
             if phase and not table.fits(_group_tiles(g), _group_jolys(g)):
                 return None
-            if self.lazy and (phase or table.last == _LAST):  # done only now
+            if lazy and (phase or table.last == _LAST):  # done only now
                 room += table.room(_group_tiles(g), _group_jolys(g), _group_below(g))
-        if any(kept):
+        return (flags, pay), min(2, room) if lazy else merit
+
+    def _end(self, jolys: int, left: int, flags: int, pay: int, merit: int
+             ) -> tuple[int, bool] | None:
+        """Whether the whole is a cover: the opening value and a run, the discard (a Joly
+        when no tile is left), the free Jolys in melds with room, the meld owed paid
+        (``merit``: the opening value, or the room for free Jolys). ``None`` when not, else
+        (the free Jolys that go into melds, whether the discard is a Joly)."""
+        if self.need is not None and (merit < self.need or not flags & _RUN):
             return None
-        if self.need is not None and (value < self.need or not flags & _RUN):
-            return None
+        jolys_left = self.jolys - jolys
         joly_left = not left
-        if joly_left and (not jolys or self.keep == JOKER
+        if joly_left and (not jolys_left or self.keep == JOKER
                           or (self.only is not None and self.only != JOKER)):
             return None
-        into = jolys - joly_left
+        into = jolys_left - joly_left
         if not self.lazy:
             return (0, joly_left) if not into and flags & _PAID else None
-        if min(2, room) < into:
+        if min(2, merit) < into:
             return None
-        if not flags & _PAID and not (self.owed_joly and pay_room and into):
+        if not flags & _PAID and not (self.owed_joly and pay and into):
             return None
         return into, joly_left
 
     # --- the answer -------------------------------------------------------------------
 
-    def _rebuild(self, trace: Any, end: tuple[int, bool]) -> Cover:
-        """The cover a trace describes: its steps replayed from the start with the tiles,
-        the free Jolys put where there is room (a meld that pays a Joly owed first)."""
-        steps = []
-        while trace is not None:
-            trace, step = trace
-            steps.append(step)
-        steps.reverse()
+    def rebuild(self, path: list[Any], chosen: tuple[_Element, ...], end: tuple[int, bool]
+                ) -> Cover:
+        """The cover a path of the search describes (per step what each colour's way uses
+        and the sets' way; ``chosen``: each colour's element at the end): each colour's
+        ways found again along the path, then replayed with the tiles."""
+        chains = [self._chain(c, [how[0][c] for how in path], chosen[c])
+                  for c in range(_COLOURS)]
         build = _Build(self)
-        for step in steps:
-            if step[0] == "c":
-                build.colour(step[1], step[2], step[3])
-            else:
-                build.sets(self.number[step[1]], step[2], step[3])
+        for p in range(1, _LAST + 1):
+            for c in range(_COLOURS):
+                build.colour(p, c, chains[c][p - 1])
+            way = path[p - 1][1]
+            if way is not None:
+                build.sets(self.number[p], way, None)
         return build.finish(*end)
+
+    def _chain(self, c: int, uses: list[_Use], last: _Element) -> list[tuple[Any, ...]]:
+        """The ways of colour ``c``, step by step, that lead to the element ``last`` with
+        the use ``uses[p - 1]`` at each step ``p`` (the best merit at each)."""
+        layer: dict[_Element, tuple[int, Any]] = {elem: (merit, None)
+                                                  for elem, merit in self.start()[c]}
+        history = []
+        for p in range(1, _LAST + 1):
+            nxt: dict[_Element, tuple[int, Any]] = {}
+            for source, elem, merit, way in self._steps(
+                    p, c, [(e, m) for e, (m, _) in layer.items()], alive=False):
+                if (way[3], way[2], way[4]) == uses[p - 1] \
+                        and nxt.get(elem, (-1, None))[0] < merit:
+                    nxt[elem] = (merit, (source, way))
+            history.append(nxt)
+            layer = nxt
+        ways = []
+        elem = last
+        for p in range(_LAST, 0, -1):
+            source, way = history[p - 1][elem][1]
+            ways.append(way)
+            elem = source
+        ways.reverse()
+        return ways
 
 
 class _Build:
@@ -1155,12 +1262,12 @@ def cover(hand: Sequence[Card], melds: Sequence[Meld] = (), targets: Sequence[in
     be discarded); ``owed``: the meld owed this turn, which one new meld must pay;
     ``only``: the one tile that may stay, when it is known (a tile that fits nowhere).
 
-    Two walks take turns, up the run places and down them (the rules read the same from
+    Two searches take turns, up the run places and down them (the rules read the same from
     either end, and a rack often settles within a few steps at one end and only late at
-    the other), each exact on its own: the walk that has done less work (ways tried) goes
-    on, and the first to conclude answers. Deterministic: the same question gets the same
-    cover."""
-    walks = [_Depth(_Cover(hand, melds, targets, need, keep, owed, only, down))
+    the other), each exact on its own: the search that has done less work (ways tried)
+    goes on, and the first to conclude answers. Deterministic: the same question gets the
+    same cover."""
+    walks = [_Search(_Cover(hand, melds, targets, need, keep, owed, only, down))
              for down in (False, True)]
     while True:
         walk = min(walks, key=_work)
@@ -1169,55 +1276,54 @@ def cover(hand: Sequence[Card], melds: Sequence[Meld] = (), targets: Sequence[in
             return found
 
 
-def _work(walk: _Depth) -> int:
-    return walk.work
+def _work(walk: _Search) -> int:
+    return walk.question.ops
 
 
-class _Depth:
-    """A walk depth first: a state, then its first next state not known to lead nowhere,
-    down to the end; a state all of whose next states lead nowhere leads nowhere too (with
-    the room its melds had: one with more room may still lead somewhere)."""
+class _Search:
+    """The search depth first over the steps: a node (the step, the beliefs of the four
+    colours, the Jolys of the sets so far, flags, pay room and merit of the sets), then its
+    first child not known to lead nowhere, down to the last step; a node all of whose
+    children lead nowhere leads nowhere too (with the merit its sets had: one with more
+    may still lead somewhere)."""
 
     def __init__(self, question: _Cover) -> None:
         self.question = question
-        no_runs: tuple[tuple[int, ...], ...] = ((),) * _COLOURS
-        start: _State = (no_runs, (0,) * len(question.table_runs), question.jolys, 0,
-                         (0,) * _COLOURS, 0 if question.owed is not None else _PAID, 0)
-        # (step, state, merit, trace, the next states not yet tried)
-        self.stack: list[list[Any]] = [[0, start, 0, None, None]]
-        self.nowhere: dict[tuple[int, _State], int] = {}
-        self.work = 0
+        root: _Node = (0, question.start(), 0, 0, 0 if question.owed is not None else _PAID,
+                       0, 0)
+        # (node, its children not yet tried, how it was reached)
+        self.stack: list[list[Any]] = [[root, None, None]]
+        self.nowhere: dict[tuple[Any, ...], int] = {}
 
     def advance(self) -> tuple[bool, Cover | None]:
-        """One state taken a step on (or tried at the end): (whether the walk has
-        concluded, the cover found)."""
+        """One child tried (or a node at the end): (whether the search has concluded, the
+        cover found)."""
         question = self.question
         stack = self.stack
         while stack:
             top = stack[-1]
-            step, state, room, trace, nxt = top
-            if step == _LAST:
+            node, kids, how = top
+            if node[0] == _LAST:
                 stack.pop()
-                end = question._finish(state, room)
-                if end is not None:
-                    return True, question._rebuild(trace, end)
-                self._leads_nowhere(step, state, room)
+                found = question.final(node)
+                if found is not None:
+                    path = [entry[2] for entry in stack[1:]] + [how]
+                    return True, question.rebuild(path, *found)
+                self._leads_nowhere(node)
                 return False, None
-            if nxt is None:
-                before = question.ops
-                top[4] = iter(question._place(step + 1, {state: (room, trace)}).items())
-                self.work += question.ops - before + 1
-                return False, None
-            for state2, (room2, trace2) in nxt:
-                seen = self.nowhere.get((step + 1, state2))
-                if seen is None or seen < room2:
-                    stack.append([step + 1, state2, room2, trace2, None])
-                    break
-            else:
-                stack.pop()
-                self._leads_nowhere(step, state, room)
+            if kids is None:
+                kids = top[1] = question.children(node)
+            question.ops += 1
+            for child, how2 in kids:
+                seen = self.nowhere.get(child[:6])
+                if seen is None or seen < child[6]:
+                    stack.append([child, None, how2])
+                    return False, None
+            stack.pop()
+            self._leads_nowhere(node)
+            return False, None
         return True, None
 
-    def _leads_nowhere(self, step: int, state: _State, room: int) -> None:
-        key = (step, state)
-        self.nowhere[key] = max(room, self.nowhere.get(key, -1))
+    def _leads_nowhere(self, node: _Node) -> None:
+        key = node[:6]
+        self.nowhere[key] = max(node[6], self.nowhere.get(key, -1))

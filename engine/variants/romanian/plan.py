@@ -15,9 +15,10 @@ new melds must pay it (:func:`engine.variants.romanian.obligation.pays`, the che
 moves make): they are played first, before every lay-off and the discard.
 
 The answer is exact: a quick necessary condition first (:func:`_loose`: at most one tile
-fits nowhere; most racks of a game end there), then the walk over the run places of
-:mod:`engine.variants.romanian.cover`, which decides it whatever the rack, its cost
-bounded by the rack's shape and never by a budget of steps.
+fits nowhere; most racks of a game end there), then, on racks of
+fewer than :data:`WALK_FROM` tiles, the item search of :mod:`engine.variants.romanian.items`,
+else the walk over the run places of :mod:`engine.variants.romanian.cover`; each decides it
+whatever the rack, its cost bounded by the rack's tiles and never by a budget of steps.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from engine.melds import (
     rank_at,
 )
 from engine.variants.romanian.cover import cover
+from engine.variants.romanian.items import item_plan
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.shapes import new_meld_shapes
 from engine.variants.romanian.state import Obligation
@@ -94,7 +96,8 @@ def specs_of(meld: Meld) -> tuple[CardSpec, ...]:
 
 def going_out_plan(hand: Sequence[Card], ctx: PlanContext) -> Plan | None:
     """A way to go out this turn with ``hand`` under ``ctx``, or ``None`` when there is
-    none (exact: :mod:`engine.variants.romanian.cover`).
+    none (exact: :mod:`engine.variants.romanian.items` or
+    :mod:`engine.variants.romanian.cover`).
 
     The plan melds and lays off every tile but one and discards that one (never
     ``ctx.keep``); an opening, when needed, is worth ``ctx.threshold`` with a run; an
@@ -108,11 +111,23 @@ def going_out_plan(hand: Sequence[Card], ctx: PlanContext) -> Plan | None:
     return _cached_plan(tuple(sorted(hand, key=SORT_KEY)), ctx, loose)
 
 
+WALK_FROM = 30
+"""Racks of this many tiles or more are answered by the walk over the run places
+(:func:`engine.variants.romanian.cover.cover`), smaller ones item by item
+(:func:`engine.variants.romanian.items.item_plan`). Both are exact; the item search is the
+quicker on the racks of a game (most questions: 15 tiles with an opening to reach), the
+walk on racks of dozens of tiles, whose items and sub-racks run into the millions."""
+
+
 # The same question recurs within a turn only.
 @functools.lru_cache(maxsize=64)
 def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, only: Card | None) -> Plan | None:
     """:func:`going_out_plan` for sorted tiles; ``only``: the one tile that fits nowhere
     (:func:`_loose`; it can only be the discard)."""
+    if len(hand) < WALK_FROM:
+        items = item_plan(hand, ctx.melds, ctx.targets, ctx.seat, ctx.threshold, ctx.keep,
+                          ctx.obligation)
+        return None if items is None else Plan(*items)
     found = cover(hand, ctx.melds, ctx.targets, need=ctx.threshold, keep=ctx.keep,
                   owed=ctx.obligation, only=only)
     if found is None:
