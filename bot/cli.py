@@ -4,7 +4,7 @@ Subcommands::
 
     rummy-bot play [--variant basic] [--preset P] [--players 3] [--option k=v ...]
                    [--seed N] [--name NAME] [--lang en|de] [--ai greedy|hard|random]
-                   [--delay SECONDS] [--db PATH] [--new]
+                   [--delay SECONDS] [--db PATH] [--new] [--guide on|off]
     rummy-bot replay FILE.json
     rummy-bot simulate --games N [--variant basic] [--preset P] [--players k]
                        [--option k=v ...] [--seed N] [--ai greedy|hard|random|hard,greedy]
@@ -16,8 +16,14 @@ Subcommands::
 Every subcommand takes ``--lang en|de`` (default: from the ``LANG``
 environment variable). Exit codes: 0 ok, 1 a replayed record had an error, 2
 bad arguments, rule options or settings, an unusable game database, and ``run``
-while no chat adapter exists (a localised message, never a traceback), 130
-interrupted, 141 the output pipe was closed.
+while no chat adapter exists, ``migrate --status`` of a directory or a file that is no
+database, ``faults --clear ID`` of a table without a fault (each a localised line, never
+a traceback), 130 interrupted, 141 the output pipe was closed (``play`` says so in one
+line on stderr; its game stays stored).
+
+``bench`` runs the benchmarks of a checkout (the top-level ``benchmarks`` package, loaded
+by name: the product never imports it); where they are not installed (the wheel carries
+only the product) it says so in one line and exits 2.
 
 ``play`` keeps its game in a SQLite file (``--db``, default
 ``$XDG_DATA_HOME/rummy-bot/terminal.sqlite3``): ``quit`` leaves the game stored
@@ -28,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import json
 import logging
 import os
@@ -39,14 +46,14 @@ from typing import Any
 from tqdm import tqdm
 
 from bot.cli_database import add_commands as add_database_commands
-from bot.i18n import _, current_locale, normalize_locale, use_locale
+from bot.i18n import _, argparse_texts, current_locale, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
+from bot.play import DatabaseUnavailable, play
 from bot.record_files import load_record
 from bot.render.rules import render_presets, render_rules, render_variants
 from bot.render.text import render_match_goal
 from bot.settings import Settings, SettingsError
 from bot.terminal.input import stream_reader, threaded_reader
-from bot.terminal.play import DatabaseUnavailable, play
 from bot.terminal.setup import PlayConfig, default_db_path, default_name, parse_option_pairs
 from engine.ai import KINDS
 from engine.errors import EngineError
@@ -112,6 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--new", action="store_true",
         help=_("start a new game even if one is stored (it asks, then cancels the stored one)"),
     )
+    play.add_argument(
+        "--guide", choices=("on", "off"), default="on",
+        help=_("in your first game of a variant, say what you can do and what to type "
+               "(default: on)"))
     _add_lang(play)
     play.set_defaults(handler=_play)
 
@@ -156,9 +167,12 @@ def build_parser() -> argparse.ArgumentParser:
         "bench", help=_("measure the engine and the bot and print a table of the figures"))
     bench.add_argument("--quick", action="store_true",
                        help=_("a short run of a few seconds per section (rougher figures)"))
+    benchmarks = _benchmarks()
     bench.add_argument(
         "--only", default=None, metavar="NAME[,NAME]",
-        help=_("run only these sections: {names}").format(names=", ".join(_bench_sections())),
+        help=_("run only these sections: {names}").format(
+            names=", ".join(benchmarks.runner.SECTIONS)) if benchmarks else
+        _("run only these sections (listed where the benchmarks are installed)"),
     )
     bench.add_argument("--no-peers", action="store_true",
                        help=_("skip the comparisons with rummikub-solver and RLCard"))
@@ -182,6 +196,7 @@ def _language(argv: Sequence[str]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    argparse_texts.install()  # argparse's own words (usage:, options) in the language too
     with use_locale(_language(args_list)):
         try:
             args = build_parser().parse_args(args_list)
@@ -197,9 +212,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(file=sys.stderr)
             return 130
         except BrokenPipeError:  # e.g. `rummy-bot options | head`: the reader left
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
+            _quiet_stdout()
             return 141
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null after its reader left, so the flush at exit does not fail
+    a second time ("Exception ignored ... BrokenPipeError")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is no real file (tests capture it)
+        pass
 
 
 # --- play -----------------------------------------------------------------------------------
@@ -219,14 +243,21 @@ def _play(args: argparse.Namespace) -> int:
     )
     path = Path(args.db).expanduser() if args.db else default_db_path(os.environ)
     try:
-        return asyncio.run(_play_with_pool(config, path, args.new, args.lang is not None))
+        return asyncio.run(_play_with_pool(config, path, args.new, args.lang is not None,
+                                           args.guide == "on"))
     except DatabaseUnavailable as error:
         print(_("Cannot open the game file {path}: {reason}").format(
             path=error.path, reason=error.reason), file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        print(_("The output was closed; the game is saved and rummy-bot play continues it."),
+              file=sys.stderr)
+        _quiet_stdout()
+        return 141
 
 
-async def _play_with_pool(config: PlayConfig, path: Path, new: bool, lang_chosen: bool) -> int:
+async def _play_with_pool(config: PlayConfig, path: Path, new: bool, lang_chosen: bool,
+                          guide: bool = True) -> int:
     """The terminal game with its engine work in worker processes, like the chat bot."""
     from bot.service import engine_work
     from bot.service.compute import WorkerPool
@@ -236,7 +267,7 @@ async def _play_with_pool(config: PlayConfig, path: Path, new: bool, lang_chosen
         await pool.start()
         return await play(config, path, read_line=threaded_reader(stream_reader(sys.stdin)),
                           out=sys.stdout, locale=current_locale.get(), new=new, compute=pool,
-                          lang_chosen=lang_chosen)
+                          lang_chosen=lang_chosen, guide=guide)
     finally:
         await pool.close()
 
@@ -360,6 +391,14 @@ def _unusable(error: Any) -> str:
 # --- faults ---------------------------------------------------------------------------------
 
 
+class NoFaultToClear(Exception):
+    """``faults --clear ID`` names a table that has no stored fault (``table_id``)."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(table_id)
+        self.table_id = table_id
+
+
 def _faults(args: argparse.Namespace) -> int:
     try:
         settings = Settings.from_env()
@@ -373,6 +412,10 @@ def _faults(args: argparse.Namespace) -> int:
     except DatabaseUnusable as error:
         print(_unusable(error), file=sys.stderr)
         return 2
+    except NoFaultToClear as error:
+        print(_("Table {id} has no fault to clear (rummy-bot faults lists them).").format(
+            id=error.table_id), file=sys.stderr)
+        return 2
     print("\n".join(lines))
     return 0
 
@@ -382,9 +425,12 @@ async def _fault_lines(settings: Settings, clear: int | None) -> list[str]:
 
     db, repo = await open_storage(settings)
     try:
-        if clear is not None:
-            await repo.clear_fault(clear)
         rows = await repo.faults()
+        if clear is not None:
+            if all(row["table_id"] != clear for row in rows):
+                raise NoFaultToClear(clear)
+            await repo.clear_fault(clear)
+            rows = await repo.faults()
         beat = await repo.last_heartbeat()
     finally:
         await db.close()
@@ -408,26 +454,44 @@ def _when(stamp: float | None) -> str:
 # --- bench ----------------------------------------------------------------------------------
 
 
-def _bench_sections() -> list[str]:
-    from bot.bench.runner import SECTIONS
+class _Benchmarks:
+    """The benchmarks' modules ``runner`` and ``report`` (the top-level ``benchmarks``
+    package of a checkout)."""
 
-    return list(SECTIONS)
+    def __init__(self) -> None:
+        self.runner = importlib.import_module("benchmarks.runner")
+        self.report = importlib.import_module("benchmarks.report")
+
+
+def _benchmarks() -> _Benchmarks | None:
+    """The benchmarks where they are installed (a checkout, an editable install), else
+    ``None``: the wheel carries only the product, which never imports them (pyproject.toml,
+    the import contracts), so they are loaded by name."""
+    try:
+        return _Benchmarks()
+    except ModuleNotFoundError as error:
+        if error.name == "benchmarks" or (error.name or "").startswith("benchmarks."):
+            return None
+        raise
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from bot.bench.report import BenchConfig
-    from bot.bench.runner import parse_only, run_bench
-
+    benchmarks = _benchmarks()
+    if benchmarks is None:
+        print(_("The benchmarks are not installed: rummy-bot bench runs in a checkout of "
+                "rummy-bot (pip install -e '.[bench]')."), file=sys.stderr)
+        return 2
+    runner, config_type = benchmarks.runner, benchmarks.report.BenchConfig
     try:
-        names = parse_only(args.only)
+        names = runner.parse_only(args.only)
     except ValueError as error:
         print(_("--only takes {names}, separated by commas (unknown: {value}).").format(
-            names=", ".join(_bench_sections()), value=error), file=sys.stderr)
+            names=", ".join(runner.SECTIONS), value=error), file=sys.stderr)
         return 2
-    seed = BenchConfig().seed if args.seed is None else args.seed
-    config = BenchConfig(quick=args.quick, peers=not args.no_peers, seed=seed)
+    seed = config_type().seed if args.seed is None else args.seed
+    config = config_type(quick=args.quick, peers=not args.no_peers, seed=seed)
     try:
-        return run_bench(config, names, json_path=args.json)
+        return int(runner.run_bench(config, names, json_path=args.json))
     except OSError as error:
         print(_("Cannot write {path}: {reason}").format(path=args.json, reason=error.strerror),
               file=sys.stderr)

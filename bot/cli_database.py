@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import sqlite3
 import sys
 from pathlib import Path
@@ -89,20 +90,32 @@ async def _migrate_async(settings: Settings, status_only: bool) -> int:
 
 
 async def _applied(settings: Settings) -> int:
-    """The schema version of the database without migrating it (0: none yet)."""
+    """The schema version of the database without migrating it (0: none yet).
+
+    Raises :class:`DatabaseUnusable` for a directory or a file that is not a readable
+    SQLite database (``migrate --status`` then says so in one line, exit code 2)."""
     if settings.database_url:
         conn = await asyncpg.connect(settings.database_url)
         try:
             return (await schema_status(conn))[0]
         finally:
             await conn.close()
-    if not settings.database_path.exists():
+    path = settings.database_path
+    if not path.exists():
         return 0
-    with sqlite3.connect(settings.database_path) as lite:
-        try:
+    if path.is_dir():
+        raise DatabaseUnusable(str(path), "is a directory, not a database file")
+    try:
+        # read-only: a status query never creates or changes the file
+        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro",
+                                                uri=True)) as lite:
+            known = lite.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND "
+                                 "name = 'schema_migrations'").fetchone()
+            if known is None:
+                return 0
             row = lite.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
-        except sqlite3.OperationalError:
-            return 0
+    except sqlite3.Error as error:  # not a database, damaged, no permission
+        raise DatabaseUnusable(str(path), str(error)) from error
     return int(row[0] or 0)
 
 

@@ -15,19 +15,26 @@ import asyncio
 import contextlib
 import importlib
 import logging
+import os
 import signal
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Protocol
 
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
+from bot.http import HttpServer
+from bot.ports.host import Host
+from bot.ports.model import TableSettings
+from bot.ports.notifier import Notifier
 from bot.service import engine_work
 from bot.service.collector import freeze_start_up
 from bot.service.compute import WorkerPool
-from bot.service.model import TableSettings
-from bot.service.notifier import Notifier
 from bot.service.service import GameService
 from bot.settings import Settings
 from bot.storage.backend import open_storage
+from bot.storage.feed import PostgresChangeFeed
+from bot.web.config import WebConfig
+from bot.web.frontend import WebFrontEnd
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +49,10 @@ class Adapter(Protocol):
     def notifier(self) -> Notifier:
         """What the service calls to show changes on this platform."""
 
-    async def start(self, service: GameService) -> None:
-        """Connect and begin handling updates (returns once running)."""
+    async def start(self, host: Host) -> None:
+        """Connect and begin handling updates (returns once running): the ``host``
+        brings the service's entry point, the adapter's message rows and the process's
+        HTTP server."""
 
     async def stop(self) -> None:
         """Stop taking updates, let running handlers finish, disconnect."""
@@ -71,6 +80,21 @@ def create_adapters(settings: Settings) -> list[Adapter]:
     return adapters
 
 
+DEFAULT_PORT = 8443
+"""The HTTP port without ``$PORT`` (the Telegram webhook's usual one)."""
+
+
+def http_port() -> int:
+    """``$PORT`` (a Procfile host's one port), else :data:`DEFAULT_PORT`."""
+    return int(os.environ.get("PORT", DEFAULT_PORT))
+
+
+def needs_http(settings: Settings) -> bool:
+    """Whether the process serves HTTP: the Telegram webhook or the web table."""
+    return bool(settings.telegram_token and settings.telegram_webhook_url) \
+        or WebConfig.from_settings(settings) is not None
+
+
 #: Seconds before the first new attempt to reach a platform, and the most between two.
 RETRY_FIRST = 5.0
 RETRY_MAX = 300.0
@@ -84,7 +108,7 @@ class NoPlatform(Exception):
         self.platforms = platforms
 
 
-async def _keep_starting(adapter: Adapter, service: GameService, stop: asyncio.Event,
+async def _keep_starting(adapter: Adapter, host: Host, stop: asyncio.Event,
                          started: list[Adapter], refused: list[Adapter]) -> None:
     """Start ``adapter``; while its platform cannot be reached, say so in one log line and
     try again after :data:`RETRY_FIRST` seconds, doubling up to :data:`RETRY_MAX` (the
@@ -92,7 +116,7 @@ async def _keep_starting(adapter: Adapter, service: GameService, stop: asyncio.E
     delay = RETRY_FIRST
     while not stop.is_set():
         try:
-            await adapter.start(service)
+            await adapter.start(host)
         except PlatformRefused as error:
             log.error("%s: %s; it stays off until the setting is fixed", adapter.platform,
                       error)
@@ -135,16 +159,36 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
     log.info("engine pool: %d worker processes, %.1f s budget per call", pool.size,
              settings.engine_budget)
     chosen = adapters if adapters is not None else create_adapters(settings)
+    web_config = WebConfig.from_settings(settings)
+    web = None if web_config is None else WebFrontEnd(web_config)
     service = GameService(repo, {a.platform: a.notifier for a in chosen},
                           defaults=TableSettings(timer=settings.default_timer),
                           default_locale=settings.default_locale, compute=pool,
-                          budget=settings.engine_budget, worker_id=settings.worker_id)
+                          budget=settings.engine_budget, worker_id=settings.worker_id,
+                          guide=settings.first_game_guide)
+    if web is not None:  # the web table shows the tables of every platform
+        service.publisher.everywhere.append(web.notifier)
+    http = HttpServer("0.0.0.0", http_port()) if needs_http(settings) else None
+    try:
+        if http is not None:
+            await http.start()
+        if web is not None:
+            assert http is not None
+            feed = PostgresChangeFeed(settings.database_url) if settings.database_url else None
+            await web.start(service.entry, http, feed)
+    except OSError:
+        if http is not None:
+            await http.stop()
+        await pool.close()
+        await db.close()
+        raise
+    host = replace(service.host(http), web=None if web_config is None else web_config.links())
     if freeze_heap:
         log.info("start-up heap frozen: %d objects", freeze_start_up())
     started: list[Adapter] = []
     refused: list[Adapter] = []
     background = asyncio.create_task(service.run(stop))
-    starting = [asyncio.create_task(_keep_starting(adapter, service, stop, started, refused))
+    starting = [asyncio.create_task(_keep_starting(adapter, host, stop, started, refused))
                 for adapter in chosen]
     try:
         await asyncio.gather(*starting)
@@ -162,6 +206,10 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
             except Exception:
                 log.exception("stopping %s failed", adapter.platform)
         await background
+        if web is not None:
+            await web.stop()
+        if http is not None:
+            await http.stop()
         await pool.close()
         await db.close()
         for sig in (signal.SIGTERM, signal.SIGINT):

@@ -1,8 +1,13 @@
 """Runtime settings read from the environment and an optional ``.env`` file.
 
-Every variable is documented in ``.env.example``. Values in the process
-environment win over the ``.env`` file. A variable that is present but empty
+Every variable is documented in ``.env.example``. Values in the process environment win
+over the ``.env`` file, even an empty one; a variable that is present but empty
 (``DISCORD_TOKEN=``) counts as unset and gets its default.
+
+:class:`Settings` is a pydantic-settings model: its sources (the environment, the
+``.env`` file read with python-dotenv) and the type conversion are the library's; this
+module adds the rules of each variable and turns pydantic's errors into localized lines
+(:class:`SettingsError`).
 
 >>> settings = Settings.from_env({"LOG_LEVEL": "debug"}, env_file=None)
 >>> settings.log_level, settings.default_timer
@@ -13,15 +18,32 @@ from __future__ import annotations
 
 import logging
 import os
+import typing
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal
 from urllib.parse import urlsplit
 
-from dotenv import dotenv_values
+from pydantic import (
+    AliasGenerator,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic.fields import FieldInfo
+from pydantic_core import ErrorDetails
+from pydantic_settings import (
+    BaseSettings,
+    DotEnvSettingsSource,
+    EnvSettingsSource,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
-from bot.i18n import SUPPORTED_LOCALES, _, is_supported_locale, normalize_locale
+from bot.i18n import N_, SUPPORTED_LOCALES, _, is_supported_locale, normalize_locale
 
 __all__ = [
     "ENV_VARIABLES",
@@ -36,7 +58,7 @@ __all__ = [
 TimerSetting = Literal["off", "30s", "2m", "10m", "24h"]
 """Per-turn time limit: off, or 30 seconds, 2 minutes, 10 minutes, 24 hours."""
 
-TIMER_CHOICES: Final[tuple[TimerSetting, ...]] = ("off", "30s", "2m", "10m", "24h")
+TIMER_CHOICES: Final[tuple[TimerSetting, ...]] = typing.get_args(TimerSetting)
 """Allowed values of ``DEFAULT_TIMER``, shortest to longest."""
 
 TIMER_SECONDS: Final[Mapping[TimerSetting, int | None]] = {
@@ -48,67 +70,97 @@ TIMER_SECONDS: Final[Mapping[TimerSetting, int | None]] = {
 }
 """Turn time limit in seconds for each timer setting (``None``: no limit)."""
 
-LOG_LEVELS: Final[tuple[str, ...]] = ("CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG")
-"""Allowed values of ``LOG_LEVEL`` (case-insensitive in the environment)."""
+LogLevel = Literal["CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG"]
 
-ENV_VARIABLES: Final[tuple[str, ...]] = (
-    "DISCORD_TOKEN",
-    "TELEGRAM_TOKEN",
-    "DATABASE_PATH",
-    "DATABASE_URL",
-    "WORKER_ID",
-    "LOG_LEVEL",
-    "DEFAULT_TIMER",
-    "DEFAULT_LOCALE",
-    "DISCORD_GUILD_ID",
-    "DISCORD_SHARD_COUNT",
-    "DISCORD_SHARD_IDS",
-    "TELEGRAM_WEBHOOK_URL",
-    "ENGINE_WORKERS",
-    "ENGINE_BUDGET",
-)
-"""Names of all environment variables read by :meth:`Settings.from_env`."""
+LOG_LEVELS: Final[tuple[str, ...]] = typing.get_args(LogLevel)
+"""Allowed values of ``LOG_LEVEL`` (case-insensitive in the environment)."""
 
 
 class SettingsError(ValueError):
-    """A setting is missing or invalid; the message names the variable.
+    """Settings are missing or invalid: one localized line per bad variable, each naming it.
 
-    ``variable`` holds the offending environment variable (or field) name.
+    ``variable`` holds the first offending environment variable (or field) name,
+    ``variables`` all of them in the order of the lines.
     """
 
-    def __init__(self, variable: str, message: str) -> None:
+    def __init__(self, variable: str, message: str,
+                 variables: tuple[str, ...] | None = None) -> None:
         super().__init__(message)
         self.variable = variable
+        self.variables = variables or (variable,)
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
+class _Invalid(ValueError):
+    """Raised by a validator: ``text`` is the localized message, to be formatted with the
+    variable's name, the value given (unless ``fields`` has one) and ``fields``."""
+
+    def __init__(self, text: str, **fields: object) -> None:
+        super().__init__(text)
+        self.text = text
+        self.fields = fields
+
+
+def _variable_name(field: str) -> str:
+    """The environment variable of field ``field`` (its validation alias)."""
+    return field.upper()
+
+
+class _Environment(EnvSettingsSource):
+    """pydantic-settings' environment source reading ``environ`` instead of ``os.environ``
+    (the tests hand in a mapping)."""
+
+    def __init__(self, settings_cls: type[BaseSettings], environ: Mapping[str, str]) -> None:
+        self._environ = dict(environ)
+        super().__init__(settings_cls)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        return self._environ
+
+
+class Settings(BaseSettings):
     """Validated, immutable bot configuration.
 
-    Build it with :meth:`from_env`; direct construction is for tests and is
-    validated too (raises :class:`SettingsError` naming the field). Tokens are
-    left out of ``repr`` so that logging the settings never leaks them.
+    Build it with :meth:`from_env`; direct construction (``Settings(log_level="DEBUG")``)
+    takes the given values and the defaults, reads no environment, and is validated the
+    same way (raises :class:`SettingsError` naming the field). Tokens and the database URL
+    are left out of ``repr`` so that logging the settings never leaks them.
     """
 
-    discord_token: str | None = field(default=None, repr=False)
+    model_config = SettingsConfigDict(
+        frozen=True,
+        # the environment variable of a field is its name in capitals, matched exactly
+        alias_generator=AliasGenerator(validation_alias=_variable_name),
+        validate_by_name=True,
+        validate_by_alias=True,
+        case_sensitive=True,
+        # an empty value in the environment still wins over the .env file (then means unset)
+        env_ignore_empty=False,
+        env_file=None,
+        # other variables of the environment and the .env file (PORT, ...) are not ours
+        extra="ignore",
+        hide_input_in_errors=True,
+    )
+
+    discord_token: str | None = Field(default=None, repr=False)
     """Discord bot token (``DISCORD_TOKEN``); ``None`` disables the Discord adapter."""
 
-    telegram_token: str | None = field(default=None, repr=False)
+    telegram_token: str | None = Field(default=None, repr=False)
     """Telegram bot token (``TELEGRAM_TOKEN``); ``None`` disables the Telegram adapter."""
 
     database_path: Path = Path("rummy.sqlite3")
     """SQLite database file (``DATABASE_PATH``), relative to the working directory."""
 
-    worker_id: str | None = None
-    """This worker's name in the leases on due work (``WORKER_ID``, several workers on
-    PostgreSQL): a restarted worker of the same name takes its own leases back at once
-    instead of waiting for them to run out; ``None``: a random name per process."""
-
-    database_url: str | None = field(default=None, repr=False)
+    database_url: str | None = Field(default=None, repr=False)
     """PostgreSQL server (``DATABASE_URL``, ``postgresql://user:password@host/db``) for
     several workers sharing one database; ``None``: the SQLite file above."""
 
-    log_level: str = "INFO"
+    worker_id: str | None = None
+    """This worker's name in the leases on due work (``WORKER_ID``, several workers on
+    PostgreSQL, cut to 64 characters): a restarted worker of the same name takes its own
+    leases back at once instead of waiting for them to run out; ``None``: a random name
+    per process."""
+
+    log_level: LogLevel = "INFO"
     """Root log level name (``LOG_LEVEL``), one of :data:`LOG_LEVELS`."""
 
     default_timer: TimerSetting = "24h"
@@ -117,56 +169,70 @@ class Settings:
     default_locale: str = "en"
     """Language for players/chats without a preference (``DEFAULT_LOCALE``)."""
 
-    discord_guild_id: int | None = None
+    discord_guild_id: int | None = Field(default=None, gt=0)
     """If set, slash commands are synced to this guild only (fast, for development)."""
 
-    discord_shard_count: int | None = None
+    discord_shard_count: int | None = Field(default=None, ge=1, le=1_000_000)
     """Shards of the Discord bot in all (``DISCORD_SHARD_COUNT``; Discord requires them
     from 2,500 servers); ``None``: one connection, no sharding."""
 
-    discord_shard_ids: tuple[int, ...] | None = None
-    """The shards this process runs (``DISCORD_SHARD_IDS``, e.g. ``0,1``), so shards can
-    be spread over processes; ``None``: all of them."""
+    discord_shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
+    """The shards this process runs (``DISCORD_SHARD_IDS``, e.g. ``0,1``; sorted, each
+    once), so shards can be spread over processes; ``None``: all of them."""
 
     telegram_webhook_url: str | None = None
     """Public https URL for Telegram webhooks; ``None`` means long polling."""
 
-    engine_workers: int | None = None
+    web_base_url: str | None = None
+    """Public https URL under which the web table (``bot/web``) is reached
+    (``WEB_BASE_URL``, e.g. ``https://rummy.example.org``; a TLS proxy in front of
+    ``$PORT``); ``None``: no web table and no web button anywhere."""
+
+    web_auth_max_age: int = Field(default=86400, ge=60, le=30 * 86400)
+    """Seconds a Telegram Mini App's signed ``initData`` stays valid after its
+    ``auth_date`` (``WEB_AUTH_MAX_AGE``, 60 s to 30 days; default one day)."""
+
+    discord_client_id: str | None = None
+    """The Discord application's client id (``DISCORD_CLIENT_ID``) for the Activity's
+    OAuth2 sign-in; with :attr:`discord_client_secret` and :attr:`web_base_url` the
+    Discord table gets its Activity."""
+
+    discord_client_secret: str | None = Field(default=None, repr=False)
+    """The Discord application's OAuth2 client secret (``DISCORD_CLIENT_SECRET``)."""
+
+    engine_workers: int | None = Field(default=None, ge=1, le=64)
     """Worker processes for engine work (``ENGINE_WORKERS``, 1-64); ``None``: the CPU
     count, at least 2 and at most 4 (:func:`bot.service.compute.default_workers`)."""
 
-    engine_budget: float = 2.0
+    engine_budget: float = Field(default=2.0, ge=0.1, le=60, allow_inf_nan=False)
     """Seconds one engine call (a move, an AI decision, a hint, the legal-move list) may
     take before it is given up (``ENGINE_BUDGET``, 0.1-60)."""
 
-    def __post_init__(self) -> None:
-        """Check field invariants; raises :class:`SettingsError` naming the field."""
-        if self.log_level not in LOG_LEVELS:
-            raise SettingsError(
-                "log_level", _invalid_choice("log_level", self.log_level, LOG_LEVELS)
-            )
-        if self.default_timer not in TIMER_CHOICES:
-            raise SettingsError(
-                "default_timer", _invalid_choice("default_timer", self.default_timer, TIMER_CHOICES)
-            )
-        if self.default_locale not in SUPPORTED_LOCALES:
-            raise SettingsError(
-                "default_locale",
-                _invalid_choice("default_locale", self.default_locale, SUPPORTED_LOCALES),
-            )
-        if self.engine_workers is not None and not 1 <= self.engine_workers <= 64:
-            raise SettingsError("engine_workers", _range("engine_workers",
-                                                         self.engine_workers, 1, 64))
-        if not 0.1 <= self.engine_budget <= 60:
-            raise SettingsError("engine_budget", _range("engine_budget", self.engine_budget,
-                                                        0.1, 60))
-        if self.discord_guild_id is not None and self.discord_guild_id <= 0:
-            raise SettingsError(
-                "discord_guild_id",
-                _("{variable} must be a positive integer (got {value!r}).").format(
-                    variable="discord_guild_id", value=self.discord_guild_id
-                ),
-            )
+    first_game_guide: bool = True
+    """Guide people through their first game of a variant (``FIRST_GAME_GUIDE``, on or
+    off): what they can do now and what to type, and the rule behind the first refusal of
+    a kind (:mod:`bot.render.guide`)."""
+
+    if not TYPE_CHECKING:  # keep the typed signature pydantic gives type checkers
+
+        def __init__(self, **values: Any) -> None:
+            try:
+                super().__init__(**values)
+            except ValidationError as error:
+                raise _settings_error(error) from None
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Direct construction reads only the values given: the environment and the
+        ``.env`` file are :meth:`from_env`'s."""
+        return (init_settings,)
 
     @classmethod
     def from_env(
@@ -176,67 +242,134 @@ class Settings:
     ) -> Settings:
         """Read settings from ``environ`` (default ``os.environ``) and ``env_file``.
 
-        ``env_file`` is parsed with python-dotenv's ``dotenv_values`` if it
-        exists (a missing file is ignored; ``None`` skips it). A variable set in
-        ``environ`` wins over the file, even if empty; empty values mean
-        "use the default". Values are stripped of surrounding whitespace.
+        ``env_file`` is read by pydantic-settings (python-dotenv) if it exists (a missing
+        file is ignored; ``None`` skips it). A variable set in ``environ`` wins over the
+        file, even if empty; empty values mean "use the default". Values are stripped of
+        surrounding whitespace; ``LOG_LEVEL`` and ``DEFAULT_TIMER`` may be in any case,
+        ``DEFAULT_LOCALE`` may carry a region (``de-AT``).
 
-        Raises :class:`SettingsError` (a ``ValueError``) whose message names the
-        offending variable, e.g. ``DEFAULT_TIMER must be one of: ...``.
+        Raises :class:`SettingsError` (a ``ValueError``) with one line per bad variable,
+        each naming it, e.g. ``DEFAULT_TIMER must be one of: ...``.
         """
-        values: dict[str, str] = {}
-        if env_file is not None and env_file.is_file():
-            for key, value in dotenv_values(env_file).items():
-                if value is not None:
-                    values[key] = value
-        values.update(os.environ if environ is None else environ)
+        environment = _Environment(cls, os.environ if environ is None else environ)
+        dotenv = DotEnvSettingsSource(cls, env_file=env_file)
+        values = {**dotenv(), **environment()}
+        # by variable name only (the errors name the variables): the .env source hands on
+        # the file's other lines too, and a lower-case "log_level=" would pass as the field
+        return cls(**{name: values[name] for name in ENV_VARIABLES if name in values})
 
-        def get(variable: str) -> str | None:
-            raw = values.get(variable)
-            if raw is None:
-                return None
-            raw = raw.strip()
-            return raw or None
+    @model_validator(mode="before")
+    @classmethod
+    def _blank_is_unset(cls, values: Any) -> Any:
+        """Strip every text value; an empty one counts as not given (the default)."""
+        if not isinstance(values, dict):
+            return values
+        stripped = {key: value.strip() if isinstance(value, str) else value
+                    for key, value in values.items()}
+        return {key: value for key, value in stripped.items() if value != ""}
 
-        guild_id = _parse_int("DISCORD_GUILD_ID", get("DISCORD_GUILD_ID"))
-        if guild_id is not None and guild_id <= 0:
-            raise SettingsError(
-                "DISCORD_GUILD_ID",
-                _("{variable} must be a positive integer (got {value!r}).").format(
-                    variable="DISCORD_GUILD_ID", value=get("DISCORD_GUILD_ID")
-                ),
-            )
+    @field_validator("log_level", "default_timer", mode="before")
+    @classmethod
+    def _any_case(cls, value: Any, info: ValidationInfo) -> Any:
+        """``debug`` -> ``DEBUG``, ``OFF`` -> ``off``."""
+        if not isinstance(value, str):
+            return value
+        choices = LOG_LEVELS if info.field_name == "log_level" else TIMER_CHOICES
+        return next((choice for choice in choices if choice.lower() == value.lower()), value)
 
-        database = get("DATABASE_PATH")
-        url = get("DATABASE_URL")
-        if url and not url.startswith(("postgresql://", "postgres://")):
-            raise SettingsError("DATABASE_URL", _(
-                "{variable} must start with postgresql:// (got {value!r}).").format(
-                    variable="DATABASE_URL", value=url.split("@")[-1]))
-        shard_count = _parse_int("DISCORD_SHARD_COUNT", get("DISCORD_SHARD_COUNT"))
-        shard_ids = _parse_shard_ids(get("DISCORD_SHARD_IDS"), shard_count)
-        workers = _parse_int("ENGINE_WORKERS", get("ENGINE_WORKERS"))
-        if workers is not None and not 1 <= workers <= 64:
-            raise SettingsError("ENGINE_WORKERS", _range("ENGINE_WORKERS", workers, 1, 64))
-        budget = _parse_float("ENGINE_BUDGET", get("ENGINE_BUDGET"), 2.0)
-        if not 0.1 <= budget <= 60:
-            raise SettingsError("ENGINE_BUDGET", _range("ENGINE_BUDGET", budget, 0.1, 60))
-        return cls(
-            discord_token=_parse_token("DISCORD_TOKEN", get("DISCORD_TOKEN")),
-            telegram_token=_parse_token("TELEGRAM_TOKEN", get("TELEGRAM_TOKEN")),
-            database_path=Path(database).expanduser() if database else Path("rummy.sqlite3"),
-            database_url=url or None,
-            worker_id=(get("WORKER_ID") or "").strip()[:64] or None,
-            log_level=_parse_log_level(get("LOG_LEVEL")),
-            default_timer=_parse_timer(get("DEFAULT_TIMER")),
-            default_locale=_parse_locale(get("DEFAULT_LOCALE")),
-            discord_guild_id=guild_id,
-            discord_shard_count=shard_count,
-            discord_shard_ids=shard_ids,
-            telegram_webhook_url=_parse_webhook_url(get("TELEGRAM_WEBHOOK_URL")),
-            engine_workers=workers,
-            engine_budget=budget,
-        )
+    @field_validator("default_locale")
+    @classmethod
+    def _supported_locale(cls, value: str) -> str:
+        """A language with a catalogue, in any region or case (``de-AT`` -> ``de``)."""
+        if not is_supported_locale(value):
+            raise _Invalid(_(_CHOICE), choices=", ".join(SUPPORTED_LOCALES))
+        return normalize_locale(value)
+
+    @field_validator("discord_token", "telegram_token")
+    @classmethod
+    def _token_without_whitespace(cls, value: str | None) -> str | None:
+        if value is not None and any(char.isspace() for char in value):
+            raise _Invalid(_("{variable} must not contain whitespace."))
+        return value
+
+    @field_validator("database_path")
+    @classmethod
+    def _expand_home(cls, value: Path) -> Path:
+        return value.expanduser()
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("postgresql://", "postgres://")):
+            # the part after "@" only: the message must not show a password
+            raise _Invalid(_("{variable} must start with postgresql:// (got {value!r})."),
+                           value=value.split("@")[-1])
+        return value
+
+    @field_validator("worker_id", mode="before")
+    @classmethod
+    def _cut_worker_id(cls, value: Any) -> Any:
+        return value[:64] if isinstance(value, str) else value
+
+    @field_validator("discord_shard_ids", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: Any) -> Any:
+        """``"3, 1"`` -> ``["3", "1"]`` (pydantic then reads the numbers)."""
+        if isinstance(value, str):
+            return [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("discord_shard_ids")
+    @classmethod
+    def _shards_below_count(cls, value: tuple[int, ...] | None,
+                            info: ValidationInfo) -> tuple[int, ...] | None:
+        """Shard numbers from 0 to ``DISCORD_SHARD_COUNT`` - 1, which they need."""
+        if value is None or "discord_shard_count" not in info.data:
+            return value  # a bad count has its own line
+        count = info.data["discord_shard_count"]
+        if count is None:
+            raise _Invalid(_("{variable} needs DISCORD_SHARD_COUNT."))
+        ids = tuple(sorted(set(value)))
+        if not ids or any(not 0 <= shard < count for shard in ids):
+            raise _Invalid(_("{variable} must list shard numbers from 0 to {last} "
+                             "(got {value!r})."), last=count - 1)
+        return ids
+
+    @field_validator("telegram_webhook_url")
+    @classmethod
+    def _https_url(cls, value: str | None) -> str | None:
+        """An absolute https URL (Telegram requires it)."""
+        if value is not None:
+            parts = urlsplit(value)
+            if parts.scheme != "https" or not parts.hostname:
+                raise _Invalid(_("{variable} must be an https:// URL (got {value!r})."))
+        return value
+
+    @field_validator("web_base_url")
+    @classmethod
+    def _https_base(cls, value: str | None) -> str | None:
+        """An absolute https URL without a query; a trailing slash is dropped."""
+        if value is not None:
+            parts = urlsplit(value)
+            if parts.scheme != "https" or not parts.hostname or parts.query or parts.fragment:
+                raise _Invalid(_("{variable} must be an https:// URL (got {value!r})."))
+            return value.rstrip("/")
+        return value
+
+    @field_validator("discord_client_id")
+    @classmethod
+    def _snowflake(cls, value: str | None) -> str | None:
+        """A Discord id: digits only."""
+        if value is not None and not value.isdigit():
+            raise _Invalid(_("{variable} must be a positive integer (got {value!r})."))
+        return value
+
+    @field_validator("discord_client_secret")
+    @classmethod
+    def _secret_without_whitespace(cls, value: str | None) -> str | None:
+        if value is not None and any(char.isspace() for char in value):
+            raise _Invalid(_("{variable} must not contain whitespace."))
+        return value
 
     @property
     def log_level_number(self) -> int:
@@ -261,130 +394,56 @@ class Settings:
         return self.telegram_token
 
 
-def _invalid_choice(variable: str, value: object, choices: tuple[str, ...]) -> str:
-    """Message for a value outside ``choices``."""
-    return _("{variable} must be one of: {choices} (got {value!r}).").format(
-        variable=variable, choices=", ".join(choices), value=value
-    )
+ENV_VARIABLES: Final[tuple[str, ...]] = tuple(
+    _variable_name(name) for name in Settings.model_fields)
+"""Names of all environment variables read by :meth:`Settings.from_env`."""
 
 
 def _not_set(variable: str) -> str:
     """Message for a required variable that is missing."""
     return _("{variable} is not set. Set it in the environment or in the .env file.").format(
-        variable=variable
-    )
+        variable=variable)
 
 
-def _parse_token(variable: str, raw: str | None) -> str | None:
-    """Accept any token without whitespace; raises :class:`SettingsError` otherwise."""
-    if raw is not None and any(char.isspace() for char in raw):
-        raise SettingsError(
-            variable,
-            _("{variable} must not contain whitespace.").format(variable=variable),
-        )
-    return raw
+_CHOICE = N_("{variable} must be one of: {choices} (got {value!r}).")
 
 
-def _parse_shard_ids(raw: str | None, count: int | None) -> tuple[int, ...] | None:
-    """``DISCORD_SHARD_IDS``: comma-separated shard numbers below ``DISCORD_SHARD_COUNT``
-    (which it needs)."""
-    if raw is None or not raw.strip():
-        if count is not None and count < 1:
-            raise SettingsError("DISCORD_SHARD_COUNT", _range("DISCORD_SHARD_COUNT", count,
-                                                               1, 1_000_000))
-        return None
-    if count is None or count < 1:
-        raise SettingsError("DISCORD_SHARD_IDS", _(
-            "{variable} needs DISCORD_SHARD_COUNT.").format(variable="DISCORD_SHARD_IDS"))
-    ids = tuple(sorted({_parse_int("DISCORD_SHARD_IDS", part.strip()) or 0
-                        for part in raw.split(",") if part.strip()}))
-    if not ids or any(not 0 <= shard < count for shard in ids):
-        raise SettingsError("DISCORD_SHARD_IDS", _(
-            "{variable} must list shard numbers from 0 to {last} (got {value!r}).").format(
-                variable="DISCORD_SHARD_IDS", last=count - 1, value=raw))
-    return ids
+def _line(error: ErrorDetails) -> tuple[str, str]:
+    """``(variable, localized line)`` for one of pydantic's errors. The variable is the
+    error's location: the field's name for direct construction, its environment variable
+    for :meth:`Settings.from_env`; the value is the one given."""
+    variable = str(error["loc"][0]) if error["loc"] else "Settings"
+    field = Settings.model_fields.get(variable.lower(), FieldInfo())
+    kind, value = error["type"], error.get("input")
+    fields: dict[str, object] = {}
+    if kind == "value_error" and isinstance(error.get("ctx", {}).get("error"), _Invalid):
+        text, fields = error["ctx"]["error"].text, error["ctx"]["error"].fields
+    elif kind == "greater_than":  # discord_guild_id, the one field with gt=0
+        text = _("{variable} must be a positive integer (got {value!r}).")
+    elif kind in ("greater_than_equal", "less_than_equal"):
+        text = _("{variable} must be between {low} and {high} (got {value!r}).")
+        fields = {"low": next(item.ge for item in field.metadata if hasattr(item, "ge")),
+                  "high": next(item.le for item in field.metadata if hasattr(item, "le"))}
+    elif kind.startswith("bool_"):
+        text = _("{variable} must be on or off (got {value!r}).")
+    elif kind.startswith("int_"):
+        text = _("{variable} must be an integer (got {value!r}).")
+    elif kind.startswith("float_") or kind == "finite_number":
+        text = _("{variable} must be a number (got {value!r}).")
+    elif kind == "literal_error":
+        text, fields = _(_CHOICE), {"choices": ", ".join(typing.get_args(field.annotation))}
+    else:  # a list where a text belongs, ...
+        text = _("{variable} has an invalid value.")
+    if isinstance(value, list | tuple):  # DISCORD_SHARD_IDS as the validator saw it
+        value = ",".join(str(part) for part in value)
+    return variable, text.format(**{"variable": variable, "value": value, **fields})
 
 
-def _parse_int(variable: str, raw: str | None) -> int | None:
-    """Parse a decimal integer; raises :class:`SettingsError` if ``raw`` is not one."""
-    if raw is None:
-        return None
-    try:
-        return int(raw, 10)
-    except ValueError:
-        raise SettingsError(
-            variable,
-            _("{variable} must be an integer (got {value!r}).").format(
-                variable=variable, value=raw
-            ),
-        ) from None
-
-
-def _range(variable: str, value: object, low: float, high: float) -> str:
-    """Message for a number outside ``low``..``high``."""
-    return _("{variable} must be between {low} and {high} (got {value!r}).").format(
-        variable=variable, low=low, high=high, value=value)
-
-
-def _parse_float(variable: str, raw: str | None, default: float) -> float:
-    """Parse a decimal number; raises :class:`SettingsError` if ``raw`` is not one."""
-    if raw is None:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        value = float("nan")
-    if value != value or value in (float("inf"), float("-inf")):
-        raise SettingsError(
-            variable,
-            _("{variable} must be a number (got {value!r}).").format(
-                variable=variable, value=raw
-            ),
-        )
-    return value
-
-
-def _parse_log_level(raw: str | None) -> str:
-    """Upper-case and check ``LOG_LEVEL``; default INFO."""
-    if raw is None:
-        return "INFO"
-    level = raw.upper()
-    if level not in LOG_LEVELS:
-        raise SettingsError("LOG_LEVEL", _invalid_choice("LOG_LEVEL", raw, LOG_LEVELS))
-    return level
-
-
-def _parse_timer(raw: str | None) -> TimerSetting:
-    """Lower-case and check ``DEFAULT_TIMER``; default 24h."""
-    if raw is None:
-        return "24h"
-    for choice in TIMER_CHOICES:
-        if choice == raw.lower():
-            return choice
-    raise SettingsError("DEFAULT_TIMER", _invalid_choice("DEFAULT_TIMER", raw, TIMER_CHOICES))
-
-
-def _parse_locale(raw: str | None) -> str:
-    """Accept "en"/"de" with any region or case ("de-AT" -> "de"); default en."""
-    if raw is None:
-        return "en"
-    if not is_supported_locale(raw):
-        raise SettingsError(
-            "DEFAULT_LOCALE", _invalid_choice("DEFAULT_LOCALE", raw, SUPPORTED_LOCALES)
-        )
-    return normalize_locale(raw)
-
-
-def _parse_webhook_url(raw: str | None) -> str | None:
-    """Check that ``TELEGRAM_WEBHOOK_URL`` is an absolute https URL (Telegram requires it)."""
-    if raw is None:
-        return None
-    parts = urlsplit(raw)
-    if parts.scheme != "https" or not parts.hostname:
-        raise SettingsError(
-            "TELEGRAM_WEBHOOK_URL",
-            _("{variable} must be an https:// URL (got {value!r}).").format(
-                variable="TELEGRAM_WEBHOOK_URL", value=raw
-            ),
-        )
-    return raw
+def _settings_error(error: ValidationError) -> SettingsError:
+    """One :class:`SettingsError` with a line per bad variable (its first problem)."""
+    lines: dict[str, str] = {}
+    for detail in error.errors(include_url=False):
+        variable, line = _line(detail)
+        lines.setdefault(variable, line)
+    variables = tuple(lines)
+    return SettingsError(variables[0], "\n".join(lines.values()), variables)

@@ -4,6 +4,16 @@ Notation (case-insensitive): rank ``a 2 3 4 5 6 7 8 9 10 j q k`` (``t`` for ten
 is accepted) followed by a suit ``c d h s`` or one of ``♣ ♦ ♥ ♠``; ``jk`` is a
 joker. Examples: ``7h``, ``10d``, ``Qs``, ``A♣``, ``jk``.
 
+German notation is read too, in any language (:data:`NOTATIONS` has both): the ranks
+``b`` (Bube), ``d`` (Dame), ``k`` (König), ``a`` (Ass) and two-letter suits ``kr``
+(Kreuz ♣), ``ka`` (Karo ♦), ``he`` (Herz ♥), ``pi`` (Pik ♠): ``dhe`` is the Dame of
+hearts, ``10ka``, ``bkr``, ``api``. The codes cannot be misread: the rank is the front
+of a code and the suit its end; no German suit ends in an English suit letter (``r a
+e i`` against ``c d h s``), and a rank letter of one language is no other rank in the
+other (``b d`` are no English ranks, ``j q`` no German ones), so every code has at most
+one reading (``tests/engine/test_notation.py`` checks every card and tile). Codes in the
+records and action logs are always the English ones (:meth:`Card.__str__`).
+
 Identical cards of several decks are equal and interchangeable, so hands are
 multisets (tuples that may repeat a card).
 
@@ -13,9 +23,10 @@ bis 13") are cards too: ``Card(number, colour)`` with a colour member of
 :class:`Suit` (``r y b k``). Tile notation puts the colour first: ``r7``,
 ``y13``, ``b1``, ``k5`` (k = black), or a colour word ``rot7`` / ``red7``,
 ``gelb13`` / ``yellow13``, ``blau1`` / ``blue1``, ``schwarz5`` / ``black5``, or
-a colour symbol ``🔴7``. The Joly is the joker card (``jo`` or ``jk``). Card
-and tile notation cannot be confused: a card ends with its suit, a tile with
-its number.
+a colour symbol ``🔴7``; German colour letters ``g`` (gelb) and ``s`` (schwarz) are read
+too (``r`` rot and ``b`` blau are the same in both; no letter means two colours). The
+Joly is the joker card (``jo`` or ``jk``). Card and tile notation cannot be confused: a
+card ends with its suit, a tile with its number.
 """
 
 from __future__ import annotations
@@ -88,10 +99,47 @@ _COLOUR_BY_TEXT |= {"rot": Suit.RED, "red": Suit.RED, "gelb": Suit.YELLOW,
 
 JOKER_RANK = 0
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
-_RANK_TEXT = {1: "a", 11: "j", 12: "q", 13: "k"}
-_RANK_BY_TEXT = {"a": 1, "j": 11, "q": 12, "k": 13, "t": 10, "b": 11, "d": 12}
+
+
+@dataclass(frozen=True, slots=True)
+class Notation:
+    """The letters of one language's card and tile codes: ``ranks`` (ace and court cards;
+    numbers are written as digits), ``suits`` (code of each card suit), ``colours`` (letter
+    of each tile colour) and the ``joker`` and ``joly`` codes. :func:`card_code` writes a
+    card in it; :func:`parse_card` reads every language's codes."""
+
+    ranks: dict[int, str]
+    suits: dict[Suit, str]
+    colours: dict[Suit, str]
+    joker: str = "jk"
+    joly: str = "jo"
+
+
+NOTATIONS: dict[str, Notation] = {
+    "en": Notation(
+        ranks={1: "a", 11: "j", 12: "q", 13: "k"},
+        suits={Suit.CLUBS: "c", Suit.DIAMONDS: "d", Suit.HEARTS: "h", Suit.SPADES: "s"},
+        colours={Suit.RED: "r", Suit.YELLOW: "y", Suit.BLUE: "b", Suit.BLACK: "k"}),
+    # German: Ass, Bube, Dame, König; Kreuz, Karo, Herz, Pik; rot, gelb, blau, schwarz
+    "de": Notation(
+        ranks={1: "a", 11: "b", 12: "d", 13: "k"},
+        suits={Suit.CLUBS: "kr", Suit.DIAMONDS: "ka", Suit.HEARTS: "he", Suit.SPADES: "pi"},
+        colours={Suit.RED: "r", Suit.YELLOW: "g", Suit.BLUE: "b", Suit.BLACK: "s"}),
+}
+"""The card and tile codes of each language (display and input only: records keep the
+English codes). ``tests/engine/test_notation.py`` checks that no code of one language
+means another card in the other."""
+
+_RANK_TEXT = NOTATIONS["en"].ranks
+_RANK_BY_TEXT = {"t": 10} | {text: rank for notation in NOTATIONS.values()
+                             for rank, text in notation.ranks.items()}
 _RANK_BY_TEXT |= {str(n): n for n in range(2, 11)}
 _RANK_BY_TEXT["1"] = 1
+_SUIT_BY_TEXT |= {text: suit for notation in NOTATIONS.values()
+                  for suit, text in notation.suits.items()}
+_COLOUR_BY_TEXT |= {text: colour for notation in NOTATIONS.values()
+                    for colour, text in notation.colours.items()}
+_LONG_SUITS = {text for text in _SUIT_BY_TEXT if len(text) > 1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,13 +238,15 @@ def parse_card(text: str) -> Card:
     anything that is not a card, e.g. ``'11h'``, ``'7x'`` or ``'r14'``.
     """
     raw = text.strip().lower()
-    if raw in ("jk", "joker", "jo", "joly", "*"):
+    if raw in ("jk", "joker", "jo", "joly", "*", "🃏"):
         return JOKER
     if len(raw) < 2:
         raise CardParseError(text)
     if raw[-1] in _DIGITS:
         return _parse_tile(raw, text)
     rank_text, suit_text = raw[:-1], raw[-1]
+    if raw[-2:] in _LONG_SUITS and len(raw) > 2:  # German: dhe, 10ka, bkr
+        rank_text, suit_text = raw[:-2], raw[-2:]
     suit = _SUIT_BY_TEXT.get(suit_text)
     rank = _RANK_BY_TEXT.get(rank_text)
     if suit is None or rank is None:
@@ -215,6 +265,25 @@ def _parse_tile(raw: str, text: str) -> Card:
     if colour is None or number.startswith("0") or not 1 <= int(number) <= 13:
         raise CardParseError(text)
     return Card(int(number), colour)
+
+
+def card_code(card: Card, language: str = "en", tiles: bool = False) -> str:
+    """The code of ``card`` in ``language``'s notation (:data:`NOTATIONS`; an unknown
+    language writes English): ``dhe`` / ``qh``, ``10ka`` / ``10d``, tiles ``g11`` /
+    ``y11``; the joker ``jk``, or ``jo`` (the Joly) with ``tiles``; a suitless face (a
+    joker's declared rank in a set) is its rank alone (``d`` / ``q``, tiles ``12``).
+    :func:`parse_card` (:func:`parse_face` for a suitless face) reads every code back as
+    the same card."""
+    notation = NOTATIONS.get(language, NOTATIONS["en"])
+    if card.is_joker:
+        return notation.joly if tiles else notation.joker
+    suit = card.suit
+    if suit is not None and suit.is_colour:
+        return f"{notation.colours[suit]}{card.rank}"
+    if suit is None and (tiles or card.rank not in notation.ranks):
+        return str(card.rank)
+    rank = notation.ranks.get(card.rank, str(card.rank))
+    return rank + (notation.suits[suit] if suit is not None else "")
 
 
 def parse_face(text: str) -> Card:

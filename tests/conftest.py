@@ -13,8 +13,8 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import settings
 
-from bot.bench.machine import engine_build
-from bot.bench.pg_server import PgServer, find_binaries, running_server
+from devsupport.engine_build import engine_build
+from devsupport.pg_server import PgServer, find_binaries, running_server
 
 settings.register_profile("ci", deadline=None, max_examples=100)
 settings.register_profile("dev", deadline=None, max_examples=30)
@@ -22,7 +22,7 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 def pytest_report_header() -> str:
-    """Which engine build the tests run: pure Python or compiled (README, "Compiled
+    """Which engine build the tests run: pure Python or compiled (docs/performance.md, "Compiled
     engine")."""
     return f"engine: {engine_build()}"
 
@@ -34,12 +34,12 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if stale:
         pytest.exit(f"compiled engine modules older than their source: {', '.join(stale)}; "
                     "rebuild (HATCH_BUILD_HOOK_ENABLE_MYPYC=true pip install -e .) or delete "
-                    "the .so files (README, \"Compiled engine\")", returncode=4)
+                    "the .so files (docs/performance.md, \"Compiled engine\")", returncode=4)
 
 
 @pytest.fixture(scope="session")
 def pg_server() -> Iterator[PgServer]:
-    """A PostgreSQL server for the whole test session (see ``tests/pg_server.py``); the
+    """A PostgreSQL server for the whole test session (:mod:`devsupport.pg_server`); the
     test is skipped, saying why, where this machine has no PostgreSQL server binary."""
     if find_binaries() is None:
         pytest.skip("no PostgreSQL server binaries (initdb, postgres): install the Debian "

@@ -22,16 +22,16 @@ from discord import app_commands
 
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
 from bot.discord_bot.commands import rummy_group
-from bot.discord_bot.components import ControlHandler, ControlId, RummyControl
+from bot.discord_bot.components import ControlHandler, ControlId, RummyControl, drawn_control
 from bot.discord_bot.flows import Flows, user_ref
 from bot.discord_bot.notifier import DiscordNotifier
-from bot.discord_bot.respond import DEFER_AFTER, acknowledge, send_message
+from bot.discord_bot.respond import DEFER_AFTER, send_message
 from bot.discord_bot.sessions import HandSessions
 from bot.discord_bot.translator import RummyTranslator
-from bot.i18n import _, normalize_locale, use_locale
-from bot.i18n.errors import localize_error
-from bot.service.flow import TooFast
-from bot.service.service import GameService
+from bot.i18n import _, use_locale
+from bot.ports.entry import Entry
+from bot.ports.host import Host
+from bot.ports.message_store import DiscordMessageStore
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -45,41 +45,11 @@ def intents() -> discord.Intents:
     return discord.Intents(guilds=True)
 
 
-class _FlowTree(app_commands.CommandTree[discord.Client]):
-    """The command tree; slash commands over the flow limits get a private refusal."""
-
-    service: GameService | None = None
-
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        if self.service is None or interaction.type is discord.InteractionType.autocomplete:
-            return True
-        return await admitted(self.service, interaction)
-
-
-async def admitted(service: GameService, interaction: discord.Interaction[Any]) -> bool:
-    """Flow control (:class:`bot.service.flow.FlowControl`) for one interaction: True to
-    go on; else the interaction was answered privately (an ephemeral refusal, or a
-    silent acknowledgement when the same refusal was said just before)."""
-    user_key = f"discord:{interaction.user.id}"
-    chat = f"discord:{interaction.channel_id}"
-    if await service.flow.admit(user_key, chat):
-        return True
-    with use_locale(normalize_locale(str(interaction.locale))):
-        text = localize_error(TooFast())
-    if service.flow.first_time(user_key, chat, text):
-        await send_message(interaction, text)
-    elif interaction.type is discord.InteractionType.component:
-        await acknowledge(interaction)
-    else:
-        await send_message(interaction, text)
-    return False
-
-
 class _RummyParts:
     """What both clients add to discord.py's: a command tree, and ``controls`` handling
     every component."""
 
-    tree: _FlowTree
+    tree: app_commands.CommandTree[discord.Client]
     controls: ControlHandler
 
     @staticmethod
@@ -91,7 +61,7 @@ class _RummyParts:
         discord.VoiceClient.warn_dave = False
 
     def _setup(self, controls: ControlHandler) -> None:
-        self.tree = _FlowTree(cast(discord.Client, self))
+        self.tree = app_commands.CommandTree(cast(discord.Client, self))
         self.controls = controls
 
     async def setup_hook(self) -> None:
@@ -99,15 +69,25 @@ class _RummyParts:
         cast(discord.Client, self).add_dynamic_items(RummyControl)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """A component whose custom id is none of ours (:class:`ControlId` does not parse
-        it: a forged or very old button) reaches no handler of discord.py, so Discord would
-        show "This interaction failed": answer it privately instead."""
+        """Components that reach no handler of discord.py, which Discord would show as
+        "This interaction failed" (discord.py only calls the controls it finds on the
+        clicked message): one whose custom id is none of ours (:class:`ControlId` does not
+        parse it: a forged or very old button) or a table control that is not on the
+        message is answered privately; a hand control that is not on the message (a forged
+        click) goes to the handler, which refuses an offer it names with the fresh
+        hand."""
         if interaction.type is not discord.InteractionType.component:
             return
         data: dict[str, Any] = dict(interaction.data or {})
         custom_id = str(data.get("custom_id", ""))
-        if ControlId.parse(custom_id) is None:
+        control = ControlId.parse(custom_id)
+        if control is not None and drawn_control(interaction) is not None:
+            return  # discord.py calls its RummyControl
+        if control is None or not control.state:
             await self.controls.on_unknown(interaction)
+        else:
+            values = [str(v) for v in data.get("values") or []]
+            await self.controls.on_control(interaction, control, values)
 
 
 class RummyClient(_RummyParts, discord.Client):
@@ -136,21 +116,21 @@ class ShardedRummyClient(_RummyParts, discord.AutoShardedClient):
 
 
 class _Controls:
-    """Forwards clicks to the Flows (set once the service is known)."""
+    """Forwards clicks to the Flows (set once the entry point is known)."""
 
     def __init__(self) -> None:
         self.flows: Flows | None = None
 
     async def on_control(self, interaction: discord.Interaction[Any], control: ControlId,
                          values: Sequence[str]) -> None:
-        if self.flows is not None and await admitted(self.flows.service, interaction):
+        if self.flows is not None:
             await self.flows.on_control(interaction, control, values)
 
     async def on_unknown(self, interaction: discord.Interaction[Any]) -> None:
         """A click on a component that is none of ours: a private line saying so."""
-        if self.flows is None or not await admitted(self.flows.service, interaction):
+        if self.flows is None:
             return
-        with use_locale(await self.flows.service.locale_of(user_ref(interaction))):
+        with use_locale(await self.flows.entry.locale_of(user_ref(interaction))):
             text = _("That button is not in use (any more); /rummy hand shows your hand.")
         try:
             await send_message(interaction, text)
@@ -161,8 +141,9 @@ class _Controls:
 class DiscordAdapter:
     """:class:`bot.runner.Adapter` for Discord.
 
-    The table messages are kept in the service's repository
-    (:attr:`bot.service.repository.Repository.discord_messages`). ``guild_ready_timeout``
+    Every input goes to the service's entry point (:class:`bot.ports.entry.Entry`); the
+    table messages are kept in the :class:`bot.ports.message_store.DiscordMessageStore`
+    of the :class:`bot.ports.host.Host` handed to :meth:`start`. ``guild_ready_timeout``
     and ``defer_after`` exist for tests (discord.py waits that long for guilds before READY;
     interactions are deferred when the work takes longer than ``defer_after`` seconds).
     """
@@ -183,18 +164,21 @@ class DiscordAdapter:
 
     @property
     def notifier(self) -> DiscordNotifier:
-        """What the service calls to show changes on Discord."""
+        """What the service publishes changes to on Discord."""
         return self._notifier
 
-    async def start(self, service: GameService) -> None:
-        """Log in, connect, sync the commands; returns once the bot is ready.
+    async def start(self, host: Host) -> None:
+        """Log in, connect, sync the commands; returns once the bot is ready. Inputs go to
+        the ``host``'s entry point, the table messages are kept in its
+        ``discord_messages``.
 
         Raises :class:`PlatformRefused` for a wrong token, :class:`PlatformUnreachable`
         when Discord cannot be reached or does not answer in :data:`READY_TIMEOUT`
         seconds (what was started is stopped first).
         """
         try:
-            await self._start(service)
+            await self._start(host.entry, host.discord_messages,
+                              host.web is not None and host.web.discord)
         except discord.LoginFailure as error:
             raise PlatformRefused(f"Discord refused the token ({error})") from error
         except (OSError, TimeoutError, aiohttp.ClientError, discord.GatewayNotFound,
@@ -203,10 +187,11 @@ class DiscordAdapter:
             raise PlatformUnreachable(f"cannot reach Discord ({error or type(error).__name__})"
                                       ) from error
 
-    async def _start(self, service: GameService) -> None:
+    async def _start(self, entry: Entry, store: DiscordMessageStore,
+                     activity: bool = False) -> None:
         token = self.settings.require_discord_token()
-        store = service.repo.discord_messages
-        self.flows = Flows(service, self.sessions, store, self._defer_after)
+        self.flows = Flows(entry, self.sessions, self._defer_after, activity)
+        self._notifier.activity = activity
         self._controls.flows = self.flows
         client: RummyClient | ShardedRummyClient
         if self.settings.discord_shard_count:
@@ -216,7 +201,6 @@ class DiscordAdapter:
                                         guild_ready_timeout=self._guild_ready_timeout)
         else:
             client = RummyClient(self._controls, guild_ready_timeout=self._guild_ready_timeout)
-        client.tree.service = service
         client.tree.add_command(rummy_group(self.flows))
         await client.tree.set_translator(RummyTranslator())
         self.client = client
@@ -232,7 +216,7 @@ class DiscordAdapter:
             await self.stop()
             raise TimeoutError("Discord did not become ready")
         await self._sync(client)
-        self._notifier.attach(client, store, service)
+        self._notifier.attach(client, store)
 
     async def _sync(self, client: RummyClient | ShardedRummyClient) -> None:
         guild_id = self.settings.discord_guild_id

@@ -23,8 +23,8 @@ from discord import app_commands
 
 from bot.discord_bot.flows import Flows, chat_key, user_ref
 from bot.i18n import N_
-from bot.service import catalogue
-from bot.service.model import TIMERS
+from bot.interaction import catalogue
+from bot.ports.model import TIMERS
 from engine.rules import Option
 
 #: Autocomplete and choice lists are cut to Discord's 25 entries of 100 characters.
@@ -207,8 +207,8 @@ def rummy_group(flows: Flows) -> app_commands.Group:
     @play.autocomplete("command")
     async def my_moves(interaction: discord.Interaction[Any], current: str
                        ) -> list[app_commands.Choice[str]]:
-        commands = await flows.service.legal_commands(chat_key(interaction),
-                                                      user_ref(interaction))
+        commands = await flows.entry.legal_commands(chat_key(interaction),
+                                                    user_ref(interaction))
         return command_completions(commands, current)
 
     @group.command(name="rules", description="The rules of this table")
@@ -234,5 +234,5 @@ def rummy_group(flows: Flows) -> app_commands.Group:
 
 
 async def _table_variant(flows: Flows, interaction: discord.Interaction[Any]) -> str:
-    info = await flows.service.table_info(chat_key(interaction))
+    info = await flows.entry.table_info(chat_key(interaction))
     return info.variant if info is not None else "basic"

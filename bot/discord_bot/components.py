@@ -1,7 +1,8 @@
 """Buttons and selects whose custom id says what they do, so they work after a restart.
 
-A custom id is ``rm:<table>:<version>:<action>:<state>``: the table id, the table
-version the control was drawn for, the action (``join``, ``draw``, ``c0`` for the first
+A custom id is ``rm:<table>:<version>:<action>:<state>``: the table id, the version the
+control was drawn for (during a game the game state's, :attr:`ControlId.version`), the
+action (``join``, ``draw``, ``c0`` for the first
 card select, ``mv`` for the select of moves, ``mc`` for the select of controls when they
 are more than a row of buttons, ``o3`` for the hand model's offer number 3,
 ``v.call`` for a variant's call, ...) and, on the hand message, the
@@ -17,7 +18,7 @@ The builders here draw the public table controls and the hand message controls
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -27,13 +28,16 @@ from bot.discord_bot.hand import HandState
 from bot.i18n import _
 from bot.interaction.calls import public_calls
 from bot.interaction.hand import HandModel
+from bot.ports.model import Status, TableInfo
+from bot.ports.web_links import button_text
 from bot.render.cards import card_text
 from bot.render.hand import sort_name
-from bot.service.model import Status, TableInfo
 from engine.state import Phase
 from engine.views import PublicView
 
 PREFIX = "rm"
+ACTIVITY = "web"
+"""The action of the button that launches the web table as a Discord Activity."""
 TEMPLATE = re.compile(
     r"rm:(?P<table>[0-9]{1,15}):(?P<version>[0-9]{1,9}):(?P<action>[a-z0-9_.]{1,24}):"
     r"(?P<state>[0-9a-z.]{0,90})"
@@ -48,7 +52,11 @@ OPTION_LIMIT = 100
 
 @dataclass(frozen=True, slots=True)
 class ControlId:
-    """A parsed custom id: ``table`` id, table ``version``, ``action`` and ``state``."""
+    """A parsed custom id: ``table`` id, ``version``, ``action`` and ``state``. During a
+    game ``version`` is the game state's version the control was drawn for
+    (:attr:`engine.views.PublicView.version`, which the service compares a move's with);
+    in the lobby the table's version; ``0`` on a control that names none (Show my hand
+    under a ping shows the hand as it is)."""
 
     table: int
     version: int
@@ -108,6 +116,43 @@ class RummyControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLA
         await handler.on_control(interaction, self.control, values)
 
 
+def _items(components: Sequence[Any]) -> Iterator[Any]:
+    for item in components:
+        yield item
+        yield from _items(getattr(item, "children", ()))
+
+
+def drawn_control(interaction: discord.Interaction[Any]) -> discord.Component | None:
+    """The clicked control as the clicked message shows it (the message Discord sends with
+    the interaction): the component of the same type and custom id, or ``None`` when the
+    message has none (a forged click). discord.py only calls the dynamic items it finds
+    this way."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = data.get("custom_id")
+    kind = data.get("component_type")
+    message = interaction.message
+    if message is None or not custom_id:
+        return None
+    for item in _items(message.components):
+        if getattr(item, "custom_id", None) == custom_id \
+                and getattr(getattr(item, "type", None), "value", None) == kind:
+            found: discord.Component = item
+            return found
+    return None
+
+
+def listed(interaction: discord.Interaction[Any], values: Sequence[str]) -> bool:
+    """True when the clicked control is on the clicked message and, for a select,
+    ``values`` is exactly one of the options it shows: a button or an option that was
+    never drawn names nothing."""
+    item = drawn_control(interaction)
+    if item is None:
+        return False
+    if isinstance(item, discord.SelectMenu):
+        return len(values) == 1 and any(o.value == values[0] for o in item.options)
+    return not values
+
+
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -142,16 +187,18 @@ def _view(items: Sequence[RummyControl]) -> discord.ui.View:
 # --- the public table message -------------------------------------------------------------
 
 
-def table_controls(info: TableInfo, view: PublicView | None) -> discord.ui.View | None:
+def table_controls(info: TableInfo, view: PublicView | None, activity: bool = False
+                   ) -> discord.ui.View | None:
     """Lobby: Join, Leave, Add AI, Start. A deal: Show my hand, and in the draw phase Draw
     and Take (for the player to move: they answer with the hand message; not while a
     variant's pre-play step lasts, its public ``preplay`` flag), and while the variant's
     public view names seats that may call out of turn (``may_call``: Rummy 500's
     "Rommé!") its verbs without arguments. Between deals: Show my hand, Next deal.
-    Nothing once the table is closed."""
+    ``activity``: an Open-the-table button that launches the web table as a Discord
+    Activity during the game. Nothing once the table is closed."""
 
     def cid(action: str) -> ControlId:
-        return ControlId(info.id, info.version, action)
+        return ControlId(info.id, info.version if view is None else view.version, action)
 
     green, grey, blue, red = (discord.ButtonStyle.success, discord.ButtonStyle.secondary,
                               discord.ButtonStyle.primary, discord.ButtonStyle.danger)
@@ -163,6 +210,8 @@ def table_controls(info: TableInfo, view: PublicView | None) -> discord.ui.View 
     if info.status is not Status.PLAYING or view is None:
         return None
     items = [button(cid("hand"), _("Show my hand"), blue, 0)]
+    if activity:
+        items.append(button(cid(ACTIVITY), button_text(), blue, 0))
     if view.phase is Phase.HAND_OVER:
         items.append(button(cid("next"), _("Next deal"), grey, 0))
         return _view(items)
@@ -181,7 +230,7 @@ def table_controls(info: TableInfo, view: PublicView | None) -> discord.ui.View 
 
 def ping_controls(info: TableInfo) -> discord.ui.View:
     """The button under a turn ping: Show my hand."""
-    control = ControlId(info.id, info.version, "hand")
+    control = ControlId(info.id, 0, "hand")
     return _view([button(control, _("Show my hand"), discord.ButtonStyle.primary, 0)])
 
 
@@ -192,18 +241,20 @@ STYLES = {"go": discord.ButtonStyle.success, "stop": discord.ButtonStyle.danger,
 """Button colours of an offer's tone (:data:`bot.render.variants.Tone`)."""
 
 
-def hand_controls(info: TableInfo, model: HandModel, state: HandState) -> discord.ui.View:
+def hand_controls(info: TableInfo, model: HandModel, state: HandState,
+                  activity: bool = False) -> discord.ui.View:
     """The hand message's controls: lays out the hand model
     (:class:`bot.interaction.hand.HandModel`). Rows: the card select(s) (25 cards each,
     two at most); a select of the moves the selection stands for and the deeper takes of
     a spread pile (25 at most); the controls that need no selection (as buttons, or one
-    more select when there are more than a row holds); Sort / Hint / Refresh. A move's
-    value or button carries its number in :attr:`HandModel.offers`."""
+    more select when there are more than a row holds); Sort / Hint / Refresh (and, with
+    ``activity``, Open the table: the web table as a Discord Activity). A move's value or
+    button carries its number in :attr:`HandModel.offers`."""
     items: list[RummyControl] = []
     row = 0
 
     def cid(action: str, hand_state: HandState = state) -> ControlId:
-        return ControlId(info.id, info.version, action, hand_state.encode())
+        return ControlId(info.id, model.view.table.version, action, hand_state.encode())
 
     cards = model.cards
     if cards and model.view.table.phase in (Phase.DRAW, Phase.PLAY):
@@ -244,4 +295,7 @@ def hand_controls(info: TableInfo, model: HandModel, state: HandState) -> discor
     items.append(button(cid("refresh"), _("Refresh"), grey, row))
     if model.mask:
         items.append(button(cid("clear", state.with_mask(0)), _("Clear"), grey, row))
+    if activity:
+        items.append(button(ControlId(info.id, 0, ACTIVITY), button_text(),
+                            discord.ButtonStyle.primary, row))
     return _view(items)

@@ -1,18 +1,40 @@
-"""What each click and slash command does: a service call, then the answer.
+"""What each click and slash command does: one intent for the service's entry point, and
+the answer to the presser.
 
-Thin by design: table verbs go through :func:`bot.interaction.commands.handle_text` (the one
-chat command language of every adapter); a hand message lays out the hand model
-(:mod:`bot.interaction.hand`) and a click on one of its moves sends that legal action
-through :meth:`GameService.act`; the engine and the service decide, this module only
-translates Discord interactions and draws the answers. Every service call that
-changes something carries ``update_key=f"discord:{interaction.id}"``.
+Thin by design: every input — a component click, a slash command, a line typed into
+``/rummy play`` — is decoded into ONE :class:`bot.ports.intents.Intent` and handed to
+:meth:`bot.ports.entry.Entry.handle` together with the answer to the presser; the entry
+point finds the table, runs the move in the engine's workers, commits, calls the answer
+and only then publishes the other screens (:mod:`bot.discord_bot.notifier`). This module
+decodes Discord's input and lays the outcome out; the engine and the service decide.
+Every intent carries ``update_key=f"discord:{interaction.id}"`` (a redelivered
+interaction changes nothing twice); flow control, stale controls and refusals are the
+entry point's.
 
-Answers: public table buttons for lobby steps and calls answer silently (the table
-message shows the change) or privately with the refusal; Draw, Take and Show my hand
-answer with a new private hand message; clicks on a hand message redraw that message.
+Decoding (:class:`bot.discord_bot.components.ControlId`: ``rm:<table>:<version>:<action>:
+<state>``):
 
-``/rummy play command:<text>`` runs any line of the chat command language through
-:func:`bot.interaction.commands.handle_text`, as a line typed in Telegram's private chat
+- table buttons Join / Leave / Add AI / Start: the table verbs of those names;
+- Draw / Take: the move of that name; Show my hand: ``hand``; each answered with a new
+  private hand message;
+- Next deal and a variant's call (``v.<verb>``): that move with the game state's
+  ``version`` the button was drawn for (refused as stale when the game moved on);
+- a hand message's controls (their state is the :class:`bot.discord_bot.hand.HandState`):
+  the card selects and Refresh / Clear -> ``select``, Sort -> ``sort``, Hint -> ``hint``,
+  an offer (``o3``, or an option of the moves or controls select) -> ``offer`` with its
+  number; all with the :class:`~bot.ports.intents.Selection` of the state. A state that
+  cannot be read, an action that is none of these, or an offer number the clicked control
+  did not list is never guessed: it is sent as an offer of no number, which the entry
+  point refuses (``unknown_offer``) with the fresh hand, drawn in its place.
+
+Answers: public table buttons answer silently (the table message shows the change) or
+privately with the refusal; Draw, Take, Show my hand and ``/rummy hand`` answer with a
+new private hand message; clicks on a hand message redraw that message. The intents
+whose answer draws the presser's hand name :data:`ORIGIN`, so the notifier does not draw
+it again.
+
+``/rummy play command:<text>`` runs any line of the chat command language
+(:func:`bot.interaction.commands.parse`), as a line typed in Telegram's private chat
 (Rummy 500's ``take 7h``, ``call``, German ``exchange``, Romanian ``joly``,
 ``offer r7 ben``: the same moves the hand message offers as buttons). A move answers
 with a new private hand message noting the move, a refusal with the localised error, a
@@ -23,45 +45,54 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 import discord
 
-from bot.discord_bot.components import SELECT_LIMIT, ControlId, hand_controls
+from bot.discord_bot.components import (
+    ACTIVITY,
+    SELECT_LIMIT,
+    ControlId,
+    hand_controls,
+    listed,
+)
 from bot.discord_bot.hand import HandState
 from bot.discord_bot.render import escape, hand_content, pieces
 from bot.discord_bot.respond import (
     DEFER_AFTER,
     acknowledge,
+    answer_in_time,
     send_message,
-    settle,
     update_message,
 )
 from bot.discord_bot.sessions import HandSessions
 from bot.i18n import _, use_locale
-from bot.i18n.errors import localize_error
-from bot.interaction.commands import TABLE_VERBS, Reply, handle_text
-from bot.interaction.hand import HandModel, SortMode, hand_melds, hand_model, mask_of, order_cards
-from bot.render.hand import hint_text
-from bot.service.errors import NoTable, NotPlaying
-from bot.service.message_store import DiscordMessageStore
-from bot.service.model import ChatKey, Status, TableInfo, UserRef
-from bot.service.service import GameService
-from engine.actions import Action
-from engine.errors import EngineError
+from bot.interaction.commands import parse
+from bot.ports.entry import Entry
+from bot.ports.hand import HandModel, SortMode
+from bot.ports.intents import Answer, Command, Intent, Outcome, Selection
+from bot.ports.model import ChatKey, UserRef
 
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
 
-#: A redrawn hand message (content, controls, the state they show), or a closing text.
-Drawn = str | tuple[str, discord.ui.View, HandState]
+ORIGIN = PLATFORM
+"""The origin of the intents whose answer draws the presser's hand
+(:attr:`bot.ports.intents.Intent.origin`)."""
 
 #: Slash commands whose answer the whole channel sees.
 PUBLIC = {"top"}
 
 #: Public table buttons that are table verbs of the chat language.
-LOBBY_VERBS = {"join": "join", "leave": "leave", "addbot": "addbot", "start": "start"}
+LOBBY_VERBS = frozenset({"join", "leave", "addbot", "start"})
+
+#: Hand message controls that only show the hand another way -> the screen verb.
+SCREEN_CONTROLS = {"c0": "select", "c1": "select", "refresh": "select", "clear": "select",
+                   "sort": "sort", "hint": "hint"}
+
+#: The code of the entry point's flow-control refusal (over the rate limits).
+TOO_FAST = "too_fast"
 
 #: How much of a typed command the confirmation note repeats.
 ECHO_LIMIT = 200
@@ -95,17 +126,93 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
     return bool(perms.administrator or perms.manage_guild or perms.manage_channels)
 
 
+def can_post(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the bot may post the table message where ``interaction`` happened (the
+    ``app_permissions`` Discord sends with every interaction: View Channel and Send
+    Messages, or Send Messages in Threads in a thread)."""
+    perms = interaction.app_permissions
+    channel = interaction.channel
+    kind = getattr(channel, "type", None)
+    in_thread = kind in (discord.ChannelType.public_thread, discord.ChannelType.private_thread,
+                         discord.ChannelType.news_thread)
+    send = perms.send_messages_in_threads if in_thread else perms.send_messages
+    return bool(perms.view_channel and send)
+
+
+def offer_number(action: str, values: Sequence[str]) -> int | None:
+    """The offer a hand control names: ``o3`` (a button) or the one value of the moves
+    (``mv``) or controls (``mc``) select; ``None`` for anything else."""
+    if action in ("mv", "mc"):
+        if len(values) == 1 and values[0].isascii() and values[0].isdigit() \
+                and len(values[0]) <= 4:
+            return int(values[0])
+        return None
+    number = action[1:]
+    if action.startswith("o") and number.isascii() and number.isdigit() and len(number) <= 4:
+        return int(number)
+    return None
+
+
+def picked(state: HandState, page: int, values: Sequence[str]) -> HandState:
+    """The selection after the card select ``page`` (25 cards each) chose ``values``
+    (card positions in display order; others are ignored)."""
+    shown = range(page * SELECT_LIMIT, (page + 1) * SELECT_LIMIT)
+    mask = state.mask
+    for index in shown:
+        mask &= ~(1 << index)
+    for value in values:
+        if value.isascii() and value.isdigit() and int(value) in shown:
+            mask |= 1 << int(value)
+    return state.with_mask(mask)
+
+
 class Flows:
-    """The handlers; :meth:`on_control` is the client's ``controls`` (every click)."""
+    """The handlers; :meth:`on_control` is the client's ``controls`` (every click). They
+    hold the service's entry point as the :class:`~bot.ports.entry.Entry` protocol
+    only."""
 
-    def __init__(self, service: GameService, sessions: HandSessions, store: DiscordMessageStore,
-                 defer_after: float = DEFER_AFTER) -> None:
-        self.service = service
+    def __init__(self, entry: Entry, sessions: HandSessions,
+                 defer_after: float = DEFER_AFTER, activity: bool = False) -> None:
+        self.entry = entry
         self.sessions = sessions
-        self.store = store
         self.defer_after = defer_after
+        #: Whether hand messages get the button that opens the web table (an Activity).
+        self.activity = activity
 
-    # --- entry points ---------------------------------------------------------------------
+    # --- intents ---------------------------------------------------------------------------
+
+    @staticmethod
+    def intent(interaction: discord.Interaction[Any], command: Command, *,
+               table_id: int | None = None, version: int | None = None,
+               selection: Selection | None = None, origin: str | None = None) -> Intent:
+        """The intent of ``interaction``: who, where, the update key, admin rights."""
+        return Intent(command, user_ref(interaction), chat_key(interaction), table_id=table_id,
+                      version=version, selection=selection,
+                      update_key=f"discord:{interaction.id}", is_admin=is_admin(interaction),
+                      origin=origin)
+
+    async def _handle(self, interaction: discord.Interaction[Any], intent: Intent,
+                      answer: Answer, *, update: bool = False, ephemeral: bool = True
+                      ) -> Outcome:
+        """``entry.handle(intent, answer)``, deferred when slow; an answer that failed is
+        followed by a private apology, so no interaction stays unanswered."""
+        answered = False
+
+        async def answering(outcome: Outcome) -> None:
+            nonlocal answered
+            await answer(outcome)
+            answered = True
+
+        outcome = await answer_in_time(interaction,
+                                       lambda done: self.entry.handle(intent, done),
+                                       answering, defer_after=self.defer_after,
+                                       update=update, ephemeral=ephemeral)
+        if not answered:
+            with use_locale(outcome.locale):
+                await _apologise(interaction)
+        return outcome
+
+    # --- clicks ----------------------------------------------------------------------------
 
     async def on_control(self, interaction: discord.Interaction[Any], control: ControlId,
                          values: Sequence[str]) -> None:
@@ -119,62 +226,208 @@ class Flows:
 
     async def _on_control(self, interaction: discord.Interaction[Any], control: ControlId,
                           values: Sequence[str]) -> None:
-        user = user_ref(interaction)
-        key = chat_key(interaction)
-        with use_locale(await self.service.locale_of(user)):
-            info = await self.service.table_info(key)
-            if info is None:
-                await self._closed(interaction, bool(control.state))
-                return
-            if info.id != control.table:
-                # A stale control of another table: say so and leave its message alone.
-                await send_message(interaction, _(
-                    "That button belongs to table {old}; the game here is table {table}. "
-                    "/rummy hand shows your hand.").format(old=control.table, table=info.id))
-                return
-            if control.state and not own_message(interaction):
-                await send_message(interaction, _(
-                    "That hand belongs to another player; /rummy hand shows yours."))
-                return
-            action = control.action
-            if control.state:
-                await self._hand_click(interaction, key, user, info, control, values)
-            elif action in LOBBY_VERBS:
-                await self._table_verb(interaction, key, user, LOBBY_VERBS[action])
-            elif action == "hand":
-                await self._new_hand(interaction, key, user, info, None)
-            elif action in ("draw", "take"):
-                await self._new_hand(interaction, key, user, info, action)
-            elif action == "next" or action.startswith("v."):
-                await self._public_move(interaction, key, user, action.removeprefix("v."),
-                                        control, info)
-            else:
+        if control.state:
+            await self._hand_click(interaction, control, values)
+            return
+        action = control.action
+        if action in LOBBY_VERBS:
+            await self._table_button(interaction, control, self.intent(
+                interaction, Command(action), table_id=control.table))
+        elif action == "hand":
+            await self._new_hand(interaction, self.intent(
+                interaction, Command("hand"), table_id=control.table), control)
+        elif action in ("draw", "take"):
+            await self._new_hand(interaction, self.intent(
+                interaction, Command("move", (action,)), table_id=control.table,
+                origin=ORIGIN), control)
+        elif action == "next" or action.startswith("v."):
+            await self._table_button(interaction, control, self.intent(
+                interaction, Command("move", (action.removeprefix("v."),)),
+                table_id=control.table, version=control.version))
+        elif action == ACTIVITY and self.activity:
+            await self._launch_activity(interaction)
+        else:
+            with use_locale(await self.entry.locale_of(user_ref(interaction))):
                 await send_message(interaction, _("That button is no longer in use."))
 
-    async def slash_text(self, interaction: discord.Interaction[Any], text: str) -> None:
+    async def _launch_activity(self, interaction: discord.Interaction[Any]) -> None:
+        """Open the web table as a Discord Activity in this channel (it finds its table
+        from the activity instance's channel); a client that cannot is told so."""
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as error:
+            log.info("could not launch the activity: %s", error)
+            with use_locale(await self.entry.locale_of(user_ref(interaction))):
+                await send_message(interaction, _("The table cannot be opened here; "
+                                                  "/rummy hand shows your hand."))
+
+    async def _table_button(self, interaction: discord.Interaction[Any], control: ControlId,
+                            intent: Intent) -> None:
+        """A table verb or a public move from the table message: silent when it works."""
+
+        async def answer(outcome: Outcome) -> None:
+            if not outcome.ok:
+                await self._refused(interaction, outcome, control)
+            elif outcome.reply.text is not None:
+                await send_message(interaction, outcome.reply.text)
+            else:
+                await acknowledge(interaction)
+
+        await self._handle(interaction, intent, answer, update=True)
+
+    # --- the private hand message -----------------------------------------------------------
+
+    async def _new_hand(self, interaction: discord.Interaction[Any], intent: Intent,
+                        control: ControlId | None = None, typed: str | None = None) -> None:
+        """Show my hand, Draw, Take, ``/rummy hand`` or a ``typed`` move (``/rummy
+        play``): answer with a new hand message (noting the typed move)."""
+
+        async def answer(outcome: Outcome) -> None:
+            if not outcome.ok:
+                await self._refused(interaction, outcome, control)
+            elif outcome.hand is not None:
+                note = None
+                if typed is not None:
+                    echo = typed if len(typed) <= ECHO_LIMIT else typed[:ECHO_LIMIT - 1] + "…"
+                    note = _("Done: {command}").format(command=escape(echo))
+                await self._show_hand(interaction, outcome.hand, note, new=True)
+            else:  # the move ended the game
+                await send_message(interaction, _("The game is over: the table message "
+                                                  "shows the result."))
+
+        await self._handle(interaction, intent, answer)
+
+    async def _hand_click(self, interaction: discord.Interaction[Any], control: ControlId,
+                          values: Sequence[str]) -> None:
+        """A click on a hand message: redraws that message (or closes it)."""
+        if not own_message(interaction):
+            with use_locale(await self.entry.locale_of(user_ref(interaction))):
+                await send_message(interaction, _(
+                    "That hand belongs to another player; /rummy hand shows yours."))
+            return
+        intent = self._hand_intent(interaction, control, values)
+
+        async def answer(outcome: Outcome) -> None:
+            if outcome.hand is not None:
+                await self._show_hand(interaction, outcome.hand,
+                                      _hand_note(intent, outcome), new=False)
+            elif outcome.ok:  # the move ended the game
+                await update_message(interaction, _("The game is over: the table message "
+                                                    "shows the result."), None)
+            else:
+                await self._refused(interaction, outcome, control, on_hand=True)
+
+        await self._handle(interaction, intent, answer, update=True)
+
+    def _hand_intent(self, interaction: discord.Interaction[Any], control: ControlId,
+                     values: Sequence[str]) -> Intent:
+        """The intent of a hand control (see the module docstring)."""
+        try:
+            state = HandState.decode(control.state)
+        except ValueError:
+            return self._unlisted(interaction, control, SortMode.SUIT)
+        verb = SCREEN_CONTROLS.get(control.action)
+        if verb is not None:
+            if control.action in ("c0", "c1"):
+                state = picked(state, int(control.action[1]), values)
+            return self.intent(interaction, Command(verb), table_id=control.table,
+                               version=control.version, selection=state.selection(),
+                               origin=ORIGIN)
+        number = offer_number(control.action, values)
+        if number is None or not listed(interaction, values):
+            return self._unlisted(interaction, control, state.sort)
+        return self.intent(interaction, Command("offer"), table_id=control.table,
+                           version=control.version, selection=state.selection(number),
+                           origin=ORIGIN)
+
+    def _unlisted(self, interaction: discord.Interaction[Any], control: ControlId,
+                  sort: SortMode) -> Intent:
+        """A hand control that names no offer its screen listed: an offer of no number,
+        which the entry point refuses (``unknown_offer``) with the fresh hand."""
+        return self.intent(interaction, Command("offer"), table_id=control.table,
+                           version=control.version, selection=Selection(sort=sort),
+                           origin=ORIGIN)
+
+    async def _show_hand(self, interaction: discord.Interaction[Any], model: HandModel,
+                         note: str | None, *, new: bool) -> None:
+        """Lay ``model`` out as the hand message: a ``new`` private message or the clicked
+        one redrawn; it becomes the player's anchored hand message."""
+        state = HandState.of(model)
+        content = hand_content(model.info, model, note)
+        controls = hand_controls(model.info, model, state, self.activity)
+        if new:
+            await send_message(interaction, content, controls)
+        else:
+            await update_message(interaction, content, controls)
+        self.sessions.set_anchor(model.info.id, interaction, user_ref(interaction).key, state,
+                                 model.info.version)
+
+    # --- refusals ---------------------------------------------------------------------------
+
+    async def _refused(self, interaction: discord.Interaction[Any], outcome: Outcome,
+                       control: ControlId | None = None, on_hand: bool = False) -> None:
+        """Say a refusal privately; a click on a closed table's hand message closes it.
+        Over the flow limits (``too_fast``) a click said so a moment ago (``quiet``) is only
+        acknowledged. Other refusals are said every time: on Discord they are private
+        (ephemeral), so repeating one bothers nobody else, and a press is answered."""
+        reply = outcome.reply
+        if reply.code == TOO_FAST and reply.quiet \
+                and interaction.type is discord.InteractionType.component:
+            await acknowledge(interaction)
+            return
+        info = None if reply.code != "no_table" or control is None else \
+            await self.entry.table_info(chat_key(interaction))
+        if reply.code == "no_table":
+            if control is None:
+                text = _("There is no game here; /rummy new opens one.")
+            elif info is None:
+                text = _("This game is over; /rummy new opens a new one.")
+                if on_hand:
+                    await update_message(interaction, text, None)
+                    return
+            elif info.id != control.table:
+                # A stale control of another table: say so and leave its message alone.
+                text = _("That button belongs to table {old}; the game here is table "
+                         "{table}. /rummy hand shows your hand.").format(old=control.table,
+                                                                          table=info.id)
+            else:
+                text = reply.text or _("That did not work.")
+        else:
+            text = reply.text or _("That did not work.")
+        for piece in pieces(text):
+            await send_message(interaction, piece)
+
+    # --- slash commands ---------------------------------------------------------------------
+
+    async def slash_text(self, interaction: discord.Interaction[Any], text: str,
+                         private: bool = False) -> None:
         """A slash command that is a chat command line (``join``, ``set timer=2m``, ...):
-        the reply goes to the user privately, or to the channel when it is public."""
-        user = user_ref(interaction)
-        with use_locale(await self.service.locale_of(user)):
-            verb = text.split()[0]
-            # Only the leaderboard is for everyone; a deferral fixes the visibility.
-            reply = await settle(interaction, self._run_text(interaction, text),
-                                 defer_after=self.defer_after, ephemeral=verb not in PUBLIC)
-            await self._answer_reply(interaction, reply, verb)
+        the reply goes to the user privately, or to the channel when it is public (and
+        not ``private``)."""
+        command = parse(text)
+        public = command.verb in PUBLIC and not private
+
+        async def answer(outcome: Outcome) -> None:
+            reply = outcome.reply
+            if not reply.ok:
+                await self._refused(interaction, outcome)
+            elif reply.text is not None:
+                for piece in pieces(reply.text):
+                    await send_message(interaction, piece,
+                                       ephemeral=reply.private or not public)
+            else:
+                await send_message(interaction, _done_text(command.verb))
+
+        await self._handle(interaction, self.intent(interaction, command), answer,
+                           ephemeral=not public)
 
     async def slash_new(self, interaction: discord.Interaction[Any], text: str) -> None:
         """``/rummy new``: open a lobby; the table message appears in the channel."""
-        user = user_ref(interaction)
-        key = chat_key(interaction)
-        with use_locale(await self.service.locale_of(user)):
-            reply = await settle(interaction, self._run_text(interaction, text),
-                                 defer_after=self.defer_after)
-            if not reply.ok:
-                await send_message(interaction, reply.text or _("That did not work."))
-                return
-            info = await self.service.table_info(key)
-            posted = info is not None and await self.store.get(info.id) is not None
-            if posted:
+
+        async def answer(outcome: Outcome) -> None:
+            if not outcome.ok:
+                await self._refused(interaction, outcome)
+            elif can_post(interaction):
                 await send_message(interaction, _("The table is open: the others join with "
                                                   "the Join button."))
             else:
@@ -183,273 +436,35 @@ class Flows:
                     "View Channel, Send Messages, Send Messages in Threads and Read Message "
                     "History in this channel."))
 
+        await self._handle(interaction, self.intent(interaction, parse(text)), answer)
+
     async def slash_hand(self, interaction: discord.Interaction[Any]) -> None:
         """``/rummy hand``: the private hand message."""
-        user = user_ref(interaction)
-        key = chat_key(interaction)
-        with use_locale(await self.service.locale_of(user)):
-            info = await self.service.table_info(key)
-            if info is None:
-                await send_message(interaction, _("There is no game here; /rummy new opens "
-                                                  "one."))
-                return
-            await self._new_hand(interaction, key, user, info, None)
+        await self._new_hand(interaction, self.intent(interaction, Command("hand")))
 
     async def slash_play(self, interaction: discord.Interaction[Any], text: str) -> None:
         """``/rummy play``: one line of the chat command language (see the module
         docstring); the answer is private."""
-        user = user_ref(interaction)
-        key = chat_key(interaction)
-        with use_locale(await self.service.locale_of(user)):
-            words = text.split()
-            verb = TABLE_VERBS.get(words[0].lstrip("/!").lower()) if words else None
-            info = await self.service.table_info(key)
-            if words and (verb is None or verb == "hand") and info is not None \
-                    and info.status is Status.PLAYING:
-                move = None if verb == "hand" else " ".join(words)
-                await self._new_hand(interaction, key, user, info, move, typed=True)
-                return
-            reply = await settle(interaction, self._run_text(interaction, text),
-                                 defer_after=self.defer_after)
-            if reply.text is not None:
-                for piece in pieces(reply.text):
-                    await send_message(interaction, piece)
-            else:
-                await send_message(interaction, _done_text(verb or ""))
-
-    # --- table verbs and public moves -----------------------------------------------------
-
-    async def _run_text(self, interaction: discord.Interaction[Any], text: str) -> Reply:
-        return await handle_text(self.service, chat_key(interaction), user_ref(interaction),
-                                 text, update_key=f"discord:{interaction.id}",
-                                 is_admin=is_admin(interaction))
-
-    async def _answer_reply(self, interaction: discord.Interaction[Any], reply: Reply,
-                            verb: str) -> None:
-        if reply.text is not None:
-            for piece in pieces(reply.text):
-                await send_message(interaction, piece, ephemeral=reply.private or not reply.ok)
+        command = parse(text)
+        if command.verb == "move":
+            await self._new_hand(interaction, self.intent(interaction, command, origin=ORIGIN),
+                                 typed=" ".join(text.split()))
+        elif command.verb == "hand":
+            await self._new_hand(interaction, self.intent(interaction, command))
         else:
-            await send_message(interaction, _done_text(verb))
-
-    async def _table_verb(self, interaction: discord.Interaction[Any], key: ChatKey,
-                          user: UserRef, verb: str) -> None:
-        reply = await settle(interaction, self._run_text(interaction, verb), update=True,
-                             defer_after=self.defer_after)
-        if reply.text is not None:
-            await send_message(interaction, reply.text, ephemeral=True)
-        else:
-            await acknowledge(interaction)
-
-    async def _public_move(self, interaction: discord.Interaction[Any], key: ChatKey,
-                           user: UserRef, verb: str, control: ControlId, info: TableInfo
-                           ) -> None:
-        """Next deal or a variant call from the table message: silent when it works."""
-        if verb != "next" and control.version != info.version:
-            # A call refers to the table as shown; it changed since.
-            await send_message(interaction, _("The table has changed since; look again "
-                                              "and press once more if it still fits."))
-            return
-        try:
-            await settle(interaction, self._act(interaction, key, user, verb), update=True,
-                         defer_after=self.defer_after)
-        except EngineError as error:
-            await send_message(interaction, localize_error(error))
-            return
-        await acknowledge(interaction)
-
-    async def _closed(self, interaction: discord.Interaction[Any], hand: bool) -> None:
-        text = _("This game is over; /rummy new opens a new one.")
-        if hand:
-            await update_message(interaction, text, None)
-        else:
-            await send_message(interaction, text)
-
-    # --- the private hand message -----------------------------------------------------------
-
-    async def _new_hand(self, interaction: discord.Interaction[Any], key: ChatKey,
-                        user: UserRef, info: TableInfo, move: str | None,
-                        typed: bool = False) -> None:
-        """Show my hand (``move`` None), Draw, Take or a ``typed`` command line
-        (``/rummy play``): answer with a new hand message."""
-        with self.sessions.busy(info.id, user.key):
-            work = self._play_then_view(interaction, key, user, move) if typed and move \
-                else self._move_then_view(interaction, key, user, move)
-            drawn = await settle(interaction, work, defer_after=self.defer_after)
-            if isinstance(drawn, str):
-                await send_message(interaction, drawn)
-                return
-            content, view, state = drawn
-            await send_message(interaction, content, view)
-            self.sessions.set_anchor(info.id, interaction, user, state)
-
-    async def _move_then_view(self, interaction: discord.Interaction[Any], key: ChatKey,
-                              user: UserRef, move: str | None
-                              ) -> Drawn:
-        try:
-            if move is not None:
-                await self._act(interaction, key, user, move)
-        except EngineError as error:
-            return localize_error(error)
-        return await hand_view(self.service, key, user)
-
-    async def _play_then_view(self, interaction: discord.Interaction[Any], key: ChatKey,
-                              user: UserRef, line: str) -> Drawn:
-        """A typed command line through the chat language, then the fresh hand noting it
-        (or the localised refusal, or the end of the game)."""
-        reply = await self._run_text(interaction, line)
-        if not reply.ok or reply.text is not None:
-            return reply.text or _("That did not work.")
-        echo = line if len(line) <= ECHO_LIMIT else line[:ECHO_LIMIT - 1] + "…"
-        return await hand_view(self.service, key, user,
-                               note=_("Done: {command}").format(command=escape(echo)))
-
-    async def _hand_click(self, interaction: discord.Interaction[Any], key: ChatKey,
-                          user: UserRef, info: TableInfo, control: ControlId,
-                          values: Sequence[str]) -> None:
-        with self.sessions.busy(info.id, user.key):
-            drawn = await settle(interaction,
-                                 self._hand_step(interaction, key, user, control, values),
-                                 update=True, defer_after=self.defer_after)
-            if isinstance(drawn, str):
-                await update_message(interaction, drawn, None)
-                return
-            content, view, state = drawn
-            await update_message(interaction, content, view)
-            self.sessions.set_anchor(info.id, interaction, user, state)
-
-    async def _hand_step(self, interaction: discord.Interaction[Any], key: ChatKey,
-                         user: UserRef, control: ControlId, values: Sequence[str]
-                         ) -> Drawn:
-        """One click on a hand message: returns the redrawn message (or a closing text)."""
-        try:
-            state: HandState | None = HandState.decode(control.state)
-        except ValueError:
-            state = None
-        try:
-            _info, view = await self.service.player_view(key, user)
-        except EngineError as error:
-            return localize_error(error)
-        if state is None:  # not ours: start from a fresh selection
-            state = HandState.fresh(view.hand)
-        elif not state.matches(view.hand):
-            return await hand_view(self.service, key, user,
-                                   HandState.fresh(view.hand, state.sort),
-                                   _("Your hand has changed; here it is again."))
-        step = HandStep(self, interaction, key, user, state)
-        return await step.run(control.action, values)
-
-    async def _act(self, interaction: discord.Interaction[Any], key: ChatKey, user: UserRef,
-                   command: str | Action) -> TableInfo:
-        return await self.service.act(key, user, command, update_key=f"discord:{interaction.id}")
+            await self.slash_text(interaction, text, private=True)
 
 
-class HandStep:
-    """One click on a hand message, from the decoded state to the redrawn message."""
-
-    def __init__(self, flows: Flows, interaction: discord.Interaction[Any], key: ChatKey,
-                 user: UserRef, state: HandState) -> None:
-        self.flows = flows
-        self.interaction = interaction
-        self.key = key
-        self.user = user
-        self.state = state
-
-    async def _model(self, state: HandState) -> HandModel:
-        return await hand_model(self.flows.service, self.key, self.user, mask=state.mask,
-                                sort=state.sort)
-
-    async def _redraw(self, state: HandState, note: str | None = None) -> Drawn:
-        return await hand_view(self.flows.service, self.key, self.user, state, note)
-
-    async def run(self, action: str, values: Sequence[str]) -> Drawn:
-        """Carry out ``action`` (a select's ``values`` with it) and draw the answer."""
-        state = self.state
-        if action in ("c0", "c1"):
-            return await self._redraw(self._pick(int(action[1]), values))
-        if action in ("refresh", "clear"):
-            return await self._redraw(state)
-        if action == "sort":
-            return await self._sort()
-        if action == "hint":
-            return await self._hint()
-        number = _offer_number(action, values)
-        if number is None:
-            return await self._redraw(state, _("That button is no longer in use."))
-        model = await self._model(state)
-        if number >= len(model.offers):
-            return await self._redraw(state, _("The table has changed since; look again and "
-                                               "press once more if it still fits."))
-        try:
-            await self.flows._act(self.interaction, self.key, self.user,
-                                  cast("Action", model.offers[number].action))
-        except EngineError as error:
-            return await self._redraw(state, "⚠ " + localize_error(error))
-        try:
-            _info, view = await self.flows.service.player_view(self.key, self.user)
-        except EngineError:
-            # The move ended the game: the table is no longer active.
-            return _("The game is over: the table message shows the result.")
-        return await self._redraw(HandState.fresh(view.hand, state.sort))
-
-    def _pick(self, page: int, values: Sequence[str]) -> HandState:
-        """The selection after the card select ``page`` (25 cards each) chose ``values``."""
-        shown = range(page * SELECT_LIMIT, (page + 1) * SELECT_LIMIT)
-        mask = self.state.mask
-        for index in shown:
-            mask &= ~(1 << index)
-        for value in values:
-            if value.isdigit() and int(value) in shown:
-                mask |= 1 << int(value)
-        return self.state.with_mask(mask)
-
-    async def _sort(self) -> Drawn:
-        """The next order, the same cards selected."""
-        chosen = (await self._model(self.state)).selected
-        sort = self.state.sort.next()
-        melds = await hand_melds(self.flows.service, self.key, self.user,
-                                 sort is SortMode.MELDS)
-        _info, view = await self.flows.service.player_view(self.key, self.user)
-        order = order_cards(view.hand, sort, melds)
-        return await self._redraw(HandState(self.state.digest, sort, mask_of(order, chosen)))
-
-    async def _hint(self) -> Drawn:
-        """The engine's suggestion (one of the seat's legal moves, found by the service's
-        engine workers) with its cards selected."""
-        model = await self._model(self.state)
-        if model.hint is None:
-            return await self._redraw(self.state, _("Hint: no meld in your hand yet."))
-        state = self.state.with_mask(model.hint_mask or self.state.mask)
-        return await self._redraw(state, hint_text(model.hint.action, model.view))
-
-
-def _offer_number(action: str, values: Sequence[str]) -> int | None:
-    """The offer a click names: ``o3`` (a button) or the value of the moves or controls
-    select."""
-    if action in ("mv", "mc") and values and values[0].isdigit():
-        return int(values[0])
-    if action.startswith("o") and action[1:].isdigit():
-        return int(action[1:])
-    return None
-
-
-async def hand_view(service: GameService, key: ChatKey, user: UserRef,
-                    state: HandState | None = None, note: str | None = None) -> Drawn:
-    """The user's hand message now (inside ``use_locale``): content, controls and the
-    state they show, laid out from the hand model; ``state``: the order and selection
-    (default: by suit, nothing selected); the closing text when the game is over."""
-    try:
-        if state is None:
-            _info, view = await service.player_view(key, user)
-            state = HandState.fresh(view.hand)
-        model = await hand_model(service, key, user, mask=state.mask, sort=state.sort)
-    except (NotPlaying, NoTable):
-        return _("The game is over: the table message shows the result.")
-    except EngineError as error:
-        return localize_error(error)
-    state = HandState(state.digest, model.sort, model.mask)
-    content = hand_content(model.info, model, note)
-    return content, hand_controls(model.info, model, state), state
+def _hand_note(intent: Intent, outcome: Outcome) -> str | None:
+    """The note under a redrawn hand: the hint, or why nothing was done."""
+    reply = outcome.reply
+    if outcome.ok:
+        return reply.text
+    if reply.code == "stale_control" and intent.command.verb != "offer":
+        return _("Your hand has changed; here it is again.")
+    if reply.code in ("stale_control", "unknown_offer"):
+        return reply.text
+    return "⚠ " + (reply.text or _("That did not work."))
 
 
 async def _apologise(interaction: discord.Interaction[Any]) -> None:

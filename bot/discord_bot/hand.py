@@ -9,30 +9,30 @@ independent. It fits: a selection is a bit mask over the hand in the display ord
 the hand model (:func:`bot.interaction.hand.order_cards`), in hex (15 cards: 4
 characters; 60 tiles: 15).
 
-A :class:`HandState` is valid only for the hand it was drawn for: ``digest`` (4 hex
-digits of a hash of the hand) spots a hand that changed since, and the bot then shows
-the fresh hand instead of acting on positions that moved.
+A :class:`HandState` is valid only for the hand it was drawn for: ``digest``
+(:func:`bot.interaction.hand.hand_digest`, 4 hex digits of a hash of the hand) travels
+with every control as :attr:`bot.ports.intents.Selection.digest`, and the service
+refuses a control drawn for a hand that changed since (answering with the fresh hand)
+instead of acting on positions that moved. A state that cannot be read is refused, never
+guessed (:meth:`HandState.decode` raises).
 
 Text form: ``<digest><sort><mask>``, e.g. ``3fa221c`` (melds first, cards 2-4 selected).
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from bot.interaction.hand import SortMode
-from engine.cards import Card, sort_cards
+from bot.interaction.hand import hand_digest
+from bot.ports.hand import HandModel, SortMode
+from bot.ports.intents import Selection
+from engine.cards import Card
+
+__all__ = ["HandState", "hand_digest"]
 
 _STATE = re.compile(r"^([0-9a-f]{4})([012])([0-9a-f]{1,16})$")
-
-
-def hand_digest(hand: Iterable[Card]) -> str:
-    """Four hex digits identifying the hand's cards (order does not matter)."""
-    text = " ".join(str(card) for card in sort_cards(hand))
-    return hashlib.sha1(text.encode()).hexdigest()[:4]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +48,11 @@ class HandState:
     def fresh(hand: Iterable[Card], sort: SortMode = SortMode.SUIT) -> HandState:
         """Nothing selected, for ``hand`` in order ``sort``."""
         return HandState(hand_digest(hand), sort)
+
+    @staticmethod
+    def of(model: HandModel) -> HandState:
+        """The state a hand model shows (its digest, order and selection)."""
+        return HandState(model.digest, model.sort, model.mask)
 
     def encode(self) -> str:
         """The text form (see the module docstring)."""
@@ -69,3 +74,8 @@ class HandState:
     def with_mask(self, mask: int) -> HandState:
         """The same hand and order with another selection."""
         return replace(self, mask=mask)
+
+    def selection(self, offer: int | None = None) -> Selection:
+        """The service's :class:`~bot.ports.intents.Selection` of this state (the digest
+        is checked), with the pressed ``offer`` number, if any."""
+        return Selection(self.mask, self.sort, self.digest, offer)

@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import _
+from bot.interaction.catalogue import variant_name
 from bot.interaction.hand import HandModel, SortMode
+from bot.ports.model import Status, TableInfo
 from bot.render.cards import cards_text
 from bot.render.lobby import render_lobby
 from bot.render.text import render_hand, render_hand_end, render_scores, render_table
-from bot.service.catalogue import variant_name
-from bot.service.model import Status, TableInfo
 from engine.state import Phase
 from engine.views import PublicView
 

@@ -80,6 +80,10 @@ ERROR_TEMPLATES: Mapping[str, str] = {
         "Table #{table} was saved by a newer version of the bot and cannot be loaded by "
         "this one; the bot's operator has been told."
     ),
+    "stale_control": N_(
+        "The table has changed since; look again and press once more if it still fits."
+    ),
+    "unknown_offer": N_("That button is not in use (any more); here is your hand again."),
     "too_fast": N_("Slow down: too many commands at once. Nothing was done."),
     "command_too_long": N_("That command is too long (at most {limit} characters)."),
 }
@@ -162,14 +166,53 @@ def localize_error(error: EngineError) -> str:
     """
     builder = _BUILDERS.get(error.code)
     try:
+        params = _shown_params(error.params)
         if builder is not None:
-            return builder(error.params)
+            return builder(params)
         template = ERROR_TEMPLATES.get(error.code) or _engine_template(error)
         if template is None:
             return error.message
-        return _(template).format(**error.params)
+        return _(template).format(**params)
     except (KeyError, IndexError, ValueError, TypeError):
         return error.message
+
+
+_CARD_PARAMS = ("card", "cards", "tile", "tiles")
+"""Params that hold cards or tiles in the engine's codes (``qh``, ``jk=8h 9h``): shown as
+the screen shows cards (``D♥``, ``🃏(8♥)``) in the reader's language."""
+
+
+def _shown_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` with the engine's codes in the reader's language: cards as the screen
+    shows them, a verb as its word (``abwerfen``), an example command in its words
+    (``abwerfen dhe``). A word that is no card stays as it is."""
+    from bot.i18n.notation import card_text, command_text, face_text, verb_word
+    from engine.commands import canonical_verb
+    from engine.errors import CardParseError
+    from engine.melds import CardSpec
+
+    def cards(text: str) -> str:
+        shown = []
+        for word in text.split():
+            try:
+                spec = CardSpec.parse(word)
+            except CardParseError:
+                shown.append(word)
+                continue
+            face = f"({face_text(spec.face)})" if spec.face is not None else ""
+            shown.append(card_text(spec.card) + face)
+        return " ".join(shown)
+
+    out = dict(params)
+    for key in _CARD_PARAMS:
+        if isinstance(out.get(key), str):
+            out[key] = cards(out[key])
+    if isinstance(out.get("verb"), str):
+        verb = canonical_verb(out["verb"])
+        out["verb"] = verb_word(verb) if verb is not None else out["verb"]
+    if isinstance(out.get("example"), str):
+        out["example"] = command_text(out["example"])
+    return out
 
 
 def error_template(cls: type[EngineError]) -> str | None:
@@ -329,7 +372,9 @@ _BAD_TILE = N_("'{text}' is not a tile (examples: {examples}).")
 def _bad_card(params: Mapping[str, Any]) -> str:
     """A card, or a tile at a table that plays with tiles (with that notation's examples)."""
     if params.get("piece") == "tile":
-        return _(_BAD_TILE).format(text=params["text"], examples=params["examples"])
+        from bot.i18n.notation import notation_examples
+
+        return _(_BAD_TILE).format(text=params["text"], examples=notation_examples(tiles=True))
     return _template("bad_card", {"text": params["text"]})
 
 

@@ -9,13 +9,15 @@ decides. Every other move is on the player's hand message (:mod:`bot.interaction
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from bot.i18n import N_, _
+from bot.interaction.catalogue import variant_ids
 from engine.commands import COMMANDS, CommandHelp, command_table
 from engine.state import Phase
 from engine.views import PublicView
 
-__all__ = ["PublicCall", "public_calls", "variant_verbs"]
+__all__ = ["PublicCall", "call_verbs", "public_calls", "variant_verbs"]
 
 _LABELS: dict[str, str] = {"call": N_("Rommé!"), "rummy": N_("Rommé!")}
 """Variant verb -> English label of its button; a verb not listed shows itself."""
@@ -49,3 +51,11 @@ def public_calls(view: PublicView) -> list[PublicCall]:
     return [PublicCall(number, verb.verb, _(_LABELS[verb.verb]) if verb.verb in _LABELS
                        else verb.verb.capitalize())
             for number, verb in enumerate(variant_verbs(view.rules.variant)) if _bare(verb)]
+
+
+@cache
+def call_verbs() -> frozenset[str]:
+    """Every verb that any variant offers as a call button (a button that names one of
+    these, and nothing else, is a call)."""
+    return frozenset(verb.verb for variant in variant_ids() for verb in variant_verbs(variant)
+                     if _bare(verb))

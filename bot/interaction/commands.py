@@ -1,86 +1,56 @@
-"""The one command route of every front end: typed text, a slash command, a button and a
-terminal line all become a :class:`Command` (verb + typed arguments), run by
-:func:`dispatch` through one registry of verbs (:data:`VERBS`: aliases in English and
-German, syntax, help text key, handler). The service fills in the seat.
+"""The chat command language of every front end: a typed line, a slash command, a
+terminal line all become a :class:`bot.ports.intents.Command` (verb + words) through
+:func:`parse`; the registry :data:`VERBS` holds each table verb's aliases in English and
+German, its syntax and its help text. The service carries commands out
+(:mod:`bot.service.verbs`).
 
 Table verbs: ``new [variant] [preset] [option=value ...]``, ``join``, ``leave``,
 ``addbot [easy|normal|hard]``, ``removebot [seat]``, ``set name=value ...``, ``start``,
 ``cancel``, ``back``, ``lang [en|de|auto]``, ``stats``, ``top``, ``export``, ``hand``,
 ``rules``, ``help``. Every other line is a game command of :mod:`engine.commands`
-(``draw``, ``meld 7h 8h 9h``, ...): the verb ``move`` with the line, or with an engine
-action when a button carries one, goes to :meth:`GameService.act`.
+(``draw``, ``meld 7h 8h 9h``, ...): the verb ``move`` with the line's words.
 """
 
 from __future__ import annotations
 
-import json
-from collections import Counter
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
-from bot.i18n import N_, _, normalize_locale, use_locale
-from bot.i18n.errors import localize_error
-from bot.render.lobby import render_lobby
-from bot.render.text import render_hand, render_help, render_rules
-from bot.service.errors import BadSetting, NoTable, NotFinished
-from bot.service.model import ChatKey, Status, UserRef
-from bot.service.service import GameService
-from bot.service.table_rules import table_rules
-from engine.actions import LayOff, SwapJoker
-from engine.commands import MissingMeldNumber, canonical_verb
-from engine.errors import CardParseError, CommandError, EngineError
-from engine.melds import CardSpec
+from bot.i18n import N_
+from bot.ports.intents import Command
+from engine.errors import CommandError
 from engine.rules import make_rules
 from engine.variants import VARIANTS
 
-
-@dataclass(frozen=True, slots=True)
-class Reply:
-    """What to answer the user: ``text`` (localised) and whether only they may see it
-    (``private``: an ephemeral message or the private chat). ``None`` text: nothing to say,
-    the table message shows the change."""
-
-    text: str | None
-    private: bool = False
-    ok: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class Command:
-    """One request of a person: the canonical ``verb`` (a key of :data:`VERBS`, or
-    ``move``), its words ``args`` and, from a button, the engine ``action`` it stands for
-    (its seat is replaced by the person's seat)."""
-
-    verb: str
-    args: tuple[str, ...] = ()
-    action: object | None = field(default=None, compare=True)
-
-
-@dataclass(frozen=True, slots=True)
-class Context:
-    """Who sent a command, where: the chat ``key``, the ``user``, the platform update's
-    idempotency key and whether the user administers the chat."""
-
-    service: GameService
-    key: ChatKey
-    user: UserRef
-    update_key: str | None = None
-    is_admin: bool = False
-
-
-Handler = Callable[[Context, Command], Awaitable[Reply]]
-
+__all__ = [
+    "MAX_COMMAND",
+    "MOVE",
+    "RULES_HINT",
+    "RULES_TOPICS",
+    "TABLE_HELP",
+    "TABLE_VERBS",
+    "TOO_LONG",
+    "VERBS",
+    "Command",
+    "CommandTooLong",
+    "NotNameValue",
+    "NotSeatNumber",
+    "Verb",
+    "pairs",
+    "parse",
+    "seat_number",
+    "split_new_args",
+]
 
 @dataclass(frozen=True, slots=True)
 class Verb:
     """One table verb of the registry: its ``name``, ``aliases`` (English and German),
-    the ``syntax`` shown in help, the ``help`` msgid and the ``handler``."""
+    the ``syntax`` shown in help and the ``help`` msgid."""
 
     name: str
     aliases: tuple[str, ...]
     syntax: str
     help: str
-    handler: Handler
 
 
 class NotNameValue(CommandError):
@@ -138,194 +108,46 @@ def split_new_args(words: Sequence[str]) -> tuple[str, str | None, dict[str, str
     return variant, preset, options
 
 
-# --- handlers ---------------------------------------------------------------------------
-
-
-async def _new(ctx: Context, command: Command) -> Reply:
-    variant, preset, options = split_new_args(command.args)
-    info = await ctx.service.new_table(ctx.key, ctx.user, variant, preset, options)
-    return Reply(render_lobby(info))
-
-
-async def _join(ctx: Context, command: Command) -> Reply:
-    await ctx.service.join(ctx.key, ctx.user, ctx.update_key)
-    return Reply(None)
-
-
-async def _leave(ctx: Context, command: Command) -> Reply:
-    await ctx.service.leave(ctx.key, ctx.user, ctx.update_key)
-    return Reply(None)
-
-
-async def _addbot(ctx: Context, command: Command) -> Reply:
-    level = command.args[0] if command.args else None
-    await ctx.service.add_ai(ctx.key, ctx.user, level or "normal", ctx.update_key)
-    return Reply(None)
-
-
-async def _removebot(ctx: Context, command: Command) -> Reply:
-    await ctx.service.remove_ai(ctx.key, ctx.user, _seat_number(command.args), ctx.update_key)
-    return Reply(None)
-
-
-async def _set(ctx: Context, command: Command) -> Reply:
-    await ctx.service.configure(ctx.key, ctx.user, _pairs("set", command.args), ctx.update_key)
-    return Reply(None)
-
-
-async def _start(ctx: Context, command: Command) -> Reply:
-    await ctx.service.start(ctx.key, ctx.user, ctx.update_key)
-    return Reply(None)
-
-
-async def _cancel(ctx: Context, command: Command) -> Reply:
-    await ctx.service.cancel(ctx.key, ctx.user, ctx.is_admin, ctx.update_key)
-    return Reply(None)
-
-
-async def _back(ctx: Context, command: Command) -> Reply:
-    await ctx.service.back(ctx.key, ctx.user, ctx.update_key)
-    return Reply(None)
-
-
-async def _lang(ctx: Context, command: Command) -> Reply:
-    args = command.args
-    if not args or args[0].lower() in ("auto", "platform"):
-        await ctx.service.set_locale(ctx.user, None)
-        with use_locale(normalize_locale(ctx.user.locale)):
-            return Reply(_("Language: from your app settings."), private=True)
-    word = args[0].lower()
-    if word[:2] not in ("en", "de"):
-        raise BadSetting(name="lang", value=word, accepts="en, de, auto")
-    locale = normalize_locale(word)
-    await ctx.service.set_locale(ctx.user, locale)
-    with use_locale(locale):
-        return Reply(_("Language: English."), private=True)
-
-
-async def _stats(ctx: Context, command: Command) -> Reply:
-    stats = await ctx.service.stats(ctx.user)
-    return Reply(_("{name}: {games} games, {wins} won.").format(name=ctx.user.name, **stats),
-                 private=True)
-
-
-async def _top(ctx: Context, command: Command) -> Reply:
-    rows = await ctx.service.leaderboard(ctx.key, 10)
-    if not rows:
-        return Reply(_("No finished games here yet."))
-    lines = [_("Best players here:")]
-    for rank, row in enumerate(rows, start=1):
-        lines.append(_("{rank}. {name}: {wins} won of {games}").format(rank=rank, **row))
-    return Reply("\n".join(lines))
-
-
-async def _export(ctx: Context, command: Command) -> Reply:
-    ended = await ctx.service.latest_ended(ctx.key)
-    if ended is None:
-        running = await ctx.service.table_info(ctx.key)
-        if running is not None and running.status is Status.PLAYING:
-            raise NotFinished()
-        raise NoTable()
-    record = await ctx.service.export(ended.id)
-    return Reply(json.dumps(record, ensure_ascii=False), private=True)
-
-
-async def _hand(ctx: Context, command: Command) -> Reply:
-    grouped = bool(command.args and command.args[0] in ("melds", "grouped"))
-    if not grouped:
-        _info, view = await ctx.service.player_view(ctx.key, ctx.user)
-        return Reply(render_hand(view), private=True)
-    facts = await ctx.service.hand_facts(ctx.key, ctx.user, melds=True)
-    return Reply(render_hand(facts.view, facts.melds), private=True)
-
-
-async def _rules(ctx: Context, command: Command) -> Reply:
-    table = await ctx.service.table_info(ctx.key)
-    if table is None:
-        return Reply(_(_RULES_HINT), private=True)
-    return Reply(render_rules(table_rules(table.variant, table.preset, dict(table.options))),
-                 private=True)
-
-
-async def _help(ctx: Context, command: Command) -> Reply:
-    current = await ctx.service.table_info(ctx.key)
-    rules = None if current is None else \
-        table_rules(current.variant, current.preset, dict(current.options))
-    return Reply(render_help(command.args[0] if command.args else None,
-                             None if current is None else current.variant, rules)
-                 + "\n\n" + _(_TABLE_HELP), private=True)
-
-
-async def _move(ctx: Context, command: Command) -> Reply:
-    move = command.action if command.action is not None else " ".join(command.args)
-    try:
-        await ctx.service.act(ctx.key, ctx.user, move, ctx.update_key)  # type: ignore[arg-type]
-    except MissingMeldNumber:
-        # ``layoff 2h`` / ``swap 8h``: when exactly one meld on the table takes those
-        # cards among the seat's legal moves, that meld is meant.
-        meld = await _the_only_meld(ctx, str(move))
-        if meld is None:
-            raise
-        await ctx.service.act(ctx.key, ctx.user, f"{move} {meld + 1}", ctx.update_key)
-    return Reply(None)
-
-
-async def _the_only_meld(ctx: Context, move: str) -> int | None:
-    """The index of the one meld that a ``layoff``/``swap`` of the move's cards may go to
-    (from the seat's legal moves, computed by the service's engine workers), else
-    ``None``."""
-    words = move.split()
-    verb = canonical_verb(words[0]) if words else None
-    try:
-        cards = Counter(CardSpec.parse(word).card for word in words[1:])
-    except CardParseError:
-        return None
-    facts = await ctx.service.hand_facts(ctx.key, ctx.user)
-    melds = set()
-    for action in facts.legal:
-        if verb == "layoff" and isinstance(action, LayOff):
-            put = Counter(spec.card for spec in action.cards)
-        elif verb == "swap" and isinstance(action, SwapJoker):
-            put = Counter((action.card,))
-        else:
-            continue
-        if put == cards:
-            melds.add(action.meld)
-    return melds.pop() if len(melds) == 1 else None
-
-
-_RULES_HINT = N_("There is no game here; new [variant] [preset] opens one.")
-_TABLE_HELP = N_("Table: new [variant] [preset] [option=value], join, leave, addbot, "
+RULES_HINT = N_("There is no game here; new [variant] [preset] opens one.")
+"""Said for ``rules`` where no table is."""
+RULES_TOPICS = N_("One topic: rules goal, deal, turn, melds, opening, layoff, jokers, out, "
+                  "scoring; the options alone: rules options.")
+"""Under the how-to of ``rules``: how to ask for one topic or the options alone."""
+TABLE_HELP = N_("Table: new [variant] [preset] [option=value], join, leave, addbot, "
                  "removebot, set option=value, start, cancel, back, lang de|en, stats, top, "
                  "export.")
+"""The table verbs in a line, under ``help``."""
 
 VERBS: dict[str, Verb] = {v.name: v for v in (
     Verb("new", ("neu",), "new [variant] [preset] [option=value ...]",
-         N_("Open a table in this chat"), _new),
-    Verb("join", ("beitreten", "mitspielen"), "join", N_("Join the table"), _join),
-    Verb("leave", ("verlassen",), "leave", N_("Leave the table"), _leave),
+         N_("Open a table in this chat")),
+    Verb("join", ("beitreten", "mitspielen"), "join", N_("Join the table")),
+    Verb("leave", ("verlassen",), "leave", N_("Leave the table")),
     Verb("addbot", ("addai", "ki"), "addbot [easy|normal|hard]",
-         N_("Add an AI player (host)"), _addbot),
-    Verb("removebot", ("removeai",), "removebot [seat]", N_("Remove an AI player (host)"),
-         _removebot),
+         N_("Add an AI player (host)")),
+    Verb("removebot", ("removeai", "entfernen"), "removebot [seat]",
+         N_("Remove an AI player (host)")),
     Verb("set", ("settings", "einstellungen"), "set option=value ...",
-         N_("Show or change the table settings (host)"), _set),
-    Verb("start", ("los",), "start", N_("Start the game (host)"), _start),
-    Verb("cancel", ("abbrechen",), "cancel", N_("Cancel the game (host or admin)"), _cancel),
-    Verb("back", ("zurück", "zurueck"), "back", N_("Play your seat again"), _back),
+         N_("Show or change the table settings (host)")),
+    Verb("start", ("los",), "start", N_("Start the game (host)")),
+    Verb("cancel", ("abbrechen",), "cancel", N_("Cancel the game (host or admin)")),
+    Verb("back", ("zurück", "zurueck"), "back", N_("Play your seat again")),
     Verb("lang", ("sprache", "language"), "lang [en|de|auto]",
-         N_("Your language: en, de or auto"), _lang),
-    Verb("stats", ("statistik",), "stats", N_("Your games and wins"), _stats),
-    Verb("top", ("rangliste",), "top", N_("Best players in this chat"), _top),
-    Verb("export", (), "export", N_("The record of the last game here"), _export),
-    Verb("hand", (), "hand [melds]", N_("Send me my hand privately"), _hand),
-    Verb("rules", ("regeln",), "rules", N_("The rules of this table"), _rules),
-    Verb("help", ("hilfe",), "help [command]", N_("How to play with this bot"), _help),
+         N_("Your language: en, de or auto")),
+    Verb("stats", ("statistik",), "stats", N_("Your games and wins")),
+    Verb("top", ("rangliste",), "top", N_("Best players in this chat")),
+    Verb("export", ("exportieren",), "export", N_("The record of the last game here")),
+    Verb("hand", (), "hand [melds]", N_("Send me my hand privately")),
+    Verb("rules", ("regeln",), "rules [topic]", N_("How to play and the rules of this table")),
+    Verb("help", ("hilfe",), "help [command]", N_("How to play with this bot")),
 )}
 """The table verbs, by name."""
 
-MOVE = Verb("move", (), "draw | take | meld 7h 8h 9h | ...", N_("A move of the game"), _move)
-"""Every line that is no table verb: a game command for :meth:`GameService.act`."""
+MOVE = Verb("move", (), "draw | take | meld 7h 8h 9h | ...", N_("A move of the game"))
+"""Every line that is no table verb: a game command (:mod:`engine.commands`)."""
+
+TOO_LONG = "too_long"
+"""The verb of a line longer than :data:`MAX_COMMAND` characters (refused, unread)."""
 
 TABLE_VERBS: dict[str, str] = {word: verb.name for verb in VERBS.values()
                                for word in (verb.name, *verb.aliases)}
@@ -334,10 +156,11 @@ TABLE_VERBS: dict[str, str] = {word: verb.name for verb in VERBS.values()
 
 def parse(text: str) -> Command:
     """The command of a typed line (``/join@RummyBot``, ``!addbot hard``, ``meld 7h 8h 9h``):
-    a table verb with its words, else ``move`` with the whole line. Raises
-    :class:`CommandTooLong`; an empty line is ``Command("")``."""
+    a table verb with its words, else ``move`` with the whole line; a line longer than
+    :data:`MAX_COMMAND` is ``Command(TOO_LONG)`` (the service refuses it with
+    :class:`CommandTooLong`); an empty line is ``Command("")``."""
     if len(text) > MAX_COMMAND:
-        raise CommandTooLong(limit=MAX_COMMAND)
+        return Command(TOO_LONG)
     body = text.strip()
     if body[:1] in ("/", "!"):
         body = body[1:]
@@ -351,34 +174,9 @@ def parse(text: str) -> Command:
     return Command(verb, tuple(words[1:]))
 
 
-async def dispatch(ctx: Context, command: Command) -> Reply:
-    """Run ``command`` for ``ctx.user`` and say what to answer. Never raises for bad input:
-    refusals come back as a localised, private ``Reply(ok=False)`` in the user's
-    language."""
-    locale = await ctx.service.locale_of(ctx.user)
-    with use_locale(locale):
-        try:
-            if not command.verb:
-                return Reply(_("Type help for the commands."), private=True, ok=False)
-            verb = MOVE if command.verb == MOVE.name else VERBS[command.verb]
-            return await verb.handler(ctx, command)
-        except EngineError as error:
-            return Reply(localize_error(error), private=True, ok=False)
-
-
-async def handle_text(service: GameService, key: ChatKey, user: UserRef, text: str,
-                      update_key: str | None = None, is_admin: bool = False) -> Reply:
-    """Run one typed line (:func:`parse`, then :func:`dispatch`)."""
-    ctx = Context(service, key, user, update_key, is_admin)
-    try:
-        command = parse(text)
-    except EngineError as error:
-        with use_locale(await service.locale_of(user)):
-            return Reply(localize_error(error), private=True, ok=False)
-    return await dispatch(ctx, command)
-
-
-def _seat_number(args: Sequence[str]) -> int | None:
+def seat_number(args: Sequence[str]) -> int | None:
+    """The seat number ``removebot`` names (``None``: the last AI seat). Raises
+    :class:`NotSeatNumber`."""
     if not args:
         return None
     word = args[0]
@@ -388,7 +186,8 @@ def _seat_number(args: Sequence[str]) -> int | None:
     return int(word)
 
 
-def _pairs(verb: str, args: Sequence[str]) -> dict[str, str]:
+def pairs(verb: str, args: Sequence[str]) -> dict[str, str]:
+    """``set`` words as name -> value. Raises :class:`NotNameValue`."""
     changes = {}
     for word in args:
         name, sep, value = word.partition("=")

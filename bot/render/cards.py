@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 
+from bot.i18n import notation
 from engine.cards import Card, sort_cards
 from engine.melds import CardSpec, Meld, Placed
 
@@ -35,8 +36,9 @@ _VULGAR: dict[Fraction, str] = {
 
 
 def card_text(card: Card) -> str:
-    """``7♥``, ``10♦``, ``Q♠``, ``🃏``."""
-    return card.pretty()
+    """``7♥``, ``10♦``, ``Q♠`` (German ``D♠``), ``🃏``, tiles ``🔴7``, in the current
+    language (:func:`bot.i18n.notation.card_text`)."""
+    return notation.card_text(card)
 
 
 def cards_text(cards: Iterable[Card]) -> str:
@@ -48,14 +50,14 @@ def cards_text(cards: Iterable[Card]) -> str:
 def placed_text(placed: Placed) -> str:
     """A card on the table; a joker shows its face: ``🃏(9♥)`` (``🃏(9)`` in a set of nines)."""
     if placed.card.is_joker:
-        return f"{card_text(placed.card)}({placed.face.pretty()})"
+        return f"{card_text(placed.card)}({notation.face_text(placed.face)})"
     return card_text(placed.card)
 
 
 def spec_text(spec: CardSpec) -> str:
     """A card named in an action or a hint; a declared joker as ``🃏(9♥)``."""
     if spec.card.is_joker and spec.face is not None:
-        return f"{card_text(spec.card)}({spec.face.pretty()})"
+        return f"{card_text(spec.card)}({notation.face_text(spec.face)})"
     return card_text(spec.card)
 
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from bot.i18n import N_, _
-from bot.service.ai_levels import level_of
-from bot.service.model import SeatKind, Status, TableInfo
-from bot.service.table_rules import table_rules
+from bot.ports.model import SeatKind, Status, TableInfo
+from bot.ports.table_rules import level_of, table_rules
 from engine.variants import get_variant
 
 LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}

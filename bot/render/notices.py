@@ -1,11 +1,11 @@
-"""Table announcements (:class:`bot.service.notifier.Notice`) as localised text."""
+"""Table announcements (:class:`bot.ports.screens.Notice`) as localised text."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 from bot.i18n import N_, _
-from bot.service.notifier import Notice
+from bot.ports.screens import Notice
 
 NOTICE_TEMPLATES: Mapping[str, str] = {
     "lobby_opened": N_("{name} opened a table. Join with join; the host starts with start."),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.i18n import N_, _
+from bot.i18n.notation import command_text, notation_examples, verb_aliases
 from engine.commands import COMMANDS, canonical_verb, command_table
 from engine.rules import Option, OptionValue, RuleSet
 from engine.variants import VARIANTS, get_variant
@@ -152,7 +153,9 @@ def render_help(verb: str | None = None, variant: str | None = None,
 
     ``verb`` (a verb or alias, e.g. from ``help meld``) limits the list to that
     command; an unknown word gives the whole list. With the table's ``rules``, verbs
-    those rules never allow are left out (``swap`` without a joker exchange).
+    those rules never allow are left out (``swap`` without a joker exchange). Verbs and
+    card codes are written in the current language (:mod:`bot.i18n.notation`); a German
+    screen names the German words only (the English ones are read too).
     """
     wanted = canonical_verb(verb) if verb else None
     table = COMMANDS if variant is None else command_table(variant)
@@ -160,15 +163,18 @@ def render_help(verb: str | None = None, variant: str | None = None,
     if rules is not None and not rules.var.joker_swap(rules):
         commands = [c for c in commands if c.verb != "swap"]
     var = VARIANTS.get(variant) if variant is not None else None
-    if var is not None and var.uses_tiles:
+    tiles = var is not None and var.uses_tiles
+    if tiles:
         lines = [_("Commands (tiles are written like {examples}):").format(
-            examples=var.notation_examples)]
+            examples=notation_examples(tiles))]
     else:
-        lines = [_("Commands (cards are written like 7h 10d qs ac jk):")]
+        lines = [_("Commands (cards are written like {examples}):").format(
+            examples=notation_examples(tiles))]
     for command in commands:
         help_text = _(command.help)
-        line = f"  {command.syntax} — {help_text}"
-        if command.aliases:
-            line += " " + _("(also: {aliases})").format(aliases=", ".join(command.aliases))
+        line = f"  {command_text(command.syntax, tiles)} — {help_text}"
+        aliases = verb_aliases(command.verb, command.aliases)
+        if aliases:
+            line += " " + _("(also: {aliases})").format(aliases=", ".join(aliases))
         lines.append(line)
     return "\n".join(lines)

@@ -48,6 +48,7 @@ __all__ = [
     "render_rules",
     "render_scores",
     "render_table",
+    "turn_line",
 ]
 
 MAX_CHARS = 4000
@@ -81,6 +82,12 @@ def _turn_line(view: PublicView) -> str:
     if view.phase is Phase.DRAW:
         return _("{name} to play: draw from the stock or take the upcard.").format(name=name)
     return _("{name} to play: meld, lay off or discard.").format(name=name)
+
+
+def turn_line(view: PublicView) -> str:
+    """Whose turn it is and what they may do ("ben to play: meld, lay off or discard."),
+    or that the deal or the game is over: the table screen's second line."""
+    return _turn_line(view)
 
 
 def render_match_goal(rules: RuleSet) -> str:

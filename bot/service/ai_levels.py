@@ -10,22 +10,14 @@ whose kind :func:`engine.ai.make_ai` does not know (yet) is refused with
 
 from __future__ import annotations
 
+from bot.ports.table_rules import AI_LEVELS, DEFAULT_LEVEL, LEVEL_ALIASES
 from bot.service.errors import AILevelUnavailable, BadSetting
 from engine.ai import UnknownAI, make_ai
 
-LEVELS: dict[str, str] = {"easy": "random", "normal": "greedy", "hard": "hard"}
-"""Level -> :func:`engine.ai.make_ai` kind."""
-
-DEFAULT_LEVEL = "normal"
-"""The level of ``addbot`` without a word, of the lobby's Add AI button and of the
-autopilot."""
-
-ALIASES: dict[str, str] = {
-    "leicht": "easy", "einfach": "easy", "random": "easy",
-    "mittel": "normal", "normal": "normal", "greedy": "normal",
-    "schwer": "hard", "stark": "hard",
-}
-"""Further words for the levels (German, and the kinds' own names)."""
+LEVELS = AI_LEVELS
+"""Level -> :func:`engine.ai.make_ai` kind (:data:`bot.ports.table_rules.AI_LEVELS`)."""
+ALIASES = LEVEL_ALIASES
+"""Further words for the levels (:data:`bot.ports.table_rules.LEVEL_ALIASES`)."""
 
 
 def level_word(word: str | None) -> str:
@@ -50,12 +42,4 @@ def ai_kind(level: str) -> str:
         make_ai(kind, seed=0)
     except UnknownAI:
         raise AILevelUnavailable(level=level) from None
-    return kind
-
-
-def level_of(kind: str) -> str:
-    """The level a stored AI kind plays at (an unknown kind is shown as itself)."""
-    for level, known in LEVELS.items():
-        if known == kind:
-            return level
     return kind

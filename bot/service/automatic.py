@@ -1,65 +1,67 @@
 """What tables do on their own: AI moves, the next deal, turn-timer warnings and expiry
-(the autopilot), idle and lobby ends, run by :class:`bot.service.scheduler.Scheduler`
-when due, each isolated from the other tables."""
+(the autopilot), idle and lobby ends (:class:`AutomaticSteps`), run by
+:class:`bot.service.scheduler.Scheduler` when due, each isolated from the other tables.
+Every step is one worker call at most (the AI's move and the people's screen facts in the
+new position together), one commit, then the screens are published."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from dataclasses import replace
 
+from bot.ports.model import SeatKind, Status
+from bot.ports.screens import Notice, TimerWarning
 from bot.service import engine_work
-from bot.service.compute import BudgetExceeded, Lane, WorkerLost
-from bot.service.core import (
+from bot.service.changes import (
+    Change,
+    Committed,
+    Step,
+    TableChanges,
+    result_rows,
+    why_failed,
+)
+from bot.service.compute import BudgetExceeded, Compute, Lane, WorkerLost
+from bot.service.limits import (
     HINT_CACHE,
     LEASE_SECONDS,
     MAX_TURN_ACTIONS,
     QUICK_AFTER_TIMEOUT,
     QUICK_BUDGET,
     UPDATE_KEY_SECONDS,
-    Change,
-    StaleTable,
-    Step,
-    result_rows,
-    safely,
-    why_failed,
 )
-from bot.service.model import (
-    SeatKind,
-    Status,
-    Table,
-)
-from bot.service.notifier import Notice
-from bot.service.play import PlaySteps
-from bot.service.scheduler import Scheduler
+from bot.service.model import Table
+from bot.service.play import applied_change
+from bot.service.publish import Publisher
 from bot.service.scheduling import Due, due_kind
+from bot.service.screens import Screens, people
 from engine.actions import NextDeal
-from engine.game import current_player
+
+__all__ = ["AutomaticSteps", "StaleTable"]
 
 log = logging.getLogger(__name__)
 
 
-class AutomaticSteps(PlaySteps):
-    """Automatic steps (see the module docstring)."""
+class StaleTable(Exception):
+    """A due step that another worker already handled."""
 
-    @property
-    def scheduler(self) -> Scheduler:
-        """The due-work loop of this service (:class:`bot.service.scheduler.Scheduler`)."""
-        if self._scheduler is None:
-            self._scheduler = Scheduler(self)
-        return self._scheduler
 
-    async def tick(self) -> int:
-        """Run every automatic step that is due now (AI moves, timer warnings and expiry,
-        the next deal, idle ends); returns how many steps ran. A failing table is backed
-        off and never stops the others (:meth:`Scheduler.run_due_now`)."""
-        return await self.scheduler.run_due_now()
+class AutomaticSteps:
+    """Automatic steps (see the module docstring). ``worker_id``: this service's name in
+    leases on due work."""
 
-    async def run(self, stop: asyncio.Event, max_sleep: float = 30.0) -> None:
-        """Run due steps whenever something is due until ``stop`` is set (the bot's
-        background loop; see :class:`bot.service.scheduler.Scheduler`)."""
-        await self.scheduler.run(stop, max_sleep)
+    def __init__(self, changes: TableChanges, screens: Screens, publisher: Publisher,
+                 compute: Compute, budget: float, worker_id: str) -> None:
+        self.changes = changes
+        self.repo = changes.repo
+        self.clock = changes.clock
+        self.screens = screens
+        self.publisher = publisher
+        self.compute = compute
+        self.budget = budget
+        self.worker_id = worker_id
+        #: Table id -> AI actions still to play quickly after a decision over budget.
+        self._quick: dict[int, int] = {}
 
     async def prune_update_keys(self, now: float | None = None) -> int:
         """Forget idempotency keys older than :data:`UPDATE_KEY_SECONDS` (``now``: Unix
@@ -68,8 +70,9 @@ class AutomaticSteps(PlaySteps):
         return await self.repo.prune_updates(now - UPDATE_KEY_SECONDS)
 
     async def run_due(self, table_id: int) -> bool:
-        """Run the automatic step table ``table_id`` needs now, if any; True when one
-        ran. Raises whatever the step raised (the scheduler backs the table off)."""
+        """Run the automatic step table ``table_id`` needs now, if any, and show it; True
+        when one ran. Raises whatever the step raised (the scheduler backs the table
+        off)."""
         now = self.clock.now()
         if not await self.repo.claim_due(table_id, self.worker_id, now, LEASE_SECONDS):
             return False  # another worker is on it
@@ -100,12 +103,21 @@ class AutomaticSteps(PlaySteps):
             return await steps[kind](current)
 
         try:
-            await self._change(table.key, guarded, None)
+            committed = await self.changes.run(table.id, guarded, None, table)
         except StaleTable:
             return False
+        if committed.stored:
+            await self._show(committed)
         if kind is Due.WARN:
-            await self._warn(table)
+            await self._warn(committed.table)
         return True
+
+    async def _show(self, committed: Committed) -> None:
+        locales = await self.screens.locales(committed.table)
+        await self.publisher.publish(await self.screens.update(committed, locales))
+
+    def _ai_seed(self, table: Table) -> int:
+        return table.seed + 7919 * table.version
 
     async def _ai_step(self, table: Table) -> Change:
         """The AI plays one action for the automated seat to act (after other AI seats
@@ -120,37 +132,49 @@ class AutomaticSteps(PlaySteps):
         try:
             if quick:
                 raise BudgetExceeded("a recent decision of this table")
-            action, state, events = await self.compute.call(
+            action, state, events, facts = await self.compute.call(
                 engine_work.ai_move, table.state, seat, table.seats[seat].ai, callers,
-                self._ai_seed(table), budget=self.budget, lane=Lane.BACKGROUND)
+                self._ai_seed(table), people(table), table.seed, budget=self.budget,
+                lane=Lane.BACKGROUND)
         except (BudgetExceeded, WorkerLost) as error:
             if not quick:
                 log.warning("table %d: AI decision %s; playing quick moves for its next "
                             "%d AI actions", table.id, why_failed(error), QUICK_AFTER_TIMEOUT)
                 quick = QUICK_AFTER_TIMEOUT + 1
-            action, state, events = await self.compute.call(
-                engine_work.quick_move, table.state, seat, budget=QUICK_BUDGET,
-                lane=Lane.BACKGROUND)
+            action, state, events, facts = await self.compute.call(
+                engine_work.quick_move, table.state, seat, people(table), table.seed,
+                budget=QUICK_BUDGET, lane=Lane.BACKGROUND)
             if quick > 1:
                 self._quick[table.id] = quick - 1
                 while len(self._quick) > HINT_CACHE:
-                    self._quick.popitem(last=False)
-        change = self._applied_change(table, action, state, events, "ai")
+                    self._quick.pop(next(iter(self._quick)))
+        change = applied_change(table, action, state, events, "ai")
         change.human = False
+        change.facts = facts
         return change
 
     async def _next_deal_step(self, table: Table) -> Change:
-        change = await self._apply_move(table, NextDeal(0), "timer", Lane.BACKGROUND)
+        assert table.state is not None
+        try:
+            state, events, facts = await self.compute.call(
+                engine_work.apply_move, table.state, NextDeal(0), people(table), table.seed,
+                budget=self.budget, lane=Lane.BACKGROUND)
+        except (BudgetExceeded, WorkerLost) as error:
+            log.warning("table %d: next deal %s", table.id, why_failed(error))
+            raise
+        change = applied_change(table, NextDeal(0), state, events, "timer")
         change.human = False
+        change.facts = facts
         return change
 
     async def _warn_step(self, table: Table) -> Change:
         return Change(replace(table, warned=True), human=False, hands=set())
 
     async def _expired_step(self, table: Table) -> Change:
-        """The turn ran out: the AI plays the whole turn for the player (announced); after
-        ``autopilot_after`` missed turns in a row it keeps the seat until ``back``. A
-        decision over budget is replaced by :func:`engine.game.quick_action`."""
+        """The turn ran out: the AI plays the whole turn for the player (announced), in
+        one worker call; after ``autopilot_after`` missed turns in a row it keeps the seat
+        until ``back``. A turn over budget is played by :func:`engine.game.quick_action`
+        instead."""
         assert table.state is not None
         seat = table.state.current
         seats = list(table.seats)
@@ -162,26 +186,22 @@ class AutomaticSteps(PlaySteps):
         if auto:
             notices.append(Notice("autopilot_on", {"name": name}))
         current = replace(table, seats=tuple(seats))
-        total = Change(current, notices=notices, human=False, hands=set())
-        deal = table.state.deal_number
         seed = self._ai_seed(table) + seat
-        for _ in range(MAX_TURN_ACTIONS):
-            state = current.state
-            if state is None or current.status is not Status.PLAYING \
-                    or current_player(state) != seat or state.deal_number != deal:
-                break
-            try:
-                action = await self.compute.call(
-                    engine_work.ai_decision, state, seat, seats[seat].ai, seed,
-                    budget=self.budget, lane=Lane.BACKGROUND)
-                step = await self._apply_move(current, action, "timer", Lane.BACKGROUND)
-            except (BudgetExceeded, WorkerLost) as error:
-                log.warning("table %d: autopilot decision %s; playing a quick move",
-                            current.id, why_failed(error))
-                action, after, events = await self.compute.call(
-                    engine_work.quick_move, state, seat, budget=QUICK_BUDGET,
-                    lane=Lane.BACKGROUND)
-                step = self._applied_change(current, action, after, events, "timer")
+        try:
+            played, facts = await self.compute.call(
+                engine_work.autopilot_turn, table.state, seat, seats[seat].ai, seed,
+                MAX_TURN_ACTIONS, people(table), table.seed, budget=self.budget,
+                lane=Lane.BACKGROUND)
+        except (BudgetExceeded, WorkerLost) as error:
+            log.warning("table %d: autopilot turn %s; playing quick moves", table.id,
+                        why_failed(error))
+            played, facts = await self.compute.call(
+                engine_work.autopilot_turn, table.state, seat, seats[seat].ai, seed,
+                MAX_TURN_ACTIONS, people(table), table.seed, True, budget=QUICK_BUDGET,
+                lane=Lane.BACKGROUND)
+        total = Change(current, notices=notices, human=False, hands=set())
+        for action, state, events in played:
+            step = applied_change(current, action, state, events, "timer")
             current = step.table
             total.log.extend(step.log)
             total.events.extend(step.events)
@@ -189,6 +209,7 @@ class AutomaticSteps(PlaySteps):
             total.hands = None if step.hands is None or total.hands is None \
                 else total.hands | step.hands
         total.table = current
+        total.facts = facts
         return total
 
     async def _idle_step(self, table: Table) -> Change:
@@ -202,13 +223,14 @@ class AutomaticSteps(PlaySteps):
         return Change(new, log=[(None, "expired", "timer")], human=False,
                       notices=[Notice("lobby_expired", {})])
 
-    async def _warn(self, before: Table) -> None:
-        table = await self.repo.get_table(before.id)
-        notifier = self.notifiers.get(before.key.platform)
-        if table is None or notifier is None or table.state is None or table.deadline is None:
+    async def _warn(self, table: Table) -> None:
+        if table.state is None or table.deadline is None:
             return
         seat = table.state.current
         user_key = table.seats[seat].user
-        if user_key is not None:
-            await safely(notifier.timer_warning(table.info(), seat, user_key,
-                                                 table.deadline - self.clock.now()))
+        if user_key is None:
+            return
+        locales = await self.screens.locales(table)
+        await self.publisher.warn(TimerWarning(table.info(), seat, user_key,
+                                               table.deadline - self.clock.now(),
+                                               locales.table(table)))

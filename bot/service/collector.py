@@ -16,7 +16,7 @@ is sent (:meth:`BetweenCalls.after_call`): the youngest generation after every c
 everything every :data:`FULL_EVERY` calls (the caches alive beside the frozen start-up
 heap: a few milliseconds, up to 33 ms measured while the caches held the melds of
 Romanian racks of 60-70 tiles). A call's objects are dead by then, so no collection
-walks them. The bench's timed parts do the same (:func:`bot.bench.heap.worker_heap`).
+walks them. The bench's timed parts do the same (:func:`benchmarks.heap.worker_heap`).
 """
 
 from __future__ import annotations

@@ -7,30 +7,101 @@ from __future__ import annotations
 import gc
 import multiprocessing
 from collections.abc import Sequence
+from typing import cast
 
+from bot.interaction.hand import offer_actions, order_cards
+from bot.ports.hand import SortMode
+from bot.ports.screens import SeatFacts
+from bot.service.errors import UnknownOffer
 from engine.actions import Action
 from engine.ai import make_ai
 from engine.ai.interrupt import interrupt
 from engine.cards import Card
 from engine.commands import format_action
+from engine.dealing import new_game
 from engine.events import Event
-from engine.game import apply, can, legal_actions, quick_action
+from engine.game import apply, can, current_player, legal_actions, quick_action
 from engine.rules import RuleSet
 from engine.search import Partition, best_melds
 from engine.state import GameState
 from engine.views import view_for
 
 Applied = tuple[Action, GameState, tuple[Event, ...]]
+Facts = dict[int, SeatFacts]
+"""Seat -> the engine's facts for that seat's screen (:func:`seat_facts`)."""
 
 
-def apply_move(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...]]:
-    """:func:`engine.game.apply` (a person's move, verified by the engine)."""
-    return apply(state, action)
+def facts_seed(table_seed: int, state: GameState, seat: int) -> int:
+    """The seed of a seat's suggested move: a function of the table, the game state's
+    version and the seat only, so the facts of a position are the same whoever computes
+    them (another worker, after a restart) and a pressed offer number is resolved against
+    exactly the offers its screen showed."""
+    return table_seed + 7919 * state.version + 104729 * seat
+
+
+def seat_facts(state: GameState, seat: int, table_seed: int) -> SeatFacts:
+    """What a seat's hand screen is built from: its legal actions now (in the engine's
+    order), the suggestion (:func:`engine.ai.make_ai` ``"greedy"`` deciding on the seat's
+    own view; always one of the returned actions: a decision outside the engine's list is
+    added when :func:`engine.game.can` accepts it, else the list's first move is
+    suggested; ``None`` when the seat has nothing to do) and the best melds of the hand
+    for the "melds first" order (:func:`engine.search.best_melds`)."""
+    legal = legal_actions(state, seat)
+    suggestion = make_ai("greedy", seed=facts_seed(table_seed, state, seat)).decide(
+        view_for(state, seat), legal) if legal else None
+    if suggestion is not None and suggestion not in legal:
+        # An AI may compose a move the list leaves out (German: a first meld of several
+        # melds); offered only when the engine accepts it, else the list's first move.
+        if can(state, suggestion):
+            legal.append(suggestion)
+        else:
+            suggestion = legal[0]
+    return SeatFacts(tuple(legal), suggestion, best_melds(state.hands[seat], state.rules))
+
+
+def facts_for(state: GameState, seats: Sequence[int], table_seed: int) -> Facts:
+    """:func:`seat_facts` of each of ``seats``."""
+    return {seat: seat_facts(state, seat, table_seed) for seat in seats}
+
+
+def apply_move(state: GameState, action: Action, seats: Sequence[int] = (),
+               table_seed: int = 0) -> tuple[GameState, tuple[Event, ...], Facts]:
+    """:func:`engine.game.apply` (a person's move, verified by the engine), and the facts
+    of ``seats`` in the new position."""
+    new, events = apply(state, action)
+    return new, events, facts_for(new, seats, table_seed)
+
+
+def pressed_offer(state: GameState, seat: int, mask: int, sort: int, number: int,
+                  table_seed: int) -> Action:
+    """The action of offer ``number`` on the seat's hand screen drawn for the selection
+    ``mask`` over the hand in order ``sort``
+    (:func:`bot.interaction.hand.offer_actions` of :func:`seat_facts`). Raises
+    :class:`UnknownOffer` when the screen has no such offer."""
+    facts = seat_facts(state, seat, table_seed)
+    order = order_cards(state.hands[seat], SortMode(sort), facts.melds)
+    offers = offer_actions(order, mask, facts.legal)
+    if not 0 <= number < len(offers):
+        raise UnknownOffer(number=number)
+    # a legal action of the seat: the shared ones or a variant's own (typed as Action)
+    return cast("Action", offers[number][0])
+
+
+def press_offer(state: GameState, seat: int, mask: int, sort: int, number: int,
+                seats: Sequence[int], table_seed: int
+                ) -> tuple[Action, GameState, tuple[Event, ...], Facts]:
+    """:func:`pressed_offer`, applied, and the facts of ``seats`` in the new position:
+    a pressed button is one worker call."""
+    action = pressed_offer(state, seat, mask, sort, number, table_seed)
+    new, events = apply(state, action)
+    return action, new, events, facts_for(new, seats, table_seed)
 
 
 def ai_move(state: GameState, seat: int, kind: str, callers: Sequence[str | None],
-            seed: int) -> Applied:
-    """The AI's move for ``seat`` (the seat to act, an AI of ``kind``), applied.
+            seed: int, seats: Sequence[int] = (), table_seed: int = 0
+            ) -> tuple[Action, GameState, tuple[Event, ...], Facts]:
+    """The AI's move for ``seat`` (the seat to act, an AI of ``kind``), applied, and the
+    facts of ``seats`` in the new position.
 
     First the AI seats of ``callers`` (per seat an AI kind, ``None`` for a person, who is
     never asked) may act out of turn (:func:`engine.ai.interrupt.interrupt`: Rummy 500's
@@ -43,47 +114,49 @@ def ai_move(state: GameState, seat: int, kind: str, callers: Sequence[str | None
     action = called if called is not None else make_ai(kind, seed=seed + seat).decide(
         view_for(state, seat), legal_actions(state, seat))
     new, events = apply(state, action)
-    return action, new, events
+    return action, new, events, facts_for(new, seats, table_seed)
 
 
-def ai_decision(state: GameState, seat: int, kind: str, seed: int) -> Action:
-    """The AI's choice for ``seat`` (autopilot of a person's turn), not applied."""
-    return make_ai(kind, seed=seed).decide(view_for(state, seat), legal_actions(state, seat))
+def autopilot_turn(state: GameState, seat: int, kind: str, seed: int, max_actions: int,
+                   seats: Sequence[int] = (), table_seed: int = 0, quick: bool = False
+                   ) -> tuple[list[Applied], Facts]:
+    """The AI of ``kind`` plays ``seat``'s whole turn (its time ran out): actions until
+    another seat is to move, the deal ends or ``max_actions`` were played, each as
+    (action, the state after it, its events) in order; then the facts of ``seats``. ``quick``:
+    :func:`engine.game.quick_action` decides instead (the fallback when the AI ran out of
+    its budget)."""
+    played: list[Applied] = []
+    deal = state.deal_number
+    for _ in range(max_actions):
+        if current_player(state) != seat or state.deal_number != deal:
+            break
+        action = quick_action(state, seat) if quick else make_ai(kind, seed=seed).decide(
+            view_for(state, seat), legal_actions(state, seat))
+        state, events = apply(state, action)
+        played.append((action, state, events))
+    return played, facts_for(state, seats, table_seed)
 
 
-def quick_move(state: GameState, seat: int) -> Applied:
-    """:func:`engine.game.quick_action` for ``seat``, applied: the fallback when an AI
-    decision ran out of its budget."""
+def quick_move(state: GameState, seat: int, seats: Sequence[int] = (), table_seed: int = 0
+               ) -> tuple[Action, GameState, tuple[Event, ...], Facts]:
+    """:func:`engine.game.quick_action` for ``seat``, applied, and the facts of
+    ``seats``: the fallback when an AI decision ran out of its budget."""
     action = quick_action(state, seat)
     new, events = apply(state, action)
-    return action, new, events
+    return action, new, events, facts_for(new, seats, table_seed)
+
+
+def deal(rules: RuleSet, names: Sequence[str], seed: int, seats: Sequence[int]
+         ) -> tuple[GameState, Facts]:
+    """The first deal of a new game (:func:`engine.dealing.new_game`) and the facts of
+    ``seats`` (the people's)."""
+    state = new_game(rules, list(names), seed=seed)
+    return state, facts_for(state, seats, seed)
 
 
 def hint(hand: Sequence[Card], rules: RuleSet) -> Partition:
     """The best melds of a hand (:func:`engine.search.best_melds`)."""
     return best_melds(tuple(hand), rules)
-
-
-def hand_facts(state: GameState, seat: int, seed: int, melds: bool
-               ) -> tuple[list[Action], Action | None, Partition | None]:
-    """What a seat's hand screen is built from: its legal actions now (in the engine's
-    order), the suggestion (:func:`engine.ai.make_ai` ``"greedy"`` deciding on the seat's
-    own view; always one of the returned actions: a decision outside the engine's list is
-    added when :func:`engine.game.can` accepts it, else the list's first move is
-    suggested; ``None`` when the seat has nothing to do) and, when ``melds``, the best
-    melds of the hand for the "melds first" order (:func:`engine.search.best_melds`)."""
-    legal = legal_actions(state, seat)
-    suggestion = make_ai("greedy", seed=seed).decide(view_for(state, seat), legal) \
-        if legal else None
-    if suggestion is not None and suggestion not in legal:
-        # An AI may compose a move the list leaves out (German: a first meld of several
-        # melds); offered only when the engine accepts it, else the list's first move.
-        if can(state, suggestion):
-            legal.append(suggestion)
-        else:
-            suggestion = legal[0]
-    partition = best_melds(state.hands[seat], state.rules) if melds else None
-    return legal, suggestion, partition
 
 
 def legal_commands(state: GameState, seat: int) -> list[str]:
@@ -100,8 +173,6 @@ def warm_up() -> int:
     and tables that live as long as the worker (19,000 objects after warm-up, 2.5-5 ms
     of every full collection). What is frozen is alive, collected just before; an object
     frozen that dies later is freed by reference counting as usual."""
-    from engine.dealing import new_game
-    from engine.game import current_player
     from engine.rules import make_rules
     from engine.variants import VARIANTS
 

@@ -163,3 +163,19 @@ class AILevelUnavailable(ServiceError):
 
     code = "ai_level_unavailable"
     template = "the {level} AI is not available yet"
+
+
+class StaleControl(ServiceError):
+    """A control drawn for an older table version or another hand: nothing was done; the
+    person gets the fresh screen."""
+
+    code = "stale_control"
+    template = "the table has changed since; look again and press once more if it still fits"
+
+
+class UnknownOffer(ServiceError):
+    """An offer number the hand screen it names never listed (a forged or garbled
+    control): nothing was done."""
+
+    code = "unknown_offer"
+    template = "that button is not in use (any more); here is your hand again"

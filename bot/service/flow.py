@@ -76,12 +76,14 @@ class FlowControl:
     """Per-person and per-chat token buckets, and coalesced refusals (module docs).
 
     ``user_rate`` / ``chat_rate``: ``(burst, seconds)`` as in :data:`USER_RATE`.
-    ``clock``: seconds for the refusal window (injectable for tests)."""
+    ``clock``: seconds for the refusal window (injectable for tests). ``limited=False``
+    admits everything (the terminal: one person at their own keyboard)."""
 
     def __init__(self, user_rate: tuple[int, float] = USER_RATE,
                  chat_rate: tuple[int, float] = CHAT_RATE, max_keys: int = MAX_KEYS,
                  coalesce: float = COALESCE_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, limited: bool = True) -> None:
+        self.limited = limited
         self._users: _Bounded[str, AsyncLimiter] = _Bounded(
             max_keys, lambda: AsyncLimiter(*user_rate))
         self._chats: _Bounded[str, AsyncLimiter] = _Bounded(
@@ -95,6 +97,8 @@ class FlowControl:
     async def admit(self, user_key: str, chat_key: str) -> bool:
         """Take a token for the person and one for the chat; False (taking nothing) when
         either bucket is empty."""
+        if not self.limited:
+            return True
         user = self._users.get(user_key)
         chat = self._chats.get(chat_key)
         if not (user.has_capacity() and chat.has_capacity()):

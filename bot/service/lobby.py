@@ -10,7 +10,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from bot.i18n import SUPPORTED_LOCALES, normalize_locale
-from bot.service.ai_levels import DEFAULT_LEVEL, ai_kind
+from bot.ports.model import TIMERS, Seat, SeatKind, Status, UserRef
+from bot.ports.table_rules import DEFAULT_LEVEL
+from bot.service.ai_levels import ai_kind
 from bot.service.errors import (
     AlreadySeated,
     BadSetting,
@@ -20,7 +22,7 @@ from bot.service.errors import (
     NotSeated,
     TableFull,
 )
-from bot.service.model import TIMERS, Seat, SeatKind, Status, Table, UserRef
+from bot.service.model import Table
 from engine.rules import OptionValue, make_rules
 from engine.variants import get_variant
 

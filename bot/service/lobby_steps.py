@@ -1,96 +1,102 @@
 """Lobby steps of the game service: open a table, join, leave, AI seats, settings, start
-and cancel. Each is one change of the table (:meth:`TableCore._change`)."""
+and cancel. Each is one change of the table (:meth:`TableChanges.run`) and returns the
+:class:`~bot.service.changes.Committed` result; the caller (the entry point) shows it.
+``where`` names the table: its chat (:class:`bot.ports.model.ChatKey`) or its id."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
-from bot.service import lobby
-from bot.service.ai_levels import DEFAULT_LEVEL
-from bot.service.core import (
-    Change,
-    TableCore,
-)
+from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings, UserRef
+from bot.ports.screens import Notice
+from bot.ports.table_rules import DEFAULT_LEVEL, table_rules
+from bot.service import engine_work, lobby
+from bot.service.changes import Change, Committed, TableChanges
+from bot.service.compute import BudgetExceeded, Compute, Lane, WorkerLost
 from bot.service.errors import (
+    EngineTimeout,
     NotEnoughPlayers,
     NotHost,
     NotSeated,
     TableExists,
+    TooManyTables,
 )
-from bot.service.model import (
-    ChatKey,
-    Seat,
-    SeatKind,
-    Status,
-    Table,
-    TableInfo,
-    TableSettings,
-    UserRef,
-)
-from bot.service.notifier import Notice
-from bot.service.repository import (
-    ActiveTableExists,
-)
+from bot.service.limits import MAX_TABLES_PER_USER
+from bot.service.model import Table
+from bot.service.repository import ActiveTableExists, Repository
 from bot.service.scheduling import reschedule
-from bot.service.table_rules import table_rules
-from engine.dealing import new_game
+from bot.service.screens import people
 from engine.events import DealStarted
 from engine.rules import OptionValue
 from engine.variants import get_variant
 
+__all__ = ["LobbySteps"]
 
-class LobbySteps(TableCore):
-    """The lobby steps (see the module docstring)."""
+Where = ChatKey | int
+
+
+class LobbySteps:
+    """The lobby steps (see the module docstring). ``defaults``: the settings of a new
+    table; ``seed_source``: each new game's seed (random by default)."""
+
+    def __init__(self, changes: TableChanges, compute: Compute, budget: float,
+                 defaults: TableSettings,
+                 seed_source: Callable[[], int] | None = None) -> None:
+        self.changes = changes
+        self.repo: Repository = changes.repo
+        self.compute = compute
+        self.budget = budget
+        self.defaults = defaults
+        self._seed = seed_source or (lambda: secrets.randbits(62))
+
+    async def _check_table_count(self, user: UserRef) -> None:
+        if len(await self.repo.tables_of_user(user.key)) >= MAX_TABLES_PER_USER:
+            raise TooManyTables(limit=MAX_TABLES_PER_USER)
 
     async def new_table(self, key: ChatKey, host: UserRef, variant: str = "basic",
                         preset: str | None = None,
                         options: Mapping[str, OptionValue] | None = None,
-                        settings: TableSettings | None = None) -> TableInfo:
-        """Open a lobby in ``key`` with ``host`` seated. Raises :class:`TableExists`, or
-        ``RuleOptionError`` for a bad variant, preset or option."""
+                        settings: TableSettings | None = None) -> Committed:
+        """Open a lobby in ``key`` with ``host`` seated. Raises :class:`TableExists`,
+        :class:`TooManyTables`, or ``RuleOptionError`` for a bad variant, preset or
+        option."""
         rules = table_rules(variant, preset, options)
         host = lobby.bounded_user(host)
         await self._check_table_count(host)
-        await self.repo.upsert_user(host.platform, host.user_id, host.name)
-        now = self.clock.now()
-        async with self._lock(key):
-            if await self.repo.active_table(key) is not None:
-                raise TableExists()
-            seat = Seat(SeatKind.HUMAN, lobby.seat_name(host.name), host.key)
-            table = Table(id=0, key=key, status=Status.LOBBY, variant=rules.variant,
-                          preset=preset, options=tuple((options or {}).items()),
-                          host=host.key, seats=(seat,), settings=settings or self.defaults,
-                          seed=self._seed(), state=None, version=1, created_at=now,
-                          updated_at=now, last_human_at=now)
-            table = reschedule(None, table, now)
-            try:
-                table = await self.repo.create_table(table)
-            except ActiveTableExists:
-                raise TableExists() from None
-        await self._notify(Change(table, notices=[Notice("lobby_opened",
-                                                         {"name": seat.name})]))
-        self._poke(table.due_at)
-        return table.info()
+        now = self.changes.clock.now()
+        seat = Seat(SeatKind.HUMAN, lobby.seat_name(host.name), host.key)
+        table = Table(id=0, key=key, status=Status.LOBBY, variant=rules.variant,
+                      preset=preset, options=tuple((options or {}).items()),
+                      host=host.key, seats=(seat,), settings=settings or self.defaults,
+                      seed=self._seed(), state=None, version=1, created_at=now,
+                      updated_at=now, last_human_at=now)
+        table = reschedule(None, table, now)
+        try:
+            table = await self.repo.create_table(table)
+        except ActiveTableExists:
+            raise TableExists() from None
+        self.changes.poke(table.due_at)
+        change = Change(table, notices=[Notice("lobby_opened", {"name": seat.name})])
+        return Committed(table, change, stored=True)
 
-    async def join(self, key: ChatKey, user: UserRef, update_key: str | None = None
-                   ) -> TableInfo:
+    async def join(self, where: Where, user: UserRef, update_key: str | None = None,
+                   loaded: Table | None = None) -> Committed:
         """Seat ``user`` in the lobby (at most :data:`MAX_TABLES_PER_USER` active tables
         per person: :class:`TooManyTables`)."""
         user = lobby.bounded_user(user)
-        if update_key is None or await self._applied(update_key) is None:
-            await self._check_table_count(user)
-        await self.repo.upsert_user(user.platform, user.user_id, user.name)
 
         async def step(table: Table) -> Change:
             new = lobby.join(table, user)
+            await self._check_table_count(user)
             return Change(new, log=[(None, "join", user.key)],
                           notices=[Notice("player_joined", {"name": new.seats[-1].name})])
 
-        return await self._change(key, step, update_key)
+        return await self.changes.run(where, step, update_key, loaded)
 
-    async def leave(self, key: ChatKey, user: UserRef, update_key: str | None = None
-                    ) -> TableInfo:
+    async def leave(self, where: Where, user: UserRef, update_key: str | None = None,
+                    loaded: Table | None = None) -> Committed:
         """Leave the lobby; during a game the AI takes the seat over for good."""
 
         async def step(table: Table) -> Change:
@@ -107,12 +113,13 @@ class LobbySteps(TableCore):
             seats = list(table.seats)
             seats[seat] = replace(seats[seat], autopilot=True)
             return Change(replace(table, seats=tuple(seats)), log=[(seat, "leave", user.key)],
-                          notices=[Notice("autopilot_on", {"name": name})])
+                          notices=[Notice("autopilot_on", {"name": name})], hands=set())
 
-        return await self._change(key, step, update_key)
+        return await self.changes.run(where, step, update_key, loaded)
 
-    async def add_ai(self, key: ChatKey, user: UserRef, level: str = DEFAULT_LEVEL,
-                     update_key: str | None = None) -> TableInfo:
+    async def add_ai(self, where: Where, user: UserRef, level: str = DEFAULT_LEVEL,
+                     update_key: str | None = None, loaded: Table | None = None
+                     ) -> Committed:
         """The host adds an AI seat of ``level`` (easy, normal, hard:
         :mod:`bot.service.ai_levels`; ``AILevelUnavailable`` when the engine lacks it)."""
 
@@ -121,10 +128,11 @@ class LobbySteps(TableCore):
             return Change(new, log=[(None, f"addbot {new.seats[-1].ai}", user.key)],
                           notices=[Notice("ai_added", {"name": new.seats[-1].name})])
 
-        return await self._change(key, step, update_key)
+        return await self.changes.run(where, step, update_key, loaded)
 
-    async def remove_ai(self, key: ChatKey, user: UserRef, seat: int | None = None,
-                        update_key: str | None = None) -> TableInfo:
+    async def remove_ai(self, where: Where, user: UserRef, seat: int | None = None,
+                        update_key: str | None = None, loaded: Table | None = None
+                        ) -> Committed:
         """The host removes an AI seat (1-based number, or the last one)."""
 
         async def step(table: Table) -> Change:
@@ -133,10 +141,11 @@ class LobbySteps(TableCore):
             return Change(new, log=[(None, "removebot", user.key)],
                           notices=[Notice("ai_removed", {"name": gone.name})])
 
-        return await self._change(key, step, update_key)
+        return await self.changes.run(where, step, update_key, loaded)
 
-    async def configure(self, key: ChatKey, user: UserRef, changes: Mapping[str, str],
-                        update_key: str | None = None) -> TableInfo:
+    async def configure(self, where: Where, user: UserRef, changes: Mapping[str, str],
+                        update_key: str | None = None, loaded: Table | None = None
+                        ) -> Committed:
         """The host changes variant, preset, timer, language or rule options."""
 
         async def step(table: Table) -> Change:
@@ -145,11 +154,12 @@ class LobbySteps(TableCore):
             return Change(new, log=[(None, f"set {text}", user.key)],
                           notices=[Notice("settings_changed", {"changes": text})])
 
-        return await self._change(key, step, update_key)
+        return await self.changes.run(where, step, update_key, loaded)
 
-    async def start(self, key: ChatKey, user: UserRef, update_key: str | None = None
-                    ) -> TableInfo:
-        """The host starts the game once enough players sit: the first deal is dealt."""
+    async def start(self, where: Where, user: UserRef, update_key: str | None = None,
+                    loaded: Table | None = None) -> Committed:
+        """The host starts the game once enough players sit: the first deal is dealt (in
+        the worker pool, with the people's screen facts)."""
 
         async def step(table: Table) -> Change:
             lobby.require_lobby(table)
@@ -158,17 +168,23 @@ class LobbySteps(TableCore):
             if not var.min_players <= len(table.seats) <= var.max_players:
                 raise NotEnoughPlayers(variant=var.name, minimum=var.min_players,
                                        maximum=var.max_players, seats=len(table.seats))
-            rules = self.rules_of(table)
-            state = new_game(rules, [s.name for s in table.seats], seed=table.seed)
+            rules = table_rules(table.variant, table.preset, dict(table.options))
+            try:
+                state, facts = await self.compute.call(
+                    engine_work.deal, rules, [s.name for s in table.seats], table.seed,
+                    people(table), budget=self.budget, lane=Lane.MOVE)
+            except (BudgetExceeded, WorkerLost):
+                raise EngineTimeout() from None
             new = replace(table, status=Status.PLAYING, state=state)
             dealt = DealStarted(state.deal_number, state.dealer, state.upcard)
             return Change(new, log=[(None, "start", user.key)], hands=None, events=[dealt],
-                          notices=[Notice("game_started", {})])
+                          notices=[Notice("game_started", {})], facts=facts)
 
-        return await self._change(key, step, update_key)
+        return await self.changes.run(where, step, update_key, loaded)
 
-    async def cancel(self, key: ChatKey, user: UserRef, is_admin: bool = False,
-                     update_key: str | None = None) -> TableInfo:
+    async def cancel(self, where: Where, user: UserRef, is_admin: bool = False,
+                     update_key: str | None = None, loaded: Table | None = None
+                     ) -> Committed:
         """The host or a chat admin cancels the lobby or the game."""
 
         async def step(table: Table) -> Change:
@@ -176,6 +192,6 @@ class LobbySteps(TableCore):
                 raise NotHost(action="cancel the game")
             new = replace(table, status=Status.CANCELLED, ended_reason="cancelled")
             return Change(new, log=[(None, "cancel", user.key)],
-                          notices=[Notice("game_cancelled", {})])
+                          notices=[Notice("game_cancelled", {})], hands=set())
 
-        return await self._change(key, step, update_key)
+        return await self.changes.run(where, step, update_key, loaded)

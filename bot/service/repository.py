@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
 
-from bot.service.message_store import DiscordMessageStore, TelegramMessageStore
-from bot.service.model import ChatKey, Table
+from bot.ports.message_store import DiscordMessageStore, TelegramMessageStore
+from bot.ports.model import ChatKey
+from bot.service.model import Table
 
 __all__ = [
     "ActiveTableExists",
@@ -65,8 +66,15 @@ class ResultRow:
 class Repository(Protocol):
     """What the game service needs from storage."""
 
-    async def upsert_user(self, platform: str, user_id: str, name: str) -> None:
-        """Create the user or update the display name."""
+    async def upsert_user(self, platform: str, user_id: str, name: str,
+                          app_locale: str | None = None) -> None:
+        """Create the user or update the display name and, when given, the language of
+        their app (``app_locale``, a tag such as ``de-DE``)."""
+
+    async def user_locales(self, user_keys: Collection[str]
+                           ) -> dict[str, tuple[str | None, str | None]]:
+        """For each known user of ``user_keys``: (the language they chose with ``lang``,
+        their app's language as last seen); one query."""
 
     async def user_locale(self, user_key: str) -> str | None:
         """The language the user chose with ``lang`` (``None``: follow the platform)."""
@@ -120,6 +128,11 @@ class Repository(Protocol):
 
     async def user_stats(self, user_key: str) -> dict[str, Any]:
         """Games, wins and total score of a user."""
+
+    async def finished_games(self, user_keys: Collection[str], variant: str
+                             ) -> dict[str, int]:
+        """How many games of ``variant`` each of ``user_keys`` has finished (their stored
+        results); one query."""
 
     async def leaderboard(self, chat_key: str | None, limit: int) -> list[dict[str, Any]]:
         """Users by wins (then games), in one chat or overall."""

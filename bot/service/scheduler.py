@@ -30,12 +30,11 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from bot.service.clock import Clock
 from bot.service.errors import StorageUnavailable, TableBusy, UnreadableTable
-
-if TYPE_CHECKING:
-    from bot.service.automatic import AutomaticSteps
+from bot.service.repository import Repository
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +65,19 @@ PRUNE_EVERY = 3600.0
 """Seconds between two prunings of old idempotency keys."""
 
 
+class DueWork(Protocol):
+    """What the scheduler runs: a table's due step (:class:`AutomaticSteps`)."""
+
+    repo: Repository
+    clock: Clock
+
+    async def run_due(self, table_id: int) -> bool:
+        """Run table ``table_id``'s due step, if any; True when one ran."""
+
+    async def prune_update_keys(self, now: float | None = None) -> int:
+        """Forget old idempotency keys; returns how many."""
+
+
 @dataclass
 class Fault:
     """A table whose step failed: how often in a row, the last error, and when (monotonic
@@ -78,12 +90,13 @@ class Fault:
 
 
 class Scheduler:
-    """Runs the automatic steps of a :class:`GameService` (see the module docs).
+    """Runs the automatic steps of :class:`bot.service.automatic.AutomaticSteps` (see the
+    module docs).
 
     ``concurrency``: tables stepped at once (their engine work runs in the service's
     compute pool; the rest of a step is database and notifications)."""
 
-    def __init__(self, service: AutomaticSteps, concurrency: int = 8) -> None:
+    def __init__(self, service: DueWork, concurrency: int = 8) -> None:
         self.service = service
         self.concurrency = max(concurrency, 1)
         self.faults: dict[int, Fault] = {}

@@ -6,7 +6,8 @@ from __future__ import annotations
 import enum
 from dataclasses import replace
 
-from bot.service.model import Status, Table
+from bot.ports.model import Status
+from bot.service.model import Table
 from engine.game import current_player
 from engine.state import GameState, Phase
 from engine.views import public_view

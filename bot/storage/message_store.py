@@ -1,5 +1,5 @@
 """SQLite implementations of the adapters' message stores
-(:mod:`bot.service.message_store`), on the repository's connection.
+(:mod:`bot.ports.message_store`), on the repository's connection.
 
 Tables: ``telegram_table_messages``, ``telegram_hand_messages``, ``telegram_chats``,
 ``telegram_users`` (migration ``0002_telegram_messages.sql``) and
@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import aiosqlite
 
-from bot.service.message_store import (
+from bot.ports.message_store import (
     DiscordTableMessage,
     KnownUser,
     TelegramHandMessage,
@@ -39,7 +39,7 @@ class Statements(Protocol):
 
 
 class SqliteTelegramMessages:
-    """:class:`bot.service.message_store.TelegramMessageStore` on SQLite."""
+    """:class:`bot.ports.message_store.TelegramMessageStore` on SQLite."""
 
     def __init__(self, db: Statements) -> None:
         self._db = db
@@ -100,7 +100,8 @@ class SqliteTelegramMessages:
     async def remember_chat(self, chat_id: int, title: str | None) -> None:
         await self._db.execute_one(
             "INSERT INTO telegram_chats (chat_id, current_id, title) VALUES (?, ?, ?) "
-            "ON CONFLICT (chat_id) DO UPDATE SET title = COALESCE(excluded.title, title)",
+            "ON CONFLICT (chat_id) DO UPDATE SET "
+            "title = COALESCE(excluded.title, telegram_chats.title)",
             (chat_id, chat_id, title))
 
     async def migrate_chat(self, old_id: int, new_id: int) -> None:
@@ -135,7 +136,7 @@ class SqliteTelegramMessages:
 
 
 class SqliteDiscordMessages:
-    """:class:`bot.service.message_store.DiscordMessageStore` on SQLite."""
+    """:class:`bot.ports.message_store.DiscordMessageStore` on SQLite."""
 
     def __init__(self, db: Statements) -> None:
         self._db = db

@@ -20,6 +20,7 @@ step of a worker whose lease ran out meanwhile cannot commit over a newer versio
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import sqlite3
 import time
@@ -29,28 +30,60 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import asyncpg
+from sqlparse import tokens as sql_tokens
+from sqlparse.lexer import Lexer
 
 from bot.service.errors import StorageUnavailable
+from bot.service.model import Table
 from bot.storage.database import DatabaseUnusable, migrations, statements
 from bot.storage.repository import SqliteRepository
 
-__all__ = ["PgDatabase", "PostgresRepository", "open_postgres"]
+__all__ = ["CHANGES_CHANNEL", "PgDatabase", "PostgresRepository", "open_postgres"]
 
 MIGRATION_LOCK = 0x52756D6D79  # "Rummy": the advisory lock that serialises migrations
 
-_NUMBERED = re.compile(r"\?(\d+)")
+CHANGES_CHANNEL = "rummy_table_changes"
+"""The ``LISTEN``/``NOTIFY`` channel of committed table changes (payload ``id:version``;
+:class:`bot.storage.feed.PostgresChangeFeed`)."""
 
 Conn = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
 """A connection of the pool (a proxy) or one of its own."""
 
 
+@functools.lru_cache(maxsize=1024)
 def to_postgres(sql: str) -> str:
-    """``sql`` with SQLite placeholders (``?`` in order, ``?1`` numbered) as ``$n``."""
-    if _NUMBERED.search(sql):
-        return _NUMBERED.sub(lambda m: f"${m.group(1)}", sql)
-    parts = sql.split("?")
-    return "".join(part + (f"${i}" if i < len(parts) else "")
-                   for i, part in enumerate(parts, start=1))
+    """``sql`` (SQLite dialect) with its parameters as PostgreSQL's ``$n``: ``?`` and ``?N``.
+
+    The text is read by sqlparse's SQL lexer, so a ``?`` inside a string literal
+    (``'why?'``), a quoted identifier (``"a?"``) or a comment is left alone. The numbering
+    is SQLite's: ``?N`` is parameter N, and a bare ``?`` is one more than the largest number
+    given so far (``?, ?`` -> ``$1, $2``; ``?3, ?`` -> ``$3, $4``). Cached per SQL text:
+    the repository runs the same few statements over and over. Raises ``ValueError`` for
+    SQLite's named parameters (``:name``, ``$name``): the repository binds by position
+    only. (``%s`` is no parameter in SQLite and stays as written.)
+    """
+    out: list[str] = []
+    highest = 0
+    before: int | None = None  # after a "?" token: the largest number before it
+    lexer = Lexer.get_default_instance()  # type: ignore[no-untyped-call]  # not annotated
+    for kind, value in lexer.get_tokens(sql):
+        if before is not None and kind in sql_tokens.Number.Integer and value.isdigit():
+            # the lexer reads "?3" as "?" and "3": the number numbers the "?"
+            number = int(value)
+            out[-1] = f"${number}"
+            highest = max(before, number)
+            before = None
+            continue
+        before = None
+        if kind in sql_tokens.Name.Placeholder and value[0] in ":$":
+            raise ValueError(f"named SQL parameter {value!r}: only ? and ?N are bound")
+        if kind in sql_tokens.Name.Placeholder and value == "?":
+            before = highest
+            highest += 1
+            out.append(f"${highest}")
+        else:
+            out.append(value)
+    return "".join(out)
 
 
 @dataclass
@@ -202,6 +235,12 @@ class PostgresRepository(SqliteRepository):
             await self._pool.execute(to_postgres(sql), *params)
         except _TRANSIENT as error:
             raise StorageUnavailable() from error
+
+    async def _announce(self, conn: Any, table: Table) -> None:
+        """``NOTIFY`` the change feed's channel in the commit's transaction: PostgreSQL
+        delivers it to every listening worker once (and only if) the commit succeeds."""
+        await conn.execute("SELECT pg_notify(?, ?)",
+                           (CHANGES_CHANNEL, f"{table.id}:{table.version}"))
 
     async def claim_due(self, table_id: int, owner: str, now: float, seconds: float) -> bool:
         """One statement: insert the lease, or take it over when it ran out (a dead

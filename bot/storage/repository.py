@@ -23,9 +23,10 @@ from typing import Any
 
 import aiosqlite
 
+from bot.ports.message_store import DiscordMessageStore, TelegramMessageStore
+from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
 from bot.service.errors import StorageUnavailable, TableFromNewerRelease, UnreadableTable
-from bot.service.message_store import DiscordMessageStore, TelegramMessageStore
-from bot.service.model import ChatKey, Seat, SeatKind, Status, Table, TableSettings
+from bot.service.model import Table
 from bot.service.repository import (
     ActiveTableExists,
     DuplicateUpdate,
@@ -230,13 +231,26 @@ class SqliteRepository:
             except sqlite3.Error as error:
                 raise storage_error(error) from error
 
-    async def upsert_user(self, platform: str, user_id: str, name: str) -> None:
+    async def upsert_user(self, platform: str, user_id: str, name: str,
+                          app_locale: str | None = None) -> None:
         async with self._transaction() as conn:
             await conn.execute(
-                "INSERT INTO users (platform, user_id, display_name, created_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (platform, user_id) "
-                "DO UPDATE SET display_name = excluded.display_name",
-                (platform, user_id, name, time.time()))
+                "INSERT INTO users (platform, user_id, display_name, app_locale, created_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) "
+                "DO UPDATE SET display_name = excluded.display_name, "
+                "app_locale = COALESCE(excluded.app_locale, users.app_locale)",
+                (platform, user_id, name, app_locale, time.time()))
+
+    async def user_locales(self, user_keys: Collection[str]
+                           ) -> dict[str, tuple[str | None, str | None]]:
+        keys = sorted(set(user_keys))
+        if not keys:
+            return {}
+        pairs = " OR ".join("(platform = ? AND user_id = ?)" for _ in keys)
+        params = [part for key in keys for part in key.split(":", 1)]
+        rows = await self._all(f"SELECT platform, user_id, locale, app_locale FROM users "
+                               f"WHERE {pairs}", params)
+        return {f"{row[0]}:{row[1]}": (row[2], row[3]) for row in rows}
 
     async def user_locale(self, user_key: str) -> str | None:
         platform, _, user_id = user_key.partition(":")
@@ -310,7 +324,13 @@ class SqliteRepository:
                     "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(table.id, r.seat, r.user_key, r.name, str(table.key), table.variant,
                       str(fraction_to_json(r.score)), int(r.won), now) for r in results])
+            await self._announce(conn, table)
         self._remember(table)
+
+    async def _announce(self, conn: Any, table: Table) -> None:
+        """Say, inside the commit's transaction, that ``table`` is now at its version, for
+        the other processes' change feeds (:class:`bot.ports.feed.ChangeFeed`). One SQLite
+        file serves one bot process: nothing to say."""
 
     async def latest_ended(self, key: ChatKey) -> Table | None:
         row = await self._one("SELECT * FROM tables WHERE chat_key = ? AND status IN "
@@ -369,6 +389,19 @@ class SqliteRepository:
                               "FROM results WHERE user_key = ?", (user_key,))
         assert row is not None
         return {"games": row["games"], "wins": row["wins"]}
+
+    async def finished_games(self, user_keys: Collection[str], variant: str
+                             ) -> dict[str, int]:
+        keys = sorted(set(user_keys))
+        if not keys:
+            return {}
+        marks = ", ".join("?" for _ in keys)
+        rows = await self._all(f"SELECT user_key, COUNT(*) FROM results WHERE variant = ? "
+                               f"AND user_key IN ({marks}) GROUP BY user_key",
+                               [variant, *keys])
+        counts = {key: 0 for key in keys}
+        counts.update({row[0]: int(row[1]) for row in rows})
+        return counts
 
     async def leaderboard(self, chat_key: str | None, limit: int) -> list[dict[str, Any]]:
         where = "user_key IS NOT NULL" + (" AND chat_key = ?" if chat_key else "")

@@ -11,7 +11,6 @@ English and German (``setMyCommands``).
 from __future__ import annotations
 
 import logging
-import os
 from typing import Any
 
 from telegram import BotCommand, Update
@@ -19,9 +18,12 @@ from telegram.error import Forbidden, InvalidToken, NetworkError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
 
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
+from bot.http import HttpServer
 from bot.i18n import SUPPORTED_LOCALES, _, use_locale
-from bot.service.message_store import TelegramMessageStore
-from bot.service.service import GameService
+from bot.ports.entry import Entry
+from bot.ports.host import Host, RoleHolder
+from bot.ports.message_store import TelegramMessageStore
+from bot.ports.web_links import WebLinks
 from bot.settings import Settings
 from bot.telegram_bot import texts
 from bot.telegram_bot.hand_messages import HandMessages
@@ -32,9 +34,10 @@ from bot.telegram_bot.ordering import ChatOrderedProcessor
 from bot.telegram_bot.outbox import Outbox
 from bot.telegram_bot.parts import Parts
 from bot.telegram_bot.table_messages import TableMessages
-from bot.telegram_bot.webhook import WebhookServer, secret_for, webhook_path
+from bot.telegram_bot.webhook import Webhook, secret_for, webhook_path
 
 log = logging.getLogger(__name__)
+
 
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
 DEFAULT_WEBHOOK_PORT = 8443
@@ -43,12 +46,11 @@ DEFAULT_WEBHOOK_PORT = 8443
 class TelegramAdapter:
     """The :class:`bot.runner.Adapter` for Telegram.
 
-    ``token``: the bot token (the adapter keeps its message ids in the service's repository:
-    :attr:`bot.service.repository.Repository.telegram_messages`); ``webhook_url``: ``None``
-    for long polling; ``base_url`` / ``base_file_url``: another Bot API server (tests use a
-    fake one); ``rate_limiter``: PTB's limiter (default :class:`AIORateLimiter` with
-    retries); ``webhook_listen``: (host, port) of the webhook server; ``poll_timeout``:
-    seconds a long poll waits.
+    ``token``: the bot token; ``webhook_url``: ``None`` for long polling; ``base_url`` /
+    ``base_file_url``: another Bot API server (tests use a fake one); ``rate_limiter``:
+    PTB's limiter (default :class:`AIORateLimiter` with retries); ``webhook_listen``:
+    (host, port) of a webhook server of the adapter's own when :meth:`start` is given no
+    shared :class:`bot.http.HttpServer`; ``poll_timeout``: seconds a long poll waits.
     """
 
     platform = "telegram"
@@ -71,7 +73,8 @@ class TelegramAdapter:
         self.webhook_url = webhook_url
         self.webhook_listen = webhook_listen
         self.poll_timeout = poll_timeout
-        self.webhook: WebhookServer | None = None
+        self.webhook: Webhook | None = None
+        self._own_http: HttpServer | None = None
         self.handlers: Handlers | None = None
         self._notifier = TelegramNotifier()
         self._started = False
@@ -82,13 +85,16 @@ class TelegramAdapter:
         """What the service calls (inactive until :meth:`start`)."""
         return self._notifier
 
-    async def start(self, service: GameService) -> None:
-        """Connect (getMe), register the commands, start long polling or the webhook.
-        A failure stops what was started and is raised: a wrong token as
-        :class:`PlatformRefused`, no network as :class:`PlatformUnreachable`."""
+    async def start(self, host: Host) -> None:
+        """Connect (getMe), register the commands, start long polling (when this process
+        takes the polling role: one poller per database) or the webhook (on the host's
+        shared HTTP server, else on one of its own). A failure stops what was started and
+        is raised: a wrong token as :class:`PlatformRefused`, no network as
+        :class:`PlatformUnreachable`."""
         self._started = True
         try:
-            await self._start(service, service.repo.telegram_messages)
+            await self._start(host.entry, host.telegram_messages, host.http, host.hold_role,
+                              host.web)
         except BaseException as error:
             await self.stop()
             if isinstance(error, InvalidToken | Forbidden):
@@ -97,29 +103,32 @@ class TelegramAdapter:
                 raise PlatformUnreachable(f"cannot reach Telegram ({error})") from error
             raise
 
-    async def _start(self, service: GameService, store: TelegramMessageStore) -> None:
+    async def _start(self, entry: Entry, store: TelegramMessageStore,
+                     http: HttpServer | None, holds_role: RoleHolder,
+                     web: WebLinks | None = None) -> None:
         await self.app.initialize()
         username = self.app.bot.username
         messenger = Messenger(self.app.bot, store)
-        tables = TableMessages(messenger, store, self._outbox, username)
-        hands = HandMessages(messenger, store, service)
-        self.handlers = Handlers(Parts(service, store, messenger, tables, hands,
+        tables = TableMessages(messenger, store, self._outbox, username, web=web)
+        hands = HandMessages(messenger, store, web)
+        self.handlers = Handlers(Parts(entry, store, messenger, tables, hands,
                                        self._notifier, username))
         self.handlers.register(self.app)
         await self._set_commands()
-        self._notifier.attach(service, tables, hands, self._outbox)
+        self._notifier.attach(tables, hands, self._outbox)
         await self.app.start()
         if self.webhook_url:
-            host, port = self.webhook_listen
+            if http is None:
+                host, port = self.webhook_listen
+                http = self._own_http = HttpServer(host, port)
+                await http.start()
             secret = secret_for(self.token)
-            self.webhook = WebhookServer(self.app, secret, webhook_path(self.webhook_url),
-                                         host, port)
-            await self.webhook.start()
+            self.webhook = Webhook(self.app, secret, webhook_path(self.webhook_url), http)
             await self.app.bot.set_webhook(self.webhook_url, secret_token=secret,
                                            allowed_updates=ALLOWED_UPDATES)
-            log.info("telegram: webhook %s (listening on %s:%s)", self.webhook_url, host,
-                     self.webhook.port)
-        elif await service.repo.hold_role("telegram-polling"):
+            log.info("telegram: webhook %s (listening on %s:%s)", self.webhook_url, http.host,
+                     http.port)
+        elif await holds_role("telegram-polling"):
             assert self.app.updater is not None
             await self.app.updater.start_polling(poll_interval=0, timeout=self.poll_timeout,
                                                  allowed_updates=ALLOWED_UPDATES)
@@ -144,7 +153,11 @@ class TelegramAdapter:
         if self.app.updater is not None and self.app.updater.running:
             await self.app.updater.stop()
         if self.webhook is not None:
-            await self.webhook.stop()
+            self.webhook.stop()
+            self.webhook = None
+        if self._own_http is not None:
+            await self._own_http.stop()
+            self._own_http = None
         if self.app.running:
             await self.app.stop()
         if self.handlers is not None:
@@ -160,10 +173,8 @@ class TelegramAdapter:
 
 
 def create_adapter(settings: Settings) -> TelegramAdapter:
-    """The adapter for ``rummy-bot run``: token and webhook URL from the settings, the
-    webhook port from ``$PORT`` (default 8443). Raises ``SettingsError`` without a
-    token."""
-    port = int(os.environ.get("PORT", DEFAULT_WEBHOOK_PORT))
+    """The adapter for ``rummy-bot run``: token and webhook URL from the settings (the
+    webhook is a route of the process's HTTP server on ``$PORT``). Raises
+    ``SettingsError`` without a token."""
     return TelegramAdapter(settings.require_telegram_token(),
-                           webhook_url=settings.telegram_webhook_url,
-                           webhook_listen=("0.0.0.0", port))
+                           webhook_url=settings.telegram_webhook_url)

@@ -1,229 +1,193 @@
-"""What a button press does: checks that the button is current and belongs to the
-message and user, then one service call (or a redraw of the hand keyboard). Returns the
-:class:`Answer` for ``answerCallbackQuery``.
+"""What a button press does: check that the button belongs to the message and user it was
+pressed on and by, decode it into one :class:`bot.ports.intents.Intent` for the service's
+entry point, and answer the presser first — ``answerCallbackQuery`` and, for a hand
+button, their redrawn hand message — before the entry point pushes the other screens.
 
-Group buttons (under the table message) check that the message is the one showing that
-table and that the table is still the chat's game; game moves there (next deal, a
-variant's verb) also need the message's current version. Lobby buttons do not: two
-people pressing Join at once must both get in. Hand buttons (private) check that the
-message is the presser's hand message for that table, drawn for the current version and
-hand; otherwise the keyboard is refreshed and the press refused. A hand move is the offer
-its button numbers in the hand model rebuilt for that version, selection and order
-(:class:`bot.interaction.hand.HandModel`), so it is one of the seat's legal moves.
+Group buttons (under the table message) must be on the message that shows that table;
+moves there (next deal, a variant's call) carry the message's version, which the entry
+point checks. Lobby buttons do not: two people pressing Join at once must both get in.
+Hand buttons (private) must be on the presser's own hand message for that table; they
+carry the selection, the order and (from the message's row) the digest of the hand they
+were drawn for, so the entry point refuses a press on a hand or table that moved on and
+answers with the fresh hand screen. A pressed offer is the offer its button numbers in the
+hand model of that version, selection and order, resolved by the engine worker.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 
-from bot.i18n import _, use_locale
-from bot.i18n.errors import localize_error
-from bot.interaction.calls import variant_verbs
-from bot.interaction.hand import (
-    HandModel,
-    SortMode,
-    hand_melds,
-    hand_model,
-    mask_of,
-    order_cards,
-    valid_mask,
-)
-from bot.render.hand import hint_text
-from bot.service.errors import NoTable, NotPlaying, NotSeated
-from bot.service.model import ChatKey, TableInfo, UserRef
+from telegram import CallbackQuery
+
+from bot.i18n import use_locale
+from bot.interaction.calls import call_verbs
+from bot.ports.hand import SortMode
+from bot.ports.intents import Command, Intent, Outcome, Selection
+from bot.ports.model import ChatKey, UserRef
 from bot.telegram_bot import texts
 from bot.telegram_bot.callbacks import (
     Callback,
-    CallbackError,
     ForeignCallback,
     GameEnded,
     MalformedCallback,
-    StaleCallback,
 )
-from bot.telegram_bot.hand import signature
-from bot.telegram_bot.hand_messages import Screen
+from bot.telegram_bot.notifier import ORIGIN
 from bot.telegram_bot.parts import Parts
-from engine.actions import Action, NextDeal
-from engine.errors import EngineError
+from engine.actions import NextDeal
+
+__all__ = ["Buttons"]
+
+#: Hand buttons -> the screen verb they send.
+HAND_VERBS = {"toggle": "select", "clear": "select", "back": "select", "pile": "select",
+              "sort": "sort", "hint": "hint", "offer": "offer"}
+#: Lobby buttons -> the table verb they send.
+LOBBY_VERBS = {"join": "join", "leave": "leave", "add_ai": "addbot", "start": "start"}
+#: An alert says at most this much (Telegram cuts callback answers at 200 characters).
+ALERT = 200
 
 
 @dataclass(frozen=True)
-class Answer:
-    """The ``answerCallbackQuery`` to give: ``text`` (an alert when ``alert``), or a
-    ``url`` to open (the bot's private chat for "Start me")."""
-
-    text: str | None = None
-    alert: bool = False
-    url: str | None = None
-
-
-@dataclass
-class _Press:
-    """One hand-button press after its checks, with the hand model it was pressed on."""
+class Press:
+    """One decoded press: the button's ``data``, the chat and message it was pressed on
+    (``chat_id``, ``message_id``), the presser and the update key."""
 
     data: Callback
-    info: TableInfo
-    key: ChatKey
+    chat_id: int
+    message_id: int
     user: UserRef
-    user_id: int
-    model: HandModel
-    locale: str
     update_key: str
+
+    @property
+    def user_id(self) -> int:
+        """The presser's Telegram id."""
+        return int(self.user.user_id)
 
 
 class Buttons:
     """Carries out button presses (see the module docstring)."""
 
     def __init__(self, parts: Parts) -> None:
-        self.service = parts.service
-        self.store = parts.store
-        self.messenger = parts.messenger
-        self.tables = parts.tables
-        self.hands = parts.hands
-        self.notifier = parts.notifier
+        self.parts = parts
 
-    async def press(self, data: Callback, chat_id: int, message_id: int, user: UserRef,
-                    update_key: str) -> Answer:
-        """Carry out a decoded button; refusals come back as alerts in the user's
-        language."""
-        locale = await self.service.locale_of(user)
+    async def press(self, query: CallbackQuery, press: Press) -> None:
+        """Carry out ``press`` and answer ``query``; a button that is not the presser's,
+        or not this message's, is refused with an alert and changes nothing."""
         try:
-            if data.kind == "g":
-                return await self._group(data, chat_id, message_id, user, locale, update_key)
-            return await self._hand(data, chat_id, message_id, user, locale, update_key)
-        except CallbackError as error:
-            with use_locale(locale):
-                return Answer(texts.alert(error.code), alert=True)
-        except EngineError as error:
-            with use_locale(locale):
-                return Answer(localize_error(error)[:200], alert=True)
+            if press.data.kind == "g":
+                await self._group(query, press)
+            else:
+                await self._hand(query, press)
+        except (ForeignCallback, GameEnded, MalformedCallback) as error:
+            with use_locale(await self.parts.entry.locale_of(press.user)):
+                await query.answer(texts.alert(error.code), show_alert=True)
 
     # --- the group's table message ----------------------------------------------------------
 
-    async def _group(self, data: Callback, chat_id: int, message_id: int, user: UserRef,
-                     locale: str, update_key: str) -> Answer:
-        row = await self.store.table_message(data.table_id)
-        if row is None or (row.chat_id, row.message_id) != (chat_id, message_id):
+    async def _group(self, query: CallbackQuery, press: Press) -> None:
+        parts = self.parts
+        data = press.data
+        row = await parts.store.table_message(data.table_id)
+        if row is None or (row.chat_id, row.message_id) != (press.chat_id, press.message_id):
             raise ForeignCallback()
         key = ChatKey.parse(row.chat_key)
-        info = await self.service.table_info(key)
-        if info is None or info.id != data.table_id:
-            raise GameEnded()
-        user_id = int(user.user_id)
         name = data.name
-        if name == "join":
-            if not await self.messenger.reachable(user_id):
-                await self.notifier.waiting(info, user_id, user.name)
-                with use_locale(locale):
-                    return Answer(texts.write_me_first(user.name)[:200],
-                                  url=self.tables.start_link(info.id))
-            await self.service.join(key, user, update_key)
-        elif name == "leave":
-            if info.seat_of(user.key) is None and user_id in self.tables.waiting.get(info.id, {}):
-                self.notifier.reached(user_id)  # left before the private chat worked
-                return Answer()
-            await self.service.leave(key, user, update_key)
-        elif name == "add_ai":
-            await self.service.add_ai(key, user, "greedy", update_key)
-        elif name == "start":
-            await self.service.start(key, user, update_key)
-        elif name == "my_hand":
-            current, view = await self.service.player_view(key, user)
-            if not await self.hands.show(current, user_id, view, locale, repost=True):
-                await self.notifier.waiting(info, user_id, user.name)
-                return Answer(url=self.tables.start_link(info.id))
-            with use_locale(locale):
-                return Answer(texts.sent_privately())
-        else:
-            if data.version != row.version:
-                await self.notifier.redraw(key)
-                raise StaleCallback()
-            if name == "next_deal":
-                await self.service.act(key, user, NextDeal(0), update_key)
-            else:
-                verb = _verb(info, data.arg)
-                await self.service.act(key, user, verb, update_key)
-        return Answer()
+        if name == "join" and not await parts.messenger.reachable(press.user_id):
+            info = await parts.entry.table_by_id(data.table_id)
+            if info is None:
+                raise GameEnded()
+            await parts.waiting(info, press.user_id, press.user.name)
+            with use_locale(await parts.entry.locale_of(press.user)):
+                await query.answer(texts.write_me_first(press.user.name)[:ALERT],
+                                   url=parts.tables.start_link(info.id))
+            return
+        if name == "leave" and press.user_id in parts.tables.waiting.get(data.table_id, {}):
+            parts.notifier.reached(press.user_id)  # left before the private chat worked
+            await query.answer()
+            return
+        intent = Intent(self._group_command(data), press.user, key, data.table_id,
+                        None if name in LOBBY_VERBS or name == "my_hand" else data.version,
+                        update_key=press.update_key,
+                        origin=ORIGIN if name == "my_hand" else None)
+
+        async def answer(outcome: Outcome) -> None:
+            if name == "my_hand" and outcome.ok and outcome.info is not None \
+                    and outcome.hand is not None:
+                if await parts.hands.show(outcome.info, press.user_id, outcome.hand.view,
+                                          outcome.locale, outcome.hand, repost=True):
+                    await query.answer(texts.sent_privately())
+                    return
+                await parts.waiting(outcome.info, press.user_id, press.user.name)
+                await query.answer(url=parts.tables.start_link(outcome.info.id))
+                return
+            await _answer(query, outcome)
+            if outcome.reply.code == "stale_control":
+                await parts.redraw(data.table_id)  # the keyboard the press came from
+
+        await parts.entry.handle(intent, answer)
+
+    @staticmethod
+    def _group_command(data: Callback) -> Command:
+        name = data.name
+        if name in LOBBY_VERBS:
+            return Command(LOBBY_VERBS[name], ("greedy",) if name == "add_ai" else ())
+        if name == "my_hand":
+            return Command("hand")
+        if name == "next_deal":
+            return Command("move", action=NextDeal(0))
+        return Command("move", (_verb(data),))
 
     # --- a private hand message -------------------------------------------------------------
 
-    async def _hand(self, data: Callback, chat_id: int, message_id: int, user: UserRef,
-                    locale: str, update_key: str) -> Answer:
-        user_id = int(user.user_id)
-        row = await self.store.hand_message(user_id, data.table_id)
-        if chat_id != user_id or row is None or row.message_id != message_id:
+    async def _hand(self, query: CallbackQuery, press: Press) -> None:
+        parts = self.parts
+        data = press.data
+        row = await parts.store.hand_message(press.user_id, data.table_id)
+        if press.chat_id != press.user_id or row is None or row.message_id != press.message_id:
             raise ForeignCallback()
-        key = ChatKey.parse(row.chat_key)
-        try:
-            with use_locale(locale):
-                model = await hand_model(self.service, key, user, mask=data.mask,
-                                         sort=SortMode(data.sort))
-        except (NoTable, NotSeated, NotPlaying):
-            raise GameEnded() from None
-        info, view = model.info, model.view
-        if info.id != data.table_id:
-            raise GameEnded()
-        if data.version != row.version or signature(view.hand) != row.hand:
-            await self.hands.show(info, user_id, view, locale)
-            raise StaleCallback()
-        if not valid_mask(model.cards, data.mask):
-            raise MalformedCallback(data)
-        press = _Press(data, info, key, user, user_id, model, locale, update_key)
-        return await self._hand_action(press)
-
-    async def _show(self, press: _Press, *, mask: int | None = None, sort: int | None = None,
-                    screen: str = "main", note: str = "") -> Answer:
-        """Redraw the presser's hand message (selection and order kept unless given)."""
-        drawn = Screen(press.data.mask if mask is None else mask,
-                       press.data.sort if sort is None else sort, screen, note)
-        await self.hands.show(press.info, press.user_id, press.model.view, press.locale, drawn)
-        return Answer()
-
-    async def _hand_action(self, press: _Press) -> Answer:
-        data, model = press.data, press.model
         name = data.name
-        if name in ("toggle", "clear", "back"):
-            return await self._show(press)
-        if name == "sort":
-            sort = model.sort.next()
-            melds = await hand_melds(self.service, press.key, press.user,
-                                     sort is SortMode.MELDS)
-            mask = mask_of(order_cards(model.view.hand, sort, melds), model.selected)
-            return await self._show(press, sort=sort, mask=mask)
-        if name == "hint":
-            # The engine's suggestion, one of the seat's legal moves, its cards selected.
-            with use_locale(press.locale):
-                if model.hint is None:
-                    answer = texts.hint_text(_("no suggestion right now"))
-                else:
-                    answer = hint_text(model.hint.action, model.view)[:200]
-            await self._show(press, mask=model.hint_mask or data.mask)
-            return Answer(answer)
-        if name == "pile":
-            return await self._show(press, screen="pile")
-        offers = model.offers
-        number = _number(data.arg)
-        if number >= len(offers):
-            await self._show(press)
-            raise StaleCallback()
-        # a legal action of the seat: shared or the variant's own (typed as Action)
-        action = cast("Action", offers[number].action)
-        await self.service.act(press.key, press.user, action, press.update_key)
-        return Answer()
+        verb = HAND_VERBS[name]
+        offer = _number(data.arg) if verb == "offer" else None
+        selection = Selection(0 if name == "clear" else data.mask, SortMode(data.sort),
+                              row.hand or None, offer)
+        intent = Intent(Command(verb), press.user, None, data.table_id, data.version,
+                        selection, press.update_key, origin=ORIGIN)
+        screen = "pile" if name == "pile" else "main"
+
+        async def answer(outcome: Outcome) -> None:
+            await _answer(query, outcome)
+            info, hand = outcome.info, outcome.hand
+            if hand is not None and info is not None and not await parts.hands.show(
+                    info, press.user_id, hand.view, outcome.locale, hand, screen):
+                await parts.waiting(info, press.user_id, press.user.name)
+
+        outcome = await parts.entry.handle(intent, answer)
+        if outcome.info is None and outcome.error is not None:
+            raise GameEnded()
+
+
+#: Refusals of a control with words of their own on Telegram (the keyboard is redrawn).
+CONTROL_ALERTS = {"stale_control": "stale", "unknown_offer": "stale", "no_table": "ended"}
+
+
+async def _answer(query: CallbackQuery, outcome: Outcome) -> None:
+    """``answerCallbackQuery`` for ``outcome``: an alert for a refusal, the reply (a hint)
+    as a toast, else nothing to say."""
+    reply = outcome.reply
+    text = None if reply.text is None else reply.text[:ALERT]
+    if not reply.ok and reply.code in CONTROL_ALERTS:
+        text = texts.alert(CONTROL_ALERTS[reply.code])
+    await query.answer(text, show_alert=(not reply.ok) or None)
 
 
 def _number(text: str) -> int:
-    if not text.isdigit():
+    if not text.isdigit() or len(text) > 4:
         raise MalformedCallback(text)
     return int(text)
 
 
-def _verb(info: TableInfo, arg: str) -> str:
-    verbs = variant_verbs(info.variant)
-    index = _number(arg)
-    if index >= len(verbs):
-        raise MalformedCallback(arg)
-    return verbs[index].verb
-
-
+def _verb(data: Callback) -> str:
+    """The call a call button names (one of :func:`bot.interaction.calls.call_verbs`:
+    anything else is no button of ours)."""
+    if data.arg not in call_verbs():
+        raise MalformedCallback(data.arg)
+    return data.arg

@@ -1,5 +1,6 @@
-"""Commands in a group (or a forum topic): they act on the table of that chat and topic,
-mostly through :func:`bot.interaction.commands.handle_text`. A few need Telegram:
+"""Commands in a group (or a forum topic): each is one intent of the chat command language
+(:func:`bot.interaction.commands.parse`) for the table of that chat and topic, through
+the service's entry point. A few need Telegram:
 
 - ``/join`` first checks that the bot may write to the player privately, else it answers
   with a "Start me" link and the join completes after ``/start`` in the private chat;
@@ -13,19 +14,23 @@ they are said in the group, except those that show cards.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, User
 from telegram.error import TelegramError
 
 from bot.i18n import use_locale
-from bot.i18n.errors import localize_error
-from bot.interaction.commands import TABLE_VERBS, Reply, handle_text
+from bot.interaction.commands import parse
+from bot.ports.intents import Command, Intent, Outcome, Reply
+from bot.ports.model import ChatKey, UserRef
 from bot.render.lobby import render_lobby
-from bot.service.errors import NoTable
-from bot.service.model import ChatKey, UserRef
 from bot.telegram_bot import texts
 from bot.telegram_bot.identity import chat_key, thread_of, user_ref
+from bot.telegram_bot.notifier import ORIGIN
 from bot.telegram_bot.parts import Parts
-from engine.errors import EngineError
+
+TOO_FAST = "too_fast"
+"""The refusal code of an intent over the flow limits (:class:`bot.service.flow.TooFast`)."""
 
 #: Verbs whose private answer must never fall back to the group (it shows hidden cards).
 SECRET = frozenset({"hand", "export"})
@@ -36,52 +41,66 @@ class GroupChat:
 
     def __init__(self, parts: Parts) -> None:
         self.parts = parts
+        self._titles: dict[int, str | None] = {}
 
     async def command(self, message: Message, sender: User, update_key: str) -> None:
         """Run the command in ``message`` (sent by ``sender``) on the chat's table."""
         parts = self.parts
         text = message.text or ""
-        command, _sep, addressee = text.split()[0][1:].partition("@")
+        _head, _sep, addressee = text.split()[0][1:].partition("@")
         if addressee and addressee.lower() != parts.bot_username.lower():
             return  # addressed to another bot
         user = user_ref(sender)
         user_id = int(user.user_id)
         canonical = await parts.store.canonical_chat(message.chat.id)
-        await parts.store.remember_chat(canonical, message.chat.title)
+        await self._remember_title(canonical, message.chat.title)
         key = chat_key(canonical, thread_of(message))
-        verb = TABLE_VERBS.get(command.lower())
-        locale = await parts.service.locale_of(user)
-        if verb == "hand":
-            await self._hand_privately(message, key, user, locale)
-            return
-        if verb == "set" and len(text.split()) == 1:
-            await self._show_settings(message, key, locale)
+        command = parse(text)
+        verb = command.verb
+        if verb == "set" and not command.args:
+            await self._show_settings(message, key, user)
             return
         if verb == "join" and not await parts.messenger.reachable(user_id):
-            await self.write_me_first(message, key, user, locale)
+            await self.write_me_first(message, key, user)
             return
         is_admin = verb == "cancel" and await self._is_admin(message, user_id)
-        reply = await handle_text(parts.service, key, user, text, update_key, is_admin)
-        if verb == "new" and reply.ok:  # the table message shows the new lobby
-            info = await parts.service.table_info(key)
-            if info is not None and not await parts.messenger.reachable(user_id):
-                await parts.notifier.waiting(info, user_id, user.name)
-            return
-        await self._deliver(message, user, reply, verb, locale)
+        intent = Intent(command, user, key, update_key=update_key, is_admin=is_admin,
+                        origin=ORIGIN if verb == "hand" else None)
+        outcome = await parts.entry.handle(intent, self._answer(message, user, verb))
+        if verb == "new" and outcome.ok and outcome.info is not None \
+                and not await parts.messenger.reachable(user_id):
+            await parts.waiting(outcome.info, user_id, user.name)
 
-    async def _deliver(self, message: Message, user: UserRef, reply: Reply, verb: str | None,
-                       locale: str) -> None:
+    def _answer(self, message: Message, user: UserRef, verb: str
+                ) -> Callable[[Outcome], Awaitable[None]]:
+        async def answer(outcome: Outcome) -> None:
+            if verb == "hand" and outcome.ok:
+                await self._hand_privately(message, outcome, user)
+            elif verb == "hand" and outcome.reply.text and not outcome.reply.quiet \
+                    and outcome.reply.code != TOO_FAST:
+                await message.reply_text(outcome.reply.text)  # no table, not seated: why
+            elif verb != "new" or not outcome.ok:  # the table message shows a new lobby
+                await self._deliver(message, user, outcome.reply, verb)
+        return answer
+
+    async def _remember_title(self, chat_id: int, title: str | None) -> None:
+        """Store the group's title when it is new or changed (hand messages name it)."""
+        if self._titles.get(chat_id) != title:
+            await self.parts.store.remember_chat(chat_id, title)
+            self.parts.hands.forget_title(chat_id)
+            self._titles[chat_id] = title
+
+    async def _deliver(self, message: Message, user: UserRef, reply: Reply,
+                       verb: str | None) -> None:
         """Answer in the group, or privately when the reply is private (falling back to the
-        group unless it shows hidden cards). A refusal is said once per
-        :data:`bot.service.flow.COALESCE_SECONDS` (the same text to the same person here),
-        and to someone who does not play at this table only privately, never in the
-        group."""
-        if reply.text is None:
-            return
+        group unless it shows hidden cards). A refusal said to this person here a moment
+        ago (``reply.quiet``) is not repeated, and a refusal to someone who does not play
+        at this table goes to them privately, never to the group."""
+        if reply.text is None or reply.code == TOO_FAST:
+            return  # over the flow limits: nothing, the group's own limit is the scarce thing
         text = reply.text[:4096]
         if not reply.ok:
-            key = str(message.chat.id)
-            if not self.parts.service.flow.first_time(user.key, key, text):
+            if reply.quiet:
                 return
             if not await self._plays_here(message, user):
                 await self.parts.messenger.send_private(int(user.user_id), text)
@@ -91,51 +110,55 @@ class GroupChat:
             return
         if await self.parts.messenger.send_private(int(user.user_id), text) is not None:
             if reply.ok:
-                with use_locale(locale):
-                    await message.reply_text(texts.sent_privately())
+                await message.reply_text(texts.sent_privately())
             return
         if verb in SECRET:
-            await self.write_me_first(message, None, user, locale)
+            await self.write_me_first(message, None, user)
         else:
             await message.reply_text(text)
 
     async def _plays_here(self, message: Message, user: UserRef) -> bool:
         canonical = await self.parts.store.canonical_chat(message.chat.id)
-        info = await self.parts.service.table_info(chat_key(canonical, thread_of(message)))
+        info = await self.parts.entry.table_info(chat_key(canonical, thread_of(message)))
         return info is not None and info.seat_of(user.key) is not None
 
-    async def _hand_privately(self, message: Message, key: ChatKey, user: UserRef,
-                              locale: str) -> None:
-        try:
-            info, view = await self.parts.service.player_view(key, user)
-        except EngineError as error:  # no table, not seated, not started: say why
-            with use_locale(locale):
-                await message.reply_text(localize_error(error))
+    async def _hand_privately(self, message: Message, outcome: Outcome, user: UserRef
+                              ) -> None:
+        """``/hand``: the player's hand message again, privately, at the bottom."""
+        info, hand = outcome.info, outcome.hand
+        if info is None or hand is None:
             return
-        if not await self.parts.hands.show(info, int(user.user_id), view, locale, repost=True):
-            await self.write_me_first(message, key, user, locale)
+        if not await self.parts.hands.show(info, int(user.user_id), hand.view,
+                                           outcome.locale, hand, repost=True):
+            await self.write_me_first(message, info.key, user)
 
-    async def _show_settings(self, message: Message, key: ChatKey, locale: str) -> None:
-        info = await self.parts.service.table_info(key)
+    async def _show_settings(self, message: Message, key: ChatKey, user: UserRef) -> None:
+        """``/settings`` alone: the table's settings and how to change them (a refusal
+        when there is no table)."""
+        info = await self.parts.entry.table_info(key)
         if info is None:
-            with use_locale(locale):
-                await message.reply_text(localize_error(NoTable()))
+            outcome = await self.parts.entry.handle(Intent(Command("set"), user, key))
+            if outcome.reply.text:
+                await message.reply_text(outcome.reply.text)
             return
-        with use_locale(await self.parts.service.table_locale(info)):
+        screens = await self.parts.entry.screens(info.id, None)
+        locale = screens[0].locale if screens is not None else \
+            await self.parts.entry.locale_of(user)
+        with use_locale(locale):
             await message.reply_text(render_lobby(info) + "\n\n" + texts.settings_usage())
 
-    async def write_me_first(self, message: Message, key: ChatKey | None, user: UserRef,
-                             locale: str) -> None:
+    async def write_me_first(self, message: Message, key: ChatKey | None, user: UserRef
+                             ) -> None:
         """Tell the user in the group to open the private chat (with a Start me button);
         with ``key``, the table message shows them as waiting too."""
         parts = self.parts
-        info = None if key is None else await parts.service.table_info(key)
+        info = None if key is None else await parts.entry.table_info(key)
         if info is not None:
             link = parts.tables.start_link(info.id)
-            await parts.notifier.waiting(info, int(user.user_id), user.name)
+            await parts.waiting(info, int(user.user_id), user.name)
         else:
             link = f"https://t.me/{parts.bot_username}"
-        with use_locale(locale):
+        with use_locale(await parts.entry.locale_of(user)):
             markup = InlineKeyboardMarkup([[InlineKeyboardButton(texts.label("start_me"),
                                                                  url=link)]])
             await message.reply_text(texts.write_me_first(user.name), reply_markup=markup)

@@ -1,84 +1,66 @@
-"""The private hand message of each player at each table: drawn from the player's view,
-edited in place (or sent anew when it is gone, or moved to the bottom of the chat after
-a typed command), its message id, version and hand kept in the store."""
+"""The private hand message of each player at each table: drawn from the player's hand
+model (:class:`bot.ports.hand.HandModel`, built from a computed seat screen), edited in
+place (or sent anew when it is gone, or moved to the bottom of the chat after a typed
+command), its message id, version, hand digest and order kept in the store. Nothing here
+asks the service anything."""
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 
 from telegram import InlineKeyboardMarkup
 
 from bot.i18n import _, use_locale
-from bot.interaction.hand import HandModel, SortMode, hand_model
-from bot.service.errors import NoTable, NotPlaying, NotSeated
-from bot.service.message_store import TelegramHandMessage, TelegramMessageStore
-from bot.service.model import Status, TableInfo, UserRef
-from bot.service.service import GameService
+from bot.ports.hand import HandModel
+from bot.ports.message_store import TelegramHandMessage, TelegramMessageStore
+from bot.ports.model import Status, TableInfo
+from bot.ports.web_links import WebLinks, web_app_url
 from bot.telegram_bot import texts
-from bot.telegram_bot.hand import closed_text, ended_text, hand_text, signature
-from bot.telegram_bot.identity import PLATFORM, chat_id_of
+from bot.telegram_bot.hand import closed_text, ended_text, hand_text
+from bot.telegram_bot.identity import chat_id_of
 from bot.telegram_bot.keyboards import HandScreen, hand_keyboard
 from bot.telegram_bot.messaging import Messenger
 from engine.views import PlayerView
 
-
-@dataclass(frozen=True)
-class Screen:
-    """What to draw besides the game: the selection, the order (``None``: the one the
-    message had), the ``main`` or ``pile`` screen and a note under the hand."""
-
-    mask: int = 0
-    sort: int | None = None
-    screen: str = "main"
-    note: str = ""
+__all__ = ["HandMessages"]
 
 
 class HandMessages:
     """Shows hands in private chats (see the module docstring)."""
 
     def __init__(self, messenger: Messenger, store: TelegramMessageStore,
-                 service: GameService) -> None:
+                 web: WebLinks | None = None) -> None:
         self.messenger = messenger
         self.store = store
-        self.service = service  # builds the hand model (its engine work runs in the pool)
+        self.web = web
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
+        self._titles: dict[int, str | None] = {}
 
     async def title(self, info: TableInfo) -> str:
         """How private messages name the table (group title and table number)."""
-        return texts.table_title(await self.store.chat_title(chat_id_of(info.key)), info.id)
+        chat = chat_id_of(info.key)
+        if chat not in self._titles:
+            self._titles[chat] = await self.store.chat_title(chat)
+        return texts.table_title(self._titles[chat], info.id)
 
-    async def user_ref(self, user_id: int) -> UserRef:
-        """The service's user for a known Telegram user (name and app language)."""
-        known = await self.store.user(user_id)
-        if known is None:
-            return UserRef(PLATFORM, str(user_id), str(user_id))
-        return UserRef(PLATFORM, str(user_id), known.first_name, known.language_code)
+    def forget_title(self, chat_id: int) -> None:
+        """The group's title changed (or the group moved): read it again next time."""
+        self._titles.pop(chat_id, None)
 
     async def show(self, info: TableInfo, user_id: int, view: PlayerView, locale: str,
-                   screen: Screen | None = None, repost: bool = False) -> bool:
-        """Draw the user's hand message for ``info`` and edit it in place (send it when
-        there is none, or anew at the bottom when ``repost``). A running game is drawn
-        from the service's current hand model (``view`` then only stands in when the game
-        ended meanwhile). Returns False when the user cannot be written to."""
-        screen = screen or Screen()
+                   model: HandModel | None = None, screen: str = "main", note: str = "",
+                   repost: bool = False) -> bool:
+        """Draw the user's hand message for ``info`` from ``model`` (a running game) or
+        from ``view`` (the game ended: its score sheet) and edit it in place; send it when
+        there is none, or anew at the bottom when ``repost``. ``screen``: ``main`` or
+        ``pile`` (the deeper cards of a spread discard pile). Returns False when the user
+        cannot be written to."""
         async with self._locks.setdefault((user_id, info.id), asyncio.Lock()):
             row = await self.store.hand_message(user_id, info.id)
-            sort = screen.sort if screen.sort is not None else (row.sort_mode if row else 0)
             title = await self.title(info)
-            model = None
-            if info.status is Status.PLAYING:
-                user = await self.user_ref(user_id)
-                with use_locale(locale):
-                    try:
-                        model = await hand_model(self.service, info.key, user,
-                                                 mask=screen.mask, sort=SortMode(sort))
-                    except (NoTable, NotSeated, NotPlaying):
-                        model = None
-            if model is not None:
-                info, view = model.info, model.view
             with use_locale(locale):
-                text, markup = _draw(info, view, title, screen, model)
+                text, markup = _draw(info, view, title, screen, note, model,
+                                     web_app_url(self.web, info.id))
             message_id = None
             if row is not None and not repost and await self.messenger.edit_private(
                     user_id, row.message_id, text, markup):
@@ -90,19 +72,27 @@ class HandMessages:
                 if sent is None:
                     return False
                 message_id = sent.message_id
+            sort = int(model.sort) if model is not None else (row.sort_mode if row else 0)
+            digest = model.digest if model is not None else (row.hand if row else "")
             await self.store.save_hand_message(TelegramHandMessage(
-                user_id, info.id, str(info.key), message_id, view.table.version,
-                signature(view.hand), sort))
+                user_id, info.id, str(info.key), message_id, view.table.version, digest,
+                sort))
             return True
 
+    async def sort_of(self, user_id: int, table_id: int) -> int:
+        """The order the user's hand message of ``table_id`` shows (0 by suit)."""
+        row = await self.store.hand_message(user_id, table_id)
+        return 0 if row is None else row.sort_mode
 
-def _draw(info: TableInfo, view: PlayerView, title: str, screen: Screen,
-          model: HandModel | None) -> tuple[str, InlineKeyboardMarkup | None]:
+
+def _draw(info: TableInfo, view: PlayerView, title: str, screen: str, note: str,
+          model: HandModel | None, web_app: str | None = None
+          ) -> tuple[str, InlineKeyboardMarkup | None]:
     """The hand message's text and keyboard (no keyboard once the game is not running)."""
     if info.status is Status.CANCELLED:
         return closed_text(title, _("The game was cancelled.")), None
-    if model is None:
+    if model is None or info.status is not Status.PLAYING:
         return ended_text(view, title), None
-    text = hand_text(model, title, screen.note)
-    drawn = HandScreen(info.id, view.table.version, model, screen.screen)
+    text = hand_text(model, title, note)
+    drawn = HandScreen(info.id, view.table.version, model, screen, web_app)
     return text, hand_keyboard(drawn)

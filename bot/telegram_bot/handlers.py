@@ -4,9 +4,10 @@ thin: it hands the update to the part that knows what to do —
 :class:`bot.telegram_bot.private_chat.PrivateChat` for the private chat,
 :class:`bot.telegram_bot.buttons.Buttons` for button presses — and answers.
 
-Every state change passes ``update_key=telegram:<update id>`` (buttons:
-``telegram:cb:<callback query id>``) to the service, so an update Telegram delivers
-twice changes nothing twice.
+Every intent carries ``update_key=telegram:<update id>`` (buttons:
+``telegram:cb:<callback query id>``), so an update Telegram delivers twice changes nothing
+twice. Flow control is the entry point's: a refusal for sending too fast comes back as an
+outcome like any other.
 """
 
 from __future__ import annotations
@@ -26,10 +27,8 @@ from telegram.ext import (
 )
 
 from bot.i18n import use_locale
-from bot.i18n.errors import localize_error
-from bot.service.flow import TooFast
 from bot.telegram_bot import texts
-from bot.telegram_bot.buttons import Buttons
+from bot.telegram_bot.buttons import Buttons, Press
 from bot.telegram_bot.callbacks import MalformedCallback, decode
 from bot.telegram_bot.group_chat import GroupChat
 from bot.telegram_bot.identity import chat_key, user_ref
@@ -88,7 +87,8 @@ class Handlers:
     # --- the handlers ------------------------------------------------------------------------
 
     async def button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """A button press: carry it out, then answer the query (an alert when refused)."""
+        """A button press: one intent; the presser is answered first (an alert when
+        refused)."""
         query = update.callback_query
         assert query is not None
         user = user_ref(query.from_user)
@@ -98,37 +98,23 @@ class Handlers:
             if message is None:
                 raise MalformedCallback(query.data)
         except MalformedCallback:
-            with use_locale(await self.parts.service.locale_of(user)):
+            with use_locale(await self.parts.entry.locale_of(user)):
                 await query.answer(texts.alert("malformed"), show_alert=True)
             return
-        if not await self.parts.service.flow.admit(user.key, str(message.chat.id)):
-            with use_locale(await self.parts.service.locale_of(user)):
-                await query.answer(localize_error(TooFast()))  # private to the presser
-            return
-        answer = await self.buttons.press(data, message.chat.id, message.message_id, user,
-                                          f"telegram:cb:{query.id}")
-        await query.answer(answer.text, show_alert=answer.alert or None, url=answer.url)
+        await self.buttons.press(query, Press(data, message.chat.id, message.message_id, user,
+                                              f"telegram:cb:{query.id}"))
 
     async def group(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A command in a group or forum topic (not from anonymous admins or channels)."""
         message, sender = update.effective_message, update.effective_user
         if message is None or message.text is None or sender is None or sender.is_bot:
             return
-        if not await self.parts.service.flow.admit(user_ref(sender).key, str(message.chat.id)):
-            return  # nothing in the group: its own message limit is the scarce thing
         await self.group_chat.command(message, sender, f"telegram:{update.update_id}")
 
     async def private(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """Text in the private chat."""
         message, sender = update.effective_message, update.effective_user
         if message is None or message.text is None or sender is None:
-            return
-        user = user_ref(sender)
-        if not await self.parts.service.flow.admit(user.key, str(message.chat.id)):
-            text = localize_error(TooFast())
-            if self.parts.service.flow.first_time(user.key, str(message.chat.id), text):
-                with use_locale(await self.parts.service.locale_of(user)):
-                    await message.reply_text(localize_error(TooFast()))
             return
         await self.private_chat.text(message, sender, f"telegram:{update.update_id}")
 
@@ -147,7 +133,9 @@ class Handlers:
         if await store.current_chat(await store.canonical_chat(old)) == new:
             return  # the other of the two service messages
         await store.migrate_chat(old, new)
-        await self.parts.notifier.redraw(chat_key(await store.canonical_chat(new), None))
+        info = await self.parts.entry.table_info(chat_key(await store.canonical_chat(new), None))
+        if info is not None:
+            await self.parts.redraw(info.id)
 
     async def member(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The user blocked (or unblocked) the bot in the private chat."""

@@ -2,7 +2,7 @@
 
 A group's tables are keyed ``ChatKey("telegram", <chat id>, <topic id or "">)``. The chat
 id is the group's *first* id: when a basic group becomes a supergroup (new id), its
-key stays (:meth:`bot.service.message_store.TelegramMessageStore.canonical_chat`). Each forum topic
+key stays (:meth:`bot.ports.message_store.TelegramMessageStore.canonical_chat`). Each forum topic
 (``message_thread_id`` of a topic message) is a separate table.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from telegram import Message, User
 
-from bot.service.model import ChatKey, UserRef
+from bot.ports.model import ChatKey, UserRef
 
 PLATFORM = "telegram"
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.interaction.calls import public_calls
-from bot.interaction.hand import Group, HandModel
+from bot.ports.hand import Group, HandModel
+from bot.ports.model import Status, TableInfo
+from bot.ports.web_links import button_text
 from bot.render.cards import card_text
-from bot.service.model import Status, TableInfo
 from bot.telegram_bot import texts
 from bot.telegram_bot.callbacks import GROUP, HAND, Callback
 from engine.state import Phase
@@ -58,23 +59,26 @@ def lobby_keyboard(info: TableInfo, start_link: str | None) -> InlineKeyboardMar
     return InlineKeyboardMarkup(rows)
 
 
-def table_keyboard(info: TableInfo, view: PublicView, start_link: str | None
-                   ) -> InlineKeyboardMarkup | None:
+def table_keyboard(info: TableInfo, view: PublicView, start_link: str | None,
+                   web_link: str | None = None) -> InlineKeyboardMarkup | None:
     """During the game: My hand, Next deal between deals and, while the variant's public
     view names seats that may call out of turn (Rummy 500's ``may_call``: "Rommé!"), its
     verbs that need no cards, for whoever of them presses; ``None`` once the table is
     closed. Moves of the player to move (Romanian pre-play too) are on their hand
-    message only."""
+    message only. ``web_link``: the bot's Mini App on this table (the web table), when
+    it is on."""
     if info.status is not Status.PLAYING:
         return None
-    base = Callback(GROUP, "y", info.id, info.version)
+    base = Callback(GROUP, "y", info.id, view.version)
     buttons = [_button(texts.label("my_hand"), base)]
     if view.phase is Phase.HAND_OVER:
         buttons.append(_button(texts.label("next_deal"), base.with_(action="n")))
     else:
-        buttons += [_button(call.label, base.with_(action="v", arg=str(call.number)))
+        buttons += [_button(call.label, base.with_(action="v", arg=call.verb))
                     for call in public_calls(view)]
     rows = _rows(buttons, ACTIONS_PER_ROW)
+    if web_link:
+        rows.append([InlineKeyboardButton(button_text(), url=web_link)])
     if start_link:
         rows.append([InlineKeyboardButton(texts.label("start_me"), url=start_link)])
     return InlineKeyboardMarkup(rows)
@@ -85,14 +89,17 @@ def table_keyboard(info: TableInfo, view: PublicView, start_link: str | None
 
 @dataclass(frozen=True)
 class HandScreen:
-    """What the hand keyboard shows: the ``model`` drawn for table ``table_id`` at
-    ``version``, on the ``main`` screen or the ``pile`` screen (deeper cards of a spread
-    discard pile)."""
+    """What the hand keyboard shows: the ``model`` drawn for table ``table_id`` at game
+    state ``version`` (:attr:`engine.views.PublicView.version`), on the ``main`` screen or
+    the ``pile`` screen (deeper cards of a spread
+    discard pile); ``web_app``: the web table's page for a ``web_app`` button (``None``:
+    the web table is off)."""
 
     table_id: int
     version: int
     model: HandModel
     screen: str = "main"
+    web_app: str | None = None
 
     def callback(self, action: str, mask: int | None = None, arg: str = "") -> Callback:
         """A hand button of this screen (the selection kept unless ``mask`` is given)."""
@@ -145,7 +152,10 @@ def _offer_rows(screen: HandScreen) -> list[list[InlineKeyboardButton]]:
     tools.append(_button(texts.label("hint"), screen.callback("h")))
     if model.mask:
         tools.append(_button(texts.label("clear"), screen.callback("c", mask=0)))
-    return rows + _rows(tools, ACTIONS_PER_ROW)
+    rows += _rows(tools, ACTIONS_PER_ROW)
+    if screen.web_app:
+        rows.append([InlineKeyboardButton(button_text(), web_app=WebAppInfo(screen.web_app))])
+    return rows
 
 
 def _pile_rows(screen: HandScreen) -> list[list[InlineKeyboardButton]]:

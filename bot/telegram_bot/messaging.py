@@ -16,7 +16,7 @@ from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
-from bot.service.message_store import TelegramMessageStore
+from bot.ports.message_store import TelegramMessageStore
 
 log = logging.getLogger(__name__)
 

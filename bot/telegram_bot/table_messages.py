@@ -15,20 +15,20 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardMarkup
 
 from bot.i18n import use_locale
+from bot.ports.message_store import TelegramMessageStore, TelegramTableMessage
+from bot.ports.model import Status, TableInfo
+from bot.ports.screens import Notice, TableScreen
+from bot.ports.web_links import WebLinks, mini_app_link
 from bot.render.events import event_line
 from bot.render.lobby import render_lobby
 from bot.render.notices import render_notice
 from bot.render.text import render_hand_end, render_table
-from bot.service.message_store import TelegramMessageStore, TelegramTableMessage
-from bot.service.model import Status, TableInfo
-from bot.service.notifier import Notice
 from bot.telegram_bot import texts
 from bot.telegram_bot.callbacks import to_base36
 from bot.telegram_bot.identity import chat_id_of, deep_link, thread_id_of
 from bot.telegram_bot.keyboards import lobby_keyboard, table_keyboard
 from bot.telegram_bot.messaging import Messenger
 from bot.telegram_bot.outbox import Outbox
-from engine.events import Event
 from engine.state import Phase
 from engine.views import PublicView
 
@@ -79,15 +79,16 @@ class TableMessages:
     """
 
     def __init__(self, messenger: Messenger, store: TelegramMessageStore, outbox: Outbox,
-                 bot_username: str, mid_turn_delay: float = MID_TURN_DELAY) -> None:
+                 bot_username: str, mid_turn_delay: float = MID_TURN_DELAY,
+                 web: WebLinks | None = None) -> None:
         self.messenger = messenger
         self.store = store
         self.outbox = outbox
         self.bot_username = bot_username
+        self.web = web
         self._log: dict[int, deque[str]] = {}
         self._last: dict[int, tuple[TableInfo, PublicView | None, str]] = {}
         self._turn: dict[int, tuple[int, int]] = {}
-        self._pinged: dict[int, tuple[int, int]] = {}
         self._pinged_person: dict[int, str] = {}
         self._deferred: dict[int, asyncio.TimerHandle] = {}
         self.mid_turn_delay = mid_turn_delay
@@ -97,9 +98,11 @@ class TableMessages:
         """The "Start me" deep link of a table."""
         return deep_link(self.bot_username, table_payload(table_id))
 
-    def changed(self, info: TableInfo, view: PublicView | None, events: Sequence[Event],
-                notices: Sequence[Notice], locale: str) -> None:
-        """A change of the table: note its lines, track the turn, queue the edit."""
+    def changed(self, table: TableScreen) -> None:
+        """A change of the table (its computed screen): note its lines, track the turn,
+        queue the edit."""
+        info, view, events, notices = table.info, table.view, table.events, table.notices
+        locale = table.locale
         log = self._log.setdefault(info.id, deque(maxlen=LOG_LINES))
         with use_locale(locale):
             if view is not None:
@@ -177,7 +180,8 @@ class TableMessages:
             if info.status is Status.LOBBY:
                 markup = lobby_keyboard(info, link)
             elif view is not None:
-                markup = table_keyboard(info, view, link)
+                markup = table_keyboard(info, view, link,
+                                        mini_app_link(self.web, self.bot_username, info.id))
             else:
                 markup = None
 
@@ -204,14 +208,6 @@ class TableMessages:
                 info.id, str(info.key), sent.chat_id, thread, sent.message_id, info.version))
 
     # --- pings -----------------------------------------------------------------------------
-
-    def new_turn(self, table_id: int) -> bool:
-        """True the first time it is asked during a turn (so a turn is pinged once)."""
-        turn = self._turn.get(table_id)
-        if turn is None or self._pinged.get(table_id) == turn:
-            return False
-        self._pinged[table_id] = turn
-        return True
 
     def person_changed(self, table_id: int, user_key: str) -> bool:
         """True when ``user_key`` is not the person this table last pinged for a turn

@@ -1,5 +1,6 @@
-"""Webhook mode: a small aiohttp server that takes Telegram's POSTs and feeds them to the
-PTB application's update queue (PTB's own webhook server needs tornado, which the project
+"""Webhook mode: a route of the process's HTTP server (:class:`bot.http.HttpServer`, the
+port it shares with the web table) that takes Telegram's POSTs and feeds them to the PTB
+application's update queue (PTB's own webhook server needs tornado, which the project
 does not install).
 
 Telegram sends each update as JSON to the URL given to ``setWebhook`` with the header
@@ -18,6 +19,8 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application
 
+from bot.http import HttpServer
+
 log = logging.getLogger(__name__)
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
@@ -34,37 +37,29 @@ def webhook_path(url: str) -> str:
     return urlsplit(url).path or "/"
 
 
-class WebhookServer:
-    """Receives updates for ``app`` on ``host``:``port`` at ``path``."""
+class Webhook:
+    """Receives updates for ``app`` at ``path`` of the shared HTTP server ``http``."""
 
     def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], secret: str, path: str,
-                 host: str, port: int) -> None:
+                 http: HttpServer) -> None:
         self.app = app
         self.secret = secret
         self.path = path
-        self.host = host
-        self.port = port
-        self._runner: web.AppRunner | None = None
+        self.http = http
+        http.mount(path, self._receive)
 
-    async def start(self) -> None:
-        """Listen; ``port`` is updated when 0 asked for a free one."""
-        server = web.Application()
-        server.router.add_post(self.path, self._receive)
-        self._runner = web.AppRunner(server, access_log=None)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
-        addresses = self._runner.addresses
-        if addresses:
-            self.port = int(addresses[0][1])
+    @property
+    def port(self) -> int:
+        """The port the updates come in on."""
+        return self.http.port
 
-    async def stop(self) -> None:
-        """Stop listening."""
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
+    def stop(self) -> None:
+        """Take no more updates."""
+        self.http.unmount(self.path)
 
-    async def _receive(self, request: web.Request) -> web.Response:
+    async def _receive(self, request: web.Request) -> web.StreamResponse:
+        if request.method != "POST" or request.path != self.path:
+            return web.Response(status=404)
         if request.headers.get(SECRET_HEADER) != self.secret:
             return web.Response(status=403)
         try:

@@ -2,43 +2,52 @@
 
 :class:`TerminalGame` asks for a line only when the player is to move (their turn,
 or the score sheet between deals); meanwhile it lets the service run the AI moves
-that are due (:meth:`GameService.tick`), pausing the table's ``ai_delay`` before
-each. Game commands and the table verbs go through
-:func:`bot.interaction.commands.handle_text`, the chat command language; the screen verbs
-the service does not have (``sort``, ``hint``, ``hand``, ``table``, ``score``,
-``help``, ``quit``, and ``back`` unless the AI plays the seat) are answered here.
-``quit`` (or the end of input) leaves the game stored: ``rummy-bot play`` resumes it.
+that are due (``tick``: :meth:`bot.service.service.GameService.tick`), pausing the
+table's ``ai_delay`` before each. Game commands and the table verbs are intents of the
+chat command language (:func:`bot.interaction.commands.parse`) for the service's entry
+point (:class:`bot.ports.entry.Entry`); the screen verbs the service does not have
+(``sort``, ``hint``, ``hand``, ``table``, ``score``, ``help``, ``quit``, and ``back``
+unless the AI plays the seat) are answered here from the seat's screen
+(:class:`bot.ports.screens.SeatScreen`). ``quit`` (or the end of input) leaves the game
+stored: ``rummy-bot play`` resumes it.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING
 
 from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
-from bot.interaction.commands import handle_text, parse
-from bot.interaction.hand import SortMode
+from bot.i18n.notation import action_text
+from bot.interaction.commands import parse
+from bot.ports.entry import Entry
+from bot.ports.hand import SortMode
+from bot.ports.intents import Intent
+from bot.ports.model import Status, TableInfo, UserRef
+from bot.ports.screens import SeatScreen
+from bot.render.guide import guide_line
 from bot.render.text import render_hand, render_hand_end, render_help, render_scores, render_table
-from bot.service.model import Status, TableInfo, UserRef
-from bot.service.service import GameService
+from bot.render.variants import variant_call_choices
 from bot.terminal.input import AsyncLineReader
 from bot.terminal.notifier import TerminalNotifier
 from bot.terminal.setup import TERMINAL_KEY
 from engine.actions import NextDeal
-from engine.commands import canonical_verb, format_action
+from engine.commands import canonical_verb
 from engine.errors import EngineError
 from engine.state import Phase
 from engine.views import PlayerView
 
-if TYPE_CHECKING:
-    from engine.search import Partition
-
-__all__ = ["LOCAL_VERBS", "Sleep", "TerminalGame"]
+__all__ = ["LOCAL_VERBS", "Sleep", "TerminalGame", "Tick"]
 
 Sleep = Callable[[float], Awaitable[None]]
 """Waits the given seconds (``asyncio.sleep``; tests move a manual clock instead)."""
+
+Tick = Callable[[], Awaitable[int]]
+"""Runs the table steps that are due now (AI moves, the next deal); returns how many."""
+
+ORIGIN = "terminal"
+"""The terminal's name as the origin of its intents."""
 
 LOCAL_VERBS = ("sort", "hint", "hand", "table", "score", "help", "quit")
 """Verbs answered by the terminal itself; every other line goes to the service."""
@@ -61,29 +70,26 @@ SORT_WORDS: dict[str, SortMode] = {
 
 def _is_cancel(line: str) -> bool:
     """True for the table verb ``cancel`` (or its alias ``abbrechen``)."""
-    try:
-        return parse(line).verb == "cancel"
-    except EngineError:
-        return False
+    return parse(line).verb == "cancel"
 
 
 class TerminalGame:
-    """Plays the terminal table of ``service`` for ``user`` until the match ends or the
-    player leaves.
+    """Plays the terminal table for ``user`` through the service's ``entry`` point until
+    the match ends or the player leaves.
 
-    ``notifier`` is the service's notifier for the terminal (it prints the moves).
-    ``read_line``: the player's lines; ``sleep``: the pause before AI moves;
-    ``call_timeout``: seconds the out-of-turn call prompt (Rummy 500's "Rommé!") waits
-    for a line before the game goes on without a call.
+    ``tick`` runs the due table steps (the AI's moves); ``notifier`` is the service's
+    notifier for the terminal (it prints the moves). ``read_line``: the player's lines;
+    ``sleep``: the pause before AI moves; ``call_timeout``: seconds the out-of-turn call
+    prompt (Rummy 500's "Rommé!") waits for a line before the game goes on without a call.
     """
 
-    def __init__(self, service: GameService, user: UserRef, notifier: TerminalNotifier,
+    def __init__(self, entry: Entry, tick: Tick, user: UserRef, notifier: TerminalNotifier,
                  read_line: AsyncLineReader, sleep: Sleep = asyncio.sleep,
                  call_timeout: float = CALL_PROMPT_SECONDS) -> None:
-        self.service = service
+        self.entry = entry
+        self.tick = tick
         self.user = user
         self.notifier = notifier
-        notifier.melds_of = self._melds
         self._passed_call = -1  # table version whose call window the human let pass
         self._read_line = read_line
         self._sleep = sleep
@@ -94,33 +100,40 @@ class TerminalGame:
 
     async def run(self) -> int:
         """Play on; returns the exit code 0 (the match ended, or the player left it
-        stored for later)."""
+        stored for later). Raises ``BrokenPipeError`` when the output's reader has gone
+        (``rummy-bot play | head``): the game stays stored."""
         while True:
-            info = await self.service.table_info(TERMINAL_KEY)
+            if self.notifier.closed:
+                raise BrokenPipeError("the output of the game was closed")
+            info = await self.entry.table_info(TERMINAL_KEY)
             if info is None or info.status is not Status.PLAYING:
                 return 0  # over or cancelled: the notifier has said so
             seat = info.seat_of(self.user.key)
             if seat is None:
                 return 0
-            view = (await self.service.player_view(TERMINAL_KEY, self.user))[1]
+            screen = await self._screen(info)
+            if screen is None:
+                continue  # the table moved on meanwhile: look again
+            view = screen.view
             table = view.table
             hand_over = table.phase is Phase.HAND_OVER
             # A variant's call window (Rummy 500's "Rommé!") lets the human act out of turn.
             may_call = seat in getattr(table.extra, "may_call", ()) \
                 and self._passed_call != table.version and not info.seats[seat].automated \
-                and (table.current == seat or await self._can_call())
+                and (table.current == seat or bool(screen.facts.legal))
             if not hand_over and not may_call and (table.current != seat
                                                    or info.seats[seat].automated):
                 await self._let_ai_move(info)
                 continue
-            if hand_over and await self._only_watching(view):
+            if hand_over and self._only_watching(screen):
                 # Out of the match (German elimination) with nothing to decide: the AI-only
                 # deals go on by themselves after the score sheet.
                 await self._sleep(info.settings.ai_delay)
                 if not await self._handle("next"):
                     return self._leave(view)
                 continue
-            line = await self._ask(view, hand_over, calling=may_call and table.current != seat)
+            line = await self._ask(screen, hand_over,
+                                   calling=may_call and table.current != seat)
             if may_call and table.current != seat and line is not None and not line.strip():
                 self._passed_call = table.version
                 continue
@@ -133,40 +146,47 @@ class TerminalGame:
             if not await self._handle(line):
                 return self._leave(view)
 
-    async def _only_watching(self, view: PlayerView) -> bool:
+    async def _screen(self, info: TableInfo) -> SeatScreen | None:
+        """The player's own screen now (their view and the engine's facts for it)."""
+        found = await self.entry.screens(info.id, self.user)
+        return None if found is None else found[1]
+
+    @staticmethod
+    def _only_watching(screen: SeatScreen) -> bool:
         """True when the player is out of the match (German Rommé's elimination: the
         variant's public ``eliminated`` flags) and may only start the next deal, no
         buy-back to decide."""
+        view = screen.view
         out = getattr(view.table.extra, "eliminated", ())
         if not (view.seat < len(out) and out[view.seat]):
             return False
-        legal = (await self.service.hand_facts(TERMINAL_KEY, self.user)).legal
+        legal = screen.facts.legal
         return bool(legal) and all(isinstance(action, NextDeal) for action in legal)
-
-    async def _can_call(self) -> bool:
-        """True when the player has a legal move out of turn now (a call in Rummy 500):
-        only then does the game stop to ask."""
-        facts = await self.service.hand_facts(TERMINAL_KEY, self.user)
-        return bool(facts.legal)
 
     async def _let_ai_move(self, info: TableInfo) -> None:
         await self._sleep(info.settings.ai_delay)
-        if not await self.service.tick():
+        if not await self.tick():
             await self._sleep(POLL)
 
-    async def _ask(self, view: PlayerView, hand_over: bool,
+    async def _ask(self, screen: SeatScreen, hand_over: bool,
                    calling: bool = False) -> str | None:
         """Draw the screen if due, prompt for the move (or the next deal, or an out-of-turn
         call) and wait for a line."""
+        view = screen.view
         self.notifier.remember(view)
         with use_locale(self.notifier.locale):
             if self.notifier.screen_due:
-                await self._show_screen(view)
+                self._show_screen(screen)
             if hand_over:
                 prompt = _("Press Enter or type next for the next deal> ")
             elif calling:
-                prompt = _("You may call Rommé! now: type call, or press Enter to go on> ")
+                choices = variant_call_choices(view, screen.facts.legal) or []
+                self._write(_("Rommé! You may call now:"))
+                for choice in choices:
+                    self._write(f"  {choice}")
+                prompt = _("Type one of these, or press Enter to play on> ")
             else:
+                self._show_guide(screen)
                 prompt = _("Your move> ")
             self.notifier.out.write(prompt)
             self.notifier.out.flush()
@@ -181,26 +201,32 @@ class TerminalGame:
                 self._write(_("No call: the game goes on."))
             return ""
 
-    async def _show_screen(self, view: PlayerView) -> None:
+    def _show_guide(self, screen: SeatScreen) -> None:
+        """In a first game of the variant (``screen.guided``): what the player can do now
+        and what to type (:func:`bot.render.guide.guide_line`)."""
+        if not screen.guided:
+            return
+        line = guide_line(screen.view, screen.facts.legal, screen.facts.suggestion)
+        if line:
+            self._write(line)
+
+    def _show_screen(self, screen: SeatScreen) -> None:
+        view = screen.view
         self._write("")
         if view.table.phase is Phase.HAND_OVER:
             self._write(render_hand_end(view))
         else:
             self._write(render_table(view.table))
-            self._write(await self._hand(view, self.notifier.sort))
+            self._write(self._hand(screen, self.notifier.sort))
         self.notifier.screen_due = False
 
-    async def _hand(self, view: PlayerView, sort: SortMode) -> str:
-        """The hand in ``sort`` order (melds first: found by the service's engine workers)."""
+    @staticmethod
+    def _hand(screen: SeatScreen, sort: SortMode) -> str:
+        """The hand in ``sort`` order (melds first: found by the service's engine workers;
+        sorted by suit when they were not found in time)."""
         if sort is SortMode.MELDS:
-            return render_hand(view, await self._melds())
-        return render_hand(view, by_rank=sort is SortMode.RANK)
-
-    async def _melds(self) -> Partition | None:
-        """The best melds of the player's hand, found by the service's engine workers
-        within their budget (``None`` when not in time: the hand is then shown sorted)."""
-        facts = await self.service.hand_facts(TERMINAL_KEY, self.user, melds=True)
-        return facts.melds
+            return render_hand(screen.view, screen.facts.melds)
+        return render_hand(screen.view, by_rank=sort is SortMode.RANK)
 
     def _leave(self, view: PlayerView) -> int:
         with use_locale(self.notifier.locale):
@@ -224,10 +250,12 @@ class TerminalGame:
                 except EngineError as error:
                     self._write(localize_error(error))
                     return True
-        reply = await handle_text(self.service, TERMINAL_KEY, self.user, line)
-        if reply.text:
-            self._write(reply.text)
-        self.notifier.locale = await self.service.locale_of(self.user)  # after `lang`
+        # in a first game the first refusal of a kind also explains its rule
+        outcome = await self.entry.handle(Intent(parse(line), self.user, TERMINAL_KEY,
+                                                 origin=ORIGIN))
+        if outcome.reply.text:
+            self._write(outcome.reply.text)
+        self.notifier.locale = outcome.locale  # after `lang`
         return True
 
     async def _confirm_cancel(self) -> bool:
@@ -243,14 +271,18 @@ class TerminalGame:
             return False
 
     async def _on_autopilot(self) -> bool:
-        info = await self.service.table_info(TERMINAL_KEY)
+        info = await self.entry.table_info(TERMINAL_KEY)
         seat = None if info is None else info.seat_of(self.user.key)
         return info is not None and seat is not None and info.seats[seat].autopilot
 
     async def _local(self, verb: str, args: Sequence[str]) -> bool:
         if verb == "quit":
             return False
-        info, view = await self.service.player_view(TERMINAL_KEY, self.user)
+        info = await self.entry.table_info(TERMINAL_KEY)
+        screen = None if info is None else await self._screen(info)
+        if info is None or screen is None:
+            return True
+        view = screen.view
         if verb == "help":
             self._write(render_help(args[0] if args else None, info.variant,
                                     view.table.rules))
@@ -258,26 +290,27 @@ class TerminalGame:
                           "quit keeps the game for the next rummy-bot play."))
         elif verb == "hand":
             melds_first = bool(args and args[0] in ("melds", "grouped"))
-            self._write(await self._hand(view, SortMode.MELDS if melds_first
-                                         else self.notifier.sort))
+            self._write(self._hand(screen, SortMode.MELDS if melds_first
+                                   else self.notifier.sort))
         elif verb == "sort":
             wanted = SORT_WORDS.get(args[0]) if args else None
             self.notifier.sort = wanted if wanted is not None else self.notifier.sort.next()
-            self._write(await self._hand(view, self.notifier.sort))
+            self._write(self._hand(screen, self.notifier.sort))
         elif verb == "hint":
-            await self._hint()
+            self._hint(screen)
         elif verb == "score":
             self._write(render_scores(view))
         else:  # table
-            await self._show_screen(view)
+            self._show_screen(screen)
         return True
 
-    async def _hint(self) -> None:
+    def _hint(self, screen: SeatScreen) -> None:
         """The hand grouped into its best melds and, on the player's turn, the move the
         engine suggests (one of the legal moves), both from the service's engine workers:
         the terminal reads no hidden state and runs no search on the event loop."""
-        facts = await self.service.hand_facts(TERMINAL_KEY, self.user, melds=True)
-        self._write(render_hand(facts.view, facts.melds))
-        if facts.suggestion is not None and facts.view.table.current == facts.view.seat:
+        facts = screen.facts
+        self._write(render_hand(screen.view, facts.melds))
+        if facts.suggestion is not None:  # on the seat's turn, or a call out of turn
             self._write(_("Suggestion: {command}").format(
-                command=format_action(facts.suggestion)))
+                command=action_text(facts.suggestion,
+                                    screen.view.table.rules.var.uses_tiles)))

@@ -1,4 +1,4 @@
-"""The terminal's :class:`bot.service.notifier.Notifier`: what the game service reports,
+"""The terminal's :class:`bot.ports.notifier.Notifier`: what the game service reports,
 printed as lines of text.
 
 Printed: the table's notices (:func:`bot.render.notices.render_notice`), one line per
@@ -11,23 +11,21 @@ asks for input and redraws the whole table when :attr:`TerminalNotifier.screen_d
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from bot.i18n import _, use_locale
-from bot.interaction.hand import SortMode
+from bot.ports.hand import SortMode
+from bot.ports.model import Status
+from bot.ports.screens import SeatScreen, TableScreen, TableUpdate, TimerWarning
+from bot.render.cards import card_text
 from bot.render.events import event_line
 from bot.render.notices import render_notice
 from bot.render.text import render_hand, render_hand_end, render_scores
-from bot.service.model import Status, TableInfo
-from bot.service.notifier import Notice
+from bot.terminal.colour import Painter
 from engine.cards import Card
-from engine.events import DealStarted, Drew, Event, GameEnded, HandEnded
+from engine.events import DealStarted, Drew, GameEnded, HandEnded
 from engine.state import Phase
-from engine.views import PlayerView, PublicView
-
-if TYPE_CHECKING:
-    from engine.search import Partition
+from engine.views import PlayerView
 
 __all__ = ["TerminalNotifier"]
 
@@ -39,8 +37,7 @@ class TerminalNotifier:
     ``sort``: the hand's order (the ``sort`` command): by suit, by rank, melds first.
     ``screen_due``: another seat moved or a deal began since the table was last
     drawn, so the whole table should be drawn before the player's next move.
-    ``melds_of``: where the grouped hand's melds come from (the terminal game sets it to
-    the service's engine workers); without it the hand is shown sorted.
+    ``closed``: the output's reader has gone (a broken pipe); nothing more is written.
     """
 
     def __init__(self, out: TextIO, user_key: str, locale: str = "en") -> None:
@@ -48,23 +45,40 @@ class TerminalNotifier:
         self.user_key = user_key
         self.locale = locale
         self.sort = SortMode.SUIT
-        self.melds_of: Callable[[], Awaitable[Partition | None]] | None = None
         self.screen_due = True
+        self.closed = False
+        self._painter = Painter(out)
         self._hand: tuple[Card, ...] = ()
         self._drew = False
 
     def write(self, text: str) -> None:
-        """One or more lines to the output."""
-        self.out.write(text + "\n")
-        self.out.flush()
+        """One or more lines to the output. When the reader has gone (``play | head``) the
+        line is dropped and :attr:`closed` set: the service calls the notifier and must
+        not fail for it; the game loop stops at its next step (exit code 141)."""
+        if self.closed:
+            return
+        try:
+            self.out.write(self._painter.paint(text) + "\n")
+            self.out.flush()
+        except BrokenPipeError:
+            self.closed = True
 
     def remember(self, view: PlayerView) -> None:
         """The hand the player sees now (to name the card of their next draw)."""
         self._hand = view.hand
 
-    async def table_changed(self, info: TableInfo, view: PublicView | None,
-                            events: Sequence[Event], notices: Sequence[Notice]) -> None:
+    async def publish(self, update: TableUpdate) -> None:
+        """A change of the table: its lines, then the player's own hand (see
+        :meth:`_table` and :meth:`_seat`)."""
+        self._table(update.table)
+        for screen in update.seats:
+            if screen.user_key == self.user_key and update.hand_changed(screen.seat):
+                self._seat(screen)
+
+    def _table(self, table: TableScreen) -> None:
         """Notices, then a line per event; the score sheet when a deal ends."""
+        info, view = table.info, table.view
+        events, notices = table.events, table.notices
         if info.status is Status.LOBBY:
             return
         seat = info.seat_of(self.user_key)
@@ -95,12 +109,10 @@ class TerminalNotifier:
                     self.write(render_scores(view, winners=False))
                 self.screen_due = False
 
-    async def hand_changed(self, info: TableInfo, seat: int, user_key: str,
-                           view: PlayerView) -> None:
+    def _seat(self, screen: SeatScreen) -> None:
         """The drawn card, and the hand while the player's turn goes on (a new turn
         redraws the whole table instead)."""
-        if user_key != self.user_key:
-            return
+        view = screen.view
         before, self._hand = self._hand, view.hand
         with use_locale(self.locale):
             if self._drew:
@@ -110,21 +122,16 @@ class TerminalNotifier:
                     if card in drawn:
                         drawn.remove(card)
                 if len(drawn) == 1:
-                    self.write(_("You drew {card}.").format(card=drawn[0].pretty()))
-            if info.status is Status.PLAYING and view.table.current == seat \
+                    self.write(_("You drew {card}.").format(card=card_text(drawn[0])))
+            if screen.info.status is Status.PLAYING and view.table.current == screen.seat \
                     and not self.screen_due:
-                melds = await self.melds_of() \
-                    if self.sort is SortMode.MELDS and self.melds_of else None
+                melds = screen.facts.melds if self.sort is SortMode.MELDS else None
                 self.write(render_hand(view, melds, by_rank=self.sort is SortMode.RANK))
 
-    async def turn_started(self, info: TableInfo, seat: int, user_key: str) -> None:
-        """Nothing to print: the prompt for the move is the terminal's ping."""
-
-    async def timer_warning(self, info: TableInfo, seat: int, user_key: str,
-                            seconds_left: float) -> None:
+    async def warn(self, warning: TimerWarning) -> None:
         """A line saying how much of the turn is left (only with a turn timer)."""
-        if user_key != self.user_key:
+        if warning.user_key != self.user_key:
             return
         with use_locale(self.locale):
             self.write(_("Hurry: your turn ends in {seconds} seconds.").format(
-                seconds=max(round(seconds_left), 0)))
+                seconds=max(round(warning.seconds_left), 0)))

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.i18n import _
-from bot.service.model import ChatKey, TableSettings, UserRef
+from bot.ports.model import ChatKey, TableSettings, UserRef
 from engine.dealing import new_game
 from engine.errors import RuleOptionError
 from engine.rules import OptionValue, RuleSet, make_rules

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -280,3 +281,37 @@ def test_run_with_bad_settings(
     monkeypatch.setenv("DEFAULT_TIMER", "forever")
     assert main(["run"]) == 2
     assert "DEFAULT_TIMER" in capsys.readouterr().err
+
+
+# --- bench where the benchmarks are not installed ----------------------------------------------
+
+
+def _without_benchmarks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As after `pip install rummy-bot` from the wheel, which carries only engine and bot:
+    importing the benchmarks fails."""
+    for name in ("benchmarks", "benchmarks.runner", "benchmarks.report"):
+        monkeypatch.setitem(sys.modules, name, None)
+
+
+def test_bench_without_the_benchmarks_says_so_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _without_benchmarks(monkeypatch)
+    assert main(["bench", "--quick"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        "The benchmarks are not installed: rummy-bot bench runs in a checkout of rummy-bot "
+        "(pip install -e '.[bench]')."]
+    assert main(["bench", "--lang", "de"]) == 2
+    assert capsys.readouterr().err.startswith("Die Benchmarks sind nicht installiert:")
+
+
+def test_the_other_commands_and_the_help_run_without_the_benchmarks(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _without_benchmarks(monkeypatch)
+    assert main(["options"]) == 0
+    assert main(["bench", "--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.split())  # argparse wraps the lines
+    assert "run only these sections (listed where the benchmarks are installed)" in help_text

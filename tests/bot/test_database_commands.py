@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.bench.pg_server import PgServer
 from bot.cli import main
-from bot.service.model import Status
+from bot.ports.model import Status
 from bot.storage.database import latest_schema
+from devsupport.pg_server import PgServer
 from tests.bot.service.support import ANA, BEN, CHAT, make_harness
 
 
@@ -31,7 +31,7 @@ async def _play_on_sqlite(path: Path) -> tuple[int, int, int]:
     """Two games in one chat each: one finished, one running; returns (running table id,
     its version, log lines)."""
     h = await make_harness(path)
-    s = h.service
+    s = h.people
     await s.new_table(CHAT, ANA, options={"deals": "1"})
     await s.join(CHAT, BEN, "update-1")
     await s.start(CHAT, ANA)
@@ -80,7 +80,7 @@ def test_a_sqlite_installation_moves_to_postgresql(
 
     async def go_on() -> None:
         h = await make_harness(tmp_path / "unused.sqlite3", url=url)
-        s = h.service
+        s = h.people
         try:
             info = await s.table_info(CHAT)
             assert info is not None and info.id == table_id and info.version == version

@@ -103,11 +103,16 @@ def test_engine_errors_are_written_once() -> None:
 
 
 def test_card_not_in_hand_in_german_and_english() -> None:
+    """The card is named as the screen shows it, in the reader's language (issue 37:
+    "typing `abwerfen dh` answers 'qh ist nicht auf deiner Hand.'")."""
     error = CardNotInHand(card="7h")
     with use_locale("de"):
-        assert localize_error(error) == "7h ist nicht auf deiner Hand."
+        assert localize_error(error) == "7♥ ist nicht auf deiner Hand."
+        assert localize_error(CardNotInHand(card="qh")) == "D♥ ist nicht auf deiner Hand."
+        assert localize_error(CardNotInHand(card="jk")) == "🃏 ist nicht auf deiner Hand."
     with use_locale("en"):
-        assert localize_error(error) == "7h is not in your hand."
+        assert localize_error(error) == "7♥ is not in your hand."
+        assert localize_error(CardNotInHand(card="qh")) == "Q♥ is not in your hand."
 
 
 def test_not_your_turn_names_the_player() -> None:
@@ -144,7 +149,7 @@ def test_invalid_meld_reason_is_translated_from_its_code() -> None:
                         reason_code="mixed")
     with use_locale("de"):
         text = localize_error(error)
-    assert text.startswith("2c 3d 9h ist keine gültige Meldung")
+    assert text.startswith("2♣ 3♦ 9♥ ist keine gültige Meldung")
     assert "(set)" not in text
 
 
@@ -158,7 +163,7 @@ def test_invalid_layoff_and_no_such_meld() -> None:
     with use_locale("de"):
         assert localize_error(NoSuchMeld(number=9)) == "Auf dem Tisch liegt keine Meldung 9."
         layoff = localize_error(InvalidLayOff(cards="7h", number=2, reason="English"))
-    assert layoff.startswith("7h kann nicht an Meldung 2 angelegt werden")
+    assert layoff.startswith("7♥ kann nicht an Meldung 2 angelegt werden")
     assert "English" not in layoff
 
 
@@ -180,23 +185,23 @@ def test_joker_errors() -> None:
 
 def test_other_illegal_moves_in_german() -> None:
     with use_locale("de"):
-        assert "7h" in localize_error(CannotDiscardTaken(card="7h"))
+        assert "7♥" in localize_error(CannotDiscardTaken(card="7h"))
         assert "ganze Hand" in localize_error(AllAtOnceRequired())
 
 
 def test_card_parse_error_and_command_errors_in_german() -> None:
     with use_locale("de"):
         assert localize_error(CardParseError("7x")) == (
-            "'7x' ist keine Karte (Beispiele: 7h 10d qs ac jk)."
+            "'7x' ist keine Karte (Beispiele: 7he 10ka dpi akr jk)."
         )
         assert localize_error(commands.UnknownCommand("fly")).startswith(
             "Unbekannter Befehl 'fly'"
         )
         assert localize_error(commands.MissingMeldNumber("layoff")) == (
-            "layoff: Gib am Ende die Nummer der Meldung auf dem Tisch an, z. B. layoff 10h 3."
+            "anlegen: Gib am Ende die Nummer der Meldung auf dem Tisch an, z. B. anlegen 10he 3."
         )
         assert localize_error(commands.EmptyCommand()) == (
-            "Gib einen Befehl ein (help zeigt alle)."
+            "Gib einen Befehl ein (hilfe zeigt alle)."
         )
 
 
@@ -237,7 +242,7 @@ def test_unknown_code_falls_back_to_the_english_message() -> None:
         template = "something new happened to {card}"
 
     with use_locale("de"):
-        assert localize_error(Strange(card="7h")) == "something new happened to 7h"
+        assert localize_error(Strange(card="7h")) == "something new happened to 7♥"
 
 
 def test_params_that_do_not_fit_fall_back_to_the_english_message() -> None:

@@ -1,4 +1,4 @@
-"""Every command example in README.md works as written.
+"""Every command example in README.md and docs/*.md works as written.
 
 Command lines (``rummy-bot ...`` in code blocks and inline code) are read by the real
 argument parser; those that finish by themselves on a fresh machine are run as a
@@ -7,8 +7,8 @@ subprocess (``play`` with the line ``quit`` typed). ``run`` needs a token and a 
 server and each other's files: their examples are parsed only (tests/bot/test_runner.py,
 the ``bench`` smoke tests and tests/bot/test_database_commands.py run them). Synopses (with
 ``[...]``, ``|`` or placeholders in capitals) are not examples and are left out.
-In-game commands of "The command language" table are parsed by the one command route
-and must give the verb of their row.
+In-game commands of "The command language" table (docs/commands.md) are parsed by the one
+command route and must give the verb of their row.
 """
 
 from __future__ import annotations
@@ -28,17 +28,22 @@ from engine.commands import canonical_verb, parse_command
 
 REPO = Path(__file__).resolve().parents[2]
 README = (REPO / "README.md").read_text(encoding="utf-8")
+DOCS = "\n".join([README, *(path.read_text(encoding="utf-8")
+                            for path in sorted((REPO / "docs").glob("*.md")))])
+"""The front door and the documents it points to."""
+COMMANDS_DOC = (REPO / "docs" / "commands.md").read_text(encoding="utf-8")
 
 NOT_RUN = {"run", "bench", "migrate", "export-db", "import-db"}
 """Subcommands whose examples are only parsed (see the module docstring)."""
 
 
 def cli_examples() -> list[str]:
-    """The ``rummy-bot`` command lines of README (arguments after ``rummy-bot``)."""
+    """The ``rummy-bot`` command lines of README and docs/ (arguments after
+    ``rummy-bot``)."""
     found: list[str] = []
-    blocks = re.findall(r"```[a-z]*\n(.*?)```", README, flags=re.S)
+    blocks = re.findall(r"```[a-z]*\n(.*?)```", DOCS, flags=re.S)
     lines = [line for block in blocks for line in block.splitlines()]
-    lines += re.findall(r"`([^`\n]*rummy-bot [^`\n]*)`", README)
+    lines += re.findall(r"`([^`\n]*rummy-bot [^`\n]*)`", DOCS)
     for line in lines:
         match = re.search(r"(?:^|\s|/)rummy-bot ([a-z][^#]*)", line)
         if match is None:
@@ -79,8 +84,8 @@ def test_a_readme_command_line_runs(args: str, tmp_path: Path) -> None:
 
 
 def language_examples() -> list[tuple[tuple[str, ...], str]]:
-    """(verbs of the row, example) from README's command-language table."""
-    section = README.split("## The command language", 1)[1].split("\n## ", 1)[0]
+    """(verbs of the row, example) from the command-language table of docs/commands.md."""
+    section = COMMANDS_DOC.split("## The command language", 1)[1].split("\n## ", 1)[0]
     rows: list[tuple[tuple[str, ...], str]] = []
     verbs: tuple[str, ...] = ()
     for line in section.splitlines():
@@ -114,3 +119,12 @@ def test_a_readme_game_command_parses_to_its_verb(verbs: tuple[str, ...], exampl
         assert type(parse_command(example, seat=0)) is GAME_VERBS[verb]
     else:
         assert parse(example).args[0] == verb
+
+
+def test_the_readme_is_a_short_front_door() -> None:
+    """issue 37: "README as a front door of at most ~250 lines with a table of contents";
+    every document it points to exists."""
+    assert len(README.splitlines()) <= 250
+    assert "## Contents" in README
+    for target in re.findall(r"\]\((docs/[^)#]+)", README):
+        assert (REPO / target).is_file(), target

@@ -374,7 +374,12 @@ def test_render_help_lists_every_command() -> None:
     assert "(also: d, ziehen)" in text
     with use_locale("de"):
         german = render_help()
-    assert "  draw — Die oberste Karte des Nachziehstapels ziehen. (auch: d, ziehen)" in german
+    # issue 37: "verbs shown are the German ones (English stays accepted as an alias)"
+    assert "  ziehen — Die oberste Karte des Nachziehstapels ziehen.\n" in german
+    assert "  nehmen — Die offene Karte nehmen (die oberste Karte des Ablagestapels). " \
+           "(auch: aufnehmen)" in german
+    assert "  melden 7he 8he 9he | 2kr 2ka 2pi — " in german
+    assert "draw" not in german and "discard" not in german
 
 
 def test_help_on_one_command() -> None:
@@ -485,7 +490,8 @@ def test_help_speaks_each_variants_notation_and_leaves_out_impossible_verbs() ->
     assert "  swap " not in basic and "  swap 8h 3 — " in wrotham
     with use_locale("de"):
         german = render_help(variant="romanian")
-    assert german.startswith("Befehle (Steine schreibt man so: r7 y10 b13 k1 jo):")
+    assert german.startswith("Befehle (Steine schreibt man so: r7 g10 b13 s1 jo):")
+    assert "  melden r5 r6 r7 | b9 s9 g9 — " in german
     assert "Einen Stein abwerfen" in german
 
 
@@ -494,3 +500,16 @@ def test_render_hand_by_rank() -> None:
     with use_locale("en"):
         text = render_hand(view_for(state, 0), by_rank=True)
     assert text == "Your hand (7 cards): 2♣  3♣  9♥ 9♠  10♦  K♠  🃏"
+
+
+def test_german_presets_say_out_above_the_target() -> None:
+    """german-romme.de.txt: "ein Spieler welcher mehr Verlustpunkte geschrieben hat scheidet
+    aus": above the target, not at it (issue 37: "German preset text says 'Ausscheiden ab 150
+    Minuspunkten'; the rule is 'über 150'")."""
+    with use_locale("de"):
+        german = render_presets("german")
+    with use_locale("en"):
+        english = render_presets("german")
+    assert "Ausscheiden über 150 Minuspunkten" in german and " ab 1" not in german
+    assert "Ausscheiden über 100 Minuspunkten" in german
+    assert "out above 150 penalty points" in english and "elimination at" not in english

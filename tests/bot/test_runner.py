@@ -14,8 +14,10 @@ import pytest
 
 from bot import runner
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
+from bot.ports.host import Host
+from bot.ports.intents import Command, Intent
+from bot.ports.model import ChatKey, Status, UserRef
 from bot.runner import NoPlatform, configured_platforms, run_bot
-from bot.service.model import ChatKey, Status, UserRef
 from bot.service.service import GameService
 from bot.settings import Settings
 from bot.telegram_bot.adapter import TelegramAdapter
@@ -31,16 +33,18 @@ class FakeAdapter:
 
     def __init__(self) -> None:
         self.events: list[str] = []
-        self.service: GameService | None = None
+        self.host: Host | None = None
         self._notifier = RecordingNotifier()
 
     @property
     def notifier(self) -> RecordingNotifier:
         return self._notifier
 
-    async def start(self, service: GameService) -> None:
-        self.service = service
-        await service.new_table(ChatKey("test", "1"), UserRef("test", "9", "zoe"))
+    async def start(self, host: Host) -> None:
+        self.host = host
+        outcome = await host.entry.handle(Intent(Command("new"), UserRef("test", "9", "zoe"),
+                                                 ChatKey("test", "1")))
+        assert outcome.ok, outcome.reply
         self.events.append("started")
 
     async def stop(self) -> None:
@@ -192,12 +196,12 @@ async def test_the_telegram_adapter_says_unreachable_or_refused(tmp_path: Path) 
         closed = TelegramAdapter("123:abc",
                                  base_url="http://127.0.0.1:9/bot")
         with pytest.raises(PlatformUnreachable):
-            await closed.start(service)
+            await closed.start(service.host())
         async with running_fake_telegram() as tg:
             wrong = TelegramAdapter("999:wrong",
                                     base_url=tg.base_url, base_file_url=tg.base_file_url)
             with pytest.raises(PlatformRefused):
-                await wrong.start(service)
+                await wrong.start(service.host())
 
 
 @contextlib.asynccontextmanager

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from bot.i18n import use_locale
 from bot.settings import ENV_VARIABLES, TIMER_CHOICES, Settings, SettingsError
@@ -76,6 +76,15 @@ def test_environment_wins_over_env_file(tmp_path: Path) -> None:
     assert settings.default_timer == "30s"  # only in the file
     # Present-but-empty in the environment still wins, and empty means unset.
     assert settings.discord_token is None
+
+
+def test_other_lines_of_the_env_file_are_ignored(tmp_path: Path) -> None:
+    """Only the variables of ENV_VARIABLES, spelled as there: PORT (for the webhook) and a
+    lower-case name are not settings."""
+    env_file = write_env(tmp_path, "PORT=8443\ndiscord_token=lower-case\nLOG_LEVEL=ERROR\n")
+    settings = Settings.from_env({"telegram_token": "1:lower"}, env_file=env_file)
+    assert (settings.discord_token, settings.telegram_token) == (None, None)
+    assert settings.log_level == "ERROR"
 
 
 def test_defaults_to_os_environ(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -150,17 +159,60 @@ def test_direct_construction_is_validated() -> None:
     with pytest.raises(SettingsError, match="default_timer"):
         Settings(default_timer="1h")  # type: ignore[arg-type]
     with pytest.raises(SettingsError, match="log_level"):
-        Settings(log_level="debug")
+        Settings(log_level="verbose")  # type: ignore[arg-type]
     with pytest.raises(SettingsError, match="default_locale"):
-        Settings(default_locale="de-DE")
+        Settings(default_locale="fr")
     with pytest.raises(SettingsError, match="discord_guild_id"):
         Settings(discord_guild_id=0)
+    # the same rules as for the environment: any case, a locale's region dropped
+    settings = Settings(log_level="debug", default_locale="de-DE")  # type: ignore[arg-type]
+    assert (settings.log_level, settings.default_locale) == ("DEBUG", "de")
+
+
+def test_direct_construction_reads_no_environment(monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    monkeypatch.setenv("TELEGRAM_TOKEN", "123:from-environment")
+    write_env(tmp_path, "LOG_LEVEL=DEBUG\n")
+    monkeypatch.chdir(tmp_path)
+    assert Settings().telegram_token is None
+    assert Settings().log_level == "INFO"
+
+
+def test_every_bad_variable_gets_its_own_line() -> None:
+    env = {"LOG_LEVEL": "loud", "ENGINE_WORKERS": "0", "DISCORD_TOKEN": "a b",
+           "DEFAULT_TIMER": "2m"}
+    with pytest.raises(SettingsError) as excinfo:
+        Settings.from_env(env, env_file=None)
+    assert excinfo.value.variables == ("DISCORD_TOKEN", "LOG_LEVEL", "ENGINE_WORKERS")
+    assert str(excinfo.value).splitlines() == [
+        "DISCORD_TOKEN must not contain whitespace.",
+        "LOG_LEVEL must be one of: CRITICAL, ERROR, WARNING, INFO, DEBUG (got 'loud').",
+        "ENGINE_WORKERS must be between 1 and 64 (got '0').",
+    ]
+    with use_locale("de"), pytest.raises(SettingsError) as excinfo:
+        Settings.from_env(env, env_file=None)
+    assert str(excinfo.value).splitlines() == [
+        "DISCORD_TOKEN darf keine Leerzeichen enthalten.",
+        "LOG_LEVEL muss einer der folgenden Werte sein: CRITICAL, ERROR, WARNING, INFO, DEBUG "
+        "(erhalten: 'loud').",
+        "ENGINE_WORKERS muss zwischen 1 und 64 liegen (erhalten: '0').",
+    ]
+
+
+def test_a_bad_database_url_is_named_without_its_password() -> None:
+    with pytest.raises(SettingsError) as excinfo:
+        Settings.from_env({"DATABASE_URL": "mysql://rummy:s3cret@db.example/rummy"},
+                          env_file=None)
+    assert str(excinfo.value) == \
+        "DATABASE_URL must start with postgresql:// (got 'db.example/rummy')."
+    assert "s3cret" not in repr(Settings(database_url="postgresql://rummy:s3cret@db/rummy"))
 
 
 def test_settings_are_frozen_and_hide_tokens() -> None:
     settings = Settings(discord_token="discord-secret", telegram_token="telegram-secret")
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(ValidationError, match="frozen"):
         settings.log_level = "DEBUG"  # type: ignore[misc]
+    assert settings.log_level == "INFO"
     assert "secret" not in repr(settings)
 
 

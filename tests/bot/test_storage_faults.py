@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.interaction.commands import handle_text
 from bot.storage import DatabaseUnusable, open_database
 from bot.storage.database import latest_schema
+from tests.bot.people import say
 
 from .service.support import ANA, BEN, CHAT, make_harness
 
@@ -96,13 +96,13 @@ def test_the_cli_exits_2_with_one_line(tmp_path: Path, kind: str, command: str) 
 async def test_a_locked_database_is_answered_localized_and_nothing_is_lost(
         tmp_path: Path) -> None:
     h = await make_harness(tmp_path / "db.sqlite3")
-    s = h.service
+    s = h.people
     await s.new_table(CHAT, ANA)
     await h.db.conn.execute("PRAGMA busy_timeout=100")
     other = sqlite3.connect(h.path, isolation_level=None)
     other.execute("BEGIN EXCLUSIVE")  # another program holds the write lock
     try:
-        reply = await handle_text(s, CHAT, BEN, "join", update_key="u1")
+        reply = await say(s, CHAT, BEN, "join", update_key="u1")
         assert not reply.ok and reply.private
         assert reply.text is not None and "noch einmal" in reply.text  # Ben reads German
         info = await s.table_info(CHAT)
@@ -110,7 +110,7 @@ async def test_a_locked_database_is_answered_localized_and_nothing_is_lost(
     finally:
         other.execute("ROLLBACK")
         other.close()
-    reply = await handle_text(s, CHAT, BEN, "join", update_key="u1")  # sent again: works
+    reply = await say(s, CHAT, BEN, "join", update_key="u1")  # sent again: works
     assert reply.ok
     info = await s.table_info(CHAT)
     assert info is not None and [seat.name for seat in info.seats] == ["ana", "ben"]
@@ -120,13 +120,13 @@ async def test_a_locked_database_is_answered_localized_and_nothing_is_lost(
 async def test_a_full_disk_is_answered_localized_and_the_process_keeps_going(
         tmp_path: Path) -> None:
     h = await make_harness(tmp_path / "db.sqlite3")
-    s = h.service
+    s = h.people
     await s.new_table(CHAT, ANA)
     pages = (await (await h.db.conn.execute("PRAGMA page_count")).fetchone())[0]
     await h.db.conn.execute(f"PRAGMA max_page_count={pages}")
     refused = None
     for n in range(300):  # fill the free space of the last pages until the disk is full
-        reply = await handle_text(s, CHAT, ANA, f"set timer={'2m' if n % 2 else '10m'}",
+        reply = await say(s, CHAT, ANA, f"set timer={'2m' if n % 2 else '10m'}",
                                   update_key=f"k{n}-" + "x" * 400)
         if not reply.ok:
             refused = reply
@@ -135,7 +135,7 @@ async def test_a_full_disk_is_answered_localized_and_the_process_keeps_going(
     assert "try again" in refused.text
     before = await s.table_info(CHAT)
     await h.db.conn.execute(f"PRAGMA max_page_count={pages * 100}")
-    reply = await handle_text(s, CHAT, BEN, "join")
+    reply = await say(s, CHAT, BEN, "join")
     assert reply.ok
     after = await s.table_info(CHAT)
     assert before is not None and after is not None and after.version == before.version + 1
@@ -144,13 +144,13 @@ async def test_a_full_disk_is_answered_localized_and_the_process_keeps_going(
 
 async def test_a_read_only_database_is_answered_localized(tmp_path: Path) -> None:
     h = await make_harness(tmp_path / "db.sqlite3")
-    s = h.service
+    s = h.people
     await s.new_table(CHAT, ANA)
     await h.db.conn.execute("PRAGMA query_only=ON")
-    reply = await handle_text(s, CHAT, BEN, "join")
+    reply = await say(s, CHAT, BEN, "join")
     assert not reply.ok and reply.text is not None and "noch einmal" in reply.text
     await h.db.conn.execute("PRAGMA query_only=OFF")
-    assert (await handle_text(s, CHAT, BEN, "join")).ok
+    assert (await say(s, CHAT, BEN, "join")).ok
     await h.db.close()
 
 
@@ -162,7 +162,7 @@ async def test_the_faults_command_lists_and_clears(tmp_path: Path,
     from bot.cli import main
 
     h = await make_harness(tmp_path / "db.sqlite3")
-    info = await h.service.new_table(CHAT, ANA)
+    info = await h.people.new_table(CHAT, ANA)
     await h.service.repo.record_fault(info.id, "quarantined", 1, "TypeError: new_field", None)
     await h.service.repo.heartbeat(1_700_000_000.0)
     await h.db.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -18,14 +19,16 @@ import pytest
 
 import bot
 from bot.i18n import use_locale
+from bot.play import DatabaseUnavailable, play
+from bot.ports.model import Seat, SeatKind, Status, TableInfo, TableSettings
+from bot.ports.screens import TimerWarning
 from bot.service.clock import ManualClock
-from bot.service.model import Seat, SeatKind, Status, Table, TableInfo, TableSettings
+from bot.service.model import Table
 from bot.storage import open_database
 from bot.storage.database import Database
 from bot.storage.repository import SqliteRepository
 from bot.terminal.input import AsyncLineReader, LineReader, stream_reader, threaded_reader
 from bot.terminal.notifier import TerminalNotifier
-from bot.terminal.play import DatabaseUnavailable, play
 from bot.terminal.setup import (
     TERMINAL_KEY,
     USER_KEY,
@@ -38,11 +41,12 @@ from bot.terminal.setup import (
 )
 from engine.ai import make_ai
 from engine.cards import Card
-from engine.commands import format_action
+from engine.commands import format_action, parse_command
 from engine.errors import RuleOptionError
 from engine.game import current_player, legal_actions
 from engine.serialize import state_to_dict
 from engine.state import Phase
+from engine.variants.rummy500.actions import CallRummy
 from engine.views import view_for
 
 REPO = Path(bot.__file__).resolve().parent.parent
@@ -134,14 +138,15 @@ def manual_time() -> tuple[ManualClock, list[float], Any]:
 
 async def run(tmp_path: Path, config: PlayConfig, reader: AsyncLineReader, *,
               locale: str = "en", new: bool = False, db_name: str = "terminal.sqlite3",
-              slept: list[float] | None = None, lang_chosen: bool = True) -> tuple[int, str]:
+              slept: list[float] | None = None, lang_chosen: bool = True,
+              guide: bool = True) -> tuple[int, str]:
     """Play through :func:`play` with a manual clock; returns the exit code and the output."""
     clock, pauses, sleep = manual_time()
     out = io.StringIO()
     with use_locale(locale):
         code = await play(config, tmp_path / db_name, read_line=reader, out=out,
                           locale=locale, new=new, clock=clock, sleep=sleep,
-                          lang_chosen=lang_chosen)
+                          lang_chosen=lang_chosen, guide=guide)
     if slept is not None:
         slept.extend(pauses)
     return code, out.getvalue()
@@ -223,7 +228,7 @@ async def test_a_full_match_played_through_text_commands(
         assert "Game over. The winner" in text
         assert text.rstrip().splitlines()[-1].startswith("Totals: Zoe ")
     else:
-        assert "Befehle (Karten schreibt man so: 7h 10d qs ac jk):" in text
+        assert "Befehle (Karten schreibt man so: 7he 10ka dpi akr jk):" in text
         assert "Vorschlag: " in text
         assert "Die Partie ist vorbei. Es gewinn" in text
         assert text.rstrip().splitlines()[-1].startswith("Gesamt: Zoe ")
@@ -295,7 +300,7 @@ async def test_bad_input_is_explained_and_changes_nothing(tmp_path: Path, spy: S
                            locale="de")
     assert code == 0
     assert "Du hast " in text and " gezogen." in text
-    assert "'7x' ist keine Karte (Beispiele: 7h 10d qs ac jk)." in text
+    assert "'7x' ist keine Karte (Beispiele: 7he 10ka dpi akr jk)." in text
     assert "ist keine gültige Meldung: Die Karten haben weder denselben Rang" in text
     assert "Auf dem Tisch liegt keine Meldung 9." in text
     assert "Unbekannter Befehl 'fly'" in text
@@ -312,8 +317,9 @@ async def test_english_errors_and_end_of_input(tmp_path: Path, spy: Spy) -> None
     code, text = await run(tmp_path, PlayConfig(players=2, seed=1), script)
     assert code == 0
     assert "You cannot discard now: draw a card or take the upcard first." in text
-    assert f"You cannot discard {script.upcard}: you took it from the discard pile this turn." \
-        in text
+    assert script.upcard is not None
+    assert f"You cannot discard {script.upcard.pretty()}: you took it from the discard pile " \
+        "this turn." in text
     assert "Your game is saved; rummy-bot play continues it." in text
     assert text.rstrip().endswith("Goodbye.")
     stored = await spy.table()  # input ended in the middle of the turn: the game waits
@@ -433,9 +439,8 @@ def _info() -> TableInfo:
 async def test_the_notifier_warns_only_its_player() -> None:
     out = io.StringIO()
     notifier = TerminalNotifier(out, USER_KEY, "de")
-    await notifier.timer_warning(_info(), 0, USER_KEY, 11.6)
-    await notifier.timer_warning(_info(), 1, "telegram:7", 5)
-    await notifier.turn_started(_info(), 0, USER_KEY)
+    await notifier.warn(TimerWarning(_info(), 0, USER_KEY, 11.6, "de"))
+    await notifier.warn(TimerWarning(_info(), 1, "telegram:7", 5, "de"))
     assert out.getvalue() == "Beeil dich: dein Zug endet in 12 Sekunden.\n"
 
 
@@ -578,7 +583,15 @@ async def test_rummy_500_offers_the_call_out_of_turn(tmp_path: Path, spy: Spy) -
     assert code == 0
     final = await spy.last()
     assert final.status is Status.FINISHED
-    assert "You may call Rommé! now: type call, or press Enter to go on> " in text
+    # issue 37: "the prompt names the cards that can be called (symbols) and what each
+    # would meld ... the verb cannot be confused with the hint"
+    assert "Rommé! You may call now:\n  call " in text
+    assert "Type one of these, or press Enter to play on> " in text
+    calls = re.findall(r"\n  (call [^:\n]+): (meld|lay) ([^\n]+)", text)
+    assert calls
+    for command, _kind, cards in calls:
+        assert "♠" in cards or "♥" in cards or "♦" in cards or "♣" in cards or "🃏" in cards
+        assert isinstance(parse_command(command, 0), CallRummy)
 
 
 class AbsentTypist(GreedyTypist):
@@ -711,3 +724,40 @@ async def test_an_eliminated_player_watches_the_rest_without_pressing_enter(
     final = await spy.last()
     assert final.status is Status.FINISHED and final.state is not None
     assert final.state.deal_number >= 2  # the AIs played on after Zoe was out
+
+
+async def test_a_first_game_guides_and_explains_the_first_refusal_of_a_kind(
+        tmp_path: Path, spy: Spy) -> None:
+    """issue 37: "while a person has finished no game of this variant, the phase line says
+    in plain words what they can do now and how ..., and the first refusal of a kind
+    explains the rule behind it with an example"; remembering it never changes the
+    table."""
+    script = Script(spy, ["draw", "meld {triple}", "meld {triple}", "discard {card}"])
+    code, text = await run(tmp_path, PlayConfig(players=2, seed=1, name="Zoe"), script,
+                           locale="de")
+    assert code == 0
+    assert "Das kannst du jetzt: Ziehe eine Karte vom Nachziehstapel: `ziehen`" in text
+    assert "Das kannst du jetzt: Wirf eine Karte ab, damit endet dein Zug: `abwerfen " \
+        in text or "Das kannst du jetzt: Lege eine Meldung" in text
+    assert text.count("ist keine gültige Meldung") == 2
+    assert text.count("Die Regel: Ein Satz sind drei oder vier Karten gleichen Rangs") == 1
+    versions = [version for version, _state in script.seen]
+    assert versions == sorted(versions)
+
+
+async def test_no_guide_after_a_finished_game(tmp_path: Path, spy: Spy) -> None:
+    """The guide is for a first game only: not once a game of the variant is finished
+    (the stored results)."""
+    config = PlayConfig(players=2, seed=1, name="Zoe", options={"deals": "1"})
+    code, text = await run(tmp_path, config, GreedyTypist(spy, ui=()), locale="de")
+    assert code == 0 and "Das kannst du jetzt:" in text
+    code, text = await run(tmp_path, config, GreedyTypist(spy, ui=()), locale="de")
+    assert code == 0 and "Das kannst du jetzt:" not in text
+
+
+async def test_the_guide_can_be_turned_off(tmp_path: Path, spy: Spy) -> None:
+    config = PlayConfig(players=2, seed=1, name="Zoe", options={"deals": "1"})
+    code, text = await run(tmp_path, config, Script(spy, ["draw", "meld {triple}"]),
+                           locale="de", guide=False)
+    assert code == 0 and "ist keine gültige Meldung" in text
+    assert "Das kannst du jetzt:" not in text and "Die Regel:" not in text

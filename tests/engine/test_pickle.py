@@ -1,7 +1,7 @@
 """Engine records survive pickling: states, views, actions and search results travel to the
 bot's engine workers and back pickled (bot/service/compute.py), in the pure-Python build
 and in the compiled one, whose native classes restore themselves through the reducers of
-:func:`engine.frozen.picklable` (README, "Compiled engine")."""
+:func:`engine.frozen.picklable` (docs/performance.md, "Compiled engine")."""
 
 from __future__ import annotations
 

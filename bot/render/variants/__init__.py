@@ -9,7 +9,9 @@ screen's phase line where the variant has its own step (Romanian pre-play), and
 ``hand_cards(action) -> tuple[Card, ...] | None``: the hand cards a variant-only action
 puts down (it is then offered for that selection; other variant actions are controls
 of their own), and ``match_goal(rules) -> str | None``: how a match of the variant ends,
-where its options mean something else than "play to a score" (German elimination)."""
+where its options mean something else than "play to a score" (German elimination), and
+``call_choices(view, legal) -> list[str] | None``: the out-of-turn calls the seat may make
+now, with what each would meld (Rummy 500's "Rommé!" prompt)."""
 
 from __future__ import annotations
 
@@ -17,18 +19,14 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Literal
 
+from bot.ports.hand import Tone
 from engine.cards import Card
 from engine.events import Event
 from engine.rules import RuleSet
 from engine.views import PlayerView, PublicView
 
 Renderer = Callable[[Event, Sequence[str]], "str | None"]
-
-Tone = Literal["go", "stop", "plain"]
-"""How a button of an action should look: ``go`` (finishes a step, e.g. ready),
-``stop`` (declines, e.g. reject), ``plain`` (anything else)."""
 
 ActionLabel = tuple[str, Tone]
 
@@ -152,5 +150,20 @@ def variant_hand_cards(action: object) -> tuple[Card, ...] | None:
     for hook in _hand_cards():
         found = hook(action)
         if isinstance(found, tuple):
+            return found
+    return None
+
+
+@cache
+def _call_choices() -> tuple[Callable[..., object], ...]:
+    return _hooks("call_choices")
+
+
+def variant_call_choices(view: PlayerView, legal: Sequence[object]) -> list[str] | None:
+    """A variant module's list of the out-of-turn calls the seat may make now (Rummy 500's
+    "Rommé!"), each with its command and what it would meld; ``None`` when there is none."""
+    for hook in _call_choices():
+        found = hook(view, legal)
+        if isinstance(found, list):
             return found
     return None

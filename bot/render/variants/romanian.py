@@ -216,6 +216,14 @@ def table_lines(view: PublicView) -> list[str]:
     low = [f"{view.players[s]} {n}" for s, n in enumerate(extra.low) if n is not None]
     if low:
         lines.append(_("Three tiles or fewer: {players}").format(players=", ".join(low)))
+    current = view.current
+    if current is not None and not extra.preplay and view.phase in (Phase.DRAW, Phase.PLAY) \
+            and not view.has_melded[current]:
+        # romanian-rummy.de.txt: "Bei der ersten Meldung ... mindestens eine eine Folge ...
+        # mindestens 50 Punkte betragen"; laid down in one turn, so nothing counts until then
+        lines.append(_("{name}'s opening: 0 of {needed} points (at least one run, all in one "
+                       "turn).").format(name=view.players[current],
+                                        needed=view.rules.get("opening")))
     if extra.owed is not None and view.current is not None:
         lines.append(_("{name} must meld {tile} now.").format(
             name=view.players[view.current], tile=card_text(extra.owed)))

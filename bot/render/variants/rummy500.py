@@ -9,11 +9,14 @@ from collections.abc import Sequence
 from typing import Literal
 
 from bot.i18n import _
-from bot.render.cards import card_text, cards_text, meld_text
+from bot.i18n.notation import action_text
+from bot.render.cards import card_text, cards_text, meld_text, spec_text
 from engine.variants.rummy500.actions import CallRummy
 from engine.variants.rummy500.events import Floated, PileTaken, RummyCalled
+from engine.variants.rummy500.melds import MELD_RULES
+from engine.variants.rummy500.pile import layoff_readings, melds_with
 from engine.variants.rummy500.state import PublicExtra
-from engine.views import PublicView
+from engine.views import PlayerView, PublicView
 
 
 def render(event: object, players: Sequence[str]) -> str | None:
@@ -88,3 +91,46 @@ def action_label(action: object) -> tuple[str, Literal["go", "stop", "plain"]] |
     if action.card is not None:
         return _("Rommé! down to {card}").format(card=card_text(action.card)), "go"
     return _("Rommé!"), "go"
+
+
+def call_choices(view: PlayerView, legal: Sequence[object]) -> list[str] | None:
+    """What the seat may call now, one entry per legal call, each with the command and
+    what the called card would make (rummy-500.de.txt: "alle Karten vom Ablagestapel bis
+    zur entsprechenden Karte aufnehmen. Dieser Spieler beendet dann seinen Spielzug,
+    indem er diese Karte ... auslegt"), e.g. "rufen khe: K♥ K♦ K♣ melden" or "rufen 10he 2:
+    10♥ an Meldung 2 anlegen (7♥ 8♥ 9♥)". ``None`` for other variants or no call."""
+    calls = [a for a in legal if isinstance(a, CallRummy)]
+    if not calls or not isinstance(view.table.extra, PublicExtra):
+        return None
+    table = view.table
+    pile = table.discard
+    out = []
+    for call in calls:
+        command = action_text(call)
+        card = call.card if call.card is not None else (pile[-1] if pile else None)
+        if card is None:
+            out.append(command)
+            continue
+        if call.meld is not None:
+            meld = table.melds[call.meld] if call.meld < len(table.melds) else None
+            out.append(_("{command}: lay {card} off on meld {number} ({meld})").format(
+                command=command, card=card_text(card), number=call.meld + 1,
+                meld=meld_text(meld) if meld is not None else ""))
+            continue
+        index = max(i for i, c in enumerate(pile) if c == card) if card in pile else len(pile)
+        held = (*view.hand, *pile[index:])
+        groups = melds_with(card, held, MELD_RULES)
+        if groups:
+            out.append(_("{command}: meld {cards}").format(
+                command=command, cards=" ".join(spec_text(s) for s in groups[0])))
+            continue
+        targets = layoff_readings(card, table.melds, view.seat, MELD_RULES)
+        if targets:
+            number = targets[0][0]
+            out.append(_("{command}: lay {card} off on meld {number} ({meld})").format(
+                command=command, card=card_text(card), number=number + 1,
+                meld=meld_text(table.melds[number])))
+            continue
+        out.append(_("{command}: take the pile down to {card}").format(
+            command=command, card=card_text(card)))
+    return out

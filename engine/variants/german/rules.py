@@ -114,7 +114,7 @@ OPTIONS: tuple[Option, ...] = (
 
 PRESETS: dict[str, Preset] = {
     "standard": Preset("standard", "German Rommé: 2 x 52 cards and 6 jokers, first meld 40, "
-                       "elimination at 150 penalty points.",
+                       "out above 150 penalty points.",
                        _S + "Deutsches Rommé (Rummy mit Joker und Auslegen)"),
     "deals": Preset("deals", "A fixed number of deals (5); the fewest penalty points win.",
                     _S + "Es werden eine bestimmte Anzahl von Spielen durchgeführt, z.B. 5 "
@@ -123,7 +123,7 @@ PRESETS: dict[str, Preset] = {
                         "joker left in the hand counts 20.",
                         _S + "20 Punkte bei Gameduell ... Sequenzen 'um die Ecke' sind dort "
                         "explizit erlaubt!", {"around": True, "joker_points": 20}),
-    "pot": Preset("pot", "Play money with a pot: elimination at 100, a stake per deal, one "
+    "pot": Preset("pot", "Play money with a pot: out above 100, a stake per deal, one "
                   "buy-back, the last player takes the pot (chips, no real money).",
                   _S + "Es werden 100 oder 150 Punkte definiert ... Der letzte übrigbleibende "
                   "Spieler wird Gesamtsieger und erhält den Pot.",

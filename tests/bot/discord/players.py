@@ -15,12 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.discord_bot.hand import HandState
-from bot.interaction.hand import hand_cards, hand_model
+from bot.i18n import use_locale
+from bot.interaction.hand import build_hand_model, hand_cards
+from bot.ports.model import UserRef
+from bot.ports.screens import TableUpdate, TimerWarning
 from bot.render.cards import card_text
-from bot.service.model import UserRef
 from engine.actions import Action, Draw, TakeDiscard
 from engine.ai import make_ai
-from engine.cards import Card
+from engine.cards import Card, parse_card
 from engine.events import DealStarted, TookDiscard
 from engine.game import legal_actions
 from engine.state import GameState, Phase
@@ -91,14 +93,15 @@ class Truth:
             if seat == viewer_seat:
                 continue
             for card in cards:
-                if re.search(r"(?<![0-9A-Za-z])" + re.escape(card_text(card)), text):
+                if any(re.search(r"(?<![0-9A-Za-z])" + re.escape(form), text)
+                       for form in card_forms(card)):
                     found.append(f"{card_text(card)} of seat {seat}")
         return found
 
 
 class PrivacySpy:
     """Stands between the service and the adapter's notifier: keeps :class:`Truth` up to
-    date before each table change is drawn. ``watch(server)`` checks every message the
+    date before each published change is drawn. ``watch(server)`` checks every message the
     fake Discord stores, at the moment it is created or edited."""
 
     def __init__(self, bot: Bot) -> None:
@@ -110,20 +113,14 @@ class PrivacySpy:
     def inner(self) -> Any:
         return self.bot.adapter.notifier
 
-    async def table_changed(self, info: Any, view: Any, events: Any, notices: Any) -> None:
-        table = await self.bot.service.repo.get_table(info.id)
+    async def publish(self, update: TableUpdate) -> None:
+        table = await self.bot.service.repo.get_table(update.info.id)
         assert table is not None
-        self.truth.update(table.state, table.seats, events)
-        await self.inner.table_changed(info, view, events, notices)
+        self.truth.update(table.state, table.seats, update.table.events)
+        await self.inner.publish(update)
 
-    async def hand_changed(self, *args: Any) -> None:
-        await self.inner.hand_changed(*args)
-
-    async def turn_started(self, *args: Any) -> None:
-        await self.inner.turn_started(*args)
-
-    async def timer_warning(self, *args: Any) -> None:
-        await self.inner.timer_warning(*args)
+    async def warn(self, warning: TimerWarning) -> None:
+        await self.inner.warn(warning)
 
     def watch(self) -> None:
         server = self.bot.server
@@ -204,8 +201,9 @@ class Players:
         wanted = Counter(card_text(c) for c in cards)
         values = []
         for option in select["options"]:
-            if wanted[option["label"]] > 0:
-                wanted[option["label"]] -= 1
+            label = card_text(parse_card(option["label"]))  # the label in either language
+            if wanted[label] > 0:
+                wanted[label] -= 1
                 values.append(option["value"])
         assert not +wanted, f"cards {wanted} not in the select"
         await self.pick(user, message, control(message, "c0"), values)
@@ -242,11 +240,26 @@ class Players:
         raise AssertionError(f"offer {number} ({action}) is not on the message")
 
     async def _offer_number(self, user: FakeUser, message: FakeMessage, action: Action) -> int:
-        """The number of ``action`` among the offers of the message's hand model."""
+        """The number of ``action`` among the offers of the message's hand model (built
+        from the user's seat screen, as the message was)."""
         state = HandState.decode(message.custom_ids()[0].split(":")[4])
         ref = UserRef("discord", str(user.id), user.username)
-        model = await hand_model(self.bot.service, self.bot.key(self.channel), ref,
-                                 mask=state.mask, sort=state.sort)
+        info = await self.bot.entry.table_info(self.bot.key(self.channel))
+        assert info is not None
+        found = await self.bot.entry.screens(info.id, ref)
+        assert found is not None and found[1] is not None
+        screen = found[1]
+        with use_locale(screen.locale):
+            model = build_hand_model(screen, mask=state.mask, sort=state.sort)
         numbers = [n for n, offer in enumerate(model.offers) if offer.action == action]
         assert numbers, f"{action} not offered: {[o.label for o in model.offers]}"
         return numbers[0]
+
+
+def card_forms(card: Card) -> set[str]:
+    """How a screen writes ``card`` in every language (``Q♥`` and ``D♥``)."""
+    forms = set()
+    for locale in ("en", "de"):
+        with use_locale(locale):
+            forms.add(card_text(card))
+    return forms

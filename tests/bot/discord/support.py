@@ -1,5 +1,6 @@
-"""Support for the Discord adapter tests: the fake Discord, a game service on SQLite,
-the adapter connected to both, and helpers to play as Discord users."""
+"""Support for the Discord adapter tests: the fake Discord, a game service on SQLite (or
+PostgreSQL), the adapter connected to the fake Discord and to the service's entry point,
+and helpers to play as Discord users."""
 
 from __future__ import annotations
 
@@ -12,14 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from bot.discord_bot import DiscordAdapter
+from bot.ports.entry import Entry
+from bot.ports.intents import Command, Intent, Outcome
+from bot.ports.model import ChatKey, TableSettings, UserRef
 from bot.service.clock import ManualClock
 from bot.service.flow import FlowControl
-from bot.service.model import ChatKey, TableSettings
 from bot.service.service import GameService
 from bot.settings import Settings
-from bot.storage import open_database
-from bot.storage.database import Database
-from bot.storage.repository import SqliteRepository
+from tests.bot.backends import open_backend
 from tests.fakes.discord import (
     FakeChannel,
     FakeDiscord,
@@ -65,13 +66,37 @@ class Bot:
     service: GameService
     clock: ManualClock
     adapter: DiscordAdapter
-    db: Database
+    db: Any
     path: Path
 
     @property
     def world(self) -> Any:
         assert self.server.default is not None
         return self.server.default
+
+    @property
+    def entry(self) -> Entry:
+        """The service's entry point (what the adapter is started on)."""
+        return self.service.entry
+
+    async def start_adapter(self) -> None:
+        """Start ``self.adapter`` with the service's host (entry point, Discord message
+        store), as the runner does."""
+        await asyncio.wait_for(self.adapter.start(self.service.host()), TIMEOUT)
+
+    def seed(self, seed: int) -> None:
+        """Every new game from now on is dealt with ``seed``."""
+        self.service.lobby._seed = lambda: seed
+
+    async def act(self, user: UserRef, channel_key: ChatKey, line: str) -> Outcome:
+        """``user`` makes the move ``line`` at the channel's table through the entry point
+        (as another front end would; no Discord interaction); a refusal raises."""
+        outcome = await self.entry.handle(Intent(Command("move", tuple(line.split())), user,
+                                                 channel_key))
+        if outcome.error is not None:
+            raise outcome.error
+        await self.idle()
+        return outcome
 
     def key(self, channel: FakeChannel) -> ChatKey:
         return ChatKey("discord", str(channel.id))
@@ -83,7 +108,7 @@ class Bot:
         self.adapter = new_adapter(self.server, self.path)
         if self.service.notifiers.get("discord") is old.notifier:
             self.service.notifiers["discord"] = self.adapter.notifier
-        await asyncio.wait_for(self.adapter.start(self.service), TIMEOUT)
+        await self.start_adapter()
 
     # --- acting as users ----------------------------------------------------------------
 
@@ -118,16 +143,24 @@ class Bot:
         await self.idle()
 
     async def idle(self) -> None:
-        """Let every running handler of the client finish."""
-        for _ in range(3):
-            await asyncio.sleep(0)
+        """Let every running handler of the client finish: component callbacks (the view
+        store's tasks), slash commands (discord.py's ``CommandTree-invoker`` tasks) and
+        ``on_interaction`` events. A handler answers the presser before the service
+        publishes the change, so this also waits for the other messages to be drawn."""
         client = self.adapter.client
         assert client is not None
         store = client._connection._view_store
-        tasks = [t for t in getattr(store, "_ViewStore__tasks", set()) if not t.done()]
-        if tasks:
+        for _ in range(50):
+            for _ in range(3):
+                await asyncio.sleep(0)
+            tasks = {t for t in getattr(store, "_ViewStore__tasks", set()) if not t.done()}
+            tasks |= {t for t in asyncio.all_tasks() if not t.done()
+                      and (t.get_name() == "CommandTree-invoker"
+                           or t.get_name().startswith("discord.py: on_interaction"))}
+            if not tasks:
+                return
             await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), TIMEOUT)
-        await asyncio.sleep(0)
+        raise AssertionError("the adapter's handlers did not come to rest")
 
     async def tick(self) -> int:
         """Move the clock to the next automatic step and run it (AI move, next deal)."""
@@ -153,22 +186,24 @@ def new_adapter(server: FakeDiscord, path: Path, **options: Any) -> DiscordAdapt
 
 
 @contextlib.asynccontextmanager
-async def running_bot(tmp_path: Path, **options: Any) -> AsyncIterator[Bot]:
-    """The fake Discord with its default cast, a game service on ``tmp_path`` and the
-    adapter connected and synced."""
+async def running_bot(tmp_path: Path, *, database_url: str | None = None,
+                      **options: Any) -> AsyncIterator[Bot]:
+    """The fake Discord with its default cast, a game service on a SQLite file in
+    ``tmp_path`` (or on the PostgreSQL database ``database_url``) and the adapter connected
+    and synced."""
     path = tmp_path / "rummy.sqlite3"
     async with running_fake_discord() as server:
         with point_discord_py_at(server):
-            db = await open_database(path)
+            db, repo = await open_backend(path, database_url)
             clock = ManualClock()
             counter = iter(range(1000, 10**9))
-            service = GameService(SqliteRepository(db), {}, clock, DEFAULTS,
+            service = GameService(repo, {}, clock, DEFAULTS,
                                   seed_source=lambda: next(counter))
             service.flow = FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
             adapter = new_adapter(server, path, **options)
             service.notifiers["discord"] = adapter.notifier
-            await asyncio.wait_for(adapter.start(service), TIMEOUT)
             bot = Bot(server, service, clock, adapter, db, path)
+            await bot.start_adapter()
             try:
                 yield bot
             finally:

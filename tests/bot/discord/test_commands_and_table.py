@@ -12,7 +12,7 @@ import pytest
 from bot.adapter_errors import PlatformRefused
 from bot.discord_bot import DiscordAdapter
 from bot.discord_bot.adapter import ShardedRummyClient
-from bot.service.model import UserRef
+from bot.ports.model import UserRef
 from bot.settings import Settings, SettingsError
 from tests.bot.discord.players import action_of, control
 from tests.bot.discord.support import TIMEOUT, Bot, running_bot
@@ -61,7 +61,7 @@ async def test_guild_scoped_sync_for_development(tmp_path: Path) -> None:
                             discord_guild_id=guild.id)
         bot.adapter = DiscordAdapter(settings, guild_ready_timeout=0.05)
         bot.service.notifiers["discord"] = bot.adapter.notifier
-        await asyncio.wait_for(bot.adapter.start(bot.service), TIMEOUT)
+        await bot.start_adapter()
         assert rummy_command(bot, guild)["name"] == "rummy"
         assert bot.server.calls_to("PUT", f"/applications/*/guilds/{guild.id}/commands")
 
@@ -75,7 +75,7 @@ async def test_a_sharded_client_plays_on_its_shards(tmp_path: Path) -> None:
                             discord_shard_count=1, discord_shard_ids=(0,))
         bot.adapter = DiscordAdapter(settings, guild_ready_timeout=0.05)
         bot.service.notifiers["discord"] = bot.adapter.notifier
-        await asyncio.wait_for(bot.adapter.start(bot.service), TIMEOUT)
+        await bot.start_adapter()
         client = bot.adapter.client
         assert isinstance(client, ShardedRummyClient) and client.shard_ids == [0]
         w = bot.world
@@ -153,11 +153,11 @@ async def test_table_message_is_edited_in_place_and_pings_one_player(tmp_path: P
         mentions = sent.json["allowed_mentions"]
         assert mentions["parse"] == [] and [int(u) for u in mentions["users"]] == [first.id]
         player = UserRef("discord", str(first.id), first.global_name)
-        await bot.service.act(key, player, "draw")
+        await bot.act(player, key, "draw")
         assert len([m for m in bot.server.channel_messages(w.text) if m is not table]) == 1
         stored = await bot.service.repo.active_table(key)
         assert stored is not None and stored.state is not None
-        await bot.service.act(key, player, f"discard {stored.state.hands[seat][0]}")
+        await bot.act(player, key, f"discard {stored.state.hands[seat][0]}")
         pings = [m for m in bot.server.channel_messages(w.text) if m is not table]
         assert len(pings) == 1 and pings[0].content.startswith(f"<@{second.id}>")
         assert ping[0].deleted
@@ -166,7 +166,7 @@ async def test_table_message_is_edited_in_place_and_pings_one_player(tmp_path: P
                              and not call.json["allowed_mentions"].get("users")
                              for call in edits)
         bot.server.delete_message(table)
-        await bot.service.act(key, UserRef("discord", str(second.id), "x"), "draw")
+        await bot.act(UserRef("discord", str(second.id), "x"), key, "draw")
         again = bot.table_message(w.text)
         assert again is not table
         assert f"{second.global_name} draws from the stock." in again.content
@@ -257,4 +257,4 @@ async def test_runner_builds_the_adapter_and_a_wrong_token_fails_start(tmp_path:
         wrong = DiscordAdapter(Settings(discord_token="wrong", database_path=bot.path),
                                guild_ready_timeout=0.05)
         with pytest.raises(PlatformRefused):
-            await asyncio.wait_for(wrong.start(bot.service), TIMEOUT)
+            await asyncio.wait_for(wrong.start(bot.service.host()), TIMEOUT)

@@ -13,8 +13,8 @@ from bot.discord_bot.components import ControlId, hand_controls, table_controls
 from bot.discord_bot.hand import HandState, hand_digest
 from bot.discord_bot.render import CONTENT_LIMIT, fit, table_content
 from bot.i18n import use_locale
-from bot.interaction.hand import SortMode, build_hand_model, mask_of, order_cards
-from bot.service.model import ChatKey, Seat, SeatKind, Status, TableInfo, TableSettings
+from bot.interaction.hand import SortMode, mask_of, model_of, order_cards
+from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableInfo, TableSettings
 from engine.actions import Draw
 from engine.cards import standard_deck
 from engine.dealing import DealSpec, new_game
@@ -76,14 +76,14 @@ def test_controls_lay_out_the_hand_model() -> None:
     info = _info(2)
     with use_locale("en"):
         mine, theirs = view_for(state, 0), view_for(state, 1)
-        model = build_hand_model(info, mine, legal_actions(state, 0), None)
+        model = model_of(info, mine, legal_actions(state, 0), None)
         view = hand_controls(info, model, HandState.fresh(mine.hand))
         actions = [ControlId.parse(i.custom_id) for i in view.children]  # type: ignore[attr-defined]
         assert [a.action for a in actions if a] == ["c0", "o0", "o1", "sort", "hint",
                                                      "refresh"]
         labels = [getattr(getattr(i, "item", i), "label", None) for i in view.children]
         assert labels[1:3] == ["Draw", "Take K♠"]
-        other = build_hand_model(info, theirs, legal_actions(state, 1), None)
+        other = model_of(info, theirs, legal_actions(state, 1), None)
         view = hand_controls(info, other, HandState.fresh(theirs.hand))
         actions = [ControlId.parse(i.custom_id) for i in view.children]  # type: ignore[attr-defined]
         assert [a.action for a in actions if a] == ["c0", "sort", "hint", "refresh"]
@@ -93,7 +93,7 @@ def test_controls_lay_out_the_hand_model() -> None:
         order = order_cards(after.hand, SortMode.SUIT)
         chosen = mask_of(order, [c for c in after.hand if c.suit is not None
                                  and str(c) in ("7h", "8h", "9h")])
-        model = build_hand_model(info, after, legal_actions(drawn, 0), None, mask=chosen)
+        model = model_of(info, after, legal_actions(drawn, 0), None, mask=chosen)
         view = hand_controls(info, model, HandState(hand_digest(after.hand), SortMode.SUIT,
                                                     chosen))
         [moves] = [i for i in view.children

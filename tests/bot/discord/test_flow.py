@@ -23,7 +23,7 @@ async def test_clicks_and_commands_over_the_limit_are_refused_privately(
         again = await bot.slash(w.carol, w.text, "join")
         assert again.original is not None and again.original.ephemeral
         assert "Slow down" in again.original.content
-        info = await bot.service.table_info(bot.key(w.text))
+        info = await bot.entry.table_info(bot.key(w.text))
         assert info is not None
         assert [s.user for s in info.seats].count(f"discord:{w.carol.id}") == 1
         # a click over the limit: acknowledged silently the second time
@@ -33,5 +33,5 @@ async def test_clicks_and_commands_over_the_limit_are_refused_privately(
         assert "Langsamer" in over.original.content  # in Bob's language
         silent = await bot.click(w.bob, table, control(table, "leave"))
         assert silent.original is None or "Langsamer" not in silent.original.content
-        info = await bot.service.table_info(bot.key(w.text))
+        info = await bot.entry.table_info(bot.key(w.text))
         assert info is not None and f"discord:{w.bob.id}" not in [s.user for s in info.seats]

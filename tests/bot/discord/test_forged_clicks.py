@@ -80,3 +80,41 @@ async def test_a_control_of_another_table_answers_privately_and_leaves_the_hand_
         assert f"belongs to table {sort.table + 5}" in answer.content
         assert f"the game here is table {sort.table}" in answer.content
         assert hand.custom_ids() == before
+
+
+async def test_a_forged_offer_is_refused_with_a_redraw_and_draws_no_card(
+        tmp_path: Path) -> None:
+    """Issue 39 item 2: ``rm:<table>:<version>:mv:ffffzz`` with the value "0" — a hand state
+    that cannot be read, on the player's own hand message at the start of their turn,
+    where offer 0 of an empty selection would be Draw — is refused, never guessed: no card
+    is drawn, the table keeps its version, and the message is redrawn with the player's
+    hand and the reason. So is the same value on a moves select the message never showed
+    (a readable state: the number is no move the screen listed)."""
+    async with running_bot(tmp_path) as bot:
+        w = bot.world
+        await alice_and_bob_playing(bot)
+        stored = await bot.service.repo.active_table(bot.key(w.text))
+        assert stored is not None and stored.state is not None
+        player = (w.alice, w.bob)[stored.state.current]
+        table = bot.table_message(w.text)
+        hand = (await bot.click(player, table, control(table, "hand"))).original
+        assert hand is not None and hand.viewer is player
+        real = ControlId.parse(control(hand, "c0"))
+        assert real is not None and "o0" in [c.split(":")[3] for c in hand.custom_ids()]
+        for state in ("ffffzz", real.state):
+            forged = ControlId(real.table, real.version, "mv", state).encode()
+            select = {"type": 3, "custom_id": forged, "min_values": 1, "max_values": 1,
+                      "options": [{"label": "?", "value": "0"}]}
+            interaction = await bot.server._dispatch_component(player, hand, select, ["0"],
+                                                               None)
+            await interaction.wait_response(TIMEOUT)
+            await bot.settled(interaction)
+            after = await bot.service.repo.active_table(bot.key(w.text))
+            assert after is not None and after.state is not None
+            assert after.version == stored.version, state
+            assert after.state.hands == stored.state.hands, state
+            assert after.state.stock == stored.state.stock, state
+            assert interaction.original is hand and interaction.response_type == 7, state
+            assert forged not in hand.custom_ids()
+            assert "not in use" in hand.content or "nicht (mehr)" in hand.content, hand.content
+            assert "c0" in [c.split(":")[3] for c in hand.custom_ids()], "the hand is redrawn"

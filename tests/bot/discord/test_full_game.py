@@ -8,20 +8,25 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from bot.service.model import Status
+import pytest
+
+from bot.ports.model import Status
 from engine.state import Phase
+from tests.bot.backends import BACKENDS, database_url
 from tests.bot.discord.players import Players, PrivacySpy, action_of, control
 from tests.bot.discord.support import complaints, running_bot
 
 MAX_STEPS = 600
 
 
-async def test_two_people_and_an_ai_play_a_game_to_the_end(tmp_path: Path) -> None:
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_two_people_and_an_ai_play_a_game_to_the_end(
+        tmp_path: Path, request: pytest.FixtureRequest, backend: str) -> None:
     """/rummy new (deals=1), Join, Add AI, Start; every human move through the hand
     message or the table buttons, the AI through the service's timer; a restart halfway
     keeps every message working; the final table shows the result and no buttons."""
     started = time.perf_counter()
-    async with running_bot(tmp_path) as bot:
+    async with running_bot(tmp_path, database_url=database_url(request, backend)) as bot:
         with complaints("discord", "bot") as problems:
             spy = PrivacySpy(bot)
             bot.service.notifiers["discord"] = spy
@@ -39,7 +44,7 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(tmp_path: Path) -> No
             await bot.click(w.alice, table, control(table, "addbot"))
             await bot.click(w.alice, table, control(table, "start"))
             key = bot.key(channel)
-            info = await bot.service.table_info(key)
+            info = await bot.entry.table_info(key)
             assert info is not None and info.status is Status.PLAYING
             table_id = info.id
             assert [s.name for s in info.seats] == ["Alice", "Bob", "Ada"]

@@ -20,13 +20,13 @@ from bot.i18n import use_locale
 from bot.interaction.hand import (
     Group,
     SortMode,
-    build_hand_model,
     hand_cards,
     mask_of,
+    model_of,
     order_cards,
 )
-from bot.service.engine_work import hand_facts
-from bot.service.model import ChatKey, Seat, SeatKind, Status, TableInfo, TableSettings
+from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableInfo, TableSettings
+from bot.service.engine_work import pressed_offer, seat_facts
 from engine.actions import Discard
 from engine.dealing import new_game
 from engine.game import apply, can, current_player, legal_actions
@@ -73,22 +73,26 @@ def test_offers_are_legal_and_every_legal_move_is_reachable(
     with use_locale("en"):
         for seat in range(len(NAMES)):
             view = view_for(state, seat)
-            legal, suggestion, melds = hand_facts(state, seat, seed, sort is SortMode.MELDS)
+            facts = seat_facts(state, seat, seed)
+            legal, suggestion, melds = list(facts.legal), facts.suggestion, facts.melds
             order = order_cards(view.hand, sort, melds)
             assert sorted(map(str, order)) == sorted(map(str, view.hand))
             for mask in [0, *masks]:
-                model = build_hand_model(info, view, legal, suggestion, mask=mask, sort=sort,
+                model = model_of(info, view, legal, suggestion, mask=mask, sort=sort,
                                          melds=melds)
-                for offer in model.offers:
+                for number, offer in enumerate(model.offers):
                     assert can(state, offer.action), offer  # type: ignore[arg-type]
                     assert offer.label
+                    # the worker resolves a pressed number to the offer the screen showed
+                    assert pressed_offer(state, seat, mask & ((1 << len(order)) - 1),
+                                         int(sort), number, seed) == offer.action
                 if model.hint is not None:
                     assert model.hint.action in legal
                     assert can(state, model.hint.action)  # type: ignore[arg-type]
             for action in legal:
                 used = hand_cards(action)
                 mask = mask_of(order, used or ())
-                model = build_hand_model(info, view, legal, suggestion, mask=mask, sort=sort,
+                model = model_of(info, view, legal, suggestion, mask=mask, sort=sort,
                                          melds=melds)
                 found = model.moves if used else (*model.controls, *model.pile)
                 assert action in [o.action for o in found], action
@@ -114,7 +118,7 @@ def test_forced_first_discard_offers_only_discards() -> None:
     assert legal and all(isinstance(a, Discard) for a in legal)
     view = view_for(state, seat)
     with use_locale("en"):
-        model = build_hand_model(_info(state), view, legal, legal[0],
+        model = model_of(_info(state), view, legal, legal[0],
                                  mask=mask_of(order_cards(view.hand, SortMode.SUIT),
                                               [view.hand[0]]))
         assert [o.action for o in model.moves] == [Discard(seat, view.hand[0])]
@@ -131,7 +135,7 @@ def test_preplay_controls_only_during_preplay() -> None:
     view = view_for(state, seat)
     with use_locale("en"):
         legal = legal_actions(state, seat)
-        model = build_hand_model(_info(state), view, legal, None)
+        model = model_of(_info(state), view, legal, None)
         names = {type(o.action).__name__ for o in model.controls}
         assert "Ready" in names
         assert all(o.group is Group.CONTROL for o in model.controls)
@@ -145,7 +149,7 @@ def test_preplay_controls_only_during_preplay() -> None:
             seat = current_player(state)
             assert seat is not None
         for other in range(len(NAMES)):
-            later = build_hand_model(_info(state), view_for(state, other),
+            later = model_of(_info(state), view_for(state, other),
                                      legal_actions(state, other), None)
             assert not any(type(o.action).__name__ == "Ready" for o in later.controls)
             assert not later.phase_line.startswith("Before play")

@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from bot.interaction.commands import handle_text
-from bot.service.model import ChatKey, UserRef
+from bot.ports.model import ChatKey, UserRef
 from engine.commands import parse_action
 from engine.dealing import DealSpec, new_game
 from engine.game import apply
+from tests.bot.people import say
 from tests.bot.service.support import make_harness
 
 CHAT = ChatKey("test", "layoff")
@@ -20,7 +20,7 @@ BEN = UserRef("test", "2", "ben", "en")
 
 async def _ana_to_play(tmp_path: Path, ana: str, ben: str, lines: list[tuple[int, str]]):
     harness = await make_harness(tmp_path / "bot.sqlite3")
-    s = harness.service
+    s = harness.people
     await s.new_table(CHAT, ANA)
     await s.join(CHAT, BEN)
     await s.start(CHAT, ANA)
@@ -44,7 +44,7 @@ async def test_a_layoff_without_number_goes_to_the_only_meld_it_fits(tmp_path: P
         [(0, "draw"), (0, "meld 7h 8h 9h"), (0, "discard kc"), (1, "draw"),
          (1, "discard 3c"), (0, "draw")])
     try:
-        reply = await handle_text(harness.service, CHAT, ANA, "layoff 10h")
+        reply = await say(harness.service, CHAT, ANA, "layoff 10h")
         assert reply.ok, reply.text
         table = await harness.service.repo.active_table(CHAT)
         assert table is not None and table.state is not None
@@ -63,7 +63,7 @@ async def test_two_fitting_melds_still_need_the_number(tmp_path: Path) -> None:
          (1, "draw"), (1, "discard 5c"), (0, "draw")])
     try:
         before = await harness.service.repo.active_table(CHAT)
-        reply = await handle_text(harness.service, CHAT, ANA, "layoff 10h")
+        reply = await say(harness.service, CHAT, ANA, "layoff 10h")
         assert not reply.ok and reply.text is not None and "number of the meld" in reply.text
         after = await harness.service.repo.active_table(CHAT)
         assert before is not None and after is not None and after.version == before.version

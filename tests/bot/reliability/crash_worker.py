@@ -29,15 +29,16 @@ ROOT = Path(__file__).resolve().parents[3]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot.service.model import (  # noqa: E402
+from bot.ports.model import (  # noqa: E402
     ChatKey,
     SeatKind,
     Status,
-    Table,
     TableInfo,
     TableSettings,
     UserRef,
 )
+from bot.service.flow import FlowControl  # noqa: E402
+from bot.service.model import Table  # noqa: E402
 from bot.service.repository import Repository  # noqa: E402
 from bot.service.service import GameService  # noqa: E402
 from bot.storage import open_database  # noqa: E402
@@ -47,6 +48,7 @@ from engine.ai import make_ai  # noqa: E402
 from engine.commands import format_action  # noqa: E402
 from engine.game import current_player, legal_actions  # noqa: E402
 from engine.views import view_for  # noqa: E402
+from tests.bot.people import People  # noqa: E402
 
 TABLES = 6
 PLATFORM = "crash"
@@ -72,6 +74,8 @@ def players(index: int) -> tuple[list[UserRef], int]:
 class Worker:
     def __init__(self, service: GameService, seed: int, run: int) -> None:
         self.service = service
+        service.flow = FlowControl(limited=False)  # the load is the test's, not a person's
+        self.people = People(service)
         self.run = run
         self.rng = random.Random(seed * 1000 + run)
         self.counter = 0
@@ -89,22 +93,22 @@ class Worker:
         key = chat(index)
         people, ais = players(index)
         if table is None:
-            info = await self.service.new_table(key, people[0], "basic", None, OPTIONS,
+            info = await self.people.new_table(key, people[0], "basic", None, OPTIONS,
                                                 SETTINGS)
             print(f"NEW {info.id} {info.version}", flush=True)
             return
         for user in people:
             if table.seat_of(user.key) is None:
                 update = self.key()
-                self.ack(await self.service.join(key, user, update), update, "join")
+                self.ack(await self.people.join(key, user, update), update, "join")
                 return
         if sum(s.kind is SeatKind.AI for s in table.seats) < ais:
             update = self.key()
-            self.ack(await self.service.add_ai(key, people[0], "greedy", update), update,
+            self.ack(await self.people.add_ai(key, people[0], "greedy", update), update,
                      "addbot greedy")
             return
         update = self.key()
-        self.ack(await self.service.start(key, people[0], update), update, "start")
+        self.ack(await self.people.start(key, people[0], update), update, "start")
 
     async def play(self, index: int, stop: asyncio.Event) -> None:
         """Drive table ``index`` (and its successors in the chat) until ``stop``."""
@@ -127,7 +131,7 @@ class Worker:
             command = format_action(action)
             update = self.key()
             try:
-                info = await self.service.act(chat(index), user, command, update)
+                info = await self.people.act(chat(index), user, command, update)
             except Exception as exc:
                 print(f"ERROR table {table.id} v{table.version} {command}: {exc!r}",
                       flush=True)

@@ -51,14 +51,14 @@ from engine.views import PlayerView
 # A joker's declared face is no card: "🃏(9♥)", "🃏(9)", "jk=9h", "jo=r7".
 _JOKER_FACE = re.compile(r"🃏\s*\([^)]*\)")
 _JOKER_DECLARED = re.compile(r"(?i)(?<![0-9a-z])(?:jk|jo|joly|joker)\s*=\s*\S+")
-_PRETTY_CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])\s?([♣♦♥♠♧♢♡♤])")
+_PRETTY_CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQKBD])\s?([♣♦♥♠♧♢♡♤])")
 _PRETTY_TILE = re.compile(r"([🔴🟡🔵⚫])\s?(1[0-3]|[1-9])(?![0-9])")
-_NOTATION_CARD = re.compile(r"(?i)(?<![0-9a-z])(10|[2-9tajqkbd])([cdhs])(?![0-9a-z])")
+_NOTATION_CARD = re.compile(r"(?i)(?<![0-9a-z])(10|[2-9tajqkbd])([cdhs]|kr|ka|he|pi)(?![0-9a-z])")
 _NOTATION_TILE = re.compile(r"(?i)(?<![0-9a-z])(rot|red|gelb|yellow|blau|blue|schwarz|black"
-                            r"|[rybk])-?(1[0-3]|[1-9])(?![0-9])")
+                            r"|[rybkgs])-?(1[0-3]|[1-9])(?![0-9])")
 # Two-letter words of English and German prose that read like card notation ("as" is
 # the ace of spades): not counted in message texts (payloads have no prose).
-PROSE_WORDS = frozenset({"as", "ad", "ah"})
+PROSE_WORDS = frozenset({"as", "ad", "ah", "the"})
 _TOKEN = re.compile(r"[0-9A-Za-z🔴🟡🔵⚫♣♦♥♠♧♢♡♤]+")
 
 

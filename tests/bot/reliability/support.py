@@ -17,9 +17,10 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.service.model import SeatKind, Status, Table
+from bot.ports.model import SeatKind, Status
+from bot.ports.table_rules import table_rules
+from bot.service.model import Table
 from bot.service.repository import LogEntry
-from bot.service.table_rules import table_rules
 from bot.storage.repository import table_from_row
 from engine.cards import Card
 from engine.commands import parse_action

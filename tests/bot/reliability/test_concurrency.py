@@ -20,9 +20,11 @@ from typing import Any
 
 import pytest
 
+from bot.ports.model import ChatKey, Status, TableInfo, TableSettings, UserRef
 from bot.service.clock import ManualClock
 from bot.service.errors import NoTable, NotSeated, ServiceError, TableBusy
-from bot.service.model import ChatKey, Status, Table, TableInfo, TableSettings, UserRef
+from bot.service.flow import FlowControl
+from bot.service.model import Table
 from bot.service.repository import LogEntry, VersionConflict
 from bot.service.service import GameService
 from bot.storage import open_database
@@ -33,6 +35,7 @@ from engine.commands import format_action
 from engine.errors import EngineError, IllegalMove, NotYourTurn
 from engine.game import current_player, legal_actions
 from engine.views import view_for
+from tests.bot.people import People
 from tests.bot.reliability.support import read_database, snapshot, table_problems
 
 #: A hang fails the test after this long (the runs take a few seconds).
@@ -81,6 +84,7 @@ async def open_service(path: Path | str, clock: ManualClock, first_seed: int = 1
     seeds = iter(range(first_seed, first_seed + 10**6))
     service = GameService(repo, clock=clock, defaults=SETTINGS,
                           seed_source=lambda: next(seeds))
+    service.flow = FlowControl(limited=False)  # the load is the test's, not a person's
     return service, db
 
 
@@ -90,12 +94,12 @@ def people(table: int, count: int) -> list[UserRef]:
 
 async def open_table(service: GameService, key: ChatKey, users: list[UserRef],
                      ais: int = 0, deals: int = 1) -> TableInfo:
-    await service.new_table(key, users[0], "basic", None, {"deals": deals})
+    await People(service).new_table(key, users[0], "basic", None, {"deals": deals})
     for user in users[1:]:
-        await service.join(key, user, f"{key}:join:{user.user_id}")
+        await People(service).join(key, user, f"{key}:join:{user.user_id}")
     for n in range(ais):
-        await service.add_ai(key, users[0], "greedy", f"{key}:ai:{n}")
-    return await service.start(key, users[0], f"{key}:start")
+        await People(service).add_ai(key, users[0], "greedy", f"{key}:ai:{n}")
+    return await People(service).start(key, users[0], f"{key}:start")
 
 
 @dataclass
@@ -167,23 +171,24 @@ async def test_hundreds_of_simultaneous_actions_on_eight_tables(tmp_path: Path) 
             if not moves:
                 break
             jobs: list[tuple[str, Move, Any]] = []
+            act = People(service).act
             for move in moves:
                 for _ in range(DELIVERIES):
-                    jobs.append(("right", move, service.act(move.key, move.user, move.command,
-                                                            move.update_key)))
+                    jobs.append(("right", move, act(move.key, move.user, move.command,
+                                                    move.update_key)))
                 table = await service.repo.get_table(move.table_id)
                 assert table is not None and table.state is not None
                 seat = current_player(table.state)
                 if seat is not None:
                     wrong = users[table.seats[(seat + 2) % 3].user or ""]
-                    jobs.append(("wrong", move, service.act(move.key, wrong, move.command,
-                                                            f"{move.update_key}:wrong")))
-                jobs.append(("outsider", move, service.act(move.key, OUTSIDER, move.command,
-                                                           f"{move.update_key}:outsider")))
+                    jobs.append(("wrong", move, act(move.key, wrong, move.command,
+                                                    f"{move.update_key}:wrong")))
+                jobs.append(("outsider", move, act(move.key, OUTSIDER, move.command,
+                                                   f"{move.update_key}:outsider")))
                 if move.key in previous:
                     old = previous[move.key]
-                    jobs.append(("stale", old, service.act(old.key, old.user, old.command,
-                                                           f"{move.update_key}:stale")))
+                    jobs.append(("stale", old, act(old.key, old.user, old.command,
+                                                   f"{move.update_key}:stale")))
             rng.shuffle(jobs)
             answers = await asyncio.gather(*(job for _, _, job in jobs),
                                            return_exceptions=True)
@@ -254,12 +259,12 @@ async def test_a_duplicate_delivered_while_the_first_is_in_flight_is_not_refused
         assert table is not None and table.state is not None
         mover = users[0] if table.seats[table.state.current].user == users[0].key else users[1]
         answers = await asyncio.wait_for(asyncio.gather(
-            service.act(key, mover, "draw", "telegram:update:1"),
-            service.act(key, mover, "draw", "telegram:update:1"),
+            People(service).act(key, mover, "draw", "telegram:update:1"),
+            People(service).act(key, mover, "draw", "telegram:update:1"),
             return_exceptions=True), NO_DEADLOCK)
         after = await service.repo.get_table(info.id)
         assert after is not None and after.version == table.version + 1
-        late = await service.act(key, mover, "draw", "telegram:update:1")
+        late = await People(service).act(key, mover, "draw", "telegram:update:1")
         assert late.version == after.version
         assert [type(a).__name__ for a in answers] == ["TableInfo", "TableInfo"], answers
     finally:
@@ -286,12 +291,12 @@ async def test_a_late_duplicate_of_the_last_move_is_answered_with_the_ended_game
             if table.status is not Status.PLAYING:
                 break
             last = next_move(table, lookup, rng, f"last:{number}")
-            await service.act(key, last.user, last.command, last.update_key)
+            await People(service).act(key, last.user, last.command, last.update_key)
         assert last is not None
         ended = await service.repo.get_table(info.id)
         assert ended is not None and ended.status is Status.FINISHED
         answer = await asyncio.wait_for(
-            asyncio.gather(service.act(key, last.user, last.command, last.update_key),
+            asyncio.gather(People(service).act(key, last.user, last.command, last.update_key),
                            return_exceptions=True), NO_DEADLOCK)
         assert await service.repo.get_table(info.id) == ended
         assert isinstance(answer[0], TableInfo), answer[0]
@@ -385,7 +390,8 @@ async def test_two_services_on_one_file_race_on_one_table(
                 move = next_move(table, lookup, rng, f"race:{number}")
                 services = [first, second, first, second]
                 answers = await asyncio.gather(*(
-                    s.act(move.key, move.user, move.command, f"{move.update_key}:{n}")
+                    People(s).act(move.key, move.user, move.command,
+                                  f"{move.update_key}:{n}")
                     for n, s in enumerate(services)), return_exceptions=True)
                 won = [n for n, a in enumerate(answers) if isinstance(a, TableInfo)]
                 assert len(won) == 1, answers

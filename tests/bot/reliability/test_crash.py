@@ -44,7 +44,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service.model import Status
+from bot.ports.model import Status
 from bot.service.repository import LogEntry
 from bot.storage import open_database
 from tests.bot.reliability.support import (
@@ -53,6 +53,8 @@ from tests.bot.reliability.support import (
     read_database,
     table_problems,
 )
+
+pytestmark = pytest.mark.once  # processes or a pseudo-terminal: the first CI pass only
 
 WORKER = Path(__file__).with_name("crash_worker.py")
 SEED = 20240611

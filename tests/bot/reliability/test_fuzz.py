@@ -2,7 +2,7 @@
 anything without a crash, and a rejected input changes nothing.
 
 Targets: the command language (:func:`engine.commands.parse_command`), the chat text entry
-point (:func:`bot.interaction.commands.handle_text` on a running game), the Telegram
+point (:func:`tests.bot.people.say` on a running game), the Telegram
 ``callback_data`` codec (:mod:`bot.telegram_bot.callbacks`), the Discord custom id codec
 (:class:`bot.discord_bot.components.ControlId`, with the hand state it carries) and the
 game-record reader (:mod:`engine.records`, :func:`bot.record_files.load_record`). Each is
@@ -30,9 +30,11 @@ from hypothesis import strategies as st
 
 from bot.discord_bot.components import CUSTOM_ID_LIMIT, ControlId
 from bot.discord_bot.hand import HandState
-from bot.interaction.commands import TABLE_VERBS, Reply, handle_text
+from bot.interaction.commands import TABLE_VERBS
+from bot.ports.intents import Reply
+from bot.ports.model import Status, UserRef
 from bot.record_files import load_record
-from bot.service.model import Status, Table, UserRef
+from bot.service.model import Table
 from bot.telegram_bot.callbacks import (
     GROUP_ACTIONS,
     HAND_ACTIONS,
@@ -59,6 +61,7 @@ from engine.records import RecordPlan, export_record, parse_record_text, read_re
 from engine.rules import make_rules
 from engine.serialize import RecordError, state_to_dict
 from engine.state import Phase
+from tests.bot.people import say
 from tests.bot.service.support import ANA, BEN, CEM, CHAT, Harness, make_harness
 
 VARIANTS = ("basic", "500", "german", "romanian")
@@ -255,9 +258,9 @@ async def stored(harness: Harness, table_id: int) -> tuple[Table, str]:
 async def three_player_game(harness: Harness) -> tuple[int, UserRef]:
     """ana (host), ben and cem playing basic rummy; returns the table id and a seated
     player who is neither the host nor to play."""
-    service = harness.service
+    service = harness.people
     for user, line in ((ANA, "new"), (BEN, "join"), (CEM, "join"), (ANA, "start")):
-        reply = await handle_text(service, CHAT, user, line)
+        reply = await say(service, CHAT, user, line)
         assert reply.ok, (line, reply)
     table = await service.repo.active_table(CHAT)
     assert table is not None and table.state is not None and table.status is Status.PLAYING
@@ -283,7 +286,7 @@ def test_chat_lines_are_answered_and_refusals_change_nothing(tmp_path: Path) -> 
             async def one_line(user: UserRef, text: str) -> None:
                 before = await stored(harness, table_id)
                 notices = len(harness.notifier.public)
-                reply = await handle_text(harness.service, CHAT, user, text,
+                reply = await say(harness.service, CHAT, user, text,
                                           update_key=f"fuzz:{text[:20]!r}")
                 assert isinstance(reply, Reply)
                 if not reply.ok:
@@ -316,9 +319,9 @@ async def test_removebot_with_a_digit_int_cannot_read_is_refused(tmp_path: Path)
     """``removebot ²`` is a refusal (``Reply(ok=False)``), like ``removebot x``."""
     harness = await make_harness(tmp_path / "rummy.sqlite3")
     try:
-        await handle_text(harness.service, CHAT, ANA, "new")
+        await say(harness.service, CHAT, ANA, "new")
         for word in ("²", "1" * 5000):
-            reply = await handle_text(harness.service, CHAT, ANA, f"removebot {word}")
+            reply = await say(harness.service, CHAT, ANA, f"removebot {word}")
             assert not reply.ok and reply.private
     finally:
         await harness.db.close()
@@ -770,6 +773,8 @@ async def test_discord_garbage_controls_are_answered_and_change_nothing(
         hand = shown.original
         assert hand is not None and hand.ephemeral
         tid, version = table.id, table.version
+        assert table.state is not None
+        shown_version = table.state.version  # what the controls of a game carry
 
         async def forged(source: Any, custom_id: str) -> Any:
             """Click a button ``custom_id`` put on ``source`` as an old or foreign
@@ -798,10 +803,11 @@ async def test_discord_garbage_controls_are_answered_and_change_nothing(
             (message, "rm:999999999999999:999999999:draw:", other),
             (message, f"rm:{tid}:{version}:zzz:", unused),
             (message, f"rm:{tid}:{version}:v.nothing_here.9:", "Unknown command 'nothing_here.9'"),
-            (message, f"rm:{tid}:0:v.call:", "The table has changed since"),
-            (message, f"rm:{tid}:{version}:next:", "You cannot deal the next hand now"),
-            (hand, f"rm:{tid}:{version}:zzz:zzzz.zz", unused),
-            (hand, f"rm:{tid}:{version}:o99:00000" + "f" * 15, "Your hand has changed"),
+            (message, f"rm:{tid}:999999999:v.call:", "The table has changed since"),
+            (message, f"rm:{tid}:{shown_version}:next:", "You cannot deal the next hand now"),
+            # a hand control whose state cannot be read: refused with the hand redrawn
+            (hand, f"rm:{tid}:{version}:zzz:zzzz.zz", "here is your hand again"),
+            (hand, f"rm:{tid}:{version}:o99:00000" + "f" * 15, "The table has changed since"),
             (hand, f"rm:{tid + 7}:{version}:disc:0000s1", other),
         ]
         for source, custom_id, expected in cases:

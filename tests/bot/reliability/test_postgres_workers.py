@@ -23,21 +23,25 @@ from pathlib import Path
 import pytest
 from telegram.ext import AIORateLimiter
 
-from bot.bench.pg_server import PgServer
+from bot.ports.model import ChatKey, Status, TableInfo, TableSettings, UserRef
 from bot.service.clock import ManualClock
 from bot.service.errors import TableBusy
-from bot.service.model import ChatKey, Status, TableInfo, TableSettings, UserRef
+from bot.service.flow import FlowControl
 from bot.service.repository import LogEntry
 from bot.service.service import GameService
 from bot.storage.postgres import PgDatabase, PostgresRepository, open_postgres
 from bot.telegram_bot import TelegramAdapter
+from devsupport.pg_server import PgServer
 from engine.ai import make_ai
 from engine.commands import format_action
 from engine.errors import IllegalMove
 from engine.game import current_player, legal_actions
 from engine.views import view_for
+from tests.bot.people import People
 from tests.bot.reliability.support import table_problems
 from tests.fakes.telegram import running_fake_telegram
+
+pytestmark = pytest.mark.once  # processes or a pseudo-terminal: the first CI pass only
 
 WORKER = Path(__file__).with_name("pg_worker.py")
 SETTINGS = TableSettings(timer="off", ai_delay=0.0, next_deal_delay=0.0, call_window=0.0)
@@ -49,8 +53,10 @@ async def services(url: str, count: int, clock: ManualClock
     for n in range(count):
         db = await open_postgres(url, max_size=4)
         seeds = iter(range(1000 * (n + 1), 10**9))
-        out.append(GameService(PostgresRepository(db), clock=clock, defaults=SETTINGS,
-                               seed_source=lambda s=seeds: next(s)))  # type: ignore[misc]
+        service = GameService(PostgresRepository(db), clock=clock, defaults=SETTINGS,
+                              seed_source=lambda s=seeds: next(s))  # type: ignore[misc]
+        service.flow = FlowControl(limited=False)  # the load is the test's, not a person's
+        out.append(service)
         dbs.append(db)
     return out, dbs
 
@@ -71,9 +77,10 @@ async def test_simultaneous_clicks_from_several_workers_apply_once(
         for t in range(4):
             key = ChatKey("pg", f"chat{t}")
             users = [UserRef("pg", f"{t}-{n}", f"p{t}{n}") for n in range(2)]
-            await group[0].new_table(key, users[0], "basic", None, {"deals": 1})
-            await group[0].join(key, users[1])
-            await group[0].start(key, users[0])
+            first = People(group[0])
+            await first.new_table(key, users[0], "basic", None, {"deals": 1})
+            await first.join(key, users[1])
+            await first.start(key, users[0])
             tables[key] = users
         accepted = refused = 0
         for number in range(30):
@@ -90,7 +97,7 @@ async def test_simultaneous_clicks_from_several_workers_apply_once(
                     action = ai.decide(view_for(table.state, seat),
                                        legal_actions(table.state, seat))
                     command, user = format_action(action), users[seat]
-                batch += [(key, s.act(key, user, command, f"{key}:{number}:{n}"))
+                batch += [(key, People(s).act(key, user, command, f"{key}:{number}:{n}"))
                           for n, s in enumerate(group)]
             if not batch:
                 break
@@ -129,10 +136,11 @@ async def _ai_tables(url: str, count: int) -> list[int]:
         for t in range(count):
             key = ChatKey("pg", f"ai{t}")
             host = UserRef("pg", f"host{t}", f"h{t}")
-            await service.new_table(key, host, "basic", None, {"deals": 2, "target": "none"})
-            await service.add_ai(key, host)
-            await service.add_ai(key, host)
-            info = await service.start(key, host)
+            await People(service).new_table(key, host, "basic", None,
+                                            {"deals": 2, "target": "none"})
+            await People(service).add_ai(key, host)
+            await People(service).add_ai(key, host)
+            info = await People(service).start(key, host)
             table = await service.repo.get_table(info.id)
             assert table is not None
             seats = (replace(table.seats[0], autopilot=True), *table.seats[1:])
@@ -231,7 +239,7 @@ async def test_only_one_worker_long_polls_telegram(pg_server: PgServer) -> None:
                                       rate_limiter=AIORateLimiter(overall_max_rate=0,
                                                                   group_max_rate=0))
             service = GameService(PostgresRepository(db), {"telegram": adapter.notifier})
-            await adapter.start(service)
+            await adapter.start(service.host())
             return adapter, db
 
         first, db1 = await worker()

@@ -21,8 +21,8 @@ import discord
 import pytest
 
 from bot.discord_bot.components import ControlId
+from bot.ports.model import Status
 from bot.render.cards import card_text
-from bot.service.model import Status
 from engine.actions import Discard, Draw, LayOff, MeldCards, SwapJoker
 from engine.state import Phase
 from tests.bot.discord.players import Players, action_of, control
@@ -191,7 +191,7 @@ async def watched_bot(tmp_path: Path, seed: int
             world.add_member(w.guild, user)
         users = {"alice": w.alice, "bob": w.bob, "carol": w.carol, "erin": erin,
                  "frank": frank}
-        bot.service._seed = lambda: seed  # this game's deal
+        bot.seed(seed)  # this game's deal
         truth = Truth("discord")
         watch_repository(bot.service.repo, truth)
         watch = Watch(bot.server, truth)
@@ -216,7 +216,7 @@ async def open_table(bot: Bot, game: Game, users: dict[str, FakeUser]) -> int:
         await bot.click(host, table, control(table, "addbot"))
     table = bot.table_message(channel)
     await bot.click(host, table, control(table, "start"))
-    info = await bot.service.table_info(bot.key(channel))
+    info = await bot.entry.table_info(bot.key(channel))
     assert info is not None and info.status is Status.PLAYING, game
     assert len(info.seats) == len(game.people) + game.ais
     return info.id

@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.ports.model import Seat, SeatKind, Status
 from bot.render.cards import card_text
-from bot.service.model import Seat, SeatKind, Status, Table
+from bot.service.model import Table
 from bot.telegram_bot.callbacks import MalformedCallback, decode
 from bot.telegram_bot.identity import chat_key, user_id_of
 from engine.cards import parse_card
@@ -221,7 +222,7 @@ async def open_table(bot: Bot, game: Game) -> Table:
     await bot.say(host, GROUP, game.new)
     if game.lang:
         await bot.say(host, GROUP, f"/set lang={game.lang}")
-    info = await bot.service.table_info(chat_key(GROUP, None))
+    info = await bot.service.entry.table_info(chat_key(GROUP, None))
     assert info is not None, f"{game.new} opened no table"
     for number, user in enumerate(game.people[1:]):
         if number % 2:

@@ -11,7 +11,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from .support import ROOT, read_database, table_problems
+
+pytestmark = pytest.mark.once  # processes or a pseudo-terminal: the first CI pass only
 
 WORKER = Path(__file__).with_name("stop_worker.py")
 TABLES = 400

@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.ports.model import ChatKey, TableInfo, TableSettings, UserRef
+from bot.ports.screens import Notice, TableUpdate, TimerWarning
 from bot.service.clock import ManualClock
-from bot.service.model import ChatKey, TableInfo, TableSettings, UserRef
-from bot.service.notifier import Notice
+from bot.service.flow import FlowControl
 from bot.service.repository import Repository
 from bot.service.service import GameService
 from bot.storage import open_database
@@ -18,6 +19,7 @@ from bot.storage.postgres import PostgresRepository, open_postgres
 from bot.storage.repository import SqliteRepository
 from engine.events import Event
 from engine.views import PlayerView, PublicView
+from tests.bot.people import People
 
 
 @dataclass
@@ -29,21 +31,22 @@ class RecordingNotifier:
     hands: list[tuple[str, int, PlayerView]] = field(default_factory=list)
     turns: list[tuple[str, int]] = field(default_factory=list)
     warnings: list[tuple[str, float]] = field(default_factory=list)
+    updates: list[TableUpdate] = field(default_factory=list)
 
-    async def table_changed(self, info: TableInfo, view: PublicView | None,
-                            events: Sequence[Event], notices: Sequence[Notice]) -> None:
-        self.public.append((info, view, tuple(events), tuple(notices)))
+    async def publish(self, update: TableUpdate) -> None:
+        self.updates.append(update)
+        table = update.table
+        self.public.append((table.info, table.view, table.events, table.notices))
+        for screen in update.seats:
+            if update.hand_changed(screen.seat):
+                self.hands.append((screen.user_key, screen.seat, screen.view))
+        if update.turn is not None:
+            seat = update.seat_screen(update.turn)
+            assert seat is not None
+            self.turns.append((seat.user_key, update.turn))
 
-    async def hand_changed(self, info: TableInfo, seat: int, user_key: str,
-                           view: PlayerView) -> None:
-        self.hands.append((user_key, seat, view))
-
-    async def turn_started(self, info: TableInfo, seat: int, user_key: str) -> None:
-        self.turns.append((user_key, seat))
-
-    async def timer_warning(self, info: TableInfo, seat: int, user_key: str,
-                            seconds_left: float) -> None:
-        self.warnings.append((user_key, seconds_left))
+    async def warn(self, warning: TimerWarning) -> None:
+        self.warnings.append((warning.user_key, warning.seconds_left))
 
     def notice_codes(self) -> list[str]:
         return [n.code for *_, notices in self.public for n in notices]
@@ -52,6 +55,7 @@ class RecordingNotifier:
 @dataclass
 class Harness:
     service: GameService
+    people: People
     clock: ManualClock
     notifier: RecordingNotifier
     path: Path
@@ -93,7 +97,9 @@ async def make_harness(path: Path, clock: ManualClock | None = None,
     service = GameService(repo, {"test": notifier}, clock,
                           TableSettings(timer="2m", ai_delay=1.0, next_deal_delay=2.0),
                           seed_source=lambda: next(counter))
-    return Harness(service, clock, notifier, path, db, url)
+    # tests send faster than people do; flow control has tests of its own
+    service.flow = FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
+    return Harness(service, People(service), clock, notifier, path, db, url)
 
 
 CHAT = ChatKey("test", "chat1")

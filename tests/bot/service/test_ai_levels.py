@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import use_locale
-from bot.interaction.commands import handle_text
+from bot.ports.model import SeatKind
+from bot.ports.table_rules import DEFAULT_LEVEL, level_of
 from bot.render.lobby import render_lobby
-from bot.service.ai_levels import DEFAULT_LEVEL, LEVELS, ai_kind, level_of, level_word
+from bot.service.ai_levels import LEVELS, ai_kind, level_word
 from bot.service.errors import AILevelUnavailable, BadSetting
-from bot.service.model import SeatKind
 from engine.ai import HardPlayer, UnknownAI, make_ai
+from tests.bot.people import say
 
 from .support import ANA, BEN, CHAT, Harness
 
@@ -40,10 +41,10 @@ def test_a_level_the_engine_lacks_is_refused(monkeypatch: pytest.MonkeyPatch) ->
 
 
 async def test_addbot_levels_in_the_lobby(harness: Harness) -> None:
-    s = harness.service
-    await handle_text(s, CHAT, ANA, "new")
-    assert (await handle_text(s, CHAT, ANA, "addbot easy")).ok
-    assert (await handle_text(s, CHAT, ANA, "addbot")).ok
+    s = harness.people
+    await say(s, CHAT, ANA, "new")
+    assert (await say(s, CHAT, ANA, "addbot easy")).ok
+    assert (await say(s, CHAT, ANA, "addbot")).ok
     info = await s.table_info(CHAT)
     assert info is not None
     ais = [seat.ai for seat in info.seats if seat.kind is SeatKind.AI]
@@ -54,9 +55,9 @@ async def test_addbot_levels_in_the_lobby(harness: Harness) -> None:
     with use_locale("de"):
         assert "(KI, leicht)" in render_lobby(info)
     version = info.version
-    bad = await handle_text(s, CHAT, ANA, "addbot superb")
+    bad = await say(s, CHAT, ANA, "addbot superb")
     assert not bad.ok and bad.text is not None and "superb" in bad.text
-    assert (await handle_text(s, CHAT, ANA, "addbot hard")).ok
+    assert (await say(s, CHAT, ANA, "addbot hard")).ok
     info = await s.table_info(CHAT)
     assert info is not None and info.version > version
     assert [x.ai for x in info.seats if x.kind is SeatKind.AI] == ["random", "greedy", "hard"]
@@ -66,15 +67,15 @@ async def test_addbot_levels_in_the_lobby(harness: Harness) -> None:
 
 async def test_an_unavailable_level_is_refused_in_the_players_language(
         harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    s = harness.service
+    s = harness.people
     monkeypatch.setitem(LEVELS, "hard", "superhuman")
-    await handle_text(s, CHAT, ANA, "new")
-    refused = await handle_text(s, CHAT, ANA, "addbot hard")
+    await say(s, CHAT, ANA, "new")
+    refused = await say(s, CHAT, ANA, "addbot hard")
     assert not refused.ok and refused.private
     assert refused.text == "The hard AI is not available yet; pick easy or normal."
-    await handle_text(s, CHAT, BEN, "join")
-    assert (await handle_text(s, CHAT, ANA, "lang de")).ok
-    refused = await handle_text(s, CHAT, ANA, "addbot schwer")
+    await say(s, CHAT, BEN, "join")
+    assert (await say(s, CHAT, ANA, "lang de")).ok
+    refused = await say(s, CHAT, ANA, "addbot schwer")
     assert refused.text == "Die KI-Stufe hard gibt es noch nicht; wähle easy oder normal."
     after = await s.table_info(CHAT)
     assert after is not None and not [x for x in after.seats if x.kind is SeatKind.AI]

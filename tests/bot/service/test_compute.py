@@ -15,10 +15,10 @@ import pytest
 
 from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
+from bot.ports.model import Status
 from bot.service import engine_work
 from bot.service.compute import BudgetExceeded, InlineCompute, Lane, WorkerPool
 from bot.service.errors import EngineTimeout, NoHintInTime
-from bot.service.model import Status
 from engine.actions import Discard, Draw
 from engine.cards import Card, parse_cards
 from engine.commands import format_action
@@ -73,7 +73,7 @@ async def test_a_worker_collects_garbage_only_between_calls(pool: WorkerPool) ->
 async def test_a_call_returns_the_engine_result(pool: WorkerPool) -> None:
     state = _state()
     action = Draw(state.current)
-    new, events = await pool.call(engine_work.apply_move, state, action, budget=5)
+    new, events, _facts = await pool.call(engine_work.apply_move, state, action, budget=5)
     assert (new, events) == apply(state, action)
     assert new.version == state.version + 1
 
@@ -173,7 +173,7 @@ async def test_quick_action_is_legal_in_every_variant() -> None:
 async def test_an_ai_over_budget_plays_a_quick_legal_move(tmp_path: Path) -> None:
     h = await make_harness(tmp_path / "db.sqlite3")
     h.service.compute = InlineCompute(exhaust=lambda fn: fn is engine_work.ai_move)
-    s = h.service
+    s = h.people
     await s.new_table(CHAT, ANA)
     await s.add_ai(CHAT, ANA)
     await s.add_ai(CHAT, ANA)
@@ -200,7 +200,7 @@ async def test_an_ai_over_budget_plays_a_quick_legal_move(tmp_path: Path) -> Non
 async def test_a_person_over_budget_is_asked_to_try_again_and_nothing_changes(
         tmp_path: Path) -> None:
     h = await make_harness(tmp_path / "db.sqlite3")
-    s = h.service
+    s = h.people
     await s.new_table(CHAT, ANA)
     await s.join(CHAT, BEN)
     info = await s.start(CHAT, ANA)
@@ -223,12 +223,15 @@ async def test_a_person_over_budget_is_asked_to_try_again_and_nothing_changes(
 
 async def test_a_hint_over_budget_says_so_and_is_not_computed_twice(tmp_path: Path) -> None:
     h = await make_harness(tmp_path / "db.sqlite3")
-    s = h.service
+    s = h.people
     await s.new_table(CHAT, ANA)
     await s.join(CHAT, BEN)
     await s.start(CHAT, ANA)
-    assert (await s.hint(CHAT, ANA)).melds is not None
-    compute = InlineCompute(exhaust=lambda fn: fn is engine_work.hint)
+    assert (await s.hint(CHAT, ANA)).hand is not None
+    # the deal's worker call brought every seat's facts; another worker (or a restart)
+    # has none and computes them for the first hint
+    h.service.screens._facts.clear()
+    compute = InlineCompute(exhaust=lambda fn: fn is engine_work.facts_for)
     s.compute = compute
     table = await s.repo.active_table(CHAT)
     assert table is not None and table.status is Status.PLAYING
@@ -244,7 +247,7 @@ async def test_a_hint_over_budget_says_so_and_is_not_computed_twice(tmp_path: Pa
 async def test_the_service_runs_moves_and_ai_through_a_real_pool(tmp_path: Path,
                                                                  pool: WorkerPool) -> None:
     h = await make_harness(tmp_path / "db.sqlite3")
-    s = h.service
+    s = h.people
     s.compute = pool
     await s.new_table(CHAT, ANA)
     await s.add_ai(CHAT, ANA)
@@ -266,10 +269,10 @@ async def test_the_service_runs_moves_and_ai_through_a_real_pool(tmp_path: Path,
 
 async def test_after_one_decision_over_budget_a_table_plays_quick_moves_for_a_while(
         tmp_path: Path) -> None:
-    from bot.service.service import QUICK_AFTER_TIMEOUT
+    from bot.service.limits import QUICK_AFTER_TIMEOUT
 
     h = await make_harness(tmp_path / "db.sqlite3")
-    s = h.service
+    s = h.people
     asked: list[str] = []
 
     def exhaust(fn: object) -> bool:

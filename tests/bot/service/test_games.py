@@ -12,11 +12,11 @@ import pytest
 
 from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
+from bot.ports.model import SeatKind, Status
 from bot.service.errors import NotSeated, TableBusy
-from bot.service.model import SeatKind, Status
+from bot.service.limits import UPDATE_KEY_SECONDS
 from bot.service.repository import VersionConflict
 from bot.service.scheduling import reschedule
-from bot.service.service import UPDATE_KEY_SECONDS
 from engine.ai import make_ai
 from engine.commands import format_action, parse_action
 from engine.dealing import DealSpec, new_game
@@ -31,7 +31,7 @@ from .support import ANA, BEN, CEM, CHAT, Harness, make_harness
 async def play_out(h: Harness, humans: dict[str, object], limit: int = 5000) -> None:
     """Drive a started game to its end: humans move by the greedy AI's choice through text
     commands, AI seats and the next deal through the clock and ``tick``."""
-    s = h.service
+    s = h.people
     ais = {key: make_ai("greedy", seed=i) for i, key in enumerate(humans)}
     for _ in range(limit):
         table = await s.repo.active_table(CHAT)
@@ -55,7 +55,7 @@ async def play_out(h: Harness, humans: dict[str, object], limit: int = 5000) -> 
 @pytest.mark.parametrize("preset", ["standard", "beginner", "block", "wrotham"])
 async def test_full_game_with_ai_seats(tmp_path: Path, preset: str) -> None:
     h = await make_harness(tmp_path / "db.sqlite3")
-    s = h.service
+    s = h.people
     options = {"deals": 2, "target": "none"} if preset != "wrotham" else {}
     await s.new_table(CHAT, ANA, "basic", preset, options)
     await s.join(CHAT, BEN)
@@ -78,7 +78,7 @@ async def test_full_game_with_ai_seats(tmp_path: Path, preset: str) -> None:
 
 async def test_concurrent_actions_apply_exactly_once(harness: Harness) -> None:
     """100 concurrent clicks of "draw" by the player to move: one applies."""
-    s = harness.service
+    s = harness.people
     await s.new_table(CHAT, ANA)
     await s.join(CHAT, BEN)
     await s.start(CHAT, ANA)
@@ -98,7 +98,7 @@ async def test_concurrent_actions_apply_exactly_once(harness: Harness) -> None:
 
 
 async def test_duplicate_delivery_is_applied_once(harness: Harness) -> None:
-    s = harness.service
+    s = harness.people
     await s.new_table(CHAT, ANA)
     await s.join(CHAT, BEN)
     await s.start(CHAT, ANA)
@@ -112,7 +112,7 @@ async def test_duplicate_delivery_is_applied_once(harness: Harness) -> None:
 
 async def test_restart_mid_game_continues(tmp_path: Path) -> None:
     harness = await make_harness(tmp_path / "db.sqlite3")
-    s = harness.service
+    s = harness.people
     await s.new_table(CHAT, ANA)
     await s.join(CHAT, BEN)
     await s.start(CHAT, ANA)
@@ -126,13 +126,13 @@ async def test_restart_mid_game_continues(tmp_path: Path) -> None:
     assert after == before
     assert after is not None and after.state is not None
     card = after.state.hands[after.state.current][0]
-    info = await again.service.act(CHAT, mover, f"discard {card}")
+    info = await again.people.act(CHAT, mover, f"discard {card}")
     assert info.version == after.version + 1
     await again.db.close()
 
 
 async def test_timer_warns_then_autopilot_plays_and_takes_over(harness: Harness) -> None:
-    s = harness.service
+    s = harness.people
     clock = harness.clock
     await s.new_table(CHAT, ANA)
     await s.join(CHAT, BEN)
@@ -164,7 +164,7 @@ async def test_timer_warns_then_autopilot_plays_and_takes_over(harness: Harness)
 
 
 async def test_idle_game_ends_and_is_recorded(harness: Harness) -> None:
-    s = harness.service
+    s = harness.people
     await s.new_table(CHAT, ANA)
     await s.add_ai(CHAT, ANA)
     await s.configure(CHAT, ANA, {"timer": "off"})
@@ -182,7 +182,7 @@ async def test_idle_game_ends_and_is_recorded(harness: Harness) -> None:
 
 
 async def test_bad_input_is_refused_in_the_players_language(harness: Harness) -> None:
-    s = harness.service
+    s = harness.people
     await s.new_table(CHAT, ANA)
     await s.join(CHAT, BEN)
     await s.start(CHAT, ANA)
@@ -211,7 +211,7 @@ async def test_bad_input_is_refused_in_the_players_language(harness: Harness) ->
 async def test_ai_waits_longer_while_a_human_may_call(harness: Harness) -> None:
     """Rummy 500: after a discard any other player may call "Rommé!" before the next player
     draws; when that next player is an AI it waits ``call_window`` seconds, not ``ai_delay``."""
-    s = harness.service
+    s = harness.people
     await s.new_table(CHAT, ANA, "500")
     await s.add_ai(CHAT, ANA)
     await s.add_ai(CHAT, ANA)
@@ -239,7 +239,7 @@ async def test_a_move_that_keeps_losing_the_version_race_is_refused_clearly(
         harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     """When other moves (e.g. another bot process) win the compare-and-set every time, the
     move is refused with a typed, localized "try again" and nothing is stored."""
-    service = harness.service
+    service = harness.people
     await service.new_table(CHAT, ANA)
     before = await service.table_info(CHAT)
     assert before is not None
@@ -264,7 +264,7 @@ async def test_old_update_keys_are_pruned_and_recent_ones_still_deduplicate(
     """Idempotency keys are kept for UPDATE_KEY_SECONDS (two days: no platform redelivers
     later) and then forgotten, so the database does not grow with every click; a key
     inside the window still makes a second delivery change nothing."""
-    s = harness.service
+    s = harness.people
     await s.new_table(CHAT, ANA)
     await s.join(CHAT, BEN, update_key="tg:update:1")
     await s.add_ai(CHAT, ANA, update_key="tg:update:2")
@@ -284,7 +284,7 @@ async def test_an_ai_seat_calls_rumme_before_the_next_ai_draws(harness: Harness)
     gerade eine Karte abgelegt hat, jeder Spieler "Rommé!" rufen". ana melded 7h 8h 9h
     (an AI seat), ben discarded the 10h; when cem (AI) is due to draw, ana's AI calls
     first and plays on; play then continues left of ana."""
-    s = harness.service
+    s = harness.people
     await s.new_table(CHAT, BEN, variant="500")
     await s.add_ai(CHAT, BEN)
     await s.add_ai(CHAT, BEN)
@@ -300,7 +300,7 @@ async def test_an_ai_seat_calls_rumme_before_the_next_ai_draws(harness: Harness)
     by_seat = [""] * 3
     for position, seat in enumerate(order):
         by_seat[seat] = hands[position]
-    rules = s.rules_of(table)
+    rules = s.rules_of(table.info())
     state = new_game(rules, table.state.players, seed=5, dealer=order[2],
                      deal=DealSpec.parse(by_seat, "ks", "ad 2s 3s 4s 6c 7c"))
     assert state.current == order[0]
@@ -308,6 +308,6 @@ async def test_an_ai_seat_calls_rumme_before_the_next_ai_draws(harness: Harness)
                        (order[0], "discard kc"), (order[1], "draw"), (order[1], "discard 10h")):
         state, _ = apply(state, parse_action(line, seat))
     table = replace(table, state=state)
-    change = await s._ai_step(table)
+    change = await s.service.automatic._ai_step(table)
     assert change.log[0][:2] == (order[0], "call 10h")
     assert change.table.state is not None and change.table.state.current == order[0]

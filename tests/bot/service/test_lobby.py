@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.ports.model import ChatKey, SeatKind, Status
 from bot.service.errors import (
     AlreadySeated,
     NoTable,
@@ -13,14 +14,13 @@ from bot.service.errors import (
     TableExists,
     TableFull,
 )
-from bot.service.model import ChatKey, SeatKind, Status
 from engine.errors import RuleOptionError
 
 from .support import ANA, BEN, CEM, CHAT, Harness
 
 
 async def test_host_opens_players_join_ai_added_and_game_starts(harness: Harness) -> None:
-    s = harness.service
+    s = harness.people
     info = await s.new_table(CHAT, ANA, "basic", "beginner")
     assert info.status is Status.LOBBY and [x.name for x in info.seats] == ["ana"]
     await s.join(CHAT, BEN)
@@ -34,7 +34,7 @@ async def test_host_opens_players_join_ai_added_and_game_starts(harness: Harness
 
 
 async def test_one_table_per_chat_and_separate_threads(harness: Harness) -> None:
-    s = harness.service
+    s = harness.people
     await s.new_table(CHAT, ANA)
     with pytest.raises(TableExists):
         await s.new_table(CHAT, BEN)
@@ -44,7 +44,7 @@ async def test_one_table_per_chat_and_separate_threads(harness: Harness) -> None
 
 
 async def test_only_the_host_changes_settings_and_starts(harness: Harness) -> None:
-    s = harness.service
+    s = harness.people
     await s.new_table(CHAT, ANA)
     await s.join(CHAT, BEN)
     with pytest.raises(NotHost):
@@ -58,7 +58,7 @@ async def test_only_the_host_changes_settings_and_starts(harness: Harness) -> No
 
 
 async def test_lobby_refusals(harness: Harness) -> None:
-    s = harness.service
+    s = harness.people
     with pytest.raises(NoTable):
         await s.join(CHAT, BEN)
     await s.new_table(CHAT, ANA)
@@ -78,7 +78,7 @@ async def test_lobby_refusals(harness: Harness) -> None:
 
 
 async def test_host_leaving_hands_over_and_cancel(harness: Harness) -> None:
-    s = harness.service
+    s = harness.people
     await s.new_table(CHAT, ANA)
     await s.join(CHAT, BEN)
     info = await s.leave(CHAT, ANA)
@@ -91,7 +91,7 @@ async def test_host_leaving_hands_over_and_cancel(harness: Harness) -> None:
 
 
 async def test_idle_lobby_expires(harness: Harness) -> None:
-    s = harness.service
+    s = harness.people
     await s.new_table(CHAT, ANA)
     harness.clock.advance(11 * 3600)
     assert await s.tick() == 0

@@ -11,11 +11,11 @@ import pytest
 
 from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
-from bot.interaction.commands import handle_text
+from bot.ports.model import ChatKey, Status, TableSettings, UserRef
 from bot.service import scheduler as scheduler_module
 from bot.service.errors import TableFromNewerRelease, UnreadableTable
-from bot.service.model import ChatKey, Status, TableSettings, UserRef
 from bot.service.service import GameService
+from tests.bot.people import say
 
 from .support import ANA, BEN, CHAT, Harness, make_harness
 
@@ -47,7 +47,7 @@ async def versions(h: Harness, ids: list[int]) -> list[int]:
 async def test_a_failing_and_an_undecodable_table_while_ten_others_keep_moving(
         harness: Harness, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
-    s = harness.service
+    s = harness.people
     others = [await ai_table(s, n) for n in range(10)]
     failing = await ai_table(s, 10)
     broken = await ai_table(s, 11)
@@ -56,14 +56,14 @@ async def test_a_failing_and_an_undecodable_table_while_ten_others_keep_moving(
         "UPDATE tables SET settings = json_set(settings, '$.new_field', 1) WHERE id = ?",
         (broken,), postgres="UPDATE tables SET settings = (settings::jsonb || "
                             "'{\"new_field\": 1}'::jsonb)::text WHERE id = ?")
-    real = s.run_due
+    real = harness.service.automatic.run_due
 
     async def run_due(table_id: int) -> bool:
         if table_id == failing:
             raise RuntimeError("an AI step that raises")
         return await real(table_id)
 
-    monkeypatch.setattr(s, "run_due", run_due)
+    monkeypatch.setattr(harness.service.automatic, "run_due", run_due)
     start = await versions(harness, others)
     caplog.set_level(logging.WARNING)
     for _ in range(12):
@@ -84,10 +84,10 @@ async def test_a_failing_and_an_undecodable_table_while_ten_others_keep_moving(
     assert faults[broken]["kind"] == "quarantined"
     # the people of the broken table get a clear, localized answer; nothing changes
     key = ChatKey("test", "busy11")
-    reply = await handle_text(s, key, BEN, "draw")
+    reply = await say(s, key, BEN, "draw")
     assert not reply.ok and reply.text is not None and "#" in reply.text
     # a table that recovers leaves the list
-    monkeypatch.setattr(s, "run_due", real)
+    monkeypatch.setattr(harness.service.automatic, "run_due", real)
     harness.clock.advance(scheduler_module.BACKOFF_CAP)
     await s.tick()
     assert failing not in s.scheduler.faults
@@ -95,7 +95,7 @@ async def test_a_failing_and_an_undecodable_table_while_ten_others_keep_moving(
 
 
 async def test_a_row_of_a_newer_release_is_refused_clearly(harness: Harness) -> None:
-    s = harness.service
+    s = harness.people
     await s.new_table(CHAT, ANA)
     info = await s.join(CHAT, BEN)
     await harness.raw("UPDATE tables SET format = 2 WHERE id = ?", (info.id,))
@@ -109,7 +109,7 @@ async def test_a_row_of_a_newer_release_is_refused_clearly(harness: Harness) -> 
 
 
 async def test_stop_is_checked_between_steps(harness: Harness) -> None:
-    s = harness.service
+    s = harness.people
     for n in range(30):
         await ai_table(s, n)
     harness.clock.advance(5)
@@ -131,7 +131,7 @@ async def test_stop_is_checked_between_steps(harness: Harness) -> None:
 
 async def test_a_three_day_downtime_costs_no_player_a_turn(tmp_path: Path) -> None:
     h = await make_harness(tmp_path / "db.sqlite3")
-    s = h.service
+    s = h.people
     await s.new_table(CHAT, ANA)
     await s.join(CHAT, BEN)
     await s.configure(CHAT, ANA, {"timer": "24h"})
@@ -144,7 +144,7 @@ async def test_a_three_day_downtime_costs_no_player_a_turn(tmp_path: Path) -> No
     await h.db.close()
     h.clock.advance(3 * 86400)  # the bot is down for three days
     h = await make_harness(h.path, h.clock)
-    s = h.service
+    s = h.people
     assert await s.scheduler.resume() == pytest.approx(3 * 86400)
     await s.tick()
     after = await s.repo.get_table(info.id)
@@ -165,7 +165,7 @@ async def test_a_three_day_downtime_costs_no_player_a_turn(tmp_path: Path) -> No
 
 async def test_eight_days_down_do_not_end_a_game_as_idle(tmp_path: Path) -> None:
     h = await make_harness(tmp_path / "db.sqlite3")
-    s = h.service
+    s = h.people
     await s.new_table(CHAT, ANA)
     await s.join(CHAT, BEN)
     await s.configure(CHAT, ANA, {"timer": "off"})
@@ -182,7 +182,7 @@ async def test_eight_days_down_do_not_end_a_game_as_idle(tmp_path: Path) -> None
 
 
 async def test_a_clock_set_back_an_hour_does_not_freeze_ai_tables(harness: Harness) -> None:
-    s = harness.service
+    s = harness.people
     table_id = await ai_table(s, 0)
     await s.scheduler.resume()
     harness.clock.advance(2)
@@ -197,7 +197,7 @@ async def test_a_clock_set_back_an_hour_does_not_freeze_ai_tables(harness: Harne
 
 
 async def test_lobby_steps_that_change_nothing_store_nothing(harness: Harness) -> None:
-    s = harness.service
+    s = harness.people
     await s.new_table(CHAT, ANA)
     info = await s.join(CHAT, BEN)
     for _ in range(20):
@@ -210,10 +210,10 @@ async def test_lobby_steps_that_change_nothing_store_nothing(harness: Harness) -
 
 async def test_names_and_tables_per_user_are_bounded(harness: Harness) -> None:
     from bot.service.errors import TooManyTables
+    from bot.service.limits import MAX_TABLES_PER_USER
     from bot.service.lobby import MAX_NAME
-    from bot.service.service import MAX_TABLES_PER_USER
 
-    s = harness.service
+    s = harness.people
     huge = UserRef("test", "9", "x" * 100_000 + "\n\x00")
     info = await s.new_table(CHAT, huge)
     assert len(info.seats[0].name) == MAX_NAME
@@ -226,18 +226,18 @@ async def test_names_and_tables_per_user_are_bounded(harness: Harness) -> None:
     assert await s.table_info(ChatKey("test", "one-too-many")) is None
 
 
-async def test_the_per_chat_locks_do_not_grow(harness: Harness) -> None:
-    s = harness.service
+async def test_the_per_table_locks_do_not_grow(harness: Harness) -> None:
+    changes = harness.service.changes
     for n in range(200):
-        async with s._lock(ChatKey("test", f"c{n}")):
+        async with changes._lock(n):
             pass
-    assert len(s._locks) < 5
+    assert len(changes._locks) < 5
 
 
 async def test_foreign_table_id_is_refused_and_nothing_changes(harness: Harness) -> None:
     from bot.service.errors import NotYourTable
 
-    s = harness.service
+    s = harness.people
     await s.new_table(CHAT, ANA)
     await s.join(CHAT, BEN)
     mine = await s.start(CHAT, ANA)
@@ -253,7 +253,7 @@ async def test_foreign_table_id_is_refused_and_nothing_changes(harness: Harness)
 
 
 async def test_a_corrupt_state_row_is_quarantined_not_crashing(harness: Harness) -> None:
-    s = harness.service
+    s = harness.people
     table_id = await ai_table(s, 0)
     await harness.raw("UPDATE tables SET state = '{\"not\": \"a state\"}' WHERE id = ?",
                       (table_id,))
@@ -268,12 +268,12 @@ async def test_a_corrupt_state_row_is_quarantined_not_crashing(harness: Harness)
 async def test_a_huge_command_is_refused_before_anything_echoes_it(harness: Harness) -> None:
     from bot.interaction.commands import MAX_COMMAND
 
-    s = harness.service
+    s = harness.people
     await s.new_table(CHAT, ANA)
-    reply = await handle_text(s, CHAT, ANA, "set timer=" + "9" * 100_000)
+    reply = await say(s, CHAT, ANA, "set timer=" + "9" * 100_000)
     assert not reply.ok and reply.text is not None and len(reply.text) < 200
     assert str(MAX_COMMAND) in reply.text
-    reply = await handle_text(s, CHAT, BEN, "x" * 100_000)
+    reply = await say(s, CHAT, BEN, "x" * 100_000)
     assert not reply.ok and reply.text is not None and "Zeichen" in reply.text
 
 
@@ -284,7 +284,7 @@ async def test_a_locked_database_backs_off_no_table(sqlite_harness: Harness) -> 
 
     from bot.service.errors import StorageUnavailable
 
-    s = harness.service
+    s = harness.people
     ids = [await ai_table(s, n) for n in range(3)]
     start = await versions(harness, ids)
     await harness.db.conn.execute("PRAGMA busy_timeout=50")

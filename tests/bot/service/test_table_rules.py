@@ -5,14 +5,14 @@ Vorrat zum dritten Mal erschöpft ist, das Spiel enden sollte")."""
 from __future__ import annotations
 
 from bot.i18n import use_locale
-from bot.interaction.commands import handle_text
+from bot.ports.table_rules import table_rules
 from bot.render.lobby import render_lobby
-from bot.service.table_rules import table_rules
 from engine.actions import Draw
 from engine.ai import make_ai
 from engine.dealing import new_game
 from engine.game import apply, current_player, is_over, legal_actions
 from engine.views import view_for
+from tests.bot.people import say
 
 from .support import ANA, CHAT, Harness
 
@@ -61,10 +61,10 @@ def test_the_stock_is_drawn_from_at_most_three_times_over() -> None:
 
 
 async def test_the_lobby_shows_the_table_default(harness: Harness) -> None:
-    await handle_text(harness.service, CHAT, ANA, "new")
-    info = await harness.service.table_info(CHAT)
+    await say(harness.service, CHAT, ANA, "new")
+    info = await harness.people.table_info(CHAT)
     assert info is not None
     with use_locale("en"):
         assert "reuses=2" in render_lobby(info)
     table = await harness.service.repo.active_table(CHAT)
-    assert table is not None and harness.service.rules_of(table).get("reuses") == 2
+    assert table is not None and harness.people.rules_of(table.info()).get("reuses") == 2

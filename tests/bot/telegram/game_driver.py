@@ -12,7 +12,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from bot.interaction.hand import Group, SortMode, hand_cards, hand_model
+from bot.i18n import use_locale
+from bot.interaction.hand import Group, SortMode, build_hand_model, hand_cards
+from bot.ports.model import UserRef
 from bot.render.cards import card_text
 from bot.service.model import Table
 from bot.telegram_bot.callbacks import decode
@@ -61,12 +63,13 @@ class PrivacyCheck:
         state = table.state
         if state is None:
             return
-        self.public.update(card_text(p.card) for m in state.melds for p in m.cards)
-        self.public.update(card_text(c) for c in state.discard)
+        self.public.update(f for m in state.melds for p in m.cards for f in card_forms(p.card))
+        self.public.update(f for c in state.discard for f in card_forms(c))
         if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
-            self.public.update(card_text(c) for hand in state.hands for c in hand)
+            self.public.update(f for hand in state.hands for c in hand for f in card_forms(c))
         for user, seat in self.players.items():
-            self.held.setdefault(user, set()).update(card_text(c) for c in state.hands[seat])
+            self.held.setdefault(user, set()).update(
+                f for c in state.hands[seat] for f in card_forms(c))
 
     def scan(self, bot: Bot) -> None:
         """Check every message version not checked yet, and that every message the bot
@@ -193,7 +196,8 @@ class Driver:
         for card in cards:
             message = await self.hand(user)
             label = card_text(card)
-            free = [b for b in message.buttons if b.get("text") == label]
+            labels = card_forms(card)  # the button speaks the player's language
+            free = [b for b in message.buttons if b.get("text") in labels]
             assert free, f"no unselected {label} among {message.button_texts}"
             answer = await self.bot.press(user, message, str(free[0]["callback_data"]))
             assert not answer.show_alert, answer.text
@@ -205,12 +209,22 @@ class Driver:
         message = await self.hand(user)
         drawn = decode(hand_button(message, "r"))  # Sort carries the drawn selection
         table = await self.table()
-        ref = await self.bot.handlers.parts.hands.user_ref(user)
-        model = await hand_model(self.bot.service, table.key, ref, mask=drawn.mask,
-                                 sort=SortMode(drawn.sort))
+        found = await self.bot.service.entry.screens(table.id, UserRef("telegram", str(user),
+                                                                      ""))
+        assert found is not None and found[1] is not None
+        model = build_hand_model(found[1], mask=drawn.mask, sort=SortMode(drawn.sort))
         numbers = [i for i, offer in enumerate(model.offers) if offer.action == action]
         assert numbers, f"{action} is not offered: {[o.label for o in model.offers]}"
         if model.offers[numbers[0]].group is Group.PILE:
             await self.press(user, "k")
         await self.press(user, "a", str(numbers[0]))
         self.offers_pressed += 1
+
+
+def card_forms(card: Card) -> set[str]:
+    """How a screen writes ``card`` in every language (``Q♥`` and ``D♥``)."""
+    forms = set()
+    for locale in ("en", "de"):
+        with use_locale(locale):
+            forms.add(card_text(card))
+    return forms

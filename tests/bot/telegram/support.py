@@ -9,20 +9,21 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from telegram.ext import AIORateLimiter
 
+from bot.ports.message_store import TelegramMessageStore
+from bot.ports.model import ChatKey, TableInfo, TableSettings
 from bot.service.clock import ManualClock
 from bot.service.flow import FlowControl
-from bot.service.message_store import TelegramMessageStore
-from bot.service.model import TableSettings
 from bot.service.service import GameService
-from bot.storage import open_database
-from bot.storage.database import Database
 from bot.storage.repository import SqliteRepository
 from bot.telegram_bot import TelegramAdapter
 from bot.telegram_bot.callbacks import decode
 from bot.telegram_bot.handlers import Handlers
+from engine.views import PublicView, public_view
+from tests.bot.backends import open_backend
 from tests.fakes.telegram import CallbackAnswer, FakeMessage, FakeTelegram, running_fake_telegram
 from tests.fakes.telegram.models import CallbackQuery
 
@@ -35,7 +36,7 @@ FORUM = -1009876543210
 WAIT = 10.0  # seconds: the bound of every wait
 
 # A card as shown in messages: 10♦, Q♠, A♣, 7♥, 🃏.
-CARD_TEXT = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])|🃏")
+CARD_TEXT = re.compile(r"(10|[2-9AJQKBD])([♣♦♥♠])|🃏")
 
 
 @dataclass
@@ -46,7 +47,7 @@ class Bot:
     adapter: TelegramAdapter
     service: GameService
     clock: ManualClock
-    db: Database
+    db: Any
     repo: SqliteRepository
     store: TelegramMessageStore
 
@@ -77,13 +78,16 @@ class Bot:
         return await self.handled(self.tg.start_private(user, payload))
 
     async def press(self, user: int, message: FakeMessage, data: str) -> CallbackAnswer:
-        """``user`` presses the button ``data``; returns the bot's answer to the query."""
+        """``user`` presses the button ``data``; returns the bot's answer to the query, once
+        the bot handled the whole press (the answer comes first, then the redraws)."""
         query_id = self.tg.press_button(user, message, data)
+        pushed = self.tg.world.updates.last_id
 
         def answered() -> CallbackAnswer | None:
             return next((a for a in self.tg.callback_answers if a.query_id == query_id), None)
 
         answer = await self.tg.wait_for(answered, WAIT)
+        await self.tg.wait_for(lambda: self.handlers.last_update_id >= pushed, WAIT)
         await self.settle()
         return answer
 
@@ -166,28 +170,29 @@ def url_buttons(message: FakeMessage) -> list[str]:
 @asynccontextmanager
 async def running_bot(path: Path, *, webhook_url: str | None = None,
                       settings: TableSettings | None = None, first_seed: int = 500,
-                      rate_limiter: AIORateLimiter | None = None) -> AsyncIterator[Bot]:
-    """Fake Telegram + adapter + service on ``path``; Alice, Bob, Carl, a group, a forum."""
+                      rate_limiter: AIORateLimiter | None = None,
+                      database_url: str | None = None) -> AsyncIterator[Bot]:
+    """Fake Telegram + adapter + service on ``path`` (or on the PostgreSQL database
+    ``database_url``); Alice, Bob, Carl, a group, a forum."""
     async with running_fake_telegram() as tg:
         tg.add_user(ALICE, "Alice", "alice")
         tg.add_user(BOB, "Bob", "bob", language_code="de")
         tg.add_user(CARL, "Carl <3", None)
         tg.add_group(GROUP, "Rummy night", admins=(CARL,))
         tg.add_group(FORUM, "Rummy club", forum=True)
-        db = await open_database(path)
+        db, repo = await open_backend(path, database_url)
         clock = ManualClock()
         adapter = TelegramAdapter(
             tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url,
             rate_limiter=rate_limiter or AIORateLimiter(overall_max_rate=0, group_max_rate=0),
             webhook_url=webhook_url, webhook_listen=("127.0.0.1", 0), poll_timeout=1)
-        repo = SqliteRepository(db)
         seeds = iter(range(first_seed, 10**9))
         service = GameService(repo, {"telegram": adapter.notifier}, clock,
                               settings or TableSettings(timer="off", ai_delay=1.0,
                                                         next_deal_delay=2.0),
                               seed_source=lambda: next(seeds))
         service.flow = scripted_flow()
-        await adapter.start(service)
+        await adapter.start(service.host())
         try:
             yield Bot(tg, adapter, service, clock, db, repo, repo.telegram_messages)
         finally:
@@ -211,3 +216,9 @@ async def two_people_two_ais(bot: Bot) -> dict[str, int]:
 def scripted_flow() -> FlowControl:
     """Flow control for scripted players, who press far faster than people do."""
     return FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
+
+
+async def table_view(bot: Bot, key: ChatKey) -> tuple[TableInfo, PublicView | None]:
+    """The chat's table as the public sees it (read behind the adapter's back)."""
+    table = await bot.service.changes.load(key)
+    return table.info(), None if table.state is None else public_view(table.state)

@@ -11,7 +11,7 @@ import pytest
 from telegram.ext import AIORateLimiter
 
 from bot.adapter_errors import PlatformRefused
-from bot.runner import create_adapters, run_bot
+from bot.runner import create_adapters, http_port, needs_http, run_bot
 from bot.settings import Settings, SettingsError
 from bot.telegram_bot import TelegramAdapter, create_adapter
 from bot.telegram_bot.identity import chat_key
@@ -29,7 +29,8 @@ def test_the_runner_builds_the_telegram_adapter_from_the_settings(
     assert isinstance(adapter, TelegramAdapter)
     assert adapter.platform == "telegram"
     assert adapter.webhook_url == "https://rummy.example/tg"
-    assert adapter.webhook_listen == ("0.0.0.0", 9000)
+    # the webhook is a route of the process's one HTTP server, on $PORT
+    assert needs_http(settings) and http_port() == 9000
     assert isinstance(adapter.app.bot.rate_limiter, AIORateLimiter)
     with pytest.raises(SettingsError):
         create_adapter(Settings())
@@ -60,7 +61,7 @@ async def test_webhook_mode_registers_the_url_and_takes_updates(tmp_path: Path) 
         await bot.tg.wait_for(lambda: bot.handlers.last_update_id >= (sent.update_id or 0),
                               WAIT)
         await bot.settle()
-        assert await bot.service.table_info(chat_key(GROUP, None)) is not None
+        assert await bot.service.entry.table_info(chat_key(GROUP, None)) is not None
         assert any("Alice opened a table" in (m.text or "") for m in bot.tg.messages(GROUP))
 
 
@@ -69,7 +70,7 @@ async def test_a_wrong_token_fails_the_start_and_releases_everything(tmp_path: P
         stranger = TelegramAdapter("987654321:SomeoneElsesToken",
                                    base_url=bot.tg.base_url)
         with pytest.raises(PlatformRefused):
-            await stranger.start(bot.service)
+            await stranger.start(bot.service.host())
         assert not stranger.app.running
         await stranger.stop()  # and stopping again is harmless
         # the service's one connection, which the adapter's rows share, is still open
@@ -88,7 +89,7 @@ async def test_a_redelivered_update_changes_nothing_twice(tmp_path: Path) -> Non
         update = {"update_id": first.update_id, "message": bot.tg.world.message_json(first)}
         await bot.adapter.process(update)  # Telegram sends it again (e.g. after a crash)
         await bot.settle()
-        info = await bot.service.table_info(chat_key(GROUP, None))
+        info = await bot.service.entry.table_info(chat_key(GROUP, None))
         assert info is not None and [s.name for s in info.seats] == ["Alice", "Ada"]
         assert bot.tg.messages(GROUP) == before
 

@@ -48,13 +48,13 @@ async def test_button_presses_over_the_limit_are_answered_privately(bot: Bot) ->
     await bot.start_private(ALICE)
     await bot.say(ALICE, GROUP, "/new deals=1")
     bot.service.flow = FlowControl(user_rate=(2, 60.0))
-    info = await bot.service.table_info(chat_key(GROUP, None))
+    info = await bot.service.entry.table_info(chat_key(GROUP, None))
     assert info is not None
     message = await bot.table_message(info.id)
     in_group = len(bot.tg.messages(GROUP, include_deleted=True))
     answers = [await bot.press(ALICE, message, group_button(message, "a")) for _ in range(4)]
     assert all("Slow down" in (a.text or "") for a in answers[2:])
     assert not any("Slow down" in (a.text or "") for a in answers[:2])
-    info = await bot.service.table_info(chat_key(GROUP, None))
+    info = await bot.service.entry.table_info(chat_key(GROUP, None))
     assert info is not None and len(info.seats) == 3  # two AI seats added, not four
     assert len(bot.tg.messages(GROUP, include_deleted=True)) == in_group  # no group text

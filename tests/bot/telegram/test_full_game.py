@@ -6,15 +6,35 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
-from bot.service.model import Status
+from bot.ports.model import Status
 from bot.telegram_bot.identity import chat_key
+from tests.bot.backends import BACKENDS, database_url
 from tests.bot.telegram.game_driver import Driver, PrivacyCheck
-from tests.bot.telegram.support import ALICE, BOB, GROUP, Bot, group_button, url_buttons
+from tests.bot.telegram.support import (
+    ALICE,
+    BOB,
+    GROUP,
+    Bot,
+    group_button,
+    running_bot,
+    url_buttons,
+)
 
 MAX_STEPS = 600
+
+
+@pytest.fixture(params=BACKENDS)
+async def bot(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Bot]:
+    """The adapter long-polling a fake Telegram, with a service on SQLite and on
+    PostgreSQL (every group command starts with the message store's chat upsert)."""
+    url = database_url(request, request.param)
+    async with running_bot(tmp_path / "rummy.sqlite3", database_url=url) as running:
+        yield running
 
 
 @pytest.mark.parametrize("options", ["deals=1", "deals=2 jokers=2"])
@@ -22,7 +42,7 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(bot: Bot, options: st
     started = time.perf_counter()
     await bot.start_private(ALICE)
     await bot.say(ALICE, GROUP, f"/new {options}")
-    info = await bot.service.table_info(chat_key(GROUP, None))
+    info = await bot.service.entry.table_info(chat_key(GROUP, None))
     assert info is not None
     table = await bot.table_message(info.id)
 
@@ -30,12 +50,12 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(bot: Bot, options: st
     answer = await bot.press(BOB, table, group_button(table, "j"))
     assert answer.url == f"https://t.me/{bot.tg.bot.username}?start=t{info.id}"
     assert url_buttons(table) == [answer.url]
-    assert [s.name for s in (await bot.service.table_info(info.key)).seats] == ["Alice"]
+    assert [s.name for s in (await bot.service.entry.table_info(info.key)).seats] == ["Alice"]
     await bot.start_private(BOB, answer.url.rsplit("=", 1)[1])
     assert url_buttons(table) == []
     await bot.press(ALICE, table, group_button(table, "a"))
     await bot.press(ALICE, table, group_button(table, "s"))
-    info = await bot.service.table_info(info.key)
+    info = await bot.service.entry.table_info(info.key)
     assert info is not None and [s.name for s in info.seats] == ["Alice", "Bob", "Ada"]
 
     check = PrivacyCheck([GROUP], {ALICE: 0, BOB: 1})

@@ -7,7 +7,7 @@ from __future__ import annotations
 from itertools import pairwise
 from pathlib import Path
 
-from bot.service.model import Status, TableSettings
+from bot.ports.model import Status, TableSettings, UserRef
 from bot.telegram_bot.identity import chat_key
 from tests.bot.telegram.support import (
     ALICE,
@@ -19,13 +19,14 @@ from tests.bot.telegram.support import (
     Bot,
     group_button,
     running_bot,
+    table_view,
     two_people_two_ais,
     url_buttons,
 )
 
 
 async def table_of(bot: Bot, chat: int, thread: int | None = None) -> int:
-    info = await bot.service.table_info(chat_key(chat, thread))
+    info = await bot.service.entry.table_info(chat_key(chat, thread))
     assert info is not None
     return info.id
 
@@ -76,11 +77,11 @@ async def test_a_player_the_bot_cannot_reach_joins_once_they_press_start(bot: Bo
     table = await bot.table_message(table_id)
     assert url_buttons(table) == [link]
     assert "I cannot write to Bob yet" in (table.text or "")
-    info = await bot.service.table_info(chat_key(GROUP, None))
+    info = await bot.service.entry.table_info(chat_key(GROUP, None))
     assert info is not None and len(info.seats) == 1
 
     await bot.start_private(BOB, "t1")
-    info = await bot.service.table_info(chat_key(GROUP, None))
+    info = await bot.service.entry.table_info(chat_key(GROUP, None))
     assert info is not None and [s.name for s in info.seats] == ["Alice", "Bob"]
     assert url_buttons(table) == []
     [welcome] = bot.tg.private_messages(BOB)
@@ -118,7 +119,7 @@ async def test_forum_topics_are_separate_tables(bot: Bot) -> None:
     assert (await bot.table_message(one)).thread_id == first
     assert (await bot.table_message(two)).thread_id == second
     await bot.say(BOB, FORUM, "/join", thread_id=first)
-    info = await bot.service.table_info(chat_key(FORUM, first))
+    info = await bot.service.entry.table_info(chat_key(FORUM, first))
     assert info is not None and [s.name for s in info.seats] == ["Alice", "Bob"]
     assert "preset" not in (info.preset or "")
 
@@ -133,7 +134,7 @@ async def test_a_group_upgraded_to_a_supergroup_keeps_its_table(bot: Bot) -> Non
     await bot.tg.wait_for(lambda: (bot.tg.messages(SUPERGROUP)), 10)
     await bot.say(BOB, SUPERGROUP, "/join")
 
-    info = await bot.service.table_info(chat_key(GROUP, None))
+    info = await bot.service.entry.table_info(chat_key(GROUP, None))
     assert info is not None and info.id == table_id
     assert [s.name for s in info.seats] == ["Alice", "Bob"]
     moved = await bot.table_message(table_id)
@@ -141,7 +142,7 @@ async def test_a_group_upgraded_to_a_supergroup_keeps_its_table(bot: Bot) -> Non
     assert moved.button_texts == ["Join", "Leave", "Add AI", "Start"]
     assert "Bob joined the table." in (moved.text or "")
     await bot.press(ALICE, moved, group_button(moved, "s"))
-    assert (await bot.service.table_info(info.key)).status is Status.PLAYING  # type: ignore
+    assert (await bot.service.entry.table_info(info.key)).status is Status.PLAYING  # type: ignore
 
 
 async def test_turn_pings_mention_the_player_once_per_turn(bot: Bot) -> None:
@@ -182,7 +183,7 @@ async def test_a_turn_costs_at_most_two_group_calls(bot: Bot) -> None:
     key = chat_key(GROUP, None)
     human_turns = 0
     while human_turns < 12:
-        info, view = await bot.service.table_view(key)
+        info, view = await table_view(bot, key)
         assert view is not None and info.status is Status.PLAYING and view.current is not None
         user = info.seats[view.current].user
         if user not in people:
@@ -190,9 +191,9 @@ async def test_a_turn_costs_at_most_two_group_calls(bot: Bot) -> None:
             continue
         before = len(group_calls(bot))
         player = people[user]
-        ref = await bot.handlers.parts.hands.user_ref(player)
+        ref = UserRef("telegram", str(player), "")
         for _step in range(2):
-            commands = await bot.service.legal_commands(key, ref)
+            commands = await bot.service.entry.legal_commands(key, ref)
             move = "draw" if "draw" in commands else next(c for c in commands
                                                         if c.startswith("discard"))
             await bot.say(player, GROUP, f"/{move}")
@@ -231,9 +232,9 @@ async def test_cancel_is_for_the_host_or_a_chat_admin(bot: Bot) -> None:
     await bot.say(ALICE, GROUP, "/new")
     table_id = await table_of(bot, GROUP)
     await bot.say(BOB, GROUP, "/cancel")
-    assert await bot.service.table_info(chat_key(GROUP, None)) is not None
+    assert await bot.service.entry.table_info(chat_key(GROUP, None)) is not None
     await bot.say(CARL, GROUP, "/cancel")  # Carl administers the group
-    assert await bot.service.table_info(chat_key(GROUP, None)) is None
+    assert await bot.service.entry.table_info(chat_key(GROUP, None)) is None
     table = await bot.table_message(table_id)
     assert table.buttons == []
     assert "The game was cancelled." in (table.text or "")

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from telegram.ext import AIORateLimiter
 
+from bot.ports.model import Status, TableSettings, UserRef
 from bot.service.errors import NoTable
-from bot.service.model import Status, TableSettings
 from bot.telegram_bot.identity import chat_key
-from tests.bot.telegram.support import GROUP, Bot, running_bot, two_people_two_ais
+from tests.bot.telegram.support import GROUP, Bot, running_bot, table_view, two_people_two_ais
 
 SCALE = 20.0
 GROUP_CALLS = 20
@@ -60,7 +60,7 @@ async def test_the_table_message_stays_within_a_turn_at_the_group_limit(tmp_path
                            rate_limiter=limiter) as bot:
         people = await two_people_two_ais(bot)
         key = chat_key(GROUP, None)
-        info = await bot.service.table_info(key)
+        info = await bot.service.entry.table_info(key)
         assert info is not None
         table_id = info.id
         worst = 0
@@ -68,17 +68,20 @@ async def test_the_table_message_stays_within_a_turn_at_the_group_limit(tmp_path
         started = time.monotonic()
         while steps < 400:
             try:
-                info, view = await bot.service.table_view(key)
+                info, view = await table_view(bot, key)
             except NoTable:  # the game ended
                 break
             if info.status is not Status.PLAYING or view is None or view.current is None:
                 break
             user = info.seats[view.current].user
             if user in people:
-                ref = await bot.handlers.parts.hands.user_ref(people[user])
-                commands = await bot.service.legal_commands(key, ref)
+                ref = UserRef("telegram", str(people[user]), "")
+                commands = await bot.service.entry.legal_commands(key, ref)
                 move = "draw" if "draw" in commands else next(
-                    c for c in commands if c.startswith("discard"))
+                    (c for c in commands if c.startswith("discard")), None)
+                if move is None:  # the move sent last has just been made: look again
+                    await asyncio.sleep(PERSON_DELAY)
+                    continue
                 await asyncio.sleep(PERSON_DELAY)
                 bot.tg.send_text(people[user], GROUP, f"/{move}")
             else:

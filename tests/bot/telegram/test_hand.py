@@ -8,8 +8,9 @@ from pathlib import Path
 
 from telegram.ext import AIORateLimiter
 
+from bot.ports.model import ChatKey
 from bot.render.cards import card_text
-from bot.service.model import ChatKey, Table
+from bot.service.model import Table
 from bot.telegram_bot import TelegramAdapter
 from bot.telegram_bot.identity import chat_key
 from engine.cards import Card
@@ -143,7 +144,7 @@ async def test_forged_and_foreign_buttons_get_an_alert_and_change_nothing(bot: B
     hand = await bot.hand_message(ALICE, table.id)
     topic = bot.tg.add_topic(FORUM, "Other")
     await bot.say(BOB, FORUM, "/new", thread_id=topic)
-    other = await bot.service.table_info(chat_key(FORUM, topic))
+    other = await bot.service.entry.table_info(chat_key(FORUM, topic))
     assert other is not None
     version = (await bot.repo.active_table(KEY)).version  # type: ignore[union-attr]
 
@@ -217,7 +218,7 @@ async def test_typed_commands_in_the_private_chat_name_the_table(bot: Bot) -> No
     await bot.say(ALICE, FORUM, "/new", thread_id=topic)
     await bot.say(ALICE, FORUM, "/addbot", thread_id=topic)
     await bot.say(ALICE, FORUM, "/start", thread_id=topic)
-    second = await bot.service.table_info(chat_key(FORUM, topic))
+    second = await bot.service.entry.table_info(chat_key(FORUM, topic))
     assert second is not None and second.id > table.id
 
     asked = await bot.say(ALICE, ALICE, f"#{table.id} draw")
@@ -247,7 +248,7 @@ async def test_the_hand_keyboard_works_after_a_restart(bot: Bot) -> None:
                             rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
                             poll_timeout=1)
     bot.service.notifiers["telegram"] = again.notifier
-    await again.start(bot.service)
+    await again.start(bot.service.host())
     bot.adapter = again
     try:
         await bot.press(ALICE, hand, button(hand, "Draw"))

@@ -119,6 +119,22 @@ def test_the_table_shows_face_up_tile_row_and_announcements(romanian: Factory) -
     assert len(text) < MAX_CHARS
 
 
+def test_the_table_shows_the_opening_still_owed(romanian: Factory) -> None:
+    """romanian-rummy.de.txt: "Bei der ersten Meldung ... mindestens eine eine Folge ...
+    mindestens 50 Punkte betragen": the table says so while the seat to play has not
+    opened, as German Rommé's table shows its first meld (issue 37)."""
+    game = romanian(["r5 r6 r7 y2", "b2 b3 b4 k8", "k1 k2 k3 y9"], face_up="b13",
+                    stock="y5 y6 y7", preplay=False)
+    game.play("discard y2")
+    with use_locale("de"):
+        text = render_table(view_for(game.state, 1).table)
+    assert "Erstmeldung von ben: 0 von 50 Punkten (mindestens eine Folge, alles in einem " \
+        "Zug)." in text
+    with use_locale("en"):
+        text = render_table(view_for(game.state, 1).table)
+    assert "ben's opening: 0 of 50 points (at least one run, all in one turn)." in text
+
+
 def test_the_hint_groups_tiles() -> None:
     """The shared best-meld search works on tiles (colours keep their tiles)."""
     part = best_melds(parse_cards("r5 r6 r7 y9 b9 k9 jo k1"), make_rules("romanian"))

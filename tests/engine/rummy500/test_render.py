@@ -20,7 +20,7 @@ RUN = Meld(MeldKind.RUN, tuple(Placed(c, c, 0) for c in parse_cards("7h 8h 9h 10
 @pytest.mark.parametrize(("event", "english", "german"), [
     (PileTaken(0, parse_card("4c"), parse_cards("4c qd 7h")),
      "ana takes 4♣ Q♦ 7♥ from the discard pile and must meld or lay off 4♣.",
-     "ana nimmt 4♣ Q♦ 7♥ vom Ablagestapel und muss 4♣ melden oder anlegen."),
+     "ana nimmt 4♣ D♦ 7♥ vom Ablagestapel und muss 4♣ melden oder anlegen."),
     (RummyCalled(2, 1, parse_card("ks"), parse_cards("ks 2c")),
      "Rommé! cem calls on ben's discard, takes K♠ 2♣ and must meld or lay off K♠.",
      "Rommé! cem ruft nach dem Abwurf von ben, nimmt K♠ 2♣ und muss K♠ melden oder "
@@ -40,10 +40,10 @@ def test_event_texts(event: object, english: str, german: str) -> None:
 def test_refusals_are_translated() -> None:
     with use_locale("de"):
         assert localize_error(MustPlayPileCard(card="4c")) == (
-            "Melde 4c zuerst oder lege die Karte an: Du hast sie in diesem Zug vom "
+            "Melde 4♣ zuerst oder lege die Karte an: Du hast sie in diesem Zug vom "
             "Ablagestapel genommen.")
         assert localize_error(CallNeedsMeld(card="9h", numbers="1, 2")) == (
-            "Sag, an welche Meldung du 9h anlegst: 1, 2.")
+            "Sag, an welche Meldung du 9♥ anlegst: 1, 2.")
 
 
 def test_table_lines_show_the_spread_pile_and_the_call_window() -> None:

@@ -73,6 +73,11 @@ class UpdateQueue:
         self._notify()
         return update_id
 
+    @property
+    def last_id(self) -> int:
+        """The id of the newest update queued so far (0 before the first)."""
+        return self._next_id - 1
+
     def clear(self) -> None:
         """Drop every pending update (``drop_pending_updates``)."""
         self._pending.clear()

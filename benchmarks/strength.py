@@ -1,0 +1,180 @@
+"""Benchmark of AI strength: two-player matches in duplicate format.
+
+Per variant (standard rules), deal ``i`` (the first deal of a game with seed
+``config.seed + i``) is played twice with the same cards, the two AIs swapping seats, so
+luck of the deal cancels out. A hand's winner is the seat that went out, else the one
+with the fewest penalty points (:func:`benchmarks.ai.deal_winners`; ties count half).
+The share of hands won by the first AI comes with a 95 % confidence interval over the
+deal pairs (each pair scores 0, 1/4, ... 1; normal approximation, so the interval is
+honest about the pairs' correlation), and so does its *points per hand*: the deal's
+score of the first AI less the second's in the variant's own scoring, counted positive
+when it favours the first AI (fewer points where the scoring counts penalties, as German
+Rommé does), which says whether winning more hands also wins more points. Every
+decision of the first AI is timed as the service makes it (a new AI seeded per version,
+the view, the legal list, ``decide``).
+
+Matches: ``hard`` against ``greedy`` (target: at least 60 %) and ``greedy`` against
+``random`` (target: at least 95 %).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from benchmarks.ai import MAX_ACTIONS, deal_winners
+from benchmarks.heap import NOTE as HEAP_NOTE
+from benchmarks.heap import WorkerHeap, worker_heap
+from benchmarks.report import BenchConfig, Row, Section, median, percentile
+from engine.ai import make_ai
+from engine.dealing import new_game
+from engine.game import apply, legal_actions
+from engine.rules import RuleSet, make_rules
+from engine.state import Phase
+from engine.views import view_for
+
+__all__ = ["MATCHES", "PAIRS", "Match", "match", "run"]
+
+VARIANTS: tuple[str, ...] = ("basic", "500", "german", "romanian")
+#: (first AI, second AI, target share of the first in %).
+MATCHES: tuple[tuple[str, str, float], ...] = (("hard", "greedy", 60.0),
+                                               ("greedy", "random", 95.0))
+#: Deal pairs per variant and match: (full run, quick run); each pair is two hands.
+PAIRS = (300, 3)
+_LIVE = (Phase.DRAW, Phase.PLAY)
+
+
+@dataclass
+class Match:
+    """A duplicate match: ``pair_scores`` (the first AI's share of each deal pair, 0..1),
+    ``pair_points`` (the first AI's mean score lead over the pair's two hands),
+    ``decision_ms`` of the first AI, hands ``unfinished`` (stopped at the action limit)."""
+
+    first: str
+    second: str
+    pair_scores: list[Fraction] = field(default_factory=list)
+    pair_points: list[float] = field(default_factory=list)
+    decision_ms: list[float] = field(default_factory=list)
+    unfinished: int = 0
+    seconds: float = 0.0
+
+    @property
+    def hands(self) -> int:
+        """Hands that counted (two per scored pair)."""
+        return 2 * len(self.pair_scores)
+
+    @property
+    def share(self) -> float | None:
+        """The first AI's share of the hands in percent."""
+        if not self.pair_scores:
+            return None
+        return float(sum(self.pair_scores) * 100 / len(self.pair_scores))
+
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """95 % confidence interval of :attr:`share` (percent) over the deal pairs."""
+        found = _interval([float(s) for s in self.pair_scores])
+        if found is None:
+            return None
+        return (max(0.0, found[0]) * 100, min(1.0, found[1]) * 100)
+
+    @property
+    def points(self) -> float | None:
+        """The first AI's mean score lead per hand (points of the variant's scoring)."""
+        return sum(self.pair_points) / len(self.pair_points) if self.pair_points else None
+
+    @property
+    def points_interval(self) -> tuple[float, float] | None:
+        """95 % confidence interval of :attr:`points` over the deal pairs."""
+        return _interval(self.pair_points)
+
+
+def _interval(values: list[float]) -> tuple[float, float] | None:
+    """Mean +- 1.96 standard errors, ``None`` for fewer than two values."""
+    n = len(values)
+    if n < 2:
+        return None
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = 1.96 * math.sqrt(var / n)
+    return (mean - half, mean + half)
+
+
+def _hand(rules: RuleSet, kinds: tuple[str, str], seed: int, timed: int,
+          out: Match, heap: WorkerHeap) -> tuple[Fraction, float] | None:
+    """One hand of the deal ``seed`` with ``kinds[s]`` at seat ``s``: the share of seat
+    ``timed`` (whose decisions are timed; ``heap`` collects after each decision, as a
+    worker after each reply) and its score lead, ``None`` when it did not finish."""
+    state = new_game(rules, ("ana", "ben"), seed=seed)
+    count = 0
+    while state.phase in _LIVE and count < MAX_ACTIONS:
+        seat = state.current
+        start = time.perf_counter()
+        ai = make_ai(kinds[seat], seed=seed + 7919 * state.version + seat)
+        action = ai.decide(view_for(state, seat), legal_actions(state, seat))
+        if seat == timed:
+            out.decision_ms.append((time.perf_counter() - start) * 1000)
+        heap.after_call()
+        state, _ = apply(state, action)
+        count += 1
+    winners = deal_winners(state) if state.phase not in _LIVE else ()
+    if not winners:
+        out.unfinished += 1
+        return None
+    scores = state.results[-1].scores
+    lead = _better(rules) * float(scores[timed] - scores[1 - timed])
+    return (Fraction(1, len(winners)) if timed in winners else Fraction(0)), lead
+
+
+def _better(rules: RuleSet) -> int:
+    """+1 when the variant's scoring favours the higher total, -1 when the lower (penalty
+    points, as German Rommé counts them): asked of its own match winners."""
+    return 1 if rules.var.match_winners(rules, (Fraction(1), Fraction(0))) == (0,) else -1
+
+
+def match(rules: RuleSet, first: str, second: str, pairs: int, seed: int) -> Match:
+    """``pairs`` deals, each played with ``first`` at seat 0 and then at seat 1."""
+    out = Match(first, second)
+    begin = time.perf_counter()
+    with worker_heap() as heap:
+        for pair in range(pairs):
+            deal = seed + pair
+            a = _hand(rules, (first, second), deal, 0, out, heap)
+            b = _hand(rules, (second, first), deal, 1, out, heap)
+            if a is not None and b is not None:
+                out.pair_scores.append((a[0] + b[0]) / 2)
+                out.pair_points.append((a[1] + b[1]) / 2)
+    out.seconds = time.perf_counter() - begin
+    return out
+
+
+def run(config: BenchConfig) -> Section:
+    """Per variant and match: the first AI's share with its interval, decision times."""
+    pairs = PAIRS[config.quick]
+    section = Section("AI strength: duplicate two-player matches")
+    for variant in VARIANTS:
+        rules = make_rules(variant)
+        for first, second, target in MATCHES:
+            result = match(rules, first, second, pairs, config.seed)
+            low, high = result.interval or (0.0, 100.0)
+            section.add(Row(
+                f"{variant}: {first} vs {second}, hands won", result.share, "%", target,
+                "higher", f"95% CI {low:.1f}-{high:.1f} %, {result.hands} hands "
+                f"({len(result.pair_scores)} deal pairs), {result.unfinished} unfinished, "
+                f"{result.seconds:.0f} s"))
+            points = result.points
+            p_low, p_high = result.points_interval or (0.0, 0.0)
+            section.add(Row(f"{variant}: {first} vs {second}, points per hand", points, "pts",
+                            None, "higher", f"95% CI {p_low:+.1f} to {p_high:+.1f}"))
+            times = result.decision_ms or [0.0]
+            section.add(Row(f"{variant}: {first} decision p50 / p99", percentile(times, 99),
+                            "ms", 200.0 if first == "hard" else None, "lower",
+                            f"p50 {median(times):.1f} ms, max {max(times):.1f} ms"))
+    section.notes.append(
+        "Duplicate format: every deal is played twice with the same cards and the AIs in "
+        "swapped seats; the interval is over the deal pairs. A hand is the first deal of a "
+        "new game; the winner went out, else had the fewest points left (ties half).")
+    section.notes.append(HEAP_NOTE)
+    return section

@@ -1,0 +1,46 @@
+"""The service's one entry point, as the front ends see it: :class:`Entry`."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.ports.intents import Answer, Intent, Outcome
+from bot.ports.model import ChatKey, TableInfo, UserRef
+from bot.ports.screens import SeatScreen, TableScreen
+
+__all__ = ["Entry"]
+
+
+class Entry(Protocol):
+    """:meth:`handle` for every input of every front end, plus questions that change
+    nothing. Implemented by :class:`bot.service.entry.EntryPoint`."""
+
+    async def handle(self, intent: Intent, answer: Answer | None = None) -> Outcome:
+        """Carry out ``intent``: flow control, the person's language (once), the table
+        (loaded once), at most one engine worker call, at most one commit. Refusals come
+        back as a localised :class:`~bot.ports.intents.Reply` with ``ok=False`` and change
+        nothing; this never raises for bad input. ``answer`` (the front end's answer to
+        the presser) runs after the commit and before the other screens are pushed."""
+
+    async def table_info(self, key: ChatKey) -> TableInfo | None:
+        """The chat's active table (lobby or game), or ``None``."""
+
+    async def table_by_id(self, table_id: int) -> TableInfo | None:
+        """Table ``table_id`` while it is active (lobby or game), else ``None``."""
+
+    async def locale_of(self, user: UserRef) -> str:
+        """The person's language: their choice (``lang``), else their app's, else the
+        bot's default."""
+
+    async def legal_commands(self, key: ChatKey, user: UserRef) -> list[str]:
+        """The person's legal moves now at the chat's table, as command lines (for
+        completions); empty when none or not in time."""
+
+    async def screens(self, table_id: int, user: UserRef | None
+                      ) -> tuple[TableScreen, SeatScreen | None] | None:
+        """What table ``table_id`` shows ``user``: the public table and, when they sit
+        there in a running game, their own seat's screen (``user=None``: the public table
+        only); ``None`` when the table is not active."""
+
+    async def tables_of(self, user: UserRef) -> list[TableInfo]:
+        """The active tables where ``user`` sits."""

@@ -1,0 +1,136 @@
+"""What a committed change looks like to the people at a table: the records the service
+hands the notifiers (:class:`bot.ports.notifier.Notifier`), computed once per change.
+
+- :class:`TableScreen`: the public table (lobby when ``view`` is ``None``), the events and
+  notices of the change, in the table's language;
+- :class:`SeatScreen`: one human seat's private screen: its own view and the engine's
+  facts for it (:class:`SeatFacts`: legal actions, the suggested move, the best melds), in
+  that person's language; a front end builds its hand model from it
+  (:func:`bot.interaction.hand.build_hand_model`) for the selection it keeps;
+- :class:`TableUpdate`: one change of a table: the table screen, every human seat's screen,
+  whose hand changed, whose turn began, and whose own screen the presser's front end has
+  drawn already.
+
+A seat's screen carries only that seat's view (:func:`engine.views.view_for`): a notifier
+that sends it to its owner only can never leak another seat's hidden cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from bot.ports.model import TableInfo
+from engine.actions import Action
+from engine.events import Event
+from engine.views import PlayerView, PublicView
+
+if TYPE_CHECKING:
+    from engine.search import Partition
+
+__all__ = ["Notice", "SeatFacts", "SeatScreen", "TableScreen", "TableUpdate", "TimerWarning"]
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """An announcement for the table, localised by the front end from ``code`` +
+    ``params``.
+
+    Codes: ``autopilot_turn`` {name}, ``autopilot_on`` {name}, ``autopilot_off`` {name},
+    ``lobby_opened`` {name}, ``lobby_expired``, ``game_idle_ended``, ``game_cancelled``,
+    ``player_joined`` {name}, ``player_left`` {name}, ``ai_added`` {name}, ``ai_removed``
+    {name}, ``settings_changed`` {changes}, ``game_started``.
+    """
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatFacts:
+    """What the engine says about one seat at one table version: its ``legal`` actions now
+    (the engine's order), the ``suggestion`` (one of them, or ``None`` when the seat has
+    nothing to do), the ``melds`` of its hand (:func:`engine.search.best_melds`, for the
+    "melds first" order and the hint) and whether the engine answered in time
+    (``complete``; when not, the lists are empty and typed commands still work)."""
+
+    legal: tuple[Action, ...] = ()
+    suggestion: Action | None = None
+    melds: Partition | None = None
+    complete: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class SeatScreen:
+    """Seat ``seat`` of ``user_key`` at table ``info``: its own ``view``, the engine's
+    ``facts``, the person's ``locale`` and whether they are ``guided`` (their first game of
+    the variant: the screens say what to type)."""
+
+    info: TableInfo
+    seat: int
+    user_key: str
+    view: PlayerView
+    facts: SeatFacts
+    locale: str
+    guided: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableScreen:
+    """The public side of a table: ``info``, the public ``view`` (``None`` in the lobby),
+    the ``events`` and ``notices`` of the change it follows, and the table's ``locale``
+    (its setting, else the host's language)."""
+
+    info: TableInfo
+    view: PublicView | None
+    events: tuple[Event, ...] = ()
+    notices: tuple[Notice, ...] = ()
+    locale: str = "en"
+
+
+@dataclass(frozen=True, slots=True)
+class TableUpdate:
+    """One committed change of a table (or a redraw of it).
+
+    ``seats``: the screen of every human seat of a running game (empty in the lobby and
+    once the table closed without a game); ``hands``: the seats whose private hand changed
+    (``None``: every seat's, e.g. a new deal); ``turn``: the human seat whose turn began
+    with this change (ping them), else ``None``; ``answered``: ``(origin, user_key)`` when
+    the front end ``origin`` (:attr:`bot.ports.intents.Intent.origin`) has already drawn
+    that person's new screen in its answer, so its notifier skips it."""
+
+    table: TableScreen
+    seats: tuple[SeatScreen, ...] = ()
+    hands: frozenset[int] | None = frozenset()
+    turn: int | None = None
+    answered: tuple[str, str] | None = None
+
+    @property
+    def info(self) -> TableInfo:
+        """The table after the change."""
+        return self.table.info
+
+    def seat_screen(self, seat: int) -> SeatScreen | None:
+        """The screen of human seat ``seat``, if there is one."""
+        return next((s for s in self.seats if s.seat == seat), None)
+
+    def hand_changed(self, seat: int) -> bool:
+        """True when seat ``seat``'s hand changed or its turn began with this change."""
+        return self.hands is None or seat in self.hands or seat == self.turn
+
+    def answered_for(self, origin: str, user_key: str) -> bool:
+        """True when front end ``origin`` drew ``user_key``'s screen in its answer."""
+        return self.answered == (origin, user_key)
+
+
+@dataclass(frozen=True, slots=True)
+class TimerWarning:
+    """Seat ``seat`` (``user_key``) of table ``info`` has ``seconds_left`` of its turn;
+    ``locale``: the table's language (the warning is said where the table is)."""
+
+    info: TableInfo
+    seat: int
+    user_key: str
+    seconds_left: float
+    locale: str

@@ -1,0 +1,200 @@
+"""The one way a table changes (:class:`TableChanges`): load it once, run a step (a lobby
+step, a person's move, an automatic step) that produces the new table, commit it in one
+transaction with a compare-and-set on its version (and the action log, the update's
+idempotency key, the results). A refused step raises an
+:class:`engine.errors.EngineError` subclass and changes nothing.
+
+The table is loaded once, before its lock is taken; the lock only keeps two changes of
+the same table in this process from computing on the same version. A version race lost
+to another process (the compare-and-set failed) loads the table again and runs the step
+once more, at most :data:`bot.service.limits.RETRIES` times. The update key is checked
+once: in the commit's transaction (a key seen before makes it fail), or when the step
+refuses a move that a first delivery of the same update already made.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+from bot.ports.model import ChatKey, Status
+from bot.ports.screens import Notice, SeatFacts
+from bot.service.clock import Clock
+from bot.service.compute import BudgetExceeded
+from bot.service.errors import NoTable, TableBusy
+from bot.service.limits import RETRIES
+from bot.service.model import Table
+from bot.service.repository import (
+    DuplicateUpdate,
+    LogEntry,
+    Repository,
+    ResultRow,
+    VersionConflict,
+)
+from bot.service.scheduling import reschedule
+from engine.errors import EngineError
+from engine.events import Event
+
+__all__ = ["Change", "Committed", "Step", "TableChanges", "result_rows", "why_failed"]
+
+log = logging.getLogger(__name__)
+
+Where = ChatKey | int
+"""A table by its chat (the chat's active table) or by its id."""
+
+
+@dataclass
+class Change:
+    """What one step did: the new ``table``, its ``log`` lines (seat, command, actor),
+    ``events``, ``notices``, ``results``, which seats' private hands changed (``hands``;
+    ``None``: every seat's), whether a person acted (``human``: the idle clock restarts)
+    and the engine's ``facts`` of the people's seats in the new position when the step's
+    worker call computed them (seat -> facts)."""
+
+    table: Table
+    log: list[tuple[int | None, str, str]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    results: list[ResultRow] = field(default_factory=list)
+    hands: set[int] | None = None
+    human: bool = True
+    facts: dict[int, SeatFacts] = field(default_factory=dict)
+
+
+Step = Callable[[Table], Awaitable[Change]]
+"""A change of a loaded table: returns the :class:`Change` (its ``table`` unchanged:
+nothing to store) or raises an ``EngineError`` (nothing changes)."""
+
+
+@dataclass(frozen=True)
+class Committed:
+    """The result of :meth:`TableChanges.run`: the table as ``before`` the step, the
+    ``change`` (``change.table``: the stored table) and whether anything was ``stored``
+    (``False``: the step changed nothing, or the update had been applied before; then
+    ``change.table`` is the table as it is)."""
+
+    before: Table
+    change: Change
+    stored: bool
+
+    @property
+    def table(self) -> Table:
+        """The table after the step."""
+        return self.change.table
+
+
+class TableChanges:
+    """Loads, steps and commits tables (see the module docstring). ``poke`` is told the
+    new due time after every commit (the scheduler's wake-up)."""
+
+    def __init__(self, repo: Repository, clock: Clock,
+                 poke: Callable[[float | None], None] = lambda due_at: None) -> None:
+        self.repo = repo
+        self.clock = clock
+        self.poke = poke
+        # A table's lock lives while someone holds or waits for it: no growth per table.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = \
+            weakref.WeakValueDictionary()
+        #: table id -> the newest version this process committed (bounded).
+        self._newest: OrderedDict[int, int] = OrderedDict()
+
+    async def load(self, where: Where) -> Table:
+        """The chat's active table, or the active table with that id. Raises
+        :class:`NoTable`."""
+        table = await self.repo.active_table(where) if isinstance(where, ChatKey) \
+            else await self.repo.get_table(where)
+        if table is None or table.status not in (Status.LOBBY, Status.PLAYING):
+            raise NoTable()
+        return table
+
+    async def applied(self, update_key: str) -> Table | None:
+        """The table an update with ``update_key`` was already applied to, or ``None``."""
+        table_id = await self.repo.update_table(update_key)
+        return None if table_id is None else await self.repo.get_table(table_id)
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    async def run(self, where: Where, step: Step, update_key: str | None = None,
+                  loaded: Table | None = None) -> Committed:
+        """Load the table (unless ``loaded`` is given), run ``step``, commit with
+        compare-and-set. A duplicate update (same ``update_key``) changes nothing and
+        answers with the table it was applied to, even when both deliveries arrive at once
+        or the first one ended the game. Raises the step's ``EngineError``, or
+        :class:`TableBusy` after :data:`RETRIES` lost races."""
+        table = loaded if loaded is not None else await self.load(where)
+        for attempt in range(RETRIES):
+            async with self._lock(table.id):
+                try:
+                    if self._newest.get(table.id, table.version) > table.version:
+                        table = await self._reload(table)  # this process moved it meanwhile
+                    change = await step(table)
+                except EngineError:
+                    done = await self.applied(update_key) if update_key is not None else None
+                    if done is not None:  # a first delivery of this update made the move
+                        return Committed(done, Change(done), stored=False)
+                    raise
+                if change.table == table:  # a step that changes nothing stores nothing
+                    return Committed(table, change, stored=False)
+                now = self.clock.now()
+                new = replace(change.table, version=table.version + 1, updated_at=now,
+                              last_human_at=now if change.human else table.last_human_at)
+                change.table = reschedule(table, new, now)
+                entries = [LogEntry(table.version + 1, seat, command, actor)
+                           for seat, command, actor in change.log]
+                try:
+                    await self.repo.commit(change.table, table.version, entries, update_key,
+                                           change.results)
+                except DuplicateUpdate:
+                    assert update_key is not None
+                    done = await self.applied(update_key) or table
+                    return Committed(done, Change(done), stored=False)
+                except VersionConflict:
+                    if attempt == RETRIES - 1:
+                        raise TableBusy() from None
+                    try:
+                        table = await self._reload(table)
+                    except NoTable:  # the game ended meanwhile: maybe by this very update
+                        done = await self.applied(update_key) if update_key else None
+                        if done is None:
+                            raise
+                        return Committed(done, Change(done), stored=False)
+                    continue
+                self._remember(change.table)
+            self.poke(change.table.due_at)
+            return Committed(table, change, stored=True)
+        raise AssertionError("unreachable")
+
+    async def _reload(self, table: Table) -> Table:
+        """The table as stored now; :class:`NoTable` once it is no longer active (as
+        :meth:`load` would say)."""
+        fresh = await self.repo.get_table(table.id)
+        if fresh is None or fresh.status not in (Status.LOBBY, Status.PLAYING):
+            raise NoTable()
+        return fresh
+
+    def _remember(self, table: Table) -> None:
+        self._newest[table.id] = table.version
+        self._newest.move_to_end(table.id)
+        while len(self._newest) > 10_000:
+            self._newest.popitem(last=False)
+
+
+def result_rows(table: Table, winners: Sequence[int]) -> list[ResultRow]:
+    """One :class:`ResultRow` per seat of a finished game (its totals and winners)."""
+    assert table.state is not None
+    return [ResultRow(seat, s.user, s.name, table.state.totals[seat], seat in winners)
+            for seat, s in enumerate(table.seats)]
+
+
+def why_failed(error: BaseException) -> str:
+    """Why an engine call gave no answer, for the log."""
+    return "ran out of its budget" if isinstance(error, BudgetExceeded) \
+        else f"lost its worker ({error})"

@@ -1,0 +1,52 @@
+"""Fan-out of computed screens to the front ends (:class:`Publisher`).
+
+Each table lives on one platform (its chat key's), whose notifier shows it there; a
+front end that serves every platform (the web table) is told about every table too. A
+notifier that fails is logged and never undoes a committed move, nor keeps the other
+notifiers from their update.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Iterator, Mapping
+
+from bot.ports.notifier import Notifier
+from bot.ports.screens import TableUpdate, TimerWarning
+
+__all__ = ["Publisher", "safely"]
+
+log = logging.getLogger(__name__)
+
+
+async def safely(call: Awaitable[None]) -> None:
+    """A notification that fails (platform down) never undoes a committed move."""
+    try:
+        await call
+    except Exception:
+        log.exception("notification failed")
+
+
+class Publisher:
+    """``notifiers``: platform name -> its notifier (the chat platforms, the terminal);
+    ``everywhere``: notifiers told about the tables of every platform (the web table)."""
+
+    def __init__(self, notifiers: Mapping[str, Notifier] | None = None) -> None:
+        self.notifiers: dict[str, Notifier] = dict(notifiers or {})
+        self.everywhere: list[Notifier] = []
+
+    def _for(self, platform: str) -> Iterator[Notifier]:
+        own = self.notifiers.get(platform)
+        if own is not None:
+            yield own
+        yield from self.everywhere
+
+    async def publish(self, update: TableUpdate) -> None:
+        """Hand ``update`` to the notifiers of its table's platform."""
+        for notifier in self._for(update.info.key.platform):
+            await safely(notifier.publish(update))
+
+    async def warn(self, warning: TimerWarning) -> None:
+        """Hand a timer warning to the notifiers of its table's platform."""
+        for notifier in self._for(warning.info.key.platform):
+            await safely(notifier.warn(warning))

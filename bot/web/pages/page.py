@@ -1,0 +1,65 @@
+"""One open page (:class:`Page`): a person's WebSocket at one table, with what it shows."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Awaitable, Callable
+
+from bot.ports.hand import SortMode
+from bot.ports.model import UserRef
+from bot.ports.screens import SeatScreen, TableScreen
+
+__all__ = ["SEND_SECONDS", "Page", "Send"]
+
+SEND_SECONDS = 5.0
+"""A page that takes longer to accept a frame is given up (it reconnects and catches up)."""
+
+Send = Callable[[str], Awaitable[None]]
+"""Sends one text frame to the page (raises ``ConnectionError`` when it has gone)."""
+
+
+class Page:
+    """``user``'s page on table ``table_id``, sending through ``send``.
+
+    What the page shows: ``table`` (the public screen), ``screen`` (the person's own seat
+    screen; ``None`` for a spectator) at ``version``, ``evented``: the newest version
+    whose events the page was sent, the hand order ``sort`` and selection ``mask``, and
+    the page's language ``locale``. ``origin`` is the page's name in intents
+    (``web:<id>``)."""
+
+    def __init__(self, user: UserRef, table_id: int, send: Send, locale: str) -> None:
+        self.id = secrets.token_urlsafe(9)
+        self.user = user
+        self.table_id = table_id
+        self.send = send
+        self.locale = locale
+        self.sort = SortMode.SUIT
+        self.mask = 0
+        self.version = -1
+        self.evented = -1
+        self.table: TableScreen | None = None
+        self.screen: SeatScreen | None = None
+        self.closed = False
+        #: Frames and bytes sent (the benchmark reads them).
+        self.frames = 0
+        self.bytes = 0
+
+    @property
+    def origin(self) -> str:
+        """``web:<page id>``: the intents' origin, so this page's own press is drawn by its
+        answer and not drawn again by the notifier."""
+        return f"web:{self.id}"
+
+    async def push(self, text: str) -> bool:
+        """Send one frame; False (and :attr:`closed`) when the page has gone."""
+        if self.closed:
+            return False
+        try:
+            await asyncio.wait_for(self.send(text), SEND_SECONDS)
+        except (ConnectionError, RuntimeError, TimeoutError):
+            self.closed = True  # gone, or not reading: never hold up the other pages
+            return False
+        self.frames += 1
+        self.bytes += len(text.encode())
+        return True

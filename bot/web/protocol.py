@@ -1,0 +1,308 @@
+"""The web table's JSON protocol: every message a page and the server exchange, in one
+place. A WebSocket carries one JSON object per text frame; every object has a ``type``.
+
+Cards and tiles are written as the engine's codes (:meth:`engine.cards.Card.__str__`):
+``qh`` (queen of hearts), ``10d``, ``jk`` (a joker or the Joly), tiles colour first
+``r7``, ``y13``, ``b1``, ``k5``. A joker on the table is ``["jk", "9h"]`` (the card and
+the face it stands for). The page names every card in the reader's language from its
+strings (:mod:`bot.web.strings`), so the codes are the only card data on the wire.
+
+Server -> page
+--------------
+``screen``: the whole table as this page may see it (sent on connect, after every change
+of the table, and after a refused press)::
+
+    {"type": "screen", "table": 12, "version": 34, "status": "playing",
+     "locale": "de", "seat": 1,            # null: a spectator
+     "tiles": false, "variant": "Basic Rummy",
+     "public": PUBLIC | null,              # null in the lobby
+     "hand": HAND | null,                  # this seat's own hand; null for spectators
+     "events": ["ana legt 7♥ ab."],        # what this change did, oldest first
+     "notices": ["Das Spiel hat begonnen."],
+     "lobby": "Table: ..." | null,         # the lobby's text before the game starts
+     "sheet": SHEET | null}                # the score sheet between deals and at the end
+
+    PUBLIC = {"deal": 2, "dealer": 0, "current": 1 | null, "phase": "play",
+              "stock": 21, "discard": ["kd", "7h"], "discard_size": 5,
+              "face_up": "r7" | null, "taken": "7c" | null,
+              "players": [{"name": "ana", "cards": 7, "score": "12", "melded": true,
+                           "ai": false, "away": false, "dealer": true}],
+              "melds": [{"owner": 0, "cards": ["7h", "8h", ["jk", "9h"]]}],
+              "lines": ["ben ist am Zug: ..."],   # the turn line and the variant's lines
+              "turn_left": 118.5 | null}          # seconds of the turn timer
+
+    HAND = {"cards": ["2c", "7h", ...],     # display order of ``sort``
+            "sort": "suit" | "rank" | "melds", "selected": [0, 2], "digest": "ab12",
+            "phase": "Du bist dran: ...", "turn": true, "complete": true,
+            "offers": [OFFER, ...],          # HandModel.offers: the number pressed is
+                                             # the index in this list
+            "hint": {"label": "...", "selected": [0, 1, 2]} | null,
+            "groups": [[0, 1, 2], ...]}      # the melds when sorted melds first
+
+    OFFER = {"label": "Melden", "tone": "go" | "stop" | "plain",
+             "group": "move" | "control" | "pile", "cards": [0, 1, 2], "hint": false}
+
+    SHEET = {"text": "Runde 1 ist vorbei: ...", "over": false,
+             "hands": [["7c", "9d"], ...]}   # hands laid open for scoring
+
+``hand``: the hand for a new selection or order (``{"type": "hand", "table", "version",
+"hand": HAND}``). ``reply``: the answer to a press (``{"type": "reply", "ok": false,
+"code": "stale_control", "text": "..."}``). ``warn``: the turn timer runs out
+(``{"type": "warn", "seconds": 24, "text": "..."}``). ``error``: a message that was
+refused before reaching the game (``{"type": "error", "code": "bad_message" |
+"not_your_table" | "session", "text": "..."}``).
+
+Page -> server
+--------------
+Every message names the ``table`` of its session (another table is refused) and, where
+it acts on a screen, the ``version`` and the hand's ``digest`` it was drawn for. A
+selection is the list of the selected cards' indices in the hand's display order (the
+order of ``HAND.cards``)::
+
+    {"type": "select", "table": 12, "version": 34, "selected": [0, 2], "sort": "suit"}
+    {"type": "sort", "table": 12, "sort": "rank"}     # the selection is kept
+    {"type": "hint", "table": 12}                     # selects the suggested move
+    {"type": "offer", "table": 12, "version": 34, "digest": "ab12", "selected": [0, 2],
+     "sort": "suit", "offer": 0, "id": "p1-7"}        # ``id``: the press's unique id
+    {"type": "refresh", "table": 12}                  # send the screen again
+
+A message that does not parse gets an ``error`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from bot.i18n import _, use_locale
+from bot.ports.hand import HandModel, SortMode
+from bot.ports.model import SeatKind, Status, TableInfo
+from bot.render.cards import points_text
+from bot.render.text import render_hand_end, render_scores
+from engine.cards import Card
+from engine.melds import Meld
+from engine.state import Phase
+from engine.views import PublicView
+
+__all__ = [
+    "SORTS",
+    "BadMessage",
+    "Incoming",
+    "card_code",
+    "encode",
+    "hand_json",
+    "meld_json",
+    "parse_incoming",
+    "public_json",
+    "sheet_json",
+]
+
+SORTS: dict[str, SortMode] = {"suit": SortMode.SUIT, "rank": SortMode.RANK,
+                              "melds": SortMode.MELDS}
+"""The sort words of the protocol."""
+SORT_WORDS = {mode: word for word, mode in SORTS.items()}
+
+MAX_MESSAGE = 4096
+"""Bytes a page's message may have (they are a few dozen)."""
+
+MAX_HAND = 256
+"""Cards a selection may name at most (no hand holds more)."""
+
+
+def encode(message: dict[str, Any]) -> str:
+    """One message as compact JSON text."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+def card_code(card: Card) -> str:
+    """The engine's code of ``card``: ``qh``, ``10d``, ``jk``, ``r7``."""
+    return str(card)
+
+
+def meld_json(meld: Meld) -> dict[str, Any]:
+    """``{"owner": seat, "cards": [...]}``; a joker as ``[card, face]``."""
+    return {"owner": meld.owner,
+            "cards": [[card_code(p.card), card_code(p.face)] if p.card.is_joker
+                      else card_code(p.card) for p in meld.cards]}
+
+
+def _points(value: Fraction) -> str:
+    return points_text(value)
+
+
+def public_json(view: PublicView, info: TableInfo, lines: Sequence[str],
+                turn_left: float | None) -> dict[str, Any]:
+    """The public table (see the module docstring): what every seat and spectator sees."""
+    seats = info.seats
+    face_up = getattr(view.extra, "face_up", None)
+    players = []
+    for seat, name in enumerate(view.players):
+        about = seats[seat] if seat < len(seats) else None
+        players.append({
+            "name": name, "cards": view.hand_sizes[seat], "score": _points(view.totals[seat]),
+            "melded": view.has_melded[seat],
+            "ai": about is not None and about.kind is SeatKind.AI,
+            "away": about is not None and about.autopilot,
+            "dealer": seat == view.dealer,
+        })
+    return {
+        "deal": view.deal_number, "dealer": view.dealer, "current": view.current,
+        "phase": view.phase.name.lower(), "stock": view.stock_size,
+        "discard": [card_code(c) for c in view.discard], "discard_size": view.discard_size,
+        "face_up": None if face_up is None else card_code(face_up),
+        "taken": None if view.taken is None else card_code(view.taken),
+        "players": players, "melds": [meld_json(m) for m in view.melds],
+        "lines": list(lines),
+        "turn_left": None if turn_left is None else round(turn_left, 1),
+    }
+
+
+def sheet_json(view: PublicView) -> dict[str, Any] | None:
+    """The score sheet between deals and at the end of the match (call inside
+    ``use_locale``); ``None`` while a deal is played."""
+    if view.phase not in (Phase.HAND_OVER, Phase.GAME_OVER) or not view.results:
+        return None
+    over = view.phase is Phase.GAME_OVER
+    text = render_hand_end(view) + "\n\n" + render_scores(view, winners=False)
+    hands = [[card_code(c) for c in hand] for hand in view.shown_hands or ()]
+    return {"text": text, "over": over, "hands": hands}
+
+
+def hand_json(model: HandModel, hint: Any = None) -> dict[str, Any]:
+    """The hand model (see the module docstring); ``hint``: the action of the suggested
+    move, whose offer is flagged (after the Hint button selected its cards)."""
+    order = model.cards
+    groups: list[list[int]] = []
+    if model.sort is SortMode.MELDS and model.melds is not None:
+        start = 0
+        for group in model.melds.melds:
+            groups.append(list(range(start, start + len(group))))
+            start += len(group)
+
+    def indices(cards: Sequence[Card]) -> list[int]:
+        used: list[int] = []
+        for card in cards:
+            for index, candidate in enumerate(order):
+                if candidate == card and index not in used:
+                    used.append(index)
+                    break
+        return used
+
+    offers = [{"label": offer.label, "tone": offer.tone, "group": offer.group.value,
+               "cards": indices(offer.cards),
+               "hint": hint is not None and offer.action == hint}
+              for offer in model.offers]
+    return {
+        "cards": [card_code(c) for c in order], "sort": SORT_WORDS[model.sort],
+        "selected": bits(model.mask), "digest": model.digest, "phase": model.phase_line,
+        "turn": model.my_turn, "complete": model.complete, "offers": offers,
+        "hint": None if model.hint is None else {"label": model.hint.label,
+                                                 "selected": bits(model.hint_mask)},
+        "groups": groups,
+    }
+
+
+def bits(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
+    return [index for index in range(mask.bit_length()) if mask >> index & 1]
+
+
+def mask_of_indices(indices: Sequence[int]) -> int:
+    """The bit set of ``indices``."""
+    mask = 0
+    for index in indices:
+        mask |= 1 << index
+    return mask
+
+
+def status_word(status: Status) -> str:
+    """``lobby``, ``playing``, ``finished``, ``cancelled``."""
+    return status.value
+
+
+# --- page -> server --------------------------------------------------------------------------
+
+
+class BadMessage(ValueError):
+    """A page's message that does not parse (``code``: ``bad_message``)."""
+
+    code = "bad_message"
+
+
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    """One parsed page message (see the module docstring)."""
+
+    type: str
+    table: int
+    version: int | None = None
+    mask: int = 0
+    sort: SortMode | None = None
+    digest: str | None = None
+    offer: int | None = None
+    id: str | None = None
+
+
+TYPES = frozenset({"select", "sort", "hint", "offer", "refresh"})
+
+
+def _int(data: dict[str, Any], name: str, required: bool = False) -> int | None:
+    value = data.get(name)
+    if value is None and not required:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise BadMessage(name)
+    return value
+
+
+def parse_incoming(text: str | bytes) -> Incoming:
+    """One page message; raises :class:`BadMessage` for anything that is not one of the
+    shapes of the module docstring (too long, not JSON, an unknown type, a field of the
+    wrong type)."""
+    if len(text) > MAX_MESSAGE:
+        raise BadMessage("too long")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise BadMessage("not JSON") from None
+    if not isinstance(data, dict) or data.get("type") not in TYPES:
+        raise BadMessage("type")
+    table = _int(data, "table", required=True)
+    assert table is not None
+    sort = data.get("sort")
+    if sort is not None and sort not in SORTS:
+        raise BadMessage("sort")
+    digest = data.get("digest")
+    if digest is not None and (not isinstance(digest, str) or len(digest) > 16):
+        raise BadMessage("digest")
+    ident = data.get("id")
+    if ident is not None and (not isinstance(ident, str) or not 0 < len(ident) <= 64):
+        raise BadMessage("id")
+    selected = data.get("selected", [])
+    if not isinstance(selected, list) or len(selected) > MAX_HAND or any(
+            not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < MAX_HAND
+            for i in selected):
+        raise BadMessage("selected")
+    kind = str(data["type"])
+    incoming = Incoming(kind, table, _int(data, "version"), mask_of_indices(selected),
+                        None if sort is None else SORTS[sort], digest, _int(data, "offer"),
+                        ident)
+    if kind == "offer" and (incoming.offer is None or incoming.version is None
+                            or incoming.id is None):
+        raise BadMessage("offer")
+    return incoming
+
+
+def error_message(code: str, locale: str) -> dict[str, Any]:
+    """An ``error`` message in ``locale``."""
+    with use_locale(locale):
+        texts = {
+            "bad_message": _("The page sent something the table does not understand; "
+                             "nothing was done."),
+            "not_your_table": _("This page belongs to another table; nothing was done."),
+            "session": _("Your sign-in ran out; open the table again from the chat."),
+        }
+        return {"type": "error", "code": code, "text": texts.get(code, texts["bad_message"])}

@@ -1,0 +1,413 @@
+// The web table's page: signs in (Telegram Mini App or Discord Activity), opens the
+// table's WebSocket and lays out every screen the server sends (bot/web/protocol.py).
+// The server is authoritative: the page only sends what the person taps.
+import {signIn} from "./signin.js";
+import {applyTheme} from "./theme.js";
+import {backSvg, cardElement} from "./cards.js";
+import {handView} from "./hand.js";
+
+const state = {
+  strings: {}, locale: "en", token: null, table: null, screen: null, socket: null,
+  pageId: Math.random().toString(36).slice(2, 10), presses: 0, retry: 0, busy: false,
+  order: null, selected: new Set(), panel: null, log: [], rules: null,
+};
+
+export function t(msgid) {
+  return state.strings[msgid] ?? msgid;
+}
+
+async function loadStrings(lang) {
+  const response = await fetch(`./api/strings?lang=${encodeURIComponent(lang || "")}`);
+  const data = await response.json();
+  state.strings = data.strings;
+  state.locale = data.locale;
+  document.documentElement.lang = data.locale;
+}
+
+function status(text) {
+  const app = document.getElementById("app");
+  app.replaceChildren();
+  const p = document.createElement("p");
+  p.className = "status";
+  p.id = "status";
+  p.textContent = text;
+  app.appendChild(p);
+}
+
+function toast(text, ok = true) {
+  if (!text) return;
+  let box = document.getElementById("toast");
+  if (!box) {
+    box = document.createElement("div");
+    box.id = "toast";
+    box.setAttribute("role", "status");
+    document.body.appendChild(box);
+  }
+  box.textContent = text;
+  box.className = ok ? "toast" : "toast refused";
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { box.className = "toast hidden"; }, 6000);
+}
+
+// --- the WebSocket ----------------------------------------------------------------------
+
+function connect() {
+  const url = new URL(`./ws?token=${encodeURIComponent(state.token)}`, location.href);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new WebSocket(url);
+  state.socket = socket;
+  socket.onopen = () => { state.retry = 0; };
+  socket.onmessage = (event) => receive(JSON.parse(event.data));
+  socket.onclose = () => {
+    if (state.socket !== socket) return;
+    state.socket = null;
+    document.body.classList.add("offline");
+    toast(t("Connection lost; connecting again…"), false);
+    const delay = Math.min(1000 * 2 ** state.retry, 10000);
+    state.retry += 1;
+    setTimeout(connect, delay);
+  };
+}
+
+export function send(message) {
+  if (!state.socket || state.socket.readyState !== WebSocket.OPEN) return false;
+  state.socket.send(JSON.stringify({table: state.table, ...message}));
+  return true;
+}
+
+function receive(message) {
+  document.body.classList.remove("offline");
+  if (message.type === "screen") {
+    const before = state.screen;
+    if (before && message.version < before.version) return;
+    if (message.locale && message.locale !== state.locale) {
+      loadStrings(message.locale).then(() => show(message, before));
+      return;
+    }
+    show(message, before);
+  } else if (message.type === "hand") {
+    if (!state.screen || message.version !== state.screen.version) return;
+    state.screen.hand = message.hand;
+    state.selected = new Set(message.hand.selected);
+    render();
+  } else if (message.type === "reply") {
+    state.busy = false;
+    toast(message.text, message.ok);
+    render();
+  } else if (message.type === "warn" || message.type === "error") {
+    toast(message.text, false);
+  }
+}
+
+// The turn timer counts down on the page from the seconds the server said were left.
+function timerText(deadline) {
+  const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+  const minutes = Math.floor(left / 60);
+  const seconds = String(left % 60).padStart(2, "0");
+  return t("Turn time: {time}").replace("{time}", `${minutes}:${seconds}`);
+}
+
+setInterval(() => {
+  const node = document.querySelector("header .timer");
+  if (node && state.screen && state.screen.deadline) {
+    node.textContent = timerText(state.screen.deadline);
+  }
+}, 1000);
+
+function show(screen, before) {
+  state.busy = false;
+  if (screen.public && screen.public.turn_left !== null) {
+    screen.deadline = Date.now() + screen.public.turn_left * 1000;
+  }
+  const hand = screen.hand;
+  const oldHand = before && before.hand;
+  if (hand) {
+    state.selected = new Set(hand.selected);
+    state.order = keepOrder(state.order, oldHand, hand);
+  } else {
+    state.order = null;
+  }
+  for (const line of [...screen.notices, ...screen.events]) state.log.push(line);
+  state.log = state.log.slice(-8);
+  state.screen = screen;
+  render();
+}
+
+// The person's own order (after dragging) survives a new hand: the cards still held
+// keep their places, new ones come last. Without dragging the server's order is used.
+function keepOrder(order, oldHand, hand) {
+  if (!order || !oldHand || oldHand.sort !== hand.sort) return null;
+  const wanted = order.map((i) => oldHand.cards[i]);
+  const free = hand.cards.map((code, i) => [code, i]);
+  const result = [];
+  for (const code of wanted) {
+    const at = free.findIndex(([c]) => c === code);
+    if (at >= 0) result.push(free.splice(at, 1)[0][1]);
+  }
+  return [...result, ...free.map(([, i]) => i)];
+}
+
+// --- actions ----------------------------------------------------------------------------
+
+export const actions = {
+  toggle(index) {
+    const screen = state.screen;
+    if (!screen || !screen.hand) return;
+    if (state.selected.has(index)) state.selected.delete(index); else state.selected.add(index);
+    send({type: "select", version: screen.version, sort: screen.hand.sort,
+      selected: [...state.selected].sort((a, b) => a - b)});
+    render();
+  },
+  clear() {
+    state.selected.clear();
+    const screen = state.screen;
+    if (screen && screen.hand) {
+      send({type: "select", version: screen.version, sort: screen.hand.sort, selected: []});
+    }
+    render();
+  },
+  sort(word) {
+    state.order = null;
+    send({type: "sort", sort: word});
+  },
+  hint() {
+    send({type: "hint"});
+  },
+  press(number) {
+    const screen = state.screen;
+    if (!screen || !screen.hand || state.busy) return;
+    state.busy = true;
+    state.presses += 1;
+    send({type: "offer", version: screen.version, digest: screen.hand.digest,
+      sort: screen.hand.sort, selected: [...state.selected].sort((a, b) => a - b),
+      offer: number, id: `${state.pageId}-${state.presses}`});
+    render();
+  },
+  reorder(from, to) {
+    const hand = state.screen && state.screen.hand;
+    if (!hand) return;
+    const order = state.order ? [...state.order] : hand.cards.map((_, i) => i);
+    const [moved] = order.splice(from, 1);
+    order.splice(to, 0, moved);
+    state.order = order;
+    render();
+  },
+  async panel(name) {
+    state.panel = state.panel === name ? null : name;
+    if (state.panel && state.panel !== "sheet" && !state.rules) {
+      const response = await fetch(`./api/rules?token=${encodeURIComponent(state.token)}`);
+      if (response.ok) state.rules = await response.json();
+    }
+    render();
+  },
+};
+
+// --- layout -----------------------------------------------------------------------------
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== false && value !== null && value !== undefined) {
+      node.setAttribute(key, value === true ? "" : value);
+    }
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+function countText(n, tiles) {
+  return t(tiles ? "{n} tiles" : "{n} cards").replace("{n}", String(n));
+}
+
+function seatsView(screen) {
+  const pub = screen.public;
+  const list = el("ol", {class: "seats", "aria-label": t("Players")});
+  pub.players.forEach((player, seat) => {
+    const marks = [];
+    if (player.dealer) marks.push(t("dealer"));
+    if (player.melded) marks.push(t("melded"));
+    if (player.ai) marks.push(t("AI"));
+    if (player.away) marks.push(t("the AI plays for now"));
+    const current = pub.current === seat;
+    const item = el("li", {class: `seat${current ? " current" : ""}${seat === screen.seat ?
+      " mine" : ""}`, "aria-current": current ? "true" : null},
+    el("span", {class: "name", text: player.name + (seat === screen.seat ? ` (${t("You")})` :
+      "")}),
+    el("span", {class: "count", text: countText(player.cards, screen.tiles)}),
+    el("span", {class: "score", text: player.score}),
+    marks.length ? el("span", {class: "marks", text: marks.join(" · ")}) : null);
+    list.appendChild(item);
+  });
+  return list;
+}
+
+function strip(cards, tiles, label) {
+  const row = el("div", {class: "strip", role: "group", "aria-label": label});
+  for (const entry of cards) row.appendChild(cardElement(entry, tiles, state.locale, t));
+  return row;
+}
+
+function pilesView(screen) {
+  const pub = screen.public;
+  const tiles = screen.tiles;
+  const box = el("div", {class: "piles"});
+  const stockLabel = `${t(tiles ? "Wall" : "Stock")}: ${t("{n} left").replace("{n}",
+    String(pub.stock))}`;
+  const stock = el("div", {class: "pile stock", role: "img", "aria-label": stockLabel});
+  stock.innerHTML = backSvg(tiles);
+  stock.appendChild(el("span", {class: "pile-count", text: String(pub.stock),
+    "aria-hidden": "true"}));
+  box.appendChild(el("figure", {class: "pile-box"}, stock,
+    el("figcaption", {text: t(tiles ? "Wall" : "Stock")})));
+  if (pub.face_up) {
+    box.appendChild(el("figure", {class: "pile-box"},
+      cardElement(pub.face_up, tiles, state.locale, t),
+      el("figcaption", {text: t("Face-up tile")})));
+  }
+  const title = t(tiles ? "Discard row" : "Discard pile");
+  const discard = pub.discard.length ? strip(pub.discard, tiles, title)
+    : el("div", {class: "pile empty", "aria-label": title});
+  if (pub.discard.length > 1) discard.classList.add("spread");
+  box.appendChild(el("figure", {class: "pile-box discard"}, discard,
+    el("figcaption", {text: `${title} (${pub.discard_size})`})));
+  return box;
+}
+
+function meldsView(screen) {
+  const pub = screen.public;
+  const section = el("section", {class: "melds", "aria-label": t("Melds")});
+  if (!pub.melds.length) {
+    section.appendChild(el("p", {class: "muted", text: t("No melds on the table yet.")}));
+    return section;
+  }
+  pub.melds.forEach((meld, number) => {
+    const owner = pub.players[meld.owner].name;
+    const label = `${number + 1}. ${owner}`;
+    section.appendChild(el("div", {class: "meld"},
+      el("span", {class: "meld-owner", text: label}),
+      strip(meld.cards, screen.tiles, label)));
+  });
+  return section;
+}
+
+function logView() {
+  if (!state.log.length) return null;
+  const list = el("ul", {class: "log"});
+  for (const line of state.log.slice(-5)) list.appendChild(el("li", {text: line}));
+  return el("section", {class: "last-moves", "aria-label": t("Last moves")},
+    el("h2", {text: t("Last moves")}), list);
+}
+
+function sheetView(screen) {
+  if (!screen.sheet) return null;
+  const box = el("section", {class: "sheet", "aria-label": t("Score sheet")},
+    el("h2", {text: t("Score sheet")}), el("pre", {text: screen.sheet.text}));
+  screen.sheet.hands.forEach((hand, seat) => {
+    if (!hand.length) return;
+    box.appendChild(el("div", {class: "meld"},
+      el("span", {class: "meld-owner", text: screen.public.players[seat].name}),
+      strip(hand, screen.tiles, screen.public.players[seat].name)));
+  });
+  return box;
+}
+
+function panelView() {
+  if (!state.panel || !state.rules) return null;
+  const box = el("section", {class: "panel", role: "dialog", "aria-modal": "false",
+    "aria-label": t(state.panel === "rules" ? "Rules of this table" : "How to play")});
+  box.appendChild(el("button", {class: "close", type: "button", text: t("Close"),
+    onclick: () => actions.panel(null)}));
+  if (state.panel === "rules") {
+    box.appendChild(el("h2", {text: t("Rules of this table")}));
+    box.appendChild(el("pre", {text: state.rules.rules}));
+  } else {
+    box.appendChild(el("h2", {text: t("How to play")}));
+    for (const section of state.rules.sections) {
+      const part = el("details", {}, el("summary", {text: section.title}));
+      for (const paragraph of section.paragraphs) part.appendChild(el("p", {text: paragraph}));
+      for (const meld of section.melds) {
+        part.appendChild(strip(meld.map((code) => (code.includes("=") ?
+          code.split("=") : code)), state.screen ? state.screen.tiles : false, t("Example")));
+      }
+      if (section.example) part.appendChild(el("pre", {text: section.example}));
+      box.appendChild(part);
+    }
+  }
+  return box;
+}
+
+function render() {
+  const screen = state.screen;
+  const app = document.getElementById("app");
+  if (!screen) return;
+  const parts = [];
+  const head = el("header", {class: "top"},
+    el("h1", {text: t("Table {number}").replace("{number}", String(screen.table))}));
+  if (screen.public) {
+    head.appendChild(el("span", {class: "deal", text: t("Deal {number}").replace("{number}",
+      String(screen.public.deal))}));
+    if (screen.public.turn_left !== null) {
+      head.appendChild(el("span", {class: "timer", role: "timer",
+        text: timerText(screen.deadline)}));
+    }
+  }
+  parts.push(head);
+  if (screen.status === "closed") {
+    parts.push(el("p", {class: "status", text: t("The table is closed.")}));
+  } else if (!screen.public) {
+    parts.push(el("p", {class: "status", text: t("The game has not started yet.")}));
+    if (screen.lobby) parts.push(el("pre", {class: "lobby", text: screen.lobby}));
+  } else {
+    parts.push(seatsView(screen));
+    const lines = el("div", {class: "lines"});
+    for (const line of screen.public.lines) lines.appendChild(el("p", {text: line}));
+    parts.push(lines);
+    parts.push(sheetView(screen));
+    parts.push(el("section", {class: "table-area"}, pilesView(screen), meldsView(screen)));
+    parts.push(logView());
+    if (screen.hand) {
+      parts.push(handView(screen, state, t, actions));
+    } else if (screen.seat === null) {
+      parts.push(el("p", {class: "status spectator", text: t("You watch this table.")}));
+    }
+  }
+  parts.push(el("nav", {class: "bottom"},
+    el("button", {type: "button", class: "secondary", text: t("Rules of this table"),
+      "aria-expanded": state.panel === "rules" ? "true" : "false",
+      onclick: () => actions.panel("rules")}),
+    el("button", {type: "button", class: "secondary", text: t("How to play"),
+      "aria-expanded": state.panel === "howto" ? "true" : "false",
+      onclick: () => actions.panel("howto")})));
+  parts.push(panelView());
+  app.replaceChildren(...parts.filter(Boolean));
+  app.dataset.version = String(screen.version);
+  app.dataset.status = screen.status;
+  app.dataset.phase = screen.public ? screen.public.phase : "";
+}
+
+// --- start ------------------------------------------------------------------------------
+
+async function main() {
+  const platform = document.documentElement.dataset.platform;
+  applyTheme(platform);
+  await loadStrings(navigator.language);
+  status(t("Connecting…"));
+  let session;
+  try {
+    session = await signIn(platform);
+  } catch (error) {
+    status(error.needsChat ? t("Open this table from the chat: the button under the table " +
+      "message, or the web table button of your hand.") :
+      t("Signing in failed: {reason}").replace("{reason}", error.message));
+    return;
+  }
+  state.token = session.token;
+  state.table = session.table;
+  if (session.locale !== state.locale) await loadStrings(session.locale);
+  connect();
+}
+
+main();

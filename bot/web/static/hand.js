@@ -1,0 +1,162 @@
+// The person's own hand: cards to tap (select), drag or move with Alt+arrow keys
+// (reorder), the order buttons (by suit / by rank / melds first), Hint, and the moves the
+// server offers for the selection as buttons.
+import {cardElement} from "./cards.js";
+
+const SORTS = [["suit", "by suit"], ["rank", "by rank"], ["melds", "melds first"]];
+const DRAG_PIXELS = 12;
+
+function button(text, attrs, onclick) {
+  const node = document.createElement("button");
+  node.type = "button";
+  node.textContent = text;
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined) node.setAttribute(key, value);
+  }
+  node.addEventListener("click", onclick);
+  return node;
+}
+
+// Pointer dragging: a press that moves sideways more than DRAG_PIXELS drags the card to
+// where it is let go; a press that does not move is a tap.
+function draggable(node, position, row, actions) {
+  let start = null;
+  let dragging = false;
+  node.addEventListener("pointerdown", (event) => {
+    start = {x: event.clientX, y: event.clientY, id: event.pointerId};
+    dragging = false;
+  });
+  node.addEventListener("pointermove", (event) => {
+    if (!start || event.pointerId !== start.id) return;
+    const dx = event.clientX - start.x;
+    if (!dragging && Math.abs(dx) > DRAG_PIXELS) {
+      dragging = true;
+      node.setPointerCapture(event.pointerId);
+      node.classList.add("dragging");
+    }
+    if (dragging) node.style.transform = `translate(${dx}px, -12px)`;
+  });
+  const finish = (event) => {
+    if (!start) return;
+    const wasDragging = dragging;
+    start = null;
+    dragging = false;
+    node.classList.remove("dragging");
+    node.style.transform = "";
+    if (!wasDragging) return;
+    node.dataset.dragged = "1";
+    const cards = [...row.querySelectorAll(".card")];
+    let target = cards.length - 1;
+    for (let i = 0; i < cards.length; i += 1) {
+      const box = cards[i].getBoundingClientRect();
+      if (event.clientX < box.left + box.width / 2 &&
+          Math.abs(event.clientY - (box.top + box.height / 2)) < box.height) {
+        target = i > position ? i - 1 : i;
+        break;
+      }
+    }
+    if (target !== position) actions.reorder(position, target);
+  };
+  node.addEventListener("pointerup", finish);
+  node.addEventListener("pointercancel", finish);
+}
+
+export function handView(screen, state, t, actions) {
+  const hand = screen.hand;
+  const tiles = screen.tiles;
+  const order = state.order || hand.cards.map((_, i) => i);
+  const section = document.createElement("section");
+  section.className = "hand";
+  section.setAttribute("aria-label", t(tiles ? "Your rack" : "Your hand"));
+
+  const heading = document.createElement("h2");
+  heading.textContent = `${t(tiles ? "Your rack" : "Your hand")} · ` +
+    t(tiles ? "{n} tiles" : "{n} cards").replace("{n}", String(hand.cards.length));
+  section.appendChild(heading);
+  if (hand.phase) {
+    const phase = document.createElement("p");
+    phase.className = `phase${hand.turn ? " my-turn" : ""}`;
+    phase.textContent = hand.phase;
+    section.appendChild(phase);
+  }
+
+  const tools = document.createElement("div");
+  tools.className = "tools";
+  const sorts = document.createElement("div");
+  sorts.className = "segmented";
+  sorts.setAttribute("role", "group");
+  sorts.setAttribute("aria-label", t("Sort"));
+  for (const [word, name] of SORTS) {
+    sorts.appendChild(button(t(name), {"aria-pressed": String(hand.sort === word &&
+      !state.order), "data-sort": word}, () => actions.sort(word)));
+  }
+  tools.appendChild(sorts);
+  tools.appendChild(button(t("Hint"), {class: "hint", "data-action": "hint"},
+    () => actions.hint()));
+  if (state.selected.size) {
+    tools.appendChild(button(t("Clear selection"), {class: "secondary",
+      "data-action": "clear"}, () => actions.clear()));
+  }
+  section.appendChild(tools);
+
+  const row = document.createElement("div");
+  row.className = `hand-row${tiles ? " rack" : ""}${hand.cards.length > 16 ? " many" : ""}`;
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-label", `${t(tiles ? "Your rack" : "Your hand")} (${t(
+    "Drag to reorder")})`);
+  row.style.setProperty("--count", String(hand.cards.length));
+  const groupOf = new Map();
+  hand.groups.forEach((group, number) => group.forEach((i) => groupOf.set(i, number)));
+  order.forEach((index, position) => {
+    const node = cardElement(hand.cards[index], tiles, state.locale, t, {button: true});
+    const chosen = state.selected.has(index);
+    node.setAttribute("aria-pressed", String(chosen));
+    node.dataset.index = String(index);
+    if (chosen) node.classList.add("selected");
+    if (groupOf.has(index)) node.dataset.group = String(groupOf.get(index) % 4);
+    node.addEventListener("click", () => {
+      if (node.dataset.dragged) {
+        delete node.dataset.dragged;
+        return;
+      }
+      actions.toggle(index);
+    });
+    node.addEventListener("keydown", (event) => {
+      if (event.altKey && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
+        event.preventDefault();
+        const to = Math.max(0, Math.min(order.length - 1,
+          position + (event.key === "ArrowLeft" ? -1 : 1)));
+        actions.reorder(position, to);
+        requestAnimationFrame(() => {
+          const again = document.querySelector(`.hand-row .card[data-index="${index}"]`);
+          if (again) again.focus();
+        });
+      }
+    });
+    draggable(node, position, row, actions);
+    row.appendChild(node);
+  });
+  section.appendChild(row);
+
+  const offers = document.createElement("div");
+  offers.className = "offers";
+  offers.setAttribute("role", "group");
+  offers.setAttribute("aria-label", hand.turn ? t("Moves") : t("Out of turn"));
+  hand.offers.forEach((offer, number) => {
+    const node = button(offer.label, {class: `offer tone-${offer.tone} group-${offer.group}`,
+      "data-offer": String(number), "data-hint": offer.hint ? "1" : null,
+      disabled: state.busy ? "" : null}, () => actions.press(number));
+    offers.appendChild(node);
+  });
+  if (!hand.offers.length) {
+    const note = document.createElement("p");
+    note.className = "muted";
+    note.textContent = hand.turn
+      ? t(tiles ? "Select tiles to see what you can do with them."
+        : "Select cards to see what you can do with them.")
+      : t("Nothing to do now.");
+    offers.appendChild(note);
+  }
+  section.appendChild(offers);
+  return section;
+}

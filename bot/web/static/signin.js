@@ -1,0 +1,60 @@
+// Signing in: a Telegram Mini App hands its signed initData to the server; a Discord
+// Activity asks the Discord client for an OAuth2 code (Embedded App SDK), the server
+// exchanges it and checks the activity instance. Either way the server answers with a
+// page session {token, table, seat, locale, name}.
+
+class SignInError extends Error {
+  constructor(message, needsChat = false) {
+    super(message);
+    this.needsChat = needsChat;
+  }
+}
+
+async function post(path, body) {
+  const response = await fetch(path, {method: "POST", headers: {"Content-Type":
+    "application/json"}, body: JSON.stringify(body)});
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw new SignInError(data.text || data.error || String(response.status));
+  return data;
+}
+
+function telegramInitData() {
+  const app = window.Telegram && window.Telegram.WebApp;
+  if (app && app.initData) return app.initData;
+  // launched without Telegram's script: the launch parameters in the URL's fragment
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  return fragment.get("tgWebAppData") || "";
+}
+
+async function telegram() {
+  const initData = telegramInitData();
+  if (!initData) throw new SignInError("no initData", true);
+  const app = window.Telegram && window.Telegram.WebApp;
+  if (app) {
+    app.ready();
+    app.expand();
+  }
+  const named = new URLSearchParams(location.search).get("t");
+  const table = named && /^\d+$/.test(named) ? Number(named) : null;
+  return post("./api/session/telegram", {init_data: initData, table});
+}
+
+async function discord() {
+  const params = new URLSearchParams(location.search);
+  if (!params.get("frame_id")) throw new SignInError("not in Discord", true);
+  const config = await (await fetch("./api/config")).json();
+  if (!config.discord_client_id) throw new SignInError("Discord sign-in is not set up");
+  const {DiscordSDK} = await import("./vendor/discord-sdk.js");
+  const sdk = new DiscordSDK(config.discord_client_id);
+  await sdk.ready();
+  const {code} = await sdk.commands.authorize({client_id: config.discord_client_id,
+    response_type: "code", state: "", prompt: "none", scope: ["identify"]});
+  const {access_token: accessToken} = await post("./api/discord/token", {code});
+  await sdk.commands.authenticate({access_token: accessToken});
+  return post("./api/session/discord", {access_token: accessToken,
+    instance_id: sdk.instanceId});
+}
+
+export async function signIn(platform) {
+  return platform === "dc" ? discord() : telegram();
+}

@@ -1,0 +1,299 @@
+"""Every method of the repository and of each adapter's message store, run on SQLite and on
+PostgreSQL (issue "workers for real", D1: the Telegram store's chat upsert was valid SQLite
+but ambiguous on PostgreSQL, so every group command failed there with no reply).
+
+The sweep is checked for completeness against the protocols themselves: a method added to
+:class:`bot.service.repository.Repository`, :class:`TelegramMessageStore` or
+:class:`DiscordMessageStore` without a step here fails :func:`test_the_sweep_covers_every_method`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.ports.message_store import (
+    DiscordMessageStore,
+    DiscordTableMessage,
+    KnownUser,
+    TelegramHandMessage,
+    TelegramMessageStore,
+    TelegramTableMessage,
+)
+from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
+from bot.service.model import Table
+from bot.service.repository import (
+    ActiveTableExists,
+    DuplicateUpdate,
+    LogEntry,
+    Repository,
+    ResultRow,
+    VersionConflict,
+)
+from bot.storage import open_database
+from bot.storage.postgres import PostgresRepository, open_postgres
+from bot.storage.repository import SqliteRepository
+from engine.dealing import new_game
+from engine.rules import make_rules
+
+CHAT = ChatKey("telegram", "-100", "")
+OTHER_CHAT = ChatKey("discord", "55", "7")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def repo(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Any]:
+    """A fresh repository on each backend."""
+    if request.param == "sqlite":
+        db: Any = await open_database(tmp_path / "sweep.sqlite3")
+        yield SqliteRepository(db)
+    else:
+        db = await open_postgres(request.getfixturevalue("pg_server").create())
+        yield PostgresRepository(db)
+    await db.close()
+
+
+def _table(key: ChatKey = CHAT, *, status: Status = Status.LOBBY, version: int = 1,
+           due_at: float | None = None, deadline: float | None = None) -> Table:
+    seats = (Seat(SeatKind.HUMAN, "Ana", user="telegram:1"),
+             Seat(SeatKind.AI, "Bot", ai="greedy"))
+    return Table(0, key, status, "basic", None, (("target", 100),), "telegram:1", seats,
+                 TableSettings(timer="2m"), 42, None, version, 1000.0, 1000.0, 1000.0,
+                 due_at=due_at, deadline=deadline)
+
+
+def _public(cls: type) -> set[str]:
+    return {name for name, _ in inspect.getmembers(cls) if not name.startswith("_")}
+
+
+Step = Callable[[Any], Awaitable[None]]
+
+
+# --- Repository ------------------------------------------------------------------------------
+
+
+async def _users(repo: Repository) -> None:
+    await repo.upsert_user("telegram", "1", "Ana")
+    await repo.upsert_user("telegram", "1", "Ana B.", "de-AT")
+    await repo.upsert_user("telegram", "1", "Ana B.")  # no app language: the last one stays
+    await repo.upsert_user("discord", "2", "Ben", "en-GB")
+    assert await repo.user_locale("telegram:1") is None
+    await repo.set_user_locale("telegram:1", "de")
+    assert await repo.user_locale("telegram:1") == "de"
+    assert await repo.user_locales(["telegram:1", "discord:2", "discord:3"]) == {
+        "telegram:1": ("de", "de-AT"), "discord:2": (None, "en-GB")}
+    assert await repo.user_locales([]) == {}
+    await repo.set_user_locale("telegram:1", None)
+    assert await repo.user_locale("telegram:1") is None
+
+
+async def _tables(repo: Repository) -> None:
+    created = await repo.create_table(_table())
+    assert created.id > 0
+    with pytest.raises(ActiveTableExists):
+        await repo.create_table(_table())
+    assert (await repo.active_table(CHAT)).id == created.id  # type: ignore[union-attr]
+    assert (await repo.get_table(created.id)).version == 1  # type: ignore[union-attr]
+    assert await repo.get_table(created.id + 100) is None
+    assert [t.id for t in await repo.tables_of_user("telegram:1")] == [created.id]
+    assert await repo.count_tables() == 1
+
+
+async def _commit(repo: Repository) -> None:
+    table = await repo.create_table(_table())
+    moved = Table(**{**_fields(table), "version": 2})
+    await repo.commit(moved, 1, [LogEntry(2, None, "join", "telegram:2")], update_key="u:1")
+    with pytest.raises(VersionConflict):
+        await repo.commit(moved, 1)
+    with pytest.raises(DuplicateUpdate):
+        await repo.commit(Table(**{**_fields(table), "version": 3}), 2, update_key="u:1")
+    assert await repo.seen_update("u:1")
+    assert not await repo.seen_update("u:2")
+    assert await repo.update_table("u:1") == table.id
+    assert await repo.update_table("u:2") is None
+    assert await repo.prune_updates(0.0) == 0
+    assert await repo.prune_updates(10**12) == 1
+    assert not await repo.seen_update("u:1")
+    assert [(e.version, e.command) for e in await repo.action_log(table.id)] == [(2, "join")]
+
+
+def _fields(table: Table) -> dict[str, Any]:
+    return {name: getattr(table, name) for name in Table.__slots__}
+
+
+async def _results(repo: Repository) -> None:
+    table = await repo.create_table(_table(status=Status.PLAYING))
+    state = new_game(make_rules("basic"), ["Ana", "Bot"], seed=42)
+    ended = Table(**{**_fields(table), "version": 2, "status": Status.FINISHED,
+                     "state": state})
+    await repo.commit(ended, 1, results=[
+        ResultRow(0, "telegram:1", "Ana", Fraction(-5), True),
+        ResultRow(1, None, "Bot", Fraction(30), False)])
+    stats = await repo.user_stats("telegram:1")
+    assert (stats["games"], stats["wins"]) == (1, 1)
+    assert [row["wins"] for row in await repo.leaderboard(str(CHAT), 10)] == [1]
+    assert len(await repo.leaderboard(None, 10)) == 1
+    assert (await repo.latest_ended(CHAT)).id == table.id  # type: ignore[union-attr]
+    assert await repo.latest_ended(OTHER_CHAT) is None
+    assert await repo.finished_games(["telegram:1", "telegram:9"], "basic") == {
+        "telegram:1": 1, "telegram:9": 0}
+    assert await repo.finished_games(["telegram:1"], "500") == {"telegram:1": 0}
+
+
+async def _due(repo: Repository) -> None:
+    table = await repo.create_table(_table(status=Status.PLAYING, due_at=500.0,
+                                           deadline=600.0))
+    assert await repo.due_tables(400.0) == []
+    assert await repo.due_tables(500.0) == [table.id]
+    assert await repo.next_due() == 500.0
+    assert await repo.next_due([table.id]) is None
+    assert await repo.shift_timeline(100.0) == 1
+    assert await repo.next_due() == 600.0
+    assert await repo.claim_due(table.id, "w1", 1000.0, 30.0)
+    assert await repo.claim_due(table.id, "w1", 1001.0, 30.0)
+    await repo.release_due(table.id, "w1")
+    assert await repo.claim_due(table.id, "w2", 1002.0, 30.0)
+
+
+async def _heartbeat(repo: Repository) -> None:
+    assert await repo.last_heartbeat() is None
+    await repo.heartbeat(123.5)
+    await repo.heartbeat(124.5)
+    assert await repo.last_heartbeat() == 124.5
+
+
+async def _faults(repo: Repository) -> None:
+    table = await repo.create_table(_table(status=Status.PLAYING, due_at=1.0))
+    await repo.record_fault(table.id, "backoff", 1, "boom", 99.0)
+    await repo.record_fault(table.id, "quarantined", 3, "boom again", None)
+    faults = await repo.faults()
+    assert [(f["table_id"], f["kind"], f["failures"]) for f in faults] == \
+        [(table.id, "quarantined", 3)]
+    assert await repo.quarantined_tables() == [table.id]
+    assert await repo.due_tables(10.0) == []
+    await repo.clear_fault(table.id)
+    assert await repo.faults() == []
+    assert await repo.due_tables(10.0) == [table.id]
+
+
+async def _role(repo: Repository) -> None:
+    assert await repo.hold_role("telegram-polling")
+
+
+REPOSITORY: dict[str, Step] = {
+    "upsert_user": _users, "user_locale": _users, "set_user_locale": _users,
+    "user_locales": _users, "finished_games": _results,
+    "create_table": _tables, "active_table": _tables, "get_table": _tables,
+    "tables_of_user": _tables, "count_tables": _tables,
+    "commit": _commit, "seen_update": _commit, "update_table": _commit,
+    "prune_updates": _commit, "action_log": _commit,
+    "user_stats": _results, "leaderboard": _results, "latest_ended": _results,
+    "due_tables": _due, "next_due": _due, "shift_timeline": _due, "claim_due": _due,
+    "release_due": _due,
+    "heartbeat": _heartbeat, "last_heartbeat": _heartbeat,
+    "record_fault": _faults, "clear_fault": _faults, "faults": _faults,
+    "quarantined_tables": _faults,
+    "hold_role": _role,
+}
+
+
+# --- Telegram message store --------------------------------------------------------------------
+
+
+async def _telegram_tables(repo: Repository) -> None:
+    store: TelegramMessageStore = repo.telegram_messages
+    table = await repo.create_table(_table())
+    assert await store.table_message(table.id) is None
+    first = TelegramTableMessage(table.id, str(CHAT), -100, None, 10, 1)
+    await store.save_table_message(first)
+    later = TelegramTableMessage(table.id, str(CHAT), -100, 5, 11, 4)
+    await store.save_table_message(later)
+    assert await store.table_message(table.id) == later
+
+
+async def _telegram_hands(repo: Repository) -> None:
+    store: TelegramMessageStore = repo.telegram_messages
+    table = await repo.create_table(_table())
+    assert await store.hand_message(1, table.id) is None
+    await store.save_hand_message(TelegramHandMessage(1, table.id, str(CHAT), 20, 1, "as 2s"))
+    again = TelegramHandMessage(1, table.id, str(CHAT), 21, 3, "as 2s 3s", 2)
+    await store.save_hand_message(again)
+    assert await store.hand_message(1, table.id) == again
+
+
+async def _telegram_chats(repo: Repository) -> None:
+    store: TelegramMessageStore = repo.telegram_messages
+    assert await store.chat_title(-100) is None
+    await store.remember_chat(-100, "Rummy night")
+    await store.remember_chat(-100, None)  # a title-less update keeps the title
+    assert await store.chat_title(-100) == "Rummy night"
+    await store.remember_chat(-100, "Rummy nights")
+    assert await store.chat_title(-100) == "Rummy nights"
+    assert await store.current_chat(-100) == -100
+    await store.migrate_chat(-100, -1001)
+    assert await store.current_chat(-100) == -1001
+    assert await store.canonical_chat(-1001) == -100
+    assert await store.canonical_chat(-7) == -7
+    await store.migrate_chat(-1001, -1002)  # upgraded again: still keyed by the first id
+    assert await store.current_chat(-100) == -1002
+
+
+async def _telegram_users(repo: Repository) -> None:
+    store: TelegramMessageStore = repo.telegram_messages
+    assert await store.user(1) is None
+    await store.set_reachable(1, False)
+    await store.remember_user(1, "Ana", "ana", "de")
+    assert await store.user(1) == KnownUser(1, "Ana", "ana", "de", False)
+    await store.set_reachable(1, True)
+    await store.remember_user(1, "Ana B.", None, None)
+    assert await store.user(1) == KnownUser(1, "Ana B.", None, None, True)
+
+
+TELEGRAM: dict[str, Step] = {
+    "table_message": _telegram_tables, "save_table_message": _telegram_tables,
+    "hand_message": _telegram_hands, "save_hand_message": _telegram_hands,
+    "chat_title": _telegram_chats, "remember_chat": _telegram_chats,
+    "current_chat": _telegram_chats, "canonical_chat": _telegram_chats,
+    "migrate_chat": _telegram_chats,
+    "user": _telegram_users, "remember_user": _telegram_users,
+    "set_reachable": _telegram_users,
+}
+
+
+# --- Discord message store ---------------------------------------------------------------------
+
+
+async def _discord(repo: Repository) -> None:
+    store: DiscordMessageStore = repo.discord_messages
+    table = await repo.create_table(_table(OTHER_CHAT))
+    assert await store.get(table.id) is None
+    first = DiscordTableMessage(table.id, "55", "900", 1)
+    await store.save(first)
+    assert await store.get(table.id) == first
+    later = DiscordTableMessage(table.id, "55", "901", 2, "77", 1, ("Ana drew.", "Bot: 7♥"))
+    await store.save(later)
+    assert await store.get(table.id) == later
+
+
+DISCORD: dict[str, Step] = {"get": _discord, "save": _discord}
+
+
+def test_the_sweep_covers_every_method() -> None:
+    """Each public method of each storage protocol has a step in the sweep."""
+    assert _public(Repository) - {"telegram_messages", "discord_messages"} == set(REPOSITORY)
+    assert _public(TelegramMessageStore) == set(TELEGRAM)
+    assert _public(DiscordMessageStore) == set(DISCORD)
+
+
+STEPS = sorted({*REPOSITORY.values(), *TELEGRAM.values(), *DISCORD.values()},
+               key=lambda step: step.__name__)
+
+
+@pytest.mark.parametrize("step", STEPS, ids=[step.__name__.strip("_") for step in STEPS])
+async def test_every_storage_method_runs_on_both_backends(repo: Any, step: Step) -> None:
+    """The step's calls answer on this backend as the protocol says."""
+    await step(repo)

@@ -1,0 +1,110 @@
+"""The page as a person uses it: the cards are buttons with labels in the person's language
+(keyboard: Enter selects, Alt+arrows move a card), dragging reorders, the sort buttons
+change the order, and the rules and how-to-play panels show the table's texts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.async_api import Browser
+
+from bot.ports.model import UserRef
+from bot.render.howto import TOPICS
+from tests.web.driver import open_telegram_page, wait_screen
+from tests.web.privacy import Reader
+from tests.web.support import web_world
+
+ANA = UserRef("telegram", "901", "Ana", "de")
+BEN = UserRef("telegram", "902", "Ben", "en")
+
+
+async def order(page: object) -> list[str]:
+    return await page.eval_on_selector_all(  # type: ignore[attr-defined, no-any-return]
+        ".hand-row .card", "nodes => nodes.map(n => n.dataset.card)")
+
+
+async def test_cards_are_labelled_buttons_for_touch_and_keyboard(tmp_path: Path,
+                                                                 browser: Browser) -> None:
+    async with web_world(tmp_path / "web.sqlite3") as world:
+        info = await world.table(ANA, [BEN], "basic", ais=0)
+        opened = await open_telegram_page(browser, world.base, ANA, info.id)
+        page = opened.page
+        try:
+            await wait_screen(page)
+            await page.wait_for_selector(".hand-row .card")
+            reader = Reader("de")
+            cards = await order(page)
+            labels = await page.eval_on_selector_all(
+                ".hand-row .card", "nodes => nodes.map(n => n.getAttribute('aria-label'))")
+            assert [reader.names[label] for label in labels] == cards  # "Herz Dame"
+            assert all(" " in label for label in labels)
+            # keyboard: Enter selects the focused card, Alt+ArrowRight moves it
+            first = page.locator(".hand-row .card").first
+            await first.focus()
+            await page.keyboard.press("Enter")
+            await page.wait_for_selector(".hand-row .card[aria-pressed=true]")
+            await page.locator(".hand-row .card").first.focus()
+            await page.keyboard.press("Alt+ArrowRight")
+            moved = await order(page)
+            assert moved[1] == cards[0] and moved[0] == cards[1]
+            # dragging the last card to the front
+            box = await page.locator(".hand-row .card").last.bounding_box()
+            target = await page.locator(".hand-row .card").first.bounding_box()
+            assert box is not None and target is not None
+            await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 20)
+            await page.mouse.down()
+            await page.mouse.move(target["x"] + 5, target["y"] + 20, steps=8)
+            await page.mouse.up()
+            dragged = await order(page)
+            assert dragged[0] == moved[-1] and sorted(dragged) == sorted(cards)
+            # sorting by rank is the server's order again
+            await page.click("[data-sort=rank]")
+            await page.wait_for_selector("[data-sort=rank][aria-pressed=true]")
+            ranked = await order(page)
+            assert sorted(ranked) == sorted(cards)
+            assert opened.errors == []
+        finally:
+            await opened.close()
+
+
+async def test_the_rules_and_how_to_play_panels(tmp_path: Path, browser: Browser) -> None:
+    async with web_world(tmp_path / "web.sqlite3") as world:
+        info = await world.table(ANA, [BEN], "german", ais=0)
+        for user, title in ((ANA, "So wird gespielt"), (BEN, "How to play")):
+            opened = await open_telegram_page(browser, world.base, user, info.id)
+            page = opened.page
+            try:
+                await wait_screen(page)
+                await page.click(f"nav.bottom button:has-text('{title}')")
+                await page.wait_for_selector(".panel details")
+                assert await page.locator(".panel details").count() == len(TOPICS)
+                await page.locator(".panel summary").first.click()
+                assert await page.locator(".panel details[open] p").count() > 0
+                await page.click(".panel .close")
+                rules = "Regeln dieses Tisches" if user is ANA else "Rules of this table"
+                await page.click(f"nav.bottom button:has-text('{rules}')")
+                text = await page.inner_text(".panel pre")
+                assert "40" in text  # German Rommé's first meld of 40 points
+            finally:
+                await opened.close()
+
+
+async def test_the_turn_timer_counts_down(tmp_path: Path, browser: Browser) -> None:
+    async with web_world(tmp_path / "web.sqlite3") as world:
+        await world.say(ANA, "new basic")
+        await world.say(BEN, "join")
+        await world.say(ANA, "set timer=2m")
+        info = (await world.say(ANA, "start")).info
+        assert info is not None
+        opened = await open_telegram_page(browser, world.base, BEN, info.id)
+        try:
+            await wait_screen(opened.page)
+            timer = opened.page.locator("header .timer")
+            first = await timer.text_content()
+            assert first is not None and re.fullmatch(r"Turn time: (2:00|1:5\d)", first)
+            await opened.page.wait_for_function(
+                f"document.querySelector('header .timer').textContent !== {first!r}",
+                timeout=3000)
+        finally:
+            await opened.close()
