@@ -162,7 +162,11 @@ def _set_extensions(meld: Meld, stock: Counter[Card], seat: int) -> list[tuple[C
 def layoff_groups(meld: Meld, hand: Sequence[Card] | Counter[Card],
                   seat: int) -> list[tuple[CardSpec, ...]]:
     """Every group of tiles of ``hand`` (tiles, or their counts) that can be laid off on
-    ``meld`` in one move."""
+    ``meld`` in one move by ``seat``: a list of tile groups, each as the lay-off command
+    names it (a Joly with its face), read one way only (:func:`engine.melds.extend_readings`);
+    empty when none fits. Raises nothing. romanian-rummy.de.txt: "Man darf danach
+    zusätzliche Meldungen machen oder Steine an bestehende Meldungen anlegen."
+    """
     stock = hand if isinstance(hand, Counter) else Counter(hand)
     if meld.kind is MeldKind.RUN:
         return _run_extensions(meld, stock, seat)
@@ -303,7 +307,13 @@ def item_plan(hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence[int
     """A way out for ``hand`` (see the module docstring), or ``None`` when there is none;
     ``melds``, ``targets``, ``need``, ``keep``, ``owed`` as for
     :func:`engine.variants.romanian.cover.cover`, ``seat`` the acting seat; ``every_item``:
-    no item left out (the oracle of that pruning in the tests)."""
+    no item left out (the oracle of that pruning in the tests). The way out is (the new
+    melds, each a tuple of :class:`engine.melds.CardSpec`; the lay-off groups as (table
+    meld index, tiles); the discard). Exact: the answer never depends on a budget. Raises
+    nothing. romanian-rummy.de.txt: "Um das Spiel zu gewinnen, muss man alle Steine, die
+    man noch hat, melden bis auf einen Stein – dieser letzte Stein muss abgelegt
+    werden."
+    """
     full = pack(hand)
     items = _items(hand, melds, targets, seat, owed, every_item)
     covered = 0
