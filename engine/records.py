@@ -265,9 +265,12 @@ def _read_hands(value: Any, players: Sequence[str], where: str) -> tuple[tuple[C
     return tuple(out)
 
 
-def _deal_spec(plan: RecordPlan, deal: DealPlan, dealer: int, number: int) -> DealSpec:
-    """The explicit deal of ``deal`` with ``dealer`` dealing deal ``number``; checks hand
-    sizes and the upcard against the rules."""
+def _deal_spec(plan: RecordPlan, deal: DealPlan, dealer: int, number: int,
+               state: GameState) -> DealSpec:
+    """The explicit deal of ``deal`` with ``dealer`` dealing deal ``number`` after
+    ``state`` (the new game, or the hand before); checks hand sizes (none for a seat the
+    rules deal no cards, e.g. a player out of a German match), the upcard and what else
+    the deal says (:meth:`engine.variant.Variant.check_deal_extra`) against the rules."""
     rules = plan.rules
     seats = len(plan.players)
     if deal.seed is not None:
@@ -275,17 +278,21 @@ def _deal_spec(plan: RecordPlan, deal: DealPlan, dealer: int, number: int) -> De
     if deal.deck is not None:
         return rules.var.deal_from_deck(rules, seats, dealer, deal.deck)
     assert deal.hands is not None
-    sizes, upcard = rules.var.deal_shape(rules, seats, dealer)
+    dealt = rules.var.seats_dealt(state)
+    sizes, upcard = rules.var.deal_shape(rules, seats, dealer, dealt)
     for seat, hand in enumerate(deal.hands):
         if len(hand) != sizes[seat]:
+            why = "" if dealt[seat] else " (the player is out of the match)"
             raise RecordError(f"{deal.where}.hands.{plan.players[seat]}",
-                              f"has {len(hand)} cards, the rules deal {sizes[seat]}")
+                              f"has {len(hand)} cards, the rules deal {sizes[seat]}{why}")
     if not upcard and deal.upcard is not None:
         raise RecordError(f"{deal.where}.upcard",
                           "must be null: a player gets an extra card instead")
     if upcard and deal.upcard is None:
         raise RecordError(f"{deal.where}.upcard", "missing")
-    return DealSpec(deal.hands, deal.upcard, deal.stock, deal.extra)
+    spec = DealSpec(deal.hands, deal.upcard, deal.stock, deal.extra)
+    rules.var.check_deal_extra(rules, spec, dealer, dealt, deal.where)
+    return spec
 
 
 def _uses_game_shuffle(deal: DealPlan, seed: int) -> bool:
@@ -297,7 +304,7 @@ def _first_state(plan: RecordPlan) -> GameState:
     state = new_game(plan.rules, plan.players, seed=plan.seed, dealer=plan.dealer)
     if _uses_game_shuffle(deal, plan.seed):
         return state
-    spec = _deal_spec(plan, deal, state.dealer, 1)
+    spec = _deal_spec(plan, deal, state.dealer, 1, state)
     return new_game(plan.rules, plan.players, seed=plan.seed, dealer=state.dealer, deal=spec)
 
 
@@ -307,7 +314,7 @@ def _next_state(state: GameState, plan: RecordPlan, deal: DealPlan) -> GameState
     dealt, _ = apply(state, NextDeal(state.dealer))
     if _uses_game_shuffle(deal, state.seed):
         return dealt
-    spec = _deal_spec(plan, deal, dealt.dealer, dealt.deal_number)
+    spec = _deal_spec(plan, deal, dealt.dealer, dealt.deal_number, state)
     new, _ = start_deal(state, dealt.dealer, spec)
     return new
 

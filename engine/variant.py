@@ -87,15 +87,31 @@ class Variant(ABC):
                        deck: Sequence[Card]) -> DealSpec:
         """Deal ``deck`` (front first) as the rules deal (a record's ``{"deck": [...]}``)."""
 
-    def deal_shape(self, rules: RuleSet, seats: int, dealer: int) -> tuple[tuple[int, ...], bool]:
+    def deal_shape(self, rules: RuleSet, seats: int, dealer: int,
+                   dealt: Sequence[bool] | None = None) -> tuple[tuple[int, ...], bool]:
         """What an explicit deal must hold: the number of cards per seat and whether an
-        upcard is turned. The base: :meth:`hand_size` each, one card more for the starter
-        (left of the dealer) instead of an upcard when :meth:`starter_extra_card`."""
+        upcard is turned; ``dealt``: the seats that get cards (:meth:`seats_dealt`, all
+        by default), the others none. The base: :meth:`hand_size` each, one card more for
+        the starter (left of the dealer) instead of an upcard when
+        :meth:`starter_extra_card`."""
         size = self.hand_size(rules, seats)
         extra = self.starter_extra_card(rules)
         first = (dealer + 1) % seats
-        return (tuple(size + (1 if extra and seat == first else 0) for seat in range(seats)),
-                not extra)
+        return (tuple(0 if dealt is not None and not dealt[seat]
+                      else size + (1 if extra and seat == first else 0)
+                      for seat in range(seats)), not extra)
+
+    def seats_dealt(self, state: GameState) -> tuple[bool, ...]:
+        """Which seats the next deal gives cards to (a player out of the match gets none);
+        the base: every seat."""
+        return tuple(True for _ in range(state.seats))
+
+    def check_deal_extra(self, rules: RuleSet, spec: DealSpec, dealer: int,
+                         dealt: Sequence[bool], where: str) -> None:
+        """Check what an explicit deal says besides the cards (``spec.extra``, from
+        :attr:`deal_keys`) against the rules, the ``dealer`` and the seats ``dealt``; raise
+        ``RecordError`` naming ``where``. The base has nothing to check."""
+        return None
 
     def quick_actions(self, state: GameState, seat: int) -> list[Action]:
         """A few cheap candidates for the action of ``seat``, the seat to move in a

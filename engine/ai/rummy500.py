@@ -6,8 +6,9 @@ a call) with drawing: a hand is worth its best melds' points minus its deadwood 
 twice (melded cards score, cards left in the hand count against), and a take is
 chosen when the card it must play goes into a meld of the best partition (or can be
 laid off) and the hand gains. A lay-off call (``calling=last_layoff``) is free points
-and always made; out of turn (:func:`call_choice`) it calls when the call gains as a take
-would. In the play phase it first plays the card it owes (the meld of the
+and always made, and so is a call on a player's playable last card (``going_out=callable``:
+uncalled, that player goes out); out of turn (:func:`call_choice`) it calls when the call
+gains as a take would. In the play phase it first plays the card it owes (the meld of the
 best partition holding it, else the largest legal meld, else a lay-off); everything
 else is the shared greedy player's.
 """
@@ -75,6 +76,14 @@ def _draw_choice(view: PlayerView, legal: Sequence[Any]) -> Action | None:
     for action in legal:
         if isinstance(action, CallRummy) and action.meld is not None:
             return cast(Action, action)  # a variant action, outside the shared union
+    extra = view.table.extra
+    if isinstance(extra, PublicExtra) and extra.call_window is not None \
+            and extra.call_window.out:
+        # a last card that could be laid off: uncalled, its player goes out and every
+        # other hand counts against its owner; called, it floats
+        call = next((a for a in legal if isinstance(a, CallRummy)), None)
+        if call is not None:
+            return cast(Action, call)
     draw = next((a for a in legal if isinstance(a, Draw)), None)
     base = hand_score(view.hand, view.table.rules)
     best: tuple[int, Any] | None = None

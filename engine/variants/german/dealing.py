@@ -37,6 +37,17 @@ def hand_size(rules: RuleSet, players: int) -> int:
     return 13 if players <= 4 else 11
 
 
+def cutter(seats: int, dealer: int, active: Sequence[bool]) -> int:
+    """The seat that cuts the pack: the player still in the match (``active``) to the
+    dealer's right (the usual custom; the text names only "Der abhebende Spieler"), or the
+    dealer when nobody else is in."""
+    for step in range(1, seats):
+        seat = (dealer - step) % seats
+        if active[seat]:
+            return seat
+    return dealer
+
+
 def deal_cards(rules: RuleSet, seats: int, dealer: int, seed: int, number: int,
                active: Sequence[bool] | None = None) -> DealSpec:
     """Shuffle (``deal_rng(seed, number)``) and deal deal ``number`` (see
@@ -67,11 +78,10 @@ def deal_pack(rules: RuleSet, seats: int, dealer: int, cards: Sequence[Card],
     hands: dict[int, list[Card]] = {s: [] for s in order}
     stolen: int | None = None
     if cut is not None:
-        cutter = order[-2] if order[-1] == dealer and len(order) > 1 else order[-1]
         lifted, rest = pack[:cut], pack[cut:]
         if lifted and lifted[-1].is_joker:
-            stolen = cutter
-            hands[cutter].append(lifted.pop())
+            stolen = cutter(seats, dealer, flags)
+            hands[stolen].append(lifted.pop())
         pack = rest + lifted
     pos = 0
     for _ in range(size):

@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, NextDeal, SwapJoker
 from engine.cards import Card
-from engine.jsonio import as_int
+from engine.jsonio import RecordError, as_int
 from engine.melds import MeldRules
 from engine.moves import handler_table
 from engine.options import RuleSet
@@ -35,7 +35,7 @@ from engine.variants.german.actions import (
     TakeBack,
 )
 from engine.variants.german.commands import COMMANDS
-from engine.variants.german.dealing import deal_cards, deal_pack, deck, hand_size
+from engine.variants.german.dealing import cutter, deal_cards, deal_pack, deck, hand_size
 from engine.variants.german.ending import deal_scores, totals_over, totals_winners
 from engine.variants.german.legal import legal_actions, quick_actions
 from engine.variants.german.melds import meld_rules
@@ -43,6 +43,7 @@ from engine.variants.german.moves import on_deal
 from engine.variants.german.state import (
     GermanState,
     GermanTurn,
+    eliminated_seats,
     game_from_json,
     game_to_json,
     turn_from_json,
@@ -79,14 +80,42 @@ class GermanRummy(Variant):
         """See :func:`engine.variants.german.legal.legal_actions`."""
         return legal_actions(state, seat)
 
-    def deal_shape(self, rules: RuleSet, seats: int, dealer: int) -> tuple[tuple[int, ...], bool]:
-        """13 cards each (:func:`engine.variants.german.dealing.hand_size`); with
-        ``dealer_extra`` the dealer one more and no upcard: "Optional kann sich der Geber
-        eine zusätzliche Karte verteilen, anstatt eine Karte aufzudecken"."""
-        size = hand_size(rules, seats)
+    def deal_shape(self, rules: RuleSet, seats: int, dealer: int,
+                   dealt: Sequence[bool] | None = None) -> tuple[tuple[int, ...], bool]:
+        """13 cards to each seat still in the match (:func:`engine.variants.german.dealing.
+        hand_size` of their number), none to an eliminated one; with ``dealer_extra`` the
+        dealer one more and no upcard: "Optional kann sich der Geber eine zusätzliche Karte
+        verteilen, anstatt eine Karte aufzudecken"."""
+        playing = [True] * seats if dealt is None else list(dealt)
+        size = hand_size(rules, sum(playing))
         extra = rules.flag("dealer_extra")
-        return (tuple(size + (1 if extra and seat == dealer else 0) for seat in range(seats)),
-                not extra)
+        return (tuple(0 if not playing[seat] else size + (1 if extra and seat == dealer else 0)
+                      for seat in range(seats)), not extra)
+
+    def seats_dealt(self, state: GameState) -> tuple[bool, ...]:
+        """The seats still in the match: "ein Spieler welcher mehr Verlustpunkte geschrieben
+        hat scheidet aus" (:func:`engine.variants.german.state.eliminated_seats`)."""
+        return tuple(not out for out in eliminated_seats(state))
+
+    def check_deal_extra(self, rules: RuleSet, spec: DealSpec, dealer: int,
+                         dealt: Sequence[bool], where: str) -> None:
+        """A joker kept when cutting (``"stolen"``) needs ``joker_steal`` ("Der abhebende
+        Spieler darf die unterste Karte des abgehobenen Kartenpackets ansehen, und wenn es
+        ein Joker ist, darf er sie behalten"), names the cutter (the player still in the
+        match to the dealer's right: :func:`engine.variants.german.dealing.cutter`), and
+        that hand holds a joker. Raises ``RecordError``."""
+        stolen = spec.extra
+        if not isinstance(stolen, int):
+            return
+        at = f"{where}.stolen"
+        if not rules.flag("joker_steal"):
+            raise RecordError(at, "no joker is kept when cutting unless joker_steal is on")
+        who = cutter(len(dealt), dealer, dealt)
+        if stolen != who:
+            raise RecordError(at, f"seat {stolen} did not cut: the cutter is seat {who}, "
+                                  "the player to the dealer's right")
+        if not any(card.is_joker for card in spec.hands[stolen]):
+            raise RecordError(at, f"seat {stolen} kept a joker, but its hand holds none")
 
     def quick_actions(self, state: GameState, seat: int) -> list[Any]:
         """See :func:`engine.variants.german.legal.quick_actions`."""

@@ -21,6 +21,14 @@ class PrePlayOver(IllegalMove):
     template = N_('Doubla and announcements are made before the first discard only.')
 
 
+class AnnounceTooLate(IllegalMove):
+    """Announcing the face-up tile's twin after one's first turn has begun (the reading of
+    "vor seinem ersten Spiel": before the seat's own first turn, docs/readings.md)."""
+
+    code = "romanian_announce_too_late"
+    template = N_('The twin of the face-up tile is announced before your first turn only.')
+
+
 class NoPair(IllegalMove):
     """A doubla move naming a tile the seat does not hold twice (or no pair at all)."""
 

@@ -1,11 +1,12 @@
 """The legal actions of a Romanian table (see :func:`engine.game.legal_actions`).
 
-Complete for the pre-play step, draw, the takes from the discard row (each tile by
-its latest place), the face-up tile, single-tile lay-offs, Joly exchanges and
-discards. Melds are listed in canonical form: every single meld of the rack once
-opened (:func:`engine.variants.romanian.plan.new_melds`, read as shapes:
-:mod:`engine.variants.romanian.shapes`), a canonical selection of
-openings before (:func:`engine.variants.romanian.opening.opening_choices`), the melds
+Complete for the pre-play step, the face-up twin announced in a seat's first turn,
+draw, the takes from the discard row (each tile by its latest place), the face-up tile,
+single-tile lay-offs, Joly exchanges and discards. Melds are listed in canonical form:
+every single meld of the rack once opened
+(:func:`engine.variants.romanian.plan.new_melds`, read as shapes:
+:mod:`engine.variants.romanian.shapes`), a canonical selection of openings before
+(:func:`engine.variants.romanian.opening.opening_choices`), the melds
 that fulfil an owed meld, and the first move of a going-out plan when there is one
 (:mod:`engine.variants.romanian.plan`; after the face-up tile only that move and the
 last discard: every move must keep a way out, and any other that does may be typed).
@@ -45,6 +46,7 @@ from engine.melds import (
 from engine.moves import Leftover
 from engine.state import GameState, Phase
 from engine.variants.romanian.actions import (
+    AnnounceFaceUp,
     AnswerDoubla,
     ExchangeJoly,
     Ready,
@@ -57,7 +59,7 @@ from engine.variants.romanian.moves import apply_exchange, has_meld_pair
 from engine.variants.romanian.obligation import paid_by, pays
 from engine.variants.romanian.opening import opening_choices, opening_with, qualifies
 from engine.variants.romanian.plan import Plan, new_melds, specs_of
-from engine.variants.romanian.preplay import preplay_actions
+from engine.variants.romanian.preplay import late_announcement, preplay_actions
 from engine.variants.romanian.shapes import joly_meld_specs, new_meld_shapes
 from engine.variants.romanian.state import Obligation
 
@@ -164,8 +166,9 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         return [as_action(a) for a in preplay_actions(state, seat)]
     if seat != state.current:
         return []
+    late = [as_action(a) for a in late_announcement(state, seat)]
     if state.phase is Phase.DRAW:
-        return _draw_legal(state, seat)
+        return [*_draw_legal(state, seat), *late]
     hand = state.hands[seat]
     taken = state.turn.taken
     turn = turn_of(state)
@@ -173,7 +176,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     if turn.obligation is None and (not turn.out or len(hand) == 1):
         ends = discards(seat, distinct_cards(hand), taken)
     if first_turn(state):
-        return ends
+        return [*ends, *late]
     check = _Checks(state, seat)
     out: list[Action] = []
     plain = not turn.out and turn.obligation is None and state.has_melded[seat]
@@ -359,12 +362,13 @@ def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
         return [a for a in pre if can(state, a)]
     if seat != state.current:
         return []
+    late = [as_action(AnnounceFaceUp(seat))]
     if state.phase is Phase.DRAW:
-        return [a for a in _draw_actions(state, seat) if can(state, a)]
+        return [a for a in [*_draw_actions(state, seat), *late] if can(state, a)]
     hand = state.hands[seat]
     discards: list[Action] = [Discard(seat, c) for c in distinct_cards(hand)]
     if first_turn(state):
-        return [a for a in discards if can(state, a)]
+        return [a for a in [*discards, *late] if can(state, a)]
     out: list[Action] = []
     plan = plan_for(state, seat)
     if plan is not None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, SwapJoker, TakeDiscard
-from engine.cards import JOKER, SORT_KEY, TILE_COLOURS, Card, shuffled
+from engine.cards import JOKER, SORT_KEY, TILE_COLOURS, Card, Suit, shuffled
 from engine.dealing import deal_rng
 from engine.errors import (
     IllegalMove,
@@ -151,22 +151,39 @@ def _row_index(state: GameState, card: Card) -> int:
 
 
 def has_meld_pair(hand: Sequence[Card], tile: Card) -> bool:
-    """True when two real tiles of ``hand`` make a set or run with the numbered ``tile``
-    (the condition of a deeper take from the row), read from numbers and colours: two
-    more colours of its number (a set), or the other two numbers of a three-tile window
-    of its colour that contains it (a run, the 1 low or after the 13 as the rules let it
-    stand). A Joly of the row is not taken this way (README, Romanian Rummy: the tiles
-    that complete a meld with a row tile share its number or colour, and a Joly has
-    neither)."""
-    if tile.is_joker:
-        return False
+    """True when two real tiles of ``hand`` make a set or run with ``tile`` (the condition
+    of a deeper take from the row), read from numbers and colours: two more colours of its
+    number (a set), or the other two numbers of a three-tile window of its colour that
+    contains it (a run, the 1 low or after the 13 as the rules let it stand). A Joly of the
+    row stands for any tile ("Ein Joly kann anstelle irgendeines Steines stehen"): any two
+    colours of one number, or two numbers of one colour within a three-tile window, make a
+    meld with it. Two rack tiles are real: a Joly of the rack with the taken tile would
+    leave one real tile, and a meld holds twice as many real tiles as Jolys."""
     naturals = [c for c in hand if not c.is_joker]
+    if tile.is_joker:
+        return _pair_for_joly(naturals)
     colours = {c.suit for c in naturals if c.rank == tile.rank}
     colours.discard(tile.suit)
     if len(colours) >= 2:
         return True
     numbers = {c.rank for c in naturals if c.suit is tile.suit}
     return any(tile.rank in window and all(r in numbers for r in window if r != tile.rank)
+               for window, _ in run_window_masks(3, MELD_RULES.ace))
+
+
+def _pair_for_joly(naturals: Sequence[Card]) -> bool:
+    """:func:`has_meld_pair` for a Joly of the row: two colours of one number (a set of
+    three with the Joly), or two numbers of one colour in a three-tile window (a run with
+    the Joly in the gap or at an end)."""
+    colours: dict[int, set[Suit | None]] = {}
+    numbers: dict[Suit | None, set[int]] = {}
+    for c in naturals:
+        colours.setdefault(c.rank, set()).add(c.suit)
+        numbers.setdefault(c.suit, set()).add(c.rank)
+    if any(len(found) >= 2 for found in colours.values()):
+        return True
+    return any(sum(1 for r in window if r in held) >= 2
+               for held in numbers.values()
                for window, _ in run_window_masks(3, MELD_RULES.ace))
 
 
@@ -550,7 +567,10 @@ def apply_discard(state: GameState, action: Discard) -> Result:
     elif low[seat] is None or len(left) < (low[seat] or 0):
         low[seat] = len(left)
         events.append(FewTilesLeft(seat, len(left)))
-    state = with_extra(state, low=tuple(low))
+    played = extra.played
+    if seat < len(played) and not played[seat]:
+        played = tuple(True if i == seat else p for i, p in enumerate(played))
+    state = with_extra(state, low=tuple(low), played=played)
     nxt = state.next_seat(seat)
     state = replace(state, current=nxt, phase=Phase.DRAW,
                     turn=TurnState(fresh=not state.has_melded[nxt]))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
-from typing import cast
 
 from engine.candidates import unmeldable
 from engine.cards import Card
@@ -20,12 +19,19 @@ from engine.melds import CardSpec, Meld, MeldKind, MeldProblem, check_meld
 from engine.search import best_partition
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.plan import specs_of
-from engine.variants.romanian.shapes import GUARDS, count, kind_of, new_meld_shapes, pack
+from engine.variants.romanian.shapes import (
+    FIELD,
+    GUARDS,
+    MOST,
+    count,
+    kind_of,
+    lowest,
+    new_meld_shapes,
+    pack,
+)
 from engine.variants.romanian.tiles import meld_value, most_value, rack_points
 
 Groups = tuple[tuple[CardSpec, ...], ...]
-
-_SEARCH_BUDGET = 3000
 
 
 def opening_value(melds: Sequence[Meld]) -> int:
@@ -84,77 +90,81 @@ def opening_choices(hand: Sequence[Card], seat: int, threshold: int,
 def opening_with(hand: Sequence[Card], seat: int, threshold: int, tile: Card) -> Groups | None:
     """An opening of ``hand`` whose melds hold ``tile`` (the previous discard, taken this
     turn) and leave a tile to discard other than ``tile`` (a twin of the taken tile may not
-    be discarded either: :func:`engine.moves.verify_discard`), or ``None``. Branches whose
-    tiles left cannot reach ``threshold`` however they are melded are cut (each tile at
-    most :func:`engine.variants.romanian.tiles.most_value`), and so are melds that would
-    leave no tile; a step budget stays as a guard. The tiles left are packed
-    (:mod:`engine.variants.romanian.shapes`): trying a meld is one subtraction."""
-    found = _search(hand, seat, threshold, tile)
-    return None if found is _GAVE_UP else cast(Groups | None, found)
+    be discarded either: :func:`engine.moves.verify_discard`), or ``None`` when there is
+    none (:func:`_search`: exact, no step budget)."""
+    return _search(hand, threshold, tile)
 
 
 def may_open_at_all(hand: Sequence[Card], seat: int, threshold: int) -> bool:
-    """``False`` when no set of new melds of ``hand`` is an opening of ``threshold`` points
-    that leaves a tile (the search of :func:`opening_with` without a tile to hold, cut by
-    the same value bound); ``True`` when one is found or the step budget ran out. Every
+    """Whether some set of new melds of ``hand`` is an opening of ``threshold`` points that
+    leaves a tile (the search of :func:`opening_with` without a tile to hold). Every
     opening :func:`opening_choices` lists is such a set, so ``False`` means it lists
     none."""
-    return _search(hand, seat, threshold, None) is not None
+    return _search(hand, threshold, None) is not None
 
 
-_GAVE_UP = object()
+def _search(hand: Sequence[Card], threshold: int, tile: Card | None) -> Groups | None:
+    """The opening search: the rack's new melds (:func:`engine.variants.romanian.shapes.
+    new_meld_shapes`) whose value reaches ``threshold`` with a run among them, leaving a
+    tile (with ``tile``: the melds hold it, and a tile other than its twins stays).
 
-
-def _search(hand: Sequence[Card], seat: int, threshold: int,
-            tile: Card | None) -> Groups | object | None:
-    """The opening search of :func:`opening_with` (with ``tile``: its melds hold it and a
-    tile other than its twins stays); ``_GAVE_UP`` once the step budget is spent."""
+    Exact, and bounded by the rack: the lowest tile not yet decided either stays or goes
+    into one of the melds that hold it (each meld is tried only from its lowest tile, so a
+    choice of melds is met once), and a rest of tiles that led nowhere with a value, a run
+    and a tile kept is remembered (:data:`engine.variants.romanian.shapes.FIELD` bits per
+    tile kind, the tiles packed: taking a meld is one subtraction). A rest whose tiles
+    cannot lift the value to ``threshold`` however they are melded is cut (each tile at
+    most :func:`engine.variants.romanian.tiles.most_value`). A seat that has not opened
+    holds 16 tiles at most (it draws one and discards one each turn and may take from the
+    row only for its opening), so the rests are few. The first opening met that reaches
+    the value is answered, melding no more than it needs."""
     shapes = new_meld_shapes(hand)
-    delta = [m.tiles for m in shapes]
-    size = [m.size for m in shapes]
-    value = [m.value for m in shapes]
-    most = [m.most for m in shapes]
-    runs = [m.run for m in shapes]
+    by_lowest: dict[int, list[int]] = {}
+    for i, shape in enumerate(shapes):
+        by_lowest.setdefault(lowest(shape.tiles), []).append(i)
     twin = kind_of(tile) if tile is not None else -1
+    holds = [tile is not None and any(s.card == tile for s in m.specs) for m in shapes]
     guards = GUARDS
-    steps = 0
+    field = FIELD
+    most = MOST
+    failed: set[tuple[int, int, bool, bool, bool]] = set()
+    chosen: list[int] = []
 
-    def grow(chosen: list[int], left: int, tiles: int, start: int, total: int, run: bool,
-             potential: int) -> Groups | object | None:
-        """``left``: the tiles not in ``chosen`` (packed), ``tiles`` of them, worth
-        ``potential`` at most; ``total``: the value of ``chosen``."""
-        nonlocal steps
-        steps += 1
-        if steps > _SEARCH_BUDGET:
-            return _GAVE_UP
-        twins = count(left, twin) if twin >= 0 else 0
-        if run and total >= threshold and tiles > twins:
-            return tuple(shapes[i].specs for i in chosen)
-        if total + potential < threshold:
-            return None  # pruning by value: the tiles left cannot lift the melds enough
-        padded = left | guards
-        # from ``start`` on, ``start`` itself included: a meld may go down twice when the
-        # rack holds its tiles twice (b11 b12 b13 twice: two runs, 60 points)
-        for i in range(start, len(shapes)):
-            rest = padded - delta[i]
-            if rest & guards == guards and tiles > size[i]:
-                found = grow([*chosen, i], rest ^ guards, tiles - size[i], i,
-                             total + value[i], run or runs[i], potential - most[i])
-                if found is not None:
-                    return found
-        return None
+    def grow(rest: int, total: int, run: bool, kept: bool, held: bool, potential: int,
+             others: int) -> bool:
+        """``rest``: the tiles not yet decided (packed), worth ``potential`` at most, of
+        which ``others`` are no twin of ``tile``; ``total``: the value of ``chosen``;
+        ``kept``: a tile that is no twin of ``tile`` stays; ``held``: ``chosen`` holds
+        ``tile``."""
+        if run and total >= threshold and held and (kept or others):
+            return True  # everything else stays
+        if not rest or total + potential < threshold:
+            return False
+        key = (rest, min(total, threshold), run, kept, held)
+        if key in failed:
+            return False
+        low = ((rest & -rest).bit_length() - 1) // field
+        padded = rest | guards
+        for i in by_lowest.get(low, ()):
+            shape = shapes[i]
+            left = padded - shape.tiles
+            if left & guards != guards:
+                continue  # a tile of the meld is not (or no longer) on the rack
+            twins = count(shape.tiles, twin) if twin >= 0 else 0
+            chosen.append(i)
+            if grow(left ^ guards, total + shape.value, run or shape.run, kept,
+                    held or holds[i], potential - shape.most, others - shape.size + twins):
+                return True
+            chosen.pop()
+        if grow(rest - (1 << field * low), total, run, kept or low != twin, held,
+                potential - most[low], others - (low != twin)):
+            return True
+        failed.add(key)
+        return False
 
     full = pack(hand)
     potential = sum(most_value(c) for c in hand)
-    if tile is None:
-        return grow([], full, len(hand), 0, 0, False, potential)
-    for i, shape in enumerate(shapes):
-        if not any(s.card == tile for s in shape.specs):
-            continue
-        rest = (full | guards) - delta[i]
-        if rest & guards == guards and len(hand) > size[i]:
-            found = grow([i], rest ^ guards, len(hand) - size[i], 0, value[i], runs[i],
-                         potential - most[i])
-            if found is not None:
-                return found
+    others = len(hand) - (count(full, twin) if twin >= 0 else 0)
+    if grow(full, 0, False, False, tile is None, potential, others):
+        return tuple(shapes[i].specs for i in chosen)
     return None

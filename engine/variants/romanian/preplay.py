@@ -16,7 +16,9 @@ player who announced a doubla before, announce the face-up tile's twin, and then
 says ``ready``. An offer passes the turn to the partner, who accepts (naming the pair
 given back, face down) or declines; then the offerer continues. Each player takes
 part in one swap at most and offers once. When everybody is ready, the first player
-discards. ``low`` is a pair of 1..7, ``high`` a pair of 8..13.
+discards. ``low`` is a pair of 1..7, ``high`` a pair of 8..13. A seat that has not
+announced the face-up twin may still do so at the start of its own first turn
+(:func:`may_announce`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from engine.variants.romanian.actions import (
     Ready,
 )
 from engine.variants.romanian.errors import (
+    AnnounceTooLate,
     DoublaAgain,
     HintMismatch,
     NoDoubla,
@@ -57,7 +60,7 @@ from engine.variants.romanian.events import (
     PlayerReady,
     as_events,
 )
-from engine.variants.romanian.flow import extra_of, with_extra
+from engine.variants.romanian.flow import extra_of, first_turn, with_extra
 from engine.variants.romanian.state import Offer, PrePlay
 from engine.verbs import find_player
 
@@ -178,9 +181,30 @@ def apply_answer(state: GameState, action: AnswerDoubla) -> Result:
     return state, as_events([DoublaAnswered(offer.seat, offer.partner, accepted)])
 
 
+def may_announce(state: GameState, seat: int) -> bool:
+    """Whether ``seat`` may still announce the face-up tile's twin by the clock of play:
+    "kann man das vor seinem ersten Spiel ansagen". Reading (docs/readings.md): "Spiel" is
+    the seat's first turn, not its first meld ("beim Geben bekommt": before that turn the
+    rack holds the tiles dealt, and no tile drawn since). In the pre-play step, and after
+    it in the seat's first turn before it draws or takes (the first player: before the
+    opening discard)."""
+    if state.phase is not Phase.DRAW and state.phase is not Phase.PLAY:
+        return False
+    extra = extra_of(state)
+    if extra.preplay is not None:
+        return True
+    if seat != state.current or seat >= len(extra.played) or extra.played[seat]:
+        return False
+    return state.phase is Phase.DRAW or first_turn(state)
+
+
 def verify_announce(state: GameState, action: AnnounceFaceUp) -> None:
-    """The seat holds the face-up tile's twin and has not announced it yet."""
-    _free(state)
+    """The seat holds the face-up tile's twin, has not announced it yet and its first turn
+    has not begun (:func:`may_announce`)."""
+    if extra_of(state).preplay is not None or state.phase not in (Phase.DRAW, Phase.PLAY):
+        _free(state)
+    elif not may_announce(state, action.seat):
+        raise AnnounceTooLate()
     extra = extra_of(state)
     tile = extra.face_up
     if tile is None or extra.announced[action.seat] or tile not in state.hands[action.seat]:
@@ -216,6 +240,16 @@ def apply_ready(state: GameState, action: Ready) -> Result:
     state = replace(with_extra(state, preplay=None), current=first, phase=Phase.PLAY)
     events.append(PlayBegins(first))
     return state, as_events(events)
+
+
+def late_announcement(state: GameState, seat: int) -> list[object]:
+    """The announcement of the face-up twin that ``seat`` may still make after the pre-play
+    step (:func:`may_announce`), as a list of at most one action."""
+    extra = extra_of(state)
+    if extra.preplay is not None or extra.face_up is None or extra.announced[seat] \
+            or not may_announce(state, seat) or extra.face_up not in state.hands[seat]:
+        return []
+    return [AnnounceFaceUp(seat)]
 
 
 def preplay_actions(state: GameState, seat: int) -> list[object]:

@@ -49,7 +49,7 @@ _COUNT_MASK = (1 << (FIELD - 1)) - 1
 def kind_of(tile: Card) -> int:
     """The field of ``tile``: (number - 1) * 4 + its colour's place (red, yellow, blue,
     black), 52 for a Joly. The order of the fields is the order in which the going-out
-    search places tiles (:func:`engine.variants.romanian.plan.number_first`). Raises
+    searches take tiles (lowest number first: :mod:`engine.variants.romanian.opening`). Raises
     ``KeyError`` for a card that is no tile."""
     return _KIND_OF[tile._hash]
 

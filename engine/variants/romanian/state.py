@@ -116,6 +116,8 @@ class RomanianExtra:
     ``announced``: seats that announced holding the face-up tile's twin (+25).
     ``jolys``: the track of every Joly that has been on the table.
     ``low``: per seat, the tile count last announced (3 or fewer) or ``None``.
+    ``played``: per seat, a turn of play ended (with a discard) this game: the face-up
+    twin is announced before the seat's first turn (:func:`.preplay.may_announce`).
     """
 
     face_up: Card | None
@@ -123,6 +125,7 @@ class RomanianExtra:
     announced: tuple[bool, ...]
     jolys: tuple[JolyTrack, ...] = ()
     low: tuple[int | None, ...] = ()
+    played: tuple[bool, ...] = ()
 
 
 @fast_init
@@ -225,6 +228,7 @@ def extra_to_json(extra: Any) -> Any:
         "announced": list(extra.announced),
         "jolys": [_places_to_json(t) for t in extra.jolys],
         "low": list(extra.low),
+        "played": list(extra.played),
     }
 
 
@@ -296,4 +300,8 @@ def extra_from_json(data: Any, where: str) -> Any:
                     for i, t in enumerate(as_list(need(body, "jolys", where),
                                                   f"{where}.jolys"))),
         low=_low(need(body, "low", where), f"{where}.low"),
+        # saved before the field existed: every seat counts as having played (the
+        # announcement closed with the pre-play step then)
+        played=_bools(body["played"], f"{where}.played") if "played" in body
+        else tuple(True for _ in as_list(need(body, "announced", where), f"{where}.announced")),
     )

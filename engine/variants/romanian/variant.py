@@ -155,7 +155,7 @@ class RomanianRummy(Variant):
             pre = None
             announced = tuple(face_up is not None and face_up in state.hands[s]
                               for s in range(seats))
-        extra = RomanianExtra(face_up, pre, announced, (), tuple(None for _ in range(seats)))
+        extra = RomanianExtra(face_up, pre, announced, (), tuple(None for _ in range(seats)), no)
         return replace(state, extra=extra)
 
     # --- views and saving ---------------------------------------------------------------------

@@ -43,9 +43,9 @@ from engine.variants.rummy500.errors import (
     NothingToCall,
     NotInPile,
 )
-from engine.variants.rummy500.events import RummyCalled, as_events
+from engine.variants.rummy500.events import Floated, RummyCalled, as_events
 from engine.variants.rummy500.melds import one_reading
-from engine.variants.rummy500.moves import game_extra, keep_one, meld_rules
+from engine.variants.rummy500.moves import game_extra, keep_one, meld_rules, out_window
 from engine.variants.rummy500.pile import callable_indices, can_play, topmost_index
 from engine.variants.rummy500.state import CallWindow, GameExtra, TurnExtra
 
@@ -78,12 +78,17 @@ def open_window(state: GameState, seat: int) -> CallWindow:
 def callable_for(state: GameState, seat: int) -> list[int]:
     """Pile indices ``seat`` may call with ``calling=any``, top first: the card can be
     played at once (:func:`engine.variants.rummy500.pile.callable_indices`) and by this
-    seat with the cards it takes."""
+    seat with the cards it takes. On a last card (:func:`engine.variants.rummy500.moves.
+    out_window`) only that card: "jeder andere Spieler "Rommé!" rufen und die von Ihnen
+    auf den Ablagestapel gelegte Karte melden kann"."""
     pile = state.discard
     rules = meld_rules(state)
     hand = state.hands[seat]
     out = []
-    for index in callable_indices(pile, state.melds, rules, seat):
+    indices = callable_indices(pile, state.melds, rules, seat)
+    if out_window(state) is not None:
+        indices = [i for i in indices if i == len(pile) - 1]
+    for index in indices:
         taken = pile[-1] if index == len(pile) - 1 else None
         if can_play(pile[index], (*hand, *pile[index:]), state.melds, rules, seat,
                     keep_one=keep_one(state), taken=taken):
@@ -164,12 +169,15 @@ def apply_call(state: GameState, action: CallRummy) -> Result:
     """``calling=any``: the caller takes the pile down to the card, must play it
     (:class:`engine.variants.rummy500.state.TurnExtra`) and plays the turn; the seats in
     between are skipped. ``calling=last_layoff``: the card goes onto the meld, scoring for
-    the caller, and the player to draw still draws."""
+    the caller, and the player to draw still draws. A called last card
+    (``going_out=callable``) leaves the discarder floating: "In diesem Fall werden Sie zu
+    einem "Schwebenden"" (the hand goes on; the floater's next turn comes in turn)."""
     plan = plan_call(state, action)
     seat = action.seat
     pile = state.discard
     cards = pile[plan.index:]
     card = pile[plan.index]
+    floated = [Floated(plan.window.discarder)] if plan.window.out else []
     if plan.meld is not None and plan.after is not None:
         melds = list(state.melds)
         melds[plan.meld] = plan.after
@@ -177,7 +185,7 @@ def apply_call(state: GameState, action: CallRummy) -> Result:
         state = replace(state, discard=pile[:-1], melds=tuple(melds), has_played=played,
                         extra=GameExtra(None))
         return state, as_events([RummyCalled(seat, plan.window.discarder, card, cards,
-                                             plan.meld, plan.after)])
+                                             plan.meld, plan.after), *floated])
     taken = cards[-1] if len(cards) == 1 else None
     hand = (*state.hands[seat], *cards)
     state = replace(state, hands=state.hands_with(seat, hand),
@@ -186,4 +194,4 @@ def apply_call(state: GameState, action: CallRummy) -> Result:
                     turn=TurnState(taken=taken, fresh=not state.has_played[seat],
                                    extra=TurnExtra(card, False)),
                     extra=GameExtra(None))
-    return state, as_events([RummyCalled(seat, plan.window.discarder, card, cards)])
+    return state, as_events([RummyCalled(seat, plan.window.discarder, card, cards), *floated])

@@ -121,6 +121,17 @@ class CallTakesNoMeld(IllegalMove):
     template = N_('Name only the card (call {card}); you meld or lay it off in your own turn.')
 
 
+class LastCardCallable(IllegalMove):
+    """A take while the last card of a player who discarded it may still be called
+    (``going_out=callable``): call it, or draw and let the hand end."""
+
+    code = "last_card_callable"
+    template = N_(
+        '{player} goes out with {card} unless someone calls Rommé! on it: call it, or draw '
+        'and the hand ends.'
+    )
+
+
 class PlayableLastCard(IllegalMove):
     """Going out by discarding a card that could be laid off (``going_out=unplayable``)."""
 

@@ -35,7 +35,14 @@ from engine.state import GameState, Phase
 from engine.variants.rummy500.actions import CallRummy
 from engine.variants.rummy500.calls import callable_for
 from engine.variants.rummy500.melds import one_reading
-from engine.variants.rummy500.moves import game_extra, keep_one, meld_rules, obligation
+from engine.variants.rummy500.moves import (
+    game_extra,
+    keep_one,
+    meld_rules,
+    obligation,
+    out_window,
+    top_card_owed,
+)
 from engine.variants.rummy500.pile import can_play, layoff_readings, melds_with
 
 
@@ -55,15 +62,16 @@ def _obliged_take_ok(state: GameState, seat: int, index: int, taken: Card | None
 def draw_actions(state: GameState, seat: int) -> list[Action]:
     """Draw, take the top card, take each deeper card (the topmost copy of each), built
     from the conditions of :func:`engine.variants.rummy500.moves.plan_take`: the top card
-    freely unless ``take_must_meld`` or the hand holds only copies of it; a deeper card
+    freely unless it is owed (:func:`engine.variants.rummy500.moves.top_card_owed`) or
+    the hand holds only copies of it; a deeper card
     when it can be played this turn with the cards above it."""
     out: list[Action] = [Draw(seat)]
     pile = state.discard
-    if not pile:
+    if not pile or out_window(state) is not None:  # a last card to call: call it or draw
         return out
     top = pile[-1]
     last = len(pile) - 1
-    if not (state.rules.flag("take_must_meld") or all(c == top for c in state.hands[seat])) \
+    if not (top_card_owed(state.rules) or all(c == top for c in state.hands[seat])) \
             or _obliged_take_ok(state, seat, last, top):
         out.append(TakeDiscard(seat))
     if last == 0:

@@ -45,8 +45,10 @@ from engine.events import Discarded, Drew, LaidOff, Melded, TookDiscard, WentOut
 from engine.frozen import replace
 from engine.melds import Meld, MeldProblem, MeldRules, check_meld, extend_readings
 from engine.moves import Result, remove_cards
+from engine.options import RuleSet
 from engine.state import GameState, Phase, TurnState
 from engine.variants.rummy500.errors import (
+    LastCardCallable,
     MustPlayPileCard,
     NotInPile,
     PileCardBlocked,
@@ -100,10 +102,29 @@ def keep_one(state: GameState) -> bool:
 
 
 def floats(state: GameState) -> bool:
-    """``going_out=float`` or ``unplayable``: melding the last card makes the player float
-    ("Bei dieser Variante dürfen Sie alle Ihre Karten melden, aber ... endet das Spiel
-    nicht, sondern geht für die anderen Spieler am Tisch weiter, während Sie schweben")."""
-    return state.rules.text("going_out") in ("float", "unplayable")
+    """``going_out=float``, ``unplayable`` or ``callable``: melding the last card makes the
+    player float ("Bei dieser Variante dürfen Sie alle Ihre Karten melden, aber ... endet
+    das Spiel nicht, sondern geht für die anderen Spieler am Tisch weiter, während Sie
+    schweben")."""
+    return state.rules.text("going_out") in ("float", "unplayable", "callable")
+
+
+def last_card_called(state: GameState, card: Card, seat: int) -> bool:
+    """``going_out=callable``: a last card discarded that could have been laid off opens a
+    call window on it instead of ending the hand ("In einer alternativen Variante wird so
+    gespielt, dass jeder andere Spieler "Rommé!" rufen und die von Ihnen auf den
+    Ablagestapel gelegte Karte melden kann. In diesem Fall werden Sie zu einem
+    "Schwebenden""). Not without calls (``calling=off``): then nobody may call it and the
+    discard goes out."""
+    return (state.rules.text("going_out") == "callable"
+            and state.rules.text("calling") != "off"
+            and bool(layoff_readings(card, state.melds, seat, meld_rules(state))))
+
+
+def out_window(state: GameState) -> CallWindow | None:
+    """The open call window on a last card (:func:`last_card_called`), if any."""
+    window = game_extra(state).call_window
+    return window if window is not None and window.out else None
 
 
 def close_window(state: GameState) -> GameState:
@@ -127,7 +148,14 @@ def verify_draw(state: GameState, action: Draw) -> None:
 def apply_draw(state: GameState, action: Draw) -> Result:
     """Draw the top card of the stock; an empty stock ends the hand with nobody out ("Wenn
     ... keine Karten mehr im Stapel verdeckter Karten sind, wenn jemand eine Karte ziehen
-    möchte, dann ist das Spiel zu Ende")."""
+    möchte, dann ist das Spiel zu Ende"). While a last card may be called
+    (:func:`out_window`) the draw closes the window uncalled instead: the discarder has
+    gone out and the hand ends ("Wenn ein Spieler ... seine letzte Karte auf den
+    Ablagestapel legt, ist das Spiel sofort beendet")."""
+    window = out_window(state)
+    if window is not None:
+        state, more = end_hand(close_window(state), window.discarder)
+        return state, as_events([WentOut(window.discarder, False), *more])
     if not state.stock:
         return end_hand(close_window(state), None)
     seat = action.seat
@@ -161,12 +189,18 @@ def plan_take(state: GameState, action: TakeDiscard) -> TakePlan:
     and every card above it, the topmost such card in the pile).
 
     An obligation to play the bottom card arises for a deep take, for every take with
-    ``take_must_meld``, and when the hand holds nothing but copies of the top card (a
-    floater's take): rummy-500.de.txt "Da es nicht regelgerecht ist, nur die oberste Karte
-    vom Ablagestapel aufzunehmen und diese sofort wieder abzulegen". The take is refused
+    ``take_must_meld`` or ``take_new_meld`` (rummy-500.de.txt: "Wenn Sie Karten vom
+    Ablagestapel aufnehmen, muss die unterste Karte, die Sie aufnehmen, in einer neuen
+    Auslage aus drei oder mehr Karten verwendet werden": the bottom card of a take of the
+    top card alone is that card), and when the hand holds nothing but copies of the top
+    card (a floater's take): "Da es nicht regelgerecht ist, nur die oberste Karte vom
+    Ablagestapel aufzunehmen und diese sofort wieder abzulegen". The take is refused
     when that card could not be played this turn.
     """
     require_phase(state, Phase.DRAW, "take")
+    window = out_window(state)
+    if window is not None and window.card is not None:
+        raise LastCardCallable(player=state.players[window.discarder], card=str(window.card))
     pile = state.discard
     if not pile:
         raise NothingToDraw()
@@ -183,7 +217,7 @@ def plan_take(state: GameState, action: TakeDiscard) -> TakePlan:
     cards = pile[index:]
     taken = top if len(cards) == 1 else None
     rules = state.rules
-    obliged = (len(cards) > 1 or rules.flag("take_must_meld")
+    obliged = (len(cards) > 1 or top_card_owed(rules)
                or all(c == top for c in hand))
     if not obliged:
         return TakePlan(index, cards, None, taken)
@@ -195,6 +229,14 @@ def plan_take(state: GameState, action: TakeDiscard) -> TakePlan:
             raise PileCardNoNewMeld(card=str(card))
         raise PileCardUnplayable(card=str(card))
     return TakePlan(index, cards, TurnExtra(card, new_meld), taken)
+
+
+def top_card_owed(rules: RuleSet) -> bool:
+    """Whether the top card taken alone must be played this turn: with
+    ``take_must_meld`` ("Diese Regel gilt auch dann, wenn Sie nur die oberste Karte vom
+    Ablagestapel aufnehmen") and with ``take_new_meld`` (the bottom card of every take
+    goes into a new meld)."""
+    return rules.flag("take_must_meld") or rules.flag("take_new_meld")
 
 
 def verify_take(state: GameState, action: TakeDiscard) -> None:
@@ -369,17 +411,23 @@ def verify_discard(state: GameState, action: Discard) -> None:
     if (not left and state.rules.text("going_out") == "unplayable"
             and layoff_readings(action.card, state.melds, seat, meld_rules(state))):
         raise PlayableLastCard(card=str(action.card))
+    # going_out=callable: the last card may be discarded whatever it is; see apply_discard
 
 
 def apply_discard(state: GameState, action: Discard) -> Result:
     """Discard; the last card goes out at once (no call after the hand: "Wenn ein Spieler
     alle seine Karten auslegt oder seine letzte Karte auf den Ablagestapel legt, ist das
-    Spiel sofort beendet"), else the turn passes left and the call window opens."""
+    Spiel sofort beendet"), else the turn passes left and the call window opens. With
+    ``going_out=callable`` a last card that could have been laid off opens the window on
+    it (:func:`last_card_called`): the hand ends only when nobody calls it."""
     seat = action.seat
     left = remove_cards(state.hands[seat], [action.card])
     hands = state.hands_with(seat, left)
     discard = (*state.discard, action.card)
     events: list[object] = [Discarded(seat, action.card)]
+    if not left and last_card_called(state, action.card, seat):
+        return pass_turn(state, seat, action.card, events, hands=hands, discard=discard,
+                         out=True)
     if not left:
         events.append(WentOut(seat, False))
         state, more = end_hand(replace(state, hands=hands, discard=discard), seat)
@@ -402,17 +450,17 @@ def after_play(state: GameState, seat: int, events: list[object]) -> Result:
 
 
 def pass_turn(state: GameState, seat: int, card: Card | None, events: list[object],
-              **changes: object) -> Result:
+              out: bool = False, **changes: object) -> Result:
     """The turn passes to the left and the call window opens for the other seats (with
-    ``calling=last_layoff`` only after a discard; never with ``calling=off``).
-    ``changes``: more fields of the state changed in the same copy (a discard's hand and
-    pile)."""
+    ``calling=last_layoff`` only after a discard; never with ``calling=off``); ``out``: on
+    the discarder's last card (:func:`last_card_called`). ``changes``: more fields of the
+    state changed in the same copy (a discard's hand and pile)."""
     nxt = state.next_seat(seat)
     mode = state.rules.text("calling")
     open_window = mode == "any" or (mode == "last_layoff" and card is not None)
     state = replace(state, current=nxt, phase=Phase.DRAW,
                     turn=_NEW_TURN[not state.has_played[nxt]],
-                    extra=GameExtra(CallWindow(seat, card)) if open_window else _CLOSED,
+                    extra=GameExtra(CallWindow(seat, card, out)) if open_window else _CLOSED,
                     **changes)
     return state, as_events(events)
 

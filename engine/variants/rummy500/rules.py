@@ -4,7 +4,7 @@ shared/rules/rummy-500.de.txt.
 Option values: ``target`` (500), ``jokers`` (on), ``values`` (``standard`` or
 ``5_10_15``), ``take_must_meld`` and ``take_new_meld`` (what a card taken from
 the discard pile obliges), ``calling`` (``any``, ``last_layoff``, ``off``),
-``going_out`` (``any``, ``discard``, ``float``, ``unplayable``) and
+``going_out`` (``any``, ``discard``, ``float``, ``unplayable``, ``callable``) and
 ``win_needs_out``.
 """
 
@@ -50,11 +50,15 @@ OPTIONS: tuple[Option, ...] = (
            choices=("any", "last_layoff", "off")),
     Option("going_out", str, "any",
            "Going out: any (meld every card, or discard the last one), discard (a final "
-           "discard is required), float (melding every card makes you float) or unplayable "
-           "(going out only by discarding a card that could not be played, else float).",
+           "discard is required), float (melding every card makes you float), unplayable "
+           "(going out only by discarding a card that could not be played, else float) or "
+           "callable (a playable last discard may be called by the others, and you float).",
            f"{SOURCE}: muss der Spieler, der alle Karten auslegt, eine Karte auf der Hand "
            "behalten ... Schweben ... Nicht spielbare Karte für Ablagestapel beim Melden aller "
-           "Karten erforderlich", choices=("any", "discard", "float", "unplayable")),
+           "Karten erforderlich ... In einer alternativen Variante wird so gespielt, dass "
+           "jeder andere Spieler \"Rommé!\" rufen und die von Ihnen auf den Ablagestapel "
+           "gelegte Karte melden kann. In diesem Fall werden Sie zu einem \"Schwebenden\"",
+           choices=("any", "discard", "float", "unplayable", "callable")),
     Option("win_needs_out", bool, False,
            "Only the player who goes out with a total of the target or more wins.",
            f"{SOURCE}: Wenn der Spieler, der alle Karten ausgelegt hat, 500 oder mehr Punkte "

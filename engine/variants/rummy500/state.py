@@ -1,8 +1,9 @@
 """Rummy 500's own state: the call window (game extra) and the obligation to play a card
 taken from the discard pile (turn extra), with their exact JSON form.
 
-JSON: the game extra is ``{"call_window": null | {"discarder": 1, "card": "7h" | null}}``;
-the turn extra is ``null`` or ``{"must_play": "7h", "new_meld": false}``.
+JSON: the game extra is ``{"call_window": null | {"discarder": 1, "card": "7h" | null}}``
+(with ``"out": true`` while a last card may be called, ``going_out=callable``); the turn
+extra is ``null`` or ``{"must_play": "7h", "new_meld": false}``.
 """
 
 from __future__ import annotations
@@ -20,14 +21,21 @@ from engine.jsonio import as_bool, as_int, as_mapping, card_from_json, need
 class CallWindow:
     """The interrupt after a turn: any seat but ``discarder`` may call "Rommé!" until the
     next player (``GameState.current``) draws or takes. ``card``: the card just
-    discarded (``None`` after a player floated away without a discard).
+    discarded (``None`` after a player floated away without a discard). ``out``: the
+    card was the discarder's last and could have been laid off (``going_out=callable``):
+    a call on it makes the discarder float, and the hand ends, the discarder out, when
+    the next player draws instead.
 
     rummy-500.de.txt: "dann kann, bevor der nächste Spieler eine Karte zieht, außer dem
-    Spieler, der gerade eine Karte abgelegt hat, jeder Spieler "Rommé!" rufen".
+    Spieler, der gerade eine Karte abgelegt hat, jeder Spieler "Rommé!" rufen"; "In einer
+    alternativen Variante wird so gespielt, dass jeder andere Spieler "Rommé!" rufen und
+    die von Ihnen auf den Ablagestapel gelegte Karte melden kann. In diesem Fall werden Sie
+    zu einem "Schwebenden"".
     """
 
     discarder: int
     card: Card | None
+    out: bool = False
 
 
 @fast_init
@@ -75,9 +83,13 @@ def extra_to_json(extra: Any) -> Any:
     """:class:`GameExtra` / :class:`TurnExtra` / ``None`` as JSON."""
     if isinstance(extra, GameExtra):
         window = extra.call_window
-        return {"call_window": None if window is None else {
-            "discarder": window.discarder,
-            "card": None if window.card is None else str(window.card)}}
+        if window is None:
+            return {"call_window": None}
+        out: dict[str, Any] = {"discarder": window.discarder,
+                               "card": None if window.card is None else str(window.card)}
+        if window.out:
+            out["out"] = True
+        return {"call_window": out}
     if isinstance(extra, TurnExtra):
         return {"must_play": str(extra.must_play), "new_meld": extra.new_meld}
     return None
@@ -101,5 +113,6 @@ def extra_from_json(data: Any, where: str) -> Any:
     at = f"{where}.call_window"
     card_raw = need(win, "card", at)
     card = None if card_raw is None else card_from_json(card_raw, f"{at}.card")
+    out = as_bool(win["out"], f"{at}.out") if "out" in win else False
     return GameExtra(CallWindow(as_int(need(win, "discarder", at), f"{at}.discarder", 0),
-                                card))
+                                card, out))

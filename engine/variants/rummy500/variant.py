@@ -16,7 +16,9 @@ Readings chosen where the text leaves room (also in the README):
 - Floating needs no command: a player who melds the last card floats at once, and the
   turn passes.
 - ``going_out=unplayable``: a playable last discard is refused outright (the "force
-  them to take it back" reading).
+  them to take it back" reading); ``going_out=callable`` is the text's alternative: the
+  discard opens a call window on it, the others may call it and the discarder floats;
+  uncalled, the next player's draw ends the hand with the discarder out.
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ def public_extra(state: GameState) -> PublicExtra:
         () if window is None else (*range(window.discarder),
                                    *range(window.discarder + 1, len(hands))),
         owed.must_play if playing and isinstance(owed, TurnExtra) else None,
-        tuple(s for s, hand in enumerate(hands) if not hand)
+        tuple(s for s, hand in enumerate(hands)
+              if not hand and not (window is not None and window.out and s == window.discarder))
         if playing and not all(hands) else (),
         melded_points(state.rules, state.melds, len(hands)))

@@ -1,12 +1,14 @@
 """Quick paths of the Romanian planner and opening search, held against slower ones.
 
 The going-out planner's quick test (engine/variants/romanian/plan.py ``_loose``):
-before the search it rejects racks where two tiles (or the tile that may not be the
+before the walk it rejects racks where two tiles (or the tile that may not be the
 discard) fit no meld of the rack and no lay-off. It is a necessary condition only:
-whenever the full search finds a plan, the quick test lets the rack through. The opening
-with the taken discard (engine/variants/romanian/opening.py ``opening_with``) searches
-packed racks; a brute force over the rack's melds is its oracle. The opening list's
-quick test (``may_open``) is held against the list built without it.
+whenever the walk (engine/variants/romanian/cover.py) finds a way out, the quick test
+lets the rack through. The opening with the taken discard
+(engine/variants/romanian/opening.py ``opening_with``) searches packed racks; a brute
+force over the rack's melds is its oracle, and so is the independent brute force of
+``cover_oracle``. The opening list's quick test (``may_open``) is held against the list
+built without it.
 
 romanian-rummy.de.txt: "Um das Spiel zu gewinnen, muss man alle Steine, die man noch
 hat, melden bis auf einen Stein – dieser letzte Stein muss abgelegt werden."
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations, combinations_with_replacement
+from itertools import combinations_with_replacement
 from unittest.mock import patch
 
 from hypothesis import given, settings
@@ -25,7 +27,8 @@ from hypothesis import strategies as st
 import engine.variants.romanian.opening as opening_module
 from engine.candidates import candidate_melds
 from engine.cards import JOKER, TILE_COLOURS, Card, parse_cards
-from engine.melds import CardSpec, Meld, MeldKind, extend_readings, rank_at, readings
+from engine.melds import CardSpec, readings
+from engine.variants.romanian.cover import cover
 from engine.variants.romanian.melds import MELD_RULES
 from engine.variants.romanian.opening import (
     may_open,
@@ -35,20 +38,14 @@ from engine.variants.romanian.opening import (
     qualifies,
 )
 from engine.variants.romanian.plan import (
-    SEARCH_BUDGET,
     PlanContext,
-    _cached_plan,
-    _items,
-    _lays_off_in_parts,
     _loose,
-    _run_groups,
-    _splits,
     going_out_plan,
-    layoff_groups,
     new_melds,
-    reached_melds,
-    specs_of,
 )
+from engine.variants.romanian.state import Obligation
+
+from .cover_oracle import has_cover
 
 # Two colours and numbers 9..13 and 1: racks from this pool often have a way out.
 POOL = [Card(rank, colour) for colour in TILE_COLOURS[:2] for rank in (1, 9, 10, 11, 12, 13)]
@@ -74,10 +71,10 @@ def test_the_quick_test_never_refuses_a_rack_with_a_way_out(
     melds = _table() if table else ()
     ctx = PlanContext(melds=melds, seat=0, targets=tuple(range(len(melds))),
                       threshold=threshold, keep=rack[0] if keep else None)
-    searched = _cached_plan(tuple(sorted(rack, key=lambda c: c.sort_key)), ctx, SEARCH_BUDGET)
-    if searched is not None:
+    walked = cover(rack, melds, ctx.targets, need=threshold, keep=ctx.keep)
+    if walked is not None:
         assert _may_go_out(rack, ctx)
-    assert going_out_plan(rack, ctx) == searched
+    assert (going_out_plan(rack, ctx) is None) == (walked is None)
 
 
 def test_the_quick_test_refuses_two_loose_tiles_and_a_loose_kept_tile() -> None:
@@ -159,26 +156,6 @@ def test_an_opening_that_leaves_only_the_taken_tiles_twin_is_none() -> None:
     assert opening_with(more, 0, 25, more[3]) is not None
 
 
-RUN_POOL = [Card(rank, colour) for colour in TILE_COLOURS[:2] for rank in range(1, 14)]
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.lists(st.sampled_from([*RUN_POOL, JOKER]), min_size=8, max_size=24))
-def test_a_long_run_splits_exactly_when_both_parts_read_as_runs(rack: list[Card]) -> None:
-    """The planner leaves out a run of six or more tiles that cuts into two runs the rules
-    accept (the parts cover the same tiles); counting real tiles and Jolys per part says
-    the same as reading both parts ("mindestens doppelt so viele echte Steine ... wie
-    Jolys")."""
-    for meld in new_melds(rack, 0):
-        if meld.kind is not MeldKind.RUN or len(meld.cards) < 6:
-            continue
-        specs = specs_of(meld)
-        read = any(len(readings(specs[:cut], 0, MELD_RULES)) == 1
-                   and len(readings(specs[cut:], 0, MELD_RULES)) == 1
-                   for cut in range(3, len(specs) - 2))
-        assert _splits(specs) == read
-
-
 def _new_melds_by_readings(hand: list[Card], seat: int) -> list:
     """The oracle of :func:`new_melds`: the candidate melds read back one by one, plus runs
     of real tiles with one tile's place taken by a Joly, each kept with one reading."""
@@ -203,115 +180,6 @@ def test_the_new_melds_are_built_as_the_readings_read_them(rack: list[Card], sea
     thousands): the same melds in the same order as reading every group, the runs with a
     Joly in the place of a held tile included, Joly ratio and the 1 high or low kept."""
     assert new_melds(rack, seat) == _new_melds_by_readings(rack, seat)
-
-
-def _run_groups_by_readings(meld: Meld, held: tuple[int, ...], jolys: int) -> list:
-    """The oracle of the run lay-off groups: every extension at either end whose tiles
-    the rack holds or its Jolys stand for, kept when :func:`extend_readings` reads it one
-    way."""
-    colour = meld.cards[0].face.suit
-    start = meld.cards[0].face.rank
-    end = start + len(meld.cards) - 1
-    out = []
-    for left in range(start):
-        for right in range(15 - end):
-            if left + right == 0:
-                continue
-            tiles = [Card(rank_at(p), colour)
-                     for p in [*range(start - left, start), *range(end + 1, end + 1 + right)]]
-            for size in range(jolys + 1):
-                for chosen in combinations(range(len(tiles)), size):
-                    if any(not held[t.rank - 1] for i, t in enumerate(tiles) if i not in chosen):
-                        continue
-                    combo = tuple(CardSpec(JOKER, t) if i in chosen else CardSpec(t)
-                                  for i, t in enumerate(tiles))
-                    if len(extend_readings(meld, combo, meld.owner, MELD_RULES)) == 1:
-                        out.append(combo)
-    return out
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.integers(1, 12), st.integers(3, 13), st.lists(st.integers(0, 20), max_size=2),
-       st.lists(st.booleans(), min_size=13, max_size=13), st.integers(0, 2))
-def test_the_run_lay_offs_are_the_ones_the_readings_accept(
-        first: int, size: int, joly_places: list[int], held: list[bool], jolys: int) -> None:
-    """Run lay-off groups are counted, not read back: Joly ratio (table and new tiles),
-    the 1 low or high, the run of all thirteen numbers only where the table run holds the
-    1 (1..13 also reads 2..13-1)."""
-    positions = [p for p in range(first, first + size) if p <= 14]
-    colour = TILE_COLOURS[first % 4]
-    specs = tuple(CardSpec(JOKER, Card(rank_at(p), colour)) if n in joly_places
-                  else CardSpec(Card(rank_at(p), colour)) for n, p in enumerate(positions))
-    found = readings(specs, 1, MELD_RULES)
-    if len(found) != 1:
-        return
-    run = found[0]
-    holding = tuple(int(h) for h in held)
-    assert list(_run_groups(run, holding, jolys)) == _run_groups_by_readings(run, holding, jolys)
-
-
-# One colour all along, a run in its middle: long lay-off groups at both ends.
-LONG_POOL = [*parse_cards("r1 r2 r3 r4 r8 r9 r10 r11 r12 r13 y6 b6"), JOKER]
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from([*LONG_POOL, *LONG_POOL]), min_size=2, max_size=12),
-       st.sampled_from([None, 25, 50]), st.booleans(), st.booleans())
-def test_pruned_items_never_lose_a_way_out(rack: list[Card], threshold: int | None,
-                                           joly_on_table: bool, keep: bool) -> None:
-    """The planner leaves out long runs that cut in two and long lay-off groups whose
-    outer part is a meld of its own; with every item kept a plan exists exactly when it
-    does with the pruned items (the budget is far from reached on racks this size)."""
-    run = "r5 jk=r6 r7" if joly_on_table else "r5 r6 r7"
-    melds = (readings(tuple(CardSpec.parse(t) for t in run.split()), 0, MELD_RULES)[0],)
-    ctx = PlanContext(melds=melds, seat=0, targets=(0,), threshold=threshold,
-                      keep=rack[0] if keep else None)
-    hand = tuple(sorted(rack, key=lambda c: c.sort_key))
-    pruned = _cached_plan(hand, ctx, 10 * SEARCH_BUDGET)
-    every = _cached_plan(hand, ctx, 10 * SEARCH_BUDGET, every_item=True)
-    assert (pruned is None) == (every is None)
-
-
-def test_a_long_lay_off_is_left_to_a_shorter_one_and_a_new_run() -> None:
-    """r8..r12 on r5 r6 r7: r8 laid off and r9 r10 r11 r12 melded make the same way out,
-    so the five-tile lay-off is no item; with it pruned the plan still goes out."""
-    melds = (readings(tuple(CardSpec.parse(t) for t in ["r5", "r6", "r7"]), 0, MELD_RULES)[0],)
-    ctx = PlanContext(melds=melds, seat=0, targets=(0,))
-    hand = tuple(parse_cards("r8 r9 r10 r11 r12 b6"))
-    lay_offs = [i.specs for i in _items(hand, ctx) if i.target == 0]
-    every = [i.specs for i in _items(hand, ctx, every_item=True) if i.target == 0]
-    five = tuple(CardSpec.parse(t) for t in ["r8", "r9", "r10", "r11", "r12"])
-    assert five in every and five not in lay_offs
-    plan = _cached_plan(hand, ctx, SEARCH_BUDGET)
-    assert plan is not None and plan.discard == parse_cards("b6")[0]
-
-
-def _run_meld(text: str):
-    return readings(tuple(CardSpec.parse(t) for t in text.split()), 0, MELD_RULES)[0]
-
-
-def _specs(text: str) -> tuple[CardSpec, ...]:
-    return tuple(CardSpec.parse(t) for t in text.split())
-
-
-def test_a_lay_off_is_cut_only_where_both_parts_are_legal() -> None:
-    """The outer part must be one of the rack's melds, and the near part a lay-off the rules
-    accept alone (two real tiles per Joly, the table run's counted)."""
-    run = _run_meld("r5 r6 r7")
-    melded = {_specs("r10 r11 r12")}
-    assert _lays_off_in_parts(run, _specs("r8 r9 r10 r11 r12"), melded)
-    assert not _lays_off_in_parts(run, _specs("r8 r9 r10 r11 r12"), set())
-    # jk=r8 jk=r9 alone on r5 r6 r7: three real tiles, two Jolys
-    assert not _lays_off_in_parts(run, _specs("jk=r8 jk=r9 r10 r11 r12"), melded)
-    assert _lays_off_in_parts(run, _specs("jk=r8 jk=r9 r10 r11 r12"),
-                              {_specs("jk=r9 r10 r11 r12")})
-
-
-def test_the_outer_part_may_be_below_the_run() -> None:
-    """r1 r2 r3 below r4 r5 r6 and r7 above: r7 laid off, r1 r2 r3 melded."""
-    run = _run_meld("r4 r5 r6")
-    assert _lays_off_in_parts(run, _specs("r1 r2 r3 r7"), {_specs("r1 r2 r3")})
-    assert not _lays_off_in_parts(run, _specs("r1 r2 r3 r7"), {_specs("r2 r3 r7")})
 
 
 # Tiles of three colours and all numbers with Jolys: racks that open and racks that do not.
@@ -371,24 +239,17 @@ def test_the_quick_opening_test_counts_only_tiles_some_meld_might_hold() -> None
     assert may_open(parse_cards("r11 r12 r13 y10 b7 k2"), 30)
 
 
-# Table melds with every kind of open end: runs from the 1 and to the 1 after the 13, a
-# run with a Joly at its end, a set of three with room and a full set of four.
-REACH_TABLE = ("r1 r2 r3", "y11 y12 y13 y1", "b5 b6 jo=b7", "k9 k10 k11 k12", "r8 y8 b8",
-               "r4 y4 b4 k4")
-REACH_POOL = [Card(rank, colour) for colour in TILE_COLOURS for rank in range(1, 14)]
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from([*REACH_POOL, JOKER]), min_size=1, max_size=20))
-def test_the_melds_a_rack_cannot_reach_take_no_lay_off(rack: list[Card]) -> None:
-    """"Man darf ... Steine an bestehende Meldungen anlegen": a lay-off group extends a
-    table meld at an open end, so the planner skips the melds that no tile of the rack
-    reaches (``reached_melds``); every meld with a lay-off group from the rack
-    (``layoff_groups``) is among those it keeps."""
-    table = tuple(readings(tuple(CardSpec.parse(w) for w in group.split()), 1, MELD_RULES)[0]
-                  for group in REACH_TABLE)
-    stock = Counter(rack)
-    reached = reached_melds(stock, table)
-    for index, meld in enumerate(table):
-        if layoff_groups(meld, stock, 0):
-            assert index in reached, (index, sorted(rack, key=lambda c: c.sort_key))
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from([*MIXED_POOL[:26], JOKER]), min_size=3, max_size=10),
+       st.sampled_from([15, 25, 35, 50]), st.data())
+def test_the_opening_search_is_exact(hand: list[Card], threshold: int,
+                                     data: st.DataObject) -> None:
+    """The opening search has no step budget: it finds an opening (holding the taken tile,
+    leaving a tile other than its twins) exactly when the independent brute force over
+    every split of the rack does ("Bei den Meldungen muss mindestens eine eine Folge sein;
+    Der Gesamtwert der Meldungen muss mindestens 50 Punkte betragen")."""
+    tile = data.draw(st.sampled_from(hand))
+    assert (opening_with(hand, 0, threshold, tile) is not None) == has_cover(
+        hand, need=threshold, keep=tile, owed=Obligation("opening", tile), one_left=False)
+    assert may_open_at_all(hand, 0, threshold) == has_cover(hand, need=threshold,
+                                                            one_left=False)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from engine.events import Discarded
+from engine.game import legal_actions
 from engine.state import Phase
+from engine.variants.romanian.actions import AnnounceFaceUp
 from engine.variants.romanian.events import (
     DoublaAnnounced,
     DoublaAnswered,
@@ -13,7 +15,7 @@ from engine.variants.romanian.events import (
 )
 from engine.views import view_for
 
-from .conftest import Factory
+from .conftest import Factory, Rummy
 
 HANDS = ["r7 r7 r2 y5 b9 k13 k1", "k12 k12 y3 y4 b8", "y13 b13 r3 r4 r5"]
 
@@ -104,3 +106,47 @@ def test_without_the_step_the_twin_is_announced_by_itself(romanian: Factory) -> 
     assert game.extra.preplay is None
     assert game.extra.announced == (False, False, True)
     game.refuse("doubla", "romanian_preplay_over")
+
+
+def test_the_twin_is_announced_until_the_own_first_turn_begins(romanian: Factory) -> None:
+    """"kann man das vor seinem ersten Spiel ansagen" (reading: "Spiel" is the seat's own
+    first turn). cem, dealt the twin of the face-up b13, keeps quiet in the pre-play step;
+    after ana's opening discard and ben's turn he may still announce it when his own
+    first turn comes, before he draws. Drawn, it is too late; and a seat whose first turn
+    is over may not announce. The first player may announce before the opening discard."""
+    game = romanian(HANDS, face_up="b13", stock="y9 y10 k6 k7 b3 b4", preplay=True)
+    for _ in range(3):
+        game.play("ready")
+    assert game.state.current == 0
+    game.refuse("announce", "romanian_no_twin")
+    game.play("discard r2")
+    assert AnnounceFaceUp(1) not in legal_actions(game.state, 1)
+    game.play("draw")
+    game.play("discard " + game.hand(1)[0])
+    assert AnnounceFaceUp(2) in legal_actions(game.state, 2)
+    late = Rummy(game.state)
+    late.play("draw")
+    late.refuse("announce", "romanian_announce_too_late")
+    assert AnnounceFaceUp(2) not in legal_actions(late.state, 2)
+    assert game.play("announce") == (FaceUpAnnounced(2, game.extra.face_up),)
+    assert game.extra.announced == (False, False, True)
+    game.play("draw")
+    assert game.extra.played == (True, True, False)
+
+
+def test_a_seat_whose_first_turn_is_over_announces_no_more(romanian: Factory) -> None:
+    """cem lets his first turn pass without announcing the twin: his second turn is no
+    time to announce it ("vor seinem ersten Spiel")."""
+    game = romanian(HANDS, face_up="b13", stock="y9 y10 k6 k7 b3 b4", preplay=True)
+    for _ in range(3):
+        game.play("ready")
+    game.play("discard r2")
+    for _ in range(2):
+        game.play("draw")
+        game.play("discard " + game.hand(game.state.current)[0])
+    assert game.extra.played == (True, True, True)
+    game.play("draw")
+    game.play("discard " + game.hand(0)[0])
+    game.play("draw")
+    game.play("discard " + game.hand(1)[0])
+    game.refuse("announce", "romanian_announce_too_late")

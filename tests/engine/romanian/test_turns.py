@@ -4,7 +4,7 @@ renewed wall (romanian-rummy.de.txt)."""
 from __future__ import annotations
 
 from engine.actions import TakeDiscard
-from engine.cards import parse_card
+from engine.cards import parse_card, parse_cards
 from engine.events import HandEnded, StockRenewed, TookDiscard
 from engine.game import legal_actions
 from engine.state import Phase
@@ -50,18 +50,26 @@ def test_any_tile_of_the_row_with_every_tile_after_it(romanian: Factory) -> None
     game.play("discard b13")
 
 
-def test_a_discarded_joly_stays_in_the_row(romanian: Factory) -> None:
+def test_a_discarded_joly_is_taken_with_two_rack_tiles(romanian: Factory) -> None:
     """"Wenn man zwei Steine auf seinem Ständer hat, mit denen man einen Satz oder eine Folge
     mit irgendeinem Stein der abgelegten Steine vervollständigen kann, darf man diesen Stein
-    aufnehmen": the two rack tiles share the row tile's number or colour (README reading),
-    so a Joly in the row is not taken, even next to y2 y4; b7 with k7 r7 is."""
+    aufnehmen" and "Ein Joly kann anstelle irgendeines Steines stehen": y2 y4 make a run
+    with the Joly (as y3), so it is taken with the tiles after it and owed at once; a rack
+    whose real tiles make no meld with a Joly (y2 k7 b13 and a Joly) may not take it."""
     game = romanian(["y2 y4 k7 r7 b13", "b2 b3"], stock="r5 r6")
     game.setup(current=0, melds=OPEN, discard="k9 jk b7 y3")
-    game.refuse("take jk", "romanian_no_row_meld")
     legal = legal_actions(game.state, 0)
-    assert TakeDiscard(0, parse_card("jk")) not in legal
+    assert TakeDiscard(0, parse_card("jk")) in legal
     assert TakeDiscard(0, parse_card("b7")) in legal
     assert TakeDiscard(0, parse_card("y3")) not in legal  # the previous discard: plain take
+    game.play("take jk")
+    assert game.state.discard == parse_cards("k9")
+    game.refuse("discard b13", "romanian_obligation")
+    game.play("meld y2 jk=y3 y4")
+    lonely = romanian(["y2 k7 b13 jk", "b2 b3"], stock="r5 r6")
+    lonely.setup(current=0, melds=OPEN, discard="k9 jk b7 y3")
+    lonely.refuse("take jk", "romanian_no_row_meld")
+    assert TakeDiscard(0, parse_card("jk")) not in legal_actions(lonely.state, 0)
 
 
 def test_the_row_only_after_an_opening_in_an_earlier_turn(romanian: Factory) -> None:

@@ -5,14 +5,19 @@ ausgelegt werden")."""
 
 from __future__ import annotations
 
-from engine.actions import LayOff
+from engine.actions import Draw, LayOff
 from engine.cards import parse_card
 from engine.errors import CannotDiscardTaken, FinalDiscardRequired
 from engine.events import GameEnded, HandEnded, WentOut
 from engine.game import legal_actions
 from engine.melds import CardSpec
 from engine.state import Phase
-from engine.variants.rummy500.errors import PileCardUnplayable, PlayableLastCard
+from engine.variants.rummy500.actions import CallRummy
+from engine.variants.rummy500.errors import (
+    LastCardCallable,
+    PileCardUnplayable,
+    PlayableLastCard,
+)
 from engine.variants.rummy500.events import Floated
 from engine.variants.rummy500.state import CallWindow
 from engine.views import view_for
@@ -204,3 +209,95 @@ def test_floater_takes_several_cards_and_keeps_one(deal500: Deal500) -> None:
             "ana: take ks", "ana: meld js qs ks", "ana: discard 4d")
     assert game.hand("ana") == ["9c"] and game.state.current == 1
     assert view_for(game.state, 1).table.extra.floating == ()
+
+
+# --- going_out=callable: "In einer alternativen Variante ... 'Rommé!' rufen" ------------
+
+CALLABLE = ("rummy-500.de.txt: \"Wenn Sie versuchen, alle Karten auszulegen, indem Sie eine "
+            "spielbare Karte auf den Ablagestapel legen, kann ein Spieler, der das merkt, Sie "
+            "dazu zwingen, dass Sie die auf den Ablagestapel gelegte Karte wieder aufnehmen und "
+            "melden. In einer alternativen Variante wird so gespielt, dass jeder andere Spieler "
+            "\"Rommé!\" rufen und die von Ihnen auf den Ablagestapel gelegte Karte melden kann. "
+            "In diesem Fall werden Sie zu einem \"Schwebenden\"")
+
+
+def _last_card_discarded(deal500: Deal500, **options: object) -> Game:
+    """ana melds all but the 10h, which she could lay off on her 7h 8h 9h, and discards it."""
+    game = deal500(OUT_HANDS, "ks", OUT_STOCK, going_out="callable", **options)
+    game.do("ana: draw", "ana: meld 7h 8h 9h | 2c 2d 2s 2h")
+    events = game.do("ana: discard 10h")
+    assert not any(isinstance(e, WentOut | HandEnded) for e in events)
+    return game
+
+
+def test_callable_a_playable_last_discard_may_be_called(deal500: Deal500) -> None:
+    """The playable last discard opens a call window on it (nobody has gone out yet): the
+    next player may not take it, any other player may call it and play it, and ana floats:
+    "In diesem Fall werden Sie zu einem Schwebenden"."""
+    game = _last_card_discarded(deal500)
+    extra = view_for(game.state, 1).table.extra
+    assert extra.call_window == CallWindow(0, parse_card("10h"), True)
+    assert extra.floating == () and extra.may_call == (1, 2)
+    error = game.refuse("ben: take", LastCardCallable)
+    assert error.params == {"player": "ana", "card": "10h"}
+    assert legal_actions(game.state, 1)[0] == Draw(1)
+    assert CallRummy(2, parse_card("10h")) in legal_actions(game.state, 2)
+    events = game.do("cem: call 10h")
+    assert Floated(0) in events and game.state.current == 2
+    game.do("cem: layoff 10h 1", "cem: discard 4c")
+    assert game.state.current == 0 and game.hand("ana") == []
+    assert view_for(game.state, 1).table.extra.floating == (0,)
+
+
+def test_callable_uncalled_the_discard_goes_out(deal500: Deal500) -> None:
+    """Nobody calls: when the next player draws, the window closes and ana has gone out
+    with her last discard ("Wenn ein Spieler ... seine letzte Karte auf den Ablagestapel
+    legt, ist das Spiel sofort beendet"); ben's draw is not made."""
+    game = _last_card_discarded(deal500)
+    events = game.do("ben: draw")
+    assert events[0] == WentOut(0, False)
+    assert game.state.phase is Phase.HAND_OVER and len(game.hand("ben")) == 7
+    melded = 7 + 8 + 9 + 2 * 4  # 7h 8h 9h, 2c 2d 2s 2h: ana's points on the table
+    assert game.state.results[-1].scores[0] == melded
+
+
+def test_callable_the_floater_plays_on_and_scores_its_melds(deal500: Deal500) -> None:
+    """After the call ana floats: her next turn she draws (4s, which fits no meld) and
+    discards it to go out; she scores her melds (the 10h scores for ben, who laid it off)
+    and nothing counts against her."""
+    game = _last_card_discarded(deal500)
+    game.do("ben: call 10h", "ben: layoff 10h 1", "ben: discard 5s", "cem: draw",
+            "cem: discard 3c")
+    assert view_for(game.state, 0).table.extra.floating == (0,)
+    game.do("ana: draw")
+    assert game.hand("ana") == ["4s"]
+    events = game.do("ana: discard 4s")
+    assert isinstance(events[1], WentOut) and game.state.phase is Phase.HAND_OVER
+    result = game.state.results[-1]
+    assert result.winner == 0 and result.points[0] == 0
+    assert result.scores[0] == 7 + 8 + 9 + 2 * 4
+    assert result.scores[1] == 10 - sum((6, 3, 10, 10, 10, 10))  # ben: 10h on the table
+
+
+def test_callable_an_unplayable_last_discard_goes_out_at_once(deal500: Deal500) -> None:
+    """Only a card that could have been laid off may be called: an unplayable last card
+    goes out as always, and with calling=off nobody may call, so the discard goes out."""
+    hands = ["7h 8h 9h 2c 2d 2s kc", *OUT_HANDS[1:]]
+    game = deal500(hands, "ks", OUT_STOCK, going_out="callable")
+    game.do("ana: draw", "ana: meld 7h 8h 9h | 2c 2d 2s 2h")
+    events = game.do("ana: discard kc")
+    assert isinstance(events[1], WentOut) and game.state.phase is Phase.HAND_OVER
+    off = deal500(OUT_HANDS, "ks", OUT_STOCK, going_out="callable", calling="off")
+    off.do("ana: draw", "ana: meld 7h 8h 9h | 2c 2d 2s 2h")
+    events = off.do("ana: discard 10h")
+    assert isinstance(events[1], WentOut)
+
+
+def test_callable_a_lay_off_call_leaves_the_turn_order(deal500: Deal500) -> None:
+    """With calling=last_layoff the caller lays the card off at once and ben, who was to
+    draw, still draws; ana floats."""
+    game = _last_card_discarded(deal500, calling="last_layoff")
+    events = game.do("cem: call 10h 1")
+    assert Floated(0) in events and game.state.current == 1
+    game.do("ben: draw")
+    assert game.state.phase is Phase.PLAY and game.hand("ana") == []

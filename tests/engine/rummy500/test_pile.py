@@ -180,3 +180,19 @@ def test_option_new_meld_refuses_a_take_for_a_lay_off_only(deal500: Deal500) -> 
         else:
             game.do("ana: take", "ana: layoff 9h 1", "ana: discard kc")
             assert game.meld(1) == "6h 7h 8h 9h"
+
+
+def test_option_new_meld_owes_the_top_card_taken_alone(deal500: Deal500) -> None:
+    """take_new_meld alone: "Wenn Sie Karten vom Ablagestapel aufnehmen, muss die unterste
+    Karte, die Sie aufnehmen, in einer neuen Auslage aus drei oder mehr Karten verwendet
+    werden" -- a take of the top card alone has that card at its bottom. ana may take the
+    7s only because 7h 7d meld with it, and must meld it before she discards; cem, with
+    nothing to meld the 8d with, may not take it (nor is the take listed)."""
+    hands = ["7h 7d 2c 3s 9d jc kh", "4h 5d 8s 10c qd ks as", "2h 3c 6d 9s jh qc kd"]
+    game = deal500(hands, "7s", "5c 6h 8c 4s", dealer=2, take_new_meld=True)
+    assert TakeDiscard(0) in legal_actions(game.state, 0)
+    game.do("ana: take")
+    game.refuse("ana: discard 2c", MustPlayPileCard)
+    game.do("ana: meld 7h 7d 7s", "ana: discard 2c", "ben: draw", "ben: discard 5c")
+    game.refuse("cem: take", PileCardNoNewMeld)
+    assert TakeDiscard(2) not in legal_actions(game.state, 2)

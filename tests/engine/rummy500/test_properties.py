@@ -42,7 +42,7 @@ option_sets = st.fixed_dictionaries({}, optional={
     "take_must_meld": st.booleans(),
     "take_new_meld": st.booleans(),
     "calling": st.sampled_from(["any", "last_layoff", "off"]),
-    "going_out": st.sampled_from(["any", "discard", "float", "unplayable"]),
+    "going_out": st.sampled_from(["any", "discard", "float", "unplayable", "callable"]),
     "win_needs_out": st.booleans(),
 })
 games = st.tuples(st.sampled_from(["standard", "original", "book"]), option_sets,
