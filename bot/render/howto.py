@@ -320,7 +320,14 @@ _R500: dict[str, tuple[_Part, ...]] = {
                  "allowed."), when=_is("going_out", "discard")),
         _Part(N_("Melding every card makes you float: play goes on, and in your next turn "
                  "you go out by drawing and discarding, or melding all but one card."),
-              when=lambda r: r.get("going_out") in ("float", "unplayable")),
+              when=lambda r: r.get("going_out") in ("float", "unplayable", "callable")),
+        _Part(N_("You go out by discarding only a card that no meld on the table could "
+                 "take; a last card that could still be played may not be discarded."),
+              when=_is("going_out", "unplayable")),
+        _Part(N_("If your last discard could still be laid off, any other player may call "
+                 "Rommé! and play it (call 7h); then you float. If nobody calls it, you are "
+                 "out as soon as the next player draws."),
+              when=_is("going_out", "callable")),
     ),
     "scoring": (
         _Part(N_("Cards count: 2 to 10 their number, J Q K 10, ace 15 (1 in A 2 3), joker "

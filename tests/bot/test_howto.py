@@ -84,3 +84,21 @@ def test_topic_words_in_both_languages() -> None:
     with use_locale("de"):
         one = render_how_to_play(make_rules("romanian"), "first_meld")
     assert one.startswith("Die Erstmeldung:") and "50" in one
+
+
+@pytest.mark.parametrize("locale", ["en", "de"])
+def test_each_way_of_going_out_in_rummy_500_is_taught_apart(locale: str) -> None:
+    """rummy-500.de.txt gives five ways to go out (any, a final discard, floating, "Nicht
+    spielbare Karte für Ablagestapel", and "In einer alternativen Variante ... kann jeder
+    andere Spieler "Rommé!" rufen ... Sie werden zu einem "Schwebenden""): the going-out
+    section reads differently for each value of the option."""
+    values = ("any", "discard", "float", "unplayable", "callable")
+    texts = {}
+    with use_locale(locale):
+        for value in values:
+            rules = make_rules("500", None, {"going_out": value})
+            [section] = [s for s in how_to_play(rules) if s.topic == "going_out"]
+            texts[value] = " ".join(section.paragraphs)
+    assert len(set(texts.values())) == len(values), texts
+    call = "rufen 7he" if locale == "de" else "call 7h"
+    assert call in texts["callable"] and call not in texts["unplayable"]
