@@ -25,10 +25,12 @@ import aiosqlite
 
 from bot.ports.message_store import DiscordMessageStore, TelegramMessageStore
 from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
+from bot.ports.roles import RoleLock, hold_forever
 from bot.service.errors import StorageUnavailable, TableFromNewerRelease, UnreadableTable
 from bot.service.model import Table
 from bot.service.repository import (
     ActiveTableExists,
+    DueClaim,
     DuplicateUpdate,
     LogEntry,
     ResultRow,
@@ -465,17 +467,31 @@ class SqliteRepository:
         rows = await self._all("SELECT table_id FROM table_faults WHERE kind = 'quarantined'")
         return [row["table_id"] for row in rows]
 
-    async def claim_due(self, table_id: int, owner: str, now: float, seconds: float) -> bool:
-        """Always True: one process owns a SQLite file (several services on one file, as
-        in the tests, are still kept apart by the version compare-and-set)."""
-        return True
+    async def claim_due(self, owner: str, now: float, seconds: float, limit: int,
+                        exclude: Collection[int] = ()) -> list[DueClaim]:
+        """The due tables, loaded (one query): one process owns a SQLite file, so there
+        is nobody to lease them from (several services on one file, as in the tests, are
+        still kept apart by the version compare-and-set)."""
+        skip = sorted(exclude)
+        marks = ", ".join("?" for _ in skip)
+        extra = f" AND id NOT IN ({marks})" if skip else ""
+        rows = await self._all(
+            "SELECT * FROM tables WHERE status IN ('lobby', 'playing') AND due_at IS NOT NULL "
+            "AND due_at <= ? AND id NOT IN (SELECT table_id FROM table_faults WHERE "
+            "kind = 'quarantined' OR retry_at > ?)" + extra + " ORDER BY due_at LIMIT ?",
+            (now, now, *skip, limit))
+        return [self._claimed(row) for row in rows]
 
-    async def release_due(self, table_id: int, owner: str) -> None:
-        """Nothing to release (see :meth:`claim_due`)."""
+    def _claimed(self, row: Any) -> DueClaim:
+        """A claimed row decoded, or the error that kept it from decoding."""
+        try:
+            return DueClaim(row["id"], self._decode(row))
+        except UnreadableTable as error:
+            return DueClaim(row["id"], None, error)
 
-    async def hold_role(self, role: str) -> bool:
-        """Always True: one process owns a SQLite file."""
-        return True
+    async def take_role(self, role: str) -> RoleLock | None:
+        """Always granted: one process owns a SQLite file."""
+        return await hold_forever(role)
 
 
 def _fields(table: Table) -> dict[str, Any]:

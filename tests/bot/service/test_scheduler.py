@@ -14,6 +14,7 @@ from bot.i18n.errors import localize_error
 from bot.ports.model import ChatKey, Status, TableSettings, UserRef
 from bot.service import scheduler as scheduler_module
 from bot.service.errors import TableFromNewerRelease, UnreadableTable
+from bot.service.model import Table
 from bot.service.service import GameService
 from tests.bot.people import say
 
@@ -58,10 +59,10 @@ async def test_a_failing_and_an_undecodable_table_while_ten_others_keep_moving(
                             "'{\"new_field\": 1}'::jsonb)::text WHERE id = ?")
     real = harness.service.automatic.run_due
 
-    async def run_due(table_id: int) -> bool:
-        if table_id == failing:
+    async def run_due(table: Table) -> bool:
+        if table.id == failing:
             raise RuntimeError("an AI step that raises")
-        return await real(table_id)
+        return await real(table)
 
     monkeypatch.setattr(harness.service.automatic, "run_due", run_due)
     start = await versions(harness, others)
