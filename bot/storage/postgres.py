@@ -49,7 +49,7 @@ from bot.service.errors import StorageUnavailable, TableLocked
 from bot.service.model import Table
 from bot.service.repository import DueClaim
 from bot.storage.database import DatabaseUnusable, migrations, statements
-from bot.storage.repository import SqliteRepository
+from bot.storage.repository import Reader, SqliteRepository
 from bot.storage.roles import PgRoleLock, take_role
 
 log = logging.getLogger(__name__)
@@ -328,6 +328,28 @@ class PostgresRepository(SqliteRepository):
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         try:
             return list(await self._pool.fetch(to_postgres(sql), *params))
+        except Exception as error:
+            fault = storage_fault(error)
+            if fault is None:
+                raise
+            raise fault from error
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[Reader]:
+        """One ``REPEATABLE READ READ ONLY`` transaction on a connection of the pool:
+        every query through the yielded reader sees one snapshot of the database, whatever
+        the workers commit meanwhile (``export-db`` while the bot runs). The statement
+        time limit is lifted for it (a large export). Raises :class:`StorageUnavailable`
+        when the database cannot serve."""
+        try:
+            async with self._pool.acquire() as conn, \
+                    conn.transaction(isolation="repeatable_read", readonly=True):
+                await conn.execute("SET LOCAL statement_timeout = 0")
+
+                async def read(sql: str, params: Sequence[Any] = ()) -> list[Any]:
+                    return list(await conn.fetch(to_postgres(sql), *params))
+
+                yield read
         except Exception as error:
             fault = storage_fault(error)
             if fault is None:

@@ -17,7 +17,7 @@ import logging
 import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Collection, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -43,7 +43,11 @@ from engine.serialize import fraction_to_json, state_from_dict, state_to_dict
 
 log = logging.getLogger(__name__)
 
-__all__ = ["SqliteRepository", "storage_error", "table_from_row"]
+__all__ = ["Reader", "SqliteRepository", "storage_error", "table_from_row"]
+
+Reader = Callable[..., Awaitable[list[Any]]]
+"""``await read(sql, params=())``: the rows of one query inside a
+:meth:`SqliteRepository.snapshot` (each row indexable by column name, with ``keys()``)."""
 
 ROW_FORMAT = 1
 """The format of the ``tables`` rows this release writes (column ``format``). A release
@@ -222,6 +226,31 @@ class SqliteRepository:
         """The rows of one query, between this repository's transactions (for the
         message stores of :mod:`bot.storage.message_store`)."""
         return await self._all(sql, params)
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[Reader]:
+        """One read transaction for several queries (``export-db``): every query through
+        the yielded :data:`Reader` sees the database as it was at the first one, whatever
+        other connections commit meanwhile (SQLite in WAL mode: a deferred transaction's
+        snapshot). This repository's own writes wait until it ends. Raises
+        :class:`StorageUnavailable` when the database cannot be read."""
+        async with self._lock:
+            try:
+                await self._conn.execute("BEGIN DEFERRED")
+            except sqlite3.Error as error:
+                raise storage_error(error) from error
+
+            async def read(sql: str, params: Sequence[Any] = ()) -> list[Any]:
+                try:
+                    return list(await self._conn.execute_fetchall(sql, params))
+                except sqlite3.Error as error:
+                    raise storage_error(error) from error
+
+            try:
+                yield read
+            finally:
+                with contextlib.suppress(Exception):
+                    await self._conn.execute("ROLLBACK")  # read only: nothing to keep
 
     async def execute_one(self, sql: str, params: Sequence[Any] = ()) -> None:
         """One write statement, committed on its own between this repository's

@@ -32,6 +32,7 @@ from bot.service.flow import FlowControl
 from bot.service.model import Table
 from bot.service.repository import LogEntry
 from bot.service.service import GameService
+from bot.storage.database import latest_schema
 from bot.storage.postgres import (
     IDLE_IN_TRANSACTION_TIMEOUT,
     LOCK_TIMEOUT,
@@ -41,6 +42,7 @@ from bot.storage.postgres import (
     session_settings,
 )
 from bot.storage.roles import PgRoleLock, role_key
+from bot.storage.transfer import export_rows, import_rows
 from bot.telegram_bot import TelegramAdapter
 from bot.telegram_bot.adapter import POLLING_ROLE
 from devsupport.pg_server import PgServer
@@ -377,6 +379,46 @@ def _stop_all(workers: list[subprocess.Popen[str]]) -> None:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(timeout=10)
+
+
+async def test_an_export_while_workers_play_imports_into_tables_that_all_replay(
+        pg_server: PgServer, tmp_path: Path) -> None:
+    """``export-db`` while three workers play AI tables: each export is one snapshot, so
+    every table imported from it into an empty database has its log exactly up to its
+    version and replays to its stored state."""
+    url = pg_server.create("export")
+    ids = await _ai_tables(url, 8, deals=8)
+    db = await open_postgres(url)
+    repo = PostgresRepository(db)
+    workers: list[subprocess.Popen[str]] = []
+    exported: list[Path] = []
+    try:
+        for n in range(4):
+            if len(workers) < 3:
+                workers.append(await asyncio.to_thread(_start_worker, url))
+            await asyncio.sleep(0.2)
+            path = tmp_path / f"export{n}.jsonl"
+            with path.open("w", encoding="utf-8") as out:
+                await export_rows(repo, out, latest_schema())
+            exported.append(path)
+    finally:
+        _stop_all(workers)
+        await db.close()
+    moving = 0
+    for n, path in enumerate(exported):
+        target = await open_postgres(pg_server.create(f"import{n}"))
+        imported = PostgresRepository(target)
+        try:
+            await import_rows(imported, path, latest_schema(), postgres=True)
+            for table_id in ids:
+                table = await imported.get_table(table_id)
+                assert table is not None
+                moving += table.status is Status.PLAYING
+                assert table_problems(table, await imported.action_log(table_id)) == []
+        finally:
+            await target.close()
+    print(f"\n{len(exported)} exports during play imported; {moving} tables were mid-game")
+    assert moving  # the exports did overlap the play
 
 
 async def test_a_stopped_worker_does_not_stop_the_due_work_of_the_others(
