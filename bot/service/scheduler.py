@@ -20,6 +20,14 @@ each table's failures kept to that table.
 - **Clock steps.** Pacing compares the wall clock with a monotonic one; when the wall
   clock jumps (by more than :data:`CLOCK_STEP_MIN`) the stored timeline moves with it,
   so a clock set back an hour does not freeze AI tables for an hour.
+- **One timeline keeper.** With several workers on one database, downtime and clock-step
+  compensation and the heartbeats are the work of one of them: the holder of the
+  :data:`TIMELINE_ROLE` (:mod:`bot.ports.roles`; the others try to take it every
+  :data:`TIMELINE_RETRY` seconds, and a worker that takes it over compensates the gap
+  since the last beat). So a clock step is compensated once, not once per worker. On
+  PostgreSQL every worker's clock is the database's
+  (:class:`bot.storage.postgres.DatabaseClock`): a step of one worker's own clock moves
+  nothing.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bot.ports.roles import RoleLock
 from bot.service.clock import Clock
 from bot.service.errors import StorageUnavailable, TableBusy, TableLocked, UnreadableTable
 from bot.service.limits import LEASE_SECONDS
@@ -62,6 +71,12 @@ the stored timeline; smaller ones are ordinary time corrections."""
 MAX_STEPS = 10_000
 """Due tables claimed in one :meth:`Scheduler.run_due_now` call at most (a bound for a
 table that is due again at once after every step, forever)."""
+
+TIMELINE_ROLE = "timeline"
+"""The role of the worker that keeps the stored timeline (see the module docstring)."""
+
+TIMELINE_RETRY = 5.0
+"""Seconds (monotonic) between two attempts of a worker to take the timeline role."""
 
 PRUNE_EVERY = 3600.0
 """Seconds between two prunings of old idempotency keys."""
@@ -111,6 +126,8 @@ class Scheduler:
         #: running, when every change wakes it.
         self._asleep_until: float | None = None
         self._offset: float | None = None
+        self._timeline: RoleLock | None = None
+        self._timeline_tried: float | None = None
 
     # --- time ---------------------------------------------------------------------------
 
@@ -120,9 +137,10 @@ class Scheduler:
         return mono() if mono is not None else time.monotonic()
 
     async def resume(self) -> float:
-        """Start-up: move every active table's timeline by the downtime since the last
-        heartbeat (when longer than :data:`DOWNTIME_MIN`), then beat. Returns the
-        downtime moved (0 when none)."""
+        """Start-up (or taking over the timeline role): move every active table's
+        timeline by the downtime since the last heartbeat (when longer than
+        :data:`DOWNTIME_MIN`), then beat. Returns the downtime moved in seconds (0 when
+        none). :meth:`run` calls it only while this service keeps the timeline."""
         repo = self.service.repo
         now = self.service.clock.now()
         last = await repo.last_heartbeat()
@@ -136,19 +154,50 @@ class Scheduler:
         self._offset = now - self._monotonic()
         return moved
 
+    @property
+    def keeps_timeline(self) -> bool:
+        """Whether this service holds the :data:`TIMELINE_ROLE` now."""
+        return self._timeline is not None and self._timeline.held
+
+    async def _hold_timeline(self) -> bool:
+        """Hold the timeline role, taking it when it is free (at most one attempt per
+        :data:`TIMELINE_RETRY` seconds); True when held. Raises the repository's
+        :class:`bot.service.errors.StorageUnavailable` when the database is away."""
+        if self.keeps_timeline:
+            return True
+        self._timeline = None
+        now = self._monotonic()
+        if self._timeline_tried is not None and now - self._timeline_tried < TIMELINE_RETRY:
+            return False
+        self._timeline_tried = now
+        self._timeline = await self.service.repo.take_role(TIMELINE_ROLE)
+        if self._timeline is not None:
+            log.info("this worker keeps the timeline (downtime, clock steps, heartbeats)")
+        return self._timeline is not None
+
     async def _check_clock(self) -> None:
-        """Move the stored timeline when the wall clock jumped against the monotonic
-        clock since the last look."""
+        """Move the stored timeline when the clock jumped against the monotonic clock
+        since the last look (the clock synchronised first when it can:
+        :class:`bot.storage.postgres.DatabaseClock`); only the timeline keeper moves it,
+        the others take the new time as it is."""
+        sync = getattr(self.service.clock, "sync", None)
+        if sync is not None:
+            await sync()
         offset = self.service.clock.now() - self._monotonic()
         if self._offset is None:
             self._offset = offset
             return
         jump = offset - self._offset
-        if abs(jump) > CLOCK_STEP_MIN:
-            count = await self.service.repo.shift_timeline(jump)
-            log.warning("the wall clock jumped by %+.0f s: the timeline of %d active "
-                        "tables moved with it", jump, count)
         self._offset = offset
+        if abs(jump) <= CLOCK_STEP_MIN:
+            return
+        if not await self._hold_timeline():
+            log.info("the clock jumped by %+.0f s; the worker keeping the timeline moves "
+                     "it", jump)
+            return
+        count = await self.service.repo.shift_timeline(jump)
+        log.warning("the wall clock jumped by %+.0f s: the timeline of %d active "
+                    "tables moved with it", jump, count)
 
     # --- one pass -----------------------------------------------------------------------
 
@@ -296,7 +345,11 @@ class Scheduler:
         clock = self.service.clock
         try:
             self.quarantined |= set(await repo.quarantined_tables())
-            await self.resume()
+            sync = getattr(clock, "sync", None)
+            if sync is not None:
+                await sync()
+            if await self._hold_timeline():
+                await self.resume()
         except Exception:
             log.exception("resuming after downtime failed; continuing")
         beat_at = self._monotonic()
@@ -304,9 +357,12 @@ class Scheduler:
         trouble = 0
         while not stop.is_set():
             try:
+                if not self.keeps_timeline and await self._hold_timeline():
+                    await self.resume()  # taken over: the gap since the last keeper's beat
+                    beat_at = self._monotonic()
                 await self._check_clock()
                 await self.run_due_now(stop)
-                if self._monotonic() - beat_at >= HEARTBEAT_EVERY:
+                if self.keeps_timeline and self._monotonic() - beat_at >= HEARTBEAT_EVERY:
                     beat_at = self._monotonic()
                     await repo.heartbeat(clock.now())
                 if self._monotonic() - pruned_at >= PRUNE_EVERY:
@@ -335,5 +391,10 @@ class Scheduler:
             self._asleep_until = None
             for waiter in waiters:
                 waiter.cancel()
-        with contextlib.suppress(Exception):
-            await repo.heartbeat(clock.now())
+        if self.keeps_timeline:
+            with contextlib.suppress(Exception):
+                await repo.heartbeat(clock.now())
+        if self._timeline is not None:
+            with contextlib.suppress(Exception):
+                await self._timeline.release()
+            self._timeline = None

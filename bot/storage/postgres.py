@@ -54,7 +54,7 @@ from bot.storage.roles import PgRoleLock, take_role
 
 log = logging.getLogger(__name__)
 
-__all__ = ["CHANGES_CHANNEL", "PgDatabase", "PostgresRepository", "open_postgres"]
+__all__ = ["CHANGES_CHANNEL", "DatabaseClock", "PgDatabase", "PostgresRepository", "open_postgres"]
 
 MIGRATION_LOCK = 0x52756D6D79  # "Rummy": the advisory lock that serialises migrations
 
@@ -96,6 +96,42 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     default sends ``SELECT pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL``,
     one round trip per release, for session state this repository never creates."""
     del conn
+
+
+class DatabaseClock:
+    """The database server's clock as a :class:`bot.service.clock.Clock`, so every worker
+    on one PostgreSQL reckons due times, deadlines and leases with one clock: ``now()`` is
+    this process's monotonic clock plus an offset measured by :meth:`sync` (``SELECT
+    clock_timestamp()``, taken halfway through the round trip). A step of this machine's
+    own wall clock changes nothing; a step of the server's clock shows at the next
+    :meth:`sync` (the scheduler's timeline keeper compensates it once). Before the first
+    sync it is the local wall clock."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+        self._offset = time.time() - time.monotonic()
+
+    def now(self) -> float:
+        """The server's Unix time in seconds, as of the last :meth:`sync`."""
+        return time.monotonic() + self._offset
+
+    def monotonic(self) -> float:
+        """``time.monotonic()``."""
+        return time.monotonic()
+
+    async def sync(self) -> None:
+        """Measure the server's clock again. Raises
+        :class:`bot.service.errors.StorageUnavailable` when the server cannot answer."""
+        began = time.monotonic()
+        try:
+            server = await self._pool.fetchval(
+                "SELECT extract(epoch FROM clock_timestamp())::float8")
+        except Exception as error:
+            fault = storage_fault(error)
+            if fault is None:
+                raise
+            raise fault from error
+        self._offset = float(server) - (began + time.monotonic()) / 2
 
 
 @functools.lru_cache(maxsize=1024)

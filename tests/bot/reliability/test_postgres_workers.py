@@ -473,3 +473,82 @@ async def test_a_stopped_worker_does_not_stop_the_due_work_of_the_others(
         _stop_all(workers)
         holder.terminate()
         await db.close()
+
+
+async def test_a_clock_step_moves_each_deadline_once_whatever_the_number_of_workers(
+        pg_server: PgServer) -> None:
+    """Three services on one database see the same clock step (set back an hour, then
+    forward ten minutes): only the worker keeping the timeline moves the stored
+    deadlines, so a 2-minute turn keeps its 2 minutes (not 2 minutes less three hours)."""
+    url = pg_server.create("clockstep")
+    clock = ManualClock()
+    workers, dbs = await services(url, 3, clock)
+    try:
+        people = People(workers[0])
+        key, ana, ben = ChatKey("pg", "step"), UserRef("pg", "a", "Ana"), UserRef("pg", "b", "Ben")
+        await people.new_table(key, ana, "basic", None, {})
+        await people.join(key, ben)
+        await people.configure(key, ana, {"timer": "2m"})
+        info = await people.start(key, ana)
+        for service in workers:
+            await service.scheduler._check_clock()  # each looks at the clock once
+        keepers = [s.scheduler.keeps_timeline for s in workers]
+
+        async def left() -> float:
+            workers[0].repo._written.clear()
+            table = await workers[0].repo.get_table(info.id)
+            assert table is not None and table.deadline is not None
+            return table.deadline - clock.now()
+
+        before = await left()
+        assert 0 < before <= 120
+        for step in (-3600.0, 600.0):
+            clock.step(step)
+            for service in workers:
+                await service.scheduler._check_clock()
+            assert await left() == pytest.approx(before)
+        assert sum(s.scheduler.keeps_timeline for s in workers) == 1
+        print(f"\ntimeline keepers: {keepers} -> "
+              f"{[s.scheduler.keeps_timeline for s in workers]}")
+    finally:
+        for service in workers:
+            if service.scheduler._timeline is not None:
+                await service.scheduler._timeline.release()
+        for db in dbs:
+            await db.close()
+
+
+def test_a_second_worker_with_the_same_worker_id_is_refused(pg_server: PgServer,
+                                                            tmp_path: Path) -> None:
+    """``rummy-bot run`` with a ``WORKER_ID`` a live worker on the database holds: one
+    line on stderr, exit code 2, before any platform is contacted; with another name the
+    role is free."""
+    url = pg_server.create("names")
+
+    async def hold(name: str) -> asyncpg.Connection:
+        conn = await asyncpg.connect(url)
+        assert await conn.fetchval("SELECT pg_try_advisory_lock($1)", role_key(name))
+        return conn
+
+    loop = asyncio.new_event_loop()
+    try:
+        loop.run_until_complete(_migrated(url))
+        held = loop.run_until_complete(hold("worker:w1"))
+        env = {**os.environ, "DATABASE_URL": url, "WORKER_ID": "w1", "LANG": "C.UTF-8",
+               "TELEGRAM_TOKEN": "123:unused"}
+        for name in ("DATABASE_PATH", "DISCORD_TOKEN", "TELEGRAM_WEBHOOK_URL", "WEB_BASE_URL"):
+            env.pop(name, None)
+        result = subprocess.run([sys.executable, "-m", "bot", "run"], env=env,
+                                cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        assert result.returncode == 2, result.stderr
+        lines = [line for line in result.stderr.splitlines() if line.strip()]
+        assert len(lines) == 1 and "WORKER_ID=w1" in lines[0], result.stderr
+        assert "Traceback" not in result.stderr
+        loop.run_until_complete(held.close())
+    finally:
+        loop.close()
+
+
+async def _migrated(url: str) -> None:
+    db = await open_postgres(url)
+    await db.close()
