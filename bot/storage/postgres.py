@@ -107,9 +107,13 @@ class DatabaseClock:
     :meth:`sync` (the scheduler's timeline keeper compensates it once). Before the first
     sync it is the local wall clock."""
 
+    SYNC_EVERY = 5.0
+    """Seconds (monotonic) before :meth:`sync` measures again; sooner calls return."""
+
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
         self._offset = time.time() - time.monotonic()
+        self._synced: float | None = None
 
     def now(self) -> float:
         """The server's Unix time in seconds, as of the last :meth:`sync`."""
@@ -119,10 +123,13 @@ class DatabaseClock:
         """``time.monotonic()``."""
         return time.monotonic()
 
-    async def sync(self) -> None:
-        """Measure the server's clock again. Raises
+    async def sync(self, force: bool = False) -> None:
+        """Measure the server's clock again (one round trip), unless it was measured less
+        than :attr:`SYNC_EVERY` seconds ago and ``force`` is false. Raises
         :class:`bot.service.errors.StorageUnavailable` when the server cannot answer."""
         began = time.monotonic()
+        if not force and self._synced is not None and began - self._synced < self.SYNC_EVERY:
+            return
         try:
             server = await self._pool.fetchval(
                 "SELECT extract(epoch FROM clock_timestamp())::float8")
@@ -131,7 +138,8 @@ class DatabaseClock:
             if fault is None:
                 raise
             raise fault from error
-        self._offset = float(server) - (began + time.monotonic()) / 2
+        self._synced = time.monotonic()
+        self._offset = float(server) - (began + self._synced) / 2
 
 
 @functools.lru_cache(maxsize=1024)

@@ -36,6 +36,7 @@ from bot.storage.database import latest_schema
 from bot.storage.postgres import (
     IDLE_IN_TRANSACTION_TIMEOUT,
     LOCK_TIMEOUT,
+    DatabaseClock,
     PgDatabase,
     PostgresRepository,
     open_postgres,
@@ -552,3 +553,20 @@ def test_a_second_worker_with_the_same_worker_id_is_refused(pg_server: PgServer,
 async def _migrated(url: str) -> None:
     db = await open_postgres(url)
     await db.close()
+
+
+async def test_the_database_clock_is_the_servers_whatever_this_machines_clock_says(
+        pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:class:`DatabaseClock` tells the server's time; this machine's wall clock set an
+    hour off changes nothing."""
+    db = await open_postgres(pg_server.create("dbclock"))
+    try:
+        clock = DatabaseClock(db.pool)
+        await clock.sync(force=True)
+        real = time.time
+        monkeypatch.setattr(time, "time", lambda: real() + 3600)
+        await clock.sync(force=True)
+        server = await db.pool.fetchval("SELECT extract(epoch FROM clock_timestamp())::float8")
+        assert abs(clock.now() - server) < 1.0
+    finally:
+        await db.close()
