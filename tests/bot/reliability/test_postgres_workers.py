@@ -359,9 +359,11 @@ async def test_polling_fails_over_to_exactly_one_worker(pg_server: PgServer) -> 
                 assert sum(a.polling for a in adapters[1:]) == 1
                 await asyncio.sleep(0.1)
             conflicts = sum(1 for call in tg.calls_to("getUpdates") if call.status == 409)
+            received = sum(a.conflicts for a in adapters)
             print(f"polling resumed after the kill in {resumed:.1f} s; the terminated "
                   f"poller stopped in {stopped:.2f} s, polling resumed in "
-                  f"{resumed_again:.1f} s; 409 conflicts: {conflicts}")
+                  f"{resumed_again:.1f} s; 409 conflicts: {conflicts} answered by the "
+                  f"server, {received} received by a live poller")
             assert conflicts <= 2  # at most the overlap of one takeover each
         finally:
             for adapter, db in workers:
