@@ -195,7 +195,12 @@ class TelegramAdapter:
             role = self._role
             if role is None:
                 await asyncio.sleep(ROLE_RETRY)
-                await self._take_polling(take_role)
+                try:
+                    await self._take_polling(take_role)
+                except Exception as error:  # Telegram away at the start of polling
+                    log.warning("telegram: polling could not start (%s: %s); the role is "
+                                "given up and tried again", type(error).__name__, error)
+                    await self._stop_polling()
                 continue
             await role.lost()
             log.warning("telegram: the polling role is lost; polling stops")
