@@ -370,13 +370,18 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     logging.basicConfig(level=settings.log_level_number,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from bot.runner import NoPlatform, run_bot
+    from bot.runner import NoPlatform, WorkerNameTaken, run_bot
     from bot.storage import DatabaseUnusable
 
     try:
         asyncio.run(run_bot(settings, freeze_heap=True))
     except DatabaseUnusable as error:
         print(_unusable(error), file=sys.stderr)
+        return 2
+    except WorkerNameTaken as error:
+        print(_("Another worker on this database runs as WORKER_ID={name}; give each "
+                "worker its own name, or stop the other one.").format(name=error.worker_id),
+              file=sys.stderr)
         return 2
     except NoPlatform as error:
         print(_("Every platform refused the bot's token ({platforms}); check the tokens in "

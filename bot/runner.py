@@ -31,7 +31,7 @@ from bot.service.collector import freeze_start_up
 from bot.service.compute import WorkerPool
 from bot.service.service import GameService
 from bot.settings import Settings
-from bot.storage.backend import open_storage
+from bot.storage.backend import open_storage, storage_clock
 from bot.storage.feed import PostgresChangeFeed
 from bot.web.config import WebConfig
 from bot.web.frontend import WebFrontEnd
@@ -100,6 +100,15 @@ RETRY_FIRST = 5.0
 RETRY_MAX = 300.0
 
 
+class WorkerNameTaken(Exception):
+    """Another live worker on the database runs under this ``WORKER_ID``: two workers with
+    one name would both own every lease on due work, so this one does not start."""
+
+    def __init__(self, worker_id: str) -> None:
+        super().__init__(worker_id)
+        self.worker_id = worker_id
+
+
 class NoPlatform(Exception):
     """Every configured platform refused the bot (wrong tokens): nothing to run."""
 
@@ -149,6 +158,15 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     db, repo = await open_storage(settings)
+    if settings.worker_id:  # the name is a role: one live worker per name
+        try:
+            name = await repo.take_role(f"worker:{settings.worker_id}")
+        except BaseException:
+            await db.close()
+            raise
+        if name is None:
+            await db.close()
+            raise WorkerNameTaken(settings.worker_id)
     pool = WorkerPool(settings.engine_workers, warm_up=engine_work.warm_up)
     try:
         await pool.start()
@@ -165,6 +183,7 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
                           defaults=TableSettings(timer=settings.default_timer),
                           default_locale=settings.default_locale, compute=pool,
                           budget=settings.engine_budget, worker_id=settings.worker_id,
+                          clock=storage_clock(db),
                           guide=settings.first_game_guide)
     if web is not None:  # the web table shows the tables of every platform
         service.publisher.everywhere.append(web.notifier)

@@ -24,7 +24,6 @@ from bot.service.changes import (
 from bot.service.compute import BudgetExceeded, Compute, Lane, WorkerLost
 from bot.service.limits import (
     HINT_CACHE,
-    LEASE_SECONDS,
     MAX_TURN_ACTIONS,
     QUICK_AFTER_TIMEOUT,
     QUICK_BUDGET,
@@ -48,7 +47,7 @@ class StaleTable(Exception):
 
 class AutomaticSteps:
     """Automatic steps (see the module docstring). ``worker_id``: this service's name in
-    leases on due work."""
+    leases on due work (the scheduler claims with it)."""
 
     def __init__(self, changes: TableChanges, screens: Screens, publisher: Publisher,
                  compute: Compute, budget: float, worker_id: str) -> None:
@@ -69,22 +68,11 @@ class AutomaticSteps:
         now = time.time() if now is None else now
         return await self.repo.prune_updates(now - UPDATE_KEY_SECONDS)
 
-    async def run_due(self, table_id: int) -> bool:
-        """Run the automatic step table ``table_id`` needs now, if any, and show it; True
-        when one ran. Raises whatever the step raised (the scheduler backs the table
-        off)."""
-        now = self.clock.now()
-        if not await self.repo.claim_due(table_id, self.worker_id, now, LEASE_SECONDS):
-            return False  # another worker is on it
-        try:
-            return await self._run_claimed(table_id)
-        finally:
-            await self.repo.release_due(table_id, self.worker_id)
-
-    async def _run_claimed(self, table_id: int) -> bool:
-        table = await self.repo.get_table(table_id)
-        if table is None:
-            return False
+    async def run_due(self, table: Table) -> bool:
+        """Run the automatic step ``table`` (as claimed and loaded by the scheduler:
+        :meth:`bot.service.repository.Repository.claim_due`) needs now, if any, and show
+        it; True when one ran. Raises whatever the step raised (the scheduler backs the
+        table off). The commit of the step ends this worker's lease on it."""
         kind = due_kind(table, self.clock.now())
         if kind is Due.NOTHING:
             return False

@@ -143,6 +143,12 @@ class StorageUnavailable(ServiceError):
     template = "the game could not be saved just now; nothing changed, please try again"
 
 
+class TableLocked(StorageUnavailable):
+    """A row the change needs stayed locked longer than the database's lock timeout (a
+    worker stopped inside a transaction), or a statement ran over its time limit; nothing
+    changed. A person is asked to try again; the scheduler backs off that table only."""
+
+
 class UnreadableTable(ServiceError):
     """The stored table ``table`` cannot be loaded (written by another release, or
     damaged); it is set aside, the operator is told (``rummy-bot faults``) and so is its

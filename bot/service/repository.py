@@ -16,11 +16,13 @@ from typing import Any, Protocol
 
 from bot.ports.message_store import DiscordMessageStore, TelegramMessageStore
 from bot.ports.model import ChatKey
+from bot.ports.roles import RoleLock
 from bot.service.errors import UnreadableTable
 from bot.service.model import Table
 
 __all__ = [
     "ActiveTableExists",
+    "DueClaim",
     "DuplicateUpdate",
     "LogEntry",
     "Repository",
@@ -62,6 +64,17 @@ class ResultRow:
     name: str
     score: Fraction
     won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DueClaim:
+    """A due table claimed for a worker (:meth:`Repository.claim_due`): its id and the
+    ``table`` as loaded, or the ``error`` its row raised when it did not decode
+    (:class:`bot.service.errors.UnreadableTable`; ``table`` is then ``None``)."""
+
+    table_id: int
+    table: Table | None
+    error: UnreadableTable | None = None
 
 
 class Repository(Protocol):
@@ -171,16 +184,20 @@ class Repository(Protocol):
     async def quarantined_tables(self) -> list[int]:
         """Ids of quarantined tables."""
 
-    async def claim_due(self, table_id: int, owner: str, now: float, seconds: float) -> bool:
-        """Claim table ``table_id``'s due step for worker ``owner`` until ``now + seconds``
-        (Unix time); False when another worker holds an unexpired lease on it."""
+    async def claim_due(self, owner: str, now: float, seconds: float, limit: int,
+                        exclude: Collection[int] = ()) -> list[DueClaim]:
+        """Claim and load up to ``limit`` active tables whose automatic step is due at
+        ``now`` (Unix time) for worker ``owner``, earliest first, in one statement: not
+        quarantined, not backing off (a stored fault whose ``retry_at`` is after
+        ``now``), not in ``exclude``, and not leased to another worker for the table's
+        current version. The lease lasts until ``now + seconds`` and ends when the step's
+        commit raises the version. No worker waits for rows another one holds (PostgreSQL:
+        ``FOR UPDATE SKIP LOCKED``); with one process per SQLite file there are no leases."""
 
-    async def release_due(self, table_id: int, owner: str) -> None:
-        """Give up ``owner``'s lease on the table (its step is done)."""
-
-    async def hold_role(self, role: str) -> bool:
-        """Take ``role`` (e.g. ``telegram-polling``) for the rest of this process's life;
-        False when another process holds it. With one process per database: always True."""
+    async def take_role(self, role: str) -> RoleLock | None:
+        """Take ``role`` (e.g. ``telegram-polling``) now, or ``None`` when another live
+        process holds it (:mod:`bot.ports.roles`). With one process per database: always
+        granted."""
 
     @property
     def telegram_messages(self) -> TelegramMessageStore:

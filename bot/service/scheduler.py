@@ -22,6 +22,14 @@ each table's failures kept to that table.
 - **Clock steps.** Pacing compares the wall clock with a monotonic one; when the wall
   clock jumps (by more than :data:`CLOCK_STEP_MIN`) the stored timeline moves with it,
   so a clock set back an hour does not freeze AI tables for an hour.
+- **One timeline keeper.** With several workers on one database, downtime and clock-step
+  compensation and the heartbeats are the work of one of them: the holder of the
+  :data:`TIMELINE_ROLE` (:mod:`bot.ports.roles`; the others try to take it every
+  :data:`TIMELINE_RETRY` seconds, and a worker that takes it over compensates the gap
+  since the last beat). So a clock step is compensated once, not once per worker. On
+  PostgreSQL every worker's clock is the database's
+  (:class:`bot.storage.postgres.DatabaseClock`): a step of one worker's own clock moves
+  nothing.
 """
 
 from __future__ import annotations
@@ -30,13 +38,15 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bot.ports.roles import RoleLock
 from bot.service.clock import Clock
-from bot.service.errors import StorageUnavailable, TableBusy, UnreadableTable
+from bot.service.errors import StorageUnavailable, TableBusy, TableLocked, UnreadableTable
 from bot.service.faults import TableFaults
+from bot.service.limits import LEASE_SECONDS
+from bot.service.model import Table
 from bot.service.repository import Repository
 
 log = logging.getLogger(__name__)
@@ -61,8 +71,15 @@ CLOCK_STEP_MIN = 5.0
 """A jump of the wall clock against the monotonic clock larger than this (seconds) moves
 the stored timeline; smaller ones are ordinary time corrections."""
 
-MAX_PASSES = 1000
-"""Passes over the due tables in one :meth:`Scheduler.run_due_now` call."""
+MAX_STEPS = 10_000
+"""Due tables claimed in one :meth:`Scheduler.run_due_now` call at most (a bound for a
+table that is due again at once after every step, forever)."""
+
+TIMELINE_ROLE = "timeline"
+"""The role of the worker that keeps the stored timeline (see the module docstring)."""
+
+TIMELINE_RETRY = 5.0
+"""Seconds (monotonic) between two attempts of a worker to take the timeline role."""
 
 PRUNE_EVERY = 3600.0
 """Seconds between two prunings of old idempotency keys."""
@@ -73,9 +90,11 @@ class DueWork(Protocol):
 
     repo: Repository
     clock: Clock
+    worker_id: str
 
-    async def run_due(self, table_id: int) -> bool:
-        """Run table ``table_id``'s due step, if any; True when one ran."""
+    async def run_due(self, table: Table) -> bool:
+        """Run the due step of ``table`` (claimed and loaded), if any; True when one
+        ran."""
 
     async def prune_update_keys(self, now: float | None = None) -> int:
         """Forget old idempotency keys; returns how many."""
@@ -113,6 +132,8 @@ class Scheduler:
         #: running, when every change wakes it.
         self._asleep_until: float | None = None
         self._offset: float | None = None
+        self._timeline: RoleLock | None = None
+        self._timeline_tried: float | None = None
 
     # --- time ---------------------------------------------------------------------------
 
@@ -122,9 +143,10 @@ class Scheduler:
         return mono() if mono is not None else time.monotonic()
 
     async def resume(self) -> float:
-        """Start-up: move every active table's timeline by the downtime since the last
-        heartbeat (when longer than :data:`DOWNTIME_MIN`), then beat. Returns the
-        downtime moved (0 when none)."""
+        """Start-up (or taking over the timeline role): move every active table's
+        timeline by the downtime since the last heartbeat (when longer than
+        :data:`DOWNTIME_MIN`), then beat. Returns the downtime moved in seconds (0 when
+        none). :meth:`run` calls it only while this service keeps the timeline."""
         repo = self.service.repo
         now = self.service.clock.now()
         last = await repo.last_heartbeat()
@@ -138,19 +160,50 @@ class Scheduler:
         self._offset = now - self._monotonic()
         return moved
 
+    @property
+    def keeps_timeline(self) -> bool:
+        """Whether this service holds the :data:`TIMELINE_ROLE` now."""
+        return self._timeline is not None and self._timeline.held
+
+    async def _hold_timeline(self) -> bool:
+        """Hold the timeline role, taking it when it is free (at most one attempt per
+        :data:`TIMELINE_RETRY` seconds); True when held. Raises the repository's
+        :class:`bot.service.errors.StorageUnavailable` when the database is away."""
+        if self.keeps_timeline:
+            return True
+        self._timeline = None
+        now = self._monotonic()
+        if self._timeline_tried is not None and now - self._timeline_tried < TIMELINE_RETRY:
+            return False
+        self._timeline_tried = now
+        self._timeline = await self.service.repo.take_role(TIMELINE_ROLE)
+        if self._timeline is not None:
+            log.info("this worker keeps the timeline (downtime, clock steps, heartbeats)")
+        return self._timeline is not None
+
     async def _check_clock(self) -> None:
-        """Move the stored timeline when the wall clock jumped against the monotonic
-        clock since the last look."""
+        """Move the stored timeline when the clock jumped against the monotonic clock
+        since the last look (the clock synchronised first when it can:
+        :class:`bot.storage.postgres.DatabaseClock`); only the timeline keeper moves it,
+        the others take the new time as it is."""
+        sync = getattr(self.service.clock, "sync", None)
+        if sync is not None:
+            await sync()
         offset = self.service.clock.now() - self._monotonic()
         if self._offset is None:
             self._offset = offset
             return
         jump = offset - self._offset
-        if abs(jump) > CLOCK_STEP_MIN:
-            count = await self.service.repo.shift_timeline(jump)
-            log.warning("the wall clock jumped by %+.0f s: the timeline of %d active "
-                        "tables moved with it", jump, count)
         self._offset = offset
+        if abs(jump) <= CLOCK_STEP_MIN:
+            return
+        if not await self._hold_timeline():
+            log.info("the clock jumped by %+.0f s; the worker keeping the timeline moves "
+                     "it", jump)
+            return
+        count = await self.service.repo.shift_timeline(jump)
+        log.warning("the wall clock jumped by %+.0f s: the timeline of %d active "
+                    "tables moved with it", jump, count)
 
     # --- one pass -----------------------------------------------------------------------
 
@@ -161,67 +214,84 @@ class Scheduler:
 
     async def run_due_now(self, stop: asyncio.Event | None = None) -> int:
         """Run every due step until nothing is due now (or ``stop`` is set); returns how
-        many steps ran. Never raises for a table's failure."""
-        ran = 0
-        for _ in range(MAX_PASSES):
-            if stop is not None and stop.is_set():
-                break
-            skip = self.backing_off() | self.quarantined | self._running
-            due = [t for t in await self.service.repo.due_tables(self.service.clock.now())
-                   if t not in skip]
-            if not due:
-                break
-            done = await self._run_batch(due, stop)
-            ran += done
-            if not done:
-                break
-        return ran
-
-    async def _run_batch(self, due: list[int], stop: asyncio.Event | None) -> int:
-        gate = asyncio.Semaphore(self.concurrency)
-        ran = 0
-
-        async def one(table_id: int) -> None:
-            nonlocal ran
-            async with gate:
-                if stop is not None and stop.is_set():
-                    return
-                if await self._guarded(table_id):
-                    ran += 1
-
-        tasks = [asyncio.ensure_future(one(t)) for t in due]
+        many steps ran. Whenever one of the ``concurrency`` slots is free, as many due
+        tables as there are free slots are claimed and loaded in one statement
+        (:meth:`Repository.claim_due`), so one slow table never holds up the others.
+        Never raises for a table's failure; a database that cannot serve at all
+        (:class:`StorageUnavailable`, not a busy row) ends the call: raised once the
+        running steps were cancelled and rolled back."""
+        repo = self.service.repo
+        ran = claimed = 0
+        idle: set[int] = set()  # claimed in this call with nothing to do: not again
+        tasks: dict[asyncio.Future[bool], int] = {}
+        more = True
         try:
-            if stop is None:
-                await asyncio.gather(*tasks)
-            else:
-                await self._until_stop(tasks, stop)
+            while stop is None or not stop.is_set():
+                free = self.concurrency - len(tasks)
+                if more and free > 0 and claimed < MAX_STEPS:
+                    skip = self.backing_off() | self.quarantined | self._running | idle
+                    found = await repo.claim_due(self.service.worker_id,
+                                                 self.service.clock.now(), LEASE_SECONDS,
+                                                 free, skip)
+                    claimed += len(found)
+                    more = len(found) == free
+                    for claim in found:
+                        if claim.table is None:
+                            await self._quarantine(claim.table_id, claim.error
+                                                   or UnreadableTable(table=claim.table_id))
+                            continue
+                        self._running.add(claim.table_id)
+                        tasks[asyncio.ensure_future(self._guarded(claim.table))] = \
+                            claim.table_id
+                if not tasks:
+                    break
+                done = await self._some_done(set(tasks), stop)
+                for finished in done:
+                    table_id = tasks.pop(finished)
+                    self._running.discard(table_id)
+                    if finished.result():
+                        ran += 1
+                    else:
+                        idle.add(table_id)
+                    more = True  # a step done: its table (or another) may be due again
         finally:
-            for task in tasks:
-                task.cancel()
-            # let cancelled steps roll back before anything else uses the database
-            await asyncio.gather(*tasks, return_exceptions=True)
+            if tasks:
+                if stop is not None and stop.is_set():
+                    await asyncio.wait(set(tasks), timeout=STOP_GRACE)
+                for task in tasks:
+                    task.cancel()
+                # let cancelled steps roll back before anything else uses the database
+                await asyncio.gather(*tasks, return_exceptions=True)
+                for table_id in tasks.values():
+                    self._running.discard(table_id)
         return ran
 
-    async def _until_stop(self, tasks: Sequence[asyncio.Future[None]], stop: asyncio.Event
-                          ) -> None:
-        """Wait for ``tasks``; once ``stop`` is set, give them :data:`STOP_GRACE`."""
+    @staticmethod
+    async def _some_done(tasks: set[asyncio.Future[bool]], stop: asyncio.Event | None
+                         ) -> set[asyncio.Future[bool]]:
+        """Wait until one of ``tasks`` is done (or ``stop`` is set: then none may be)."""
+        if stop is None:
+            done, _pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            return done
         stopper: asyncio.Future[Any] = asyncio.ensure_future(stop.wait())
         try:
-            pending: set[asyncio.Future[Any]] = set(tasks)
-            while pending and not stop.is_set():
-                _done, pending = await asyncio.wait(pending | {stopper},
-                                                    return_when=asyncio.FIRST_COMPLETED)
-                pending.discard(stopper)
-            if pending:
-                await asyncio.wait(pending, timeout=STOP_GRACE)
+            done, _pending = await asyncio.wait(tasks | {stopper},
+                                                return_when=asyncio.FIRST_COMPLETED)
         finally:
             stopper.cancel()
+        done.discard(stopper)
+        return {task for task in done if task in tasks}
 
-    async def _guarded(self, table_id: int) -> bool:
-        """Run the table's due step; a failure backs off (or quarantines) this table."""
-        self._running.add(table_id)
+    async def _guarded(self, table: Table) -> bool:
+        """Run the table's due step; a failure backs off (or quarantines) this table. A
+        row that stayed locked (:class:`TableLocked`) is this table's trouble too: the
+        other tables go on."""
+        table_id = table.id
         try:
-            ran = await self.service.run_due(table_id)
+            ran = await self.service.run_due(table)
+        except TableLocked as error:
+            await self._back_off(table_id, error)
+            return False
         except (asyncio.CancelledError, StorageUnavailable):
             raise  # the database, not this table: the loop waits and logs once
         except TableBusy:
@@ -232,8 +302,6 @@ class Scheduler:
         except Exception as error:
             await self._back_off(table_id, error)
             return False
-        finally:
-            self._running.discard(table_id)
         fault = self.faults.pop(table_id, None)
         if fault is not None:
             log.info("table %d runs again after %d failures", table_id, fault.failures)
@@ -289,7 +357,11 @@ class Scheduler:
         clock = self.service.clock
         try:
             self.quarantined |= set(await repo.quarantined_tables())
-            await self.resume()
+            sync = getattr(clock, "sync", None)
+            if sync is not None:
+                await sync()
+            if await self._hold_timeline():
+                await self.resume()
         except Exception:
             log.exception("resuming after downtime failed; continuing")
         beat_at = self._monotonic()
@@ -297,9 +369,12 @@ class Scheduler:
         trouble = 0
         while not stop.is_set():
             try:
+                if not self.keeps_timeline and await self._hold_timeline():
+                    await self.resume()  # taken over: the gap since the last keeper's beat
+                    beat_at = self._monotonic()
                 await self._check_clock()
                 await self.run_due_now(stop)
-                if self._monotonic() - beat_at >= HEARTBEAT_EVERY:
+                if self.keeps_timeline and self._monotonic() - beat_at >= HEARTBEAT_EVERY:
                     beat_at = self._monotonic()
                     await repo.heartbeat(clock.now())
                 if self._monotonic() - pruned_at >= PRUNE_EVERY:
@@ -328,5 +403,10 @@ class Scheduler:
             self._asleep_until = None
             for waiter in waiters:
                 waiter.cancel()
-        with contextlib.suppress(Exception):
-            await repo.heartbeat(clock.now())
+        if self.keeps_timeline:
+            with contextlib.suppress(Exception):
+                await repo.heartbeat(clock.now())
+        if self._timeline is not None:
+            with contextlib.suppress(Exception):
+                await self._timeline.release()
+            self._timeline = None

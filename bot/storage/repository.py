@@ -17,7 +17,7 @@ import logging
 import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Collection, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -25,11 +25,13 @@ import aiosqlite
 
 from bot.ports.message_store import DiscordMessageStore, TelegramMessageStore
 from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
+from bot.ports.roles import RoleLock, hold_forever
 from bot.ports.text_bounds import DISPLAY_NAME, LANGUAGE_TAG, bounded_text
 from bot.service.errors import StorageUnavailable, TableFromNewerRelease, UnreadableTable
 from bot.service.model import Table
 from bot.service.repository import (
     ActiveTableExists,
+    DueClaim,
     DuplicateUpdate,
     LogEntry,
     ResultRow,
@@ -42,7 +44,11 @@ from engine.serialize import fraction_to_json, state_from_dict, state_to_dict
 
 log = logging.getLogger(__name__)
 
-__all__ = ["SqliteRepository", "storage_error", "table_from_row"]
+__all__ = ["Reader", "SqliteRepository", "storage_error", "table_from_row"]
+
+Reader = Callable[..., Awaitable[list[Any]]]
+"""``await read(sql, params=())``: the rows of one query inside a
+:meth:`SqliteRepository.snapshot` (each row indexable by column name, with ``keys()``)."""
 
 ROW_FORMAT = 1
 """The format of the ``tables`` rows this release writes (column ``format``). A release
@@ -258,6 +264,31 @@ class SqliteRepository:
         """The rows of one query, between this repository's transactions (for the
         message stores of :mod:`bot.storage.message_store`)."""
         return await self._all(sql, params)
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[Reader]:
+        """One read transaction for several queries (``export-db``): every query through
+        the yielded :data:`Reader` sees the database as it was at the first one, whatever
+        other connections commit meanwhile (SQLite in WAL mode: a deferred transaction's
+        snapshot). This repository's own writes wait until it ends. Raises
+        :class:`StorageUnavailable` when the database cannot be read."""
+        async with self._lock:
+            try:
+                await self._conn.execute("BEGIN DEFERRED")
+            except sqlite3.Error as error:
+                raise storage_error(error) from error
+
+            async def read(sql: str, params: Sequence[Any] = ()) -> list[Any]:
+                try:
+                    return list(await self._conn.execute_fetchall(sql, params))
+                except sqlite3.Error as error:
+                    raise storage_error(error) from error
+
+            try:
+                yield read
+            finally:
+                with contextlib.suppress(Exception):
+                    await self._conn.execute("ROLLBACK")  # read only: nothing to keep
 
     async def execute_one(self, sql: str, params: Sequence[Any] = ()) -> None:
         """One write statement, committed on its own between this repository's
@@ -519,17 +550,31 @@ class SqliteRepository:
         rows = await self._all("SELECT table_id FROM table_faults WHERE kind = 'quarantined'")
         return [row["table_id"] for row in rows]
 
-    async def claim_due(self, table_id: int, owner: str, now: float, seconds: float) -> bool:
-        """Always True: one process owns a SQLite file (several services on one file, as
-        in the tests, are still kept apart by the version compare-and-set)."""
-        return True
+    async def claim_due(self, owner: str, now: float, seconds: float, limit: int,
+                        exclude: Collection[int] = ()) -> list[DueClaim]:
+        """The due tables, loaded (one query): one process owns a SQLite file, so there
+        is nobody to lease them from (several services on one file, as in the tests, are
+        still kept apart by the version compare-and-set)."""
+        skip = sorted(exclude)
+        marks = ", ".join("?" for _ in skip)
+        extra = f" AND id NOT IN ({marks})" if skip else ""
+        rows = await self._all(
+            "SELECT * FROM tables WHERE status IN ('lobby', 'playing') AND due_at IS NOT NULL "
+            "AND due_at <= ? AND id NOT IN (SELECT table_id FROM table_faults WHERE "
+            "kind = 'quarantined' OR retry_at > ?)" + extra + " ORDER BY due_at LIMIT ?",
+            (now, now, *skip, limit))
+        return [self._claimed(row) for row in rows]
 
-    async def release_due(self, table_id: int, owner: str) -> None:
-        """Nothing to release (see :meth:`claim_due`)."""
+    def _claimed(self, row: Any) -> DueClaim:
+        """A claimed row decoded, or the error that kept it from decoding."""
+        try:
+            return DueClaim(row["id"], self._decode(row))
+        except UnreadableTable as error:
+            return DueClaim(row["id"], None, error)
 
-    async def hold_role(self, role: str) -> bool:
-        """Always True: one process owns a SQLite file."""
-        return True
+    async def take_role(self, role: str) -> RoleLock | None:
+        """Always granted: one process owns a SQLite file."""
+        return await hold_forever(role)
 
 
 def _fields(table: Table) -> dict[str, Any]:

@@ -47,15 +47,21 @@ class TransferError(Exception):
 
 
 async def export_rows(repo: SqliteRepository, out: TextIO, schema: int) -> dict[str, int]:
-    """Write every row of ``repo``'s database to ``out``; returns the rows per table."""
+    """Write every row of ``repo``'s database to ``out``; returns the rows per table.
+    Every table is read in one snapshot (:meth:`SqliteRepository.snapshot`: one read
+    transaction, ``REPEATABLE READ`` on PostgreSQL), so an export while workers play has
+    no log line past its table's version. Raises
+    :class:`bot.service.errors.StorageUnavailable` when the database cannot be read."""
     out.write(json.dumps({"format": FORMAT, "schema": schema}) + "\n")
     counts: dict[str, int] = {}
-    for table in TABLES:
-        rows = await repo.fetch_all(f"SELECT * FROM {table} ORDER BY {ORDER[table]}")
-        for row in rows:
-            record = dict(zip(row.keys(), row, strict=True))
-            out.write(json.dumps({"table": table, "row": record}, ensure_ascii=False) + "\n")
-        counts[table] = len(rows)
+    async with repo.snapshot() as read:
+        for table in TABLES:
+            rows = await read(f"SELECT * FROM {table} ORDER BY {ORDER[table]}")
+            for row in rows:
+                record = dict(zip(row.keys(), row, strict=True))
+                out.write(json.dumps({"table": table, "row": record},
+                                     ensure_ascii=False) + "\n")
+            counts[table] = len(rows)
     return counts
 
 

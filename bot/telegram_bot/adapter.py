@@ -2,7 +2,15 @@
 
 :func:`create_adapter` builds it from the settings (``rummy-bot run``). It long-polls by
 default; with ``TELEGRAM_WEBHOOK_URL`` set it registers that URL with Telegram and
-receives updates on ``0.0.0.0:$PORT`` (default 8443; the URL's path is served). Requests
+receives updates on ``0.0.0.0:$PORT`` (default 8443; the URL's path is served).
+
+With several workers on one database, Telegram gives each update to one long poll (a
+second poller ends the first's with 409 Conflict), so polling is a role
+(:mod:`bot.ports.roles`): the worker that holds it polls; the others try to take it every
+:data:`ROLE_RETRY` seconds, so when the poller dies another one polls within seconds.
+A poller whose role is lost (its lock's database connection ended or stopped answering)
+stops polling at once, before another worker can have taken the role. Webhook mode needs
+no role: any worker may take an update. Requests
 go through PTB's :class:`telegram.ext.AIORateLimiter` (30 messages a second overall, 20 a
 minute per group, three retries after a 429). On start it registers the command menu in
 English and German (``setMyCommands``).
@@ -21,7 +29,7 @@ import logging
 from typing import Any
 
 from telegram import BotCommand, Update
-from telegram.error import Forbidden, InvalidToken, NetworkError
+from telegram.error import Forbidden, InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
 
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
@@ -29,8 +37,9 @@ from bot.dropped_inputs import DroppedInputs
 from bot.http import HttpServer
 from bot.i18n import SUPPORTED_LOCALES, _, use_locale
 from bot.ports.entry import Entry
-from bot.ports.host import Host, RoleHolder
+from bot.ports.host import Host
 from bot.ports.message_store import TelegramMessageStore
+from bot.ports.roles import RoleLock, RoleTaker
 from bot.ports.web_links import WebLinks
 from bot.settings import Settings
 from bot.telegram_bot import texts
@@ -65,6 +74,14 @@ RESTART_CAP = 60.0
 STEADY = 300.0
 """Seconds of polling after which a restart counts as having lasted (the wait starts
 from :data:`RESTART_FIRST` again)."""
+
+POLLING_ROLE = "telegram-polling"
+"""The role of the one worker that long-polls (:mod:`bot.ports.roles`)."""
+
+ROLE_RETRY = 2.0
+"""Seconds between two attempts of a worker that does not poll to take the polling role:
+when the poller dies, polling resumes within about this long (plus the server noticing a
+dead connection, immediate for a process that was killed)."""
 
 
 class TelegramAdapter:
@@ -114,6 +131,10 @@ class TelegramAdapter:
         #: How often polling was started again after its task ended.
         self.restarts = 0
         self._watch: asyncio.Task[None] | None = None
+        self._role: RoleLock | None = None
+        self._role_task: asyncio.Task[None] | None = None
+        #: 409 Conflicts this process's long poll got (another poller overlapped it).
+        self.conflicts = 0
 
     @property
     def notifier(self) -> TelegramNotifier:
@@ -128,7 +149,7 @@ class TelegramAdapter:
         :class:`PlatformUnreachable`."""
         self._started = True
         try:
-            await self._start(host.entry, host.telegram_messages, host.http, host.hold_role,
+            await self._start(host.entry, host.telegram_messages, host.http, host.take_role,
                               host.web)
         except BaseException as error:
             await self.stop()
@@ -139,7 +160,7 @@ class TelegramAdapter:
             raise
 
     async def _start(self, entry: Entry, store: TelegramMessageStore,
-                     http: HttpServer | None, holds_role: RoleHolder,
+                     http: HttpServer | None, take_role: RoleTaker,
                      web: WebLinks | None = None) -> None:
         await self.app.initialize()
         username = self.app.bot.username
@@ -164,17 +185,75 @@ class TelegramAdapter:
                                            allowed_updates=ALLOWED_UPDATES)
             log.info("telegram: webhook %s (listening on %s:%s)", self.webhook_url, http.host,
                      http.port)
-        elif await holds_role("telegram-polling"):
-            await self._start_polling()
+        else:
+            if not await self._take_polling(take_role):
+                log.info("telegram: another worker polls; this one sends messages and "
+                         "takes over polling when that worker stops")
+            self._role_task = asyncio.create_task(self._keep_polling(take_role),
+                                                  name="telegram polling role")
             self._watch = asyncio.create_task(self._supervise(), name="telegram: watch polling")
-            log.info("telegram: long polling as @%s", username)
-        else:  # Telegram gives each update to one poller: several would fight (409)
-            log.info("telegram: another worker polls; this one only sends messages")
+
+    # --- the polling role -----------------------------------------------------------------
+
+    @property
+    def polling(self) -> bool:
+        """Whether this process long-polls now."""
+        return self.app.updater is not None and self.app.updater.running
+
+    async def _take_polling(self, take_role: RoleTaker) -> bool:
+        """Take the polling role if it is free and start polling; True when polling."""
+        try:
+            role = await take_role(POLLING_ROLE)
+        except Exception as error:  # the database is away: try again later
+            log.warning("telegram: cannot ask for the polling role now (%s)",
+                        type(error).__name__)
+            return False
+        if role is None:
+            return False
+        self._role = role
+        await self._start_polling()
+        log.info("telegram: long polling as @%s", self.app.bot.username)
+        return True
+
+    def _polling_error(self, error: TelegramError) -> None:
+        if "conflict" in type(error).__name__.lower():
+            self.conflicts += 1
+        log.warning("telegram: polling failed: %s: %s", type(error).__name__, error)
+
+    async def _keep_polling(self, take_role: RoleTaker) -> None:
+        """Poll while the role is held; stop at once when it is lost; meanwhile try to
+        take it every :data:`ROLE_RETRY` seconds."""
+        while True:
+            role = self._role
+            if role is None:
+                await asyncio.sleep(ROLE_RETRY)
+                try:
+                    await self._take_polling(take_role)
+                except Exception as error:  # Telegram away at the start of polling
+                    log.warning("telegram: polling could not start (%s: %s); the role is "
+                                "given up and tried again", type(error).__name__, error)
+                    await self._stop_polling()
+                continue
+            await role.lost()
+            log.warning("telegram: the polling role is lost; polling stops")
+            await self._stop_polling()
+
+    async def _stop_polling(self) -> None:
+        role, self._role = self._role, None
+        if self.app.updater is not None and self.app.updater.running:
+            try:
+                await self.app.updater.stop()
+            except Exception as error:  # what ended a dead polling task, raised again
+                log.warning("telegram: polling had ended (%s: %s)", type(error).__name__,
+                            error)
+        if role is not None:
+            await role.release()
 
     async def _start_polling(self) -> None:
         assert self.app.updater is not None
         await self.app.updater.start_polling(poll_interval=0, timeout=self.poll_timeout,
-                                             allowed_updates=ALLOWED_UPDATES)
+                                             allowed_updates=ALLOWED_UPDATES,
+                                             error_callback=self._polling_error)
 
     def polling_task(self) -> asyncio.Task[Any] | None:
         """PTB's polling task while it exists (``None`` in webhook mode or when stopped)."""
@@ -185,15 +264,15 @@ class TelegramAdapter:
     async def _supervise(self) -> None:
         """Look at the polling task every :attr:`watch_every` seconds; when it ended (an
         error PTB does not retry, e.g. a token revoked and given back), log why and start
-        polling again after a back-off."""
+        polling again after a back-off, while this process holds the polling role."""
         wait = RESTART_FIRST
         loop = asyncio.get_running_loop()
         since = loop.time()
         while True:
             await asyncio.sleep(self.watch_every)
             task = self.polling_task()
-            if task is None or not task.done():
-                continue
+            if task is None or not task.done() or self._role is None:
+                continue  # polling, or not this worker's role (the role task owns that)
             error = None if task.cancelled() else task.exception()
             if loop.time() - since >= STEADY:
                 wait = RESTART_FIRST
@@ -202,6 +281,8 @@ class TelegramAdapter:
                       wait)
             await asyncio.sleep(wait)
             wait = min(wait * 2, RESTART_CAP)
+            if self._role is None:
+                continue  # the role was lost meanwhile: another worker may poll now
             assert self.app.updater is not None
             with contextlib.suppress(Exception):
                 await self.app.updater.stop()  # re-raises what ended the task
@@ -228,17 +309,13 @@ class TelegramAdapter:
         Stopping twice is harmless."""
         if not self._started:
             return
-        if self._watch is not None:
-            self._watch.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watch
-            self._watch = None
-        if self.app.updater is not None and self.app.updater.running:
-            try:
-                await self.app.updater.stop()
-            except Exception as error:  # what ended a dead polling task, raised again
-                log.warning("telegram: polling had ended (%s: %s)", type(error).__name__,
-                            error)
+        for task in (self._watch, self._role_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._watch = self._role_task = None
+        await self._stop_polling()
         if self.webhook is not None:
             self.webhook.stop()
             self.webhook = None

@@ -153,10 +153,19 @@ async def _due(repo: Repository) -> None:
     assert await repo.next_due([table.id]) is None
     assert await repo.shift_timeline(100.0) == 1
     assert await repo.next_due() == 600.0
-    assert await repo.claim_due(table.id, "w1", 1000.0, 30.0)
-    assert await repo.claim_due(table.id, "w1", 1001.0, 30.0)
-    await repo.release_due(table.id, "w1")
-    assert await repo.claim_due(table.id, "w2", 1002.0, 30.0)
+    other = await repo.create_table(_table(OTHER_CHAT, status=Status.PLAYING, due_at=900.0))
+    assert await repo.claim_due("w1", 550.0, 30.0, 10) == []  # due at 600 now
+    claimed = await repo.claim_due("w1", 1000.0, 30.0, 10)
+    assert [(c.table_id, c.table.version if c.table else None) for c in claimed] == [
+        (table.id, 1), (other.id, 1)]  # earliest first, loaded
+    assert [c.table_id for c in await repo.claim_due("w1", 1000.0, 30.0, 1)] == [table.id]
+    assert [c.table_id for c in await repo.claim_due("w1", 1000.0, 30.0, 10,
+                                                     exclude=[table.id])] == [other.id]
+    await repo.record_fault(other.id, "backoff", 1, "boom", 2000.0)
+    assert [c.table_id for c in await repo.claim_due("w2", 2100.0, 30.0, 10)] == [
+        table.id, other.id]  # w1's leases ran out; the back-off too
+    await repo.record_fault(other.id, "backoff", 2, "boom", 3000.0)
+    assert [c.table_id for c in await repo.claim_due("w2", 2200.0, 30.0, 10)] == [table.id]
 
 
 async def _heartbeat(repo: Repository) -> None:
@@ -190,7 +199,10 @@ async def _faults(repo: Repository) -> None:
 
 
 async def _role(repo: Repository) -> None:
-    assert await repo.hold_role("telegram-polling")
+    role = await repo.take_role("telegram-polling")
+    assert role is not None and role.held
+    await role.release()
+    assert not role.held
 
 
 REPOSITORY: dict[str, Step] = {
@@ -202,11 +214,10 @@ REPOSITORY: dict[str, Step] = {
     "prune_updates": _commit, "action_log": _commit,
     "user_stats": _results, "leaderboard": _results, "latest_ended": _results,
     "due_tables": _due, "next_due": _due, "shift_timeline": _due, "claim_due": _due,
-    "release_due": _due,
     "heartbeat": _heartbeat, "last_heartbeat": _heartbeat,
     "record_fault": _faults, "clear_fault": _faults, "faults": _faults,
     "quarantined_tables": _faults, "quarantine": _faults,
-    "hold_role": _role,
+    "take_role": _role,
 }
 
 

@@ -2,8 +2,8 @@
 
 It opens the game service on the PostgreSQL database ``URL`` and runs its scheduler (AI
 moves, autopilot turns, next deals of every table that is due, whoever created it) until
-it is killed, like one of several ``rummy-bot run`` processes sharing one database. It
-prints ``READY`` once the loop runs.
+it is killed, like one of several ``rummy-bot run`` processes sharing one database (with
+the database's clock, as they have). It prints ``READY`` once the loop runs.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bot.service.service import GameService  # noqa: E402
-from bot.storage.postgres import PostgresRepository, open_postgres  # noqa: E402
+from bot.storage.postgres import DatabaseClock, PostgresRepository, open_postgres  # noqa: E402
 
 
 async def main(url: str) -> None:
     db = await open_postgres(url, max_size=4)
-    service = GameService(PostgresRepository(db))
+    service = GameService(PostgresRepository(db), clock=DatabaseClock(db.pool))
     stop = asyncio.Event()
     print("READY", flush=True)
     try:

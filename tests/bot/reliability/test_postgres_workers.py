@@ -11,6 +11,7 @@ one is killed with SIGKILL the others simply go on with its tables: no lease to 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import signal
@@ -20,17 +21,31 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import asyncpg
 import pytest
 from telegram.ext import AIORateLimiter
 
-from bot.ports.model import ChatKey, Status, TableInfo, TableSettings, UserRef
+from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableInfo, TableSettings, UserRef
 from bot.service.clock import ManualClock
-from bot.service.errors import TableBusy
+from bot.service.errors import TableBusy, TableLocked
 from bot.service.flow import FlowControl
+from bot.service.model import Table
 from bot.service.repository import LogEntry
 from bot.service.service import GameService
-from bot.storage.postgres import PgDatabase, PostgresRepository, open_postgres
+from bot.storage.database import latest_schema
+from bot.storage.postgres import (
+    IDLE_IN_TRANSACTION_TIMEOUT,
+    LOCK_TIMEOUT,
+    DatabaseClock,
+    PgDatabase,
+    PostgresRepository,
+    open_postgres,
+    session_settings,
+)
+from bot.storage.roles import PgRoleLock, role_key
+from bot.storage.transfer import export_rows, import_rows
 from bot.telegram_bot import TelegramAdapter
+from bot.telegram_bot.adapter import POLLING_ROLE
 from devsupport.pg_server import PgServer
 from engine.ai import make_ai
 from engine.commands import format_action
@@ -126,7 +141,7 @@ async def test_simultaneous_clicks_from_several_workers_apply_once(
             await db.close()
 
 
-async def _ai_tables(url: str, count: int) -> list[int]:
+async def _ai_tables(url: str, count: int, deals: int = 2) -> list[int]:
     """``count`` tables whose every seat is played by the AI (the host's seat is put on
     autopilot), due now."""
     db = await open_postgres(url)
@@ -137,7 +152,7 @@ async def _ai_tables(url: str, count: int) -> list[int]:
             key = ChatKey("pg", f"ai{t}")
             host = UserRef("pg", f"host{t}", f"h{t}")
             await People(service).new_table(key, host, "basic", None,
-                                            {"deals": 2, "target": "none"})
+                                            {"deals": deals, "target": "none"})
             await People(service).add_ai(key, host)
             await People(service).add_ai(key, host)
             info = await People(service).start(key, host)
@@ -202,60 +217,365 @@ async def test_workers_share_due_work_and_survive_a_killed_one(pg_server: PgServ
         await db.close()
 
 
+async def _due_table(repo: PostgresRepository, chat: str, due_at: float) -> Table:
+    seats = (Seat(SeatKind.HUMAN, "Ana", user="pg:1"), Seat(SeatKind.AI, "Bot", ai="greedy"))
+    return await repo.create_table(Table(
+        0, ChatKey("pg", chat), Status.LOBBY, "basic", None, (), "pg:1", seats,
+        TableSettings(), 42, None, 1, 0.0, 0.0, 0.0, due_at=due_at))
+
+
 async def test_a_lease_on_due_work_is_held_by_one_worker_until_it_runs_out(
         pg_server: PgServer) -> None:
-    """Worker a claims table 7's due step: b cannot until the lease runs out; a can renew
-    its own; releasing is a's alone."""
+    """Worker a claims table 1's due step: b cannot until the lease runs out; a can renew
+    its own; the commit of a's step (a new version) ends the lease at once; eight workers
+    claiming at once get disjoint tables."""
     db = await open_postgres(pg_server.create("leases"))
     repo = PostgresRepository(db)
     try:
-        assert await repo.claim_due(7, "a", 100.0, 15.0)
-        assert not await repo.claim_due(7, "b", 110.0, 15.0)
-        assert await repo.claim_due(7, "a", 110.0, 15.0)  # renewed until 125
-        assert not await repo.claim_due(7, "b", 124.0, 15.0)
-        await repo.release_due(7, "b")  # not b's to release
-        assert not await repo.claim_due(7, "b", 124.5, 15.0)
-        assert await repo.claim_due(7, "b", 125.5, 15.0)  # a's ran out: a dead worker
-        await repo.release_due(7, "b")
-        assert await repo.claim_due(7, "a", 126.0, 15.0)
-        claims = await asyncio.gather(*(repo.claim_due(8, f"w{n}", 200.0, 15.0)
+        table = await _due_table(repo, "one", 100.0)
+        assert [c.table_id for c in await repo.claim_due("a", 100.0, 15.0, 5)] == [table.id]
+        assert await repo.claim_due("b", 110.0, 15.0, 5) == []
+        assert [c.table_id for c in await repo.claim_due("a", 110.0, 15.0, 5)] == [table.id]
+        assert await repo.claim_due("b", 124.0, 15.0, 5) == []  # renewed until 125
+        assert [c.table_id for c in await repo.claim_due("b", 125.5, 15.0, 5)] == [table.id]
+        moved = replace(table, version=2)  # b's step committed: its lease is over
+        await repo.commit(moved, 1, [LogEntry(2, None, "step", "b")])
+        assert [c.table_id for c in await repo.claim_due("a", 126.0, 15.0, 5)] == [table.id]
+        ids = {(await _due_table(repo, f"many{n}", 200.0)).id for n in range(16)}
+        claims = await asyncio.gather(*(repo.claim_due(f"w{n}", 300.0, 15.0, 4)
                                         for n in range(8)))
-        assert sum(claims) == 1  # eight workers at once: one gets it
+        got = [c.table_id for claim in claims for c in claim if c.table_id in ids]
+        assert sorted(got) == sorted(ids)  # every table once, nobody twice
     finally:
         await db.close()
 
 
-async def test_only_one_worker_long_polls_telegram(pg_server: PgServer) -> None:
-    """Telegram hands each update to one poller (a second one gets 409 Conflict): of two
-    workers on one database only one polls; when it stops, the next worker to start
-    takes the role."""
+async def test_a_claim_skips_rows_another_worker_holds_instead_of_waiting(
+        pg_server: PgServer) -> None:
+    """A worker stopped inside a transaction that holds a due table's row: another
+    worker's claim returns at once with the other due tables; once the server ends the
+    stopped session (idle in transaction), the table is claimed again."""
+    url = pg_server.create("skip")
+    db = await open_postgres(url)
+    repo = PostgresRepository(db)
+    stopped = await asyncpg.connect(url, server_settings=session_settings("stopped"))
+    try:
+        held = await _due_table(repo, "held", 100.0)
+        free = await _due_table(repo, "free", 100.0)
+        await stopped.execute("BEGIN")
+        await stopped.execute("UPDATE tables SET seed = seed WHERE id = $1", held.id)
+        began = time.monotonic()
+        claims = await repo.claim_due("w", 200.0, 15.0, 5)
+        assert [c.table_id for c in claims] == [free.id]
+        assert time.monotonic() - began < LOCK_TIMEOUT  # no wait for the held row
+        with pytest.raises(TableLocked):  # a change of the held row waits a bounded time
+            await repo.commit(replace(held, version=2), 1)
+        assert time.monotonic() - began < LOCK_TIMEOUT * 3
+        await asyncio.sleep(IDLE_IN_TRANSACTION_TIMEOUT + 1.0)
+        assert [c.table_id for c in await repo.claim_due("w", 300.0, 15.0, 5)] == [
+            held.id, free.id]
+    finally:
+        await stopped.close()
+        await db.close()
+
+
+async def _polling_role_backend(url: str) -> int:
+    """The server process id of the session holding the polling role's advisory lock."""
+    conn = await asyncpg.connect(url)
+    try:
+        pid = await conn.fetchval("SELECT pid FROM pg_locks WHERE locktype = 'advisory' "
+                                  "AND granted AND objid = ($1::bigint & 4294967295)::oid",
+                                  role_key(POLLING_ROLE))
+    finally:
+        await conn.close()
+    assert pid is not None
+    return int(pid)
+
+
+async def _kill(adapter: TelegramAdapter) -> None:
+    """What SIGKILL does to a poller: its polls stop and its lock's connection drops,
+    with no release (the server frees the lock when it sees the socket close)."""
+    assert adapter._role_task is not None
+    adapter._role_task.cancel()
+    role = adapter._role
+    assert isinstance(role, PgRoleLock)
+    role._conn.terminate()
+    assert adapter.app.updater is not None
+    await adapter.app.updater.stop()
+
+
+async def test_polling_fails_over_to_exactly_one_worker(pg_server: PgServer) -> None:
+    """Telegram hands each update to one poller (a second one gets 409 Conflict): of
+    three workers on one database exactly one polls. The poller killed: another worker
+    polls within 10 s, and only one. The poller's lock connection terminated by the
+    server (``pg_terminate_backend``, as in a failover): that poller stops polling at
+    once and exactly one worker polls afterwards, with no 409 Conflict once the handover
+    is over (two pollers end each other's polls every second). The 409 conflicts of the
+    handovers are counted (printed)."""
     url = pg_server.create("polling")
     async with running_fake_telegram() as tg:
+        workers: list[tuple[TelegramAdapter, PgDatabase]] = []
 
-        async def worker() -> tuple[TelegramAdapter, PgDatabase]:
-            db = await open_postgres(url)
+        async def worker() -> TelegramAdapter:
+            db = await open_postgres(url, max_size=2)
             adapter = TelegramAdapter(tg.token, base_url=tg.base_url,
                                       base_file_url=tg.base_file_url, poll_timeout=1,
                                       rate_limiter=AIORateLimiter(overall_max_rate=0,
                                                                   group_max_rate=0))
             service = GameService(PostgresRepository(db), {"telegram": adapter.notifier})
             await adapter.start(service.host())
-            return adapter, db
+            workers.append((adapter, db))
+            return adapter
 
-        first, db1 = await worker()
-        second, db2 = await worker()
+        async def one_poller(among: list[TelegramAdapter], timeout: float) -> float:
+            began = time.monotonic()
+            while time.monotonic() - began < timeout:
+                if sum(a.polling for a in among) == 1 and tg.updates.waiting == 1:
+                    return time.monotonic() - began
+                await asyncio.sleep(0.05)
+            raise AssertionError(f"pollers: {[a.polling for a in among]}, "
+                                 f"waiting getUpdates: {tg.updates.waiting}")
+
         try:
-            polling = [a.app.updater is not None and a.app.updater.running
-                       for a in (first, second)]
-            assert polling == [True, False]
-            await first.stop()
-            await db1.close()  # the worker is gone: its role with it
-            third, db3 = await worker()
-            assert third.app.updater is not None and third.app.updater.running
-            await third.stop()
-            await db3.close()
+            adapters = [await worker() for _ in range(3)]
+            assert [a.polling for a in adapters] == [True, False, False]
+            await one_poller(adapters, 5.0)
+            await _kill(adapters[0])
+            resumed = await one_poller(adapters[1:], 10.0)
+            assert resumed < 10.0
+            poller = next(a for a in adapters[1:] if a.polling)
+            backend = await _polling_role_backend(url)
+            admin = await asyncpg.connect(url)
+            try:
+                assert await admin.fetchval("SELECT pg_terminate_backend($1)", backend)
+            finally:
+                await admin.close()
+            began = time.monotonic()
+            while poller.polling and time.monotonic() - began < 5.0:
+                await asyncio.sleep(0.02)
+            stopped = time.monotonic() - began
+            assert not poller.polling
+            resumed_again = await one_poller(adapters[1:], 10.0)
+            await asyncio.sleep(1.0)  # the stopped poller's last call (PTB's clean-up) ends
+
+            def conflicts() -> int:
+                return sum(1 for call in tg.calls_to("getUpdates") if call.status == 409)
+
+            settled = conflicts()
+            for _ in range(30):  # the single poller stays single: no poll ends another
+                assert sum(a.polling for a in adapters[1:]) == 1
+                await asyncio.sleep(0.1)
+            assert conflicts() == settled
+            received = sum(a.conflicts for a in adapters)
+            print(f"polling resumed after the kill in {resumed:.1f} s; the terminated "
+                  f"poller stopped in {stopped:.2f} s, polling resumed in "
+                  f"{resumed_again:.1f} s; 409 conflicts: {settled} answered by the "
+                  f"server (all during the two handovers), {received} received by a "
+                  f"live poller")
         finally:
-            await second.stop()
-            await db2.close()
-            if first.app.running:
-                await first.stop()
+            for adapter, db in workers:
+                with contextlib.suppress(Exception):
+                    await adapter.stop()
+                await db.close()
+
+
+def _stop_all(workers: list[subprocess.Popen[str]]) -> None:
+    for process in workers:
+        if process.poll() is None:
+            process.send_signal(signal.SIGCONT)
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+
+
+async def test_an_export_while_workers_play_imports_into_tables_that_all_replay(
+        pg_server: PgServer, tmp_path: Path) -> None:
+    """``export-db`` while three workers play AI tables: each export is one snapshot, so
+    every table imported from it into an empty database has its log exactly up to its
+    version and replays to its stored state."""
+    url = pg_server.create("export")
+    ids = await _ai_tables(url, 8, deals=8)
+    db = await open_postgres(url)
+    repo = PostgresRepository(db)
+    workers: list[subprocess.Popen[str]] = []
+    exported: list[Path] = []
+    try:
+        for n in range(4):
+            if len(workers) < 3:
+                workers.append(await asyncio.to_thread(_start_worker, url))
+            await asyncio.sleep(0.2)
+            path = tmp_path / f"export{n}.jsonl"
+            with path.open("w", encoding="utf-8") as out:
+                await export_rows(repo, out, latest_schema())
+            exported.append(path)
+    finally:
+        _stop_all(workers)
+        await db.close()
+    moving = 0
+    for n, path in enumerate(exported):
+        target = await open_postgres(pg_server.create(f"import{n}"))
+        imported = PostgresRepository(target)
+        try:
+            await import_rows(imported, path, latest_schema(), postgres=True)
+            for table_id in ids:
+                table = await imported.get_table(table_id)
+                assert table is not None
+                moving += table.status is Status.PLAYING
+                assert table_problems(table, await imported.action_log(table_id)) == []
+        finally:
+            await target.close()
+    print(f"\n{len(exported)} exports during play imported; {moving} tables were mid-game")
+    assert moving  # the exports did overlap the play
+
+
+async def test_a_stopped_worker_does_not_stop_the_due_work_of_the_others(
+        pg_server: PgServer) -> None:
+    """Three workers play twelve AI tables; one is stopped (SIGSTOP) for 15 s while it
+    works, and a test session holds one table's row locked inside an open transaction.
+    The other tables keep moving: the longest stretch without any stored action is far
+    below a lease (printed); the locked row is freed by the server's idle-in-transaction
+    limit, and every table finishes and replays."""
+    url = pg_server.create("stopped")
+    ids = await _ai_tables(url, 12, deals=6)
+    workers = [await asyncio.to_thread(_start_worker, url) for _ in range(3)]
+    db = await open_postgres(url)
+    repo = PostgresRepository(db)
+    holder = await asyncpg.connect(url, server_settings=session_settings("holder"))
+    try:
+        await asyncio.sleep(0.5)
+        await holder.execute("BEGIN")
+        await holder.execute("UPDATE tables SET seed = seed WHERE id = $1", ids[0])
+        workers[0].send_signal(signal.SIGSTOP)
+        began = last_change = time.monotonic()
+        last = await db.pool.fetchval("SELECT count(*) FROM actions")
+        longest = 0.0
+        while time.monotonic() - began < 15.0:
+            await asyncio.sleep(0.1)
+            count = await db.pool.fetchval("SELECT count(*) FROM actions")
+            now = time.monotonic()
+            if count != last:
+                last, last_change = count, now
+            longest = max(longest, now - last_change)
+            unfinished = await db.pool.fetchval(
+                "SELECT count(*) FROM tables WHERE id = ANY($1::bigint[]) "
+                "AND status <> 'finished'", ids)
+            if unfinished <= 1:  # the held one may wait; the others are done
+                break
+        workers[0].send_signal(signal.SIGCONT)
+        print(f"\nlongest stretch without a stored action while a worker was stopped: "
+              f"{longest:.1f} s")
+        assert longest < 10.0
+        deadline = time.monotonic() + 120
+        while True:
+            repo._written.clear()
+            tables = [await repo.get_table(i) for i in ids]
+            if all(t is not None and t.status is Status.FINISHED for t in tables):
+                break
+            assert time.monotonic() < deadline, [t.status if t else None for t in tables]
+            await asyncio.sleep(0.5)
+        for table in tables:
+            assert table is not None
+            assert table_problems(table, await repo.action_log(table.id)) == []
+    finally:
+        _stop_all(workers)
+        holder.terminate()
+        await db.close()
+
+
+async def test_a_clock_step_moves_each_deadline_once_whatever_the_number_of_workers(
+        pg_server: PgServer) -> None:
+    """Three services on one database see the same clock step (set back an hour, then
+    forward ten minutes): only the worker keeping the timeline moves the stored
+    deadlines, so a 2-minute turn keeps its 2 minutes (not 2 minutes less three hours)."""
+    url = pg_server.create("clockstep")
+    clock = ManualClock()
+    workers, dbs = await services(url, 3, clock)
+    try:
+        people = People(workers[0])
+        key, ana, ben = ChatKey("pg", "step"), UserRef("pg", "a", "Ana"), UserRef("pg", "b", "Ben")
+        await people.new_table(key, ana, "basic", None, {})
+        await people.join(key, ben)
+        await people.configure(key, ana, {"timer": "2m"})
+        info = await people.start(key, ana)
+        for service in workers:
+            await service.scheduler._check_clock()  # each looks at the clock once
+        keepers = [s.scheduler.keeps_timeline for s in workers]
+
+        async def left() -> float:
+            workers[0].repo._written.clear()
+            table = await workers[0].repo.get_table(info.id)
+            assert table is not None and table.deadline is not None
+            return table.deadline - clock.now()
+
+        before = await left()
+        assert 0 < before <= 120
+        for step in (-3600.0, 600.0):
+            clock.step(step)
+            for service in workers:
+                await service.scheduler._check_clock()
+            assert await left() == pytest.approx(before)
+        assert sum(s.scheduler.keeps_timeline for s in workers) == 1
+        print(f"\ntimeline keepers: {keepers} -> "
+              f"{[s.scheduler.keeps_timeline for s in workers]}")
+    finally:
+        for service in workers:
+            if service.scheduler._timeline is not None:
+                await service.scheduler._timeline.release()
+        for db in dbs:
+            await db.close()
+
+
+def test_a_second_worker_with_the_same_worker_id_is_refused(pg_server: PgServer,
+                                                            tmp_path: Path) -> None:
+    """``rummy-bot run`` with a ``WORKER_ID`` a live worker on the database holds: one
+    line on stderr, exit code 2, before any platform is contacted; with another name the
+    role is free."""
+    url = pg_server.create("names")
+
+    async def hold(name: str) -> asyncpg.Connection:
+        conn = await asyncpg.connect(url)
+        assert await conn.fetchval("SELECT pg_try_advisory_lock($1)", role_key(name))
+        return conn
+
+    loop = asyncio.new_event_loop()
+    try:
+        loop.run_until_complete(_migrated(url))
+        held = loop.run_until_complete(hold("worker:w1"))
+        env = {**os.environ, "DATABASE_URL": url, "WORKER_ID": "w1", "LANG": "C.UTF-8",
+               "TELEGRAM_TOKEN": "123:unused"}
+        for name in ("DATABASE_PATH", "DISCORD_TOKEN", "TELEGRAM_WEBHOOK_URL", "WEB_BASE_URL"):
+            env.pop(name, None)
+        result = subprocess.run([sys.executable, "-m", "bot", "run"], env=env,
+                                cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        assert result.returncode == 2, result.stderr
+        lines = [line for line in result.stderr.splitlines() if line.strip()]
+        assert len(lines) == 1 and "WORKER_ID=w1" in lines[0], result.stderr
+        assert "Traceback" not in result.stderr
+        loop.run_until_complete(held.close())
+    finally:
+        loop.close()
+
+
+async def _migrated(url: str) -> None:
+    db = await open_postgres(url)
+    await db.close()
+
+
+async def test_the_database_clock_is_the_servers_whatever_this_machines_clock_says(
+        pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """:class:`DatabaseClock` tells the server's time; this machine's wall clock set an
+    hour off changes nothing."""
+    db = await open_postgres(pg_server.create("dbclock"))
+    try:
+        clock = DatabaseClock(db.pool)
+        await clock.sync(force=True)
+        real = time.time
+        monkeypatch.setattr(time, "time", lambda: real() + 3600)
+        await clock.sync(force=True)
+        server = await db.pool.fetchval("SELECT extract(epoch FROM clock_timestamp())::float8")
+        assert abs(clock.now() - server) < 1.0
+    finally:
+        await db.close()

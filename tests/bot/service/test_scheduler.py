@@ -13,7 +13,8 @@ from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
 from bot.ports.model import ChatKey, Status, TableSettings, UserRef
 from bot.service import scheduler as scheduler_module
-from bot.service.errors import TableFromNewerRelease, UnreadableTable
+from bot.service.errors import TableFromNewerRelease, TableLocked, UnreadableTable
+from bot.service.model import Table
 from bot.service.service import GameService
 from tests.bot.people import say
 
@@ -58,10 +59,10 @@ async def test_a_failing_and_an_undecodable_table_while_ten_others_keep_moving(
                             "'{\"new_field\": 1}'::jsonb)::text WHERE id = ?")
     real = harness.service.automatic.run_due
 
-    async def run_due(table_id: int) -> bool:
-        if table_id == failing:
+    async def run_due(table: Table) -> bool:
+        if table.id == failing:
             raise RuntimeError("an AI step that raises")
-        return await real(table_id)
+        return await real(table)
 
     monkeypatch.setattr(harness.service.automatic, "run_due", run_due)
     start = await versions(harness, others)
@@ -127,6 +128,37 @@ async def test_stop_is_checked_between_steps(harness: Harness) -> None:
     ran = await s.scheduler.run_due_now(stop)
     await stopper
     assert ran < 30
+
+
+async def test_a_locked_row_inside_a_batch_is_logged_and_recorded_for_its_table_only(
+        harness: Harness, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A storage fault of one table inside a batch (its row stayed locked past the lock
+    timeout: :class:`TableLocked`) is not swallowed: logged with the table id, recorded
+    in the stored faults, the table backed off; the other tables of the batch move on."""
+    s = harness.people
+    others = [await ai_table(s, n) for n in range(3)]
+    locked = await ai_table(s, 3)
+    real = harness.service.automatic.run_due
+
+    async def run_due(table: Table) -> bool:
+        if table.id == locked:
+            raise TableLocked()
+        return await real(table)
+
+    monkeypatch.setattr(harness.service.automatic, "run_due", run_due)
+    start = await versions(harness, others)
+    caplog.set_level(logging.WARNING)
+    for _ in range(4):
+        harness.clock.advance(2)
+        await s.tick()
+    moved = await versions(harness, others)
+    assert all(after > before for before, after in zip(start, moved, strict=True))
+    assert any(f"table {locked}:" in r.getMessage() and "TableLocked" in r.getMessage()
+               for r in caplog.records)
+    faults = {row["table_id"]: row for row in await s.repo.faults()}
+    assert faults[locked]["kind"] == "backoff" and "TableLocked" in faults[locked]["error"]
+    assert set(faults) == {locked}
 
 
 async def test_a_three_day_downtime_costs_no_player_a_turn(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ and the rate limiter it installs."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 import aiohttp
@@ -148,3 +149,56 @@ def labelled(message: FakeMessage, label: str) -> str:
     """``callback_data`` of the message's first button whose text starts with ``label``."""
     return next(str(b["callback_data"]) for b in message.buttons
                 if str(b.get("text", "")).startswith(label) and "callback_data" in b)
+
+
+async def test_a_worker_that_takes_the_polling_role_while_telegram_fails_tries_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that did not poll at start takes the polling role later; when starting
+    the long poll fails then (Telegram away), it gives the role up and tries again, and
+    polls once Telegram answers: the role is never held without a poll."""
+    from telegram.error import NetworkError
+
+    from bot.ports.roles import HeldForever, RoleLock
+    from bot.service.service import GameService
+    from bot.storage.database import open_database
+    from bot.storage.repository import SqliteRepository
+    from bot.telegram_bot import adapter as adapter_module
+
+    monkeypatch.setattr(adapter_module, "ROLE_RETRY", 0.05)
+    granted: list[HeldForever] = []
+
+    async def take_role(role: str) -> RoleLock | None:
+        assert role == adapter_module.POLLING_ROLE
+        if not granted:  # another worker polls at first
+            granted.append(HeldForever())
+            return None
+        granted.append(HeldForever())
+        return granted[-1]
+
+    db = await open_database(tmp_path / "r.sqlite3")
+    async with running_fake_telegram() as tg:
+        adapter = TelegramAdapter(tg.token, base_url=tg.base_url,
+                                  base_file_url=tg.base_file_url, poll_timeout=1,
+                                  rate_limiter=AIORateLimiter(overall_max_rate=0,
+                                                              group_max_rate=0))
+        service = GameService(SqliteRepository(db), {"telegram": adapter.notifier})
+        assert adapter.app.updater is not None
+        real = adapter.app.updater.start_polling
+        failures = [NetworkError("Telegram is away")]
+
+        async def start_polling(**options: object) -> object:
+            if failures:
+                raise failures.pop()
+            return await real(**options)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(adapter.app.updater, "start_polling", start_polling)
+        await adapter.start(replace(service.host(), take_role=take_role))
+        try:
+            assert not adapter.polling
+            await tg.wait_for(lambda: adapter.polling, WAIT)
+            assert not failures
+            assert [role.held for role in granted[1:]] == [False] + [True] * (
+                len(granted) - 2)  # the role taken while Telegram failed was given up
+        finally:
+            await adapter.stop()
+            await db.close()
