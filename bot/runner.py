@@ -17,7 +17,7 @@ import importlib
 import logging
 import os
 import signal
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Protocol
 
@@ -26,6 +26,7 @@ from bot.http import HttpServer
 from bot.ports.host import Host
 from bot.ports.model import TableSettings
 from bot.ports.notifier import Notifier
+from bot.ports.roles import RoleLock
 from bot.service import engine_work
 from bot.service.collector import freeze_start_up
 from bot.service.compute import WorkerPool
@@ -109,6 +110,43 @@ class WorkerNameTaken(Exception):
         self.worker_id = worker_id
 
 
+NAME_RETRY = 2.0
+"""Seconds between two attempts to take the worker's name again while the database cannot
+be reached."""
+
+
+async def _keep_name(take_role: Callable[[str], Awaitable[RoleLock | None]], worker_id: str,
+                     held: RoleLock, stop: asyncio.Event) -> None:
+    """Hold the ``WORKER_ID`` role while the bot runs. When the connection that holds it
+    ends (a network blip, a failed-over server), take it again at once (every
+    :data:`NAME_RETRY` seconds while the database is away); when another live worker has
+    taken the name meanwhile, set ``stop`` and raise :class:`WorkerNameTaken`: two workers
+    under one name would both own every lease on due work."""
+    role = held
+    try:
+        while True:
+            await role.lost()
+            log.warning("worker %s: the connection holding its name ended; taking it again",
+                        worker_id)
+            again: RoleLock | None = None
+            while True:
+                try:
+                    again = await take_role(f"worker:{worker_id}")
+                    break
+                except Exception as error:  # the database away: try again
+                    log.warning("worker %s: cannot take its name now (%s)", worker_id,
+                                type(error).__name__)
+                    await asyncio.sleep(NAME_RETRY)
+            if again is None:
+                log.error("another live worker runs under WORKER_ID=%s; this one stops",
+                          worker_id)
+                stop.set()
+                raise WorkerNameTaken(worker_id)
+            role = again
+    finally:
+        await role.release()
+
+
 class NoPlatform(Exception):
     """Every configured platform refused the bot (wrong tokens): nothing to run."""
 
@@ -158,6 +196,7 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     db, repo = await open_storage(settings)
+    name: RoleLock | None = None
     if settings.worker_id:  # the name is a role: one live worker per name
         try:
             name = await repo.take_role(f"worker:{settings.worker_id}")
@@ -207,6 +246,8 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
     started: list[Adapter] = []
     refused: list[Adapter] = []
     background = asyncio.create_task(service.run(stop))
+    naming = None if name is None or not settings.worker_id else asyncio.create_task(
+        _keep_name(repo.take_role, settings.worker_id, name, stop), name="worker name")
     starting = [asyncio.create_task(_keep_starting(adapter, host, stop, started, refused))
                 for adapter in chosen]
     try:
@@ -230,7 +271,13 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
         if http is not None:
             await http.stop()
         await pool.close()
+        taken = None
+        if naming is not None:
+            naming.cancel()
+            [taken] = await asyncio.gather(naming, return_exceptions=True)
         await db.close()
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(sig)
+    if isinstance(taken, WorkerNameTaken):
+        raise taken

@@ -26,12 +26,14 @@ import pytest
 from telegram.ext import AIORateLimiter
 
 from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableInfo, TableSettings, UserRef
+from bot.runner import WorkerNameTaken, run_bot
 from bot.service.clock import ManualClock
 from bot.service.errors import TableBusy, TableLocked
 from bot.service.flow import FlowControl
 from bot.service.model import Table
 from bot.service.repository import LogEntry
 from bot.service.service import GameService
+from bot.settings import Settings
 from bot.storage.database import latest_schema
 from bot.storage.postgres import (
     IDLE_IN_TRANSACTION_TIMEOUT,
@@ -579,3 +581,59 @@ async def test_the_database_clock_is_the_servers_whatever_this_machines_clock_sa
         assert abs(clock.now() - server) < 1.0
     finally:
         await db.close()
+
+
+async def _name_holder(url: str, role: str, other_than: int | None = None) -> int:
+    """The server process id of the session holding ``role``'s advisory lock, once one
+    other than ``other_than`` holds it (20 s at most)."""
+    conn = await asyncpg.connect(url)
+    try:
+        for _ in range(200):
+            pid = await conn.fetchval(
+                "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
+                "AND objid = ($1::bigint & 4294967295)::oid", role_key(role))
+            if pid is not None and pid != other_than:
+                return int(pid)
+            await asyncio.sleep(0.1)
+    finally:
+        await conn.close()
+    raise AssertionError(f"nobody took {role}")
+
+
+async def test_a_worker_takes_its_name_again_after_a_blip_and_stops_when_another_has_it(
+        pg_server: PgServer) -> None:
+    """A running worker whose name's connection ends (a network blip, a failed-over
+    server) takes its ``WORKER_ID`` again and goes on; when another live worker took the
+    name meanwhile, this one stops with :class:`WorkerNameTaken` (``rummy-bot run``: one
+    line, exit 2) instead of running on under a name two workers would share."""
+    url = pg_server.create("rename")
+    await _migrated(url)
+    role = "worker:w7"
+    stop = asyncio.Event()
+    bot = asyncio.create_task(run_bot(Settings(database_url=url, worker_id="w7",
+                                               engine_workers=1), stop, adapters=[]))
+    admin = await asyncpg.connect(url)
+    rival = await asyncpg.connect(url)
+    try:
+        first = await _name_holder(url, role)
+        await admin.execute("SELECT pg_terminate_backend($1)", first)
+        second = await _name_holder(url, role, other_than=first)
+        await asyncio.sleep(0.5)
+        assert not bot.done() and not stop.is_set()
+        # a second worker asks for the name; it gets it when the first one's connection ends
+        waiting = asyncio.create_task(rival.fetchval("SELECT pg_advisory_lock($1)",
+                                                     role_key(role)))
+        await asyncio.sleep(0.5)
+        assert not waiting.done()
+        await admin.execute("SELECT pg_terminate_backend($1)", second)
+        await asyncio.wait_for(waiting, 20)
+        with pytest.raises(WorkerNameTaken):
+            await asyncio.wait_for(bot, 30)
+        assert stop.is_set()
+    finally:
+        stop.set()
+        if not bot.done():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(bot, 30)
+        await admin.close()
+        await rival.close()
