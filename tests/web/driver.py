@@ -122,8 +122,12 @@ async def take_turn(opened: OpenPage) -> bool:
             await target.first.wait_for(timeout=3000)
         except Exception:
             return False
+        if await deal_over(page):  # the deal ended meanwhile: its sheet offers the next
+            return False
         await target.first.click()
     else:
+        if await deal_over(page):
+            return False
         await hinted.click()
     opened.moves += 1
     deadline = time.monotonic() + 5
@@ -133,16 +137,24 @@ async def take_turn(opened: OpenPage) -> bool:
 
 
 async def play_deal(pages: list[OpenPage], timeout: float = 240.0) -> None:
-    """Both people play until the deal is over (the score sheet shows)."""
+    """Both people play until the deal is over (the score sheet shows). Once one page
+    shows the sheet, nobody presses again: the sheet offers the next deal, and a press
+    still under way on the other page must not start it."""
+    over = asyncio.Event()
+
     async def play(opened: OpenPage) -> None:
         await wait_screen(opened.page)
         deadline = time.monotonic() + timeout
-        while not await deal_over(opened.page):
+        while not over.is_set() and not await deal_over(opened.page):
             assert time.monotonic() < deadline, f"{opened.user.name}: the deal did not end"
             assert not opened.errors, opened.errors
             if not await take_turn(opened):
                 await asyncio.sleep(0.1)
             opened.doms.append(await opened.page.evaluate(DOM_SNAPSHOT))
+        over.set()
+        while not await deal_over(opened.page):  # this page's sheet is on its way
+            assert time.monotonic() < deadline, f"{opened.user.name}: no score sheet"
+            await asyncio.sleep(0.05)
         opened.doms.append(await opened.page.evaluate(DOM_SNAPSHOT))
 
     await asyncio.gather(*(play(p) for p in pages))
