@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import Browser, BrowserContext, Page, WebSocket
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from bot.ports.model import UserRef
 from tests.web.privacy import DOM_SNAPSHOT
@@ -92,30 +93,44 @@ async def deal_over(page: Page) -> bool:
     return phase in ("hand_over", "game_over") or status in ("finished", "cancelled")
 
 
+STEP_WAIT = 3000
+"""Milliseconds a step of :func:`take_turn` waits for an element of the screen it read."""
+
+
 async def take_turn(opened: OpenPage) -> bool:
     """One step of play if the page offers one: Hint, then tap the suggested cards one by
     one and press the offered move (a move without cards is pressed at once). True when
-    a move was pressed."""
+    a move was pressed; False when there was nothing to do, or when the screen changed
+    under the step (an AI seat moved, a call window closed: the hinted offer is gone) —
+    the caller tries again on the new screen."""
+    try:
+        return await _take_turn(opened)
+    except PlaywrightTimeout:
+        return False
+
+
+async def _take_turn(opened: OpenPage) -> bool:
+    """:func:`take_turn`, whose waits may time out when the screen changes under it."""
     page = opened.page
     offers = page.locator(".offers button.offer:not([disabled])")
     if await offers.count() == 0 and await page.locator(".phase.my-turn").count() == 0:
         return False
     before = await version(page)
-    await page.click("[data-action=hint]")
+    await page.click("[data-action=hint]", timeout=STEP_WAIT)
     try:
         await page.wait_for_selector(".offers [data-hint]", timeout=1500)
     except Exception:
         return False
     hinted = page.locator(".offers [data-hint]").first
-    label = (await hinted.text_content() or "").strip()
+    label = (await hinted.text_content(timeout=STEP_WAIT) or "").strip()
     chosen = await page.eval_on_selector_all(
         ".hand-row .card[aria-pressed=true]", "nodes => nodes.map(n => n.dataset.index)")
     if chosen and await version(page) == before:
-        await page.click("[data-action=clear]")
+        await page.click("[data-action=clear]", timeout=STEP_WAIT)
         await page.wait_for_selector(".hand-row .card[aria-pressed=true]", state="detached",
                                      timeout=3000)
         for index in chosen:
-            await page.click(f".hand-row .card[data-index='{index}']")
+            await page.click(f".hand-row .card[data-index='{index}']", timeout=STEP_WAIT)
             opened.taps += 1
         target = page.locator(".offers button.offer:not([disabled])", has_text=label)
         try:
@@ -124,11 +139,11 @@ async def take_turn(opened: OpenPage) -> bool:
             return False
         if await deal_over(page):  # the deal ended meanwhile: its sheet offers the next
             return False
-        await target.first.click()
+        await target.first.click(timeout=STEP_WAIT)
     else:
         if await deal_over(page):
             return False
-        await hinted.click()
+        await hinted.click(timeout=STEP_WAIT)
     opened.moves += 1
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and await version(page) == before:
