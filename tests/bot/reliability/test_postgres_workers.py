@@ -30,6 +30,7 @@ from bot.runner import WorkerNameTaken, run_bot
 from bot.service.clock import ManualClock
 from bot.service.errors import TableBusy, TableLocked
 from bot.service.flow import FlowControl
+from bot.service.limits import LEASE_SECONDS
 from bot.service.model import Table
 from bot.service.repository import LogEntry
 from bot.service.service import GameService
@@ -437,9 +438,10 @@ async def test_a_stopped_worker_does_not_stop_the_due_work_of_the_others(
         pg_server: PgServer) -> None:
     """Three workers play twelve AI tables; one is stopped (SIGSTOP) for 15 s while it
     works, and a test session holds one table's row locked inside an open transaction.
-    The other tables keep moving: the longest stretch without any stored action is far
-    below a lease (printed); the locked row is freed by the server's idle-in-transaction
-    limit, and every table finishes and replays."""
+    The other tables keep moving: the longest stretch without any stored action stays
+    within one lease (printed; the stopped worker's own claims wait that long); the
+    locked row is freed by the server's idle-in-transaction limit, and every table
+    finishes and replays."""
     url = pg_server.create("stopped")
     ids = await _ai_tables(url, 12, deals=6)
     workers = [await asyncio.to_thread(_start_worker, url) for _ in range(3)]
@@ -469,7 +471,9 @@ async def test_a_stopped_worker_does_not_stop_the_due_work_of_the_others(
         workers[0].send_signal(signal.SIGCONT)
         print(f"\nlongest stretch without a stored action while a worker was stopped: "
               f"{longest:.1f} s")
-        assert longest < 10.0
+        # the issue's bound: due work never stops longer than one lease (the stopped
+        # worker's claimed tables wait for their leases to run out), with room for load
+        assert longest < LEASE_SECONDS + 5.0
         deadline = time.monotonic() + 120
         while True:
             repo._written.clear()
