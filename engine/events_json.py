@@ -96,14 +96,13 @@ _Decode = Callable[[Any, str], Any]
 class _Field:
     """How one field is written and read."""
 
-    __slots__ = ("decode", "default", "encode", "name", "required")
+    __slots__ = ("decode", "encode", "name", "required")
 
     def __init__(self, field: dataclasses.Field[Any], kind: Any) -> None:
         self.name = field.name
         self.encode, self.decode = _codec(kind)
         self.required = field.default is dataclasses.MISSING \
             and field.default_factory is dataclasses.MISSING
-        self.default = None if self.required else field.default
 
 
 class _Record:
