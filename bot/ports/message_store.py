@@ -120,6 +120,16 @@ class TelegramMessageStore(Protocol):
         """Record whether private messages to ``user_id`` work."""
         ...
 
+    async def begin_send(self, key: str) -> str:
+        """Note that a keyed send (a turn ping, the first table message) starts: ``"new"``,
+        ``"again"`` (an earlier attempt may have reached the chat: its worker died before
+        :meth:`end_send`) or ``"sent"`` (done already: do not send)."""
+        ...
+
+    async def end_send(self, key: str) -> None:
+        """Note that the keyed send reached the chat."""
+        ...
+
 
 # --- Discord --------------------------------------------------------------------------------
 

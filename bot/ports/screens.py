@@ -19,7 +19,7 @@ that sends it to its owner only can never leak another seat's hidden cards.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from bot.ports.model import ChatKey, TableInfo
@@ -30,8 +30,8 @@ from engine.views import PlayerView, PublicView
 if TYPE_CHECKING:
     from engine.search import Partition
 
-__all__ = ["Notice", "SeatFacts", "SeatScreen", "TableFault", "TableScreen", "TableUpdate",
-           "TimerWarning"]
+__all__ = ["Notice", "PastChange", "SeatFacts", "SeatScreen", "TableFault", "TableScreen",
+           "TableUpdate", "TimerWarning"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,16 +79,30 @@ class SeatScreen:
 
 
 @dataclass(frozen=True, slots=True)
+class PastChange:
+    """One committed change of a table as its recent lines show it: the ``version`` it
+    produced, its ``events`` and ``notices``."""
+
+    version: int
+    events: tuple[Event, ...] = ()
+    notices: tuple[Notice, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class TableScreen:
     """The public side of a table: ``info``, the public ``view`` (``None`` in the lobby),
-    the ``events`` and ``notices`` of the change it follows, and the table's ``locale``
-    (its setting, else the host's language)."""
+    the ``events`` and ``notices`` of the change it follows, the table's ``locale`` (its
+    setting, else the host's language) and its ``history``: the last stored changes,
+    oldest first, this one included, the same whichever worker shows the table (empty when
+    the screen was not published through the outbox: then a front end shows the lines of
+    this change)."""
 
     info: TableInfo
     view: PublicView | None
     events: tuple[Event, ...] = ()
     notices: tuple[Notice, ...] = ()
     locale: str = "en"
+    history: tuple[PastChange, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,13 +114,26 @@ class TableUpdate:
     (``None``: every seat's, e.g. a new deal); ``turn``: the human seat whose turn began
     with this change (ping them), else ``None``; ``answered``: ``(origin, user_key)`` when
     the front end ``origin`` (:attr:`bot.ports.intents.Intent.origin`) has already drawn
-    that person's new screen in its answer, so its notifier skips it."""
+    that person's new screen in its answer, so its notifier skips it; ``turn_version``:
+    the table version whose change began that turn when it is older than this one (a
+    worker showing changes another one committed), so a ping keyed by the turn is sent
+    once."""
 
     table: TableScreen
     seats: tuple[SeatScreen, ...] = ()
     hands: frozenset[int] | None = frozenset()
     turn: int | None = None
     answered: tuple[str, str] | None = None
+    turn_version: int | None = None
+
+    def with_history(self, history: tuple[PastChange, ...]) -> TableUpdate:
+        """A copy whose table screen carries ``history``."""
+        return replace(self, table=replace(self.table, history=history))
+
+    @property
+    def turn_started(self) -> int:
+        """The table version at which :attr:`turn` began."""
+        return self.info.version if self.turn_version is None else self.turn_version
 
     @property
     def info(self) -> TableInfo:

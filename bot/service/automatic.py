@@ -22,6 +22,7 @@ from bot.service.changes import (
     why_failed,
 )
 from bot.service.compute import BudgetExceeded, Compute, Lane, WorkerLost
+from bot.service.delivery import Delivery
 from bot.service.limits import (
     HINT_CACHE,
     MAX_TURN_ACTIONS,
@@ -31,7 +32,6 @@ from bot.service.limits import (
 )
 from bot.service.model import Table
 from bot.service.play import applied_change
-from bot.service.publish import Publisher
 from bot.service.scheduling import Due, due_kind
 from bot.service.screens import Screens, people
 from engine.actions import NextDeal
@@ -49,7 +49,7 @@ class AutomaticSteps:
     """Automatic steps (see the module docstring). ``worker_id``: this service's name in
     leases on due work (the scheduler claims with it)."""
 
-    def __init__(self, changes: TableChanges, screens: Screens, publisher: Publisher,
+    def __init__(self, changes: TableChanges, screens: Screens, publisher: Delivery,
                  compute: Compute, budget: float, worker_id: str) -> None:
         self.changes = changes
         self.repo = changes.repo

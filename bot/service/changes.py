@@ -1,7 +1,8 @@
 """The one way a table changes (:class:`TableChanges`): load it once, run a step (a lobby
 step, a person's move, an automatic step) that produces the new table, commit it in one
 transaction with a compare-and-set on its version (and the action log, the update's
-idempotency key, the results). A refused step raises an
+idempotency key, the results, the change row that any worker shows it from:
+:mod:`bot.service.change_records`). A refused step raises an
 :class:`engine.errors.EngineError` subclass and changes nothing.
 
 A table whose stored row cannot be loaded is reported at its first failure, whatever
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field, replace
 
 from bot.ports.model import ChatKey, Status
 from bot.ports.screens import Notice, SeatFacts
+from bot.service.change_records import change_record
 from bot.service.clock import Clock
 from bot.service.compute import BudgetExceeded
 from bot.service.errors import NoTable, TableBusy, UnreadableTable
@@ -187,9 +189,11 @@ class TableChanges:
                 change.table = reschedule(table, new, now)
                 entries = [LogEntry(table.version + 1, seat, command, actor)
                            for seat, command, actor in change.log]
+                record = change_record(table, change.table, change.events, change.notices,
+                                       change.hands)
                 try:
                     await self.repo.commit(change.table, table.version, entries, update_key,
-                                           change.results)
+                                           change.results, record)
                 except DuplicateUpdate:
                     assert update_key is not None
                     done = await self.applied(update_key) or table

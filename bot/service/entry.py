@@ -33,9 +33,9 @@ from bot.interaction.commands import MAX_COMMAND, TOO_LONG, CommandTooLong
 from bot.ports.intents import Answer, Intent, Outcome, Reply
 from bot.ports.model import ChatKey, TableInfo, UserRef
 from bot.ports.screens import SeatScreen, TableScreen
+from bot.service.delivery import Delivery
 from bot.service.flow import FlowControl, TooFast
 from bot.service.lobby import bounded_user
-from bot.service.publish import Publisher
 from bot.service.queries import Queries
 from bot.service.repository import Repository
 from bot.service.verbs import Handling, Verbs
@@ -59,7 +59,7 @@ class _Seen:
 class EntryPoint:
     """:class:`bot.ports.entry.Entry` of the game service (see the module docstring)."""
 
-    def __init__(self, verbs: Verbs, queries: Queries, publisher: Publisher,
+    def __init__(self, verbs: Verbs, queries: Queries, publisher: Delivery,
                  flow: FlowControl, repo: Repository) -> None:
         self.verbs = verbs
         self.queries = queries

@@ -13,6 +13,7 @@ from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings, User
 from bot.ports.screens import Notice
 from bot.ports.table_rules import DEFAULT_LEVEL, table_rules
 from bot.service import engine_work, lobby
+from bot.service.change_records import change_record
 from bot.service.changes import Change, Committed, TableChanges
 from bot.service.compute import BudgetExceeded, Compute, Lane, WorkerLost
 from bot.service.errors import (
@@ -73,12 +74,14 @@ class LobbySteps:
                       seed=self._seed(), state=None, version=1, created_at=now,
                       updated_at=now, last_human_at=now)
         table = reschedule(None, table, now)
+        notices = [Notice("lobby_opened", {"name": seat.name})]
         try:
-            table = await self.repo.create_table(table)
+            table = await self.repo.create_table(
+                table, change_record(table, table, (), notices, frozenset()))
         except ActiveTableExists:
             raise TableExists() from None
         self.changes.poke(table.due_at)
-        change = Change(table, notices=[Notice("lobby_opened", {"name": seat.name})])
+        change = Change(table, notices=notices)
         return Committed(table, change, stored=True)
 
     async def join(self, where: Where, user: UserRef, update_key: str | None = None,

@@ -41,9 +41,12 @@ class Publisher:
             yield own
         yield from self.everywhere
 
-    async def publish(self, update: TableUpdate) -> None:
-        """Hand ``update`` to the notifiers of its table's platform."""
-        for notifier in self._for(update.info.key.platform):
+    async def publish(self, update: TableUpdate, chats: bool = True) -> None:
+        """Hand ``update`` to the notifiers of its table's platform (``chats``: the chat's
+        own too; ``False`` when another worker shows the chat:
+        :mod:`bot.service.delivery`)."""
+        notifiers = self._for(update.info.key.platform) if chats else iter(self.everywhere)
+        for notifier in notifiers:
             await safely(notifier.publish(update))
 
     async def warn(self, warning: TimerWarning) -> None:

@@ -19,6 +19,7 @@ from bot.ports.model import ChatKey
 from bot.ports.roles import RoleLock
 from bot.service.errors import UnreadableTable
 from bot.service.model import Table
+from bot.service.outbox import OutboxStore
 
 __all__ = [
     "ActiveTableExists",
@@ -96,8 +97,10 @@ class Repository(Protocol):
     async def set_user_locale(self, user_key: str, locale: str | None) -> None:
         """Store (or clear) the user's language."""
 
-    async def create_table(self, table: Table) -> Table:
-        """Insert a new table; returns it with its id. Raises :class:`ActiveTableExists`."""
+    async def create_table(self, table: Table, record: str | None = None) -> Table:
+        """Insert a new table (with its first change row ``record``:
+        :mod:`bot.service.change_records`); returns it with its id. Raises
+        :class:`ActiveTableExists`."""
 
     async def active_table(self, key: ChatKey) -> Table | None:
         """The lobby or running game of a chat."""
@@ -107,8 +110,10 @@ class Repository(Protocol):
 
     async def commit(self, table: Table, expected_version: int, log: Sequence[LogEntry] = (),
                      update_key: str | None = None,
-                     results: Sequence[ResultRow] = ()) -> None:
-        """Store ``table`` if the stored version is still ``expected_version``.
+                     results: Sequence[ResultRow] = (), record: str | None = None) -> None:
+        """Store ``table`` if the stored version is still ``expected_version``, with its
+        change row (``record``, JSON: :mod:`bot.service.change_records`) in the same
+        transaction.
 
         Raises :class:`VersionConflict` or :class:`DuplicateUpdate`; then nothing changed.
         """
@@ -121,8 +126,9 @@ class Repository(Protocol):
         ``None`` when it was not applied."""
 
     async def prune_updates(self, before: float) -> int:
-        """Forget the idempotency keys seen before ``before`` (Unix time, seconds); returns
-        how many were removed. Platforms stop redelivering long before."""
+        """Forget the idempotency keys seen before ``before`` (Unix time, seconds), and the
+        send keys (:mod:`bot.service.outbox`) noted before it; returns how many update
+        keys were removed. Platforms stop redelivering long before."""
 
     async def latest_ended(self, key: ChatKey) -> Table | None:
         """The chat's most recently ended (finished or cancelled) table that was played."""
@@ -206,3 +212,7 @@ class Repository(Protocol):
     @property
     def discord_messages(self) -> DiscordMessageStore:
         """The Discord adapter's message rows, on this repository's connection."""
+
+    @property
+    def outbox(self) -> OutboxStore:
+        """Change rows, chat owners and send keys (:mod:`bot.service.outbox`)."""

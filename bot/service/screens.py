@@ -23,13 +23,13 @@ from bot.i18n import normalize_locale
 from bot.ports.model import Status
 from bot.ports.screens import Notice, SeatFacts, SeatScreen, TableScreen, TableUpdate
 from bot.service import engine_work
+from bot.service.change_records import turn_began
 from bot.service.changes import Committed
 from bot.service.compute import BudgetExceeded, Compute, Lane, WorkerLost
 from bot.service.limits import FACTS_CACHE
 from bot.service.model import Table
 from bot.service.repository import Repository
 from engine.events import Event
-from engine.game import current_player
 from engine.views import public_view, view_for
 
 __all__ = ["NEWCOMER_SECONDS", "Locales", "Screens", "people"]
@@ -210,37 +210,35 @@ class Screens:
         once), whose hands changed and whose turn began."""
         change = committed.change
         table = change.table
-        seats: tuple[SeatScreen, ...] = ()
         if change.results:
             self.finished(table)
-        if table.state is not None and table.status is Status.PLAYING:
-            facts = await self.facts(table, people(table), change.facts)
-            guided = await self.guided(table)
-            seats = tuple(self.seat_screen(table, seat, facts[seat],
-                                           locales.of(table.seats[seat].user or ""),
-                                           table.seats[seat].user in guided)
-                          for seat in people(table))
-        elif table.state is not None:  # the game just ended: the final views, no moves
-            seats = tuple(self.seat_screen(table, seat, SeatFacts(),
-                                           locales.of(table.seats[seat].user or ""))
-                          for seat in people(table))
+        seats = await self._seats(table, locales, change.facts)
         hands = None if change.hands is None else frozenset(change.hands)
         return TableUpdate(self.table_screen(table, locales, change.events, change.notices),
                            seats, hands, turn_began(committed.before, table), answered)
 
+    async def redraw(self, table: Table, hands: frozenset[int] | None, turn: int | None,
+                     turn_version: int | None = None) -> TableUpdate:
+        """``table``'s screens as stored now, for changes this worker did not publish when
+        they were committed (another worker's, or a worker's that died before showing
+        them): ``hands`` changed, ``turn`` began at version ``turn_version``."""
+        locales = await self.locales(table)
+        seats = await self._seats(table, locales, {})
+        return TableUpdate(self.table_screen(table, locales), seats, hands, turn, None,
+                           turn_version)
 
-def turn_began(before: Table, after: Table) -> int | None:
-    """The seat of a person (not played by the AI) whose turn began with the change from
-    ``before`` to ``after`` (another seat to act, or a new deal), else ``None``."""
-    state = after.state
-    if state is None or after.status is not Status.PLAYING:
-        return None
-    seat = current_player(state)
-    if seat is None or after.seats[seat].automated or after.seats[seat].user is None:
-        return None
-    old = before.state
-    if old is not None and before.status is Status.PLAYING \
-            and (old.deal_number, current_player(old)) == (state.deal_number, seat) \
-            and not before.seats[seat].automated:
-        return None
-    return seat
+    async def _seats(self, table: Table, locales: Locales, given: Mapping[int, SeatFacts]
+                     ) -> tuple[SeatScreen, ...]:
+        """Every person's seat screen of ``table`` (none in the lobby)."""
+        if table.state is not None and table.status is Status.PLAYING:
+            facts = await self.facts(table, people(table), given)
+            guided = await self.guided(table)
+            return tuple(self.seat_screen(table, seat, facts[seat],
+                                          locales.of(table.seats[seat].user or ""),
+                                          table.seats[seat].user in guided)
+                         for seat in people(table))
+        if table.state is not None:  # the game just ended: the final views, no moves
+            return tuple(self.seat_screen(table, seat, SeatFacts(),
+                                          locales.of(table.seats[seat].user or ""))
+                         for seat in people(table))
+        return ()

@@ -8,6 +8,8 @@ Parts, each with its dependencies given to its constructor (no part knows the se
 - :class:`~bot.service.changes.TableChanges`: load, step, commit with compare-and-set;
 - :class:`~bot.service.screens.Screens`: seat facts and the screens of a change;
 - :class:`~bot.service.publish.Publisher`: the notifiers of each platform;
+- :class:`~bot.service.delivery.Delivery`: each change shown in its chat by the chat's
+  owner among several workers, from the change rows every commit writes;
 - :class:`~bot.service.faults.TableFaults`: tables that cannot be loaded, reported once;
 - :class:`~bot.service.lobby_steps.LobbySteps`, :class:`~bot.service.play.PlaySteps`:
   the steps people take; :class:`~bot.service.automatic.AutomaticSteps`: the steps
@@ -36,6 +38,7 @@ from bot.service.automatic import AutomaticSteps
 from bot.service.changes import TableChanges
 from bot.service.clock import Clock, SystemClock
 from bot.service.compute import Compute, InlineCompute
+from bot.service.delivery import Delivery
 from bot.service.entry import EntryPoint
 from bot.service.faults import TableFaults
 from bot.service.flow import FlowControl
@@ -80,18 +83,20 @@ class GameService:
         self.changes = TableChanges(repo, self.clock, lambda due: self.scheduler.poke(due),
                                     self.faults)
         self.screens = Screens(repo, compute, budget, default_locale, guide)
+        self.delivery = Delivery(repo.outbox, self.publisher, self.changes, self.screens,
+                                 self.clock, self.worker_id)
         self.lobby = LobbySteps(self.changes, compute, budget,
                                 defaults or TableSettings(), seed_source)
         self.play = PlaySteps(self.changes, self.screens, compute, budget)
         self.queries = Queries(self.changes, self.screens, compute, budget,
                                default_locale)
-        self.automatic = AutomaticSteps(self.changes, self.screens, self.publisher,
+        self.automatic = AutomaticSteps(self.changes, self.screens, self.delivery,
                                         compute, budget, self.worker_id)
         self.scheduler = Scheduler(self.automatic, reporter=self.faults)
         self.entry = EntryPoint(
             Verbs(self.changes, self.screens, self.lobby, self.play, self.queries,
                   default_locale),
-            self.queries, self.publisher, FlowControl(), repo)
+            self.queries, self.delivery, FlowControl(), repo)
 
     def host(self, http: HttpServer | None = None) -> Host:
         """What a front end is handed when it starts: the entry point, the chat adapters'
@@ -133,5 +138,11 @@ class GameService:
 
     async def run(self, stop: asyncio.Event, max_sleep: float = 30.0) -> None:
         """Run due steps whenever something is due until ``stop`` is set (the bot's
-        background loop; see :class:`bot.service.scheduler.Scheduler`)."""
-        await self.scheduler.run(stop, max_sleep)
+        background loop; see :class:`bot.service.scheduler.Scheduler`), and keep showing
+        changes in the chats this worker owns (:meth:`Delivery.run`)."""
+        showing = asyncio.create_task(self.delivery.run(stop))
+        try:
+            await self.scheduler.run(stop, max_sleep)
+        finally:
+            stop.set()
+            await showing

@@ -13,6 +13,7 @@ titles are stored within the platform's own bounds, without lone surrogates
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -32,7 +33,8 @@ from bot.ports.text_bounds import (
     bounded_text,
 )
 
-__all__ = ["SqliteDiscordMessages", "SqliteTelegramMessages", "Statements"]
+__all__ = ["SqliteDiscordMessages", "SqliteTelegramMessages", "Statements", "begin_send",
+           "end_send"]
 
 
 class Statements(Protocol):
@@ -45,6 +47,21 @@ class Statements(Protocol):
     async def execute_one(self, sql: str, params: Sequence[Any] = ()) -> None:
         """One write statement, committed on its own."""
         ...
+
+
+async def begin_send(db: Statements, key: str, now: float) -> str:
+    """Mark the send ``key`` as starting (table ``sent_keys``); returns ``"new"``,
+    ``"again"`` (an attempt before was not marked sent) or ``"sent"``."""
+    rows = await db.fetch_all(
+        "INSERT INTO sent_keys (key, state, created_at) VALUES (?, 'new', ?) "
+        "ON CONFLICT (key) DO UPDATE SET state = CASE WHEN sent_keys.state = 'sent' "
+        "THEN 'sent' ELSE 'again' END RETURNING state", (key, now))
+    return str(rows[0][0])
+
+
+async def end_send(db: Statements, key: str) -> None:
+    """Mark the send ``key`` as done."""
+    await db.execute_one("UPDATE sent_keys SET state = 'sent' WHERE key = ?", (key,))
 
 
 class SqliteTelegramMessages:
@@ -144,6 +161,12 @@ class SqliteTelegramMessages:
             "INSERT INTO telegram_users (user_id, first_name, reachable) VALUES (?, ?, ?) "
             "ON CONFLICT (user_id) DO UPDATE SET reachable = excluded.reachable",
             (user_id, str(user_id), int(reachable)))
+
+    async def begin_send(self, key: str) -> str:
+        return await begin_send(self._db, key, time.time())
+
+    async def end_send(self, key: str) -> None:
+        await end_send(self._db, key)
 
 
 class SqliteDiscordMessages:

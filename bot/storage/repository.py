@@ -29,6 +29,7 @@ from bot.ports.roles import RoleLock, hold_forever
 from bot.ports.text_bounds import DISPLAY_NAME, LANGUAGE_TAG, bounded_text
 from bot.service.errors import StorageUnavailable, TableFromNewerRelease, UnreadableTable
 from bot.service.model import Table
+from bot.service.outbox import OutboxStore
 from bot.service.repository import (
     ActiveTableExists,
     DueClaim,
@@ -39,6 +40,7 @@ from bot.service.repository import (
 )
 from bot.storage.database import Database
 from bot.storage.message_store import SqliteDiscordMessages, SqliteTelegramMessages
+from bot.storage.outbox import SqlOutbox
 from engine.errors import EngineError
 from engine.serialize import fraction_to_json, state_from_dict, state_to_dict
 
@@ -194,6 +196,7 @@ class SqliteRepository:
         self._written: OrderedDict[int, tuple[int, Table]] = OrderedDict()
         self._telegram = SqliteTelegramMessages(self)
         self._discord = SqliteDiscordMessages(self)
+        self._outbox = SqlOutbox(self)
 
     @property
     def telegram_messages(self) -> TelegramMessageStore:
@@ -202,6 +205,10 @@ class SqliteRepository:
     @property
     def discord_messages(self) -> DiscordMessageStore:
         return self._discord
+
+    @property
+    def outbox(self) -> OutboxStore:
+        return self._outbox
 
     def _decode(self, row: aiosqlite.Row) -> Table:
         mark = fingerprint(row)
@@ -338,7 +345,7 @@ class SqliteRepository:
                 "DO UPDATE SET locale = excluded.locale",
                 (platform, user_id, user_id, locale, time.time()))
 
-    async def create_table(self, table: Table) -> Table:
+    async def create_table(self, table: Table, record: str | None = None) -> Table:
         values = _table_values(table)
         columns = ", ".join(values)
         marks = ", ".join("?" for _ in values)
@@ -347,6 +354,8 @@ class SqliteRepository:
                 cursor = await conn.execute(f"INSERT INTO tables ({columns}) VALUES ({marks})",
                                             tuple(values.values()))
                 new_id = cursor.lastrowid
+                if record is not None and new_id is not None:
+                    await self._record(conn, new_id, table, record)
         except aiosqlite.IntegrityError:
             raise ActiveTableExists(str(table.key)) from None
         assert new_id is not None
@@ -365,7 +374,7 @@ class SqliteRepository:
 
     async def commit(self, table: Table, expected_version: int, log: Sequence[LogEntry] = (),
                      update_key: str | None = None,
-                     results: Sequence[ResultRow] = ()) -> None:
+                     results: Sequence[ResultRow] = (), record: str | None = None) -> None:
         if table.version <= expected_version:
             raise ValueError("a commit must raise the table's version")
         values = _table_values(table)
@@ -395,8 +404,18 @@ class SqliteRepository:
                     "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(table.id, r.seat, r.user_key, r.name, str(table.key), table.variant,
                       str(fraction_to_json(r.score)), int(r.won), now) for r in results])
+            if record is not None:
+                await self._record(conn, table.id, table, record)
             await self._announce(conn, table)
         self._keep(fingerprint(values), table)
+
+    @staticmethod
+    async def _record(conn: Any, table_id: int, table: Table, record: str) -> None:
+        """The change row of ``table``'s new version, in the transaction of ``conn``."""
+        await conn.execute(
+            "INSERT INTO table_changes (table_id, version, chat_key, record, created_at) "
+            "VALUES (?, ?, ?, ?, ?)", (table_id, table.version, str(table.key), record,
+                                       table.updated_at))
 
     async def _announce(self, conn: Any, table: Table) -> None:
         """Say, inside the commit's transaction, that ``table`` is now at its version, for
@@ -419,6 +438,7 @@ class SqliteRepository:
     async def prune_updates(self, before: float) -> int:
         async with self._transaction() as conn:
             cursor = await conn.execute("DELETE FROM seen_updates WHERE seen_at < ?", (before,))
+            await conn.execute("DELETE FROM sent_keys WHERE created_at < ?", (before,))
             return cursor.rowcount
 
     async def due_tables(self, now: float) -> list[int]:

@@ -24,10 +24,10 @@ FORMAT = 1
 TABLES: tuple[str, ...] = (
     "users", "tables", "actions", "seen_updates", "results", "telegram_table_messages",
     "telegram_hand_messages", "telegram_chats", "telegram_users", "discord_table_messages",
-    "table_faults", "heartbeat",
+    "table_faults", "heartbeat", "table_changes", "sent_keys",
 )
-"""Every table of the schema, parents first; not ``due_leases`` (claims on due work that
-run out within seconds)."""
+"""Every table of the schema, parents first; not ``due_leases`` nor ``chat_owners``
+(claims on due work and on showing a chat, which run out within seconds)."""
 
 IDENTITY: dict[str, str] = {"tables": "id", "actions": "id"}
 """Tables whose ids a database counts itself (PostgreSQL identity columns)."""
@@ -38,7 +38,8 @@ ORDER: dict[str, str] = {"users": "platform, user_id", "tables": "id", "actions"
                          "telegram_hand_messages": "user_id, table_id",
                          "telegram_chats": "chat_id", "telegram_users": "user_id",
                          "discord_table_messages": "table_id", "table_faults": "table_id",
-                         "heartbeat": "id"}
+                         "heartbeat": "id", "table_changes": "table_id, version",
+                         "sent_keys": "key"}
 
 
 class TransferError(Exception):

@@ -74,7 +74,8 @@ class TelegramNotifier:
             if seat.user is not None and parts.tables.person_changed(info.id, seat.user):
                 with use_locale(update.table.locale):
                     parts.tables.ping(info, texts.turn_ping(user_id_of(seat.user), seat.name),
-                                      turn_only=True)
+                                      turn_only=True,
+                                      key=f"telegram:ping:{info.id}:{update.turn_started}")
         for screen in update.seats:
             if update.hand_changed(screen.seat) \
                     and not update.answered_for(ORIGIN, screen.user_key):

@@ -9,6 +9,7 @@ game edits the table message at the pace Telegram allows, showing the newest sta
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import deque
 from collections.abc import Sequence
 
@@ -29,8 +30,11 @@ from bot.telegram_bot.identity import chat_id_of, deep_link, thread_id_of
 from bot.telegram_bot.keyboards import lobby_keyboard, table_keyboard
 from bot.telegram_bot.messaging import Messenger
 from bot.telegram_bot.outbox import Outbox
+from engine.events import Event
 from engine.state import Phase
 from engine.views import PublicView
+
+log = logging.getLogger(__name__)
 
 MAX_TEXT = 4096
 MID_TURN_DELAY = 8.0
@@ -40,6 +44,14 @@ group one edit and at most one ping (Telegram allows about 20 calls a minute in 
 group)."""
 LOG_LINES = 8
 """How many recent moves and announcements the table message keeps."""
+
+
+def change_lines(events: Sequence[Event], notices: Sequence[Notice],
+                 view: PublicView | None) -> list[str]:
+    """The recent lines of one change in the current locale: its events (named with the
+    seats of ``view``; none without a view) and its notices."""
+    lines = [] if view is None else [event_line(e, view) for e in events]
+    return lines + [render_notice(n) for n in notices]
 
 
 def table_payload(table_id: int) -> str:
@@ -93,6 +105,8 @@ class TableMessages:
         self._deferred: dict[int, asyncio.TimerHandle] = {}
         self.mid_turn_delay = mid_turn_delay
         self.waiting: dict[int, dict[int, str]] = {}
+        #: Keyed sends made again after a worker died between sending and noting them.
+        self.repeated = 0
 
     def start_link(self, table_id: int) -> str:
         """The "Start me" deep link of a table."""
@@ -103,11 +117,14 @@ class TableMessages:
         queue the edit."""
         info, view, events, notices = table.info, table.view, table.events, table.notices
         locale = table.locale
-        log = self._log.setdefault(info.id, deque(maxlen=LOG_LINES))
         with use_locale(locale):
-            if view is not None:
-                log.extend(event_line(e, view) for e in events)
-            log.extend(render_notice(n) for n in notices)
+            if table.history:  # the stored changes: the same lines whichever worker draws
+                lines = [line for past in table.history
+                         for line in change_lines(past.events, past.notices, view)]
+                self._log[info.id] = deque(lines[-LOG_LINES:], maxlen=LOG_LINES)
+            else:
+                self._log.setdefault(info.id, deque(maxlen=LOG_LINES)).extend(
+                    change_lines(events, notices, view))
         mid_turn = self._mid_turn(info, view, notices)
         if view is not None and view.current is not None:
             self._turn[info.id] = (view.deal_number, view.current)
@@ -202,10 +219,28 @@ class TableMessages:
                 info.version))
             return
         thread = thread_id_of(info.key)
+        # the send that replaces message N (0: the first one) is keyed by N
+        key = f"telegram:table:{info.id}:{0 if row is None else row.message_id}"
+        if not await self._may_send(key):
+            return
         sent = await self.messenger.send(chat_id_of(info.key), text, markup, thread)
         if sent is not None:
             await self.store.save_table_message(TelegramTableMessage(
                 info.id, str(info.key), sent.chat_id, thread, sent.message_id, info.version))
+            await self.store.end_send(key)
+
+    async def _may_send(self, key: str) -> bool:
+        """Whether the keyed send ``key`` should go out: not when it went out before; a
+        send whose worker died between the call and its mark goes out again (counted in
+        :attr:`repeated`: the chat may see it twice)."""
+        state = await self.store.begin_send(key)
+        if state == "sent":
+            return False
+        if state == "again":
+            self.repeated += 1
+            log.warning("send %s may be repeated: the worker that tried it before stopped "
+                        "between sending and noting it", key)
+        return True
 
     # --- pings -----------------------------------------------------------------------------
 
@@ -218,17 +253,23 @@ class TableMessages:
         self._pinged_person[table_id] = user_key
         return True
 
-    def ping(self, info: TableInfo, html: str, turn_only: bool = False) -> None:
+    def ping(self, info: TableInfo, html: str, turn_only: bool = False,
+             key: str | None = None) -> None:
         """Post a short HTML note (a turn ping, a timer warning) in the table's chat.
         Earlier notes stay: deleting one would cost a call of the group's 20 a minute.
         ``turn_only``: a turn ping, dropped when that turn is over before the group's
-        limit lets it out (the player has moved: nothing to tell)."""
+        limit lets it out (the player has moved: nothing to tell); ``key``: the send's key
+        (a turn's ping is sent once, whichever worker shows the turn)."""
         turn = self._turn.get(info.id)
 
         async def job() -> None:
             if turn_only and self._turn.get(info.id) != turn:
                 return
-            await self.messenger.send(chat_id_of(info.key), html,
-                                      thread_id=thread_id_of(info.key), html=True)
+            if key is not None and not await self._may_send(key):
+                return
+            sent = await self.messenger.send(chat_id_of(info.key), html,
+                                             thread_id=thread_id_of(info.key), html=True)
+            if key is not None and sent is not None:
+                await self.store.end_send(key)
 
         self.outbox.put(chat_id_of(info.key), f"ping:{info.id}", job)

@@ -3,8 +3,9 @@ PostgreSQL (issue "workers for real", D1: the Telegram store's chat upsert was v
 but ambiguous on PostgreSQL, so every group command failed there with no reply).
 
 The sweep is checked for completeness against the protocols themselves: a method added to
-:class:`bot.service.repository.Repository`, :class:`TelegramMessageStore` or
-:class:`DiscordMessageStore` without a step here fails :func:`test_the_sweep_covers_every_method`.
+:class:`bot.service.repository.Repository`, :class:`bot.service.outbox.OutboxStore`,
+:class:`TelegramMessageStore` or :class:`DiscordMessageStore` without a step here fails
+:func:`test_the_sweep_covers_every_method`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from bot.ports.message_store import (
 )
 from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
 from bot.service.model import Table
+from bot.service.outbox import ChangeRow, OutboxStore
 from bot.service.repository import (
     ActiveTableExists,
     DuplicateUpdate,
@@ -221,6 +223,60 @@ REPOSITORY: dict[str, Step] = {
 }
 
 
+# --- Outbox: change rows, chat owners, send keys ---------------------------------------------
+
+
+async def _outbox_changes(repo: Repository) -> None:
+    outbox: OutboxStore = repo.outbox
+    table = await repo.create_table(_table(), record='{"v":1}')
+    assert await outbox.recent_changes(table.id, 5) == [ChangeRow(1, '{"v":1}', False)]
+    fields = _fields(table)
+    for version in (2, 3, 4):
+        await repo.commit(Table(**{**fields, "version": version, "updated_at": 1000.0 + version}),
+                          version - 1, record=f'{{"v":{version}}}')
+    assert await outbox.recent_changes(table.id, 2) == [ChangeRow(3, '{"v":3}', False),
+                                                        ChangeRow(4, '{"v":4}', False)]
+    assert await outbox.unshown_tables(1000.5) == [(table.id, str(CHAT))]  # version 1
+    assert await outbox.unshown_tables(1000.0) == []
+    await outbox.mark_shown(table.id, 3, keep=1)  # 1 to 3 shown, 1 and 2 no longer kept
+    assert [(r.version, r.shown) for r in await outbox.recent_changes(table.id, 10)] \
+        == [(3, True), (4, False)]
+    assert await outbox.unshown_tables(10**12) == [(table.id, str(CHAT))]
+
+
+async def _outbox_owners(repo: Repository) -> None:
+    outbox: OutboxStore = repo.outbox
+    assert await outbox.take_chat("telegram:-1:", "a", 100.0, 10.0) == (True, False)
+    assert await outbox.take_chat("telegram:-1:", "b", 105.0, 10.0) == (False, False)
+    assert await outbox.take_chat("telegram:-1:", "a", 105.0, 10.0) == (True, False)
+    assert await outbox.renew_chats("a", 120.0) == 1
+    assert await outbox.renew_chats("b", 120.0) == 0
+    assert await outbox.lapsed_chats(119.0) == []
+    assert await outbox.lapsed_chats(121.0) == ["telegram:-1:"]
+    assert await outbox.take_chat("telegram:-1:", "b", 121.0, 10.0) == (True, True)
+    await outbox.release_chats("b")
+    assert await outbox.lapsed_chats(10.0**12) == []
+    assert await outbox.take_chat("telegram:-1:", "a", 0.0, 10.0) == (True, False)
+
+
+async def _outbox_sends(repo: Repository) -> None:
+    outbox: OutboxStore = repo.outbox
+    assert await outbox.begin_send("k", 1.0) == "new"
+    assert await outbox.begin_send("k", 2.0) == "again"  # its worker died before the mark
+    await outbox.end_send("k")
+    assert await outbox.begin_send("k", 3.0) == "sent"
+    assert await repo.prune_updates(10**12) == 0  # send keys go with the update keys
+    assert await outbox.begin_send("k", 4.0) == "new"
+
+
+OUTBOX: dict[str, Step] = {
+    "recent_changes": _outbox_changes, "mark_shown": _outbox_changes,
+    "unshown_tables": _outbox_changes, "take_chat": _outbox_owners,
+    "renew_chats": _outbox_owners, "release_chats": _outbox_owners,
+    "lapsed_chats": _outbox_owners, "begin_send": _outbox_sends, "end_send": _outbox_sends,
+}
+
+
 # --- Telegram message store --------------------------------------------------------------------
 
 
@@ -273,6 +329,15 @@ async def _telegram_users(repo: Repository) -> None:
     assert await store.user(1) == KnownUser(1, "Ana B.", None, None, True)
 
 
+async def _telegram_sends(repo: Repository) -> None:
+    store: TelegramMessageStore = repo.telegram_messages
+    assert await store.begin_send("telegram:ping:1:2") == "new"
+    await store.end_send("telegram:ping:1:2")
+    assert await store.begin_send("telegram:ping:1:2") == "sent"
+    assert await store.begin_send("telegram:table:1:0") == "new"
+    assert await store.begin_send("telegram:table:1:0") == "again"
+
+
 TELEGRAM: dict[str, Step] = {
     "table_message": _telegram_tables, "save_table_message": _telegram_tables,
     "hand_message": _telegram_hands, "save_hand_message": _telegram_hands,
@@ -281,6 +346,7 @@ TELEGRAM: dict[str, Step] = {
     "migrate_chat": _telegram_chats,
     "user": _telegram_users, "remember_user": _telegram_users,
     "set_reachable": _telegram_users,
+    "begin_send": _telegram_sends, "end_send": _telegram_sends,
 }
 
 
@@ -304,12 +370,15 @@ DISCORD: dict[str, Step] = {"get": _discord, "save": _discord}
 
 def test_the_sweep_covers_every_method() -> None:
     """Each public method of each storage protocol has a step in the sweep."""
-    assert _public(Repository) - {"telegram_messages", "discord_messages"} == set(REPOSITORY)
+    assert _public(Repository) - {"telegram_messages", "discord_messages", "outbox"} \
+        == set(REPOSITORY)
+    assert _public(OutboxStore) == set(OUTBOX)
     assert _public(TelegramMessageStore) == set(TELEGRAM)
     assert _public(DiscordMessageStore) == set(DISCORD)
 
 
-STEPS = sorted({*REPOSITORY.values(), *TELEGRAM.values(), *DISCORD.values()},
+STEPS = sorted({*REPOSITORY.values(), *OUTBOX.values(), *TELEGRAM.values(),
+                *DISCORD.values()},
                key=lambda step: step.__name__)
 
 

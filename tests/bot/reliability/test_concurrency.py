@@ -53,10 +53,11 @@ class _Counting:
     conflicts = 0
 
     async def commit(self, table: Table, expected_version: int, log: Any = (),
-                     update_key: str | None = None, results: Any = ()) -> None:
+                     update_key: str | None = None, results: Any = (),
+                     record: str | None = None) -> None:
         try:
             await super().commit(table, expected_version, log,  # type: ignore[misc]
-                                 update_key, results)
+                                 update_key, results, record)
         except VersionConflict:
             self.conflicts += 1
             raise

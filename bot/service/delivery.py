@@ -1,0 +1,292 @@
+"""Showing committed changes in their chats with one or several workers (:class:`Delivery`).
+
+Every commit leaves a change row (:mod:`bot.service.change_records`). A change is shown
+in its chat (the table message, pings, the other people's hand messages) by the chat's
+*owner* only, a lease in the database (:mod:`bot.service.outbox`), so one worker keeps a
+chat's message state and its rate budget, and a message is never edited back to an older
+version by a slower worker:
+
+- the worker that committed a change and owns the chat (or takes it, free) shows it at
+  once, with the recent lines of the last stored changes (:attr:`TableScreen.history`);
+- a change another worker committed reaches the owner through the change feed
+  (:meth:`changed`, PostgreSQL ``NOTIFY``) or, when an announcement was lost, through the
+  sweep (:meth:`sweep`, every :data:`SWEEP_SECONDS`): it loads the table and shows it;
+- a worker that dies leaves leases that run out: the sweep of another worker takes the
+  chat and draws its table again (so the message ends at the stored version), and shows
+  the changes nobody showed;
+- a worker that stops gives its chats up (:meth:`release`).
+
+Front ends that serve every platform (the web table) are told about every change by the
+worker that committed it, owner or not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from collections import OrderedDict
+from collections.abc import Coroutine, Iterable
+from typing import Any
+
+from bot.ports.feed import TableChanged
+from bot.ports.model import ChatKey, Status
+from bot.ports.screens import TableUpdate, TimerWarning
+from bot.service.change_records import StoredChange, read_change
+from bot.service.changes import TableChanges
+from bot.service.clock import Clock
+from bot.service.errors import StorageUnavailable, UnreadableTable
+from bot.service.outbox import OutboxStore
+from bot.service.publish import Publisher
+from bot.service.screens import Screens
+from engine.game import current_player
+from engine.state import GameState
+
+__all__ = ["CHAT_LEASE_SECONDS", "HISTORY", "KEEP", "SWEEP_SECONDS", "Delivery"]
+
+log = logging.getLogger(__name__)
+
+CHAT_LEASE_SECONDS = 10.0
+"""How long a chat stays with its owner without a renewal: a dead worker's chats are
+shown by another one after at most this long (plus a sweep)."""
+SWEEP_SECONDS = 2.0
+"""How often leases are renewed and unshown or orphaned changes looked for."""
+GRACE_SECONDS = 3.0
+"""A change not shown this long after its commit is taken up by the sweep (its worker
+died, or the owner's announcement was lost)."""
+FEED_DELAY = 0.3
+"""Seconds an announced change waits before the owner loads it (the committing worker
+usually shows its own change meanwhile)."""
+HISTORY = 12
+"""Change rows read for the recent lines (a table message shows at most 8 lines)."""
+KEEP = 32
+"""Shown change rows kept per table (older ones are deleted)."""
+
+
+class Delivery:
+    """Shows changes in their chats (see the module docstring). ``worker_id``: this
+    worker's name in the chat leases."""
+
+    def __init__(self, outbox: OutboxStore, publisher: Publisher, changes: TableChanges,
+                 screens: Screens, clock: Clock, worker_id: str) -> None:
+        self.outbox = outbox
+        self.publisher = publisher
+        self.changes = changes
+        self.screens = screens
+        self.clock = clock
+        self.worker_id = worker_id
+        #: chat key -> until when this worker's lease runs (as last written).
+        self._owned: dict[str, float] = {}
+        #: table id -> the newest version this worker showed (bounded).
+        self._shown: OrderedDict[int, int] = OrderedDict()
+        #: table id -> its chat key, for the feed's announcements (bounded).
+        self._chat_of: OrderedDict[int, str] = OrderedDict()
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = \
+            weakref.WeakValueDictionary()
+        self._pending: set[int] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # --- changes this worker committed ------------------------------------------------------
+
+    async def publish(self, update: TableUpdate) -> None:
+        """Show a change this worker committed: in its chat when this worker owns the chat
+        (else its owner shows it), to the front ends of every platform in any case."""
+        info = update.info
+        chat = str(info.key)
+        self._note_chat(info.id, chat)
+        if not await self._own(chat):
+            await self.publisher.publish(update, chats=False)
+            return
+        async with self._lock(info.id):
+            if self._shown.get(info.id, -1) >= info.version:
+                await self.publisher.publish(update, chats=False)
+                return  # a newer change was shown meanwhile, its lines included
+            rows = await self._rows(info.id)
+            await self._show(update, rows)
+
+    async def warn(self, warning: TimerWarning) -> None:
+        """A running-out turn timer, said by the worker whose due step found it (a
+        warning is not a change: it has no row)."""
+        await self.publisher.warn(warning)
+
+    # --- changes other workers committed ----------------------------------------------------
+
+    def changed(self, change: TableChanged) -> None:
+        """The change feed's announcement: when this worker owns the table's chat and has
+        not shown that version, load and show it shortly (never blocks)."""
+        if change.table_id == 0:  # the feed reconnected: the sweep catches up
+            return
+        chat = self._chat_of.get(change.table_id)
+        if chat is None or chat not in self._owned \
+                or self._shown.get(change.table_id, -1) >= change.version \
+                or change.table_id in self._pending:
+            return
+        self._pending.add(change.table_id)
+        self._spawn(self._later(change.table_id))
+
+    async def _later(self, table_id: int) -> None:
+        try:
+            await asyncio.sleep(FEED_DELAY)
+        finally:
+            self._pending.discard(table_id)
+        await self.catch_up(table_id)
+
+    async def catch_up(self, table_id: int, redraw: bool = False) -> bool:
+        """Show the changes of ``table_id`` nobody showed yet (``redraw``: draw the table
+        again even when every change was shown: its chat was taken from a dead worker).
+        Returns True when something was shown."""
+        async with self._lock(table_id):
+            rows = await self._rows(table_id)
+            pending = [row for row in rows if not row.shown]
+            if not pending and not redraw:
+                return False
+            try:
+                table = await self.changes.get(table_id)
+            except UnreadableTable:
+                return False  # reported by the loader; its chat is told once
+            if table is None:
+                return False
+            if not redraw and self._shown.get(table_id, -1) >= table.version:
+                await self.outbox.mark_shown(table_id, table.version, KEEP)
+                return False
+            hands: frozenset[int] | None = frozenset()
+            for row in pending:
+                hands = None if hands is None or row.hands is None else hands | row.hands
+            turn, turn_version = _open_turn(pending, table.state)
+            update = await self.screens.redraw(table, hands, turn, turn_version)
+            self._note_chat(table_id, str(table.key))
+            await self._show(update, rows)
+            return True
+
+    # --- the sweep --------------------------------------------------------------------------
+
+    async def sweep(self) -> int:
+        """Renew this worker's leases, take the chats of dead workers (drawing their
+        tables again) and show changes nobody showed within :data:`GRACE_SECONDS`.
+        Returns how many tables were drawn."""
+        now = self.clock.now()
+        if self._owned:
+            held = await self.outbox.renew_chats(self.worker_id, now + CHAT_LEASE_SECONDS)
+            if held < len(self._owned):  # a lease was lost (taken after running out)
+                self._owned.clear()
+            else:
+                for chat in self._owned:
+                    self._owned[chat] = now + CHAT_LEASE_SECONDS
+        drawn = 0
+        for chat in await self.outbox.lapsed_chats(now):
+            owned, _ = await self.outbox.take_chat(chat, self.worker_id, now,
+                                                   CHAT_LEASE_SECONDS)
+            if owned:
+                self._owned[chat] = now + CHAT_LEASE_SECONDS
+                drawn += await self._redraw_chat(chat)
+        for table_id, chat in await self.outbox.unshown_tables(now - GRACE_SECONDS):
+            self._note_chat(table_id, chat)
+            if await self._own(chat):
+                drawn += await self.catch_up(table_id)
+        return drawn
+
+    async def _redraw_chat(self, chat: str) -> int:
+        try:
+            key = ChatKey.parse(chat)
+            table = await self.changes.read(key)
+        except (ValueError, UnreadableTable):
+            return 0
+        if table is None or table.status not in (Status.LOBBY, Status.PLAYING):
+            return 0
+        log.info("chat %s: taken from a worker that stopped answering; drawn again", chat)
+        return int(await self.catch_up(table.id, redraw=True))
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Sweep every :data:`SWEEP_SECONDS` until ``stop`` is set, then give the chats
+        up. A database that cannot serve is logged and tried again at the next sweep."""
+        try:
+            while not stop.is_set():
+                try:
+                    await self.sweep()
+                except StorageUnavailable as error:
+                    log.warning("showing changes: %s", error)
+                except Exception:  # one table's failure must not end the sweeps
+                    log.exception("showing changes failed")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), SWEEP_SECONDS)
+        finally:
+            await self.release()
+
+    async def release(self) -> None:
+        """Give up every chat of this worker (it stops)."""
+        for task in list(self._tasks):
+            task.cancel()
+        self._owned.clear()
+        try:
+            await self.outbox.release_chats(self.worker_id)
+        except Exception as error:  # stopping anyway: the leases run out by themselves
+            log.warning("giving chats up: %s", error)
+
+    # --- parts ------------------------------------------------------------------------------
+
+    async def _own(self, chat: str) -> bool:
+        """True when this worker shows ``chat`` (taking it when free or run out)."""
+        now = self.clock.now()
+        until = self._owned.get(chat)
+        if until is not None and until - now > CHAT_LEASE_SECONDS / 2:
+            return True
+        owned, took_over = await self.outbox.take_chat(chat, self.worker_id, now,
+                                                       CHAT_LEASE_SECONDS)
+        if not owned:
+            self._owned.pop(chat, None)
+            return False
+        self._owned[chat] = now + CHAT_LEASE_SECONDS
+        if took_over:
+            self._spawn(self._redraw_chat(chat))
+        return True
+
+    async def _rows(self, table_id: int) -> list[StoredChange]:
+        return [read_change(row, table_id)
+                for row in await self.outbox.recent_changes(table_id, HISTORY)]
+
+    async def _show(self, update: TableUpdate, rows: Iterable[StoredChange]) -> None:
+        info = update.info
+        history = tuple(row.past for row in rows if row.version <= info.version)
+        await self.publisher.publish(update.with_history(history))
+        self._shown[info.id] = max(info.version, self._shown.get(info.id, -1))
+        self._shown.move_to_end(info.id)
+        while len(self._shown) > 10_000:
+            self._shown.popitem(last=False)
+        await self.outbox.mark_shown(info.id, info.version, KEEP)
+
+    def _note_chat(self, table_id: int, chat: str) -> None:
+        self._chat_of[table_id] = chat
+        self._chat_of.move_to_end(table_id)
+        while len(self._chat_of) > 10_000:
+            self._chat_of.popitem(last=False)
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    def _spawn(self, work: Coroutine[Any, Any, object]) -> None:
+        async def guarded() -> None:
+            try:
+                await work
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # one table's failure must not reach another
+                log.exception("showing a change failed")
+
+        task = asyncio.get_running_loop().create_task(guarded())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+def _open_turn(pending: list[StoredChange], state: GameState | None
+               ) -> tuple[int | None, int | None]:
+    """The turn that began with the newest pending change that began one, and that
+    change's version, when that seat is still to act (else no ping)."""
+    for row in reversed(pending):
+        if row.turn is not None:
+            current = None if state is None else current_player(state)
+            return (row.turn, row.version) if current == row.turn else (None, None)
+    return None, None

@@ -1,0 +1,228 @@
+"""Changes shown in their chats by one worker per chat (issue 35 items 2 and 8,
+:mod:`bot.service.delivery`): several services on one PostgreSQL database, one clock.
+
+Each service has a recording notifier for the tables' platform, standing for that worker's
+chat adapter. Whoever commits, the chat's owner alone shows the change, in version order,
+with the same recent lines (the stored change rows); a change whose worker died before it
+was shown, and the chat of a worker whose lease ran out, are shown by another worker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.ports.model import ChatKey, Status, TableSettings, UserRef
+from bot.ports.screens import TableFault, TableUpdate, TimerWarning
+from bot.service.clock import ManualClock
+from bot.service.delivery import CHAT_LEASE_SECONDS, GRACE_SECONDS
+from bot.service.flow import FlowControl
+from bot.service.service import GameService
+from bot.storage import open_database
+from bot.storage.postgres import PostgresRepository, open_postgres
+from bot.storage.repository import SqliteRepository
+from engine.actions import Discard
+from engine.commands import format_action
+from engine.events import Discarded, Drew, TookDiscard
+from engine.game import current_player, legal_actions
+from tests.bot.people import People
+
+SETTINGS = TableSettings(timer="off", ai_delay=0.0, next_deal_delay=0.0, call_window=0.0)
+PLATFORM = "pg"
+ANA = UserRef(PLATFORM, "1", "Ana")
+BEN = UserRef(PLATFORM, "2", "Ben")
+
+
+@dataclass
+class Recorder:
+    """A worker's chat notifier: every update it was given."""
+
+    updates: list[TableUpdate] = field(default_factory=list)
+
+    async def publish(self, update: TableUpdate) -> None:
+        self.updates.append(update)
+
+    async def warn(self, warning: TimerWarning) -> None:
+        pass
+
+    async def fault(self, fault: TableFault) -> None:
+        pass
+
+    def versions(self, table_id: int) -> list[int]:
+        return [u.info.version for u in self.updates if u.info.id == table_id]
+
+
+@dataclass
+class Worker:
+    service: GameService
+    shown: Recorder
+    people: People
+
+
+async def _workers(url: str, count: int, clock: ManualClock) -> AsyncIterator[list[Worker]]:
+    dbs, workers = [], []
+    try:
+        for n in range(count):
+            db = await open_postgres(url, max_size=4)
+            dbs.append(db)
+            recorder = Recorder()
+            service = GameService(PostgresRepository(db), {PLATFORM: recorder}, clock=clock,
+                                  defaults=SETTINGS, seed_source=lambda: 7,
+                                  worker_id=f"w{n}")
+            service.flow = FlowControl(limited=False)
+            workers.append(Worker(service, recorder, People(service)))
+        yield workers
+    finally:
+        for db in dbs:
+            await db.close()
+
+
+@pytest.fixture
+async def three(pg_server: Any) -> AsyncIterator[tuple[list[Worker], ManualClock]]:
+    clock = ManualClock()
+    async for workers in _workers(pg_server.create(), 3, clock):
+        yield workers, clock
+
+
+async def _game(worker: Worker, key: ChatKey) -> int:
+    await worker.people.new_table(key, ANA, "basic", None, {"deals": 1})
+    await worker.people.join(key, BEN)
+    info = await worker.people.start(key, ANA)
+    return info.id
+
+
+async def _play(workers: list[Worker], key: ChatKey, moves: int) -> None:
+    """``moves`` turns' worth of draw and discard, each move sent through the next worker
+    in turn (as presses land on whichever worker takes the update)."""
+    n = 0
+    for _ in range(moves):
+        for command in ("draw", None):
+            worker = workers[n % len(workers)]
+            n += 1
+            table = await worker.service.repo.active_table(key)
+            assert table is not None and table.state is not None
+            seat = current_player(table.state)
+            assert seat is not None
+            user = (ANA, BEN)[seat]
+            if command is None:
+                discard = next(a for a in legal_actions(table.state, seat)
+                               if isinstance(a, Discard))
+                command = format_action(discard)
+            await worker.people.act(key, user, command)
+
+
+async def test_one_worker_shows_a_chat_whoever_commits(
+        three: tuple[list[Worker], ManualClock]) -> None:
+    """Moves committed by three workers are shown by the chat's owner only (the worker
+    that showed it first), in version order, ending at the stored version."""
+    workers, clock = three
+    key = ChatKey(PLATFORM, "one")
+    table_id = await _game(workers[0], key)
+    await _play(workers, key, 4)
+    for worker in workers:
+        await worker.service.delivery.sweep()  # the owner's feed may be lost: the sweep
+    clock.advance(GRACE_SECONDS + 0.5)
+    for worker in workers:
+        await worker.service.delivery.sweep()
+    stored = await workers[0].service.repo.get_table(table_id)
+    assert stored is not None
+    owner = workers[0].shown.versions(table_id)
+    assert workers[1].shown.versions(table_id) == [] == workers[2].shown.versions(table_id)
+    assert owner == sorted(owner) and owner[-1] == stored.version
+    last = workers[0].shown.updates[-1]
+    assert [p.version for p in last.table.history] == sorted(p.version for p in last.table.history)
+    assert last.table.history[-1].version == stored.version
+
+
+async def test_the_recent_lines_are_the_stored_changes_in_version_order(
+        three: tuple[list[Worker], ManualClock]) -> None:
+    """Every update the owner shows carries the last stored changes, oldest first, up to
+    its own version, with their events: the lines read the same on any worker."""
+    workers, clock = three
+    key = ChatKey(PLATFORM, "lines")
+    table_id = await _game(workers[0], key)
+    await _play(workers, key, 3)
+    clock.advance(GRACE_SECONDS + 0.5)
+    await workers[0].service.delivery.sweep()
+    for update in workers[0].shown.updates:
+        versions = [p.version for p in update.table.history]
+        assert versions == list(range(versions[0], update.info.version + 1))
+    last = workers[0].shown.updates[-1]
+    kinds = [type(e) for p in last.table.history for e in p.events]
+    assert Drew in kinds and Discarded in kinds and TookDiscard not in kinds
+    assert last.info.id == table_id
+
+
+async def test_a_chat_whose_owner_stopped_answering_is_taken_and_drawn_again(
+        three: tuple[list[Worker], ManualClock]) -> None:
+    """The owner dies (no renewals, no release): once its lease ran out, another worker's
+    sweep takes the chat and draws the table at the stored version, with the turn ping of
+    the turn that began while nobody showed the chat."""
+    workers, clock = three
+    key = ChatKey(PLATFORM, "dead")
+    table_id = await _game(workers[0], key)
+    before = len(workers[0].shown.updates)
+    await _play(workers[1:], key, 1)  # worker 0 is dead: these wait for it
+    table = await workers[2].service.repo.get_table(table_id)
+    assert table is not None and table.state is not None
+    await workers[2].people.act(key, (ANA, BEN)[current_player(table.state) or 0], "draw")
+    assert len(workers[0].shown.updates) == before
+    assert workers[1].shown.versions(table_id) == []
+    clock.advance(CHAT_LEASE_SECONDS + 0.5)
+    assert await workers[1].service.delivery.sweep() == 1
+    stored = await workers[1].service.repo.get_table(table_id)
+    assert stored is not None and stored.state is not None
+    shown = workers[1].shown.updates[-1]
+    assert shown.info.version == stored.version
+    assert shown.turn == current_player(stored.state) and shown.turn_started < stored.version
+    assert await workers[2].service.delivery.sweep() == 0  # the chat is worker 1's now
+    assert workers[2].shown.versions(table_id) == []
+
+
+async def test_a_change_whose_worker_died_before_showing_it_is_shown_by_another(
+        three: tuple[list[Worker], ManualClock]) -> None:
+    """Worker 1 commits and dies before showing anything (a new chat: nobody owns it):
+    after the grace period another worker's sweep takes the chat and shows the change."""
+    workers, clock = three
+
+    workers[1].service.delivery.publish = lambda update: _nothing()  # type: ignore[method-assign]
+    key = ChatKey(PLATFORM, "orphan")
+    await workers[1].people.new_table(key, ANA, "basic", None, {"deals": 1})
+    table = await workers[1].service.repo.active_table(key)
+    assert table is not None and table.status is Status.LOBBY
+    assert await workers[2].service.delivery.sweep() == 0  # not yet: its worker may show it
+    clock.advance(GRACE_SECONDS + 0.5)
+    assert await workers[2].service.delivery.sweep() == 1
+    assert workers[2].shown.versions(table.id) == [table.version]
+    notices = [n.code for p in workers[2].shown.updates[-1].table.history for n in p.notices]
+    assert notices == ["lobby_opened"]
+
+
+async def _nothing() -> None:
+    return None
+
+
+async def test_one_worker_on_sqlite_shows_every_change_with_its_lines(tmp_path: Path) -> None:
+    """With one worker (SQLite) every change is shown at once, and the recent lines are the
+    stored changes up to the shown version."""
+    db = await open_database(tmp_path / "one.sqlite3")
+    try:
+        recorder = Recorder()
+        service = GameService(SqliteRepository(db), {PLATFORM: recorder}, clock=ManualClock(),
+                              defaults=SETTINGS, seed_source=lambda: 7)
+        service.flow = FlowControl(limited=False)
+        worker = Worker(service, recorder, People(service))
+        key = ChatKey(PLATFORM, "solo")
+        table_id = await _game(worker, key)
+        await _play([worker], key, 2)
+        stored = await service.repo.get_table(table_id)
+        assert stored is not None
+        assert recorder.versions(table_id) == list(range(1, stored.version + 1))
+        for update in recorder.updates:
+            assert update.table.history[-1].version == update.info.version
+    finally:
+        await db.close()
