@@ -21,6 +21,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Protocol
 
+import asyncpg
+
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
 from bot.http import HttpServer
 from bot.ports.host import Host
@@ -240,6 +242,15 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
         await pool.close()
         await db.close()
         raise
+    # Changes other workers commit reach the chats this worker shows (bot.service.delivery).
+    showing = PostgresChangeFeed(settings.database_url) if settings.database_url else None
+    if showing is not None:
+        try:
+            await showing.start(service.delivery.changed)
+        except (OSError, asyncpg.PostgresError) as error:  # the sweep shows them meanwhile
+            log.warning("change feed for the chats not started (%s); changes other "
+                        "workers commit are shown by the sweep", error)
+            showing = None
     host = replace(service.host(http), web=None if web_config is None else web_config.links())
     if freeze_heap:
         log.info("start-up heap frozen: %d objects", freeze_start_up())
@@ -266,6 +277,8 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
             except Exception:
                 log.exception("stopping %s failed", adapter.platform)
         await background
+        if showing is not None:
+            await showing.stop()
         if web is not None:
             await web.stop()
         if http is not None:

@@ -21,17 +21,20 @@ from bot.ports.model import Status
 from bot.ports.notice_json import notices_from_json, notices_to_json
 from bot.ports.screens import Notice, PastChange
 from bot.service.model import Table
-from bot.service.outbox import ChangeRow
+from bot.service.outbox import ChangeRow, OutboxStore
 from engine.errors import EngineError
 from engine.events import Event
 from engine.events_json import events_from_json, events_to_json
 from engine.game import current_player
 
-__all__ = ["RECORD_FORMAT", "StoredChange", "change_record", "read_change", "turn_began"]
+__all__ = ["HISTORY", "RECORD_FORMAT", "StoredChange", "change_record", "read_change",
+           "stored_changes", "turn_began"]
 
 log = logging.getLogger(__name__)
 
 RECORD_FORMAT = 1
+HISTORY = 12
+"""Change rows read for the recent lines (a table message shows at most 8 lines)."""
 
 
 def turn_began(before: Table, after: Table) -> int | None:
@@ -87,6 +90,13 @@ class StoredChange:
     def past(self) -> PastChange:
         """The change as a table screen's history shows it."""
         return PastChange(self.version, self.events, self.notices)
+
+
+async def stored_changes(outbox: OutboxStore, table_id: int, limit: int
+                         ) -> list[StoredChange]:
+    """The last ``limit`` change rows of ``table_id``, read, oldest first."""
+    return [read_change(row, table_id)
+            for row in await outbox.recent_changes(table_id, limit)]
 
 
 def read_change(row: ChangeRow, table_id: int) -> StoredChange:

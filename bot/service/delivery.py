@@ -33,7 +33,7 @@ from typing import Any
 from bot.ports.feed import TableChanged
 from bot.ports.model import ChatKey, Status
 from bot.ports.screens import TableUpdate, TimerWarning
-from bot.service.change_records import StoredChange, read_change
+from bot.service.change_records import HISTORY, StoredChange, stored_changes
 from bot.service.changes import TableChanges
 from bot.service.clock import Clock
 from bot.service.errors import StorageUnavailable, UnreadableTable
@@ -58,8 +58,6 @@ died, or the owner's announcement was lost)."""
 FEED_DELAY = 0.3
 """Seconds an announced change waits before the owner loads it (the committing worker
 usually shows its own change meanwhile)."""
-HISTORY = 12
-"""Change rows read for the recent lines (a table message shows at most 8 lines)."""
 KEEP = 32
 """Shown change rows kept per table (older ones are deleted)."""
 
@@ -242,8 +240,7 @@ class Delivery:
         return True
 
     async def _rows(self, table_id: int) -> list[StoredChange]:
-        return [read_change(row, table_id)
-                for row in await self.outbox.recent_changes(table_id, HISTORY)]
+        return await stored_changes(self.outbox, table_id, HISTORY)
 
     async def _show(self, update: TableUpdate, rows: Iterable[StoredChange]) -> None:
         info = update.info

@@ -7,12 +7,14 @@ no table to these questions (``None``, an empty list), which never raise for it.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 from bot.i18n import normalize_locale
 from bot.ports.model import ChatKey, Status, TableInfo, UserRef
 from bot.ports.screens import SeatScreen, TableScreen
 from bot.service import engine_work
+from bot.service.change_records import HISTORY, stored_changes
 from bot.service.changes import TableChanges
 from bot.service.compute import BudgetExceeded, Compute, Lane, WorkerLost
 from bot.service.errors import NoTable, NotFinished, NotYourTable, UnreadableTable
@@ -111,7 +113,9 @@ class Queries:
                          ) -> tuple[TableScreen, SeatScreen | None] | None:
         """What table ``table_id`` shows ``user``: the public table and, when they sit
         there in a running game, their own seat's screen (in their language);
-        ``user=None``: the public table only; ``None`` when the table is not active."""
+        ``user=None``: the public table only; ``None`` when the table is not active. The
+        table screen carries the last stored changes (its ``history``), so a page that
+        catches up with another worker's change can say what happened."""
         try:
             table = await self.changes.load(table_id)
         except (NoTable, UnreadableTable):
@@ -125,7 +129,9 @@ class Queries:
             guided = user.key in await self.screens.guided(table)
             own = self.screens.seat_screen(table, seat, facts,
                                            locales.of(user.key, user.locale), guided)
-        return self.screens.table_screen(table, locales), own
+        history = tuple(change.past for change in
+                        await stored_changes(self.repo.outbox, table.id, HISTORY))
+        return replace(self.screens.table_screen(table, locales), history=history), own
 
     async def stats(self, user: UserRef) -> dict[str, Any]:
         """``{"games", "wins"}`` of the user over every chat."""

@@ -113,8 +113,15 @@ class PageHub:
             return
         if own is not None:
             page.locale = own.locale
+        since = page.version if page.version >= 0 else table.info.version
         self._show(page, table, own)
-        await page.push(self.screen_text(page))
+        missed = [past for past in table.history if past.version > since]
+        news = None
+        if missed:  # another worker's changes: say what they did
+            news = replace(table, events=tuple(e for p in missed for e in p.events),
+                           notices=tuple(n for p in missed for n in p.notices))
+            page.evented = table.info.version
+        await page.push(self.screen_text(page, news))
 
     # --- what the service publishes ---------------------------------------------------------
 
