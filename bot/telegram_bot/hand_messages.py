@@ -53,10 +53,13 @@ class HandMessages:
         """Draw the user's hand message for ``info`` from ``model`` (a running game) or
         from ``view`` (the game ended: its score sheet) and edit it in place; send it when
         there is none, or anew at the bottom when ``repost``. ``screen``: ``main`` or
-        ``pile`` (the deeper cards of a spread discard pile). Returns False when the user
+        ``pile`` (the deeper cards of a spread discard pile). A message that shows a newer
+        game version already is left alone (never drawn back). Returns False when the user
         cannot be written to."""
         async with self._locks.setdefault((user_id, info.id), asyncio.Lock()):
             row = await self.store.hand_message(user_id, info.id)
+            if row is not None and row.version > view.table.version and not repost:
+                return True  # a newer hand is shown (drawn by another worker meanwhile)
             title = await self.title(info)
             with use_locale(locale):
                 text, markup = _draw(info, view, title, screen, note, model,
