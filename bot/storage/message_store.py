@@ -168,6 +168,24 @@ class SqliteTelegramMessages:
     async def end_send(self, key: str) -> None:
         await end_send(self._db, key)
 
+    async def spend_group_call(self, chat_id: int, now: float, per_minute: int) -> float:
+        rate = per_minute / 60.0
+        # One statement: refill for the time since the last call (never backwards), take
+        # one token; a negative balance is the queue of calls waiting for the group.
+        rows = await self._db.fetch_all(
+            "INSERT INTO telegram_group_budget (chat_id, tokens, at) VALUES (?, ?, ?) "
+            "ON CONFLICT (chat_id) DO UPDATE SET tokens = CASE "
+            "WHEN telegram_group_budget.tokens + (excluded.at - telegram_group_budget.at) * ?"
+            " > ? THEN ? ELSE telegram_group_budget.tokens + CASE "
+            "WHEN excluded.at > telegram_group_budget.at "
+            "THEN (excluded.at - telegram_group_budget.at) * ? ELSE 0 END END - 1, "
+            "at = CASE WHEN excluded.at > telegram_group_budget.at THEN excluded.at "
+            "ELSE telegram_group_budget.at END RETURNING tokens",
+            (chat_id, float(per_minute - 1), now, rate, float(per_minute), float(per_minute),
+             rate))
+        tokens = float(rows[0][0])
+        return 0.0 if tokens >= 0 else -tokens / rate
+
 
 class SqliteDiscordMessages:
     """:class:`bot.ports.message_store.DiscordMessageStore` on SQLite."""

@@ -12,8 +12,9 @@ A poller whose role is lost (its lock's database connection ended or stopped ans
 stops polling at once, before another worker can have taken the role. Webhook mode needs
 no role: any worker may take an update. Requests
 go through PTB's :class:`telegram.ext.AIORateLimiter` (30 messages a second overall, 20 a
-minute per group, three retries after a 429). On start it registers the command menu in
-English and German (``setMyCommands``).
+minute per group, three retries after a 429), behind a group budget that every worker
+shares through the database (:mod:`bot.telegram_bot.group_budget`). On start it
+registers the command menu in English and German (``setMyCommands``).
 
 Updates are read one by one at the edge (:mod:`bot.telegram_bot.updates`): one that does
 not parse is dropped and logged once per kind, never holding up the others. The polling
@@ -44,6 +45,7 @@ from bot.ports.web_links import WebLinks
 from bot.settings import Settings
 from bot.telegram_bot import texts
 from bot.telegram_bot.callbacks import sign_with
+from bot.telegram_bot.group_budget import SharedGroupBudget
 from bot.telegram_bot.hand_messages import HandMessages
 from bot.telegram_bot.handlers import Handlers
 from bot.telegram_bot.messaging import Messenger
@@ -108,8 +110,9 @@ class TelegramAdapter:
         self.dropped = DroppedInputs(log, "telegram")
         self.failures = DroppedInputs(log, "telegram", says="handling an update failed",
                                      level=logging.ERROR)
-        limiter: BaseRateLimiter[int] = rate_limiter or AIORateLimiter(max_retries=3)
-        builder = ApplicationBuilder().token(token).rate_limiter(limiter) \
+        #: PTB's limiter behind the group budget every worker shares.
+        self.budget = SharedGroupBudget(rate_limiter or AIORateLimiter(max_retries=3))
+        builder = ApplicationBuilder().token(token).rate_limiter(self.budget) \
             .concurrent_updates(ChatOrderedProcessor()) \
             .get_updates_request(UpdateReader(self.dropped, connection_pool_size=1))
         if base_url is not None:
@@ -164,6 +167,7 @@ class TelegramAdapter:
                      web: WebLinks | None = None) -> None:
         await self.app.initialize()
         username = self.app.bot.username
+        self.budget.share(store)
         messenger = Messenger(self.app.bot, store)
         tables = TableMessages(messenger, store, self._outbox, username, web=web)
         hands = HandMessages(messenger, store, web)

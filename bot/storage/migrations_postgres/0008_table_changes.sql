@@ -4,7 +4,8 @@
 -- worker draws the table message shows the same recent lines in version order, and a
 -- change committed by a worker that died before showing it is shown by another one.
 -- One worker at a time shows a chat (a lease in chat_owners); sends that are not edits
--- by version (the first table message, turn pings) carry a key in sent_keys.
+-- by version (the first table message, turn pings) carry a key in sent_keys; the calls
+-- into a Telegram group take tokens from one bucket per group (telegram_group_budget).
 
 CREATE TABLE table_changes (
     table_id    BIGINT NOT NULL,       -- tables.id
@@ -27,4 +28,11 @@ CREATE TABLE sent_keys (
     key         TEXT PRIMARY KEY,      -- "<platform>:<what>:<table>:<version>"
     state       TEXT NOT NULL,         -- 'new' or 'again' before the call, 'sent' after it
     created_at  DOUBLE PRECISION NOT NULL
+);
+
+-- Telegram's 20 messages a minute per group, shared by every worker: a token bucket.
+CREATE TABLE telegram_group_budget (
+    chat_id     BIGINT PRIMARY KEY,   -- the group's current id
+    tokens      DOUBLE PRECISION NOT NULL, -- calls left (negative: calls waiting their turn)
+    at          DOUBLE PRECISION NOT NULL  -- Unix seconds of the last call
 );
