@@ -130,9 +130,10 @@ class TelegramMessageStore(Protocol):
         """Note that the keyed send reached the chat."""
         ...
 
-    async def spend_group_call(self, chat_id: int, now: float, per_minute: int) -> float:
+    async def spend_group_call(self, chat_id: int, now: float, calls: int, period: float
+                               ) -> float:
         """Take one call from the group's budget, shared by every worker: a token bucket
-        of ``per_minute`` tokens refilled at ``per_minute`` a minute (``now``: Unix
+        of ``calls`` tokens refilled at ``calls`` per ``period`` seconds (``now``: Unix
         seconds). Returns the seconds the call must wait (0 when a token was there)."""
         ...
 

@@ -168,8 +168,9 @@ class SqliteTelegramMessages:
     async def end_send(self, key: str) -> None:
         await end_send(self._db, key)
 
-    async def spend_group_call(self, chat_id: int, now: float, per_minute: int) -> float:
-        rate = per_minute / 60.0
+    async def spend_group_call(self, chat_id: int, now: float, calls: int, period: float
+                               ) -> float:
+        rate = calls / period
         # One statement: refill for the time since the last call (never backwards), take
         # one token; a negative balance is the queue of calls waiting for the group.
         rows = await self._db.fetch_all(
@@ -181,8 +182,7 @@ class SqliteTelegramMessages:
             "THEN (excluded.at - telegram_group_budget.at) * ? ELSE 0 END END - 1, "
             "at = CASE WHEN excluded.at > telegram_group_budget.at THEN excluded.at "
             "ELSE telegram_group_budget.at END RETURNING tokens",
-            (chat_id, float(per_minute - 1), now, rate, float(per_minute), float(per_minute),
-             rate))
+            (chat_id, float(calls - 1), now, rate, float(calls), float(calls), rate))
         tokens = float(rows[0][0])
         return 0.0 if tokens >= 0 else -tokens / rate
 

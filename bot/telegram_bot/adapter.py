@@ -45,7 +45,7 @@ from bot.ports.web_links import WebLinks
 from bot.settings import Settings
 from bot.telegram_bot import texts
 from bot.telegram_bot.callbacks import sign_with
-from bot.telegram_bot.group_budget import SharedGroupBudget
+from bot.telegram_bot.group_budget import GROUP_CALLS_PER_MINUTE, SharedGroupBudget
 from bot.telegram_bot.hand_messages import HandMessages
 from bot.telegram_bot.handlers import Handlers
 from bot.telegram_bot.messaging import Messenger
@@ -94,8 +94,11 @@ class TelegramAdapter:
     PTB's limiter (default :class:`AIORateLimiter` with retries); ``webhook_listen``:
     (host, port) of a webhook server of the adapter's own when :meth:`start` is given no
     shared :class:`bot.http.HttpServer`; ``poll_timeout``: seconds a long poll waits;
-    ``watch_every``: seconds between two looks at the polling task. ``dropped``: the
-    updates dropped at the edge (and the handlers' failures: ``failures``), per kind.
+    ``watch_every``: seconds between two looks at the polling task; ``group_budget``:
+    calls into one group per ``group_period`` seconds, shared by every worker (0: PTB's
+    limiter only).
+    ``dropped``: the updates dropped at the edge (and the handlers' failures:
+    ``failures``), per kind.
     """
 
     platform = "telegram"
@@ -105,13 +108,16 @@ class TelegramAdapter:
                  base_file_url: str | None = None,
                  rate_limiter: BaseRateLimiter[int] | None = None,
                  webhook_listen: tuple[str, int] = ("0.0.0.0", DEFAULT_WEBHOOK_PORT),
-                 poll_timeout: int = 10, watch_every: float = WATCH_EVERY) -> None:
+                 poll_timeout: int = 10, watch_every: float = WATCH_EVERY,
+                 group_budget: int = GROUP_CALLS_PER_MINUTE,
+                 group_period: float = 60.0) -> None:
         sign_with(token)  # the buttons' data is signed with the token's key
         self.dropped = DroppedInputs(log, "telegram")
         self.failures = DroppedInputs(log, "telegram", says="handling an update failed",
                                      level=logging.ERROR)
         #: PTB's limiter behind the group budget every worker shares.
-        self.budget = SharedGroupBudget(rate_limiter or AIORateLimiter(max_retries=3))
+        self.budget = SharedGroupBudget(rate_limiter or AIORateLimiter(max_retries=3),
+                                        group_budget, group_period)
         builder = ApplicationBuilder().token(token).rate_limiter(self.budget) \
             .concurrent_updates(ChatOrderedProcessor()) \
             .get_updates_request(UpdateReader(self.dropped, connection_pool_size=1))

@@ -51,13 +51,15 @@ def group_id(chat_id: object) -> int | None:
 
 
 class SharedGroupBudget(BaseRateLimiter[int]):
-    """``inner`` (PTB's limiter) behind one budget per group shared through ``store``
-    (set by :meth:`share`; until then only ``inner`` limits)."""
+    """``inner`` (PTB's limiter) behind one budget of ``per_minute`` calls per group and
+    ``period`` (60 s; tests scale it down) shared through ``store`` (set by
+    :meth:`share`; until then, or with ``per_minute`` 0, only ``inner`` limits)."""
 
     def __init__(self, inner: BaseRateLimiter[int],
-                 per_minute: int = GROUP_CALLS_PER_MINUTE) -> None:
+                 per_minute: int = GROUP_CALLS_PER_MINUTE, period: float = 60.0) -> None:
         self.inner = inner
         self.per_minute = per_minute
+        self.period = period
         self.store: TelegramMessageStore | None = None
         #: Seconds calls waited for the shared budget, in total.
         self.waited = 0.0
@@ -82,9 +84,11 @@ class SharedGroupBudget(BaseRateLimiter[int]):
         rate_limit_args: int | None,
     ) -> bool | JSONDict | list[JSONDict]:
         group = group_id(data.get("chat_id"))
-        if self.store is not None and endpoint in GROUP_CALLS and group is not None:
+        if self.store is not None and self.per_minute > 0 and endpoint in GROUP_CALLS \
+                and group is not None:
             try:
-                wait = await self.store.spend_group_call(group, time.time(), self.per_minute)
+                wait = await self.store.spend_group_call(group, time.time(), self.per_minute,
+                                                         self.period)
             except Exception as error:  # the database is away: PTB's limits still hold
                 log.warning("group budget of %s not read (%s)", group, error)
                 wait = 0.0

@@ -338,6 +338,21 @@ async def _telegram_sends(repo: Repository) -> None:
     assert await store.begin_send("telegram:table:1:0") == "again"
 
 
+async def _telegram_budget(repo: Repository) -> None:
+    store: TelegramMessageStore = repo.telegram_messages
+    waits = [await store.spend_group_call(-100, 1000.0, 20, 60.0) for _ in range(22)]
+    assert waits[:20] == [0.0] * 20  # a full bucket: 20 calls at once
+    assert waits[20:] == pytest.approx([3.0, 6.0])  # then one every 3 s, in line
+    # 9 s later 3 tokens came back: the debt of 2 is paid and this call has its own
+    assert await store.spend_group_call(-100, 1009.0, 20, 60.0) == pytest.approx(0.0)
+    assert await store.spend_group_call(-100, 2000.0, 20, 60.0) == 0.0  # full: 20, no more
+    assert [await store.spend_group_call(-100, 2000.0, 20, 60.0) for _ in range(19)] == [0.0] * 19
+    assert await store.spend_group_call(-100, 2000.0, 20, 60.0) == pytest.approx(3.0)
+    assert await store.spend_group_call(-200, 1.0, 20, 60.0) == 0.0  # another group: its own
+    behind = await store.spend_group_call(-100, 1500.0, 20, 60.0)  # a clock behind
+    assert behind > 0  # refills nothing
+
+
 TELEGRAM: dict[str, Step] = {
     "table_message": _telegram_tables, "save_table_message": _telegram_tables,
     "hand_message": _telegram_hands, "save_hand_message": _telegram_hands,
@@ -347,6 +362,7 @@ TELEGRAM: dict[str, Step] = {
     "user": _telegram_users, "remember_user": _telegram_users,
     "set_reachable": _telegram_users,
     "begin_send": _telegram_sends, "end_send": _telegram_sends,
+    "spend_group_call": _telegram_budget,
 }
 
 

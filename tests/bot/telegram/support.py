@@ -172,7 +172,8 @@ async def running_bot(path: Path, *, webhook_url: str | None = None,
                       settings: TableSettings | None = None, first_seed: int = 500,
                       rate_limiter: AIORateLimiter | None = None,
                       database_url: str | None = None,
-                      watch_every: float = 0.2) -> AsyncIterator[Bot]:
+                      watch_every: float = 0.2, group_budget: int = 0,
+                      group_period: float = 60.0) -> AsyncIterator[Bot]:
     """Fake Telegram + adapter + service on ``path`` (or on the PostgreSQL database
     ``database_url``); Alice, Bob, Carl, a group, a forum. ``watch_every``: seconds
     between two looks of the adapter at its polling task."""
@@ -188,7 +189,7 @@ async def running_bot(path: Path, *, webhook_url: str | None = None,
             tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url,
             rate_limiter=rate_limiter or AIORateLimiter(overall_max_rate=0, group_max_rate=0),
             webhook_url=webhook_url, webhook_listen=("127.0.0.1", 0), poll_timeout=1,
-            watch_every=watch_every)
+            watch_every=watch_every, group_budget=group_budget, group_period=group_period)
         seeds = iter(range(first_seed, 10**9))
         service = GameService(repo, {"telegram": adapter.notifier}, clock,
                               settings or TableSettings(timer="off", ai_delay=1.0,

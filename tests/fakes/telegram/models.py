@@ -7,6 +7,7 @@ are negative, supergroups (and forums) are ``-100...``.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -214,7 +215,8 @@ class ApiCall:
     """One HTTP call to the Bot API: decoded parameters and the answer given.
 
     ``content_type`` is the request body's type ("" for none) so tests can see
-    how the client encodes parameters; ``response`` is the JSON body sent back.
+    how the client encodes parameters; ``response`` is the JSON body sent back; ``at``:
+    when it was answered (``time.monotonic()``).
     """
 
     method: str
@@ -222,6 +224,7 @@ class ApiCall:
     content_type: str
     status: int
     response: dict[str, Any]
+    at: float = field(default_factory=time.monotonic)
 
     @property
     def ok(self) -> bool:
