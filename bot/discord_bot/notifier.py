@@ -12,7 +12,11 @@ service anything.
   language, with the selection and order it showed; never the presser's own when the
   press already drew it (``update.answered_for``). Hands are never sent anywhere else.
 * ``update.turn`` / a timer warning: a short ping in the channel that mentions only that
-  player (the previous ping of the table is deleted), with a Show my hand button.
+  player (the previous ping of the table is deleted), with a Show my hand button; once
+  per turn: not when the stored message already shows the version the turn began at
+  (a worker that takes the channel over draws it again). The recent lines are the
+  table's stored changes (:attr:`bot.ports.screens.TableScreen.history`), the same on
+  every worker.
 * A table that cannot be loaded any more is said once in its channel.
 
 Changes of the same table are drawn one after another; a table message is not drawn
@@ -65,7 +69,6 @@ class DiscordNotifier:
         self.activity = False
         self._ready = asyncio.Event()
         self._locks: dict[int, asyncio.Lock] = {}
-        self._pinged: dict[int, int] = {}
 
     def attach(self, client: discord.Client, store: DiscordMessageStore) -> None:
         """Start drawing on ``client``, keeping the table messages in ``store``."""
@@ -100,13 +103,9 @@ class DiscordNotifier:
             return
         client, store = connected
         info = update.info
-        ping = None
-        if update.turn is not None and self._pinged.get(info.id) != update.turn:
-            screen = update.seat_screen(update.turn)
-            if screen is not None:
-                ping = screen
+        ping = None if update.turn is None else update.seat_screen(update.turn)
         async with self._lock(info.id):
-            await self._table(client, store, update.table, ping)
+            await self._table(client, store, update.table, ping, update.turn_started)
         await self._hands(update)
 
     async def warn(self, warning: TimerWarning) -> None:
@@ -146,21 +145,29 @@ class DiscordNotifier:
     # --- the public table message ---------------------------------------------------------
 
     async def _table(self, client: discord.Client, store: DiscordMessageStore,
-                     table: TableScreen, ping: SeatScreen | None) -> None:
-        """Edit (or first post) the table message; ping ``ping``'s player; one read and
-        one write of the stored message."""
+                     table: TableScreen, ping: SeatScreen | None, turn_started: int) -> None:
+        """Edit (or first post) the table message; ping ``ping``'s player, whose turn
+        began at version ``turn_started``, unless the message showed that version
+        already; one read and one write of the stored message."""
         info, view = table.info, table.view
-        if view is None or view.current != self._pinged.get(info.id):
-            self._pinged.pop(info.id, None)
         stored = await store.get(info.id)
         if stored is not None and stored.version > info.version:
             return
+        if ping is not None and stored is not None and stored.version >= turn_started:
+            ping = None  # the turn's first change was drawn (and pinged) already
         with use_locale(table.locale):
             players = [seat.name for seat in info.seats]
-            lines = [render_notice(n) for n in table.notices]
-            lines += [event_line(e, view) if view else render_event(e, players)
-                      for e in table.events]
-            recent = ((stored.recent if stored else ()) + tuple(lines))[-RECENT_LINES:]
+            if table.history:  # the stored changes: the same lines whichever worker draws
+                changes = [(past.events, past.notices) for past in table.history]
+                recent: tuple[str, ...] = ()
+            else:
+                changes = [(table.events, table.notices)]
+                recent = stored.recent if stored else ()
+            for events, notices in changes:
+                recent += tuple(render_notice(n) for n in notices)
+                recent += tuple(event_line(e, view) if view else render_event(e, players)
+                                for e in events)
+            recent = recent[-RECENT_LINES:]
             content = table_content(info, view, recent)
             controls = table_controls(info, view, self.activity)
         channel = client.get_partial_messageable(int(info.key.chat_id))
@@ -175,9 +182,7 @@ class DiscordNotifier:
             await self._delete(channel, updated.ping_id)
             updated = updated.with_ping(None, None)
             self.sessions.forget_table(info.id)
-            self._pinged.pop(info.id, None)
         elif ping is not None:
-            self._pinged[info.id] = ping.seat
             with use_locale(table.locale):
                 sent = await self._ping(client, updated, info, ping.user_key, TURN_PING)
             if sent is not None:
