@@ -27,7 +27,9 @@ TABLES: tuple[str, ...] = (
     "table_faults", "heartbeat",
 )
 """Every table of the schema, parents first; not ``due_leases`` (claims on due work that
-run out within seconds)."""
+run out within seconds) nor ``discord_hand_anchors`` (interaction tokens that run out
+within 15 minutes and edit a message only for whoever holds them: they are not carried
+into export files)."""
 
 IDENTITY: dict[str, str] = {"tables": "id", "actions": "id"}
 """Tables whose ids a database counts itself (PostgreSQL identity columns)."""
