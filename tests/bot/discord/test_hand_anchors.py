@@ -25,7 +25,7 @@ from engine.dealing import new_game
 from engine.game import current_player
 from tests.bot.backends import database_url, open_backend
 from tests.bot.discord.players import control
-from tests.bot.discord.support import DEFAULTS, TIMEOUT, Bot, new_adapter
+from tests.bot.discord.support import DEFAULTS, TIMEOUT, Bot, new_adapter, running_bot
 from tests.fakes.discord import (
     FakeDiscord,
     FakeMessage,
@@ -206,3 +206,23 @@ async def test_a_stale_token_is_forgotten_and_the_turn_ping_opens_a_fresh_hand(
         stored = await two.service.repo.discord_messages.hand_anchor(table_id, key)
         assert isinstance(stored, DiscordHandAnchor)
         assert (stored.token, stored.message_id) == (fresh.token, str(new_hand.id))
+
+
+async def test_a_restarted_adapter_redraws_the_hand_its_old_client_opened(
+        tmp_path: Path) -> None:
+    """One worker on SQLite: Alice opens her hand, the adapter restarts (a new client: the
+    old interactions are gone from memory); the AI's move is still drawn into the same
+    ephemeral, through the stored token."""
+    async with running_bot(tmp_path) as bot:
+        w = bot.world
+        table_id = await ai_to_move(bot, w.alice)
+        hand, token = await open_hand(bot, w.alice)
+        before = hand.content
+        await bot.restart()
+        assert bot.adapter.sessions.anchor(table_id, f"discord:{w.alice.id}") is None
+        edits_before = len(bot.server.calls_to("PATCH", "/webhooks/*"))
+        await ai_moves(bot, table_id)
+        edits = bot.server.calls_to("PATCH", "/webhooks/*")[edits_before:]
+        assert [(c.path, c.status) for c in edits] == [
+            (f"/webhooks/{bot.server.world.application_id}/{token}/messages/@original", 200)]
+        assert hand.content != before and "to play" not in hand.content
