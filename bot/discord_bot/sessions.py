@@ -23,7 +23,11 @@ sends). A token older than :data:`TOKEN_LIFETIME` (by the service's clock, the s
 every worker) is not used, and one Discord refuses (404 Unknown Webhook or Message, 401
 Invalid Webhook Token) is forgotten; then the player's way back is the Show my hand
 button on the table message and under the turn ping, which answers with a fresh
-ephemeral hand message and so a fresh anchor.
+ephemeral hand message and so a fresh anchor. The fast path trusts memory: a player's
+interactions reach the worker that runs their server's gateway shard, so a live anchor
+is their newest one; should a press reach another worker, that worker's newer anchor is
+stored, and a redraw through an older live interaction only touches an older message
+(the stored state is updated for the token it names only).
 
 Security: a stored token lets whoever reads it edit that one ephemeral message (nothing
 else) until Discord lets it expire 15 minutes after the interaction. It lives in the
