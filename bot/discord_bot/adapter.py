@@ -241,8 +241,8 @@ class DiscordAdapter:
 
     async def start(self, host: Host) -> None:
         """Log in, connect, sync the commands; returns once the bot is ready. Inputs go to
-        the ``host``'s entry point, the table messages are kept in its
-        ``discord_messages``.
+        the ``host``'s entry point, the table messages and the hand anchors (stamped
+        with its clock, ``host.now``) are kept in its ``discord_messages``.
 
         Raises :class:`PlatformRefused` for a wrong token, :class:`PlatformUnreachable`
         when Discord cannot be reached or does not answer in :data:`READY_TIMEOUT`
@@ -250,6 +250,7 @@ class DiscordAdapter:
         """
         self._stopping = False
         try:
+            self.sessions.attach(host.discord_messages, host.now)
             await self._start(host.entry, host.discord_messages,
                               host.web is not None and host.web.discord)
         except discord.LoginFailure as error:

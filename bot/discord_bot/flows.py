@@ -366,11 +366,12 @@ class Flows:
         content = hand_content(model.info, model, note)
         controls = hand_controls(model.info, model, state, self.activity)
         if new:
-            await send_message(interaction, content, controls)
+            message_id = await send_message(interaction, content, controls)
         else:
             await update_message(interaction, content, controls)
-        self.sessions.set_anchor(model.info.id, interaction, user_ref(interaction).key, state,
-                                 model.info.version)
+            message_id = None if interaction.message is None else str(interaction.message.id)
+        await self.sessions.set_anchor(model.info.id, interaction, user_ref(interaction).key,
+                                       state, model.info.version, message_id)
 
     # --- refusals ---------------------------------------------------------------------------
 

@@ -11,6 +11,9 @@ service anything.
   :mod:`bot.discord_bot.sessions`) is redrawn from their own seat's screen, in their
   language, with the selection and order it showed; never the presser's own when the
   press already drew it (``update.answered_for``). Hands are never sent anywhere else.
+  The message is edited through the live interaction when this worker answered it, else
+  through the stored anchor's token (another worker answered it); a token Discord
+  refuses is forgotten, and the Show my hand button opens a fresh hand message.
 * ``update.turn`` / a timer warning: a short ping in the channel that mentions only that
   player (the previous ping of the table is deleted), with a Show my hand button; once
   per turn: not when the stored message already shows the version the turn began at
@@ -34,7 +37,7 @@ from bot.discord_bot.components import hand_controls, ping_controls, table_contr
 from bot.discord_bot.hand import HandState
 from bot.discord_bot.render import RECENT_LINES, hand_content, table_content
 from bot.discord_bot.respond import NO_MENTIONS
-from bot.discord_bot.sessions import HandSessions
+from bot.discord_bot.sessions import HandSessions, edit_by_token, refused_token, stored_state
 from bot.i18n import N_, _, use_locale
 from bot.interaction.hand import build_hand_model, hand_digest
 from bot.ports.message_store import DiscordMessageStore, DiscordTableMessage
@@ -106,7 +109,7 @@ class DiscordNotifier:
         ping = None if update.turn is None else update.seat_screen(update.turn)
         async with self._lock(info.id):
             await self._table(client, store, update.table, ping, update.turn_started)
-        await self._hands(update)
+        await self._hands(client, update)
 
     async def warn(self, warning: TimerWarning) -> None:
         """Ping the player: their turn ends soon."""
@@ -181,7 +184,7 @@ class DiscordNotifier:
         if info.status not in (Status.LOBBY, Status.PLAYING):
             await self._delete(channel, updated.ping_id)
             updated = updated.with_ping(None, None)
-            self.sessions.forget_table(info.id)
+            await self.sessions.forget_table(info.id)
         elif ping is not None:
             with use_locale(table.locale):
                 sent = await self._ping(client, updated, info, ping.user_key, TURN_PING)
@@ -211,7 +214,7 @@ class DiscordNotifier:
 
     # --- private hand messages ------------------------------------------------------------
 
-    async def _hands(self, update: TableUpdate) -> None:
+    async def _hands(self, client: discord.Client, update: TableUpdate) -> None:
         """Redraw the open hand message of every seat whose hand changed or whose turn
         began, unless the press that made the change drew it."""
         info = update.info
@@ -220,13 +223,32 @@ class DiscordNotifier:
         for screen in update.seats:
             if update.hand_changed(screen.seat) \
                     and not update.answered_for(PLATFORM, screen.user_key):
-                await self._redraw_hand(info, screen)
+                await self._redraw_hand(client, info, screen)
 
-    async def _redraw_hand(self, info: TableInfo, screen: SeatScreen) -> None:
-        anchor = self.sessions.anchor(info.id, screen.user_key)
-        if anchor is None or anchor.version >= info.version:
+    async def _redraw_hand(self, client: discord.Client, info: TableInfo,
+                           screen: SeatScreen) -> None:
+        """Redraw the player's hand message: through the live interaction of this worker,
+        else through the stored anchor's token (a hand opened on another worker); then
+        note the state and version shown in the store."""
+        live = self.sessions.anchor(info.id, screen.user_key)
+        stored = None
+        if live is not None:
+            shown, version, token = live.state, live.version, live.interaction.token
+        else:
+            stored = await self.sessions.stored_anchor(info.id, screen.user_key)
+            if stored is None:
+                return
+            try:
+                shown = stored_state(stored)
+            except ValueError:
+                log.warning("stored hand anchor of %s is unreadable; forgotten",
+                            screen.user_key)
+                await self.sessions.forget(info.id, screen.user_key, stored.token)
+                return
+            version, token = stored.version, stored.token
+        if version >= info.version:
             return
-        state = anchor.state
+        state = shown
         if state.digest != hand_digest(screen.view.hand):
             state = HandState.fresh(screen.view.hand, state.sort)
         with use_locale(screen.locale):
@@ -235,13 +257,23 @@ class DiscordNotifier:
             content = hand_content(info, model)
             controls = hand_controls(info, model, state, self.activity)
         try:
-            await anchor.interaction.edit_original_response(content=content, view=controls,
-                                                            allowed_mentions=NO_MENTIONS)
+            if live is not None:
+                await live.interaction.edit_original_response(
+                    content=content, view=controls, allowed_mentions=NO_MENTIONS)
+            else:
+                assert stored is not None
+                await edit_by_token(client, int(stored.application_id), stored.token,
+                                    content=content, view=controls,
+                                    allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as error:
             log.info("hand message of %s not updated: %s", screen.user_key, error)
+            if refused_token(error):
+                await self.sessions.forget(info.id, screen.user_key, token)
             return
-        anchor.state = state
-        anchor.version = info.version
+        if live is not None:
+            live.state = state
+            live.version = info.version
+        await self.sessions.shown(info.id, screen.user_key, token, state, info.version)
 
     # --- pings ----------------------------------------------------------------------------
 

@@ -57,21 +57,25 @@ async def answer_in_time(interaction: discord.Interaction[Any],
 
 
 async def send_message(interaction: discord.Interaction[Any], content: str,
-                       view: discord.ui.View | None = None, *, ephemeral: bool = True) -> None:
-    """A new message answering the interaction (fills a deferred placeholder)."""
+                       view: discord.ui.View | None = None, *,
+                       ephemeral: bool = True) -> str | None:
+    """A new message answering the interaction (fills a deferred placeholder); returns
+    its id as Discord said it (``None`` when the answer did not say)."""
     if interaction.response.is_done():
         if view is None:
-            await interaction.followup.send(content, ephemeral=ephemeral,
-                                            allowed_mentions=NO_MENTIONS)
+            sent = await interaction.followup.send(content, ephemeral=ephemeral,
+                                                   allowed_mentions=NO_MENTIONS, wait=True)
         else:
-            await interaction.followup.send(content, view=view, ephemeral=ephemeral,
-                                            allowed_mentions=NO_MENTIONS)
-    elif view is None:
-        await interaction.response.send_message(content, ephemeral=ephemeral,
-                                                allowed_mentions=NO_MENTIONS)
+            sent = await interaction.followup.send(content, view=view, ephemeral=ephemeral,
+                                                   allowed_mentions=NO_MENTIONS, wait=True)
+        return str(sent.id)
+    if view is None:
+        callback = await interaction.response.send_message(
+            content, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
     else:
-        await interaction.response.send_message(content, view=view, ephemeral=ephemeral,
-                                                allowed_mentions=NO_MENTIONS)
+        callback = await interaction.response.send_message(
+            content, view=view, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
+    return None if callback.message_id is None else str(callback.message_id)
 
 
 async def update_message(interaction: discord.Interaction[Any], content: str,

@@ -6,6 +6,8 @@ end never reaches past it into the service or the storage."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.http import HttpServer
@@ -23,7 +25,9 @@ class Host:
     ``discord_messages``: the chat adapters' message rows; ``http``: the process's one
     HTTP server (``None``: a front end that needs one starts its own); ``take_role``: see
     :data:`bot.ports.roles.RoleTaker` (granted for good by default: one process);
-    ``web``: where the web table is (``None``: off, no web buttons)."""
+    ``web``: where the web table is (``None``: off, no web buttons); ``now``: the
+    service's clock, Unix seconds (with several workers on PostgreSQL the database's, so
+    times a front end stores mean the same to every worker; the wall clock by default)."""
 
     entry: Entry
     telegram_messages: TelegramMessageStore
@@ -31,3 +35,4 @@ class Host:
     http: HttpServer | None = None
     take_role: RoleTaker = hold_forever
     web: WebLinks | None = None
+    now: Callable[[], float] = time.time

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 __all__ = [
+    "DiscordHandAnchor",
     "DiscordMessageStore",
     "DiscordTableMessage",
     "KnownUser",
@@ -160,8 +161,41 @@ class DiscordTableMessage:
         return replace(self, ping_id=ping_id, ping_seat=seat)
 
 
+@dataclass(frozen=True, slots=True)
+class DiscordHandAnchor:
+    """A player's open hand message on Discord, as any worker can reach it: the ephemeral
+    answer to an interaction, edited through that interaction's webhook
+    (``PATCH /webhooks/{application_id}/{token}/messages/{message_id}``).
+
+    ``table_id``/``user_key`` (``"discord:<id>"``) say whose hand at which table;
+    ``application_id`` and ``token`` are the interaction's (the token is Discord's, valid
+    15 minutes from ``created_at``); ``message_id`` is the ephemeral message (``None``
+    when not known); ``digest``, ``sort`` and ``mask`` are the hand state it shows (the
+    Discord adapter's ``HandState``: the hand's digest, the order, the selected cards);
+    ``version`` is the table version it was drawn for; ``created_at`` is the Unix time
+    (seconds, the service's clock) the interaction was answered.
+
+    Security: the token lets anyone who reads it edit that one ephemeral message (nothing
+    else) until it expires. It is kept in the same database as the games, so whoever can
+    read the games can read it; rows are deleted once expired and when the table
+    closes."""
+
+    table_id: int
+    user_key: str
+    application_id: str
+    token: str
+    message_id: str | None
+    digest: str
+    sort: int
+    mask: int
+    version: int
+    created_at: float
+
+
 class DiscordMessageStore(Protocol):
-    """The Discord adapter's rows: each table's public message."""
+    """The Discord adapter's rows: each table's public message, and each player's open
+    hand message (:class:`DiscordHandAnchor`, so a worker that never saw the interaction
+    can edit it)."""
 
     async def get(self, table_id: int) -> DiscordTableMessage | None:
         """The stored message of a table, or ``None``."""
@@ -169,4 +203,36 @@ class DiscordMessageStore(Protocol):
 
     async def save(self, message: DiscordTableMessage) -> None:
         """Insert or replace the row of ``message.table_id``."""
+        ...
+
+    async def hand_anchor(self, table_id: int, user_key: str) -> DiscordHandAnchor | None:
+        """The player's stored hand anchor at ``table_id``, or ``None`` (expired ones
+        too: the caller checks ``created_at``)."""
+        ...
+
+    async def save_hand_anchor(self, anchor: DiscordHandAnchor) -> None:
+        """Insert or replace the row of (``anchor.table_id``, ``anchor.user_key``): the
+        player's newest hand message (a new interaction answered with their hand)."""
+        ...
+
+    async def update_hand_anchor(self, table_id: int, user_key: str, token: str, digest: str,
+                                 sort: int, mask: int, version: int) -> bool:
+        """Record that the player's message of ``token`` now shows the hand state
+        (``digest``, ``sort``, ``mask``) drawn for table ``version``; only while that token
+        is still the player's anchor and the stored version is older. Returns whether the
+        row changed."""
+        ...
+
+    async def forget_hand_anchor(self, table_id: int, user_key: str, token: str) -> None:
+        """Delete the player's anchor if it is still the one of ``token`` (Discord refused
+        that token, or it expired; a newer anchor is kept)."""
+        ...
+
+    async def forget_hand_anchors(self, table_id: int) -> None:
+        """Delete every anchor of ``table_id`` (the table closed)."""
+        ...
+
+    async def prune_hand_anchors(self, created_before: float) -> int:
+        """Delete the anchors created before Unix time ``created_before`` (their tokens
+        expired); returns how many."""
         ...

@@ -101,9 +101,9 @@ class GameService:
     def host(self, http: HttpServer | None = None) -> Host:
         """What a front end is handed when it starts: the entry point, the chat adapters'
         message rows, the process's HTTP server and the roles among workers (the
-        polling role; :class:`bot.ports.host.Host`)."""
+        polling role; :class:`bot.ports.host.Host`) and the service's clock."""
         return Host(self.entry, self.repo.telegram_messages, self.repo.discord_messages,
-                    http, self.repo.take_role)
+                    http, self.repo.take_role, now=self.clock.now)
 
     @property
     def compute(self) -> Compute:

@@ -2,11 +2,14 @@
 (:mod:`bot.ports.message_store`), on the repository's connection.
 
 Tables: ``telegram_table_messages``, ``telegram_hand_messages``, ``telegram_chats``,
-``telegram_users`` (migration ``0002_telegram_messages.sql``) and
-``discord_table_messages`` (``0003_discord_messages.sql``). Each method is one statement
-run through :class:`bot.storage.repository.SqliteRepository`'s lock, so it never lands
-inside a game transaction of the same connection (nor is rolled back with one). Names and
-titles are stored within the platform's own bounds, without lone surrogates
+``telegram_users`` (migration ``0002_telegram_messages.sql``),
+``discord_table_messages`` (``0003_discord_messages.sql``) and ``discord_hand_anchors``
+(``0009_discord_hand_anchors.sql``: interaction tokens that can edit a player's ephemeral
+hand message for 15 minutes; see :class:`bot.ports.message_store.DiscordHandAnchor`).
+Each method is one statement run through
+:class:`bot.storage.repository.SqliteRepository`'s lock, so it never lands inside a game
+transaction of the same connection (nor is rolled back with one). Names and titles are
+stored within the platform's own bounds, without lone surrogates
 (:mod:`bot.ports.text_bounds`), whatever an update claimed.
 """
 
@@ -20,6 +23,7 @@ from typing import Any, Protocol
 import aiosqlite
 
 from bot.ports.message_store import (
+    DiscordHandAnchor,
     DiscordTableMessage,
     KnownUser,
     TelegramHandMessage,
@@ -215,3 +219,57 @@ class SqliteDiscordMessages:
             (message.table_id, message.channel_id, message.message_id, message.version,
              message.ping_id, message.ping_seat,
              json.dumps(list(message.recent), ensure_ascii=False)))
+
+    async def hand_anchor(self, table_id: int, user_key: str) -> DiscordHandAnchor | None:
+        rows = await self._db.fetch_all(
+            "SELECT table_id, user_key, application_id, token, message_id, state, version, "
+            "created_at FROM discord_hand_anchors WHERE table_id = ? AND user_key = ?",
+            (table_id, user_key))
+        if not rows:
+            return None
+        row = rows[0]
+        state = json.loads(row[5])
+        return DiscordHandAnchor(int(row[0]), str(row[1]), str(row[2]), str(row[3]),
+                                 None if row[4] is None else str(row[4]),
+                                 str(state["digest"]), int(state["sort"]), int(state["mask"]),
+                                 int(row[6]), float(row[7]))
+
+    async def save_hand_anchor(self, anchor: DiscordHandAnchor) -> None:
+        await self._db.execute_one(
+            "INSERT INTO discord_hand_anchors (table_id, user_key, application_id, token, "
+            "message_id, state, version, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (table_id, user_key) DO UPDATE SET "
+            "application_id = excluded.application_id, token = excluded.token, "
+            "message_id = excluded.message_id, state = excluded.state, "
+            "version = excluded.version, created_at = excluded.created_at",
+            (anchor.table_id, anchor.user_key, anchor.application_id, anchor.token,
+             anchor.message_id, _state(anchor.digest, anchor.sort, anchor.mask),
+             anchor.version, anchor.created_at))
+
+    async def update_hand_anchor(self, table_id: int, user_key: str, token: str, digest: str,
+                                 sort: int, mask: int, version: int) -> bool:
+        rows = await self._db.fetch_all(
+            "UPDATE discord_hand_anchors SET state = ?, version = ? WHERE table_id = ? "
+            "AND user_key = ? AND token = ? AND version < ? RETURNING table_id",
+            (_state(digest, sort, mask), version, table_id, user_key, token, version))
+        return bool(rows)
+
+    async def forget_hand_anchor(self, table_id: int, user_key: str, token: str) -> None:
+        await self._db.execute_one(
+            "DELETE FROM discord_hand_anchors WHERE table_id = ? AND user_key = ? "
+            "AND token = ?", (table_id, user_key, token))
+
+    async def forget_hand_anchors(self, table_id: int) -> None:
+        await self._db.execute_one("DELETE FROM discord_hand_anchors WHERE table_id = ?",
+                                   (table_id,))
+
+    async def prune_hand_anchors(self, created_before: float) -> int:
+        rows = await self._db.fetch_all(
+            "DELETE FROM discord_hand_anchors WHERE created_at < ? RETURNING table_id",
+            (created_before,))
+        return len(rows)
+
+
+def _state(digest: str, sort: int, mask: int) -> str:
+    """The ``state`` column of ``discord_hand_anchors``: the hand state shown, as JSON."""
+    return json.dumps({"digest": digest, "sort": sort, "mask": mask})

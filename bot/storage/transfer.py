@@ -27,7 +27,10 @@ TABLES: tuple[str, ...] = (
     "table_faults", "heartbeat", "table_changes", "sent_keys",
 )
 """Every table of the schema, parents first; not ``due_leases`` nor ``chat_owners``
-(claims on due work and on showing a chat, which run out within seconds)."""
+(claims on due work and on showing a chat, which run out within seconds), nor
+``telegram_group_budget`` (a minute's rate budget), nor ``discord_hand_anchors``
+(interaction tokens that run out within 15 minutes and edit a message only for whoever
+holds them: they are not carried into export files)."""
 
 IDENTITY: dict[str, str] = {"tables": "id", "actions": "id"}
 """Tables whose ids a database counts itself (PostgreSQL identity columns)."""

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from bot.ports.message_store import (
+    DiscordHandAnchor,
     DiscordMessageStore,
     DiscordTableMessage,
     KnownUser,
@@ -381,7 +382,50 @@ async def _discord(repo: Repository) -> None:
     assert await store.get(table.id) == later
 
 
-DISCORD: dict[str, Step] = {"get": _discord, "save": _discord}
+async def _discord_anchors(repo: Repository) -> None:
+    store: DiscordMessageStore = repo.discord_messages
+    table = await repo.create_table(_table(OTHER_CHAT))
+    other = await repo.create_table(_table())
+    assert await store.hand_anchor(table.id, "discord:2") is None
+    first = DiscordHandAnchor(table.id, "discord:2", "4242", "tok-1", None, "3fa2", 0, 0, 3,
+                              1000.0)
+    await store.save_hand_anchor(first)
+    assert await store.hand_anchor(table.id, "discord:2") == first
+    # a later press: the newest interaction replaces the row
+    newer = DiscordHandAnchor(table.id, "discord:2", "4242", "tok-2", "901", "3fa2", 1,
+                              (1 << 59) | 5, 4, 1100.0)
+    await store.save_hand_anchor(newer)
+    assert await store.hand_anchor(table.id, "discord:2") == newer
+    # a redraw through the old token, or to an older version, changes nothing
+    assert not await store.update_hand_anchor(table.id, "discord:2", "tok-1", "beef", 2, 1, 9)
+    assert not await store.update_hand_anchor(table.id, "discord:2", "tok-2", "beef", 2, 1, 4)
+    assert await store.update_hand_anchor(table.id, "discord:2", "tok-2", "beef", 2, 1, 6)
+    assert await store.hand_anchor(table.id, "discord:2") == DiscordHandAnchor(
+        table.id, "discord:2", "4242", "tok-2", "901", "beef", 2, 1, 6, 1100.0)
+    # forgetting a refused token keeps a newer anchor
+    await store.forget_hand_anchor(table.id, "discord:2", "tok-1")
+    assert await store.hand_anchor(table.id, "discord:2") is not None
+    await store.forget_hand_anchor(table.id, "discord:2", "tok-2")
+    assert await store.hand_anchor(table.id, "discord:2") is None
+    # expired rows are pruned; a closed table's rows go
+    await store.save_hand_anchor(first)
+    await store.save_hand_anchor(DiscordHandAnchor(other.id, "discord:2", "4242", "tok-3",
+                                                   "902", "3fa2", 0, 0, 1, 2000.0))
+    await store.save_hand_anchor(DiscordHandAnchor(table.id, "discord:3", "4242", "tok-4",
+                                                   "903", "3fa2", 0, 0, 1, 1500.0))
+    assert await store.prune_hand_anchors(1200.0) == 1
+    assert await store.hand_anchor(table.id, "discord:2") is None
+    await store.forget_hand_anchors(table.id)
+    assert await store.hand_anchor(table.id, "discord:3") is None
+    assert await store.hand_anchor(other.id, "discord:2") is not None
+
+
+DISCORD: dict[str, Step] = {
+    "get": _discord, "save": _discord,
+    "hand_anchor": _discord_anchors, "save_hand_anchor": _discord_anchors,
+    "update_hand_anchor": _discord_anchors, "forget_hand_anchor": _discord_anchors,
+    "forget_hand_anchors": _discord_anchors, "prune_hand_anchors": _discord_anchors,
+}
 
 
 def test_the_sweep_covers_every_method() -> None:

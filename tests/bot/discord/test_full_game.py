@@ -85,6 +85,9 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(
             table = bot.table_message(channel)
             assert table.custom_ids() == []
             assert "Game over" in table.content
+            for user_key in by_key:  # the closed table's hand anchors (tokens) are deleted
+                assert await bot.service.repo.discord_messages.hand_anchor(
+                    table_id, user_key) is None
             assert spy.problems == []
             assert spy.truth.checked_while_hidden > 30
             assert not [r for r in problems if r.levelname in ("ERROR", "CRITICAL")], \
