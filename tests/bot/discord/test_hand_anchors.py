@@ -114,8 +114,9 @@ def turn_ping(server: FakeDiscord, bot: Bot, user: FakeUser) -> FakeMessage:
 
 async def test_a_hand_opened_on_one_worker_is_redrawn_by_the_worker_that_publishes(
         tmp_path: Path, request: pytest.FixtureRequest) -> None:
-    """Alice opens her hand on worker 1 while the AI is to move; worker 2 runs the AI's
-    move (due work) and publishes it: worker 2 edits Alice's ephemeral through the
+    """Alice opens her hand on worker 1 while the AI is to move; worker 1 gives the
+    channel up (it is stopping), worker 2 runs the AI's move (due work) and shows it:
+    worker 2 edits Alice's ephemeral through the
     interaction's webhook with her token (``PATCH /webhooks/{app}/{token}/messages/
     @original``), so that same message shows her new turn; the stored anchor then names
     the version it shows. Worker 1 drew nothing."""
@@ -134,6 +135,7 @@ async def test_a_hand_opened_on_one_worker_is_redrawn_by_the_worker_that_publish
         assert stored.application_id == str(one.server.world.application_id)
         assert stored.created_at == one.clock.now()
 
+        await one.service.delivery.release()  # worker 1 stops showing #rummy: worker 2 will
         await two.start_adapter()
         edits_before = len(one.server.calls_to("PATCH", "/webhooks/*"))
         private = list(one.server.ephemeral_messages(w.alice))
@@ -182,6 +184,7 @@ async def test_a_stale_token_is_forgotten_and_the_turn_ping_opens_a_fresh_hand(
             one.clock.advance(TOKEN_LIFETIME + 1.0)
         else:  # Discord (the fake) holds the token expired, whatever our clock says
             one.server.token_lifetime = 0.0
+        await one.service.delivery.release()  # worker 1 stops showing #rummy: worker 2 will
         await two.start_adapter()
         edits_before = len(one.server.calls_to("PATCH", "/webhooks/*"))
         await ai_moves(two, table_id)
