@@ -31,7 +31,7 @@ from collections.abc import Coroutine, Iterable
 from typing import Any
 
 from bot.ports.feed import TableChanged
-from bot.ports.model import ChatKey, Status
+from bot.ports.model import ChatKey
 from bot.ports.screens import TableUpdate, TimerWarning
 from bot.service.change_records import HISTORY, StoredChange, stored_changes
 from bot.service.changes import TableChanges
@@ -185,12 +185,14 @@ class Delivery:
         return drawn
 
     async def _redraw_chat(self, chat: str) -> int:
+        """Draw the chat's table again (the active one, else the one that ended last: its
+        final score sheet may not have been drawn by the worker that died)."""
         try:
             key = ChatKey.parse(chat)
-            table = await self.changes.read(key)
+            table = await self.changes.read(key) or await self.changes.repo.latest_ended(key)
         except (ValueError, UnreadableTable):
             return 0
-        if table is None or table.status not in (Status.LOBBY, Status.PLAYING):
+        if table is None:
             return 0
         log.info("chat %s: taken from a worker that stopped answering; drawn again", chat)
         return int(await self.catch_up(table.id, redraw=True))

@@ -226,3 +226,21 @@ async def test_one_worker_on_sqlite_shows_every_change_with_its_lines(tmp_path: 
             assert update.table.history[-1].version == update.info.version
     finally:
         await db.close()
+
+
+async def test_a_table_that_ended_while_its_chat_had_no_live_owner_is_drawn_at_its_end(
+        three: tuple[list[Worker], ManualClock]) -> None:
+    """The owner showed the game (its changes are marked shown) and died before its last
+    edits went out; the game is cancelled meanwhile: the worker that takes the chat draws
+    the ended table (no active table is left to draw)."""
+    workers, clock = three
+    key = ChatKey(PLATFORM, "ended")
+    table_id = await _game(workers[0], key)
+    await workers[1].people.cancel(key, ANA)
+    stored = await workers[1].service.repo.get_table(table_id)
+    assert stored is not None and stored.status is Status.CANCELLED
+    await workers[1].service.repo.outbox.mark_shown(table_id, stored.version, 32)  # "shown"
+    clock.advance(CHAT_LEASE_SECONDS + 0.5)
+    assert await workers[2].service.delivery.sweep() == 1
+    assert workers[2].shown.versions(table_id) == [stored.version]
+    assert workers[2].shown.updates[-1].info.status is Status.CANCELLED

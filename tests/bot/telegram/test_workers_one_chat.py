@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 import time
 from dataclasses import dataclass
@@ -20,7 +21,9 @@ import asyncpg
 import pytest
 from telegram.ext import AIORateLimiter
 
+from bot.i18n import use_locale
 from bot.ports.model import Status, TableSettings, UserRef
+from bot.service.change_records import HISTORY, stored_changes
 from bot.service.delivery import CHAT_LEASE_SECONDS, SWEEP_SECONDS
 from bot.service.service import GameService
 from bot.storage.feed import PostgresChangeFeed
@@ -28,11 +31,12 @@ from bot.storage.postgres import PgDatabase, PostgresRepository, open_postgres
 from bot.telegram_bot import TelegramAdapter
 from bot.telegram_bot.callbacks import UnverifiedCallback, decode
 from bot.telegram_bot.identity import chat_key
-from bot.telegram_bot.table_messages import LOG_LINES
+from bot.telegram_bot.table_messages import LOG_LINES, change_lines, render_group_text
 from devsupport.pg_server import PgServer
 from engine.actions import Discard
 from engine.commands import format_action
 from engine.game import current_player, legal_actions
+from engine.views import public_view
 from tests.bot.people import People
 from tests.bot.telegram.support import BOB, CARL, GROUP, scripted_flow
 from tests.fakes.telegram import FakeTelegram, running_fake_telegram
@@ -120,8 +124,12 @@ async def _play_moves(workers: list[Worker], moves: int, rng: random.Random) -> 
     return made
 
 
-def _edits_of(tg: FakeTelegram, message_id: int) -> list[int]:
-    """The game versions the table message's keyboard was drawn for, edit by edit."""
+LOBBY_BUTTONS = {"j", "l", "a", "s"}
+
+
+def _edits_of(tg: FakeTelegram, message_id: int) -> list[tuple[int, int]]:
+    """What the table message's keyboard was drawn for, edit by edit: (0, table version)
+    in the lobby, (1, game state version) once the game runs."""
     out = []
     for call in tg.calls:
         if call.method.lower() != "editmessagetext" or not call.ok \
@@ -130,7 +138,6 @@ def _edits_of(tg: FakeTelegram, message_id: int) -> list[int]:
             continue
         markup: Any = call.params.get("reply_markup") or {}
         if isinstance(markup, str):
-            import json
             markup = json.loads(markup)
         for row in markup.get("inline_keyboard", []):
             for button in row:
@@ -138,9 +145,10 @@ def _edits_of(tg: FakeTelegram, message_id: int) -> list[int]:
                 if data is None:
                     continue
                 try:
-                    out.append(decode(data).version)
+                    drawn = decode(data)
                 except UnverifiedCallback:
                     continue
+                out.append((0 if drawn.action in LOBBY_BUTTONS else 1, drawn.version))
                 break
             else:
                 continue
@@ -148,7 +156,8 @@ def _edits_of(tg: FakeTelegram, message_id: int) -> list[int]:
     return out
 
 
-async def _quiet(workers: list[Worker], table_id: int) -> None:
+async def _quiet(workers: list[Worker], table_id: int, tg: FakeTelegram | None = None
+                 ) -> None:
     """Wait until every change is shown: the stored message shows the stored version."""
     repo = workers[-1].service.repo
     began = time.monotonic()
@@ -161,7 +170,19 @@ async def _quiet(workers: list[Worker], table_id: int) -> None:
                 and not busy:
             return
         await asyncio.sleep(0.1)
-    raise AssertionError("the group message did not reach the stored version")
+    conn = await asyncpg.connect(workers[-1].service.repo._db.url)  # type: ignore[attr-defined]
+    try:
+        owners = await conn.fetch("SELECT * FROM chat_owners")
+        unshown = await conn.fetch("SELECT table_id, version, created_at FROM table_changes "
+                                   "WHERE shown = 0")
+        now = await conn.fetchval("SELECT extract(epoch from now())")
+    finally:
+        await conn.close()
+    raise AssertionError(f"the group message did not reach the stored version: table "
+                         f"{table and table.version}, message {row and row.version}, busy "
+                         f"{busy}, owners {[dict(o) for o in owners]}, unshown "
+                         f"{[dict(u) for u in unshown]}, now {now}, calls "
+                         f"{[(c.method, c.status, str(c.response)[:80]) for c in (tg.calls if tg else [])[-12:]]}")
 
 
 @pytest.mark.once
@@ -199,7 +220,7 @@ async def test_three_workers_show_one_group_as_one(pg_server: PgServer) -> None:
             alive = [w for w in workers if w is not owner]
             made += await _play_moves(alive, 12, rng)
             await asyncio.sleep(CHAT_LEASE_SECONDS + 2 * SWEEP_SECONDS)
-            await _quiet(alive, table.id)
+            await _quiet(alive, table.id, tg)
             after = await _owners(url)
             assert after and after[0] != owner.service.worker_id
 
@@ -208,20 +229,24 @@ async def test_three_workers_show_one_group_as_one(pg_server: PgServer) -> None:
             assert stored is not None and row is not None
             versions = _edits_of(tg, row.message_id)
             assert versions == sorted(versions), versions  # never drawn back
-            assert stored.state is not None and versions[-1] == stored.state.version
+            assert stored.state is not None and row.version == stored.version
             message = next(m for m in tg.messages(GROUP) if m.message_id == row.message_id)
-            text = message.text or ""
+            view = public_view(stored.state)
+            with use_locale("en"):
+                lines = [line for past in await stored_changes(repo.outbox, table.id, HISTORY)
+                         for line in change_lines(past.events, past.notices, view)]
+                expected = render_group_text(stored.info(), view, lines[-LOG_LINES:], [])
+            assert message.text == expected  # the stored version, the stored lines
             pings = [c for c in tg.calls if c.method.lower() == "sendmessage" and c.ok
                      and str(c.params.get("chat_id")) == str(GROUP)
-                     and "turn" in str(c.params.get("text", "")).lower()]
+                     and "it is your turn" in str(c.params.get("text", ""))]
             keys = await _ping_keys(url, table.id)
             print(f"\n{made} moves by people over 3 workers, {stored.version} versions; "
                   f"{len(versions)} edits of the table message, all in version order; "
                   f"{len(pings)} turn pings for {len(keys)} turns; chat owner "
                   f"{owners[0]} then {after[0]}")
-            assert len(pings) == len(keys)  # one per turn: each key was sent once
+            assert len(pings) == len(keys), ([c.params.get("text") for c in pings], keys)
             assert made >= 10
-            assert text.count("\n") >= LOG_LINES // 2  # the recent lines are there
         finally:
             for worker in workers:
                 await _close(worker)
