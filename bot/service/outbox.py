@@ -47,8 +47,8 @@ class OutboxStore(Protocol):
         ...
 
     async def mark_shown(self, table_id: int, version: int, keep: int) -> None:
-        """The rows of ``table_id`` up to ``version`` are shown; rows older than the
-        ``keep`` newest are deleted."""
+        """The rows of ``table_id`` up to ``version`` are shown; shown rows older than the
+        ``keep`` newest are deleted (now and then: a few more may stay)."""
         ...
 
     async def unshown_tables(self, before: float) -> list[tuple[int, str]]:

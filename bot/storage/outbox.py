@@ -10,7 +10,11 @@ from __future__ import annotations
 from bot.service.outbox import ChangeRow, SendState
 from bot.storage.message_store import Statements, begin_send, end_send
 
-__all__ = ["SqlOutbox"]
+__all__ = ["PRUNE_EVERY", "SqlOutbox"]
+
+PRUNE_EVERY = 8
+"""Shown change rows beyond the kept ones are deleted when the shown version is a
+multiple of this (a table keeps at most ``keep + PRUNE_EVERY`` rows)."""
 
 
 class SqlOutbox:
@@ -29,9 +33,10 @@ class SqlOutbox:
         await self._db.execute_one(
             "UPDATE table_changes SET shown = 1 WHERE table_id = ? AND version <= ? "
             "AND shown = 0", (table_id, version))
-        await self._db.execute_one(
-            "DELETE FROM table_changes WHERE table_id = ? AND version <= ? AND shown = 1",
-            (table_id, version - keep))
+        if version % PRUNE_EVERY == 0:  # a statement per change would be one too many
+            await self._db.execute_one(
+                "DELETE FROM table_changes WHERE table_id = ? AND version <= ? AND shown = 1",
+                (table_id, version - keep))
 
     async def unshown_tables(self, before: float) -> list[tuple[int, str]]:
         rows = await self._db.fetch_all(

@@ -239,10 +239,14 @@ async def _outbox_changes(repo: Repository) -> None:
                                                         ChangeRow(4, '{"v":4}', False)]
     assert await outbox.unshown_tables(1000.5) == [(table.id, str(CHAT))]  # version 1
     assert await outbox.unshown_tables(1000.0) == []
-    await outbox.mark_shown(table.id, 3, keep=1)  # 1 to 3 shown, 1 and 2 no longer kept
+    await outbox.mark_shown(table.id, 3, keep=1)  # 1 to 3 shown
     assert [(r.version, r.shown) for r in await outbox.recent_changes(table.id, 10)] \
-        == [(3, True), (4, False)]
+        == [(1, True), (2, True), (3, True), (4, False)]
     assert await outbox.unshown_tables(10**12) == [(table.id, str(CHAT))]
+    await outbox.mark_shown(table.id, 8, keep=5)  # 4 shown; 1 to 3 no longer kept
+    assert [(r.version, r.shown) for r in await outbox.recent_changes(table.id, 10)] \
+        == [(4, True)]
+    assert await outbox.unshown_tables(10**12) == []
 
 
 async def _outbox_owners(repo: Repository) -> None:
