@@ -52,9 +52,9 @@ class Timing:
     """How long one run lasts: ``tables`` busy tables, ``warm`` seconds before and
     ``window`` seconds of measurement, ``rounds`` per configuration and tree."""
 
-    tables: int = 32
-    warm: float = 4.0
-    window: float = 10.0
+    tables: int = 24
+    warm: float = 3.0
+    window: float = 8.0
     rounds: int = 2
 
 
@@ -282,7 +282,7 @@ def run(config: BenchConfig) -> Section:
         trees.append((f"B ({before})", Path(before).resolve()))
     # alone, one round of a shorter window keeps the section near a minute and a half
     timing = Timing(tables=8, warm=2.0, window=3.0, rounds=1) if config.quick \
-        else Timing() if before else Timing(window=8.0, rounds=1)
+        else Timing() if before else Timing(rounds=1)
     rows = summary(measure_all(trees, timing))
     for row in rows:
         name = (f"{row['tree'][:1]} {'SQLite' if row['backend'] == 'sqlite' else 'PostgreSQL'}"
