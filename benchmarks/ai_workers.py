@@ -280,7 +280,7 @@ def run(config: BenchConfig) -> Section:
     before = os.environ.get("RUMMY_BENCH_BEFORE")
     if before:
         trees.append((f"B ({before})", Path(before).resolve()))
-    # alone, one round of a shorter window keeps the section near a minute and a half
+    # alone, one round keeps the section near a minute and a half
     timing = Timing(tables=8, warm=2.0, window=3.0, rounds=1) if config.quick \
         else Timing() if before else Timing(rounds=1)
     rows = summary(measure_all(trees, timing))
