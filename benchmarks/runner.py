@@ -37,6 +37,7 @@ SECTIONS: Mapping[str, str] = {
     "startup": "benchmarks.startup",
     "stall": "benchmarks.stall",
     "workers": "benchmarks.workers",
+    "ai_workers": "benchmarks.ai_workers",
     "web": "benchmarks.web",
 }
 
