@@ -148,10 +148,12 @@ class Delivery:
             if not redraw and self._shown.get(table_id, -1) >= table.version:
                 await self.outbox.mark_shown(table_id, table.version, KEEP)
                 return False
-            hands: frozenset[int] | None = frozenset()
+            hands: frozenset[int] | None = None if redraw else frozenset()
             for row in pending:
                 hands = None if hands is None or row.hands is None else hands | row.hands
-            turn, turn_version = _open_turn(pending, table.state)
+            # a chat taken from a dead worker: its last pings and hand messages may not
+            # have gone out although marked shown (the pings' keys tell)
+            turn, turn_version = _open_turn(rows if redraw else pending, table.state)
             update = await self.screens.redraw(table, hands, turn, turn_version)
             self._note_chat(table_id, str(table.key))
             await self._show(update, rows)

@@ -244,3 +244,24 @@ async def test_a_table_that_ended_while_its_chat_had_no_live_owner_is_drawn_at_i
     assert await workers[2].service.delivery.sweep() == 1
     assert workers[2].shown.versions(table_id) == [stored.version]
     assert workers[2].shown.updates[-1].info.status is Status.CANCELLED
+
+
+async def test_a_taken_chat_is_drawn_with_its_open_turn_and_every_hand(
+        three: tuple[list[Worker], ManualClock]) -> None:
+    """Everything was shown (marked) by the owner, which then died, maybe before its
+    queued ping and hand messages went out: the worker that takes the chat draws every
+    hand and the open turn, keyed by the version it began at (a ping that did go out is
+    not sent twice: its key is marked sent)."""
+    workers, clock = three
+    key = ChatKey(PLATFORM, "marked")
+    table_id = await _game(workers[0], key)
+    await _play(workers[:1], key, 1)  # worker 0 owns the chat and shows everything
+    table = await workers[0].service.repo.get_table(table_id)
+    assert table is not None and table.state is not None
+    began = workers[0].shown.updates[-1]
+    assert began.turn is not None and began.info.version == table.version
+    clock.advance(CHAT_LEASE_SECONDS + 0.5)
+    assert await workers[1].service.delivery.sweep() == 1
+    drawn = workers[1].shown.updates[-1]
+    assert drawn.info.version == table.version and drawn.hands is None
+    assert (drawn.turn, drawn.turn_started) == (began.turn, began.turn_started)
