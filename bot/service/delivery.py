@@ -17,7 +17,8 @@ version by a slower worker:
 - a worker that stops gives its chats up (:meth:`release`).
 
 Front ends that serve every platform (the web table) are told about every change by the
-worker that committed it, owner or not.
+worker that committed it, owner or not. A worker without the front end of a chat's
+platform (a worker run without that token) never owns that chat.
 """
 
 from __future__ import annotations
@@ -58,6 +59,9 @@ died, or the owner's announcement was lost)."""
 FEED_DELAY = 0.3
 """Seconds an announced change waits before the owner loads it (the committing worker
 usually shows its own change meanwhile)."""
+ABANDONED_SECONDS = 3600.0
+"""A change nobody showed for this long is left alone by the sweeps (no worker runs its
+platform's front end: the bot runs without that token)."""
 KEEP = 32
 """Shown change rows kept per table (older ones are deleted)."""
 
@@ -93,7 +97,7 @@ class Delivery:
         info = update.info
         chat = str(info.key)
         self._note_chat(info.id, chat)
-        if not await self._own(chat):
+        if not self.publisher.shows(info.key.platform) or not await self._own(chat):
             await self.publisher.publish(update, chats=False)
             return
         async with self._lock(info.id):
@@ -175,14 +179,17 @@ class Delivery:
                     self._owned[chat] = now + CHAT_LEASE_SECONDS
         drawn = 0
         for chat in await self.outbox.lapsed_chats(now):
+            if not self._shows(chat):
+                continue
             owned, _ = await self.outbox.take_chat(chat, self.worker_id, now,
                                                    CHAT_LEASE_SECONDS)
             if owned:
                 self._owned[chat] = now + CHAT_LEASE_SECONDS
                 drawn += await self._redraw_chat(chat)
-        for table_id, chat in await self.outbox.unshown_tables(now - GRACE_SECONDS):
+        for table_id, chat in await self.outbox.unshown_tables(now - GRACE_SECONDS,
+                                                               now - ABANDONED_SECONDS):
             self._note_chat(table_id, chat)
-            if await self._own(chat):
+            if self._shows(chat) and await self._own(chat):
                 drawn += await self.catch_up(table_id)
         return drawn
 
@@ -242,6 +249,11 @@ class Delivery:
         if took_over:
             self._spawn(self._redraw_chat(chat))
         return True
+
+    def _shows(self, chat: str) -> bool:
+        """Whether this worker has a front end for ``chat``'s platform."""
+        platform, _, _ = chat.partition(":")
+        return self.publisher.shows(platform)
 
     async def _rows(self, table_id: int) -> list[StoredChange]:
         return await stored_changes(self.outbox, table_id, HISTORY)

@@ -51,9 +51,9 @@ class OutboxStore(Protocol):
         ``keep`` newest are deleted (now and then: a few more may stay)."""
         ...
 
-    async def unshown_tables(self, before: float) -> list[tuple[int, str]]:
+    async def unshown_tables(self, before: float, since: float) -> list[tuple[int, str]]:
         """(table id, chat key) of every table with a change row not shown and written
-        before ``before``."""
+        between ``since`` and ``before``."""
         ...
 
     async def take_chat(self, chat_key: str, owner: str, now: float, seconds: float

@@ -41,6 +41,10 @@ class Publisher:
             yield own
         yield from self.everywhere
 
+    def shows(self, platform: str) -> bool:
+        """Whether this process has the front end of ``platform``'s chats."""
+        return platform in self.notifiers
+
     async def publish(self, update: TableUpdate, chats: bool = True) -> None:
         """Hand ``update`` to the notifiers of its table's platform (``chats``: the chat's
         own too; ``False`` when another worker shows the chat:

@@ -127,8 +127,8 @@ class Repository(Protocol):
 
     async def prune_updates(self, before: float) -> int:
         """Forget the idempotency keys seen before ``before`` (Unix time, seconds), and the
-        send keys (:mod:`bot.service.outbox`) noted before it; returns how many update
-        keys were removed. Platforms stop redelivering long before."""
+        send keys and change rows (:mod:`bot.service.outbox`) written before it; returns
+        how many update keys were removed. Platforms stop redelivering long before."""
 
     async def latest_ended(self, key: ChatKey) -> Table | None:
         """The chat's most recently ended (finished or cancelled) table that was played."""

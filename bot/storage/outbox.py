@@ -38,10 +38,11 @@ class SqlOutbox:
                 "DELETE FROM table_changes WHERE table_id = ? AND version <= ? AND shown = 1",
                 (table_id, version - keep))
 
-    async def unshown_tables(self, before: float) -> list[tuple[int, str]]:
+    async def unshown_tables(self, before: float, since: float) -> list[tuple[int, str]]:
         rows = await self._db.fetch_all(
             "SELECT DISTINCT table_id, chat_key FROM table_changes "
-            "WHERE shown = 0 AND created_at < ? ORDER BY table_id", (before,))
+            "WHERE shown = 0 AND created_at < ? AND created_at >= ? ORDER BY table_id",
+            (before, since))
         return [(int(r[0]), str(r[1])) for r in rows]
 
     async def take_chat(self, chat_key: str, owner: str, now: float, seconds: float

@@ -439,6 +439,7 @@ class SqliteRepository:
         async with self._transaction() as conn:
             cursor = await conn.execute("DELETE FROM seen_updates WHERE seen_at < ?", (before,))
             await conn.execute("DELETE FROM sent_keys WHERE created_at < ?", (before,))
+            await conn.execute("DELETE FROM table_changes WHERE created_at < ?", (before,))
             return cursor.rowcount
 
     async def due_tables(self, now: float) -> list[int]:

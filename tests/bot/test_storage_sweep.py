@@ -237,16 +237,19 @@ async def _outbox_changes(repo: Repository) -> None:
                           version - 1, record=f'{{"v":{version}}}')
     assert await outbox.recent_changes(table.id, 2) == [ChangeRow(3, '{"v":3}', False),
                                                         ChangeRow(4, '{"v":4}', False)]
-    assert await outbox.unshown_tables(1000.5) == [(table.id, str(CHAT))]  # version 1
-    assert await outbox.unshown_tables(1000.0) == []
+    assert await outbox.unshown_tables(1000.5, 0.0) == [(table.id, str(CHAT))]  # version 1
+    assert await outbox.unshown_tables(1000.0, 0.0) == []
+    assert await outbox.unshown_tables(10**12, 1004.5) == []  # none written since 1004.5
     await outbox.mark_shown(table.id, 3, keep=1)  # 1 to 3 shown
     assert [(r.version, r.shown) for r in await outbox.recent_changes(table.id, 10)] \
         == [(1, True), (2, True), (3, True), (4, False)]
-    assert await outbox.unshown_tables(10**12) == [(table.id, str(CHAT))]
+    assert await outbox.unshown_tables(10**12, 0.0) == [(table.id, str(CHAT))]
     await outbox.mark_shown(table.id, 8, keep=5)  # 4 shown; 1 to 3 no longer kept
     assert [(r.version, r.shown) for r in await outbox.recent_changes(table.id, 10)] \
         == [(4, True)]
-    assert await outbox.unshown_tables(10**12) == []
+    assert await outbox.unshown_tables(10**12, 0.0) == []
+    assert await repo.prune_updates(10**12) == 0  # change rows go with the update keys
+    assert await outbox.recent_changes(table.id, 10) == []
 
 
 async def _outbox_owners(repo: Repository) -> None:

@@ -265,3 +265,26 @@ async def test_a_taken_chat_is_drawn_with_its_open_turn_and_every_hand(
     drawn = workers[1].shown.updates[-1]
     assert drawn.info.version == table.version and drawn.hands is None
     assert (drawn.turn, drawn.turn_started) == (began.turn, began.turn_started)
+
+
+async def test_a_worker_without_the_platform_s_front_end_never_owns_its_chats(
+        pg_server: Any) -> None:
+    """A worker run without the chat's platform (no token: due work only) commits moves
+    but leaves the chat to a worker that can show it: no lease, rows left unshown."""
+    clock = ManualClock()
+    url = pg_server.create()
+    db = await open_postgres(url, max_size=2)
+    try:
+        service = GameService(PostgresRepository(db), {}, clock=clock, defaults=SETTINGS,
+                              seed_source=lambda: 7, worker_id="headless")
+        service.flow = FlowControl(limited=False)
+        key = ChatKey(PLATFORM, "headless")
+        table_id = await _game(Worker(service, Recorder(), People(service)), key)
+        clock.advance(CHAT_LEASE_SECONDS + GRACE_SECONDS)
+        assert await service.delivery.sweep() == 0
+        assert await service.repo.outbox.take_chat(str(key), "other", clock.now(), 1.0) \
+            == (True, False)  # nobody held it
+        rows = await service.repo.outbox.recent_changes(table_id, 10)
+        assert rows and not any(row.shown for row in rows)
+    finally:
+        await db.close()
