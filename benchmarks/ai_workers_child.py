@@ -136,6 +136,7 @@ async def create(target: str, count: int) -> None:
     try:
         service = GameService(repo, defaults=BUSY, seed_source=iter(range(1, 10**9)).__next__)
         people = People(service)
+        # spelled out, not People.busy_ai_tables: an older checkout has no such method
         for n in range(count):
             key = ChatKey("bench", f"c{n}")
             host = UserRef("bench", f"u{n}", f"host{n}")

@@ -24,8 +24,10 @@ from fractions import Fraction
 from engine.ai import Player, make_ai
 from engine.ai.interrupt import interrupt
 from engine.dealing import new_game
+from engine.events import Event
 from engine.game import apply, apply_legal, current_player, is_over, legal_actions
 from engine.rules import RuleSet
+from engine.state import GameState
 from engine.views import view_for
 
 NAMES = ("ana", "ben", "cem", "dan", "eve", "fay", "gus", "hal")
@@ -108,14 +110,7 @@ def simulate(rules: RuleSet, games: int, players: int, seed: int = 0,
             if count >= max_actions:
                 unfinished += 1
                 break
-            seat = current_player(state)
-            if seat is None:
-                seat = state.next_seat(state.dealer)
-            called = interrupt(state, seats, seat)
-            legal = legal_actions(state, seat) if called is None else []
-            action = called or seats[seat].decide(view_for(state, seat), legal)
-            state, _ = apply_legal(state, action) if called is not None or action in legal \
-                else apply(state, action)
+            state, _ = ai_step(state, seats)
             count += 1
         else:
             for winner in state.winners:
@@ -128,3 +123,19 @@ def simulate(rules: RuleSet, games: int, players: int, seed: int = 0,
     return SimulationResult(games=games, players=players, ai=kinds, seconds=seconds,
                             actions=actions, deals=deals, wins=tuple(wins),
                             unfinished=unfinished)
+
+
+def ai_step(state: GameState, seats: Sequence[Player]) -> tuple[GameState, tuple[Event, ...]]:
+    """One action of an AI match, as :func:`simulate` plays it: a seat's call out of turn
+    (:func:`engine.ai.interrupt.interrupt`), else the decision of the seat to act (between
+    deals: the dealer's next seat). Returns the new state and its events, like
+    :func:`engine.game.apply`; the state must not be over."""
+    seat = current_player(state)
+    if seat is None:
+        seat = state.next_seat(state.dealer)
+    called = interrupt(state, seats, seat)
+    legal = legal_actions(state, seat) if called is None else []
+    action = called or seats[seat].decide(view_for(state, seat), legal)
+    if called is not None or action in legal:
+        return apply_legal(state, action)
+    return apply(state, action)

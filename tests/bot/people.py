@@ -63,6 +63,19 @@ class People:
             [f"{name}={value}" for name, value in (options or {}).items()]
         return await self._info(key, host, "new", *words)
 
+    async def busy_ai_tables(self, platform: str, count: int) -> None:
+        """``count`` tables in chats ``c0``, ``c1``... of ``platform`` where the AI plays
+        every seat (the host leaves: the autopilot plays them too), 50 deals each: with
+        no pauses configured (the service's defaults), every table is always due."""
+        for n in range(count):
+            key = ChatKey(platform, f"c{n}")
+            host = UserRef(platform, f"u{n}", f"host{n}")
+            await self.new_table(key, host, "basic", None, {"deals": 50})
+            await self.add_ai(key, host)
+            await self.add_ai(key, host, "random")
+            await self.start(key, host)
+            await self.leave(key, host)
+
     async def join(self, key: ChatKey, user: UserRef, update_key: str | None = None
                    ) -> TableInfo:
         return await self._info(key, user, "join", update_key=update_key)

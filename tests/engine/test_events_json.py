@@ -15,7 +15,6 @@ import pytest
 
 from engine import events as shared_events
 from engine.ai import make_ai
-from engine.ai.interrupt import interrupt
 from engine.cards import parse_card, parse_cards, parse_face
 from engine.dealing import new_game
 from engine.events import Discarded, Event, HandEnded, LaidOff, Melded
@@ -26,11 +25,11 @@ from engine.events_json import (
     events_from_json,
     events_to_json,
 )
-from engine.game import apply, apply_legal, current_player, is_over, legal_actions
+from engine.game import is_over
 from engine.jsonio import RecordCardError, RecordError
 from engine.melds import Meld, MeldKind, Placed
 from engine.rules import RuleSet, make_rules
-from engine.simulate import NAMES
+from engine.simulate import NAMES, ai_step
 from engine.variants import VARIANTS
 from engine.variants.german import events as german_events
 from engine.variants.german.events import POT, DealBlocked, Payment
@@ -38,7 +37,6 @@ from engine.variants.romanian import events as romanian_events
 from engine.variants.romanian.events import DoublaAnswered, DoublaOffered, GameBlocked
 from engine.variants.rummy500 import events as rummy500_events
 from engine.variants.rummy500.events import RummyCalled
-from engine.views import view_for
 
 EVENT_MODULES = (shared_events, german_events, romanian_events, rummy500_events)
 
@@ -60,14 +58,7 @@ def _play(rules: RuleSet, players: int, seed: int, ai: str,
     for _ in range(max_actions):
         if is_over(state):
             return
-        seat = current_player(state)
-        if seat is None:
-            seat = state.next_seat(state.dealer)
-        called = interrupt(state, seats, seat)
-        legal = legal_actions(state, seat) if called is None else []
-        action = called or seats[seat].decide(view_for(state, seat), legal)
-        state, events = apply_legal(state, action) if called is not None or action in legal \
-            else apply(state, action)
+        state, events = ai_step(state, seats)
         yield from events
 
 

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[3]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot.ports.model import ChatKey, TableSettings, UserRef  # noqa: E402
+from bot.ports.model import TableSettings  # noqa: E402
 from bot.runner import run_bot  # noqa: E402
 from bot.service.service import GameService  # noqa: E402
 from bot.settings import Settings  # noqa: E402
@@ -30,15 +30,7 @@ async def create(path: Path, count: int) -> None:
     try:
         service = GameService(SqliteRepository(db), defaults=BUSY,
                               seed_source=iter(range(1, 10**9)).__next__)
-        people = People(service)
-        for n in range(count):
-            key = ChatKey("stop", f"c{n}")
-            host = UserRef("stop", f"u{n}", f"host{n}")
-            await people.new_table(key, host, "basic", None, {"deals": 50})
-            await people.add_ai(key, host)
-            await people.add_ai(key, host, "random")
-            await people.start(key, host)
-            await people.leave(key, host)  # the autopilot plays the host too
+        await People(service).busy_ai_tables("stop", count)
     finally:
         await db.close()
     print("CREATED", flush=True)
