@@ -15,6 +15,7 @@ from bot.adapter_errors import PlatformRefused
 from bot.runner import create_adapters, http_port, needs_http, run_bot
 from bot.settings import Settings, SettingsError
 from bot.telegram_bot import TelegramAdapter, create_adapter
+from bot.telegram_bot.group_budget import SharedGroupBudget
 from bot.telegram_bot.identity import chat_key
 from bot.telegram_bot.webhook import SECRET_HEADER, secret_for
 from tests.bot.telegram.support import ALICE, GROUP, WAIT, running_bot
@@ -32,7 +33,9 @@ def test_the_runner_builds_the_telegram_adapter_from_the_settings(
     assert adapter.webhook_url == "https://rummy.example/tg"
     # the webhook is a route of the process's one HTTP server, on $PORT
     assert needs_http(settings) and http_port() == 9000
-    assert isinstance(adapter.app.bot.rate_limiter, AIORateLimiter)
+    limiter = adapter.app.bot.rate_limiter
+    assert isinstance(limiter, SharedGroupBudget) and isinstance(limiter.inner, AIORateLimiter)
+    assert (limiter.per_minute, limiter.period) == (20, 60.0)  # Telegram's group limit
     with pytest.raises(SettingsError):
         create_adapter(Settings())
 
