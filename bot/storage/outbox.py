@@ -18,10 +18,14 @@ multiple of this (a table keeps at most ``keep + PRUNE_EVERY`` rows)."""
 
 
 class SqlOutbox:
-    """:class:`bot.service.outbox.OutboxStore` on the statements ``db``."""
+    """:class:`bot.service.outbox.OutboxStore` on the statements ``db``. ``exclusive``: one
+    process uses the database (SQLite): a chat is always granted to the caller, even
+    when a lease of an earlier process has not run out yet (it was this bot, restarted:
+    the chat is drawn again, as taken from a worker that died)."""
 
-    def __init__(self, db: Statements) -> None:
+    def __init__(self, db: Statements, exclusive: bool = False) -> None:
         self._db = db
+        self._exclusive = exclusive
 
     async def recent_changes(self, table_id: int, limit: int) -> list[ChangeRow]:
         rows = await self._db.fetch_all(
@@ -49,13 +53,15 @@ class SqlOutbox:
                         ) -> tuple[bool, bool]:
         found = await self._db.fetch_all(
             "SELECT owner, until FROM chat_owners WHERE chat_key = ?", (chat_key,))
-        if found and str(found[0][0]) != owner and float(found[0][1]) > now:
+        if found and str(found[0][0]) != owner and float(found[0][1]) > now \
+                and not self._exclusive:
             return False, False
         rows = await self._db.fetch_all(
             "INSERT INTO chat_owners (chat_key, owner, until) VALUES (?, ?, ?) "
             "ON CONFLICT (chat_key) DO UPDATE SET owner = excluded.owner, "
             "until = excluded.until WHERE chat_owners.owner = excluded.owner "
-            "OR chat_owners.until <= ? RETURNING owner", (chat_key, owner, now + seconds, now))
+            "OR chat_owners.until <= ? RETURNING owner",
+            (chat_key, owner, now + seconds, float("inf") if self._exclusive else now))
         owned = bool(rows)
         return owned, owned and bool(found) and str(found[0][0]) != owner
 

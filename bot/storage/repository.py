@@ -196,7 +196,8 @@ class SqliteRepository:
         self._written: OrderedDict[int, tuple[int, Table]] = OrderedDict()
         self._telegram = SqliteTelegramMessages(self)
         self._discord = SqliteDiscordMessages(self)
-        self._outbox = SqlOutbox(self)
+        # one bot process per SQLite file: its chats are always its own
+        self._outbox = SqlOutbox(self, exclusive=type(self) is SqliteRepository)
 
     @property
     def telegram_messages(self) -> TelegramMessageStore:

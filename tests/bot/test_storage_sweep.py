@@ -254,6 +254,13 @@ async def _outbox_changes(repo: Repository) -> None:
 
 async def _outbox_owners(repo: Repository) -> None:
     outbox: OutboxStore = repo.outbox
+    if not isinstance(repo, PostgresRepository):  # one process per SQLite file: its own
+        assert await outbox.take_chat("telegram:-1:", "a", 100.0, 10.0) == (True, False)
+        assert await outbox.take_chat("telegram:-1:", "b", 105.0, 10.0) == (True, True)
+        assert await outbox.take_chat("telegram:-1:", "b", 106.0, 10.0) == (True, False)
+        await outbox.release_chats("b")
+        assert await outbox.lapsed_chats(10.0**12) == []
+        return
     assert await outbox.take_chat("telegram:-1:", "a", 100.0, 10.0) == (True, False)
     assert await outbox.take_chat("telegram:-1:", "b", 105.0, 10.0) == (False, False)
     assert await outbox.take_chat("telegram:-1:", "a", 105.0, 10.0) == (True, False)

@@ -288,3 +288,28 @@ async def test_a_worker_without_the_platform_s_front_end_never_owns_its_chats(
         assert rows and not any(row.shown for row in rows)
     finally:
         await db.close()
+
+
+async def test_a_bot_restarted_on_sqlite_shows_its_chats_at_once(tmp_path: Path) -> None:
+    """One process per SQLite file: a restarted bot (a new worker name) does not wait for
+    the lease of the process before it; it takes the chat and draws it again."""
+    path = tmp_path / "restart.sqlite3"
+    key = ChatKey(PLATFORM, "restart")
+    for run in range(2):
+        db = await open_database(path)
+        try:
+            recorder = Recorder()
+            service = GameService(SqliteRepository(db), {PLATFORM: recorder},
+                                  clock=ManualClock(), defaults=SETTINGS,
+                                  seed_source=lambda: 7, worker_id=f"run{run}")
+            service.flow = FlowControl(limited=False)
+            worker = Worker(service, recorder, People(service))
+            if run == 0:
+                await _game(worker, key)
+                continue  # the process ends without giving the chat up
+            await _play([worker], key, 1)
+            table = await service.repo.active_table(key)
+            assert table is not None
+            assert recorder.versions(table.id)[-1] == table.version
+        finally:
+            await db.close()
