@@ -146,11 +146,12 @@ class Figures:
     fumbles: int = 0
     refused: int = 0
     turns: dict[tuple[int, str], list[int]] = field(default_factory=dict)  # pings per turn
-    resumes: list[tuple[str, float, int]] = field(default_factory=list)
+    resumes: list[tuple[str, float, str]] = field(default_factory=list)  # what, s, by
     handovers: list[tuple[float, float]] = field(default_factory=list)
     steady_overlaps: int = 0
     longest_due_pause: float = 0.0
-    stopped_in_transaction: bool = False
+    due_pauses: dict[int, float] = field(default_factory=dict)
+    stopped_in_transaction: str = ""
     stop_attempts: int = 0
 
 
@@ -179,9 +180,6 @@ class Play:
         with contextlib.suppress(TimeoutError):
             return await self.tg.wait_for(answered, ANSWER_WAIT)
         return None
-
-
-NAMES = itertools.count(1)
 
 
 class Person:
@@ -251,7 +249,9 @@ class Person:
         self.turn += 1
 
     async def press(self, message: FakeMessage, data: str, move: str | None) -> bool:
-        """Press; True when answered without an alert (a move then noted as acknowledged)."""
+        """Press; True when answered without an alert (a move then noted as acknowledged);
+        a press on the hand that is no move (a card, the pile) waits for the redraw."""
+        before = (message.message_id, len(message.history))
         try:
             query_id = self.tg.press_button(self.user, message, data)
         except LookupError:  # the message changed under the finger: look again
@@ -266,6 +266,14 @@ class Person:
         if move is not None:
             self.play.figures.acked.append(Acked(f"telegram:cb:{query_id}", self.table_id,
                                                  self.user, move))
+            return True
+
+        def redrawn() -> bool:
+            hand = self.hand()
+            return hand is not None and (hand.message_id, len(hand.history)) != before
+
+        with contextlib.suppress(TimeoutError):
+            await self.tg.wait_for(redrawn, ANSWER_WAIT)
         return True
 
     def hand(self) -> FakeMessage | None:
@@ -492,7 +500,7 @@ class Scenario:
         return next((w for w in self.live() if port in _socket_ports(w.process.pid)), None)
 
     async def poller(self) -> tuple[int, Worker]:
-        """The polling role's backend and the worker holding it (10 s at most)."""
+        """The polling role's backend and the worker holding it (15 s at most)."""
         async def found() -> tuple[int, Worker] | None:
             backend = await self.lock_backend()
             owner = None if backend is None else await self.owner_of(backend)
@@ -511,7 +519,7 @@ class Scenario:
                                            and c.worker == worker.name for c in self.tg.calls)
                                or worker.name in self.tg.polling(), RESUME_LIMIT + 10)
         resume = time.monotonic() - began
-        self.play.figures.resumes.append((what, resume, 0))
+        self.play.figures.resumes.append((what, resume, worker.name))
         settle_from = time.monotonic()
         overlaps = 0
         end = time.monotonic() + 3.0
@@ -537,24 +545,30 @@ class Scenario:
         result: tuple[int, Worker] = await _until(found, RESUME_LIMIT + 10, "a new poller")
         return result
 
-    async def in_transaction(self, worker: Worker) -> bool:
+    async def in_transaction(self, conn: asyncpg.Connection, worker: Worker,
+                             tables_only: bool) -> bool:
+        """Whether a session of ``worker`` is inside a transaction (``tables_only``: in the
+        middle of one, after its first statement, holding a lock on the tables' rows, as
+        a move's commit does)."""
         ports = list(_socket_ports(worker.process.pid))
-        conn = await self.admin()
-        try:
-            count = await conn.fetchval(
-                "SELECT count(*) FROM pg_stat_activity WHERE client_port = ANY($1::int[]) "
-                "AND xact_start IS NOT NULL", ports)
-        finally:
-            await conn.close()
+        count = await conn.fetchval(
+            "SELECT count(*) FROM pg_stat_activity a WHERE a.client_port = ANY($1::int[])"
+            " AND a.xact_start IS NOT NULL AND (NOT $2 OR a.xact_start < a.query_start"
+            " AND EXISTS (SELECT 1 FROM pg_locks l"
+            " WHERE l.pid = a.pid AND l.granted AND l.relation = 'tables'::regclass"
+            " AND l.mode IN ('RowExclusiveLock', 'RowShareLock')))", ports, tables_only)
         return bool(count)
 
-    async def due_count(self, ids: list[int]) -> int:
+    async def due_counts(self, ids: list[int]) -> dict[int, int]:
+        """How many actions each table of ``ids`` that still plays has stored."""
         conn = await self.admin()
         try:
-            return int(await conn.fetchval(
-                "SELECT count(*) FROM actions WHERE table_id = ANY($1::bigint[])", ids))
+            rows = await conn.fetch(
+                "SELECT t.id, (SELECT count(*) FROM actions a WHERE a.table_id = t.id) AS n "
+                "FROM tables t WHERE t.id = ANY($1::bigint[]) AND t.status = 'playing'", ids)
         finally:
             await conn.close()
+        return {int(r["id"]): int(r["n"]) for r in rows}
 
     # the five faults
 
@@ -569,36 +583,51 @@ class Scenario:
         _backend, poller = await self.poller()
         victim = next(w for w in self.live() if w is not poller)
         figures = self.play.figures
-        caught = False
-        for attempt in range(400):
-            victim.process.send_signal(signal.SIGSTOP)
-            figures.stop_attempts = attempt + 1
-            if await self.in_transaction(victim):
-                caught = True
-                break
-            victim.process.send_signal(signal.SIGCONT)
-            await asyncio.sleep(random.uniform(0.0, 0.03))
+        caught = ""
+        trying = time.monotonic()
+        conn = await self.admin()
+        try:
+            while not caught and time.monotonic() - trying < 25:
+                victim.process.send_signal(signal.SIGSTOP)
+                figures.stop_attempts += 1
+                tables_only = time.monotonic() - trying < 20  # then any transaction will do
+                if await self.in_transaction(conn, victim, tables_only):
+                    rows = await conn.fetch(
+                        "SELECT state, left(query, 60) AS q FROM pg_stat_activity "
+                        "WHERE client_port = ANY($1::int[]) AND xact_start IS NOT NULL",
+                        list(_socket_ports(victim.process.pid)))
+                    caught = ("mid-commit" if tables_only else "in a transaction") \
+                        + f": {[(r['state'], r['q']) for r in rows]}"
+                    break
+                victim.process.send_signal(signal.SIGCONT)
+                await asyncio.sleep(random.uniform(0.01, 0.05))
+        finally:
+            await conn.close()
         if not caught:
             victim.process.send_signal(signal.SIGSTOP)
         figures.stopped_in_transaction = caught
-        began = last_change = time.monotonic()
-        last = await self.due_count(ai_ids)
-        longest = 0.0
-        try:
+        began = time.monotonic()
+        last = await self.due_counts(ai_ids)
+        changed = dict.fromkeys(last, began)
+        longest = dict.fromkeys(last, 0.0)
+        try:  # each busy table's longest pause: a stopped worker's claim lasts one lease
             while time.monotonic() - began < STOP_SECONDS:
                 await asyncio.sleep(0.1)
-                count = await self.due_count(ai_ids)
+                counts = await self.due_counts(ai_ids)
                 now = time.monotonic()
-                if count != last:
-                    last, last_change = count, now
-                longest = max(longest, now - last_change)
+                for table_id, count in counts.items():
+                    if count != last.get(table_id):
+                        last[table_id], changed[table_id] = count, now
+                    longest[table_id] = max(longest.get(table_id, 0.0),
+                                            now - changed.get(table_id, now))
         finally:
             victim.process.send_signal(signal.SIGCONT)
-        figures.longest_due_pause = longest
+        figures.longest_due_pause = max(longest.values(), default=0.0)
+        figures.due_pauses = {t: round(v, 1) for t, v in longest.items()}
         self.note(f"2. SIGSTOP of {victim.name} for {STOP_SECONDS:.0f} s "
-                  f"({'inside a transaction' if caught else 'NOT caught in a transaction'}"
+                  f"({caught or 'NOT caught in a transaction'}"
                   f", {figures.stop_attempts} tries); longest pause of the others' due work: "
-                  f"{longest:.1f} s")
+                  f"{figures.longest_due_pause:.1f} s (per busy table: {figures.due_pauses})")
 
     async def kill_the_poller(self) -> None:
         backend, poller = await self.poller()
@@ -809,7 +838,7 @@ async def _check(play: Play, scenario: Scenario, all_ids: list[int], ids: list[i
     conflicts = [c for c in tg.calls if c.method == "getUpdates" and c.status == 409]
     outside = [c for c in conflicts
                if not any(a <= c.ended <= b + 2.0 for a, b in figures.handovers)]
-    print(f"polling: {[(w, round(s, 1)) for w, s, _ in figures.resumes]}; 409 conflicts: "
+    print(f"polling resumed: {[(w, round(s, 1)) for w, s, _ in figures.resumes]}; 409 conflicts: "
           f"{len(conflicts)} ({len(outside)} outside the handovers); samples with two "
           f"live pollers after a handover settled: {figures.steady_overlaps}")
 
