@@ -579,7 +579,11 @@ class Scenario:
         self.note(f"1. SIGKILL of {victim.name} (the poller is {poller.name})")
         await self.start(1)
 
-    async def stop_in_a_transaction(self, ai_ids: list[int]) -> None:
+    async def stop_in_a_transaction(self, ids: list[int]) -> None:
+        """SIGSTOP a worker that does not poll in the middle of a commit (tried for 20 s,
+        then any transaction of it will do) for :data:`STOP_SECONDS`, measuring each
+        playing table of ``ids``: its longest time without a stored action (the stopped
+        worker's table waits for the server to end its session and for its lease)."""
         _backend, poller = await self.poller()
         victim = next(w for w in self.live() if w is not poller)
         figures = self.play.figures
@@ -607,13 +611,13 @@ class Scenario:
             victim.process.send_signal(signal.SIGSTOP)
         figures.stopped_in_transaction = caught
         began = time.monotonic()
-        last = await self.due_counts(ai_ids)
+        last = await self.due_counts(ids)
         changed = dict.fromkeys(last, began)
         longest = dict.fromkeys(last, 0.0)
         try:  # each busy table's longest pause: a stopped worker's claim lasts one lease
             while time.monotonic() - began < STOP_SECONDS:
                 await asyncio.sleep(0.1)
-                counts = await self.due_counts(ai_ids)
+                counts = await self.due_counts(ids)
                 now = time.monotonic()
                 for table_id, count in counts.items():
                     if count != last.get(table_id):
@@ -626,8 +630,9 @@ class Scenario:
         figures.due_pauses = {t: round(v, 1) for t, v in longest.items()}
         self.note(f"2. SIGSTOP of {victim.name} for {STOP_SECONDS:.0f} s "
                   f"({caught or 'NOT caught in a transaction'}"
-                  f", {figures.stop_attempts} tries); longest pause of the others' due work: "
-                  f"{figures.longest_due_pause:.1f} s (per busy table: {figures.due_pauses})")
+                  f", {figures.stop_attempts} tries); the longest a table went without a stored "
+                  f"action: {figures.longest_due_pause:.1f} s (per table: "
+                  f"{figures.due_pauses})")
 
     async def kill_the_poller(self) -> None:
         backend, poller = await self.poller()
@@ -774,7 +779,7 @@ async def test_three_workers_on_one_database_survive_the_issues_faults(
             await asyncio.sleep(8)
             await scenario.kill_a_non_poller()
             await asyncio.sleep(5)
-            await scenario.stop_in_a_transaction(ai_ids)
+            await scenario.stop_in_a_transaction(ids + ai_ids)
             await asyncio.sleep(5)
             await scenario.kill_the_poller()
             await scenario.terminate_the_lock()
@@ -783,9 +788,14 @@ async def test_three_workers_on_one_database_survive_the_issues_faults(
             play.stop.set()  # each person ends the turn they are in
             await asyncio.wait_for(asyncio.gather(*tasks), 60)
             quiet = await _quiet(play, ids)
-            scenario.note(f"the people stopped; the workers quiet after {quiet:.0f} s")
+            exited = {w.name: w.process.returncode for w in scenario.workers if not w.alive}
+            scenario.note(f"the people stopped; the workers quiet after {quiet:.0f} s; "
+                          f"{time.monotonic() - began:.0f} s in all; killed by the test: "
+                          f"{[w.name for w in scenario.dead]}, alive: "
+                          f"{[w.name for w in scenario.live()]}, ended by themselves: "
+                          f"{exited or 'none'}")
+            assert not exited, f"workers ended by themselves: {exited}"
             await _check(play, scenario, ids + ai_ids, ids)
-            scenario.note(f"total {time.monotonic() - began:.0f} s")
         finally:
             for task in tasks:
                 task.cancel()
