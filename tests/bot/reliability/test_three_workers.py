@@ -17,8 +17,9 @@ twice and every log replays; the longest pause of committed due work while a wor
 stopped stays within one lease; polling resumes within 10 s of each poller failure, with
 exactly one poller afterwards (409 conflicts outside the handovers: none); at the end,
 after the workers went quiet, each group's table message is at the stored version and
-shows its table, no table message was ever edited back to an older version, each
-person was pinged once per turn, and a send was repeated only for the held send.
+shows its table with the last moves of the stored log as its recent lines, no table
+message was ever edited back to an older version, each person was pinged once per turn,
+and a send was repeated only for the held send (counted).
 """
 
 from __future__ import annotations
@@ -43,7 +44,9 @@ import pytest
 from bot.i18n import use_locale
 from bot.interaction.hand import Group, SortMode, build_hand_model, hand_cards
 from bot.ports.model import ChatKey, Status, TableSettings, UserRef
+from bot.ports.table_rules import table_rules
 from bot.render.cards import card_text
+from bot.render.events import event_line
 from bot.render.text import render_hand_end, render_table
 from bot.service.limits import LEASE_SECONDS
 from bot.service.model import Table
@@ -59,6 +62,7 @@ from engine.actions import Action
 from engine.ai import make_ai
 from engine.commands import format_action, parse_action
 from engine.dealing import new_game
+from engine.events import Event
 from engine.game import apply, current_player, legal_actions
 from engine.state import GameState, Phase
 from engine.views import public_view, view_for
@@ -697,25 +701,47 @@ class Scenario:
 # --- checking ----------------------------------------------------------------------------
 
 
-def _heads(table: Table, log: list[LogEntry]) -> tuple[dict[int, str], int]:
+def _heads(table: Table, log: list[LogEntry]) -> tuple[dict[int, str], int, list[str]]:
     """The table head (table or score sheet, English) each version of a started table
-    shows, and the first started version."""
-    from bot.ports.table_rules import table_rules
-
+    shows, the first started version, and the line of every move's event in order (what
+    the table message's recent lines tell)."""
     rules = table_rules(table.variant, table.preset, dict(table.options))
     start = next(e.version for e in log if e.command == "start")
     state: GameState = new_game(rules, [s.name for s in table.seats], seed=table.seed)
     heads: dict[int, str] = {}
+    lines: list[str] = []
     with use_locale("en"):
         for entry in log:
             if entry.version < start:
                 continue
+            events: tuple[Event, ...] = ()
             if entry.seat is not None and entry.command not in SEAT_VERBS:
-                state, _ = apply(state, parse_action(entry.command, entry.seat))
+                state, events = apply(state, parse_action(entry.command, entry.seat))
             view = public_view(state)
+            lines += [event_line(e, view) for e in events]
             heads[entry.version] = render_hand_end(view) \
                 if view.phase in (Phase.HAND_OVER, Phase.GAME_OVER) else render_table(view)
-    return heads, start
+    return heads, start, lines
+
+
+def _recent_lines_lost(text: str | None, heads: dict[int, str], version: int,
+                       lines: list[str]) -> tuple[int, list[str]]:
+    """The moves the message's recent lines skip: the event lines it shows (notices left
+    out) must be the last ones of the stored log, in order; returns how many it shows and
+    the missing ones."""
+    head = heads.get(version)
+    if text is None or head is None or not text.startswith(head + "\n\n"):
+        return 0, []
+    known = set(lines)
+    shown = [line for line in text[len(head) + 2:].split("\n") if line in known]
+    if not shown or shown == lines[-len(shown):]:
+        return len(shown), []
+    # the moves from the oldest line shown to the newest that the message does not show
+    first = max(i for i in range(len(lines)) if lines[i] == shown[0]
+                and i <= len(lines) - len(shown))
+    wanted = Counter(lines[first:])
+    wanted.subtract(Counter(shown))
+    return len(shown), [line for line, n in wanted.items() for _ in range(n) if n > 0]
 
 
 def _versions_shown(text: str | None, heads: dict[int, str]) -> list[int]:
@@ -859,6 +885,8 @@ async def _check(play: Play, scenario: Scenario, all_ids: list[int], ids: list[i
         if call.method == "sendMessage" and call.ok and isinstance(chat, int) and chat < 0:
             sends_by_group.setdefault(chat, []).append(call)
     stale_total, unmatched_total, final_wrong = 0, 0, []
+    lines_lost: dict[int, list[str]] = {}
+    lines_checked = 0
     repeated: list[tuple[int, str]] = []
     for table_id in ids:
         table = stored.tables[table_id]
@@ -867,7 +895,7 @@ async def _check(play: Play, scenario: Scenario, all_ids: list[int], ids: list[i
         assert row is not None
         message = tg.world.find_message(row.chat_id, row.message_id)
         assert message is not None
-        heads, start = _heads(table, stored.logs[table_id])
+        heads, start, lines = _heads(table, stored.logs[table_id])
         stale, unmatched, details = _stale_edits(message.texts, heads, start)
         stale_total += stale
         unmatched_total += unmatched
@@ -875,6 +903,10 @@ async def _check(play: Play, scenario: Scenario, all_ids: list[int], ids: list[i
         if row.version != table.version or table.version not in final:
             final_wrong.append(f"table {table_id}: stored {table.version}, row "
                                f"{row.version}, the message shows {final}")
+        checked, lost = _recent_lines_lost(message.text, heads, table.version, lines)
+        lines_checked += checked
+        if lost:
+            lines_lost[table_id] = lost
         table_sends = [c for c in sends_by_group.get(group, [])
                        if c.result.get("reply_markup")]
         repeated += [(group, c.result["text"]) for c in table_sends[1:]]
@@ -895,7 +927,10 @@ async def _check(play: Play, scenario: Scenario, all_ids: list[int], ids: list[i
     print(f"sends repeated: {len(repeated)} ({len(repeated) - len(not_held)} of the held "
           f"send, {len(not_held)} others: {not_held[:4]})")
     print(f"table messages: stale edits {stale_total}, texts of no version "
-          f"{unmatched_total}, final version not shown: {final_wrong or 'none'}")
+          f"{unmatched_total}, final version not shown: {final_wrong or 'none'}; of "
+          f"{lines_checked} recent lines of moves shown at the end, moves missing between: "
+          f"{ {t: len(v) for t, v in lines_lost.items()} or 'none'} "
+          f"{[v[:2] for v in lines_lost.values()][:2]}")
 
     if missing:
         failures.append(f"acknowledged but not stored: {missing[:5]}")
@@ -912,6 +947,9 @@ async def _check(play: Play, scenario: Scenario, all_ids: list[int], ids: list[i
                         f"{figures.steady_overlaps} samples")
     if final_wrong:
         failures.append(f"group message not at the stored version: {final_wrong}")
+    if lines_lost:
+        failures.append(f"the final table messages' recent lines skip stored moves: "
+                        f"{ {t: len(v) for t, v in lines_lost.items()} }")
     if stale_total or unmatched_total:
         failures.append(f"table edits lost: {stale_total} stale, {unmatched_total} "
                         f"of no version")
