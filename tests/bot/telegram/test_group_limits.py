@@ -104,9 +104,9 @@ async def test_the_table_message_stays_within_a_turn_at_the_group_limit(tmp_path
         assert len(calls) > GROUP_CALLS
         # the budget's bound: 20 at once, then 20 per period (one call of slack for the
         # moment between taking the token and the fake recording the call)
-        first = calls[0].at
-        over = [(n, round(c.at - first, 2)) for n, c in enumerate(calls, 1)
-                if n > GROUP_CALLS + (c.at - first) * GROUP_CALLS / GROUP_PERIOD + 1]
+        first = calls[0].began
+        over = [(n, round(c.began - first, 2)) for n, c in enumerate(calls, 1)
+                if n > GROUP_CALLS + (c.began - first) * GROUP_CALLS / GROUP_PERIOD + 1]
         assert over == []
         assert worst <= 1
         assert await _turns_behind(bot, table_id) == 0  # and catches up

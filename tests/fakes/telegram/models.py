@@ -7,7 +7,6 @@ are negative, supergroups (and forums) are ``-100...``.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -215,8 +214,8 @@ class ApiCall:
     """One HTTP call to the Bot API: decoded parameters and the answer given.
 
     ``content_type`` is the request body's type ("" for none) so tests can see
-    how the client encodes parameters; ``response`` is the JSON body sent back; ``at``:
-    when it was answered (``time.monotonic()``).
+    how the client encodes parameters; ``response`` is the JSON body sent back;
+    ``worker`` tells which client made it when clients use ``worker_base_url``.
     """
 
     method: str
@@ -224,7 +223,9 @@ class ApiCall:
     content_type: str
     status: int
     response: dict[str, Any]
-    at: float = field(default_factory=time.monotonic)
+    worker: str = ""  # the client's tag (``worker_base_url``), "" on the plain base URL
+    began: float = 0.0  # ``time.monotonic()`` when the request arrived
+    ended: float = 0.0  # ... and when its answer was ready (before any hold)
 
     @property
     def ok(self) -> bool:

@@ -21,6 +21,7 @@ import re
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from aiohttp import web
@@ -37,6 +38,32 @@ from .updates import UpdateQueue
 DEFAULT_TOKEN = "123456789:AAFakeTokenForTestsOnly-abcdefghijkl"
 _TOKEN_SHAPE = re.compile(r"\d+:[A-Za-z0-9_-]+")
 T = TypeVar("T")
+
+
+@dataclass
+class Hold:
+    """A request the fake answers late: the first call that ``matches`` is carried out
+    (a sent message is in the chat) and recorded, then ``arrived`` is set and the answer
+    waits until :meth:`release` (a test kills the client meanwhile: Telegram did the
+    work, the client never learnt it)."""
+
+    matches: Callable[[ApiCall], bool]
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    call: ApiCall | None = None
+
+    def release(self) -> None:
+        """Send the held answer (to whoever still listens)."""
+        self.released.set()
+
+
+@dataclass(frozen=True)
+class InFlight:
+    """A request the fake is answering right now."""
+
+    method: str
+    worker: str
+    began: float
 
 
 class FakeTelegram:
@@ -68,6 +95,10 @@ class FakeTelegram:
             bot, privacy_mode=privacy_mode, callback_timeout=callback_timeout, clock=clock
         )
         self.calls: list[ApiCall] = []
+        #: Requests being answered now (long polls wait here), by a running number.
+        self.in_flight: dict[int, InFlight] = {}
+        self._requests = 0
+        self.holds: list[Hold] = []
         self.port: int | None = None
         self._runner: web.AppRunner | None = None
         self._changed = asyncio.Event()
@@ -79,6 +110,7 @@ class FakeTelegram:
         """Listen on 127.0.0.1 on a free port (``port`` tells which)."""
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_route("*", "/w/{worker}/bot{token}/{method}", self._handle)
         app.router.add_route("*", "/{tail:.*}", self._not_found)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
@@ -87,8 +119,10 @@ class FakeTelegram:
         self.port = self._runner.addresses[0][1]
 
     async def stop(self) -> None:
-        """End pending long polls and close the server."""
+        """End pending long polls and held answers, and close the server."""
         self.world.updates.close()
+        for held in self.holds:
+            held.release()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -97,6 +131,22 @@ class FakeTelegram:
     def base_url(self) -> str:
         """PTB's ``base_url``: PTB appends the token, then ``/<method>``."""
         return f"http://127.0.0.1:{self.port}/bot"
+
+    def worker_base_url(self, worker: str) -> str:
+        """A ``base_url`` whose calls are recorded with ``worker`` (``ApiCall.worker``), so a
+        test with several bot processes tells whose call each was."""
+        return f"http://127.0.0.1:{self.port}/w/{worker}/bot"
+
+    def hold(self, matches: Callable[[ApiCall], bool]) -> Hold:
+        """Answer the next call that ``matches`` late (see :class:`Hold`)."""
+        held = Hold(matches)
+        self.holds.append(held)
+        return held
+
+    def polling(self) -> list[str]:
+        """The workers whose ``getUpdates`` is being answered now (oldest first)."""
+        return [f.worker for f in sorted(self.in_flight.values(), key=lambda f: f.began)
+                if f.method == "getupdates"]
 
     @property
     def base_file_url(self) -> str:
@@ -114,6 +164,18 @@ class FakeTelegram:
 
     async def _handle(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
+        worker = request.match_info.get("worker", "")
+        began = time.monotonic()
+        self._requests += 1
+        number = self._requests
+        self.in_flight[number] = InFlight(method.lower(), worker, began)
+        try:
+            return await self._answer(request, method, worker, began)
+        finally:
+            self.in_flight.pop(number, None)
+
+    async def _answer(self, request: web.Request, method: str, worker: str,
+                      began: float) -> web.Response:
         params: dict[str, Any] = {}
         content_type = ""
         try:
@@ -134,8 +196,15 @@ class FakeTelegram:
             status, body = 200, {"ok": True, "result": result}
         except ApiError as error:
             status, body = error.error_code, error.to_json()
-        self.calls.append(ApiCall(method, params, content_type, status, body))
+        call = ApiCall(method, params, content_type, status, body, worker, began,
+                       time.monotonic())
+        self.calls.append(call)
         self._notify()
+        held = next((h for h in self.holds if h.call is None and h.matches(call)), None)
+        if held is not None:
+            held.call = call
+            held.arrived.set()
+            await held.released.wait()
         return web.json_response(body, status=status)
 
     def _notify(self) -> None:
