@@ -56,9 +56,9 @@ SWEEP_SECONDS = 2.0
 GRACE_SECONDS = 3.0
 """A change not shown this long after its commit is taken up by the sweep (its worker
 died, or the owner's announcement was lost)."""
-FEED_DELAY = 0.3
-"""Seconds an announced change waits before the owner loads it (the committing worker
-usually shows its own change meanwhile)."""
+FEED_DELAY = 0.1
+"""Seconds an announced change waits before the owner loads it (when the owner committed
+it itself, it has shown it meanwhile)."""
 ABANDONED_SECONDS = 3600.0
 """A change nobody showed for this long is left alone by the sweeps (no worker runs its
 platform's front end: the bot runs without that token)."""

@@ -71,7 +71,9 @@ class TelegramNotifier:
         info = update.info
         if update.turn is not None:
             seat = info.seats[update.turn]
-            if seat.user is not None and parts.tables.person_changed(info.id, seat.user):
+            view = update.table.view
+            deal = 0 if view is None else view.deal_number
+            if seat.user is not None and parts.tables.person_changed(info.id, seat.user, deal):
                 with use_locale(update.table.locale):
                     parts.tables.ping(info, texts.turn_ping(user_id_of(seat.user), seat.name),
                                       turn_only=True,

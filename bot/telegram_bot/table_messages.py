@@ -101,7 +101,7 @@ class TableMessages:
         self._log: dict[int, deque[str]] = {}
         self._last: dict[int, tuple[TableInfo, PublicView | None, str]] = {}
         self._turn: dict[int, tuple[int, int]] = {}
-        self._pinged_person: dict[int, str] = {}
+        self._pinged_person: dict[int, tuple[int, str]] = {}
         self._deferred: dict[int, asyncio.TimerHandle] = {}
         self.mid_turn_delay = mid_turn_delay
         self.waiting: dict[int, dict[int, str]] = {}
@@ -244,13 +244,15 @@ class TableMessages:
 
     # --- pings -----------------------------------------------------------------------------
 
-    def person_changed(self, table_id: int, user_key: str) -> bool:
-        """True when ``user_key`` is not the person this table last pinged for a turn
-        (and note them): a player whose turns follow each other with only AI seats in
-        between is pinged once, not at every turn; their hand message gets the buttons."""
-        if self._pinged_person.get(table_id) == user_key:
+    def person_changed(self, table_id: int, user_key: str, deal: int = 0) -> bool:
+        """True when ``user_key`` is not the person this table last pinged for a turn in
+        deal ``deal`` (and note them): a player whose turns follow each other with only AI
+        seats in between is pinged once a deal, not at every turn; their hand message gets
+        the buttons. A new deal pings its first person again (the score sheet came
+        between)."""
+        if self._pinged_person.get(table_id) == (deal, user_key):
             return False
-        self._pinged_person[table_id] = user_key
+        self._pinged_person[table_id] = (deal, user_key)
         return True
 
     def ping(self, info: TableInfo, html: str, turn_only: bool = False,

@@ -48,6 +48,7 @@ from bot.ports.table_rules import table_rules
 from bot.render.cards import card_text
 from bot.render.events import event_line
 from bot.render.text import render_hand_end, render_table
+from bot.service.delivery import CHAT_LEASE_SECONDS, SWEEP_SECONDS
 from bot.service.limits import LEASE_SECONDS
 from bot.service.model import Table
 from bot.service.repository import LogEntry
@@ -76,7 +77,10 @@ pytestmark = pytest.mark.once  # processes: the first CI pass only
 WORKER = Path(__file__).with_name("tg_worker.py")
 GROUPS = (-5001, -5002, -5003)
 ANSWER_WAIT = 8.0  # seconds a person waits for the bot's answer before trying again
-PING_WAIT = 3.0  # seconds a person waits for the turn ping before moving anyway
+PING_WAIT = CHAT_LEASE_SECONDS + 3 * SWEEP_SECONDS
+"""Seconds a person waits for the turn ping before moving anyway: it comes at once, or,
+when the worker that shows the group died, once another worker took the group over (its
+lease ran out) and drew the open turn."""
 STOP_SECONDS = 30.0
 RESUME_LIMIT = 10.0  # the issue's bound for polling to resume
 AI_TABLES = 3
@@ -923,7 +927,8 @@ async def _check(play: Play, scenario: Scenario, all_ids: list[int], ids: list[i
         repeated += [(group, f"{name}, it is your turn.")] * sum(c - 1 for c in counts if c > 1)
     not_held = [r for r in repeated if r != held_key]
     print(f"pings per person per turn: {dict(sorted(pings.items()))} over "
-          f"{sum(pings.values())} turns")
+          f"{sum(pings.values())} turns; turns without one (group, person, turn): "
+          f"{[(g, n, i) for (g, n), c in figures.turns.items() for i, k in enumerate(c) if k == 0]}")
     print(f"sends repeated: {len(repeated)} ({len(repeated) - len(not_held)} of the held "
           f"send, {len(not_held)} others: {not_held[:4]})")
     print(f"table messages: stale edits {stale_total}, texts of no version "
