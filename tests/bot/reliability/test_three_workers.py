@@ -926,9 +926,11 @@ async def _check(play: Play, scenario: Scenario, all_ids: list[int], ids: list[i
         pings.update(counts)
         repeated += [(group, f"{name}, it is your turn.")] * sum(c - 1 for c in counts if c > 1)
     not_held = [r for r in repeated if r != held_key]
+    unpinged = [(group, name, turn) for (group, name), counts in figures.turns.items()
+                for turn, count in enumerate(counts) if count == 0]
     print(f"pings per person per turn: {dict(sorted(pings.items()))} over "
           f"{sum(pings.values())} turns; turns without one (group, person, turn): "
-          f"{[(g, n, i) for (g, n), c in figures.turns.items() for i, k in enumerate(c) if k == 0]}")
+          f"{unpinged}")
     print(f"sends repeated: {len(repeated)} ({len(repeated) - len(not_held)} of the held "
           f"send, {len(not_held)} others: {not_held[:4]})")
     print(f"table messages: stale edits {stale_total}, texts of no version "
