@@ -8,6 +8,12 @@ dispatches after the given sequence and sends RESUMED, or INVALID_SESSION (op 9,
 for an unknown or closed session; REQUEST_GUILD_MEMBERS (op 8) gets one
 GUILD_MEMBERS_CHUNK. Every dispatch carries the session's next sequence number ``s``.
 
+Sharding: a session that IDENTIFYed with ``shard: [shard_id, shard_count]`` hears only of
+the guilds of its shard, ``(guild_id >> 22) % shard_count == shard_id`` (READY's guild
+list, GUILD_CREATE, and every event whose data names a ``guild_id``: interactions,
+messages, members), as Discord routes them; sessions without ``shard`` hear of every
+guild. DMs and events of no guild go to every session.
+
 Transport compression: with ``?compress=zlib-stream`` (what discord.py asks for unless
 the zstandard module is installed) every payload goes out as a binary frame of one
 shared zlib stream, each ending with the Z_SYNC_FLUSH suffix ``00 00 ff ff``; without it
@@ -62,6 +68,14 @@ class GatewaySession:
     log: list[Json] = field(default_factory=list)
     connection: GatewayConnection | None = None
     resumable: bool = True
+
+    def serves(self, guild_id: int) -> bool:
+        """Whether events of guild ``guild_id`` go to this session: every guild without
+        shard info, else the guilds of its shard (``(guild_id >> 22) % shard_count``)."""
+        if not self.shard or len(self.shard) != 2 or not self.shard[1]:
+            return True
+        shard_id, count = self.shard
+        return (guild_id >> 22) % count == shard_id
 
     def next_dispatch(self, event: str, data: Json) -> Json:
         """Number and log the dispatch of ``event``; return the payload to send."""
@@ -152,14 +166,20 @@ class Gateway:
         return self.active_sessions[0]
 
     def announce(self, event: str, data: Json, intent: int | None = GUILDS) -> None:
-        """Dispatch ``event`` to every session whose intents include ``intent``.
+        """Dispatch ``event`` to every session whose intents include ``intent``; an event
+        of a guild (``guild_id`` in ``data``) only to the sessions of the guild's shard
+        (:meth:`GatewaySession.serves`: sessions that IDENTIFYed without ``shard`` get
+        every guild's events), as Discord routes them.
 
         Disconnected but resumable sessions log it for replay on RESUME.
         """
+        guild_id = _guild_of(event, data)
         for session in self.sessions.values():
             if not session.resumable:
                 continue
             if intent is not None and not session.intents & intent:
+                continue
+            if guild_id is not None and not session.serves(guild_id):
                 continue
             payload = session.next_dispatch(event, data)
             if session.connection is not None:
@@ -298,7 +318,8 @@ class Gateway:
         ready: Json = {
             "v": 10,
             "user": {**world.bot.to_json(), "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds],
+            "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds
+                       if session.serves(g)],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.server.gateway_url,
@@ -316,6 +337,8 @@ class Gateway:
         connection.send(session.next_dispatch("READY", ready))
         full_members = bool(intents & (GUILD_MEMBERS | GUILD_PRESENCES))
         for guild in world.guilds.values():
+            if not session.serves(guild.id):
+                continue
             members = None if full_members else [guild.members[world.bot.id]]
             connection.send(session.next_dispatch("GUILD_CREATE", guild.to_json(members=members)))
         self._ready.set()
@@ -359,3 +382,13 @@ class Gateway:
         if data.get("nonce") is not None:
             chunk["nonce"] = data["nonce"]
         connection.send(session.next_dispatch("GUILD_MEMBERS_CHUNK", chunk))
+
+
+def _guild_of(event: str, data: Json) -> int | None:
+    """The guild an event belongs to (its ``guild_id``; a GUILD_CREATE's own ``id``), or
+    None (DMs, events of no guild)."""
+    raw = data.get("id") if event == "GUILD_CREATE" else data.get("guild_id")
+    try:
+        return None if raw is None else int(raw)
+    except (TypeError, ValueError):
+        return None
