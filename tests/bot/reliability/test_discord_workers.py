@@ -9,8 +9,9 @@ holding the guild's shard hears her; the AI's moves are due work that any worker
 the channel's table message, her turn pings and her hand are drawn by the worker that
 owns the channel (``chat_owners``). Faults:
 
-1. SIGKILL of the channel's owner (found in ``chat_owners``; it also holds the guild's
-   shard: a replacement starts on the same shard);
+1. SIGKILL of the channel's owner (found in ``chat_owners``) in Alice's turn; it also
+   holds the guild's shard, so her moves go unanswered until a replacement started on
+   the same shard (she tries again after 8 s);
 2. SIGKILL of another worker (neither the owner nor the guild's shard; no replacement).
 
 Figures, printed and asserted: every move the fake saw answered with success is in the
@@ -312,7 +313,12 @@ async def test_discord_workers_on_one_database_survive_kills(pg_server: PgServer
             alice = asyncio.create_task(_alice(play))
             await asyncio.sleep(10)
 
-            # 1. SIGKILL of the owner (it holds the guild's shard: a replacement starts)
+            # 1. SIGKILL of the owner (it holds the guild's shard: a replacement starts),
+            # in Alice's turn: her next moves go to the dead shard until it is back
+            async def alices_turn() -> bool:
+                state = (await play.table()).state
+                return state is not None and current_player(state) == 0
+            await _until(alices_turn, 20, "Alice's turn")
             owner = await play.owner()
             victim = next(w for w in play.live() if w.name == owner)
             await play.kill(victim)
