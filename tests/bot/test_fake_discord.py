@@ -693,6 +693,34 @@ async def test_auto_sharded_client_uses_gateway_bot() -> None:
                 await asyncio.wait_for(task, TIMEOUT)
 
 
+async def test_guild_events_go_to_the_session_of_the_guilds_shard() -> None:
+    """Two clients on shards 0 and 1 of 2: only the one whose shard is
+    ``(guild_id >> 22) % 2`` hears of the guild (READY, GUILD_CREATE) and of its events."""
+    async with running_fake_discord() as server:
+        assert server.default is not None
+        guild, text = server.default.guild, server.default.text
+        mine = (guild.id >> 22) % 2
+        with point_discord_py_at(server):
+            clients = [discord.AutoShardedClient(intents=discord.Intents.default(),
+                                                 guild_ready_timeout=0.05, shard_count=2,
+                                                 shard_ids=[n]) for n in (0, 1)]
+            tasks = [await _start(client, server) for client in clients]
+            try:
+                assert clients[mine].get_guild(guild.id) is not None
+                assert clients[1 - mine].get_guild(guild.id) is None
+                server.create_message(text, server.default.alice, {"content": "hello"})
+                await server.gateway.flush()
+                by_shard = {tuple(s.shard or ()): [d["t"] for d in s.log]
+                            for s in server.gateway.sessions.values()}
+                assert "MESSAGE_CREATE" in by_shard[(mine, 2)]
+                assert "GUILD_CREATE" in by_shard[(mine, 2)]
+                assert by_shard[(1 - mine, 2)] == ["READY"]
+            finally:
+                for client, task in zip(clients, tasks, strict=True):
+                    await asyncio.wait_for(client.close(), TIMEOUT)
+                    await asyncio.wait_for(task, TIMEOUT)
+
+
 def test_point_discord_py_at_restores_the_real_addresses() -> None:
     """Leaving the context puts discord.com and gateway.discord.gg back."""
     server = FakeDiscord()
