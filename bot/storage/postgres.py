@@ -355,6 +355,8 @@ class PostgresRepository(SqliteRepository):
     docstring). The statements are the SQLite repository's; this class supplies the
     connection, the transactions and the placeholder dialect."""
 
+    single_process = False  # several workers share the database
+
     def __init__(self, db: PgDatabase, cache_size: int = 1024) -> None:
         self._db = db
         self._pool = db.pool

@@ -185,6 +185,10 @@ class SqliteRepository:
     disk) another fingerprint: both are decoded, never hidden by the cache.
     """
 
+    #: One bot process per SQLite file: its chats are always its own (chat leases are
+    #: for several workers on one PostgreSQL database).
+    single_process = True
+
     def __init__(self, db: Database, cache_size: int = 1024) -> None:
         self._conn = db.conn
         self._lock = asyncio.Lock()
@@ -196,8 +200,7 @@ class SqliteRepository:
         self._written: OrderedDict[int, tuple[int, Table]] = OrderedDict()
         self._telegram = SqliteTelegramMessages(self)
         self._discord = SqliteDiscordMessages(self)
-        # one bot process per SQLite file: its chats are always its own
-        self._outbox = SqlOutbox(self, exclusive=type(self) is SqliteRepository)
+        self._outbox = SqlOutbox(self, exclusive=self.single_process)
 
     @property
     def telegram_messages(self) -> TelegramMessageStore:

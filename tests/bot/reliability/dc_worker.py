@@ -25,8 +25,8 @@ import discord.http  # noqa: E402
 import yarl  # noqa: E402
 
 from bot.discord_bot import DiscordAdapter  # noqa: E402
-from bot.runner import run_bot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
+from tests.bot.reliability.support import run_worker  # noqa: E402
 from tests.fakes.discord.server import DEFAULT_TOKEN  # noqa: E402
 
 
@@ -41,16 +41,7 @@ async def main(url: str, api_base: str, gateway_url: str, worker_id: str, count:
                         engine_workers=1)
     adapter = DiscordAdapter(settings, guild_ready_timeout=0.5)
 
-    async def announce() -> None:
-        while getattr(adapter, "_supervisor", None) is None:
-            await asyncio.sleep(0.05)
-        print("READY", flush=True)
-
-    task = asyncio.ensure_future(announce())
-    try:
-        await run_bot(settings, adapters=[adapter])
-    finally:
-        task.cancel()
+    await run_worker(settings, adapter, lambda: getattr(adapter, "_supervisor", None) is not None)
 
 
 if __name__ == "__main__":

@@ -11,16 +11,22 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import asyncpg
 
-from bot.ports.model import SeatKind, Status
+from bot.ports.model import ChatKey, SeatKind, Status, TableSettings, UserRef
 from bot.ports.table_rules import table_rules
+from bot.runner import Adapter, run_bot
 from bot.service.model import Table
 from bot.service.repository import LogEntry
+from bot.service.service import GameService
+from bot.settings import Settings
+from bot.storage.postgres import PostgresRepository, open_postgres
 from bot.storage.repository import table_from_row
 from engine.cards import Card
 from engine.commands import parse_action
@@ -28,6 +34,7 @@ from engine.dealing import new_game
 from engine.game import apply
 from engine.state import GameState
 from engine.variants import get_variant
+from tests.bot.people import People
 
 #: The project root (the worker subprocess runs from here so ``bot`` and ``engine`` import).
 ROOT = Path(__file__).resolve().parents[3]
@@ -156,3 +163,47 @@ async def _read_postgres(url: str) -> Snapshot:
     finally:
         await conn.close()
     return Snapshot("ok", tables, logs, seen, results)
+
+
+async def pg_ai_tables(url: str, count: int, settings: TableSettings, deals: int = 2
+                       ) -> list[int]:
+    """``count`` tables on the PostgreSQL database ``url`` whose every seat is played by
+    the AI (the host's seat is put on autopilot), due now, with ``settings``; their ids."""
+    db = await open_postgres(url)
+    service = GameService(PostgresRepository(db), defaults=settings)
+    people = People(service)
+    ids = []
+    try:
+        for t in range(count):
+            key = ChatKey("pg", f"ai{t}")
+            host = UserRef("pg", f"host{t}", f"h{t}")
+            await people.new_table(key, host, "basic", None, {"deals": deals, "target": "none"})
+            await people.add_ai(key, host)
+            await people.add_ai(key, host)
+            info = await people.start(key, host)
+            table = await service.repo.get_table(info.id)
+            assert table is not None
+            seats = (replace(table.seats[0], autopilot=True), *table.seats[1:])
+            auto = replace(table, seats=seats, version=table.version + 1, due_at=time.time())
+            await service.repo.commit(auto, table.version,
+                                      [LogEntry(auto.version, None, "autopilot", "test")])
+            ids.append(info.id)
+    finally:
+        await db.close()
+    return ids
+
+
+async def run_worker(settings: Settings, adapter: Adapter, ready: Callable[[], bool]) -> None:
+    """Run one bot worker (:func:`bot.runner.run_bot` with ``adapter``) and print
+    ``READY`` on stdout once ``ready()`` says the adapter is up (the worker scripts of the
+    several-workers tests)."""
+    async def announce() -> None:
+        while not ready():
+            await asyncio.sleep(0.05)
+        print("READY", flush=True)
+
+    task = asyncio.ensure_future(announce())
+    try:
+        await run_bot(settings, adapters=[adapter])
+    finally:
+        task.cancel()

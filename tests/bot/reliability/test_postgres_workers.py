@@ -56,7 +56,7 @@ from engine.errors import IllegalMove
 from engine.game import current_player, legal_actions
 from engine.views import view_for
 from tests.bot.people import People
-from tests.bot.reliability.support import table_problems
+from tests.bot.reliability.support import pg_ai_tables, table_problems
 from tests.fakes.telegram import running_fake_telegram
 
 pytestmark = pytest.mark.once  # processes or a pseudo-terminal: the first CI pass only
@@ -144,33 +144,6 @@ async def test_simultaneous_clicks_from_several_workers_apply_once(
             await db.close()
 
 
-async def _ai_tables(url: str, count: int, deals: int = 2) -> list[int]:
-    """``count`` tables whose every seat is played by the AI (the host's seat is put on
-    autopilot), due now."""
-    db = await open_postgres(url)
-    service = GameService(PostgresRepository(db), defaults=SETTINGS)
-    ids = []
-    try:
-        for t in range(count):
-            key = ChatKey("pg", f"ai{t}")
-            host = UserRef("pg", f"host{t}", f"h{t}")
-            await People(service).new_table(key, host, "basic", None,
-                                            {"deals": deals, "target": "none"})
-            await People(service).add_ai(key, host)
-            await People(service).add_ai(key, host)
-            info = await People(service).start(key, host)
-            table = await service.repo.get_table(info.id)
-            assert table is not None
-            seats = (replace(table.seats[0], autopilot=True), *table.seats[1:])
-            auto = replace(table, seats=seats, version=table.version + 1, due_at=time.time())
-            await service.repo.commit(auto, table.version,
-                                      [LogEntry(auto.version, None, "autopilot", "test")])
-            ids.append(info.id)
-    finally:
-        await db.close()
-    return ids
-
-
 def _start_worker(url: str) -> subprocess.Popen[str]:
     process = subprocess.Popen([sys.executable, str(WORKER), url], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True,
@@ -185,7 +158,7 @@ async def test_workers_share_due_work_and_survive_a_killed_one(pg_server: PgServ
     second: the two others finish every table; no version was written twice (each log
     line's version once, 2..final) and every log replays to its stored state."""
     url = pg_server.create("workers")
-    ids = await _ai_tables(url, 12)
+    ids = await pg_ai_tables(url, 12, SETTINGS)
     workers = [await asyncio.to_thread(_start_worker, url) for _ in range(3)]
     db = await open_postgres(url)
     repo = PostgresRepository(db)
@@ -400,7 +373,7 @@ async def test_an_export_while_workers_play_imports_into_tables_that_all_replay(
     every table imported from it into an empty database has its log exactly up to its
     version and replays to its stored state."""
     url = pg_server.create("export")
-    ids = await _ai_tables(url, 8, deals=8)
+    ids = await pg_ai_tables(url, 8, SETTINGS, deals=8)
     db = await open_postgres(url)
     repo = PostgresRepository(db)
     workers: list[subprocess.Popen[str]] = []
@@ -443,7 +416,7 @@ async def test_a_stopped_worker_does_not_stop_the_due_work_of_the_others(
     locked row is freed by the server's idle-in-transaction limit, and every table
     finishes and replays."""
     url = pg_server.create("stopped")
-    ids = await _ai_tables(url, 12, deals=6)
+    ids = await pg_ai_tables(url, 12, SETTINGS, deals=6)
     workers = [await asyncio.to_thread(_start_worker, url) for _ in range(3)]
     db = await open_postgres(url)
     repo = PostgresRepository(db)

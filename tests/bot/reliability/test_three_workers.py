@@ -34,7 +34,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,7 @@ import pytest
 
 from bot.i18n import use_locale
 from bot.interaction.hand import Group, SortMode, build_hand_model, hand_cards
-from bot.ports.model import ChatKey, Status, TableSettings, UserRef
+from bot.ports.model import Status, TableSettings, UserRef
 from bot.ports.table_rules import table_rules
 from bot.render.cards import card_text
 from bot.render.events import event_line
@@ -67,8 +67,7 @@ from engine.events import Event
 from engine.game import apply, current_player, legal_actions
 from engine.state import GameState, Phase
 from engine.views import public_view, view_for
-from tests.bot.people import People
-from tests.bot.reliability.support import SEAT_VERBS, snapshot, table_problems
+from tests.bot.reliability.support import SEAT_VERBS, pg_ai_tables, snapshot, table_problems
 from tests.fakes.telegram import ApiCall, FakeMessage, FakeTelegram, running_fake_telegram
 from tests.fakes.telegram.server import Hold
 
@@ -416,32 +415,6 @@ async def _status(info: Any, status: Status) -> Any:
     return found if found is not None and found.status is status else None
 
 
-async def _ai_tables(url: str, count: int) -> list[int]:
-    """Busy tables of AI seats only (no chat platform): due work all the time."""
-    db = await open_postgres(url)
-    service = GameService(PostgresRepository(db), defaults=AI_SETTINGS)
-    ids = []
-    try:
-        for t in range(count):
-            key = ChatKey("pg", f"ai{t}")
-            host = UserRef("pg", f"host{t}", f"h{t}")
-            await People(service).new_table(key, host, "basic", None,
-                                            {"deals": 30, "target": "none"})
-            await People(service).add_ai(key, host)
-            await People(service).add_ai(key, host)
-            info = await People(service).start(key, host)
-            table = await service.repo.get_table(info.id)
-            assert table is not None
-            seats = (replace(table.seats[0], autopilot=True), *table.seats[1:])
-            auto = replace(table, seats=seats, version=table.version + 1, due_at=time.time())
-            await service.repo.commit(auto, table.version,
-                                      [LogEntry(auto.version, None, "autopilot", "test")])
-            ids.append(info.id)
-    finally:
-        await db.close()
-    return ids
-
-
 # --- the faults -----------------------------------------------------------------------------
 
 
@@ -778,7 +751,7 @@ async def test_three_workers_on_one_database_survive_the_issues_faults(
         pg_server: PgServer) -> None:
     began = time.monotonic()
     url = pg_server.create("three")
-    ai_ids = await _ai_tables(url, AI_TABLES)
+    ai_ids = await pg_ai_tables(url, AI_TABLES, AI_SETTINGS, deals=30)
     async with running_fake_telegram() as tg:
         sign_with(tg.token)  # the people read the buttons the workers signed
         db = await open_postgres(url, max_size=4)

@@ -20,9 +20,9 @@ if str(ROOT) not in sys.path:
 
 from telegram.ext import AIORateLimiter  # noqa: E402
 
-from bot.runner import run_bot  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from bot.telegram_bot import TelegramAdapter  # noqa: E402
+from tests.bot.reliability.support import run_worker  # noqa: E402
 from tests.fakes.telegram import DEFAULT_TOKEN  # noqa: E402
 
 
@@ -36,16 +36,8 @@ async def main(url: str, base_url: str, worker_id: str) -> None:
     settings = Settings(database_url=url, telegram_token=DEFAULT_TOKEN, worker_id=worker_id,
                         engine_workers=1)
 
-    async def announce() -> None:
-        while adapter.handlers is None or not adapter.app.running:
-            await asyncio.sleep(0.05)
-        print("READY", flush=True)
-
-    task = asyncio.ensure_future(announce())
-    try:
-        await run_bot(settings, adapters=[adapter])
-    finally:
-        task.cancel()
+    await run_worker(settings, adapter,
+                     lambda: adapter.handlers is not None and adapter.app.running)
 
 
 if __name__ == "__main__":
