@@ -149,6 +149,13 @@ class Delivery:
                 return False  # reported by the loader; its chat is told once
             if table is None:
                 return False
+            if rows and rows[-1].version < table.version:
+                # committed between the two reads: its row (and the turn it may begin)
+                # is shown now, as the table drawn is at its version
+                rows = await self._rows(table_id)
+                pending = [row for row in rows if not row.shown]
+            rows = [row for row in rows if row.version <= table.version]
+            pending = [row for row in pending if row.version <= table.version]
             if not redraw and self._shown.get(table_id, -1) >= table.version:
                 await self.outbox.mark_shown(table_id, table.version, KEEP)
                 return False

@@ -76,10 +76,11 @@ pytestmark = pytest.mark.once  # processes: the first CI pass only
 WORKER = Path(__file__).with_name("tg_worker.py")
 GROUPS = (-5001, -5002, -5003)
 ANSWER_WAIT = 8.0  # seconds a person waits for the bot's answer before trying again
-PING_WAIT = CHAT_LEASE_SECONDS + 3 * SWEEP_SECONDS
+PING_WAIT = CHAT_LEASE_SECONDS + 3 * SWEEP_SECONDS + 10.0
 """Seconds a person waits for the turn ping before moving anyway: it comes at once, or,
 when the worker that shows the group died, once another worker took the group over (its
-lease ran out) and drew the open turn."""
+lease ran out) and drew the open turn; 10 s more for two cores shared by six workers and
+the server (the figures print the longest wait seen)."""
 STOP_SECONDS = 30.0
 RESUME_LIMIT = 10.0  # the issue's bound for polling to resume
 AI_TABLES = 3
@@ -153,6 +154,9 @@ class Figures:
     fumbles: int = 0
     refused: int = 0
     turns: dict[tuple[int, str], list[int]] = field(default_factory=dict)  # pings per turn
+    #: (group, person) -> per turn: when it began and ended (monotonic s), its first version
+    spans: dict[tuple[int, str], list[tuple[float, float, int]]] = field(default_factory=dict)
+    ping_waits: list[tuple[float, int, int]] = field(default_factory=list)  # s, group, turn
     resumes: list[tuple[str, float, str]] = field(default_factory=list)  # what, s, by
     handovers: list[tuple[float, float]] = field(default_factory=list)
     steady_overlaps: int = 0
@@ -206,6 +210,7 @@ class Person:
         self.turn = 0
         self.in_turn = False
         self.pings_at_turn_end = 0
+        self.turn_began = (0.0, 0)
 
     def pings(self) -> int:
         text = f"{self.name}, it is your turn."
@@ -232,12 +237,15 @@ class Person:
                 continue
             if not self.in_turn:
                 self.in_turn = True
+                self.turn_began = (time.monotonic(), table.version)
 
                 def pinged() -> bool:
                     return self.pings() > self.pings_at_turn_end
 
                 with contextlib.suppress(TimeoutError):  # a person reacts to the ping
                     await self.tg.wait_for(pinged, PING_WAIT)
+                    self.play.figures.ping_waits.append(
+                        (time.monotonic() - self.turn_began[0], self.group, self.turn))
             action = self.ai.decide(view_for(state, self.seat), legal_actions(state, self.seat))
             if next(self.moves) % 3 == 2:
                 await self.type_move(table, action)
@@ -252,6 +260,8 @@ class Person:
         now = self.pings()
         self.play.figures.turns.setdefault((self.group, self.name), []).append(
             now - self.pings_at_turn_end)
+        self.play.figures.spans.setdefault((self.group, self.name), []).append(
+            (self.turn_began[0], time.monotonic(), self.turn_began[1]))
         self.pings_at_turn_end = now
         self.turn += 1
 
@@ -747,6 +757,11 @@ def _stale_edits(texts: list[str | None], heads: dict[int, str], start: int
     return stale, unmatched, details
 
 
+def _span(span: tuple[float, float, int], began: float) -> str:
+    start, end, version = span
+    return f"from {start - began:.1f} to {end - began:.1f} s, the table at {version}"
+
+
 async def test_three_workers_on_one_database_survive_the_issues_faults(
         pg_server: PgServer) -> None:
     began = time.monotonic()
@@ -899,11 +914,18 @@ async def _check(play: Play, scenario: Scenario, all_ids: list[int], ids: list[i
         pings.update(counts)
         repeated += [(group, f"{name}, it is your turn.")] * sum(c - 1 for c in counts if c > 1)
     not_held = [r for r in repeated if r != held_key]
-    unpinged = [(group, name, turn) for (group, name), counts in figures.turns.items()
+    unpinged = [(group, name, turn, _span(figures.spans[group, name][turn], scenario.began))
+                for (group, name), counts in figures.turns.items()
                 for turn, count in enumerate(counts) if count == 0]
     print(f"pings per person per turn: {dict(sorted(pings.items()))} over "
           f"{sum(pings.values())} turns; turns without one (group, person, turn): "
           f"{unpinged}")
+    waits = sorted(figures.ping_waits)
+    if waits:
+        print(f"seconds from a turn seen to its ping: p50 {waits[len(waits) // 2][0]:.2f}, "
+              f"p99 {waits[min(len(waits) - 1, len(waits) * 99 // 100)][0]:.2f}, max "
+              f"{waits[-1][0]:.2f} (group {waits[-1][1]}, turn {waits[-1][2]}) over "
+              f"{len(waits)} pings")
     print(f"sends repeated: {len(repeated)} ({len(repeated) - len(not_held)} of the held "
           f"send, {len(not_held)} others: {not_held[:4]})")
     print(f"table messages: stale edits {stale_total}, texts of no version "

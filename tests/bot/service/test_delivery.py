@@ -206,6 +206,55 @@ async def _nothing() -> None:
     return None
 
 
+async def test_a_turn_begun_between_the_owner_s_two_reads_is_pinged(
+        three: tuple[list[Worker], ManualClock]) -> None:
+    """The owner catches up with another worker's draw; between its reads of the change
+    rows and of the table, a third worker commits the discard that begins the next turn.
+    The table drawn is at the discard's version, so that turn is pinged with it (found by
+    the three-worker test: the draw's catch-up marked the discard shown, and the person
+    waited for a ping that never came)."""
+    workers, clock = three
+    key = ChatKey(PLATFORM, "between")
+    table_id = await _game(workers[0], key)  # worker 0 owns the chat
+    owner = workers[0].service.delivery
+    await _play(workers[1:2], key, 1)  # a whole turn: the owner sees it by the feed/sweep
+    clock.advance(GRACE_SECONDS + 0.5)
+    await owner.sweep()
+    table = await workers[1].service.repo.get_table(table_id)
+    assert table is not None and table.state is not None
+    seat = current_player(table.state)
+    user = (ANA, BEN)[seat]
+    await workers[1].people.act(key, user, "draw")  # shown by the owner, later
+    drawn_at = table.version + 1
+    reads = owner.outbox.recent_changes
+    discarded: list[int] = []
+
+    async def rows_then_a_discard(table_id: int, limit: int) -> Any:
+        found = await reads(table_id, limit)
+        if not discarded:  # the discard lands just after the owner read the rows
+            now = await workers[2].service.repo.get_table(table_id)
+            assert now is not None and now.state is not None
+            discard = next(a for a in legal_actions(now.state, seat) if isinstance(a, Discard))
+            await workers[2].people.act(key, user, format_action(discard))
+            discarded.append(drawn_at + 1)
+        return found
+
+    owner.outbox.recent_changes = rows_then_a_discard  # type: ignore[method-assign]
+    assert await owner.catch_up(table_id)
+    owner.outbox.recent_changes = reads  # type: ignore[method-assign]
+    clock.advance(GRACE_SECONDS + 0.5)
+    await owner.sweep()  # anything left unshown would be shown now
+    stored = await workers[0].service.repo.get_table(table_id)
+    assert stored is not None and stored.state is not None and discarded
+    assert stored.version == discarded[0]
+    next_seat = current_player(stored.state)
+    assert next_seat is not None and next_seat != seat
+    pinged = [u for u in workers[0].shown.updates
+              if u.info.id == table_id and u.turn == next_seat and u.info.version > drawn_at]
+    assert [u.turn_started for u in pinged] == [stored.version]
+    assert workers[0].shown.versions(table_id)[-1] == stored.version
+
+
 async def test_one_worker_on_sqlite_shows_every_change_with_its_lines(tmp_path: Path) -> None:
     """With one worker (SQLite) every change is shown at once, and the recent lines are the
     stored changes up to the shown version."""
