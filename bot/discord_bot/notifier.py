@@ -40,6 +40,7 @@ from bot.discord_bot.respond import NO_MENTIONS
 from bot.discord_bot.sessions import HandSessions, edit_by_token, refused_token, stored_state
 from bot.i18n import N_, _, use_locale
 from bot.interaction.hand import build_hand_model, hand_digest
+from bot.ports.keyed_sends import KeyedSends
 from bot.ports.message_store import DiscordMessageStore, DiscordTableMessage
 from bot.ports.model import Status, TableInfo
 from bot.ports.screens import SeatScreen, TableFault, TableScreen, TableUpdate, TimerWarning
@@ -72,6 +73,7 @@ class DiscordNotifier:
         self.activity = False
         self._ready = asyncio.Event()
         self._locks: dict[int, asyncio.Lock] = {}
+        self.keyed = KeyedSends(self._begin_send)
 
     def attach(self, client: discord.Client, store: DiscordMessageStore) -> None:
         """Start drawing on ``client``, keeping the table messages in ``store``."""
@@ -174,34 +176,56 @@ class DiscordNotifier:
             content = table_content(info, view, recent)
             controls = table_controls(info, view, self.activity)
         channel = client.get_partial_messageable(int(info.key.chat_id))
-        message_id = await self._show(channel, stored, content, controls)
+        message_id, posted = await self._show(channel, stored, info.id, content, controls)
         if message_id is None:
             return
         if stored is None or stored.message_id != message_id:
             stored = DiscordTableMessage(info.id, info.key.chat_id, message_id, info.version)
         updated = DiscordTableMessage(info.id, stored.channel_id, message_id, info.version,
                                       stored.ping_id, stored.ping_seat, recent)
+        ping_key = None
         if info.status not in (Status.LOBBY, Status.PLAYING):
             await self._delete(channel, updated.ping_id)
             updated = updated.with_ping(None, None)
             await self.sessions.forget_table(info.id)
         elif ping is not None:
-            with use_locale(table.locale):
-                sent = await self._ping(client, updated, info, ping.user_key, TURN_PING)
-            if sent is not None:
-                updated = updated.with_ping(sent, ping.seat)
+            ping_key = f"discord:ping:{info.id}:{turn_started}"
+            if await self.keyed.may_send(ping_key):
+                with use_locale(table.locale):
+                    sent = await self._ping(client, updated, info, ping.user_key, TURN_PING)
+                if sent is not None:
+                    updated = updated.with_ping(sent, ping.seat)
+                else:
+                    ping_key = None
+            else:
+                ping_key = None
         await store.save(updated)
+        for key in (posted, ping_key):
+            if key is not None:
+                await store.end_send(key)
 
-    async def _show(self, channel: discord.PartialMessageable, stored: DiscordTableMessage | None,
-                    content: str, controls: discord.ui.View | None) -> str | None:
-        """Edit the stored message, or post a new one (none yet, or it was deleted)."""
+    async def _begin_send(self, key: str) -> str:
+        if self.store is None:  # drawn only once attached
+            raise RuntimeError("the Discord notifier has no message store")
+        return await self.store.begin_send(key)
+
+    async def _show(self, channel: discord.PartialMessageable,
+                    stored: DiscordTableMessage | None, table_id: int, content: str,
+                    controls: discord.ui.View | None) -> tuple[str | None, str | None]:
+        """Edit the stored message, or post a new one (none yet, or it was deleted).
+        Returns the message's id (``None`` when there is none) and the key of the post to
+        note as sent once the message is stored (``None`` when it was edited)."""
         if stored is not None:
             try:
                 await channel.get_partial_message(int(stored.message_id)).edit(
                     content=content, view=controls, allowed_mentions=NO_MENTIONS)
-                return stored.message_id
+                return stored.message_id, None
             except discord.NotFound:
                 log.info("table message %s is gone; posting a new one", stored.message_id)
+        # the post that replaces message N (0: the first one) is keyed by N
+        key = f"discord:table:{table_id}:{0 if stored is None else stored.message_id}"
+        if not await self.keyed.may_send(key):
+            return None, None
         try:
             if controls is None:
                 sent = await channel.send(content, allowed_mentions=NO_MENTIONS)
@@ -209,8 +233,8 @@ class DiscordNotifier:
                 sent = await channel.send(content, view=controls, allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as error:
             log.warning("cannot post the table in channel %s: %s", channel.id, error)
-            return None
-        return str(sent.id)
+            return None, None
+        return str(sent.id), key
 
     # --- private hand messages ------------------------------------------------------------
 

@@ -205,6 +205,16 @@ class DiscordMessageStore(Protocol):
         """Insert or replace the row of ``message.table_id``."""
         ...
 
+    async def begin_send(self, key: str) -> str:
+        """Note that a keyed post (a turn ping, the first table message) starts:
+        ``"new"``, ``"again"`` (an earlier attempt may have reached the channel: its worker
+        died before :meth:`end_send`) or ``"sent"`` (done already: do not post)."""
+        ...
+
+    async def end_send(self, key: str) -> None:
+        """Note that the keyed post reached the channel."""
+        ...
+
     async def hand_anchor(self, table_id: int, user_key: str) -> DiscordHandAnchor | None:
         """The player's stored hand anchor at ``table_id``, or ``None`` (expired ones
         too: the caller checks ``created_at``)."""

@@ -220,6 +220,12 @@ class SqliteDiscordMessages:
              message.ping_id, message.ping_seat,
              json.dumps(list(message.recent), ensure_ascii=False)))
 
+    async def begin_send(self, key: str) -> str:
+        return await begin_send(self._db, key, time.time())
+
+    async def end_send(self, key: str) -> None:
+        await end_send(self._db, key)
+
     async def hand_anchor(self, table_id: int, user_key: str) -> DiscordHandAnchor | None:
         rows = await self._db.fetch_all(
             "SELECT table_id, user_key, application_id, token, message_id, state, version, "

@@ -176,7 +176,7 @@ class TelegramAdapter:
         self.budget.share(store)
         messenger = Messenger(self.app.bot, store)
         tables = TableMessages(messenger, store, self._outbox, username, web=web)
-        hands = HandMessages(messenger, store, web)
+        hands = HandMessages(messenger, store, web, keyed=tables.keyed)
         self.handlers = Handlers(Parts(entry, store, messenger, tables, hands,
                                        self._notifier, username), self.failures)
         self.handlers.register(self.app)

@@ -12,6 +12,7 @@ from telegram import InlineKeyboardMarkup
 
 from bot.i18n import _, use_locale
 from bot.ports.hand import HandModel
+from bot.ports.keyed_sends import KeyedSends
 from bot.ports.message_store import TelegramHandMessage, TelegramMessageStore
 from bot.ports.model import Status, TableInfo
 from bot.ports.web_links import WebLinks, web_app_url
@@ -29,10 +30,11 @@ class HandMessages:
     """Shows hands in private chats (see the module docstring)."""
 
     def __init__(self, messenger: Messenger, store: TelegramMessageStore,
-                 web: WebLinks | None = None) -> None:
+                 web: WebLinks | None = None, keyed: KeyedSends | None = None) -> None:
         self.messenger = messenger
         self.store = store
         self.web = web
+        self.keyed = keyed or KeyedSends(store.begin_send)
         self._locks: dict[tuple[int, int], asyncio.Lock] = {}
         self._titles: dict[int, str | None] = {}
 
@@ -68,9 +70,14 @@ class HandMessages:
             if row is not None and not repost and await self.messenger.edit_private(
                     user_id, row.message_id, text, markup):
                 message_id = row.message_id
+            key = None
             if message_id is None:
                 if row is not None and repost:
                     await self.messenger.delete(user_id, row.message_id)
+                # the send that replaces message N (0: the first one) is keyed by N
+                key = f"telegram:hand:{info.id}:{user_id}:{0 if row is None else row.message_id}"
+                if not await self.keyed.may_send(key):
+                    return True  # sent and stored by another worker meanwhile
                 sent = await self.messenger.send_private(user_id, text, markup)
                 if sent is None:
                     return False
@@ -80,6 +87,8 @@ class HandMessages:
             await self.store.save_hand_message(TelegramHandMessage(
                 user_id, info.id, str(info.key), message_id, view.table.version, digest,
                 sort))
+            if key is not None:
+                await self.store.end_send(key)
             return True
 
     async def sort_of(self, user_id: int, table_id: int) -> int:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from telegram import InlineKeyboardMarkup
 
 from bot.i18n import use_locale
+from bot.ports.keyed_sends import KeyedSends
 from bot.ports.message_store import TelegramMessageStore, TelegramTableMessage
 from bot.ports.model import Status, TableInfo
 from bot.ports.screens import Notice, TableScreen
@@ -105,8 +106,7 @@ class TableMessages:
         self._deferred: dict[int, asyncio.TimerHandle] = {}
         self.mid_turn_delay = mid_turn_delay
         self.waiting: dict[int, dict[int, str]] = {}
-        #: Keyed sends made again after a worker died between sending and noting them.
-        self.repeated = 0
+        self.keyed = KeyedSends(store.begin_send)
 
     def start_link(self, table_id: int) -> str:
         """The "Start me" deep link of a table."""
@@ -221,26 +221,13 @@ class TableMessages:
         thread = thread_id_of(info.key)
         # the send that replaces message N (0: the first one) is keyed by N
         key = f"telegram:table:{info.id}:{0 if row is None else row.message_id}"
-        if not await self._may_send(key):
+        if not await self.keyed.may_send(key):
             return
         sent = await self.messenger.send(chat_id_of(info.key), text, markup, thread)
         if sent is not None:
             await self.store.save_table_message(TelegramTableMessage(
                 info.id, str(info.key), sent.chat_id, thread, sent.message_id, info.version))
             await self.store.end_send(key)
-
-    async def _may_send(self, key: str) -> bool:
-        """Whether the keyed send ``key`` should go out: not when it went out before; a
-        send whose worker died between the call and its mark goes out again (counted in
-        :attr:`repeated`: the chat may see it twice)."""
-        state = await self.store.begin_send(key)
-        if state == "sent":
-            return False
-        if state == "again":
-            self.repeated += 1
-            log.warning("send %s may be repeated: the worker that tried it before stopped "
-                        "between sending and noting it", key)
-        return True
 
     # --- pings -----------------------------------------------------------------------------
 
@@ -267,7 +254,7 @@ class TableMessages:
         async def job() -> None:
             if turn_only and self._turn.get(info.id) != turn:
                 return
-            if key is not None and not await self._may_send(key):
+            if key is not None and not await self.keyed.may_send(key):
                 return
             sent = await self.messenger.send(chat_id_of(info.key), html,
                                              thread_id=thread_id_of(info.key), html=True)

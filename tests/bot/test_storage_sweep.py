@@ -434,8 +434,18 @@ async def _discord_anchors(repo: Repository) -> None:
     assert await store.hand_anchor(other.id, "discord:2") is not None
 
 
+async def _discord_sends(repo: Repository) -> None:
+    store: DiscordMessageStore = repo.discord_messages
+    assert await store.begin_send("discord:ping:1:2") == "new"
+    await store.end_send("discord:ping:1:2")
+    assert await store.begin_send("discord:ping:1:2") == "sent"
+    assert await store.begin_send("discord:table:1:0") == "new"
+    assert await store.begin_send("discord:table:1:0") == "again"  # died before the mark
+
+
 DISCORD: dict[str, Step] = {
     "get": _discord, "save": _discord,
+    "begin_send": _discord_sends, "end_send": _discord_sends,
     "hand_anchor": _discord_anchors, "save_hand_anchor": _discord_anchors,
     "update_hand_anchor": _discord_anchors, "forget_hand_anchor": _discord_anchors,
     "forget_hand_anchors": _discord_anchors, "prune_hand_anchors": _discord_anchors,

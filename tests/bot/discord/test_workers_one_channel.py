@@ -69,3 +69,72 @@ async def test_the_owner_draws_what_another_worker_moved_and_a_dead_owner_is_rep
         pings = [m for m in one.server.channel_messages(w.text)
                  if f"<@{w.alice.id}>" in m.content]
         assert len(pings) == 1  # the open turn was pinged already: not again
+
+
+async def test_a_ping_whose_worker_died_before_noting_it_is_posted_again_and_counted(
+        tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """Posts carry a key (issue 35 item 8: "sends (pings, new messages) carry a key so a
+    retry after a crash between sending and marking is detected"). Worker 1 posts Alice's
+    turn ping and dies before it notes the table message: worker 2 takes the channel and
+    pings the open turn again, and counts it as a repeated post. A ping that was noted is
+    never posted twice."""
+    url = database_url(request, "postgres")
+    assert url is not None
+    async with two_workers(tmp_path, url) as (one, two):
+        w = one.world
+        table_id = await ai_to_move(one, w.alice)
+        store = one.service.repo.discord_messages
+        saved = store.save
+
+        async def dies_before_noting(message: object) -> None:
+            raise ConnectionError("worker 1 is killed here")
+
+        store.save = dies_before_noting  # type: ignore[method-assign]
+        version = await ai_moves(one, table_id)  # the ping goes out; its note does not
+        store.save = saved  # type: ignore[method-assign]
+        pings = [m for m in one.server.channel_messages(w.text) if f"<@{w.alice.id}>" in m.content]
+        assert len(pings) == 1
+        await two.start_adapter()
+        one.clock.advance(CHAT_LEASE_SECONDS + 0.5)
+        assert await two.service.delivery.sweep() == 1
+        pings = [m for m in one.server.channel_messages(w.text) if f"<@{w.alice.id}>" in m.content]
+        assert len(pings) == 2 and two.adapter.notifier.keyed.repeated == 1
+        row = await two.service.repo.discord_messages.get(table_id)
+        assert row is not None and row.version == version and row.ping_id == str(pings[-1].id)
+
+        two.clock.advance(CHAT_LEASE_SECONDS + 0.5)  # worker 2 "dies" too, after noting
+        await one.service.delivery.release()
+        assert await one.service.delivery.sweep() == 1
+        pings = [m for m in one.server.channel_messages(w.text) if f"<@{w.alice.id}>" in m.content]
+        assert len(pings) == 2 and one.adapter.notifier.keyed.repeated == 0
+
+
+async def test_a_table_message_whose_worker_died_before_noting_it_is_posted_once_more(
+        tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """The first table message is a keyed post too: posted by a worker that died before
+    storing its id, it is posted again by the next one (counted); once stored, a redraw
+    edits it."""
+    url = database_url(request, "postgres")
+    assert url is not None
+    async with two_workers(tmp_path, url) as (one, two):
+        w = one.world
+        store = one.service.repo.discord_messages
+        saved = store.save
+
+        async def dies_before_noting(message: object) -> None:
+            raise ConnectionError("worker 1 is killed here")
+
+        store.save = dies_before_noting  # type: ignore[method-assign]
+        await one.slash(w.alice, w.text, "new")
+        store.save = saved  # type: ignore[method-assign]
+        tables = [m for m in one.server.channel_messages(w.text) if m.components]
+        assert len(tables) == 1
+        await two.start_adapter()
+        one.clock.advance(CHAT_LEASE_SECONDS + 0.5)
+        assert await two.service.delivery.sweep() == 1
+        tables = [m for m in one.server.channel_messages(w.text) if m.components]
+        assert len(tables) == 2 and two.adapter.notifier.keyed.repeated == 1
+        stored = await two.service.repo.active_table(two.key(w.text))
+        assert stored is not None
+        row = await two.service.repo.discord_messages.get(stored.id)
+        assert row is not None and row.message_id == str(tables[-1].id)

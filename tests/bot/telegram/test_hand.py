@@ -8,6 +8,7 @@ from pathlib import Path
 
 from telegram.ext import AIORateLimiter
 
+from bot.ports.message_store import TelegramHandMessage
 from bot.ports.model import ChatKey
 from bot.render.cards import card_text
 from bot.service.model import Table
@@ -29,6 +30,7 @@ from tests.bot.telegram.support import (
     hand_button,
     running_bot,
 )
+from tests.fakes.telegram import FakeMessage
 
 KEY = chat_key(GROUP, None)
 
@@ -266,3 +268,37 @@ async def test_the_hand_keyboard_works_after_a_restart(bot: Bot) -> None:
         assert "Your turn: discard a card." in (hand.text or "")
     finally:
         await again.stop()
+
+
+async def test_a_hand_message_whose_worker_died_before_noting_it_is_sent_again_and_counted(
+        bot: Bot) -> None:
+    """A private hand message is a keyed send (issue 35 item 8: "sends (pings, new
+    messages) carry a key so a retry after a crash between sending and marking is
+    detected"): sent, then its worker died before storing it. The next drawing of that hand
+    sends it again (nothing to edit) and counts the repeat; from then on it is edited."""
+    store = bot.store
+    saved = store.save_hand_message
+
+    async def dies_before_noting(row: TelegramHandMessage) -> None:
+        if row.user_id == ALICE:
+            raise ConnectionError("the worker is killed here")
+        await saved(row)
+
+    store.save_hand_message = dies_before_noting  # type: ignore[method-assign]
+    table = await two_player_game(bot)
+    store.save_hand_message = saved  # type: ignore[method-assign]
+
+    def hands() -> list[FakeMessage]:
+        return [m for m in bot.tg.private_messages(ALICE) if "table 1" in (m.text or "")]
+
+    assert len(hands()) == 1 and await store.hand_message(ALICE, table.id) is None
+    keyed = bot.handlers.parts.hands.keyed
+    assert table.state is not None and table.state.current == 0
+    await bot.say(ALICE, ALICE, "draw")  # her hand is drawn again
+    assert len(hands()) == 2 and keyed.repeated == 1
+    hand = await bot.hand_message(ALICE, table.id)
+    assert hand.message_id == hands()[-1].message_id
+    card = hand.button_texts[0]
+    await bot.press(ALICE, hand, button(hand, card))  # a card selected: edited, not sent
+    assert f"Selected: {card}" in (hand.text or "")
+    assert len(hands()) == 2 and keyed.repeated == 1
