@@ -38,6 +38,7 @@ SECTIONS: Mapping[str, str] = {
     "stall": "benchmarks.stall",
     "workers": "benchmarks.workers",
     "ai_workers": "benchmarks.ai_workers",
+    "chat_owner": "benchmarks.chat_owner",
     "web": "benchmarks.web",
 }
 

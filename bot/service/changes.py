@@ -110,6 +110,11 @@ class TableChanges:
             weakref.WeakValueDictionary()
         #: table id -> the newest version this process committed (bounded).
         self._newest: OrderedDict[int, int] = OrderedDict()
+        #: table id -> the version this process is committing now.
+        self._committing: dict[int, int] = {}
+        #: Told the table id of a commit this process lost (another worker's change won,
+        #: or the update was applied elsewhere): the delivery looks at the table again.
+        self.lost: Callable[[int], None] = lambda table_id: None
 
     async def load(self, where: Where) -> Table:
         """The chat's active table, or the active table with that id. Raises
@@ -191,14 +196,17 @@ class TableChanges:
                            for seat, command, actor in change.log]
                 record = change_record(table, change.table, change.events, change.notices,
                                        change.hands)
+                self._committing[table.id] = table.version + 1
                 try:
                     await self.repo.commit(change.table, table.version, entries, update_key,
                                            change.results, record)
                 except DuplicateUpdate:
+                    self._lost(table.id)
                     assert update_key is not None
                     done = await self.applied(update_key) or table
                     return Committed(done, Change(done), stored=False)
                 except VersionConflict:
+                    self._lost(table.id)
                     if attempt == RETRIES - 1:
                         raise TableBusy() from None
                     try:
@@ -209,7 +217,10 @@ class TableChanges:
                             raise
                         return Committed(done, Change(done), stored=False)
                     continue
-                self._remember(change.table)
+                except BaseException:  # a storage fault: the commit may have happened
+                    self._lost(table.id)
+                    raise
+                self.note_committed(change.table)
             self.poke(change.table.due_at)
             return Committed(table, change, stored=True)
         raise AssertionError("unreachable")
@@ -223,7 +234,19 @@ class TableChanges:
             raise NoTable()
         return fresh
 
-    def _remember(self, table: Table) -> None:
+    def committed_here(self, table_id: int, version: int) -> bool:
+        """Whether this process committed (or is committing) ``version`` of table
+        ``table_id`` or a later one: it shows that change itself once committed."""
+        return max(self._committing.get(table_id, -1), self._newest.get(table_id, -1)) \
+            >= version
+
+    def _lost(self, table_id: int) -> None:
+        self._committing.pop(table_id, None)
+        self.lost(table_id)
+
+    def note_committed(self, table: Table) -> None:
+        """Note that this process committed (or created) ``table`` at its version."""
+        self._committing.pop(table.id, None)
         self._newest[table.id] = table.version
         self._newest.move_to_end(table.id)
         while len(self._newest) > 10_000:

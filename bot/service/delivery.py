@@ -56,9 +56,6 @@ SWEEP_SECONDS = 2.0
 GRACE_SECONDS = 3.0
 """A change not shown this long after its commit is taken up by the sweep (its worker
 died, or the owner's announcement was lost)."""
-FEED_DELAY = 0.1
-"""Seconds an announced change waits before the owner loads it (when the owner committed
-it itself, it has shown it meanwhile)."""
 ABANDONED_SECONDS = 3600.0
 """A change nobody showed for this long is left alone by the sweeps (no worker runs its
 platform's front end: the bot runs without that token)."""
@@ -88,6 +85,7 @@ class Delivery:
             weakref.WeakValueDictionary()
         self._pending: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        changes.lost = self._look_again
 
     # --- changes this worker committed ------------------------------------------------------
 
@@ -115,23 +113,29 @@ class Delivery:
     # --- changes other workers committed ----------------------------------------------------
 
     def changed(self, change: TableChanged) -> None:
-        """The change feed's announcement: when this worker owns the table's chat and has
-        not shown that version, load and show it shortly (never blocks)."""
+        """The change feed's announcement: when this worker owns the table's chat, has
+        not shown that version and did not commit it itself, load and show it (never
+        blocks)."""
         if change.table_id == 0:  # the feed reconnected: the sweep catches up
             return
-        chat = self._chat_of.get(change.table_id)
-        if chat is None or chat not in self._owned \
-                or self._shown.get(change.table_id, -1) >= change.version \
-                or change.table_id in self._pending:
+        if self._shown.get(change.table_id, -1) >= change.version \
+                or self.changes.committed_here(change.table_id, change.version):
             return
-        self._pending.add(change.table_id)
-        self._spawn(self._later(change.table_id))
+        self._look_again(change.table_id)
+
+    def _look_again(self, table_id: int) -> None:
+        """Load and show the changes of ``table_id`` nobody showed, when this worker owns
+        its chat (also told by :class:`TableChanges` when a commit of this worker lost: the
+        change that won was announced while this worker expected to show its own)."""
+        chat = self._chat_of.get(table_id)
+        if chat is None or chat not in self._owned or table_id in self._pending:
+            return
+        self._pending.add(table_id)
+        self._spawn(self._later(table_id))
 
     async def _later(self, table_id: int) -> None:
-        try:
-            await asyncio.sleep(FEED_DELAY)
-        finally:
-            self._pending.discard(table_id)
+        # announcements that come before this task starts are shown by it
+        self._pending.discard(table_id)
         await self.catch_up(table_id)
 
     async def catch_up(self, table_id: int, redraw: bool = False) -> bool:

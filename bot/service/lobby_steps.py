@@ -80,6 +80,7 @@ class LobbySteps:
                 table, change_record(table, table, (), notices, frozenset()))
         except ActiveTableExists:
             raise TableExists() from None
+        self.changes.note_committed(table)
         self.changes.poke(table.due_at)
         change = Change(table, notices=notices)
         return Committed(table, change, stored=True)

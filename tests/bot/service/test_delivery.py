@@ -9,6 +9,7 @@ was shown, and the chat of a worker whose lease ran out, are shown by another wo
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from bot.ports.feed import TableChanged
 from bot.ports.model import ChatKey, Status, TableSettings, UserRef
 from bot.ports.screens import TableFault, TableUpdate, TimerWarning
 from bot.service.clock import ManualClock
@@ -27,6 +29,7 @@ from bot.storage.postgres import PostgresRepository, open_postgres
 from bot.storage.repository import SqliteRepository
 from engine.actions import Discard
 from engine.commands import format_action
+from engine.errors import WrongPhase
 from engine.events import Discarded, Drew, TookDiscard
 from engine.game import current_player, legal_actions
 from tests.bot.people import People
@@ -253,6 +256,89 @@ async def test_a_turn_begun_between_the_owner_s_two_reads_is_pinged(
               if u.info.id == table_id and u.turn == next_seat and u.info.version > drawn_at]
     assert [u.turn_started for u in pinged] == [stored.version]
     assert workers[0].shown.versions(table_id)[-1] == stored.version
+
+
+async def _settled(worker: Worker) -> None:
+    """Wait for the work the worker's delivery spawned (announcements, look-agains)."""
+    tasks = list(worker.service.delivery._tasks)
+    await asyncio.wait_for(asyncio.gather(*tasks), 10)
+
+
+async def test_the_owner_shows_another_worker_s_change_at_once_and_ignores_its_own(
+        three: tuple[list[Worker], ManualClock]) -> None:
+    """An announcement of another worker's change is shown at once (no waiting); the
+    announcement of a change the owner committed itself costs nothing (it showed that
+    change when it committed it: not one more read)."""
+    workers, _clock = three
+    key = ChatKey(PLATFORM, "announced")
+    table_id = await _game(workers[0], key)
+    owner = workers[0].service.delivery
+    reads: list[int] = []
+    recent = owner.outbox.recent_changes
+
+    async def counted(table_id: int, limit: int) -> Any:
+        reads.append(table_id)
+        return await recent(table_id, limit)
+
+    owner.outbox.recent_changes = counted  # type: ignore[method-assign]
+    repo = workers[0].service.repo
+    commit = repo.commit
+
+    async def announced_at_once(table: Any, *args: Any, **kwargs: Any) -> None:
+        await commit(table, *args, **kwargs)  # the feed may be faster than the publish:
+        owner.changed(TableChanged(table.id, table.version))  # announced before it
+
+    repo.commit = announced_at_once  # type: ignore[method-assign]
+    await _play(workers[:1], key, 2)  # the owner's own moves: four commits
+    repo.commit = commit  # type: ignore[method-assign]
+    await _settled(workers[0])
+    own = await repo.get_table(table_id)
+    assert own is not None
+    assert workers[0].shown.versions(table_id)[-4:] == list(range(own.version - 3,
+                                                                  own.version + 1))
+    assert len(reads) == 4  # the rows read by each publish, no more
+
+    await _play(workers[1:2], key, 1)  # another worker's: announced to the owner
+    other = await workers[1].service.repo.get_table(table_id)
+    assert other is not None
+    for version in range(own.version + 1, other.version + 1):
+        owner.changed(TableChanged(table_id, version))
+    await _settled(workers[0])
+    assert workers[0].shown.versions(table_id)[-1] == other.version
+
+
+async def test_a_commit_the_owner_lost_makes_it_show_the_change_that_won(
+        three: tuple[list[Worker], ManualClock]) -> None:
+    """The owner and another worker draw for the same person at once; the other one wins.
+    Its announcement reached the owner while the owner was committing that very version
+    (so it was taken for the owner's own); the owner's draw is then refused, nothing of
+    its own is shown, and it looks at the table again: the winner's change is shown
+    without waiting for a sweep."""
+    workers, _clock = three
+    key = ChatKey(PLATFORM, "lost")
+    table_id = await _game(workers[0], key)
+    table = await workers[0].service.repo.get_table(table_id)
+    assert table is not None and table.state is not None
+    user = (ANA, BEN)[current_player(table.state)]
+    repo = workers[0].service.repo
+    commit = repo.commit
+    announced: list[int] = []
+
+    async def beaten(*args: Any, **kwargs: Any) -> None:
+        if not announced:  # the other worker's draw lands first, and is announced
+            await workers[1].people.act(key, user, "draw")
+            won = await workers[1].service.repo.get_table(table_id)
+            assert won is not None
+            announced.append(won.version)
+            workers[0].service.delivery.changed(TableChanged(table_id, won.version))
+        await commit(*args, **kwargs)
+
+    repo.commit = beaten  # type: ignore[method-assign]
+    with pytest.raises(WrongPhase):  # a second draw in one turn
+        await workers[0].people.act(key, user, "draw")
+    repo.commit = commit  # type: ignore[method-assign]
+    await _settled(workers[0])
+    assert announced and workers[0].shown.versions(table_id)[-1] == announced[0]
 
 
 async def test_one_worker_on_sqlite_shows_every_change_with_its_lines(tmp_path: Path) -> None:
