@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.report import BenchConfig, Row, Section
+from benchmarks.report import BenchConfig, Row, Section, skipped_without_postgres
 
 __all__ = ["main", "run"]
 
@@ -269,12 +269,8 @@ def format_table(rows: list[dict[str, Any]]) -> str:
 def run(config: BenchConfig) -> Section:
     """The section of ``rummy-bot bench`` (this checkout; with ``RUMMY_BENCH_BEFORE=TREE``
     that tree too, alternating)."""
-    from devsupport.pg_server import find_binaries
-
     out = Section("All-AI due work: worker processes on SQLite and PostgreSQL")
-    if find_binaries() is None:
-        out.notes.append("PostgreSQL server binaries not found (install the Debian package "
-                         "postgresql or set PG_BIN): section skipped")
+    if skipped_without_postgres(out):
         return out
     trees = [("A (this checkout)", HERE)]
     before = os.environ.get("RUMMY_BENCH_BEFORE")

@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.report import BenchConfig, Row, Section
+from benchmarks.report import BenchConfig, Row, Section, skipped_without_postgres
 
 __all__ = ["main", "run"]
 
@@ -141,12 +141,8 @@ def _figures(result: Result) -> tuple[float, float, float, str]:
 
 def run(config: BenchConfig) -> Section:
     """The section of ``rummy-bot bench``."""
-    from devsupport.pg_server import find_binaries
-
     out = Section("Another worker's change shown by the chat's owner (PostgreSQL, 2 workers)")
-    if find_binaries() is None:
-        out.notes.append("PostgreSQL server binaries not found (install the Debian package "
-                         "postgresql or set PG_BIN): section skipped")
+    if skipped_without_postgres(out):
         return out
     timing = Timing(tables=4, moves=40) if config.quick else Timing()
     result = measure(timing)

@@ -151,3 +151,15 @@ def format_report(header: Sequence[str], sections: Sequence[Section]) -> str:
             lines.append("  ".join(cells).rstrip())
         lines.extend(f"  * {note}" for note in section.notes)
     return "\n".join(lines) + "\n"
+
+
+def skipped_without_postgres(section: Section) -> bool:
+    """True (and a note in ``section``) when this machine has no PostgreSQL server
+    binaries, so a section that needs a throwaway server cannot run."""
+    from devsupport.pg_server import find_binaries
+
+    if find_binaries() is not None:
+        return False
+    section.notes.append("PostgreSQL server binaries not found (install the Debian package "
+                         "postgresql or set PG_BIN): section skipped")
+    return True

@@ -30,13 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.intents import unlimited
-from benchmarks.report import BenchConfig, Row, Section, percentile
+from benchmarks.report import BenchConfig, Row, Section, percentile, skipped_without_postgres
 from benchmarks.service_load import PLATFORM, Driver, NullNotifier
 from bot.ports.model import ChatKey, TableSettings, UserRef
 from bot.service.service import GameService
 from bot.settings import Settings
 from bot.storage.backend import open_storage
-from devsupport.pg_server import find_binaries, running_server
+from devsupport.pg_server import running_server
 from engine.ai import make_ai
 
 __all__ = ["run"]
@@ -105,9 +105,7 @@ def _measure(target: str, workers: int, tables: int, actions: int, seed: int
 def run(config: BenchConfig) -> Section:
     """Measure every configuration twice, alternating; returns the section."""
     out = Section("Workers: committed actions through the service, SQLite and PostgreSQL")
-    if find_binaries() is None:
-        out.notes.append("PostgreSQL server binaries not found (install the Debian package "
-                         "postgresql or set PG_BIN): section skipped")
+    if skipped_without_postgres(out):
         return out
     tables, actions = (4, 40) if config.quick else (8, 150)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
