@@ -229,13 +229,15 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
     if web is not None:  # the web table shows the tables of every platform
         service.publisher.everywhere.append(web.notifier)
     http = HttpServer("0.0.0.0", http_port()) if needs_http(settings) else None
+    # one LISTEN connection for the web table's pages and the chats this worker shows
+    feed = PostgresChangeFeed(settings.database_url) if settings.database_url else None
     try:
         if http is not None:
             await http.start()
         if web is not None:
             assert http is not None
-            feed = PostgresChangeFeed(settings.database_url) if settings.database_url else None
-            await web.start(service.entry, http, feed)
+            await web.start(service.entry, http,
+                            None if feed is None else feed.subscription())
     except OSError:
         if http is not None:
             await http.stop()
@@ -243,7 +245,7 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
         await db.close()
         raise
     # Changes other workers commit reach the chats this worker shows (bot.service.delivery).
-    showing = PostgresChangeFeed(settings.database_url) if settings.database_url else None
+    showing = None if feed is None else feed.subscription()
     if showing is not None:
         try:
             await showing.start(service.delivery.changed)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import asyncpg
 import pytest
 from telegram.ext import AIORateLimiter
 
@@ -29,6 +30,7 @@ from bot.telegram_bot import TelegramAdapter
 from bot.telegram_bot.webhook import SECRET_HEADER, secret_for
 from bot.web.auth.telegram import sign_init_data
 from engine.cards import parse_card
+from tests.bot.backends import BACKENDS, database_url
 from tests.fakes.telegram import running_fake_telegram
 
 ALICE, BOB, GROUP = 1001, 1002, -4001
@@ -74,10 +76,12 @@ class _Bot:
 
 
 @contextlib.asynccontextmanager
-async def _running_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-                       ) -> AsyncIterator[_Bot]:
+async def _running_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                       database_url: str | None = None) -> AsyncIterator[_Bot]:
     """``rummy-bot run`` with WEB_BASE_URL and a Telegram webhook on one $PORT, until the
-    page is served and the webhook is set; Alice and Bob have started the bot privately."""
+    page is served and the webhook is set; Alice and Bob have started the bot privately.
+    With ``database_url`` on PostgreSQL: the pages and the chats the worker shows hear of
+    commits through one change feed."""
     port = _free_port()
     monkeypatch.setenv("PORT", str(port))
     async with running_fake_telegram() as tg:
@@ -86,8 +90,8 @@ async def _running_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         tg.add_group(GROUP, "Rummy night")
         hook = f"{BASE}/telegram/hook"
         settings = Settings(telegram_token=tg.token, database_path=tmp_path / "r.sqlite3",
-                            telegram_webhook_url=hook, web_base_url=BASE,
-                            engine_workers=1)
+                            database_url=database_url, telegram_webhook_url=hook,
+                            web_base_url=BASE, engine_workers=1)
         adapter = TelegramAdapter(tg.token, base_url=tg.base_url,
                                   base_file_url=tg.base_file_url, webhook_url=hook,
                                   rate_limiter=AIORateLimiter(overall_max_rate=0,
@@ -193,15 +197,26 @@ def _group_text(bot: _Bot) -> str:
     return "\n".join(m.text or "" for m in bot.tg.messages(GROUP))
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 async def test_a_move_in_the_page_shows_in_the_chat_and_a_move_in_the_chat_in_the_page(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest,
+        backend: str) -> None:
     """Issue "see the table": the page and the chats are front ends of one entry point, so
     a draw pressed in the page is drawn in the group's table message, and a discard typed
-    in the group reaches the other person's page."""
-    async with _running_bot(tmp_path, monkeypatch) as bot:
+    in the group reaches the other person's page (on PostgreSQL too: the pages and the
+    chats the worker shows share one change feed)."""
+    url = database_url(request, backend)
+    async with _running_bot(tmp_path, monkeypatch, url) as bot:
         await _start_table(bot)
         pages = {ALICE: await _open_page(bot, ALICE, "Alice"),
                  BOB: await _open_page(bot, BOB, "Bob")}
+        if url is not None:  # the pages' and the chats' listeners: one connection
+            admin = await asyncpg.connect(url)
+            try:
+                assert await admin.fetchval("SELECT count(*) FROM pg_stat_activity "
+                                            "WHERE query LIKE 'LISTEN%'") == 1
+            finally:
+                await admin.close()
         [mover] = [user for user, page in pages.items() if page.hand and page.hand["turn"]]
         other = BOB if mover == ALICE else ALICE
         name = "Alice" if mover == ALICE else "Bob"

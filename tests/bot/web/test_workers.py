@@ -5,14 +5,17 @@ behind)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
 
 import aiohttp
+import asyncpg
 
 from bot.http import HttpServer
 from bot.interaction.commands import parse
+from bot.ports.feed import TableChanged
 from bot.ports.intents import Intent
 from bot.ports.model import ChatKey, TableSettings, UserRef
 from bot.service.flow import FlowControl
@@ -95,3 +98,52 @@ async def test_a_page_on_one_worker_sees_the_commits_of_another(pg_server: PgSer
             await web.stop()
             await http.stop()
             await db.close()
+
+
+async def test_the_pages_and_the_chats_share_one_listening_connection(
+        pg_server: PgServer) -> None:
+    """A worker's web pages and the chats it shows hear other workers' commits through
+    one LISTEN connection: both listeners get every announcement, a listener that fails
+    does not keep the other one uninformed, the connection stays while one listener is
+    left and closes after the last."""
+    url = pg_server.create()
+    feed = PostgresChangeFeed(url)
+    pages, chats = feed.subscription(), feed.subscription()
+    heard: dict[str, list[TableChanged]] = {"pages": [], "chats": []}
+
+    def failing(change: TableChanged) -> None:
+        heard["pages"].append(change)
+        raise RuntimeError("a page hub that fails")
+
+    admin = await asyncpg.connect(url)
+    try:
+        async def listening() -> int:
+            return int(await admin.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'"))
+
+        async def announced(payload: str, count: int) -> None:
+            await admin.execute("SELECT pg_notify('rummy_table_changes', $1)", payload)
+            for _ in range(100):
+                if len(heard["chats"]) >= count:
+                    return
+                await asyncio.sleep(0.05)
+
+        await pages.start(failing)
+        await chats.start(heard["chats"].append)
+        assert await listening() == 1
+        await announced("7:3", 1)
+        assert heard == {"pages": [TableChanged(7, 3)], "chats": [TableChanged(7, 3)]}
+        await pages.stop()
+        assert await listening() == 1
+        await announced("7:4", 2)
+        assert heard["chats"] == [TableChanged(7, 3), TableChanged(7, 4)]
+        assert heard["pages"] == [TableChanged(7, 3)]
+        await chats.stop()
+        for _ in range(50):
+            if await listening() == 0:
+                break
+            await asyncio.sleep(0.05)
+        assert await listening() == 0
+    finally:
+        await admin.close()
+        await feed.stop()
