@@ -337,6 +337,7 @@ class TelegramAdapter:
         if self.handlers is not None:
             self.handlers.parts.tables.flush_deferred()
         await self._outbox.idle()
+        self._outbox.close()
         self._notifier.detach()
         self._started = False
         await self.app.shutdown()

@@ -57,6 +57,17 @@ class Hold:
         self.released.set()
 
 
+@dataclass
+class Outage:
+    """The next ``times`` calls that ``matches`` (method and parameters) are answered
+    ``502 Bad Gateway`` without being carried out (Telegram out of reach for a moment);
+    ``failed``: the calls refused so far."""
+
+    matches: Callable[[str, dict[str, Any]], bool]
+    times: int = 1
+    failed: list[ApiCall] = field(default_factory=list)
+
+
 @dataclass(frozen=True)
 class InFlight:
     """A request the fake is answering right now."""
@@ -99,6 +110,7 @@ class FakeTelegram:
         self.in_flight: dict[int, InFlight] = {}
         self._requests = 0
         self.holds: list[Hold] = []
+        self.outages: list[Outage] = []
         self.port: int | None = None
         self._runner: web.AppRunner | None = None
         self._changed = asyncio.Event()
@@ -142,6 +154,13 @@ class FakeTelegram:
         held = Hold(matches)
         self.holds.append(held)
         return held
+
+    def outage(self, matches: Callable[[str, dict[str, Any]], bool], times: int = 1
+               ) -> Outage:
+        """Refuse the next ``times`` calls that ``matches`` with a 502 (see :class:`Outage`)."""
+        out = Outage(matches, times)
+        self.outages.append(out)
+        return out
 
     def polling(self) -> list[str]:
         """The workers whose ``getUpdates`` is being answered now (oldest first)."""
@@ -190,6 +209,14 @@ class FakeTelegram:
             if handler is None:
                 raise not_found()
             params = decode_params(raw)
+            out = next((o for o in self.outages
+                        if len(o.failed) < o.times and o.matches(method.lower(), params)), None)
+            if out is not None:
+                call = ApiCall(method, params, content_type, 502, {"ok": False}, worker,
+                               began, time.monotonic())
+                out.failed.append(call)
+                self.calls.append(call)
+                return web.Response(status=502, text="Bad Gateway")
             result = handler(self.world, params)
             if inspect.isawaitable(result):
                 result = await result
