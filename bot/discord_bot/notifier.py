@@ -183,26 +183,22 @@ class DiscordNotifier:
             stored = DiscordTableMessage(info.id, info.key.chat_id, message_id, info.version)
         updated = DiscordTableMessage(info.id, stored.channel_id, message_id, info.version,
                                       stored.ping_id, stored.ping_seat, recent)
-        ping_key = None
+        ping_key: str | None = None
         if info.status not in (Status.LOBBY, Status.PLAYING):
             await self._delete(channel, updated.ping_id)
             updated = updated.with_ping(None, None)
             await self.sessions.forget_table(info.id)
         elif ping is not None:
-            ping_key = f"discord:ping:{info.id}:{turn_started}"
-            if await self.keyed.may_send(ping_key):
+            key = f"discord:ping:{info.id}:{turn_started}"
+            if await self.keyed.may_send(key):
                 with use_locale(table.locale):
                     sent = await self._ping(client, updated, info, ping.user_key, TURN_PING)
                 if sent is not None:
-                    updated = updated.with_ping(sent, ping.seat)
-                else:
-                    ping_key = None
-            else:
-                ping_key = None
+                    updated, ping_key = updated.with_ping(sent, ping.seat), key
         await store.save(updated)
-        for key in (posted, ping_key):
-            if key is not None:
-                await store.end_send(key)
+        for done in (posted, ping_key):
+            if done is not None:
+                await store.end_send(done)
 
     async def _begin_send(self, key: str) -> str:
         if self.store is None:  # drawn only once attached

@@ -10,12 +10,15 @@ logged seat commands, and every card of the pack must be somewhere.
 from __future__ import annotations
 
 import asyncio
+import signal
 import sqlite3
+import subprocess
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TypeVar
 
 import asyncpg
 
@@ -28,6 +31,8 @@ from bot.service.service import GameService
 from bot.settings import Settings
 from bot.storage.postgres import PostgresRepository, open_postgres
 from bot.storage.repository import table_from_row
+from bot.storage.roles import role_key
+from bot.telegram_bot.adapter import POLLING_ROLE
 from engine.cards import Card
 from engine.commands import parse_action
 from engine.dealing import new_game
@@ -35,6 +40,8 @@ from engine.game import apply
 from engine.state import GameState
 from engine.variants import get_variant
 from tests.bot.people import People
+
+T = TypeVar("T")
 
 #: The project root (the worker subprocess runs from here so ``bot`` and ``engine`` import).
 ROOT = Path(__file__).resolve().parents[3]
@@ -131,6 +138,118 @@ def table_problems(table: Table, log: list[LogEntry]) -> list[str]:
         if [s.name for s in table.seats] != list(state.players):
             problems.append(f"table {table.id}: seats and players differ")
     return problems
+
+
+@dataclass
+class LogCheck:
+    """What the action logs say of the acknowledged moves: the keys of those not stored
+    (``missing``), per table the versions written twice, and the tables' replay problems."""
+
+    missing: list[str]
+    twice: dict[int, list[int]]
+    problems: list[str]
+
+    def failures(self) -> list[str]:
+        """One line per kind of failure (none when every move is stored exactly once and
+        every table replays)."""
+        found = []
+        if self.missing:
+            found.append(f"acknowledged but not stored: {self.missing[:5]}")
+        if self.twice:
+            found.append(f"versions twice: {self.twice}")
+        if self.problems:
+            found.append(f"replay: {self.problems}")
+        return found
+
+
+def check_logs(stored: Snapshot, ids: Iterable[int], acknowledged: Iterable[tuple[str, int]],
+               seat: int | None = None) -> LogCheck:
+    """Check the tables ``ids`` of ``stored``: each acknowledged move (its update key, its
+    table id) must be a person's move in that table's log (``seat``'s when given), no
+    version may be logged twice, every table must replay (:func:`table_problems`)."""
+    ids = list(ids)
+    missing = []
+    for key, table_id in acknowledged:
+        seen = stored.seen.get(key)
+        entries = [] if seen is None else [e for e in stored.logs[seen[0]]
+                                           if e.version == seen[1]]
+        if seen is None or seen[0] != table_id or not entries or entries[0].seat is None \
+                or (seat is not None and entries[0].seat != seat):
+            missing.append(key)
+    twice = {i: [v for v, n in Counter(e.version for e in stored.logs[i]).items() if n > 1]
+             for i in ids}
+    problems = [p for i in ids for p in table_problems(stored.tables[i], stored.logs[i])]
+    return LogCheck(missing, {i: v for i, v in twice.items() if v}, problems)
+
+
+async def polling_backend(url: str) -> int | None:
+    """The server process id of the session holding the Telegram polling role's advisory
+    lock on the database ``url``, or ``None``."""
+    conn = await asyncpg.connect(url)
+    try:
+        pid = await conn.fetchval("SELECT pid FROM pg_locks WHERE locktype = 'advisory' "
+                                  "AND granted AND objid = ($1::bigint & 4294967295)::oid",
+                                  role_key(POLLING_ROLE))
+    finally:
+        await conn.close()
+    return None if pid is None else int(pid)
+
+
+@dataclass
+class Worker:
+    """A bot worker process a test started (``shards``: the Discord shards it runs)."""
+
+    name: str
+    process: subprocess.Popen[str]
+    shards: tuple[int, ...] = ()
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+
+class WorkerProcesses:
+    """The worker processes of a test: ``workers`` (started and not killed by the test)
+    and ``dead`` (killed by it)."""
+
+    def __init__(self) -> None:
+        self.workers: list[Worker] = []
+        self.dead: list[Worker] = []
+
+    def live(self) -> list[Worker]:
+        return [w for w in self.workers if w.alive]
+
+    async def kill(self, worker: Worker) -> None:
+        """SIGKILL ``worker`` and wait for its end."""
+        worker.process.send_signal(signal.SIGKILL)
+        await asyncio.to_thread(worker.process.wait, 10)
+        self.workers.remove(worker)
+        self.dead.append(worker)
+
+    def stop_all(self) -> None:
+        """Stop every worker (a stopped one is woken first): SIGTERM, 15 s, then SIGKILL."""
+        for worker in self.workers:
+            if worker.alive:
+                worker.process.send_signal(signal.SIGCONT)
+                worker.process.send_signal(signal.SIGTERM)
+        for worker in self.workers:
+            try:
+                worker.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                worker.process.kill()
+                worker.process.wait(timeout=10)
+
+
+async def until(condition: Callable[[], Awaitable[T]], seconds: float, what: str) -> T:
+    """Await ``condition()`` every 0.1 s until it gives a truthy value (returned); fail
+    with ``what`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = await condition()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"not in {seconds} s: {what}"
+        await asyncio.sleep(0.1)
 
 
 def humans(table: Table) -> list[str]:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -51,7 +50,13 @@ from engine.commands import format_action
 from engine.game import current_player, legal_actions
 from engine.state import Phase
 from engine.views import view_for
-from tests.bot.reliability.support import snapshot, table_problems
+from tests.bot.reliability.support import (
+    Worker,
+    WorkerProcesses,
+    check_logs,
+    snapshot,
+    until,
+)
 from tests.fakes.discord import FakeDiscord, FakeInteraction, FakeMessage, running_fake_discord
 from tests.fakes.discord.components import interactive
 
@@ -67,17 +72,6 @@ LOBBY = ("join", "leave", "addbot", "start")
 
 
 @dataclass
-class Worker:
-    name: str
-    shards: tuple[int, ...]
-    process: subprocess.Popen[str]
-
-    @property
-    def alive(self) -> bool:
-        return self.process.poll() is None
-
-
-@dataclass
 class Figures:
     acked: list[tuple[int, str]] = field(default_factory=list)  # interaction id, move
     refused: int = 0
@@ -86,15 +80,14 @@ class Figures:
     takeovers: list[tuple[str, float, str]] = field(default_factory=list)
 
 
-class Play:
+class Play(WorkerProcesses):
     def __init__(self, server: FakeDiscord, url: str, db: PgDatabase, tmp: Path) -> None:
+        super().__init__()
         self.server = server
         self.url = url
         self.repo = PostgresRepository(db)
         self.tmp = tmp
         self.figures = Figures()
-        self.workers: list[Worker] = []
-        self.dead: list[Worker] = []
         self.serial = 0
         self.stop = asyncio.Event()
         self.began = time.monotonic()
@@ -121,32 +114,12 @@ class Play:
             stdout=subprocess.PIPE, stderr=err, text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8"})
         err.close()
-        worker = Worker(name, shards, process)
+        worker = Worker(name, process, shards)
         assert process.stdout is not None
         line = await asyncio.wait_for(asyncio.to_thread(process.stdout.readline), 60)
         assert line.strip() == "READY", f"{name} did not start: {line!r}"
         self.workers.append(worker)
         return worker
-
-    def live(self) -> list[Worker]:
-        return [w for w in self.workers if w.alive]
-
-    async def kill(self, worker: Worker) -> None:
-        worker.process.send_signal(signal.SIGKILL)
-        await asyncio.to_thread(worker.process.wait, 10)
-        self.workers.remove(worker)
-        self.dead.append(worker)
-
-    def stop_all(self) -> None:
-        for worker in self.workers:
-            if worker.alive:
-                worker.process.send_signal(signal.SIGTERM)
-        for worker in self.workers:
-            try:
-                worker.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                worker.process.kill()
-                worker.process.wait(timeout=10)
 
     async def owner(self) -> str | None:
         conn = await asyncpg.connect(self.url)
@@ -255,16 +228,6 @@ async def _alice(play: Play) -> None:
             play.figures.acked.append((done.id, move))
 
 
-async def _until(condition: Any, seconds: float, what: str) -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        value = await condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"not in {seconds} s: {what}"
-        await asyncio.sleep(0.1)
-
-
 async def _takeover(play: Play, old: str, what: str) -> None:
     began = time.monotonic()
 
@@ -272,7 +235,7 @@ async def _takeover(play: Play, old: str, what: str) -> None:
         owner = await play.owner()
         return owner if owner is not None and owner != old else None
 
-    owner = await _until(new_owner, CHAT_LEASE_SECONDS + 15, f"a new owner after {old}")
+    owner = await until(new_owner, CHAT_LEASE_SECONDS + 15, f"a new owner after {old}")
     play.figures.takeovers.append((what, time.monotonic() - began, owner))
     play.note(f"   the channel is {owner}'s {time.monotonic() - began:.1f} s later")
 
@@ -305,7 +268,7 @@ async def test_discord_workers_on_one_database_survive_kills(pg_server: PgServer
             lobby = await play.repo.active_table(play.key)
             assert lobby is not None
             play.table_id = lobby.id
-            await _until(play.table_message, 10, "the lobby's table message")
+            await until(play.table_message, 10, "the lobby's table message")
             assert await play.click("addbot") and await play.click("start")
             found = await play.table()
             assert found.status is Status.PLAYING
@@ -319,7 +282,7 @@ async def test_discord_workers_on_one_database_survive_kills(pg_server: PgServer
             async def alices_turn() -> bool:
                 state = (await play.table()).state
                 return state is not None and current_player(state) == 0
-            await _until(alices_turn, 20, "Alice's turn")
+            await until(alices_turn, 20, "Alice's turn")
             owner = await play.owner()
             victim = next(w for w in play.live() if w.name == owner)
             await play.kill(victim)
@@ -376,21 +339,14 @@ async def _check(play: Play) -> None:
     table_id = play.table_id
     log = stored.logs[table_id]
 
-    missing = []
-    for interaction_id, move in figures.acked:
-        seen = stored.seen.get(f"discord:{interaction_id}")
-        entries = [] if seen is None else [e for e in stored.logs[seen[0]]
-                                           if e.version == seen[1]]
-        if seen is None or seen[0] != table_id or not entries or entries[0].seat != 0:
-            missing.append((interaction_id, move))
-    problems = [p for i in stored.tables for p in table_problems(stored.tables[i],
-                                                                 stored.logs[i])]
-    twice = [v for v, n in Counter(e.version for e in log).items() if n > 1]
+    logs = check_logs(stored, stored.tables,
+                      [(f"discord:{interaction}", table_id) for interaction, _ in figures.acked],
+                      seat=0)
     table = stored.tables[table_id]
-    print(f"acknowledged moves: {len(figures.acked)}, not stored: {len(missing)}; "
+    print(f"acknowledged moves: {len(figures.acked)}, not stored: {len(logs.missing)}; "
           f"unanswered tries: {figures.retries}, refused: {figures.refused}")
-    print(f"versions written twice: {twice or 'none'}; replay problems: "
-          f"{problems or 'none'}; table version {table.version}, log entries {len(log)}")
+    print(f"versions written twice: {logs.twice or 'none'}; replay problems: "
+          f"{logs.problems or 'none'}; table version {table.version}, log entries {len(log)}")
     heard: dict[int | None, set[str]] = {}
     for session in play.server.gateway.sessions.values():
         heard.setdefault(session.shard[0] if session.shard else None, set()).update(
@@ -436,12 +392,7 @@ async def _check(play: Play) -> None:
 
     if wrong:
         failures.append(f"interactions reached other shards: {wrong}")
-    if missing:
-        failures.append(f"acknowledged but not stored: {missing[:5]}")
-    if twice:
-        failures.append(f"versions twice: {twice}")
-    if problems:
-        failures.append(f"replay: {problems}")
+    failures += logs.failures()
     if not figures.takeovers:
         failures.append("the channel was not taken over")
     if stale:

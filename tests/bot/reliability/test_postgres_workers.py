@@ -48,7 +48,6 @@ from bot.storage.postgres import (
 from bot.storage.roles import PgRoleLock, role_key
 from bot.storage.transfer import export_rows, import_rows
 from bot.telegram_bot import TelegramAdapter
-from bot.telegram_bot.adapter import POLLING_ROLE
 from devsupport.pg_server import PgServer
 from engine.ai import make_ai
 from engine.commands import format_action
@@ -56,7 +55,7 @@ from engine.errors import IllegalMove
 from engine.game import current_player, legal_actions
 from engine.views import view_for
 from tests.bot.people import People
-from tests.bot.reliability.support import pg_ai_tables, table_problems
+from tests.bot.reliability.support import pg_ai_tables, polling_backend, table_problems
 from tests.fakes.telegram import running_fake_telegram
 
 pytestmark = pytest.mark.once  # processes or a pseudo-terminal: the first CI pass only
@@ -257,15 +256,9 @@ async def test_a_claim_skips_rows_another_worker_holds_instead_of_waiting(
 
 async def _polling_role_backend(url: str) -> int:
     """The server process id of the session holding the polling role's advisory lock."""
-    conn = await asyncpg.connect(url)
-    try:
-        pid = await conn.fetchval("SELECT pid FROM pg_locks WHERE locktype = 'advisory' "
-                                  "AND granted AND objid = ($1::bigint & 4294967295)::oid",
-                                  role_key(POLLING_ROLE))
-    finally:
-        await conn.close()
+    pid = await polling_backend(url)
     assert pid is not None
-    return int(pid)
+    return pid
 
 
 async def _kill(adapter: TelegramAdapter) -> None:

@@ -54,8 +54,6 @@ from bot.service.model import Table
 from bot.service.repository import LogEntry
 from bot.service.service import GameService
 from bot.storage.postgres import PgDatabase, PostgresRepository, open_postgres
-from bot.storage.roles import role_key
-from bot.telegram_bot.adapter import POLLING_ROLE
 from bot.telegram_bot.callbacks import decode, sign_with
 from bot.telegram_bot.identity import chat_key
 from devsupport.pg_server import PgServer
@@ -67,7 +65,16 @@ from engine.events import Event
 from engine.game import apply, current_player, legal_actions
 from engine.state import GameState, Phase
 from engine.views import public_view, view_for
-from tests.bot.reliability.support import SEAT_VERBS, pg_ai_tables, snapshot, table_problems
+from tests.bot.reliability.support import (
+    SEAT_VERBS,
+    Worker,
+    WorkerProcesses,
+    check_logs,
+    pg_ai_tables,
+    polling_backend,
+    snapshot,
+    until,
+)
 from tests.fakes.telegram import ApiCall, FakeMessage, FakeTelegram, running_fake_telegram
 from tests.fakes.telegram.server import Hold
 
@@ -88,16 +95,6 @@ AI_SETTINGS = TableSettings(timer="off", ai_delay=0.3, next_deal_delay=0.5, call
 
 
 # --- worker processes ---------------------------------------------------------------------
-
-
-@dataclass
-class Worker:
-    name: str
-    process: subprocess.Popen[str]
-
-    @property
-    def alive(self) -> bool:
-        return self.process.poll() is None
 
 
 def _spawn(url: str, tg: FakeTelegram, name: str) -> Worker:
@@ -381,16 +378,6 @@ class Person:
 # --- setting up -----------------------------------------------------------------------------
 
 
-async def _until(condition: Any, seconds: float, what: str) -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        value = await condition()
-        if value:
-            return value
-        assert time.monotonic() < deadline, f"not in {seconds} s: {what}"
-        await asyncio.sleep(0.1)
-
-
 async def _group_table(play: Play, people: list[Person], group: int) -> int:
     """The two people open a table in ``group`` with one AI seat, through the fake."""
     host, guest = people
@@ -404,7 +391,7 @@ async def _group_table(play: Play, people: list[Person], group: int) -> int:
         for _ in range(3):
             play.tg.send_text(user, group, text)
             with contextlib.suppress(AssertionError):
-                return await _until(done, 10, f"{text} in {group}")
+                return await until(done, 10, f"{text} in {group}")
         raise AssertionError(f"{text} in {group} had no effect")
 
     await typed(host.user, "/new deals=3", info)
@@ -428,13 +415,12 @@ async def _status(info: Any, status: Status) -> Any:
 # --- the faults -----------------------------------------------------------------------------
 
 
-class Scenario:
+class Scenario(WorkerProcesses):
     def __init__(self, play: Play, url: str) -> None:
+        super().__init__()
         self.play = play
         self.tg = play.tg
         self.url = url
-        self.workers: list[Worker] = []
-        self.dead: list[Worker] = []
         self.held: Hold | None = None
         self.log: list[str] = []
         self.serial = itertools.count(1)
@@ -458,27 +444,11 @@ class Scenario:
         new = [_spawn(self.url, self.tg, f"w{next(self.serial)}") for _ in range(count)]
         self.workers += await asyncio.gather(*(_ready(w) for w in new))
 
-    def live(self) -> list[Worker]:
-        return [w for w in self.workers if w.alive]
-
-    async def kill(self, worker: Worker) -> None:
-        worker.process.send_signal(signal.SIGKILL)
-        await asyncio.to_thread(worker.process.wait, 10)
-        self.workers.remove(worker)
-        self.dead.append(worker)
-
     async def admin(self) -> asyncpg.Connection:
         return await asyncpg.connect(self.url)
 
     async def lock_backend(self) -> int | None:
-        conn = await self.admin()
-        try:
-            pid = await conn.fetchval("SELECT pid FROM pg_locks WHERE locktype = 'advisory' "
-                                      "AND granted AND objid = ($1::bigint & 4294967295)::oid",
-                                      role_key(POLLING_ROLE))
-        finally:
-            await conn.close()
-        return None if pid is None else int(pid)
+        return await polling_backend(self.url)
 
     async def owner_of(self, backend: int) -> Worker | None:
         """The worker process whose connection the server process ``backend`` serves."""
@@ -497,7 +467,7 @@ class Scenario:
             owner = None if backend is None else await self.owner_of(backend)
             return None if backend is None or owner is None else (backend, owner)
 
-        result: tuple[int, Worker] = await _until(found, 15, "a poller")
+        result: tuple[int, Worker] = await until(found, 15, "a poller")
         return result
 
     async def resumed(self, began: float, what: str, old_backend: int) -> None:
@@ -533,7 +503,7 @@ class Scenario:
             owner = await self.owner_of(backend)
             return None if owner is None else (backend, owner)
 
-        result: tuple[int, Worker] = await _until(found, RESUME_LIMIT + 10, "a new poller")
+        result: tuple[int, Worker] = await until(found, RESUME_LIMIT + 10, "a new poller")
         return result
 
     async def in_transaction(self, conn: asyncpg.Connection, worker: Worker,
@@ -671,18 +641,6 @@ class Scenario:
                   f"({held.call.result['text']!r}) delivered, its answer held, "
                   f"{victim.name} killed before it arrived")
         await self.start(1)
-
-    def stop_all(self) -> None:
-        for worker in self.workers:
-            if worker.alive:
-                worker.process.send_signal(signal.SIGCONT)
-                worker.process.send_signal(signal.SIGTERM)
-        for worker in self.workers:
-            try:
-                worker.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                worker.process.kill()
-                worker.process.wait(timeout=10)
 
 
 # --- checking ----------------------------------------------------------------------------
@@ -845,21 +803,12 @@ async def _check(play: Play, scenario: Scenario, all_ids: list[int], ids: list[i
     failures: list[str] = []
 
     # data: acknowledged = stored; no version twice; every log replays
-    missing = []
-    for acked in figures.acked:
-        seen = stored.seen.get(acked.key)
-        entries = [] if seen is None else [e for e in stored.logs[seen[0]]
-                                           if e.version == seen[1]]
-        if seen is None or seen[0] != acked.table_id or not entries \
-                or entries[0].seat is None:
-            missing.append(acked)
-    problems = [p for i in all_ids for p in table_problems(stored.tables[i], stored.logs[i])]
-    twice = {i: [v for v, n in Counter(e.version for e in stored.logs[i]).items() if n > 1]
-             for i in all_ids}
-    twice = {i: v for i, v in twice.items() if v}
+    logs = check_logs(stored, all_ids, [(a.key, a.table_id) for a in figures.acked])
     print(f"acknowledged moves: {len(figures.acked)} (presses and typed), not stored: "
-          f"{len(missing)}; unanswered tries: {figures.retries}, refused: {figures.refused}")
-    print(f"versions written twice: {twice or 'none'}; replay problems: {problems or 'none'}")
+          f"{len(logs.missing)}; unanswered tries: {figures.retries}, refused: "
+          f"{figures.refused}")
+    print(f"versions written twice: {logs.twice or 'none'}; replay problems: "
+          f"{logs.problems or 'none'}")
     print(f"table versions: {[stored.tables[i].version for i in all_ids]}")
 
     # polling
@@ -934,12 +883,7 @@ async def _check(play: Play, scenario: Scenario, all_ids: list[int], ids: list[i
           f"{ {t: len(v) for t, v in lines_lost.items()} or 'none'} "
           f"{[v[:2] for v in lines_lost.values()][:2]}")
 
-    if missing:
-        failures.append(f"acknowledged but not stored: {missing[:5]}")
-    if twice:
-        failures.append(f"versions twice: {twice}")
-    if problems:
-        failures.append(f"replay: {problems}")
+    failures += logs.failures()
     if not figures.longest_due_pause < LEASE_SECONDS + 5.0:
         failures.append(f"due work paused {figures.longest_due_pause:.1f} s")
     if any(s >= RESUME_LIMIT for _w, s, _ in figures.resumes):
