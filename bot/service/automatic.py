@@ -10,6 +10,8 @@ import logging
 import time
 from dataclasses import replace
 
+from cachetools import LRUCache
+
 from bot.ports.model import SeatKind, Status
 from bot.ports.screens import Notice, TimerWarning
 from bot.service import engine_work
@@ -60,7 +62,7 @@ class AutomaticSteps:
         self.budget = budget
         self.worker_id = worker_id
         #: Table id -> AI actions still to play quickly after a decision over budget.
-        self._quick: dict[int, int] = {}
+        self._quick: LRUCache[int, int] = LRUCache(HINT_CACHE)
 
     async def prune_update_keys(self, now: float | None = None) -> int:
         """Forget idempotency keys older than :data:`UPDATE_KEY_SECONDS` (``now``: Unix
@@ -134,8 +136,6 @@ class AutomaticSteps:
                 budget=QUICK_BUDGET, lane=Lane.BACKGROUND)
             if quick > 1:
                 self._quick[table.id] = quick - 1
-                while len(self._quick) > HINT_CACHE:
-                    self._quick.pop(next(iter(self._quick)))
         change = applied_change(table, action, state, events, "ai")
         change.human = False
         change.facts = facts

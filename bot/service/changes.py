@@ -21,9 +21,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
+
+from cachetools import LRUCache
 
 from bot.ports.model import ChatKey, Status
 from bot.ports.screens import Notice, SeatFacts
@@ -109,7 +110,7 @@ class TableChanges:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = \
             weakref.WeakValueDictionary()
         #: table id -> the newest version this process committed (bounded).
-        self._newest: OrderedDict[int, int] = OrderedDict()
+        self._newest: LRUCache[int, int] = LRUCache(10_000)
         #: table id -> the version this process is committing now.
         self._committing: dict[int, int] = {}
         #: Told the table id of a commit this process lost (another worker's change won,
@@ -248,9 +249,6 @@ class TableChanges:
         """Note that this process committed (or created) ``table`` at its version."""
         self._committing.pop(table.id, None)
         self._newest[table.id] = table.version
-        self._newest.move_to_end(table.id)
-        while len(self._newest) > 10_000:
-            self._newest.popitem(last=False)
 
 
 def result_rows(table: Table, winners: Sequence[int]) -> list[ResultRow]:

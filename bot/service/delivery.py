@@ -27,9 +27,10 @@ import asyncio
 import contextlib
 import logging
 import weakref
-from collections import OrderedDict
 from collections.abc import Coroutine, Iterable
 from typing import Any
+
+from cachetools import LRUCache
 
 from bot.ports.feed import TableChanged
 from bot.ports.model import ChatKey
@@ -78,9 +79,9 @@ class Delivery:
         #: chat key -> until when this worker's lease runs (as last written).
         self._owned: dict[str, float] = {}
         #: table id -> the newest version this worker showed (bounded).
-        self._shown: OrderedDict[int, int] = OrderedDict()
+        self._shown: LRUCache[int, int] = LRUCache(10_000)
         #: table id -> its chat key, for the feed's announcements (bounded).
-        self._chat_of: OrderedDict[int, str] = OrderedDict()
+        self._chat_of: LRUCache[int, str] = LRUCache(10_000)
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = \
             weakref.WeakValueDictionary()
         self._pending: set[int] = set()
@@ -274,16 +275,10 @@ class Delivery:
         history = tuple(row.past for row in rows if row.version <= info.version)
         await self.publisher.publish(update.with_history(history))
         self._shown[info.id] = max(info.version, self._shown.get(info.id, -1))
-        self._shown.move_to_end(info.id)
-        while len(self._shown) > 10_000:
-            self._shown.popitem(last=False)
         await self.outbox.mark_shown(info.id, info.version, KEEP)
 
     def _note_chat(self, table_id: int, chat: str) -> None:
         self._chat_of[table_id] = chat
-        self._chat_of.move_to_end(table_id)
-        while len(self._chat_of) > 10_000:
-            self._chat_of.popitem(last=False)
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)

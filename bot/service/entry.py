@@ -24,8 +24,9 @@ input.
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from dataclasses import dataclass, replace
+
+from cachetools import LRUCache
 
 from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
@@ -66,7 +67,7 @@ class EntryPoint:
         self.publisher = publisher
         self.flow = flow
         self.repo = repo
-        self._seen: OrderedDict[str, _Seen] = OrderedDict()
+        self._seen: LRUCache[str, _Seen] = LRUCache(KNOWN_USERS)
 
     async def handle(self, intent: Intent, answer: Answer | None = None) -> Outcome:
         """Carry out ``intent`` (see the module docstring); never raises for bad input."""
@@ -115,9 +116,6 @@ class EntryPoint:
         except EngineError:
             return  # the database refuses writes now: the move itself will say so
         self._seen[user.key] = seen
-        self._seen.move_to_end(user.key)
-        while len(self._seen) > KNOWN_USERS:
-            self._seen.popitem(last=False)
 
     # --- questions that change nothing ------------------------------------------------------
 

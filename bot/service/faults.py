@@ -16,7 +16,8 @@ worker or after a restart (storage remembers the quarantine).
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
+
+from cachetools import LRUCache
 
 from bot.i18n import normalize_locale
 from bot.ports.screens import TableFault
@@ -41,7 +42,7 @@ class TableFaults:
         self.repo = repo
         self.publisher = publisher
         self.default_locale = default_locale
-        self._reported: OrderedDict[int, None] = OrderedDict()
+        self._reported: LRUCache[int, None] = LRUCache(KNOWN)
 
     @property
     def reported(self) -> set[int]:
@@ -54,7 +55,6 @@ class TableFaults:
         recording is logged; the refusal of the table stands either way."""
         table_id = error.table_id
         if table_id in self._reported:
-            self._reported.move_to_end(table_id)
             return
         reason = error.reason or type(error).__name__
         try:
@@ -80,8 +80,6 @@ class TableFaults:
 
     def _remember(self, table_id: int) -> None:
         self._reported[table_id] = None
-        while len(self._reported) > KNOWN:
-            self._reported.popitem(last=False)
 
     async def _locale(self, error: UnreadableTable) -> str:
         """The chat's language: the table's setting, else its host's, else the default."""

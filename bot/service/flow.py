@@ -16,16 +16,12 @@ least recently used dropped first (a dropped bucket was idle, so it had refilled
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
 from collections.abc import Callable
-from typing import Generic, TypeVar
 
 from aiolimiter import AsyncLimiter
+from cachetools import LRUCache
 
 from bot.service.errors import ServiceError
-
-K = TypeVar("K")
-V = TypeVar("V")
 
 USER_RATE = (20, 10.0)
 """A person: a burst of 20 commands, then two a second (every button press counts:
@@ -50,26 +46,14 @@ class TooFast(ServiceError):
     template = "slow down: too many commands at once; nothing was done"
 
 
-class _Bounded(Generic[K, V]):
-    """A least-recently-used map of at most ``size`` entries."""
-
-    def __init__(self, size: int, make: Callable[[], V]) -> None:
-        self.size = size
-        self.make = make
-        self.items: OrderedDict[K, V] = OrderedDict()
-
-    def get(self, key: K) -> V:
-        value = self.items.get(key)
-        if value is None:
-            value = self.items[key] = self.make()
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-        else:
-            self.items.move_to_end(key)
-        return value
-
-    def __len__(self) -> int:
-        return len(self.items)
+def _bucket(cache: LRUCache[str, AsyncLimiter], key: str, rate: tuple[int, float]
+            ) -> AsyncLimiter:
+    """``key``'s bucket in ``cache``, made at ``rate`` when it has none (a dropped bucket
+    was the least recently used, so it had refilled)."""
+    bucket = cache.get(key)
+    if bucket is None:
+        bucket = cache[key] = AsyncLimiter(*rate)
+    return bucket
 
 
 class FlowControl:
@@ -84,12 +68,11 @@ class FlowControl:
                  coalesce: float = COALESCE_SECONDS,
                  clock: Callable[[], float] = time.monotonic, limited: bool = True) -> None:
         self.limited = limited
-        self._users: _Bounded[str, AsyncLimiter] = _Bounded(
-            max_keys, lambda: AsyncLimiter(*user_rate))
-        self._chats: _Bounded[str, AsyncLimiter] = _Bounded(
-            max_keys, lambda: AsyncLimiter(*chat_rate))
-        self._said: OrderedDict[tuple[str, str, str], float] = OrderedDict()
-        self._max_keys = max_keys
+        self._users: LRUCache[str, AsyncLimiter] = LRUCache(max_keys)
+        self._chats: LRUCache[str, AsyncLimiter] = LRUCache(max_keys)
+        self._user_rate = user_rate
+        self._chat_rate = chat_rate
+        self._said: LRUCache[tuple[str, str, str], float] = LRUCache(max_keys)
         self._coalesce = coalesce
         self._clock = clock
         self.refused = 0
@@ -99,8 +82,8 @@ class FlowControl:
         either bucket is empty."""
         if not self.limited:
             return True
-        user = self._users.get(user_key)
-        chat = self._chats.get(chat_key)
+        user = _bucket(self._users, user_key, self._user_rate)
+        chat = _bucket(self._chats, chat_key, self._chat_rate)
         if not (user.has_capacity() and chat.has_capacity()):
             self.refused += 1
             return False
@@ -121,12 +104,8 @@ class FlowControl:
         now = self._clock()
         said = self._said.get(key)
         if said is not None and now - said < self._coalesce:
-            self._said.move_to_end(key)
             return False
         self._said[key] = now
-        self._said.move_to_end(key)
-        while len(self._said) > self._max_keys:
-            self._said.popitem(last=False)
         return True
 
     def sizes(self) -> tuple[int, int, int]:

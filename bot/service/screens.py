@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+
+from cachetools import LRUCache
 
 from bot.i18n import normalize_locale
 from bot.ports.model import Status
@@ -42,13 +42,6 @@ looks at the stored results again (another worker may have stored one meanwhile)
 
 MEMORY = 50_000
 """Entries of each first-game memory."""
-
-
-def _put(memory: OrderedDict[tuple[str, str], Any], key: tuple[str, str], value: Any) -> None:
-    memory[key] = value
-    memory.move_to_end(key)
-    while len(memory) > MEMORY:
-        memory.popitem(last=False)
 
 
 def people(table: Table) -> list[int]:
@@ -93,11 +86,11 @@ class Screens:
         #: Whether first games are guided (:mod:`bot.render.guide`; off with a setting).
         self.guide = guide
         self._clock = clock
-        self._facts: OrderedDict[tuple[int, int, int], SeatFacts] = OrderedDict()
+        self._facts: LRUCache[tuple[int, int, int], SeatFacts] = LRUCache(FACTS_CACHE)
         #: (user, variant) -> when they were last seen without a finished game of it.
-        self._newcomers: OrderedDict[tuple[str, str], float] = OrderedDict()
+        self._newcomers: LRUCache[tuple[str, str], float] = LRUCache(MEMORY)
         #: (user, variant) of people with a finished game of it (they stay so).
-        self._veterans: OrderedDict[tuple[str, str], None] = OrderedDict()
+        self._veterans: LRUCache[tuple[str, str], None] = LRUCache(MEMORY)
 
     async def first_games(self, user_keys: Collection[str], variant: str) -> set[str]:
         """Those of ``user_keys`` who have finished no game of ``variant`` (their stored
@@ -117,10 +110,10 @@ class Screens:
         if ask:
             for key, games in (await self.repo.finished_games(ask, variant)).items():
                 if games:
-                    _put(self._veterans, (key, variant), None)
+                    self._veterans[(key, variant)] = None
                     self._newcomers.pop((key, variant), None)
                 else:
-                    _put(self._newcomers, (key, variant), now)
+                    self._newcomers[(key, variant)] = now
                     found.add(key)
         return found
 
@@ -138,7 +131,7 @@ class Screens:
         for seat in table.seats:
             if seat.user is not None:
                 self._newcomers.pop((seat.user, table.variant), None)
-                _put(self._veterans, (seat.user, table.variant), None)
+                self._veterans[(seat.user, table.variant)] = None
 
     async def locales(self, table: Table | None, user_keys: Collection[str] = ()
                       ) -> Locales:
@@ -156,9 +149,6 @@ class Screens:
             # facts not found in time are remembered too: asking again for the same
             # position would only keep a worker busy for another budget
             self._facts[(table.id, table.state.version, seat)] = found
-            self._facts.move_to_end((table.id, table.state.version, seat))
-        while len(self._facts) > FACTS_CACHE:
-            self._facts.popitem(last=False)
 
     async def facts(self, table: Table, seats: Sequence[int],
                     given: Mapping[int, SeatFacts] | None = None) -> dict[int, SeatFacts]:

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+
+from cachetools import LRUCache
 
 from bot.i18n import _, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
@@ -88,7 +89,8 @@ class Verbs:
     play: PlaySteps
     queries: Queries
     default_locale: str
-    explained: OrderedDict[tuple[str, str, str], None] = field(default_factory=OrderedDict)
+    explained: LRUCache[tuple[str, str, str], None] = field(
+        default_factory=lambda: LRUCache(EXPLAINED))
 
 
 Handler = Callable[["Handling"], Awaitable[Outcome]]
@@ -219,8 +221,6 @@ class Handling:
                                                   dict(table.options)))
         if lesson is not None:
             explained[key] = None
-            while len(explained) > EXPLAINED:
-                explained.popitem(last=False)
         return lesson
 
     # --- building the outcome ----------------------------------------------------------------

@@ -16,12 +16,12 @@ import json
 import logging
 import sqlite3
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
 import aiosqlite
+from cachetools import LRUCache
 
 from bot.ports.message_store import DiscordMessageStore, TelegramMessageStore
 from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
@@ -196,8 +196,7 @@ class SqliteRepository:
 
     def _init_shared(self, cache_size: int) -> None:
         """The parts every dialect has: the decoded-table cache and the message stores."""
-        self._cache_size = cache_size
-        self._written: OrderedDict[int, tuple[int, Table]] = OrderedDict()
+        self._written: LRUCache[int, tuple[int, Table]] = LRUCache(cache_size)
         self._telegram = SqliteTelegramMessages(self)
         self._discord = SqliteDiscordMessages(self)
         self._outbox = SqlOutbox(self, exclusive=self.single_process)
@@ -218,7 +217,6 @@ class SqliteRepository:
         mark = fingerprint(row)
         cached = self._written.get(row["id"])
         if cached is not None and cached[0] == mark:
-            self._written.move_to_end(row["id"])
             return cached[1]
         table = table_from_row(row)
         self._keep(mark, table)
@@ -227,9 +225,6 @@ class SqliteRepository:
     def _keep(self, mark: int, table: Table) -> None:
         """Keep ``table`` decoded, as the content of a row with fingerprint ``mark``."""
         self._written[table.id] = (mark, table)
-        self._written.move_to_end(table.id)
-        while len(self._written) > self._cache_size:
-            self._written.popitem(last=False)
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
