@@ -201,9 +201,7 @@ class Buttons:
                     info, press.user_id, hand.view, outcome.locale, hand, screen):
                 await parts.waiting(info, press.user_id, press.user.name)
 
-        outcome = await parts.entry.handle(intent, answer)
-        if outcome.info is None and outcome.error is not None:
-            raise GameEnded()
+        await parts.entry.handle(intent, answer)  # ``answer`` said every refusal, once
 
 
 #: Refusals of a control with words of their own on Telegram (the keyboard is redrawn).

@@ -4,6 +4,7 @@ in the private chat, and a restart of the adapter in the middle of a game."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from telegram.ext import AIORateLimiter
@@ -178,8 +179,15 @@ async def test_forged_and_foreign_buttons_get_an_alert_and_change_nothing(bot: B
     answer = await bot.forge_press(ALICE, group, group_button(group, "y")
                                    if group.buttons else Callback("g", "y", 1, 1).encode())
     assert answer.text == "This game is over."
-    answer = await bot.forge_press(ALICE, hand, Callback("h", "a", 1, 1, arg="0").encode())
-    assert answer.text == "This game is over."
+    ended = await bot.forge_press(ALICE, hand, Callback("h", "a", 1, 1, arg="0").encode())
+    assert ended.text == "This game is over."
+    # answered once: a second answerCallbackQuery would be refused ("query is too old");
+    # it came within a few milliseconds of the first before the fix
+    await asyncio.sleep(1.0)
+    for query_id in (answer.query_id, ended.query_id):
+        calls = [c for c in bot.tg.calls_to("answerCallbackQuery")
+                 if str(c.params.get("callback_query_id")) == query_id]
+        assert [c.status for c in calls] == [200], query_id
 
 
 def joker_seed() -> tuple[int, Card, Card]:
