@@ -53,7 +53,7 @@ class Result:
 async def _moves(url: str, ids: list[int], timing: Timing) -> list[tuple[int, int, str, float]]:
     """Make the moves as the second worker: (table id, version, move, commit returned)."""
     from benchmarks.chat_owner_child import SETTINGS, chat, people
-    from bot.ports.intents import Command, Intent
+    from bot.ports.intents import InChat, Intent, Move
     from bot.service.flow import FlowControl
     from bot.service.service import GameService
     from bot.storage.postgres import PostgresRepository, open_postgres
@@ -80,8 +80,8 @@ async def _moves(url: str, ids: list[int], timing: Timing) -> list[tuple[int, in
                 (c for c in commands if c.startswith("discard")), None)
             if move is None:
                 continue
-            outcome = await service.entry.handle(Intent(Command("move", tuple(move.split())),
-                                                        user, chat(index)))
+            outcome = await service.entry.handle(Intent(Move(tuple(move.split())),
+                                                        user, InChat(chat(index))))
             returned = time.monotonic()
             if outcome.error is None and outcome.info is not None:
                 done.append((outcome.info.id, outcome.info.version, move, returned))

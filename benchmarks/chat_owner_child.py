@@ -20,7 +20,8 @@ from typing import TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.ports.intents import Command, Intent
+from bot.interaction.commands import request_of
+from bot.ports.intents import InChat, Intent
 from bot.ports.model import ChatKey, TableSettings, UserRef
 from bot.ports.screens import TableFault, TableUpdate, TimerWarning
 from bot.service.flow import FlowControl
@@ -74,7 +75,8 @@ async def main(url: str, tables: int, out: Path) -> None:
             host, guest = people(n)
             for user, verb, args in ((host, "new", ("basic", "deals=50")),
                                      (guest, "join", ()), (host, "start", ())):
-                outcome = await service.entry.handle(Intent(Command(verb, args), user, chat(n)))
+                outcome = await service.entry.handle(
+                    Intent(request_of(verb, args), user, InChat(chat(n))))
                 if outcome.error is not None:
                     raise outcome.error
             assert outcome.info is not None

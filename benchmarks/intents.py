@@ -5,7 +5,7 @@ set up with the lobby steps directly (not measured)."""
 from __future__ import annotations
 
 from bot.interaction.commands import parse
-from bot.ports.intents import Command, Intent, Outcome, Selection
+from bot.ports.intents import Hint, InChat, Intent, Outcome, Selection
 from bot.ports.model import ChatKey, TableInfo, UserRef
 from bot.service.flow import FlowControl
 from bot.service.service import GameService
@@ -24,14 +24,15 @@ async def act(service: GameService, key: ChatKey, user: UserRef, line: str,
               update_key: str | None = None) -> TableInfo:
     """``user`` types ``line`` at ``key``'s table; the table after it. Raises the
     refusal."""
-    outcome = await service.entry.handle(Intent(parse(line), user, key, update_key=update_key))
+    outcome = await service.entry.handle(Intent(parse(line), user, InChat(key),
+                                                update_key=update_key))
     return _info(outcome)
 
 
 async def hint(service: GameService, key: ChatKey, user: UserRef) -> Outcome:
     """``user`` presses Hint on their hand screen at ``key``'s table. Raises the
     refusal."""
-    outcome = await service.entry.handle(Intent(Command("hint"), user, key,
+    outcome = await service.entry.handle(Intent(Hint(), user, InChat(key),
                                                 selection=Selection()))
     _info(outcome)
     return outcome
@@ -46,4 +47,4 @@ def _info(outcome: Outcome) -> TableInfo:
 
 async def say(service: GameService, key: ChatKey, user: UserRef, line: str) -> Outcome:
     """``user`` types ``line`` at ``key``'s table; the outcome, refused or not."""
-    return await service.entry.handle(Intent(parse(line), user, key))
+    return await service.entry.handle(Intent(parse(line), user, InChat(key)))

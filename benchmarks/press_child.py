@@ -55,7 +55,7 @@ async def run(busy: int, presses: int, seed: int) -> dict[str, Any]:
 
     if new:
         from bot.interaction.hand import build_hand_model
-        from bot.ports.intents import Command, Intent
+        from bot.ports.intents import InChat, Intent, Move
         from bot.service.flow import FlowControl
 
         class NewNotifier:
@@ -149,8 +149,8 @@ async def run(busy: int, presses: int, seed: int) -> dict[str, Any]:
                     assert outcome.ok, outcome.reply
                     mark("answer")
 
-                await service.entry.handle(Intent(Command("move", action=action), presser,
-                                                  key, origin="bench"), answer)
+                await service.entry.handle(Intent(Move(action=action), presser,
+                                                  InChat(key), origin="bench"), answer)
             else:
                 await service.act(key, presser, action)  # type: ignore[attr-defined]
                 await hand_model(service, key, presser)

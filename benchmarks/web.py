@@ -69,10 +69,10 @@ async def _world(path: Path) -> tuple[Any, ...]:
                           compute=pool, seed_source=iter(range(1, 10**9)).__next__)
     service.flow = FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
     web = WebFrontEnd(WebConfig("https://bench.invalid", telegram_token=TOKEN))
-    service.publisher.everywhere.append(web.notifier)
+    service.register(web.platform, web.notifier, web.every_platform)
     http = HttpServer("127.0.0.1", 0)
     await http.start()
-    await web.start(service.entry, http)
+    await web.start(service.host(http))
     return db, pool, service, web, http
 
 
@@ -131,7 +131,7 @@ async def _moves(base: str, service: Any, moves: int, rng: random.Random
     import aiohttp
 
     from bot.interaction.commands import parse
-    from bot.ports.intents import Intent
+    from bot.ports.intents import InChat, Intent
     from bot.ports.model import ChatKey, UserRef
 
     latencies: list[float] = []
@@ -145,7 +145,7 @@ async def _moves(base: str, service: Any, moves: int, rng: random.Random
                       for k in range(2)]
             for user, line in ((people[0], "new basic"), (people[1], "join"),
                                (people[0], "start")):
-                outcome = await service.entry.handle(Intent(parse(line), user, key))
+                outcome = await service.entry.handle(Intent(parse(line), user, InChat(key)))
             info = outcome.info
             clients = [await _open(http, base, int(u.user_id), u.name, info.id)
                        for u in people]
@@ -204,14 +204,14 @@ async def _ready(base: str, service: Any, loads: int) -> list[float]:
     from playwright.async_api import async_playwright
 
     from bot.interaction.commands import parse
-    from bot.ports.intents import Intent
+    from bot.ports.intents import InChat, Intent
     from bot.ports.model import ChatKey, UserRef
 
     key = ChatKey("telegram", "-100ready")
     ana = UserRef("telegram", "90001", "ana", "en")
     ben = UserRef("telegram", "90002", "ben", "en")
     for user, line in ((ana, "new basic"), (ben, "join"), (ana, "start")):
-        outcome = await service.entry.handle(Intent(parse(line), user, key))
+        outcome = await service.entry.handle(Intent(parse(line), user, InChat(key)))
     table = outcome.info.id
     stub = ("window.Telegram={WebApp:{initData:window.__initData,themeParams:{},"
             "ready(){},expand(){},onEvent(){}}};")

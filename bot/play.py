@@ -20,7 +20,7 @@ from typing import TextIO
 from bot.i18n import _, use_locale
 from bot.interaction.catalogue import variant_name
 from bot.ports.entry import Entry
-from bot.ports.intents import Command, Intent
+from bot.ports.intents import AddAI, Cancel, InChat, Intent, OpenTable, Request, Start
 from bot.ports.model import Status, TableInfo, UserRef
 from bot.ports.table_rules import table_rules
 from bot.service.clock import Clock
@@ -104,7 +104,7 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
                 new = await _ask_new_game(info, config, notifier, read_line)
             if info is not None and (new or info.status is not Status.PLAYING
                                      or info.seat_of(user.key) is None):
-                await _do(entry, user, "cancel", is_admin=True)
+                await _do(entry, user, Cancel(), is_admin=True)
                 info = None
             if info is None:
                 await _new_table(entry, user, config, notifier)
@@ -152,11 +152,11 @@ def _intro(info: TableInfo, user: UserRef) -> str:
         variant=_(variant_name(info.variant)), preset=rules.preset, name=name)
 
 
-async def _do(entry: Entry, user: UserRef, verb: str, *args: str, is_admin: bool = False
+async def _do(entry: Entry, user: UserRef, request: Request, is_admin: bool = False
               ) -> TableInfo:
-    """One table verb of the set-up through the entry point; raises its refusal (the
+    """One table request of the set-up through the entry point; raises its refusal (the
     configuration was checked before, so none is expected)."""
-    outcome = await entry.handle(Intent(Command(verb, args), user, TERMINAL_KEY,
+    outcome = await entry.handle(Intent(request, user, InChat(TERMINAL_KEY),
                                         is_admin=is_admin, origin=ORIGIN))
     if outcome.error is not None:
         raise outcome.error
@@ -169,11 +169,11 @@ async def _new_table(entry: Entry, user: UserRef, config: PlayConfig,
     """Open the table with the player seated, add the AI seats and start the game."""
     words = [config.variant, *([config.preset] if config.preset else []),
              *(f"{name}={value}" for name, value in config.options.items())]
-    info = await _do(entry, user, "new", *words)
+    info = await _do(entry, user, OpenTable(tuple(words)))
     for _seat in range(config.players - 1):
-        info = await _do(entry, user, "addbot", config.ai)
+        info = await _do(entry, user, AddAI(config.ai))
     notifier.write(_intro(info, user))
-    await _do(entry, user, "start")
+    await _do(entry, user, Start())
 
 
 async def _announce_resume(service: GameService, info: TableInfo, user: UserRef,

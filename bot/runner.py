@@ -17,17 +17,16 @@ import importlib
 import logging
 import os
 import signal
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import replace
-from typing import Protocol
 
 import asyncpg
 
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
 from bot.http import HttpServer
+from bot.ports.frontend import FrontEnd
 from bot.ports.host import Host
 from bot.ports.model import TableSettings
-from bot.ports.notifier import Notifier
 from bot.ports.roles import RoleLock
 from bot.service import engine_work
 from bot.service.collector import freeze_start_up
@@ -42,23 +41,8 @@ from bot.web.frontend import WebFrontEnd
 log = logging.getLogger(__name__)
 
 
-class Adapter(Protocol):
-    """A chat platform: its ``platform`` name, the :class:`Notifier` the service calls,
-    and start/stop around the service's lifetime."""
-
-    platform: str
-
-    @property
-    def notifier(self) -> Notifier:
-        """What the service calls to show changes on this platform."""
-
-    async def start(self, host: Host) -> None:
-        """Connect and begin handling updates (returns once running): the ``host``
-        brings the service's entry point, the adapter's message rows and the process's
-        HTTP server."""
-
-    async def stop(self) -> None:
-        """Stop taking updates, let running handlers finish, disconnect."""
+Adapter = FrontEnd
+"""A chat platform's front end (Telegram, Discord): a :class:`bot.ports.frontend.FrontEnd`."""
 
 
 #: platform -> (settings attribute holding its token, module with ``create_adapter``).
@@ -189,83 +173,57 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
     :class:`NoPlatform` when every configured platform refused the bot. ``freeze_heap``
     (``rummy-bot run``, the process is the bot's own): the start-up heap is frozen once
     the pool, the service and the adapters exist
-    (:func:`bot.service.collector.freeze_start_up`)."""
+    (:func:`bot.service.collector.freeze_start_up`).
+
+    Every resource is entered into one :class:`contextlib.AsyncExitStack`, so whatever
+    was started is stopped in reverse order, also when a later start fails: the chat
+    front ends, the service's background loop, the change feed, the web table, the HTTP
+    server, the engine pool, the worker's name, the database, the signal handlers."""
     stop = stop or asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        # not on Windows (NotImplementedError) nor outside the main thread (RuntimeError,
-        # e.g. tests): then the caller stops the bot by setting ``stop``
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
-    db, repo = await open_storage(settings)
-    name: RoleLock | None = None
-    if settings.worker_id:  # the name is a role: one live worker per name
-        try:
-            name = await repo.take_role(f"worker:{settings.worker_id}")
-        except BaseException:
-            await db.close()
-            raise
-        if name is None:
-            await db.close()
-            raise WorkerNameTaken(settings.worker_id)
-    pool = WorkerPool(settings.engine_workers, warm_up=engine_work.warm_up)
-    try:
-        await pool.start()
-    except BaseException:
-        await pool.close()
-        await db.close()
-        raise
-    log.info("engine pool: %d worker processes, %.1f s budget per call", pool.size,
-             settings.engine_budget)
-    chosen = adapters if adapters is not None else create_adapters(settings)
+    chats = adapters if adapters is not None else create_adapters(settings)
     web_config = WebConfig.from_settings(settings)
-    web = None if web_config is None else WebFrontEnd(web_config)
-    service = GameService(repo, {a.platform: a.notifier for a in chosen},
-                          defaults=TableSettings(timer=settings.default_timer),
-                          default_locale=settings.default_locale, compute=pool,
-                          budget=settings.engine_budget, worker_id=settings.worker_id,
-                          clock=storage_clock(db),
-                          guide=settings.first_game_guide)
-    if web is not None:  # the web table shows the tables of every platform
-        service.publisher.everywhere.append(web.notifier)
-    http = HttpServer("0.0.0.0", http_port()) if needs_http(settings) else None
-    # one LISTEN connection for the web table's pages and the chats this worker shows
-    feed = PostgresChangeFeed(settings.database_url) if settings.database_url else None
-    try:
-        if http is not None:
-            await http.start()
-        if web is not None:
-            assert http is not None
-            await web.start(service.entry, http,
-                            None if feed is None else feed.subscription())
-    except OSError:
-        if http is not None:
-            await http.stop()
-        await pool.close()
-        await db.close()
-        raise
-    # Changes other workers commit reach the chats this worker shows (bot.service.delivery).
-    showing = None if feed is None else feed.subscription()
-    if showing is not None:
-        try:
-            await showing.start(service.delivery.changed)
-        except (OSError, asyncpg.PostgresError) as error:  # the sweep shows them meanwhile
-            log.warning("change feed for the chats not started (%s); changes other "
-                        "workers commit are shown by the sweep", error)
-            showing = None
-    host = replace(service.host(http), web=None if web_config is None else web_config.links())
-    if freeze_heap:
-        log.info("start-up heap frozen: %d objects", freeze_start_up())
+    webs: list[FrontEnd] = [] if web_config is None else [WebFrontEnd(web_config)]
+    async with contextlib.AsyncExitStack() as stack:
+        stack.enter_context(_signals(stop))
+        db, repo = await open_storage(settings)
+        stack.push_async_callback(db.close)
+        await stack.enter_async_context(_worker_name(repo.take_role, settings.worker_id, stop))
+        pool = await stack.enter_async_context(_engine_pool(settings))
+        service = GameService(repo, {}, defaults=TableSettings(timer=settings.default_timer),
+                              default_locale=settings.default_locale, compute=pool,
+                              budget=settings.engine_budget, worker_id=settings.worker_id,
+                              clock=storage_clock(db), guide=settings.first_game_guide)
+        for front_end in (*chats, *webs):
+            service.register(front_end.platform, front_end.notifier, front_end.every_platform)
+        http = await stack.enter_async_context(_http_server(settings))
+        # one LISTEN connection for the web table's pages and the chats this worker shows
+        feed = PostgresChangeFeed(settings.database_url) if settings.database_url else None
+        host = replace(service.host(http), web=None if web_config is None else web_config.links())
+        for web in webs:
+            await web.start(replace(host, feed=None if feed is None else feed.subscription()))
+            stack.push_async_callback(web.stop)
+        await stack.enter_async_context(_showing(feed, service))
+        if freeze_heap:
+            log.info("start-up heap frozen: %d objects", freeze_start_up())
+        background = asyncio.create_task(service.run(stop), name="automatic steps")
+        stack.push_async_callback(_finished, background)
+        stack.callback(stop.set)
+        await _run_chats(chats, host, stop, stack)
+
+
+async def _run_chats(chats: list[Adapter], host: Host, stop: asyncio.Event,
+                     stack: contextlib.AsyncExitStack) -> None:
+    """Start the chat front ends (each tried again while unreachable) and run until
+    ``stop``; each one started is stopped when ``stack`` closes. Raises
+    :class:`NoPlatform` when every one refused the bot."""
     started: list[Adapter] = []
     refused: list[Adapter] = []
-    background = asyncio.create_task(service.run(stop))
-    naming = None if name is None or not settings.worker_id else asyncio.create_task(
-        _keep_name(repo.take_role, settings.worker_id, name, stop), name="worker name")
+    stack.push_async_callback(_stop_all, started)
     starting = [asyncio.create_task(_keep_starting(adapter, host, stop, started, refused))
-                for adapter in chosen]
+                for adapter in chats]
     try:
         await asyncio.gather(*starting)
-        if chosen and len(refused) == len(chosen):
+        if chats and len(refused) == len(chats):
             raise NoPlatform([a.platform for a in refused])
         await stop.wait()
     finally:
@@ -273,26 +231,105 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
         for task in starting:
             task.cancel()
         await asyncio.gather(*starting, return_exceptions=True)
-        for adapter in reversed(started):
-            try:
-                await adapter.stop()
-            except Exception:
-                log.exception("stopping %s failed", adapter.platform)
-        await background
-        if showing is not None:
-            await showing.stop()
-        if web is not None:
-            await web.stop()
-        if http is not None:
-            await http.stop()
-        await pool.close()
-        taken = None
-        if naming is not None:
-            naming.cancel()
-            [taken] = await asyncio.gather(naming, return_exceptions=True)
-        await db.close()
+
+
+async def _finished(task: asyncio.Task[None]) -> None:
+    """Wait for ``task`` (the service's background loop, told to stop)."""
+    await task
+
+
+async def _stop_all(started: list[Adapter]) -> None:
+    """Stop the started front ends, the last started first; a failure is logged."""
+    for adapter in reversed(started):
+        try:
+            await adapter.stop()
+        except Exception:
+            log.exception("stopping %s failed", adapter.platform)
+
+
+@contextlib.contextmanager
+def _signals(stop: asyncio.Event) -> Iterator[None]:
+    """SIGTERM and SIGINT set ``stop`` while the bot runs (not on Windows, nor outside the
+    main thread, e.g. in tests: then the caller stops the bot by setting ``stop``)."""
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    try:
+        yield
+    finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.remove_signal_handler(sig)
-    if isinstance(taken, WorkerNameTaken):
-        raise taken
+
+
+@contextlib.asynccontextmanager
+async def _worker_name(take_role: Callable[[str], Awaitable[RoleLock | None]],
+                       worker_id: str | None, stop: asyncio.Event) -> AsyncIterator[None]:
+    """With a ``WORKER_ID``, hold that name (a role: one live worker per name) while the
+    bot runs (:func:`_keep_name`). Raises :class:`WorkerNameTaken` at once when another
+    live worker holds it, and on leaving when another took it meanwhile."""
+    if not worker_id:
+        yield
+        return
+    name = await take_role(f"worker:{worker_id}")
+    if name is None:
+        raise WorkerNameTaken(worker_id)
+    naming = asyncio.create_task(_keep_name(take_role, worker_id, name, stop),
+                                 name="worker name")
+    try:
+        yield
+    finally:
+        naming.cancel()
+        [taken] = await asyncio.gather(naming, return_exceptions=True)
+        if isinstance(taken, WorkerNameTaken):
+            raise taken
+
+
+@contextlib.asynccontextmanager
+async def _engine_pool(settings: Settings) -> AsyncIterator[WorkerPool]:
+    """The engine's worker processes, closed on leaving (also when starting failed)."""
+    pool = WorkerPool(settings.engine_workers, warm_up=engine_work.warm_up)
+    try:
+        await pool.start()
+        log.info("engine pool: %d worker processes, %.1f s budget per call", pool.size,
+                 settings.engine_budget)
+        yield pool
+    finally:
+        await pool.close()
+
+
+@contextlib.asynccontextmanager
+async def _http_server(settings: Settings) -> AsyncIterator[HttpServer | None]:
+    """The process's one HTTP server when it serves anything (:func:`needs_http`), else
+    ``None``; stopped on leaving. Raises :class:`OSError` when its port is taken."""
+    if not needs_http(settings):
+        yield None
+        return
+    http = HttpServer("0.0.0.0", http_port())
+    try:
+        await http.start()
+        yield http
+    finally:
+        await http.stop()
+
+
+@contextlib.asynccontextmanager
+async def _showing(feed: PostgresChangeFeed | None, service: GameService
+                   ) -> AsyncIterator[None]:
+    """Changes other workers commit reach the chats this worker shows
+    (:mod:`bot.service.delivery`) through ``feed``; without it (one process), or when it
+    cannot start, the delivery's sweep shows them."""
+    showing = None if feed is None else feed.subscription()
+    if showing is not None:
+        try:
+            await showing.start(service.delivery.changed)
+        except (OSError, asyncpg.PostgresError) as error:
+            log.warning("change feed for the chats not started (%s); changes other "
+                        "workers commit are shown by the sweep", error)
+            showing = None
+    try:
+        yield
+    finally:
+        if showing is not None:
+            await showing.stop()

@@ -209,6 +209,7 @@ class DiscordAdapter:
     """
 
     platform = "discord"
+    every_platform = False
 
     def __init__(self, settings: Settings, *, guild_ready_timeout: float = 2.0,
                  defer_after: float = DEFER_AFTER) -> None:

@@ -71,7 +71,29 @@ from bot.i18n import _, use_locale
 from bot.interaction.commands import parse
 from bot.ports.entry import Entry
 from bot.ports.hand import HandModel, SortMode
-from bot.ports.intents import Answer, Command, Intent, Outcome, Selection
+from bot.ports.intents import (
+    AddAI,
+    Answer,
+    Back,
+    Cancel,
+    Configure,
+    Hint,
+    InChat,
+    Intent,
+    Join,
+    Leave,
+    Move,
+    Outcome,
+    PressOffer,
+    RemoveAI,
+    Request,
+    Select,
+    Selection,
+    ShowHand,
+    Sort,
+    Start,
+    Top,
+)
 from bot.ports.model import ChatKey, UserRef
 
 log = logging.getLogger(__name__)
@@ -83,14 +105,16 @@ ORIGIN = PLATFORM
 (:attr:`bot.ports.intents.Intent.origin`)."""
 
 #: Slash commands whose answer the whole channel sees.
-PUBLIC = {"top"}
+PUBLIC = (Top,)
 
-#: Public table buttons that are table verbs of the chat language.
-LOBBY_VERBS = frozenset({"join", "leave", "addbot", "start"})
+#: Public table buttons that are table requests of the chat language.
+LOBBY_REQUESTS: dict[str, Request] = {"join": Join(), "leave": Leave(), "addbot": AddAI(),
+                                      "start": Start()}
 
-#: Hand message controls that only show the hand another way -> the screen verb.
-SCREEN_CONTROLS = {"c0": "select", "c1": "select", "refresh": "select", "clear": "select",
-                   "sort": "sort", "hint": "hint"}
+#: Hand message controls that only show the hand another way -> the screen request.
+SCREEN_CONTROLS: dict[str, Request] = {
+    "c0": Select(), "c1": Select(), "refresh": Select(), "clear": Select(), "sort": Sort(),
+    "hint": Hint()}
 
 #: The code of the entry point's flow-control refusal (over the rate limits).
 TOO_FAST = "too_fast"
@@ -188,11 +212,13 @@ class Flows:
     # --- intents ---------------------------------------------------------------------------
 
     @staticmethod
-    def intent(interaction: discord.Interaction[Any], command: Command, *,
+    def intent(interaction: discord.Interaction[Any], request: Request, *,
                table_id: int | None = None, version: int | None = None,
                selection: Selection | None = None, origin: str | None = None) -> Intent:
-        """The intent of ``interaction``: who, where, the update key, admin rights."""
-        return Intent(command, user_ref(interaction), chat_key(interaction), table_id=table_id,
+        """The intent of ``interaction``: who, where (the channel's table; with
+        ``table_id``, a control's table, which must be the channel's), the update key,
+        admin rights."""
+        return Intent(request, user_ref(interaction), InChat(chat_key(interaction), table_id),
                       version=version, selection=selection,
                       update_key=f"discord:{interaction.id}", is_admin=is_admin(interaction),
                       origin=origin)
@@ -240,19 +266,19 @@ class Flows:
             await self._hand_click(interaction, control, values)
             return
         action = control.action
-        if action in LOBBY_VERBS:
+        if action in LOBBY_REQUESTS:
             await self._table_button(interaction, control, self.intent(
-                interaction, Command(action), table_id=control.table))
+                interaction, LOBBY_REQUESTS[action], table_id=control.table))
         elif action == "hand":
             await self._new_hand(interaction, self.intent(
-                interaction, Command("hand"), table_id=control.table), control)
+                interaction, ShowHand(), table_id=control.table), control)
         elif action in ("draw", "take"):
             await self._new_hand(interaction, self.intent(
-                interaction, Command("move", (action,)), table_id=control.table,
+                interaction, Move((action,)), table_id=control.table,
                 origin=ORIGIN), control)
         elif action == "next" or action.startswith("v."):
             await self._table_button(interaction, control, self.intent(
-                interaction, Command("move", (action.removeprefix("v."),)),
+                interaction, Move((action.removeprefix("v."),)),
                 table_id=control.table, version=control.version))
         elif action == ACTIVITY and self.activity:
             await self._launch_activity(interaction)
@@ -336,17 +362,17 @@ class Flows:
             state = HandState.decode(control.state)
         except ValueError:
             return self._unlisted(interaction, control, SortMode.SUIT)
-        verb = SCREEN_CONTROLS.get(control.action)
-        if verb is not None:
+        request = SCREEN_CONTROLS.get(control.action)
+        if request is not None:
             if control.action in ("c0", "c1"):
                 state = picked(state, int(control.action[1]), values)
-            return self.intent(interaction, Command(verb), table_id=control.table,
+            return self.intent(interaction, request, table_id=control.table,
                                version=control.version, selection=state.selection(),
                                origin=ORIGIN)
         number = offer_number(control.action, values)
         if number is None or not listed(interaction, values):
             return self._unlisted(interaction, control, state.sort)
-        return self.intent(interaction, Command("offer"), table_id=control.table,
+        return self.intent(interaction, PressOffer(), table_id=control.table,
                            version=control.version, selection=state.selection(number),
                            origin=ORIGIN)
 
@@ -354,7 +380,7 @@ class Flows:
                   sort: SortMode) -> Intent:
         """A hand control that names no offer its screen listed: an offer of no number,
         which the entry point refuses (``unknown_offer``) with the fresh hand."""
-        return self.intent(interaction, Command("offer"), table_id=control.table,
+        return self.intent(interaction, PressOffer(), table_id=control.table,
                            version=control.version, selection=Selection(sort=sort),
                            origin=ORIGIN)
 
@@ -415,8 +441,8 @@ class Flows:
         """A slash command that is a chat command line (``join``, ``set timer=2m``, ...):
         the reply goes to the user privately, or to the channel when it is public (and
         not ``private``)."""
-        command = parse(text)
-        public = command.verb in PUBLIC and not private
+        request = parse(text)
+        public = isinstance(request, PUBLIC) and not private
 
         async def answer(outcome: Outcome) -> None:
             reply = outcome.reply
@@ -427,9 +453,9 @@ class Flows:
                     await send_message(interaction, piece,
                                        ephemeral=reply.private or not public)
             else:
-                await send_message(interaction, _done_text(command.verb))
+                await send_message(interaction, _done_text(request))
 
-        await self._handle(interaction, self.intent(interaction, command), answer,
+        await self._handle(interaction, self.intent(interaction, request), answer,
                            ephemeral=not public)
 
     async def slash_new(self, interaction: discord.Interaction[Any], text: str) -> None:
@@ -451,17 +477,17 @@ class Flows:
 
     async def slash_hand(self, interaction: discord.Interaction[Any]) -> None:
         """``/rummy hand``: the private hand message."""
-        await self._new_hand(interaction, self.intent(interaction, Command("hand")))
+        await self._new_hand(interaction, self.intent(interaction, ShowHand()))
 
     async def slash_play(self, interaction: discord.Interaction[Any], text: str) -> None:
         """``/rummy play``: one line of the chat command language (see the module
         docstring); the answer is private."""
-        command = parse(text)
-        if command.verb == "move":
-            await self._new_hand(interaction, self.intent(interaction, command, origin=ORIGIN),
+        request = parse(text)
+        if isinstance(request, Move):
+            await self._new_hand(interaction, self.intent(interaction, request, origin=ORIGIN),
                                  typed=" ".join(text.split()))
-        elif command.verb == "hand":
-            await self._new_hand(interaction, self.intent(interaction, command))
+        elif isinstance(request, ShowHand):
+            await self._new_hand(interaction, self.intent(interaction, request))
         else:
             await self.slash_text(interaction, text, private=True)
 
@@ -471,7 +497,7 @@ def _hand_note(intent: Intent, outcome: Outcome) -> str | None:
     reply = outcome.reply
     if outcome.ok:
         return reply.text
-    if reply.code == "stale_control" and intent.command.verb != "offer":
+    if reply.code == "stale_control" and not isinstance(intent.request, PressOffer):
         return _("Your hand has changed; here it is again.")
     if reply.code in ("stale_control", "unknown_offer"):
         return reply.text
@@ -486,15 +512,22 @@ async def _apologise(interaction: discord.Interaction[Any]) -> None:
         log.info("could not tell the user about the failure")
 
 
-def _done_text(verb: str) -> str:
-    texts = {
-        "join": _("You joined the table."),
-        "leave": _("You left the table."),
-        "addbot": _("An AI player joined the table."),
-        "removebot": _("The AI player left the table."),
-        "start": _("The game has started."),
-        "cancel": _("The game was cancelled."),
-        "set": _("The settings were changed."),
-        "back": _("You play your seat again."),
-    }
-    return texts.get(verb, _("Done."))
+def _done_text(request: Request) -> str:
+    match request:
+        case Join():
+            return _("You joined the table.")
+        case Leave():
+            return _("You left the table.")
+        case AddAI():
+            return _("An AI player joined the table.")
+        case RemoveAI():
+            return _("The AI player left the table.")
+        case Start():
+            return _("The game has started.")
+        case Cancel():
+            return _("The game was cancelled.")
+        case Configure():
+            return _("The settings were changed.")
+        case Back():
+            return _("You play your seat again.")
+    return _("Done.")

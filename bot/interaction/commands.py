@@ -1,7 +1,7 @@
 """The chat command language of every front end: a typed line, a slash command, a
-terminal line all become a :class:`bot.ports.intents.Command` (verb + words) through
-:func:`parse`; the registry :data:`VERBS` holds each table verb's aliases in English and
-German, its syntax and its help text. The service carries commands out
+terminal line all become one :data:`bot.ports.intents.Request` through :func:`parse`
+(:func:`request_of` for a verb and its words); the registry :data:`VERBS` holds each table
+verb's aliases in English and German, its syntax and its help text. The service carries commands out
 (:mod:`bot.service.verbs`).
 
 Table verbs: ``new [variant] [preset] [option=value ...]``, ``join``, ``leave``,
@@ -17,7 +17,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.i18n import N_
-from bot.ports.intents import Command
+from bot.ports.intents import (
+    AddAI,
+    Back,
+    Cancel,
+    Configure,
+    Export,
+    Help,
+    Join,
+    Leave,
+    Move,
+    OpenTable,
+    RemoveAI,
+    Request,
+    Rules,
+    SetLanguage,
+    ShowHand,
+    Start,
+    Stats,
+    TooLong,
+    Top,
+    Unknown,
+)
 from engine.errors import CommandError
 from engine.rules import make_rules
 from engine.variants import VARIANTS
@@ -29,15 +50,14 @@ __all__ = [
     "RULES_TOPICS",
     "TABLE_HELP",
     "TABLE_VERBS",
-    "TOO_LONG",
     "VERBS",
-    "Command",
     "CommandTooLong",
     "NotNameValue",
     "NotSeatNumber",
     "Verb",
     "pairs",
     "parse",
+    "request_of",
     "seat_number",
     "split_new_args",
 ]
@@ -146,40 +166,80 @@ VERBS: dict[str, Verb] = {v.name: v for v in (
 MOVE = Verb("move", (), "draw | take | meld 7h 8h 9h | ...", N_("A move of the game"))
 """Every line that is no table verb: a game command (:mod:`engine.commands`)."""
 
-TOO_LONG = "too_long"
-"""The verb of a line longer than :data:`MAX_COMMAND` characters (refused, unread)."""
-
 TABLE_VERBS: dict[str, str] = {word: verb.name for verb in VERBS.values()
                                for word in (verb.name, *verb.aliases)}
 """Every word (name or alias) of a table verb -> its name."""
 
 
-def parse(text: str) -> Command:
-    """The command of a typed line (``/join@RummyBot``, ``!addbot hard``, ``meld 7h 8h 9h``):
-    a table verb with its words, else ``move`` with the whole line; a line longer than
-    :data:`MAX_COMMAND` is ``Command(TOO_LONG)`` (the service refuses it with
-    :class:`CommandTooLong`); an empty line is ``Command("")``."""
+def parse(text: str) -> Request:
+    """The request of a typed line (``/join@RummyBot``, ``!addbot hard``, ``meld 7h 8h 9h``):
+    a table verb with its words, else a :class:`~bot.ports.intents.Move` of the whole line;
+    a line longer than :data:`MAX_COMMAND` is :class:`~bot.ports.intents.TooLong` (the
+    service refuses it with :class:`CommandTooLong`); an empty line is
+    ``Unknown("")``."""
     if len(text) > MAX_COMMAND:
-        return Command(TOO_LONG)
+        return TooLong()
     body = text.strip()
     if body[:1] in ("/", "!"):
         body = body[1:]
     words = body.split()
     if not words:
-        return Command("")
+        return Unknown("")
     head = words[0].split("@", 1)[0].lower()  # Telegram: /join@RummyBot
     verb = TABLE_VERBS.get(head)
     if verb is None:
-        return Command(MOVE.name, (head, *words[1:]))
-    return Command(verb, tuple(words[1:]))
+        return Move((head, *words[1:]))
+    return request_of(verb, words[1:])
 
 
-def seat_number(args: Sequence[str]) -> int | None:
+def request_of(verb: str, words: Sequence[str] = ()) -> Request:
+    """The request of the table verb ``verb`` (a name of :data:`VERBS`, or ``move``) with
+    its ``words``; any other verb is :class:`~bot.ports.intents.Unknown`."""
+    words = tuple(words)
+    first = words[0] if words else None
+    match verb:
+        case "new":
+            return OpenTable(words)
+        case "join":
+            return Join()
+        case "leave":
+            return Leave()
+        case "addbot":
+            return AddAI(first)
+        case "removebot":
+            return RemoveAI(first)
+        case "set":
+            return Configure(words)
+        case "start":
+            return Start()
+        case "cancel":
+            return Cancel()
+        case "back":
+            return Back()
+        case "lang":
+            return SetLanguage(first)
+        case "stats":
+            return Stats()
+        case "top":
+            return Top()
+        case "export":
+            return Export()
+        case "hand":
+            return ShowHand(first is not None and first.lower() in ("melds", "grouped"))
+        case "rules":
+            return Rules(first)
+        case "help":
+            return Help(first)
+        case "move":
+            return Move(words)
+    return Unknown(verb)
+
+
+def seat_number(word: str | None) -> int | None:
     """The seat number ``removebot`` names (``None``: the last AI seat). Raises
     :class:`NotSeatNumber`."""
-    if not args:
+    if word is None:
         return None
-    word = args[0]
     # ASCII digits only: "²".isdigit() is True, yet int("²") fails; seats are small numbers
     if not (word.isascii() and word.isdigit()) or len(word) > 9:
         raise NotSeatNumber(word=word)

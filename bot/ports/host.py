@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from bot.http import HttpServer
 from bot.ports.entry import Entry
+from bot.ports.feed import ChangeFeed
 from bot.ports.message_store import DiscordMessageStore, TelegramMessageStore
 from bot.ports.roles import RoleTaker, hold_forever
 from bot.ports.web_links import WebLinks
@@ -27,7 +28,9 @@ class Host:
     :data:`bot.ports.roles.RoleTaker` (granted for good by default: one process);
     ``web``: where the web table is (``None``: off, no web buttons); ``now``: the
     service's clock, Unix seconds (with several workers on PostgreSQL the database's, so
-    times a front end stores mean the same to every worker; the wall clock by default)."""
+    times a front end stores mean the same to every worker; the wall clock by default);
+    ``feed``: the changes other workers commit, for a front end that keeps screens open
+    (the web table; ``None``: one process, or a front end that needs none)."""
 
     entry: Entry
     telegram_messages: TelegramMessageStore
@@ -36,3 +39,4 @@ class Host:
     take_role: RoleTaker = hold_forever
     web: WebLinks | None = None
     now: Callable[[], float] = time.time
+    feed: ChangeFeed | None = None

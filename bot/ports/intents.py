@@ -6,43 +6,298 @@ Discord component, slash command or text; a terminal line; a web page's message)
 :class:`Intent` and does nothing else with it; the service answers with one
 :class:`Outcome`.
 
-Verbs of a :class:`Command`:
+An intent's :attr:`Intent.request` is one of the closed union :data:`Request` of frozen
+records, and its :attr:`Intent.at` one of the closed union :data:`Address`; the service
+dispatches both with ``match`` and :func:`typing.assert_never`, so a new kind of request
+that is not handled everywhere fails the type check (mypy) instead of a chat.
 
-- the table verbs of the chat command language (:data:`bot.interaction.commands.VERBS`:
-  ``new``, ``join``, ``leave``, ``addbot``, ``removebot``, ``set``, ``start``, ``cancel``,
-  ``back``, ``lang``, ``stats``, ``top``, ``export``, ``hand``, ``rules``, ``help``);
-- ``move``: a game move, typed (``args``: the words of :mod:`engine.commands`) or named
-  by a control (``action``: the engine action; its seat is replaced by the person's);
-- the hand screen's own verbs (:data:`SCREEN_VERBS`), which need a :class:`Selection`:
-  ``select`` (show this selection), ``sort`` (the next order, or ``args[0]``: ``suit``,
-  ``rank``, ``melds``), ``hint`` (select the suggested move's cards), ``offer`` (carry out
-  the offer ``selection.offer`` of the hand model drawn for that selection).
+- the table requests of the chat command language (:data:`bot.interaction.commands.VERBS`):
+  :class:`OpenTable` (``new``), :class:`Join`, :class:`Leave`, :class:`AddAI` (``addbot``),
+  :class:`RemoveAI` (``removebot``), :class:`Configure` (``set``), :class:`Start`,
+  :class:`Cancel`, :class:`Back`, :class:`SetLanguage` (``lang``), :class:`Stats`,
+  :class:`Top`, :class:`Export`, :class:`ShowHand` (``hand``), :class:`Rules`,
+  :class:`Help`;
+- :class:`Move`: a game move, typed (``words`` of :mod:`engine.commands`) or named by a
+  control (``action``: the engine action; its seat is replaced by the person's);
+- the hand screen's own requests, which need a :class:`Selection`: :class:`Select` (show
+  this selection), :class:`Sort` (the next order, or the order ``word`` names),
+  :class:`Hint` (select the suggested move's cards), :class:`PressOffer` (carry out the
+  offer ``selection.offer`` of the hand model drawn for that selection);
+- what no front end can carry out: :class:`Unknown` (a word that is no verb, or an empty
+  line) and :class:`TooLong` (a line over the length limit, refused unread).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from bot.ports.hand import HandModel, SortMode
 from bot.ports.model import ChatKey, TableInfo, UserRef
 from bot.ports.screens import TableUpdate
 from engine.errors import EngineError
 
-__all__ = ["SCREEN_VERBS", "Answer", "Command", "Intent", "Outcome", "Reply", "Selection"]
+__all__ = [
+    "AddAI",
+    "Address",
+    "Answer",
+    "AtTable",
+    "Back",
+    "Cancel",
+    "Configure",
+    "Export",
+    "Help",
+    "Hint",
+    "InChat",
+    "Intent",
+    "Join",
+    "Leave",
+    "Mine",
+    "Move",
+    "OpenTable",
+    "Outcome",
+    "PressOffer",
+    "RemoveAI",
+    "Reply",
+    "Request",
+    "Rules",
+    "Select",
+    "Selection",
+    "SetLanguage",
+    "ShowHand",
+    "Sort",
+    "Start",
+    "Stats",
+    "TooLong",
+    "Top",
+    "Unknown",
+]
 
-SCREEN_VERBS = frozenset({"select", "sort", "hint", "offer"})
-"""Verbs of the hand screen's controls (they carry a :class:`Selection`)."""
+
+# --- the requests ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class Command:
-    """One request of a person: the canonical ``verb``, its words ``args`` and, from a
-    control, the engine ``action`` it stands for."""
+class OpenTable:
+    """``new [variant] [preset] [option=value ...]``: open a lobby in the chat; ``words``
+    as typed (the service reads them and refuses unknown ones)."""
 
-    verb: str
-    args: tuple[str, ...] = ()
+    verb: ClassVar[str] = "new"
+    words: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """``join``: take a seat at the lobby."""
+
+    verb: ClassVar[str] = "join"
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """``leave``: give up one's seat (a running game: the AI plays it)."""
+
+    verb: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True, slots=True)
+class AddAI:
+    """``addbot [level]``: the host adds an AI seat of ``level`` (``None``: the default
+    level; an unknown word is refused by the service)."""
+
+    verb: ClassVar[str] = "addbot"
+    level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveAI:
+    """``removebot [seat]``: the host removes the AI seat ``word`` numbers (``None``: the
+    last one)."""
+
+    verb: ClassVar[str] = "removebot"
+    word: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Configure:
+    """``set name=value ...``: the host changes the lobby's options (``words`` as typed;
+    none: the settings are shown)."""
+
+    verb: ClassVar[str] = "set"
+    words: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """``start``: the host deals the first hand."""
+
+    verb: ClassVar[str] = "start"
+
+
+@dataclass(frozen=True, slots=True)
+class Cancel:
+    """``cancel``: the host (or a chat admin) ends the table."""
+
+    verb: ClassVar[str] = "cancel"
+
+
+@dataclass(frozen=True, slots=True)
+class Back:
+    """``back``: play one's seat again after the AI took it over."""
+
+    verb: ClassVar[str] = "back"
+
+
+@dataclass(frozen=True, slots=True)
+class SetLanguage:
+    """``lang [en|de|auto]``: the person's language (``None`` or ``auto``: their app's)."""
+
+    verb: ClassVar[str] = "lang"
+    word: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """``stats``: the person's games and wins."""
+
+    verb: ClassVar[str] = "stats"
+
+
+@dataclass(frozen=True, slots=True)
+class Top:
+    """``top``: the chat's best players."""
+
+    verb: ClassVar[str] = "top"
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """``export``: the record of the chat's last finished game."""
+
+    verb: ClassVar[str] = "export"
+
+
+@dataclass(frozen=True, slots=True)
+class ShowHand:
+    """``hand [melds]``: the person's hand, privately (``grouped``: with its best melds)."""
+
+    verb: ClassVar[str] = "hand"
+    grouped: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """``rules [topic]``: how the table's variant is played (``topic``: one part, or
+    ``options``)."""
+
+    verb: ClassVar[str] = "rules"
+    topic: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Help:
+    """``help [command]``: how to play with this bot."""
+
+    verb: ClassVar[str] = "help"
+    topic: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A game move: typed (``words``: a line of :mod:`engine.commands`, ``draw``,
+    ``meld 7h 8h 9h``) or named by a control (``action``: the engine action; its seat is
+    replaced by the presser's)."""
+
+    verb: ClassVar[str] = "move"
+    words: tuple[str, ...] = ()
     action: object | None = field(default=None, compare=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Select:
+    """The hand screen for the intent's :class:`Selection` (a card toggled, cleared, the
+    pile screen): changes no table."""
+
+    verb: ClassVar[str] = "select"
+
+
+@dataclass(frozen=True, slots=True)
+class Sort:
+    """The hand in the next order, or the order ``word`` names (``suit``, ``rank``,
+    ``melds``; German ``farbe``, ``rang``, ``meldungen``); the selection is kept."""
+
+    verb: ClassVar[str] = "sort"
+    word: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """Select the cards of the suggested move and say it."""
+
+    verb: ClassVar[str] = "hint"
+
+
+@dataclass(frozen=True, slots=True)
+class PressOffer:
+    """Carry out the offer ``selection.offer`` of the hand model drawn for the intent's
+    :class:`Selection` at its ``version`` (resolved by the engine worker)."""
+
+    verb: ClassVar[str] = "offer"
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    """A line whose first ``word`` is no verb of this front end (``""``: an empty line)."""
+
+    verb: ClassVar[str] = "unknown"
+    word: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TooLong:
+    """A line longer than the limit (:data:`bot.interaction.commands.MAX_COMMAND`): refused
+    unread."""
+
+    verb: ClassVar[str] = "too_long"
+
+
+Request = (OpenTable | Join | Leave | AddAI | RemoveAI | Configure | Start | Cancel | Back
+           | SetLanguage | Stats | Top | Export | ShowHand | Rules | Help | Move | Select
+           | Sort | Hint | PressOffer | Unknown | TooLong)
+"""Everything a person can ask of the service (a closed union: see the module docstring)."""
+
+
+# --- where a request is meant -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class InChat:
+    """The table of the chat ``key`` (a group, channel, thread or the terminal); with
+    ``table_id`` (a control's table), that table, which must be this chat's."""
+
+    key: ChatKey
+    table_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AtTable:
+    """Table ``table_id``, wherever it is played: a private chat's control, a deep link,
+    a web page."""
+
+    table_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Mine:
+    """One of the person's own tables (a line typed in a private chat): the one
+    ``table_id`` names, else their newest (a running game before a lobby)."""
+
+    table_id: int | None = None
+
+
+Address = InChat | AtTable | Mine
+"""Where an intent is meant (a closed union: see the module docstring)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,27 +317,35 @@ class Selection:
 class Intent:
     """One input of a person, decoded by a front end.
 
-    ``user``: who (with the platform's language tag); ``key``: the chat the input came
-    from (a group, channel or the terminal); without it, the table ``table_id`` names (a
-    private chat's control or deep link, a web page), else the person's newest table.
-    ``version``: the game state's version (:attr:`engine.views.PublicView.version`) the
-    control was drawn for (a move from an old screen is refused and answered with the
-    fresh one); ``selection``: the hand screen it was drawn for. ``update_key``: the
-    platform update's idempotency key (a redelivered update changes nothing twice).
-    ``is_admin``: the person administers the chat (may cancel other people's games).
-    ``origin``: the front end that will draw the presser's screen from the outcome
-    (``telegram``, ``discord``, ``terminal``, ``web:<page>``), so its notifier does not
-    draw it again; ``None``: the presser's screens are pushed like everyone else's."""
+    ``request``: what they ask (:data:`Request`); ``user``: who (with the platform's
+    language tag); ``at``: the table it is meant for (:data:`Address`). ``version``: the
+    game state's version (:attr:`engine.views.PublicView.version`) the control was drawn
+    for (a move from an old screen is refused and answered with the fresh one);
+    ``selection``: the hand screen it was drawn for. ``update_key``: the platform
+    update's idempotency key (a redelivered update changes nothing twice). ``is_admin``:
+    the person administers the chat (may cancel other people's games). ``origin``: the
+    front end that will draw the presser's screen from the outcome (``telegram``,
+    ``discord``, ``terminal``, ``web:<page>``), so its notifier does not draw it again;
+    ``None``: the presser's screens are pushed like everyone else's."""
 
-    command: Command
+    request: Request
     user: UserRef
-    key: ChatKey | None = None
-    table_id: int | None = None
+    at: Address = Mine()
     version: int | None = None
     selection: Selection | None = None
     update_key: str | None = None
     is_admin: bool = False
     origin: str | None = None
+
+    @property
+    def key(self) -> ChatKey | None:
+        """The chat the input came from (``None``: a private chat or a page)."""
+        return self.at.key if isinstance(self.at, InChat) else None
+
+    @property
+    def table_id(self) -> int | None:
+        """The table the input names (``None``: the chat's, or the person's newest)."""
+        return self.at.table_id
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,6 @@ from cachetools import LRUCache
 
 from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
-from bot.interaction.commands import MAX_COMMAND, TOO_LONG, CommandTooLong
 from bot.ports.intents import Answer, Intent, Outcome, Reply
 from bot.ports.model import ChatKey, TableInfo, UserRef
 from bot.ports.screens import SeatScreen, TableScreen
@@ -78,8 +77,6 @@ class EntryPoint:
             await self._remember(intent.user)
             handling = Handling(self.verbs, intent)
             try:
-                if intent.command.verb == TOO_LONG:
-                    raise CommandTooLong(limit=MAX_COMMAND)
                 outcome = await handling.run()
             except EngineError as error:
                 outcome = await handling.refusal(error)

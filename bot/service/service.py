@@ -116,6 +116,15 @@ class GameService:
         for part in (self.screens, self.lobby, self.play, self.queries, self.automatic):
             part.compute = compute
 
+    def register(self, platform: str, notifier: Notifier, every_platform: bool = False
+                 ) -> None:
+        """Show changes through ``notifier``: the tables of ``platform``'s chats, or with
+        ``every_platform`` those of every platform (the web table)."""
+        if every_platform:
+            self.publisher.everywhere.append(notifier)
+        else:
+            self.publisher.notifiers[platform] = notifier
+
     @property
     def notifiers(self) -> dict[str, Notifier]:
         """Platform name -> its notifier (adapters register theirs on start)."""

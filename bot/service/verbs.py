@@ -1,9 +1,11 @@
-"""What each verb of an :class:`~bot.ports.intents.Intent` does (:class:`Handling`, one per
-intent, run by :class:`bot.service.entry.EntryPoint`): the table verbs of the chat command
-language, game moves, and the hand screen's own verbs (select, sort, hint, offer).
+"""What each request of an :class:`~bot.ports.intents.Intent` does (:class:`Handling`, one
+per intent, run by :class:`bot.service.entry.EntryPoint`): the table requests of the chat
+command language, game moves, and the hand screen's own requests (select, sort, hint,
+offer). Requests and addresses are closed unions matched exhaustively
+(:func:`table_need`, :meth:`Handling.carry_out`, :meth:`Handling.find_table`).
 
 A handling finds its table once (:meth:`Handling.find_table`), the languages once
-(:meth:`Handling.languages`), runs the verb — a lobby step, a move or a question — and
+(:meth:`Handling.languages`), runs the request — a lobby step, a move or a question — and
 builds the :class:`~bot.ports.intents.Outcome`: the reply in the person's language, their
 hand model for the selection asked for, and the committed change's screens for everyone
 else (:meth:`bot.service.screens.Screens.update`).
@@ -13,24 +15,59 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import assert_never
 
 from cachetools import LRUCache
 
 from bot.i18n import _, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
 from bot.interaction.commands import (
+    MAX_COMMAND,
     RULES_HINT,
     RULES_TOPICS,
     TABLE_HELP,
+    CommandTooLong,
     pairs,
     seat_number,
     split_new_args,
 )
 from bot.interaction.hand import build_hand_model, hand_digest, mask_of, order_cards
 from bot.ports.hand import HandModel, SortMode
-from bot.ports.intents import Intent, Outcome, Reply, Selection
+from bot.ports.intents import (
+    AddAI,
+    AtTable,
+    Back,
+    Cancel,
+    Configure,
+    Export,
+    Help,
+    Hint,
+    InChat,
+    Intent,
+    Join,
+    Leave,
+    Mine,
+    Move,
+    OpenTable,
+    Outcome,
+    PressOffer,
+    RemoveAI,
+    Reply,
+    Request,
+    Rules,
+    Select,
+    Selection,
+    SetLanguage,
+    ShowHand,
+    Sort,
+    Start,
+    Stats,
+    TooLong,
+    Top,
+    Unknown,
+)
 from bot.ports.model import Status
 from bot.ports.screens import TableUpdate
 from bot.ports.table_rules import DEFAULT_LEVEL, table_rules
@@ -66,10 +103,31 @@ SORT_WORDS: dict[str, SortMode] = {
 }
 """``sort suit|rank|melds`` (German: farbe, rang, meldungen); ``sort`` alone cycles."""
 
-NO_TABLE = frozenset({"new", "lang", "stats", "top", "export"})
-"""Verbs that need no table of the chat."""
-ANY_TABLE = frozenset({"rules", "help"})
-"""Verbs that use the chat's table when there is one."""
+class Need(Enum):
+    """What a request needs of its table (:func:`table_need`)."""
+
+    NONE = "none"
+    """No table (it may have none: ``new``, ``lang``, ``stats``, ...)."""
+    ANY = "any"
+    """The table when there is one (``rules``, ``help``)."""
+    TABLE = "table"
+    """A table, else it is refused (:class:`NoTable`)."""
+
+
+def table_need(request: Request) -> Need:
+    """What ``request`` needs of its table."""
+    match request:
+        case OpenTable() | SetLanguage() | Stats() | Top() | Export() | Unknown() | TooLong():
+            return Need.NONE
+        case Rules() | Help():
+            return Need.ANY
+        case (Join() | Leave() | AddAI() | RemoveAI() | Configure() | Start() | Cancel()
+              | Back() | ShowHand() | Move() | Select() | Sort() | Hint() | PressOffer()):
+            return Need.TABLE
+        case _:
+            assert_never(request)
+
+
 STALE = (StaleControl, UnknownOffer)
 """Refusals that come with the fresh hand screen (the control was drawn for another)."""
 
@@ -93,9 +151,6 @@ class Verbs:
         default_factory=lambda: LRUCache(EXPLAINED))
 
 
-Handler = Callable[["Handling"], Awaitable[Outcome]]
-
-
 class Handling:
     """One intent being carried out (see the module docstring)."""
 
@@ -107,25 +162,18 @@ class Handling:
         self.locales: Locales | None = None
         self.locale = normalize_locale(intent.user.locale or verbs.default_locale)
 
-    @property
-    def args(self) -> tuple[str, ...]:
-        """The command's words."""
-        return self.intent.command.args
-
     # --- the flow ----------------------------------------------------------------------------
 
     async def run(self) -> Outcome:
-        """Find the table, the languages, run the verb."""
-        verb = self.intent.command.verb
-        handler = HANDLERS.get(verb)
-        if verb in NO_TABLE:
-            pass
-        elif verb in ANY_TABLE:
+        """Find the table, the languages, carry the request out."""
+        request = self.intent.request
+        need = table_need(request)
+        if need is Need.ANY:
             try:
                 self.table = await self.find_table()
             except (NoTable, NotYourTable):
                 self.table = None
-        elif handler is not None:
+        elif need is Need.TABLE:
             try:
                 self.table = await self.find_table()
             except NoTable:
@@ -137,36 +185,89 @@ class Handling:
                 return self.outcome(Reply(None))
         await self.languages()
         with use_locale(self.locale):
-            if handler is None:
+            return await self.carry_out(request)
+
+    async def carry_out(self, request: Request) -> Outcome:
+        """What ``request`` does, at the table found (see :func:`table_need`)."""
+        match request:
+            case OpenTable(words):
+                return await self.new(words)
+            case Join():
+                return await self.join()
+            case Leave():
+                return await self.leave()
+            case AddAI(level):
+                return await self.addbot(level)
+            case RemoveAI(word):
+                return await self.removebot(word)
+            case Configure(words):
+                return await self.set(words)
+            case Start():
+                return await self.start()
+            case Cancel():
+                return await self.cancel()
+            case Back():
+                return await self.back()
+            case SetLanguage(word):
+                return await self.lang(word)
+            case Stats():
+                return await self.stats()
+            case Top():
+                return await self.top()
+            case Export():
+                return await self.export()
+            case ShowHand(grouped):
+                return await self.hand(grouped)
+            case Rules(topic):
+                return await self.rules(topic)
+            case Help(topic):
+                return await self.help(topic)
+            case Move():
+                return await self.move(request)
+            case Select():
+                return await self.select()
+            case Sort(word):
+                return await self.sort(word)
+            case Hint():
+                return await self.hint()
+            case PressOffer():
+                return await self.offer()
+            case Unknown():
                 return self.outcome(Reply(_("Type help for the commands."), private=True,
                                           ok=False, code="unknown_verb"))
-            return await handler(self)
+            case TooLong():
+                raise CommandTooLong(limit=MAX_COMMAND)
+            case _:
+                assert_never(request)
 
     async def find_table(self) -> Table:
-        """The table the intent is for: the one its control names (``table_id``; in a
-        chat, it must be that chat's), else the chat's, else (a private chat) the
-        person's table it names or their newest one. Raises :class:`NoTable` /
+        """The table the intent's address names: a chat's (with a control's table id, that
+        table, which must be the chat's), a table by id, or one of the person's own (the
+        one it names, else their newest, a running game first). Raises :class:`NoTable` /
         :class:`NotYourTable`."""
-        intent = self.intent
-        if intent.table_id is not None and (intent.key is not None
-                                            or intent.command.verb == "join"
-                                            or intent.selection is not None
-                                            or intent.version is not None):
-            table = await self.v.changes.load(intent.table_id)
-            if intent.key is not None and table.key != intent.key:
-                raise NoTable()
-            return table
-        if intent.key is not None:
-            return await self.v.changes.load(intent.key)
-        tables = await self.v.changes.tables_of(self.user.key)
-        if intent.table_id is not None:
-            named = next((t for t in tables if t.id == intent.table_id), None)
-            if named is None:
-                raise NotYourTable(table=intent.table_id)
-            return named
-        if not tables:
-            raise NoTable()
-        return max(tables, key=lambda t: (t.status is Status.PLAYING, t.id))
+        at = self.intent.at
+        match at:
+            case InChat(key, table_id):
+                if table_id is None:
+                    return await self.v.changes.load(key)
+                table = await self.v.changes.load(table_id)
+                if table.key != key:
+                    raise NoTable()
+                return table
+            case AtTable(table_id):
+                return await self.v.changes.load(table_id)
+            case Mine(table_id):
+                tables = await self.v.changes.tables_of(self.user.key)
+                if table_id is not None:
+                    named = next((t for t in tables if t.id == table_id), None)
+                    if named is None:
+                        raise NotYourTable(table=table_id)
+                    return named
+                if not tables:
+                    raise NoTable()
+                return max(tables, key=lambda t: (t.status is Status.PLAYING, t.id))
+            case _:
+                assert_never(at)
 
     async def _applied(self) -> Table | None:
         """The table this intent's update was already applied to (a redelivery)."""
@@ -186,7 +287,7 @@ class Handling:
             await self.languages()
         with use_locale(self.locale):
             text = localize_error(error)
-            if self.intent.command.verb in ("move", "offer"):
+            if isinstance(self.intent.request, Move | PressOffer):
                 lesson = await self._lesson(error.code)
                 if lesson:
                     text = f"{text}\n{lesson}"
@@ -292,10 +393,10 @@ class Handling:
 
     # --- table verbs ---------------------------------------------------------------------
 
-    async def new(self) -> Outcome:
+    async def new(self, words: tuple[str, ...]) -> Outcome:
         if self.intent.key is None:
             raise NoTable()
-        variant, preset, options = split_new_args(self.args)
+        variant, preset, options = split_new_args(words)
         committed = await self.v.lobby.new_table(self.intent.key, self.user, variant, preset,
                                                  options)
         return await self.committed(committed, Reply(render_lobby(committed.table.info())))
@@ -308,19 +409,19 @@ class Handling:
         return await self.committed(await self.v.lobby.leave(
             self._where(), self.user, self.intent.update_key, self.table))
 
-    async def addbot(self) -> Outcome:
-        level = self.args[0] if self.args else DEFAULT_LEVEL
+    async def addbot(self, level: str | None) -> Outcome:
+        level = level or DEFAULT_LEVEL
         return await self.committed(await self.v.lobby.add_ai(
             self._where(), self.user, level, self.intent.update_key, self.table))
 
-    async def removebot(self) -> Outcome:
+    async def removebot(self, word: str | None) -> Outcome:
         return await self.committed(await self.v.lobby.remove_ai(
-            self._where(), self.user, seat_number(self.args), self.intent.update_key,
+            self._where(), self.user, seat_number(word), self.intent.update_key,
             self.table))
 
-    async def set(self) -> Outcome:
+    async def set(self, words: tuple[str, ...]) -> Outcome:
         return await self.committed(await self.v.lobby.configure(
-            self._where(), self.user, pairs("set", self.args), self.intent.update_key,
+            self._where(), self.user, pairs("set", words), self.intent.update_key,
             self.table))
 
     async def start(self) -> Outcome:
@@ -336,14 +437,14 @@ class Handling:
         return await self.committed(await self.v.play.back(
             self._where(), self.user, self.intent.update_key, self.table))
 
-    async def lang(self) -> Outcome:
-        if not self.args or self.args[0].lower() in ("auto", "platform"):
+    async def lang(self, word: str | None) -> Outcome:
+        if word is None or word.lower() in ("auto", "platform"):
             await self.v.queries.set_locale(self.user, None)
             self.locale = normalize_locale(self.user.locale or self.v.default_locale)
             with use_locale(self.locale):
                 return self.outcome(Reply(_("Language: from your app settings."),
                                           private=True))
-        word = self.args[0].lower()
+        word = word.lower()
         if word[:2] not in ("en", "de"):
             raise BadSetting(name="lang", value=word, accepts="en, de, auto")
         self.locale = normalize_locale(word)
@@ -376,14 +477,13 @@ class Handling:
         record = await self.v.queries.export(ended.id)
         return self.outcome(Reply(json.dumps(record, ensure_ascii=False), private=True))
 
-    async def hand(self) -> Outcome:
-        grouped = bool(self.args and self.args[0] in ("melds", "grouped"))
+    async def hand(self, grouped: bool) -> Outcome:
         model = await self.hand_now(sort=SortMode.MELDS if grouped else self._sort(),
                                     check=False)
         return self.outcome(Reply(render_hand(model.view, model.melds if grouped else None),
                                   private=True), model)
 
-    async def rules(self) -> Outcome:
+    async def rules(self, topic: str | None) -> Outcome:
         """``rules``: how to play this table's variant (:mod:`bot.render.howto`), then its
         options; ``rules <topic>`` one topic (``regeln folge``, ``rules scoring``);
         ``rules options`` the options only."""
@@ -391,28 +491,27 @@ class Handling:
             return self.outcome(Reply(_(RULES_HINT), private=True))
         table = self.table
         rules = table_rules(table.variant, table.preset, dict(table.options))
-        word = self.args[0].lower() if self.args else ""
+        word = (topic or "").lower()
         if word in ("options", "optionen"):
             return self.outcome(Reply(render_rules(rules), private=True))
-        topic = topic_of(word) if word else None
-        if topic is not None:
-            return self.outcome(Reply(render_how_to_play(rules, topic), private=True))
+        part = topic_of(word) if word else None
+        if part is not None:
+            return self.outcome(Reply(render_how_to_play(rules, part), private=True))
         return self.outcome(Reply(render_how_to_play(rules) + "\n\n" + _(RULES_TOPICS)
                                   + "\n\n" + render_rules(rules), private=True))
 
-    async def help(self) -> Outcome:
+    async def help(self, topic: str | None) -> Outcome:
         table = self.table
         rules = None if table is None else \
             table_rules(table.variant, table.preset, dict(table.options))
-        text = render_help(self.args[0] if self.args else None,
+        text = render_help(topic,
                            None if table is None else table.variant, rules)
         return self.outcome(Reply(text + "\n\n" + _(TABLE_HELP), private=True))
 
     # --- moves -----------------------------------------------------------------------------
 
-    async def move(self) -> Outcome:
-        command = self.intent.command
-        move = command.action if command.action is not None else " ".join(command.args)
+    async def move(self, request: Move) -> Outcome:
+        move = request.action if request.action is not None else " ".join(request.words)
         return await self.committed(await self.v.play.act(
             self._where(), self.user, move, self.intent.update_key, self.table,  # type: ignore[arg-type]
             self.intent.version))
@@ -434,10 +533,10 @@ class Handling:
         selection = self._selection()
         return self.outcome(Reply(None), await self.hand_now(selection.mask, selection.sort))
 
-    async def sort(self) -> Outcome:
+    async def sort(self, word: str | None) -> Outcome:
         selection = self._selection()
         before = await self.hand_now(selection.mask, selection.sort)
-        wanted = SORT_WORDS.get(self.args[0].lower()) if self.args else None
+        wanted = SORT_WORDS.get(word.lower()) if word else None
         sort = wanted if wanted is not None else selection.sort.next()
         order = order_cards(before.view.hand, sort, before.melds)
         return self.outcome(Reply(None), await self.hand_now(mask_of(order, before.selected),
@@ -465,13 +564,3 @@ def _answered(update: TableUpdate, origin: str, user_key: str) -> TableUpdate:
     return replace(update, answered=(origin, user_key))
 
 
-HANDLERS: dict[str, Handler] = {
-    "new": Handling.new, "join": Handling.join, "leave": Handling.leave,
-    "addbot": Handling.addbot, "removebot": Handling.removebot, "set": Handling.set,
-    "start": Handling.start, "cancel": Handling.cancel, "back": Handling.back,
-    "lang": Handling.lang, "stats": Handling.stats, "top": Handling.top,
-    "export": Handling.export, "hand": Handling.hand, "rules": Handling.rules,
-    "help": Handling.help, "move": Handling.move, "offer": Handling.offer,
-    "select": Handling.select, "sort": Handling.sort, "hint": Handling.hint,
-}
-"""Verb -> what it does."""

@@ -102,6 +102,7 @@ class TelegramAdapter:
     """
 
     platform = "telegram"
+    every_platform = False
 
     def __init__(self, token: str, *,
                  webhook_url: str | None = None, base_url: str | None = None,

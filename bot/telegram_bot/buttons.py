@@ -29,7 +29,24 @@ from telegram import CallbackQuery
 from bot.i18n import use_locale
 from bot.interaction.calls import call_verbs
 from bot.ports.hand import SortMode
-from bot.ports.intents import Command, Intent, Outcome, Selection
+from bot.ports.intents import (
+    AddAI,
+    AtTable,
+    Hint,
+    InChat,
+    Intent,
+    Join,
+    Leave,
+    Move,
+    Outcome,
+    PressOffer,
+    Request,
+    Select,
+    Selection,
+    ShowHand,
+    Sort,
+    Start,
+)
 from bot.ports.model import ChatKey, UserRef
 from bot.telegram_bot import texts
 from bot.telegram_bot.callbacks import (
@@ -44,11 +61,13 @@ from engine.actions import NextDeal
 
 __all__ = ["Buttons"]
 
-#: Hand buttons -> the screen verb they send.
-HAND_VERBS = {"toggle": "select", "clear": "select", "back": "select", "pile": "select",
-              "sort": "sort", "hint": "hint", "offer": "offer"}
-#: Lobby buttons -> the table verb they send.
-LOBBY_VERBS = {"join": "join", "leave": "leave", "add_ai": "addbot", "start": "start"}
+#: Hand buttons -> the screen request they send.
+HAND_REQUESTS: dict[str, Request] = {
+    "toggle": Select(), "clear": Select(), "back": Select(), "pile": Select(),
+    "sort": Sort(), "hint": Hint(), "offer": PressOffer()}
+#: Lobby buttons -> the table request they send.
+LOBBY_REQUESTS: dict[str, Request] = {
+    "join": Join(), "leave": Leave(), "add_ai": AddAI("greedy"), "start": Start()}
 #: An alert says at most this much (Telegram cuts callback answers at 200 characters).
 ALERT = 200
 
@@ -113,7 +132,7 @@ class Buttons:
         """The presser's hand message of the claimed table drawn anew (their order,
         nothing selected): a ``select`` intent, which changes no table."""
         parts = self.parts
-        intent = Intent(Command("select"), press.user, None, press.data.table_id, None,
+        intent = Intent(Select(), press.user, AtTable(press.data.table_id), None,
                         Selection(0, SortMode(sort if 0 <= sort < 3 else 0)),
                         origin=ORIGIN)
         outcome = await parts.entry.handle(intent)
@@ -145,8 +164,8 @@ class Buttons:
             parts.notifier.reached(press.user_id)  # left before the private chat worked
             await query.answer()
             return
-        intent = Intent(self._group_command(data), press.user, key, data.table_id,
-                        None if name in LOBBY_VERBS or name == "my_hand" else data.version,
+        intent = Intent(self._group_request(data), press.user, InChat(key, data.table_id),
+                        None if name in LOBBY_REQUESTS or name == "my_hand" else data.version,
                         update_key=press.update_key,
                         origin=ORIGIN if name == "my_hand" else None)
 
@@ -167,15 +186,15 @@ class Buttons:
         await parts.entry.handle(intent, answer)
 
     @staticmethod
-    def _group_command(data: Callback) -> Command:
+    def _group_request(data: Callback) -> Request:
         name = data.name
-        if name in LOBBY_VERBS:
-            return Command(LOBBY_VERBS[name], ("greedy",) if name == "add_ai" else ())
+        if name in LOBBY_REQUESTS:
+            return LOBBY_REQUESTS[name]
         if name == "my_hand":
-            return Command("hand")
+            return ShowHand()
         if name == "next_deal":
-            return Command("move", action=NextDeal(0))
-        return Command("move", (_verb(data),))
+            return Move(action=NextDeal(0))
+        return Move((_verb(data),))
 
     # --- a private hand message -------------------------------------------------------------
 
@@ -186,11 +205,11 @@ class Buttons:
         if press.chat_id != press.user_id or row is None or row.message_id != press.message_id:
             raise ForeignCallback()
         name = data.name
-        verb = HAND_VERBS[name]
-        offer = _number(data.arg) if verb == "offer" else None
+        request = HAND_REQUESTS[name]
+        offer = _number(data.arg) if isinstance(request, PressOffer) else None
         selection = Selection(0 if name == "clear" else data.mask, SortMode(data.sort),
                               row.hand or None, offer)
-        intent = Intent(Command(verb), press.user, None, data.table_id, data.version,
+        intent = Intent(request, press.user, AtTable(data.table_id), data.version,
                         selection, press.update_key, origin=ORIGIN)
         screen = "pile" if name == "pile" else "main"
 

@@ -21,7 +21,19 @@ from telegram.error import TelegramError
 
 from bot.i18n import use_locale
 from bot.interaction.commands import parse
-from bot.ports.intents import Command, Intent, Outcome, Reply
+from bot.ports.intents import (
+    Cancel,
+    Configure,
+    Export,
+    InChat,
+    Intent,
+    Join,
+    OpenTable,
+    Outcome,
+    Reply,
+    Request,
+    ShowHand,
+)
 from bot.ports.model import ChatKey, UserRef
 from bot.render.lobby import render_lobby
 from bot.telegram_bot import texts
@@ -32,8 +44,8 @@ from bot.telegram_bot.parts import Parts
 TOO_FAST = "too_fast"
 """The refusal code of an intent over the flow limits (:class:`bot.service.flow.TooFast`)."""
 
-#: Verbs whose private answer must never fall back to the group (it shows hidden cards).
-SECRET = frozenset({"hand", "export"})
+#: Requests whose private answer must never fall back to the group (it shows hidden cards).
+SECRET = (ShowHand, Export)
 
 
 class GroupChat:
@@ -55,32 +67,34 @@ class GroupChat:
         canonical = await parts.store.canonical_chat(message.chat.id)
         await self._remember_title(canonical, message.chat.title)
         key = chat_key(canonical, thread_of(message))
-        command = parse(text)
-        verb = command.verb
-        if verb == "set" and not command.args:
+        request = parse(text)
+        if request == Configure():
             await self._show_settings(message, key, user)
             return
-        if verb == "join" and not await parts.messenger.reachable(user_id):
+        if isinstance(request, Join) and not await parts.messenger.reachable(user_id):
             await self.write_me_first(message, key, user)
             return
-        is_admin = verb == "cancel" and await self._is_admin(message, user_id)
-        intent = Intent(command, user, key, update_key=update_key, is_admin=is_admin,
-                        origin=ORIGIN if verb == "hand" else None)
-        outcome = await parts.entry.handle(intent, self._answer(message, user, verb))
-        if verb == "new" and outcome.ok and outcome.info is not None \
+        is_admin = isinstance(request, Cancel) and await self._is_admin(message, user_id)
+        intent = Intent(request, user, InChat(key), update_key=update_key, is_admin=is_admin,
+                        origin=ORIGIN if isinstance(request, ShowHand) else None)
+        outcome = await parts.entry.handle(intent, self._answer(message, user, request))
+        if isinstance(request, OpenTable) and outcome.ok and outcome.info is not None \
                 and not await parts.messenger.reachable(user_id):
             await parts.waiting(outcome.info, user_id, user.name)
 
-    def _answer(self, message: Message, user: UserRef, verb: str
+    def _answer(self, message: Message, user: UserRef, request: Request
                 ) -> Callable[[Outcome], Awaitable[None]]:
+        hand = isinstance(request, ShowHand)
+
         async def answer(outcome: Outcome) -> None:
-            if verb == "hand" and outcome.ok:
+            if hand and outcome.ok:
                 await self._hand_privately(message, outcome, user)
-            elif verb == "hand" and outcome.reply.text and not outcome.reply.quiet \
+            elif hand and outcome.reply.text and not outcome.reply.quiet \
                     and outcome.reply.code != TOO_FAST:
                 await message.reply_text(outcome.reply.text)  # no table, not seated: why
-            elif verb != "new" or not outcome.ok:  # the table message shows a new lobby
-                await self._deliver(message, user, outcome.reply, verb)
+            elif not isinstance(request, OpenTable) or not outcome.ok:
+                # (a new lobby: the table message shows it)
+                await self._deliver(message, user, outcome.reply, request)
         return answer
 
     async def _remember_title(self, chat_id: int, title: str | None) -> None:
@@ -91,7 +105,7 @@ class GroupChat:
             self._titles[chat_id] = title
 
     async def _deliver(self, message: Message, user: UserRef, reply: Reply,
-                       verb: str | None) -> None:
+                       request: Request | None) -> None:
         """Answer in the group, or privately when the reply is private (falling back to the
         group unless it shows hidden cards). A refusal said to this person here a moment
         ago (``reply.quiet``) is not repeated, and a refusal to someone who does not play
@@ -112,7 +126,7 @@ class GroupChat:
             if reply.ok:
                 await message.reply_text(texts.sent_privately())
             return
-        if verb in SECRET:
+        if isinstance(request, SECRET):
             await self.write_me_first(message, None, user)
         else:
             await message.reply_text(text)
@@ -137,7 +151,7 @@ class GroupChat:
         when there is no table)."""
         info = await self.parts.entry.table_info(key)
         if info is None:
-            outcome = await self.parts.entry.handle(Intent(Command("set"), user, key))
+            outcome = await self.parts.entry.handle(Intent(Configure(), user, InChat(key)))
             if outcome.reply.text:
                 await message.reply_text(outcome.reply.text)
             return

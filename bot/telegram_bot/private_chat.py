@@ -13,7 +13,7 @@ from telegram import Message, User
 
 from bot.i18n import use_locale
 from bot.interaction.commands import TABLE_VERBS, parse
-from bot.ports.intents import Command, Intent, Outcome
+from bot.ports.intents import AtTable, Intent, Join, Mine, Move, Outcome, ShowHand
 from bot.ports.model import Status, TableInfo, UserRef
 from bot.telegram_bot import texts
 from bot.telegram_bot.identity import user_ref
@@ -67,20 +67,22 @@ class PrivateChat:
             with use_locale(await parts.entry.locale_of(user)):
                 await message.reply_text(texts.private_only_in_groups())
             return
-        command = parse(body)
-        typed_move = command.verb == "move"
-        intent = Intent(command, user, None, table_id, update_key=update_key,
-                        origin=ORIGIN if typed_move or verb == "hand" else None)
+        request = parse(body)
+        typed_move = isinstance(request, Move)
+        shows_hand = typed_move or isinstance(request, ShowHand)
+        intent = Intent(request, user, Mine(table_id), update_key=update_key,
+                        origin=ORIGIN if shows_hand else None)
 
         async def answer(outcome: Outcome) -> None:
             note = await self._note(outcome, user)
             text = outcome.reply.text
             if note and (text or outcome.ok):
                 text = f"{note}\n{text}" if text else note
-            if text and (verb != "hand" or not outcome.ok) and not outcome.reply.quiet:
+            if text and (not isinstance(request, ShowHand) or not outcome.ok) \
+                    and not outcome.reply.quiet:
                 await message.reply_text(text[:4096])
             info, hand = outcome.info, outcome.hand
-            if (typed_move or verb == "hand") and hand is not None and info is not None:
+            if shows_hand and hand is not None and info is not None:
                 # the hand message again at the bottom of the chat, below the command
                 await parts.hands.show(info, user_id, hand.view, outcome.locale, hand,
                                        repost=True)
@@ -105,7 +107,7 @@ class PrivateChat:
         locale = await parts.entry.locale_of(user)
         if target is not None and target.status is Status.LOBBY \
                 and target.seat_of(user.key) is None:
-            outcome = await parts.entry.handle(Intent(Command("join"), user, None, target.id,
+            outcome = await parts.entry.handle(Intent(Join(), user, AtTable(target.id),
                                                       update_key=update_key))
             locale = outcome.locale
             if not outcome.ok and outcome.reply.text:

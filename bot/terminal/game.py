@@ -23,7 +23,7 @@ from bot.i18n.notation import action_text
 from bot.interaction.commands import parse
 from bot.ports.entry import Entry
 from bot.ports.hand import SortMode
-from bot.ports.intents import Intent
+from bot.ports.intents import Cancel, InChat, Intent
 from bot.ports.model import Status, TableInfo, UserRef
 from bot.ports.screens import SeatScreen
 from bot.render.guide import guide_line
@@ -70,7 +70,7 @@ SORT_WORDS: dict[str, SortMode] = {
 
 def _is_cancel(line: str) -> bool:
     """True for the table verb ``cancel`` (or its alias ``abbrechen``)."""
-    return parse(line).verb == "cancel"
+    return isinstance(parse(line), Cancel)
 
 
 class TerminalGame:
@@ -251,8 +251,8 @@ class TerminalGame:
                     self._write(localize_error(error))
                     return True
         # in a first game the first refusal of a kind also explains its rule
-        outcome = await self.entry.handle(Intent(parse(line), self.user, TERMINAL_KEY,
-                                                 origin=ORIGIN))
+        outcome = await self.entry.handle(Intent(parse(line), self.user,
+                                                 InChat(TERMINAL_KEY), origin=ORIGIN))
         if outcome.reply.text:
             self._write(outcome.reply.text)
         self.notifier.locale = outcome.locale  # after `lang`

@@ -1,6 +1,6 @@
-"""The web table as a front end of the bot process (:class:`WebFrontEnd`): built from the
-settings, started with the service's entry point, the process's HTTP server and, with
-several workers, the storage's change feed."""
+"""The web table as a front end of the bot process (:class:`WebFrontEnd`, a
+:class:`bot.ports.frontend.FrontEnd`): built from the settings, started with the host's
+entry point, the process's HTTP server and, with several workers, a change feed."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import contextlib
 import logging
 
 from bot.http import HttpServer
-from bot.ports.entry import Entry
 from bot.ports.feed import ChangeFeed
+from bot.ports.host import Host
 from bot.web.auth.discord import DiscordAuth
 from bot.web.auth.session import SessionSigner
 from bot.web.auth.telegram import TelegramMembers
@@ -24,10 +24,11 @@ log = logging.getLogger(__name__)
 
 
 class WebFrontEnd:
-    """The web table (see the module docstring). Register :attr:`notifier` with the
-    service for the tables of every platform before starting."""
+    """The web table (see the module docstring); its :attr:`notifier` shows the tables of
+    every platform (``every_platform``)."""
 
     platform = "web"
+    every_platform = True
 
     def __init__(self, config: WebConfig, feed_grace: float = FEED_GRACE) -> None:
         self.config = config
@@ -43,10 +44,13 @@ class WebFrontEnd:
         """What the service calls with every committed change (all platforms' tables)."""
         return self._notifier
 
-    async def start(self, entry: Entry, http: HttpServer,
-                    feed: ChangeFeed | None = None) -> None:
-        """Serve the pages under ``/web`` of ``http`` and lay the service's changes out on
-        them; ``feed``: the changes other workers commit (PostgreSQL), else ``None``."""
+    async def start(self, host: Host) -> None:
+        """Serve the pages under ``/web`` of ``host.http`` and lay the service's changes
+        out on them; ``host.feed``: the changes other workers commit (PostgreSQL), else
+        ``None``. Raises :class:`ValueError` without an HTTP server."""
+        entry, http, feed = host.entry, host.http, host.feed
+        if http is None:
+            raise ValueError("the web table needs the process's HTTP server")
         config = self.config
         hub = PageHub(entry, self._feed_grace)
         members = TelegramMembers(config.telegram_token, config.telegram_api) \

@@ -7,8 +7,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.interaction.commands import parse
-from bot.ports.intents import Command, Intent, Outcome, Reply, Selection
+from bot.interaction.commands import parse, request_of
+from bot.ports.intents import (
+    Hint,
+    InChat,
+    Intent,
+    Mine,
+    Move,
+    Outcome,
+    Reply,
+    Request,
+    Selection,
+)
 from bot.ports.model import ChatKey, TableInfo, TableSettings, UserRef
 from bot.ports.screens import SeatFacts
 from bot.service.service import GameService
@@ -35,19 +45,21 @@ class People:
     def compute(self, compute: Any) -> None:
         self.service.compute = compute
 
-    async def do(self, user: UserRef, verb: str, *args: str, key: ChatKey | None = None,
-                 action: object | None = None, update_key: str | None = None,
-                 **intent: Any) -> Outcome:
-        """Run one intent; raise its refusal."""
+    async def do(self, user: UserRef, request: Request, key: ChatKey | None = None,
+                 update_key: str | None = None, **intent: Any) -> Outcome:
+        """Run one intent (in chat ``key``, else at the person's newest table); raise its
+        refusal."""
+        at = InChat(key) if key is not None else Mine()
         outcome = await self.service.entry.handle(Intent(
-            Command(verb, tuple(args), action), user, key, update_key=update_key, **intent))
+            request, user, at, update_key=update_key, **intent))
         if outcome.error is not None:
             raise outcome.error
         return outcome
 
     async def _info(self, key: ChatKey, user: UserRef, verb: str, *args: str,
                     update_key: str | None = None, **intent: Any) -> TableInfo:
-        outcome = await self.do(user, verb, *args, key=key, update_key=update_key, **intent)
+        outcome = await self.do(user, request_of(verb, args), key=key, update_key=update_key,
+                                **intent)
         assert outcome.info is not None
         return outcome.info
 
@@ -111,10 +123,10 @@ class People:
     async def act(self, key: ChatKey, user: UserRef, command: str | object,
                   update_key: str | None = None) -> TableInfo:
         if isinstance(command, str):
-            outcome = await self.do(user, "move", *command.split(), key=key,
+            outcome = await self.do(user, Move(tuple(command.split())), key=key,
                                     update_key=update_key)
         else:
-            outcome = await self.do(user, "move", key=key, action=command,
+            outcome = await self.do(user, Move(action=command), key=key,
                                     update_key=update_key)
         assert outcome.info is not None
         return outcome.info
@@ -124,7 +136,7 @@ class People:
         return await self._info(key, user, "back", update_key=update_key)
 
     async def hint(self, key: ChatKey, user: UserRef) -> Outcome:
-        return await self.do(user, "hint", key=key, selection=Selection())
+        return await self.do(user, Hint(), key=key, selection=Selection())
 
     # questions (no intent: the service's queries)
 
@@ -181,6 +193,6 @@ async def say(people: People | GameService, key: ChatKey, user: UserRef, text: s
     """One typed line of ``user`` in chat ``key``, through the entry point as a chat front
     end sends it (:func:`bot.interaction.commands.parse`); the reply."""
     service = people.service if isinstance(people, People) else people
-    outcome = await service.entry.handle(Intent(parse(text), user, key, update_key=update_key,
-                                                is_admin=is_admin))
+    outcome = await service.entry.handle(Intent(parse(text), user, InChat(key),
+                                                update_key=update_key, is_admin=is_admin))
     return outcome.reply

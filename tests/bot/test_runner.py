@@ -15,7 +15,7 @@ import pytest
 from bot import runner
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
 from bot.ports.host import Host
-from bot.ports.intents import Command, Intent
+from bot.ports.intents import InChat, Intent, OpenTable
 from bot.ports.model import ChatKey, Status, UserRef
 from bot.runner import NoPlatform, configured_platforms, run_bot
 from bot.service.service import GameService
@@ -30,6 +30,7 @@ class FakeAdapter:
     """A platform stand-in: opens a table when started, records stop."""
 
     platform = "test"
+    every_platform = False
 
     def __init__(self) -> None:
         self.events: list[str] = []
@@ -42,8 +43,8 @@ class FakeAdapter:
 
     async def start(self, host: Host) -> None:
         self.host = host
-        outcome = await host.entry.handle(Intent(Command("new"), UserRef("test", "9", "zoe"),
-                                                 ChatKey("test", "1")))
+        outcome = await host.entry.handle(Intent(OpenTable(), UserRef("test", "9", "zoe"),
+                                                 InChat(ChatKey("test", "1"))))
         assert outcome.ok, outcome.reply
         self.events.append("started")
 
@@ -112,6 +113,7 @@ class FlakyAdapter:
 
     def __init__(self, platform: str, failures: int = 0, refuse: bool = False) -> None:
         self.platform = platform
+        self.every_platform = False
         self.failures = failures
         self.refuse = refuse
         self.attempts = 0

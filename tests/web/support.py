@@ -21,7 +21,7 @@ from typing import Any
 
 from bot.http import HttpServer
 from bot.interaction.commands import parse
-from bot.ports.intents import Intent, Outcome
+from bot.ports.intents import InChat, Intent, Outcome
 from bot.ports.model import ChatKey, TableInfo, TableSettings, UserRef
 from bot.ports.screens import TableFault, TableUpdate, TimerWarning
 from bot.service.flow import FlowControl
@@ -89,7 +89,7 @@ class WebWorld:
 
     async def say(self, user: UserRef, text: str, key: ChatKey = GROUP) -> Outcome:
         """A typed line in the group, as the chat adapters send it."""
-        outcome = await self.service.entry.handle(Intent(parse(text), user, key))
+        outcome = await self.service.entry.handle(Intent(parse(text), user, InChat(key)))
         assert outcome.ok, outcome.reply.text
         return outcome
 
@@ -138,13 +138,13 @@ async def web_world(path: Path, config: WebConfig | None = None,
                               timer="off", ai_delay=0.05, next_deal_delay=0.2,
                               call_window=0.3),
                           seed_source=lambda: next(counter))
-    service.publisher.everywhere.append(recorder)
+    service.register("web", recorder, every_platform=True)
     service.flow = FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
     web = WebFrontEnd(config or web_config())
-    service.publisher.everywhere.append(web.notifier)
+    service.register(web.platform, web.notifier, web.every_platform)
     http = HttpServer("127.0.0.1", 0)
     await http.start()
-    await web.start(service.entry, http)
+    await web.start(service.host(http))
     stop = asyncio.Event()
     background = asyncio.create_task(service.run(stop, max_sleep=0.2))
     world = WebWorld(service, http, web, recorder, db, stop, background)

@@ -17,7 +17,7 @@ import aiohttp
 from playwright.async_api import Browser
 
 from bot.interaction.commands import parse
-from bot.ports.intents import Intent
+from bot.ports.intents import InChat, Intent
 from bot.ports.model import ChatKey, UserRef
 from bot.web.auth.session import SessionSigner
 from tests.fakes.discord_activity import FakeDiscordActivityApi
@@ -161,7 +161,7 @@ async def test_a_group_member_watches_the_public_table_only(tmp_path: Path,
                 await wait_screen(eve.page)
                 await eve.page.wait_for_selector(".spectator")
                 assert await eve.page.locator(".hand-row").count() == 0
-                moved = [await world.service.entry.handle(Intent(parse("draw"), user, key))
+                moved = [await world.service.entry.handle(Intent(parse("draw"), user, InChat(key)))
                          for user in (ANA, BEN)]
                 assert any(outcome.ok for outcome in moved)
                 await asyncio.sleep(0.5)

@@ -36,7 +36,7 @@ from bot.interaction.hand import build_hand_model, mask_of, order_cards, valid_m
 from bot.ports.entry import Entry
 from bot.ports.feed import TableChanged
 from bot.ports.hand import HandModel
-from bot.ports.intents import Command, Intent, Outcome, Selection
+from bot.ports.intents import AtTable, Intent, Outcome, PressOffer, Selection
 from bot.ports.model import Status
 from bot.ports.screens import SeatScreen, TableScreen, TableUpdate, TimerWarning
 from bot.render.events import event_line
@@ -245,7 +245,7 @@ class PageHub:
         # page's last one is stale: no state version matches -1).
         shown = page.screen.view.table.version if page.screen is not None \
             and message.version == page.version else -1
-        intent = Intent(Command("offer"), page.user, table_id=page.table_id,
+        intent = Intent(PressOffer(), page.user, AtTable(page.table_id),
                         version=shown, selection=selection,
                         update_key=f"web:{page.user.key}:{message.id}",
                         origin=page.origin)

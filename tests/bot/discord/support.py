@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.discord_bot import DiscordAdapter
 from bot.ports.entry import Entry
-from bot.ports.intents import Command, Intent, Outcome
+from bot.ports.intents import InChat, Intent, Move, Outcome
 from bot.ports.model import ChatKey, TableSettings, UserRef
 from bot.service.clock import ManualClock
 from bot.service.flow import FlowControl
@@ -91,8 +91,8 @@ class Bot:
     async def act(self, user: UserRef, channel_key: ChatKey, line: str) -> Outcome:
         """``user`` makes the move ``line`` at the channel's table through the entry point
         (as another front end would; no Discord interaction); a refusal raises."""
-        outcome = await self.entry.handle(Intent(Command("move", tuple(line.split())), user,
-                                                 channel_key))
+        outcome = await self.entry.handle(Intent(Move(tuple(line.split())), user,
+                                                 InChat(channel_key)))
         if outcome.error is not None:
             raise outcome.error
         await self.idle()

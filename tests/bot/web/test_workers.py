@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from dataclasses import replace
 from typing import Any
 
 import aiohttp
@@ -16,7 +17,7 @@ import asyncpg
 from bot.http import HttpServer
 from bot.interaction.commands import parse
 from bot.ports.feed import TableChanged
-from bot.ports.intents import Intent
+from bot.ports.intents import InChat, Intent
 from bot.ports.model import ChatKey, TableSettings, UserRef
 from bot.service.flow import FlowControl
 from bot.service.service import GameService
@@ -59,15 +60,15 @@ async def test_a_page_on_one_worker_sees_the_commits_of_another(pg_server: PgSer
                                   seed_source=lambda s=seeds: next(s))  # type: ignore[misc]
             service.flow = FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
             web = WebFrontEnd(web_config(), feed_grace=0.05)
-            service.publisher.everywhere.append(web.notifier)
+            service.register(web.platform, web.notifier, web.every_platform)
             http = HttpServer("127.0.0.1", 0)
             await http.start()
             feed = PostgresChangeFeed(url)
-            await web.start(service.entry, http, feed)
+            await web.start(replace(service.host(http), feed=feed))
             workers.append((db, service, web, http))
         (_db_a, service_a, _web_a, _http_a), (_db_b, _service_b, web_b, http_b) = workers
         for user, line in ((ANA, "new basic"), (BEN, "join"), (ANA, "start")):
-            outcome = await service_a.entry.handle(Intent(parse(line), user, KEY))
+            outcome = await service_a.entry.handle(Intent(parse(line), user, InChat(KEY)))
             assert outcome.ok, outcome.reply.text
         info = outcome.info
         assert info is not None
@@ -83,7 +84,7 @@ async def test_a_page_on_one_worker_sees_the_commits_of_another(pg_server: PgSer
                 current = first["public"]["current"]
                 mover = ANA if current == info.seat_of(ANA.key) else BEN
                 started = time.monotonic()
-                moved = await service_a.entry.handle(Intent(parse("draw"), mover, KEY))
+                moved = await service_a.entry.handle(Intent(parse("draw"), mover, InChat(KEY)))
                 assert moved.ok and moved.info is not None
                 seen = await receive_screen(socket, moved.info.version)
                 delay = time.monotonic() - started
