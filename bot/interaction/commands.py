@@ -13,7 +13,7 @@ Table verbs: ``new [variant] [preset] [option=value ...]``, ``join``, ``leave``,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.i18n import N_
@@ -192,47 +192,33 @@ def parse(text: str) -> Request:
     return request_of(verb, words[1:])
 
 
+_REQUESTS: dict[str, Callable[[tuple[str, ...]], Request]] = {
+    "new": OpenTable,
+    "join": lambda _words: Join(),
+    "leave": lambda _words: Leave(),
+    "addbot": lambda words: AddAI(words[0] if words else None),
+    "removebot": lambda words: RemoveAI(words[0] if words else None),
+    "set": Configure,
+    "start": lambda _words: Start(),
+    "cancel": lambda _words: Cancel(),
+    "back": lambda _words: Back(),
+    "lang": lambda words: SetLanguage(words[0] if words else None),
+    "stats": lambda _words: Stats(),
+    "top": lambda _words: Top(),
+    "export": lambda _words: Export(),
+    "hand": lambda words: ShowHand(bool(words) and words[0].lower() in ("melds", "grouped")),
+    "rules": lambda words: Rules(words[0] if words else None),
+    "help": lambda words: Help(words[0] if words else None),
+    "move": Move,
+}
+"""Table verb (a name of :data:`VERBS`, or ``move``) -> its request, from its words."""
+
+
 def request_of(verb: str, words: Sequence[str] = ()) -> Request:
     """The request of the table verb ``verb`` (a name of :data:`VERBS`, or ``move``) with
     its ``words``; any other verb is :class:`~bot.ports.intents.Unknown`."""
-    words = tuple(words)
-    first = words[0] if words else None
-    match verb:
-        case "new":
-            return OpenTable(words)
-        case "join":
-            return Join()
-        case "leave":
-            return Leave()
-        case "addbot":
-            return AddAI(first)
-        case "removebot":
-            return RemoveAI(first)
-        case "set":
-            return Configure(words)
-        case "start":
-            return Start()
-        case "cancel":
-            return Cancel()
-        case "back":
-            return Back()
-        case "lang":
-            return SetLanguage(first)
-        case "stats":
-            return Stats()
-        case "top":
-            return Top()
-        case "export":
-            return Export()
-        case "hand":
-            return ShowHand(first is not None and first.lower() in ("melds", "grouped"))
-        case "rules":
-            return Rules(first)
-        case "help":
-            return Help(first)
-        case "move":
-            return Move(words)
-    return Unknown(verb)
+    make = _REQUESTS.get(verb)
+    return Unknown(verb) if make is None else make(tuple(words))
 
 
 def seat_number(word: str | None) -> int | None:

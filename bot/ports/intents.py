@@ -57,7 +57,9 @@ __all__ = [
     "Move",
     "OpenTable",
     "Outcome",
+    "PlayRequest",
     "PressOffer",
+    "Question",
     "RemoveAI",
     "Reply",
     "Request",
@@ -69,6 +71,7 @@ __all__ = [
     "Sort",
     "Start",
     "Stats",
+    "TableRequest",
     "TooLong",
     "Top",
     "Unknown",
@@ -262,9 +265,14 @@ class TooLong:
     verb: ClassVar[str] = "too_long"
 
 
-Request = (OpenTable | Join | Leave | AddAI | RemoveAI | Configure | Start | Cancel | Back
-           | SetLanguage | Stats | Top | Export | ShowHand | Rules | Help | Move | Select
-           | Sort | Hint | PressOffer | Unknown | TooLong)
+TableRequest = OpenTable | Join | Leave | AddAI | RemoveAI | Configure | Start | Cancel | Back
+"""Requests that open or change a lobby or a table's seats."""
+Question = SetLanguage | Stats | Top | Export | ShowHand | Rules | Help
+"""Requests about the person or the table that change no table (``lang`` changes the
+person's language)."""
+PlayRequest = Move | Select | Sort | Hint | PressOffer
+"""A move, and the hand screen's own requests."""
+Request = TableRequest | Question | PlayRequest | Unknown | TooLong
 """Everything a person can ask of the service (a closed union: see the module docstring)."""
 
 

@@ -52,7 +52,9 @@ from bot.ports.intents import (
     Move,
     OpenTable,
     Outcome,
+    PlayRequest,
     PressOffer,
+    Question,
     RemoveAI,
     Reply,
     Request,
@@ -64,6 +66,7 @@ from bot.ports.intents import (
     Sort,
     Start,
     Stats,
+    TableRequest,
     TooLong,
     Top,
     Unknown,
@@ -190,12 +193,31 @@ class Handling:
     async def carry_out(self, request: Request) -> Outcome:
         """What ``request`` does, at the table found (see :func:`table_need`)."""
         match request:
+            case (OpenTable() | Join() | Leave() | AddAI() | RemoveAI() | Configure() | Start()
+                  | Cancel() | Back()):
+                return await self._table_request(request)
+            case SetLanguage() | Stats() | Top() | Export() | ShowHand() | Rules() | Help():
+                return await self._question(request)
+            case Move() | Select() | Sort() | Hint() | PressOffer():
+                return await self._play(request)
+            case Unknown():
+                return self.outcome(Reply(_("Type help for the commands."), private=True,
+                                          ok=False, code="unknown_verb"))
+            case TooLong():
+                raise CommandTooLong(limit=MAX_COMMAND)
+            case _:
+                assert_never(request)
+
+    async def _table_request(self, request: TableRequest) -> Outcome:
+        match request:
             case OpenTable(words):
                 return await self.new(words)
             case Join():
-                return await self.join()
+                return await self.committed(await self.v.lobby.join(
+                    self._where(), self.user, self.intent.update_key, self.table))
             case Leave():
-                return await self.leave()
+                return await self.committed(await self.v.lobby.leave(
+                    self._where(), self.user, self.intent.update_key, self.table))
             case AddAI(level):
                 return await self.addbot(level)
             case RemoveAI(word):
@@ -203,11 +225,18 @@ class Handling:
             case Configure(words):
                 return await self.set(words)
             case Start():
-                return await self.start()
+                return await self.committed(await self.v.lobby.start(
+                    self._where(), self.user, self.intent.update_key, self.table))
             case Cancel():
                 return await self.cancel()
             case Back():
-                return await self.back()
+                return await self.committed(await self.v.play.back(
+                    self._where(), self.user, self.intent.update_key, self.table))
+            case _:
+                assert_never(request)
+
+    async def _question(self, request: Question) -> Outcome:
+        match request:
             case SetLanguage(word):
                 return await self.lang(word)
             case Stats():
@@ -222,6 +251,11 @@ class Handling:
                 return await self.rules(topic)
             case Help(topic):
                 return await self.help(topic)
+            case _:
+                assert_never(request)
+
+    async def _play(self, request: PlayRequest) -> Outcome:
+        match request:
             case Move():
                 return await self.move(request)
             case Select():
@@ -232,11 +266,6 @@ class Handling:
                 return await self.hint()
             case PressOffer():
                 return await self.offer()
-            case Unknown():
-                return self.outcome(Reply(_("Type help for the commands."), private=True,
-                                          ok=False, code="unknown_verb"))
-            case TooLong():
-                raise CommandTooLong(limit=MAX_COMMAND)
             case _:
                 assert_never(request)
 
@@ -401,14 +430,6 @@ class Handling:
                                                  options)
         return await self.committed(committed, Reply(render_lobby(committed.table.info())))
 
-    async def join(self) -> Outcome:
-        return await self.committed(await self.v.lobby.join(
-            self._where(), self.user, self.intent.update_key, self.table))
-
-    async def leave(self) -> Outcome:
-        return await self.committed(await self.v.lobby.leave(
-            self._where(), self.user, self.intent.update_key, self.table))
-
     async def addbot(self, level: str | None) -> Outcome:
         level = level or DEFAULT_LEVEL
         return await self.committed(await self.v.lobby.add_ai(
@@ -424,18 +445,10 @@ class Handling:
             self._where(), self.user, pairs("set", words), self.intent.update_key,
             self.table))
 
-    async def start(self) -> Outcome:
-        return await self.committed(await self.v.lobby.start(
-            self._where(), self.user, self.intent.update_key, self.table))
-
     async def cancel(self) -> Outcome:
         return await self.committed(await self.v.lobby.cancel(
             self._where(), self.user, self.intent.is_admin, self.intent.update_key,
             self.table))
-
-    async def back(self) -> Outcome:
-        return await self.committed(await self.v.play.back(
-            self._where(), self.user, self.intent.update_key, self.table))
 
     async def lang(self, word: str | None) -> Outcome:
         if word is None or word.lower() in ("auto", "platform"):
