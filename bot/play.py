@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TextIO
@@ -20,7 +21,17 @@ from typing import TextIO
 from bot.i18n import _, use_locale
 from bot.interaction.catalogue import variant_name
 from bot.ports.entry import Entry
-from bot.ports.intents import AddAI, Cancel, InChat, Intent, OpenTable, Request, Start
+from bot.ports.host import Host
+from bot.ports.intents import (
+    AddAI,
+    Cancel,
+    InChat,
+    Intent,
+    OpenTable,
+    Request,
+    SetLanguage,
+    Start,
+)
 from bot.ports.model import Status, TableInfo, UserRef
 from bot.ports.table_rules import table_rules
 from bot.service.clock import Clock
@@ -88,10 +99,11 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
                               seed_source=None if seed is None else (lambda: seed),
                               compute=compute, guide=guide)
         service.flow = FlowControl(limited=False)  # one person at their own keyboard
-        entry = service.entry
+        host = replace(service.host(), run_due=service.tick)
+        entry = host.entry
         user = terminal_user(config.name, locale)
-        if lang_chosen:
-            await service.queries.set_locale(user, None)  # this run's --lang decides
+        if lang_chosen:  # this run's --lang decides, not a language chosen in a run before
+            await entry.handle(Intent(SetLanguage(None), user, InChat(TERMINAL_KEY)))
         else:
             locale = notifier.locale = await entry.locale_of(user)
         with use_locale(locale):
@@ -109,8 +121,8 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
             if info is None:
                 await _new_table(entry, user, config, notifier)
             else:
-                await _announce_resume(service, info, user, notifier)
-        return await TerminalGame(entry, service.tick, user, notifier, read_line, sleep,
+                await _announce_resume(host, info, user, notifier)
+        return await TerminalGame(host, user, notifier, read_line, sleep,
                                   call_timeout=call_timeout).run()
     finally:
         await db.close()
@@ -176,11 +188,10 @@ async def _new_table(entry: Entry, user: UserRef, config: PlayConfig,
     await _do(entry, user, Start())
 
 
-async def _announce_resume(service: GameService, info: TableInfo, user: UserRef,
+async def _announce_resume(host: Host, info: TableInfo, user: UserRef,
                            notifier: TerminalNotifier) -> None:
-    stored = await service.repo.get_table(info.id)
-    when = datetime.fromtimestamp(stored.updated_at if stored is not None else
-                                  service.clock.now())
+    when = datetime.fromtimestamp(info.updated_at if info.updated_at is not None else
+                                  host.now())
     notifier.write(_("Resuming your game from {date} (rummy-bot play --new starts a new "
                      "one).").format(date=when.strftime("%Y-%m-%d %H:%M")))
     notifier.write(_intro(info, user))

@@ -7,7 +7,7 @@ end never reaches past it into the service or the storage."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.http import HttpServer
@@ -30,7 +30,10 @@ class Host:
     service's clock, Unix seconds (with several workers on PostgreSQL the database's, so
     times a front end stores mean the same to every worker; the wall clock by default);
     ``feed``: the changes other workers commit, for a front end that keeps screens open
-    (the web table; ``None``: one process, or a front end that needs none)."""
+    (the web table; ``None``: one process, or a front end that needs none); ``run_due``:
+    run the automatic steps that are due now (AI moves, the next deal) and say how many
+    ran, for a front end that paces them itself (the terminal waits ``ai_delay`` before
+    each; ``None``: the service's own loop runs them, as in the chat bot)."""
 
     entry: Entry
     telegram_messages: TelegramMessageStore
@@ -40,3 +43,4 @@ class Host:
     web: WebLinks | None = None
     now: Callable[[], float] = time.time
     feed: ChangeFeed | None = None
+    run_due: Callable[[], Awaitable[int]] | None = None

@@ -142,6 +142,7 @@ class TableInfo:
     version: int
     deadline: float | None = None
     ended_reason: str | None = None
+    updated_at: float | None = None
 
     def seat_of(self, user_key: str) -> int | None:
         """The seat of a human user, or ``None``."""

@@ -23,6 +23,7 @@ from bot.i18n.notation import action_text
 from bot.interaction.commands import parse
 from bot.ports.entry import Entry
 from bot.ports.hand import SortMode
+from bot.ports.host import Host
 from bot.ports.intents import Cancel, InChat, Intent
 from bot.ports.model import Status, TableInfo, UserRef
 from bot.ports.screens import SeatScreen
@@ -74,20 +75,23 @@ def _is_cancel(line: str) -> bool:
 
 
 class TerminalGame:
-    """Plays the terminal table for ``user`` through the service's ``entry`` point until
+    """Plays the terminal table for ``user`` through the ``host``'s entry point until
     the match ends or the player leaves.
 
-    ``tick`` runs the due table steps (the AI's moves); ``notifier`` is the service's
+    ``host.run_due`` runs the due table steps (the AI's moves; required: the terminal
+    paces them); ``notifier`` is the service's
     notifier for the terminal (it prints the moves). ``read_line``: the player's lines;
     ``sleep``: the pause before AI moves; ``call_timeout``: seconds the out-of-turn call
     prompt (Rummy 500's "Rommé!") waits for a line before the game goes on without a call.
     """
 
-    def __init__(self, entry: Entry, tick: Tick, user: UserRef, notifier: TerminalNotifier,
+    def __init__(self, host: Host, user: UserRef, notifier: TerminalNotifier,
                  read_line: AsyncLineReader, sleep: Sleep = asyncio.sleep,
                  call_timeout: float = CALL_PROMPT_SECONDS) -> None:
-        self.entry = entry
-        self.tick = tick
+        if host.run_due is None:
+            raise ValueError("the terminal paces the automatic steps: host.run_due")
+        self.entry: Entry = host.entry
+        self.tick: Tick = host.run_due
         self.user = user
         self.notifier = notifier
         self._passed_call = -1  # table version whose call window the human let pass

@@ -71,7 +71,7 @@ def plain_candidates(hand: Sequence[Card], rules: MeldRules) -> list[tuple[CardS
 PACK = [*standard_deck(2, 0), JOKER, JOKER, JOKER, JOKER]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(deadline=None)
 @given(st.lists(st.sampled_from(PACK), max_size=16), st.sampled_from(list(AceMode)),
        st.sampled_from([3, 4]), st.sampled_from([3, 4, 5, 8]), st.sampled_from([0, 1, 2]),
        st.integers(1, 9))
@@ -84,7 +84,7 @@ def test_the_candidates_are_the_plain_enumeration(
     assert candidate_melds(near, rules) == plain_candidates(near, rules)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(deadline=None)
 @given(st.lists(st.sampled_from(PACK), min_size=1, max_size=16), st.sampled_from(list(AceMode)),
        st.sampled_from([3, 4]), st.sampled_from([3, 4]), st.sampled_from([0, 1, 2]),
        st.integers(1, 9))
@@ -110,7 +110,7 @@ MELD_RULES = [(r.var.meld_rules(r), [*r.var.deck(r, 2), *r.var.deck(r, 2)])
               for r in VARIANT_RULES]
 
 
-@settings(max_examples=500, deadline=None)
+@settings(deadline=None)
 @given(st.sampled_from(MELD_RULES), st.data())
 def test_the_one_reading_groups_are_the_candidates_read_once(
         variant: tuple[MeldRules, list[Card]], data: st.DataObject) -> None:
@@ -132,7 +132,7 @@ def test_the_one_reading_groups_are_the_candidates_read_once(
 NATURALS = standard_deck(2, 0)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(deadline=None)
 @given(st.lists(st.sampled_from(NATURALS), max_size=12), st.sampled_from(list(AceMode)),
        st.sampled_from([3, 4]), st.booleans())
 def test_the_quick_rejection_says_no_meld_exactly_when_there_is_none(
@@ -160,7 +160,7 @@ def test_the_quick_rejection_sees_runs_past_the_king() -> None:
     assert holds_no_meld(parse_cards("7c 7d 7c 7d"), MeldRules())
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(st.lists(st.sampled_from(PACK), min_size=1, max_size=24), st.sampled_from(list(AceMode)),
        st.sampled_from([3, 4]), st.sampled_from([0, 1, 2]))
 def test_meld_reach_answers_as_may_meld_with_while_cards_are_added(

@@ -61,7 +61,7 @@ SPEC = st.one_of(
 )
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(deadline=None)
 @given(runs(), SPEC, st.integers(0, 3))
 def test_one_card_on_a_run_reads_as_the_full_reading(run: tuple[Meld, MeldRules],
                                                      spec: CardSpec, owner: int) -> None:

@@ -102,7 +102,7 @@ RULES_TO_TEST = [MeldRules(), MeldRules(ace=AceMode.HIGH_OR_LOW),
                  MeldRules(min_cards=4, max_set=8)]
 
 
-@settings(deadline=None, max_examples=400)
+@settings(deadline=None)
 @given(st.data())
 def test_the_quick_meld_test_never_misses_a_meld(data: st.DataObject) -> None:
     """:func:`engine.candidates.may_meld_with` is a necessary condition: whenever
@@ -126,7 +126,7 @@ def _declared(group: tuple[CardSpec, ...], owner: int) -> Meld:
             else declared_set(group, owner))
 
 
-@settings(deadline=None, max_examples=300)
+@settings(deadline=None)
 @given(st.data())
 def test_the_melds_of_one_reading_are_built_as_the_readings_read_them(
         data: st.DataObject) -> None:
@@ -189,7 +189,7 @@ def test_a_long_run_can_hold_more_naturals_than_a_short_window() -> None:
     assert may_meld_with(cards[0], cards, rules)
 
 
-@settings(deadline=None, max_examples=300)
+@settings(deadline=None)
 @given(st.data())
 def test_the_lay_off_index_never_misses_a_lay_off(data: st.DataObject) -> None:
     """:class:`engine.melds.LayoffIndex` (each meld's open ends) is a necessary condition:

@@ -22,6 +22,7 @@ from engine.game import apply, can, current_player, is_over, legal_actions, new_
 from engine.options import OptionValue
 from engine.rules import make_rules
 from engine.state import GameState, Phase
+from tests.examples import share
 
 #: (variant, option sets) played at random.
 CASES: tuple[tuple[str, tuple[dict[str, OptionValue], ...]], ...] = (
@@ -75,7 +76,8 @@ def test_the_quick_action_is_legal_in_every_state_of_random_play(
 
 
 # No shrinking: one example plays a whole game (seconds); the failing seed is reported.
-@settings(max_examples=10, deadline=None, phases=[Stage.explicit, Stage.reuse, Stage.generate])
+@settings(max_examples=share(0.1), deadline=None,
+          phases=[Stage.explicit, Stage.reuse, Stage.generate])
 @given(st.sampled_from(CASES), st.integers(0, 10_000))
 def test_the_quick_action_is_legal_from_any_seed(
         case: tuple[str, tuple[dict[str, OptionValue], ...]], seed: int) -> None:

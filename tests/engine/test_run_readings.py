@@ -58,7 +58,7 @@ SPEC = st.one_of(
 )
 
 
-@settings(max_examples=600, deadline=None)
+@settings(deadline=None)
 @given(st.lists(SPEC, min_size=1, max_size=14), st.sampled_from(list(AceMode)))
 def test_masks_read_runs_as_the_windows_did(specs: list[CardSpec], ace: AceMode) -> None:
     rules = MeldRules(ace=ace)

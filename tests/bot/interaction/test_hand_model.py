@@ -33,6 +33,7 @@ from engine.game import apply, can, current_player, legal_actions
 from engine.rules import make_rules
 from engine.state import GameState, Phase
 from engine.views import view_for
+from tests.examples import share
 
 NAMES = ["ana", "ben", "cem"]
 VARIANTS = ("basic", "500", "german", "romanian")
@@ -62,7 +63,7 @@ def _reach(variant: str, seed: int, steps: int) -> GameState:
     return state
 
 
-@settings(max_examples=40)
+@settings(max_examples=share(0.4))
 @given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10_000),
        steps=st.integers(0, 30), sort=st.sampled_from(list(SortMode)),
        masks=st.lists(st.integers(0, 2**20), max_size=4))

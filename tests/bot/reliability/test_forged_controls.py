@@ -162,7 +162,7 @@ def custom_ids(value: Any) -> Iterator[str]:
             yield from custom_ids(item)
 
 
-PROPERTY = settings(deadline=None, database=None, max_examples=150,
+PROPERTY = settings(deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow,
                                            HealthCheck.function_scoped_fixture])
 

@@ -63,6 +63,7 @@ from engine.serialize import RecordError, state_to_dict
 from engine.state import Phase
 from tests.bot.people import say
 from tests.bot.service.support import ANA, BEN, CEM, CHAT, Harness, make_harness
+from tests.examples import share
 
 VARIANTS = ("basic", "500", "german", "romanian")
 DATA = Path(__file__).resolve().parents[2] / "engine" / "data"
@@ -164,7 +165,7 @@ def test_any_text_parses_or_is_refused_with_a_typed_error(text: str, seat: int) 
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-@settings(max_examples=max(30, settings().max_examples))
+@settings()
 @given(data=st.data())
 def test_near_miss_commands_of_each_variant(variant: str, data: st.DataObject) -> None:
     """Commands from the variant's command table with real and broken cards (``10h``,
@@ -185,10 +186,11 @@ def test_near_misses_do_reach_actions_for_every_variant() -> None:
 
 
 def collect_kinds(variant: str, kinds: set[str]) -> None:
-    """Parse 300 near misses of ``variant`` (a fixed sequence: the guard must not depend on
-    luck); add the class name of each parsed result."""
+    """Parse ten times the profile's count of near misses of ``variant`` (300 locally, a
+    fixed sequence: the guard must not depend on luck); add the class name of each parsed
+    result."""
 
-    @settings(max_examples=300, database=None, derandomize=True)
+    @settings(max_examples=share(10), database=None, derandomize=True)
     @given(near_miss_commands(variant))
     def collect(text: str) -> None:
         parsed = check_command(text, 0)
@@ -294,7 +296,7 @@ def test_chat_lines_are_answered_and_refusals_change_nothing(tmp_path: Path) -> 
                     assert len(harness.notifier.public) == notices
                 assert await stored(harness, table_id) == before, (text, reply)
 
-            @settings(max_examples=min(50, settings().max_examples), database=None)
+            @settings(max_examples=share(0.5), database=None)
             @given(st.sampled_from([tester, DORA]).flatmap(
                 lambda u: st.tuples(st.just(u), seated_lines if u is tester else chat_lines())))
             @example((DORA, "join"))
@@ -670,7 +672,7 @@ def test_any_json_value_is_read_and_replayed_without_a_crash(record: Any) -> Non
     check_record(record)
 
 
-@settings(max_examples=max(60, settings().max_examples), deadline=None)
+@settings(deadline=None)
 @given(mutated_records())
 @example({"variant": "basic", "players": ["a", "b"], "seed": 1, "actions": ["a: layoff 7h ²"]})
 def test_mutated_real_records_are_read_and_replayed_without_a_crash(record: Any) -> None:

@@ -26,7 +26,7 @@ from .test_german_properties import NAMES, option_sets
 
 
 # No shrinking: one example plays 400 actions; the failing example is reported as drawn.
-@settings(deadline=None, max_examples=60,
+@settings(deadline=None,
           phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(st.sampled_from(["standard", "deals", "gameduell", "pot"]), option_sets,
        st.sampled_from([None, 30]), st.integers(2, 5), st.integers(0, 10_000))

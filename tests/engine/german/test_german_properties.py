@@ -30,6 +30,7 @@ from engine.variants.german.actions import (
     TakeBack,
 )
 from engine.views import view_for
+from tests.examples import share
 
 from ..invariants import check_probe
 
@@ -120,7 +121,7 @@ def test_random_playouts_keep_every_invariant(game: tuple[Any, ...], seed: int) 
         state = new
 
 
-@settings(max_examples=10)
+@settings(max_examples=share(0.1))
 @given(option_sets, st.integers(2, 6), st.integers(0, 2**16))
 def test_greedy_matches_end(options: dict[str, Any], players: int, seed: int) -> None:
     """Games of greedy players end: a first meld is reached, someone goes out, and the

@@ -69,7 +69,7 @@ def racks(draw: st.DrawFn, most: int = 9) -> list[Card]:
     return draw(st.permutations(out[:most + 2]))
 
 
-@settings(max_examples=500, deadline=None)
+@settings(deadline=None)
 @given(racks(), st.sampled_from([None, None, 20, 35, 50]), st.data())
 def test_a_way_out_is_found_exactly_when_the_rack_has_one(
         rack: list[Card], need: int | None, data: st.DataObject) -> None:
@@ -222,7 +222,7 @@ def test_racks_without_a_way_out(text: str) -> None:
     assert cover(rack) is None
 
 
-@settings(max_examples=500, deadline=None)
+@settings(deadline=None)
 @given(racks(), st.sampled_from([None, None, 20, 35, 50]), st.data())
 def test_the_item_search_finds_a_way_out_exactly_when_the_rack_has_one(
         rack: list[Card], need: int | None, data: st.DataObject) -> None:

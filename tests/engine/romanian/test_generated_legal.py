@@ -20,6 +20,7 @@ from engine.game import new_game
 from engine.rules import make_rules
 from engine.variants.romanian.legal import checked_legal_actions
 from engine.variants.romanian.legal import legal_actions as generated
+from tests.examples import share
 
 from ..invariants import check_generated_moves
 
@@ -32,7 +33,7 @@ OPTIONS = st.fixed_dictionaries({}, optional={
 
 
 # No shrinking: one example plays 300 actions; the failing example is reported as drawn.
-@settings(deadline=None, max_examples=40,
+@settings(deadline=None, max_examples=share(0.4),
           phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(OPTIONS, st.integers(2, 4), st.integers(0, 10_000))
 def test_generated_legal_actions_equal_the_checked_candidates(

@@ -18,6 +18,7 @@ from engine.variants.romanian.events import ScoreSheet, TookFaceUp
 from engine.variants.romanian.flow import extra_of, plan_for, turn_of
 from engine.variants.romanian.plan import PlanContext, going_out_plan
 from engine.views import view_for
+from tests.examples import share
 
 from .conftest import Factory
 
@@ -137,7 +138,7 @@ def test_no_plan_in_the_first_players_opening_discard_turn(romanian: Factory) ->
     assert game.state.current == 1
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=share(0.1), deadline=None)
 @given(st.integers(0, 2**32), st.integers(2, 4))
 @example(seed=4, players=4)
 def test_every_plan_goes_out_when_played(seed: int, players: int) -> None:

@@ -32,7 +32,7 @@ def pair_readings(rack: list[Card], tile: Card) -> bool:
                for a, b in combinations(naturals, 2))
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(deadline=None)
 @given(st.lists(st.sampled_from(TILES), max_size=20), st.sampled_from([*TILES, JOKER]),
        st.integers(1, 11))
 def test_the_pair_test_is_the_pairwise_reading(rack: list[Card], tile: Card, low: int) -> None:

@@ -63,7 +63,7 @@ def _table() -> tuple:
                  for g in groups)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(st.lists(st.sampled_from(POOL), min_size=2, max_size=14),
        st.sampled_from([None, 25, 50]), st.booleans(), st.booleans())
 def test_the_quick_test_never_refuses_a_rack_with_a_way_out(
@@ -112,7 +112,7 @@ def _openings_by_brute_force(hand: list[Card], tile: Card, threshold: int) -> bo
     return False
 
 
-@settings(max_examples=150, deadline=None)
+@settings(deadline=None)
 @given(st.lists(st.sampled_from(OPENING_POOL), min_size=3, max_size=9),
        st.sampled_from([25, 50, 100]), st.data())
 def test_an_opening_with_the_taken_tile_is_found_exactly_when_one_exists(
@@ -172,7 +172,7 @@ def _new_melds_by_readings(hand: list[Card], seat: int) -> list:
     return out
 
 
-@settings(max_examples=200, deadline=None)
+@settings(deadline=None)
 @given(st.lists(st.sampled_from([*POOL, *POOL, *parse_cards("r5 r6 r7 r8 y2 b2 k2")]),
                 max_size=20), st.integers(0, 3))
 def test_the_new_melds_are_built_as_the_readings_read_them(rack: list[Card], seat: int) -> None:
@@ -187,7 +187,7 @@ MIXED_POOL = [Card(rank, colour) for colour in TILE_COLOURS[:3] for rank in rang
 MIXED_POOL += [JOKER]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(st.lists(st.sampled_from(MIXED_POOL), min_size=3, max_size=16),
        st.sampled_from([25, 45, 50, 100]))
 def test_the_quick_opening_test_never_refuses_a_rack_that_opens(
@@ -202,7 +202,7 @@ def test_the_quick_opening_test_never_refuses_a_rack_that_opens(
         assert found == []
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(st.lists(st.sampled_from(MIXED_POOL), min_size=3, max_size=16),
        st.sampled_from([25, 45, 50, 100]))
 def test_the_opening_search_never_refuses_a_rack_that_opens(
@@ -239,7 +239,7 @@ def test_the_quick_opening_test_counts_only_tiles_some_meld_might_hold() -> None
     assert may_open(parse_cards("r11 r12 r13 y10 b7 k2"), 30)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(deadline=None)
 @given(st.lists(st.sampled_from([*MIXED_POOL[:26], JOKER]), min_size=3, max_size=10),
        st.sampled_from([15, 25, 35, 50]), st.data())
 def test_the_opening_search_is_exact(hand: list[Card], threshold: int,

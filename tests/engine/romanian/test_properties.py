@@ -49,6 +49,7 @@ from engine.variants.romanian.actions import (
 from engine.variants.romanian.state import RomanianExtra, TurnExtra
 from engine.variants.romanian.tiles import tile_set
 from engine.views import view_for
+from tests.examples import share
 
 from ..invariants import check_probe
 from .conftest import all_tiles
@@ -128,7 +129,7 @@ def _check_jolys(state: GameState) -> None:
     assert on_table == tracked
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=share(0.4), deadline=None)
 @given(games, st.integers(0, 2**32))
 def test_random_playouts_keep_every_invariant(game: tuple[Any, ...], seed: int) -> None:
     preset, options, players, game_seed = game

@@ -32,6 +32,7 @@ from engine.variants.romanian.actions import (
 )
 from engine.variants.romanian.wall import wall_deal
 from engine.views import view_for
+from tests.examples import share
 
 from .conftest import wall_deck
 
@@ -54,7 +55,7 @@ def _play(state: GameState, seed: int, deals: int, log: list[Action]) -> GameSta
     return state
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=share(0.1), deadline=None)
 @given(st.integers(0, 2**40), st.integers(1, 2), st.booleans())
 def test_export_then_replay_reproduces_the_game(seed: int, deals: int, as_text: bool) -> None:
     rules = make_rules("romanian", options={"deals": 2})

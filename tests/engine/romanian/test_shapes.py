@@ -36,7 +36,7 @@ TILES = tile_set()
 RACKS = st.tuples(st.permutations(TILES), st.integers(0, 40)).map(lambda p: p[0][:p[1]])
 
 
-@settings(max_examples=600, deadline=None)
+@settings(deadline=None)
 @given(RACKS, st.integers(1, 10), st.sampled_from(TILES), st.sampled_from(["row", "joly"]))
 def test_the_shapes_are_the_new_melds(rack: list[Card], low: int, owed: Card,
                                       kind: str) -> None:

@@ -26,7 +26,7 @@ from .test_properties import option_sets
 
 
 # No shrinking: one example plays 300 actions; the failing example is reported as drawn.
-@settings(deadline=None, max_examples=60,
+@settings(deadline=None,
           phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(st.sampled_from(["standard", "original", "book"]), option_sets, st.integers(2, 5),
        st.integers(0, 10_000))

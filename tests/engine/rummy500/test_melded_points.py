@@ -13,9 +13,10 @@ from engine.rules import make_rules
 from engine.state import Phase
 from engine.variants.rummy500.values import _melded_points, melded_points
 from engine.views import view_for
+from tests.examples import share
 
 
-@settings(deadline=None, max_examples=15)
+@settings(deadline=None, max_examples=share(0.1))
 @given(st.integers(0, 10_000), st.sampled_from(["standard", "5_10_15"]))
 def test_the_points_on_the_table_follow_every_move(seed: int, values: str) -> None:
     """In random play, after every move, the answer (reused or not) equals the sum over

@@ -31,6 +31,7 @@ from engine.variants import get_variant
 from engine.variants.rummy500.actions import CallRummy
 from engine.variants.rummy500.state import GameExtra
 from engine.views import view_for
+from tests.examples import share
 
 from ..invariants import check_probe
 
@@ -103,7 +104,7 @@ def _check(state: GameState, pack: Counter[Card]) -> None:
             assert state.phase is Phase.DRAW
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=share(0.4), deadline=None)
 @given(games)
 def test_random_playouts_keep_every_invariant(game: tuple[str, dict[str, Any], int, int]
                                               ) -> None:
@@ -137,7 +138,7 @@ def test_random_playouts_keep_every_invariant(game: tuple[str, dict[str, Any], i
             assert state_from_dict(state_to_dict(state)) == state
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=share(0.1), deadline=None)
 @given(option_sets, st.integers(2, 5), st.integers(0, 1000))
 def test_greedy_matches_end(options: dict[str, Any], players: int, seed: int) -> None:
     result = simulate(_rules("standard", options), 2, players, seed=seed, max_actions=6000)
