@@ -70,7 +70,7 @@ def remove_cards(hand: Sequence[Card], cards: Sequence[Card]) -> tuple[Card, ...
     return tuple(left)
 
 
-_EXPECTED = {
+EXPECTED: Mapping[Phase, str] = {
     Phase.DRAW: "draw a card or take the upcard first",
     Phase.PLAY: "you have already drawn; meld, lay off or discard",
     Phase.HAND_OVER: "the hand is over; the next deal starts with 'next'",
@@ -78,10 +78,12 @@ _EXPECTED = {
 }
 
 
-def require_phase(state: GameState, phase: Phase, action: str) -> None:
-    """Raise ``WrongPhase`` (saying what is expected now) unless the state is in ``phase``."""
+def require_phase(state: GameState, phase: Phase, action: str,
+                  expected: Mapping[Phase, str] = EXPECTED) -> None:
+    """Raise ``WrongPhase`` (saying what is expected now: ``expected`` of the state's phase,
+    a variant may word its own) unless the state is in ``phase``."""
     if state.phase is not phase:
-        raise WrongPhase(action=action, expected=_EXPECTED[state.phase],
+        raise WrongPhase(action=action, expected=expected[state.phase],
                          phase=state.phase.value)
 
 

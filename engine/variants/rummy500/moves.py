@@ -39,12 +39,12 @@ from engine.errors import (
     NoDiscardLeft,
     NoSuchMeld,
     NothingToDraw,
-    WrongPhase,
 )
 from engine.events import Discarded, Drew, LaidOff, Melded, TookDiscard, WentOut
 from engine.frozen import replace
 from engine.melds import Meld, MeldProblem, MeldRules, check_meld, extend_readings
-from engine.moves import Result, remove_cards
+from engine.moves import EXPECTED, Result, remove_cards
+from engine.moves import require_phase as shared_require_phase
 from engine.options import RuleSet
 from engine.state import GameState, Phase, TurnState
 from engine.variants.rummy500.errors import (
@@ -63,19 +63,13 @@ from engine.variants.rummy500.pile import can_play, layoff_readings, topmost_ind
 from engine.variants.rummy500.scoring import end_hand
 from engine.variants.rummy500.state import CallWindow, GameExtra, TurnExtra
 
-_EXPECTED = {
-    Phase.DRAW: "draw a card or take from the discard pile first",
-    Phase.PLAY: "you have already drawn; meld, lay off or discard",
-    Phase.HAND_OVER: "the hand is over; the next deal starts with 'next'",
-    Phase.GAME_OVER: "the game is over",
-}
+_EXPECTED = {**EXPECTED, Phase.DRAW: "draw a card or take from the discard pile first"}
+"""What each phase expects, in Rummy 500's words (the pile is taken, not one upcard)."""
 
 
 def require_phase(state: GameState, phase: Phase, action: str) -> None:
     """Raise ``WrongPhase`` (saying what is expected now) unless the state is in ``phase``."""
-    if state.phase is not phase:
-        raise WrongPhase(action=action, expected=_EXPECTED[state.phase],
-                         phase=state.phase.value)
+    shared_require_phase(state, phase, action, _EXPECTED)
 
 
 def meld_rules(state: GameState) -> MeldRules:
