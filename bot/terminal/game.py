@@ -95,6 +95,7 @@ class TerminalGame:
         self.user = user
         self.notifier = notifier
         self._passed_call = -1  # table version whose call window the human let pass
+        self._table_id: int | None = None
         self._read_line = read_line
         self._sleep = sleep
         self._call_timeout = call_timeout
@@ -109,51 +110,71 @@ class TerminalGame:
         while True:
             if self.notifier.closed:
                 raise BrokenPipeError("the output of the game was closed")
-            info = await self.entry.table_info(TERMINAL_KEY)
-            if info is None or info.status is not Status.PLAYING:
-                return 0  # over or cancelled: the notifier has said so
-            seat = info.seat_of(self.user.key)
-            if seat is None:
-                return 0
-            screen = await self._screen(info)
+            found = await self._look()
+            if found is None:
+                return 0  # over or cancelled (the notifier has said so), or no seat
+            info, screen = found
             if screen is None:
                 continue  # the table moved on meanwhile: look again
-            view = screen.view
-            table = view.table
-            hand_over = table.phase is Phase.HAND_OVER
-            # A variant's call window (Rummy 500's "Rommé!") lets the human act out of turn.
-            may_call = seat in getattr(table.extra, "may_call", ()) \
-                and self._passed_call != table.version and not info.seats[seat].automated \
-                and (table.current == seat or bool(screen.facts.legal))
-            if not hand_over and not may_call and (table.current != seat
-                                                   or info.seats[seat].automated):
-                await self._let_ai_move(info)
-                continue
-            if hand_over and self._only_watching(screen):
-                # Out of the match (German elimination) with nothing to decide: the AI-only
-                # deals go on by themselves after the score sheet.
-                await self._sleep(info.settings.ai_delay)
-                if not await self._handle("next"):
-                    return self._leave(view)
-                continue
-            line = await self._ask(screen, hand_over,
-                                   calling=may_call and table.current != seat)
-            if may_call and table.current != seat and line is not None and not line.strip():
-                self._passed_call = table.version
-                continue
-            if line is None:
-                return self._leave(view)
-            if not line.strip():
-                if not hand_over:
-                    continue
-                line = "next"
-            if not await self._handle(line):
-                return self._leave(view)
+            left = await self._turn(info, screen)
+            if left is not None:
+                return left
 
-    async def _screen(self, info: TableInfo) -> SeatScreen | None:
-        """The player's own screen now (their view and the engine's facts for it)."""
-        found = await self.entry.screens(info.id, self.user)
-        return None if found is None else found[1]
+    async def _look(self) -> tuple[TableInfo, SeatScreen | None] | None:
+        """The running table and the player's own screen (one table load: the table's id
+        is looked up once); ``None`` when the game is over or the player has no seat."""
+        if self._table_id is None:
+            info = await self.entry.table_info(TERMINAL_KEY)
+            if info is None:
+                return None
+            self._table_id = info.id
+        found = await self.entry.screens(self._table_id, self.user)
+        if found is None:
+            return None
+        table, own = found
+        info = table.info
+        if info.status is not Status.PLAYING or info.seat_of(self.user.key) is None:
+            return None
+        return info, own
+
+    async def _turn(self, info: TableInfo, screen: SeatScreen) -> int | None:
+        """One step of play: wait while the AI moves, or ask the player for a line and
+        carry it out; the exit code when the player left."""
+        view = screen.view
+        table = view.table
+        seat = view.seat
+        hand_over = table.phase is Phase.HAND_OVER
+        may_call = self._may_call(info, screen)
+        calling = may_call and table.current != seat
+        if not hand_over and not may_call and (table.current != seat
+                                               or info.seats[seat].automated):
+            await self._let_ai_move(info)
+            return None
+        if hand_over and self._only_watching(screen):
+            # Out of the match (German elimination) with nothing to decide: the AI-only
+            # deals go on by themselves after the score sheet.
+            await self._sleep(info.settings.ai_delay)
+            return None if await self._handle("next") else self._leave(view)
+        line = await self._ask(screen, hand_over, calling=calling)
+        if line is None:
+            return self._leave(view)
+        if not line.strip():
+            if calling:
+                self._passed_call = table.version
+                return None
+            if not hand_over:
+                return None
+            line = "next"
+        return None if await self._handle(line) else self._leave(view)
+
+    def _may_call(self, info: TableInfo, screen: SeatScreen) -> bool:
+        """Whether a variant's call window (Rummy 500's "Rommé!") lets the player act now,
+        out of turn too (and they did not let this one pass)."""
+        table = screen.view.table
+        seat = screen.view.seat
+        return seat in getattr(table.extra, "may_call", ()) \
+            and self._passed_call != table.version and not info.seats[seat].automated \
+            and (table.current == seat or bool(screen.facts.legal))
 
     @staticmethod
     def _only_watching(screen: SeatScreen) -> bool:
@@ -282,10 +303,11 @@ class TerminalGame:
     async def _local(self, verb: str, args: Sequence[str]) -> bool:
         if verb == "quit":
             return False
-        info = await self.entry.table_info(TERMINAL_KEY)
-        screen = None if info is None else await self._screen(info)
-        if info is None or screen is None:
+        found = await self._look()
+        screen = None if found is None else found[1]
+        if found is None or screen is None:
             return True
+        info = found[0]
         view = screen.view
         if verb == "help":
             self._write(render_help(args[0] if args else None, info.variant,
