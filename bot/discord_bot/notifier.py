@@ -161,18 +161,7 @@ class DiscordNotifier:
         if ping is not None and stored is not None and stored.version >= turn_started:
             ping = None  # the turn's first change was drawn (and pinged) already
         with use_locale(table.locale):
-            players = [seat.name for seat in info.seats]
-            if table.history:  # the stored changes: the same lines whichever worker draws
-                changes = [(past.events, past.notices) for past in table.history]
-                recent: tuple[str, ...] = ()
-            else:
-                changes = [(table.events, table.notices)]
-                recent = stored.recent if stored else ()
-            for events, notices in changes:
-                recent += tuple(render_notice(n) for n in notices)
-                recent += tuple(event_line(e, view) if view else render_event(e, players)
-                                for e in events)
-            recent = recent[-RECENT_LINES:]
+            recent = _recent_lines(table, stored)
             content = table_content(info, view, recent)
             controls = table_controls(info, view, self.activity)
         channel = client.get_partial_messageable(int(info.key.chat_id))
@@ -183,22 +172,34 @@ class DiscordNotifier:
             stored = DiscordTableMessage(info.id, info.key.chat_id, message_id, info.version)
         updated = DiscordTableMessage(info.id, stored.channel_id, message_id, info.version,
                                       stored.ping_id, stored.ping_seat, recent)
-        ping_key: str | None = None
-        if info.status not in (Status.LOBBY, Status.PLAYING):
-            await self._delete(channel, updated.ping_id)
-            updated = updated.with_ping(None, None)
-            await self.sessions.forget_table(info.id)
-        elif ping is not None:
-            key = f"discord:ping:{info.id}:{turn_started}"
-            if await self.keyed.may_send(key):
-                with use_locale(table.locale):
-                    sent = await self._ping(client, updated, info, ping.user_key, TURN_PING)
-                if sent is not None:
-                    updated, ping_key = updated.with_ping(sent, ping.seat), key
+        updated, ping_key = await self._after_draw(client, table, updated, ping, turn_started)
         await store.save(updated)
         for done in (posted, ping_key):
             if done is not None:
                 await store.end_send(done)
+
+    async def _after_draw(self, client: discord.Client, table: TableScreen,
+                          updated: DiscordTableMessage, ping: SeatScreen | None,
+                          turn_started: int) -> tuple[DiscordTableMessage, str | None]:
+        """An ended table loses its ping and hand sessions; a turn that began is pinged
+        once (keyed by the version it began at). Returns the message row to store and the
+        key of a ping to note as sent once it is stored."""
+        info = table.info
+        if info.status not in (Status.LOBBY, Status.PLAYING):
+            await self._delete(client.get_partial_messageable(int(info.key.chat_id)),
+                               updated.ping_id)
+            await self.sessions.forget_table(info.id)
+            return updated.with_ping(None, None), None
+        if ping is None:
+            return updated, None
+        key = f"discord:ping:{info.id}:{turn_started}"
+        if not await self.keyed.may_send(key):
+            return updated, None
+        with use_locale(table.locale):
+            sent = await self._ping(client, updated, info, ping.user_key, TURN_PING)
+        if sent is None:
+            return updated, None
+        return updated.with_ping(sent, ping.seat), key
 
     async def _begin_send(self, key: str) -> str:
         if self.store is None:  # drawn only once attached
@@ -325,3 +326,22 @@ class DiscordNotifier:
             await channel.get_partial_message(int(message_id)).delete()
         except discord.HTTPException as error:
             log.info("old ping %s not deleted: %s", message_id, error)
+
+
+def _recent_lines(table: TableScreen, stored: DiscordTableMessage | None) -> tuple[str, ...]:
+    """The table message's last lines: the stored changes' lines (the same whichever
+    worker draws), else the message's lines before and this change's (in the table's
+    language, set by the caller)."""
+    info, view = table.info, table.view
+    players = [seat.name for seat in info.seats]
+    if table.history:
+        changes = [(past.events, past.notices) for past in table.history]
+        recent: tuple[str, ...] = ()
+    else:
+        changes = [(table.events, table.notices)]
+        recent = stored.recent if stored else ()
+    for events, notices in changes:
+        recent += tuple(render_notice(n) for n in notices)
+        recent += tuple(event_line(e, view) if view else render_event(e, players)
+                        for e in events)
+    return recent[-RECENT_LINES:]

@@ -39,6 +39,7 @@ from bot.service.change_records import HISTORY, StoredChange, stored_changes
 from bot.service.changes import TableChanges
 from bot.service.clock import Clock
 from bot.service.errors import StorageUnavailable, UnreadableTable
+from bot.service.model import Table
 from bot.service.outbox import OutboxStore
 from bot.service.publish import Publisher
 from bot.service.screens import Screens
@@ -144,36 +145,43 @@ class Delivery:
         again even when every change was shown: its chat was taken from a dead worker).
         Returns True when something was shown."""
         async with self._lock(table_id):
-            rows = await self._rows(table_id)
-            pending = [row for row in rows if not row.shown]
-            if not pending and not redraw:
+            found = await self._unshown(table_id, redraw)
+            if found is None:
                 return False
-            try:
-                table = await self.changes.get(table_id)
-            except UnreadableTable:
-                return False  # reported by the loader; its chat is told once
-            if table is None:
-                return False
-            if rows and rows[-1].version < table.version:
-                # committed between the two reads: its row (and the turn it may begin)
-                # is shown now, as the table drawn is at its version
-                rows = await self._rows(table_id)
-                pending = [row for row in rows if not row.shown]
-            rows = [row for row in rows if row.version <= table.version]
-            pending = [row for row in pending if row.version <= table.version]
+            table, rows, pending = found
             if not redraw and self._shown.get(table_id, -1) >= table.version:
                 await self.outbox.mark_shown(table_id, table.version, KEEP)
                 return False
-            hands: frozenset[int] | None = None if redraw else frozenset()
-            for row in pending:
-                hands = None if hands is None or row.hands is None else hands | row.hands
             # a chat taken from a dead worker: its last pings and hand messages may not
             # have gone out although marked shown (the pings' keys tell)
             turn, turn_version = _open_turn(rows if redraw else pending, table.state)
-            update = await self.screens.redraw(table, hands, turn, turn_version)
+            update = await self.screens.redraw(table, _changed_hands(pending, redraw), turn,
+                                               turn_version)
             self._note_chat(table_id, str(table.key))
             await self._show(update, rows)
             return True
+
+    async def _unshown(self, table_id: int, redraw: bool
+                       ) -> tuple[Table, list[StoredChange], list[StoredChange]] | None:
+        """The table at its stored version, its change rows up to that version and those
+        of them not shown yet; ``None`` when nothing is to be shown (every row shown and
+        no ``redraw``) or the table cannot be loaded (the loader reports it; its chat is
+        told once)."""
+        rows = await self._rows(table_id)
+        if not redraw and all(row.shown for row in rows):
+            return None
+        try:
+            table = await self.changes.get(table_id)
+        except UnreadableTable:
+            return None
+        if table is None:
+            return None
+        if rows and rows[-1].version < table.version:
+            # committed between the two reads: its row (and the turn it may begin) is
+            # shown now, as the table drawn is at its version
+            rows = await self._rows(table_id)
+        rows = [row for row in rows if row.version <= table.version]
+        return table, rows, [row for row in rows if not row.shown]
 
     # --- the sweep --------------------------------------------------------------------------
 
@@ -298,6 +306,19 @@ class Delivery:
         task = asyncio.get_running_loop().create_task(guarded())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+
+def _changed_hands(pending: list[StoredChange], redraw: bool) -> frozenset[int] | None:
+    """The seats whose hands the ``pending`` changes touched (``None``: every seat, as for
+    a ``redraw`` or a change that did not say)."""
+    if redraw:
+        return None
+    hands: frozenset[int] = frozenset()
+    for row in pending:
+        if row.hands is None:
+            return None
+        hands |= row.hands
+    return hands
 
 
 def _open_turn(pending: list[StoredChange], state: GameState | None
