@@ -196,6 +196,11 @@ def table_lines(view: PublicView) -> list[str]:
     extra = view.extra
     if not isinstance(extra, PublicExtra):
         return []
+    return [*_tile_lines(view, extra), *_seat_lines(view, extra), *_turn_lines(view, extra)]
+
+
+def _tile_lines(view: PublicView, extra: PublicExtra) -> list[str]:
+    """The face-up tile and the discard row (its first tile in brackets)."""
     lines = []
     if extra.face_up is not None:
         lines.append(_("Face-up tile: {tile}").format(tile=card_text(extra.face_up)))
@@ -205,6 +210,12 @@ def table_lines(view: PublicView) -> list[str]:
             first=card_text(first), tiles=cards_text(rest) if rest else "").rstrip())
     else:
         lines.append(_("Discard row: empty"))
+    return lines
+
+
+def _seat_lines(view: PublicView, extra: PublicExtra) -> list[str]:
+    """What the seats said or showed: doublas before play, the face-up twin, low racks."""
+    lines = []
     if extra.preplay and view.current is not None:
         doublas = [f"{view.players[s]} ({_hint(h)})" if h else view.players[s]
                    for s, h in enumerate(extra.doublas) if h is not None]
@@ -216,18 +227,27 @@ def table_lines(view: PublicView) -> list[str]:
     low = [f"{view.players[s]} {n}" for s, n in enumerate(extra.low) if n is not None]
     if low:
         lines.append(_("Three tiles or fewer: {players}").format(players=", ".join(low)))
+    return lines
+
+
+def _turn_lines(view: PublicView, extra: PublicExtra) -> list[str]:
+    """What the player to move still owes: the opening, a tile taken from the row, going
+    out with the face-up tile."""
     current = view.current
-    if current is not None and not extra.preplay and view.phase in (Phase.DRAW, Phase.PLAY) \
+    if current is None:
+        return []
+    lines = []
+    if not extra.preplay and view.phase in (Phase.DRAW, Phase.PLAY) \
             and not view.has_melded[current]:
         # romanian-rummy.de.txt: "Bei der ersten Meldung ... mindestens eine eine Folge ...
         # mindestens 50 Punkte betragen"; laid down in one turn, so nothing counts until then
         lines.append(_("{name}'s opening: 0 of {needed} points (at least one run, all in one "
                        "turn).").format(name=view.players[current],
                                         needed=view.rules.get("opening")))
-    if extra.owed is not None and view.current is not None:
+    if extra.owed is not None:
         lines.append(_("{name} must meld {tile} now.").format(
-            name=view.players[view.current], tile=card_text(extra.owed)))
-    if extra.going_out and view.current is not None:
+            name=view.players[current], tile=card_text(extra.owed)))
+    if extra.going_out:
         lines.append(_("{name} took the face-up tile and goes out this turn.").format(
-            name=view.players[view.current]))
+            name=view.players[current]))
     return lines
