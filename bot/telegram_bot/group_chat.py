@@ -34,7 +34,7 @@ from bot.ports.intents import (
     Request,
     ShowHand,
 )
-from bot.ports.model import ChatKey, UserRef
+from bot.ports.model import ChatKey, TableInfo, UserRef
 from bot.render.lobby import render_lobby
 from bot.telegram_bot import texts
 from bot.telegram_bot.identity import chat_key, thread_of, user_ref
@@ -94,7 +94,7 @@ class GroupChat:
                 await message.reply_text(outcome.reply.text)  # no table, not seated: why
             elif not isinstance(request, OpenTable) or not outcome.ok:
                 # (a new lobby: the table message shows it)
-                await self._deliver(message, user, outcome.reply, request)
+                await self._deliver(message, user, outcome.reply, request, outcome.info)
         return answer
 
     async def _remember_title(self, chat_id: int, title: str | None) -> None:
@@ -105,18 +105,21 @@ class GroupChat:
             self._titles[chat_id] = title
 
     async def _deliver(self, message: Message, user: UserRef, reply: Reply,
-                       request: Request | None) -> None:
+                       request: Request | None, info: TableInfo | None = None) -> None:
         """Answer in the group, or privately when the reply is private (falling back to the
         group unless it shows hidden cards). A refusal said to this person here a moment
         ago (``reply.quiet``) is not repeated, and a refusal to someone who does not play
-        at this table goes to them privately, never to the group."""
+        at this table goes to them privately, never to the group (``info``: the table the
+        refusal was about, when the outcome named one; else the chat's is looked up)."""
         if reply.text is None or reply.code == TOO_FAST:
             return  # over the flow limits: nothing, the group's own limit is the scarce thing
         text = reply.text[:4096]
         if not reply.ok:
             if reply.quiet:
                 return
-            if not await self._plays_here(message, user):
+            seated = info.seat_of(user.key) is not None if info is not None \
+                else await self._plays_here(message, user)
+            if not seated:
                 await self.parts.messenger.send_private(int(user.user_id), text)
                 return
         if not reply.private:
