@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from telegram import Bot, Update
+from telegram import Bot, CallbackQuery, Message, Update
 from telegram.request import HTTPXRequest
 
 from bot.dropped_inputs import DroppedInputs, error_kind
@@ -93,26 +93,34 @@ def _check(update: Update) -> None:
     chat = update.effective_chat
     if chat is not None and not (_is_int(chat.id) and isinstance(chat.type, str)):
         raise TypeError("chat: no id or type")
-    message = update.effective_message
-    if message is not None:
-        if not _is_int(message.message_id):
-            raise TypeError("message_id is no number")
-        if message.text is not None and not isinstance(message.text, str):
-            raise TypeError("text is no string")
-        thread = getattr(message, "message_thread_id", None)
-        if thread is not None and not _is_int(thread):
-            raise TypeError("message_thread_id is no number")
-    query = update.callback_query
-    if query is not None:
-        if not isinstance(query.id, str):
-            raise TypeError("callback query id is no string")
-        if query.from_user is None:
-            raise TypeError("callback query: no from")
-        if query.data is not None and not isinstance(query.data, str):
-            raise TypeError("callback data is no string")
+    if update.effective_message is not None:
+        _check_message(update.effective_message)
+    if update.callback_query is not None:
+        _check_query(update.callback_query)
     member = update.my_chat_member
     if member is not None and not isinstance(member.new_chat_member.status, str):
         raise TypeError("my_chat_member: no status")
+
+
+def _check_message(message: Message) -> None:
+    """A message's id, text and thread have their types (raises ``TypeError``)."""
+    if not _is_int(message.message_id):
+        raise TypeError("message_id is no number")
+    if message.text is not None and not isinstance(message.text, str):
+        raise TypeError("text is no string")
+    thread = getattr(message, "message_thread_id", None)
+    if thread is not None and not _is_int(thread):
+        raise TypeError("message_thread_id is no number")
+
+
+def _check_query(query: CallbackQuery) -> None:
+    """A button press's id, sender and data have their types (raises ``TypeError``)."""
+    if not isinstance(query.id, str):
+        raise TypeError("callback query id is no string")
+    if query.from_user is None:
+        raise TypeError("callback query: no from")
+    if query.data is not None and not isinstance(query.data, str):
+        raise TypeError("callback data is no string")
 
 
 def read_update(data: object, bot: Bot | None) -> Update:
