@@ -72,16 +72,10 @@ class HandMessages:
                 message_id = row.message_id
             key = None
             if message_id is None:
-                if row is not None and repost:
-                    await self.messenger.delete(user_id, row.message_id)
-                # the send that replaces message N (0: the first one) is keyed by N
-                key = f"telegram:hand:{info.id}:{user_id}:{0 if row is None else row.message_id}"
-                if not await self.keyed.may_send(key):
-                    return True  # sent and stored by another worker meanwhile
-                sent = await self.messenger.send_private(user_id, text, markup)
-                if sent is None:
-                    return False
-                message_id = sent.message_id
+                sent = await self._send(info, user_id, row, repost, text, markup)
+                if isinstance(sent, bool):
+                    return sent
+                message_id, key = sent
             sort = int(model.sort) if model is not None else (row.sort_mode if row else 0)
             digest = model.digest if model is not None else (row.hand if row else "")
             await self.store.save_hand_message(TelegramHandMessage(
@@ -90,6 +84,24 @@ class HandMessages:
             if key is not None:
                 await self.store.end_send(key)
             return True
+
+    async def _send(self, info: TableInfo, user_id: int, row: TelegramHandMessage | None,
+                    repost: bool, text: str, markup: InlineKeyboardMarkup | None
+                    ) -> tuple[int, str] | bool:
+        """Send the hand message as a new message (the old one deleted when ``repost``),
+        keyed so a worker that died between sending and storing is noticed. Returns the
+        new message's id and the send's key; True when another worker sent and stored it
+        meanwhile; False when the user cannot be written to."""
+        if row is not None and repost:
+            await self.messenger.delete(user_id, row.message_id)
+        # the send that replaces message N (0: the first one) is keyed by N
+        key = f"telegram:hand:{info.id}:{user_id}:{0 if row is None else row.message_id}"
+        if not await self.keyed.may_send(key):
+            return True
+        sent = await self.messenger.send_private(user_id, text, markup)
+        if sent is None:
+            return False
+        return sent.message_id, key
 
     async def sort_of(self, user_id: int, table_id: int) -> int:
         """The order the user's hand message of ``table_id`` shows (0 by suit)."""

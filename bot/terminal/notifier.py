@@ -11,6 +11,7 @@ asks for input and redraws the whole table when :attr:`TerminalNotifier.screen_d
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TextIO
 
 from bot.i18n import _, use_locale
@@ -23,9 +24,9 @@ from bot.render.notices import render_fault, render_notice
 from bot.render.text import render_hand, render_hand_end, render_scores
 from bot.terminal.colour import Painter
 from engine.cards import Card
-from engine.events import DealStarted, Drew, GameEnded, HandEnded
+from engine.events import DealStarted, Drew, Event, GameEnded, HandEnded
 from engine.state import Phase
-from engine.views import PlayerView
+from engine.views import PlayerView, PublicView
 
 __all__ = ["TerminalNotifier"]
 
@@ -78,36 +79,40 @@ class TerminalNotifier:
     def _table(self, table: TableScreen) -> None:
         """Notices, then a line per event; the score sheet when a deal ends."""
         info, view = table.info, table.view
-        events, notices = table.events, table.notices
         if info.status is Status.LOBBY:
             return
-        seat = info.seat_of(self.user_key)
         with use_locale(self.locale):
-            for notice in notices:
+            for notice in table.notices:
                 self.write(render_notice(notice))
             if view is None:
                 return
-            if any(notice.code == "game_started" for notice in notices) \
-                    and not any(isinstance(event, DealStarted) for event in events):
+            if any(notice.code == "game_started" for notice in table.notices) \
+                    and not any(isinstance(event, DealStarted) for event in table.events):
                 self.write(event_line(DealStarted(view.deal_number, view.dealer,
                                                   view.upcard), view))
                 self.screen_due = True
-            self._drew = False
-            for event in events:
-                if isinstance(event, HandEnded | GameEnded):
-                    continue  # the score sheet below says the same
-                self.write(event_line(event, view))
-                mover = getattr(event, "seat", None)
-                if isinstance(event, DealStarted) or (mover is not None and mover != seat):
-                    self.screen_due = True
-                if isinstance(event, Drew) and event.seat == seat:
-                    self._drew = True
-            if any(isinstance(event, HandEnded) for event in events):
+            self._events(table.events, view, info.seat_of(self.user_key))
+            if any(isinstance(event, HandEnded) for event in table.events):
                 self.write("")
                 self.write(render_hand_end(view))
                 if view.phase is Phase.GAME_OVER:
                     self.write(render_scores(view, winners=False))
                 self.screen_due = False
+
+    def _events(self, events: Sequence[Event], view: PublicView, seat: int | None) -> None:
+        """A line per event (the score sheet says the end of a deal); the table is drawn
+        again before the player's next prompt when another seat moved or a deal began;
+        whether the player drew (their drawn card is named)."""
+        self._drew = False
+        for event in events:
+            if isinstance(event, HandEnded | GameEnded):
+                continue  # the score sheet says the same
+            self.write(event_line(event, view))
+            mover = getattr(event, "seat", None)
+            if isinstance(event, DealStarted) or (mover is not None and mover != seat):
+                self.screen_due = True
+            if isinstance(event, Drew) and event.seat == seat:
+                self._drew = True
 
     def _seat(self, screen: SeatScreen) -> None:
         """The drawn card, and the hand while the player's turn goes on (a new turn
