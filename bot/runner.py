@@ -24,7 +24,7 @@ from typing import Protocol
 import asyncpg
 
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
-from bot.http import HttpServer
+from bot.http import HttpLimits, HttpServer
 from bot.ports.host import Host
 from bot.ports.model import TableSettings
 from bot.ports.notifier import Notifier
@@ -90,6 +90,14 @@ DEFAULT_PORT = 8443
 def http_port() -> int:
     """``$PORT`` (a Procfile host's one port), else :data:`DEFAULT_PORT`."""
     return int(os.environ.get("PORT", DEFAULT_PORT))
+
+
+def http_limits(settings: Settings) -> HttpLimits:
+    """The HTTP server's limits from the settings (``HTTP_*``, docs/operating.md)."""
+    return HttpLimits(max_connections=settings.http_max_connections,
+                      descriptor_reserve=settings.http_descriptor_reserve,
+                      per_address=settings.http_per_address,
+                      header_timeout=settings.http_header_timeout)
 
 
 def needs_http(settings: Settings) -> bool:
@@ -228,7 +236,8 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
                           guide=settings.first_game_guide)
     if web is not None:  # the web table shows the tables of every platform
         service.publisher.everywhere.append(web.notifier)
-    http = HttpServer("0.0.0.0", http_port()) if needs_http(settings) else None
+    http = HttpServer("0.0.0.0", http_port(), http_limits(settings)) \
+        if needs_http(settings) else None
     # one LISTEN connection for the web table's pages and the chats this worker shows
     feed = PostgresChangeFeed(settings.database_url) if settings.database_url else None
     try:
