@@ -15,9 +15,11 @@ The port is public (a Mini App's address is), so the server holds under hostile 
   platforms' clients, so accepting never runs out of descriptors) and at most
   :attr:`HttpLimits.per_address` from one address; a connection over a limit is answered
   ``503`` at once and closed, and counted (:attr:`HttpServer.refused`);
-- a connection that has no request under way (headers still arriving one byte a second,
-  or an idle keep-alive) for :attr:`HttpLimits.header_timeout` seconds is closed; a
-  request in progress (a WebSocket for its whole life) is not;
+- a connection that has not sent a whole request :attr:`HttpLimits.header_timeout`
+  seconds after it opened (headers arriving one byte a second), or an idle keep-alive
+  connection, is closed: aiohttp's keep-alive timer, which runs from the connection's
+  start, set to that timeout; a request in progress (a WebSocket for its whole life) is
+  not;
 - aiohttp's own bounds on request lines, header fields and bodies apply;
 - log lines about refused connections, asyncio's accept errors and aiohttp's protocol
   errors are bounded to one per kind and minute, with a count
@@ -69,9 +71,10 @@ class HttpLimits:
     ``max_connections``: connections at once, 0 = the descriptor limit less
     ``descriptor_reserve`` (at least 16); ``per_address``: connections at once from one
     remote address, 0 = no such limit (behind a proxy every connection comes from the
-    proxy's address); ``header_timeout``: seconds a connection may go without a request
-    under way; ``max_field_size`` / ``max_line_size``: bytes of one header field and of
-    the request line (aiohttp's limits)."""
+    proxy's address); ``header_timeout``: seconds a connection may take to send a whole
+    request, and stay idle between requests (aiohttp's ``keepalive_timeout``);
+    ``max_field_size`` / ``max_line_size``: bytes of one header field and of the request
+    line (aiohttp's limits)."""
 
     max_connections: int = 0
     descriptor_reserve: int = 128
@@ -129,11 +132,7 @@ class _Connection(asyncio.Protocol):
         self.inner = inner
         self.transport: asyncio.Transport | None = None
         self.address = ""
-        self.active = 0
-        self.requests = 0
         self.refused = False
-        self._seen = -1
-        self._timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -148,24 +147,6 @@ class _Connection(asyncio.Protocol):
             transport.close()
             return
         self.inner.connection_made(transport)
-        self._arm()
-
-    def _arm(self) -> None:
-        self._seen = self.requests
-        self._timer = asyncio.get_running_loop().call_later(
-            self.server.limits.header_timeout, self._check)
-
-    def _check(self) -> None:
-        self._timer = None
-        if self.transport is None or self.transport.is_closing():
-            return
-        if self.active == 0 and self.requests == self._seen:
-            self.server.timed_out += 1
-            self.server._bounded.drop("closed a connection without a request",
-                                      f"{self.server.limits.header_timeout:g} s")
-            self.transport.abort()
-            return
-        self._arm()
 
     def data_received(self, data: bytes) -> None:
         if not self.refused:
@@ -183,9 +164,6 @@ class _Connection(asyncio.Protocol):
             self.inner.resume_writing()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
         if not self.refused:
             self.server._forget(self)
             self.inner.connection_lost(exc)
@@ -204,8 +182,6 @@ class HttpServer:
         self.max_connections = self.limits.connections()
         self.refused: Counter[str] = Counter()
         """Connections refused so far, by reason (``connections``, ``address``)."""
-        self.timed_out = 0
-        """Connections closed for going without a request (:attr:`HttpLimits.header_timeout`)."""
         self._mounts: dict[str, Handler] = {}
         self._runner: web.AppRunner | None = None
         self._server: asyncio.Server | None = None
@@ -243,15 +219,7 @@ class HttpServer:
         handler = self._handler(request.path)
         if handler is None:
             raise web.HTTPNotFound()
-        connection = self._open.get(request.transport) if request.transport else None
-        if connection is not None:
-            connection.requests += 1
-            connection.active += 1
-        try:
-            return await handler(request)
-        finally:
-            if connection is not None:
-                connection.active -= 1
+        return await handler(request)
 
     # --- connections --------------------------------------------------------------------
 
@@ -329,6 +297,6 @@ class HttpServer:
             logging.getLogger(name).removeFilter(self._filter)
 
     def stats(self) -> dict[str, Any]:
-        """Connections open, refused (by reason) and timed out so far."""
+        """Connections open now, refused so far (by reason), and the limit."""
         return {"open": self.connections, "refused": dict(self.refused),
-                "timed_out": self.timed_out, "max_connections": self.max_connections}
+                "max_connections": self.max_connections}
