@@ -12,7 +12,8 @@ The port is public (a Mini App's address is), so the server holds under hostile 
 
 - at most :attr:`HttpLimits.max_connections` connections at once (by default the
   process's descriptor limit less a reserve for the database, the engine workers and the
-  platforms' clients, so accepting never runs out of descriptors) and at most
+  platforms' clients and the listen backlog, so accepting never runs out of
+  descriptors) and at most
   :attr:`HttpLimits.per_address` from one address; a connection over a limit is answered
   ``503`` at once and closed, and counted (:attr:`HttpServer.refused`);
 - a connection that has not sent a whole request :attr:`HttpLimits.header_timeout`
@@ -52,6 +53,11 @@ REFUSAL = (b"HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-Afte
            b"Content-Type: text/plain\r\nContent-Length: 12\r\n\r\ntry again.\r\n")
 """What a connection over a limit is sent before it is closed."""
 
+BACKLOG = 32
+"""Connections the kernel queues for the server, and so the most asyncio accepts in one go
+before the first of them is counted: kept free of the limit too, so a burst of accepts
+never runs out of descriptors."""
+
 BOUNDED_LOGGERS = ("asyncio", "aiohttp.server", "aiohttp.web", "aiohttp.websocket")
 """Loggers whose lines a client can provoke (accept errors, bad requests): bounded by
 :class:`BoundedLogFilter` while a server runs."""
@@ -85,15 +91,17 @@ class HttpLimits:
 
     def connections(self) -> int:
         """The connection limit in force: :attr:`max_connections`, or the descriptor
-        limit less the reserve (never above it, at least 16)."""
-        room = max(descriptor_limit() - self.descriptor_reserve, 16)
+        limit less the reserve and :data:`BACKLOG` (never above that, at least 16)."""
+        room = max(descriptor_limit() - self.descriptor_reserve - BACKLOG, 16)
         return min(self.max_connections, room) if self.max_connections else room
 
 
 class BoundedLogFilter(logging.Filter):
     """Lets one record of each kind (its message's first 60 characters) through per
     :data:`~bot.dropped_inputs.LOG_EVERY` seconds; a passed record says how many of its
-    kind were held back since the last one. ``clock``: monotonic seconds."""
+    kind were held back since the last one. asyncio's "socket.accept() out of system
+    resource" goes without its traceback (it says nothing but ``EMFILE``). ``clock``:
+    monotonic seconds."""
 
     def __init__(self, every: float = LOG_EVERY,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -109,6 +117,9 @@ class BoundedLogFilter(logging.Filter):
             kind = f"{record.name}:{record.getMessage()[:60]}"
         except Exception:  # a record whose arguments do not format: one kind
             kind = f"{record.name}:{record.msg!s:.60}"
+        if record.name == "asyncio" and "out of system resource" in kind:
+            # the descriptors ran out (docs/operating.md): the traceback says nothing more
+            record.exc_info, record.exc_text = None, None
         now = self.clock()
         last = self._passed.get(kind)
         if last is not None and now - last < self.every:
@@ -273,7 +284,7 @@ class HttpServer:
             return _Connection(self, inner())
 
         self._server = await asyncio.get_running_loop().create_server(
-            factory, self.host, self.port, backlog=128, reuse_address=True)
+            factory, self.host, self.port, backlog=BACKLOG, reuse_address=True)
         sockets = self._server.sockets
         if sockets:
             self.port = int(sockets[0].getsockname()[1])

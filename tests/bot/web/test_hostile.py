@@ -268,7 +268,9 @@ def test_the_log_filter_passes_one_record_per_kind_and_minute_with_a_count() -> 
         return logging.LogRecord("asyncio", logging.ERROR, __file__, 1, message, None, None)
 
     accept = "socket.accept() out of system resource"
-    assert bounded.filter(record(accept))
+    first = record(accept)
+    first.exc_info = (OSError, OSError(24, "Too many open files"), None)
+    assert bounded.filter(first) and first.exc_info is None  # no traceback for it
     assert not any(bounded.filter(record(accept)) for _n in range(11_700))
     assert bounded.filter(record("another kind"))
     now[0] = 61.0
