@@ -258,11 +258,6 @@ class HttpServer:
             if self._per_address[connection.address] <= 0:
                 del self._per_address[connection.address]
 
-    def peer_of(self, request: web.Request) -> str:
-        """The remote address of ``request``'s connection (``""`` unknown)."""
-        connection = self._open.get(request.transport) if request.transport else None
-        return connection.address if connection is not None else (request.remote or "")
-
     # --- running ------------------------------------------------------------------------
 
     async def start(self) -> None:
