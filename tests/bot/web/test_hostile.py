@@ -19,10 +19,13 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from bot.http import BoundedLogFilter, HttpLimits, HttpServer
+from bot.http import BACKLOG, BoundedLogFilter, HttpLimits, HttpServer, descriptor_limit
 from bot.ports.clean import REPLACEMENT, clean_intent, clean_text, is_clean
 from bot.ports.intents import Command, Intent
 from bot.ports.model import ChatKey, UserRef
+from bot.runner import http_limits
+from bot.settings import Settings
+from bot.web import WebConfig
 from bot.web.auth import AuthRefused
 from bot.web.auth.discord import DiscordAuth, SignInLimiter
 from bot.web.protocol import MAX_BAD, BadMessage, nesting_depth, parse_incoming
@@ -404,3 +407,24 @@ async def test_garbage_discord_codes_are_refused_locally_after_the_limit(
             assert fake.calls == 10
     finally:
         await fake.stop()
+
+
+def test_the_limits_come_from_the_settings_with_their_defaults() -> None:
+    defaults = Settings.from_env({}, env_file=None)
+    limits = http_limits(defaults)
+    assert (limits.max_connections, limits.descriptor_reserve, limits.per_address,
+            limits.header_timeout) == (0, 128, 64, 10.0)
+    assert limits.connections() == max(descriptor_limit() - 128 - BACKLOG, 16)
+    assert HttpLimits(max_connections=10**6).connections() == limits.connections()
+    settings = Settings.from_env({"HTTP_PER_ADDRESS": "0", "HTTP_HEADER_TIMEOUT": "3",
+                                  "HTTP_MAX_CONNECTIONS": "100",
+                                  "WEB_SOCKETS_PER_SESSION": "2",
+                                  "WEB_SIGNIN_PER_ADDRESS": "5",
+                                  "WEB_BASE_URL": "https://rummy.example.org",
+                                  "TELEGRAM_TOKEN": "1:x"}, env_file=None)
+    limits = http_limits(settings)
+    assert (limits.per_address, limits.header_timeout, limits.connections()) == (0, 3.0, 100)
+    config = WebConfig.from_settings(settings)
+    assert config is not None
+    assert (config.sockets_per_session, config.signin_per_address,
+            config.signin_per_minute) == (2, 5, 120)
