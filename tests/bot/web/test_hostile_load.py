@@ -43,7 +43,7 @@ async def test_the_bot_holds_2000_sockets_and_1100_slow_clients_under_1024_descr
     assert sockets["failed"] == 0 and slow["failed"] == 0
     if per_session == 4:
         assert sockets["held"] == 4 and sockets["closed"] == 1996
-        assert peak["open"] == limit  # the slow clients filled the rest
+        assert slow["refused"] > 0  # 1,100 slow clients do not fit in the 860 left
     else:
         assert sockets["held"] == limit and sockets["refused"] == 2000 - limit
         assert slow["refused"] == 1100
