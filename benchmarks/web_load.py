@@ -32,7 +32,7 @@ from typing import Any
 
 from benchmarks.report import BenchConfig, Row, Section
 
-__all__ = ["hostile_load", "run"]
+__all__ = ["add_rows", "hostile_load", "run"]
 
 CHILD = Path(__file__).with_name("web_load_child.py")
 
@@ -177,7 +177,9 @@ async def hostile_load(websockets: int = 2000, slowloris: int = 1100,
     return result
 
 
-def _rows(section: Section, name: str, result: dict[str, Any]) -> None:
+def add_rows(section: Section, name: str, result: dict[str, Any]) -> None:
+    """The rows of one attack's ``result`` (:func:`hostile_load`), each named after
+    ``name``, and a note of the clients' outcomes."""
     peak, before, after = result["peak"], result["before"], result["after"]
     held = peak["open"]
     section.add(Row(f"{name}: connections held", held, "",
@@ -213,7 +215,7 @@ def run(config: BenchConfig) -> Section:
     for name, per_session in (("4 pages a session", 4), ("no session limit", 100_000)):
         result = asyncio.run(hostile_load(websockets=sockets, slowloris=slow, hold=hold,
                                           per_session=per_session))
-        _rows(section, name, result)
+        add_rows(section, name, result)
     section.notes.append(f"{sockets} WebSockets of one page session, then {slow} slowloris "
                          f"clients; load average before "
                          f"{' '.join(f'{x:.2f}' for x in load)}, after "
