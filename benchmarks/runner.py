@@ -40,6 +40,7 @@ SECTIONS: Mapping[str, str] = {
     "ai_workers": "benchmarks.ai_workers",
     "chat_owner": "benchmarks.chat_owner",
     "web": "benchmarks.web",
+    "web_load": "benchmarks.web_load",
 }
 
 

@@ -23,7 +23,7 @@ from dataclasses import replace
 import asyncpg
 
 from bot.adapter_errors import PlatformRefused, PlatformUnreachable
-from bot.http import HttpServer
+from bot.http import HttpLimits, HttpServer
 from bot.ports.frontend import FrontEnd
 from bot.ports.host import Host
 from bot.ports.model import TableSettings
@@ -74,6 +74,14 @@ DEFAULT_PORT = 8443
 def http_port() -> int:
     """``$PORT`` (a Procfile host's one port), else :data:`DEFAULT_PORT`."""
     return int(os.environ.get("PORT", DEFAULT_PORT))
+
+
+def http_limits(settings: Settings) -> HttpLimits:
+    """The HTTP server's limits from the settings (``HTTP_*``, docs/operating.md)."""
+    return HttpLimits(max_connections=settings.http_max_connections,
+                      descriptor_reserve=settings.http_descriptor_reserve,
+                      per_address=settings.http_per_address,
+                      header_timeout=settings.http_header_timeout)
 
 
 def needs_http(settings: Settings) -> bool:
@@ -306,7 +314,7 @@ async def _http_server(settings: Settings) -> AsyncIterator[HttpServer | None]:
     if not needs_http(settings):
         yield None
         return
-    http = HttpServer("0.0.0.0", http_port())
+    http = HttpServer("0.0.0.0", http_port(), http_limits(settings))
     try:
         await http.start()
         yield http

@@ -192,6 +192,34 @@ class Settings(BaseSettings):
     """Seconds a Telegram Mini App's signed ``initData`` stays valid after its
     ``auth_date`` (``WEB_AUTH_MAX_AGE``, 60 s to 30 days; default one day)."""
 
+    web_sockets_per_session: int = Field(default=4, ge=1, le=100)
+    """Pages one person may have open at one table at once (``WEB_SOCKETS_PER_SESSION``,
+    1-100); a further one is refused (close code 4003)."""
+
+    web_signin_per_address: int = Field(default=10, ge=1, le=10_000)
+    """Discord sign-in calls a minute from one address (``WEB_SIGNIN_PER_ADDRESS``);
+    beyond it a sign-in is refused without asking Discord (HTTP 429)."""
+
+    web_signin_per_minute: int = Field(default=120, ge=1, le=100_000)
+    """Discord sign-in calls a minute in all (``WEB_SIGNIN_PER_MINUTE``)."""
+
+    http_max_connections: int = Field(default=0, ge=0, le=1_000_000)
+    """Connections the HTTP server (webhook and web table) holds at once
+    (``HTTP_MAX_CONNECTIONS``); 0: the descriptor limit (``ulimit -n``) less
+    :attr:`http_descriptor_reserve`. A connection beyond it is answered 503 and closed."""
+
+    http_descriptor_reserve: int = Field(default=128, ge=16, le=100_000)
+    """Descriptors kept free of HTTP connections for the database, the engine workers and
+    the platforms' clients (``HTTP_DESCRIPTOR_RESERVE``)."""
+
+    http_per_address: int = Field(default=64, ge=0, le=1_000_000)
+    """Connections at once from one remote address (``HTTP_PER_ADDRESS``); 0: no such
+    limit (set 0 behind a proxy: every connection then comes from the proxy)."""
+
+    http_header_timeout: float = Field(default=10.0, ge=1, le=600, allow_inf_nan=False)
+    """Seconds a connection may go without a request under way (``HTTP_HEADER_TIMEOUT``):
+    headers that arrive slower, and idle keep-alive connections, are closed."""
+
     discord_client_id: str | None = None
     """The Discord application's client id (``DISCORD_CLIENT_ID``) for the Activity's
     OAuth2 sign-in; with :attr:`discord_client_secret` and :attr:`web_base_url` the

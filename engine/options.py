@@ -97,7 +97,8 @@ class Option:
         if isinstance(raw, bool):
             raise self._bad(raw)
         text = str(raw).strip()
-        if len(text) > MAX_DIGITS:
+        # ASCII digits only: int() also reads "١٠٠" (Arabic-Indic), "1_000" and "+100"
+        if len(text) > MAX_DIGITS or not (text.isascii() and text.isdigit()):
             raise self._bad(raw)
         try:
             value = int(text)

@@ -30,6 +30,7 @@ from cachetools import LRUCache
 
 from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
+from bot.ports.clean import clean_intent
 from bot.ports.intents import Answer, Intent, Outcome, Reply
 from bot.ports.model import ChatKey, TableInfo, UserRef
 from bot.ports.screens import SeatScreen, TableScreen
@@ -70,6 +71,7 @@ class EntryPoint:
 
     async def handle(self, intent: Intent, answer: Answer | None = None) -> Outcome:
         """Carry out ``intent`` (see the module docstring); never raises for bad input."""
+        intent = clean_intent(intent)  # no lone surrogate or NUL reaches a store
         chat = str(intent.key) if intent.key is not None else f"private:{intent.user.key}"
         if not await self.flow.admit(intent.user.key, chat):
             outcome = await self._refused_fast(intent, chat)

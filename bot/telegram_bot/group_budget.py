@@ -9,6 +9,13 @@ the group takes a token, and a call that finds the bucket empty waits for its tu
 bucket goes into debt, so calls of all workers are served in the order they asked).
 Then PTB's own limiter handles the rest (30 a second overall, retries after a 429).
 
+The bucket holds :data:`GROUP_CALLS_PER_MINUTE` tokens and refills at that many a minute,
+so a group that was quiet gets a burst of up to 20 calls at once, then 20 a minute: in
+the first minute after a quiet spell up to 40 calls (the burst plus the refill), in every
+minute after that 20. PTB's ``AIORateLimiter`` (an ``aiolimiter`` bucket of the same
+size and rate) allows the same burst; a 429 Telegram answers to it is retried after its
+``retry_after``.
+
 A database that cannot answer does not stop the call: it goes on with PTB's limits only
 (logged).
 """

@@ -21,7 +21,10 @@ class WebConfig:
     the pages live under ``base_url + PREFIX``. The tokens and Discord's client id and
     secret say which platforms can sign in; ``auth_max_age``: seconds a Telegram
     ``initData`` stays valid. ``discord_api`` / ``telegram_api``: the platforms' API
-    servers (fakes in tests)."""
+    servers (fakes in tests). ``sockets_per_session``: pages one session (a person at a
+    table) may have open at once (``WEB_SOCKETS_PER_SESSION``); ``signin_per_address`` /
+    ``signin_per_minute``: Discord sign-in calls a minute from one address and in all
+    (``WEB_SIGNIN_PER_ADDRESS``, ``WEB_SIGNIN_PER_MINUTE``), refused locally beyond."""
 
     base_url: str
     telegram_token: str | None = None
@@ -31,6 +34,9 @@ class WebConfig:
     auth_max_age: float = 86400.0
     discord_api: str = API_BASE
     telegram_api: str = "https://api.telegram.org"
+    sockets_per_session: int = 4
+    signin_per_address: int = 10
+    signin_per_minute: int = 120
 
     @classmethod
     def from_settings(cls, settings: Settings) -> WebConfig | None:
@@ -38,7 +44,10 @@ class WebConfig:
         table, no web buttons) or without any platform that can sign in."""
         config = cls(settings.web_base_url or "", settings.telegram_token,
                      settings.discord_token, settings.discord_client_id,
-                     settings.discord_client_secret, float(settings.web_auth_max_age))
+                     settings.discord_client_secret, float(settings.web_auth_max_age),
+                     sockets_per_session=settings.web_sockets_per_session,
+                     signin_per_address=settings.web_signin_per_address,
+                     signin_per_minute=settings.web_signin_per_minute)
         if not settings.web_base_url or not (config.telegram or config.discord):
             return None
         return config

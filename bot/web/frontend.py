@@ -84,3 +84,5 @@ class WebFrontEnd:
             await self.hub.close()
         if self.routes is not None:
             await self.routes.close()
+            if self.routes.discord is not None:
+                await self.routes.discord.close()

@@ -4,7 +4,7 @@ from the :class:`~bot.ports.screens.TableUpdate` for that page's person only: a 
 own screen to its owner, the public table to spectators. It never calls the service.
 
 The web table serves the tables of every platform, so the composition root registers it
-for all of them (``service.publisher.everywhere``)."""
+for all of them (``every_platform``: :meth:`bot.service.service.GameService.register`)."""
 
 from __future__ import annotations
 

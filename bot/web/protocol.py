@@ -50,7 +50,13 @@ of the table, and after a refused press)::
 "code": "stale_control", "text": "..."}``). ``warn``: the turn timer runs out
 (``{"type": "warn", "seconds": 24, "text": "..."}``). ``error``: a message that was
 refused before reaching the game (``{"type": "error", "code": "bad_message" |
-"not_your_table" | "session", "text": "..."}``).
+"not_your_table" | "session" | "too_many", "text": "...", "field": "sort"}``;
+``field``, with ``bad_message`` only: the part of the message that was refused).
+
+Close codes of the page's WebSocket (after an ``error`` saying why): 4001 the session
+was refused (the page stops reconnecting and asks to open the table from the chat
+again), 4002 too many malformed messages (:data:`MAX_BAD`), 4003 too many pages of one
+session (``WEB_SOCKETS_PER_SESSION``), 1013 the process holds all the pages it may.
 
 Page -> server
 --------------
@@ -66,7 +72,9 @@ order of ``HAND.cards``)::
      "sort": "suit", "offer": 0, "id": "p1-7"}        # ``id``: the press's unique id
     {"type": "refresh", "table": 12}                  # send the screen again
 
-A message that does not parse gets an ``error`` and changes nothing.
+A message that does not parse gets an ``error`` and changes nothing: more than 4,096
+bytes, nesting deeper than 3, more than 16 fields, a field of the wrong type or size.
+Strings (``id``, ``digest``) are cleaned of lone surrogates.
 """
 
 from __future__ import annotations
@@ -78,6 +86,7 @@ from fractions import Fraction
 from typing import Any
 
 from bot.i18n import _, use_locale
+from bot.ports.clean import clean_text
 from bot.ports.hand import HandModel, SortMode
 from bot.ports.model import SeatKind, Status, TableInfo
 from bot.render.cards import points_text
@@ -88,6 +97,7 @@ from engine.state import Phase
 from engine.views import PublicView
 
 __all__ = [
+    "MAX_BAD",
     "SORTS",
     "BadMessage",
     "Incoming",
@@ -107,6 +117,10 @@ SORT_WORDS = {mode: word for word, mode in SORTS.items()}
 
 MAX_MESSAGE = 4096
 """Bytes a page's message may have (they are a few dozen)."""
+
+MAX_BAD = 5
+"""Malformed messages a page's socket may send before it is closed (code 4002); each one
+is answered with an ``error`` first."""
 
 MAX_HAND = 256
 """Cards a selection may name at most (no hand holds more)."""
@@ -248,45 +262,95 @@ class Incoming:
 
 TYPES = frozenset({"select", "sort", "hint", "offer", "refresh"})
 
+MAX_DEPTH = 3
+"""Nesting of arrays and objects a page's message may have (its shapes have 2: the
+message and its ``selected`` list); a deeper one is refused before it is parsed."""
+
+MAX_FIELDS = 16
+"""Fields a page's message may have (its shapes have at most 7)."""
+
+
+def nesting_depth(text: str) -> int:
+    """The deepest nesting of ``[`` and ``{`` in JSON ``text``, brackets inside strings
+    not counted (a cheap scan, so a deep document is refused before the parser recurses
+    into it)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
 
 def _int(data: dict[str, Any], name: str, required: bool = False) -> int | None:
     value = data.get(name)
     if value is None and not required:
         return None
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 1 << 53:
         raise BadMessage(name)
     return value
 
 
+def _text(data: dict[str, Any], name: str, longest: int) -> str | None:
+    """A string field of 1 to ``longest`` characters, cleaned of lone surrogates and
+    NULs (:func:`bot.ports.clean.clean_text`), or ``None`` when absent."""
+    value = data.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 0 < len(value) <= longest:
+        raise BadMessage(name)
+    return clean_text(value)
+
+
 def parse_incoming(text: str | bytes) -> Incoming:
-    """One page message; raises :class:`BadMessage` for anything that is not one of the
-    shapes of the module docstring (too long, not JSON, an unknown type, a field of the
-    wrong type)."""
+    """One page message; raises :class:`BadMessage` (its text names the field) for
+    anything that is not one of the shapes of the module docstring: too long
+    (:data:`MAX_MESSAGE`), nested deeper than :data:`MAX_DEPTH`, not JSON, not an object,
+    more than :data:`MAX_FIELDS` fields, an unknown ``type``, any field of the wrong type
+    or size. Strings are cleaned of lone surrogates and NULs, so nothing that reaches the
+    entry point can fail to be stored."""
     if len(text) > MAX_MESSAGE:
         raise BadMessage("too long")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise BadMessage("not JSON") from None
+    if nesting_depth(text) > MAX_DEPTH:
+        raise BadMessage("depth")
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):
         raise BadMessage("not JSON") from None
-    if not isinstance(data, dict) or data.get("type") not in TYPES:
+    if not isinstance(data, dict) or len(data) > MAX_FIELDS:
+        raise BadMessage("not an object")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in TYPES:
         raise BadMessage("type")
     table = _int(data, "table", required=True)
     assert table is not None
     sort = data.get("sort")
-    if sort is not None and sort not in SORTS:
+    if sort is not None and (not isinstance(sort, str) or sort not in SORTS):
         raise BadMessage("sort")
-    digest = data.get("digest")
-    if digest is not None and (not isinstance(digest, str) or len(digest) > 16):
-        raise BadMessage("digest")
-    ident = data.get("id")
-    if ident is not None and (not isinstance(ident, str) or not 0 < len(ident) <= 64):
-        raise BadMessage("id")
+    digest = _text(data, "digest", 16)
+    ident = _text(data, "id", 64)
     selected = data.get("selected", [])
     if not isinstance(selected, list) or len(selected) > MAX_HAND or any(
             not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < MAX_HAND
             for i in selected):
         raise BadMessage("selected")
-    kind = str(data["type"])
     incoming = Incoming(kind, table, _int(data, "version"), mask_of_indices(selected),
                         None if sort is None else SORTS[sort], digest, _int(data, "offer"),
                         ident)
@@ -296,13 +360,20 @@ def parse_incoming(text: str | bytes) -> Incoming:
     return incoming
 
 
-def error_message(code: str, locale: str) -> dict[str, Any]:
-    """An ``error`` message in ``locale``."""
+def error_message(code: str, locale: str, field: str | None = None) -> dict[str, Any]:
+    """An ``error`` message in ``locale``; ``field``: what of the page's message was
+    refused (:class:`BadMessage`'s text), sent as ``"field"``."""
     with use_locale(locale):
         texts = {
             "bad_message": _("The page sent something the table does not understand; "
                              "nothing was done."),
             "not_your_table": _("This page belongs to another table; nothing was done."),
             "session": _("Your sign-in ran out; open the table again from the chat."),
+            "too_many": _("This table is open in too many windows; close one and "
+                          "open the table again from the chat."),
         }
-        return {"type": "error", "code": code, "text": texts.get(code, texts["bad_message"])}
+        message = {"type": "error", "code": code,
+                   "text": texts.get(code, texts["bad_message"])}
+        if field is not None:
+            message["field"] = field
+        return message

@@ -28,6 +28,7 @@ CARD_WORDS: tuple[str, ...] = (
 
 PAGE_WORDS: tuple[str, ...] = (
     N_("Rummy table"), N_("Connecting…"), N_("Connection lost; connecting again…"),
+    N_("This page was closed; open the table again from the chat."),
     N_("Open this table from the chat: the button under the table message, or the "
        "web table button of your hand."),
     N_("Signing in failed: {reason}"), N_("You watch this table."),

@@ -55,3 +55,14 @@ def test_a_long_number_with_leading_zeros_or_spaces_is_refused_too() -> None:
         with pytest.raises(RuleOptionError):
             make_rules("basic", options={"target": typed})
     assert make_rules("basic", options={"target": "  0100  "}).get("target") == 100
+
+
+@pytest.mark.parametrize("typed", ["\u0661\u0660\u0660", "\uff11\uff10\uff10", "1_000",
+                                   "+100", "1e2", "\u00b9\u00b2"])
+def test_a_number_is_ascii_digits_only(typed: str) -> None:
+    """``int()`` reads Arabic-Indic and full-width digits and underscores; an option
+    does not (the value would be stored as typed, and shown so)."""
+    with pytest.raises(RuleOptionError) as raised:
+        make_rules("basic", options={"target": typed})
+    assert raised.value.params["option"] == "target"
+    assert make_rules("basic", options={"target": "100"}).get("target") == 100

@@ -267,3 +267,33 @@ async def test_the_telegram_theme_colours_the_page(tmp_path: Path, browser: Brow
             assert await page.page.evaluate("window.__tgReady && window.__tgExpanded")
         finally:
             await page.close()
+
+
+async def test_the_page_stops_reconnecting_after_a_refused_session_and_says_why(
+        tmp_path: Path, browser: Browser) -> None:
+    """Close code 4001 (the session was refused): the page used to try again every 10 s
+    for ever; now it shows the server's reason and opens no further socket."""
+    async with web_world(tmp_path / "web.sqlite3") as world:
+        info = await world.table(ANA, [BEN], "basic", ais=0)
+        page = await open_telegram_page(browser, world.base, ANA, info.id)
+        sockets: list[str] = []
+        page.page.on("websocket", lambda socket: sockets.append(socket.url))
+        try:
+            await wait_screen(page.page)
+            routes = world.web.routes
+            assert routes is not None
+            routes.signer = SessionSigner(b"a new key: every old session is refused")
+            for socket in list(routes.sockets):  # the worker restarts with another key
+                await socket.close(code=1012, message=b"restart")
+            await page.page.wait_for_function(
+                "(document.getElementById('status') || {}).textContent?.includes('sign-in')",
+                timeout=15_000)
+            text = await page.page.text_content("#status")
+            assert text is not None and "open the table again from the chat" in text
+            opened = len(sockets)
+            assert opened >= 1  # the refused reconnect
+            await asyncio.sleep(12)  # longer than the page's longest back-off (10 s)
+            assert len(sockets) == opened  # no more
+            assert not page.errors
+        finally:
+            await page.close()

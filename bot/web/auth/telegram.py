@@ -23,6 +23,7 @@ from urllib.parse import parse_qsl
 
 import aiohttp
 
+from bot.ports.clean import clean_text
 from bot.ports.model import UserRef
 from bot.web.auth import AuthRefused
 
@@ -85,7 +86,7 @@ def validate_init_data(init_data: str, bot_token: str, max_age: float,
     try:
         data = json.loads(fields.get("user", ""))
         user_id = int(data["id"])
-        name = str(data.get("first_name") or data.get("username") or user_id)[:64]
+        name = clean_text(str(data.get("first_name") or data.get("username") or user_id)[:64])
         language = data.get("language_code")
     except (ValueError, KeyError, TypeError):
         raise AuthRefused("malformed", "user") from None

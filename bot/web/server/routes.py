@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from bot.dropped_inputs import DroppedInputs, error_kind
 from bot.i18n import _, use_locale
 from bot.ports.entry import Entry
 from bot.ports.model import ChatKey, TableInfo, UserRef
@@ -37,13 +39,13 @@ from bot.ports.web_links import table_of_start_param
 from bot.render.howto import how_to_play
 from bot.render.rules import render_rules
 from bot.web.auth import AuthRefused
-from bot.web.auth.discord import DiscordAuth
+from bot.web.auth.discord import DiscordAuth, SignInLimiter
 from bot.web.auth.session import SessionSigner
 from bot.web.auth.telegram import TelegramMembers, validate_init_data
 from bot.web.config import PREFIX, WebConfig
 from bot.web.pages.hub import PageHub
 from bot.web.pages.page import Page
-from bot.web.protocol import BadMessage, encode, error_message, parse_incoming
+from bot.web.protocol import MAX_BAD, BadMessage, encode, error_message, parse_incoming
 from bot.web.server.html import page_html
 from bot.web.strings import page_strings
 from engine.errors import EngineError
@@ -61,7 +63,7 @@ CONTENT_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/sv
                  ".txt": "text/plain", ".png": "image/png"}
 
 STATUS = {"forged": 401, "expired": 401, "malformed": 400, "not_at_table": 403,
-          "no_table": 404, "unavailable": 503}
+          "no_table": 404, "unavailable": 503, "too_fast": 429}
 
 
 def _refusal_text(code: str) -> str:
@@ -72,6 +74,7 @@ def _refusal_text(code: str) -> str:
         "not_at_table": _("You neither play at this table nor may watch it."),
         "no_table": _("This table is not open (any more)."),
         "unavailable": _("The chat platform could not be asked; try again in a moment."),
+        "too_fast": _("Too many sign-ins from here; wait a minute and try again."),
     }
     return texts.get(code, texts["malformed"])
 
@@ -89,6 +92,12 @@ class WebRoutes:
         self.members = members
         self.discord = discord
         self.sockets: set[web.WebSocketResponse] = set()
+        self._per_session: Counter[tuple[str, int]] = Counter()
+        self.signins = SignInLimiter(config.signin_per_address, config.signin_per_minute)
+        """The local limit of Discord sign-in calls (each may cost calls to Discord)."""
+        self.faults = DroppedInputs(log, "web", says="refused")
+        """Malformed page messages, pages over a limit, refused sign-ins: counted, and
+        logged once per kind and minute."""
         self._files = {path.relative_to(STATIC).as_posix(): path
                        for path in STATIC.rglob("*") if path.is_file()}
 
@@ -210,7 +219,7 @@ class WebRoutes:
                 await self._may_watch_telegram(login.user, info)
             return await self._answer_session(login.user, info)
         except AuthRefused as refused:
-            log.info("web: Telegram sign-in refused (%s)", refused)
+            self.faults.drop(f"a Telegram sign-in ({refused.code})", str(refused))
             return self._refused(refused.code, locale)
 
     async def _may_watch_telegram(self, user: UserRef, info: TableInfo) -> None:
@@ -224,11 +233,12 @@ class WebRoutes:
         try:
             if self.discord is None:
                 raise AuthRefused("unavailable", "no Discord sign-in")
+            self.signins.admit(request.remote or "")
             body = await self._body(request)
             token = await self.discord.exchange(str(body.get("code", "")))
             return web.json_response({"access_token": token})
         except AuthRefused as refused:
-            log.info("web: Discord code exchange refused (%s)", refused)
+            self.faults.drop(f"a Discord code exchange ({refused.code})", str(refused))
             return self._refused(refused.code, None)
 
     async def _discord_session(self, request: web.Request) -> web.StreamResponse:
@@ -236,6 +246,7 @@ class WebRoutes:
         try:
             if self.discord is None:
                 raise AuthRefused("unavailable", "no Discord sign-in")
+            self.signins.admit(request.remote or "")
             body = await self._body(request)
             user = await self.discord.me(str(body.get("access_token", "")))
             locale = user.locale
@@ -248,7 +259,7 @@ class WebRoutes:
             # seated, or watching: in the activity of the table's own channel
             return await self._answer_session(user, info)
         except AuthRefused as refused:
-            log.info("web: Discord sign-in refused (%s)", refused)
+            self.faults.drop(f"a Discord sign-in ({refused.code})", str(refused))
             return self._refused(refused.code, locale)
 
     # --- the page's WebSocket ---------------------------------------------------------------
@@ -262,28 +273,62 @@ class WebRoutes:
             await socket.send_str(encode(error_message("session", "en")))
             await socket.close(code=4001, message=b"session")
             return socket
+        owner = (session.user.key, session.table_id)
+        if self._per_session[owner] >= self.config.sockets_per_session:
+            self.faults.drop("a page over the per-session limit", session.user.key)
+            await socket.send_str(encode(error_message("too_many", session.user.locale
+                                                       or "en")))
+            await socket.close(code=4003, message=b"too many pages")
+            return socket
         self.sockets.add(socket)
-        page = Page(session.user, session.table_id, socket.send_str,
-                    await self.entry.locale_of(session.user))
+        self._per_session[owner] += 1
+        try:
+            page = Page(session.user, session.table_id, socket.send_str,
+                        await self.entry.locale_of(session.user))
+            await self._serve(socket, page)
+        finally:
+            self.sockets.discard(socket)
+            self._per_session[owner] -= 1
+            if self._per_session[owner] <= 0:
+                del self._per_session[owner]
+        return socket
+
+    async def _serve(self, socket: web.WebSocketResponse, page: Page) -> None:
+        """The frames of one page's socket: each checked (:func:`parse_incoming`) before
+        anything is built from it; a malformed one is answered with an ``error``
+        naming the field, and the :data:`MAX_BAD`-th closes the socket (4002). No frame
+        ends the socket with an exception: a failure is answered and logged once per
+        kind and minute."""
+        bad = 0
         try:
             await self.hub.attach(page)
             async for frame in socket:
-                if frame.type is not WSMsgType.TEXT:
+                if frame.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                     continue
                 try:
                     message = parse_incoming(frame.data)
-                except BadMessage:
-                    await page.push(encode(error_message("bad_message", page.locale)))
+                except BadMessage as refused:
+                    bad += 1
+                    self.faults.drop(f"a malformed page message ({refused})",
+                                     page.user.key)
+                    await page.push(encode(error_message("bad_message", page.locale,
+                                                         str(refused))))
+                    if bad >= MAX_BAD:
+                        await socket.close(code=4002, message=b"malformed messages")
+                        break
                     continue
                 try:
                     await self.hub.handle(page, message)
                 except EngineError as error:  # a query the service refused
-                    log.info("web: page message refused: %s", error)
+                    self.faults.drop(f"a page message refused: {error.code}",
+                                     page.user.key)
+                    await page.push(encode(error_message("bad_message", page.locale)))
+                except Exception as error:  # never end the socket with a traceback
+                    self.faults.drop(error_kind("a page message failed", error),
+                                     page.user.key, error)
                     await page.push(encode(error_message("bad_message", page.locale)))
         finally:
             self.hub.detach(page)
-            self.sockets.discard(socket)
-        return socket
 
     async def close(self) -> None:
         """Close every open WebSocket (the front end stops)."""

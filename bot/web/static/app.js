@@ -9,7 +9,7 @@ import {handView} from "./hand.js";
 const state = {
   strings: {}, locale: "en", token: null, table: null, screen: null, socket: null,
   pageId: Math.random().toString(36).slice(2, 10), presses: 0, retry: 0, busy: false,
-  order: null, selected: new Set(), panel: null, log: [], rules: null,
+  order: null, selected: new Set(), panel: null, log: [], rules: null, lastError: null,
 };
 
 export function t(msgid) {
@@ -51,6 +51,8 @@ function toast(text, ok = true) {
 
 // --- the WebSocket ----------------------------------------------------------------------
 
+const FINAL_CLOSE_CODES = new Set([4001, 4002, 4003]);
+
 function connect() {
   const url = new URL(`./ws?token=${encodeURIComponent(state.token)}`, location.href);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
@@ -58,10 +60,17 @@ function connect() {
   state.socket = socket;
   socket.onopen = () => { state.retry = 0; };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     if (state.socket !== socket) return;
     state.socket = null;
     document.body.classList.add("offline");
+    // 4001 the session was refused, 4002 malformed messages, 4003 too many pages of this
+    // session (bot/web/protocol.py): connecting again cannot help; say why and stop.
+    if (FINAL_CLOSE_CODES.has(event.code)) {
+      status(state.lastError
+             || t("This page was closed; open the table again from the chat."));
+      return;
+    }
     toast(t("Connection lost; connecting again…"), false);
     const delay = Math.min(1000 * 2 ** state.retry, 10000);
     state.retry += 1;
@@ -95,6 +104,7 @@ function receive(message) {
     toast(message.text, message.ok);
     render();
   } else if (message.type === "warn" || message.type === "error") {
+    if (message.type === "error") state.lastError = message.text;
     toast(message.text, false);
   }
 }
