@@ -7,7 +7,8 @@ from bot.ports.model import SeatKind, Status, TableInfo
 from bot.ports.table_rules import level_of, table_rules
 from engine.variants import get_variant
 
-LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"),
+               "expert": N_("expert")}
 """The AI levels' names (:mod:`bot.service.ai_levels`)."""
 
 

@@ -1,16 +1,16 @@
-"""AI levels: ``addbot easy|normal|hard`` (bot/service/ai_levels.py), shown in the lobby."""
+"""AI levels: ``addbot easy|normal|hard|expert`` (bot/service/ai_levels.py), shown in the lobby."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.i18n import use_locale
+from bot.i18n import gettext, use_locale
 from bot.ports.model import SeatKind
 from bot.ports.table_rules import DEFAULT_LEVEL, level_of
-from bot.render.lobby import render_lobby
+from bot.render.lobby import LEVEL_NAMES, render_lobby
 from bot.service.ai_levels import LEVELS, ai_kind, level_word
 from bot.service.errors import AILevelUnavailable, BadSetting
-from engine.ai import HardPlayer, UnknownAI, make_ai
+from engine.ai import ExpertPlayer, HardPlayer, UnknownAI, make_ai
 from tests.bot.people import say
 
 from .support import ANA, BEN, CHAT, Harness
@@ -18,7 +18,8 @@ from .support import ANA, BEN, CHAT, Harness
 
 def test_levels_map_to_engine_players() -> None:
     assert LEVELS["easy"] == "random" and LEVELS["normal"] == "greedy"
-    assert LEVELS["hard"] == "hard"
+    assert LEVELS["hard"] == "hard" and LEVELS["expert"] == "expert"
+    assert level_word("Experte") == "expert" and level_of("expert") == "expert"
     assert DEFAULT_LEVEL == "normal"
     assert level_word(None) == "normal" and level_word("Schwer") == "hard"
     assert level_word("greedy") == "normal" and level_word("random") == "easy"
@@ -30,6 +31,13 @@ def test_levels_map_to_engine_players() -> None:
 def test_hard_plays_the_engines_hard_player() -> None:
     assert ai_kind("hard") == "hard" and ai_kind("schwer") == "hard"
     assert isinstance(make_ai(ai_kind("hard"), 1), HardPlayer)
+
+
+def test_expert_plays_the_engines_expert_player() -> None:
+    assert ai_kind("expert") == "expert" and ai_kind("profi") == "expert"
+    assert isinstance(make_ai(ai_kind("expert"), 1), ExpertPlayer)
+    with use_locale("de"):
+        assert gettext(LEVEL_NAMES["expert"]) == "Experte"
 
 
 def test_a_level_the_engine_lacks_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
