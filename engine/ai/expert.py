@@ -21,7 +21,9 @@ the draw (stock or discard pile) and the discard, it:
    (:func:`outcome`: the share of the hand won plus the points lead over
    :data:`POINT_SCALE`; a playout cut at the action limit scores by deadwood);
 4. keeps the hard player's choice unless another candidate's mean is better by more than
-   :data:`MARGIN` (a deviation must be worth its noise).
+   :data:`MARGIN` and by more than :data:`SURE` standard errors of the paired
+   differences (a deviation must be worth its noise: one different action early in a
+   playout changes every card drawn after it, so single playouts diverge widely).
 
 Every other decision (melds, lay-offs, calls, the variants' own moves) is the hard
 player's. A determinisation whose rebuilt state does not give the seat exactly the
@@ -41,6 +43,7 @@ at the 99th percentile in the benchmark (``rummy-bot bench --only strength``).
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -81,10 +84,10 @@ class Budget:
 
 
 BUDGETS: dict[str, Budget] = {
-    "basic": Budget(deals=6, actions=120),
-    "500": Budget(deals=4, actions=120),
-    "german": Budget(deals=6, actions=80),
-    "romanian": Budget(deals=3, actions=120),
+    "basic": Budget(deals=6, actions=80),
+    "500": Budget(deals=3, actions=80),
+    "german": Budget(deals=4, actions=60),
+    "romanian": Budget(deals=3, actions=80),
 }
 """Budget per variant (others: :data:`DEFAULT_BUDGET`), calibrated on this project's
 benchmark machine for a decision p99 of at most 500 ms (docs/performance.md)."""
@@ -94,9 +97,13 @@ DEFAULT_BUDGET = Budget(deals=4, actions=100)
 CANDIDATES = 3
 """The most candidates searched per decision (the hard player's choice among them)."""
 
-MARGIN = 0.08
+MARGIN = 0.15
 """How much better (in :func:`outcome` units, about a share of hands) another candidate's
 mean must be than the hard player's choice to replace it."""
+
+SURE = 2.0
+"""Standard errors of the mean difference the gain must exceed as well (paired over the
+determinisations: common random numbers)."""
 
 POINT_SCALE = 400.0
 """Points of lead worth one whole hand won in :func:`outcome`."""
@@ -317,8 +324,7 @@ class ExpertPlayer(HardPlayer):
         budget = self.budget or BUDGETS.get(view.table.rules.variant, DEFAULT_BUDGET)
         rng = random.Random(f"{self.seed}/{view.table.version}/{view.seat}")
         wanted = _searched(legal, view.table.phase)
-        totals = [0.0] * len(options)
-        used = 0
+        values: list[list[float]] = []
         for _ in range(budget.deals):
             state = determinise(view, rng)
             if (
@@ -327,15 +333,31 @@ class ExpertPlayer(HardPlayer):
             ):
                 continue
             policy_seed = rng.getrandbits(32)
-            for i, action in enumerate(options):
-                totals[i] += _playout(state, action, view.seat, policy_seed, budget.actions)
-            used += 1
-        if not used:
-            return choice
-        best = max(range(len(options)), key=lambda i: (totals[i], -i))
-        if totals[best] - totals[0] > MARGIN * used:
-            return options[best]
-        return choice
+            values.append(
+                [
+                    _playout(state, action, view.seat, policy_seed, budget.actions)
+                    for action in options
+                ]
+            )
+        best, lead = 0, 0.0
+        for i in range(1, len(options)):
+            gain = _sure_gain([row[i] - row[0] for row in values])
+            if gain > lead:
+                best, lead = i, gain
+        return options[best]
+
+
+def _sure_gain(diffs: list[float]) -> float:
+    """The mean of ``diffs`` (a candidate's value less the hard choice's, per
+    determinisation) when it exceeds :data:`MARGIN` and :data:`SURE` standard errors (a
+    one-sided test; outcomes of playouts that diverge after one different action are
+    noisy), else 0. Needs two values at least."""
+    n = len(diffs)
+    if n < 2:
+        return 0.0
+    mean = sum(diffs) / n
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+    return mean if mean > MARGIN and mean > SURE * spread else 0.0
 
 
 def _searched(legal: Sequence[Action], phase: Phase) -> Counter[Action]:
