@@ -15,8 +15,9 @@ the draw (stock or discard pile) and the discard, it:
    private records of the view rebuilt into a :class:`engine.state.GameState`;
 3. plays every candidate on every determinisation (the same deals for all candidates:
    common random numbers) to the end of the deal with the greedy policy for every seat
-   (:class:`engine.ai.greedy.GreedyPlayer`; the hard player's policy costs ten times as
-   much per action, 4-10 ms, too much for the decision budget), at most
+   (:class:`engine.ai.greedy.GreedyPlayer`; in German Rommé and Rummy 500 playouts the
+   hard player's policy costs ten times as much per action, too much for the decision
+   budget), at most
    :attr:`Budget.actions` actions, and scores the outcome for the seat
    (:func:`outcome`: the share of the hand won plus the points lead over
    :data:`POINT_SCALE`; a playout cut at the action limit scores by deadwood);
@@ -37,8 +38,11 @@ decision, as the service builds it).
 Deterministic for a view and a seed: all sampling comes from ``random.Random`` seeded
 by the AI's seed, the table's version and the seat. The budget is counted in deals and
 actions, never in wall time, so a decision never depends on the machine's speed;
-:data:`BUDGETS` is calibrated per variant so that the decision time stays within 500 ms
-at the 99th percentile in the benchmark (``rummy-bot bench --only strength``).
+:data:`BUDGETS` is set per variant so that the decision time stays within 500 ms at the
+99th percentile (``rummy-bot bench --only strength`` prints it).
+
+Strength: on the small samples measured so far (docs/performance.md, "The expert AI") it
+is not measurably stronger than the hard player.
 """
 
 from __future__ import annotations
@@ -89,8 +93,9 @@ BUDGETS: dict[str, Budget] = {
     "german": Budget(deals=4, actions=60),
     "romanian": Budget(deals=3, actions=80),
 }
-"""Budget per variant (others: :data:`DEFAULT_BUDGET`), calibrated on this project's
-benchmark machine for a decision p99 of at most 500 ms (docs/performance.md)."""
+"""Budget per variant (others: :data:`DEFAULT_BUDGET`), for a decision p99 of at most
+500 ms: measured 150-203 ms CPU at the 99th percentile, 231 ms at most (docs/performance.md,
+"The expert AI")."""
 
 DEFAULT_BUDGET = Budget(deals=4, actions=100)
 
