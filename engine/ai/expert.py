@@ -63,6 +63,12 @@ from engine.cards import Card
 from engine.game import apply, apply_legal, legal_actions
 from engine.search import best_melds
 from engine.state import GameState, Phase, TurnState
+from engine.variants.german.state import GermanState, GermanTurn
+from engine.variants.german.views import GermanTable, SeatStatus
+from engine.variants.romanian.state import RomanianExtra
+from engine.variants.romanian.state import TurnExtra as RomanianTurn
+from engine.variants.romanian.variant import PublicExtra as RomanianTable
+from engine.variants.rummy500.state import GameExtra, PublicExtra, TurnExtra
 from engine.views import PlayerView, view_for
 
 __all__ = [
@@ -190,17 +196,12 @@ def _records(view: PlayerView) -> tuple[object, object, tuple[bool, ...]] | None
     variant = table.rules.variant
     has_played = tuple(table.has_melded)
     if variant == "500":
-        from engine.variants.rummy500.state import GameExtra, PublicExtra, TurnExtra
-
         public = table.extra
         if not isinstance(public, PublicExtra):
             return None
         owed = TurnExtra(public.must_play) if public.must_play is not None else None
         return GameExtra(public.call_window), owed, has_played
     if variant == "german":
-        from engine.variants.german.state import GermanState, GermanTurn
-        from engine.variants.german.views import GermanTable, SeatStatus
-
         public, own = table.extra, view.extra
         if (
             not isinstance(public, GermanTable)
@@ -230,10 +231,6 @@ def _records(view: PlayerView) -> tuple[object, object, tuple[bool, ...]] | None
         )
         return state, turn, has_played
     if variant == "romanian":
-        from engine.variants.romanian.state import RomanianExtra
-        from engine.variants.romanian.state import TurnExtra as RomanianTurn
-        from engine.variants.romanian.variant import PublicExtra as RomanianTable
-
         public = table.extra
         if not isinstance(public, RomanianTable) or public.preplay or public.owed is not None:
             return None
