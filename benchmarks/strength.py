@@ -205,7 +205,10 @@ def run(config: BenchConfig) -> Section:
             section.add(Row(f"{variant}: {first} vs {second}, points per hand", points, "pts",
                             None, "higher", f"95% CI {p_low:+.1f} to {p_high:+.1f}"))
             times = result.decision_ms or [0.0]
-            section.add(Row(f"{variant}: {first} decision p50 / p99", percentile(times, 99),
+            label = f"{variant}: {first} decision p50 / p99"
+            if first == "expert":  # two expert matches per variant: say which one
+                label += f" (vs {second})"
+            section.add(Row(label, percentile(times, 99),
                             "ms", DECISION_TARGET_MS.get(first), "lower",
                             f"p50 {median(times):.1f} ms, max {max(times):.1f} ms"
                             f"{_max_input(result)}"))
