@@ -39,6 +39,6 @@ def render_lobby(info: TableInfo) -> str:
         suffix = f" ({', '.join(marks)})" if marks else ""
         lines.append(f"  {number}. {seat.name}{suffix}")
     if info.status is Status.LOBBY:
-        lines.append(_("Join with join; the host adds AI players with addbot easy, normal "
-                       "or hard and starts with start."))
+        lines.append(_("Join with join; the host adds AI players with addbot easy, normal, "
+                       "hard or expert and starts with start."))
     return "\n".join(lines)
