@@ -1,4 +1,5 @@
-"""AI levels: ``addbot easy|normal|hard|expert`` (bot/service/ai_levels.py), shown in the lobby."""
+"""AI levels: ``addbot easy|normal|hard|expert`` (bot/service/ai_levels.py), shown in the
+lobby."""
 
 from __future__ import annotations
 
@@ -9,8 +10,12 @@ from bot.ports.model import SeatKind
 from bot.ports.table_rules import DEFAULT_LEVEL, level_of
 from bot.render.lobby import LEVEL_NAMES, render_lobby
 from bot.service.ai_levels import LEVELS, ai_kind, level_word
+from bot.service.engine_work import ai_move
 from bot.service.errors import AILevelUnavailable, BadSetting
 from engine.ai import ExpertPlayer, HardPlayer, UnknownAI, make_ai
+from engine.dealing import new_game
+from engine.game import legal_actions
+from engine.rules import make_rules
 from tests.bot.people import say
 
 from .support import ANA, BEN, CHAT, Harness
@@ -71,6 +76,24 @@ async def test_addbot_levels_in_the_lobby(harness: Harness) -> None:
     assert [x.ai for x in info.seats if x.kind is SeatKind.AI] == ["random", "greedy", "hard"]
     with use_locale("en"):
         assert "(AI, hard)" in render_lobby(info)
+
+
+async def test_addbot_expert_in_the_lobby_and_its_move_in_the_engine_worker(
+        harness: Harness) -> None:
+    s = harness.people
+    await say(s, CHAT, ANA, "new")
+    assert (await say(s, CHAT, ANA, "addbot experte")).ok
+    info = await s.table_info(CHAT)
+    assert info is not None
+    assert [x.ai for x in info.seats if x.kind is SeatKind.AI] == ["expert"]
+    with use_locale("en"):
+        text = render_lobby(info)
+    assert "(AI, expert)" in text and "addbot easy, normal, hard or expert" in text
+    with use_locale("de"):
+        assert "(KI, Experte)" in render_lobby(info)
+    state = new_game(make_rules("basic"), ["ana", "ada"], seed=5, dealer=0)
+    action, after, _, _ = ai_move(state, 1, "expert", [None, "expert"], 11)
+    assert action in legal_actions(state, 1) and after.version == state.version + 1
 
 
 async def test_an_unavailable_level_is_refused_in_the_players_language(
