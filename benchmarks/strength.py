@@ -13,8 +13,13 @@ Rommé does), which says whether winning more hands also wins more points. Every
 decision of the first AI is timed as the service makes it (a new AI seeded per version,
 the view, the legal list, ``decide``).
 
-Matches: ``hard`` against ``greedy`` (target: at least 60 %) and ``greedy`` against
-``random`` (target: at least 95 %).
+Matches: ``hard`` against ``greedy`` (target: at least 60 %), ``greedy`` against
+``random`` (target: at least 95 %), ``expert`` against ``hard`` (target: at least 55 %,
+the interval's lower bound above 52 %, a lead in points per hand; 1,200 deal pairs, 2,400
+hands, measure a share to about +-2 % at 95 %) and ``expert`` against ``greedy``. The
+expert's decisions have a p99 target of 500 ms (its budget is counted in playouts, not
+time: :data:`engine.ai.expert.BUDGETS`). A full run of the expert's matches takes hours
+on a small machine; ``--quick`` plays a few pairs of each.
 """
 
 from __future__ import annotations
@@ -38,11 +43,20 @@ from engine.views import view_for
 __all__ = ["MATCHES", "PAIRS", "Match", "match", "run"]
 
 VARIANTS: tuple[str, ...] = ("basic", "500", "german", "romanian")
-#: (first AI, second AI, target share of the first in %).
-MATCHES: tuple[tuple[str, str, float], ...] = (("hard", "greedy", 60.0),
-                                               ("greedy", "random", 95.0))
+#: (first AI, second AI, target share of the first in %, or ``None``).
+MATCHES: tuple[tuple[str, str, float | None], ...] = (("hard", "greedy", 60.0),
+                                                      ("greedy", "random", 95.0),
+                                                      ("expert", "hard", 55.0),
+                                                      ("expert", "greedy", None))
 #: Deal pairs per variant and match: (full run, quick run); each pair is two hands.
 PAIRS = (300, 3)
+#: Deal pairs of a match that differ from :data:`PAIRS` (full run, quick run).
+MATCH_PAIRS: dict[tuple[str, str], tuple[int, int]] = {("expert", "hard"): (1200, 2),
+                                                       ("expert", "greedy"): (300, 2)}
+#: The first AI's decision p99 target in ms.
+DECISION_TARGET_MS: dict[str, float] = {"hard": 200.0, "expert": 500.0}
+#: The lower bound of the 95 % interval the expert's share against hard must exceed (%).
+EXPERT_LOWER_BOUND = 52.0
 _LIVE = (Phase.DRAW, Phase.PLAY)
 
 
@@ -50,7 +64,8 @@ _LIVE = (Phase.DRAW, Phase.PLAY)
 class Match:
     """A duplicate match: ``pair_scores`` (the first AI's share of each deal pair, 0..1),
     ``pair_points`` (the first AI's mean score lead over the pair's two hands),
-    ``decision_ms`` of the first AI, hands ``unfinished`` (stopped at the action limit)."""
+    ``decision_ms`` of the first AI (``slowest``: the deal seed and table version of the
+    slowest), hands ``unfinished`` (stopped at the action limit)."""
 
     first: str
     second: str
@@ -59,6 +74,8 @@ class Match:
     decision_ms: list[float] = field(default_factory=list)
     unfinished: int = 0
     seconds: float = 0.0
+    slowest: tuple[int, int] | None = None
+    slowest_ms: float = -1.0
 
     @property
     def hands(self) -> int:
@@ -91,6 +108,22 @@ class Match:
         return _interval(self.pair_points)
 
 
+def _bound_note(first: str, second: str, low: float) -> str:
+    """The expert-vs-hard target on the interval's lower bound, said beside the share."""
+    if (first, second) != ("expert", "hard"):
+        return ""
+    verdict = "ok" if low > EXPERT_LOWER_BOUND else "MISSED"
+    return f"; lower bound {low:.1f} % (target > {EXPERT_LOWER_BOUND:.0f} %: {verdict})"
+
+
+def _max_input(result: Match) -> str:
+    """Where the slowest decision was (deal seed and table version), when known."""
+    if result.slowest is None:
+        return ""
+    seed, version = result.slowest
+    return f" (deal seed {seed}, version {version})"
+
+
 def _interval(values: list[float]) -> tuple[float, float] | None:
     """Mean +- 1.96 standard errors, ``None`` for fewer than two values."""
     n = len(values)
@@ -115,7 +148,10 @@ def _hand(rules: RuleSet, kinds: tuple[str, str], seed: int, timed: int,
         ai = make_ai(kinds[seat], seed=seed + 7919 * state.version + seat)
         action = ai.decide(view_for(state, seat), legal_actions(state, seat))
         if seat == timed:
-            out.decision_ms.append((time.perf_counter() - start) * 1000)
+            spent = (time.perf_counter() - start) * 1000
+            if spent > out.slowest_ms:
+                out.slowest, out.slowest_ms = (seed, state.version), spent
+            out.decision_ms.append(spent)
         heap.after_call()
         state, _ = apply(state, action)
         count += 1
@@ -152,26 +188,30 @@ def match(rules: RuleSet, first: str, second: str, pairs: int, seed: int) -> Mat
 
 def run(config: BenchConfig) -> Section:
     """Per variant and match: the first AI's share with its interval, decision times."""
-    pairs = PAIRS[config.quick]
     section = Section("AI strength: duplicate two-player matches")
     for variant in VARIANTS:
         rules = make_rules(variant)
         for first, second, target in MATCHES:
+            pairs = MATCH_PAIRS.get((first, second), PAIRS)[config.quick]
             result = match(rules, first, second, pairs, config.seed)
             low, high = result.interval or (0.0, 100.0)
             section.add(Row(
                 f"{variant}: {first} vs {second}, hands won", result.share, "%", target,
                 "higher", f"95% CI {low:.1f}-{high:.1f} %, {result.hands} hands "
                 f"({len(result.pair_scores)} deal pairs), {result.unfinished} unfinished, "
-                f"{result.seconds:.0f} s"))
+                f"{result.seconds:.0f} s" + _bound_note(first, second, low)))
             points = result.points
             p_low, p_high = result.points_interval or (0.0, 0.0)
             section.add(Row(f"{variant}: {first} vs {second}, points per hand", points, "pts",
                             None, "higher", f"95% CI {p_low:+.1f} to {p_high:+.1f}"))
             times = result.decision_ms or [0.0]
-            section.add(Row(f"{variant}: {first} decision p50 / p99", percentile(times, 99),
-                            "ms", 200.0 if first == "hard" else None, "lower",
-                            f"p50 {median(times):.1f} ms, max {max(times):.1f} ms"))
+            label = f"{variant}: {first} decision p50 / p99"
+            if first == "expert":  # two expert matches per variant: say which one
+                label += f" (vs {second})"
+            section.add(Row(label, percentile(times, 99),
+                            "ms", DECISION_TARGET_MS.get(first), "lower",
+                            f"p50 {median(times):.1f} ms, max {max(times):.1f} ms"
+                            f"{_max_input(result)}"))
     section.notes.append(
         "Duplicate format: every deal is played twice with the same cards and the AIs in "
         "swapped seats; the interval is over the deal pairs. A hand is the first deal of a "

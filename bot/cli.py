@@ -3,11 +3,11 @@
 Subcommands::
 
     rummy-bot play [--variant basic] [--preset P] [--players 3] [--option k=v ...]
-                   [--seed N] [--name NAME] [--lang en|de] [--ai greedy|hard|random]
+                   [--seed N] [--name NAME] [--lang en|de] [--ai greedy|hard|expert|random]
                    [--delay SECONDS] [--db PATH] [--new] [--guide on|off]
     rummy-bot replay FILE.json
     rummy-bot simulate --games N [--variant basic] [--preset P] [--players k]
-                       [--option k=v ...] [--seed N] [--ai greedy|hard|random|hard,greedy]
+                       [--option k=v ...] [--seed N] [--ai greedy|hard|expert|random|expert,hard]
     rummy-bot options [--variant basic] [--preset P]
     rummy-bot run
     rummy-bot faults [--clear ID]

@@ -93,7 +93,7 @@ _WORDS: Mapping[str, str] = {
     "high": "hoch", "low": "niedrig", "command": "befehl", "variant": "variante",
     "preset": "voreinstellung", "option": "option", "value": "wert", "name": "name",
     "seat": "platz", "melds": "meldungen", "easy": "leicht", "normal": "normal",
-    "hard": "schwer", "en": "en", "de": "de", "auto": "auto", "...": "...",
+    "hard": "schwer", "expert": "experte", "en": "en", "de": "de", "auto": "auto", "...": "...",
     "topic": "thema",
 }
 """Further words of commands and their syntax, in German (``doubla hoch``, ``hilfe

@@ -5,7 +5,7 @@ verb's aliases in English and German, its syntax and its help text. The service 
 (:mod:`bot.service.verbs`).
 
 Table verbs: ``new [variant] [preset] [option=value ...]``, ``join``, ``leave``,
-``addbot [easy|normal|hard]``, ``removebot [seat]``, ``set name=value ...``, ``start``,
+``addbot [easy|normal|hard|expert]``, ``removebot [seat]``, ``set name=value ...``, ``start``,
 ``cancel``, ``back``, ``lang [en|de|auto]``, ``stats``, ``top``, ``export``, ``hand``,
 ``rules``, ``help``. Every other line is a game command of :mod:`engine.commands`
 (``draw``, ``meld 7h 8h 9h``, ...): the verb ``move`` with the line's words.
@@ -143,7 +143,7 @@ VERBS: dict[str, Verb] = {v.name: v for v in (
          N_("Open a table in this chat")),
     Verb("join", ("beitreten", "mitspielen"), "join", N_("Join the table")),
     Verb("leave", ("verlassen",), "leave", N_("Leave the table")),
-    Verb("addbot", ("addai", "ki"), "addbot [easy|normal|hard]",
+    Verb("addbot", ("addai", "ki"), "addbot [easy|normal|hard|expert]",
          N_("Add an AI player (host)")),
     Verb("removebot", ("removeai", "entfernen"), "removebot [seat]",
          N_("Remove an AI player (host)")),

@@ -52,11 +52,13 @@ def table_rules(variant: str, preset: str | None,
     return make_rules(variant, preset, {**extra, **chosen}) if extra else rules
 
 
-AI_LEVELS: dict[str, str] = {"easy": "random", "normal": "greedy", "hard": "hard"}
-"""AI seat level (what a person picks: ``addbot easy|normal|hard``) -> the
+AI_LEVELS: dict[str, str] = {"easy": "random", "normal": "greedy", "hard": "hard",
+                             "expert": "expert"}
+"""AI seat level (what a person picks: ``addbot easy|normal|hard|expert``) -> the
 :func:`engine.ai.make_ai` kind that plays it: ``easy`` the random player, ``normal`` the
-greedy one (the chat default, and the autopilot of an absent person), ``hard`` the search
-player (:mod:`bot.service.ai_levels` checks that the engine has it)."""
+greedy one (the chat default, and the autopilot of an absent person), ``hard`` the racing
+player, ``expert`` the hard player checked by playouts on determinised deals
+(:mod:`engine.ai.expert`; :mod:`bot.service.ai_levels` checks that the engine has it)."""
 
 DEFAULT_LEVEL = "normal"
 """The level of ``addbot`` without a word, of the lobby's Add AI button and of the
@@ -66,6 +68,7 @@ LEVEL_ALIASES: dict[str, str] = {
     "leicht": "easy", "einfach": "easy", "random": "easy",
     "mittel": "normal", "normal": "normal", "greedy": "normal",
     "schwer": "hard", "stark": "hard",
+    "experte": "expert", "profi": "expert",
 }
 """Further words for the levels (German, and the kinds' own names)."""
 

@@ -7,7 +7,8 @@ from bot.ports.model import SeatKind, Status, TableInfo
 from bot.ports.table_rules import level_of, table_rules
 from engine.variants import get_variant
 
-LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
+LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard"),
+               "expert": N_("expert")}
 """The AI levels' names (:mod:`bot.service.ai_levels`)."""
 
 
@@ -38,6 +39,6 @@ def render_lobby(info: TableInfo) -> str:
         suffix = f" ({', '.join(marks)})" if marks else ""
         lines.append(f"  {number}. {seat.name}{suffix}")
     if info.status is Status.LOBBY:
-        lines.append(_("Join with join; the host adds AI players with addbot easy, normal "
-                       "or hard and starts with start."))
+        lines.append(_("Join with join; the host adds AI players with addbot easy, normal, "
+                       "hard or expert and starts with start."))
     return "\n".join(lines)

@@ -1,8 +1,9 @@
-"""AI seat levels: the one table from the level a person picks (``addbot easy|normal|hard``)
-to the :func:`engine.ai.make_ai` kind that plays it.
+"""AI seat levels: the one table from the level a person picks
+(``addbot easy|normal|hard|expert``) to the :func:`engine.ai.make_ai` kind that plays it.
 
 ``easy`` is the random player, ``normal`` the greedy one (the chat default, and the
-autopilot of an absent person), ``hard`` the search player of :mod:`engine.ai`. A level
+autopilot of an absent person), ``hard`` the racing player and ``expert`` the searching
+player (:mod:`engine.ai.expert`) of :mod:`engine.ai`. A level
 whose kind :func:`engine.ai.make_ai` does not know (yet) is refused with
 :class:`AILevelUnavailable`. Seats store the kind, so tables saved before levels existed
 (``greedy`` / ``random``) keep playing; those words are accepted as aliases.

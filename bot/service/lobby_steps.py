@@ -124,7 +124,7 @@ class LobbySteps:
     async def add_ai(self, where: Where, user: UserRef, level: str = DEFAULT_LEVEL,
                      update_key: str | None = None, loaded: Table | None = None
                      ) -> Committed:
-        """The host adds an AI seat of ``level`` (easy, normal, hard:
+        """The host adds an AI seat of ``level`` (easy, normal, hard, expert:
         :mod:`bot.service.ai_levels`; ``AILevelUnavailable`` when the engine lacks it)."""
 
         async def step(table: Table) -> Change:

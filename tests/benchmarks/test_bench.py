@@ -319,6 +319,16 @@ def test_strength_match_plays_each_deal_twice_with_swapped_seats() -> None:
     assert p_low is not None and p_high is not None and p_low <= result.points <= p_high
 
 
+def test_strength_expert_match_is_timed_and_says_where_its_slowest_decision_was() -> None:
+    result = strength.match(make_rules("german"), "expert", "hard", 1, seed=4)
+    assert len(result.pair_scores) + result.unfinished // 2 >= 1 and result.decision_ms
+    assert result.slowest is not None and result.slowest[0] == 4
+    assert result.slowest_ms == max(result.decision_ms)
+    assert ("expert", "hard", 55.0) in strength.MATCHES
+    assert strength.MATCH_PAIRS[("expert", "hard")][0] * 2 >= 2400
+    assert strength.DECISION_TARGET_MS["expert"] == 500.0
+
+
 def test_strength_interval_needs_two_pairs_and_narrows_with_agreement() -> None:
     one = strength.Match("a", "b", pair_scores=[Fraction(1)])
     assert one.interval is None and one.share == 100.0

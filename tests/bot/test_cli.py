@@ -108,6 +108,14 @@ def test_simulate_with_mixed_ais_in_german(capsys: pytest.CaptureFixture[str]) -
     assert "  Platz 2 (random): " in out
 
 
+def test_simulate_expert_against_hard(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "1", "--variant", "german", "--ai", "expert,hard",
+                 "--option", "deals=1"]) == 0
+    out = capsys.readouterr().out
+    assert "  seat 1 (expert): " in out and "  seat 2 (hard): " in out
+    assert "unfinished: 0" in out
+
+
 @pytest.mark.parametrize(
     "args",
     [["--games", "0"], ["--games", "2", "--ai", "clever"],
