@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from engine.ai import make_ai
 from engine.dealing import new_game
-from engine.events import HandEnded
+from engine.events import DealStarted, HandEnded
 from engine.fair_check import check_record
 from engine.fairness import (
     commitment,
@@ -241,3 +241,21 @@ def test_apply_reveals_through_the_public_api() -> None:
     assert state.results[0].secret == deal_secret(b"\x01" * 32, 1).hex()
     deck = rules.var.deck_order(rules, 2, deal_secret(b"\x01" * 32, 1), 1)
     assert state.results[0].commitment == commitment(deck, deal_secret(b"\x01" * 32, 1))
+
+
+def test_the_fair_fields_of_events_have_a_json_form() -> None:
+    """The commitment of DealStarted and the secret of HandEnded survive the events' JSON
+    (the bot stores committed events that way)."""
+    from engine.events_json import event_from_json, event_to_json
+
+    rules = make_rules("basic", options={"deals": 1})
+    state = new_game(rules, ["ana", "ben"], seed=8, fair_key=b"\x02" * 32)
+    seats = [make_ai("greedy", 1), make_ai("greedy", 2)]
+    seen = []
+    while not is_over(state):
+        _, state, events = ai_move(state, seats)
+        seen += [e for e in events if isinstance(e, HandEnded)]
+    assert seen and seen[0].secret is not None
+    assert event_from_json(json.loads(json.dumps(event_to_json(seen[0])))) == seen[0]
+    started = DealStarted(1, 0, None, state.results[0].commitment)
+    assert event_from_json(event_to_json(started)) == started
