@@ -263,8 +263,9 @@ def _read_deal(value: Any, actions: Any, where: str, actions_where: str, rules: 
         check_cards_in_deck(rules, seats, every, where)
         return DealPlan(where, lines, hands=hands, upcard=upcard, stock=stock,
                         extra=var.deal_extra_from_json(deal, where))
-    raise RecordError(where, "a deal is {\"hands\", \"upcard\", \"stock\"}, {\"deck\"} or "
-                             "{\"seed\"}; got keys " + ", ".join(sorted(map(str, keys))))
+    raise RecordError(where, "a deal is {\"hands\", \"upcard\", \"stock\"}, {\"deck\"}, "
+                             "{\"seed\"} or {\"secret\", \"commitment\", \"deck\"}; got keys "
+                             + ", ".join(sorted(map(str, keys))))
 
 
 def _read_fair_deal(deal: Mapping[str, Any], lines: tuple[Any, ...], where: str) -> DealPlan:
