@@ -6,8 +6,10 @@ Subcommands::
                    [--seed N] [--name NAME] [--lang en|de] [--ai greedy|hard|expert|random]
                    [--delay SECONDS] [--db PATH] [--new] [--guide on|off]
     rummy-bot replay FILE.json
+    rummy-bot verify FILE.json
     rummy-bot simulate --games N [--variant basic] [--preset P] [--players k]
                        [--option k=v ...] [--seed N] [--ai greedy|hard|expert|random|expert,hard]
+                       [--record FILE.json]
     rummy-bot options [--variant basic] [--preset P]
     rummy-bot run
     rummy-bot faults [--clear ID]
@@ -22,6 +24,10 @@ a traceback; a database that is damaged, a FIFO, a directory or of a newer relea
 one line naming it for every subcommand that opens it: ``play``, ``run``, ``faults``,
 ``migrate``, ``export-db``, ``import-db``), 130 interrupted, 141 the output pipe was
 closed (``play`` says so in one line on stderr; its game stays stored).
+
+``verify`` checks a record's fair deals (:mod:`engine.fair_check`, docs/fairness.md) and
+prints one line: exit 0 when every deal holds, 1 naming the first mismatch (deal, card or
+action) or saying that the record carries no commitments, 2 for a file it cannot read.
 
 ``bench`` runs the benchmarks of a checkout (the top-level ``benchmarks`` package, loaded
 by name: the product never imports it); where they are not installed (the wheel carries
@@ -60,7 +66,8 @@ from bot.terminal.input import stream_reader, threaded_reader
 from bot.terminal.setup import PlayConfig, default_db_path, default_name, parse_option_pairs
 from engine.ai import KINDS
 from engine.errors import EngineError
-from engine.records import RecordError, failed_report, replay
+from engine.fair_check import FairCheck, check_record
+from engine.records import RecordError, dump_record, failed_report, replay
 from engine.rules import make_rules
 from engine.simulate import simulate
 
@@ -134,6 +141,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_lang(rep)
     rep.set_defaults(handler=_replay)
 
+    ver = commands.add_parser(
+        "verify", help=_("check that a game record's deals were dealt as committed"))
+    ver.add_argument("file", metavar="FILE.json", help=_("the game record (JSON)"))
+    _add_lang(ver)
+    ver.set_defaults(handler=_verify)
+
     sim = commands.add_parser("simulate", help=_("play AI against AI and print statistics"))
     _add_rules(sim)
     sim.add_argument("--games", type=int, default=100, help=_("number of games (default: 100)"))
@@ -143,6 +156,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--ai", default="greedy",
         help=_("AI kind for every seat, or one per seat separated by commas"),
     )
+    sim.add_argument("--record", default=None, metavar="FILE.json",
+                     help=_("write the game record of the last game to FILE"))
     _add_lang(sim)
     sim.set_defaults(handler=_simulate)
 
@@ -290,6 +305,49 @@ def _replay(args: argparse.Namespace) -> int:
     return 1
 
 
+# --- verify ---------------------------------------------------------------------------------
+
+
+def _verify(args: argparse.Namespace) -> int:
+    try:
+        record = load_record(args.file)
+    except RecordError as error:
+        print(localize_error(error), file=sys.stderr)
+        return 2
+    check = check_record(record)
+    if check.code == "unreadable" and check.error is not None:
+        print(localize_error(check.error), file=sys.stderr)
+        return 2
+    print(_verify_line(check))
+    return 0 if check.ok else 1
+
+
+def _verify_line(check: FairCheck) -> str:
+    """The one line ``verify`` prints for ``check`` (in the current locale)."""
+    nothing = _("nothing")
+    if check.code == "ok":
+        return _("All {deals} deals hold: each deck is the one its revealed secret deals, "
+                 "each commitment matches, every action replays.").format(deals=check.deals)
+    if check.code == "no_commitments":
+        return _("The record carries no commitments (it was written before fair dealing): "
+                 "there is nothing to verify.")
+    if check.code == "no_commitment":
+        return _("Deal {deal} carries no commitment.").format(deal=check.deal)
+    if check.code == "commitment":
+        return _("Deal {deal}: the commitment is not the SHA-256 of the deck its revealed "
+                 "secret deals and that secret.").format(deal=check.deal)
+    if check.code == "card":
+        return _("Deal {deal}, card {card} of the deck: the record lists {listed}, the "
+                 "secret deals {expected}.").format(
+            deal=check.deal, card=check.card, listed=check.listed or nothing,
+            expected=check.expected or nothing)
+    error = localize_error(check.error) if check.error is not None else ""
+    if check.action is None:
+        return _("Deal {deal} cannot be dealt: {error}").format(deal=check.deal, error=error)
+    return _("Deal {deal}, action {action} ({line}): {error}").format(
+        deal=check.deal, action=check.action, line=check.text, error=error)
+
+
 # --- simulate -------------------------------------------------------------------------------
 
 
@@ -312,7 +370,14 @@ def _simulate(args: argparse.Namespace) -> int:
     with tqdm(total=args.games, unit=_("games"), disable=not sys.stderr.isatty(),
               file=sys.stderr, leave=False) as bar:
         result = simulate(rules, args.games, args.players, seed=args.seed, ai=seat_kinds,
-                          progress=bar.update)
+                          progress=bar.update, keep_record=args.record is not None)
+    if args.record is not None and result.record is not None:
+        try:
+            Path(args.record).write_text(dump_record(result.record), encoding="utf-8")
+        except OSError as error:
+            print(_("Cannot write the record to {path}: {error}").format(
+                path=args.record, error=error.strerror or error), file=sys.stderr)
+            return 2
     lines = [
         _("Simulation: {variant}, preset {preset}, AI {ai}").format(
             variant=rules.variant, preset=rules.preset, ai=args.ai

@@ -29,7 +29,7 @@ __all__ = ["add_commands"]
 
 
 def add_commands(commands: Any) -> None:
-    """Register ``migrate``, ``export-db`` and ``import-db`` on the subparsers
+    """Register ``migrate``, ``export-db``, ``import-db`` and ``ratings`` on the subparsers
     ``commands``."""
     migrate = commands.add_parser(
         "migrate", help=_("apply the database schema migrations (DATABASE_URL or "
@@ -48,6 +48,13 @@ def add_commands(commands: Any) -> None:
     load.add_argument("file", metavar="FILE")
     _add_lang(load)
     load.set_defaults(handler=_import)
+    ratings = commands.add_parser(
+        "ratings", help=_("skill ratings: recompute them from the finished games"))
+    ratings.add_argument("action", choices=("rebuild",),
+                         help=_("rebuild: recompute every rating from the stored finished "
+                                "games (the same result each time)"))
+    _add_lang(ratings)
+    ratings.set_defaults(handler=_ratings)
 
 
 def _add_lang(parser: argparse.ArgumentParser) -> None:
@@ -147,6 +154,24 @@ async def _export_async(settings: Settings, path: Path) -> int:
         await db.close()
     print(_("Exported {rows} rows of {where} to {file}.").format(
         rows=sum(counts.values()), where=_where(settings), file=path))
+    return 0
+
+
+def _ratings(args: argparse.Namespace) -> int:
+    settings = _settings()
+    if settings is None:
+        return 2
+    return _run(_ratings_async(settings), settings)
+
+
+async def _ratings_async(settings: Settings) -> int:
+    db, repo = await open_storage(settings)
+    try:
+        games = await repo.rebuild_ratings()
+    finally:
+        await db.close()
+    print(_("Ratings of {where} rebuilt from {games} finished games.").format(
+        where=_where(settings), games=games))
     return 0
 
 

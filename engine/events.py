@@ -17,11 +17,14 @@ from engine.melds import Meld
 @fast_init
 @dataclass(frozen=True, slots=True)
 class DealStarted:
-    """A new deal: its number (1-based), the dealer seat and the upcard (or ``None``)."""
+    """A new deal: its number (1-based), the dealer seat and the upcard (or ``None``);
+    ``commitment``: the SHA-256 of the deck and the deal's secret (64 hex digits,
+    :mod:`engine.fairness`), or ``None`` for a deal not shuffled from a secret."""
 
     deal_number: int
     dealer: int
     upcard: Card | None
+    commitment: str | None = None
 
 
 @fast_init
@@ -106,7 +109,9 @@ class HandEnded:
     """The hand is scored. ``winner`` is ``None`` when nobody went out (stock exhausted).
 
     ``hands``: the cards left per seat (now shown); ``points``: their values;
-    ``scores``: this deal's score per seat; ``totals``: running totals.
+    ``scores``: this deal's score per seat; ``totals``: running totals. In a fair game
+    (:mod:`engine.fairness`) ``secret`` reveals the deal's secret (64 hex digits) and
+    ``commitment`` repeats the deal's commitment; else both are ``None``.
     """
 
     deal_number: int
@@ -116,6 +121,8 @@ class HandEnded:
     points: tuple[int, ...]
     scores: tuple[Fraction, ...]
     totals: tuple[Fraction, ...]
+    secret: str | None = None
+    commitment: str | None = None
 
 
 @fast_init

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from engine.actions import Action, Discard, Draw, TakeDiscard
 from engine.cards import Card
-from engine.dealing import deal_from_deck, shuffled_deal
+from engine.dealing import DealKey, deal_from_deck, shuffled_deal
 from engine.legal import standard_legal_actions
 from engine.moves import BASE_HANDLERS
 from engine.options import RuleSet
@@ -34,7 +34,7 @@ class SharedFlow(Variant):
         """Draw (or take) at the start of a turn, else a discard of each distinct card."""
         return shared_quick_actions(state, seat)
 
-    def deal(self, rules: RuleSet, seats: int, dealer: int, seed: int,
+    def deal(self, rules: RuleSet, seats: int, dealer: int, seed: DealKey,
              deal_number: int) -> DealSpec:
         """Shuffle the deck and deal it one card at a time
         (:func:`engine.dealing.shuffled_deal`)."""

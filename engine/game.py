@@ -19,7 +19,7 @@ from engine.actions import (
 )
 from engine.dealing import DealSpec, new_game
 from engine.errors import GameOver, IllegalMove, NotYourTurn
-from engine.events import Event
+from engine.events import Event, HandEnded
 from engine.frozen import replace
 from engine.state import GameState, Phase
 
@@ -82,6 +82,8 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
     verify(state, action)
     handlers = state.rules.var.handlers()
     new, events = handlers[type(action)][1](state, action)
+    if new.deal_secret is not None and len(new.results) > len(state.results):
+        new, events = _reveal(new, events)
     return _next_version(state, new), events
 
 
@@ -91,7 +93,21 @@ def apply_legal(state: GameState, action: Action) -> tuple[GameState, tuple[Even
     from people goes through :func:`apply`, which verifies; an action that is not in the
     legal list of ``state`` must never come here."""
     new, events = state.rules.var.handlers()[type(action)][1](state, action)
+    if new.deal_secret is not None and len(new.results) > len(state.results):
+        new, events = _reveal(new, events)
     return _next_version(state, new), events
+
+
+def _reveal(state: GameState, events: tuple[Event, ...]) -> tuple[GameState, tuple[Event, ...]]:
+    """The deal of ``state`` has just been scored: its secret is revealed (fair dealing,
+    :mod:`engine.fairness`) in its :class:`engine.state.DealResult` and in the
+    :class:`engine.events.HandEnded` event, next to its commitment."""
+    assert state.deal_secret is not None
+    secret = state.deal_secret.hex()
+    last = replace(state.results[-1], secret=secret, commitment=state.commitment)
+    shown = tuple(replace(e, secret=secret, commitment=state.commitment)
+                  if isinstance(e, HandEnded) else e for e in events)
+    return replace(state, results=(*state.results[:-1], last)), shown
 
 
 _SET_VERSION = GameState.__dict__["version"].__set__

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, NextDeal, SwapJoker, TakeDiscard
 from engine.cards import JOKER, Card, shuffled
-from engine.dealing import deal_rng, start_deal
+from engine.dealing import deal_rng, reuse_key, start_deal
 from engine.errors import (
     AllAtOnceRequired,
     AmbiguousJoker,
@@ -136,7 +136,7 @@ def _renew_stock(state: GameState) -> tuple[GameState, StockRenewed]:
             len(state.discard), False, reuse)
     keep = state.discard[-1:] if mode == "shuffle_keep_top" else ()
     pool = state.discard[:-1] if keep else state.discard
-    rng = deal_rng(state.seed, state.deal_number, f"reuse{reuse}")
+    rng = deal_rng(reuse_key(state), state.deal_number, f"reuse{reuse}")
     stock = tuple(shuffled(pool, rng))
     return replace(state, stock=stock, discard=keep, reuses=reuse), StockRenewed(
         len(stock), True, reuse)

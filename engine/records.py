@@ -16,6 +16,10 @@ or a shuffle (``{"seed": S}``: deal number k is shuffled with
 ``engine.dealing.deal_rng(S, k)``, exactly as a game with seed S deals it).
 Several deals: ``"deals": [{"deal": {...}, "actions": [...]}, ...]``; the replay
 starts each further deal itself (``next``), the dealer rotating by the rules.
+A record of format 2 may deal from a revealed secret (fair dealing,
+:mod:`engine.fairness`): ``{"secret": hex, "commitment": hex, "deck": [...]}``; the
+replay deals from the secret, and :mod:`engine.fair_check` checks the commitment and
+the listed deck against it.
 
 :func:`replay` never raises for a bad record: it reports the first problem.
 :func:`export_record` writes what the game service stores as a record that
@@ -34,6 +38,7 @@ from engine.cards import Card
 from engine.commands import find_player, format_record_line, parse_record_line
 from engine.dealing import DealSpec, new_game, start_deal
 from engine.errors import EngineError
+from engine.fairness import secret_from_hex
 from engine.game import apply
 from engine.rules import OptionValue, RuleSet, make_rules
 from engine.serialize import (
@@ -53,11 +58,17 @@ from engine.serialize import (
 from engine.state import GameState, Phase
 from engine.variants import get_variant
 
-__all__ = ["RECORD_FORMAT", "DealPlan", "RecordError", "RecordPlan", "deal_to_json",
-           "dump_record", "export_record", "failed_report", "parse_record_text",
-           "read_record", "replay"]
+__all__ = ["FAIR_RECORD_FORMAT", "RECORD_FORMAT", "DealPlan", "RecordError", "RecordPlan",
+           "RecordRun", "deal_to_json", "dump_record", "export_record", "failed_report",
+           "fair_deal_to_json", "parse_record_text", "read_record", "replay",
+           "revealed_deals", "run_record"]
 
+#: The format of a record whose deals carry no commitments (written before fair dealing).
 RECORD_FORMAT = 1
+#: The format of a record with fair deals (``{"secret", "commitment", "deck"}``).
+FAIR_RECORD_FORMAT = 2
+_FORMATS = (RECORD_FORMAT, FAIR_RECORD_FORMAT)
+_FAIR_KEYS = frozenset({"secret", "commitment", "deck"})
 
 _TOP_KEYS = frozenset({"format", "comment", "variant", "preset", "options", "players",
                        "dealer", "seed", "deal", "actions", "deals"})
@@ -69,8 +80,10 @@ class DealPlan:
     """How one deal of a record is dealt, and its action lines (not yet parsed).
 
     Exactly one source is set: ``seed`` (shuffle with ``deal_rng(seed, deal number)``),
-    ``deck`` (dealt from the front as the rules deal) or ``hands``/``upcard``/``stock``
-    (explicit; ``hands`` in seat order). All three unset: shuffle with the game seed.
+    ``deck`` (dealt from the front as the rules deal), ``hands``/``upcard``/``stock``
+    (explicit; ``hands`` in seat order) or ``secret`` (fair dealing: shuffled from the
+    revealed secret; ``commitment`` and ``listed``, the deck the record lists, are what
+    :mod:`engine.fair_check` checks). All unset: shuffle with the game seed.
     ``where`` names the deal in messages (``"deals[1].deal"``).
     """
 
@@ -82,6 +95,9 @@ class DealPlan:
     upcard: Card | None = None
     stock: tuple[Card, ...] = ()
     extra: Any = None
+    secret: bytes | None = None
+    commitment: str | None = None
+    listed: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +175,9 @@ def read_record(record: Mapping[str, Any]) -> RecordPlan:
     if unknown:
         raise RecordError(unknown[0], "unknown key; keys: " + ", ".join(sorted(_TOP_KEYS)))
     fmt = data.get("format", RECORD_FORMAT)
-    if fmt != RECORD_FORMAT:
-        raise RecordError("format", f"unknown record format {fmt!r}, expected {RECORD_FORMAT}")
+    if fmt not in _FORMATS or isinstance(fmt, bool):
+        raise RecordError("format", f"unknown record format {fmt!r}, expected "
+                                    f"{RECORD_FORMAT} or {FAIR_RECORD_FORMAT}")
     if "variant" not in data:
         raise RecordError("variant", "missing (e.g. \"basic\")")
     variant = as_str(data["variant"], "variant")
@@ -186,7 +203,8 @@ def read_record(record: Mapping[str, Any]) -> RecordPlan:
 
 
 def _is_auto(deal: DealPlan) -> bool:
-    return deal.seed is None and deal.deck is None and deal.hands is None
+    return deal.seed is None and deal.deck is None and deal.hands is None \
+        and deal.secret is None
 
 
 def _read_dealer(value: Any, players: Sequence[str]) -> int | None:
@@ -233,6 +251,8 @@ def _read_deal(value: Any, actions: Any, where: str, actions_where: str, rules: 
         deck = cards_from_json(deal["deck"], f"{where}.deck")
         check_cards_in_deck(rules, seats, deck, f"{where}.deck")
         return DealPlan(where, lines, deck=deck)
+    if keys == _FAIR_KEYS:
+        return _read_fair_deal(deal, lines, where)
     var = rules.var
     if keys <= {"hands", "upcard", "stock"} | var.deal_keys and "hands" in keys:
         hands = _read_hands(deal["hands"], players, f"{where}.hands")
@@ -243,8 +263,24 @@ def _read_deal(value: Any, actions: Any, where: str, actions_where: str, rules: 
         check_cards_in_deck(rules, seats, every, where)
         return DealPlan(where, lines, hands=hands, upcard=upcard, stock=stock,
                         extra=var.deal_extra_from_json(deal, where))
-    raise RecordError(where, "a deal is {\"hands\", \"upcard\", \"stock\"}, {\"deck\"} or "
-                             "{\"seed\"}; got keys " + ", ".join(sorted(map(str, keys))))
+    raise RecordError(where, "a deal is {\"hands\", \"upcard\", \"stock\"}, {\"deck\"}, "
+                             "{\"seed\"} or {\"secret\", \"commitment\", \"deck\"}; got keys "
+                             + ", ".join(sorted(map(str, keys))))
+
+
+def _read_fair_deal(deal: Mapping[str, Any], lines: tuple[Any, ...], where: str) -> DealPlan:
+    """``{"secret", "commitment", "deck"}``: 64 hex digits each, and the deck's cards (not
+    checked against the pack here: :mod:`engine.fair_check` compares it with the deck the
+    secret deals)."""
+    secret_text = as_str(deal["secret"], f"{where}.secret")
+    secret = secret_from_hex(secret_text)
+    if secret is None:
+        raise RecordError(f"{where}.secret", "expected 64 hex digits")
+    committed = as_str(deal["commitment"], f"{where}.commitment").lower()
+    if secret_from_hex(committed) is None:
+        raise RecordError(f"{where}.commitment", "expected 64 hex digits")
+    listed = cards_from_json(deal["deck"], f"{where}.deck")
+    return DealPlan(where, lines, secret=secret, commitment=committed, listed=listed)
 
 
 def _read_hands(value: Any, players: Sequence[str], where: str) -> tuple[tuple[Card, ...], ...]:
@@ -301,6 +337,12 @@ def _uses_game_shuffle(deal: DealPlan, seed: int) -> bool:
 
 def _first_state(plan: RecordPlan) -> GameState:
     deal = plan.deals[0]
+    if deal.secret is not None:
+        dealer = plan.dealer
+        if dealer is None:
+            dealer = new_game(plan.rules, plan.players, seed=plan.seed).dealer
+        return new_game(plan.rules, plan.players, seed=plan.seed, dealer=dealer,
+                        secret=deal.secret)
     state = new_game(plan.rules, plan.players, seed=plan.seed, dealer=plan.dealer)
     if _uses_game_shuffle(deal, plan.seed):
         return state
@@ -312,6 +354,11 @@ def _next_state(state: GameState, plan: RecordPlan, deal: DealPlan) -> GameState
     """Deal the next hand as ``next`` does (the rules rotate the dealer), but from the
     record's deal when it is not the game's own shuffle."""
     dealt, _ = apply(state, NextDeal(state.dealer))
+    if deal.secret is not None:
+        number = dealt.deal_number
+        spec = plan.rules.var.deal_next(state, dealt.dealer, deal.secret, number)
+        new, _ = start_deal(state, dealt.dealer, spec, deal.secret)
+        return new
     if _uses_game_shuffle(deal, state.seed):
         return dealt
     spec = _deal_spec(plan, deal, dealt.dealer, dealt.deal_number, state)
@@ -385,26 +432,55 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
     in den Händen der anderen Spieler wird zur Gesamtpunktzahl des Gewinners addiert.");
     a deal the record stops in is not scored.
     """
+    run = run_record(record)
+    if run.error is None:
+        return _report(run.state, run.applied, None)
+    if run.state is None:
+        return failed_report(run.error)
+    if run.action_number is None:
+        return _report(run.state, run.applied,
+                       _error(None, None, run.error, f"deal {run.deal}: "))
+    return _report(run.state, run.applied, _error(run.applied, run.line, run.error))
+
+
+@dataclass(frozen=True, slots=True)
+class RecordRun:
+    """What :func:`run_record` did: the last good ``state`` (``None``: the record could not
+    start a game), the action lines ``applied``, and the first ``error`` (``None``: all
+    went through) with the ``deal`` (1-based) it happened in, and for an action's error
+    its ``action_number`` (1-based, within the deal) and ``line``."""
+
+    state: GameState | None
+    applied: int
+    error: EngineError | None = None
+    deal: int | None = None
+    action_number: int | None = None
+    line: Any = None
+
+
+def run_record(record: Mapping[str, Any]) -> RecordRun:
+    """Replay a record up to its first problem (the engine's error, not a report):
+    :func:`replay` reports it, :mod:`engine.fair_check` names the deal and action."""
     try:
         plan = read_record(record)
         state = _first_state(plan)
     except EngineError as exc:
-        return failed_report(exc)
+        return RecordRun(None, 0, exc, 1)
     applied = 0
     for number, deal in enumerate(plan.deals, start=1):
         if number > 1:
             try:
                 state = _next_state(state, plan, deal)
             except EngineError as exc:
-                return _report(state, applied, _error(None, None, exc, f"deal {number}: "))
-        for line in deal.actions:
+                return RecordRun(state, applied, exc, number)
+        for position, line in enumerate(deal.actions, start=1):
             try:
                 text = as_str(line, f"{deal.where.removesuffix('.deal')} action")
                 state, _ = apply(state, parse_record_line(text, plan.players))
             except EngineError as exc:
-                return _report(state, applied, _error(applied, line, exc))
+                return RecordRun(state, applied, exc, number, position, line)
             applied += 1
-    return _report(state, applied, None)
+    return RecordRun(state, applied)
 
 
 # --- export ---------------------------------------------------------------------------------
@@ -430,10 +506,35 @@ def _options_vs_preset(rules: RuleSet) -> dict[str, OptionValue]:
     return {k: v for k, v in rules.values if base.get(k) != v}
 
 
+def revealed_deals(state: GameState) -> list[tuple[bytes, str] | None]:
+    """The secret and commitment of each deal of the game of ``state`` (index k: deal
+    k+1) for :func:`export_record`: from the finished deals' results and the running
+    deal's own (for a game that has ended, or was given up; never show it to the players
+    before), ``None`` for a deal not dealt from a secret."""
+    out: list[tuple[bytes, str] | None] = [None] * state.deal_number
+    for result in state.results:
+        if result.secret is not None and result.commitment is not None \
+                and 1 <= result.deal_number <= state.deal_number:
+            out[result.deal_number - 1] = (bytes.fromhex(result.secret), result.commitment)
+    if state.deal_number and state.deal_secret is not None and state.commitment is not None:
+        out[state.deal_number - 1] = (state.deal_secret, state.commitment)
+    return out
+
+
+def fair_deal_to_json(rules: RuleSet, seats: int, number: int, secret: bytes,
+                      committed: str) -> dict[str, Any]:
+    """A fair deal as a record writes it: the revealed secret, the commitment announced
+    when the deal started and the deck the secret deals
+    (:meth:`engine.variant.Variant.deck_order`), first card dealt first."""
+    deck = rules.var.deck_order(rules, seats, secret, number)
+    return {"secret": secret.hex(), "commitment": committed, "deck": cards_to_json(deck)}
+
+
 def export_record(rules: RuleSet, players: Sequence[str], seed: int, dealer: int,
                   actions: Iterable[Action | str],
                   deals: Sequence[DealSpec | None] = (),
-                  comment: str | None = None) -> dict[str, Any]:
+                  comment: str | None = None,
+                  fair: Sequence[tuple[bytes, str] | None] = ()) -> dict[str, Any]:
     """A record of a game as the game service stores it.
 
     ``rules``, ``players``, ``seed`` and the first ``dealer`` are what
@@ -442,7 +543,10 @@ def export_record(rules: RuleSet, players: Sequence[str], seed: int, dealer: int
     (:class:`engine.actions.NextDeal`) in the log ends a deal; the record lists the
     deals and the replay deals the next one itself. ``deals[k]`` is the explicit
     :class:`engine.dealing.DealSpec` of deal k+1 when the game was not dealt from its
-    seed (``None`` or missing: ``{"seed": seed}``). ``replay(export_record(...))``
+    seed (``None`` or missing: ``{"seed": seed}``). ``fair[k]``: the secret and
+    commitment of deal k+1 of a fair game (:func:`revealed_deals`), written as
+    :func:`fair_deal_to_json`; a record with one is of format 2
+    (:data:`FAIR_RECORD_FORMAT`). ``replay(export_record(...))``
     ends in the same state as the game. Raises a
     :class:`engine.errors.CommandError` for a text line that does not parse.
     """
@@ -455,11 +559,17 @@ def export_record(rules: RuleSet, players: Sequence[str], seed: int, dealer: int
         else:
             per_deal[-1].append(format_record_line(action, names))
     entries = []
+    any_fair = False
     for k, lines in enumerate(per_deal):
         spec = deals[k] if k < len(deals) else None
-        deal = {"seed": seed} if spec is None else deal_to_json(spec, names, rules.variant)
+        revealed = fair[k] if k < len(fair) else None
+        if revealed is not None:
+            deal = fair_deal_to_json(rules, len(names), k + 1, *revealed)
+            any_fair = True
+        else:
+            deal = {"seed": seed} if spec is None else deal_to_json(spec, names, rules.variant)
         entries.append({"deal": deal, "actions": lines})
-    record: dict[str, Any] = {"format": RECORD_FORMAT}
+    record: dict[str, Any] = {"format": FAIR_RECORD_FORMAT if any_fair else RECORD_FORMAT}
     if comment:
         record["comment"] = comment
     record |= {"variant": rules.variant, "preset": rules.preset,

@@ -7,6 +7,9 @@ Encoding (every value is a JSON type):
 - fractions (scores): an ``int`` when whole, else the string ``"n/d"`` (``"25/2"``).
 - enums: their values (``"draw"``, ``"run"``).
 - rules: ``{"variant", "preset", "options": {every option: value}}``.
+- fair dealing (:mod:`engine.fairness`): ``"fair_key"``, ``"deal_secret"`` (hex) and
+  ``"commitment"`` only when set, and a deal result's ``"secret"`` and ``"commitment"``
+  only when revealed (a state of a game dealt from its seed has none of them).
 
 The format carries ``"format": 1``. Reading validates types, ranges and that the
 cards are a part of the variant's deck, and raises :class:`RecordError` (or a
@@ -91,7 +94,9 @@ def options_from_json(value: Any, where: str) -> dict[str, OptionValue]:
 def _result_to_dict(result: DealResult) -> dict[str, Any]:
     return {"deal_number": result.deal_number, "dealer": result.dealer,
             "winner": result.winner, "rummy": result.rummy, "points": list(result.points),
-            "scores": [fraction_to_json(s) for s in result.scores]}
+            "scores": [fraction_to_json(s) for s in result.scores]} | (
+        {} if result.secret is None else {"secret": result.secret,
+                                          "commitment": result.commitment})
 
 
 def _result_from_dict(value: Any, seats: int, where: str) -> DealResult:
@@ -107,7 +112,24 @@ def _result_from_dict(value: Any, seats: int, where: str) -> DealResult:
         points=_per_seat(need(data, "points", where), seats, place(where, "points"),
                          as_int),
         scores=_per_seat(need(data, "scores", where), seats, place(where, "scores"),
-                         fraction_from_json))
+                         fraction_from_json),
+        secret=_optional_hex(data.get("secret"), place(where, "secret")),
+        commitment=_optional_hex(data.get("commitment"), place(where, "commitment")))
+
+
+def _optional_hex(value: Any, where: str) -> str | None:
+    """``None``, or a string of 64 lowercase hex digits (a secret or a commitment)."""
+    if value is None:
+        return None
+    text = as_str(value, where)
+    if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+        raise RecordError(where, "expected 64 lowercase hex digits")
+    return text
+
+
+def _optional_bytes(value: Any, where: str) -> bytes | None:
+    text = _optional_hex(value, where)
+    return None if text is None else bytes.fromhex(text)
 
 
 def _per_seat(value: Any, seats: int, where: str,
@@ -148,7 +170,18 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "winners": list(state.winners),
         "version": state.version,
         "extra": var.extra_to_json(state.extra),
-    }
+    } | _fairness_to_dict(state)
+
+
+def _fairness_to_dict(state: GameState) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if state.fair_key is not None:
+        out["fair_key"] = state.fair_key.hex()
+    if state.deal_secret is not None:
+        out["deal_secret"] = state.deal_secret.hex()
+    if state.commitment is not None:
+        out["commitment"] = state.commitment
+    return out
 
 
 def state_from_dict(value: Any) -> GameState:
@@ -206,7 +239,10 @@ def state_from_dict(value: Any) -> GameState:
         winners=tuple(as_int(w, place("winners", i), 0, last)
                       for i, w in enumerate(as_list(need(data, "winners"), "winners"))),
         version=as_int(need(data, "version"), "version", 0),
-        extra=var.extra_from_json(data.get("extra"), "extra"))
+        extra=var.extra_from_json(data.get("extra"), "extra"),
+        fair_key=_optional_bytes(data.get("fair_key"), "fair_key"),
+        deal_secret=_optional_bytes(data.get("deal_secret"), "deal_secret"),
+        commitment=_optional_hex(data.get("commitment"), "commitment"))
     check_cards_in_deck(state.rules, seats, _all_cards(state), "state")
     return state
 

@@ -20,12 +20,16 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
+from engine.actions import Action
 from engine.ai import Player, make_ai
 from engine.ai.interrupt import interrupt
 from engine.dealing import new_game
 from engine.events import Event
+from engine.fairness import fair_key_from_seed
 from engine.game import apply, apply_legal, current_player, is_over, legal_actions
+from engine.records import export_record, revealed_deals
 from engine.rules import RuleSet
 from engine.state import GameState
 from engine.views import view_for
@@ -42,7 +46,9 @@ class SimulationResult:
     actions applied in all matches. ``deals``: deals started in all matches.
     ``wins[seat]``: matches won by that seat, a tie shared equally (so the
     shares add up to ``games - unfinished``). ``unfinished``: matches stopped
-    at ``max_actions``.
+    at ``max_actions``. ``record``: the game record of the last match
+    (:func:`engine.records.export_record`, with its revealed deals) when asked for, else
+    ``None``.
     """
 
     games: int
@@ -53,6 +59,7 @@ class SimulationResult:
     deals: int
     wins: tuple[Fraction, ...]
     unfinished: int
+    record: dict[str, Any] | None = None
 
     @property
     def games_per_second(self) -> float:
@@ -78,10 +85,13 @@ def seat_seed(seed: int, game: int, seat: int) -> int:
 
 def simulate(rules: RuleSet, games: int, players: int, seed: int = 0,
              ai: str | Sequence[str] = "greedy", max_actions: int = 20000,
-             progress: Callable[[int], object] | None = None) -> SimulationResult:
+             progress: Callable[[int], object] | None = None,
+             keep_record: bool = False) -> SimulationResult:
     """Play ``games`` matches of ``players`` AIs under ``rules``.
 
-    Match ``g`` uses the game seed ``seed + g``; each seat gets its own AI of
+    Match ``g`` uses the game seed ``seed + g`` and deals fairly from it (each deal from
+    its own secret, :func:`engine.fairness.fair_key_from_seed`); ``keep_record``: return
+    the record of the last match (``SimulationResult.record``). Each seat gets its own AI of
     kind ``ai`` (one kind for all, or one per seat, e.g. ``("greedy",
     "random")``) seeded by :func:`seat_seed`. A match that has not ended after
     ``max_actions`` actions is stopped and counted in ``unfinished``. ``progress`` is
@@ -100,29 +110,39 @@ def simulate(rules: RuleSet, games: int, players: int, seed: int = 0,
     names = NAMES[:players]
     wins = [Fraction(0)] * players
     actions = deals = unfinished = 0
+    record: dict[str, Any] | None = None
     start = time.perf_counter()
     for game in range(games):
-        state = new_game(rules, names, seed=seed + game)
+        state = new_game(rules, names, seed=seed + game,
+                         fair_key=fair_key_from_seed(seed + game))
+        first_dealer = state.dealer
         seats: list[Player] = [make_ai(kind, seat_seed(seed, game, seat))
                                for seat, kind in enumerate(kinds)]
+        log: list[Action] = []
+        keep = keep_record and game == games - 1
         count = 0
         while not is_over(state):
             if count >= max_actions:
                 unfinished += 1
                 break
-            state, _ = ai_step(state, seats)
+            action, state, _ = ai_move(state, seats)
+            if keep:
+                log.append(action)
             count += 1
         else:
             for winner in state.winners:
                 wins[winner] += Fraction(1, len(state.winners))
         actions += count
         deals += state.deal_number
+        if keep:
+            record = export_record(rules, names, seed + game, first_dealer, log,
+                                   fair=revealed_deals(state))
         if progress is not None:
             progress(1)
     seconds = time.perf_counter() - start
     return SimulationResult(games=games, players=players, ai=kinds, seconds=seconds,
                             actions=actions, deals=deals, wins=tuple(wins),
-                            unfinished=unfinished)
+                            unfinished=unfinished, record=record)
 
 
 def ai_step(state: GameState, seats: Sequence[Player]) -> tuple[GameState, tuple[Event, ...]]:
@@ -130,6 +150,13 @@ def ai_step(state: GameState, seats: Sequence[Player]) -> tuple[GameState, tuple
     (:func:`engine.ai.interrupt.interrupt`), else the decision of the seat to act (between
     deals: the dealer's next seat). Returns the new state and its events, like
     :func:`engine.game.apply`; the state must not be over."""
+    _, new, events = ai_move(state, seats)
+    return new, events
+
+
+def ai_move(state: GameState, seats: Sequence[Player]
+            ) -> tuple[Action, GameState, tuple[Event, ...]]:
+    """:func:`ai_step` that also returns the action taken (first)."""
     seat = current_player(state)
     if seat is None:
         seat = state.next_seat(state.dealer)
@@ -137,5 +164,5 @@ def ai_step(state: GameState, seats: Sequence[Player]) -> tuple[GameState, tuple
     legal = legal_actions(state, seat) if called is None else []
     action = called or seats[seat].decide(view_for(state, seat), legal)
     if called is not None or action in legal:
-        return apply_legal(state, action)
-    return apply(state, action)
+        return (action, *apply_legal(state, action))
+    return (action, *apply(state, action))

@@ -50,7 +50,9 @@ class TurnState:
 @fast_init
 @dataclass(frozen=True, slots=True)
 class DealResult:
-    """The score of one finished deal (see :class:`engine.events.HandEnded`)."""
+    """The score of one finished deal (see :class:`engine.events.HandEnded`); in a fair game
+    (:mod:`engine.fairness`) also the deal's revealed ``secret`` (64 hex digits) and its
+    ``commitment`` (the SHA-256 announced when it started), else ``None``."""
 
     deal_number: int
     dealer: int
@@ -58,6 +60,8 @@ class DealResult:
     rummy: bool
     points: tuple[int, ...]
     scores: tuple[Fraction, ...]
+    secret: str | None = None
+    commitment: str | None = None
 
 
 @fast_init
@@ -71,6 +75,11 @@ class GameState:
     melded or laid off this deal (for going rummy and the lay-off house rule).
     ``version`` grows by one with every applied action. ``extra``: the
     variant's own frozen state record (or ``None``); the variant serialises it.
+
+    Fair dealing (:mod:`engine.fairness`): ``fair_key`` (32 bytes, hidden, or ``None`` for a
+    game dealt from its ``seed`` as before) gives each deal its secret; ``deal_secret`` is
+    the running deal's secret (hidden until the deal ends) and ``commitment`` its public
+    commitment (64 hex digits), both ``None`` for a deal not shuffled from a secret.
     """
 
     rules: RuleSet
@@ -93,6 +102,9 @@ class GameState:
     winners: tuple[int, ...] = ()
     version: int = 0
     extra: Any = None
+    fair_key: bytes | None = None
+    deal_secret: bytes | None = None
+    commitment: str | None = None
 
     @property
     def seats(self) -> int:

@@ -16,9 +16,10 @@ from fractions import Fraction
 from typing import Any
 
 from engine.actions import Action
-from engine.cards import Card
+from engine.cards import Card, shuffled
 from engine.errors import RuleOptionError
 from engine.events import Event
+from engine.fairness import DealKey, deal_rng
 from engine.melds import MeldRules
 from engine.options import Option, OptionValue, Preset, RuleSet
 from engine.state import DealSpec, GameState
@@ -78,9 +79,25 @@ class Variant(ABC):
         """The legal actions of ``seat`` (see :func:`engine.game.legal_actions`)."""
 
     @abstractmethod
-    def deal(self, rules: RuleSet, seats: int, dealer: int, seed: int,
+    def deal(self, rules: RuleSet, seats: int, dealer: int, seed: DealKey,
              deal_number: int) -> DealSpec:
-        """Shuffle and deal one hand."""
+        """Shuffle and deal one hand from ``seed``: the game seed, or the deal's secret
+        (:mod:`engine.fairness`); every random choice of the deal comes from
+        ``engine.fairness.deal_rng(seed, deal_number, purpose)``."""
+
+    def deck_order(self, rules: RuleSet, seats: int, seed: DealKey,
+                   deal_number: int) -> list[Card]:
+        """The deck :meth:`deal` deals from ``seed``, in order (the first card dealt
+        first): the pack shuffled with ``deal_rng(seed, deal_number)``. A deal's commitment
+        is over this order (:func:`engine.fairness.commitment`); a variant that shuffles
+        otherwise says so here."""
+        return shuffled(self.deck(rules, seats), deal_rng(seed, deal_number))
+
+    def deal_next(self, state: GameState, dealer: int, seed: DealKey,
+                  deal_number: int) -> DealSpec:
+        """Deal deal ``deal_number`` after ``state`` (the hand before, or a new game) from
+        ``seed``, as ``next`` deals it; the base: :meth:`deal` (every seat gets cards)."""
+        return self.deal(state.rules, state.seats, dealer, seed, deal_number)
 
     @abstractmethod
     def deal_from_deck(self, rules: RuleSet, seats: int, dealer: int,

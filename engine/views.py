@@ -29,6 +29,9 @@ class PublicView:
     zählen". ``taken``: the card the current seat
     took from the pile this turn (it was face up). ``current`` is ``None``
     between deals and at the end. ``extra``: the variant's public information.
+    ``commitment``: the running (or last) deal's commitment (:mod:`engine.fairness`), or
+    ``None``; its secret is never in a view before the deal ends (then it is in
+    ``results``).
     """
 
     rules: RuleSet
@@ -51,6 +54,7 @@ class PublicView:
     version: int
     shown_hands: tuple[tuple[Card, ...], ...] | None
     extra: Any = None
+    commitment: str | None = None
 
     @property
     def upcard(self) -> Card | None:
@@ -85,7 +89,8 @@ def public_view(state: GameState) -> PublicView:
         discard if var.discard_pile_public(rules) else discard[-1:], len(discard),
         len(state.stock), tuple(map(len, state.hands)), state.has_melded, state.totals,
         state.results, state.winners, state.turn.taken if moving else None, state.reuses,
-        state.version, None if moving else state.hands, var.public_extra(state))
+        state.version, None if moving else state.hands, var.public_extra(state),
+        state.commitment)
 
 
 def view_for(state: GameState, seat: int) -> PlayerView:

@@ -146,11 +146,11 @@ def quick_move(state: GameState, seat: int, seats: Sequence[int] = (), table_see
     return action, new, events, facts_for(new, seats, table_seed)
 
 
-def deal(rules: RuleSet, names: Sequence[str], seed: int, seats: Sequence[int]
-         ) -> tuple[GameState, Facts]:
-    """The first deal of a new game (:func:`engine.dealing.new_game`) and the facts of
-    ``seats`` (the people's)."""
-    state = new_game(rules, list(names), seed=seed)
+def deal(rules: RuleSet, names: Sequence[str], seed: int, seats: Sequence[int],
+         fair_key: bytes | None = None) -> tuple[GameState, Facts]:
+    """The first deal of a new game (:func:`engine.dealing.new_game`, dealing fairly from
+    ``fair_key`` when given) and the facts of ``seats`` (the people's)."""
+    state = new_game(rules, list(names), seed=seed, fair_key=fair_key)
     return state, facts_for(state, seats, seed)
 
 

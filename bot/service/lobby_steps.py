@@ -30,6 +30,7 @@ from bot.service.repository import ActiveTableExists, Repository
 from bot.service.scheduling import reschedule
 from bot.service.screens import people
 from engine.events import DealStarted
+from engine.fairness import SECRET_BYTES
 from engine.rules import OptionValue
 from engine.variants import get_variant
 
@@ -38,19 +39,37 @@ __all__ = ["LobbySteps"]
 Where = ChatKey | int
 
 
+def _random_fair_key() -> bytes:
+    """A new game's fair key: 32 bytes from :mod:`secrets` (never shown)."""
+    return secrets.token_bytes(SECRET_BYTES)
+
+
+def _no_fair_key() -> None:
+    """No fair key: the game deals from its seed (a seed chosen for its cards)."""
+    return None
+
+
 class LobbySteps:
     """The lobby steps (see the module docstring). ``defaults``: the settings of a new
-    table; ``seed_source``: each new game's seed (random by default)."""
+    table; ``seed_source``: each new game's seed (random by default); ``fair_key_source``:
+    each new game's fair key (:mod:`engine.fairness`: every deal from its own secret,
+    with a commitment). Default: 32 bytes from :mod:`secrets`, and none (deals from the
+    seed, as before) when a ``seed_source`` is given (tests that pick a seed for its
+    cards)."""
 
     def __init__(self, changes: TableChanges, compute: Compute, budget: float,
                  defaults: TableSettings,
-                 seed_source: Callable[[], int] | None = None) -> None:
+                 seed_source: Callable[[], int] | None = None,
+                 fair_key_source: Callable[[], bytes | None] | None = None) -> None:
         self.changes = changes
         self.repo: Repository = changes.repo
         self.compute = compute
         self.budget = budget
         self.defaults = defaults
         self._seed = seed_source or (lambda: secrets.randbits(62))
+        if fair_key_source is None:
+            fair_key_source = _no_fair_key if seed_source is not None else _random_fair_key
+        self._fair_key = fair_key_source
 
     async def _check_table_count(self, user: UserRef) -> None:
         if len(await self.changes.tables_of(user.key)) >= MAX_TABLES_PER_USER:
@@ -176,11 +195,12 @@ class LobbySteps:
             try:
                 state, facts = await self.compute.call(
                     engine_work.deal, rules, [s.name for s in table.seats], table.seed,
-                    people(table), budget=self.budget, lane=Lane.MOVE)
+                    people(table), self._fair_key(), budget=self.budget, lane=Lane.MOVE)
             except (BudgetExceeded, WorkerLost):
                 raise EngineTimeout() from None
             new = replace(table, status=Status.PLAYING, state=state)
-            dealt = DealStarted(state.deal_number, state.dealer, state.upcard)
+            dealt = DealStarted(state.deal_number, state.dealer, state.upcard,
+                                state.commitment)
             return Change(new, log=[(None, "start", user.key)], hands=None, events=[dealt],
                           notices=[Notice("game_started", {})], facts=facts)
 

@@ -21,7 +21,7 @@ from bot.service.errors import NoTable, NotFinished, NotYourTable, UnreadableTab
 from bot.service.model import Table
 from bot.service.screens import Screens
 from engine.dealing import new_game
-from engine.records import export_record
+from engine.records import export_record, revealed_deals
 
 __all__ = ["Queries"]
 
@@ -170,4 +170,5 @@ class Queries:
         lines = [f"{names[e.seat]}: {e.command}" for e in await self.repo.action_log(table_id)
                  if e.seat is not None and e.command not in ("leave", "back")]
         return export_record(rules, names, table.seed, first_dealer, lines,
-                             comment=f"table {table.id} in {table.key}")
+                             comment=f"table {table.id} in {table.key}",
+                             fair=revealed_deals(table.state))

@@ -297,6 +297,10 @@ class _Connection:
         except asyncpg.IntegrityConstraintViolationError as error:
             raise sqlite3.IntegrityError(str(error)) from error
 
+    async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """The rows of a query in this transaction (aiosqlite's name for it)."""
+        return list(await self._conn.fetch(to_postgres(sql), *params))
+
 
 _TRANSIENT = (OSError, asyncpg.InterfaceError, asyncpg.CannotConnectNowError,
               asyncpg.TooManyConnectionsError, asyncpg.DiskFullError,

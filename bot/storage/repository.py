@@ -41,6 +41,7 @@ from bot.service.repository import (
 from bot.storage.database import Database
 from bot.storage.message_store import SqliteDiscordMessages, SqliteTelegramMessages
 from bot.storage.outbox import SqlOutbox
+from bot.storage.ratings_store import rate_finished, season_at
 from engine.errors import EngineError
 from engine.serialize import fraction_to_json, state_from_dict, state_to_dict
 
@@ -403,6 +404,7 @@ class SqliteRepository:
                     "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(table.id, r.seat, r.user_key, r.name, str(table.key), table.variant,
                       str(fraction_to_json(r.score)), int(r.won), now) for r in results])
+                await rate_finished(conn, table, now)
             if record is not None:
                 await self._record(conn, table.id, table, record)
             await self._announce(conn, table)
@@ -420,6 +422,61 @@ class SqliteRepository:
         """Say, inside the commit's transaction, that ``table`` is now at its version, for
         the other processes' change feeds (:class:`bot.ports.feed.ChangeFeed`). One SQLite
         file serves one bot process: nothing to say."""
+
+    # --- skill ratings (bot/storage/ratings_store.py) -------------------------------------
+
+    async def rebuild_ratings(self) -> int:
+        """Recompute every rating from the stored finished games (in the order they
+        finished, each in the season of its end) in one transaction; returns the games
+        rated. The same games give the same ratings: running it again changes nothing."""
+        finished = await self._all("SELECT table_id, MIN(finished_at) FROM results "
+                                   "GROUP BY table_id ORDER BY MIN(finished_at), table_id")
+        games: list[tuple[Table, float]] = []
+        for table_id, at in finished:
+            row = await self._one("SELECT * FROM tables WHERE id = ?", (table_id,))
+            if row is None:
+                continue
+            try:
+                games.append((table_from_row(row), float(at)))
+            except UnreadableTable:
+                log.warning("ratings rebuild: table %s cannot be read; left out", table_id)
+        async with self._transaction() as conn:
+            await conn.execute("DELETE FROM ratings")
+            await conn.execute("DELETE FROM rated_games")
+            rated = 0
+            for table, at in games:
+                rated += await rate_finished(conn, table, at)
+        return rated
+
+    async def ratings_of(self, user_key: str) -> list[dict[str, Any]]:
+        """A person's ratings: ``{"variant", "season", "mu", "sigma", "shown", "games",
+        "last_change"}`` per variant and season (``shown`` = mu - 3 sigma), newest season
+        first."""
+        rows = await self._all("SELECT variant, season, mu, sigma, games, last_change FROM "
+                               "ratings WHERE user_key = ? ORDER BY season DESC, variant",
+                               (user_key,))
+        return [{"variant": r[0], "season": int(r[1]), "mu": float(r[2]),
+                 "sigma": float(r[3]), "shown": float(r[2]) - 3 * float(r[3]),
+                 "games": int(r[4]), "last_change": float(r[5])} for r in rows]
+
+    async def rating_board(self, variant: str, season: int, min_games: int = 1,
+                           limit: int = 10) -> list[dict[str, Any]]:
+        """The best ``limit`` ratings of ``variant`` in ``season`` with at least
+        ``min_games`` rated games, by mu - 3 sigma: ``{"user", "shown", "games"}``."""
+        rows = await self._all(
+            "SELECT user_key, mu - 3 * sigma AS shown, games FROM ratings WHERE variant = ? "
+            "AND season = ? AND games >= ? ORDER BY shown DESC, user_key LIMIT ?",
+            (variant, season, min_games, limit))
+        return [{"user": r[0], "shown": float(r[1]), "games": int(r[2])} for r in rows]
+
+    async def start_season(self, at: float) -> int:
+        """Start the next rating season at ``at`` (Unix seconds, not before the current
+        season's start); returns its number (2 for the first one started)."""
+        async with self._transaction() as conn:
+            current = await season_at(conn, float("inf"))
+            await conn.execute("INSERT INTO rating_seasons (number, started_at) VALUES (?, ?)",
+                               (current + 1, at))
+        return current + 1
 
     async def latest_ended(self, key: ChatKey) -> Table | None:
         row = await self._one("SELECT * FROM tables WHERE chat_key = ? AND status IN "

@@ -24,7 +24,8 @@ FORMAT = 1
 TABLES: tuple[str, ...] = (
     "users", "tables", "actions", "seen_updates", "results", "telegram_table_messages",
     "telegram_hand_messages", "telegram_chats", "telegram_users", "discord_table_messages",
-    "table_faults", "heartbeat", "table_changes", "sent_keys",
+    "table_faults", "heartbeat", "table_changes", "sent_keys", "rating_seasons", "ratings",
+    "rated_games",
 )
 """Every table of the schema, parents first; not ``due_leases`` nor ``chat_owners``
 (claims on due work and on showing a chat, which run out within seconds), nor
@@ -42,7 +43,8 @@ ORDER: dict[str, str] = {"users": "platform, user_id", "tables": "id", "actions"
                          "telegram_chats": "chat_id", "telegram_users": "user_id",
                          "discord_table_messages": "table_id", "table_faults": "table_id",
                          "heartbeat": "id", "table_changes": "table_id, version",
-                         "sent_keys": "key"}
+                         "sent_keys": "key", "rating_seasons": "number",
+                         "ratings": "user_key, variant, season", "rated_games": "table_id"}
 
 
 class TransferError(Exception):

@@ -324,3 +324,100 @@ def test_the_other_commands_and_the_help_run_without_the_benchmarks(
     assert main(["bench", "--help"]) == 0
     help_text = " ".join(capsys.readouterr().out.split())  # argparse wraps the lines
     assert "run only these sections (listed where the benchmarks are installed)" in help_text
+
+
+# --- verify -----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def fair_record(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The record `simulate --record` writes of a two-deal Basic Rummy game."""
+    path = tmp_path_factory.mktemp("fair") / "game.json"
+    assert main(["simulate", "--games", "2", "--players", "3", "--seed", "4",
+                 "--option", "deals=2", "--record", str(path)]) == 0
+    record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return record
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line]
+
+
+def test_verify_of_a_simulated_game_holds(tmp_path: Path, fair_record: dict[str, Any],
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert fair_record["format"] == 2 and len(fair_record["deals"]) == 2
+    path = _write(tmp_path, "game.json", fair_record)
+    capsys.readouterr()
+    assert main(["verify", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert _lines(captured.out) == [
+        "All 2 deals hold: each deck is the one its revealed secret deals, each commitment "
+        "matches, every action replays."]
+    assert captured.err == ""
+
+
+def test_verify_names_an_altered_stock_card(tmp_path: Path, fair_record: dict[str, Any],
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    record = json.loads(json.dumps(fair_record))
+    deck = record["deals"][1]["deal"]["deck"]
+    deck[-1], deck[-2] = deck[-2], deck[-1]
+    path = _write(tmp_path, "stock.json", record)
+    assert main(["verify", str(path)]) == 1
+    out = _lines(capsys.readouterr().out)
+    assert out == [f"Deal 2, card {len(deck) - 1} of the deck: the record lists "
+                   f"{deck[-2]}, the secret deals {deck[-1]}."]
+
+
+def test_verify_names_an_altered_secret_in_german(tmp_path: Path, fair_record: dict[str, Any],
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    record = json.loads(json.dumps(fair_record))
+    secret = record["deals"][0]["deal"]["secret"]
+    record["deals"][0]["deal"]["secret"] = secret[::-1]
+    path = _write(tmp_path, "secret.json", record)
+    assert main(["--lang", "de", "verify", str(path)]) == 1
+    assert _lines(capsys.readouterr().out) == [
+        "Runde 1: Die Zusage ist nicht der SHA-256 des Kartenstapels, den ihr offengelegtes "
+        "Geheimnis gibt, und dieses Geheimnisses."]
+
+
+def test_verify_names_a_changed_action(tmp_path: Path, fair_record: dict[str, Any],
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    record = json.loads(json.dumps(fair_record))
+    actions = record["deals"][0]["actions"]
+    player = actions[0].split(":")[0]
+    actions[0] = f"{player}: meld 2c 3c 4c"
+    path = _write(tmp_path, "action.json", record)
+    assert main(["verify", str(path)]) == 1
+    out = _lines(capsys.readouterr().out)
+    assert len(out) == 1 and out[0].startswith(f"Deal 1, action 1 ({player}: meld 2c 3c 4c): ")
+
+
+def test_verify_of_an_old_record_says_it_has_no_commitments(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "old.json", _record(["ana: draw"]))
+    assert main(["verify", str(path)]) == 1
+    assert _lines(capsys.readouterr().out) == [
+        "The record carries no commitments (it was written before fair dealing): there is "
+        "nothing to verify."]
+
+
+@pytest.mark.parametrize("content", ["{not json", "[]", '{"variant": "basic"}'])
+def test_verify_of_an_unreadable_file_is_one_line(tmp_path: Path, content: str,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(content, encoding="utf-8")
+    assert main(["verify", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert len(_lines(captured.err)) == 1 and "Traceback" not in captured.err
+    assert main(["verify", str(tmp_path / "missing.json")]) == 2
+    assert len(_lines(capsys.readouterr().err)) == 1
+
+
+def test_simulate_record_to_a_folder_that_does_not_exist(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "no" / "game.json"
+    assert main(["simulate", "--games", "1", "--option", "deals=1", "--record",
+                 str(target)]) == 2
+    err = _lines(capsys.readouterr().err)
+    assert len(err) == 1 and err[0].startswith(f"Cannot write the record to {target}: ")

@@ -127,3 +127,49 @@ def test_a_file_that_is_no_export_is_refused(
     assert main(["import-db", str(bad)]) == 2
     assert "not an export" in capsys.readouterr().err
     assert main(["import-db", str(tmp_path / "missing.jsonl")]) == 2
+
+
+async def _finished_game(path: Path) -> dict[str, object]:
+    """A game with an AI seat played to its end on ``path``; Ana's stored ratings."""
+    from tests.bot.service.test_games import play_out
+
+    h = await make_harness(path)
+    s = h.people
+    await s.new_table(CHAT, ANA, options={"deals": "1"})
+    await s.join(CHAT, BEN)
+    await s.add_ai(CHAT, ANA)
+    await s.start(CHAT, ANA)
+    await play_out(h, {ANA.key: ANA, BEN.key: BEN})
+    rows = await s.repo.ratings_of(ANA.key)
+    await h.db.close()
+    return {"rows": rows}
+
+
+def test_ratings_rebuild_recomputes_the_stored_ratings(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """The game's final commit rated Ana once; `ratings rebuild` gives the same rows, run
+    twice; a database it cannot use is one line and exit code 2."""
+    path = tmp_path / "rummy.sqlite3"
+    before = asyncio.run(_finished_game(path))
+    rows = before["rows"]
+    assert isinstance(rows, list) and [r["games"] for r in rows] == [1]
+    _env(monkeypatch, path)
+    for _ in range(2):
+        assert main(["ratings", "rebuild"]) == 0
+        assert capsys.readouterr().out.strip() == (
+            f"Ratings of {path} rebuilt from 1 finished games.")
+
+    async def stored() -> object:
+        h = await make_harness(path)
+        try:
+            return await h.people.repo.ratings_of(ANA.key)
+        finally:
+            await h.db.close()
+
+    assert asyncio.run(stored()) == rows
+    (tmp_path / "folder").mkdir()
+    _env(monkeypatch, tmp_path / "folder")
+    assert main(["ratings", "rebuild"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

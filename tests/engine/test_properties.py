@@ -3,7 +3,8 @@
 - every card is accounted for after every action;
 - the seat to act always has a legal action until the match is over, and each one applies;
 - an illegal action raises a typed ``IllegalMove`` and changes nothing;
-- views never show another seat's hidden cards;
+- views never show another seat's hidden cards, nor a fair deal's secret before the deal
+  ends (events neither; the ending reveals it in the deal's result);
 - with a limit on re-using the discard pile, every game ends.
 """
 
@@ -50,13 +51,16 @@ option_sets = st.fixed_dictionaries({}, optional={
     "scoring": st.sampled_from(["winner", "penalty"]),
 })
 games = st.tuples(st.sampled_from(["standard", "beginner", "block", "wrotham"]), option_sets,
-                  st.integers(2, 6), st.integers(0, 2**32))
+                  st.integers(2, 6), st.integers(0, 2**32), st.booleans())
 
 
-def _start(preset: str, options: dict[str, Any], players: int, seed: int) -> GameState:
+def _start(preset: str, options: dict[str, Any], players: int, seed: int,
+           fair: bool = False) -> GameState:
     from engine.dealing import new_game
+    from engine.fairness import fair_key_from_seed
 
-    return new_game(make_rules("basic", preset, options), NAMES[:players], seed=seed)
+    return new_game(make_rules("basic", preset, options), NAMES[:players], seed=seed,
+                    fair_key=fair_key_from_seed(seed) if fair else None)
 
 
 def _full_pack(state: GameState) -> Counter[Any]:
@@ -116,12 +120,23 @@ def _check_views(state: GameState) -> None:
             assert view.table.shown_hands is None
             seen = Counter(_physical_cards(view.table))
             assert seen <= Counter(public), seen - Counter(public)
+            _check_no_secret(state, view)
+        assert view.table.commitment == state.commitment
+
+
+def _check_no_secret(state: GameState, shown: object) -> None:
+    """Neither the running deal's secret nor the game's fair key is in ``shown`` (a view,
+    events), in any form."""
+    text = repr(shown)
+    for hidden in (state.deal_secret, state.fair_key):
+        if hidden is not None:
+            assert hidden.hex() not in text and repr(hidden) not in text
 
 
 @given(games, st.integers(0, 2**32))
 def test_random_playouts_keep_every_invariant(game: tuple[Any, ...], seed: int) -> None:
-    preset, options, players, game_seed = game
-    state = _start(preset, options, players, game_seed)
+    preset, options, players, game_seed, fair = game
+    state = _start(preset, options, players, game_seed, fair)
     pack = _full_pack(state)
     rng = random.Random(seed)
     for _ in range(300):
@@ -136,9 +151,32 @@ def test_random_playouts_keep_every_invariant(game: tuple[Any, ...], seed: int) 
         _check_views(state)
         check_probe(state, _random_action(state, rng))
         action = rng.choice(legal)
-        new, _ = apply(state, action)
+        new, events = apply(state, action)
         assert new.version == state.version + 1
+        _check_reveal(state, new, events)
         state = new
+
+
+def _check_reveal(state: GameState, new: GameState, events: tuple[Any, ...]) -> None:
+    """A fair deal's secret stays out of the events until its deal is scored; then the
+    deal's result and ``HandEnded`` reveal it next to the commitment announced at the
+    start (``DealStarted``) and checked against the deck it deals."""
+    from engine.events import DealStarted, HandEnded
+    from engine.fairness import commitment
+
+    ended = [e for e in events if isinstance(e, HandEnded)]
+    if state.deal_secret is not None and not ended:
+        _check_no_secret(state, events)
+    if ended and state.deal_secret is not None:
+        assert ended[0].secret == state.deal_secret.hex() == new.results[-1].secret
+        assert ended[0].commitment == state.commitment == new.results[-1].commitment
+    for event in events:
+        if isinstance(event, DealStarted):
+            assert event.commitment == new.commitment
+            if new.deal_secret is not None:
+                deck = new.rules.var.deck_order(new.rules, new.seats, new.deal_secret,
+                                                new.deal_number)
+                assert event.commitment == commitment(deck, new.deal_secret)
 
 
 @given(st.sampled_from(["standard", "beginner", "wrotham"]), st.integers(0, 2),

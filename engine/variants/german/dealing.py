@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.cards import Card, shuffled, standard_deck
-from engine.dealing import DealSpec, deal_rng
+from engine.dealing import DealKey, DealSpec, deal_rng
 from engine.errors import RuleOptionError
 from engine.options import RuleSet
 
@@ -48,7 +48,7 @@ def cutter(seats: int, dealer: int, active: Sequence[bool]) -> int:
     return dealer
 
 
-def deal_cards(rules: RuleSet, seats: int, dealer: int, seed: int, number: int,
+def deal_cards(rules: RuleSet, seats: int, dealer: int, seed: DealKey, number: int,
                active: Sequence[bool] | None = None) -> DealSpec:
     """Shuffle (``deal_rng(seed, number)``) and deal deal ``number`` (see
     :func:`deal_pack`); with ``joker_steal`` the pack is first cut at a point drawn from

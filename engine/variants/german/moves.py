@@ -26,7 +26,7 @@ from typing import Any
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, NextDeal, SwapJoker
 from engine.cards import Card
-from engine.dealing import DealSpec, start_deal
+from engine.dealing import DealSpec, deal_key, start_deal
 from engine.errors import CannotDiscardTaken
 from engine.events import Discarded, WentOut
 from engine.frozen import replace
@@ -345,8 +345,9 @@ def apply_next(state: GameState, action: NextDeal) -> Result:
     dealer = next_active(state, state.dealer)
     number = state.deal_number + 1
     active = tuple(s in active_seats(state) for s in range(state.seats))
-    spec = deal_cards(state.rules, state.seats, dealer, state.seed, number, active)
-    new, events = start_deal(state, dealer, spec)
+    key = deal_key(state, number)
+    spec = deal_cards(state.rules, state.seats, dealer, key, number, active)
+    new, events = start_deal(state, dealer, spec, key if isinstance(key, bytes) else None)
     more: list[Any] = list(events)
     if isinstance(spec.extra, int):
         more.append(JokerStolen(spec.extra))

@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, NextDeal, SwapJoker
 from engine.cards import Card
+from engine.fairness import DealKey
 from engine.jsonio import RecordError, as_int
 from engine.melds import MeldRules
 from engine.moves import handler_table
@@ -121,11 +122,18 @@ class GermanRummy(Variant):
         """See :func:`engine.variants.german.legal.quick_actions`."""
         return quick_actions(state, seat)
 
-    def deal(self, rules: RuleSet, seats: int, dealer: int, seed: int,
+    def deal(self, rules: RuleSet, seats: int, dealer: int, seed: DealKey,
              deal_number: int) -> DealSpec:
         """The first deal (every seat plays); later deals come from ``next``, which knows
         who is eliminated."""
         return deal_cards(rules, seats, dealer, seed, deal_number)
+
+    def deal_next(self, state: GameState, dealer: int, seed: DealKey,
+                  deal_number: int) -> DealSpec:
+        """Deal to the seats still in the match (:meth:`seats_dealt`), with the cut of
+        ``joker_steal`` (:func:`engine.variants.german.dealing.deal_cards`)."""
+        return deal_cards(state.rules, state.seats, dealer, seed, deal_number,
+                          self.seats_dealt(state))
 
     def deal_from_deck(self, rules: RuleSet, seats: int, dealer: int,
                        deck: Sequence[Card]) -> DealSpec:

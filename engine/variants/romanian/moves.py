@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from engine.actions import Discard, Draw, LayOff, MeldCards, SwapJoker, TakeDiscard
 from engine.cards import JOKER, SORT_KEY, TILE_COLOURS, Card, Suit, shuffled
-from engine.dealing import deal_rng
+from engine.dealing import deal_rng, reuse_key
 from engine.errors import (
     IllegalMove,
     InvalidJokerSwap,
@@ -129,7 +129,8 @@ def apply_draw(state: GameState, action: Draw) -> Result:
             return finish(state, None, False, [GameBlocked(state.deal_number)])
         reuse = state.reuses + 1
         pool = state.discard[1:]
-        stock = tuple(shuffled(pool, deal_rng(state.seed, state.deal_number, f"reuse{reuse}")))
+        rng = deal_rng(reuse_key(state), state.deal_number, f"reuse{reuse}")
+        stock = tuple(shuffled(pool, rng))
         state = replace(state, stock=stock, discard=state.discard[:1], reuses=reuse)
         events.append(StockRenewed(len(stock), True, reuse))
     hand = (*state.hands[action.seat], state.stock[0])

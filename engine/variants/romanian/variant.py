@@ -23,6 +23,7 @@ from typing import Any
 from engine.actions import Action, Discard, Draw, LayOff, MeldCards, SwapJoker, TakeDiscard
 from engine.cards import Card
 from engine.errors import RuleOptionError
+from engine.fairness import DealKey
 from engine.frozen import replace
 from engine.jsonio import card_from_json
 from engine.melds import MeldRules
@@ -45,7 +46,7 @@ from engine.variants.romanian.state import (
     extra_to_json,
 )
 from engine.variants.romanian.tiles import rack_value, tile_set
-from engine.variants.romanian.wall import shuffled_wall, wall_deal
+from engine.variants.romanian.wall import shuffled_wall, wall_deal, wall_deck
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,11 +115,17 @@ class RomanianRummy(Variant):
         """See :func:`engine.variants.romanian.legal.quick_actions`."""
         return quick_actions(state, seat)
 
-    def deal(self, rules: RuleSet, seats: int, dealer: int, seed: int,
+    def deal(self, rules: RuleSet, seats: int, dealer: int, seed: DealKey,
              deal_number: int) -> DealSpec:
         """Mix the tiles and deal the wall
         (:func:`engine.variants.romanian.wall.shuffled_wall`)."""
         return shuffled_wall(seats, dealer, seed, deal_number)
+
+    def deck_order(self, rules: RuleSet, seats: int, seed: DealKey,
+                   deal_number: int) -> list[Card]:
+        """The tiles in wall order, mixed again after a Joly as the extra tile
+        (:func:`engine.variants.romanian.wall.wall_deck`)."""
+        return wall_deck(seed, deal_number)
 
     def deal_from_deck(self, rules: RuleSet, seats: int, dealer: int,
                        deck: Sequence[Card]) -> DealSpec:

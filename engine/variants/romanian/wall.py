@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.cards import Card, shuffled
-from engine.dealing import DealSpec, deal_rng
+from engine.dealing import DealKey, DealSpec, deal_rng
 from engine.errors import RuleOptionError
 from engine.variants.romanian.tiles import TILE_COUNT, tile_set
 
@@ -83,14 +83,21 @@ def wall_deal(deck: Sequence[Card], seats: int, dealer: int) -> DealSpec:
     return DealSpec(tuple(tuple(h) for h in hands), None, tuple(stock), extra)
 
 
-def shuffled_wall(seats: int, dealer: int, seed: int, deal_number: int) -> DealSpec:
-    """Mix the tiles with the deal's random source and deal the wall; a Joly as the extra
-    tile mixes again (``deal_rng(seed, deal_number, "wall1")``, ``"wall2"``, ...)."""
+def shuffled_wall(seats: int, dealer: int, seed: DealKey, deal_number: int) -> DealSpec:
+    """Mix the tiles with the deal's random source and deal the wall
+    (:func:`wall_deck`, :func:`wall_deal`)."""
+    return wall_deal(wall_deck(seed, deal_number), seats, dealer)
+
+
+def wall_deck(seed: DealKey, deal_number: int) -> list[Card]:
+    """The tiles in the order the wall is built from (:func:`wall_deal`): mixed with
+    ``deal_rng(seed, deal_number)``; a Joly as the extra tile (the last) mixes again
+    (``deal_rng(seed, deal_number, "wall1")``, ``"wall2"``, ...)."""
     rng = deal_rng(seed, deal_number)
     attempt = 0
     while True:
         deck = shuffled(tile_set(), rng)
         if not deck[-1].is_joker:
-            return wall_deal(deck, seats, dealer)
+            return deck
         attempt += 1
         rng = deal_rng(seed, deal_number, f"wall{attempt}")

@@ -98,10 +98,12 @@ def all_cards(state: GameState) -> Counter[Card]:
 
 
 def replay(table: Table, log: list[LogEntry]) -> GameState:
-    """The table's state rebuilt from its seed: the first deal as ``start`` dealt it, then
-    every logged seat command applied in log order."""
+    """The table's state rebuilt from its seed (and the fair key of its stored state: the
+    deals' secrets come from it): the first deal as ``start`` dealt it, then every logged
+    seat command applied in log order."""
     rules = table_rules(table.variant, table.preset, dict(table.options))
-    state = new_game(rules, [s.name for s in table.seats], seed=table.seed)
+    key = table.state.fair_key if table.state is not None else None
+    state = new_game(rules, [s.name for s in table.seats], seed=table.seed, fair_key=key)
     for entry in log:
         if entry.seat is None or entry.command in SEAT_VERBS:
             continue

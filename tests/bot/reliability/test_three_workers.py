@@ -652,7 +652,9 @@ def _heads(table: Table, log: list[LogEntry]) -> tuple[dict[int, str], int, list
     the table message's recent lines tell)."""
     rules = table_rules(table.variant, table.preset, dict(table.options))
     start = next(e.version for e in log if e.command == "start")
-    state: GameState = new_game(rules, [s.name for s in table.seats], seed=table.seed)
+    key = table.state.fair_key if table.state is not None else None  # the deals' secrets
+    state: GameState = new_game(rules, [s.name for s in table.seats], seed=table.seed,
+                                fair_key=key)
     heads: dict[int, str] = {}
     lines: list[str] = []
     with use_locale("en"):

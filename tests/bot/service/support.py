@@ -86,8 +86,10 @@ class Harness:
 
 
 async def make_harness(path: Path, clock: ManualClock | None = None,
-                       url: str | None = None) -> Harness:
-    """A service on the SQLite file ``path``, or on the PostgreSQL database ``url``."""
+                       url: str | None = None, seeded: bool = True) -> Harness:
+    """A service on the SQLite file ``path``, or on the PostgreSQL database ``url``.
+    ``seeded``: games get the seeds 1000, 1001, ... and deal from them; else random seeds
+    and fair keys, as the bot runs."""
     repo: Repository
     if url is None:
         db: Any = await open_database(path)
@@ -100,7 +102,7 @@ async def make_harness(path: Path, clock: ManualClock | None = None,
     counter = iter(range(1000, 10**9))
     service = GameService(repo, {"test": notifier}, clock,
                           TableSettings(timer="2m", ai_delay=1.0, next_deal_delay=2.0),
-                          seed_source=lambda: next(counter))
+                          seed_source=(lambda: next(counter)) if seeded else None)
     # tests send faster than people do; flow control has tests of its own
     service.flow = FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
     return Harness(service, People(service), clock, notifier, path, db, url)

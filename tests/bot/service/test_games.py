@@ -21,6 +21,8 @@ from engine.ai import make_ai
 from engine.commands import format_action, parse_action
 from engine.dealing import DealSpec, new_game
 from engine.errors import EngineError, NotYourTurn, WrongPhase
+from engine.events import DealStarted, HandEnded
+from engine.fair_check import check_record
 from engine.game import apply, legal_actions
 from engine.records import replay
 from engine.views import public_view, view_for
@@ -73,6 +75,43 @@ async def test_full_game_with_ai_seats(tmp_path: Path, preset: str) -> None:
     result = replay(record)
     assert result["ok"] and result["game_over"], result["error"]
     assert result["state"]["version"] == table.state.version
+    await h.db.close()
+
+
+async def test_a_game_the_bot_starts_deals_fairly_and_its_export_verifies(
+        tmp_path: Path) -> None:
+    """Without a chosen seed every deal comes from its own secret: the commitment is in the
+    state and the DealStarted of the start, a secret reaches no screen before its deal
+    has ended, and the exported record (format 2) passes engine.fair_check."""
+    h = await make_harness(tmp_path / "db.sqlite3", seeded=False)
+    s = h.people
+    await s.new_table(CHAT, ANA, "basic", None, {"deals": 2, "target": "none"})
+    await s.join(CHAT, BEN)
+    await s.add_ai(CHAT, ANA)
+    info = await s.start(CHAT, ANA)
+    started = await s.repo.get_table(info.id)
+    assert started is not None and started.state is not None
+    assert started.state.fair_key is not None and started.state.commitment is not None
+    first_events = h.notifier.public[-1][2]
+    assert [e.commitment for e in first_events if isinstance(e, DealStarted)] == [
+        started.state.commitment]
+    await play_out(h, {ANA.key: ANA, BEN.key: BEN})
+    table = await s.repo.get_table(info.id)
+    assert table is not None and table.state is not None
+    results = table.state.results
+    assert len(results) == 2 and all(r.secret and r.commitment for r in results)
+    for r in results:
+        for _info, view, events, notices in h.notifier.public:
+            if r.secret in repr((view, events, notices)):
+                assert any(isinstance(e, HandEnded) and e.deal_number == r.deal_number
+                           for e in events) or (view is not None and r in view.results)
+        for _user, _seat, seat_view in h.notifier.hands:
+            if r.secret in repr(seat_view):
+                assert r in seat_view.table.results
+    record = await s.export(info.id)
+    assert record["format"] == 2
+    check = check_record(record)
+    assert check.ok and check.deals == 2, check
     await h.db.close()
 
 

@@ -1,0 +1,165 @@
+"""Skill ratings in the database (bot/storage/ratings_store.py), on SQLite and PostgreSQL:
+a finished game's commit rates it once, seasons, and `ratings rebuild` gives the ratings
+the games gave (again and again)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
+from bot.service.model import Table
+from bot.service.ratings import NEW, rate_game
+from bot.service.repository import ResultRow, VersionConflict
+from bot.storage import open_database
+from bot.storage.postgres import PostgresRepository, open_postgres
+from bot.storage.ratings_store import rate_finished
+from bot.storage.repository import SqliteRepository
+from engine.dealing import new_game
+from engine.frozen import replace as replace_state
+from engine.rules import make_rules
+from engine.state import Phase
+
+CHAT = ChatKey("telegram", "-100", "")
+PEOPLE = ("telegram:1", "telegram:2", "telegram:3", "telegram:4")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def repo(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Any]:
+    """A fresh repository on each backend."""
+    if request.param == "sqlite":
+        db: Any = await open_database(tmp_path / "ratings.sqlite3")
+        yield SqliteRepository(db)
+    else:
+        db = await open_postgres(request.getfixturevalue("pg_server").create())
+        yield PostgresRepository(db)
+    await db.close()
+
+
+async def _finish(repo: Any, users: list[str | None], totals: list[int],
+                  variant: str = "basic") -> Table:
+    """Create a game of ``users`` (``None``: an AI seat at level normal) and commit its end
+    with ``totals`` (the variant's winners of them win), as the service does."""
+    seats = tuple(Seat(SeatKind.HUMAN, f"P{i}", user=u) if u is not None
+                  else Seat(SeatKind.AI, f"Bot{i}", ai="greedy")
+                  for i, u in enumerate(users))
+    rules = make_rules(variant)
+    state = new_game(rules, [s.name for s in seats], seed=1)
+    fractions = tuple(Fraction(t) for t in totals)
+    winners = rules.var.match_winners(rules, fractions)
+    state = replace_state(state, totals=fractions, winners=winners, phase=Phase.GAME_OVER)
+    table = Table(0, CHAT, Status.PLAYING, variant, None, (), users[0] or "x", seats,
+                  TableSettings(timer="2m"), 1, state, 1, 1000.0, 1000.0, 1000.0)
+    created = await repo.create_table(table)
+    ended = replace(created, status=Status.FINISHED, version=created.version + 1)
+    await repo.commit(ended, created.version, results=[
+        ResultRow(i, s.user, s.name, fractions[i], i in winners)
+        for i, s in enumerate(seats)])
+    return ended
+
+
+async def test_a_finished_game_rates_its_people_once(repo: Any) -> None:
+    table = await _finish(repo, [PEOPLE[0], PEOPLE[1], None], [50, 10, 20])
+    ana = await repo.ratings_of(PEOPLE[0])
+    ben = await repo.ratings_of(PEOPLE[1])
+    assert [(r["variant"], r["season"], r["games"]) for r in ana] == [("basic", 1, 1)]
+    expected = rate_game((0, 2, 1), [NEW, NEW, "normal"])
+    assert expected[0] is not None and expected[1] is not None
+    assert ana[0]["mu"] == pytest.approx(expected[0].mu)
+    assert ben[0]["sigma"] == pytest.approx(expected[1].sigma)
+    assert ana[0]["last_change"] == pytest.approx(expected[0].shown - NEW.shown)
+    assert ana[0]["shown"] > ben[0]["shown"]
+    # a second attempt to rate the same game changes nothing
+    async with repo._transaction() as conn:
+        assert not await rate_finished(conn, table, 2000.0)
+    assert await repo.ratings_of(PEOPLE[0]) == ana
+    board = await repo.rating_board("basic", 1)
+    assert [row["user"] for row in board] == [PEOPLE[0], PEOPLE[1]]
+    assert await repo.rating_board("basic", 1, min_games=2) == []
+
+
+async def test_rebuild_gives_the_live_ratings_and_is_idempotent(repo: Any) -> None:
+    """Games of every variant with random people, AI seats and totals (ties included),
+    rated live one after the other; the rebuild from the stored games gives exactly those
+    ratings, and so does a second rebuild."""
+    rng = random.Random(47)
+    variants = ("basic", "500", "german", "romanian")
+    for _ in range(12):
+        variant = rng.choice(variants)
+        count = rng.randint(2, 4)
+        people = rng.sample(PEOPLE, rng.randint(1, count))
+        users: list[str | None] = [*people, *([None] * (count - len(people)))]
+        rng.shuffle(users)
+        await _finish(repo, users, [rng.choice([0, 10, 10, 40]) for _ in users], variant)
+    live = {p: await repo.ratings_of(p) for p in PEOPLE}
+    assert any(live.values())
+    assert await repo.rebuild_ratings() == 12
+    assert {p: await repo.ratings_of(p) for p in PEOPLE} == live
+    assert await repo.rebuild_ratings() == 12
+    assert {p: await repo.ratings_of(p) for p in PEOPLE} == live
+
+
+async def test_a_new_season_starts_from_new_ratings(repo: Any) -> None:
+    await _finish(repo, [PEOPLE[0], PEOPLE[1]], [30, 0])
+    assert await repo.start_season(1.0) == 2  # before the game: the game moves to season 2
+    assert await repo.rebuild_ratings() == 1
+    assert [r["season"] for r in await repo.ratings_of(PEOPLE[0])] == [2]
+    number = await repo.start_season(4e9)  # far ahead: the next game is still season 2
+    assert number == 3
+    await _finish(repo, [PEOPLE[0], PEOPLE[1]], [0, 30])
+    rows = await repo.ratings_of(PEOPLE[0])
+    assert [(r["season"], r["games"]) for r in rows] == [(2, 2)]
+
+
+async def test_two_workers_rate_each_game_once_on_postgresql(pg_server: Any) -> None:
+    """Two workers (each its own pool) commit the last move of the same game: one commit
+    wins, the game is rated once. Two games of the same people end at the same moment on
+    the two workers: both count (the second transaction waits for the first's rows)."""
+    url = pg_server.create()
+    dbs = [await open_postgres(url), await open_postgres(url)]
+    one, two = (PostgresRepository(db) for db in dbs)
+    try:
+        seats = (Seat(SeatKind.HUMAN, "P0", user=PEOPLE[0]),
+                 Seat(SeatKind.HUMAN, "P1", user=PEOPLE[1]))
+        rules = make_rules("basic")
+        state = new_game(rules, ["P0", "P1"], seed=1)
+        state = replace_state(state, totals=(Fraction(30), Fraction(0)), winners=(0,),
+                              phase=Phase.GAME_OVER)
+        tables = [await one.create_table(
+            Table(0, ChatKey("telegram", str(-100 - n), ""), Status.PLAYING, "basic", None,
+                  (), PEOPLE[0], seats, TableSettings(timer="2m"), 1, state, 1, 1000.0,
+                  1000.0, 1000.0)) for n in range(3)]
+        results = [ResultRow(0, PEOPLE[0], "P0", Fraction(30), True),
+                   ResultRow(1, PEOPLE[1], "P1", Fraction(0), False)]
+
+        async def finish(repo: Any, table: Table) -> bool:
+            try:
+                await repo.commit(replace(table, status=Status.FINISHED, version=2), 1,
+                                  results=results)
+            except VersionConflict:  # the other worker's commit came first
+                return False
+            return True
+
+        outcome = await asyncio.gather(finish(one, tables[0]), finish(two, tables[0]))
+        assert sorted(outcome) == [False, True]
+        assert [r["games"] for r in await one.ratings_of(PEOPLE[0])] == [1]
+        assert await asyncio.gather(finish(one, tables[1]), finish(two, tables[2])) == [
+            True, True]
+        rows = await two.ratings_of(PEOPLE[0])
+        assert [r["games"] for r in rows] == [3]
+        rating = NEW
+        ben = NEW
+        for _ in range(3):
+            rating, ben = rate_game((0, 1), [rating, ben])  # type: ignore[assignment]
+        assert rows[0]["mu"] == pytest.approx(rating.mu)
+        assert (await one.ratings_of(PEOPLE[1]))[0]["mu"] == pytest.approx(ben.mu)
+    finally:
+        for db in dbs:
+            await db.close()
