@@ -63,6 +63,7 @@ meld holding a Joly, the previous discard of an opening by a new meld holding it
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
@@ -257,6 +258,16 @@ def _value_in_set(number: int) -> int:
     return 25 if number == 1 else number_value(number)
 
 
+@functools.cache
+def _splits(rest: int) -> tuple[tuple[int, int, int, int], ...]:
+    """The ways to split ``rest`` tiles into (runs started, to sets, staying, waiting for
+    place 14), in the order the walk tries them: a tile stays last, runs first."""
+    return tuple(sorted(((starts, to_sets, stay, rest - starts - to_sets - stay)
+                         for starts in range(rest + 1) for to_sets in range(rest - starts + 1)
+                         for stay in range(rest - starts - to_sets + 1)),
+                        key=lambda s: (s[2], -s[0], s[3])))
+
+
 def _order(items: Sequence[int]) -> tuple[int, ...]:
     """The indexes of ``items`` in the order of their values (a stable sort)."""
     return tuple(sorted(range(len(items)), key=items.__getitem__))
@@ -354,6 +365,7 @@ class _Cover:
         self.colour_memo: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
         self.ops = 0  # ways tried: the walks' measure of work
         self.need_memo: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
+        self.raw_need_memo: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
         # settable[p][c]: a tile of colour c at step p might go into a set of its number:
         # two other colours there, or one and a Joly, or a table set that lacks it
         self.settable = [[False] * _COLOURS for _ in range(_LAST + 2)]
@@ -536,12 +548,7 @@ class _Cover:
         for (made, used, jused, fl, val, room, pay, codes), new_groups, gcodes, ended in \
                 with_groups:
             rest = avail - used
-            # the ways in the order the walk tries them: a tile stays last, runs first
-            splits = sorted(((starts, to_sets, stay, rest - starts - to_sets - stay)
-                             for starts in range(rest + 1) for to_sets in range(rest - starts + 1)
-                             for stay in range(rest - starts - to_sets + 1)),
-                            key=lambda s: (s[2], -s[0], s[3]))
-            for starts, to_sets, stay, wait in splits:
+            for starts, to_sets, stay, wait in _splits(rest):
                 if starts and (p > 12 or ended):
                     continue
                 if to_sets and p > 13:
@@ -700,6 +707,14 @@ class _Cover:
         ``p`` can all be placed, from its open ``runs``, table-run ``groups`` and 1s
         waiting, the colour alone (every way of :meth:`colour_ways`, sets allowed where
         the rack might make one): the pairs none other beats. Cached per question."""
+        raw = (p, c, runs, groups, kept)
+        found = self.raw_need_memo.get(raw)
+        if found is None:
+            found = self.raw_need_memo[raw] = self._colour_needs(p, c, runs, groups, kept)
+        return found
+
+    def _colour_needs(self, p: int, c: int, runs: tuple[int, ...], groups: tuple[int, ...],
+                      kept: int) -> tuple[tuple[int, int], ...]:
         # what the colour alone needs does not depend on the owed bits, nor on a start
         # at place 3 or 4 (it counts only for the room of free Jolys)
         runs = tuple(sorted(_run(0, min(3, _real(r) + _jolys(r)), 0, 0, 0, 0) for r in runs))
@@ -752,8 +767,16 @@ class _Cover:
         step, beliefs, jolys, left, sflags, spay, smerit = node
         p = step + 1
         steps = [self.colour_step(p, c, beliefs[c]) for c in range(_COLOURS)]
+        by_sets: list[dict[int, list[_Use]]] = []
+        for step_uses in steps:
+            grouped: dict[int, list[_Use]] = {}
+            for use in step_uses:
+                grouped.setdefault(use[0], []).append(use)
+            by_sets.append(grouped)
         if p == _LAST:
-            for uses in self._uses(steps, (0,) * _COLOURS, self.jolys - jolys, 1 - left):
+            if any(0 not in grouped for grouped in by_sets):
+                return
+            for uses in self._uses(by_sets, (0,) * _COLOURS, self.jolys - jolys, 1 - left):
                 after = tuple(steps[c][uses[c]] for c in range(_COLOURS))
                 child = (p, after, jolys + sum(u[1] for u in uses),
                          left + sum(u[2] for u in uses), sflags, spay, smerit)
@@ -762,9 +785,12 @@ class _Cover:
             return
         number = self.number[p]
         need = self.need
-        options = [sorted({use[0] for use in s}) for s in steps]
+        options = [sorted(grouped) for grouped in by_sets]
+        most = min(2, self.jolys - jolys)
         for sets in itertools.product(*options):
-            for uses in self._uses(steps, sets, self.jolys - jolys, 1 - left):
+            if not self.set_ways(number, sets, most):
+                continue  # no sets of these tiles, whatever Jolys the colours leave
+            for uses in self._uses(by_sets, sets, self.jolys - jolys, 1 - left):
                 jolys2 = jolys + sum(u[1] for u in uses)
                 after = tuple(steps[c][uses[c]] for c in range(_COLOURS))
                 left2 = left + sum(u[2] for u in uses)
@@ -780,13 +806,14 @@ class _Cover:
                         yield child, (uses, way)
 
     @staticmethod
-    def _uses(steps: list[dict[_Use, _Belief]], sets: tuple[int, ...], jolys: int,
+    def _uses(steps: list[dict[int, list[_Use]]], sets: tuple[int, ...], jolys: int,
               left: int) -> list[tuple[_Use, ...]]:
-        """Per colour a use of its step with ``sets[c]`` tiles to sets, together at most
+        """Per colour a use of its step (``steps[c]``: the uses by their tiles to sets) with
+        ``sets[c]`` tiles to sets, together at most
         ``jolys`` Jolys and ``left`` tiles left; those that use least first."""
         combos: list[tuple[int, int, tuple[_Use, ...]]] = [(0, 0, ())]
         for c, step in enumerate(steps):
-            mine = [use for use in step if use[0] == sets[c]]
+            mine = step[sets[c]]
             combos = [(j + use[1], s + use[2], (*done, use)) for j, s, done in combos
                       for use in mine if j + use[1] <= jolys and s + use[2] <= left]
             if not combos:
