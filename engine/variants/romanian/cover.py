@@ -114,7 +114,7 @@ class _Search:
 
     def __init__(self, question: _Cover) -> None:
         self.question = question
-        root: _Node = (0, question.start(), 0, 0, 0 if question.owed is not None else _PAID,
+        root = _Node(0, question.start(), 0, 0, 0 if question.owed is not None else _PAID,
                        0, 0)
         # (node, its children not yet tried, how it was reached)
         self.stack: list[list[Any]] = [[root, None, None]]

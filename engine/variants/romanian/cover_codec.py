@@ -5,9 +5,10 @@ here), the table melds a rack may lay off on, and the values a tile adds to an o
 
 romanian-rummy.de.txt: "Um das Spiel zu gewinnen, muss man alle Steine, die man noch
 hat, melden bis auf einen Stein – dieser letzte Stein muss abgelegt werden."
-The rules these records keep: "Eine Reihe besteht aus mindestens drei Steinen derselben
-Farbe in aufsteigender Reihenfolge", sets of three or four distinct colours, every meld
-twice as many real tiles as Jolys (:mod:`engine.variants.romanian.melds`).
+The rules these records keep: "Eine Folge (suita), die aus mindestens drei Zahlen der
+gleichen Farbe besteht"; "Ein Satz (terta) besteht aus drei oder vier Steinen mit
+derselben Zahl und in verschiedenen Farben"; "Eine Meldung muss immer mindestens doppelt
+so viele echte Steine enthalten wie Jolys" (:mod:`engine.variants.romanian.melds`).
 """
 
 from __future__ import annotations
@@ -217,16 +218,40 @@ def _order(items: Sequence[int]) -> tuple[int, ...]:
     return tuple(sorted(range(len(items)), key=items.__getitem__))
 
 
-# An element: what one colour has after a step (its open new runs, the groups on its table
-# runs, the Jolys it used, the tile it left, its 1s waiting, flags, whether a new meld with
-# room would pay a Joly owed); a belief: the elements a colour may have after a step, each
-# with its merit (the opening value so far, or the room for free Jolys: more is never
-# worse). A node of the search: (the step, the four beliefs, the Jolys of the sets so far,
+class Element(NamedTuple):
+    """What one colour has after a step: its open new runs (packed, in order), the groups
+    on its table runs (packed), its 1s waiting for place 14, its flags (a run made, the
+    meld owed paid) and whether a new meld with room would pay a Joly owed."""
 
-_Element = tuple[Any, ...]
-_Belief = frozenset[tuple[_Element, int]]
+    runs: tuple[int, ...]
+    groups: tuple[int, ...]
+    kept: int
+    flags: int
+    pay: int
+
+
+_Element = Element
+# A belief: the elements a colour may have after a step, each with its merit (the opening
+# value so far, or the room for free Jolys: more is never worse).
+_Belief = frozenset[tuple[Element, int]]
+# What a colour's way uses at a step: (tiles to sets, Jolys, tiles left).
 _Use = tuple[int, int, int]
-_Node = tuple[int, tuple[_Belief, ...], int, int, int, int, int]
+
+
+class Node(NamedTuple):
+    """A node of the search: the step, the four beliefs, the Jolys of the sets so far,
+    their flags, pay room and merit."""
+
+    step: int
+    beliefs: tuple[_Belief, ...]
+    jolys: int
+    left: int
+    flags: int
+    pay: int
+    merit: int
+
+
+_Node = Node
 
 
 class WayHow(NamedTuple):
@@ -257,3 +282,15 @@ class ColourWay(NamedTuple):
     room: int  # room for free Jolys in the melds done here
     pay: int  # a new meld done here with room would pay a Joly owed
     how: WayHow
+
+
+class SetWay(NamedTuple):
+    """One way to group the tiles that the colours send to sets of one number
+    (:meth:`engine.variants.romanian.cover_sets._Sets.set_ways`)."""
+
+    jolys: int  # Jolys used
+    tiles: int  # tiles in new sets (their value counts for an opening)
+    pays: bool  # a new set pays the meld owed
+    room: int  # room for free Jolys (up to two)
+    pay: int  # a new set with room would pay a Joly owed
+    items: tuple[Any, ...]  # ("m", tiles): a new set; ("s", table meld, tiles): a lay-off

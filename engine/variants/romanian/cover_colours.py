@@ -5,8 +5,9 @@ the element (open runs, groups, flags) the colour has after it.
 
 romanian-rummy.de.txt: "Um das Spiel zu gewinnen, muss man alle Steine, die man noch
 hat, melden bis auf einen Stein – dieser letzte Stein muss abgelegt werden."
-"Eine Reihe besteht aus mindestens drei Steinen derselben Farbe in aufsteigender
-Reihenfolge"; a Joly stands for any tile.
+"Eine Folge (suita), die aus mindestens drei Zahlen der gleichen Farbe besteht. Eine 1
+kann für eine Folge von 1 – 2 – 3 benutzt werden, oder man kann sie benutzen als die
+Zahl, die der 13 folgt"; "Ein Joly kann anstelle irgendeines Steines stehen".
 """
 
 from __future__ import annotations
@@ -48,6 +49,16 @@ from engine.variants.romanian.cover_codec import (
     _value_in_run,
 )
 from engine.variants.romanian.cover_question import _Question
+
+
+class GroupMove(NamedTuple):
+    """What the group laid off on a table run does at a step."""
+
+    tiles: int  # tiles used
+    jolys: int  # Jolys used
+    group: int  # the group after (packed, cover_codec)
+    code: int  # what happened: nothing, a tile, a Joly, it is done
+    room: int  # room for free Jolys of a group done here
 
 
 class _Partial(NamedTuple):
@@ -288,54 +299,69 @@ class _ColourSteps(_Question):
     # --- table runs -------------------------------------------------------------------
 
     def _group_moves(self, p: int, table: _TableRun, group: int, tiles: int, jolys: int,
-                     relaxed: bool = False) -> list[tuple[int, int, int, int, int]]:
+                     relaxed: bool = False) -> list[GroupMove]:
         """What the group laid off on ``table`` may do at place ``p`` (``tiles`` and
-        ``jolys`` still free here): (tiles used, Jolys used, the new group, what happened,
-        room for free Jolys of a group done here)."""
-        phase = _phase(group)
-        n, j, below = _group_tiles(group), _group_jolys(group), _group_below(group)
-        lazy = self.lazy
+        ``jolys`` still free here): below the run, beside it (nothing), just after it or
+        after a group below that waits, above it."""
         adds = []
         if tiles:
             adds.append((1, 0, _TILE))
         if jolys:
             adds.append((0, 1, _JOLY))
-        out: list[tuple[int, int, int, int, int]] = []
+        phase = _phase(group)
         if p < table.first:
-            if phase == 1:  # a group below must reach its table run
-                for du, dj, code in adds:
-                    if table.fits(n + 1, j + dj, partial=True, relaxed=relaxed):
-                        out.append((du, dj, _group(1, n + 1, j + dj, n + 1), code, 0))
-                return out
-            out.append((0, 0, group, _NONE, 0))
-            if self._reach(p, table):
-                for du, dj, code in adds:
-                    if not (lazy and dj):  # a free Joly at the group's outer end waits
-                        out.append((du, dj, _group(1, 1, dj, 1), code, 0))
-            return out
+            return self._group_below_run(p, table, group, adds, relaxed)
         if p <= table.last:
-            return [(0, 0, group, _NONE, 0)]
+            return [GroupMove(0, 0, group, _NONE, 0)]
         if phase == 2 or (phase == 0 and p == table.last + 1):
-            base_n, base_j = (n, j) if phase == 2 else (0, 0)
-            for du, dj, code in adds:
-                if p <= _LAST and table.fits(base_n + 1, base_j + dj, partial=True,
-                                             relaxed=relaxed):
-                    out.append((du, dj, _group(3, base_n + 1, base_j + dj, below if phase == 2
-                                               else 0, dj), code, 0))
-            if phase == 2:
-                if table.fits(n, j, relaxed=relaxed):
-                    out.append((0, 0, 0, _DONE, table.room(n, j, below) if lazy else 0))
-            else:
-                out.append((0, 0, 0, _DONE, table.room(0, 0, 0) if lazy else 0))
-            return out
+            return self._group_after_run(p, table, group, adds, relaxed)
         if phase == 3:
-            for du, dj, code in adds:
-                if p <= _LAST and table.fits(n + 1, j + dj, partial=True, relaxed=relaxed):
-                    out.append((du, dj, _group(3, n + 1, j + dj, below, dj), code, 0))
-            if table.fits(n, j, relaxed=relaxed) and not (lazy and _group_last_joly(group)):
-                out.append((0, 0, 0, _DONE, table.room(n, j, below) if lazy else 0))
-            return out
-        return [(0, 0, group, _NONE, 0)]
+            return self._group_above_run(p, table, group, adds, relaxed)
+        return [GroupMove(0, 0, group, _NONE, 0)]
+
+    def _group_below_run(self, p: int, table: _TableRun, group: int,
+                         adds: list[tuple[int, int, int]], relaxed: bool) -> list[GroupMove]:
+        """Below the table run: a group growing towards it must reach it; else none
+        starts, or one starts here (not with a free Joly at its outer end)."""
+        n, j = _group_tiles(group), _group_jolys(group)
+        if _phase(group) == 1:
+            return [GroupMove(du, dj, _group(1, n + 1, j + dj, n + 1), code, 0)
+                    for du, dj, code in adds
+                    if table.fits(n + 1, j + dj, partial=True, relaxed=relaxed)]
+        out = [GroupMove(0, 0, group, _NONE, 0)]
+        if self._reach(p, table):
+            out += [GroupMove(du, dj, _group(1, 1, dj, 1), code, 0) for du, dj, code in adds
+                    if not (self.lazy and dj)]
+        return out
+
+    def _group_after_run(self, p: int, table: _TableRun, group: int,
+                         adds: list[tuple[int, int, int]], relaxed: bool) -> list[GroupMove]:
+        """The place just after the table run (or after it, a group below that waits):
+        the group goes on above the run, or is done."""
+        phase = _phase(group)
+        n, j, below = _group_tiles(group), _group_jolys(group), _group_below(group)
+        base_n, base_j = (n, j) if phase == 2 else (0, 0)
+        out = [GroupMove(du, dj, _group(3, base_n + 1, base_j + dj,
+                                        below if phase == 2 else 0, dj), code, 0)
+               for du, dj, code in adds
+               if p <= _LAST and table.fits(base_n + 1, base_j + dj, partial=True,
+                                            relaxed=relaxed)]
+        if phase != 2:
+            out.append(GroupMove(0, 0, 0, _DONE, table.room(0, 0, 0) if self.lazy else 0))
+        elif table.fits(n, j, relaxed=relaxed):
+            out.append(GroupMove(0, 0, 0, _DONE, table.room(n, j, below) if self.lazy else 0))
+        return out
+
+    def _group_above_run(self, p: int, table: _TableRun, group: int,
+                         adds: list[tuple[int, int, int]], relaxed: bool) -> list[GroupMove]:
+        """Above the table run: the group grows, or is done (not on a free Joly)."""
+        n, j, below = _group_tiles(group), _group_jolys(group), _group_below(group)
+        out = [GroupMove(du, dj, _group(3, n + 1, j + dj, below, dj), code, 0)
+               for du, dj, code in adds
+               if p <= _LAST and table.fits(n + 1, j + dj, partial=True, relaxed=relaxed)]
+        if table.fits(n, j, relaxed=relaxed) and not (self.lazy and _group_last_joly(group)):
+            out.append(GroupMove(0, 0, 0, _DONE, table.room(n, j, below) if self.lazy else 0))
+        return out
 
     def _reach(self, p: int, table: _TableRun) -> bool:
         """A group below ``table`` starting at ``p`` might reach it (a tile or a Joly for

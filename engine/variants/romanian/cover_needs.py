@@ -45,7 +45,7 @@ class _Needs(_Sets):
 
     def start(self) -> tuple[_Belief, ...]:
         """The beliefs before the first step: per colour one element, nothing placed."""
-        return tuple(frozenset({(((), (0,) * len(self.runs_of[c]), 0, 0, 0), 0)})
+        return tuple(frozenset({(_Element((), (0,) * len(self.runs_of[c]), 0, 0, 0), 0)})
                      for c in range(_COLOURS))
 
     def colour_step(self, p: int, c: int, belief: _Belief) -> dict[_Use, _Belief]:
@@ -91,7 +91,7 @@ class _Needs(_Sets):
             for way in ways:
                 runs2, groups2, _, _, _, wait, fl, gain, more_room, more_pay, _ = way
                 kept2 = wait if wait or p == _LAST else kept
-                elem = (runs2, groups2, kept2, flags | fl, pay | more_pay)
+                elem = _Element(runs2, groups2, kept2, flags | fl, pay | more_pay)
                 if alive and not self._alive(p, c, elem):
                     continue
                 merit2 = min(need, merit + gain) if need is not None \
@@ -116,9 +116,7 @@ class _Needs(_Sets):
                     _holds_owed(r) and _credit(r) + ahead >= 2 for r in runs):
                 continue
             best.update(self.colour_needs(p, c, runs, groups, kept))
-        result = tuple(sorted(b for b in best
-                              if not any(o != b and o[0] <= b[0] and o[1] <= b[1]
-                                         for o in best)))
+        result = _least(best)
         self.belief_memo[key] = result
         return result
 
@@ -145,29 +143,40 @@ class _Needs(_Sets):
 
     def _colour_needs(self, p: int, c: int, runs: tuple[int, ...], groups: tuple[int, ...],
                       kept: int) -> tuple[tuple[int, int], ...]:
-        # what the colour alone needs does not depend on the owed bits, nor on a start
-        # at place 3 or 4 (it counts only for the room of free Jolys)
+        """:meth:`colour_needs` on its canonical key: what the colour alone needs does not
+        depend on the owed bits, nor on a start at place 3 or 4 (it counts only for the
+        room of free Jolys), nor on more than three tiles of a run, nor on a group's
+        tiles before the end."""
         runs = tuple(sorted(_run(0, min(3, _real(r) + _jolys(r)), 0, 0, 0, 0) for r in runs))
         groups = tuple(_phase(g) for g in groups)
         key = (p, c, runs, groups, kept)
         found = self.need_memo.get(key)
-        if found is not None:
-            return found
-        if p == _LAST:
-            ok = all(_closable(r) and not (self.lazy and _last_joly(r)
-                                           and _real(r) + _jolys(r) > 3) for r in runs)
-            for gi, g in zip(self.runs_of[c], groups, strict=True):
-                phase = _phase(g)
-                if phase == 1 or (phase == 3 and self.lazy and _group_last_joly(g)) or (
-                        phase and not self.table_runs[gi].fits(_group_tiles(g),
-                                                               _group_jolys(g))):
-                    ok = False
-            result: tuple[tuple[int, int], ...] = ((0, 0),) if ok and not kept else ()
-            self.need_memo[key] = result
-            return result
-        q = p + 1
+        if found is None:
+            if p == _LAST:
+                found = ((0, 0),) if not kept and self._ends_alone(c, runs, groups) else ()
+            else:
+                found = self._needs_after(p + 1, c, runs, groups, kept)
+            self.need_memo[key] = found
+        return found
+
+    def _ends_alone(self, c: int, runs: tuple[int, ...], groups: tuple[int, ...]) -> bool:
+        """After the last step: the colour's open runs are melds, and its groups whole."""
+        if not all(_closable(r) and not (self.lazy and _last_joly(r)
+                                         and _real(r) + _jolys(r) > 3) for r in runs):
+            return False
+        for gi, g in zip(self.runs_of[c], groups, strict=True):
+            phase = _phase(g)
+            if phase == 1 or (phase == 3 and self.lazy and _group_last_joly(g)) or (
+                    phase and not self.table_runs[gi].fits(_group_tiles(g), _group_jolys(g))):
+                return False
+        return True
+
+    def _needs_after(self, q: int, c: int, runs: tuple[int, ...], groups: tuple[int, ...],
+                     kept: int) -> tuple[tuple[int, int], ...]:
+        """The least needs from step ``q`` on: every way of the colour there (sets
+        allowed where the rack might make one), then what it needs after."""
         avail = self.tiles[q][c] if q <= 13 else kept
-        # a group below a table run that starts at q is whole (as _place has it)
+        # a group below a table run that starts at q is whole (as _steps has it)
         groups = tuple(g + 1 if _phase(g) == 1 and self.table_runs[gi].first == q else g
                        for gi, g in zip(self.runs_of[c], groups, strict=True))
         best: set[tuple[int, int]] = set()
@@ -175,52 +184,57 @@ class _Needs(_Sets):
                                 relaxed=True)
         self.ops += len(ways)
         for way in ways:
-            new_runs, new_groups, jused, to_sets, left2, _, _, _, _, _, _ = way
-            if to_sets and not self.settable[q][c]:
+            if way.to_sets and not self.settable[q][c]:
                 continue
-            for nj, ns in self.colour_needs(q, c, new_runs, new_groups,
+            for nj, ns in self.colour_needs(q, c, way.runs, way.groups,
                                             0 if q == _LAST else kept):
-                if jused + nj <= 2 and left2 + ns <= 1:
-                    best.add((jused + nj, left2 + ns))
-        result = tuple(sorted(b for b in best
-                              if not any(o != b and o[0] <= b[0] and o[1] <= b[1]
-                                         for o in best)))
-        self.need_memo[key] = result
-        return result
+                if way.jolys + nj <= 2 and way.left + ns <= 1:
+                    best.add((way.jolys + nj, way.left + ns))
+        return _least(best)
 
     def _may_go_on(self, node: _Node) -> bool:
         """Necessary conditions on the colours together after a step: the Jolys and the
         one tile that may stay suffice for what each colour needs to end (past the tile
         owed, unpaid, the colour of the tile from elements that may still pay with it),
         the opening value can still be reached, the meld owed can still be paid."""
-        p, beliefs, jolys, left, sflags, spay, smerit = node
-        if p < _LAST:
-            paying = -1
-            if not sflags & _PAID and self.owed_colour >= 0 and self.owed_number != 1 \
-                    and p >= self.owed_step:
-                paying = self.owed_colour
-            combos = {(jolys, left)}
-            for c, belief in enumerate(beliefs):
-                needs = self.belief_needs(p, c, belief, c == paying)
-                combos = {(j + j2, s + s2) for j, s in combos for j2, s2 in needs
-                          if j + j2 <= self.jolys and s + s2 <= 1}
-                if not combos:
-                    return False
-            if self.need is not None:
-                best = smerit + sum(max(m + 10 * e[2] for e, m in belief) for belief in beliefs)
-                if best + self.potential[p + 1] + 25 * (self.jolys - jolys) < self.need:
-                    return False
-        if sflags & _PAID or self.owed is None:
+        if node.step < _LAST and not (self._needs_met(node) and self._value_in_reach(node)):
+            return False
+        if node.flags & _PAID or self.owed is None:
             return True
-        pay = spay
+        pay = node.pay
         runs: list[tuple[int, int]] = []
-        for c, belief in enumerate(beliefs):
+        for c, belief in enumerate(node.beliefs):
             for e, _ in belief:
-                if e[3] & _PAID:
+                if e.flags & _PAID:
                     return True
-                pay |= e[4]
-                runs += ((c, r) for r in e[0])
-        return self._may_pay(p, runs, self.jolys - jolys, pay)
+                pay |= e.pay
+                runs += ((c, r) for r in e.runs)
+        return self._may_pay(node.step, runs, self.jolys - node.jolys, pay)
+
+    def _needs_met(self, node: _Node) -> bool:
+        """The Jolys and the one tile that may stay suffice for what each colour needs."""
+        p, beliefs, jolys, left, sflags = node.step, node.beliefs, node.jolys, node.left, node.flags
+        paying = -1
+        if not sflags & _PAID and self.owed_colour >= 0 and self.owed_number != 1 \
+                and p >= self.owed_step:
+            paying = self.owed_colour
+        combos = {(jolys, left)}
+        for c, belief in enumerate(beliefs):
+            needs = self.belief_needs(p, c, belief, c == paying)
+            combos = {(j + j2, s + s2) for j, s in combos for j2, s2 in needs
+                      if j + j2 <= self.jolys and s + s2 <= 1}
+            if not combos:
+                return False
+        return True
+
+    def _value_in_reach(self, node: _Node) -> bool:
+        """The opening value can still be reached (always, once opened)."""
+        if self.need is None:
+            return True
+        best = node.merit + sum(max(m + 10 * e.kept for e, m in belief)
+                                for belief in node.beliefs)
+        return best + self.potential[node.step + 1] + 25 * (self.jolys - node.jolys) \
+            >= self.need
 
     def _may_pay(self, p: int, runs: list[tuple[int, int]], jolys: int, pay: int) -> bool:
         """Whether the meld owed may still be paid after step ``p`` (a necessary condition;
@@ -231,14 +245,7 @@ class _Needs(_Sets):
         the steps after ``p`` (its colour's for a run, two of a number for a set)."""
         row = self.row and not self.before_jolys  # a Joly before the take counts too
         if self.owed_joly:
-            if not row:
-                return bool(jolys) or any(_holds_owed(r) for _, r in runs)
-            if pay and jolys:
-                return True
-            after = self.before_after[p]
-            if any((jolys or _holds_owed(r)) and _credit(r) + after[c] >= 2 for c, r in runs):
-                return True
-            return bool(jolys) and self.pair_after[p]
+            return self._may_pay_joly(p, runs, jolys, pay, row)
         if p < self.owed_step or (self.owed_number == 1 and p < _LAST):
             return True
         mine = [r for c, r in runs if c == self.owed_colour]
@@ -247,3 +254,20 @@ class _Needs(_Sets):
         ahead = self.before_after[p][self.owed_colour]
         return any(_holds_owed(r) and _credit(r) + ahead >= 2 for r in mine)
 
+    def _may_pay_joly(self, p: int, runs: list[tuple[int, int]], jolys: int, pay: int,
+                      row: bool) -> bool:
+        """:meth:`_may_pay` for a Joly owed."""
+        if not row:
+            return bool(jolys) or any(_holds_owed(r) for _, r in runs)
+        if pay and jolys:
+            return True
+        after = self.before_after[p]
+        if any((jolys or _holds_owed(r)) and _credit(r) + after[c] >= 2 for c, r in runs):
+            return True
+        return bool(jolys) and self.pair_after[p]
+
+
+def _least(pairs: set[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """The (Jolys, tiles) pairs of ``pairs`` that none other beats, in order."""
+    return tuple(sorted(b for b in pairs
+                        if not any(o != b and o[0] <= b[0] and o[1] <= b[1] for o in pairs)))

@@ -18,6 +18,7 @@ from engine.variants.romanian.cover_codec import (
     _COLOURS,
     _LAST,
     ColourWay,
+    SetWay,
     _Belief,
     _TableRun,
     _TableSet,
@@ -64,7 +65,7 @@ class _Question:
         self.colour_memo: dict[tuple[Any, ...], list[ColourWay]] = {}
         self.need_memo: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
         self.raw_need_memo: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
-        self.set_memo: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
+        self.set_memo: dict[tuple[Any, ...], list[SetWay]] = {}
         self.step_memo: dict[tuple[Any, ...], dict[_Use, _Belief]] = {}
         self.belief_memo: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
 

@@ -18,9 +18,9 @@ from engine.variants.romanian.cover_codec import (
     _DONE,
     _JOLY,
     _LAST,
-    _OWED_BITS,
     _TILE,
     Cover,
+    SetWay,
     _credit,
     _Element,
     _run_room,
@@ -42,7 +42,7 @@ def rebuild(question: _Needs, path: list[Any], chosen: tuple[_Element, ...],
             build.colour(p, c, chains[c][p - 1])
         way = path[p - 1][1]
         if way is not None:
-            build.sets(question.number[p], way, None)
+            build.sets(question.number[p], way)
     return build.finish(*end)
 
 def _chain(question: _Needs, c: int, uses: list[_Use], last: _Element) -> list[tuple[Any, ...]]:
@@ -114,34 +114,35 @@ class _Build:
                 self._end_group(gi)
         self.left += [tile] * stay
 
-    def sets(self, p: int, way: tuple[Any, ...], orders: Any) -> None:
-        """Replay a way of :meth:`_Cover.set_ways` (and the runs' new order, if any)."""
-        cover = self.cover
+    def sets(self, number: int, way: SetWay) -> None:
+        """Replay a way of :meth:`_Cover.set_ways` at ``number``: its new sets and lay-offs
+        on table sets; with the table sets left alone, the room they have for free
+        Jolys."""
         used = set()
-        for item in way[5]:
+        for item in way.items:
             if item[0] == "m":
-                specs = list(item[1])
-                self.melds.append(specs)
-                if cover.lazy and len(specs) == 3 and not any(s.card.is_joker for s in specs):
-                    colours = [TILE_COLOURS.index(s.card.suit) for s in specs]
-                    pays = cover.owed_joly and (not cover.row
-                                                or cover._credit_set(p, colours) >= 2)
-                    self.rooms.append(("set", specs, 1, pays))
+                self._new_set(number, list(item[1]))
             else:
-                target, specs = item[1], list(item[2])
-                used.add(target)
-                self.layoffs[target] = specs
-                table = next(t for t in cover.table_sets[p] if t.target == target)
-                if cover.lazy and table.room(len(specs), 0):
-                    self.rooms.append(("table_set", target, 1, False))
-        if cover.lazy:
-            for table in cover.table_sets.get(p, []):
+                used.add(item[1])
+                self._layoff_on_set(number, item[1], list(item[2]))
+        if self.cover.lazy:
+            for table in self.cover.table_sets.get(number, []):
                 if table.target not in used and table.room(0, 0):
                     self.rooms.append(("table_set", table.target, 1, False))
-        if orders is not None:
-            for c, order in enumerate(orders):
-                runs = self.runs[c]
-                self.runs[c] = [(runs[k][0] & ~_OWED_BITS, runs[k][1]) for k in order]
+
+    def _new_set(self, number: int, specs: list[CardSpec]) -> None:
+        cover = self.cover
+        self.melds.append(specs)
+        if cover.lazy and len(specs) == 3 and not any(s.card.is_joker for s in specs):
+            colours = [TILE_COLOURS.index(s.card.suit) for s in specs]
+            pays = cover.owed_joly and (not cover.row or cover._credit_set(number, colours) >= 2)
+            self.rooms.append(("set", specs, 1, pays))
+
+    def _layoff_on_set(self, number: int, target: int, specs: list[CardSpec]) -> None:
+        self.layoffs[target] = specs
+        table = next(t for t in self.cover.table_sets[number] if t.target == target)
+        if self.cover.lazy and table.room(len(specs), 0):
+            self.rooms.append(("table_set", target, 1, False))
 
     def _end_run(self, run: int, specs: list[CardSpec], last: int) -> None:
         cover = self.cover

@@ -4,8 +4,8 @@ brings (the meld owed paid, room for free Jolys).
 
 romanian-rummy.de.txt: "Um das Spiel zu gewinnen, muss man alle Steine, die man noch
 hat, melden bis auf einen Stein – dieser letzte Stein muss abgelegt werden."
-"Eine Gruppe besteht aus drei oder vier Steinen mit derselben Zahl, aber in
-unterschiedlichen Farben" (sets of three or four distinct colours).
+"Ein Satz (terta) besteht aus drei oder vier Steinen mit derselben Zahl und in
+verschiedenen Farben."
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.cards import JOKER, TILE_COLOURS, shared_card
 from engine.melds import CardSpec, joker_spec, natural_spec
-from engine.variants.romanian.cover_codec import _COLOURS
+from engine.variants.romanian.cover_codec import _COLOURS, SetWay
 from engine.variants.romanian.cover_colours import _ColourSteps
 from engine.variants.romanian.melds import MELD_RULES
 
@@ -23,7 +23,7 @@ class _Sets(_ColourSteps):
     """The question with the colour transitions and the sets of one number."""
 
     def set_ways(self, number: int, sets: tuple[int, ...], jolys: int
-                 ) -> list[tuple[Any, ...]]:
+                 ) -> list[SetWay]:
         """Every way to group ``sets[c]`` tiles of each colour ``c`` of ``number`` into new
         sets and lay-offs on table sets (each table set once), with up to ``jolys`` Jolys:
         (Jolys used, tiles in new sets, whether a new set pays the meld owed, room for free
@@ -35,7 +35,7 @@ class _Sets(_ColourSteps):
             return found
         lazy = self.lazy
         tables = self.table_sets.get(number, [])
-        results: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        results: dict[tuple[Any, ...], SetWay] = {}
         spec_of = [natural_spec(shared_card(number, col)) for col in TILE_COLOURS]
 
         def walk(left: list[int], jleft: int, used_tables: int, tiles: int, pays: bool,
@@ -48,7 +48,7 @@ class _Sets(_ColourSteps):
                     more = sum(t.room(0, 0) for ti, t in enumerate(tables)
                                if not used_tables >> ti & 1)
                 out_key = (jolys - jleft, tiles, pays, min(2, room + more), pay)
-                results.setdefault(out_key, (*out_key, made))
+                results.setdefault(out_key, SetWay(*out_key, made))
                 return
             # a new set whose lowest colour is ``first`` (the sets in the order of their
             # lowest colours, those alike by increasing colour mask: the same sets in

@@ -20,6 +20,8 @@ from engine.variants.romanian.cover_codec import (
     _PAID,
     _RUN,
     Cover,
+    SetWay,
+    _Belief,
     _closable,
     _Element,
     _group_below,
@@ -49,9 +51,8 @@ class _Cover(_Needs):
         """The nodes after the next step, each with how it is reached: per colour what its
         way uses (tiles to sets, Jolys, tiles left), and the way of :meth:`set_ways` (none
         at the end); the ways that use least first."""
-        step, beliefs, jolys, left, sflags, spay, smerit = node
-        p = step + 1
-        steps = [self.colour_step(p, c, beliefs[c]) for c in range(_COLOURS)]
+        p = node.step + 1
+        steps = [self.colour_step(p, c, node.beliefs[c]) for c in range(_COLOURS)]
         by_sets: list[dict[int, list[_Use]]] = []
         for step_uses in steps:
             grouped: dict[int, list[_Use]] = {}
@@ -59,36 +60,51 @@ class _Cover(_Needs):
                 grouped.setdefault(use[0], []).append(use)
             by_sets.append(grouped)
         if p == _LAST:
-            if any(0 not in grouped for grouped in by_sets):
-                return
-            for uses in self._uses(by_sets, (0,) * _COLOURS, self.jolys - jolys, 1 - left):
-                after = tuple(steps[c][uses[c]] for c in range(_COLOURS))
-                child = (p, after, jolys + sum(u[1] for u in uses),
-                         left + sum(u[2] for u in uses), sflags, spay, smerit)
-                if self._may_go_on(child):
-                    yield child, (uses, None)
+            return self._last_children(node, steps, by_sets)
+        return self._set_children(node, steps, by_sets)
+
+    def _last_children(self, node: _Node, steps: list[dict[_Use, _Belief]],
+                       by_sets: list[dict[int, list[_Use]]]) -> Iterator[tuple[_Node, Any]]:
+        """The children at the last step (no sets there: the 1s are all at step 1)."""
+        if any(0 not in grouped for grouped in by_sets):
             return
+        for uses in self._uses(by_sets, (0,) * _COLOURS, self.jolys - node.jolys,
+                               1 - node.left):
+            after = tuple(steps[c][uses[c]] for c in range(_COLOURS))
+            child = node._replace(step=_LAST, beliefs=after,
+                                  jolys=node.jolys + sum(u[1] for u in uses),
+                                  left=node.left + sum(u[2] for u in uses))
+            if self._may_go_on(child):
+                yield child, (uses, None)
+
+    def _set_children(self, node: _Node, steps: list[dict[_Use, _Belief]],
+                      by_sets: list[dict[int, list[_Use]]]) -> Iterator[tuple[_Node, Any]]:
+        """The children at a step before the last: per colour the tiles it sends to sets,
+        the colours' uses with those, and the ways of the sets."""
+        p = node.step + 1
         number = self.number[p]
-        need = self.need
         options = [sorted(grouped) for grouped in by_sets]
-        most = min(2, self.jolys - jolys)
+        most = min(2, self.jolys - node.jolys)
         for sets in itertools.product(*options):
             if not self.set_ways(number, sets, most):
                 continue  # no sets of these tiles, whatever Jolys the colours leave
-            for uses in self._uses(by_sets, sets, self.jolys - jolys, 1 - left):
-                jolys2 = jolys + sum(u[1] for u in uses)
+            for uses in self._uses(by_sets, sets, self.jolys - node.jolys, 1 - node.left):
+                jolys = node.jolys + sum(u[1] for u in uses)
                 after = tuple(steps[c][uses[c]] for c in range(_COLOURS))
-                left2 = left + sum(u[2] for u in uses)
-                for way in self.set_ways(number, sets, min(2, self.jolys - jolys2)):
-                    more, tiles, pays, more_room, more_pay, _ = way
-                    if need is not None:
-                        merit = min(need, smerit + tiles * _value_in_set(number))
-                    else:
-                        merit = min(2, smerit + more_room)
-                    child = (p, after, jolys2 + more, left2, sflags | (_PAID if pays else 0),
-                             spay | more_pay, merit)
+                left = node.left + sum(u[2] for u in uses)
+                for way in self.set_ways(number, sets, min(2, self.jolys - jolys)):
+                    child = _Node(p, after, jolys + way.jolys, left,
+                                  node.flags | (_PAID if way.pays else 0),
+                                  node.pay | way.pay, self._set_merit(node.merit, number, way))
                     if self._may_go_on(child):
                         yield child, (uses, way)
+
+    def _set_merit(self, merit: int, number: int, way: SetWay) -> int:
+        """The merit after the sets' ``way``: the opening value (up to the value needed),
+        or the room for free Jolys (up to two)."""
+        if self.need is not None:
+            return min(self.need, merit + way.tiles * _value_in_set(number))
+        return min(2, merit + way.room)
 
     @staticmethod
     def _uses(steps: list[dict[int, list[_Use]]], sets: tuple[int, ...], jolys: int,
