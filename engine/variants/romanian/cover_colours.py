@@ -82,9 +82,14 @@ class _Grouped(NamedTuple):
 
 
 class _Here(NamedTuple):
+    """What holds for every way of one colour at one step."""
+
     gain: int  # the value a tile adds in a run here (0 once opened)
     owed: int  # the tile owed is this colour's tile here
     credit: int  # this tile was on the rack before the take (a tile owed to the row)
+    tile: Card  # the colour's tile here
+    new_run: int  # a new run started here with the tile (packed)
+    new_joly_run: int  # a new run started here with a Joly (packed)
 
 
 class _ColourSteps(_Question):
@@ -130,8 +135,13 @@ class _ColourSteps(_Question):
     def _here(self, p: int, c: int, paid: int) -> _Here:
         number = self.number[p]
         owed_here = int(not paid and self.owed_colour == c and self.owed_number == number)
+        credit_here = int(self.row and not owed_here and self.before[number][c])
+        start = _start_of(p)
+        holds, credit = self._track(c, p, owed_here, credit_here)
+        jholds, jcredit = self._track(c, p, *self._joly_owed(0, 1))
         return _Here(_value_in_run(self.real[p]) if self.need is not None else 0, owed_here,
-                     int(self.row and not owed_here and self.before[number][c]))
+                     credit_here, shared_card(number, TILE_COLOURS[c]),
+                     _run(0, 1, start, 0, holds, credit), _run(1, 0, start, 1, jholds, jcredit))
 
     def _open_runs(self, p: int, c: int, runs: tuple[int, ...], avail: int, jolys: int,
                    here: _Here) -> list[_Partial]:
@@ -198,38 +208,24 @@ class _ColourSteps(_Question):
         item, new_groups, gcodes = grouped
         made, used, jused, fl, val, room, pay, codes = item
         out = []
-        tile = shared_card(self.number[p], TILE_COLOURS[c])
-        start = _start_of(p)
+        most = 0 if ended or p > 12 or (self.lazy and p != 12) else jolys - jused
+        jstarts = range(0, min(most, 2 if not self.lazy else 1) + 1)
         for starts, to_sets, stay, wait in _splits(avail - used):
-            left2 = self._split_left(p, c, starts, to_sets, stay, wait, ended, jolys, left,
-                                     tile)
+            if (starts and (p > 12 or ended)) or (to_sets and p > 13) or (p == _LAST and stay):
+                continue  # (a 1 kept for 14 could have stayed at place 1)
+            if wait and (p != 1 or not self._may_wait(c, jolys)):
+                continue
+            left2 = self._left(left, stay, here.tile)
             if left2 < 0:
                 continue
-            holds, credit = self._track(c, p, here.owed, here.credit)
-            started = (_run(0, 1, start, 0, holds, credit),) * starts
-            most = 0 if ended or p > 12 or (self.lazy and p != 12) else jolys - jused
-            for jstart in range(0, min(most, 2 if not self.lazy else 1) + 1):
-                jholds, jcredit = self._track(c, p, *self._joly_owed(0, 1))
-                jruns = (_run(1, 0, start, 1, jholds, jcredit),) * jstart
-                listed = (*made, *started, *jruns)
+            for jstart in jstarts:
+                listed = (*made, *(here.new_run,) * starts, *(here.new_joly_run,) * jstart)
                 order = _order(listed)
                 out.append(ColourWay(tuple(listed[k] for k in order), new_groups,
                                      jused + jstart, to_sets, left2, wait, fl,
                                      val + here.gain * (starts + jstart), room, pay,
                                      WayHow(codes, starts, jstart, gcodes, stay, order)))
         return out
-
-    def _split_left(self, p: int, c: int, starts: int, to_sets: int, stay: int, wait: int,
-                    ended: bool, jolys: int, left: int, tile: Card) -> int:
-        """The tiles left after a split of the tiles at ``p``, ``-1`` when the split is not
-        allowed there."""
-        if (starts and (p > 12 or ended)) or (to_sets and p > 13):
-            return -1
-        if wait and (p != 1 or not self._may_wait(c, jolys)):
-            return -1
-        if p == _LAST and stay:
-            return -1  # a 1 kept for 14 could have stayed at place 1
-        return self._left(left, stay, tile)
 
     def _ends_run(self, run: int, last: int) -> tuple[int, int, int]:
         """What a new run ending at place ``last`` brings: flags (a run; the meld owed
