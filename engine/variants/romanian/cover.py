@@ -25,17 +25,17 @@ meet only through what their ways *use* at a step (tiles to sets of the number, 
 the tile left), so a node of the search holds per colour the *belief* (every element the
 colour may have after the same uses step by step), the Jolys and flags of the sets so
 far: every combination of one element per colour is reachable, and none other
-(:meth:`_Cover.children`; each colour's ways for a given element are listed once per
-question, :meth:`_Cover.colour_ways`, the tiles meant for sets grouped by
-:meth:`_Cover.set_ways`). A node is taken on only when the colours together still can
-end (:meth:`_Cover.colour_needs`, a necessary condition: the Jolys and the one discard
+(:mod:`.cover_walk`; each colour's ways for a given element are listed once per
+question, :mod:`.cover_colours`, the tiles meant for sets grouped by
+:mod:`.cover_sets`). A node is taken on only when the colours together still can
+end (:mod:`.cover_needs`, a necessary condition: the Jolys and the one discard
 suffice for what each colour needs, the opening value is within reach, the meld owed can
 still be paid). The search goes depth first, one child after another, and remembers the
 nodes that lead nowhere (with the merit of their sets): a node is taken on once per merit
 at most, so the work is bounded by the number of nodes, which the tiles per number and
 colour bound (two of a tile, two Jolys). At the end one element per colour is chosen
-(:meth:`_Cover.final`) and each colour's ways are found again along the uses of the path
-(:meth:`_Cover.rebuild`). The rules read the same from either end (1-2-3 and 12-13-1), so
+(:mod:`.cover_walk`) and each colour's ways are found again along the uses of the path
+(:mod:`.cover_rebuild`). The rules read the same from either end (1-2-3 and 12-13-1), so
 a second search goes down the places; the two take turns (:func:`cover`).
 
 **Free Jolys.** When the seat has opened (no opening value to reach), a Joly that its meld
@@ -59,6 +59,14 @@ ten, a 1 five low, ten after the 13, 25 in a set; a Joly as the tile it stands f
 owed from the row is paid by a new meld holding it with two tiles that were on the rack
 before the take (:func:`engine.variants.romanian.obligation.pays`), a freed Joly by a new
 meld holding a Joly, the previous discard of an opening by a new meld holding it.
+
+**Where things are.** :mod:`.cover_codec`: the records (the answer, a node, a colour's
+element and way, a set way) and the packed forms of an open run and of a group laid off
+on a table run; :mod:`.cover_question`: what the walk reads of the rack, the table and
+the meld owed; :mod:`.cover_colours`: one colour at one step; :mod:`.cover_sets`: the sets
+of one number; :mod:`.cover_needs`: a colour's step as the walk takes it and the
+necessary conditions; :mod:`.cover_walk`: the steps together and the end;
+:mod:`.cover_rebuild`: the cover found again along the path; here: the two searches.
 """
 
 from __future__ import annotations

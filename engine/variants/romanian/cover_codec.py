@@ -56,6 +56,12 @@ def _run(jolys: int, real: int, start: int, last_joly: int, owed: int, credit: i
             | min(credit, 2) << 10)
 
 
+def _length_class(run: int) -> int:
+    """The run as the colour-alone needs see it: its tiles (up to three) as real tiles,
+    nothing else (``_run(0, min(3, tiles), 0, 0, 0, 0)``)."""
+    return min(3, (run >> 2 & 7) + (run & 3)) << 2
+
+
 def _jolys(run: int) -> int:
     return run & 3
 

@@ -28,10 +28,10 @@ from engine.variants.romanian.cover_codec import (
     _holds_owed,
     _jolys,
     _last_joly,
+    _length_class,
     _Node,
     _phase,
     _real,
-    _run,
     _Use,
 )
 from engine.variants.romanian.cover_sets import _Sets
@@ -147,7 +147,7 @@ class _Needs(_Sets):
         depend on the owed bits, nor on a start at place 3 or 4 (it counts only for the
         room of free Jolys), nor on more than three tiles of a run, nor on a group's
         tiles before the end."""
-        runs = tuple(sorted(_run(0, min(3, _real(r) + _jolys(r)), 0, 0, 0, 0) for r in runs))
+        runs = tuple(sorted(map(_length_class, runs)))
         groups = tuple(_phase(g) for g in groups)
         key = (p, c, runs, groups, kept)
         found = self.need_memo.get(key)
