@@ -7,7 +7,9 @@ grow large, the hardest positions for the generator), each game until its first 
 ends or :data:`MAX_ACTIONS`. Every call of ``legal_actions`` for the seat to move is
 timed; the report gives p50, p99 and max, and the position of the max (game, action,
 hand size, options). Game ``i`` uses seed ``config.seed + i`` and its option set from a
-generator seeded the same way, so a max can be replayed.
+generator seeded the same way, so a max can be replayed. The stored corpus of the 50
+slowest Romanian going-out questions (:mod:`benchmarks.cover_corpus`) is timed too (its
+three quickest in a quick run), the slowest named by game seed and action.
 
 The interpreter's cyclic garbage collector runs between the timed calls, as in the
 engine workers (:func:`benchmarks.heap.worker_heap`, :mod:`bot.service.collector`); its
@@ -122,9 +124,33 @@ def run(config: BenchConfig) -> Section:
         section.notes.append(
             f"{variant} max {worst[0]:.1f} ms: game seed {worst[1]}, action {worst[2]}, "
             f"{worst[3]} cards in hand, options {worst[4]}")
+    _corpus_rows(section, config)
     section.notes.append(
         "Both seats play at random (racks grow to 40-70 tiles in Romanian games). Python's "
         "cyclic garbage collector runs after each timed call, never inside one, as in the "
         "engine workers (its longest run is printed).")
     section.notes.append(HEAP_NOTE)
     return section
+
+
+#: Questions of the stored corpus timed in a quick run (the quickest of it).
+QUICK_CORPUS = 3
+
+
+def _corpus_rows(section: Section, config: BenchConfig) -> None:
+    """The stored corpus of the slowest Romanian going-out questions
+    (:mod:`benchmarks.cover_corpus`), each asked once more: p50 and max, the max named."""
+    from benchmarks.cover_corpus import load, timed
+
+    questions = load()
+    if config.quick:
+        questions = questions[-QUICK_CORPUS:]
+    figures = timed(questions)
+    ms = [m for m, _ in figures]
+    worst, q = max(figures, key=lambda f: f[0])
+    section.add(Row("romanian going-out corpus: p50", median(ms), "ms", None, "lower",
+                    f"{len(ms)} stored questions (benchmarks/romanian_cover_corpus.json)"))
+    section.add(Row("romanian going-out corpus: max", worst, "ms", MAX_TARGET_MS, "lower"))
+    section.notes.append(
+        f"romanian going-out corpus max {worst:.1f} ms: game seed {q.seed}, action {q.action}, "
+        f"{len(q.hand)} tiles, {'a way out' if q.found else 'no way out'}")

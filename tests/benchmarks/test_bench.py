@@ -303,6 +303,7 @@ def test_bench_quick_legal_section_reports_every_variant(
     out = capsys.readouterr().out
     for variant in legal.GAMES:
         assert f"{variant}: p99" in out and f"{variant} max" in out
+    assert "romanian going-out corpus: max" in out and "romanian going-out corpus max" in out
 
 
 def test_strength_match_plays_each_deal_twice_with_swapped_seats() -> None:

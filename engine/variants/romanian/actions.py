@@ -4,6 +4,13 @@ Pre-play (before the first discard, each player in turn from the first player):
 :class:`AnnounceDoubla`, :class:`OfferDoubla`, :class:`AnswerDoubla`,
 :class:`AnnounceFaceUp`, :class:`Ready`. Play: :class:`TakeFaceUp` and
 :class:`ExchangeJoly` (the shared ``swap`` is the one-tile exchange).
+
+romanian-rummy.de.txt: "Bevor das eigentliche Spiel beginnt, kann ein Spieler, der zwei
+gleiche Steine (von derselben Farbe und mit der gleichen Zahl) hat, „doubla“ ansagen";
+"Hat man genau den Stein, den ein Joly in einer eigenen oder der Meldung eines anderen
+Spielers ersetzt, darf man den Joly nehmen und durch diesen Stein ersetzen"; "Nur bei
+diesem letzten Spielzug darf man den offen liegenden Anfangsstein vom Ende der Mauer
+aufnehmen".
 """
 
 from __future__ import annotations

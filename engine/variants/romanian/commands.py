@@ -22,6 +22,10 @@ none of these is a verb of another variant (German Rommé has ``exchange``, ``do
 and ``decline``).
 
 Tiles use the tile notation of :mod:`engine.cards` (``r7``, ``rot7``, ``jo``).
+
+romanian-rummy.de.txt: "Zwei Spieler, die Doublas haben, können – wenn sie wollen –
+diese tauschen"; "vorausgesetzt, man gebraucht ihn sofort mit zwei Steinen vom eigenen
+Ständer, um einen neuen Satz oder eine neue Folge zu melden."
 """
 
 from __future__ import annotations

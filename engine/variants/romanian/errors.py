@@ -1,4 +1,8 @@
-"""Illegal moves of Romanian Rummy (each with a stable code and its parameters)."""
+"""Illegal moves of Romanian Rummy (each with a stable code and its parameters).
+
+romanian-rummy.de.txt, one of the rules they enforce: "Eine Meldung muss immer mindestens
+doppelt so viele echte Steine enthalten wie Jolys."
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""Public events of Romanian Rummy (no hidden tile is named in them)."""
+"""Public events of Romanian Rummy (no hidden tile is named in them).
+
+romanian-rummy.de.txt: "Jeder Spieler gibt sein Paar gleicher Steine verdeckt dem
+anderen Spieler" (a doubla swap names no tile); "Ein Spieler, der nur noch drei oder
+weniger Steine hat, muss das den anderen Spielern ansagen."
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""Small readers of a Romanian state shared by the moves, the legal actions and the AI."""
+"""Small readers of a Romanian state shared by the moves, the legal actions and the AI.
+
+romanian-rummy.de.txt: "Nur bei diesem letzten Spielzug darf man den offen liegenden
+Anfangsstein vom Ende der Mauer aufnehmen, um so seine Hand zu vervollständigen" (the
+going-out plan read here keeps that move possible)."""
 
 from __future__ import annotations
 

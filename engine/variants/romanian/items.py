@@ -208,6 +208,15 @@ def _items(hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence[int], 
         items.append(_Item(shape.tiles, lowest(shape.tiles), shape.most, -1, specs,
                            shape.value, shape.run, paid))
     melded = {item.specs for item in items}
+    return items + _layoff_items(hand, melds, targets, seat, melded, every_item)
+
+
+def _layoff_items(hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence[int],
+                  seat: int, melded: set[tuple[CardSpec, ...]], every_item: bool
+                  ) -> list[_Item]:
+    """The lay-off groups a plan may use on the ``targets`` (not those it can lay off in
+    parts and meld the rest as one of ``melded``, unless ``every_item``)."""
+    items = []
     stock = Counter(hand)
     reached = reached_melds(stock, melds)
     for target in targets:

@@ -13,6 +13,10 @@ last discard: every move must keep a way out, and any other that does may be typ
 Each listed action is kept by the conditions of the moves computed for the position
 (:class:`_Checks`), not by verifying it; the old candidates + verify path stays as the
 oracle (:func:`checked_legal_actions`).
+
+romanian-rummy.de.txt: "Am Ende des Spielzuges muss man einen seiner Steine offen
+ablegen"; "Wenn man nur noch einen oder zwei Steine hat, darf man keinen Stein der Reihe
+der abgelegten Steine aufnehmen."
 """
 
 from __future__ import annotations
@@ -169,12 +173,17 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     late = [as_action(a) for a in late_announcement(state, seat)]
     if state.phase is Phase.DRAW:
         return [*_draw_legal(state, seat), *late]
+    return _play_legal(state, seat, late)
+
+
+def _play_legal(state: GameState, seat: int, late: list[Action]) -> list[Action]:
+    """The legal actions of the seat to move in the play phase: the ways out of the
+    going-out plan, melds, lay-offs, Joly exchanges, discards, late announcements."""
     hand = state.hands[seat]
-    taken = state.turn.taken
     turn = turn_of(state)
     ends: list[Action] = []
     if turn.obligation is None and (not turn.out or len(hand) == 1):
-        ends = discards(seat, distinct_cards(hand), taken)
+        ends = discards(seat, distinct_cards(hand), state.turn.taken)
     if first_turn(state):
         return [*ends, *late]
     check = _Checks(state, seat)
@@ -188,12 +197,19 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         out += [a for a in plan_actions(seat, plan, len(hand)) if check.ok(a)]
     if not turn.out:
         out += melds_now
-        if turn.obligation is None and state.has_melded[seat]:
-            out += [a for a in layoff_actions(state, seat) if check.listed_layoff(a)]
-            if opened_before(state, seat):
-                out += [a for a in exchange_actions(state, seat) if check.ok(a)]
+        out += _table_actions(state, seat, check)
     out += ends
     return list(dict.fromkeys(out))
+
+
+def _table_actions(state: GameState, seat: int, check: _Checks) -> list[Action]:
+    """Lay-offs once opened (no meld owed), Joly exchanges after an earlier opening."""
+    if turn_of(state).obligation is not None or not state.has_melded[seat]:
+        return []
+    out = [a for a in layoff_actions(state, seat) if check.listed_layoff(a)]
+    if opened_before(state, seat):
+        out += [a for a in exchange_actions(state, seat) if check.ok(a)]
+    return out
 
 
 def _draw_legal(state: GameState, seat: int) -> list[Action]:

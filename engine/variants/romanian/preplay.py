@@ -24,6 +24,7 @@ announced the face-up twin may still do so at the start of its own first turn
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import TypeVar
 
 from engine.cards import SORT_KEY, Card
@@ -268,15 +269,26 @@ def preplay_actions(state: GameState, seat: int) -> list[object]:
     if held and pre.hints[seat] is None:
         out.append(AnnounceDoubla(seat, ""))
         out += [AnnounceDoubla(seat, h) for h in sorted({hint_of(t) for t in held})]
-    hint = pre.hints[seat]
-    if hint is not None and not pre.swapped[seat] and not pre.offered[seat]:
-        for partner in range(state.seats):
-            if partner != seat and pre.hints[partner] is not None and not pre.swapped[partner]:
-                out += [OfferDoubla(seat, t, state.players[partner]) for t in held
-                        if not hint or hint_of(t) == hint]
+    out += _offers(state, seat, held)
     extra = extra_of(state)
     if extra.face_up is not None and not extra.announced[seat] \
             and extra.face_up in state.hands[seat]:
         out.append(AnnounceFaceUp(seat))
     out.append(Ready(seat))
+    return out
+
+
+def _offers(state: GameState, seat: int, held: Sequence[Card]) -> list[object]:
+    """The Doubla offers ``seat`` may make: it announced and has neither swapped nor
+    offered, to each other seat that announced and has not swapped, a pair of its hint."""
+    pre = extra_of(state).preplay
+    assert pre is not None
+    hint = pre.hints[seat]
+    if hint is None or pre.swapped[seat] or pre.offered[seat]:
+        return []
+    out: list[object] = []
+    for partner in range(state.seats):
+        if partner != seat and pre.hints[partner] is not None and not pre.swapped[partner]:
+            out += [OfferDoubla(seat, t, state.players[partner]) for t in held
+                    if not hint or hint_of(t) == hint]
     return out

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from itertools import combinations_with_replacement
 from unittest.mock import patch
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import engine.variants.romanian.opening as opening_module
@@ -44,12 +44,23 @@ from engine.variants.romanian.plan import (
     new_melds,
 )
 from engine.variants.romanian.state import Obligation
+from engine.variants.romanian.tiles import tile_set
 
 from .cover_oracle import has_cover
 
 # Two colours and numbers 9..13 and 1: racks from this pool often have a way out.
 POOL = [Card(rank, colour) for colour in TILE_COLOURS[:2] for rank in (1, 9, 10, 11, 12, 13)]
 POOL += [JOKER]
+
+
+def racks(pool: Sequence[Card], min_size: int = 0, max_size: int = 14
+          ) -> st.SearchStrategy[list[Card]]:
+    """Racks of the real tile set (:func:`engine.variants.romanian.tiles.tile_set`: two of
+    each tile, two Jolys) made of the tiles in ``pool``, in the order drawn."""
+    kinds = set(pool)
+    tiles = [tile for tile in tile_set() if tile in kinds]
+    return st.lists(st.integers(0, len(tiles) - 1), unique=True, min_size=min_size,
+                    max_size=max_size).map(lambda picked: [tiles[i] for i in picked])
 
 
 def _may_go_out(hand: Sequence[Card], ctx: PlanContext) -> bool:
@@ -63,8 +74,7 @@ def _table() -> tuple:
                  for g in groups)
 
 
-@settings(deadline=None)
-@given(st.lists(st.sampled_from(POOL), min_size=2, max_size=14),
+@given(racks(POOL, min_size=2, max_size=14),
        st.sampled_from([None, 25, 50]), st.booleans(), st.booleans())
 def test_the_quick_test_never_refuses_a_rack_with_a_way_out(
         rack: list[Card], threshold: int | None, table: bool, keep: bool) -> None:
@@ -112,8 +122,7 @@ def _openings_by_brute_force(hand: list[Card], tile: Card, threshold: int) -> bo
     return False
 
 
-@settings(deadline=None)
-@given(st.lists(st.sampled_from(OPENING_POOL), min_size=3, max_size=9),
+@given(racks(OPENING_POOL, min_size=3, max_size=9),
        st.sampled_from([25, 50, 100]), st.data())
 def test_an_opening_with_the_taken_tile_is_found_exactly_when_one_exists(
         hand: list[Card], threshold: int, data: st.DataObject) -> None:
@@ -172,9 +181,8 @@ def _new_melds_by_readings(hand: list[Card], seat: int) -> list:
     return out
 
 
-@settings(deadline=None)
-@given(st.lists(st.sampled_from([*POOL, *POOL, *parse_cards("r5 r6 r7 r8 y2 b2 k2")]),
-                max_size=20), st.integers(0, 3))
+@given(racks([*POOL, *parse_cards("r5 r6 r7 r8 y2 b2 k2")], max_size=20),
+       st.integers(0, 3))
 def test_the_new_melds_are_built_as_the_readings_read_them(rack: list[Card], seat: int) -> None:
     """New melds are built from the generated groups, not read back (a rack of 60 tiles has
     thousands): the same melds in the same order as reading every group, the runs with a
@@ -187,8 +195,7 @@ MIXED_POOL = [Card(rank, colour) for colour in TILE_COLOURS[:3] for rank in rang
 MIXED_POOL += [JOKER]
 
 
-@settings(deadline=None)
-@given(st.lists(st.sampled_from(MIXED_POOL), min_size=3, max_size=16),
+@given(racks(MIXED_POOL, min_size=3, max_size=16),
        st.sampled_from([25, 45, 50, 100]))
 def test_the_quick_opening_test_never_refuses_a_rack_that_opens(
         hand: list[Card], threshold: int) -> None:
@@ -202,8 +209,7 @@ def test_the_quick_opening_test_never_refuses_a_rack_that_opens(
         assert found == []
 
 
-@settings(deadline=None)
-@given(st.lists(st.sampled_from(MIXED_POOL), min_size=3, max_size=16),
+@given(racks(MIXED_POOL, min_size=3, max_size=16),
        st.sampled_from([25, 45, 50, 100]))
 def test_the_opening_search_never_refuses_a_rack_that_opens(
         hand: list[Card], threshold: int) -> None:
@@ -239,8 +245,7 @@ def test_the_quick_opening_test_counts_only_tiles_some_meld_might_hold() -> None
     assert may_open(parse_cards("r11 r12 r13 y10 b7 k2"), 30)
 
 
-@settings(deadline=None)
-@given(st.lists(st.sampled_from([*MIXED_POOL[:26], JOKER]), min_size=3, max_size=10),
+@given(racks([*MIXED_POOL[:26], JOKER], min_size=3, max_size=10),
        st.sampled_from([15, 25, 35, 50]), st.data())
 def test_the_opening_search_is_exact(hand: list[Card], threshold: int,
                                      data: st.DataObject) -> None:
