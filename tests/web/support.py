@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
+
 from bot.http import HttpServer
 from bot.interaction.commands import parse
 from bot.ports.intents import InChat, Intent, Outcome
@@ -157,3 +159,17 @@ async def web_world(path: Path, config: WebConfig | None = None,
         with contextlib.suppress(Exception):
             await asyncio.wait_for(background, 10)
         await db.close()
+
+
+async def frames_until(socket: aiohttp.ClientWebSocketResponse, kind: str,
+                       timeout: float = 10.0) -> list[dict[str, Any]]:
+    """Frames up to and including the first of type ``kind``."""
+    seen = []
+    deadline = time.monotonic() + timeout
+    while True:
+        message = await socket.receive(timeout=max(deadline - time.monotonic(), 0.1))
+        assert message.type is aiohttp.WSMsgType.TEXT, message
+        frame = json.loads(message.data)
+        seen.append(frame)
+        if frame["type"] == kind:
+            return seen

@@ -24,7 +24,7 @@ from tests.fakes.discord_activity import FakeDiscordActivityApi
 from tests.fakes.telegram import running_fake_telegram
 from tests.web.driver import open_telegram_page, wait_screen
 from tests.web.privacy import Reader, Views, check_frames
-from tests.web.support import BOT_TOKEN, init_data, web_config, web_world
+from tests.web.support import BOT_TOKEN, frames_until, init_data, web_config, web_world
 
 ANA = UserRef("telegram", "601", "ana", "en")
 BEN = UserRef("telegram", "602", "ben", "de")
@@ -36,20 +36,6 @@ async def session(http: aiohttp.ClientSession, base: str, data: str,
     async with http.post(f"{base}/tg/api/session/telegram",
                          json={"init_data": data, "table": table}) as response:
         return response.status, await response.json()
-
-
-async def frames_until(socket: aiohttp.ClientWebSocketResponse, kind: str,
-                       timeout: float = 10.0) -> list[dict[str, Any]]:
-    """Frames up to and including the first of type ``kind``."""
-    seen = []
-    deadline = time.monotonic() + timeout
-    while True:
-        message = await socket.receive(timeout=max(deadline - time.monotonic(), 0.1))
-        assert message.type is aiohttp.WSMsgType.TEXT, message
-        frame = json.loads(message.data)
-        seen.append(frame)
-        if frame["type"] == kind:
-            return seen
 
 
 async def test_forged_and_expired_init_data_are_refused(tmp_path: Path,

@@ -13,7 +13,6 @@ import json
 import logging
 import time
 from pathlib import Path
-from typing import Any
 
 import aiohttp
 import pytest
@@ -29,7 +28,7 @@ from bot.web import WebConfig
 from bot.web.auth import AuthRefused
 from bot.web.auth.discord import DiscordAuth, SignInLimiter
 from bot.web.protocol import MAX_BAD, BadMessage, nesting_depth, parse_incoming
-from tests.web.support import web_config, web_world
+from tests.web.support import frames_until, web_config, web_world
 
 ANA = UserRef("telegram", "901", "Ana", "en")
 BEN = UserRef("telegram", "902", "Ben", "en")
@@ -108,19 +107,6 @@ async def test_the_entry_point_stores_an_update_key_with_a_lone_surrogate(
             Intent(OpenTable(("basic",)), UserRef("telegram", "77\udc00", "Z\ud800"),
                    InChat(key), update_key="tg:\ud800:1"))
         assert again.update is None
-
-
-async def frames_until(socket: aiohttp.ClientWebSocketResponse, kind: str,
-                       timeout: float = 10.0) -> list[dict[str, Any]]:
-    """Frames up to and including the first of type ``kind``."""
-    seen = []
-    deadline = time.monotonic() + timeout
-    while True:
-        message = await socket.receive(timeout=max(deadline - time.monotonic(), 0.1))
-        assert message.type is aiohttp.WSMsgType.TEXT, message
-        seen.append(json.loads(message.data))
-        if seen[-1]["type"] == kind:
-            return seen
 
 
 def tracebacks(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
