@@ -32,7 +32,8 @@ CHOICES_MAX = 25
 CHOICE_TEXT_MAX = 100
 
 AI_NAMES = {"normal": N_("Normal AI (plays well)"), "easy": N_("Easy AI (for beginners)"),
-            "hard": N_("Hard AI (thinks ahead)")}
+            "hard": N_("Hard AI (thinks ahead)"),
+            "expert": N_("Expert AI (tries its moves out)")}
 """The AI levels offered by ``/rummy addbot`` (:mod:`bot.service.ai_levels`), default first."""
 LANGUAGES = (("English", "en"), ("Deutsch", "de"), (N_("From my Discord app"), "auto"))
 

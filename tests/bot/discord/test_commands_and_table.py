@@ -49,7 +49,9 @@ async def test_commands_are_synced_with_german_names(tmp_path: Path) -> None:
         assert options["preset"]["autocomplete"] and options["options"]["autocomplete"]
         kinds = {o["name"]: o for o in subcommands["addbot"]["options"]}["kind"]
         assert kinds["choices"][0]["name_localizations"] == {"de": "Normale KI (spielt gut)"}
-        assert [c["value"] for c in kinds["choices"]] == ["normal", "easy", "hard"]
+        assert [c["value"] for c in kinds["choices"]] == ["normal", "easy", "hard", "expert"]
+        assert kinds["choices"][3]["name_localizations"] == {
+            "de": "Experten-KI (probiert ihre Züge aus)"}
 
 
 async def test_guild_scoped_sync_for_development(tmp_path: Path) -> None:
