@@ -132,11 +132,27 @@ def run(config: BenchConfig) -> Section:
     for variant in VARIANTS:
         result = duel(make_rules(variant), hands, config.seed)
         times = result.decision_ms or [0.0]
-        section.add(Row(f"{variant}: decision p50", median(times), "ms", None, "lower",
-                        f"{len(result.decision_ms)} decisions; decide() alone "
-                        f"{median(result.decide_ms or [0.0]):.3f} ms"))
-        section.add(Row(f"{variant}: decision p99", percentile(times, 99), "ms", None,
-                        "lower", f"max {max(times):.1f} ms"))
+        section.add(
+            Row(
+                f"{variant}: decision p50",
+                median(times),
+                "ms",
+                None,
+                "lower",
+                f"{len(result.decision_ms)} decisions; decide() alone "
+                f"{median(result.decide_ms or [0.0]):.3f} ms",
+            )
+        )
+        section.add(
+            Row(
+                f"{variant}: decision p99",
+                percentile(times, 99),
+                "ms",
+                None,
+                "lower",
+                f"max {max(times):.1f} ms",
+            )
+        )
         note = f"{result.finished} of {hands} hands"
         if config.quick:
             note += " (quick run; the full run plays 500)"
@@ -145,11 +161,15 @@ def run(config: BenchConfig) -> Section:
         if result.finished < hands:
             note += f", {hands - result.finished} stopped at {MAX_ACTIONS} actions"
         note += f", {result.seconds:.1f} s"
-        section.add(Row(f"{variant}: win share vs random", result.win_share, "%", WIN_TARGET,
-                        "higher", note))
+        section.add(
+            Row(
+                f"{variant}: win share vs random", result.win_share, "%", WIN_TARGET, "higher", note
+            )
+        )
     section.notes.append(
         "Decision = make_ai + view_for + legal_actions + decide, as Service._ai_action does "
         "it; standard rules of each variant; the greedy seat alternates every hand, the "
-        "dealer every two hands; a hand is the first deal of a new game.")
+        "dealer every two hands; a hand is the first deal of a new game."
+    )
     section.notes.append(HEAP_NOTE)
     return section

@@ -43,8 +43,12 @@ __all__ = ["main", "run"]
 
 CHILD = Path(__file__).resolve().with_name("ai_workers_child.py")
 HERE = Path(__file__).resolve().parents[1]
-CONFIGS: tuple[tuple[str, int], ...] = (("sqlite", 1), ("postgres", 1), ("postgres", 2),
-                                         ("postgres", 4))
+CONFIGS: tuple[tuple[str, int], ...] = (
+    ("sqlite", 1),
+    ("postgres", 1),
+    ("postgres", 2),
+    ("postgres", 4),
+)
 
 
 @dataclass
@@ -76,13 +80,19 @@ def _python(tree: Path) -> str:
 
 
 def _env(tree: Path) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(tree), "RUMMY_TREE": str(tree),
-            "LOG_LEVEL": "WARNING"}
+    return {**os.environ, "PYTHONPATH": str(tree), "RUMMY_TREE": str(tree), "LOG_LEVEL": "WARNING"}
 
 
 def _create(tree: Path, target: str, tables: int) -> None:
-    subprocess.run([_python(tree), str(CHILD), target, "create", str(tables)], cwd=tree,
-                   env=_env(tree), capture_output=True, text=True, timeout=300, check=True)
+    subprocess.run(
+        [_python(tree), str(CHILD), target, "create", str(tables)],
+        cwd=tree,
+        env=_env(tree),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
 
 
 class _Reader:
@@ -95,6 +105,7 @@ class _Reader:
     async def open(self) -> None:
         if self.target.startswith("postgresql://"):
             import asyncpg
+
             self._pg = await asyncpg.connect(self.target)
 
     async def actions(self) -> int:
@@ -107,8 +118,11 @@ class _Reader:
         if self._pg is None:
             return None
         await self._pg.execute("SELECT pg_stat_clear_snapshot()")
-        return int(await self._pg.fetchval(
-            "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"))
+        return int(
+            await self._pg.fetchval(
+                "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+            )
+        )
 
     async def close(self) -> None:
         if self._pg is not None:
@@ -120,8 +134,9 @@ async def _line(process: subprocess.Popen[str], prefix: str, timeout: float = 60
     assert process.stdout is not None
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        line = await asyncio.wait_for(asyncio.to_thread(process.stdout.readline),
-                                      deadline - time.monotonic())
+        line = await asyncio.wait_for(
+            asyncio.to_thread(process.stdout.readline), deadline - time.monotonic()
+        )
         if not line:
             err = process.stderr.read() if process.stderr else ""
             raise RuntimeError(f"a bench worker ended: {err[-800:]}")
@@ -143,10 +158,17 @@ async def _snapshot(processes: list[subprocess.Popen[str]]) -> Counter[str]:
 
 async def _measure(tree: Path, target: str, workers: int, timing: Timing) -> Result:
     load = os.getloadavg()[0]
-    processes = [subprocess.Popen([_python(tree), str(CHILD), target, "run"], cwd=tree,
-                                  env=_env(tree), stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True)
-                 for _ in range(workers)]
+    processes = [
+        subprocess.Popen(
+            [_python(tree), str(CHILD), target, "run"],
+            cwd=tree,
+            env=_env(tree),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(workers)
+    ]
     reader = _Reader(target)
     try:
         for process in processes:
@@ -171,8 +193,7 @@ async def _measure(tree: Path, target: str, workers: int, timing: Timing) -> Res
         total = await reader.actions()
         end.subtract(first)
         # the reader's own transactions: two per second plus the snapshots
-        xact = None if xact0 is None or xact1 is None else \
-            xact1 - xact0 - 2 * (len(seconds) + 2)
+        xact = None if xact0 is None or xact1 is None else xact1 - xact0 - 2 * (len(seconds) + 2)
         return Result(load, (total - start) / elapsed, seconds, end, total - start, xact)
     finally:
         await reader.close()
@@ -187,8 +208,9 @@ async def _measure(tree: Path, target: str, workers: int, timing: Timing) -> Res
                 process.communicate()
 
 
-def measure_all(trees: list[tuple[str, Path]], timing: Timing,
-                progress: Any = None) -> dict[tuple[str, str, int], list[Result]]:
+def measure_all(
+    trees: list[tuple[str, Path]], timing: Timing, progress: Any = None
+) -> dict[tuple[str, str, int], list[Result]]:
     """Every configuration x round x tree (trees alternating); (tree name, backend,
     workers) -> the runs."""
     from devsupport.pg_server import running_server
@@ -200,15 +222,21 @@ def measure_all(trees: list[tuple[str, Path]], timing: Timing,
             for backend, workers in CONFIGS:
                 for round_ in range(timing.rounds):
                     for index, (name, tree) in enumerate(trees):
-                        target = (server.create(f"ai{index}") if backend == "postgres"
-                                  else str(folder / f"{index}-{round_}.sqlite3"))
+                        target = (
+                            server.create(f"ai{index}")
+                            if backend == "postgres"
+                            else str(folder / f"{index}-{round_}.sqlite3")
+                        )
                         _create(tree, target, timing.tables)
                         result = asyncio.run(_measure(tree, target, workers, timing))
                         results.setdefault((name, backend, workers), []).append(result)
                         if progress is not None:
-                            print(f"  {name} {backend} x{workers} round {round_ + 1}: "
-                                  f"{result.rate:.0f} actions/s, load {result.load:.2f}",
-                                  file=progress, flush=True)
+                            print(
+                                f"  {name} {backend} x{workers} round {round_ + 1}: "
+                                f"{result.rate:.0f} actions/s, load {result.load:.2f}",
+                                file=progress,
+                                flush=True,
+                            )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return results
@@ -230,34 +258,47 @@ def summary(results: dict[tuple[str, str, int], list[Result]]) -> list[dict[str,
         kinds: Counter[str] = Counter()
         for r in runs:
             kinds.update({k[5:]: v for k, v in r.counts.items() if k.startswith("kind:")})
-        rows.append({
-            "tree": name, "backend": backend, "workers": workers,
-            "rates": [r.rate for r in runs], "p50": statistics.median(seconds),
-            "worst": min(seconds), "statements": _per(runs, "statements"),
-            "transactions": _per(runs, "transactions"),
-            "server_xact": sum(xacts) / actions if xacts and actions else None,
-            "lost": (sum(r.counts["lost"] for r in runs) / commits
-                     if backend == "postgres" and commits else None),
-            "loads": [r.load for r in runs],
-            "kinds": {k: v / actions for k, v in kinds.most_common(8)} if actions else {},
-        })
+        rows.append(
+            {
+                "tree": name,
+                "backend": backend,
+                "workers": workers,
+                "rates": [r.rate for r in runs],
+                "p50": statistics.median(seconds),
+                "worst": min(seconds),
+                "statements": _per(runs, "statements"),
+                "transactions": _per(runs, "transactions"),
+                "server_xact": sum(xacts) / actions if xacts and actions else None,
+                "lost": (
+                    sum(r.counts["lost"] for r in runs) / commits
+                    if backend == "postgres" and commits
+                    else None
+                ),
+                "loads": [r.load for r in runs],
+                "kinds": {k: v / actions for k, v in kinds.most_common(8)} if actions else {},
+            }
+        )
     return rows
 
 
 def format_table(rows: list[dict[str, Any]]) -> str:
     """The printed table (and, below it, the statements per action by kind)."""
-    lines = [f"{'tree':<28} {'config':<13} {'actions/s (runs)':<17} {'p50 1s':>7} "
-             f"{'worst 1s':>8} {'stmt/act':>8} {'tx/act':>7} {'srv tx/act':>10} "
-             f"{'lost/commit':>11}  load before each run"]
+    lines = [
+        f"{'tree':<28} {'config':<13} {'actions/s (runs)':<17} {'p50 1s':>7} "
+        f"{'worst 1s':>8} {'stmt/act':>8} {'tx/act':>7} {'srv tx/act':>10} "
+        f"{'lost/commit':>11}  load before each run"
+    ]
     for row in rows:
         config = f"{'SQLite' if row['backend'] == 'sqlite' else 'PostgreSQL'} x{row['workers']}"
         rates = "/".join(f"{r:.0f}" for r in row["rates"])
         server = "-" if row["server_xact"] is None else f"{row['server_xact']:.2f}"
         lost = "-" if row["lost"] is None else f"{row['lost']:.3f}"
-        lines.append(f"{row['tree']:<28} {config:<13} {rates:<17} {row['p50']:>7.0f} "
-                     f"{row['worst']:>8.0f} {row['statements']:>8.2f} "
-                     f"{row['transactions']:>7.2f} {server:>10} {lost:>11}  "
-                     + " ".join(f"{x:.2f}" for x in row["loads"]))
+        lines.append(
+            f"{row['tree']:<28} {config:<13} {rates:<17} {row['p50']:>7.0f} "
+            f"{row['worst']:>8.0f} {row['statements']:>8.2f} "
+            f"{row['transactions']:>7.2f} {server:>10} {lost:>11}  "
+            + " ".join(f"{x:.2f}" for x in row["loads"])
+        )
     lines.append("")
     lines.append("statements per committed action by kind (client side):")
     for row in rows:
@@ -277,34 +318,60 @@ def run(config: BenchConfig) -> Section:
     if before:
         trees.append((f"B ({before})", Path(before).resolve()))
     # alone, one round keeps the section near a minute and a half
-    timing = Timing(tables=8, warm=2.0, window=3.0, rounds=1) if config.quick \
-        else Timing() if before else Timing(rounds=1)
+    timing = (
+        Timing(tables=8, warm=2.0, window=3.0, rounds=1)
+        if config.quick
+        else Timing()
+        if before
+        else Timing(rounds=1)
+    )
     rows = summary(measure_all(trees, timing))
     for row in rows:
-        name = (f"{row['tree'][:1]} {'SQLite' if row['backend'] == 'sqlite' else 'PostgreSQL'}"
-                f" x{row['workers']}")
-        out.add(Row(f"{name}: committed actions/s", statistics.median(row["rates"]),
-                    "actions/s", better="higher",
-                    note=f"p50 1 s {row['p50']:.0f}, worst 1 s {row['worst']:.0f}"))
-        out.add(Row(f"{name}: statements per action", row["statements"], "stmt",
-                    note=f"transactions {row['transactions']:.2f}"))
-    out.notes.append(f"{timing.tables} all-AI tables, {timing.warm:.0f} s warm-up, "
-                     f"{timing.window:.0f} s window, {timing.rounds} round(s); load average "
-                     f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} after the run on "
-                     f"{os.cpu_count()} CPUs")
+        name = (
+            f"{row['tree'][:1]} {'SQLite' if row['backend'] == 'sqlite' else 'PostgreSQL'}"
+            f" x{row['workers']}"
+        )
+        out.add(
+            Row(
+                f"{name}: committed actions/s",
+                statistics.median(row["rates"]),
+                "actions/s",
+                better="higher",
+                note=f"p50 1 s {row['p50']:.0f}, worst 1 s {row['worst']:.0f}",
+            )
+        )
+        out.add(
+            Row(
+                f"{name}: statements per action",
+                row["statements"],
+                "stmt",
+                note=f"transactions {row['transactions']:.2f}",
+            )
+        )
+    out.notes.append(
+        f"{timing.tables} all-AI tables, {timing.warm:.0f} s warm-up, "
+        f"{timing.window:.0f} s window, {timing.rounds} round(s); load average "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} after the run on "
+        f"{os.cpu_count()} CPUs"
+    )
     return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before", type=Path, default=None,
-                        help="another checkout to compare with (alternating runs)")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        default=None,
+        help="another checkout to compare with (alternating runs)",
+    )
     parser.add_argument("--tables", type=int, default=Timing.tables)
     parser.add_argument("--warm", type=float, default=Timing.warm)
     parser.add_argument("--window", type=float, default=Timing.window)
     parser.add_argument("--rounds", type=int, default=Timing.rounds)
-    parser.add_argument("--only", default=None,
-                        help="configurations, e.g. sqlite1,postgres4 (default all)")
+    parser.add_argument(
+        "--only", default=None, help="configurations, e.g. sqlite1,postgres4 (default all)"
+    )
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     args = parser.parse_args()
     global CONFIGS
@@ -316,14 +383,19 @@ def main() -> None:
         trees.append((f"B ({args.before})", args.before.resolve()))
     timing = Timing(args.tables, args.warm, args.window, args.rounds)
     began = time.monotonic()
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on "
-          f"{os.cpu_count()} CPUs", flush=True)
+    print(
+        f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on "
+        f"{os.cpu_count()} CPUs",
+        flush=True,
+    )
     rows = summary(measure_all(trees, timing, progress=sys.stderr))
     print(format_table(rows))
-    print(f"{timing.tables} all-AI tables per database, {timing.warm:.0f} s warm-up, "
-          f"{timing.window:.0f} s window, {timing.rounds} round(s) per tree and "
-          f"configuration, trees alternating; {time.monotonic() - began:.0f} s in all; "
-          f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"{timing.tables} all-AI tables per database, {timing.warm:.0f} s warm-up, "
+        f"{timing.window:.0f} s window, {timing.rounds} round(s) per tree and "
+        f"configuration, trees alternating; {time.monotonic() - began:.0f} s in all; "
+        f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     if args.json is not None:
         args.json.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
 

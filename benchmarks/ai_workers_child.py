@@ -91,8 +91,14 @@ def _count_postgres() -> None:
     for name in ("execute", "executemany", "fetch", "fetchval", "fetchrow", "fetchmany"):
         original = getattr(cls, name)
 
-        def wrapped(self: Any, query: str, *args: Any, _original: Any = original,
-                    _name: str = name, **kwargs: Any) -> Any:
+        def wrapped(
+            self: Any,
+            query: str,
+            *args: Any,
+            _original: Any = original,
+            _name: str = name,
+            **kwargs: Any,
+        ) -> Any:
             _count(id(self), query)
 
             async def call() -> Any:
@@ -117,10 +123,12 @@ def _count_sqlite() -> None:
         db, repo = await original(settings)
         conn = getattr(db, "conn", None)
         if conn is not None:
+
             def trace(sql: str) -> None:
                 _count(0, sql)
                 if sql.lstrip().startswith("UPDATE tables SET"):
                     COUNTS["commits"] += 1
+
             await conn.set_trace_callback(trace)
         return db, repo
 

@@ -62,8 +62,9 @@ async def _moves(url: str, ids: list[int], timing: Timing) -> list[tuple[int, in
     db = await open_postgres(url, max_size=4)
     done: list[tuple[int, int, str, float]] = []
     try:
-        service = GameService(PostgresRepository(db), {}, defaults=SETTINGS,
-                              seed_source=lambda: 7, worker_id="mover")
+        service = GameService(
+            PostgresRepository(db), {}, defaults=SETTINGS, seed_source=lambda: 7, worker_id="mover"
+        )
         service.flow = FlowControl(limited=False)
         n = 0
         while len(done) < timing.moves:
@@ -76,12 +77,16 @@ async def _moves(url: str, ids: list[int], timing: Timing) -> list[tuple[int, in
                 continue  # between deals: the owner's scheduler deals again
             user = people(index)[seat]
             commands = await service.queries.legal_commands(chat(index), user)
-            move = "draw" if "draw" in commands else next(
-                (c for c in commands if c.startswith("discard")), None)
+            move = (
+                "draw"
+                if "draw" in commands
+                else next((c for c in commands if c.startswith("discard")), None)
+            )
             if move is None:
                 continue
-            outcome = await service.entry.handle(Intent(Move(tuple(move.split())),
-                                                        user, InChat(chat(index))))
+            outcome = await service.entry.handle(
+                Intent(Move(tuple(move.split())), user, InChat(chat(index)))
+            )
             returned = time.monotonic()
             if outcome.error is None and outcome.info is not None:
                 done.append((outcome.info.id, outcome.info.version, move, returned))
@@ -100,9 +105,21 @@ def measure(timing: Timing) -> Result:
         out = Path(folder) / "shown.jsonl"
         load = os.getloadavg()[0]
         env = {**os.environ, "LOG_LEVEL": "WARNING"}
-        child = subprocess.Popen([sys.executable, str(CHILD), "--url", url, "--tables",
-                                  str(timing.tables), "--out", str(out)],
-                                 stdout=subprocess.PIPE, text=True, env=env)
+        child = subprocess.Popen(
+            [
+                sys.executable,
+                str(CHILD),
+                "--url",
+                url,
+                "--tables",
+                str(timing.tables),
+                "--out",
+                str(out),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         try:
             assert child.stdout is not None
             line = child.stdout.readline()
@@ -121,8 +138,9 @@ def measure(timing: Timing) -> Result:
     result = Result(load)
     for table_id, version, move, returned in moves:
         # a change may be drawn together with a later one (the owner showed both at once)
-        at = min((t for (tid, v), t in shown.items() if tid == table_id and v >= version),
-                 default=None)
+        at = min(
+            (t for (tid, v), t in shown.items() if tid == table_id and v >= version), default=None
+        )
         if at is None:
             result.unseen.append((table_id, version))
         else:
@@ -135,8 +153,12 @@ def _figures(result: Result) -> tuple[float, float, float, str]:
     values = [x[0] * 1000 for x in ms]
     p99 = values[min(len(values) - 1, int(len(values) * 0.99))]
     worst = ms[-1]
-    return (statistics.median(values), p99, values[-1],
-            f"table {worst[1]} version {worst[2]} ({worst[3]})")
+    return (
+        statistics.median(values),
+        p99,
+        values[-1],
+        f"table {worst[1]} version {worst[2]} ({worst[3]})",
+    )
 
 
 def run(config: BenchConfig) -> Section:
@@ -152,9 +174,11 @@ def run(config: BenchConfig) -> Section:
         out.add(Row("commit to shown by the owner, p99", p99, "ms"))
         out.add(Row("commit to shown by the owner, max", worst, "ms", note=where))
     out.add(Row("changes never shown", len(result.unseen), "changes", target=0))
-    out.notes.append(f"{timing.tables} tables of two people, {timing.moves} moves one every "
-                     f"{timing.pace * 1000:.0f} ms; load average {result.load:.2f} before, "
-                     f"{os.getloadavg()[0]:.2f} after, {os.cpu_count()} CPUs")
+    out.notes.append(
+        f"{timing.tables} tables of two people, {timing.moves} moves one every "
+        f"{timing.pace * 1000:.0f} ms; load average {result.load:.2f} before, "
+        f"{os.getloadavg()[0]:.2f} after, {os.cpu_count()} CPUs"
+    )
     return out
 
 
@@ -168,11 +192,15 @@ def main() -> None:
     result = measure(timing)
     if result.latencies:
         p50, p99, worst, where = _figures(result)
-        print(f"commit to shown by the owner: p50 {p50:.1f} ms, p99 {p99:.1f} ms, max "
-              f"{worst:.1f} ms ({where}) over {len(result.latencies)} moves")
+        print(
+            f"commit to shown by the owner: p50 {p50:.1f} ms, p99 {p99:.1f} ms, max "
+            f"{worst:.1f} ms ({where}) over {len(result.latencies)} moves"
+        )
     print(f"changes never shown: {len(result.unseen)} {result.unseen[:5]}")
-    print(f"{timing.tables} tables, one move every {timing.pace * 1000:.0f} ms; load average "
-          f"{result.load:.2f} before, {os.getloadavg()[0]:.2f} after")
+    print(
+        f"{timing.tables} tables, one move every {timing.pace * 1000:.0f} ms; load average "
+        f"{result.load:.2f} before, {os.getloadavg()[0]:.2f} after"
+    )
 
 
 if __name__ == "__main__":

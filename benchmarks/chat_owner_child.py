@@ -35,8 +35,10 @@ SETTINGS = TableSettings(timer="off", ai_delay=0.0, next_deal_delay=0.0, call_wi
 
 def people(n: int) -> tuple[UserRef, UserRef]:
     """The two people of table ``n`` (0-based)."""
-    return (UserRef(PLATFORM, str(2 * n + 1), f"P{2 * n + 1}"),
-            UserRef(PLATFORM, str(2 * n + 2), f"P{2 * n + 2}"))
+    return (
+        UserRef(PLATFORM, str(2 * n + 1), f"P{2 * n + 1}"),
+        UserRef(PLATFORM, str(2 * n + 2), f"P{2 * n + 2}"),
+    )
 
 
 def chat(n: int) -> ChatKey:
@@ -51,8 +53,7 @@ class Shown:
         self.out = out
 
     async def publish(self, update: TableUpdate) -> None:
-        self.out.write(json.dumps([update.info.id, update.info.version, time.monotonic()])
-                       + "\n")
+        self.out.write(json.dumps([update.info.id, update.info.version, time.monotonic()]) + "\n")
         self.out.flush()
 
     async def warn(self, warning: TimerWarning) -> None:
@@ -67,16 +68,25 @@ async def main(url: str, tables: int, out: Path) -> None:
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     with out.open("w", encoding="utf-8") as sink:
-        service = GameService(PostgresRepository(db), {PLATFORM: Shown(sink)},
-                              defaults=SETTINGS, seed_source=lambda: 7, worker_id="owner")
+        service = GameService(
+            PostgresRepository(db),
+            {PLATFORM: Shown(sink)},
+            defaults=SETTINGS,
+            seed_source=lambda: 7,
+            worker_id="owner",
+        )
         service.flow = FlowControl(limited=False)
         ids = []
         for n in range(tables):
             host, guest = people(n)
-            for user, verb, args in ((host, "new", ("basic", "deals=50")),
-                                     (guest, "join", ()), (host, "start", ())):
+            for user, verb, args in (
+                (host, "new", ("basic", "deals=50")),
+                (guest, "join", ()),
+                (host, "start", ()),
+            ):
                 outcome = await service.entry.handle(
-                    Intent(request_of(verb, args), user, InChat(chat(n))))
+                    Intent(request_of(verb, args), user, InChat(chat(n)))
+                )
                 if outcome.error is not None:
                     raise outcome.error
             assert outcome.info is not None

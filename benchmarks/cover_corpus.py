@@ -70,8 +70,18 @@ class Question:
 
     def ask(self) -> bool:
         """Ask the question again: whether there is a way out."""
-        return cover(self.hand, self.melds, self.targets, need=self.need, keep=self.keep,
-                     owed=self.owed, only=self.only) is not None
+        return (
+            cover(
+                self.hand,
+                self.melds,
+                self.targets,
+                need=self.need,
+                keep=self.keep,
+                owed=self.owed,
+                only=self.only,
+            )
+            is not None
+        )
 
 
 def _card(text: str | None) -> Card | None:
@@ -90,32 +100,64 @@ def _parse_face(face: str | int) -> Card:
 def _to_json(q: Question) -> dict[str, Any]:
     owed = q.owed
     return {
-        "seed": q.seed, "action": q.action, "ms": round(q.ms, 1), "found": q.found,
+        "seed": q.seed,
+        "action": q.action,
+        "ms": round(q.ms, 1),
+        "found": q.found,
         "hand": " ".join(map(str, q.hand)),
-        "melds": [{"kind": m.kind.value, "owner": m.owner,
-                   "cards": [[str(p.card), _face(p.face), p.owner] for p in m.cards]}
-                  for m in q.melds],
-        "targets": list(q.targets), "need": q.need,
+        "melds": [
+            {
+                "kind": m.kind.value,
+                "owner": m.owner,
+                "cards": [[str(p.card), _face(p.face), p.owner] for p in m.cards],
+            }
+            for m in q.melds
+        ],
+        "targets": list(q.targets),
+        "need": q.need,
         "keep": None if q.keep is None else str(q.keep),
         "only": None if q.only is None else str(q.only),
-        "owed": None if owed is None else {"kind": owed.kind, "tile": str(owed.tile),
-                                           "rack": " ".join(map(str, owed.rack)),
-                                           "track": owed.track},
+        "owed": None
+        if owed is None
+        else {
+            "kind": owed.kind,
+            "tile": str(owed.tile),
+            "rack": " ".join(map(str, owed.rack)),
+            "track": owed.track,
+        },
     }
 
 
 def _from_json(d: dict[str, Any]) -> Question:
     owed = d["owed"]
-    melds = tuple(Meld(MeldKind(m["kind"]),
-                       tuple(Placed(parse_card(c), _parse_face(f), o) for c, f, o in m["cards"]),
-                       m["owner"]) for m in d["melds"])
+    melds = tuple(
+        Meld(
+            MeldKind(m["kind"]),
+            tuple(Placed(parse_card(c), _parse_face(f), o) for c, f, o in m["cards"]),
+            m["owner"],
+        )
+        for m in d["melds"]
+    )
     return Question(
-        d["seed"], d["action"], tuple(parse_card(t) for t in d["hand"].split()), melds,
-        tuple(d["targets"]), d["need"], _card(d["keep"]),
-        None if owed is None else Obligation(
-            owed["kind"], parse_card(owed["tile"]),
-            tuple(parse_card(t) for t in owed["rack"].split()), owed["track"]),
-        _card(d["only"]), d["ms"], d["found"])
+        d["seed"],
+        d["action"],
+        tuple(parse_card(t) for t in d["hand"].split()),
+        melds,
+        tuple(d["targets"]),
+        d["need"],
+        _card(d["keep"]),
+        None
+        if owed is None
+        else Obligation(
+            owed["kind"],
+            parse_card(owed["tile"]),
+            tuple(parse_card(t) for t in owed["rack"].split()),
+            owed["track"],
+        ),
+        _card(d["only"]),
+        d["ms"],
+        d["found"],
+    )
 
 
 def save(questions: Sequence[Question], path: Path = CORPUS) -> None:
@@ -137,21 +179,33 @@ def search(first: int, games: int, keep: int = KEEP) -> list[Question]:
     asked: list[Question] = []
     where = [0, 0]
 
-    def timed_cover(hand: Sequence[Card], melds: Sequence[Meld] = (),
-                    targets: Sequence[int] = (), **kw: Any) -> Any:
+    def timed_cover(
+        hand: Sequence[Card], melds: Sequence[Meld] = (), targets: Sequence[int] = (), **kw: Any
+    ) -> Any:
         start = time.perf_counter()
         out = cover(hand, melds, targets, **kw)
         ms = (time.perf_counter() - start) * 1000
-        asked.append(Question(where[0], where[1], tuple(hand), tuple(melds), tuple(targets),
-                              kw["need"], kw["keep"], kw["owed"], kw["only"], ms,
-                              out is not None))
+        asked.append(
+            Question(
+                where[0],
+                where[1],
+                tuple(hand),
+                tuple(melds),
+                tuple(targets),
+                kw["need"],
+                kw["keep"],
+                kw["owed"],
+                kw["only"],
+                ms,
+                out is not None,
+            )
+        )
         return out
 
     with patch.object(plan_module, "cover", timed_cover):
         for seed in range(first, first + games):
             options = _options("romanian", random.Random(seed))
-            state = new_game(make_rules("romanian", options=options), ["ana", "ben"],
-                             seed=seed)
+            state = new_game(make_rules("romanian", options=options), ["ana", "ben"], seed=seed)
             seats = [make_ai("random", seed * 2 + s) for s in range(2)]
             for action in range(MAX_ACTIONS):
                 if state.phase not in (Phase.DRAW, Phase.PLAY):
@@ -186,8 +240,10 @@ def main(argv: Sequence[str]) -> None:
     figures = timed(load())
     ms = sorted(m for m, _ in figures)
     worst, q = max(figures, key=lambda f: f[0])
-    print(f"{len(ms)} questions: p50 {ms[len(ms) // 2]:.1f} ms, max {worst:.1f} ms "
-          f"(seed {q.seed}, action {q.action}, {len(q.hand)} tiles)")
+    print(
+        f"{len(ms)} questions: p50 {ms[len(ms) // 2]:.1f} ms, max {worst:.1f} ms "
+        f"(seed {q.seed}, action {q.action}, {len(q.hand)} tiles)"
+    )
 
 
 if __name__ == "__main__":

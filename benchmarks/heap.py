@@ -25,16 +25,20 @@ from bot.service.collector import BetweenCalls
 
 __all__ = ["FROZEN_NOTE", "NOTE", "Collections", "WorkerHeap", "frozen_heap", "worker_heap"]
 
-NOTE = ("The heap alive before the timed calls (imports, peer libraries, earlier sections, "
-        "the warm-up) is frozen first (gc.freeze), as an engine worker freezes its heap "
-        "after its warm-up, and the collector runs between the timed calls, never inside "
-        "one, as a worker collects after each reply (bot.service.collector).")
+NOTE = (
+    "The heap alive before the timed calls (imports, peer libraries, earlier sections, "
+    "the warm-up) is frozen first (gc.freeze), as an engine worker freezes its heap "
+    "after its warm-up, and the collector runs between the timed calls, never inside "
+    "one, as a worker collects after each reply (bot.service.collector)."
+)
 
 
-FROZEN_NOTE = ("The heap alive before the timed rounds (imports, the peers' libraries and "
-               "set-up, earlier sections) is frozen first (gc.freeze), as the bot freezes its "
-               "start-up heap (bot.service.collector): the collector, left on, walks what the "
-               "games of both sides build.")
+FROZEN_NOTE = (
+    "The heap alive before the timed rounds (imports, the peers' libraries and "
+    "set-up, earlier sections) is frozen first (gc.freeze), as the bot freezes its "
+    "start-up heap (bot.service.collector): the collector, left on, walks what the "
+    "games of both sides build."
+)
 
 
 @contextmanager
@@ -98,6 +102,10 @@ class Collections:
         gc.callbacks.append(self)
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         gc.callbacks.remove(self)

@@ -20,20 +20,21 @@ def unlimited(service: GameService) -> GameService:
     return service
 
 
-async def act(service: GameService, key: ChatKey, user: UserRef, line: str,
-              update_key: str | None = None) -> TableInfo:
+async def act(
+    service: GameService, key: ChatKey, user: UserRef, line: str, update_key: str | None = None
+) -> TableInfo:
     """``user`` types ``line`` at ``key``'s table; the table after it. Raises the
     refusal."""
-    outcome = await service.entry.handle(Intent(parse(line), user, InChat(key),
-                                                update_key=update_key))
+    outcome = await service.entry.handle(
+        Intent(parse(line), user, InChat(key), update_key=update_key)
+    )
     return _info(outcome)
 
 
 async def hint(service: GameService, key: ChatKey, user: UserRef) -> Outcome:
     """``user`` presses Hint on their hand screen at ``key``'s table. Raises the
     refusal."""
-    outcome = await service.entry.handle(Intent(Hint(), user, InChat(key),
-                                                selection=Selection()))
+    outcome = await service.entry.handle(Intent(Hint(), user, InChat(key), selection=Selection()))
     _info(outcome)
     return outcome
 

@@ -33,28 +33,58 @@ from engine.rules import make_rules
 from engine.state import Phase
 from engine.views import view_for
 
-__all__ = ["GAMES", "MAX_TARGET_MS", "OPTION_SPACE", "P99_TARGET_MS", "Latency", "run",
-           "timed_games"]
+__all__ = [
+    "GAMES",
+    "MAX_TARGET_MS",
+    "OPTION_SPACE",
+    "P99_TARGET_MS",
+    "Latency",
+    "run",
+    "timed_games",
+]
 
 #: The options drawn per game: name -> the values drawn from (uniformly).
 OPTION_SPACE: dict[str, dict[str, tuple[OptionValue, ...]]] = {
-    "basic": {"jokers": (0, 2, 4), "joker_swap": (False, True),
-              "multiple_melds": (False, True), "layoff_after_meld": (False, True),
-              "ace": ("low", "high_or_low", "around"), "final_discard": (False, True),
-              "reuses": (0, 2, None)},
-    "500": {"jokers": (False, True), "take_must_meld": (False, True),
-            "take_new_meld": (False, True), "calling": ("any", "last_layoff", "off"),
-            "going_out": ("any", "discard", "float", "unplayable")},
-    "german": {"four_jokers": (False, True), "around": (False, True),
-               "opening": (30, 40, 50), "set_swap_four": (False, True),
-               "open_turn_play": (False, True), "one_layoff": (False, True),
-               "closing_layoffs": (False, True), "dealer_extra": (False, True)},
-    "romanian": {"opening": (25, 50, 100, 200), "opening_take": (False, True),
-                 "preplay": (False, True), "renewals": (0, 1, 2, None)},
+    "basic": {
+        "jokers": (0, 2, 4),
+        "joker_swap": (False, True),
+        "multiple_melds": (False, True),
+        "layoff_after_meld": (False, True),
+        "ace": ("low", "high_or_low", "around"),
+        "final_discard": (False, True),
+        "reuses": (0, 2, None),
+    },
+    "500": {
+        "jokers": (False, True),
+        "take_must_meld": (False, True),
+        "take_new_meld": (False, True),
+        "calling": ("any", "last_layoff", "off"),
+        "going_out": ("any", "discard", "float", "unplayable"),
+    },
+    "german": {
+        "four_jokers": (False, True),
+        "around": (False, True),
+        "opening": (30, 40, 50),
+        "set_swap_four": (False, True),
+        "open_turn_play": (False, True),
+        "one_layoff": (False, True),
+        "closing_layoffs": (False, True),
+        "dealer_extra": (False, True),
+    },
+    "romanian": {
+        "opening": (25, 50, 100, 200),
+        "opening_take": (False, True),
+        "preplay": (False, True),
+        "renewals": (0, 1, 2, None),
+    },
 }
 #: Games per variant: (full run, quick run). The issue's figure is Romanian over 1,000.
-GAMES: dict[str, tuple[int, int]] = {"basic": (200, 8), "500": (200, 8), "german": (200, 8),
-                                     "romanian": (1000, 8)}
+GAMES: dict[str, tuple[int, int]] = {
+    "basic": (200, 8),
+    "500": (200, 8),
+    "german": (200, 8),
+    "romanian": (1000, 8),
+}
 MAX_ACTIONS = 3000
 P99_TARGET_MS = 5.0
 MAX_TARGET_MS = 50.0
@@ -85,8 +115,7 @@ def timed_games(variant: str, games: int, seed: int) -> Latency:
     with worker_heap() as heap, Collections() as collections:
         for game in range(games):
             options = _options(variant, random.Random(seed + game))
-            state = new_game(make_rules(variant, options=options), ["ana", "ben"],
-                             seed=seed + game)
+            state = new_game(make_rules(variant, options=options), ["ana", "ben"], seed=seed + game)
             seats = [make_ai("random", (seed + game) * 2 + s) for s in range(2)]
             for step in range(MAX_ACTIONS):
                 if state.phase not in (Phase.DRAW, Phase.PLAY):
@@ -114,21 +143,47 @@ def run(config: BenchConfig) -> Section:
         games = counts[1] if config.quick else counts[0]
         result = timed_games(variant, games, config.seed)
         ms, worst = result.ms, result.worst
-        section.add(Row(f"{variant}: p50", median(ms), "ms", None, "lower",
-                        f"{len(ms):,} calls in {games} games"))
+        section.add(
+            Row(
+                f"{variant}: p50",
+                median(ms),
+                "ms",
+                None,
+                "lower",
+                f"{len(ms):,} calls in {games} games",
+            )
+        )
         section.add(Row(f"{variant}: p99", percentile(ms, 99), "ms", P99_TARGET_MS, "lower"))
-        section.add(Row(f"{variant}: max", worst[0], "ms", MAX_TARGET_MS, "lower",
-                        f"longest collection between calls {result.gc_ms:.1f} ms"))
-        section.add(Row(f"{variant}: collections inside timed calls", result.in_calls, "calls",
-                        0, "lower", "the collector runs between calls"))
+        section.add(
+            Row(
+                f"{variant}: max",
+                worst[0],
+                "ms",
+                MAX_TARGET_MS,
+                "lower",
+                f"longest collection between calls {result.gc_ms:.1f} ms",
+            )
+        )
+        section.add(
+            Row(
+                f"{variant}: collections inside timed calls",
+                result.in_calls,
+                "calls",
+                0,
+                "lower",
+                "the collector runs between calls",
+            )
+        )
         section.notes.append(
             f"{variant} max {worst[0]:.1f} ms: game seed {worst[1]}, action {worst[2]}, "
-            f"{worst[3]} cards in hand, options {worst[4]}")
+            f"{worst[3]} cards in hand, options {worst[4]}"
+        )
     _corpus_rows(section, config)
     section.notes.append(
         "Both seats play at random (racks grow to 40-70 tiles in Romanian games). Python's "
         "cyclic garbage collector runs after each timed call, never inside one, as in the "
-        "engine workers (its longest run is printed).")
+        "engine workers (its longest run is printed)."
+    )
     section.notes.append(HEAP_NOTE)
     return section
 
@@ -148,9 +203,18 @@ def _corpus_rows(section: Section, config: BenchConfig) -> None:
     figures = timed(questions)
     ms = [m for m, _ in figures]
     worst, q = max(figures, key=lambda f: f[0])
-    section.add(Row("romanian going-out corpus: p50", median(ms), "ms", None, "lower",
-                    f"{len(ms)} stored questions (benchmarks/romanian_cover_corpus.json)"))
+    section.add(
+        Row(
+            "romanian going-out corpus: p50",
+            median(ms),
+            "ms",
+            None,
+            "lower",
+            f"{len(ms)} stored questions (benchmarks/romanian_cover_corpus.json)",
+        )
+    )
     section.add(Row("romanian going-out corpus: max", worst, "ms", MAX_TARGET_MS, "lower"))
     section.notes.append(
         f"romanian going-out corpus max {worst:.1f} ms: game seed {q.seed}, action {q.action}, "
-        f"{len(q.hand)} tiles, {'a way out' if q.found else 'no way out'}")
+        f"{len(q.hand)} tiles, {'a way out' if q.found else 'no way out'}"
+    )

@@ -19,8 +19,15 @@ __all__ = ["PEERS", "describe", "header_lines", "package_version"]
 
 #: Distributions whose versions the header names: the project, the peers of the ``bench``
 #: extra and the libraries that decide their speed.
-PEERS: tuple[str, ...] = ("rummikub-solver", "cvxpy-base", "cvxpy", "scipy", "highspy",
-                          "rlcard", "numpy")
+PEERS: tuple[str, ...] = (
+    "rummikub-solver",
+    "cvxpy-base",
+    "cvxpy",
+    "scipy",
+    "highspy",
+    "rlcard",
+    "numpy",
+)
 
 
 def _read(path: str) -> str:
@@ -81,8 +88,10 @@ def _os() -> str:
 
 def _python() -> str:
     build = " ".join(platform.python_build())
-    return (f"{platform.python_implementation()} {platform.python_version()} "
-            f"({build}; {platform.python_compiler()})")
+    return (
+        f"{platform.python_implementation()} {platform.python_version()} "
+        f"({build}; {platform.python_compiler()})"
+    )
 
 
 def _disk(workdir: Path) -> str:
@@ -99,7 +108,8 @@ def _disk(workdir: Path) -> str:
         device, mount, fstype = parts[0], parts[1], parts[2]
         mount_path = Path(mount)
         if (resolved == mount_path or mount_path in resolved.parents) and (
-                best is None or len(mount) >= len(best[1])):
+            best is None or len(mount) >= len(best[1])
+        ):
             best = (device, mount, fstype)
     if best is None:
         return f"{resolved}"
@@ -140,7 +150,7 @@ def describe(workdir: Path | None = None) -> dict[str, str]:
         "os": _os(),
         "python": _python(),
         "project": f"rummy-bot {package_version('rummy-bot') or 'unknown'}"
-                   f" ({Path(sys.prefix).name} at {sys.prefix})",
+        f" ({Path(sys.prefix).name} at {sys.prefix})",
         "engine": str(engine_build()),
         "peers": ", ".join(peers) if peers else "none installed (pip install -e '.[bench]')",
         "disk": _disk(workdir or Path.cwd()),

@@ -38,13 +38,27 @@ from engine.simulate import seat_seed
 from engine.state import Phase
 from engine.views import view_for
 
-__all__ = ["HANDS_TARGET", "RATIO_TARGET", "VARIANTS", "OpenSpielPeer", "Playout",
-           "RLCardPeer", "random_hands", "rlcard_hands", "run"]
+__all__ = [
+    "HANDS_TARGET",
+    "RATIO_TARGET",
+    "VARIANTS",
+    "OpenSpielPeer",
+    "Playout",
+    "RLCardPeer",
+    "random_hands",
+    "rlcard_hands",
+    "run",
+]
 
 RATIO_TARGET = 3.0
 #: Hands/s targets against a peer per variant (their hands differ in length).
-HANDS_TARGET: dict[str, float] = {"basic": 1.0, "basic, block (reuses=0)": 3.0, "500": 1.0,
-                                  "german": 1.0, "romanian": 0.3}
+HANDS_TARGET: dict[str, float] = {
+    "basic": 1.0,
+    "basic, block (reuses=0)": 3.0,
+    "500": 1.0,
+    "german": 1.0,
+    "romanian": 0.3,
+}
 #: Alternating rounds (full run, quick run).
 ROUNDS = (5, 2)
 MAX_ACTIONS = 20000
@@ -98,8 +112,9 @@ def random_hands(rules: RuleSet, hands: int, seed: int, *, split: bool = False) 
     of its own (the same games, action for action)."""
     if not split:
         start = time.perf_counter()
-        actions, unfinished = _play(rules, hands, seed, new_game, _random_seat, view_for,
-                                    legal_actions, apply_legal)
+        actions, unfinished = _play(
+            rules, hands, seed, new_game, _random_seat, view_for, legal_actions, apply_legal
+        )
         return Playout(hands, time.perf_counter() - start, actions, unfinished)
     spent = dict.fromkeys(("deal", "view", "legal", "decide", "apply"), 0)
 
@@ -110,12 +125,19 @@ def random_hands(rules: RuleSet, hands: int, seed: int, *, split: bool = False) 
 
     start = time.perf_counter()
     actions, unfinished = _play(
-        rules, hands, seed, _timed(new_game, "deal", spent), timed_seat,
-        _timed(view_for, "view", spent), _timed(legal_actions, "legal", spent),
-        _timed(apply_legal, "apply", spent))
+        rules,
+        hands,
+        seed,
+        _timed(new_game, "deal", spent),
+        timed_seat,
+        _timed(view_for, "view", spent),
+        _timed(legal_actions, "legal", spent),
+        _timed(apply_legal, "apply", spent),
+    )
     seconds = time.perf_counter() - start
-    return Playout(hands, seconds, actions, unfinished,
-                   tuple((k, v / 1e9) for k, v in spent.items()))
+    return Playout(
+        hands, seconds, actions, unfinished, tuple((k, v / 1e9) for k, v in spent.items())
+    )
 
 
 def _random_seat(seed: int) -> Any:
@@ -136,9 +158,16 @@ def _timed(step: Callable[..., Any], key: str, spent: dict[str, int]) -> Callabl
     return timed
 
 
-def _play(rules: RuleSet, hands: int, seed: int, deal: Callable[..., Any],
-          player: Callable[[int], Any], view: Callable[..., Any], legal: Callable[..., Any],
-          apply: Callable[..., Any]) -> tuple[int, int]:
+def _play(
+    rules: RuleSet,
+    hands: int,
+    seed: int,
+    deal: Callable[..., Any],
+    player: Callable[[int], Any],
+    view: Callable[..., Any],
+    legal: Callable[..., Any],
+    apply: Callable[..., Any],
+) -> tuple[int, int]:
     """The games of :func:`random_hands` with its steps passed in: (actions, hands stopped
     at :data:`MAX_ACTIONS`)."""
     names = ("ana", "ben")
@@ -168,8 +197,9 @@ class RLCardPeer:
         numpy = importlib.import_module("numpy")
         numpy.random.seed(seed % 2**32)
         self.env = rlcard.make("gin-rummy", config={"seed": seed})
-        self.env.set_agents([agents.RandomAgent(num_actions=self.env.num_actions)
-                             for _ in range(2)])
+        self.env.set_agents(
+            [agents.RandomAgent(num_actions=self.env.num_actions) for _ in range(2)]
+        )
 
     def hands(self, hands: int) -> Playout:
         """Play ``hands`` hands (timed); ``env.run`` deals each."""
@@ -220,9 +250,13 @@ def _merge(parts: list[Playout]) -> Playout:
     for part in parts:
         for key, value in part.split:
             split[key] = split.get(key, 0.0) + value
-    return Playout(sum(p.hands for p in parts), sum(p.seconds for p in parts),
-                   sum(p.actions for p in parts), sum(p.unfinished for p in parts),
-                   tuple(split.items()))
+    return Playout(
+        sum(p.hands for p in parts),
+        sum(p.seconds for p in parts),
+        sum(p.actions for p in parts),
+        sum(p.unfinished for p in parts),
+        tuple(split.items()),
+    )
 
 
 def _ratio_note(ours: Playout, peer: Playout) -> str:
@@ -244,12 +278,14 @@ def _peers(config: BenchConfig, section: Section) -> dict[str, RLCardPeer | Open
     if not config.peers:
         section.notes.append("Peer comparison skipped (--no-peers).")
         return peers
-    for name, package, factory, extra in (("RLCard", "rlcard", RLCardPeer, "bench"),
-                                          ("OpenSpiel", "open_spiel", OpenSpielPeer,
-                                           "openspiel")):
+    for name, package, factory, extra in (
+        ("RLCard", "rlcard", RLCardPeer, "bench"),
+        ("OpenSpiel", "open_spiel", OpenSpielPeer, "openspiel"),
+    ):
         if package_version(package) is None:
-            section.notes.append(f"{name} is missing: pip install -e '.[{extra}]' "
-                                 "(its comparison is left out).")
+            section.notes.append(
+                f"{name} is missing: pip install -e '.[{extra}]' (its comparison is left out)."
+            )
             continue
         try:
             peers[name] = factory(config.seed)
@@ -269,63 +305,99 @@ def run(config: BenchConfig) -> Section:
     section.notes.append(f"Load average at the end: {_load()}")
     section.notes.append(FROZEN_NOTE)
     rounds = ROUNDS[config.quick]
-    splits = {label: random_hands(make_rules(variant, options=options),
-                                  max(1, (quick if config.quick else full) // rounds),
-                                  config.seed, split=True)
-              for label, variant, options, full, quick in VARIANTS}
+    splits = {
+        label: random_hands(
+            make_rules(variant, options=options),
+            max(1, (quick if config.quick else full) // rounds),
+            config.seed,
+            split=True,
+        )
+        for label, variant, options, full, quick in VARIANTS
+    }
     merged = {label: _merge(parts) for label, parts in ours.items()}
     for label, *_ in VARIANTS:
         result = merged[label]
-        note = (f"{result.hands} hands, {result.mean_actions:.0f} actions/hand, "
-                f"{result.actions_per_second:,.0f} actions/s")
+        note = (
+            f"{result.hands} hands, {result.mean_actions:.0f} actions/hand, "
+            f"{result.actions_per_second:,.0f} actions/s"
+        )
         if result.unfinished:
-            note += (f", {result.unfinished} stopped at {MAX_ACTIONS} actions (their time "
-                     "counts, they do not)")
+            note += (
+                f", {result.unfinished} stopped at {MAX_ACTIONS} actions (their time "
+                "counts, they do not)"
+            )
         timed = splits[label]
         if timed.seconds > 0:
             note += "; time (a run of its own, each step timed): " + ", ".join(
-                f"{k} {v / timed.seconds:.0%}" for k, v in timed.split)
-        section.add(Row(f"{label}: hands/s", result.per_second, "hands/s", None, "higher",
-                        note))
+                f"{k} {v / timed.seconds:.0%}" for k, v in timed.split
+            )
+        section.add(Row(f"{label}: hands/s", result.per_second, "hands/s", None, "higher", note))
     for name, parts in theirs.items():
         if not parts:
             continue
         total = _merge(parts)
-        section.add(Row(f"{name} gin rummy: hands/s", total.per_second, "hands/s", None,
-                        "higher", f"{total.hands} hands, {total.mean_actions:.0f} actions/hand,"
-                                  f" {total.actions_per_second:,.0f} actions/s"))
+        section.add(
+            Row(
+                f"{name} gin rummy: hands/s",
+                total.per_second,
+                "hands/s",
+                None,
+                "higher",
+                f"{total.hands} hands, {total.mean_actions:.0f} actions/hand,"
+                f" {total.actions_per_second:,.0f} actions/s",
+            )
+        )
         for label, *_ in VARIANTS:
             result = merged[label]
             targets = name == "RLCard"  # the issue's targets are against RLCard
-            section.add(Row(f"{label} / {name}: actions/s", result.actions_per_second
-                            / total.actions_per_second if total.actions_per_second else None,
-                            "x", RATIO_TARGET if targets else None, "higher", ""))
-            section.add(Row(f"{label} / {name}: hands/s", result.per_second / total.per_second
-                            if total.per_second else None, "x",
-                            HANDS_TARGET.get(label) if targets else None, "higher",
-                            _ratio_note(result, total)))
+            section.add(
+                Row(
+                    f"{label} / {name}: actions/s",
+                    result.actions_per_second / total.actions_per_second
+                    if total.actions_per_second
+                    else None,
+                    "x",
+                    RATIO_TARGET if targets else None,
+                    "higher",
+                    "",
+                )
+            )
+            section.add(
+                Row(
+                    f"{label} / {name}: hands/s",
+                    result.per_second / total.per_second if total.per_second else None,
+                    "x",
+                    HANDS_TARGET.get(label) if targets else None,
+                    "higher",
+                    _ratio_note(result, total),
+                )
+            )
     if "RLCard" in theirs:
         section.notes.append(
             f"RLCard {package_version('rlcard')}: gin rummy (52 cards, 10-card hands; a hand "
             "ends at a knock, gin or a dead hand with 2 stock cards left); its env.run also "
-            "encodes every observation as numpy arrays. Import and env set-up not timed.")
+            "encodes every observation as numpy arrays. Import and env set-up not timed."
+        )
     if "OpenSpiel" in theirs:
         section.notes.append(
             f"OpenSpiel {package_version('open_spiel')}: gin_rummy in C++ through pyspiel, "
-            "uniform random legal actions, chance outcomes by their probabilities.")
+            "uniform random legal actions, chance outcomes by their probabilities."
+        )
     section.notes.append(
         f"Engine and peers alternate in {rounds} rounds (each variant's chunk, then each "
-        "peer's) in this one process, so load changes hit both sides alike.")
+        "peer's) in this one process, so load changes hit both sides alike."
+    )
     section.notes.append(
         "Ours: view_for + legal_actions + choice + apply per action, as engine.simulate "
         "plays; basic standard turns the discard pile over without limit, 'block' ends the "
-        "hand when the stock is empty.")
+        "hand when the stock is empty."
+    )
     return section
 
 
-def _rounds(config: BenchConfig, section: Section,
-            peers: dict[str, RLCardPeer | OpenSpielPeer]
-            ) -> tuple[dict[str, list[Playout]], dict[str, list[Playout]]]:
+def _rounds(
+    config: BenchConfig, section: Section, peers: dict[str, RLCardPeer | OpenSpielPeer]
+) -> tuple[dict[str, list[Playout]], dict[str, list[Playout]]]:
     """The alternating rounds of :func:`run`: each variant's chunk, then each peer's."""
     rounds = ROUNDS[config.quick]
     ours: dict[str, list[Playout]] = {label: [] for label, *_ in VARIANTS}
@@ -334,8 +406,13 @@ def _rounds(config: BenchConfig, section: Section,
     for round_number in range(rounds):
         for label, variant, options, full, quick in VARIANTS:
             count = max(1, (quick if config.quick else full) // rounds)
-            ours[label].append(random_hands(make_rules(variant, options=options), count,
-                                            config.seed + round_number * 1_000_003))
+            ours[label].append(
+                random_hands(
+                    make_rules(variant, options=options),
+                    count,
+                    config.seed + round_number * 1_000_003,
+                )
+            )
             for name, player in peers.items():
                 try:
                     theirs[name].append(player.hands(peer_hands))

@@ -26,10 +26,24 @@ def _run(tree: Path, busy: int, presses: int, seed: int) -> dict[str, object]:
     python = tree / ".venv" / "bin" / "python"
     env = {**os.environ, "PYTHONPATH": str(tree)}
     load = os.getloadavg()[0]
-    done = subprocess.run([str(python if python.exists() else sys.executable), str(CHILD),
-                           "--busy", str(busy), "--presses", str(presses), "--seed",
-                           str(seed)], cwd=tree, env=env, capture_output=True, text=True,
-                          timeout=1800, check=True)
+    done = subprocess.run(
+        [
+            str(python if python.exists() else sys.executable),
+            str(CHILD),
+            "--busy",
+            str(busy),
+            "--presses",
+            str(presses),
+            "--seed",
+            str(seed),
+        ],
+        cwd=tree,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=True,
+    )
     result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
     result["load"] = load
     return result
@@ -43,8 +57,12 @@ def _figures(times: list[float]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--before", type=Path, default=None,
-                        help="another checkout to compare with (alternating runs)")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        default=None,
+        help="another checkout to compare with (alternating runs)",
+    )
     parser.add_argument("--presses", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--busy", default="0,100", help="busy AI tables, comma-separated")
@@ -58,21 +76,31 @@ def main() -> None:
             for name, tree in trees:
                 run = _run(tree, busy, args.presses, 7 + round_)
                 results.setdefault((name, busy), []).append(run)
-                print(f"  ran {name}, busy {busy}, round {round_ + 1}: load "
-                      f"{run['load']:.2f}, tree {run['tree']}", file=sys.stderr, flush=True)
-    print(f"{'tree':<40} {'busy':>4}  {'press -> answer (ms)':<34} "
-          f"{'press -> every other screen (ms)':<34} loads")
+                print(
+                    f"  ran {name}, busy {busy}, round {round_ + 1}: load "
+                    f"{run['load']:.2f}, tree {run['tree']}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    print(
+        f"{'tree':<40} {'busy':>4}  {'press -> answer (ms)':<34} "
+        f"{'press -> every other screen (ms)':<34} loads"
+    )
     slowest = []
     for (name, busy), runs in results.items():
         answers = [t for r in runs for t in r["answer"]]  # type: ignore[attr-defined]
         others = [t for r in runs for t in r["others"]]  # type: ignore[attr-defined]
         commands = [c for r in runs for c in r["commands"]]  # type: ignore[attr-defined]
         loads = " ".join(f"{r['load']:.2f}" for r in runs)
-        print(f"{name:<40} {busy:>4}  {_figures(answers):<34} {_figures(others):<34} "
-              f"{loads}  ({len(answers)} presses)")
+        print(
+            f"{name:<40} {busy:>4}  {_figures(answers):<34} {_figures(others):<34} "
+            f"{loads}  ({len(answers)} presses)"
+        )
         worst = max(range(len(others)), key=others.__getitem__)
-        slowest.append(f"  {name}, busy {busy}: the slowest press ({others[worst] * 1000:.1f}"
-                       f" ms to every screen) was {commands[worst]}, press {worst + 1}")
+        slowest.append(
+            f"  {name}, busy {busy}: the slowest press ({others[worst] * 1000:.1f}"
+            f" ms to every screen) was {commands[worst]}, press {worst + 1}"
+        )
     print("\n".join(slowest))
 
 

@@ -64,8 +64,9 @@ async def run(busy: int, presses: int, seed: int) -> dict[str, Any]:
                     return
                 mark("table")
                 for screen in update.seats:
-                    if update.hand_changed(screen.seat) \
-                            and not update.answered_for("bench", screen.user_key):
+                    if update.hand_changed(screen.seat) and not update.answered_for(
+                        "bench", screen.user_key
+                    ):
                         build_hand_model(screen)
                         mark(f"hand:{screen.user_key}")
 
@@ -86,8 +87,7 @@ async def run(busy: int, presses: int, seed: int) -> dict[str, Any]:
                 if info.key == key:
                     mark("table")
 
-            async def hand_changed(self, info: Any, seat: int, user_key: str, view: Any
-                                   ) -> None:
+            async def hand_changed(self, info: Any, seat: int, user_key: str, view: Any) -> None:
                 if info.key == key and user_key in others_due:
                     user = next(p for p in people if p.key == user_key)
                     await hand_model(self.service, key, user)
@@ -103,10 +103,13 @@ async def run(busy: int, presses: int, seed: int) -> dict[str, Any]:
                 pass
 
         notifier = OldNotifier()
-    service = GameService(SqliteRepository(db), {"bench": notifier}, compute=pool,
-                          defaults=TableSettings(timer="off", ai_delay=0.0,
-                                                 next_deal_delay=0.0, call_window=0.0),
-                          seed_source=iter(range(seed, seed + 10**6)).__next__)
+    service = GameService(
+        SqliteRepository(db),
+        {"bench": notifier},
+        compute=pool,
+        defaults=TableSettings(timer="off", ai_delay=0.0, next_deal_delay=0.0, call_window=0.0),
+        seed_source=iter(range(seed, seed + 10**6)).__next__,
+    )
     if new:
         service.flow = FlowControl(limited=False)
         lobby: Any = service.lobby
@@ -145,28 +148,36 @@ async def run(busy: int, presses: int, seed: int) -> dict[str, Any]:
             others_due.update(p.key for p in people if p.key != presser.key)
             began = time.perf_counter()
             if new:
+
                 async def answer(outcome: Any) -> None:
                     assert outcome.ok, outcome.reply
                     mark("answer")
 
-                await service.entry.handle(Intent(Move(action=action), presser,
-                                                  InChat(key), origin="bench"), answer)
+                await service.entry.handle(
+                    Intent(Move(action=action), presser, InChat(key), origin="bench"), answer
+                )
             else:
                 await service.act(key, presser, action)  # type: ignore[attr-defined]
                 await hand_model(service, key, presser)
                 mark("answer")
             await asyncio.sleep(0)
             answers.append(marks["answer"] - began)
-            commands.append(f"{presser.name}: {format_action(action)} "
-                            f"(deal {table.state.deal_number})")
+            commands.append(
+                f"{presser.name}: {format_action(action)} (deal {table.state.deal_number})"
+            )
             others.append(max(t for k, t in marks.items() if k != "answer") - began)
     finally:
         stop.set()
         await background
         await pool.close()
         await db.close()
-    return {"tree": "new" if new else "old", "busy": busy, "answer": answers,
-            "others": others, "commands": commands}
+    return {
+        "tree": "new" if new else "old",
+        "busy": busy,
+        "answer": answers,
+        "others": others,
+        "commands": commands,
+    }
 
 
 def main() -> None:

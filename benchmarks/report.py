@@ -59,7 +59,7 @@ class Row:
 
     @property
     def verdict(self) -> str:
-        """"ok", "MISSED (x1.7)" or "" (no target): how far the figure is from its target."""
+        """ "ok", "MISSED (x1.7)" or "" (no target): how far the figure is from its target."""
         met = self.met
         if met is None:
             return ""
@@ -146,8 +146,14 @@ def format_report(header: Sequence[str], sections: Sequence[Section]) -> str:
             table.append((row.name, _fmt(row.value), row.unit, target, row.verdict, row.note))
         widths = [max(len(r[i]) for r in table) for i in range(5)]
         for r in table:
-            cells = [r[0].ljust(widths[0]), r[1].rjust(widths[1]), r[2].ljust(widths[2]),
-                     r[3].ljust(widths[3]), r[4].ljust(widths[4]), r[5]]
+            cells = [
+                r[0].ljust(widths[0]),
+                r[1].rjust(widths[1]),
+                r[2].ljust(widths[2]),
+                r[3].ljust(widths[3]),
+                r[4].ljust(widths[4]),
+                r[5],
+            ]
             lines.append("  ".join(cells).rstrip())
         lines.extend(f"  * {note}" for note in section.notes)
     return "\n".join(lines) + "\n"
@@ -160,6 +166,8 @@ def skipped_without_postgres(section: Section) -> bool:
 
     if find_binaries() is not None:
         return False
-    section.notes.append("PostgreSQL server binaries not found (install the Debian package "
-                         "postgresql or set PG_BIN): section skipped")
+    section.notes.append(
+        "PostgreSQL server binaries not found (install the Debian package "
+        "postgresql or set PG_BIN): section skipped"
+    )
     return True

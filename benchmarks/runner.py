@@ -71,8 +71,11 @@ def _run_one(name: str, module_name: str, config: BenchConfig) -> list[Section]:
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
-        return [_failure(name, error, missing=error.name is not None
-                         and module_name.startswith(error.name))]
+        return [
+            _failure(
+                name, error, missing=error.name is not None and module_name.startswith(error.name)
+            )
+        ]
     except Exception as error:  # reported in the table
         return [_failure(name, error, missing=False)]
     try:
@@ -84,14 +87,23 @@ def _run_one(name: str, module_name: str, config: BenchConfig) -> list[Section]:
     else:
         sections = list(result) if isinstance(result, list | tuple) else []
     if not sections or not all(isinstance(s, Section) for s in sections):
-        return [Section(name, notes=[f"failed: run() returned {type(result).__name__}, "
-                                     "not Section or list[Section]"])]
+        return [
+            Section(
+                name,
+                notes=[
+                    f"failed: run() returned {type(result).__name__}, not Section or list[Section]"
+                ],
+            )
+        ]
     return sections
 
 
-def collect(config: BenchConfig, names: Sequence[str],
-            registry: Mapping[str, str] = SECTIONS,
-            progress: TextIO | None = None) -> list[tuple[str, float, list[Section]]]:
+def collect(
+    config: BenchConfig,
+    names: Sequence[str],
+    registry: Mapping[str, str] = SECTIONS,
+    progress: TextIO | None = None,
+) -> list[tuple[str, float, list[Section]]]:
     """Run the sections ``names`` of ``registry``: (name, seconds, sections) per name.
 
     ``progress``: where a line per section is written as it starts and ends.
@@ -117,14 +129,24 @@ def _number(value: float | None) -> float | None:
 
 
 def _row_json(row: Row) -> dict[str, Any]:
-    return {"name": row.name, "value": _number(row.value), "unit": row.unit,
-            "target": _number(row.target), "better": row.better, "met": row.met,
-            "verdict": row.verdict, "note": row.note}
+    return {
+        "name": row.name,
+        "value": _number(row.value),
+        "unit": row.unit,
+        "target": _number(row.target),
+        "better": row.better,
+        "met": row.met,
+        "verdict": row.verdict,
+        "note": row.note,
+    }
 
 
-def report_json(machine: Mapping[str, str], config: BenchConfig,
-                results: Sequence[tuple[str, float, list[Section]]],
-                seconds: float) -> dict[str, Any]:
+def report_json(
+    machine: Mapping[str, str],
+    config: BenchConfig,
+    results: Sequence[tuple[str, float, list[Section]]],
+    seconds: float,
+) -> dict[str, Any]:
     """Every figure of a run as a JSON-ready dict.
 
     Shape: ``{"machine": {label: text}, "config": {...}, "seconds": total,
@@ -136,20 +158,36 @@ def report_json(machine: Mapping[str, str], config: BenchConfig,
     missed: list[str] = []
     for name, spent, group in results:
         for section in group:
-            sections.append({"name": name, "title": section.title, "seconds": spent,
-                             "rows": [_row_json(r) for r in section.rows],
-                             "notes": list(section.notes)})
-            missed.extend(f"{section.title}: {r.name.strip()}" for r in section.rows
-                          if r.met is False)
-    return {"machine": dict(machine),
-            "config": {"quick": config.quick, "peers": config.peers, "seed": config.seed,
-                       "sections": [name for name, _, _ in results]},
-            "seconds": seconds, "sections": sections, "missed": missed}
+            sections.append(
+                {
+                    "name": name,
+                    "title": section.title,
+                    "seconds": spent,
+                    "rows": [_row_json(r) for r in section.rows],
+                    "notes": list(section.notes),
+                }
+            )
+            missed.extend(
+                f"{section.title}: {r.name.strip()}" for r in section.rows if r.met is False
+            )
+    return {
+        "machine": dict(machine),
+        "config": {
+            "quick": config.quick,
+            "peers": config.peers,
+            "seed": config.seed,
+            "sections": [name for name, _, _ in results],
+        },
+        "seconds": seconds,
+        "sections": sections,
+        "missed": missed,
+    }
 
 
 def _footer(results: Sequence[tuple[str, float, list[Section]]], seconds: float) -> list[str]:
-    missed = [(s.title, r) for _, _, group in results for s in group for r in s.rows
-              if r.met is False]
+    missed = [
+        (s.title, r) for _, _, group in results for s in group for r in s.rows if r.met is False
+    ]
     lines = ["", f"Total time: {seconds:.1f} s."]
     if missed:
         lines.append(f"Targets missed: {len(missed)}")
@@ -159,10 +197,14 @@ def _footer(results: Sequence[tuple[str, float, list[Section]]], seconds: float)
     return lines
 
 
-def run_bench(config: BenchConfig, names: Sequence[str] | None = None,
-              json_path: str | Path | None = None, out: TextIO | None = None,
-              progress: TextIO | None = None,
-              registry: Mapping[str, str] = SECTIONS) -> int:
+def run_bench(
+    config: BenchConfig,
+    names: Sequence[str] | None = None,
+    json_path: str | Path | None = None,
+    out: TextIO | None = None,
+    progress: TextIO | None = None,
+    registry: Mapping[str, str] = SECTIONS,
+) -> int:
     """Run the sections ``names`` (default all), print the report to ``out`` (stdout) and
     write the JSON report to ``json_path`` when given. Returns 0: missed targets and
     failed sections are reported, not errors. Raises ``OSError`` when the JSON file
@@ -175,15 +217,18 @@ def run_bench(config: BenchConfig, names: Sequence[str] | None = None,
     results = collect(config, chosen, registry, progress)
     seconds = time.perf_counter() - start
     mode = "quick" if config.quick else "full"
-    header = [*header_lines(machine),
-              f"  run      {mode}, seed {config.seed}, peers {'on' if config.peers else 'off'}, "
-              f"sections: {', '.join(chosen)}"]
+    header = [
+        *header_lines(machine),
+        f"  run      {mode}, seed {config.seed}, peers {'on' if config.peers else 'off'}, "
+        f"sections: {', '.join(chosen)}",
+    ]
     sections = [s for _, _, group in results for s in group]
     text = format_report(header, sections) + "\n".join(_footer(results, seconds)) + "\n"
     out.write(text)
     out.flush()
     if json_path is not None:
         data = report_json(machine, config, results, seconds)
-        Path(json_path).write_text(json.dumps(data, indent=2, ensure_ascii=False,
-                                              allow_nan=False) + "\n", encoding="utf-8")
+        Path(json_path).write_text(
+            json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n", encoding="utf-8"
+        )
     return 0

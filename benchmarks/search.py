@@ -50,8 +50,17 @@ from engine.rules import RuleSet, make_rules
 from engine.search import Partition, best_melds, best_partition
 from engine.variants import get_variant
 
-__all__ = ["RUMMIKUB_RULES", "PeerComparison", "RummikubPeer", "card_hands", "compare",
-           "complete_ruleset", "illegal_melds", "racks", "run"]
+__all__ = [
+    "RUMMIKUB_RULES",
+    "PeerComparison",
+    "RummikubPeer",
+    "card_hands",
+    "compare",
+    "complete_ruleset",
+    "illegal_melds",
+    "racks",
+    "run",
+]
 
 #: Rummikub's meld rules in the engine's terms (the problem rummikub-solver solves).
 RUMMIKUB_RULES = MeldRules(ace=AceMode.LOW, min_cards=3, max_set=4, min_naturals=1, check=None)
@@ -61,9 +70,16 @@ P99_TARGET_MS = 2.0
 RATIO_TARGET = 25.0
 
 # The solver's colour names for the engine's suits and colours (a bijection per family).
-_PEER_COLOUR = {Suit.RED: "RED", Suit.YELLOW: "ORANGE", Suit.BLUE: "BLUE", Suit.BLACK: "BLACK",
-                Suit.CLUBS: "BLACK", Suit.DIAMONDS: "ORANGE", Suit.HEARTS: "RED",
-                Suit.SPADES: "BLUE"}
+_PEER_COLOUR = {
+    Suit.RED: "RED",
+    Suit.YELLOW: "ORANGE",
+    Suit.BLUE: "BLUE",
+    Suit.BLACK: "BLACK",
+    Suit.CLUBS: "BLACK",
+    Suit.DIAMONDS: "ORANGE",
+    Suit.HEARTS: "RED",
+    Suit.SPADES: "BLUE",
+}
 
 
 def _one(card: Card) -> int:
@@ -71,6 +87,7 @@ def _one(card: Card) -> int:
 
 
 # --- positions ----------------------------------------------------------------------------
+
 
 def card_hands(rng: random.Random, count: int) -> list[tuple[Card, ...]]:
     """``count`` hands of 15 cards: 13 from two 52-card packs and 2 jokers, shuffled."""
@@ -96,6 +113,7 @@ def racks(rng: random.Random, count: int) -> list[tuple[Card, ...]]:
 
 # --- our side -----------------------------------------------------------------------------
 
+
 def illegal_melds(hand: Sequence[Card], part: Partition, rules: MeldRules) -> int:
     """How many melds of ``part`` ``rules`` refuse (no reading), plus 1 when the melds and
     deadwood are not exactly the cards of ``hand``."""
@@ -104,8 +122,9 @@ def illegal_melds(hand: Sequence[Card], part: Partition, rules: MeldRules) -> in
     return bad + (used != Counter(hand))
 
 
-def _time_best_melds(positions: Sequence[tuple[Card, ...]], rules: RuleSet,
-                     heap: WorkerHeap) -> tuple[list[float], int]:
+def _time_best_melds(
+    positions: Sequence[tuple[Card, ...]], rules: RuleSet, heap: WorkerHeap
+) -> tuple[list[float], int]:
     """Per-call wall times of ``best_melds`` in ms (each hand new to its cache; ``heap``
     collects after each call) and the number of partitions holding a meld the variant's
     rules refuse."""
@@ -122,12 +141,16 @@ def _time_best_melds(positions: Sequence[tuple[Card, ...]], rules: RuleSet,
         times.append((clock() - start) / 1e6)
         parts.append(part)
         heap.after_call()
-    bad = sum(1 for hand, part in zip(positions, parts, strict=True)
-              if illegal_melds(hand, part, meld_rules))
+    bad = sum(
+        1
+        for hand, part in zip(positions, parts, strict=True)
+        if illegal_melds(hand, part, meld_rules)
+    )
     return times, bad
 
 
 # --- the peer -----------------------------------------------------------------------------
+
 
 def complete_ruleset(module: Any) -> Any:
     """A subclass of rummikub-solver's ``RuleSet`` whose set list has every placement of
@@ -145,8 +168,9 @@ def complete_ruleset(module: Any) -> Any:
                 tiles = list(series)
                 for k in range(min(self._jokers, len(tiles) - 1) + 1):
                     for places in combinations(range(len(tiles)), k):
-                        out.add(tuple(sorted(joker if i in places else t
-                                             for i, t in enumerate(tiles))))
+                        out.add(
+                            tuple(sorted(joker if i in places else t for i, t in enumerate(tiles)))
+                        )
             return out
 
     return CompleteRuleSet
@@ -221,13 +245,13 @@ class RummikubPeer:
         if solution is None:
             return "[]"
         cards = any(c.suit is not None and not c.suit.is_colour for c in hand)
-        suit_of = {name: suit for suit, name in _PEER_COLOUR.items()
-                   if suit.is_colour != cards}
+        suit_of = {name: suit for suit, name in _PEER_COLOUR.items() if suit.is_colour != cards}
         melds = []
         for group in solution.sets:
-            names = ["jo" if tile == self._joker else str(Card(tile.value,
-                                                                suit_of[tile.colour.name]))
-                     for tile in group]
+            names = [
+                "jo" if tile == self._joker else str(Card(tile.value, suit_of[tile.colour.name]))
+                for tile in group
+            ]
             melds.append("[" + " ".join(names) + "]")
         return " ".join(melds)
 
@@ -254,8 +278,9 @@ class PeerComparison:
     examples: list[str] = field(default_factory=list)
 
 
-def compare(positions: Sequence[Sequence[Card]], stock: Peer | RummikubPeer,
-            complete: Peer | None) -> PeerComparison:
+def compare(
+    positions: Sequence[Sequence[Card]], stock: Peer | RummikubPeer, complete: Peer | None
+) -> PeerComparison:
     """Solve every position with ours and the peers; times ours and ``stock`` per call.
 
     A :class:`RummikubPeer` is timed on ``solve`` alone (its input state is built
@@ -286,8 +311,9 @@ def compare(positions: Sequence[Sequence[Card]], stock: Peer | RummikubPeer,
         if exact is not None and exact != ours:
             out.mismatches += 1
         if (theirs > ours or (exact is not None and exact != ours)) and len(out.examples) < 3:
-            example = (" ".join(str(c) for c in hand)
-                       + f": ours {ours}, stock {theirs}, complete {exact}")
+            example = (
+                " ".join(str(c) for c in hand) + f": ours {ours}, stock {theirs}, complete {exact}"
+            )
             if isinstance(complete, RummikubPeer):
                 mine = " ".join("[" + " ".join(map(str, g)) + "]" for g in part.melds)
                 example += f"; ours {mine}, the solver's {complete.melds_text(hand)}"
@@ -297,33 +323,95 @@ def compare(positions: Sequence[Sequence[Card]], stock: Peer | RummikubPeer,
 
 # --- the section --------------------------------------------------------------------------
 
+
 def _ms_rows(section: Section, label: str, times: list[float], note: str) -> None:
-    section.add(Row(f"{label}: median", median(times), "ms", MEDIAN_TARGET_MS, "lower",
-                    note))
-    section.add(Row(f"{label}: p99", percentile(times, 99), "ms", P99_TARGET_MS, "lower",
-                    f"max {max(times):.2f} ms"))
+    section.add(Row(f"{label}: median", median(times), "ms", MEDIAN_TARGET_MS, "lower", note))
+    section.add(
+        Row(
+            f"{label}: p99",
+            percentile(times, 99),
+            "ms",
+            P99_TARGET_MS,
+            "lower",
+            f"max {max(times):.2f} ms",
+        )
+    )
 
 
-def _peer_rows(section: Section, label: str, result: PeerComparison,
-               complete: bool) -> None:
+def _peer_rows(section: Section, label: str, result: PeerComparison, complete: bool) -> None:
     ours, theirs = median(result.ours_ms), median(result.peer_ms)
     n = len(result.counts)
-    section.add(Row(f"{label}: ours, most tiles melded", ours, "ms", None, "lower",
-                    f"best_partition, p99 {percentile(result.ours_ms, 99):.2f} ms, "
-                    f"{n} positions"))
-    section.add(Row(f"{label}: rummikub-solver", theirs, "ms", None, "lower",
-                    f"solve(TILE_COUNT), p99 {percentile(result.peer_ms, 99):.1f} ms"))
-    section.add(Row(f"{label}: speed ratio", theirs / ours if ours else None, "x",
-                    RATIO_TARGET, "higher", "solver median / our median"))
+    section.add(
+        Row(
+            f"{label}: ours, most tiles melded",
+            ours,
+            "ms",
+            None,
+            "lower",
+            f"best_partition, p99 {percentile(result.ours_ms, 99):.2f} ms, {n} positions",
+        )
+    )
+    section.add(
+        Row(
+            f"{label}: rummikub-solver",
+            theirs,
+            "ms",
+            None,
+            "lower",
+            f"solve(TILE_COUNT), p99 {percentile(result.peer_ms, 99):.1f} ms",
+        )
+    )
+    section.add(
+        Row(
+            f"{label}: speed ratio",
+            theirs / ours if ours else None,
+            "x",
+            RATIO_TARGET,
+            "higher",
+            "solver median / our median",
+        )
+    )
     if complete:
-        section.add(Row(f"{label}: optimum mismatches", result.mismatches, "positions", 0,
-                        "lower", "ours vs the solver's MILP with the complete set list"))
-    section.add(Row(f"{label}: stock solver places fewer", result.peer_fewer, "positions",
-                    None, "lower", "its set list lacks some joker melds (see notes)"))
-    section.add(Row(f"{label}: stock solver places more", result.peer_more, "positions", 0,
-                    "lower", "would be a bug of ours"))
-    section.add(Row(f"{label}: illegal melds of ours", result.illegal, "positions", 0,
-                    "lower", "checked with readings() under Rummikub rules"))
+        section.add(
+            Row(
+                f"{label}: optimum mismatches",
+                result.mismatches,
+                "positions",
+                0,
+                "lower",
+                "ours vs the solver's MILP with the complete set list",
+            )
+        )
+    section.add(
+        Row(
+            f"{label}: stock solver places fewer",
+            result.peer_fewer,
+            "positions",
+            None,
+            "lower",
+            "its set list lacks some joker melds (see notes)",
+        )
+    )
+    section.add(
+        Row(
+            f"{label}: stock solver places more",
+            result.peer_more,
+            "positions",
+            0,
+            "lower",
+            "would be a bug of ours",
+        )
+    )
+    section.add(
+        Row(
+            f"{label}: illegal melds of ours",
+            result.illegal,
+            "positions",
+            0,
+            "lower",
+            "checked with readings() under Rummikub rules",
+        )
+    )
 
 
 #: (label, variant) of the big racks: 58 natural cards or tiles and two jokers / Jolys.
@@ -345,16 +433,25 @@ def big_rows(section: Section, rng: random.Random, count: int, heap: WorkerHeap)
         positions = [(*rng.sample(pool, 58), JOKER, JOKER) for _ in range(count)]
         times, bad = _time_best_melds(positions, rules, heap)
         worst = max(range(count), key=times.__getitem__)
-        section.add(Row(f"{label}: 60 cards with 2 jokers, p99", percentile(times, 99), "ms",
-                        BIG_TARGET_MS, "lower",
-                        f"median {median(times):.1f}, max {max(times):.1f} ms, {count} racks"
-                        f"; illegal melds {bad}"))
-        section.notes.append(f"{label} 60-card max ({times[worst]:.1f} ms): "
-                             + " ".join(map(str, positions[worst])))
+        section.add(
+            Row(
+                f"{label}: 60 cards with 2 jokers, p99",
+                percentile(times, 99),
+                "ms",
+                BIG_TARGET_MS,
+                "lower",
+                f"median {median(times):.1f}, max {max(times):.1f} ms, {count} racks"
+                f"; illegal melds {bad}",
+            )
+        )
+        section.notes.append(
+            f"{label} 60-card max ({times[worst]:.1f} ms): " + " ".join(map(str, positions[worst]))
+        )
     section.notes.append(
         "60-card racks: the exhaustive search takes up to 28 natural cards; bigger racks use "
         "branch and bound with a guard of engine.search.SEARCH_STEPS states, which answers "
-        "the best partition met when it trips (not always the optimum on such racks).")
+        "the best partition met when it trips (not always the optimum on such racks)."
+    )
 
 
 def run(config: BenchConfig) -> Section:
@@ -381,23 +478,49 @@ def run(config: BenchConfig) -> Section:
     with worker_heap() as heap:
         hand_ms, hand_bad = _time_best_melds(hands, german, heap)
         rack_ms, rack_bad = _time_best_melds(tiles, romanian, heap)
-    _ms_rows(section, "15-card hands, 2 jokers (German rules)", hand_ms,
-             f"{len(hands)} hands, each new to the cache")
-    section.add(Row("  hands whose partition has an illegal meld", hand_bad, "hands", 0,
-                    "lower", "meld checked with readings() under German rules"))
-    _ms_rows(section, "Romanian racks, 2 Jolys (Romanian rules)", rack_ms,
-             f"{len(tiles)} racks of 14-15 tiles")
-    section.add(Row("  racks whose partition has an illegal meld", rack_bad, "racks", 0,
-                    "lower", "meld checked with readings() under Romanian rules"))
+    _ms_rows(
+        section,
+        "15-card hands, 2 jokers (German rules)",
+        hand_ms,
+        f"{len(hands)} hands, each new to the cache",
+    )
+    section.add(
+        Row(
+            "  hands whose partition has an illegal meld",
+            hand_bad,
+            "hands",
+            0,
+            "lower",
+            "meld checked with readings() under German rules",
+        )
+    )
+    _ms_rows(
+        section,
+        "Romanian racks, 2 Jolys (Romanian rules)",
+        rack_ms,
+        f"{len(tiles)} racks of 14-15 tiles",
+    )
+    section.add(
+        Row(
+            "  racks whose partition has an illegal meld",
+            rack_bad,
+            "racks",
+            0,
+            "lower",
+            "meld checked with readings() under Romanian rules",
+        )
+    )
     section.notes.append(
         "best_melds is timed per call with its per-hand cache cleared before each call; the "
         "per-suit candidate caches stay warm (warmed by 400 other positions), as in a "
-        "running bot.")
+        "running bot."
+    )
     if rack_bad:
         section.notes.append(
             "The Romanian search proposes melds the rules refuse: it applies min_naturals=2 "
             "but not MeldRules.check (at least two real tiles per Joly), e.g. a run of 2 "
-            "tiles and 2 Jolys. A bug in engine/search.py (the hint shows such melds).")
+            "tiles and 2 Jolys. A bug in engine/search.py (the hint shows such melds)."
+        )
 
     with worker_heap() as heap:
         big_rows(section, random.Random(config.seed + 2), 20 if config.quick else 200, heap)
@@ -415,31 +538,36 @@ def run(config: BenchConfig) -> Section:
     except Exception as error:  # a broken peer is reported, not fatal
         section.notes.append(f"rummikub-solver could not be set up: {error!r}")
         return section
-    section.notes.append("Load average before the comparison: "
-                         + " ".join(f"{x:.2f}" for x in os.getloadavg()))
-    for label, positions in (("hands vs rummikub-solver", hands[:compared]),
-                             ("racks vs rummikub-solver", tiles[:compared])):
+    section.notes.append(
+        "Load average before the comparison: " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    )
+    for label, positions in (
+        ("hands vs rummikub-solver", hands[:compared]),
+        ("racks vs rummikub-solver", tiles[:compared]),
+    ):
         result = compare(positions, stock, full)
         _peer_rows(section, label, result, True)
         section.notes.extend(f"{label} differs: {example}" for example in result.examples)
         if result.mismatches or result.peer_more:
             section.notes.append(
                 f"{label}: where the solver places more tiles, engine/search.py misses the "
-                "optimum (a bug to fix there; solver melds are tile multisets, jokers last).")
-    section.notes.append("Load average after the comparison: "
-                         + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+                "optimum (a bug to fix there; solver melds are tile multisets, jokers last)."
+            )
     section.notes.append(
-        "Ours and the solver alternate position by position (A B A B) in one run.")
+        "Load average after the comparison: " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    )
+    section.notes.append("Ours and the solver alternate position by position (A B A B) in one run.")
     section.notes.append(
         f"rummikub-solver {package_version('rummikub-solver')} ({stock.backend} backend, "
         f"{stock.sets} sets): RuleSet set-up {stock.setup_seconds:.2f} s once, not timed; "
         "both sides solve the rack-only problem under Rummikub rules (sets of 3-4 colours, "
         "runs with the 1 low only, jokers anywhere), card suits mapped to colours; ours "
-        "times best_partition including its input conversion, theirs solve() only.")
+        "times best_partition including its input conversion, theirs solve() only."
+    )
     section.notes.append(
         "Stock rummikub-solver lists jokers only in 3-tile melds and inside 4-5 tile runs "
         "(RuleSet._combine_with_jokers), so it misses e.g. r1 r2 r3 r4 jo or 7s of 3 "
         "colours + jo; the optimum is checked against its MILP with the complete set list "
-        f"({full.sets} sets, built once in {full.setup_seconds:.2f} s, not timed).")
+        f"({full.sets} sets, built once in {full.setup_seconds:.2f} s, not timed)."
+    )
     return section
-

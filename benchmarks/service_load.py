@@ -152,8 +152,7 @@ class Driver:
                 action = self.ai.decide(view_for(state, seat), legal_actions(state, seat))
                 user = self.users[seat]
             self.planned, _ = apply(state, action)
-            self.plan.append((user, format_action(action),
-                              self.planned.phase is Phase.GAME_OVER))
+            self.plan.append((user, format_action(action), self.planned.phase is Phase.GAME_OVER))
 
     async def act(self) -> float:
         """Send the next planned action; returns the ``act`` call's wall time in seconds.
@@ -201,8 +200,14 @@ class Bench:
     async def open(folder: Path) -> Bench:
         """Open ``folder/service.sqlite3`` and start the background loop as the runner does."""
         db = await open_database(folder / "service.sqlite3")
-        service = unlimited(GameService(SqliteRepository(db), {PLATFORM: NullNotifier()},
-                                        defaults=TableSettings(), default_locale="en"))
+        service = unlimited(
+            GameService(
+                SqliteRepository(db),
+                {PLATFORM: NullNotifier()},
+                defaults=TableSettings(),
+                default_locale="en",
+            )
+        )
         stop = asyncio.Event()
         task = asyncio.create_task(service.run(stop))
         return Bench(folder, db, service, stop, task)
@@ -213,8 +218,9 @@ class Bench:
         for _ in range(count):
             n = len(self.drivers)
             users = (UserRef(PLATFORM, f"{n}a", f"ana{n}"), UserRef(PLATFORM, f"{n}b", f"ben{n}"))
-            driver = Driver(self.service, ChatKey(PLATFORM, f"chat{n}"), users,
-                            make_ai("greedy", seed=seed + n))
+            driver = Driver(
+                self.service, ChatKey(PLATFORM, f"chat{n}"), users, make_ai("greedy", seed=seed + n)
+            )
             await driver.start_game()
             self.drivers.append(driver)
             made.append(driver)
@@ -235,8 +241,9 @@ async def closed_loop_single(driver: Driver, count: int, warmup: int = 20) -> li
     return [await driver.act() for _ in range(count)]
 
 
-async def open_loop(drivers: Sequence[Driver], rate: float, duration: float,
-                    seed: int) -> tuple[list[float], list[float], float]:
+async def open_loop(
+    drivers: Sequence[Driver], rate: float, duration: float, seed: int
+) -> tuple[list[float], list[float], float]:
     """Arrivals at ``rate``/s for ``duration`` s, each at a random table.
 
     Returns the latencies (seconds from scheduled arrival to the end of ``act``), the
@@ -293,8 +300,9 @@ def _raw_setup(path: Path, journal: str, synchronous: str) -> sqlite3.Connection
     return conn
 
 
-def raw_commit_rate(path: Path, duration: float, journal: str = "wal",
-                    synchronous: str = "NORMAL") -> float:
+def raw_commit_rate(
+    path: Path, duration: float, journal: str = "wal", synchronous: str = "NORMAL"
+) -> float:
     """Single-row ``INSERT`` + ``COMMIT`` transactions/s with the stdlib ``sqlite3``, for
     ``duration`` seconds on a new file ``path`` with these pragmas."""
     conn = _raw_setup(path, journal, synchronous)
@@ -313,8 +321,9 @@ def raw_commit_rate(path: Path, duration: float, journal: str = "wal",
         conn.close()
 
 
-async def raw_commit_rate_async(path: Path, duration: float, journal: str = "wal",
-                                synchronous: str = "NORMAL") -> float:
+async def raw_commit_rate_async(
+    path: Path, duration: float, journal: str = "wal", synchronous: str = "NORMAL"
+) -> float:
     """The same transactions through ``aiosqlite`` (one thread hop per statement)."""
     _raw_setup(path, journal, synchronous).close()
     conn = await aiosqlite.connect(path, isolation_level=None)
@@ -373,54 +382,141 @@ async def measure(folder: Path, sizes: Sizes, seed: int) -> Figures:
         await bench.close()
     # The raw runs use the service database's own journal mode and synchronous level.
     raw = raw_commit_rate(folder / "raw.sqlite3", sizes.raw, journal, str(synchronous))
-    raw_async = await raw_commit_rate_async(folder / "raw_async.sqlite3", sizes.raw, journal,
-                                            str(synchronous))
+    raw_async = await raw_commit_rate_async(
+        folder / "raw_async.sqlite3", sizes.raw, journal, str(synchronous)
+    )
     raw_full = raw_commit_rate(folder / "raw_full.sqlite3", sizes.raw, journal, "FULL")
-    return Figures(single, loaded, lags, achieved, throughput, raw, raw_async, raw_full,
-                   sizes.tables, errors, acts, unplanned, journal, synchronous)
+    return Figures(
+        single,
+        loaded,
+        lags,
+        achieved,
+        throughput,
+        raw,
+        raw_async,
+        raw_full,
+        sizes.tables,
+        errors,
+        acts,
+        unplanned,
+        journal,
+        synchronous,
+    )
 
 
 def section(fig: Figures, sizes: Sizes, quick: bool) -> Section:
     """The report section of ``fig``."""
     reduced = " (quick: reduced size)" if quick else ""
-    sync_name = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}.get(fig.synchronous,
-                                                                    str(fig.synchronous))
+    sync_name = {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}.get(
+        fig.synchronous, str(fig.synchronous)
+    )
     ms = 1000.0
     out = Section("Game service: one player action incl. its SQLite commit")
     note_single = f"closed loop, {len(fig.single)} actions on 1 table{reduced}"
     out.add(Row("action p50, 1 table", percentile(fig.single, 50) * ms, "ms", note=note_single))
-    out.add(Row("action p99, 1 table", percentile(fig.single, 99) * ms, "ms", 30.0,
-                note=note_single))
-    note_open = (f"open loop {RATE:.0f}/s over {fig.tables} tables for {sizes.duration:.0f} s, "
-                 f"{len(fig.loaded)} actions, from scheduled arrival{reduced}")
-    out.add(Row(f"action p50, {fig.tables} tables", percentile(fig.loaded, 50) * ms, "ms",
-                note=note_open))
-    out.add(Row(f"action p99, {fig.tables} tables", percentile(fig.loaded, 99) * ms, "ms",
-                100.0, note=note_open))
-    out.add(Row(f"  of which before act ran, p50, {fig.tables} tables",
-                percentile(fig.lags, 50) * ms, "ms",
-                note="event-loop wake-up after the idle gap, queueing behind the table"))
-    out.add(Row("achieved rate", fig.achieved_rate, "actions/s", better="higher",
-                note=f"of {RATE:.0f}/s offered: arrivals / (last completion - first arrival)"))
-    out.add(Row(f"raw SQLite commits/s (sqlite3, {sync_name})", fig.raw, "commits/s",
-                better="higher", note=f"1-row INSERT+COMMIT, {fig.journal}, same directory"))
-    out.add(Row(f"raw SQLite commits/s (aiosqlite, {sync_name})", fig.raw_async, "commits/s",
-                better="higher", note="same, one thread hop per statement"))
-    out.add(Row("raw SQLite commits/s (sqlite3, FULL)", fig.raw_full, "commits/s",
-                better="higher", note="for reference: an fsync per commit"))
-    out.add(Row("service committed actions/s", fig.throughput, "actions/s", better="higher",
-                note=f"closed loop, {CONCURRENCY} tables x {sizes.throughput} actions at once"
-                     f"{reduced}"))
-    out.add(Row("service share of raw commit rate", 100.0 * fig.throughput / fig.raw, "%",
-                50.0, "higher", note=f"vs. sqlite3 {sync_name}"))
-    out.add(Row("service share of fsync-bound rate", 100.0 * fig.throughput / fig.raw_full,
-                "%", better="higher", note="vs. sqlite3 FULL (for reference)"))
+    out.add(
+        Row("action p99, 1 table", percentile(fig.single, 99) * ms, "ms", 30.0, note=note_single)
+    )
+    note_open = (
+        f"open loop {RATE:.0f}/s over {fig.tables} tables for {sizes.duration:.0f} s, "
+        f"{len(fig.loaded)} actions, from scheduled arrival{reduced}"
+    )
+    out.add(
+        Row(
+            f"action p50, {fig.tables} tables",
+            percentile(fig.loaded, 50) * ms,
+            "ms",
+            note=note_open,
+        )
+    )
+    out.add(
+        Row(
+            f"action p99, {fig.tables} tables",
+            percentile(fig.loaded, 99) * ms,
+            "ms",
+            100.0,
+            note=note_open,
+        )
+    )
+    out.add(
+        Row(
+            f"  of which before act ran, p50, {fig.tables} tables",
+            percentile(fig.lags, 50) * ms,
+            "ms",
+            note="event-loop wake-up after the idle gap, queueing behind the table",
+        )
+    )
+    out.add(
+        Row(
+            "achieved rate",
+            fig.achieved_rate,
+            "actions/s",
+            better="higher",
+            note=f"of {RATE:.0f}/s offered: arrivals / (last completion - first arrival)",
+        )
+    )
+    out.add(
+        Row(
+            f"raw SQLite commits/s (sqlite3, {sync_name})",
+            fig.raw,
+            "commits/s",
+            better="higher",
+            note=f"1-row INSERT+COMMIT, {fig.journal}, same directory",
+        )
+    )
+    out.add(
+        Row(
+            f"raw SQLite commits/s (aiosqlite, {sync_name})",
+            fig.raw_async,
+            "commits/s",
+            better="higher",
+            note="same, one thread hop per statement",
+        )
+    )
+    out.add(
+        Row(
+            "raw SQLite commits/s (sqlite3, FULL)",
+            fig.raw_full,
+            "commits/s",
+            better="higher",
+            note="for reference: an fsync per commit",
+        )
+    )
+    out.add(
+        Row(
+            "service committed actions/s",
+            fig.throughput,
+            "actions/s",
+            better="higher",
+            note=f"closed loop, {CONCURRENCY} tables x {sizes.throughput} actions at once{reduced}",
+        )
+    )
+    out.add(
+        Row(
+            "service share of raw commit rate",
+            100.0 * fig.throughput / fig.raw,
+            "%",
+            50.0,
+            "higher",
+            note=f"vs. sqlite3 {sync_name}",
+        )
+    )
+    out.add(
+        Row(
+            "service share of fsync-bound rate",
+            100.0 * fig.throughput / fig.raw_full,
+            "%",
+            better="higher",
+            note="vs. sqlite3 FULL (for reference)",
+        )
+    )
     out.notes.append(
         "each service action commits one transaction: the compare-and-set UPDATE of the "
         "table row with its whole JSON state, the action-log row and the idempotency key "
         "(seen_updates), after loading and decoding the table and running the engine; the "
         "raw figure commits one small row and nothing else, so the share is what the service "
-        "keeps of what the disk and SQLite could commit")
+        "keeps of what the disk and SQLite could commit"
+    )
     hop = 1e6 / (3 * fig.raw_async)
     out.notes.append(
         f"why the share is missed: in WAL mode with synchronous={sync_name} a commit does "
@@ -433,10 +529,13 @@ def section(fig: Figures, sizes: Sizes, quick: bool) -> Section:
         f"engine, the JSON of the state and the views for the notifier: "
         f"{1e6 / fig.throughput:.0f} us an action in all (amortized over the concurrent "
         f"tables). 50% of the raw rate would leave {2e6 / fig.raw:.0f} us an action, less "
-        f"than one hand-off")
-    out.notes.append(f"{fig.acts} actions sent, {fig.errors} refused or inconsistent "
-                     f"(must be 0), {fig.unplanned} chosen during a timed run (the driver plans "
-                     f"moves ahead); the service's background loop ran throughout")
+        f"than one hand-off"
+    )
+    out.notes.append(
+        f"{fig.acts} actions sent, {fig.errors} refused or inconsistent "
+        f"(must be 0), {fig.unplanned} chosen during a timed run (the driver plans "
+        f"moves ahead); the service's background loop ran throughout"
+    )
     return out
 
 
@@ -450,8 +549,14 @@ def run(config: BenchConfig) -> Section:
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     result = section(fig, sizes, config.quick)
-    result.notes.append(f"database files in {tempfile.gettempdir()} (removed afterwards)"
-                        + ("" if load is None else f"; 1-minute load average before the run "
-                           f"{load:.2f} on {os.cpu_count()} CPUs (other processes share "
-                           f"the CPUs the aiosqlite thread hand-offs need)"))
+    result.notes.append(
+        f"database files in {tempfile.gettempdir()} (removed afterwards)"
+        + (
+            ""
+            if load is None
+            else f"; 1-minute load average before the run "
+            f"{load:.2f} on {os.cpu_count()} CPUs (other processes share "
+            f"the CPUs the aiosqlite thread hand-offs need)"
+        )
+    )
     return result

@@ -84,10 +84,10 @@ class Sizes:
     def of(config: BenchConfig) -> Sizes:
         """The full sizes, or the reduced ones of a quick run."""
         if config.quick:
-            return Sizes(duration=2.0, hostile_tables=2, hint_racks=6, hint_rate=3.0,
-                         slow_state=False)
-        return Sizes(duration=15.0, hostile_tables=4, hint_racks=60, hint_rate=4.0,
-                     slow_state=True)
+            return Sizes(
+                duration=2.0, hostile_tables=2, hint_racks=6, hint_rate=3.0, slow_state=False
+            )
+        return Sizes(duration=15.0, hostile_tables=4, hint_racks=60, hint_rate=4.0, slow_state=True)
 
 
 @dataclass
@@ -129,8 +129,9 @@ class _Other:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
-def _plan(state: GameState, users: tuple[UserRef, UserRef], count: int, seed: int
-          ) -> list[tuple[UserRef, str]]:
+def _plan(
+    state: GameState, users: tuple[UserRef, UserRef], count: int, seed: int
+) -> list[tuple[UserRef, str]]:
     ai = make_ai("greedy", seed=seed)
     plan = []
     for _ in range(count):
@@ -152,13 +153,13 @@ async def _open(folder: Path, workers: int) -> tuple[GameService, WorkerPool, ob
     db = await open_database(folder / "stall.sqlite3")
     pool = WorkerPool(workers, warm_up=engine_work.warm_up)
     await pool.start()
-    service = GameService(SqliteRepository(db), {PLATFORM: _Null()},
-                          defaults=TableSettings(timer="off"), compute=pool)
+    service = GameService(
+        SqliteRepository(db), {PLATFORM: _Null()}, defaults=TableSettings(timer="off"), compute=pool
+    )
     return service, pool, db
 
 
-async def _others(service: GameService, count: int, per_table: int, seed: int
-                  ) -> list[_Other]:
+async def _others(service: GameService, count: int, per_table: int, seed: int) -> list[_Other]:
     made = []
     for n in range(count):
         users = (UserRef(PLATFORM, f"o{n}a", f"ana{n}"), UserRef(PLATFORM, f"o{n}b", f"ben{n}"))
@@ -180,8 +181,13 @@ async def _ticker(lags: list[float], stop: asyncio.Event) -> None:
         lags.append(max(loop.time() - due, 0.0))
 
 
-async def _drive_others(others: list[_Other], service: GameService, duration: float,
-                        seed: int, out: list[tuple[float, str]]) -> None:
+async def _drive_others(
+    others: list[_Other],
+    service: GameService,
+    duration: float,
+    seed: int,
+    out: list[tuple[float, str]],
+) -> None:
     rng = random.Random(seed)
     count = int(OTHER_RATE * duration)
     start = time.perf_counter() + 0.05
@@ -213,9 +219,14 @@ async def _hostile_tables(service: GameService, sizes: Sizes, phase: Phase_) -> 
     for n in range(sizes.hostile_tables):
         key = ChatKey(PLATFORM, f"romanian{n}")
         host = UserRef(PLATFORM, f"r{n}", f"host{n}")
-        await service.lobby.new_table(key, host, "romanian", None, HOSTILE,
-                                TableSettings(timer="off", ai_delay=0.0, next_deal_delay=0.0,
-                                              call_window=0.0))
+        await service.lobby.new_table(
+            key,
+            host,
+            "romanian",
+            None,
+            HOSTILE,
+            TableSettings(timer="off", ai_delay=0.0, next_deal_delay=0.0, call_window=0.0),
+        )
         for _ in range(3):
             await service.lobby.add_ai(key, host)
         await service.lobby.start(key, host)
@@ -223,21 +234,30 @@ async def _hostile_tables(service: GameService, sizes: Sizes, phase: Phase_) -> 
         table = await service.repo.active_table(key)
         assert table is not None
         ids.append(table.id)
-    phase.load_note = (f"{sizes.hostile_tables} Romanian tables {HOSTILE}, four AI seats "
-                       "each, no pause between moves")
+    phase.load_note = (
+        f"{sizes.hostile_tables} Romanian tables {HOSTILE}, four AI seats "
+        "each, no pause between moves"
+    )
     if sizes.slow_state:
         await _slow_table(service)
-        phase.load_note += (f", and one two-AI table in the state after {SLOW_STEP} moves "
-                            f"of seed {SLOW_SEED}, where legal_actions took seconds")
+        phase.load_note += (
+            f", and one two-AI table in the state after {SLOW_STEP} moves "
+            f"of seed {SLOW_SEED}, where legal_actions took seconds"
+        )
     return ids
 
 
 async def _slow_table(service: GameService) -> None:
     key = ChatKey(PLATFORM, "romanian-slow")
     host = UserRef(PLATFORM, "slow", "slow")
-    await service.lobby.new_table(key, host, "romanian", None, HOSTILE,
-                            TableSettings(timer="off", ai_delay=0.0, next_deal_delay=0.0,
-                                          call_window=0.0))
+    await service.lobby.new_table(
+        key,
+        host,
+        "romanian",
+        None,
+        HOSTILE,
+        TableSettings(timer="off", ai_delay=0.0, next_deal_delay=0.0, call_window=0.0),
+    )
     await service.lobby.add_ai(key, host)
     await service.lobby.start(key, host)
     await service.lobby.leave(key, host)
@@ -251,8 +271,7 @@ async def _slow_table(service: GameService) -> None:
             break
         action = players[seat].decide(view_for(state, seat), legal_actions(state, seat))
         state, _ = apply(state, action)
-    await service.repo.commit(replace(table, state=state, version=table.version + 1),
-                              table.version)
+    await service.repo.commit(replace(table, state=state, version=table.version + 1), table.version)
 
 
 async def _count_hostile(service: GameService, ids: list[int]) -> int:
@@ -280,8 +299,9 @@ async def _hint_racks(service: GameService, sizes: Sizes, seed: int) -> list[Cha
         rack = tuple(rng.sample(rest, rng.randint(48, 58)) + jolys)
         hands = list(state.hands)
         hands[1] = rack
-        new = replace(table, state=replace_state(state, hands=tuple(hands)),
-                      version=table.version + 1)
+        new = replace(
+            table, state=replace_state(state, hands=tuple(hands)), version=table.version + 1
+        )
         await service.repo.commit(new, table.version)
         keys.append(key)
     return keys
@@ -299,8 +319,9 @@ def _hinter(n: int) -> UserRef:
     return UserRef(PLATFORM, f"hinter{n}", f"hin{n}")
 
 
-async def _ask_hints(service: GameService, keys: list[ChatKey], sizes: Sizes,
-                     phase: Phase_) -> None:
+async def _ask_hints(
+    service: GameService, keys: list[ChatKey], sizes: Sizes, phase: Phase_
+) -> None:
     """One hint per rack table at ``hint_rate`` per second, each asked by its own person
     without waiting for the others (people do not queue politely)."""
     answers: list[tuple[float, str, bool]] = []
@@ -328,14 +349,15 @@ async def _ask_hints(service: GameService, keys: list[ChatKey], sizes: Sizes,
         found = sum(1 for *_, ok in answers if ok)
         slowest = max(answers) if answers else (0.0, "-", False)
         phase.load_done = len(answers)
-        phase.load_note = (f"{len(keys)} hints asked on 50-60-tile racks with 2 Jolys at "
-                           f"{sizes.hint_rate:.0f}/s, {len(answers)} answered in the run: "
-                           f"{found} found, {len(answers) - found} none in time; slowest "
-                           f"answer {slowest[0] * 1000:.0f} ms ({slowest[1]})")
+        phase.load_note = (
+            f"{len(keys)} hints asked on 50-60-tile racks with 2 Jolys at "
+            f"{sizes.hint_rate:.0f}/s, {len(answers)} answered in the run: "
+            f"{found} found, {len(answers) - found} none in time; slowest "
+            f"answer {slowest[0] * 1000:.0f} ms ({slowest[1]})"
+        )
 
 
-async def _flood(service: GameService, duration: float, phase: Phase_,
-                 flow_on: bool) -> None:
+async def _flood(service: GameService, duration: float, phase: Phase_, flow_on: bool) -> None:
     key = ChatKey(PLATFORM, "other0")
     user = UserRef(PLATFORM, "flooder", "flo")
     count = int(FLOOD_RATE * duration)
@@ -351,17 +373,22 @@ async def _flood(service: GameService, duration: float, phase: Phase_,
     phase.refused += sum(o.reply.code == "too_fast" for o in outcomes)
     passed = count - phase.refused
     phase.load_done = count
-    phase.load_note = (f"{count} commands in {duration:.0f} s from one person to one table; "
-                       f"{passed} reached the service"
-                       + ("" if flow_on else " (flow control off)"))
+    phase.load_note = (
+        f"{count} commands in {duration:.0f} s from one person to one table; "
+        f"{passed} reached the service" + ("" if flow_on else " (flow control off)")
+    )
 
 
-async def _measure(folder: Path, name: str, sizes: Sizes, seed: int,
-                   load: Callable[[GameService, Phase_], Coroutine[object, object, None]],
-                   prepare: Callable[[GameService, Phase_], Awaitable[object]] | None = None,
-                   flow_on: bool = True,
-                   after: Callable[[GameService, Sizes], Awaitable[int]] | None = None
-                   ) -> Phase_:
+async def _measure(
+    folder: Path,
+    name: str,
+    sizes: Sizes,
+    seed: int,
+    load: Callable[[GameService, Phase_], Coroutine[object, object, None]],
+    prepare: Callable[[GameService, Phase_], Awaitable[object]] | None = None,
+    flow_on: bool = True,
+    after: Callable[[GameService, Sizes], Awaitable[int]] | None = None,
+) -> Phase_:
     phase = Phase_(name)
     service, pool, db = await _open(folder / name, 2)
     freeze_start_up()  # as `rummy-bot run` does once its service is up
@@ -370,8 +397,9 @@ async def _measure(folder: Path, name: str, sizes: Sizes, seed: int,
     stop = asyncio.Event()
     background = asyncio.create_task(service.run(stop))
     try:
-        others = await _others(service, OTHER_TABLES,
-                               int(OTHER_RATE * sizes.duration / OTHER_TABLES * 2) + 10, seed)
+        others = await _others(
+            service, OTHER_TABLES, int(OTHER_RATE * sizes.duration / OTHER_TABLES * 2) + 10, seed
+        )
         if prepare is not None:
             await prepare(service, phase)
         ticking = asyncio.Event()
@@ -418,8 +446,9 @@ async def _all(folder: Path, sizes: Sizes, seed: int) -> list[Phase_]:
     async def hostile_count(service: GameService, sizes: Sizes) -> int:
         return await _count_hostile(service, hostile)
 
-    results.append(await _measure(folder, "a", sizes, seed, hostile_load, hostile_prepare,
-                                  after=hostile_count))
+    results.append(
+        await _measure(folder, "a", sizes, seed, hostile_load, hostile_prepare, after=hostile_count)
+    )
 
     keys: list[ChatKey] = []
 
@@ -442,10 +471,12 @@ async def _all(folder: Path, sizes: Sizes, seed: int) -> list[Phase_]:
     return results
 
 
-LABELS = {"a": "(a) Romanian opening=200 opening_take=on, AI seats",
-          "b": "(b) hints on 50-60-tile racks with 2 Jolys",
-          "c": "(c) one person floods 1,000 commands/s",
-          "c0": "(c) the same flood, flow control off (for comparison)"}
+LABELS = {
+    "a": "(a) Romanian opening=200 opening_take=on, AI seats",
+    "b": "(b) hints on 50-60-tile racks with 2 Jolys",
+    "c": "(c) one person floods 1,000 commands/s",
+    "c0": "(c) the same flood, flow control off (for comparison)",
+}
 
 
 def section(phases: list[Phase_], sizes: Sizes, quick: bool) -> Section:
@@ -457,26 +488,38 @@ def section(phases: list[Phase_], sizes: Sizes, quick: bool) -> Section:
         label = LABELS[phase.name]
         target = phase.name != "c0"
         lag_max = max(phase.lags) * ms if phase.lags else None
-        out.add(Row(f"{label}: loop lag max", lag_max, "ms",
-                    LAG_TARGET_MS if target else None,
-                    note=f"10 ms ticker, {len(phase.lags)} ticks over {sizes.duration:.0f} s"
-                         f"{reduced}; the bot process's longest garbage collection "
-                         f"{phase.gc_ms:.1f} ms"))
-        out.add(Row("  loop lag p99", percentile(phase.lags, 99) * ms if phase.lags else None,
-                    "ms"))
+        out.add(
+            Row(
+                f"{label}: loop lag max",
+                lag_max,
+                "ms",
+                LAG_TARGET_MS if target else None,
+                note=f"10 ms ticker, {len(phase.lags)} ticks over {sizes.duration:.0f} s"
+                f"{reduced}; the bot process's longest garbage collection "
+                f"{phase.gc_ms:.1f} ms",
+            )
+        )
+        out.add(
+            Row("  loop lag p99", percentile(phase.lags, 99) * ms if phase.lags else None, "ms")
+        )
         times = [t for t, _ in phase.actions]
         worst = max(phase.actions) if phase.actions else (0.0, "-")
-        out.add(Row("  other tables' action p99",
-                    percentile(times, 99) * ms if times else None, "ms",
-                    ACTION_P99_TARGET_MS if target else None,
-                    note=f"{len(times)} actions on {OTHER_TABLES} tables at "
-                         f"{OTHER_RATE:.0f}/s, from scheduled arrival"))
-        out.add(Row("  other tables' action max", worst[0] * ms, "ms",
-                    note=f"slowest: {worst[1]}"))
-        out.notes.append(f"{label}: {phase.load_note}; pool: {phase.exhausted} calls over "
-                         f"budget, {phase.replaced} workers replaced"
-                         + (f"; {phase.refused} commands refused by flow control"
-                            if phase.refused else ""))
+        out.add(
+            Row(
+                "  other tables' action p99",
+                percentile(times, 99) * ms if times else None,
+                "ms",
+                ACTION_P99_TARGET_MS if target else None,
+                note=f"{len(times)} actions on {OTHER_TABLES} tables at "
+                f"{OTHER_RATE:.0f}/s, from scheduled arrival",
+            )
+        )
+        out.add(Row("  other tables' action max", worst[0] * ms, "ms", note=f"slowest: {worst[1]}"))
+        out.notes.append(
+            f"{label}: {phase.load_note}; pool: {phase.exhausted} calls over "
+            f"budget, {phase.replaced} workers replaced"
+            + (f"; {phase.refused} commands refused by flow control" if phase.refused else "")
+        )
     return out
 
 
@@ -492,7 +535,9 @@ def run(config: BenchConfig) -> Section:
     result = section(phases, sizes, config.quick)
     after = os.getloadavg() if hasattr(os, "getloadavg") else None
     if load is not None and after is not None:
-        result.notes.append(f"load average before {load[0]:.2f}, after {after[0]:.2f} on "
-                            f"{os.cpu_count()} CPUs; engine pool of 2 worker processes, "
-                            f"budget 2 s per call")
+        result.notes.append(
+            f"load average before {load[0]:.2f}, after {after[0]:.2f} on "
+            f"{os.cpu_count()} CPUs; engine pool of 2 worker processes, "
+            f"budget 2 s per call"
+        )
     return result

@@ -120,12 +120,16 @@ class Builder:
         rules = make_rules("basic")
         short = make_rules("basic", None, {"deals": 1, "target": "none"})
         templates = max(8, min(48, count // 100))
-        self.humans = [play_game(rules, ["Ana", "Ben"], seed + i, MOVES[1])
-                       for i in range(templates)]
-        self.with_ai = [play_game(rules, ["Ana", "Ada"], seed + 1000 + i, MOVES[1])
-                        for i in range(templates)]
-        self.finished = [play_game(short, ["Ana", "Ben"], seed + 2000 + i, 400)
-                         for i in range(max(4, templates // 4))]
+        self.humans = [
+            play_game(rules, ["Ana", "Ben"], seed + i, MOVES[1]) for i in range(templates)
+        ]
+        self.with_ai = [
+            play_game(rules, ["Ana", "Ada"], seed + 1000 + i, MOVES[1]) for i in range(templates)
+        ]
+        self.finished = [
+            play_game(short, ["Ana", "Ben"], seed + 2000 + i, 400)
+            for i in range(max(4, templates // 4))
+        ]
         self.rows = Rows()
         self.update_number = 0
 
@@ -155,8 +159,16 @@ class Builder:
     def _key(self, table_id: int) -> ChatKey:
         return ChatKey(PLATFORM, str(-1_000_000_000_000 - table_id))
 
-    def _table(self, table_id: int, seats: list[Seat], status: Status, played: Played | None,
-               moves: int, ago: float, lobby_steps: list[tuple[str, str]]) -> Table:
+    def _table(
+        self,
+        table_id: int,
+        seats: list[Seat],
+        status: Status,
+        played: Played | None,
+        moves: int,
+        ago: float,
+        lobby_steps: list[tuple[str, str]],
+    ) -> Table:
         """The table after its lobby steps and ``moves`` moves, last changed ``ago`` s ago,
         with its log and seen update keys added to the rows."""
         updated = self.now - ago
@@ -171,17 +183,30 @@ class Builder:
                 version += 1
                 actor = seats[seat].user or "ai"
                 self._log(table_id, version, seat, command, actor, updated)
-        table = Table(id=table_id, key=self._key(table_id), status=status, variant="basic",
-                      preset=None, options=() if played is None or played.rules.number(
-                          "deals") is None else (("deals", 1), ("target", "none")),
-                      host=seats[0].user or "", seats=tuple(seats), settings=TableSettings(),
-                      seed=played.seed if played is not None else 1, state=state,
-                      version=version, created_at=created, updated_at=updated,
-                      last_human_at=updated)
+        table = Table(
+            id=table_id,
+            key=self._key(table_id),
+            status=status,
+            variant="basic",
+            preset=None,
+            options=()
+            if played is None or played.rules.number("deals") is None
+            else (("deals", 1), ("target", "none")),
+            host=seats[0].user or "",
+            seats=tuple(seats),
+            settings=TableSettings(),
+            seed=played.seed if played is not None else 1,
+            state=state,
+            version=version,
+            created_at=created,
+            updated_at=updated,
+            last_human_at=updated,
+        )
         return reschedule(None, table, updated)
 
-    def _log(self, table_id: int, version: int, seat: int | None, command: str, actor: str,
-             at: float) -> None:
+    def _log(
+        self, table_id: int, version: int, seat: int | None, command: str, actor: str, at: float
+    ) -> None:
         self.rows.actions.append((table_id, version, seat, command, actor, at))
         if actor.startswith(PLATFORM):
             self.update_number += 1
@@ -209,9 +234,12 @@ class Builder:
         steps.append(("start", seats[0].user or ""))
         # Mid-turn (a finished deal moves on after 8 s); with an AI seat it is a person's
         # turn unless the AI's move is overdue.
-        fitting = [n for n in range(MOVES[0], len(played.states))
-                   if played.states[n].phase in (Phase.DRAW, Phase.PLAY)
-                   and (not with_ai or (played.states[n].current == 1) == overdue)]
+        fitting = [
+            n
+            for n in range(MOVES[0], len(played.states))
+            if played.states[n].phase in (Phase.DRAW, Phase.PLAY)
+            and (not with_ai or (played.states[n].current == 1) == overdue)
+        ]
         moves = self.rng.choice(fitting)
         ago = self.rng.uniform(2, 30) if overdue else self.rng.uniform(60, 18 * 3600)
         table = self._table(table_id, seats, Status.PLAYING, played, moves, ago, steps)
@@ -230,11 +258,16 @@ class Builder:
             moves = self.rng.randint(*MOVES)
         table = self._table(table_id, seats, status, played, moves, ago, steps)
         if status is Status.CANCELLED:
-            self._log(table_id, table.version + 1, None, "cancel", seats[0].user or "",
-                      table.updated_at)
+            self._log(
+                table_id, table.version + 1, None, "cancel", seats[0].user or "", table.updated_at
+            )
             table = replace(table, version=table.version + 1)
-        table = replace(table, ended_reason="over" if status is Status.FINISHED
-                        else "cancelled", due_at=None, deadline=None)
+        table = replace(
+            table,
+            ended_reason="over" if status is Status.FINISHED else "cancelled",
+            due_at=None,
+            deadline=None,
+        )
         # Ended games keep their chat: a chat plays again, so it has an old and a new table.
         table = replace(table, key=self._key(self.rng.randint(1, self.count)))
         if status is Status.FINISHED:
@@ -242,9 +275,18 @@ class Builder:
             assert state is not None
             for seat, s in enumerate(seats):
                 self.rows.results.append(
-                    (table_id, seat, s.user, s.name, str(table.key), "basic",
-                     str(fraction_to_json(state.totals[seat])), int(seat in state.winners),
-                     table.updated_at))
+                    (
+                        table_id,
+                        seat,
+                        s.user,
+                        s.name,
+                        str(table.key),
+                        "basic",
+                        str(fraction_to_json(state.totals[seat])),
+                        int(seat in state.winners),
+                        table.updated_at,
+                    )
+                )
         self._store(table)
 
 
@@ -263,16 +305,22 @@ def build_database(path: Path, count: int, seed: int) -> Rows:
         conn.execute("PRAGMA synchronous=NORMAL")
         columns = list(rows.tables[0])
         conn.execute("BEGIN")
-        conn.executemany("INSERT OR IGNORE INTO users (platform, user_id, display_name, locale, "
-                         "created_at) VALUES (?, ?, ?, ?, ?)", rows.users)
-        conn.executemany(f"INSERT INTO tables ({', '.join(columns)}) VALUES "
-                         f"({', '.join('?' for _ in columns)})",
-                         [tuple(r[c] for c in columns) for r in rows.tables])
-        conn.executemany("INSERT INTO actions (table_id, version, seat, command, actor, "
-                         "created_at) VALUES (?, ?, ?, ?, ?, ?)", rows.actions)
+        conn.executemany(
+            "INSERT OR IGNORE INTO users (platform, user_id, display_name, locale, "
+            "created_at) VALUES (?, ?, ?, ?, ?)",
+            rows.users,
+        )
+        conn.executemany(
+            f"INSERT INTO tables ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})",
+            [tuple(r[c] for c in columns) for r in rows.tables],
+        )
+        conn.executemany(
+            "INSERT INTO actions (table_id, version, seat, command, actor, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            rows.actions,
+        )
         conn.executemany("INSERT INTO seen_updates VALUES (?, ?, ?, ?)", rows.seen)
-        conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         rows.results)
+        conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows.results)
         conn.execute("COMMIT")
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
@@ -344,8 +392,12 @@ def start_once(path: Path, probe: str, tick: bool) -> StartRun:
     root = str(Path(bot.__file__).resolve().parent.parent)
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     began = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(path), probe, "1" if tick else "0"],
-                             stdout=subprocess.PIPE, env=env, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(path), probe, "1" if tick else "0"],
+        stdout=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
     assert child.stdout is not None
     ready_line = child.stdout.readline()
     total = time.perf_counter() - began
@@ -367,8 +419,9 @@ def database_bytes(path: Path) -> tuple[int, dict[str, int], float]:
             parts = dict(conn.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name"))
         except sqlite3.OperationalError:  # SQLite built without the dbstat table
             parts = {}
-        mean_state = conn.execute("SELECT AVG(LENGTH(state)) FROM tables "
-                                  "WHERE state IS NOT NULL").fetchone()[0]
+        mean_state = conn.execute(
+            "SELECT AVG(LENGTH(state)) FROM tables WHERE state IS NOT NULL"
+        ).fetchone()[0]
     finally:
         conn.close()
     return size, parts, float(mean_state or 0.0)
@@ -376,13 +429,21 @@ def database_bytes(path: Path) -> tuple[int, dict[str, int], float]:
 
 def _grouped(parts: dict[str, int]) -> Iterator[tuple[str, int]]:
     """Bytes per SQL table with its indexes folded in, largest first."""
-    owners = {"tables_one_active": "tables", "tables_due": "tables",
-              "actions_table": "actions", "results_user": "results",
-              "results_chat": "results"}
+    owners = {
+        "tables_one_active": "tables",
+        "tables_due": "tables",
+        "actions_table": "actions",
+        "results_user": "results",
+        "results_chat": "results",
+    }
     sums: dict[str, int] = {}
     for name, size in parts.items():
-        owner = owners.get(name, name.removeprefix("sqlite_autoindex_").rsplit("_", 1)[0]
-                           if name.startswith("sqlite_autoindex_") else name)
+        owner = owners.get(
+            name,
+            name.removeprefix("sqlite_autoindex_").rsplit("_", 1)[0]
+            if name.startswith("sqlite_autoindex_")
+            else name,
+        )
         sums[owner] = sums.get(owner, 0) + size
     total = sum(sums.values())
     small = {name: size for name, size in sums.items() if size < total / 100}
@@ -414,27 +475,81 @@ def run(config: BenchConfig) -> Section:
     ms = 1000.0
     out = Section(f"Start-up with {count:,} stored tables")
     note = f"median of {runs} fresh interpreters{reduced}" if runs > 1 else f"1 run{reduced}"
-    out.add(Row("start-up to ready", ready.total, "s", 1.0,
-                note=f"{note}: launch, imports, open + migrate, service, first due scan"))
-    out.add(Row("  interpreter launch", (ready.total - ready.parts["import"]
-                                          - ready.parts["open"] - ready.parts["scan"]) * ms,
-                "ms", note="python start-up and process creation"))
-    out.add(Row("  imports", ready.parts["import"] * ms, "ms",
-                note="bot.cli, bot.runner and the service/storage they pull in"))
-    out.add(Row("  open database + migration check", ready.parts["open"] * ms, "ms",
-                note="WAL, pragmas, schema_migrations"))
-    out.add(Row("  service + first due scan", ready.parts["scan"] * ms, "ms",
-                note=f"due_tables + next_due: {ready.parts['due']} table(s) due"))
-    out.add(Row("first request after ready", last.after["first_request"] * ms, "ms",
-                note="table_view of a running game (load + decode)"))
-    out.add(Row("first tick after ready", last.after["tick"] * ms, "ms",
-                note=f"{last.after['ran']} overdue AI move(s) run; in the background, "
-                     f"not part of start-up"))
-    out.add(Row("stored tables seen", float(last.after["count"]), "tables",
-                note=f"{last.after['active']} active; {last.after['loaded']} of "
-                     f"{last.after['probed']} sampled active tables loaded and decoded"))
-    out.add(Row("bytes per stored table", size / count, "B",
-                note=f"(database + WAL) / tables, {size / 1e6:.1f} MB in all"))
+    out.add(
+        Row(
+            "start-up to ready",
+            ready.total,
+            "s",
+            1.0,
+            note=f"{note}: launch, imports, open + migrate, service, first due scan",
+        )
+    )
+    out.add(
+        Row(
+            "  interpreter launch",
+            (ready.total - ready.parts["import"] - ready.parts["open"] - ready.parts["scan"]) * ms,
+            "ms",
+            note="python start-up and process creation",
+        )
+    )
+    out.add(
+        Row(
+            "  imports",
+            ready.parts["import"] * ms,
+            "ms",
+            note="bot.cli, bot.runner and the service/storage they pull in",
+        )
+    )
+    out.add(
+        Row(
+            "  open database + migration check",
+            ready.parts["open"] * ms,
+            "ms",
+            note="WAL, pragmas, schema_migrations",
+        )
+    )
+    out.add(
+        Row(
+            "  service + first due scan",
+            ready.parts["scan"] * ms,
+            "ms",
+            note=f"due_tables + next_due: {ready.parts['due']} table(s) due",
+        )
+    )
+    out.add(
+        Row(
+            "first request after ready",
+            last.after["first_request"] * ms,
+            "ms",
+            note="table_view of a running game (load + decode)",
+        )
+    )
+    out.add(
+        Row(
+            "first tick after ready",
+            last.after["tick"] * ms,
+            "ms",
+            note=f"{last.after['ran']} overdue AI move(s) run; in the background, "
+            f"not part of start-up",
+        )
+    )
+    out.add(
+        Row(
+            "stored tables seen",
+            float(last.after["count"]),
+            "tables",
+            note=f"{last.after['active']} active; {last.after['loaded']} of "
+            f"{last.after['probed']} sampled active tables loaded and decoded",
+        )
+    )
+    out.add(
+        Row(
+            "bytes per stored table",
+            size / count,
+            "B",
+            note=f"(database + WAL) / tables, {size / 1e6:.1f} MB in all",
+        )
+    )
     out.add(Row("mean stored state", mean_state, "B", note="JSON of the engine state"))
     if parts:
         split = ", ".join(f"{name} {bytes_ / count:,.0f}" for name, bytes_ in _grouped(parts))
@@ -444,10 +559,15 @@ def run(config: BenchConfig) -> Section:
     out.notes.append(
         f"{count:,} tables: {active:,} active ({lobbies:,} lobbies), "
         f"{len(rows.actions):,} logged actions, {len(rows.seen):,} seen update keys, "
-        f"{len(rows.results):,} result rows; built in {built:.1f} s")
-    out.notes.append("start-up reads no stored table: the due scan is an index range on "
-                     "tables_due, so the stored count barely changes it; each table is "
-                     "loaded by its first request")
-    out.notes.append("the page cache is warm (the file was just written): a cold disk adds "
-                     "its read time for the pages the scan touches")
+        f"{len(rows.results):,} result rows; built in {built:.1f} s"
+    )
+    out.notes.append(
+        "start-up reads no stored table: the due scan is an index range on "
+        "tables_due, so the stored count barely changes it; each table is "
+        "loaded by its first request"
+    )
+    out.notes.append(
+        "the page cache is warm (the file was just written): a cold disk adds "
+        "its read time for the pages the scan touches"
+    )
     return out

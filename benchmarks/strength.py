@@ -44,15 +44,19 @@ __all__ = ["MATCHES", "PAIRS", "Match", "match", "run"]
 
 VARIANTS: tuple[str, ...] = ("basic", "500", "german", "romanian")
 #: (first AI, second AI, target share of the first in %, or ``None``).
-MATCHES: tuple[tuple[str, str, float | None], ...] = (("hard", "greedy", 60.0),
-                                                      ("greedy", "random", 95.0),
-                                                      ("expert", "hard", 55.0),
-                                                      ("expert", "greedy", None))
+MATCHES: tuple[tuple[str, str, float | None], ...] = (
+    ("hard", "greedy", 60.0),
+    ("greedy", "random", 95.0),
+    ("expert", "hard", 55.0),
+    ("expert", "greedy", None),
+)
 #: Deal pairs per variant and match: (full run, quick run); each pair is two hands.
 PAIRS = (300, 3)
 #: Deal pairs of a match that differ from :data:`PAIRS` (full run, quick run).
-MATCH_PAIRS: dict[tuple[str, str], tuple[int, int]] = {("expert", "hard"): (1200, 2),
-                                                       ("expert", "greedy"): (300, 2)}
+MATCH_PAIRS: dict[tuple[str, str], tuple[int, int]] = {
+    ("expert", "hard"): (1200, 2),
+    ("expert", "greedy"): (300, 2),
+}
 #: The first AI's decision p99 target in ms.
 DECISION_TARGET_MS: dict[str, float] = {"hard": 200.0, "expert": 500.0}
 #: The lower bound of the 95 % interval the expert's share against hard must exceed (%).
@@ -135,8 +139,9 @@ def _interval(values: list[float]) -> tuple[float, float] | None:
     return (mean - half, mean + half)
 
 
-def _hand(rules: RuleSet, kinds: tuple[str, str], seed: int, timed: int,
-          out: Match, heap: WorkerHeap) -> tuple[Fraction, float] | None:
+def _hand(
+    rules: RuleSet, kinds: tuple[str, str], seed: int, timed: int, out: Match, heap: WorkerHeap
+) -> tuple[Fraction, float] | None:
     """One hand of the deal ``seed`` with ``kinds[s]`` at seat ``s``: the share of seat
     ``timed`` (whose decisions are timed; ``heap`` collects after each decision, as a
     worker after each reply) and its score lead, ``None`` when it did not finish."""
@@ -195,26 +200,48 @@ def run(config: BenchConfig) -> Section:
             pairs = MATCH_PAIRS.get((first, second), PAIRS)[config.quick]
             result = match(rules, first, second, pairs, config.seed)
             low, high = result.interval or (0.0, 100.0)
-            section.add(Row(
-                f"{variant}: {first} vs {second}, hands won", result.share, "%", target,
-                "higher", f"95% CI {low:.1f}-{high:.1f} %, {result.hands} hands "
-                f"({len(result.pair_scores)} deal pairs), {result.unfinished} unfinished, "
-                f"{result.seconds:.0f} s" + _bound_note(first, second, low)))
+            section.add(
+                Row(
+                    f"{variant}: {first} vs {second}, hands won",
+                    result.share,
+                    "%",
+                    target,
+                    "higher",
+                    f"95% CI {low:.1f}-{high:.1f} %, {result.hands} hands "
+                    f"({len(result.pair_scores)} deal pairs), {result.unfinished} unfinished, "
+                    f"{result.seconds:.0f} s" + _bound_note(first, second, low),
+                )
+            )
             points = result.points
             p_low, p_high = result.points_interval or (0.0, 0.0)
-            section.add(Row(f"{variant}: {first} vs {second}, points per hand", points, "pts",
-                            None, "higher", f"95% CI {p_low:+.1f} to {p_high:+.1f}"))
+            section.add(
+                Row(
+                    f"{variant}: {first} vs {second}, points per hand",
+                    points,
+                    "pts",
+                    None,
+                    "higher",
+                    f"95% CI {p_low:+.1f} to {p_high:+.1f}",
+                )
+            )
             times = result.decision_ms or [0.0]
             label = f"{variant}: {first} decision p50 / p99"
             if first == "expert":  # two expert matches per variant: say which one
                 label += f" (vs {second})"
-            section.add(Row(label, percentile(times, 99),
-                            "ms", DECISION_TARGET_MS.get(first), "lower",
-                            f"p50 {median(times):.1f} ms, max {max(times):.1f} ms"
-                            f"{_max_input(result)}"))
+            section.add(
+                Row(
+                    label,
+                    percentile(times, 99),
+                    "ms",
+                    DECISION_TARGET_MS.get(first),
+                    "lower",
+                    f"p50 {median(times):.1f} ms, max {max(times):.1f} ms{_max_input(result)}",
+                )
+            )
     section.notes.append(
         "Duplicate format: every deal is played twice with the same cards and the AIs in "
         "swapped seats; the interval is over the deal pairs. A hand is the first deal of a "
-        "new game; the winner went out, else had the fewest points left (ties half).")
+        "new game; the winner went out, else had the fewest points left (ties half)."
+    )
     section.notes.append(HEAP_NOTE)
     return section

@@ -65,8 +65,12 @@ async def _world(path: Path) -> tuple[Any, ...]:
     db = await open_database(path)
     pool = WorkerPool(2, warm_up=engine_work.warm_up)
     await pool.start()
-    service = GameService(SqliteRepository(db), defaults=TableSettings(timer="off"),
-                          compute=pool, seed_source=iter(range(1, 10**9)).__next__)
+    service = GameService(
+        SqliteRepository(db),
+        defaults=TableSettings(timer="off"),
+        compute=pool,
+        seed_source=iter(range(1, 10**9)).__next__,
+    )
     service.flow = FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
     web = WebFrontEnd(WebConfig("https://bench.invalid", telegram_token=TOKEN))
     service.register(web.platform, web.notifier, web.every_platform)
@@ -79,8 +83,13 @@ async def _world(path: Path) -> tuple[Any, ...]:
 def _init_data(user_id: int, name: str) -> str:
     from bot.web.auth.telegram import sign_init_data
 
-    return sign_init_data({"auth_date": str(int(time.time())),
-                           "user": json.dumps({"id": user_id, "first_name": name})}, TOKEN)
+    return sign_init_data(
+        {
+            "auth_date": str(int(time.time())),
+            "user": json.dumps({"id": user_id, "first_name": name}),
+        },
+        TOKEN,
+    )
 
 
 class _Client:
@@ -102,8 +111,11 @@ class _Client:
                 self.screen = frame
                 self.version = frame["version"]
                 self.changed.set()
-            elif frame["type"] == "hand" and self.screen is not None \
-                    and frame["version"] == self.version:
+            elif (
+                frame["type"] == "hand"
+                and self.screen is not None
+                and frame["version"] == self.version
+            ):
                 self.screen["hand"] = frame["hand"]
                 await self.replies.put(frame)
 
@@ -111,21 +123,22 @@ class _Client:
         deadline = time.perf_counter() + timeout
         while self.version < version:
             self.changed.clear()
-            await asyncio.wait_for(self.changed.wait(), max(deadline - time.perf_counter(),
-                                                            0.01))
+            await asyncio.wait_for(self.changed.wait(), max(deadline - time.perf_counter(), 0.01))
 
 
 async def _open(http: Any, base: str, user_id: int, name: str, table: int) -> _Client:
-    async with http.post(f"{base}/api/session/telegram",
-                         json={"init_data": _init_data(user_id, name),
-                               "table": table}) as response:
+    async with http.post(
+        f"{base}/api/session/telegram",
+        json={"init_data": _init_data(user_id, name), "table": table},
+    ) as response:
         token = (await response.json())["token"]
     socket = await http.ws_connect(f"{base}/ws?token={token}")
     return _Client(socket)
 
 
-async def _moves(base: str, service: Any, moves: int, rng: random.Random
-                 ) -> tuple[list[float], list[int], tuple[float, str]]:
+async def _moves(
+    base: str, service: Any, moves: int, rng: random.Random
+) -> tuple[list[float], list[int], tuple[float, str]]:
     """Latencies (seconds) from a press to the table's other pages updated, the frame
     sizes they received, and the worst move."""
     import aiohttp
@@ -141,14 +154,13 @@ async def _moves(base: str, service: Any, moves: int, rng: random.Random
         tables = []
         for n in range(TABLES):
             key = ChatKey("telegram", f"-100{n}")
-            people = [UserRef("telegram", str(1000 + 3 * n + k), f"p{n}{k}", "en")
-                      for k in range(2)]
-            for user, line in ((people[0], "new basic"), (people[1], "join"),
-                               (people[0], "start")):
+            people = [
+                UserRef("telegram", str(1000 + 3 * n + k), f"p{n}{k}", "en") for k in range(2)
+            ]
+            for user, line in ((people[0], "new basic"), (people[1], "join"), (people[0], "start")):
                 outcome = await service.entry.handle(Intent(parse(line), user, InChat(key)))
             info = outcome.info
-            clients = [await _open(http, base, int(u.user_id), u.name, info.id)
-                       for u in people]
+            clients = [await _open(http, base, int(u.user_id), u.name, info.id) for u in people]
             # the first person's second page (a phone and a desktop)
             clients.append(await _open(http, base, 1000 + 3 * n, people[0].name, info.id))
             tables.append(clients)
@@ -158,8 +170,14 @@ async def _moves(base: str, service: Any, moves: int, rng: random.Random
                 await client.until(0)
         for _ in range(moves):
             clients = rng.choice(tables)
-            mover = next((c for c in clients[:2] if c.screen and c.screen["hand"]
-                          and c.screen["hand"]["turn"]), None)
+            mover = next(
+                (
+                    c
+                    for c in clients[:2]
+                    if c.screen and c.screen["hand"] and c.screen["hand"]["turn"]
+                ),
+                None,
+            )
             if mover is None or mover.screen is None:
                 continue
             screen = mover.screen
@@ -175,10 +193,18 @@ async def _moves(base: str, service: Any, moves: int, rng: random.Random
             version = screen["version"]
             others = [c for c in clients if c is not mover]
             start = time.perf_counter()
-            await mover.socket.send_json({
-                "type": "offer", "table": screen["table"], "version": version,
-                "digest": hand["digest"], "selected": hand["selected"], "sort": hand["sort"],
-                "offer": number, "id": f"b{rng.randrange(10**9)}"})
+            await mover.socket.send_json(
+                {
+                    "type": "offer",
+                    "table": screen["table"],
+                    "version": version,
+                    "digest": hand["digest"],
+                    "selected": hand["selected"],
+                    "sort": hand["sort"],
+                    "offer": number,
+                    "id": f"b{rng.randrange(10**9)}",
+                }
+            )
             try:
                 for other in others:
                     await other.until(version + 1)
@@ -187,8 +213,10 @@ async def _moves(base: str, service: Any, moves: int, rng: random.Random
             spent = time.perf_counter() - start
             latencies.append(spent)
             if spent > worst[0]:
-                worst = (spent, f"table {screen['table']} v{version}: "
-                                f"{hand['offers'][number]['label']}")
+                worst = (
+                    spent,
+                    f"table {screen['table']} v{version}: {hand['offers'][number]['label']}",
+                )
         sizes = [s for t in tables for c in t for s in c.sizes[1:]]
         for clients in tables:
             for client in clients:
@@ -213,22 +241,35 @@ async def _ready(base: str, service: Any, loads: int) -> list[float]:
     for user, line in ((ana, "new basic"), (ben, "join"), (ana, "start")):
         outcome = await service.entry.handle(Intent(parse(line), user, InChat(key)))
     table = outcome.info.id
-    stub = ("window.Telegram={WebApp:{initData:window.__initData,themeParams:{},"
-            "ready(){},expand(){},onEvent(){}}};")
+    stub = (
+        "window.Telegram={WebApp:{initData:window.__initData,themeParams:{},"
+        "ready(){},expand(){},onEvent(){}}};"
+    )
     times = []
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(
             executable_path="/usr/bin/chromium",
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"])
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
         try:
             for _ in range(loads + 1):  # the first load warms the browser up
                 context = await browser.new_context(viewport={"width": 390, "height": 844})
-                await context.route("https://telegram.org/**", lambda route: route.fulfill(
-                    body=stub, content_type="text/javascript"))
+                await context.route(
+                    "https://telegram.org/**",
+                    lambda route: route.fulfill(body=stub, content_type="text/javascript"),
+                )
                 await context.add_init_script(
-                    f"window.__initData = {json.dumps(_init_data(90001, 'ana'))};")
+                    f"window.__initData = {json.dumps(_init_data(90001, 'ana'))};"
+                )
                 page = await context.new_page()
                 start = time.perf_counter()
                 await page.goto(f"{base}/tg/?t={table}")
@@ -251,25 +292,59 @@ async def _measure(config: BenchConfig, section: Section) -> None:
             try:
                 ready = await _ready(base, service, 5 if config.quick else 30)
             except Exception as error:  # no Chromium here: the other figures still count
-                section.notes.append(f"page ready not measured: {type(error).__name__}: "
-                                     f"{str(error).splitlines()[0][:120]}")
+                section.notes.append(
+                    f"page ready not measured: {type(error).__name__}: "
+                    f"{str(error).splitlines()[0][:120]}"
+                )
             else:
-                section.add(Row("page ready p50", median(ready) * 1000, "ms", 1000,
-                                note=f"{len(ready)} loads in Chromium, 390x844"))
-                section.add(Row("page ready p99", percentile(ready, 99) * 1000, "ms", 1000,
-                                note=f"max {max(ready) * 1000:.0f} ms"))
-            latencies, sizes, worst = await _moves(base, service, 40 if config.quick else 300,
-                                                   rng)
+                section.add(
+                    Row(
+                        "page ready p50",
+                        median(ready) * 1000,
+                        "ms",
+                        1000,
+                        note=f"{len(ready)} loads in Chromium, 390x844",
+                    )
+                )
+                section.add(
+                    Row(
+                        "page ready p99",
+                        percentile(ready, 99) * 1000,
+                        "ms",
+                        1000,
+                        note=f"max {max(ready) * 1000:.0f} ms",
+                    )
+                )
+            latencies, sizes, worst = await _moves(base, service, 40 if config.quick else 300, rng)
             if latencies:
-                section.add(Row("move to the other pages p50", median(latencies) * 1000, "ms",
-                                100, note=f"{TABLES} tables, 3 pages each, WebSocket clients"))
-                section.add(Row("move to the other pages p99",
-                                percentile(latencies, 99) * 1000, "ms", 100,
-                                note=f"{len(latencies)} moves; max {worst[0] * 1000:.0f} ms "
-                                     f"({worst[1]})"))
+                section.add(
+                    Row(
+                        "move to the other pages p50",
+                        median(latencies) * 1000,
+                        "ms",
+                        100,
+                        note=f"{TABLES} tables, 3 pages each, WebSocket clients",
+                    )
+                )
+                section.add(
+                    Row(
+                        "move to the other pages p99",
+                        percentile(latencies, 99) * 1000,
+                        "ms",
+                        100,
+                        note=f"{len(latencies)} moves; max {worst[0] * 1000:.0f} ms ({worst[1]})",
+                    )
+                )
             if sizes:
-                section.add(Row("bytes per update (mean)", sum(sizes) / len(sizes), "B",
-                                10_000, note=f"{len(sizes)} screen frames"))
+                section.add(
+                    Row(
+                        "bytes per update (mean)",
+                        sum(sizes) / len(sizes),
+                        "B",
+                        10_000,
+                        note=f"{len(sizes)} screen frames",
+                    )
+                )
                 section.add(Row("bytes per update (max)", max(sizes), "B", 10_000))
         finally:
             stop.set()
@@ -285,8 +360,9 @@ def run(config: BenchConfig) -> Section:
     """The web table's figures (see the module docstring)."""
     section = Section("Web table (loopback, Chromium)")
     page, sdk = _assets()
-    section.add(Row("assets of a page", page / 1000, "kB",
-                    note="HTML, CSS and ES modules, uncompressed"))
+    section.add(
+        Row("assets of a page", page / 1000, "kB", note="HTML, CSS and ES modules, uncompressed")
+    )
     section.add(Row("Discord SDK bundle", sdk / 1000, "kB", note="loaded by the Activity only"))
     asyncio.run(_measure(config, section))
     return section

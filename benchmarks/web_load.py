@@ -65,8 +65,9 @@ async def _websocket(http: Any, url: str, held: list[Any], outcome: dict[str, in
         await socket.close()
 
 
-async def _slowloris(port: int, writers: list[asyncio.StreamWriter],
-                     outcome: dict[str, int], stop: asyncio.Event) -> None:
+async def _slowloris(
+    port: int, writers: list[asyncio.StreamWriter], outcome: dict[str, int], stop: asyncio.Event
+) -> None:
     """One slow client: a request line, then a header byte a second until closed."""
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -90,9 +91,14 @@ async def _slowloris(port: int, writers: list[asyncio.StreamWriter],
         outcome["closed"] += 1
 
 
-async def hostile_load(websockets: int = 2000, slowloris: int = 1100,
-                       descriptors: int = 1024, hold: float = 14.0,
-                       header_timeout: float = 5.0, per_session: int = 4) -> dict[str, Any]:
+async def hostile_load(
+    websockets: int = 2000,
+    slowloris: int = 1100,
+    descriptors: int = 1024,
+    hold: float = 14.0,
+    header_timeout: float = 5.0,
+    per_session: int = 4,
+) -> dict[str, Any]:
     """One attack (see the module docstring); ``hold``: seconds the load is held after it
     is opened (longer than ``header_timeout``, so the slow clients are closed meanwhile);
     ``per_session``: pages one session may open (4, the default: the 2,000 sockets are
@@ -104,12 +110,22 @@ async def hostile_load(websockets: int = 2000, slowloris: int = 1100,
 
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
-        [str(CHILD.parent.parent), *filter(None, [env.get("PYTHONPATH")])])
+        [str(CHILD.parent.parent), *filter(None, [env.get("PYTHONPATH")])]
+    )
     child = await asyncio.create_subprocess_exec(
-        sys.executable, str(CHILD), "--descriptors", str(descriptors),
-        "--header-timeout", str(header_timeout), "--per-session", str(per_session), env=env,
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE)
+        sys.executable,
+        str(CHILD),
+        "--descriptors",
+        str(descriptors),
+        "--header-timeout",
+        str(header_timeout),
+        "--per-session",
+        str(per_session),
+        env=env,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     assert child.stdout is not None and child.stderr is not None
     log_lines: list[str] = []
 
@@ -132,16 +148,21 @@ async def hostile_load(websockets: int = 2000, slowloris: int = 1100,
         lines_before = len(log_lines)
         url = f"http://127.0.0.1:{port}/web/tg/ws?token={token}"
         sockets: dict[str, int] = {"held": 0, "refused": 0, "closed": 0, "failed": 0}
-        slow: dict[str, int] = {"refused": 0, "closed": 0, "held to the end": 0,
-                                "failed": 0}
+        slow: dict[str, int] = {"refused": 0, "closed": 0, "held to the end": 0, "failed": 0}
         started = time.monotonic()
         connector = aiohttp.TCPConnector(limit=0)
         async with aiohttp.ClientSession(connector=connector) as http:
             for start in range(0, websockets, 100):
-                await asyncio.gather(*(_websocket(http, url, held, sockets)
-                                       for _n in range(start, min(start + 100, websockets))))
-            slow_tasks = [asyncio.create_task(_slowloris(port, writers, slow, stop))
-                          for _n in range(slowloris)]
+                await asyncio.gather(
+                    *(
+                        _websocket(http, url, held, sockets)
+                        for _n in range(start, min(start + 100, websockets))
+                    )
+                )
+            slow_tasks = [
+                asyncio.create_task(_slowloris(port, writers, slow, stop))
+                for _n in range(slowloris)
+            ]
             result["opened_in"] = time.monotonic() - started
             peak_at = min(header_timeout * 0.6, hold)  # the slow clients all connected
             await asyncio.sleep(peak_at)
@@ -182,27 +203,66 @@ def add_rows(section: Section, name: str, result: dict[str, Any]) -> None:
     ``name``, and a note of the clients' outcomes."""
     peak, before, after = result["peak"], result["before"], result["after"]
     held = peak["open"]
-    section.add(Row(f"{name}: connections held", held, "",
-                    note=f"limit {result['max_connections']}; "
-                         f"{sum(peak['refused'].values())} refused (503) by then; "
-                         f"{peak['descriptors']} descriptors of 1,024 at the peak"))
+    section.add(
+        Row(
+            f"{name}: connections held",
+            held,
+            "",
+            note=f"limit {result['max_connections']}; "
+            f"{sum(peak['refused'].values())} refused (503) by then; "
+            f"{peak['descriptors']} descriptors of 1,024 at the peak",
+        )
+    )
     growth = max(peak["rss_kb"] - before["rss_kb"], 0)
-    section.add(Row(f"{name}: memory per connection", growth / max(held, 1), "kB",
-                    note=f"+{growth / 1024:.1f} MB resident for {held} connections"))
-    section.add(Row(f"{name}: other table's hand p99, idle", before["p99_ms"], "ms",
-                    note=f"p50 {before['p50_ms']:.1f}, max {before['max_ms']:.1f} ms"))
-    section.add(Row(f"{name}: other table's hand p99, opening", peak["p99_ms"], "ms", 30,
-                    note=f"p50 {peak['p50_ms']:.1f}, max {peak['max_ms']:.1f} ms, "
-                         f"loop lag max {peak['lag_max_ms']:.0f} ms, "
-                         f"{peak['commands']} commands"))
-    section.add(Row(f"{name}: other table's hand p99, held", after["p99_ms"], "ms", 30,
-                    note=f"p50 {after['p50_ms']:.1f}, max {after['max_ms']:.1f} ms, "
-                         f"loop lag max {after['lag_max_ms']:.0f} ms; {after['open']} "
-                         f"connections left after the header timeout"))
-    section.add(Row(f"{name}: log lines under the load", len(result["lines_under_load"]),
-                    "", note=f"over {result['held_for']:.0f} s"))
-    section.notes.append(f"{name}: WebSockets {result['websockets']}, slowloris "
-                         f"{result['slowloris']}")
+    section.add(
+        Row(
+            f"{name}: memory per connection",
+            growth / max(held, 1),
+            "kB",
+            note=f"+{growth / 1024:.1f} MB resident for {held} connections",
+        )
+    )
+    section.add(
+        Row(
+            f"{name}: other table's hand p99, idle",
+            before["p99_ms"],
+            "ms",
+            note=f"p50 {before['p50_ms']:.1f}, max {before['max_ms']:.1f} ms",
+        )
+    )
+    section.add(
+        Row(
+            f"{name}: other table's hand p99, opening",
+            peak["p99_ms"],
+            "ms",
+            30,
+            note=f"p50 {peak['p50_ms']:.1f}, max {peak['max_ms']:.1f} ms, "
+            f"loop lag max {peak['lag_max_ms']:.0f} ms, "
+            f"{peak['commands']} commands",
+        )
+    )
+    section.add(
+        Row(
+            f"{name}: other table's hand p99, held",
+            after["p99_ms"],
+            "ms",
+            30,
+            note=f"p50 {after['p50_ms']:.1f}, max {after['max_ms']:.1f} ms, "
+            f"loop lag max {after['lag_max_ms']:.0f} ms; {after['open']} "
+            f"connections left after the header timeout",
+        )
+    )
+    section.add(
+        Row(
+            f"{name}: log lines under the load",
+            len(result["lines_under_load"]),
+            "",
+            note=f"over {result['held_for']:.0f} s",
+        )
+    )
+    section.notes.append(
+        f"{name}: WebSockets {result['websockets']}, slowloris {result['slowloris']}"
+    )
 
 
 def run(config: BenchConfig) -> Section:
@@ -213,12 +273,15 @@ def run(config: BenchConfig) -> Section:
     sockets, slow = (500, 300) if config.quick else (2000, 1100)
     hold = 8.0 if config.quick else 14.0
     for name, per_session in (("4 pages a session", 4), ("no session limit", 100_000)):
-        result = asyncio.run(hostile_load(websockets=sockets, slowloris=slow, hold=hold,
-                                          per_session=per_session))
+        result = asyncio.run(
+            hostile_load(websockets=sockets, slowloris=slow, hold=hold, per_session=per_session)
+        )
         add_rows(section, name, result)
-    section.notes.append(f"{sockets} WebSockets of one page session, then {slow} slowloris "
-                         f"clients; load average before "
-                         f"{' '.join(f'{x:.2f}' for x in load)}, after "
-                         f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} "
-                         f"(machine shared)")
+    section.notes.append(
+        f"{sockets} WebSockets of one page session, then {slow} slowloris "
+        f"clients; load average before "
+        f"{' '.join(f'{x:.2f}' for x in load)}, after "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} "
+        f"(machine shared)"
+    )
     return section

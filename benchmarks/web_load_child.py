@@ -60,14 +60,23 @@ async def main(args: argparse.Namespace) -> None:
 
     with tempfile.TemporaryDirectory() as folder:
         db = await open_database(Path(folder) / "load.sqlite3")
-        service = GameService(SqliteRepository(db), defaults=TableSettings(timer="off"),
-                              seed_source=iter(range(1, 10**9)).__next__)
+        service = GameService(
+            SqliteRepository(db),
+            defaults=TableSettings(timer="off"),
+            seed_source=iter(range(1, 10**9)).__next__,
+        )
         service.flow = FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
-        web = WebFrontEnd(WebConfig("https://bench.invalid", telegram_token=TOKEN,
-                                    sockets_per_session=args.per_session))
+        web = WebFrontEnd(
+            WebConfig(
+                "https://bench.invalid", telegram_token=TOKEN, sockets_per_session=args.per_session
+            )
+        )
         service.register(web.platform, web.notifier, web.every_platform)
-        http = HttpServer("127.0.0.1", 0, HttpLimits(per_address=args.per_address,
-                                                     header_timeout=args.header_timeout))
+        http = HttpServer(
+            "127.0.0.1",
+            0,
+            HttpLimits(per_address=args.per_address, header_timeout=args.header_timeout),
+        )
         await http.start()
         await web.start(service.host(http))
         stop = asyncio.Event()
@@ -104,12 +113,20 @@ async def main(args: argparse.Namespace) -> None:
 
         ticker = asyncio.create_task(other_table())
         lagger = asyncio.create_task(lag())
-        print(json.dumps({"port": http.port, "token": token, "table": info.id,
-                          "max_connections": http.max_connections}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "port": http.port,
+                    "token": token,
+                    "table": info.id,
+                    "max_connections": http.max_connections,
+                }
+            ),
+            flush=True,
+        )
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader()
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader),
-                                     sys.stdin)
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
         try:
             while True:
                 line = (await reader.readline()).decode().strip()
@@ -120,10 +137,14 @@ async def main(args: argparse.Namespace) -> None:
                 stats: dict[str, Any] = {
                     "p50_ms": _percentile(taken, 50) * 1000,
                     "p99_ms": _percentile(taken, 99) * 1000,
-                    "max_ms": max(taken, default=0.0) * 1000, "commands": len(taken),
+                    "max_ms": max(taken, default=0.0) * 1000,
+                    "commands": len(taken),
                     "lag_max_ms": max(lagged, default=0.0) * 1000,
-                    "descriptors": len(os.listdir("/proc/self/fd")), "rss_kb": _rss_kb(),
-                    "sockets": len(web.routes.sockets), **http.stats()}
+                    "descriptors": len(os.listdir("/proc/self/fd")),
+                    "rss_kb": _rss_kb(),
+                    "sockets": len(web.routes.sockets),
+                    **http.stats(),
+                }
                 print(json.dumps(stats), flush=True)
         finally:
             stop.set()
@@ -144,6 +165,7 @@ if __name__ == "__main__":
     arguments = parser.parse_args()
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (arguments.descriptors, hard))
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                        format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
+    )
     asyncio.run(main(arguments))

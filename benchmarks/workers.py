@@ -41,23 +41,32 @@ from engine.ai import make_ai
 
 __all__ = ["run"]
 
-CONFIGS: tuple[tuple[str, int], ...] = (("sqlite", 1), ("postgres", 1), ("postgres", 2),
-                                         ("postgres", 4))
+CONFIGS: tuple[tuple[str, int], ...] = (
+    ("sqlite", 1),
+    ("postgres", 1),
+    ("postgres", 2),
+    ("postgres", 4),
+)
 
 
 async def _work(target: str, tables: int, actions: int, seed: int) -> dict[str, Any]:
-    settings = Settings(database_url=target) if target.startswith("postgresql://") \
+    settings = (
+        Settings(database_url=target)
+        if target.startswith("postgresql://")
         else Settings(database_path=Path(target))
+    )
     db, repo = await open_storage(settings)
-    service = unlimited(GameService(repo, {PLATFORM: NullNotifier()},
-                                    defaults=TableSettings()))
+    service = unlimited(GameService(repo, {PLATFORM: NullNotifier()}, defaults=TableSettings()))
     try:
         drivers = []
         for n in range(tables):
-            users = (UserRef(PLATFORM, f"{seed}-{n}a", "ana"),
-                     UserRef(PLATFORM, f"{seed}-{n}b", "ben"))
-            driver = Driver(service, ChatKey(PLATFORM, f"w{seed}-{n}"), users,
-                            make_ai("greedy", seed=seed + n))
+            users = (
+                UserRef(PLATFORM, f"{seed}-{n}a", "ana"),
+                UserRef(PLATFORM, f"{seed}-{n}b", "ben"),
+            )
+            driver = Driver(
+                service, ChatKey(PLATFORM, f"w{seed}-{n}"), users, make_ai("greedy", seed=seed + n)
+            )
             await driver.start_game()
             driver.prepare(actions)
             drivers.append(driver)
@@ -70,8 +79,11 @@ async def _work(target: str, tables: int, actions: int, seed: int) -> dict[str, 
         began = time.perf_counter()
         await asyncio.gather(*(play(i, d) for i, d in enumerate(drivers)))
         elapsed = time.perf_counter() - began
-        return {"times": [t for row in times for t in row], "elapsed": elapsed,
-                "errors": sum(d.errors for d in drivers)}
+        return {
+            "times": [t for row in times for t in row],
+            "elapsed": elapsed,
+            "errors": sum(d.errors for d in drivers),
+        }
     finally:
         await db.close()
 
@@ -81,13 +93,16 @@ def _spawn(target: str, tables: int, actions: int, seed: int) -> subprocess.Pope
     checkout = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (checkout, env.get("PYTHONPATH")) if p)
-    return subprocess.Popen([sys.executable, "-m", "benchmarks.workers", target, str(tables),
-                             str(actions), str(seed)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env)
+    return subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.workers", target, str(tables), str(actions), str(seed)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
 
 
-def _measure(target: str, workers: int, tables: int, actions: int, seed: int
-             ) -> dict[str, Any]:
+def _measure(target: str, workers: int, tables: int, actions: int, seed: int) -> dict[str, Any]:
     processes = [_spawn(target, tables, actions, seed + 1000 * w) for w in range(workers)]
     results = []
     for process in processes:
@@ -97,9 +112,12 @@ def _measure(target: str, workers: int, tables: int, actions: int, seed: int
         results.append(json.loads(out.strip().splitlines()[-1]))
     times = [t for r in results for t in r["times"]]
     worst = max(range(len(results)), key=lambda w: max(results[w]["times"]))
-    return {"rate": len(times) / max(r["elapsed"] for r in results), "times": times,
-            "max_at": (worst, results[worst]["times"].index(max(results[worst]["times"]))),
-            "errors": sum(r["errors"] for r in results)}
+    return {
+        "rate": len(times) / max(r["elapsed"] for r in results),
+        "times": times,
+        "max_at": (worst, results[worst]["times"].index(max(results[worst]["times"]))),
+        "errors": sum(r["errors"] for r in results),
+    }
 
 
 def run(config: BenchConfig) -> Section:
@@ -115,10 +133,12 @@ def run(config: BenchConfig) -> Section:
         with running_server() as server:
             for round_ in range(2):
                 for backend, workers in CONFIGS:
-                    target = (server.create("bench") if backend == "postgres"
-                              else str(folder / f"round{round_}-{workers}.sqlite3"))
-                    figures = _measure(target, workers, tables, actions,
-                                       config.seed + round_)
+                    target = (
+                        server.create("bench")
+                        if backend == "postgres"
+                        else str(folder / f"round{round_}-{workers}.sqlite3")
+                    )
+                    figures = _measure(target, workers, tables, actions, config.seed + round_)
                     key = (backend, workers)
                     if key not in best or figures["rate"] > best[key]["rate"]:
                         best[key] = figures
@@ -128,26 +148,43 @@ def run(config: BenchConfig) -> Section:
     for (backend, workers), fig in best.items():
         name = f"{'SQLite' if backend == 'sqlite' else 'PostgreSQL'} x{workers}"
         times = fig["times"]
-        note = (f"{workers} process(es) x {tables} tables x {actions} actions, closed loop; "
-                f"errors {fig['errors']}")
-        out.add(Row(f"{name}: committed actions/s", fig["rate"], "actions/s",
-                    better="higher", note=note))
+        note = (
+            f"{workers} process(es) x {tables} tables x {actions} actions, closed loop; "
+            f"errors {fig['errors']}"
+        )
+        out.add(
+            Row(
+                f"{name}: committed actions/s", fig["rate"], "actions/s", better="higher", note=note
+            )
+        )
         out.add(Row(f"{name}: action p50", percentile(times, 50) * ms, "ms"))
         out.add(Row(f"{name}: action p99", percentile(times, 99) * ms, "ms"))
         worker, index = fig["max_at"]
-        out.add(Row(f"{name}: action max", max(times) * ms, "ms",
-                    note=f"worker {worker}, its action {index}"))
-    out.notes.append("order per round: " + ", ".join(f"{b} x{w}" for b, w in CONFIGS)
-                     + "; two rounds, the better one per configuration"
-                     + ("" if load is None else
-                        f"; 1-minute load average before the run {load:.2f} on "
-                        f"{os.cpu_count()} CPUs"))
-    out.notes.append("every worker also runs the engine in-process (no worker pool): on a "
-                     "machine with few cores more workers share the same CPUs")
+        out.add(
+            Row(
+                f"{name}: action max",
+                max(times) * ms,
+                "ms",
+                note=f"worker {worker}, its action {index}",
+            )
+        )
+    out.notes.append(
+        "order per round: "
+        + ", ".join(f"{b} x{w}" for b, w in CONFIGS)
+        + "; two rounds, the better one per configuration"
+        + (
+            ""
+            if load is None
+            else f"; 1-minute load average before the run {load:.2f} on {os.cpu_count()} CPUs"
+        )
+    )
+    out.notes.append(
+        "every worker also runs the engine in-process (no worker pool): on a "
+        "machine with few cores more workers share the same CPUs"
+    )
     return out
 
 
 if __name__ == "__main__":
     target, tables_arg, actions_arg, seed_arg = sys.argv[1:5]
-    print(json.dumps(asyncio.run(_work(target, int(tables_arg), int(actions_arg),
-                                       int(seed_arg)))))
+    print(json.dumps(asyncio.run(_work(target, int(tables_arg), int(actions_arg), int(seed_arg)))))

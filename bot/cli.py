@@ -83,7 +83,9 @@ def _default_delay() -> float:
 
 def _add_lang(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--lang", choices=("en", "de"), default=argparse.SUPPRESS,
+        "--lang",
+        choices=("en", "de"),
+        default=argparse.SUPPRESS,
         help=_("language of the output (default: from LANG)"),
     )
 
@@ -92,7 +94,10 @@ def _add_rules(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", default="basic", help=_("rules variant (default: basic)"))
     parser.add_argument("--preset", default=None, help=_("preset of the variant"))
     parser.add_argument(
-        "--option", action="append", default=[], metavar="NAME=VALUE",
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
         help=_("set a rule option; may be repeated"),
     )
 
@@ -103,7 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="rummy-bot", description=_("Rummy: play in the terminal, replay and simulate.")
     )
     parser.add_argument(
-        "--lang", choices=("en", "de"), default=None,
+        "--lang",
+        choices=("en", "de"),
+        default=None,
         help=_("language of the output (default: from LANG)"),
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -113,26 +120,35 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(variant=None)  # None: not named (basic, unless a game is stored)
     play.add_argument("--players", type=int, default=3, help=_("seats, you included"))
     play.add_argument("--seed", type=int, default=None, help=_("seed of the shuffle"))
-    play.add_argument("--name", default=None,
-                      help=_("your name at the table (default: your login name)"))
+    play.add_argument(
+        "--name", default=None, help=_("your name at the table (default: your login name)")
+    )
     play.add_argument("--ai", choices=KINDS, default="greedy", help=_("kind of AI player"))
     play.add_argument(
-        "--delay", type=float, default=None,
+        "--delay",
+        type=float,
+        default=None,
         help=_("seconds between AI moves (default: 0.4 in a terminal, else 0)"),
     )
     play.add_argument(
-        "--db", default=None, metavar="PATH",
-        help=_("file that keeps the game (default: "
-               "$XDG_DATA_HOME/rummy-bot/terminal.sqlite3)"),
+        "--db",
+        default=None,
+        metavar="PATH",
+        help=_("file that keeps the game (default: $XDG_DATA_HOME/rummy-bot/terminal.sqlite3)"),
     )
     play.add_argument(
-        "--new", action="store_true",
+        "--new",
+        action="store_true",
         help=_("start a new game even if one is stored (it asks, then cancels the stored one)"),
     )
     play.add_argument(
-        "--guide", choices=("on", "off"), default="on",
-        help=_("in your first game of a variant, say what you can do and what to type "
-               "(default: on)"))
+        "--guide",
+        choices=("on", "off"),
+        default="on",
+        help=_(
+            "in your first game of a variant, say what you can do and what to type (default: on)"
+        ),
+    )
     _add_lang(play)
     play.set_defaults(handler=_play)
 
@@ -142,7 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
     rep.set_defaults(handler=_replay)
 
     ver = commands.add_parser(
-        "verify", help=_("check that a game record's deals were dealt as committed"))
+        "verify", help=_("check that a game record's deals were dealt as committed")
+    )
     ver.add_argument("file", metavar="FILE.json", help=_("the game record (JSON)"))
     _add_lang(ver)
     ver.set_defaults(handler=_verify)
@@ -153,11 +170,16 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, default=2, help=_("seats per game"))
     sim.add_argument("--seed", type=int, default=0, help=_("first seed"))
     sim.add_argument(
-        "--ai", default="greedy",
+        "--ai",
+        default="greedy",
         help=_("AI kind for every seat, or one per seat separated by commas"),
     )
-    sim.add_argument("--record", default=None, metavar="FILE.json",
-                     help=_("write the game record of the last game to FILE"))
+    sim.add_argument(
+        "--record",
+        default=None,
+        metavar="FILE.json",
+        help=_("write the game record of the last game to FILE"),
+    )
     _add_lang(sim)
     sim.set_defaults(handler=_simulate)
 
@@ -172,32 +194,54 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=_run)
 
     faults = commands.add_parser(
-        "faults", help=_("list the tables whose automatic steps fail or that cannot be "
-                         "loaded (DATABASE_URL or DATABASE_PATH)"))
-    faults.add_argument("--clear", type=int, default=None, metavar="ID",
-                        help=_("let table ID run again (after fixing it)"))
+        "faults",
+        help=_(
+            "list the tables whose automatic steps fail or that cannot be "
+            "loaded (DATABASE_URL or DATABASE_PATH)"
+        ),
+    )
+    faults.add_argument(
+        "--clear",
+        type=int,
+        default=None,
+        metavar="ID",
+        help=_("let table ID run again (after fixing it)"),
+    )
     _add_lang(faults)
     faults.set_defaults(handler=_faults)
 
     add_database_commands(commands)
 
     bench = commands.add_parser(
-        "bench", help=_("measure the engine and the bot and print a table of the figures"))
-    bench.add_argument("--quick", action="store_true",
-                       help=_("a short run of a few seconds per section (rougher figures)"))
+        "bench", help=_("measure the engine and the bot and print a table of the figures")
+    )
+    bench.add_argument(
+        "--quick",
+        action="store_true",
+        help=_("a short run of a few seconds per section (rougher figures)"),
+    )
     benchmarks = _benchmarks()
     bench.add_argument(
-        "--only", default=None, metavar="NAME[,NAME]",
+        "--only",
+        default=None,
+        metavar="NAME[,NAME]",
         help=_("run only these sections: {names}").format(
-            names=", ".join(benchmarks.runner.SECTIONS)) if benchmarks else
-        _("run only these sections (listed where the benchmarks are installed)"),
+            names=", ".join(benchmarks.runner.SECTIONS)
+        )
+        if benchmarks
+        else _("run only these sections (listed where the benchmarks are installed)"),
     )
-    bench.add_argument("--no-peers", action="store_true",
-                       help=_("skip the comparisons with rummikub-solver and RLCard"))
-    bench.add_argument("--seed", type=int, default=None,
-                       help=_("seed of every generated position and game"))
-    bench.add_argument("--json", default=None, metavar="FILE",
-                       help=_("also write every figure to FILE as JSON"))
+    bench.add_argument(
+        "--no-peers",
+        action="store_true",
+        help=_("skip the comparisons with rummikub-solver and RLCard"),
+    )
+    bench.add_argument(
+        "--seed", type=int, default=None, help=_("seed of every generated position and game")
+    )
+    bench.add_argument(
+        "--json", default=None, metavar="FILE", help=_("also write every figure to FILE as JSON")
+    )
     _add_lang(bench)
     bench.set_defaults(handler=_bench)
     return parser
@@ -261,21 +305,29 @@ def _play(args: argparse.Namespace) -> int:
     )
     path = Path(args.db).expanduser() if args.db else default_db_path(os.environ)
     try:
-        return asyncio.run(_play_with_pool(config, path, args.new, args.lang is not None,
-                                           args.guide == "on"))
+        return asyncio.run(
+            _play_with_pool(config, path, args.new, args.lang is not None, args.guide == "on")
+        )
     except DatabaseUnavailable as error:
-        print(_("Cannot open the game file {path}: {reason}").format(
-            path=error.path, reason=error.reason), file=sys.stderr)
+        print(
+            _("Cannot open the game file {path}: {reason}").format(
+                path=error.path, reason=error.reason
+            ),
+            file=sys.stderr,
+        )
         return 2
     except BrokenPipeError:
-        print(_("The output was closed; the game is saved and rummy-bot play continues it."),
-              file=sys.stderr)
+        print(
+            _("The output was closed; the game is saved and rummy-bot play continues it."),
+            file=sys.stderr,
+        )
         _quiet_stdout()
         return 141
 
 
-async def _play_with_pool(config: PlayConfig, path: Path, new: bool, lang_chosen: bool,
-                          guide: bool = True) -> int:
+async def _play_with_pool(
+    config: PlayConfig, path: Path, new: bool, lang_chosen: bool, guide: bool = True
+) -> int:
     """The terminal game with its engine work in worker processes, like the chat bot."""
     from bot.service import engine_work
     from bot.service.compute import WorkerPool
@@ -283,9 +335,17 @@ async def _play_with_pool(config: PlayConfig, path: Path, new: bool, lang_chosen
     pool = WorkerPool(2, warm_up=engine_work.warm_up)
     try:
         await pool.start()
-        return await play(config, path, read_line=threaded_reader(stream_reader(sys.stdin)),
-                          out=sys.stdout, locale=current_locale.get(), new=new, compute=pool,
-                          lang_chosen=lang_chosen, guide=guide)
+        return await play(
+            config,
+            path,
+            read_line=threaded_reader(stream_reader(sys.stdin)),
+            out=sys.stdout,
+            locale=current_locale.get(),
+            new=new,
+            compute=pool,
+            lang_chosen=lang_chosen,
+            guide=guide,
+        )
     finally:
         await pool.close()
 
@@ -301,7 +361,7 @@ def _replay(args: argparse.Namespace) -> int:
     print(json.dumps(report, indent=2, ensure_ascii=False))
     if report.get("ok"):
         return 0
-    print(_("The record has an error; see \"error\" in the output."), file=sys.stderr)
+    print(_('The record has an error; see "error" in the output.'), file=sys.stderr)
     return 1
 
 
@@ -326,26 +386,38 @@ def _verify_line(check: FairCheck) -> str:
     """The one line ``verify`` prints for ``check`` (in the current locale)."""
     nothing = _("nothing")
     if check.code == "ok":
-        return _("All {deals} deals hold: each deck is the one its revealed secret deals, "
-                 "each commitment matches, every action replays.").format(deals=check.deals)
+        return _(
+            "All {deals} deals hold: each deck is the one its revealed secret deals, "
+            "each commitment matches, every action replays."
+        ).format(deals=check.deals)
     if check.code == "no_commitments":
-        return _("The record carries no commitments (it was written before fair dealing): "
-                 "there is nothing to verify.")
+        return _(
+            "The record carries no commitments (it was written before fair dealing): "
+            "there is nothing to verify."
+        )
     if check.code == "no_commitment":
         return _("Deal {deal} carries no commitment.").format(deal=check.deal)
     if check.code == "commitment":
-        return _("Deal {deal}: the commitment is not the SHA-256 of the deck its revealed "
-                 "secret deals and that secret.").format(deal=check.deal)
+        return _(
+            "Deal {deal}: the commitment is not the SHA-256 of the deck its revealed "
+            "secret deals and that secret."
+        ).format(deal=check.deal)
     if check.code == "card":
-        return _("Deal {deal}, card {card} of the deck: the record lists {listed}, the "
-                 "secret deals {expected}.").format(
-            deal=check.deal, card=check.card, listed=check.listed or nothing,
-            expected=check.expected or nothing)
+        return _(
+            "Deal {deal}, card {card} of the deck: the record lists {listed}, the "
+            "secret deals {expected}."
+        ).format(
+            deal=check.deal,
+            card=check.card,
+            listed=check.listed or nothing,
+            expected=check.expected or nothing,
+        )
     error = localize_error(check.error) if check.error is not None else ""
     if check.action is None:
         return _("Deal {deal} cannot be dealt: {error}").format(deal=check.deal, error=error)
     return _("Deal {deal}, action {action} ({line}): {error}").format(
-        deal=check.deal, action=check.action, line=check.text, error=error)
+        deal=check.deal, action=check.action, line=check.text, error=error
+    )
 
 
 # --- simulate -------------------------------------------------------------------------------
@@ -367,16 +439,32 @@ def _simulate(args: argparse.Namespace) -> int:
     rules = make_rules(args.variant, args.preset, parse_option_pairs(args.option))
     seat_kinds = tuple(kinds * args.players if len(kinds) == 1 else kinds)
     # A progress bar on stderr while the games run (only when a person watches it).
-    with tqdm(total=args.games, unit=_("games"), disable=not sys.stderr.isatty(),
-              file=sys.stderr, leave=False) as bar:
-        result = simulate(rules, args.games, args.players, seed=args.seed, ai=seat_kinds,
-                          progress=bar.update, keep_record=args.record is not None)
+    with tqdm(
+        total=args.games,
+        unit=_("games"),
+        disable=not sys.stderr.isatty(),
+        file=sys.stderr,
+        leave=False,
+    ) as bar:
+        result = simulate(
+            rules,
+            args.games,
+            args.players,
+            seed=args.seed,
+            ai=seat_kinds,
+            progress=bar.update,
+            keep_record=args.record is not None,
+        )
     if args.record is not None and result.record is not None:
         try:
             Path(args.record).write_text(dump_record(result.record), encoding="utf-8")
         except OSError as error:
-            print(_("Cannot write the record to {path}: {error}").format(
-                path=args.record, error=error.strerror or error), file=sys.stderr)
+            print(
+                _("Cannot write the record to {path}: {error}").format(
+                    path=args.record, error=error.strerror or error
+                ),
+                file=sys.stderr,
+            )
             return 2
     lines = [
         _("Simulation: {variant}, preset {preset}, AI {ai}").format(
@@ -433,8 +521,9 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    logging.basicConfig(level=settings.log_level_number,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=settings.log_level_number, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     from bot.runner import NoPlatform, WorkerNameTaken, run_bot
     from bot.storage import DatabaseUnusable
 
@@ -444,13 +533,22 @@ def _run(args: argparse.Namespace) -> int:
         print(_unusable(error), file=sys.stderr)
         return 2
     except WorkerNameTaken as error:
-        print(_("Another worker on this database runs as WORKER_ID={name}; give each "
-                "worker its own name, or stop the other one.").format(name=error.worker_id),
-              file=sys.stderr)
+        print(
+            _(
+                "Another worker on this database runs as WORKER_ID={name}; give each "
+                "worker its own name, or stop the other one."
+            ).format(name=error.worker_id),
+            file=sys.stderr,
+        )
         return 2
     except NoPlatform as error:
-        print(_("Every platform refused the bot's token ({platforms}); check the tokens in "
-                "the settings.").format(platforms=error), file=sys.stderr)
+        print(
+            _(
+                "Every platform refused the bot's token ({platforms}); check the tokens in "
+                "the settings."
+            ).format(platforms=error),
+            file=sys.stderr,
+        )
         return 3
     return 0
 
@@ -493,8 +591,12 @@ def _faults(args: argparse.Namespace) -> int:
         print(_unusable(read_failure(where, error)), file=sys.stderr)
         return 2
     except NoFaultToClear as error:
-        print(_("Table {id} has no fault to clear (rummy-bot faults lists them).").format(
-            id=error.table_id), file=sys.stderr)
+        print(
+            _("Table {id} has no fault to clear (rummy-bot faults lists them).").format(
+                id=error.table_id
+            ),
+            file=sys.stderr,
+        )
         return 2
     print("\n".join(lines))
     return 0
@@ -518,10 +620,16 @@ async def _fault_lines(settings: Settings, clear: int | None) -> list[str]:
     if not rows:
         lines.append(_("No table is failing."))
     for row in rows:
-        lines.append(_("table {id} ({chat}): {kind}, {failures} failures, next try {retry}: "
-                       "{error}").format(id=row["table_id"], chat=row["chat_key"],
-                                         kind=row["kind"], failures=row["failures"],
-                                         retry=_when(row["retry_at"]), error=row["error"]))
+        lines.append(
+            _("table {id} ({chat}): {kind}, {failures} failures, next try {retry}: {error}").format(
+                id=row["table_id"],
+                chat=row["chat_key"],
+                kind=row["kind"],
+                failures=row["failures"],
+                retry=_when(row["retry_at"]),
+                error=row["error"],
+            )
+        )
     return lines
 
 
@@ -558,21 +666,32 @@ def _benchmarks() -> _Benchmarks | None:
 def _bench(args: argparse.Namespace) -> int:
     benchmarks = _benchmarks()
     if benchmarks is None:
-        print(_("The benchmarks are not installed: rummy-bot bench runs in a checkout of "
-                "rummy-bot (pip install -e '.[bench]')."), file=sys.stderr)
+        print(
+            _(
+                "The benchmarks are not installed: rummy-bot bench runs in a checkout of "
+                "rummy-bot (pip install -e '.[bench]')."
+            ),
+            file=sys.stderr,
+        )
         return 2
     runner, config_type = benchmarks.runner, benchmarks.report.BenchConfig
     try:
         names = runner.parse_only(args.only)
     except ValueError as error:
-        print(_("--only takes {names}, separated by commas (unknown: {value}).").format(
-            names=", ".join(runner.SECTIONS), value=error), file=sys.stderr)
+        print(
+            _("--only takes {names}, separated by commas (unknown: {value}).").format(
+                names=", ".join(runner.SECTIONS), value=error
+            ),
+            file=sys.stderr,
+        )
         return 2
     seed = config_type().seed if args.seed is None else args.seed
     config = config_type(quick=args.quick, peers=not args.no_peers, seed=seed)
     try:
         return int(runner.run_bench(config, names, json_path=args.json))
     except OSError as error:
-        print(_("Cannot write {path}: {reason}").format(path=args.json, reason=error.strerror),
-              file=sys.stderr)
+        print(
+            _("Cannot write {path}: {reason}").format(path=args.json, reason=error.strerror),
+            file=sys.stderr,
+        )
         return 2

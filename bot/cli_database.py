@@ -32,34 +32,45 @@ def add_commands(commands: Any) -> None:
     """Register ``migrate``, ``export-db``, ``import-db`` and ``ratings`` on the subparsers
     ``commands``."""
     migrate = commands.add_parser(
-        "migrate", help=_("apply the database schema migrations (DATABASE_URL or "
-                          "DATABASE_PATH)"))
-    migrate.add_argument("--status", action="store_true",
-                         help=_("only show the schema version, change nothing"))
+        "migrate", help=_("apply the database schema migrations (DATABASE_URL or DATABASE_PATH)")
+    )
+    migrate.add_argument(
+        "--status", action="store_true", help=_("only show the schema version, change nothing")
+    )
     _add_lang(migrate)
     migrate.set_defaults(handler=_migrate)
     export = commands.add_parser(
-        "export-db", help=_("write every row of the database to FILE (JSON lines)"))
+        "export-db", help=_("write every row of the database to FILE (JSON lines)")
+    )
     export.add_argument("file", metavar="FILE")
     _add_lang(export)
     export.set_defaults(handler=_export)
-    load = commands.add_parser(
-        "import-db", help=_("load an export into the (empty) database"))
+    load = commands.add_parser("import-db", help=_("load an export into the (empty) database"))
     load.add_argument("file", metavar="FILE")
     _add_lang(load)
     load.set_defaults(handler=_import)
     ratings = commands.add_parser(
-        "ratings", help=_("skill ratings: recompute them from the finished games"))
-    ratings.add_argument("action", choices=("rebuild",),
-                         help=_("rebuild: recompute every rating from the stored finished "
-                                "games (the same result each time)"))
+        "ratings", help=_("skill ratings: recompute them from the finished games")
+    )
+    ratings.add_argument(
+        "action",
+        choices=("rebuild",),
+        help=_(
+            "rebuild: recompute every rating from the stored finished "
+            "games (the same result each time)"
+        ),
+    )
     _add_lang(ratings)
     ratings.set_defaults(handler=_ratings)
 
 
 def _add_lang(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--lang", choices=("en", "de"), default=argparse.SUPPRESS,
-                        help=_("language of the output (default: from LANG)"))
+    parser.add_argument(
+        "--lang",
+        choices=("en", "de"),
+        default=argparse.SUPPRESS,
+        help=_("language of the output (default: from LANG)"),
+    )
 
 
 def _settings() -> Settings | None:
@@ -76,8 +87,9 @@ def _where(settings: Settings) -> str:
 
 def unusable_line(error: DatabaseUnusable) -> str:
     """The one line (current language) for a database that cannot be used, naming it."""
-    return _("Cannot use the database {path}: {reason}").format(path=error.path,
-                                                               reason=error.localized())
+    return _("Cannot use the database {path}: {reason}").format(
+        path=error.path, reason=error.localized()
+    )
 
 
 def read_failure(where: str, error: BaseException) -> DatabaseUnusable:
@@ -114,13 +126,19 @@ def _migrate(args: argparse.Namespace) -> int:
 async def _migrate_async(settings: Settings, status_only: bool) -> int:
     if status_only:
         applied = await _applied(settings)
-        print(_("{where}: schema {applied} of {known}").format(
-            where=_where(settings), applied=applied, known=latest_schema()))
+        print(
+            _("{where}: schema {applied} of {known}").format(
+                where=_where(settings), applied=applied, known=latest_schema()
+            )
+        )
         return 0
     db, _repo = await open_storage(settings)  # opening migrates
     await db.close()
-    print(_("{where}: schema {applied} of {known}").format(
-        where=_where(settings), applied=latest_schema(), known=latest_schema()))
+    print(
+        _("{where}: schema {applied} of {known}").format(
+            where=_where(settings), applied=latest_schema(), known=latest_schema()
+        )
+    )
     return 0
 
 
@@ -152,8 +170,11 @@ async def _export_async(settings: Settings, path: Path) -> int:
             counts = await export_rows(repo, out, latest_schema())
     finally:
         await db.close()
-    print(_("Exported {rows} rows of {where} to {file}.").format(
-        rows=sum(counts.values()), where=_where(settings), file=path))
+    print(
+        _("Exported {rows} rows of {where} to {file}.").format(
+            rows=sum(counts.values()), where=_where(settings), file=path
+        )
+    )
     return 0
 
 
@@ -170,8 +191,11 @@ async def _ratings_async(settings: Settings) -> int:
         games = await repo.rebuild_ratings()
     finally:
         await db.close()
-    print(_("Ratings of {where} rebuilt from {games} finished games.").format(
-        where=_where(settings), games=games))
+    print(
+        _("Ratings of {where} rebuilt from {games} finished games.").format(
+            where=_where(settings), games=games
+        )
+    )
     return 0
 
 
@@ -187,10 +211,14 @@ async def _import_async(settings: Settings, path: Path) -> int:
         raise TransferError(_("{file} is not a file").format(file=path))
     db, repo = await open_storage(settings)
     try:
-        counts = await import_rows(repo, path, latest_schema(),
-                                   postgres=settings.database_url is not None)
+        counts = await import_rows(
+            repo, path, latest_schema(), postgres=settings.database_url is not None
+        )
     finally:
         await db.close()
-    print(_("Imported {rows} rows into {where}.").format(rows=sum(counts.values()),
-                                                          where=_where(settings)))
+    print(
+        _("Imported {rows} rows into {where}.").format(
+            rows=sum(counts.values()), where=_where(settings)
+        )
+    )
     return 0

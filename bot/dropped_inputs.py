@@ -38,10 +38,15 @@ class DroppedInputs:
     ``level``; ``every``: seconds between two lines of one kind; ``clock``: monotonic seconds
     (tests move it). ``counts``: every drop so far, per kind."""
 
-    def __init__(self, logger: logging.Logger, platform: str, every: float = LOG_EVERY,
-                 clock: Callable[[], float] = time.monotonic,
-                 says: str = "dropped an input it cannot read",
-                 level: int = logging.WARNING) -> None:
+    def __init__(
+        self,
+        logger: logging.Logger,
+        platform: str,
+        every: float = LOG_EVERY,
+        clock: Callable[[], float] = time.monotonic,
+        says: str = "dropped an input it cannot read",
+        level: int = logging.WARNING,
+    ) -> None:
         self.logger = logger
         self.platform = platform
         self.says = says
@@ -72,8 +77,16 @@ class DroppedInputs:
         since = self._unlogged.pop(kind, 0)
         more = f"; {since} more of this kind since the last line" if since else ""
         extra = f" ({_one_line(detail)[:200]})" if detail else ""
-        self.logger.log(self.level, "%s: %s: %s%s%s", self.platform, self.says, kind, extra,
-                        more, exc_info=error if last is None else None)
+        self.logger.log(
+            self.level,
+            "%s: %s: %s%s%s",
+            self.platform,
+            self.says,
+            kind,
+            extra,
+            more,
+            exc_info=error if last is None else None,
+        )
 
     @property
     def total(self) -> int:

@@ -49,8 +49,10 @@ log = logging.getLogger(__name__)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 """Answers one request (a response, a file, a WebSocket)."""
 
-REFUSAL = (b"HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 5\r\n"
-           b"Content-Type: text/plain\r\nContent-Length: 12\r\n\r\ntry again.\r\n")
+REFUSAL = (
+    b"HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 5\r\n"
+    b"Content-Type: text/plain\r\nContent-Length: 12\r\n\r\ntry again.\r\n"
+)
 """What a connection over a limit is sent before it is closed."""
 
 BACKLOG = 32
@@ -103,8 +105,9 @@ class BoundedLogFilter(logging.Filter):
     resource" goes without its traceback (it says nothing but ``EMFILE``). ``clock``:
     monotonic seconds."""
 
-    def __init__(self, every: float = LOG_EVERY,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, every: float = LOG_EVERY, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         super().__init__()
         self.every = every
         self.clock = clock
@@ -185,8 +188,9 @@ class HttpServer:
     """Listens on ``host``:``port`` (``port`` 0: a free one, readable after :meth:`start`)
     within ``limits`` (see the module docstring)."""
 
-    def __init__(self, host: str = "0.0.0.0", port: int = 8080,
-                 limits: HttpLimits | None = None) -> None:
+    def __init__(
+        self, host: str = "0.0.0.0", port: int = 8080, limits: HttpLimits | None = None
+    ) -> None:
         self.host = host
         self.port = port
         self.limits = limits or HttpLimits()
@@ -252,8 +256,10 @@ class HttpServer:
         self._bounded.drop(f"a connection over the {why} limit", address)
 
     def _forget(self, connection: _Connection) -> None:
-        if connection.transport is not None and \
-                self._open.pop(connection.transport, None) is not None:
+        if (
+            connection.transport is not None
+            and self._open.pop(connection.transport, None) is not None
+        ):
             self._per_address[connection.address] -= 1
             if self._per_address[connection.address] <= 0:
                 del self._per_address[connection.address]
@@ -267,10 +273,13 @@ class HttpServer:
         app = web.Application(client_max_size=1 << 20)
         app.router.add_route("*", "/{tail:.*}", self._dispatch)
         limits = self.limits
-        self._runner = web.AppRunner(app, access_log=None,
-                                     keepalive_timeout=limits.header_timeout,
-                                     max_field_size=limits.max_field_size,
-                                     max_line_size=limits.max_line_size)
+        self._runner = web.AppRunner(
+            app,
+            access_log=None,
+            keepalive_timeout=limits.header_timeout,
+            max_field_size=limits.max_field_size,
+            max_line_size=limits.max_line_size,
+        )
         await self._runner.setup()
         inner = self._runner.server
         assert inner is not None
@@ -279,12 +288,18 @@ class HttpServer:
             return _Connection(self, inner())
 
         self._server = await asyncio.get_running_loop().create_server(
-            factory, self.host, self.port, backlog=BACKLOG, reuse_address=True)
+            factory, self.host, self.port, backlog=BACKLOG, reuse_address=True
+        )
         sockets = self._server.sockets
         if sockets:
             self.port = int(sockets[0].getsockname()[1])
-        log.info("http: listening on %s:%s (at most %d connections, %d per address)",
-                 self.host, self.port, self.max_connections, limits.per_address)
+        log.info(
+            "http: listening on %s:%s (at most %d connections, %d per address)",
+            self.host,
+            self.port,
+            self.max_connections,
+            limits.per_address,
+        )
 
     async def stop(self) -> None:
         """Stop listening (open WebSockets are closed)."""
@@ -304,5 +319,8 @@ class HttpServer:
 
     def stats(self) -> dict[str, Any]:
         """Connections open now, refused so far (by reason), and the limit."""
-        return {"open": self.connections, "refused": dict(self.refused),
-                "max_connections": self.max_connections}
+        return {
+            "open": self.connections,
+            "refused": dict(self.refused),
+            "max_connections": self.max_connections,
+        }

@@ -67,11 +67,21 @@ class DatabaseUnavailable(Exception):
         self.reason = reason
 
 
-async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader, out: TextIO,
-               locale: str, new: bool = False, clock: Clock | None = None,
-               sleep: Sleep = asyncio.sleep, compute: Compute | None = None,
-               lang_chosen: bool = True, call_timeout: float = CALL_PROMPT_SECONDS,
-               guide: bool = True) -> int:
+async def play(
+    config: PlayConfig,
+    db_path: Path,
+    *,
+    read_line: AsyncLineReader,
+    out: TextIO,
+    locale: str,
+    new: bool = False,
+    clock: Clock | None = None,
+    sleep: Sleep = asyncio.sleep,
+    compute: Compute | None = None,
+    lang_chosen: bool = True,
+    call_timeout: float = CALL_PROMPT_SECONDS,
+    guide: bool = True,
+) -> int:
     """Play in the terminal; returns the exit code (0).
 
     Resumes the unfinished game stored in ``db_path`` (it keeps its rules, seats
@@ -94,10 +104,15 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
     try:
         notifier = TerminalNotifier(out, USER_KEY, locale)
         seed = config.seed
-        service = GameService(SqliteRepository(db), {PLATFORM: notifier}, clock,
-                              terminal_settings(config.delay),
-                              seed_source=None if seed is None else (lambda: seed),
-                              compute=compute, guide=guide)
+        service = GameService(
+            SqliteRepository(db),
+            {PLATFORM: notifier},
+            clock,
+            terminal_settings(config.delay),
+            seed_source=None if seed is None else (lambda: seed),
+            compute=compute,
+            guide=guide,
+        )
         service.flow = FlowControl(limited=False)  # one person at their own keyboard
         host = replace(service.host(), run_due=service.tick)
         entry = host.entry
@@ -108,22 +123,27 @@ async def play(config: PlayConfig, db_path: Path, *, read_line: AsyncLineReader,
             locale = notifier.locale = await entry.locale_of(user)
         with use_locale(locale):
             info = await entry.table_info(TERMINAL_KEY)
-            if info is not None and info.status is Status.PLAYING \
-                    and info.seat_of(user.key) is not None \
-                    and (new or (config.chosen and _other_rules(config, info))):
+            if (
+                info is not None
+                and info.status is Status.PLAYING
+                and info.seat_of(user.key) is not None
+                and (new or (config.chosen and _other_rules(config, info)))
+            ):
                 # --new, or other rules named: a game in progress is only thrown away when
                 # the player says so.
                 new = await _ask_new_game(info, config, notifier, read_line)
-            if info is not None and (new or info.status is not Status.PLAYING
-                                     or info.seat_of(user.key) is None):
+            if info is not None and (
+                new or info.status is not Status.PLAYING or info.seat_of(user.key) is None
+            ):
                 await _do(entry, user, Cancel(), is_admin=True)
                 info = None
             if info is None:
                 await _new_table(entry, user, config, notifier)
             else:
                 await _announce_resume(host, info, user, notifier)
-        return await TerminalGame(host, user, notifier, read_line, sleep,
-                                  call_timeout=call_timeout).run()
+        return await TerminalGame(
+            host, user, notifier, read_line, sleep, call_timeout=call_timeout
+        ).run()
     finally:
         await db.close()
 
@@ -134,13 +154,17 @@ def _other_rules(config: PlayConfig, info: TableInfo) -> bool:
     return asked != make_rules(info.variant, info.preset, dict(info.options))
 
 
-async def _ask_new_game(info: TableInfo, config: PlayConfig, notifier: TerminalNotifier,
-                        read_line: AsyncLineReader) -> bool:
+async def _ask_new_game(
+    info: TableInfo, config: PlayConfig, notifier: TerminalNotifier, read_line: AsyncLineReader
+) -> bool:
     """Ask whether to throw the stored game away for the one the command line named;
     True for ``new`` (``neu``, ``n``), False (resume) for anything else."""
-    notifier.write(_("A game of {stored} is stored. Type new to end it and start {asked}, "
-                     "or press Enter to resume it.").format(
-        stored=_(variant_name(info.variant)), asked=_(variant_name(config.variant))))
+    notifier.write(
+        _(
+            "A game of {stored} is stored. Type new to end it and start {asked}, "
+            "or press Enter to resume it."
+        ).format(stored=_(variant_name(info.variant)), asked=_(variant_name(config.variant)))
+    )
     notifier.out.write(_("New game or resume> "))
     notifier.out.flush()
     answer = await read_line()
@@ -161,26 +185,31 @@ def _intro(info: TableInfo, user: UserRef) -> str:
     name = info.seats[seat].name if seat is not None else user.name
     rules = table_rules(info.variant, info.preset, dict(info.options))
     return _("{variant}, preset {preset}. You are {name}. Type help for the commands.").format(
-        variant=_(variant_name(info.variant)), preset=rules.preset, name=name)
+        variant=_(variant_name(info.variant)), preset=rules.preset, name=name
+    )
 
 
-async def _do(entry: Entry, user: UserRef, request: Request, is_admin: bool = False
-              ) -> TableInfo:
+async def _do(entry: Entry, user: UserRef, request: Request, is_admin: bool = False) -> TableInfo:
     """One table request of the set-up through the entry point; raises its refusal (the
     configuration was checked before, so none is expected)."""
-    outcome = await entry.handle(Intent(request, user, InChat(TERMINAL_KEY),
-                                        is_admin=is_admin, origin=ORIGIN))
+    outcome = await entry.handle(
+        Intent(request, user, InChat(TERMINAL_KEY), is_admin=is_admin, origin=ORIGIN)
+    )
     if outcome.error is not None:
         raise outcome.error
     assert outcome.info is not None
     return outcome.info
 
 
-async def _new_table(entry: Entry, user: UserRef, config: PlayConfig,
-                     notifier: TerminalNotifier) -> None:
+async def _new_table(
+    entry: Entry, user: UserRef, config: PlayConfig, notifier: TerminalNotifier
+) -> None:
     """Open the table with the player seated, add the AI seats and start the game."""
-    words = [config.variant, *([config.preset] if config.preset else []),
-             *(f"{name}={value}" for name, value in config.options.items())]
+    words = [
+        config.variant,
+        *([config.preset] if config.preset else []),
+        *(f"{name}={value}" for name, value in config.options.items()),
+    ]
     info = await _do(entry, user, OpenTable(tuple(words)))
     for _seat in range(config.players - 1):
         info = await _do(entry, user, AddAI(config.ai))
@@ -188,11 +217,14 @@ async def _new_table(entry: Entry, user: UserRef, config: PlayConfig,
     await _do(entry, user, Start())
 
 
-async def _announce_resume(host: Host, info: TableInfo, user: UserRef,
-                           notifier: TerminalNotifier) -> None:
-    when = datetime.fromtimestamp(info.updated_at if info.updated_at is not None else
-                                  host.now())
-    notifier.write(_("Resuming your game from {date} (rummy-bot play --new starts a new "
-                     "one).").format(date=when.strftime("%Y-%m-%d %H:%M")))
+async def _announce_resume(
+    host: Host, info: TableInfo, user: UserRef, notifier: TerminalNotifier
+) -> None:
+    when = datetime.fromtimestamp(info.updated_at if info.updated_at is not None else host.now())
+    notifier.write(
+        _("Resuming your game from {date} (rummy-bot play --new starts a new one).").format(
+            date=when.strftime("%Y-%m-%d %H:%M")
+        )
+    )
     notifier.write(_intro(info, user))
     notifier.screen_due = True

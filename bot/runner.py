@@ -78,16 +78,20 @@ def http_port() -> int:
 
 def http_limits(settings: Settings) -> HttpLimits:
     """The HTTP server's limits from the settings (``HTTP_*``, docs/operating.md)."""
-    return HttpLimits(max_connections=settings.http_max_connections,
-                      descriptor_reserve=settings.http_descriptor_reserve,
-                      per_address=settings.http_per_address,
-                      header_timeout=settings.http_header_timeout)
+    return HttpLimits(
+        max_connections=settings.http_max_connections,
+        descriptor_reserve=settings.http_descriptor_reserve,
+        per_address=settings.http_per_address,
+        header_timeout=settings.http_header_timeout,
+    )
 
 
 def needs_http(settings: Settings) -> bool:
     """Whether the process serves HTTP: the Telegram webhook or the web table."""
-    return bool(settings.telegram_token and settings.telegram_webhook_url) \
+    return (
+        bool(settings.telegram_token and settings.telegram_webhook_url)
         or WebConfig.from_settings(settings) is not None
+    )
 
 
 #: Seconds before the first new attempt to reach a platform, and the most between two.
@@ -109,8 +113,12 @@ NAME_RETRY = 2.0
 be reached."""
 
 
-async def _keep_name(take_role: Callable[[str], Awaitable[RoleLock | None]], worker_id: str,
-                     held: RoleLock, stop: asyncio.Event) -> None:
+async def _keep_name(
+    take_role: Callable[[str], Awaitable[RoleLock | None]],
+    worker_id: str,
+    held: RoleLock,
+    stop: asyncio.Event,
+) -> None:
     """Hold the ``WORKER_ID`` role while the bot runs. When the connection that holds it
     ends (a network blip, a failed-over server), take it again at once (every
     :data:`NAME_RETRY` seconds while the database is away); when another live worker has
@@ -120,20 +128,21 @@ async def _keep_name(take_role: Callable[[str], Awaitable[RoleLock | None]], wor
     try:
         while True:
             await role.lost()
-            log.warning("worker %s: the connection holding its name ended; taking it again",
-                        worker_id)
+            log.warning(
+                "worker %s: the connection holding its name ended; taking it again", worker_id
+            )
             again: RoleLock | None = None
             while True:
                 try:
                     again = await take_role(f"worker:{worker_id}")
                     break
                 except Exception as error:  # the database away: try again
-                    log.warning("worker %s: cannot take its name now (%s)", worker_id,
-                                type(error).__name__)
+                    log.warning(
+                        "worker %s: cannot take its name now (%s)", worker_id, type(error).__name__
+                    )
                     await asyncio.sleep(NAME_RETRY)
             if again is None:
-                log.error("another live worker runs under WORKER_ID=%s; this one stops",
-                          worker_id)
+                log.error("another live worker runs under WORKER_ID=%s; this one stops", worker_id)
                 stop.set()
                 raise WorkerNameTaken(worker_id)
             role = again
@@ -149,8 +158,13 @@ class NoPlatform(Exception):
         self.platforms = platforms
 
 
-async def _keep_starting(adapter: Adapter, host: Host, stop: asyncio.Event,
-                         started: list[Adapter], refused: list[Adapter]) -> None:
+async def _keep_starting(
+    adapter: Adapter,
+    host: Host,
+    stop: asyncio.Event,
+    started: list[Adapter],
+    refused: list[Adapter],
+) -> None:
     """Start ``adapter``; while its platform cannot be reached, say so in one log line and
     try again after :data:`RETRY_FIRST` seconds, doubling up to :data:`RETRY_MAX` (the
     other platforms run meanwhile). A platform that refuses the bot stays off."""
@@ -159,8 +173,7 @@ async def _keep_starting(adapter: Adapter, host: Host, stop: asyncio.Event,
         try:
             await adapter.start(host)
         except PlatformRefused as error:
-            log.error("%s: %s; it stays off until the setting is fixed", adapter.platform,
-                      error)
+            log.error("%s: %s; it stays off until the setting is fixed", adapter.platform, error)
             refused.append(adapter)
             return
         except PlatformUnreachable as error:
@@ -174,8 +187,12 @@ async def _keep_starting(adapter: Adapter, host: Host, stop: asyncio.Event,
         return
 
 
-async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
-                  adapters: list[Adapter] | None = None, freeze_heap: bool = False) -> None:
+async def run_bot(
+    settings: Settings,
+    stop: asyncio.Event | None = None,
+    adapters: list[Adapter] | None = None,
+    freeze_heap: bool = False,
+) -> None:
     """Run until ``stop`` is set (or SIGTERM/SIGINT arrive). A platform that cannot be
     reached is tried again with back-off while the others work; raises
     :class:`NoPlatform` when every configured platform refused the bot. ``freeze_heap``
@@ -197,10 +214,17 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
         stack.push_async_callback(db.close)
         await stack.enter_async_context(_worker_name(repo.take_role, settings.worker_id, stop))
         pool = await stack.enter_async_context(_engine_pool(settings))
-        service = GameService(repo, {}, defaults=TableSettings(timer=settings.default_timer),
-                              default_locale=settings.default_locale, compute=pool,
-                              budget=settings.engine_budget, worker_id=settings.worker_id,
-                              clock=storage_clock(db), guide=settings.first_game_guide)
+        service = GameService(
+            repo,
+            {},
+            defaults=TableSettings(timer=settings.default_timer),
+            default_locale=settings.default_locale,
+            compute=pool,
+            budget=settings.engine_budget,
+            worker_id=settings.worker_id,
+            clock=storage_clock(db),
+            guide=settings.first_game_guide,
+        )
         for front_end in (*chats, *webs):
             service.register(front_end.platform, front_end.notifier, front_end.every_platform)
         http = await stack.enter_async_context(_http_server(settings))
@@ -219,16 +243,19 @@ async def run_bot(settings: Settings, stop: asyncio.Event | None = None,
         await _run_chats(chats, host, stop, stack)
 
 
-async def _run_chats(chats: list[Adapter], host: Host, stop: asyncio.Event,
-                     stack: contextlib.AsyncExitStack) -> None:
+async def _run_chats(
+    chats: list[Adapter], host: Host, stop: asyncio.Event, stack: contextlib.AsyncExitStack
+) -> None:
     """Start the chat front ends (each tried again while unreachable) and run until
     ``stop``; each one started is stopped when ``stack`` closes. Raises
     :class:`NoPlatform` when every one refused the bot."""
     started: list[Adapter] = []
     refused: list[Adapter] = []
     stack.push_async_callback(_stop_all, started)
-    starting = [asyncio.create_task(_keep_starting(adapter, host, stop, started, refused))
-                for adapter in chats]
+    starting = [
+        asyncio.create_task(_keep_starting(adapter, host, stop, started, refused))
+        for adapter in chats
+    ]
     try:
         await asyncio.gather(*starting)
         if chats and len(refused) == len(chats):
@@ -272,8 +299,11 @@ def _signals(stop: asyncio.Event) -> Iterator[None]:
 
 
 @contextlib.asynccontextmanager
-async def _worker_name(take_role: Callable[[str], Awaitable[RoleLock | None]],
-                       worker_id: str | None, stop: asyncio.Event) -> AsyncIterator[None]:
+async def _worker_name(
+    take_role: Callable[[str], Awaitable[RoleLock | None]],
+    worker_id: str | None,
+    stop: asyncio.Event,
+) -> AsyncIterator[None]:
     """With a ``WORKER_ID``, hold that name (a role: one live worker per name) while the
     bot runs (:func:`_keep_name`). Raises :class:`WorkerNameTaken` at once when another
     live worker holds it, and on leaving when another took it meanwhile."""
@@ -283,8 +313,7 @@ async def _worker_name(take_role: Callable[[str], Awaitable[RoleLock | None]],
     name = await take_role(f"worker:{worker_id}")
     if name is None:
         raise WorkerNameTaken(worker_id)
-    naming = asyncio.create_task(_keep_name(take_role, worker_id, name, stop),
-                                 name="worker name")
+    naming = asyncio.create_task(_keep_name(take_role, worker_id, name, stop), name="worker name")
     try:
         yield
     finally:
@@ -300,8 +329,11 @@ async def _engine_pool(settings: Settings) -> AsyncIterator[WorkerPool]:
     pool = WorkerPool(settings.engine_workers, warm_up=engine_work.warm_up)
     try:
         await pool.start()
-        log.info("engine pool: %d worker processes, %.1f s budget per call", pool.size,
-                 settings.engine_budget)
+        log.info(
+            "engine pool: %d worker processes, %.1f s budget per call",
+            pool.size,
+            settings.engine_budget,
+        )
         yield pool
     finally:
         await pool.close()
@@ -323,8 +355,7 @@ async def _http_server(settings: Settings) -> AsyncIterator[HttpServer | None]:
 
 
 @contextlib.asynccontextmanager
-async def _showing(feed: PostgresChangeFeed | None, service: GameService
-                   ) -> AsyncIterator[None]:
+async def _showing(feed: PostgresChangeFeed | None, service: GameService) -> AsyncIterator[None]:
     """Changes other workers commit reach the chats this worker shows
     (:mod:`bot.service.delivery`) through ``feed``; without it (one process), or when it
     cannot start, the delivery's sweep shows them."""
@@ -333,8 +364,11 @@ async def _showing(feed: PostgresChangeFeed | None, service: GameService
         try:
             await showing.start(service.delivery.changed)
         except (OSError, asyncpg.PostgresError) as error:
-            log.warning("change feed for the chats not started (%s); changes other "
-                        "workers commit are shown by the sweep", error)
+            log.warning(
+                "change feed for the chats not started (%s); changes other "
+                "workers commit are shown by the sweep",
+                error,
+            )
             showing = None
     try:
         yield

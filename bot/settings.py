@@ -83,8 +83,9 @@ class SettingsError(ValueError):
     ``variables`` all of them in the order of the lines.
     """
 
-    def __init__(self, variable: str, message: str,
-                 variables: tuple[str, ...] | None = None) -> None:
+    def __init__(
+        self, variable: str, message: str, variables: tuple[str, ...] | None = None
+    ) -> None:
         super().__init__(message)
         self.variable = variable
         self.variables = variables or (variable,)
@@ -292,8 +293,9 @@ class Settings(BaseSettings):
         """Strip every text value; an empty one counts as not given (the default)."""
         if not isinstance(values, dict):
             return values
-        stripped = {key: value.strip() if isinstance(value, str) else value
-                    for key, value in values.items()}
+        stripped = {
+            key: value.strip() if isinstance(value, str) else value for key, value in values.items()
+        }
         return {key: value for key, value in stripped.items() if value != ""}
 
     @field_validator("log_level", "default_timer", mode="before")
@@ -330,8 +332,10 @@ class Settings(BaseSettings):
     def _postgres_url(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("postgresql://", "postgres://")):
             # the part after "@" only: the message must not show a password
-            raise _Invalid(_("{variable} must start with postgresql:// (got {value!r})."),
-                           value=value.split("@")[-1])
+            raise _Invalid(
+                _("{variable} must start with postgresql:// (got {value!r})."),
+                value=value.split("@")[-1],
+            )
         return value
 
     @field_validator("worker_id", mode="before")
@@ -349,8 +353,9 @@ class Settings(BaseSettings):
 
     @field_validator("discord_shard_ids")
     @classmethod
-    def _shards_below_count(cls, value: tuple[int, ...] | None,
-                            info: ValidationInfo) -> tuple[int, ...] | None:
+    def _shards_below_count(
+        cls, value: tuple[int, ...] | None, info: ValidationInfo
+    ) -> tuple[int, ...] | None:
         """Shard numbers from 0 to ``DISCORD_SHARD_COUNT`` - 1, which they need."""
         if value is None or "discord_shard_count" not in info.data:
             return value  # a bad count has its own line
@@ -359,8 +364,10 @@ class Settings(BaseSettings):
             raise _Invalid(_("{variable} needs DISCORD_SHARD_COUNT."))
         ids = tuple(sorted(set(value)))
         if not ids or any(not 0 <= shard < count for shard in ids):
-            raise _Invalid(_("{variable} must list shard numbers from 0 to {last} "
-                             "(got {value!r})."), last=count - 1)
+            raise _Invalid(
+                _("{variable} must list shard numbers from 0 to {last} (got {value!r})."),
+                last=count - 1,
+            )
         return ids
 
     @field_validator("telegram_webhook_url")
@@ -423,14 +430,16 @@ class Settings(BaseSettings):
 
 
 ENV_VARIABLES: Final[tuple[str, ...]] = tuple(
-    _variable_name(name) for name in Settings.model_fields)
+    _variable_name(name) for name in Settings.model_fields
+)
 """Names of all environment variables read by :meth:`Settings.from_env`."""
 
 
 def _not_set(variable: str) -> str:
     """Message for a required variable that is missing."""
     return _("{variable} is not set. Set it in the environment or in the .env file.").format(
-        variable=variable)
+        variable=variable
+    )
 
 
 _CHOICE = N_("{variable} must be one of: {choices} (got {value!r}).")
@@ -450,8 +459,10 @@ def _line(error: ErrorDetails) -> tuple[str, str]:
         text = _("{variable} must be a positive integer (got {value!r}).")
     elif kind in ("greater_than_equal", "less_than_equal"):
         text = _("{variable} must be between {low} and {high} (got {value!r}).")
-        fields = {"low": next(item.ge for item in field.metadata if hasattr(item, "ge")),
-                  "high": next(item.le for item in field.metadata if hasattr(item, "le"))}
+        fields = {
+            "low": next(item.ge for item in field.metadata if hasattr(item, "ge")),
+            "high": next(item.le for item in field.metadata if hasattr(item, "le")),
+        }
     elif kind.startswith("bool_"):
         text = _("{variable} must be on or off (got {value!r}).")
     elif kind.startswith("int_"):

@@ -26,8 +26,11 @@ __all__ = ["PgServer", "find_binaries", "running_server"]
 def find_binaries() -> Path | None:
     """The folder with ``initdb`` and ``postgres``, or ``None``."""
     wanted = os.environ.get("PG_BIN")
-    candidates = [Path(wanted)] if wanted else sorted(
-        Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
+    candidates = (
+        [Path(wanted)]
+        if wanted
+        else sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)
+    )
     for folder in candidates:
         if (folder / "initdb").is_file() and (folder / "postgres").is_file():
             return folder
@@ -58,9 +61,22 @@ class PgServer:
         """A new empty database; returns its URL."""
         self._count += 1
         name = f"{prefix}_{os.getpid()}_{self._count}"
-        _run(["psql", "-h", "127.0.0.1",
-              "-p", str(self.port), "-U", "postgres", "-d", "postgres", "-q", "-c",
-              f"CREATE DATABASE {name}"])
+        _run(
+            [
+                "psql",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "-U",
+                "postgres",
+                "-d",
+                "postgres",
+                "-q",
+                "-c",
+                f"CREATE DATABASE {name}",
+            ]
+        )
         return self.url(name)
 
 
@@ -83,13 +99,40 @@ def running_server() -> Iterator[PgServer]:
     if user is not None:
         shutil.chown(folder, user)
         folder.chmod(0o700)
-    _run([str(binaries / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-          "-E", "UTF8", "--locale=C.UTF-8"], user)
+    _run(
+        [
+            str(binaries / "initdb"),
+            "-D",
+            str(data),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--locale=C.UTF-8",
+        ],
+        user,
+    )
     port = _free_port()
-    command = [str(binaries / "postgres"), "-D", str(data), "-p", str(port), "-k",
-               str(folder), "-h", "127.0.0.1", "-c", "fsync=off",
-               "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-               "-c", "max_connections=200"]
+    command = [
+        str(binaries / "postgres"),
+        "-D",
+        str(data),
+        "-p",
+        str(port),
+        "-k",
+        str(folder),
+        "-h",
+        "127.0.0.1",
+        "-c",
+        "fsync=off",
+        "-c",
+        "synchronous_commit=off",
+        "-c",
+        "full_page_writes=off",
+        "-c",
+        "max_connections=200",
+    ]
     if user is not None:
         command = ["runuser", "-u", user, "--", *command]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -109,9 +152,24 @@ def running_server() -> Iterator[PgServer]:
                 time.sleep(0.1)
         # the socket accepts before the server takes queries: wait for a real answer
         while True:
-            probe = subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(port), "-U",
-                                    "postgres", "-d", "postgres", "-qtc", "SELECT 1"],
-                                   capture_output=True, timeout=30, check=False)
+            probe = subprocess.run(
+                [
+                    "psql",
+                    "-h",
+                    "127.0.0.1",
+                    "-p",
+                    str(port),
+                    "-U",
+                    "postgres",
+                    "-d",
+                    "postgres",
+                    "-qtc",
+                    "SELECT 1",
+                ],
+                capture_output=True,
+                timeout=30,
+                check=False,
+            )
             if probe.returncode == 0:
                 break
             if time.monotonic() > deadline:

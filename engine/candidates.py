@@ -27,8 +27,9 @@ from engine.memo import ByIdentity, reuse_last_tuple
 #: The suit of each code of ``Card._hash`` (0: none; 1..8 in the order of :class:`Suit`).
 _SUIT_OF_CODE: tuple[Suit | None, ...] = (None, *Suit)
 #: Suit codes in the order runs are listed: by the suit's letter (c d h s; b k r y).
-_RUN_CODES: tuple[int, ...] = tuple(sorted(range(1, 9),
-                                           key=lambda code: list(Suit)[code - 1].value))
+_RUN_CODES: tuple[int, ...] = tuple(
+    sorted(range(1, 9), key=lambda code: list(Suit)[code - 1].value)
+)
 
 
 def candidate_melds(hand: Iterable[Card], rules: MeldRules) -> list[tuple[CardSpec, ...]]:
@@ -139,8 +140,9 @@ def shape_passes(run: bool, naturals: int, jokers: int, rules: MeldRules) -> boo
     suit = Suit.CLUBS
     if run:
         cards = [Placed(Card(r, suit), Card(r, suit), 0) for r in range(1, naturals + 1)]
-        cards += [Placed(JOKER, Card(r, suit), 0)
-                  for r in range(naturals + 1, naturals + jokers + 1)]
+        cards += [
+            Placed(JOKER, Card(r, suit), 0) for r in range(naturals + 1, naturals + jokers + 1)
+        ]
         return rules.check(Meld(MeldKind.RUN, tuple(cards), 0)) is None
     suits = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
     cards = [Placed(Card(7, s), Card(7, s), 0) for s in suits[:naturals]]
@@ -169,10 +171,20 @@ class _OneReading:
         if kept is None:
             rules = self._rules
             twice = run and self._thirteen_reads_twice
-            kept = self._kept.put(groups, tuple(
-                g for g in groups if not (twice and len(g) == 13) and shape_passes(
-                    run, len(g) - (jokers := sum(1 for s in g if s.card.is_joker)), jokers,
-                    rules)))
+            kept = self._kept.put(
+                groups,
+                tuple(
+                    g
+                    for g in groups
+                    if not (twice and len(g) == 13)
+                    and shape_passes(
+                        run,
+                        len(g) - (jokers := sum(1 for s in g if s.card.is_joker)),
+                        jokers,
+                        rules,
+                    )
+                ),
+            )
         return kept
 
 
@@ -190,8 +202,9 @@ def _one_reading(rules: MeldRules) -> _OneReading:
     return found
 
 
-def _sets(jokers: int, suits_of_rank: list[int], rules: MeldRules,
-          keep: _OneReading | None = None) -> list[tuple[CardSpec, ...]]:
+def _sets(
+    jokers: int, suits_of_rank: list[int], rules: MeldRules, keep: _OneReading | None = None
+) -> list[tuple[CardSpec, ...]]:
     """The sets of :func:`candidate_melds` by rank (:func:`_hand_masks`); ``keep``: only
     those with one reading."""
     out: list[tuple[CardSpec, ...]] = []
@@ -199,27 +212,33 @@ def _sets(jokers: int, suits_of_rank: list[int], rules: MeldRules,
     for rank in range(1, 14):
         suits = suits_of_rank[rank]
         if suits and suits.bit_count() >= fewest:
-            found = _rank_sets(rank, suits, jokers, rules.min_naturals, rules.max_set,
-                               rules.min_cards)
+            found = _rank_sets(
+                rank, suits, jokers, rules.min_naturals, rules.max_set, rules.min_cards
+            )
             out.extend(found if keep is None else keep.keep(found, False))
     return out
 
 
 @functools.lru_cache(maxsize=4096)
-def _rank_sets(rank: int, suits: int, jokers: int, min_naturals: int, max_set: int,
-               min_cards: int) -> tuple[tuple[CardSpec, ...], ...]:
+def _rank_sets(
+    rank: int, suits: int, jokers: int, min_naturals: int, max_set: int, min_cards: int
+) -> tuple[tuple[CardSpec, ...], ...]:
     """The sets of ``rank`` held in the suits ``suits`` (bit mask by suit code) with
     ``jokers``, as shared spec tuples: naturals in suit order, then the jokers."""
     shapes = _set_shapes(suits.bit_count(), jokers, min_naturals, max_set, min_cards)
-    specs = [natural_spec(shared_card(rank, _SUIT_OF_CODE[code]))
-             for code in range(9) if suits >> code & 1]
+    specs = [
+        natural_spec(shared_card(rank, _SUIT_OF_CODE[code]))
+        for code in range(9)
+        if suits >> code & 1
+    ]
     joker = (joker_spec(rank, None),)
     return tuple(tuple([specs[i] for i in picked]) + joker * j for picked, j in shapes)
 
 
 @functools.lru_cache(maxsize=256)
-def _set_shapes(present: int, jokers: int, min_naturals: int, max_set: int,
-                min_cards: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+def _set_shapes(
+    present: int, jokers: int, min_naturals: int, max_set: int, min_cards: int
+) -> tuple[tuple[tuple[int, ...], int], ...]:
     """The sets of one rank held in ``present`` suits with ``jokers``: (the indexes of
     the suits used, in suit order; jokers added), in table order."""
     out: list[tuple[tuple[int, ...], int]] = []
@@ -233,8 +252,13 @@ def _set_shapes(present: int, jokers: int, min_naturals: int, max_set: int,
     return tuple(out)
 
 
-def _runs(jokers: int, ranks_of_suit: list[int], twice: list[int], rules: MeldRules,
-          keep: _OneReading | None = None) -> list[tuple[CardSpec, ...]]:
+def _runs(
+    jokers: int,
+    ranks_of_suit: list[int],
+    twice: list[int],
+    rules: MeldRules,
+    keep: _OneReading | None = None,
+) -> list[tuple[CardSpec, ...]]:
     """The runs of :func:`candidate_melds` by suit (:func:`_hand_masks`), suits in the
     order of their letters; ``keep``: only those with one reading."""
     out: list[tuple[CardSpec, ...]] = []
@@ -245,24 +269,29 @@ def _runs(jokers: int, ranks_of_suit: list[int], twice: list[int], rules: MeldRu
             continue
         # in a window with a card held twice (two packs) a joker may stand where the hand
         # holds the card: 9c 9c 10c jc qc qc jk jk melds as 9c 10c jc qc and 9c jk jk qc
-        found = _suit_runs(code, mask, twice[code], jokers, rules.min_naturals,
-                           rules.min_cards, rules.ace)
+        found = _suit_runs(
+            code, mask, twice[code], jokers, rules.min_naturals, rules.min_cards, rules.ace
+        )
         out.extend(found if keep is None else keep.keep(found, True))
     return out
 
 
 @functools.lru_cache(maxsize=4096)
-def _suit_runs(code: int, mask: int, twice: int, jokers: int, min_naturals: int,
-               min_cards: int, ace: AceMode) -> tuple[tuple[CardSpec, ...], ...]:
+def _suit_runs(
+    code: int, mask: int, twice: int, jokers: int, min_naturals: int, min_cards: int, ace: AceMode
+) -> tuple[tuple[CardSpec, ...], ...]:
     """The runs of :func:`_run_shapes` in the suit of ``code`` as shared spec tuples."""
     natural, joker = _suit_specs(_SUIT_OF_CODE[code])
-    return tuple(tuple([natural[r] if r > 0 else joker[-r] for r in shape])
-                 for shape in _run_shapes(mask, twice, jokers, min_naturals, min_cards, ace))
+    return tuple(
+        tuple([natural[r] if r > 0 else joker[-r] for r in shape])
+        for shape in _run_shapes(mask, twice, jokers, min_naturals, min_cards, ace)
+    )
 
 
 @functools.lru_cache(maxsize=4096)
-def _run_shapes(mask: int, twice: int, jokers: int, min_naturals: int, min_cards: int,
-                ace: AceMode) -> tuple[tuple[int, ...], ...]:
+def _run_shapes(
+    mask: int, twice: int, jokers: int, min_naturals: int, min_cards: int, ace: AceMode
+) -> tuple[tuple[int, ...], ...]:
     """The runs of one suit whose ranks held are ``mask`` (bit per rank; ``twice``: held
     twice) with ``jokers``, as rank tuples in table order: ``r`` a natural card, ``-r`` a
     joker standing for rank ``r``. Each window as held
@@ -288,8 +317,9 @@ def _run_shapes(mask: int, twice: int, jokers: int, min_naturals: int, min_cards
             if len(present) - size < least:
                 break
             for replaced in combinations(present, size):
-                out.append(tuple(-r if r in replaced or not have_mask >> r & 1 else r
-                                 for r in window))
+                out.append(
+                    tuple(-r if r in replaced or not have_mask >> r & 1 else r for r in window)
+                )
     return tuple(out)
 
 
@@ -297,13 +327,14 @@ def _run_shapes(mask: int, twice: int, jokers: int, min_naturals: int, min_cards
 def _suit_specs(suit: Suit) -> tuple[tuple[CardSpec, ...], tuple[CardSpec, ...]]:
     """The shared specs of ``suit`` by rank (index 0 unused): natural cards, and jokers
     standing for them."""
-    return (tuple(natural_spec(shared_card(r, suit)) for r in range(14)),
-            tuple(joker_spec(r, suit) for r in range(14)))
+    return (
+        tuple(natural_spec(shared_card(r, suit)) for r in range(14)),
+        tuple(joker_spec(r, suit) for r in range(14)),
+    )
 
 
 @functools.cache
-def _window_table(min_cards: int, ace: AceMode
-                  ) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+def _window_table(min_cards: int, ace: AceMode) -> tuple[tuple[int, tuple[int, ...], int], ...]:
     """Every run window from ``min_cards`` to 13 places under ``ace``, shortest first:
     (length, the ranks in order, their bit mask by rank)."""
     out = []
@@ -317,8 +348,9 @@ def _window_table(min_cards: int, ace: AceMode
     return tuple(out)
 
 
-def candidate_melds_with(card: Card, hand: Sequence[Card], rules: MeldRules
-                         ) -> list[tuple[CardSpec, ...]]:
+def candidate_melds_with(
+    card: Card, hand: Sequence[Card], rules: MeldRules
+) -> list[tuple[CardSpec, ...]]:
     """The groups of :func:`candidate_melds` over ``hand`` that hold the natural ``card``
     (one of ``hand``), in the same order: the sets of its rank with its suit, then the
     runs of its suit with the card itself at its rank (not a joker standing there). Only
@@ -329,14 +361,22 @@ def candidate_melds_with(card: Card, hand: Sequence[Card], rules: MeldRules
     out: list[tuple[CardSpec, ...]] = []
     suits = suits_of_rank[rank]
     if suits.bit_count() >= rules.min_cards - jokers:
-        out.extend(g for g in _rank_sets(rank, suits, jokers, rules.min_naturals,
-                                         rules.max_set, rules.min_cards)
-                   if any(s.card == card for s in g))
+        out.extend(
+            g
+            for g in _rank_sets(
+                rank, suits, jokers, rules.min_naturals, rules.max_set, rules.min_cards
+            )
+            if any(s.card == card for s in g)
+        )
     mask = ranks_of_suit[code]
     if mask.bit_count() >= rules.min_cards - jokers:
-        out.extend(g for g in _suit_runs(code, mask, twice[code], jokers, rules.min_naturals,
-                                         rules.min_cards, rules.ace)
-                   if any(s.card == card for s in g))
+        out.extend(
+            g
+            for g in _suit_runs(
+                code, mask, twice[code], jokers, rules.min_naturals, rules.min_cards, rules.ace
+            )
+            if any(s.card == card for s in g)
+        )
     return out
 
 
@@ -411,13 +451,22 @@ class MeldReach:
         code = key & 15
         in_runs = self._in_runs[code]
         if in_runs is None:  # the ranks of the suit that some run window lets through
-            in_runs = _run_ranks(self._ranks_of_suit[code], self._jokers, rules.min_naturals,
-                                 rules.min_cards, rules.ace)
+            in_runs = _run_ranks(
+                self._ranks_of_suit[code],
+                self._jokers,
+                rules.min_naturals,
+                rules.min_cards,
+                rules.ace,
+            )
             self._in_runs[code] = in_runs
         rank = key >> 4
         return bool(in_runs >> rank & 1) or _set_may_meld(
-            self._suits_of_rank[rank].bit_count(), self._jokers, rules.min_naturals,
-            rules.max_set, rules.min_cards)
+            self._suits_of_rank[rank].bit_count(),
+            self._jokers,
+            rules.min_naturals,
+            rules.max_set,
+            rules.min_cards,
+        )
 
 
 @reuse_last_tuple
@@ -444,15 +493,13 @@ def unmeldable(cards: Sequence[Card], rules: MeldRules) -> Mapping[Card, int]:
     return {first[key]: n for key, n in copies.items() if not reach.may_meld(first[key])}
 
 
-def _set_may_meld(suits: int, jokers: int, min_naturals: int, max_set: int,
-                  min_cards: int) -> bool:
+def _set_may_meld(suits: int, jokers: int, min_naturals: int, max_set: int, min_cards: int) -> bool:
     """The set half of :func:`_may_meld`."""
     return suits >= min_naturals and min(suits + jokers, max_set) >= min_cards
 
 
 @functools.lru_cache(maxsize=4096)
-def _run_ranks(mask: int, jokers: int, min_naturals: int, min_cards: int,
-               ace: AceMode) -> int:
+def _run_ranks(mask: int, jokers: int, min_naturals: int, min_cards: int, ace: AceMode) -> int:
     """The ranks of ``mask`` (one suit's ranks held, bit per rank) that the run half of
     :func:`_may_meld` lets through with ``jokers``, as a bit mask."""
     longest = jokers + mask.bit_count()

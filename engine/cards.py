@@ -85,17 +85,32 @@ CARD_SUITS: tuple[Suit, ...] = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPA
 TILE_COLOURS: tuple[Suit, ...] = (Suit.RED, Suit.YELLOW, Suit.BLUE, Suit.BLACK)
 _COLOUR_SET = frozenset(TILE_COLOURS)
 
-_SUIT_SYMBOL = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠",
-                Suit.RED: "🔴", Suit.YELLOW: "🟡", Suit.BLUE: "🔵", Suit.BLACK: "⚫"}
+_SUIT_SYMBOL = {
+    Suit.CLUBS: "♣",
+    Suit.DIAMONDS: "♦",
+    Suit.HEARTS: "♥",
+    Suit.SPADES: "♠",
+    Suit.RED: "🔴",
+    Suit.YELLOW: "🟡",
+    Suit.BLUE: "🔵",
+    Suit.BLACK: "⚫",
+}
 _SUIT_CODE: dict[Suit | None, int] = {None: 0} | {s: i + 1 for i, s in enumerate(Suit)}
 _SUIT_ORDER = {s: i for family in (CARD_SUITS, TILE_COLOURS) for i, s in enumerate(family)}
 _SUIT_BY_TEXT = {s.value: s for s in CARD_SUITS} | {_SUIT_SYMBOL[s]: s for s in CARD_SUITS}
 _SUIT_BY_TEXT |= {"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES}
 _COLOUR_BY_TEXT = {s.value: s for s in TILE_COLOURS}
 _COLOUR_BY_TEXT |= {_SUIT_SYMBOL[s]: s for s in TILE_COLOURS}
-_COLOUR_BY_TEXT |= {"rot": Suit.RED, "red": Suit.RED, "gelb": Suit.YELLOW,
-                    "yellow": Suit.YELLOW, "blau": Suit.BLUE, "blue": Suit.BLUE,
-                    "schwarz": Suit.BLACK, "black": Suit.BLACK}
+_COLOUR_BY_TEXT |= {
+    "rot": Suit.RED,
+    "red": Suit.RED,
+    "gelb": Suit.YELLOW,
+    "yellow": Suit.YELLOW,
+    "blau": Suit.BLUE,
+    "blue": Suit.BLUE,
+    "schwarz": Suit.BLACK,
+    "black": Suit.BLACK,
+}
 
 JOKER_RANK = 0
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
@@ -119,26 +134,31 @@ NOTATIONS: dict[str, Notation] = {
     "en": Notation(
         ranks={1: "a", 11: "j", 12: "q", 13: "k"},
         suits={Suit.CLUBS: "c", Suit.DIAMONDS: "d", Suit.HEARTS: "h", Suit.SPADES: "s"},
-        colours={Suit.RED: "r", Suit.YELLOW: "y", Suit.BLUE: "b", Suit.BLACK: "k"}),
+        colours={Suit.RED: "r", Suit.YELLOW: "y", Suit.BLUE: "b", Suit.BLACK: "k"},
+    ),
     # German: Ass, Bube, Dame, König; Kreuz, Karo, Herz, Pik; rot, gelb, blau, schwarz
     "de": Notation(
         ranks={1: "a", 11: "b", 12: "d", 13: "k"},
         suits={Suit.CLUBS: "kr", Suit.DIAMONDS: "ka", Suit.HEARTS: "he", Suit.SPADES: "pi"},
-        colours={Suit.RED: "r", Suit.YELLOW: "g", Suit.BLUE: "b", Suit.BLACK: "s"}),
+        colours={Suit.RED: "r", Suit.YELLOW: "g", Suit.BLUE: "b", Suit.BLACK: "s"},
+    ),
 }
 """The card and tile codes of each language (display and input only: records keep the
 English codes). ``tests/engine/test_notation.py`` checks that no code of one language
 means another card in the other."""
 
 _RANK_TEXT = NOTATIONS["en"].ranks
-_RANK_BY_TEXT = {"t": 10} | {text: rank for notation in NOTATIONS.values()
-                             for rank, text in notation.ranks.items()}
+_RANK_BY_TEXT = {"t": 10} | {
+    text: rank for notation in NOTATIONS.values() for rank, text in notation.ranks.items()
+}
 _RANK_BY_TEXT |= {str(n): n for n in range(2, 11)}
 _RANK_BY_TEXT["1"] = 1
-_SUIT_BY_TEXT |= {text: suit for notation in NOTATIONS.values()
-                  for suit, text in notation.suits.items()}
-_COLOUR_BY_TEXT |= {text: colour for notation in NOTATIONS.values()
-                    for colour, text in notation.colours.items()}
+_SUIT_BY_TEXT |= {
+    text: suit for notation in NOTATIONS.values() for suit, text in notation.suits.items()
+}
+_COLOUR_BY_TEXT |= {
+    text: colour for notation in NOTATIONS.values() for colour, text in notation.colours.items()
+}
 _LONG_SUITS = {text for text in _SUIT_BY_TEXT if len(text) > 1}
 
 
@@ -171,8 +191,13 @@ class Card:
         object.__setattr__(self, "is_joker", self.rank == JOKER_RANK)
         object.__setattr__(self, "_hash", self.rank << 4 | _SUIT_CODE[self.suit])
         suit = self.suit
-        object.__setattr__(self, "_sort", (4, self.rank) if self.rank == JOKER_RANK
-                           or suit is None else (_SUIT_ORDER[suit], self.rank))
+        object.__setattr__(
+            self,
+            "_sort",
+            (4, self.rank)
+            if self.rank == JOKER_RANK or suit is None
+            else (_SUIT_ORDER[suit], self.rank),
+        )
 
     def __hash__(self) -> int:
         return self._hash
@@ -260,7 +285,7 @@ _DIGITS = "0123456789"
 def _parse_tile(raw: str, text: str) -> Card:
     """A tile: colour (letter, word or symbol) followed by its number 1..13."""
     head = raw.rstrip(_DIGITS)
-    number = raw[len(head):]
+    number = raw[len(head) :]
     colour = _COLOUR_BY_TEXT.get(head.rstrip("-"))
     if colour is None or number.startswith("0") or not 1 <= int(number) <= 13:
         raise CardParseError(text)
@@ -317,8 +342,12 @@ def format_cards(cards: Iterable[Card]) -> str:
 def standard_deck(decks: int = 1, jokers: int = 0) -> list[Card]:
     """``decks`` x 52 cards plus ``jokers`` jokers, in a fixed (unshuffled) order. The cards
     are the shared instances (:func:`shared_card`): a deal builds no new card objects."""
-    cards = [shared_card(rank, suit) for _ in range(decks) for suit in CARD_SUITS
-             for rank in range(1, 14)]
+    cards = [
+        shared_card(rank, suit)
+        for _ in range(decks)
+        for suit in CARD_SUITS
+        for rank in range(1, 14)
+    ]
     cards.extend(JOKER for _ in range(jokers))
     return cards
 

@@ -105,7 +105,6 @@ class UiCommand:
     args: tuple[str, ...] = ()
 
 
-
 _VERB_BY_WORD: dict[str, str] = {}
 for _entry in COMMANDS:
     _VERB_BY_WORD[_entry.verb] = _entry.verb

@@ -15,8 +15,18 @@ from engine.frozen import replace
 from engine.options import RuleSet
 from engine.state import DealSpec, GameState, Phase, TurnState
 
-__all__ = ["DealKey", "DealSpec", "deal_from_deck", "deal_key", "deal_rng", "new_game",
-           "reuse_key", "shuffled_deal", "start_deal", "starter"]
+__all__ = [
+    "DealKey",
+    "DealSpec",
+    "deal_from_deck",
+    "deal_key",
+    "deal_rng",
+    "new_game",
+    "reuse_key",
+    "shuffled_deal",
+    "start_deal",
+    "starter",
+]
 
 
 def deal_key(state: GameState, deal_number: int) -> DealKey:
@@ -56,8 +66,12 @@ def deal_from_deck(rules: RuleSet, seats: int, dealer: int, deck: Sequence[Card]
     order = [(first + i) % seats for i in range(seats)]
     needed = size * seats + 1
     if len(deck) < needed:
-        raise RuleOptionError(detail=f"the deck has {len(deck)} cards, {needed} are needed",
-                              option="deck", value=str(len(deck)), accepts=str(needed))
+        raise RuleOptionError(
+            detail=f"the deck has {len(deck)} cards, {needed} are needed",
+            option="deck",
+            value=str(len(deck)),
+            accepts=str(needed),
+        )
     hands: list[list[Card]] = [[] for _ in range(seats)]
     pos = 0
     for _ in range(size):
@@ -73,16 +87,23 @@ def deal_from_deck(rules: RuleSet, seats: int, dealer: int, deck: Sequence[Card]
     return DealSpec(tuple(tuple(h) for h in hands), upcard, tuple(deck[pos:]))
 
 
-def shuffled_deal(rules: RuleSet, seats: int, dealer: int, seed: DealKey,
-                  deal_number: int) -> DealSpec:
+def shuffled_deal(
+    rules: RuleSet, seats: int, dealer: int, seed: DealKey, deal_number: int
+) -> DealSpec:
     """Shuffle the variant's deck with the deal's own random source and deal it."""
     deck = shuffled(rules.var.deck(rules, seats), deal_rng(seed, deal_number))
     return deal_from_deck(rules, seats, dealer, deck)
 
 
-def new_game(rules: RuleSet, players: Sequence[str], seed: int | None = None,
-             dealer: int | None = None, deal: DealSpec | None = None,
-             fair_key: bytes | None = None, secret: bytes | None = None) -> GameState:
+def new_game(
+    rules: RuleSet,
+    players: Sequence[str],
+    seed: int | None = None,
+    dealer: int | None = None,
+    deal: DealSpec | None = None,
+    fair_key: bytes | None = None,
+    secret: bytes | None = None,
+) -> GameState:
     """Start a match and its first deal.
 
     ``seed``: the game's random seed (default: from :mod:`secrets`). ``dealer``:
@@ -99,25 +120,43 @@ def new_game(rules: RuleSet, players: Sequence[str], seed: int | None = None,
     if not var.min_players <= len(names) <= var.max_players:
         raise RuleOptionError(
             detail=f"{var.name} is for {var.min_players}-{var.max_players} players, "
-                   f"not {len(names)}", option="players", value=str(len(names)),
-            accepts=f"{var.min_players}-{var.max_players}")
+            f"not {len(names)}",
+            option="players",
+            value=str(len(names)),
+            accepts=f"{var.min_players}-{var.max_players}",
+        )
     if len(set(names)) != len(names) or any(":" in n or not n.strip() for n in names):
-        raise RuleOptionError(detail="player names must be distinct, non-empty, without ':'",
-                              option="players", value=",".join(names), accepts="names")
+        raise RuleOptionError(
+            detail="player names must be distinct, non-empty, without ':'",
+            option="players",
+            value=",".join(names),
+            accepts="names",
+        )
     if seed is None:
         seed = secrets.randbits(63)
     if dealer is None:
         dealer = deal_rng(seed, 0, "dealer").randrange(len(names))
-    base = GameState(rules=rules, players=names, seed=seed, deal_number=0, dealer=dealer,
-                     phase=Phase.HAND_OVER, current=0, hands=tuple(() for _ in names),
-                     stock=(), discard=(), totals=tuple(Fraction(0) for _ in names),
-                     fair_key=fair_key)
+    base = GameState(
+        rules=rules,
+        players=names,
+        seed=seed,
+        deal_number=0,
+        dealer=dealer,
+        phase=Phase.HAND_OVER,
+        current=0,
+        hands=tuple(() for _ in names),
+        stock=(),
+        discard=(),
+        totals=tuple(Fraction(0) for _ in names),
+        fair_key=fair_key,
+    )
     state, _ = start_deal(base, dealer, deal, secret)
     return state
 
 
-def start_deal(state: GameState, dealer: int, deal: DealSpec | None = None,
-               secret: bytes | None = None) -> tuple[GameState, tuple[Event, ...]]:
+def start_deal(
+    state: GameState, dealer: int, deal: DealSpec | None = None, secret: bytes | None = None
+) -> tuple[GameState, tuple[Event, ...]]:
     """Deal the next hand with ``dealer`` dealing; returns the new state and its event.
 
     Without ``deal`` the hand is shuffled from :func:`deal_key` (or from ``secret`` when
@@ -133,27 +172,47 @@ def start_deal(state: GameState, dealer: int, deal: DealSpec | None = None,
     key: DealKey | None = secret
     if deal is None and key is None:
         key = deal_key(state, number)
-    spec = deal or var.deal(rules, seats, dealer, key if key is not None else state.seed,
-                            number)
-    committed = commitment(var.deck_order(rules, seats, key, number), key) \
-        if isinstance(key, bytes) else None
+    spec = deal or var.deal(rules, seats, dealer, key if key is not None else state.seed, number)
+    committed = (
+        commitment(var.deck_order(rules, seats, key, number), key)
+        if isinstance(key, bytes)
+        else None
+    )
     if len(spec.hands) != seats:
-        raise RuleOptionError(detail=f"the deal has {len(spec.hands)} hands for {seats} players",
-                              option="deal", value=str(len(spec.hands)), accepts=str(seats))
+        raise RuleOptionError(
+            detail=f"the deal has {len(spec.hands)} hands for {seats} players",
+            option="deal",
+            value=str(len(spec.hands)),
+            accepts=str(seats),
+        )
     if deal is not None:
         extra = Counter(spec.cards()) - Counter(var.deck(rules, seats))
         if extra:
             raise RuleOptionError(
                 detail="the deal has cards the pack does not: " + " ".join(map(str, extra)),
-                option="deal", value=" ".join(map(str, extra)), accepts="the variant's pack")
+                option="deal",
+                value=" ".join(map(str, extra)),
+                accepts="the variant's pack",
+            )
     first = starter(dealer, seats)
     no_draw = var.starter_extra_card(rules)
     discard = (spec.upcard,) if spec.upcard is not None else ()
-    new = replace(state, deal_number=number, dealer=dealer, current=first,
-                  phase=Phase.PLAY if no_draw else Phase.DRAW, hands=spec.hands,
-                  stock=spec.stock, discard=discard, melds=(),
-                  turn=TurnState(fresh=True), has_melded=tuple(False for _ in range(seats)),
-                  has_played=tuple(False for _ in range(seats)), reuses=0,
-                  version=state.version + (1 if state.deal_number else 0),
-                  deal_secret=key if isinstance(key, bytes) else None, commitment=committed)
+    new = replace(
+        state,
+        deal_number=number,
+        dealer=dealer,
+        current=first,
+        phase=Phase.PLAY if no_draw else Phase.DRAW,
+        hands=spec.hands,
+        stock=spec.stock,
+        discard=discard,
+        melds=(),
+        turn=TurnState(fresh=True),
+        has_melded=tuple(False for _ in range(seats)),
+        has_played=tuple(False for _ in range(seats)),
+        reuses=0,
+        version=state.version + (1 if state.deal_number else 0),
+        deal_secret=key if isinstance(key, bytes) else None,
+        commitment=committed,
+    )
     return var.on_deal(new, spec), (DealStarted(number, dealer, spec.upcard, committed),)

@@ -52,8 +52,7 @@ class CardParseError(EngineError, ValueError):
     code = "bad_card"
     template = "'{text}' is not a {piece} (examples: {examples})"
 
-    def __init__(self, text: str, piece: str = "card",
-                 examples: str = "7h 10d qs ac jk") -> None:
+    def __init__(self, text: str, piece: str = "card", examples: str = "7h 10d qs ac jk") -> None:
         super().__init__(text=text, piece=piece, examples=examples)
 
 
@@ -75,14 +74,14 @@ class IllegalMove(EngineError):
     """An action the rules forbid in this state. The state is left unchanged."""
 
     code = "illegal_move"
-    template = N_('That move is not allowed.')
+    template = N_("That move is not allowed.")
 
 
 class NotYourTurn(IllegalMove):
     """A seat acted out of turn."""
 
     code = "not_your_turn"
-    template = N_('It is not your turn ({player} is to play).')
+    template = N_("It is not your turn ({player} is to play).")
 
 
 class WrongPhase(IllegalMove):
@@ -96,7 +95,7 @@ class CardNotInHand(IllegalMove):
     """A card named in an action is not in the acting seat's hand."""
 
     code = "card_not_in_hand"
-    template = N_('{card} is not in your hand.')
+    template = N_("{card} is not in your hand.")
 
 
 class InvalidMeld(IllegalMove):
@@ -110,14 +109,14 @@ class AmbiguousJoker(IllegalMove):
     """A joker could stand for several cards; the player must declare it (``jk=8h``)."""
 
     code = "ambiguous_joker"
-    template = N_('Say what the joker stands for, e.g. jk=8h. Possible melds: {readings}')
+    template = N_("Say what the joker stands for, e.g. jk=8h. Possible melds: {readings}")
 
 
 class NoSuchMeld(IllegalMove):
     """A meld number that is not on the table."""
 
     code = "no_such_meld"
-    template = N_('There is no meld {number} on the table.')
+    template = N_("There is no meld {number} on the table.")
 
 
 class InvalidLayOff(IllegalMove):
@@ -138,14 +137,14 @@ class MustMeldFirst(IllegalMove):
     """Laying off before an own meld, when the house rule forbids it."""
 
     code = "must_meld_first"
-    template = N_('You may lay off only after you have melded yourself.')
+    template = N_("You may lay off only after you have melded yourself.")
 
 
 class CannotDiscardTaken(IllegalMove):
     """Discarding the card just taken from the discard pile in the same turn."""
 
     code = "cannot_discard_taken"
-    template = N_('You cannot discard {card}: you took it from the discard pile this turn.')
+    template = N_("You cannot discard {card}: you took it from the discard pile this turn.")
 
 
 class NoDiscardLeft(IllegalMove):
@@ -153,21 +152,21 @@ class NoDiscardLeft(IllegalMove):
     not end with a discard."""
 
     code = "no_discard_left"
-    template = N_('You would have nothing left to discard but {card}, which you took this turn.')
+    template = N_("You would have nothing left to discard but {card}, which you took this turn.")
 
 
 class FinalDiscardRequired(IllegalMove):
     """Melding or laying off the last card when going out needs a final discard."""
 
     code = "final_discard_required"
-    template = N_('You must keep one card to discard when you go out.')
+    template = N_("You must keep one card to discard when you go out.")
 
 
 class AllAtOnceRequired(IllegalMove):
     """Wrotham deals 4-6: melding is allowed only when the whole hand goes down at once."""
 
     code = "all_at_once_required"
-    template = N_('In this deal you may only meld when you put down your whole hand at once.')
+    template = N_("In this deal you may only meld when you put down your whole hand at once.")
 
 
 class DeepTakeNotAllowed(IllegalMove):
@@ -175,14 +174,14 @@ class DeepTakeNotAllowed(IllegalMove):
     the upcard."""
 
     code = "deep_take_not_allowed"
-    template = N_('Only the top card of the discard pile may be taken here, not {card}.')
+    template = N_("Only the top card of the discard pile may be taken here, not {card}.")
 
 
 class NothingToDraw(IllegalMove):
     """The discard pile is empty, so there is no upcard to take."""
 
     code = "nothing_to_take"
-    template = N_('The discard pile is empty.')
+    template = N_("The discard pile is empty.")
 
 
 class InvalidJokerSwap(IllegalMove):
@@ -196,4 +195,4 @@ class GameOver(IllegalMove):
     """The match has ended; no more moves."""
 
     code = "game_over"
-    template = N_('The game is over.')
+    template = N_("The game is over.")

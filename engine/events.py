@@ -134,5 +134,16 @@ class GameEnded:
     totals: tuple[Fraction, ...]
 
 
-Event = (DealStarted | Drew | TookDiscard | StockRenewed | Melded | LaidOff | JokerSwapped
-         | Discarded | WentOut | HandEnded | GameEnded)
+Event = (
+    DealStarted
+    | Drew
+    | TookDiscard
+    | StockRenewed
+    | Melded
+    | LaidOff
+    | JokerSwapped
+    | Discarded
+    | WentOut
+    | HandEnded
+    | GameEnded
+)

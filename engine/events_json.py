@@ -62,24 +62,55 @@ from engine.variants.german import events as german
 from engine.variants.romanian import events as romanian
 from engine.variants.rummy500 import events as rummy500
 
-__all__ = ["EVENT_CLASSES", "event_from_json", "event_to_json", "events_from_json",
-           "events_to_json"]
+__all__ = [
+    "EVENT_CLASSES",
+    "event_from_json",
+    "event_to_json",
+    "events_from_json",
+    "events_to_json",
+]
 
 #: Every event class with a JSON form, by module. A new event class must be added here
 #: (tests/engine/test_events_json.py fails for an event module's class that is not).
 EVENT_CLASSES: tuple[type, ...] = (
-    shared.DealStarted, shared.Drew, shared.TookDiscard, shared.StockRenewed, shared.Melded,
-    shared.LaidOff, shared.JokerSwapped, shared.Discarded, shared.WentOut, shared.HandEnded,
+    shared.DealStarted,
+    shared.Drew,
+    shared.TookDiscard,
+    shared.StockRenewed,
+    shared.Melded,
+    shared.LaidOff,
+    shared.JokerSwapped,
+    shared.Discarded,
+    shared.WentOut,
+    shared.HandEnded,
     shared.GameEnded,
-    german.OpeningProgress, german.OpeningWithdrawn, german.JokerExchanged,
-    german.DealBlocked, german.JokerStolen, german.ClosingLayOffs, german.LayOffsDone,
-    german.Eliminated, german.BuyBackOffered, german.BoughtBack, german.BuyBackDeclined,
+    german.OpeningProgress,
+    german.OpeningWithdrawn,
+    german.JokerExchanged,
+    german.DealBlocked,
+    german.JokerStolen,
+    german.ClosingLayOffs,
+    german.LayOffsDone,
+    german.Eliminated,
+    german.BuyBackOffered,
+    german.BoughtBack,
+    german.BuyBackDeclined,
     german.ChipsMoved,
-    romanian.DoublaAnnounced, romanian.FaceUpAnnounced, romanian.DoublaOffered,
-    romanian.DoublaAnswered, romanian.PlayerReady, romanian.PlayBegins, romanian.TookFromRow,
-    romanian.TookFaceUp, romanian.JolyExchanged, romanian.FewTilesLeft,
-    romanian.GameBlocked, romanian.ScoreSheet,
-    rummy500.PileTaken, rummy500.RummyCalled, rummy500.Floated,
+    romanian.DoublaAnnounced,
+    romanian.FaceUpAnnounced,
+    romanian.DoublaOffered,
+    romanian.DoublaAnswered,
+    romanian.PlayerReady,
+    romanian.PlayBegins,
+    romanian.TookFromRow,
+    romanian.TookFaceUp,
+    romanian.JolyExchanged,
+    romanian.FewTilesLeft,
+    romanian.GameBlocked,
+    romanian.ScoreSheet,
+    rummy500.PileTaken,
+    rummy500.RummyCalled,
+    rummy500.Floated,
 )
 
 #: Records that appear inside events (as objects of their fields, without ``"type"``).
@@ -101,8 +132,9 @@ class _Field:
     def __init__(self, field: dataclasses.Field[Any], kind: Any) -> None:
         self.name = field.name
         self.encode, self.decode = _codec(kind)
-        self.required = field.default is dataclasses.MISSING \
-            and field.default_factory is dataclasses.MISSING
+        self.required = (
+            field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
+        )
 
 
 class _Record:
@@ -119,12 +151,12 @@ class _Record:
     def to_json(self, obj: Any) -> dict[str, Any]:
         return {f.name: f.encode(getattr(obj, f.name)) for f in self.fields}
 
-    def from_json(self, data: typing.Mapping[str, Any], where: str,
-                  skip: frozenset[str] = frozenset()) -> Any:
+    def from_json(
+        self, data: typing.Mapping[str, Any], where: str, skip: frozenset[str] = frozenset()
+    ) -> Any:
         for key in data:
             if key not in self.names and key not in skip:
-                raise RecordError(place(where, str(key)),
-                                  f"{self.cls.__name__} has no such field")
+                raise RecordError(place(where, str(key)), f"{self.cls.__name__} has no such field")
         values: dict[str, Any] = {}
         for f in self.fields:
             if f.name in data:
@@ -152,17 +184,23 @@ def _codec(kind: Any) -> tuple[_Encode, _Decode]:
     if kind in _NESTED:
         record = _Record(kind)
         return record.to_json, lambda value, where: record.from_json(
-            as_mapping(value, where), where)
+            as_mapping(value, where), where
+        )
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         item_encode, item_decode = _codec(args[0])
-        return (lambda value: [item_encode(v) for v in value],
-                lambda value, where: tuple(item_decode(v, place(where, i))
-                                           for i, v in enumerate(as_list(value, where))))
+        return (
+            lambda value: [item_encode(v) for v in value],
+            lambda value, where: tuple(
+                item_decode(v, place(where, i)) for i, v in enumerate(as_list(value, where))
+            ),
+        )
     if origin in (types.UnionType, typing.Union) and len(args) == 2 and type(None) in args:
         inner_encode, inner_decode = _codec(next(a for a in args if a is not type(None)))
-        return (lambda value: None if value is None else inner_encode(value),
-                lambda value, where: None if value is None else inner_decode(value, where))
+        return (
+            lambda value: None if value is None else inner_encode(value),
+            lambda value, where: None if value is None else inner_decode(value, where),
+        )
     raise TypeError(f"no JSON form for an event field of type {kind!r}")
 
 

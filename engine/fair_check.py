@@ -75,8 +75,13 @@ def check_record(record: Mapping[str, Any]) -> FairCheck:
             return problem
     run = run_record(record)
     if run.error is not None:
-        return FairCheck("action", deal=run.deal, action=run.action_number,
-                         text=None if run.line is None else str(run.line), error=run.error)
+        return FairCheck(
+            "action",
+            deal=run.deal,
+            action=run.action_number,
+            text=None if run.line is None else str(run.line),
+            error=run.error,
+        )
     return FairCheck("ok", deals=len(plan.deals))
 
 
@@ -90,7 +95,11 @@ def _check_deal(rules: RuleSet, seats: int, number: int, deal: DealPlan) -> Fair
         listed = deal.listed[index] if index < len(deal.listed) else None
         expected = deck[index] if index < len(deck) else None
         if listed != expected:
-            return FairCheck("card", deal=number, card=index + 1,
-                             listed=None if listed is None else str(listed),
-                             expected=None if expected is None else str(expected))
+            return FairCheck(
+                "card",
+                deal=number,
+                card=index + 1,
+                listed=None if listed is None else str(listed),
+                expected=None if expected is None else str(expected),
+            )
     return None

@@ -27,8 +27,16 @@ from collections.abc import Sequence
 
 from engine.cards import Card
 
-__all__ = ["SECRET_BYTES", "DealKey", "commitment", "commitment_text", "deal_rng",
-           "deal_secret", "fair_key_from_seed", "secret_from_hex"]
+__all__ = [
+    "SECRET_BYTES",
+    "DealKey",
+    "commitment",
+    "commitment_text",
+    "deal_rng",
+    "deal_secret",
+    "fair_key_from_seed",
+    "secret_from_hex",
+]
 
 #: Length of a deal secret and of a fair key, in bytes.
 SECRET_BYTES = 32

@@ -34,14 +34,16 @@ class SharedFlow(Variant):
         """Draw (or take) at the start of a turn, else a discard of each distinct card."""
         return shared_quick_actions(state, seat)
 
-    def deal(self, rules: RuleSet, seats: int, dealer: int, seed: DealKey,
-             deal_number: int) -> DealSpec:
+    def deal(
+        self, rules: RuleSet, seats: int, dealer: int, seed: DealKey, deal_number: int
+    ) -> DealSpec:
         """Shuffle the deck and deal it one card at a time
         (:func:`engine.dealing.shuffled_deal`)."""
         return shuffled_deal(rules, seats, dealer, seed, deal_number)
 
-    def deal_from_deck(self, rules: RuleSet, seats: int, dealer: int,
-                       deck: Sequence[Card]) -> DealSpec:
+    def deal_from_deck(
+        self, rules: RuleSet, seats: int, dealer: int, deck: Sequence[Card]
+    ) -> DealSpec:
         """:func:`engine.dealing.deal_from_deck`."""
         return deal_from_deck(rules, seats, dealer, deck)
 

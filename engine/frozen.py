@@ -41,8 +41,11 @@ def _fields_of(cls: type) -> tuple[str, ...]:
     names = _FIELDS.get(cls)
     if names is None:
         fields = dataclasses.fields(cls)
-        if not hasattr(cls, "__slots__") or hasattr(cls, "__post_init__") \
-                or any(not f.init for f in fields):
+        if (
+            not hasattr(cls, "__slots__")
+            or hasattr(cls, "__post_init__")
+            or any(not f.init for f in fields)
+        ):
             raise TypeError(f"{cls.__name__} is not a plain slotted dataclass")
         names = tuple(f.name for f in fields)
         _FIELDS[cls] = names
@@ -103,8 +106,12 @@ def _draft_of(cls: type, names: tuple[str, ...]) -> type | None:
         return _DRAFTS[cls]
     draft: type | None = None
     slots = cls.__dict__.get("__slots__")
-    if (len(names) >= DRAFT_MIN_FIELDS and cls.__bases__ == (object,)
-            and isinstance(slots, tuple) and set(slots) == set(names)):
+    if (
+        len(names) >= DRAFT_MIN_FIELDS
+        and cls.__bases__ == (object,)
+        and isinstance(slots, tuple)
+        and set(slots) == set(names)
+    ):
         draft = type(f"{cls.__name__}Draft", (object,), {"__slots__": slots})
         try:
             _SET_CLASS(object.__new__(draft), cls)
@@ -135,8 +142,9 @@ def _copier(cls: type) -> Any:
     if dataclasses.is_dataclass(cls) and compiled(cls):
         names = _init_fields(cls)
         args = ", ".join(f"obj.{n} if {n} is _U else {n}" for n in names)
-        source = (f"def copy(obj, /, *, {', '.join(f'{n}=_U' for n in names)}):\n"
-                  f"    return _cls({args})")
+        source = (
+            f"def copy(obj, /, *, {', '.join(f'{n}=_U' for n in names)}):\n    return _cls({args})"
+        )
         native: dict[str, Any] = {"_U": _UNCHANGED, "_cls": cls}
         exec(source, native)  # the names are the dataclass's own fields
         return native["copy"]
@@ -152,8 +160,13 @@ def _copier(cls: type) -> Any:
         # each slot's own descriptor sets it: half the cost of object.__setattr__
         lines += [f"    _set_{n}(new, obj.{n} if {n} is _U else {n})" for n in names]
     lines.append("    return new")
-    scope: dict[str, Any] = {"_U": _UNCHANGED, "_new": object.__new__, "_cls": cls,
-                             "_draft": draft, "_set_class": _SET_CLASS}
+    scope: dict[str, Any] = {
+        "_U": _UNCHANGED,
+        "_new": object.__new__,
+        "_cls": cls,
+        "_draft": draft,
+        "_set_class": _SET_CLASS,
+    }
     scope |= _setters(cls, names)
     exec("\n".join(lines), scope)  # the names are the dataclass's own fields
     return scope["copy"]
@@ -182,8 +195,13 @@ def fast_init(cls: C) -> C:
     if any(f.kw_only for f in fields.values()):
         raise TypeError(f"{cls.__name__} has keyword-only fields")
     draft = _draft_of(cls, names)
-    scope: dict[str, Any] = {"_FACTORY": _FACTORY, "_cls": cls, "_draft": draft,
-                             "_set_class": _SET_CLASS, **_setters(cls, names)}
+    scope: dict[str, Any] = {
+        "_FACTORY": _FACTORY,
+        "_cls": cls,
+        "_draft": draft,
+        "_set_class": _SET_CLASS,
+        **_setters(cls, names),
+    }
     params = []
     values = []
     for n in names:
@@ -202,9 +220,12 @@ def fast_init(cls: C) -> C:
     body = [f"    _set_{n}(self, {v})" for n, v in zip(names, values, strict=True)]
     if draft is not None:
         # a subclass's instance keeps its class: it is filled through the descriptors
-        body = (["    if type(self) is _cls:", "        _set_class(self, _draft)"]
-                + [f"        self.{n} = {v}" for n, v in zip(names, values, strict=True)]
-                + ["        _set_class(self, _cls)", "        return"] + body)
+        body = (
+            ["    if type(self) is _cls:", "        _set_class(self, _draft)"]
+            + [f"        self.{n} = {v}" for n, v in zip(names, values, strict=True)]
+            + ["        _set_class(self, _cls)", "        return"]
+            + body
+        )
     source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body or ["    pass"])
     exec(source, scope)  # the names are the dataclass's own fields
     init = scope["__init__"]

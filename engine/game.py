@@ -36,6 +36,7 @@ __all__ = [
     "verify",
 ]
 
+
 def current_player(state: GameState) -> int | None:
     """The seat to act, or ``None`` between deals (anyone may say ``next``) and at the end."""
     if state.phase in (Phase.DRAW, Phase.PLAY):
@@ -55,8 +56,12 @@ def verify(state: GameState, action: Action) -> None:
     if not 0 <= action.seat < state.seats:
         raise NotYourTurn(player=state.players[state.current], seat=action.seat)
     var = state.rules.var
-    if not isinstance(action, NextDeal) and state.phase in (Phase.DRAW, Phase.PLAY) \
-            and action.seat != state.current and not var.may_act(state, action):
+    if (
+        not isinstance(action, NextDeal)
+        and state.phase in (Phase.DRAW, Phase.PLAY)
+        and action.seat != state.current
+        and not var.may_act(state, action)
+    ):
         raise NotYourTurn(player=state.players[state.current], seat=action.seat)
     handler = var.handlers().get(type(action))
     if handler is None:
@@ -105,8 +110,10 @@ def _reveal(state: GameState, events: tuple[Event, ...]) -> tuple[GameState, tup
     assert state.deal_secret is not None
     secret = state.deal_secret.hex()
     last = replace(state.results[-1], secret=secret, commitment=state.commitment)
-    shown = tuple(replace(e, secret=secret, commitment=state.commitment)
-                  if isinstance(e, HandEnded) else e for e in events)
+    shown = tuple(
+        replace(e, secret=secret, commitment=state.commitment) if isinstance(e, HandEnded) else e
+        for e in events
+    )
     return replace(state, results=(*state.results[:-1], last)), shown
 
 

@@ -38,6 +38,7 @@ class RecordCardError(RecordError):
 
 # --- small readers that name the place of a problem ------------------------------------------
 
+
 def place(where: str, key: str | int) -> str:
     """The place ``key`` inside ``where``: ``"deal.hands"``, ``"melds[2]"``."""
     if isinstance(key, int):
@@ -106,6 +107,7 @@ def type_name(value: Any) -> str:
 
 # --- cards, fractions, melds ----------------------------------------------------------------
 
+
 def card_from_json(value: Any, where: str) -> Card:
     """A card from its notation; :class:`RecordCardError` when it is none."""
     text = as_str(value, where)
@@ -165,9 +167,12 @@ def _placed_from_json(value: Any, owner: int, where: str) -> Placed:
 def meld_to_dict(meld: Meld) -> dict[str, Any]:
     """``{"kind": "run", "owner": 0, "cards": ["6h", "7h", "jk=8h"], "owners": [0, 0, 1]}``
     (``owners``: who put each card there, for variants that score laid-off cards)."""
-    return {"kind": meld.kind.value, "owner": meld.owner,
-            "cards": [placed_to_json(p) for p in meld.cards],
-            "owners": [p.owner for p in meld.cards]}
+    return {
+        "kind": meld.kind.value,
+        "owner": meld.owner,
+        "cards": [placed_to_json(p) for p in meld.cards],
+        "owners": [p.owner for p in meld.cards],
+    }
 
 
 def meld_from_dict(value: Any, seats: int, where: str) -> Meld:
@@ -184,7 +189,11 @@ def meld_from_dict(value: Any, seats: int, where: str) -> Meld:
     if len(owners) != len(cards):
         raise RecordError(place(where, "owners"), "needs one owner per card")
     placed = tuple(
-        _placed_from_json(c, as_int(o, place(place(where, "owners"), i), 0, seats - 1),
-                          place(place(where, "cards"), i))
-        for i, (c, o) in enumerate(zip(cards, owners, strict=True)))
+        _placed_from_json(
+            c,
+            as_int(o, place(place(where, "owners"), i), 0, seats - 1),
+            place(place(where, "cards"), i),
+        )
+        for i, (c, o) in enumerate(zip(cards, owners, strict=True))
+    )
     return Meld(kind, placed, owner)

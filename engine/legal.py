@@ -91,11 +91,18 @@ def standard_candidates(state: GameState, seat: int) -> list[Action]:
         out += [MeldCards(seat, groups) for groups in going_out_partitions(hand, mrules)]
     else:
         out += [MeldCards(seat, (group,)) for group in candidate_melds(hand, mrules)]
-        out += [LayOff(seat, (spec,), index) for card in cards
-                for index, spec in layoff_specs(card, state)]
+        out += [
+            LayOff(seat, (spec,), index)
+            for card in cards
+            for index, spec in layoff_specs(card, state)
+        ]
     if var.joker_swap(rules):
-        out += [SwapJoker(seat, card, index) for index, meld in enumerate(state.melds)
-                for card in cards if joker_swap_target(meld, card) >= 0]
+        out += [
+            SwapJoker(seat, card, index)
+            for index, meld in enumerate(state.melds)
+            for card in cards
+            if joker_swap_target(meld, card) >= 0
+        ]
     out += [Discard(seat, card) for card in cards]
     return out
 
@@ -124,9 +131,11 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
         if not turn.played:
             for groups in going_out_partitions(hand, mrules):
                 used = [s.card for g in groups for s in g]
-                if (size - len(used) <= 1
-                        and left.ok(len(used), sum(1 for c in used if c != taken))
-                        and all(len(readings(g, seat, mrules)) == 1 for g in groups)):
+                if (
+                    size - len(used) <= 1
+                    and left.ok(len(used), sum(1 for c in used if c != taken))
+                    and all(len(readings(g, seat, mrules)) == 1 for g in groups)
+                ):
                     out.append(MeldCards(seat, groups))
     else:
         limit = var.max_melds_per_turn(rules)
@@ -150,7 +159,8 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
         for index, meld in enumerate(state.melds):
             for card in cards:
                 if joker_swap_target(meld, card) >= 0 and (
-                        taken is None or others - (card != taken) + joker_other > 0):
+                    taken is None or others - (card != taken) + joker_other > 0
+                ):
                     out.append(SwapJoker(seat, card, index))
     out += discards(seat, cards, taken)
     return out
@@ -162,12 +172,15 @@ def layoff_specs(card: Card, state: GameState) -> list[tuple[int, CardSpec]]:
     tried on the melds whose open ends take the card (:class:`engine.melds.LayoffIndex`)."""
     mrules = state.rules.var.meld_rules(state.rules)
     melds = state.melds
-    return _specs_on(card, melds, layoff_index(melds, mrules).targets(card), state.current,
-                     mrules)
+    return _specs_on(card, melds, layoff_index(melds, mrules).targets(card), state.current, mrules)
 
 
-def _specs_on(card: Card, melds: Sequence[Meld], targets: Sequence[int], seat: int,
-              mrules: MeldRules) -> list[tuple[int, CardSpec]]:
+def _specs_on(
+    card: Card, melds: Sequence[Meld], targets: Sequence[int], seat: int, mrules: MeldRules
+) -> list[tuple[int, CardSpec]]:
     """:func:`layoff_specs` on the melds ``targets`` (from the table's lay-off index)."""
-    return [(index, spec) for index in targets
-            for spec, _ in layoff_choices(melds[index], card, seat, mrules)]
+    return [
+        (index, spec)
+        for index in targets
+        for spec, _ in layoff_choices(melds[index], card, seat, mrules)
+    ]

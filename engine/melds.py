@@ -242,8 +242,9 @@ def _run_readings(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> li
         placed = []
         for r in window:
             natural = by_rank_natural.get(r)
-            placed.append(shared_placed(JOKER if natural is None else natural,
-                                        shared_card(r, suit), owner))
+            placed.append(
+                shared_placed(JOKER if natural is None else natural, shared_card(r, suit), owner)
+            )
         out.append(Meld(MeldKind.RUN, tuple(placed), owner))
     return out
 
@@ -267,16 +268,23 @@ def declared_run(specs: Sequence[CardSpec], owner: int) -> Meld:
     declares the card it stands for: the one reading :func:`readings` finds for such a
     group, built without a search. No check: the caller builds ``specs`` as a run (a
     generated candidate of one reading, :func:`engine.candidates.one_reading_groups`)."""
-    return Meld(MeldKind.RUN, tuple(shared_placed(s.card, s.card if s.face is None else s.face,
-                                                  owner) for s in specs), owner)
+    return Meld(
+        MeldKind.RUN,
+        tuple(shared_placed(s.card, s.card if s.face is None else s.face, owner) for s in specs),
+        owner,
+    )
 
 
 def declared_set(specs: Sequence[CardSpec], owner: int, rank: int = 0) -> Meld:
     """The set ``specs`` make, a joker standing for its declared face or else for ``rank``
     in no given suit: the one reading of :func:`readings` (naturals by suit, then jokers),
     built without a search. No check: the caller builds ``specs`` as a set."""
-    placed = [shared_placed(s.card, s.card if not s.card.is_joker
-                            else s.face or shared_card(rank, None), owner) for s in specs]
+    placed = [
+        shared_placed(
+            s.card, s.card if not s.card.is_joker else s.face or shared_card(rank, None), owner
+        )
+        for s in specs
+    ]
     placed.sort(key=lambda p: (p.card.is_joker, p.face.sort_key))
     return Meld(MeldKind.SET, tuple(placed), owner)
 
@@ -337,8 +345,9 @@ def check_meld(specs: Sequence[CardSpec], owner: int, rules: MeldRules) -> list[
     raise MeldProblem("not_consecutive", "the cards of a run must be consecutive")
 
 
-def extend_readings(meld: Meld, specs: Sequence[CardSpec], owner: int,
-                    rules: MeldRules) -> list[Meld]:
+def extend_readings(
+    meld: Meld, specs: Sequence[CardSpec], owner: int, rules: MeldRules
+) -> list[Meld]:
     """Every valid meld that results from laying ``specs`` off on ``meld``.
 
     Cards already on the table keep their faces and order: basic-rummy.de.txt
@@ -355,20 +364,23 @@ def extend_readings(meld: Meld, specs: Sequence[CardSpec], owner: int,
 # 512 entries: a lay-off question recurs within a deal (the same melds, the same hand); a
 # bigger cache is more heap for the garbage collector to walk (2,048 held 19,000 objects).
 @functools.lru_cache(maxsize=512)
-def _extend_readings(meld: Meld, specs: tuple[CardSpec, ...], owner: int,
-                     rules: MeldRules) -> tuple[Meld, ...]:
+def _extend_readings(
+    meld: Meld, specs: tuple[CardSpec, ...], owner: int, rules: MeldRules
+) -> tuple[Meld, ...]:
     if len(specs) == 1 and meld.kind is MeldKind.RUN:
         return _extend_run(meld, specs[0], owner, rules)
     return _extend_any(meld, specs, owner, rules)
 
 
-def _extend_any(meld: Meld, specs: tuple[CardSpec, ...], owner: int,
-                rules: MeldRules) -> tuple[Meld, ...]:
+def _extend_any(
+    meld: Meld, specs: tuple[CardSpec, ...], owner: int, rules: MeldRules
+) -> tuple[Meld, ...]:
     """:func:`_extend_readings` by reading the old meld's cards and ``specs`` afresh as one
     meld (:func:`_set_readings`, :func:`_run_readings`) and keeping the readings in which
     the cards on the table keep their owners, faces and (in a run) order."""
-    existing = [CardSpec(p.card, p.face) if p.card.is_joker else CardSpec(p.card)
-                for p in meld.cards]
+    existing = [
+        CardSpec(p.card, p.face) if p.card.is_joker else CardSpec(p.card) for p in meld.cards
+    ]
     combined = existing + list(specs)
     found: list[Meld] = []
     if meld.kind is MeldKind.SET:
@@ -438,8 +450,9 @@ def new_face(old: Meld, reading: Meld) -> Card:
     return faces[0]
 
 
-def layoff_choices(meld: Meld, card: Card, owner: int,
-                   rules: MeldRules) -> list[tuple[CardSpec, Meld]]:
+def layoff_choices(
+    meld: Meld, card: Card, owner: int, rules: MeldRules
+) -> list[tuple[CardSpec, Meld]]:
     """The ways to lay ``card`` off alone on ``meld``, as the spec a move names and the
     meld it makes: the card itself when one reading fits; for a joker that fits several
     places, one spec per declared face that leaves one reading (a face both ends of a
@@ -524,7 +537,7 @@ def _may_fit(meld: Meld, specs: Sequence[CardSpec]) -> bool:
 
 def _find_block(faces: list[Card], block: list[Card]) -> int:
     for i in range(len(faces) - len(block) + 1):
-        if faces[i:i + len(block)] == block:
+        if faces[i : i + len(block)] == block:
             return i
     return -1
 
@@ -534,8 +547,15 @@ def _merge_owners(old: Meld, new: Meld, owner: int) -> list[Placed] | None:
     pool = list(old.cards)
     out = []
     for p in new.cards:
-        match = next((q for q in pool if q.card == p.card and
-                      (not q.card.is_joker or q.face == p.face or q.face.suit is None)), None)
+        match = next(
+            (
+                q
+                for q in pool
+                if q.card == p.card
+                and (not q.card.is_joker or q.face == p.face or q.face.suit is None)
+            ),
+            None,
+        )
         if match is not None:
             pool.remove(match)
             out.append(Placed(p.card, match.face if match.card.is_joker else p.face, match.owner))
@@ -563,8 +583,12 @@ def joker_swap_target(meld: Meld, card: Card) -> int:
             continue
         if p.face == card:
             return i
-        if (meld.kind is MeldKind.SET and p.face.suit is None and p.face.rank == card.rank
-                and card.suit not in present):
+        if (
+            meld.kind is MeldKind.SET
+            and p.face.suit is None
+            and p.face.rank == card.rank
+            and card.suit not in present
+        ):
             return i
     return -1
 
@@ -574,4 +598,3 @@ def describe(meld: Meld) -> str:
     if meld.kind is MeldKind.SET:
         return f"set {meld}"
     return f"run {meld}"
-

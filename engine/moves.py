@@ -78,16 +78,17 @@ EXPECTED: Mapping[Phase, str] = {
 }
 
 
-def require_phase(state: GameState, phase: Phase, action: str,
-                  expected: Mapping[Phase, str] = EXPECTED) -> None:
+def require_phase(
+    state: GameState, phase: Phase, action: str, expected: Mapping[Phase, str] = EXPECTED
+) -> None:
     """Raise ``WrongPhase`` (saying what is expected now: ``expected`` of the state's phase,
     a variant may word its own) unless the state is in ``phase``."""
     if state.phase is not phase:
-        raise WrongPhase(action=action, expected=expected[state.phase],
-                         phase=state.phase.value)
+        raise WrongPhase(action=action, expected=expected[state.phase], phase=state.phase.value)
 
 
 # --- draw / take --------------------------------------------------------------------------
+
 
 def verify_draw(state: GameState, action: Draw) -> None:
     """Draw is legal at the start of a turn. basic-rummy.de.txt: "Sie müssen beginnen,
@@ -121,8 +122,9 @@ def apply_draw(state: GameState, action: Draw) -> Result:
         events.append(event)
     card = state.stock[0]
     hand = (*state.hands[action.seat], card)
-    state = replace(state, hands=state.hands_with(action.seat, hand), stock=state.stock[1:],
-                    phase=Phase.PLAY)
+    state = replace(
+        state, hands=state.hands_with(action.seat, hand), stock=state.stock[1:], phase=Phase.PLAY
+    )
     events.append(Drew(action.seat))
     return state, tuple(events)
 
@@ -133,13 +135,15 @@ def _renew_stock(state: GameState) -> tuple[GameState, StockRenewed]:
     if mode == "turn_over":
         # Turning the face-up pile over puts its bottom card on top of the new stock.
         return replace(state, stock=state.discard, discard=(), reuses=reuse), StockRenewed(
-            len(state.discard), False, reuse)
+            len(state.discard), False, reuse
+        )
     keep = state.discard[-1:] if mode == "shuffle_keep_top" else ()
     pool = state.discard[:-1] if keep else state.discard
     rng = deal_rng(reuse_key(state), state.deal_number, f"reuse{reuse}")
     stock = tuple(shuffled(pool, rng))
     return replace(state, stock=stock, discard=keep, reuses=reuse), StockRenewed(
-        len(stock), True, reuse)
+        len(stock), True, reuse
+    )
 
 
 def verify_take(state: GameState, action: TakeDiscard) -> None:
@@ -159,13 +163,18 @@ def apply_take(state: GameState, action: TakeDiscard) -> Result:
     """Move the upcard to the hand and remember it (it may not be discarded this turn)."""
     card = state.discard[-1]
     hand = (*state.hands[action.seat], card)
-    state = replace(state, hands=state.hands_with(action.seat, hand),
-                    discard=state.discard[:-1], phase=Phase.PLAY,
-                    turn=replace(state.turn, taken=card))
+    state = replace(
+        state,
+        hands=state.hands_with(action.seat, hand),
+        discard=state.discard[:-1],
+        phase=Phase.PLAY,
+        turn=replace(state.turn, taken=card),
+    )
     return state, (TookDiscard(action.seat, card),)
 
 
 # --- meld / lay off / swap -----------------------------------------------------------------
+
 
 class Leftover:
     """What a move may leave in a hand of ``size`` cards, from counts: the condition of
@@ -198,8 +207,7 @@ class Leftover:
         if used < self.size and (self.taken is None or self.others > used):
             return True
         taken = self.taken
-        return self.ok(used, used if taken is None else sum(1 for s in group
-                                                            if s.card != taken))
+        return self.ok(used, used if taken is None else sum(1 for s in group if s.card != taken))
 
 
 def _check_left(state: GameState, seat: int, left: tuple[Card, ...]) -> None:
@@ -231,11 +239,13 @@ def _plan_meld(state: GameState, action: MeldCards) -> _MeldPlan:
         try:
             found = check_meld(group, seat, rules)
         except MeldProblem as problem:
-            raise InvalidMeld(cards=" ".join(map(str, group)), reason=problem.detail,
-                              reason_code=problem.reason) from None
+            raise InvalidMeld(
+                cards=" ".join(map(str, group)), reason=problem.detail, reason_code=problem.reason
+            ) from None
         if len(found) > 1:
-            raise AmbiguousJoker(readings=" | ".join(str(m) for m in found),
-                                 options=[str(m) for m in found])
+            raise AmbiguousJoker(
+                readings=" | ".join(str(m) for m in found), options=[str(m) for m in found]
+            )
         melds.append(found[0])
     if var.all_at_once(state.rules, state.deal_number):
         if len(left) > 1 or state.turn.played:
@@ -265,11 +275,16 @@ def apply_meld(state: GameState, action: MeldCards) -> Result:
         melds.append(meld)
         events.append(Melded(seat, len(melds) - 1, meld))
     played = sum(len(m.cards) for m in plan.melds)
-    state = replace(state, hands=state.hands_with(seat, plan.left), melds=tuple(melds),
-                    has_melded=_set(state.has_melded, seat),
-                    has_played=_set(state.has_played, seat),
-                    turn=replace(state.turn, melds=state.turn.melds + len(plan.melds),
-                                 played=state.turn.played + played))
+    state = replace(
+        state,
+        hands=state.hands_with(seat, plan.left),
+        melds=tuple(melds),
+        has_melded=_set(state.has_melded, seat),
+        has_played=_set(state.has_played, seat),
+        turn=replace(
+            state.turn, melds=state.turn.melds + len(plan.melds), played=state.turn.played + played
+        ),
+    )
     return _maybe_out(state, seat, events)
 
 
@@ -286,8 +301,7 @@ def _plan_layoff(state: GameState, action: LayOff) -> tuple[Meld, tuple[Card, ..
     meld = _meld_at(state, action.meld)
     if var.all_at_once(state.rules, state.deal_number):
         raise AllAtOnceRequired()
-    if (var.layoff_needs_own_meld(state.rules) and meld.owner != seat
-            and not state.has_melded[seat]):
+    if var.layoff_needs_own_meld(state.rules) and meld.owner != seat and not state.has_melded[seat]:
         raise MustMeldFirst()
     left = remove_cards(state.hands[seat], [s.card for s in action.cards])
     cards = " ".join(map(str, action.cards))
@@ -295,11 +309,13 @@ def _plan_layoff(state: GameState, action: LayOff) -> tuple[Meld, tuple[Card, ..
         raise InvalidLayOff(cards="", number=action.meld + 1, reason="no cards named")
     found = extend_readings(meld, action.cards, seat, var.meld_rules(state.rules))
     if not found:
-        raise InvalidLayOff(cards=cards, number=action.meld + 1,
-                            reason="the meld would not stay a valid set or run")
+        raise InvalidLayOff(
+            cards=cards, number=action.meld + 1, reason="the meld would not stay a valid set or run"
+        )
     if len(found) > 1:
-        raise AmbiguousJoker(readings=" | ".join(str(m) for m in found),
-                             options=[str(m) for m in found])
+        raise AmbiguousJoker(
+            readings=" | ".join(str(m) for m in found), options=[str(m) for m in found]
+        )
     _check_left(state, seat, left)
     return found[0], left
 
@@ -317,9 +333,13 @@ def apply_layoff(state: GameState, action: LayOff) -> Result:
     seat = action.seat
     melds = list(state.melds)
     melds[action.meld] = new_meld
-    state = replace(state, hands=state.hands_with(seat, left), melds=tuple(melds),
-                    has_played=_set(state.has_played, seat),
-                    turn=replace(state.turn, played=state.turn.played + len(action.cards)))
+    state = replace(
+        state,
+        hands=state.hands_with(seat, left),
+        melds=tuple(melds),
+        has_played=_set(state.has_played, seat),
+        turn=replace(state.turn, played=state.turn.played + len(action.cards)),
+    )
     event = LaidOff(seat, action.meld, tuple(s.card for s in action.cards), new_meld)
     return _maybe_out(state, seat, [event])
 
@@ -327,18 +347,20 @@ def apply_layoff(state: GameState, action: LayOff) -> Result:
 def _plan_swap(state: GameState, action: SwapJoker) -> tuple[Meld, int]:
     require_phase(state, Phase.PLAY, "swap")
     if not state.rules.var.joker_swap(state.rules):
-        raise InvalidJokerSwap(reason="these rules have no joker exchange",
-                               reason_code="not_allowed")
+        raise InvalidJokerSwap(
+            reason="these rules have no joker exchange", reason_code="not_allowed"
+        )
     meld = _meld_at(state, action.meld)
     remove_cards(state.hands[action.seat], [action.card])
     index = joker_swap_target(meld, action.card)
     if index < 0:
-        raise InvalidJokerSwap(reason=f"no joker in meld {action.meld + 1} stands for "
-                               f"{action.card}", reason_code="no_joker")
+        raise InvalidJokerSwap(
+            reason=f"no joker in meld {action.meld + 1} stands for {action.card}",
+            reason_code="no_joker",
+        )
     # The joker comes to the hand: a hand of nothing but copies of the card taken from the
     # pile could not end the turn (that card may not be discarded), as after a lay-off.
-    _check_left(state, action.seat, (*remove_cards(state.hands[action.seat], [action.card]),
-                                     JOKER))
+    _check_left(state, action.seat, (*remove_cards(state.hands[action.seat], [action.card]), JOKER))
     return meld, index
 
 
@@ -363,6 +385,7 @@ def apply_swap(state: GameState, action: SwapJoker) -> Result:
 
 # --- discard / going out / next deal -------------------------------------------------------
 
+
 def verify_discard(state: GameState, action: Discard) -> None:
     """basic-rummy.de.txt: "Am Ende deines Zuges muss eine Karte von deiner Hand abgeworfen
     ... werden. Wenn Sie Ihren Zug mit der obersten Karte des Ablagestapels begonnen haben,
@@ -383,8 +406,14 @@ def apply_discard(state: GameState, action: Discard) -> Result:
     if not left:
         return _maybe_out(replace(state, hands=hands, discard=discard), seat, events)
     nxt = state.next_seat(seat)
-    state = replace(state, hands=hands, discard=discard, current=nxt, phase=Phase.DRAW,
-                    turn=_FRESH_TURN if not state.has_played[nxt] else _TURN)
+    state = replace(
+        state,
+        hands=hands,
+        discard=discard,
+        current=nxt,
+        phase=Phase.DRAW,
+        turn=_FRESH_TURN if not state.has_played[nxt] else _TURN,
+    )
     return state, tuple(events)
 
 
@@ -415,7 +444,6 @@ def apply_next(state: GameState, action: NextDeal) -> Result:
 
 def _set(flags: tuple[bool, ...], seat: int) -> tuple[bool, ...]:
     return tuple(True if i == seat else f for i, f in enumerate(flags))
-
 
 
 Handler = tuple[Callable[[GameState, Any], None], Callable[[GameState, Any], Result]]

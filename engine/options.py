@@ -105,7 +105,8 @@ class Option:
         except ValueError:
             raise self._bad(raw) from None
         if (self.minimum is not None and value < self.minimum) or (
-                self.maximum is not None and value > self.maximum):
+            self.maximum is not None and value > self.maximum
+        ):
             raise self._bad(raw)
         return value
 
@@ -123,10 +124,13 @@ class Option:
     def _bad(self, raw: OptionValue) -> RuleOptionError:
         shown = " ".join(str(raw).split())
         if len(shown) > 2 * MAX_DIGITS:  # a refusal quotes a long value only in part
-            shown = shown[:2 * MAX_DIGITS - 3] + "..."
+            shown = shown[: 2 * MAX_DIGITS - 3] + "..."
         return RuleOptionError(
             detail=f"option {self.name}: '{shown}' is not allowed, expected {self.accepts()}",
-            option=self.name, value=shown, accepts=self.accepts())
+            option=self.name,
+            value=shown,
+            accepts=self.accepts(),
+        )
 
     def show(self, value: OptionValue) -> str:
         """The value as a command would write it (``on``, ``off``, ``unlimited``, ``150``)."""

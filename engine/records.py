@@ -58,10 +58,24 @@ from engine.serialize import (
 from engine.state import GameState, Phase
 from engine.variants import get_variant
 
-__all__ = ["FAIR_RECORD_FORMAT", "RECORD_FORMAT", "DealPlan", "RecordError", "RecordPlan",
-           "RecordRun", "deal_to_json", "dump_record", "export_record", "failed_report",
-           "fair_deal_to_json", "parse_record_text", "read_record", "replay",
-           "revealed_deals", "run_record"]
+__all__ = [
+    "FAIR_RECORD_FORMAT",
+    "RECORD_FORMAT",
+    "DealPlan",
+    "RecordError",
+    "RecordPlan",
+    "RecordRun",
+    "deal_to_json",
+    "dump_record",
+    "export_record",
+    "failed_report",
+    "fair_deal_to_json",
+    "parse_record_text",
+    "read_record",
+    "replay",
+    "revealed_deals",
+    "run_record",
+]
 
 #: The format of a record whose deals carry no commitments (written before fair dealing).
 RECORD_FORMAT = 1
@@ -70,8 +84,21 @@ FAIR_RECORD_FORMAT = 2
 _FORMATS = (RECORD_FORMAT, FAIR_RECORD_FORMAT)
 _FAIR_KEYS = frozenset({"secret", "commitment", "deck"})
 
-_TOP_KEYS = frozenset({"format", "comment", "variant", "preset", "options", "players",
-                       "dealer", "seed", "deal", "actions", "deals"})
+_TOP_KEYS = frozenset(
+    {
+        "format",
+        "comment",
+        "variant",
+        "preset",
+        "options",
+        "players",
+        "dealer",
+        "seed",
+        "deal",
+        "actions",
+        "deals",
+    }
+)
 _ENTRY_KEYS = frozenset({"deal", "actions", "comment"})
 
 
@@ -114,14 +141,16 @@ class RecordPlan:
 
 # --- reading --------------------------------------------------------------------------------
 
+
 def parse_record_text(text: str, where: str = "record") -> dict[str, Any]:
     """Parse the JSON text of a record. Raises :class:`RecordError` for invalid JSON
     (naming line and column) or when the top level is not an object."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(where, f"invalid JSON at line {exc.lineno} column {exc.colno}: "
-                                 f"{exc.msg}") from None
+        raise RecordError(
+            where, f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
     except RecursionError:
         raise RecordError(where, "invalid JSON: nested too deeply") from None
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
@@ -142,24 +171,29 @@ def _dump(value: Any, indent: str) -> str:
     inner = indent + "  "
     if isinstance(value, Mapping):
         flat = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-        if all(not isinstance(v, Mapping | list | tuple) for v in value.values()) \
-                and len(flat) <= 60:
+        if (
+            all(not isinstance(v, Mapping | list | tuple) for v in value.values())
+            and len(flat) <= 60
+        ):
             return flat
-        items = [f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {_dump(v, inner)}"
-                 for k, v in value.items()]
+        items = [
+            f"{inner}{json.dumps(str(k), ensure_ascii=False)}: {_dump(v, inner)}"
+            for k, v in value.items()
+        ]
         return "{\n" + ",\n".join(items) + "\n" + indent + "}"
     if isinstance(value, list | tuple):
         if _inline(value):
             return "[" + ", ".join(json.dumps(v, ensure_ascii=False) for v in value) + "]"
-        return ("[\n" + ",\n".join(inner + _dump(v, inner) for v in value) + "\n"
-                + indent + "]")
+        return "[\n" + ",\n".join(inner + _dump(v, inner) for v in value) + "\n" + indent + "]"
     return json.dumps(value, ensure_ascii=False)
 
 
 def _inline(items: Sequence[Any]) -> bool:
     """Lists of cards or numbers go on one line."""
-    return all(v is None or isinstance(v, int | float) or (isinstance(v, str) and len(v) <= 6)
-               for v in items)
+    return all(
+        v is None or isinstance(v, int | float) or (isinstance(v, str) and len(v) <= 6)
+        for v in items
+    )
 
 
 def read_record(record: Mapping[str, Any]) -> RecordPlan:
@@ -176,10 +210,12 @@ def read_record(record: Mapping[str, Any]) -> RecordPlan:
         raise RecordError(unknown[0], "unknown key; keys: " + ", ".join(sorted(_TOP_KEYS)))
     fmt = data.get("format", RECORD_FORMAT)
     if fmt not in _FORMATS or isinstance(fmt, bool):
-        raise RecordError("format", f"unknown record format {fmt!r}, expected "
-                                    f"{RECORD_FORMAT} or {FAIR_RECORD_FORMAT}")
+        raise RecordError(
+            "format",
+            f"unknown record format {fmt!r}, expected {RECORD_FORMAT} or {FAIR_RECORD_FORMAT}",
+        )
     if "variant" not in data:
-        raise RecordError("variant", "missing (e.g. \"basic\")")
+        raise RecordError("variant", 'missing (e.g. "basic")')
     variant = as_str(data["variant"], "variant")
     preset_raw = data.get("preset")
     preset = None if preset_raw is None else as_str(preset_raw, "preset")
@@ -187,8 +223,9 @@ def read_record(record: Mapping[str, Any]) -> RecordPlan:
     rules = make_rules(variant, preset, options)
     if "players" not in data:
         raise RecordError("players", "missing (a list of names)")
-    players = tuple(as_str(p, f"players[{i}]")
-                    for i, p in enumerate(as_list(data["players"], "players")))
+    players = tuple(
+        as_str(p, f"players[{i}]") for i, p in enumerate(as_list(data["players"], "players"))
+    )
     seed_raw = data.get("seed")
     top_seed = None if seed_raw is None else as_int(seed_raw, "seed")
     dealer = _read_dealer(data.get("dealer"), players)
@@ -203,8 +240,7 @@ def read_record(record: Mapping[str, Any]) -> RecordPlan:
 
 
 def _is_auto(deal: DealPlan) -> bool:
-    return deal.seed is None and deal.deck is None and deal.hands is None \
-        and deal.secret is None
+    return deal.seed is None and deal.deck is None and deal.hands is None and deal.secret is None
 
 
 def _read_dealer(value: Any, players: Sequence[str]) -> int | None:
@@ -215,8 +251,9 @@ def _read_dealer(value: Any, players: Sequence[str]) -> int | None:
     return as_int(value, "dealer", 0, max(len(players) - 1, 0))
 
 
-def _read_deals(data: Mapping[str, Any], rules: RuleSet,
-                players: Sequence[str]) -> tuple[DealPlan, ...]:
+def _read_deals(
+    data: Mapping[str, Any], rules: RuleSet, players: Sequence[str]
+) -> tuple[DealPlan, ...]:
     if "deals" in data:
         if "deal" in data or "actions" in data:
             raise RecordError("deals", "give either deals or deal and actions, not both")
@@ -230,15 +267,25 @@ def _read_deals(data: Mapping[str, Any], rules: RuleSet,
             unknown = sorted(str(k) for k in entry if k not in _ENTRY_KEYS)
             if unknown:
                 raise RecordError(f"{where}.{unknown[0]}", "unknown key; keys: deal, actions")
-            out.append(_read_deal(entry.get("deal"), entry.get("actions", []),
-                                  f"{where}.deal", f"{where}.actions", rules, players))
+            out.append(
+                _read_deal(
+                    entry.get("deal"),
+                    entry.get("actions", []),
+                    f"{where}.deal",
+                    f"{where}.actions",
+                    rules,
+                    players,
+                )
+            )
         return tuple(out)
-    return (_read_deal(data.get("deal"), data.get("actions", []), "deal", "actions", rules,
-                       players),)
+    return (
+        _read_deal(data.get("deal"), data.get("actions", []), "deal", "actions", rules, players),
+    )
 
 
-def _read_deal(value: Any, actions: Any, where: str, actions_where: str, rules: RuleSet,
-               players: Sequence[str]) -> DealPlan:
+def _read_deal(
+    value: Any, actions: Any, where: str, actions_where: str, rules: RuleSet, players: Sequence[str]
+) -> DealPlan:
     lines = tuple(as_list(actions, actions_where))
     if value is None:
         return DealPlan(where, lines)
@@ -261,11 +308,20 @@ def _read_deal(value: Any, actions: Any, where: str, actions_where: str, rules: 
         stock = cards_from_json(deal.get("stock", []), f"{where}.stock")
         every = [c for h in hands for c in h] + list(stock) + ([upcard] if upcard else [])
         check_cards_in_deck(rules, seats, every, where)
-        return DealPlan(where, lines, hands=hands, upcard=upcard, stock=stock,
-                        extra=var.deal_extra_from_json(deal, where))
-    raise RecordError(where, "a deal is {\"hands\", \"upcard\", \"stock\"}, {\"deck\"}, "
-                             "{\"seed\"} or {\"secret\", \"commitment\", \"deck\"}; got keys "
-                             + ", ".join(sorted(map(str, keys))))
+        return DealPlan(
+            where,
+            lines,
+            hands=hands,
+            upcard=upcard,
+            stock=stock,
+            extra=var.deal_extra_from_json(deal, where),
+        )
+    raise RecordError(
+        where,
+        'a deal is {"hands", "upcard", "stock"}, {"deck"}, '
+        '{"seed"} or {"secret", "commitment", "deck"}; got keys '
+        + ", ".join(sorted(map(str, keys))),
+    )
 
 
 def _read_fair_deal(deal: Mapping[str, Any], lines: tuple[Any, ...], where: str) -> DealPlan:
@@ -301,8 +357,9 @@ def _read_hands(value: Any, players: Sequence[str], where: str) -> tuple[tuple[C
     return tuple(out)
 
 
-def _deal_spec(plan: RecordPlan, deal: DealPlan, dealer: int, number: int,
-               state: GameState) -> DealSpec:
+def _deal_spec(
+    plan: RecordPlan, deal: DealPlan, dealer: int, number: int, state: GameState
+) -> DealSpec:
     """The explicit deal of ``deal`` with ``dealer`` dealing deal ``number`` after
     ``state`` (the new game, or the hand before); checks hand sizes (none for a seat the
     rules deal no cards, e.g. a player out of a German match), the upcard and what else
@@ -319,11 +376,14 @@ def _deal_spec(plan: RecordPlan, deal: DealPlan, dealer: int, number: int,
     for seat, hand in enumerate(deal.hands):
         if len(hand) != sizes[seat]:
             why = "" if dealt[seat] else " (the player is out of the match)"
-            raise RecordError(f"{deal.where}.hands.{plan.players[seat]}",
-                              f"has {len(hand)} cards, the rules deal {sizes[seat]}{why}")
+            raise RecordError(
+                f"{deal.where}.hands.{plan.players[seat]}",
+                f"has {len(hand)} cards, the rules deal {sizes[seat]}{why}",
+            )
     if not upcard and deal.upcard is not None:
-        raise RecordError(f"{deal.where}.upcard",
-                          "must be null: a player gets an extra card instead")
+        raise RecordError(
+            f"{deal.where}.upcard", "must be null: a player gets an extra card instead"
+        )
     if upcard and deal.upcard is None:
         raise RecordError(f"{deal.where}.upcard", "missing")
     spec = DealSpec(deal.hands, deal.upcard, deal.stock, deal.extra)
@@ -341,8 +401,7 @@ def _first_state(plan: RecordPlan) -> GameState:
         dealer = plan.dealer
         if dealer is None:
             dealer = new_game(plan.rules, plan.players, seed=plan.seed).dealer
-        return new_game(plan.rules, plan.players, seed=plan.seed, dealer=dealer,
-                        secret=deal.secret)
+        return new_game(plan.rules, plan.players, seed=plan.seed, dealer=dealer, secret=deal.secret)
     state = new_game(plan.rules, plan.players, seed=plan.seed, dealer=plan.dealer)
     if _uses_game_shuffle(deal, plan.seed):
         return state
@@ -368,19 +427,20 @@ def _next_state(state: GameState, plan: RecordPlan, deal: DealPlan) -> GameState
 
 # --- replay ---------------------------------------------------------------------------------
 
+
 def _score_tables(state: GameState | None) -> dict[str, Any]:
     if state is None:
         return {"deals": [], "total": {}}
     names = state.players
     return {
-        "deals": [{names[s]: fraction_to_json(v) for s, v in enumerate(r.scores)}
-                  for r in state.results],
+        "deals": [
+            {names[s]: fraction_to_json(v) for s, v in enumerate(r.scores)} for r in state.results
+        ],
         "total": {names[s]: fraction_to_json(v) for s, v in enumerate(state.totals)},
     }
 
 
-def _report(state: GameState | None, applied: int,
-            error: dict[str, Any] | None) -> dict[str, Any]:
+def _report(state: GameState | None, applied: int, error: dict[str, Any] | None) -> dict[str, Any]:
     phase = state.phase if state is not None else None
     return {
         "ok": error is None,
@@ -402,11 +462,15 @@ def _json_safe(value: Any) -> Any:
     return str(value)
 
 
-def _error(index: int | None, action: Any, exc: EngineError,
-           prefix: str = "") -> dict[str, Any]:
+def _error(index: int | None, action: Any, exc: EngineError, prefix: str = "") -> dict[str, Any]:
     text = None if action is None else action if isinstance(action, str) else repr(action)
-    return {"index": index, "action": text, "code": exc.code, "message": prefix + exc.message,
-            "params": {k: _json_safe(v) for k, v in exc.params.items()}}
+    return {
+        "index": index,
+        "action": text,
+        "code": exc.code,
+        "message": prefix + exc.message,
+        "params": {k: _json_safe(v) for k, v in exc.params.items()},
+    }
 
 
 def failed_report(error: EngineError) -> dict[str, Any]:
@@ -438,8 +502,7 @@ def replay(record: Mapping[str, Any]) -> dict[str, Any]:
     if run.state is None:
         return failed_report(run.error)
     if run.action_number is None:
-        return _report(run.state, run.applied,
-                       _error(None, None, run.error, f"deal {run.deal}: "))
+        return _report(run.state, run.applied, _error(None, None, run.error, f"deal {run.deal}: "))
     return _report(run.state, run.applied, _error(run.applied, run.line, run.error))
 
 
@@ -485,14 +548,18 @@ def run_record(record: Mapping[str, Any]) -> RecordRun:
 
 # --- export ---------------------------------------------------------------------------------
 
-def deal_to_json(spec: DealSpec, players: Sequence[str],
-                 variant: str | None = None) -> dict[str, Any]:
+
+def deal_to_json(
+    spec: DealSpec, players: Sequence[str], variant: str | None = None
+) -> dict[str, Any]:
     """An explicit deal as a record writes it: hands by player name, upcard, stock
     (top card first), and what ``variant`` deals besides (``DealSpec.extra``, e.g. a
     face-up tile)."""
-    out = {"hands": {players[s]: cards_to_json(h) for s, h in enumerate(spec.hands)},
-           "upcard": None if spec.upcard is None else str(spec.upcard),
-           "stock": cards_to_json(spec.stock)}
+    out = {
+        "hands": {players[s]: cards_to_json(h) for s, h in enumerate(spec.hands)},
+        "upcard": None if spec.upcard is None else str(spec.upcard),
+        "stock": cards_to_json(spec.stock),
+    }
     if variant is not None:
         out |= get_variant(variant).deal_extra_to_json(spec.extra)
     return out
@@ -513,16 +580,20 @@ def revealed_deals(state: GameState) -> list[tuple[bytes, str] | None]:
     before), ``None`` for a deal not dealt from a secret."""
     out: list[tuple[bytes, str] | None] = [None] * state.deal_number
     for result in state.results:
-        if result.secret is not None and result.commitment is not None \
-                and 1 <= result.deal_number <= state.deal_number:
+        if (
+            result.secret is not None
+            and result.commitment is not None
+            and 1 <= result.deal_number <= state.deal_number
+        ):
             out[result.deal_number - 1] = (bytes.fromhex(result.secret), result.commitment)
     if state.deal_number and state.deal_secret is not None and state.commitment is not None:
         out[state.deal_number - 1] = (state.deal_secret, state.commitment)
     return out
 
 
-def fair_deal_to_json(rules: RuleSet, seats: int, number: int, secret: bytes,
-                      committed: str) -> dict[str, Any]:
+def fair_deal_to_json(
+    rules: RuleSet, seats: int, number: int, secret: bytes, committed: str
+) -> dict[str, Any]:
     """A fair deal as a record writes it: the revealed secret, the commitment announced
     when the deal started and the deck the secret deals
     (:meth:`engine.variant.Variant.deck_order`), first card dealt first."""
@@ -530,11 +601,16 @@ def fair_deal_to_json(rules: RuleSet, seats: int, number: int, secret: bytes,
     return {"secret": secret.hex(), "commitment": committed, "deck": cards_to_json(deck)}
 
 
-def export_record(rules: RuleSet, players: Sequence[str], seed: int, dealer: int,
-                  actions: Iterable[Action | str],
-                  deals: Sequence[DealSpec | None] = (),
-                  comment: str | None = None,
-                  fair: Sequence[tuple[bytes, str] | None] = ()) -> dict[str, Any]:
+def export_record(
+    rules: RuleSet,
+    players: Sequence[str],
+    seed: int,
+    dealer: int,
+    actions: Iterable[Action | str],
+    deals: Sequence[DealSpec | None] = (),
+    comment: str | None = None,
+    fair: Sequence[tuple[bytes, str] | None] = (),
+) -> dict[str, Any]:
     """A record of a game as the game service stores it.
 
     ``rules``, ``players``, ``seed`` and the first ``dealer`` are what
@@ -572,9 +648,14 @@ def export_record(rules: RuleSet, players: Sequence[str], seed: int, dealer: int
     record: dict[str, Any] = {"format": FAIR_RECORD_FORMAT if any_fair else RECORD_FORMAT}
     if comment:
         record["comment"] = comment
-    record |= {"variant": rules.variant, "preset": rules.preset,
-               "options": _options_vs_preset(rules), "players": list(names), "seed": seed,
-               "dealer": dealer}
+    record |= {
+        "variant": rules.variant,
+        "preset": rules.preset,
+        "options": _options_vs_preset(rules),
+        "players": list(names),
+        "seed": seed,
+        "dealer": dealer,
+    }
     if len(entries) == 1:
         record |= entries[0]
     else:

@@ -16,8 +16,9 @@ from engine.variants import get_variant
 __all__ = ["Option", "OptionValue", "Preset", "RuleSet", "build_rules", "make_rules"]
 
 
-def make_rules(variant: str, preset: str | None = None,
-               options: Mapping[str, OptionValue] | None = None) -> RuleSet:
+def make_rules(
+    variant: str, preset: str | None = None, options: Mapping[str, OptionValue] | None = None
+) -> RuleSet:
     """Build and validate a :class:`RuleSet`.
 
     Precedence: option defaults < preset values < ``options``. Raises

@@ -59,8 +59,7 @@ from engine.options import RuleSet
 Groups = tuple[tuple[CardSpec, ...], ...]
 
 
-def going_out_partitions(hand: Sequence[Card], rules: MeldRules,
-                         limit: int = 64) -> list[Groups]:
+def going_out_partitions(hand: Sequence[Card], rules: MeldRules, limit: int = 64) -> list[Groups]:
     """Ways to meld the whole ``hand`` at once, or all of it but one card (kept to discard).
 
     Shape: a list (at most ``limit``) of group tuples, each group one meld.
@@ -95,6 +94,7 @@ def cards_of(groups: Iterable[tuple[CardSpec, ...]]) -> list[Card]:
 
 
 # --- the best partition --------------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class Partition:
@@ -204,8 +204,9 @@ def best_melds(hand: Sequence[Card], rules: RuleSet) -> Partition:
     return _in_family(_best_cached(_codes(hand), _setup_for(rules)), hand)
 
 
-def best_partition(hand: Sequence[Card], meld_rules: MeldRules,
-                   points: Callable[[Card], int]) -> Partition:
+def best_partition(
+    hand: Sequence[Card], meld_rules: MeldRules, points: Callable[[Card], int]
+) -> Partition:
     """:func:`best_melds` for explicit meld rules and card values (the answer is not
     cached; the card values are, per ``points`` function: pass the same function again)."""
     return _in_family(_solve(_codes(hand), _make_setup(meld_rules, points)), hand)
@@ -222,8 +223,10 @@ def _in_family(part: Partition, hand: Sequence[Card]) -> Partition:
             return card
         return shared_card(card.rank, TILE_COLOURS[card.suit.order])
 
-    melds = tuple(tuple(CardSpec(tile(s.card), None if s.face is None else tile(s.face))
-                        for s in group) for group in part.melds)
+    melds = tuple(
+        tuple(CardSpec(tile(s.card), None if s.face is None else tile(s.face)) for s in group)
+        for group in part.melds
+    )
     return Partition(melds, tuple(tile(c) for c in part.deadwood), part.deadwood_points)
 
 
@@ -252,9 +255,15 @@ _Window = tuple[int, int, tuple[int, ...], int]
 # 4,096 entries (here and in _suit_candidates): 16,384 held 30,000 objects for the
 # garbage collector to walk, and the best-meld bench ran as fast with 4,096.
 @functools.lru_cache(maxsize=4096)
-def _suit_runs(ranks: int, jokers: int, ace: AceMode, min_cards: int,
-               min_naturals: int, twice: int = 0,
-               checked: MeldRules | None = None) -> tuple[_Window, ...]:
+def _suit_runs(
+    ranks: int,
+    jokers: int,
+    ace: AceMode,
+    min_cards: int,
+    min_naturals: int,
+    twice: int = 0,
+    checked: MeldRules | None = None,
+) -> tuple[_Window, ...]:
     """Run windows of one suit whose natural ranks are the bits of ``ranks`` (bit r = rank r).
 
     Only windows with at least one natural card; a window of ``2 * min_cards`` or more
@@ -290,10 +299,12 @@ def _suit_runs(ranks: int, jokers: int, ace: AceMode, min_cards: int,
                 if checked is not None and not shape_passes(True, count, length - count, checked):
                     continue
                 if length >= 2 * min_cards and _splits(
-                        naturals_mask, count, length, min_cards, min_naturals, checked):
+                    naturals_mask, count, length, min_cards, min_naturals, checked
+                ):
                     continue
-                naturals = tuple(rank_at(start + k) for k in range(length)
-                                 if naturals_mask >> k & 1)
+                naturals = tuple(
+                    rank_at(start + k) for k in range(length) if naturals_mask >> k & 1
+                )
                 out.append((start, length, naturals, length - count))
     return tuple(out)
 
@@ -308,16 +319,30 @@ def _fewer(mask: int, spare: int) -> list[int]:
     return out
 
 
-def _splits(window: int, have: int, length: int, min_cards: int, min_naturals: int,
-            checked: MeldRules | None) -> bool:
+def _splits(
+    window: int,
+    have: int,
+    length: int,
+    min_cards: int,
+    min_naturals: int,
+    checked: MeldRules | None,
+) -> bool:
     """True when the run window (natural positions = bits of ``window``) cuts into two
     runs that both hold ``min_naturals`` natural cards (and pass ``checked``)."""
     for cut in range(min_cards, length - min_cards + 1):
         left = (window & ((1 << cut) - 1)).bit_count()
         right = have - left
-        if left >= min_naturals and right >= min_naturals and (checked is None or (
-                shape_passes(True, left, cut - left, checked)
-                and shape_passes(True, right, length - cut - right, checked))):
+        if (
+            left >= min_naturals
+            and right >= min_naturals
+            and (
+                checked is None
+                or (
+                    shape_passes(True, left, cut - left, checked)
+                    and shape_passes(True, right, length - cut - right, checked)
+                )
+            )
+        ):
             return True
     return False
 
@@ -331,8 +356,9 @@ _Cand = tuple[int, tuple[int, ...], int, _Builder]
 
 
 @functools.lru_cache(maxsize=65536)
-def _rank_candidates(rank: int, suits: tuple[int, ...], jokers: int, max_set: int,
-                     min_cards: int, min_naturals: int) -> tuple[_Cand, ...]:
+def _rank_candidates(
+    rank: int, suits: tuple[int, ...], jokers: int, max_set: int, min_cards: int, min_naturals: int
+) -> tuple[_Cand, ...]:
     """Sets of ``rank`` from the natural ``suits`` present plus up to ``jokers`` jokers."""
     out: list[_Cand] = []
     for k in range(max(1, min_naturals), min(len(suits), max_set) + 1):
@@ -348,9 +374,17 @@ def _rank_candidates(rank: int, suits: tuple[int, ...], jokers: int, max_set: in
 
 
 @functools.lru_cache(maxsize=4096)
-def _suit_candidates(suit: int, ranks: int, jokers: int, ace: AceMode, min_cards: int,
-                     min_naturals: int, max_set: int, twice: int = 0,
-                     checked: MeldRules | None = None) -> tuple[_Cand, ...]:
+def _suit_candidates(
+    suit: int,
+    ranks: int,
+    jokers: int,
+    ace: AceMode,
+    min_cards: int,
+    min_naturals: int,
+    max_set: int,
+    twice: int = 0,
+    checked: MeldRules | None = None,
+) -> tuple[_Cand, ...]:
     """Runs of ``suit`` (natural ranks = bits of ``ranks``), one per distinct resource use
     (``twice`` as in :func:`_suit_runs`).
 
@@ -362,8 +396,9 @@ def _suit_candidates(suit: int, ranks: int, jokers: int, ace: AceMode, min_cards
     """
     out: list[_Cand] = []
     seen: set[tuple[int, int]] = set()
-    for start, length, naturals, j in _suit_runs(ranks, jokers, ace, min_cards, min_naturals,
-                                                 twice, checked):
+    for start, length, naturals, j in _suit_runs(
+        ranks, jokers, ace, min_cards, min_naturals, twice, checked
+    ):
         if len(naturals) == 1 and min_naturals <= 1 and length <= max_set:
             continue
         builder: _Builder = ("run", suit, start, length, naturals)
@@ -397,16 +432,27 @@ def _candidates(naturals: Sequence[int], jokers: int, rules: MeldRules) -> list[
     out: list[_Cand] = []
     for rank, present in suits_of_rank.items():
         if len(present) + jokers >= min_cards:
-            out.extend(_rank_candidates(rank, tuple(present), jokers, max_set, min_cards,
-                                        min_naturals))
+            out.extend(
+                _rank_candidates(rank, tuple(present), jokers, max_set, min_cards, min_naturals)
+            )
     checked = rules if rules.check is not None else None
     if checked is not None:
         out = [c for c in out if shape_passes(False, len(c[1]), c[2], checked)]
     for suit in range(4):
         if ranks_of_suit[suit]:
-            out.extend(_suit_candidates(suit, ranks_of_suit[suit], jokers, rules.ace,
-                                        min_cards, min_naturals, max_set,
-                                        twice[suit] if jokers else 0, checked))
+            out.extend(
+                _suit_candidates(
+                    suit,
+                    ranks_of_suit[suit],
+                    jokers,
+                    rules.ace,
+                    min_cards,
+                    min_naturals,
+                    max_set,
+                    twice[suit] if jokers else 0,
+                    checked,
+                )
+            )
     return out
 
 
@@ -451,7 +497,7 @@ def _solve(codes: tuple[int, ...], setup: _Setup) -> Partition:
     rules = setup.meld_rules
     points = setup.points
     jokers = codes.count(_JOKER_CODE)
-    naturals = codes[:len(codes) - jokers]
+    naturals = codes[: len(codes) - jokers]
     cands = _candidates(naturals, jokers, rules)
     by_low: dict[int, list[tuple[int, int, int]]] = {}
     used = 0
@@ -648,8 +694,10 @@ def _build(builder: _Builder) -> tuple[CardSpec, ...]:
     if builder[0] == "set":
         _, rank, suits, jokers = builder
         assert isinstance(rank, int) and isinstance(suits, tuple) and isinstance(jokers, int)
-        return (tuple(natural_spec(shared_card(rank, _SUITS[s])) for s in suits)
-                + (joker_spec(rank, None),) * jokers)
+        return (
+            tuple(natural_spec(shared_card(rank, _SUITS[s])) for s in suits)
+            + (joker_spec(rank, None),) * jokers
+        )
     _, suit_index, start, length, ranks = builder
     assert isinstance(suit_index, int) and isinstance(start, int)
     assert isinstance(length, int) and isinstance(ranks, tuple)
@@ -657,15 +705,18 @@ def _build(builder: _Builder) -> tuple[CardSpec, ...]:
     out = []
     for pos in range(start, start + length):
         rank = rank_at(pos)
-        out.append(natural_spec(shared_card(rank, suit)) if rank in ranks
-                   else joker_spec(rank, suit))
+        out.append(
+            natural_spec(shared_card(rank, suit)) if rank in ranks else joker_spec(rank, suit)
+        )
     return tuple(out)
 
 
 # --- lay-offs ------------------------------------------------------------------------------
 
-def layoff_options(hand: Sequence[Card], melds: Sequence[Meld], rules: RuleSet,
-                   seat: int) -> list[tuple[CardSpec, int]]:
+
+def layoff_options(
+    hand: Sequence[Card], melds: Sequence[Meld], rules: RuleSet, seat: int
+) -> list[tuple[CardSpec, int]]:
     """Single cards of ``hand`` that can be laid off on ``melds``: (card spec, meld index).
 
     A joker that fits several places of one meld is listed once per face that names one
@@ -678,8 +729,7 @@ def layoff_options(hand: Sequence[Card], melds: Sequence[Meld], rules: RuleSet,
     return list(_layoffs(distinct_cards(hand), melds, rules, seat))
 
 
-def any_layoff(cards: Iterable[Card], melds: Sequence[Meld], rules: RuleSet,
-               seat: int) -> bool:
+def any_layoff(cards: Iterable[Card], melds: Sequence[Meld], rules: RuleSet, seat: int) -> bool:
     """True when one of ``cards`` can be laid off alone on one of ``melds``; the same test
     as a non-empty :func:`layoff_options`. ``cards`` is read lazily, each card value
     tried once, and the first card that fits ends the search."""
@@ -695,8 +745,9 @@ def _once_each(cards: Iterable[Card]) -> Iterator[Card]:
             yield card
 
 
-def _layoffs(cards: Iterable[Card], melds: Sequence[Meld], rules: RuleSet,
-             seat: int) -> Iterator[tuple[CardSpec, int]]:
+def _layoffs(
+    cards: Iterable[Card], melds: Sequence[Meld], rules: RuleSet, seat: int
+) -> Iterator[tuple[CardSpec, int]]:
     """The lay-offs of :func:`layoff_options` for ``cards`` in the order given, one at a
     time."""
     mrules = _setup_for(rules).meld_rules

@@ -46,17 +46,38 @@ from engine.jsonio import (
 from engine.rules import OptionValue, RuleSet, make_rules
 from engine.state import DealResult, GameState, Phase, TurnState
 
-__all__ = ["STATE_FORMAT", "RecordCardError", "RecordError", "as_bool", "as_int", "as_list",
-           "as_mapping", "as_str", "card_from_json", "cards_from_json", "cards_to_json",
-           "check_cards_in_deck", "fraction_from_json", "fraction_to_json", "meld_from_dict",
-           "meld_to_dict", "need", "options_from_json", "placed_to_json", "rules_from_dict",
-           "rules_to_dict", "state_from_dict", "state_to_dict"]
+__all__ = [
+    "STATE_FORMAT",
+    "RecordCardError",
+    "RecordError",
+    "as_bool",
+    "as_int",
+    "as_list",
+    "as_mapping",
+    "as_str",
+    "card_from_json",
+    "cards_from_json",
+    "cards_to_json",
+    "check_cards_in_deck",
+    "fraction_from_json",
+    "fraction_to_json",
+    "meld_from_dict",
+    "meld_to_dict",
+    "need",
+    "options_from_json",
+    "placed_to_json",
+    "rules_from_dict",
+    "rules_to_dict",
+    "state_from_dict",
+    "state_to_dict",
+]
 
 STATE_FORMAT = 1
 _T = TypeVar("_T")
 
 
 # --- rules ----------------------------------------------------------------------------------
+
 
 def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
     """``{"variant": "basic", "preset": "beginner", "options": {every option: value}}``."""
@@ -91,30 +112,38 @@ def options_from_json(value: Any, where: str) -> dict[str, OptionValue]:
 
 # --- deal results ---------------------------------------------------------------------------
 
+
 def _result_to_dict(result: DealResult) -> dict[str, Any]:
-    return {"deal_number": result.deal_number, "dealer": result.dealer,
-            "winner": result.winner, "rummy": result.rummy, "points": list(result.points),
-            "scores": [fraction_to_json(s) for s in result.scores]} | (
-        {} if result.secret is None else {"secret": result.secret,
-                                          "commitment": result.commitment})
+    return {
+        "deal_number": result.deal_number,
+        "dealer": result.dealer,
+        "winner": result.winner,
+        "rummy": result.rummy,
+        "points": list(result.points),
+        "scores": [fraction_to_json(s) for s in result.scores],
+    } | (
+        {} if result.secret is None else {"secret": result.secret, "commitment": result.commitment}
+    )
 
 
 def _result_from_dict(value: Any, seats: int, where: str) -> DealResult:
     data = as_mapping(value, where)
     winner_raw = need(data, "winner", where)
-    winner = None if winner_raw is None else as_int(winner_raw, place(where, "winner"), 0,
-                                                    seats - 1)
+    winner = (
+        None if winner_raw is None else as_int(winner_raw, place(where, "winner"), 0, seats - 1)
+    )
     return DealResult(
         deal_number=as_int(need(data, "deal_number", where), place(where, "deal_number"), 1),
         dealer=as_int(need(data, "dealer", where), place(where, "dealer"), 0, seats - 1),
         winner=winner,
         rummy=as_bool(need(data, "rummy", where), place(where, "rummy")),
-        points=_per_seat(need(data, "points", where), seats, place(where, "points"),
-                         as_int),
-        scores=_per_seat(need(data, "scores", where), seats, place(where, "scores"),
-                         fraction_from_json),
+        points=_per_seat(need(data, "points", where), seats, place(where, "points"), as_int),
+        scores=_per_seat(
+            need(data, "scores", where), seats, place(where, "scores"), fraction_from_json
+        ),
         secret=_optional_hex(data.get("secret"), place(where, "secret")),
-        commitment=_optional_hex(data.get("commitment"), place(where, "commitment")))
+        commitment=_optional_hex(data.get("commitment"), place(where, "commitment")),
+    )
 
 
 def _optional_hex(value: Any, where: str) -> str | None:
@@ -132,8 +161,7 @@ def _optional_bytes(value: Any, where: str) -> bytes | None:
     return None if text is None else bytes.fromhex(text)
 
 
-def _per_seat(value: Any, seats: int, where: str,
-              read: Callable[[Any, str], _T]) -> tuple[_T, ...]:
+def _per_seat(value: Any, seats: int, where: str, read: Callable[[Any, str], _T]) -> tuple[_T, ...]:
     items = as_list(value, where)
     if len(items) != seats:
         raise RecordError(where, f"needs one entry per player ({seats}), got {len(items)}")
@@ -141,6 +169,7 @@ def _per_seat(value: Any, seats: int, where: str,
 
 
 # --- the state ------------------------------------------------------------------------------
+
 
 def state_to_dict(state: GameState) -> dict[str, Any]:
     """The whole state as a JSON-ready dict (see the module docstring for the encoding)."""
@@ -159,9 +188,13 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "stock": cards_to_json(state.stock),
         "discard": cards_to_json(state.discard),
         "melds": [meld_to_dict(m) for m in state.melds],
-        "turn": {"taken": None if turn.taken is None else str(turn.taken),
-                 "fresh": turn.fresh, "melds": turn.melds, "played": turn.played,
-                 "extra": var.extra_to_json(turn.extra)},
+        "turn": {
+            "taken": None if turn.taken is None else str(turn.taken),
+            "fresh": turn.fresh,
+            "melds": turn.melds,
+            "played": turn.played,
+            "extra": var.extra_to_json(turn.extra),
+        },
         "has_melded": list(state.has_melded),
         "has_played": list(state.has_played),
         "reuses": state.reuses,
@@ -196,8 +229,10 @@ def state_from_dict(value: Any) -> GameState:
     if fmt != STATE_FORMAT:
         raise RecordError("format", f"unknown state format {fmt!r}, expected {STATE_FORMAT}")
     rules = rules_from_dict(need(data, "rules"))
-    players = tuple(as_str(p, place("players", i))
-                    for i, p in enumerate(as_list(need(data, "players"), "players")))
+    players = tuple(
+        as_str(p, place("players", i))
+        for i, p in enumerate(as_list(need(data, "players"), "players"))
+    )
     seats = len(players)
     if seats == 0 or len(set(players)) != seats:
         raise RecordError("players", "needs distinct names")
@@ -215,7 +250,8 @@ def state_from_dict(value: Any) -> GameState:
         fresh=as_bool(need(turn_data, "fresh", "turn"), "turn.fresh"),
         melds=as_int(need(turn_data, "melds", "turn"), "turn.melds", 0),
         played=as_int(need(turn_data, "played", "turn"), "turn.played", 0),
-        extra=var.extra_from_json(turn_data.get("extra"), "turn.extra"))
+        extra=var.extra_from_json(turn_data.get("extra"), "turn.extra"),
+    )
     state = GameState(
         rules=rules,
         players=players,
@@ -227,22 +263,29 @@ def state_from_dict(value: Any) -> GameState:
         hands=_per_seat(need(data, "hands"), seats, "hands", cards_from_json),
         stock=cards_from_json(need(data, "stock"), "stock"),
         discard=cards_from_json(need(data, "discard"), "discard"),
-        melds=tuple(meld_from_dict(m, seats, place("melds", i))
-                    for i, m in enumerate(as_list(need(data, "melds"), "melds"))),
+        melds=tuple(
+            meld_from_dict(m, seats, place("melds", i))
+            for i, m in enumerate(as_list(need(data, "melds"), "melds"))
+        ),
         turn=turn,
         has_melded=_per_seat(need(data, "has_melded"), seats, "has_melded", as_bool),
         has_played=_per_seat(need(data, "has_played"), seats, "has_played", as_bool),
         reuses=as_int(need(data, "reuses"), "reuses", 0),
         totals=_per_seat(need(data, "totals"), seats, "totals", fraction_from_json),
-        results=tuple(_result_from_dict(r, seats, place("results", i))
-                      for i, r in enumerate(as_list(need(data, "results"), "results"))),
-        winners=tuple(as_int(w, place("winners", i), 0, last)
-                      for i, w in enumerate(as_list(need(data, "winners"), "winners"))),
+        results=tuple(
+            _result_from_dict(r, seats, place("results", i))
+            for i, r in enumerate(as_list(need(data, "results"), "results"))
+        ),
+        winners=tuple(
+            as_int(w, place("winners", i), 0, last)
+            for i, w in enumerate(as_list(need(data, "winners"), "winners"))
+        ),
         version=as_int(need(data, "version"), "version", 0),
         extra=var.extra_from_json(data.get("extra"), "extra"),
         fair_key=_optional_bytes(data.get("fair_key"), "fair_key"),
         deal_secret=_optional_bytes(data.get("deal_secret"), "deal_secret"),
-        commitment=_optional_hex(data.get("commitment"), "commitment"))
+        commitment=_optional_hex(data.get("commitment"), "commitment"),
+    )
     check_cards_in_deck(state.rules, seats, _all_cards(state), "state")
     return state
 
@@ -262,5 +305,6 @@ def check_cards_in_deck(rules: RuleSet, seats: int, cards: Iterable[Card], where
     for card, count in used.items():
         if count > deck[card]:
             have = deck[card]
-            raise RecordError(where, f"{card} appears {count} times, the pack has {have}",
-                              card=str(card))
+            raise RecordError(
+                where, f"{card} appears {count} times, the pack has {have}", card=str(card)
+            )

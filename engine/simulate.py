@@ -83,10 +83,16 @@ def seat_seed(seed: int, game: int, seat: int) -> int:
     return ((seed + game) << 4) + seat
 
 
-def simulate(rules: RuleSet, games: int, players: int, seed: int = 0,
-             ai: str | Sequence[str] = "greedy", max_actions: int = 20000,
-             progress: Callable[[int], object] | None = None,
-             keep_record: bool = False) -> SimulationResult:
+def simulate(
+    rules: RuleSet,
+    games: int,
+    players: int,
+    seed: int = 0,
+    ai: str | Sequence[str] = "greedy",
+    max_actions: int = 20000,
+    progress: Callable[[int], object] | None = None,
+    keep_record: bool = False,
+) -> SimulationResult:
     """Play ``games`` matches of ``players`` AIs under ``rules``.
 
     Match ``g`` uses the game seed ``seed + g`` and deals fairly from it (each deal from
@@ -113,11 +119,11 @@ def simulate(rules: RuleSet, games: int, players: int, seed: int = 0,
     record: dict[str, Any] | None = None
     start = time.perf_counter()
     for game in range(games):
-        state = new_game(rules, names, seed=seed + game,
-                         fair_key=fair_key_from_seed(seed + game))
+        state = new_game(rules, names, seed=seed + game, fair_key=fair_key_from_seed(seed + game))
         first_dealer = state.dealer
-        seats: list[Player] = [make_ai(kind, seat_seed(seed, game, seat))
-                               for seat, kind in enumerate(kinds)]
+        seats: list[Player] = [
+            make_ai(kind, seat_seed(seed, game, seat)) for seat, kind in enumerate(kinds)
+        ]
         log: list[Action] = []
         keep = keep_record and game == games - 1
         count = 0
@@ -135,14 +141,23 @@ def simulate(rules: RuleSet, games: int, players: int, seed: int = 0,
         actions += count
         deals += state.deal_number
         if keep:
-            record = export_record(rules, names, seed + game, first_dealer, log,
-                                   fair=revealed_deals(state))
+            record = export_record(
+                rules, names, seed + game, first_dealer, log, fair=revealed_deals(state)
+            )
         if progress is not None:
             progress(1)
     seconds = time.perf_counter() - start
-    return SimulationResult(games=games, players=players, ai=kinds, seconds=seconds,
-                            actions=actions, deals=deals, wins=tuple(wins),
-                            unfinished=unfinished, record=record)
+    return SimulationResult(
+        games=games,
+        players=players,
+        ai=kinds,
+        seconds=seconds,
+        actions=actions,
+        deals=deals,
+        wins=tuple(wins),
+        unfinished=unfinished,
+        record=record,
+    )
 
 
 def ai_step(state: GameState, seats: Sequence[Player]) -> tuple[GameState, tuple[Event, ...]]:
@@ -154,8 +169,9 @@ def ai_step(state: GameState, seats: Sequence[Player]) -> tuple[GameState, tuple
     return new, events
 
 
-def ai_move(state: GameState, seats: Sequence[Player]
-            ) -> tuple[Action, GameState, tuple[Event, ...]]:
+def ai_move(
+    state: GameState, seats: Sequence[Player]
+) -> tuple[Action, GameState, tuple[Event, ...]]:
     """:func:`ai_step` that also returns the action taken (first)."""
     seat = current_player(state)
     if seat is None:

@@ -133,8 +133,12 @@ class GameState:
 
     def card_count(self) -> int:
         """Cards in hands, stock, discard pile and melds (for the accounting invariant)."""
-        return (sum(len(h) for h in self.hands) + len(self.stock) + len(self.discard)
-                + sum(len(m.cards) for m in self.melds))
+        return (
+            sum(len(h) for h in self.hands)
+            + len(self.stock)
+            + len(self.discard)
+            + sum(len(m.cards) for m in self.melds)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,8 +156,11 @@ class DealSpec:
     def parse(hands: Sequence[str], upcard: str | None, stock: str = "") -> DealSpec:
         """Build a deal from notation: one string per hand (``"7h 8h 9h"``), the upcard
         (or ``None``) and the stock top first. Raises ``CardParseError``."""
-        return DealSpec(tuple(parse_cards(h) for h in hands),
-                        parse_card(upcard) if upcard else None, parse_cards(stock))
+        return DealSpec(
+            tuple(parse_cards(h) for h in hands),
+            parse_card(upcard) if upcard else None,
+            parse_cards(stock),
+        )
 
     def cards(self) -> list[Card]:
         """Every card of the deal."""

@@ -79,33 +79,34 @@ class Variant(ABC):
         """The legal actions of ``seat`` (see :func:`engine.game.legal_actions`)."""
 
     @abstractmethod
-    def deal(self, rules: RuleSet, seats: int, dealer: int, seed: DealKey,
-             deal_number: int) -> DealSpec:
+    def deal(
+        self, rules: RuleSet, seats: int, dealer: int, seed: DealKey, deal_number: int
+    ) -> DealSpec:
         """Shuffle and deal one hand from ``seed``: the game seed, or the deal's secret
         (:mod:`engine.fairness`); every random choice of the deal comes from
         ``engine.fairness.deal_rng(seed, deal_number, purpose)``."""
 
-    def deck_order(self, rules: RuleSet, seats: int, seed: DealKey,
-                   deal_number: int) -> list[Card]:
+    def deck_order(self, rules: RuleSet, seats: int, seed: DealKey, deal_number: int) -> list[Card]:
         """The deck :meth:`deal` deals from ``seed``, in order (the first card dealt
         first): the pack shuffled with ``deal_rng(seed, deal_number)``. A deal's commitment
         is over this order (:func:`engine.fairness.commitment`); a variant that shuffles
         otherwise says so here."""
         return shuffled(self.deck(rules, seats), deal_rng(seed, deal_number))
 
-    def deal_next(self, state: GameState, dealer: int, seed: DealKey,
-                  deal_number: int) -> DealSpec:
+    def deal_next(self, state: GameState, dealer: int, seed: DealKey, deal_number: int) -> DealSpec:
         """Deal deal ``deal_number`` after ``state`` (the hand before, or a new game) from
         ``seed``, as ``next`` deals it; the base: :meth:`deal` (every seat gets cards)."""
         return self.deal(state.rules, state.seats, dealer, seed, deal_number)
 
     @abstractmethod
-    def deal_from_deck(self, rules: RuleSet, seats: int, dealer: int,
-                       deck: Sequence[Card]) -> DealSpec:
+    def deal_from_deck(
+        self, rules: RuleSet, seats: int, dealer: int, deck: Sequence[Card]
+    ) -> DealSpec:
         """Deal ``deck`` (front first) as the rules deal (a record's ``{"deck": [...]}``)."""
 
-    def deal_shape(self, rules: RuleSet, seats: int, dealer: int,
-                   dealt: Sequence[bool] | None = None) -> tuple[tuple[int, ...], bool]:
+    def deal_shape(
+        self, rules: RuleSet, seats: int, dealer: int, dealt: Sequence[bool] | None = None
+    ) -> tuple[tuple[int, ...], bool]:
         """What an explicit deal must hold: the number of cards per seat and whether an
         upcard is turned; ``dealt``: the seats that get cards (:meth:`seats_dealt`, all
         by default), the others none. The base: :meth:`hand_size` each, one card more for
@@ -114,17 +115,24 @@ class Variant(ABC):
         size = self.hand_size(rules, seats)
         extra = self.starter_extra_card(rules)
         first = (dealer + 1) % seats
-        return (tuple(0 if dealt is not None and not dealt[seat]
-                      else size + (1 if extra and seat == first else 0)
-                      for seat in range(seats)), not extra)
+        return (
+            tuple(
+                0
+                if dealt is not None and not dealt[seat]
+                else size + (1 if extra and seat == first else 0)
+                for seat in range(seats)
+            ),
+            not extra,
+        )
 
     def seats_dealt(self, state: GameState) -> tuple[bool, ...]:
         """Which seats the next deal gives cards to (a player out of the match gets none);
         the base: every seat."""
         return tuple(True for _ in range(state.seats))
 
-    def check_deal_extra(self, rules: RuleSet, spec: DealSpec, dealer: int,
-                         dealt: Sequence[bool], where: str) -> None:
+    def check_deal_extra(
+        self, rules: RuleSet, spec: DealSpec, dealer: int, dealt: Sequence[bool], where: str
+    ) -> None:
         """Check what an explicit deal says besides the cards (``spec.extra``, from
         :attr:`deal_keys`) against the rules, the ``dealer`` and the seats ``dealt``; raise
         ``RecordError`` naming ``where``. The base has nothing to check."""
@@ -241,8 +249,9 @@ class Variant(ABC):
         return ("turn_over", None)
 
     @abstractmethod
-    def score_deal(self, state: GameState, points: tuple[int, ...], winner: int | None,
-                   rummy: bool) -> tuple[Fraction, ...]:
+    def score_deal(
+        self, state: GameState, points: tuple[int, ...], winner: int | None, rummy: bool
+    ) -> tuple[Fraction, ...]:
         """Per-seat score of one deal; ``points`` are the hand values left per seat."""
 
     @abstractmethod
@@ -254,8 +263,7 @@ class Variant(ABC):
         """Seats sharing first place at the end of the match."""
 
 
-def build_rules(var: Variant, preset: str | None,
-                options: Mapping[str, OptionValue]) -> RuleSet:
+def build_rules(var: Variant, preset: str | None, options: Mapping[str, OptionValue]) -> RuleSet:
     """A validated :class:`RuleSet` of ``var``: option defaults < preset values <
     ``options``. Raises :class:`engine.errors.RuleOptionError` for an unknown preset or
     option, a bad value, or a combination the variant refuses
@@ -266,17 +274,22 @@ def build_rules(var: Variant, preset: str | None,
     if preset_name not in var.presets:
         raise RuleOptionError(
             detail=f"unknown preset '{preset_name}' for {var.id}; presets: "
-                   + ", ".join(var.presets), option="preset", value=preset_name,
-            accepts=", ".join(var.presets))
+            + ", ".join(var.presets),
+            option="preset",
+            value=preset_name,
+            accepts=", ".join(var.presets),
+        )
     values.update(var.presets[preset_name].values)
     for name, raw in options.items():
         key = name.strip().lower().replace("-", "_")
         if key not in specs:
             raise RuleOptionError(
                 detail=f"unknown option '{name}' for {var.id}; options: " + ", ".join(specs),
-                option=name, value=str(raw), accepts=", ".join(specs))
+                option=name,
+                value=str(raw),
+                accepts=", ".join(specs),
+            )
         values[key] = specs[key].parse(raw)
-    rules = RuleSet(var.id, preset_name, tuple((o.name, values[o.name]) for o in var.options),
-                    var)
+    rules = RuleSet(var.id, preset_name, tuple((o.name, values[o.name]) for o in var.options), var)
     var.validate(rules)
     return rules

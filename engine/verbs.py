@@ -28,7 +28,7 @@ class MissingCards(CommandError):
     """A verb that needs cards was given none (``discard``, ``meld``)."""
 
     code = "missing_cards"
-    template = N_('{verb}: name the cards, e.g. {example}.')
+    template = N_("{verb}: name the cards, e.g. {example}.")
 
     def __init__(self, verb: str) -> None:
         super().__init__(verb=verb, example=_EXAMPLES.get(verb, verb))
@@ -38,7 +38,7 @@ class MissingMeldNumber(CommandError):
     """``layoff``/``swap`` without the meld number as the last argument."""
 
     code = "missing_meld_number"
-    template = N_('{verb}: end with the number of the meld on the table, e.g. {example}.')
+    template = N_("{verb}: end with the number of the meld on the table, e.g. {example}.")
 
     def __init__(self, verb: str) -> None:
         super().__init__(verb=verb, example=_EXAMPLES.get(verb, verb))
@@ -58,7 +58,7 @@ class TooManyArgs(CommandError):
     """More arguments than the verb takes (``draw 7h``, ``discard ks qh``)."""
 
     code = "too_many_args"
-    template = N_('{verb}: too many arguments, e.g. {example}.')
+    template = N_("{verb}: too many arguments, e.g. {example}.")
 
     def __init__(self, verb: str) -> None:
         super().__init__(verb=verb, example=_EXAMPLES.get(verb, verb))
@@ -68,7 +68,7 @@ class EmptyCommand(CommandError):
     """Nothing but blanks was typed."""
 
     code = "empty"
-    template = N_('Type a command (help lists them).')
+    template = N_("Type a command (help lists them).")
 
     def __init__(self) -> None:
         super().__init__()
@@ -120,17 +120,37 @@ class CommandHelp:
 
 COMMANDS: tuple[CommandHelp, ...] = (
     CommandHelp("draw", ("d", "ziehen"), "draw", "Draw the top card of the stock."),
-    CommandHelp("take", ("t", "nehmen", "aufnehmen"), "take",
-                "Take the upcard (the top card of the discard pile)."),
-    CommandHelp("meld", ("m", "melden"), "meld 7h 8h 9h | 2c 2d 2s",
-                "Put a set or run on the table; separate several melds with | or /. "
-                "Say what a joker stands for with jk=8h (or jk=8 in a set)."),
-    CommandHelp("layoff", ("l", "lay", "anlegen"), "layoff 10h 3",
-                "Add cards from your hand to meld number 3 on the table (the number comes last)."),
-    CommandHelp("swap", ("tauschen",), "swap 8h 3",
-                "Exchange the card a joker in meld 3 stands for against that joker."),
-    CommandHelp("discard", ("x", "drop", "abwerfen"), "discard ks",
-                "Discard a card onto the discard pile; this ends your turn."),
+    CommandHelp(
+        "take",
+        ("t", "nehmen", "aufnehmen"),
+        "take",
+        "Take the upcard (the top card of the discard pile).",
+    ),
+    CommandHelp(
+        "meld",
+        ("m", "melden"),
+        "meld 7h 8h 9h | 2c 2d 2s",
+        "Put a set or run on the table; separate several melds with | or /. "
+        "Say what a joker stands for with jk=8h (or jk=8 in a set).",
+    ),
+    CommandHelp(
+        "layoff",
+        ("l", "lay", "anlegen"),
+        "layoff 10h 3",
+        "Add cards from your hand to meld number 3 on the table (the number comes last).",
+    ),
+    CommandHelp(
+        "swap",
+        ("tauschen",),
+        "swap 8h 3",
+        "Exchange the card a joker in meld 3 stands for against that joker.",
+    ),
+    CommandHelp(
+        "discard",
+        ("x", "drop", "abwerfen"),
+        "discard ks",
+        "Discard a card onto the discard pile; this ends your turn.",
+    ),
     CommandHelp("next", ("weiter", "deal"), "next", "Deal the next hand once a hand is scored."),
     CommandHelp("sort", ("sortieren",), "sort", "Sort your hand."),
     CommandHelp("hint", ("tipp",), "hint", "Suggest a move."),
@@ -140,9 +160,12 @@ COMMANDS: tuple[CommandHelp, ...] = (
     CommandHelp("table", ("tisch",), "table", "Show the melds, the upcard and the stock size."),
     CommandHelp("score", ("punkte",), "score", "Show the scores."),
     CommandHelp("quit", ("exit", "ende"), "quit", "Leave the game."),
-    CommandHelp("back", ("zurück", "zurueck"), "back",
-                "Play your seat again after the autopilot played it (else: show the table "
-                "again)."),
+    CommandHelp(
+        "back",
+        ("zurück", "zurueck"),
+        "back",
+        "Play your seat again after the autopilot played it (else: show the table again).",
+    ),
 )
 
 ACTION_VERBS = ("draw", "take", "meld", "layoff", "swap", "discard", "next")

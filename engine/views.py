@@ -84,18 +84,34 @@ def public_view(state: GameState) -> PublicView:
     moving = phase is Phase.DRAW or phase is Phase.PLAY
     # positional, in field order: a view is built for every action of a simulation
     return PublicView(
-        rules, state.players, state.deal_number, state.dealer, phase,
-        state.current if moving else None, state.melds,
-        discard if var.discard_pile_public(rules) else discard[-1:], len(discard),
-        len(state.stock), tuple(map(len, state.hands)), state.has_melded, state.totals,
-        state.results, state.winners, state.turn.taken if moving else None, state.reuses,
-        state.version, None if moving else state.hands, var.public_extra(state),
-        state.commitment)
+        rules,
+        state.players,
+        state.deal_number,
+        state.dealer,
+        phase,
+        state.current if moving else None,
+        state.melds,
+        discard if var.discard_pile_public(rules) else discard[-1:],
+        len(discard),
+        len(state.stock),
+        tuple(map(len, state.hands)),
+        state.has_melded,
+        state.totals,
+        state.results,
+        state.winners,
+        state.turn.taken if moving else None,
+        state.reuses,
+        state.version,
+        None if moving else state.hands,
+        var.public_extra(state),
+        state.commitment,
+    )
 
 
 def view_for(state: GameState, seat: int) -> PlayerView:
     """The view of ``seat`` (0-based); raises ``IndexError`` for a seat not at the table."""
     if not 0 <= seat < state.seats:
         raise IndexError(seat)
-    return PlayerView(seat, state.hands[seat], public_view(state),
-                      state.rules.var.private_extra(state, seat))
+    return PlayerView(
+        seat, state.hands[seat], public_view(state), state.rules.var.private_extra(state, seat)
+    )

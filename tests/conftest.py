@@ -47,8 +47,7 @@ QUICK = (
     # one game per front end
     "tests/bot/telegram/test_full_game.py::test_two_people_and_an_ai_play_a_game_to_the_end"
     "[sqlite-deals=1]",
-    "tests/bot/discord/test_full_game.py::test_two_people_and_an_ai_play_a_game_to_the_end"
-    "[sqlite]",
+    "tests/bot/discord/test_full_game.py::test_two_people_and_an_ai_play_a_game_to_the_end[sqlite]",
     "tests/bot/test_terminal.py::test_a_full_match_played_through_text_commands",
     "tests/bot/web/test_auth_and_protocol.py",
 )
@@ -75,9 +74,12 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     instead of the edited code."""
     stale = engine_build().stale
     if stale:
-        pytest.exit(f"compiled engine modules older than their source: {', '.join(stale)}; "
-                    "rebuild (HATCH_BUILD_HOOK_ENABLE_MYPYC=true pip install -e .) or delete "
-                    "the .so files (docs/performance.md, \"Compiled engine\")", returncode=4)
+        pytest.exit(
+            f"compiled engine modules older than their source: {', '.join(stale)}; "
+            "rebuild (HATCH_BUILD_HOOK_ENABLE_MYPYC=true pip install -e .) or delete "
+            'the .so files (docs/performance.md, "Compiled engine")',
+            returncode=4,
+        )
 
 
 @pytest.fixture(scope="session")
@@ -85,7 +87,9 @@ def pg_server() -> Iterator[PgServer]:
     """A PostgreSQL server for the whole test session (:mod:`devsupport.pg_server`); the
     test is skipped, saying why, where this machine has no PostgreSQL server binary."""
     if find_binaries() is None:
-        pytest.skip("no PostgreSQL server binaries (initdb, postgres): install the Debian "
-                    "package postgresql or set PG_BIN")
+        pytest.skip(
+            "no PostgreSQL server binaries (initdb, postgres): install the Debian "
+            "package postgresql or set PG_BIN"
+        )
     with running_server() as server:
         yield server

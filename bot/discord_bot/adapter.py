@@ -83,8 +83,12 @@ class _RummyParts:
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
 
-    def _setup(self, controls: ControlHandler, dropped: DroppedInputs | None,
-               failures: DroppedInputs | None) -> None:
+    def _setup(
+        self,
+        controls: ControlHandler,
+        dropped: DroppedInputs | None,
+        failures: DroppedInputs | None,
+    ) -> None:
         client = cast(discord.Client, self)
         self.tree = app_commands.CommandTree(client)
         self.controls = controls
@@ -93,13 +97,13 @@ class _RummyParts:
         guard_parsers(client._connection.parsers, self.dropped)
         self.tree.error(self._on_command_error)
 
-    async def _on_command_error(self, interaction: discord.Interaction[Any],
-                                error: app_commands.AppCommandError) -> None:
+    async def _on_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
         """A slash command that failed: logged once per kind (discord.py would log every
         one with its traceback)."""
         cause = error.__cause__ or error
-        self.failures.drop(error_kind("command", cause), f"interaction {interaction.id}",
-                           cause)
+        self.failures.drop(error_kind("command", cause), f"interaction {interaction.id}", cause)
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         """An event handler failed: logged once per kind and interval (with its traceback
@@ -125,8 +129,9 @@ class _RummyParts:
         try:
             await self._on_interaction(interaction)
         except Exception as error:
-            self.failures.drop(error_kind("on_interaction", error),
-                               f"interaction {interaction.id}", error)
+            self.failures.drop(
+                error_kind("on_interaction", error), f"interaction {interaction.id}", error
+            )
 
     async def _on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is not discord.InteractionType.component:
@@ -150,9 +155,14 @@ class _RummyParts:
 class RummyClient(_RummyParts, discord.Client):
     """The bot's client on one gateway connection."""
 
-    def __init__(self, controls: ControlHandler, *, guild_ready_timeout: float = 2.0,
-                 dropped: DroppedInputs | None = None,
-                 failures: DroppedInputs | None = None) -> None:
+    def __init__(
+        self,
+        controls: ControlHandler,
+        *,
+        guild_ready_timeout: float = 2.0,
+        dropped: DroppedInputs | None = None,
+        failures: DroppedInputs | None = None,
+    ) -> None:
         self._quiet_voice()
         discord.Client.__init__(self, intents=intents(), guild_ready_timeout=guild_ready_timeout)
         self._setup(controls, dropped, failures)
@@ -163,15 +173,25 @@ class ShardedRummyClient(_RummyParts, discord.AutoShardedClient):
     (``DISCORD_SHARD_COUNT``, ``DISCORD_SHARD_IDS``: Discord requires shards from 2,500
     servers; each process may run some of them)."""
 
-    def __init__(self, controls: ControlHandler, *, shard_count: int,
-                 shard_ids: Sequence[int] | None = None,
-                 guild_ready_timeout: float = 2.0, dropped: DroppedInputs | None = None,
-                 failures: DroppedInputs | None = None) -> None:
+    def __init__(
+        self,
+        controls: ControlHandler,
+        *,
+        shard_count: int,
+        shard_ids: Sequence[int] | None = None,
+        guild_ready_timeout: float = 2.0,
+        dropped: DroppedInputs | None = None,
+        failures: DroppedInputs | None = None,
+    ) -> None:
         options: dict[str, Any] = {"shard_ids": list(shard_ids)} if shard_ids else {}
         self._quiet_voice()
         discord.AutoShardedClient.__init__(
-            self, intents=intents(), shard_count=shard_count,
-            guild_ready_timeout=guild_ready_timeout, **options)
+            self,
+            intents=intents(),
+            shard_count=shard_count,
+            guild_ready_timeout=guild_ready_timeout,
+            **options,
+        )
         self._setup(controls, dropped, failures)
 
 
@@ -181,8 +201,9 @@ class _Controls:
     def __init__(self) -> None:
         self.flows: Flows | None = None
 
-    async def on_control(self, interaction: discord.Interaction[Any], control: ControlId,
-                         values: Sequence[str]) -> None:
+    async def on_control(
+        self, interaction: discord.Interaction[Any], control: ControlId, values: Sequence[str]
+    ) -> None:
         if self.flows is not None:
             await self.flows.on_control(interaction, control, values)
 
@@ -211,8 +232,13 @@ class DiscordAdapter:
     platform = "discord"
     every_platform = False
 
-    def __init__(self, settings: Settings, *, guild_ready_timeout: float = 2.0,
-                 defer_after: float = DEFER_AFTER) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        guild_ready_timeout: float = 2.0,
+        defer_after: float = DEFER_AFTER,
+    ) -> None:
         self.settings = settings
         self.sessions = HandSessions()
         self._notifier = DiscordNotifier(self.sessions)
@@ -252,19 +278,27 @@ class DiscordAdapter:
         self._stopping = False
         try:
             self.sessions.attach(host.discord_messages, host.now)
-            await self._start(host.entry, host.discord_messages,
-                              host.web is not None and host.web.discord)
+            await self._start(
+                host.entry, host.discord_messages, host.web is not None and host.web.discord
+            )
         except discord.LoginFailure as error:
             await self.stop()
             raise PlatformRefused(f"Discord refused the token ({error})") from error
-        except (OSError, TimeoutError, aiohttp.ClientError, discord.GatewayNotFound,
-                discord.ConnectionClosed) as error:
+        except (
+            OSError,
+            TimeoutError,
+            aiohttp.ClientError,
+            discord.GatewayNotFound,
+            discord.ConnectionClosed,
+        ) as error:
             await self.stop()
-            raise PlatformUnreachable(f"cannot reach Discord ({error or type(error).__name__})"
-                                      ) from error
+            raise PlatformUnreachable(
+                f"cannot reach Discord ({error or type(error).__name__})"
+            ) from error
 
-    async def _start(self, entry: Entry, store: DiscordMessageStore,
-                     activity: bool = False) -> None:
+    async def _start(
+        self, entry: Entry, store: DiscordMessageStore, activity: bool = False
+    ) -> None:
         token = self.settings.require_discord_token()
         self.flows = Flows(entry, self.sessions, self._defer_after, activity, self.failures)
         self._notifier.activity = activity
@@ -272,22 +306,30 @@ class DiscordAdapter:
         client = await self._connect(token)
         await self._sync(client)
         self._notifier.attach(client, store)
-        self._supervisor = asyncio.create_task(self._supervise(token, store),
-                                               name="discord: watch the client")
+        self._supervisor = asyncio.create_task(
+            self._supervise(token, store), name="discord: watch the client"
+        )
 
     def _new_client(self) -> RummyClient | ShardedRummyClient:
         """A client with the ``/rummy`` commands, the translator and the guards."""
         assert self.flows is not None
         client: RummyClient | ShardedRummyClient
         if self.settings.discord_shard_count:
-            client = ShardedRummyClient(self._controls,
-                                        shard_count=self.settings.discord_shard_count,
-                                        shard_ids=self.settings.discord_shard_ids,
-                                        guild_ready_timeout=self._guild_ready_timeout,
-                                        dropped=self.dropped, failures=self.failures)
+            client = ShardedRummyClient(
+                self._controls,
+                shard_count=self.settings.discord_shard_count,
+                shard_ids=self.settings.discord_shard_ids,
+                guild_ready_timeout=self._guild_ready_timeout,
+                dropped=self.dropped,
+                failures=self.failures,
+            )
         else:
-            client = RummyClient(self._controls, guild_ready_timeout=self._guild_ready_timeout,
-                                 dropped=self.dropped, failures=self.failures)
+            client = RummyClient(
+                self._controls,
+                guild_ready_timeout=self._guild_ready_timeout,
+                dropped=self.dropped,
+                failures=self.failures,
+            )
         client.tree.add_command(rummy_group(self.flows))
         return client
 
@@ -300,8 +342,9 @@ class DiscordAdapter:
         self.client = client
         self._task = task = asyncio.create_task(client.start(token), name="discord: client")
         ready = asyncio.create_task(client.wait_until_ready())
-        done, _pending = await asyncio.wait({task, ready}, timeout=READY_TIMEOUT,
-                                            return_when=asyncio.FIRST_COMPLETED)
+        done, _pending = await asyncio.wait(
+            {task, ready}, timeout=READY_TIMEOUT, return_when=asyncio.FIRST_COMPLETED
+        )
         if ready in done:
             return client
         ready.cancel()
@@ -328,9 +371,12 @@ class DiscordAdapter:
             error = None if task.cancelled() else task.exception()
             if loop.time() - since >= STEADY:
                 wait = RESTART_FIRST
-            log.error("discord: the client stopped (%s); a new one connects in %.0f s",
-                      "no error" if error is None else f"{type(error).__name__}: {error}",
-                      wait, exc_info=error)
+            log.error(
+                "discord: the client stopped (%s); a new one connects in %.0f s",
+                "no error" if error is None else f"{type(error).__name__}: {error}",
+                wait,
+                exc_info=error,
+            )
             self._notifier.detach()
             if self.client is not None:
                 with contextlib.suppress(Exception):
@@ -343,8 +389,9 @@ class DiscordAdapter:
             try:
                 client = await self._connect(token)
             except Exception as failed:
-                log.error("discord: a new client did not connect (%s: %s)",
-                          type(failed).__name__, failed)
+                log.error(
+                    "discord: a new client did not connect (%s: %s)", type(failed).__name__, failed
+                )
                 continue
             self._notifier.attach(client, store)
             self.restarts += 1
@@ -359,8 +406,9 @@ class DiscordAdapter:
             log.info("synced %d commands to guild %s", len(synced), guild_id)
         else:
             synced = await client.tree.sync()
-            log.info("synced %d global commands (Discord may take a while to show them)",
-                     len(synced))
+            log.info(
+                "synced %d global commands (Discord may take a while to show them)", len(synced)
+            )
 
     async def stop(self) -> None:
         """Stop watching and drawing, disconnect and close what start() opened."""

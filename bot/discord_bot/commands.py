@@ -31,9 +31,12 @@ from engine.rules import Option
 CHOICES_MAX = 25
 CHOICE_TEXT_MAX = 100
 
-AI_NAMES = {"normal": N_("Normal AI (plays well)"), "easy": N_("Easy AI (for beginners)"),
-            "hard": N_("Hard AI (thinks ahead)"),
-            "expert": N_("Expert AI (tries its moves out)")}
+AI_NAMES = {
+    "normal": N_("Normal AI (plays well)"),
+    "easy": N_("Easy AI (for beginners)"),
+    "hard": N_("Hard AI (thinks ahead)"),
+    "expert": N_("Expert AI (tries its moves out)"),
+}
 """The AI levels offered by ``/rummy addbot`` (:mod:`bot.service.ai_levels`), default first."""
 LANGUAGES = (("English", "en"), ("Deutsch", "de"), (N_("From my Discord app"), "auto"))
 
@@ -109,13 +112,23 @@ def rummy_group(flows: Flows) -> app_commands.Group:
     group = app_commands.Group(name="rummy", description="Play Rummy in this channel")
 
     @group.command(name="new", description="Open a table in this channel")
-    @app_commands.describe(variant="The game to play", preset="A rule set of the variant",
-                           options="Rule options as name=value, e.g. deals=1")
-    @app_commands.choices(variant=[app_commands.Choice(name=catalogue.variant_name(v),
-                                                       value=v)
-                                   for v in catalogue.variant_ids()])
-    async def new(interaction: discord.Interaction[Any], variant: str = "basic",
-                  preset: str | None = None, options: str | None = None) -> None:
+    @app_commands.describe(
+        variant="The game to play",
+        preset="A rule set of the variant",
+        options="Rule options as name=value, e.g. deals=1",
+    )
+    @app_commands.choices(
+        variant=[
+            app_commands.Choice(name=catalogue.variant_name(v), value=v)
+            for v in catalogue.variant_ids()
+        ]
+    )
+    async def new(
+        interaction: discord.Interaction[Any],
+        variant: str = "basic",
+        preset: str | None = None,
+        options: str | None = None,
+    ) -> None:
         words = ["new", variant]
         if preset:
             words.append(preset)
@@ -124,8 +137,9 @@ def rummy_group(flows: Flows) -> app_commands.Group:
         await flows.slash_new(interaction, " ".join(words))
 
     @new.autocomplete("preset")
-    async def preset_names(interaction: discord.Interaction[Any], current: str
-                           ) -> list[app_commands.Choice[str]]:
+    async def preset_names(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
         variant = getattr(interaction.namespace, "variant", None) or "basic"
         try:
             presets = catalogue.preset_names(str(variant))
@@ -134,8 +148,9 @@ def rummy_group(flows: Flows) -> app_commands.Group:
         return [_choice(p) for p in presets if p.startswith(current.lower())][:CHOICES_MAX]
 
     @new.autocomplete("options")
-    async def option_words(interaction: discord.Interaction[Any], current: str
-                           ) -> list[app_commands.Choice[str]]:
+    async def option_words(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
         variant = getattr(interaction.namespace, "variant", None) or "basic"
         return option_completions(str(variant), current)
 
@@ -153,28 +168,32 @@ def rummy_group(flows: Flows) -> app_commands.Group:
 
     @group.command(name="addbot", description="Add an AI player (host)")
     @app_commands.describe(kind="How the AI plays")
-    @app_commands.choices(kind=[app_commands.Choice(name=name, value=level)
-                                for level, name in AI_NAMES.items()])
+    @app_commands.choices(
+        kind=[app_commands.Choice(name=name, value=level) for level, name in AI_NAMES.items()]
+    )
     async def addbot(interaction: discord.Interaction[Any], kind: str = "normal") -> None:
         await flows.slash_text(interaction, f"addbot {kind}")
 
     @group.command(name="settings", description="Change a setting before the start (host)")
-    @app_commands.describe(name="timer, lang, variant, preset or a rule option",
-                           value="The new value")
+    @app_commands.describe(
+        name="timer, lang, variant, preset or a rule option", value="The new value"
+    )
     async def settings(interaction: discord.Interaction[Any], name: str, value: str) -> None:
         await flows.slash_text(interaction, f"set {name.strip()}={value.strip()}")
 
     @settings.autocomplete("name")
-    async def setting_names(interaction: discord.Interaction[Any], current: str
-                            ) -> list[app_commands.Choice[str]]:
+    async def setting_names(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
         names = ["timer", "lang", "variant", "preset"]
         variant = await _table_variant(flows, interaction)
         names += [o.name for o in catalogue.option_specs(variant)]
         return [_choice(n) for n in names if n.startswith(current.lower())][:CHOICES_MAX]
 
     @settings.autocomplete("value")
-    async def setting_values(interaction: discord.Interaction[Any], current: str
-                             ) -> list[app_commands.Choice[str]]:
+    async def setting_values(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
         name = str(getattr(interaction.namespace, "name", "") or "").lower()
         variant = await _table_variant(flows, interaction)
         values: list[str]
@@ -200,16 +219,15 @@ def rummy_group(flows: Flows) -> app_commands.Group:
         await flows.slash_hand(interaction)
 
     @group.command(name="play", description="Make a move by typing it, e.g. ready or take 7h")
-    @app_commands.describe(command="A command as in the help; the suggestions are your "
-                                   "moves now")
+    @app_commands.describe(command="A command as in the help; the suggestions are your moves now")
     async def play(interaction: discord.Interaction[Any], command: str) -> None:
         await flows.slash_play(interaction, command)
 
     @play.autocomplete("command")
-    async def my_moves(interaction: discord.Interaction[Any], current: str
-                       ) -> list[app_commands.Choice[str]]:
-        commands = await flows.entry.legal_commands(chat_key(interaction),
-                                                    user_ref(interaction))
+    async def my_moves(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        commands = await flows.entry.legal_commands(chat_key(interaction), user_ref(interaction))
         return command_completions(commands, current)
 
     @group.command(name="rules", description="The rules of this table")
@@ -226,8 +244,9 @@ def rummy_group(flows: Flows) -> app_commands.Group:
 
     @group.command(name="lang", description="The language the bot uses with you")
     @app_commands.describe(language="English, German, or what your Discord app uses")
-    @app_commands.choices(language=[app_commands.Choice(name=name, value=value)
-                                    for name, value in LANGUAGES])
+    @app_commands.choices(
+        language=[app_commands.Choice(name=name, value=value) for name, value in LANGUAGES]
+    )
     async def lang(interaction: discord.Interaction[Any], language: str) -> None:
         await flows.slash_text(interaction, f"lang {language}")
 

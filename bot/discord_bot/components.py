@@ -76,15 +76,17 @@ class ControlId:
         match = TEMPLATE.fullmatch(custom_id)
         if match is None:
             return None
-        return ControlId(int(match["table"]), int(match["version"]), match["action"],
-                         match["state"])
+        return ControlId(
+            int(match["table"]), int(match["version"]), match["action"], match["state"]
+        )
 
 
 class ControlHandler(Protocol):
     """What handles a click (the client's ``controls`` attribute)."""
 
-    async def on_control(self, interaction: discord.Interaction[Any], control: ControlId,
-                         values: Sequence[str]) -> None:
+    async def on_control(
+        self, interaction: discord.Interaction[Any], control: ControlId, values: Sequence[str]
+    ) -> None:
         """Answer the interaction of ``control``; ``values`` are a select's picks."""
 
     async def on_unknown(self, interaction: discord.Interaction[Any]) -> None:
@@ -99,9 +101,13 @@ class RummyControl(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLA
         self.control = control
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction[Any],
-                             item: discord.ui.Item[Any], match: re.Match[str], /
-                             ) -> RummyControl:
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> RummyControl:
         """Rebuild the control from a clicked component (discord.py calls this)."""
         control = ControlId.parse(match.string)
         assert control is not None  # the template matched
@@ -134,8 +140,10 @@ def drawn_control(interaction: discord.Interaction[Any]) -> discord.Component | 
     if message is None or not custom_id:
         return None
     for item in _items(message.components):
-        if getattr(item, "custom_id", None) == custom_id \
-                and getattr(getattr(item, "type", None), "value", None) == kind:
+        if (
+            getattr(item, "custom_id", None) == custom_id
+            and getattr(getattr(item, "type", None), "value", None) == kind
+        ):
             found: discord.Component = item
             return found
     return None
@@ -157,23 +165,40 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def button(control: ControlId, label: str, style: discord.ButtonStyle, row: int,
-           disabled: bool = False) -> RummyControl:
+def button(
+    control: ControlId, label: str, style: discord.ButtonStyle, row: int, disabled: bool = False
+) -> RummyControl:
     """A button for ``control``."""
     item: discord.ui.Button[Any] = discord.ui.Button(
-        label=_clip(label, LABEL_LIMIT), style=style, custom_id=control.encode(), row=row,
-        disabled=disabled)
+        label=_clip(label, LABEL_LIMIT),
+        style=style,
+        custom_id=control.encode(),
+        row=row,
+        disabled=disabled,
+    )
     return RummyControl(item, control)
 
 
-def select(control: ControlId, options: list[discord.SelectOption], placeholder: str,
-           row: int, *, many: bool, disabled: bool = False) -> RummyControl:
+def select(
+    control: ControlId,
+    options: list[discord.SelectOption],
+    placeholder: str,
+    row: int,
+    *,
+    many: bool,
+    disabled: bool = False,
+) -> RummyControl:
     """A string select for ``control`` (``many``: any number of the options, or none)."""
     options = options[:SELECT_LIMIT]
     item: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=control.encode(), placeholder=_clip(placeholder, 150), row=row,
-        min_values=0 if many else 1, max_values=len(options) if many else 1,
-        options=options, disabled=disabled)
+        custom_id=control.encode(),
+        placeholder=_clip(placeholder, 150),
+        row=row,
+        min_values=0 if many else 1,
+        max_values=len(options) if many else 1,
+        options=options,
+        disabled=disabled,
+    )
     return RummyControl(item, control)
 
 
@@ -187,8 +212,9 @@ def _view(items: Sequence[RummyControl]) -> discord.ui.View:
 # --- the public table message -------------------------------------------------------------
 
 
-def table_controls(info: TableInfo, view: PublicView | None, activity: bool = False
-                   ) -> discord.ui.View | None:
+def table_controls(
+    info: TableInfo, view: PublicView | None, activity: bool = False
+) -> discord.ui.View | None:
     """Lobby: Join, Leave, Add AI, Start. A deal: Show my hand, and in the draw phase Draw
     and Take (for the player to move: they answer with the hand message; not while a
     variant's pre-play step lasts, its public ``preplay`` flag), and while the variant's
@@ -200,13 +226,21 @@ def table_controls(info: TableInfo, view: PublicView | None, activity: bool = Fa
     def cid(action: str) -> ControlId:
         return ControlId(info.id, info.version if view is None else view.version, action)
 
-    green, grey, blue, red = (discord.ButtonStyle.success, discord.ButtonStyle.secondary,
-                              discord.ButtonStyle.primary, discord.ButtonStyle.danger)
+    green, grey, blue, red = (
+        discord.ButtonStyle.success,
+        discord.ButtonStyle.secondary,
+        discord.ButtonStyle.primary,
+        discord.ButtonStyle.danger,
+    )
     if info.status is Status.LOBBY:
-        return _view([button(cid("join"), _("Join"), green, 0),
-                      button(cid("leave"), _("Leave"), grey, 0),
-                      button(cid("addbot"), _("Add AI"), grey, 0),
-                      button(cid("start"), _("Start"), blue, 0)])
+        return _view(
+            [
+                button(cid("join"), _("Join"), green, 0),
+                button(cid("leave"), _("Leave"), grey, 0),
+                button(cid("addbot"), _("Add AI"), grey, 0),
+                button(cid("start"), _("Start"), blue, 0),
+            ]
+        )
     if info.status is not Status.PLAYING or view is None:
         return None
     items = [button(cid("hand"), _("Show my hand"), blue, 0)]
@@ -218,8 +252,11 @@ def table_controls(info: TableInfo, view: PublicView | None, activity: bool = Fa
     if view.phase not in (Phase.DRAW, Phase.PLAY):
         return _view(items)
     if view.phase is Phase.DRAW and not getattr(view.extra, "preplay", False):
-        take = (_("Take {card}").format(card=card_text(view.upcard))
-                if view.upcard is not None else _("Take discard"))
+        take = (
+            _("Take {card}").format(card=card_text(view.upcard))
+            if view.upcard is not None
+            else _("Take discard")
+        )
         items.append(button(cid("draw"), _("Draw"), grey, 0))
         items.append(button(cid("take"), take, grey, 0, disabled=view.upcard is None))
     for call in public_calls(view):
@@ -236,13 +273,17 @@ def ping_controls(info: TableInfo) -> discord.ui.View:
 
 # --- the private hand message -------------------------------------------------------------
 
-STYLES = {"go": discord.ButtonStyle.success, "stop": discord.ButtonStyle.danger,
-          "plain": discord.ButtonStyle.primary}
+STYLES = {
+    "go": discord.ButtonStyle.success,
+    "stop": discord.ButtonStyle.danger,
+    "plain": discord.ButtonStyle.primary,
+}
 """Button colours of an offer's tone (:data:`bot.render.variants.Tone`)."""
 
 
-def hand_controls(info: TableInfo, model: HandModel, state: HandState,
-                  activity: bool = False) -> discord.ui.View:
+def hand_controls(
+    info: TableInfo, model: HandModel, state: HandState, activity: bool = False
+) -> discord.ui.View:
     """The hand message's controls: lays out the hand model
     (:class:`bot.interaction.hand.HandModel`). Rows: the card select(s) (25 cards each,
     two at most); a select of the moves the selection stands for and the deeper takes of
@@ -258,44 +299,66 @@ def hand_controls(info: TableInfo, model: HandModel, state: HandState,
 
     cards = model.cards
     if cards and model.view.table.phase in (Phase.DRAW, Phase.PLAY):
-        chunks = [range(i, min(i + SELECT_LIMIT, len(cards)))
-                  for i in range(0, min(len(cards), 2 * SELECT_LIMIT), SELECT_LIMIT)]
+        chunks = [
+            range(i, min(i + SELECT_LIMIT, len(cards)))
+            for i in range(0, min(len(cards), 2 * SELECT_LIMIT), SELECT_LIMIT)
+        ]
         for page, chunk in enumerate(chunks):
-            options = [discord.SelectOption(label=card_text(cards[i]), value=str(i),
-                                            default=bool(model.mask >> i & 1)) for i in chunk]
-            placeholder = _("Select cards") if len(chunks) == 1 else \
-                _("Select cards ({page} of {pages})").format(page=page + 1, pages=len(chunks))
+            options = [
+                discord.SelectOption(
+                    label=card_text(cards[i]), value=str(i), default=bool(model.mask >> i & 1)
+                )
+                for i in chunk
+            ]
+            placeholder = (
+                _("Select cards")
+                if len(chunks) == 1
+                else _("Select cards ({page} of {pages})").format(page=page + 1, pages=len(chunks))
+            )
             items.append(select(cid(f"c{page}"), options, placeholder, row, many=True))
             row += 1
     numbers = {id(offer): number for number, offer in enumerate(model.offers)}
     choices = [*model.moves, *model.pile][:SELECT_LIMIT]
     if choices:
-        placeholder = _("Moves for the selected cards…") if model.moves else \
-            _("Take deeper in the pile…")
-        options = [discord.SelectOption(label=_clip(offer.label, OPTION_LIMIT),
-                                        value=str(numbers[id(offer)])) for offer in choices]
+        placeholder = (
+            _("Moves for the selected cards…") if model.moves else _("Take deeper in the pile…")
+        )
+        options = [
+            discord.SelectOption(
+                label=_clip(offer.label, OPTION_LIMIT), value=str(numbers[id(offer)])
+            )
+            for offer in choices
+        ]
         items.append(select(cid("mv"), options, placeholder, row, many=False))
         row += 1
     controls = model.controls
     if 0 < len(controls) <= ROW_WIDTH:
         for offer in controls:
-            items.append(button(cid(f"o{numbers[id(offer)]}"), offer.label,
-                                STYLES[offer.tone], row))
+            items.append(
+                button(cid(f"o{numbers[id(offer)]}"), offer.label, STYLES[offer.tone], row)
+            )
         row += 1
     elif controls:
-        options = [discord.SelectOption(label=_clip(offer.label, OPTION_LIMIT),
-                                        value=str(numbers[id(offer)]))
-                   for offer in controls[:SELECT_LIMIT]]
+        options = [
+            discord.SelectOption(
+                label=_clip(offer.label, OPTION_LIMIT), value=str(numbers[id(offer)])
+            )
+            for offer in controls[:SELECT_LIMIT]
+        ]
         items.append(select(cid("mc"), options, _("Your moves…"), row, many=False))
         row += 1
     grey = discord.ButtonStyle.secondary
-    items.append(button(cid("sort"), _("Sort: {order}").format(
-        order=sort_name(state.sort.next())), grey, row))
+    items.append(
+        button(
+            cid("sort"), _("Sort: {order}").format(order=sort_name(state.sort.next())), grey, row
+        )
+    )
     items.append(button(cid("hint"), _("Hint"), grey, row))
     items.append(button(cid("refresh"), _("Refresh"), grey, row))
     if model.mask:
         items.append(button(cid("clear", state.with_mask(0)), _("Clear"), grey, row))
     if activity:
-        items.append(button(ControlId(info.id, 0, ACTIVITY), button_text(),
-                            discord.ButtonStyle.primary, row))
+        items.append(
+            button(ControlId(info.id, 0, ACTIVITY), button_text(), discord.ButtonStyle.primary, row)
+        )
     return _view(items)

@@ -108,13 +108,22 @@ ORIGIN = PLATFORM
 PUBLIC = (Top,)
 
 #: Public table buttons that are table requests of the chat language.
-LOBBY_REQUESTS: dict[str, Request] = {"join": Join(), "leave": Leave(), "addbot": AddAI(),
-                                      "start": Start()}
+LOBBY_REQUESTS: dict[str, Request] = {
+    "join": Join(),
+    "leave": Leave(),
+    "addbot": AddAI(),
+    "start": Start(),
+}
 
 #: Hand message controls that only show the hand another way -> the screen request.
 SCREEN_CONTROLS: dict[str, Request] = {
-    "c0": Select(), "c1": Select(), "refresh": Select(), "clear": Select(), "sort": Sort(),
-    "hint": Hint()}
+    "c0": Select(),
+    "c1": Select(),
+    "refresh": Select(),
+    "clear": Select(),
+    "sort": Sort(),
+    "hint": Hint(),
+}
 
 #: The code of the entry point's flow-control refusal (over the rate limits).
 TOO_FAST = "too_fast"
@@ -158,8 +167,11 @@ def can_post(interaction: discord.Interaction[Any]) -> bool:
     perms = interaction.app_permissions
     channel = interaction.channel
     kind = getattr(channel, "type", None)
-    in_thread = kind in (discord.ChannelType.public_thread, discord.ChannelType.private_thread,
-                         discord.ChannelType.news_thread)
+    in_thread = kind in (
+        discord.ChannelType.public_thread,
+        discord.ChannelType.private_thread,
+        discord.ChannelType.news_thread,
+    )
     send = perms.send_messages_in_threads if in_thread else perms.send_messages
     return bool(perms.view_channel and send)
 
@@ -168,8 +180,7 @@ def offer_number(action: str, values: Sequence[str]) -> int | None:
     """The offer a hand control names: ``o3`` (a button) or the one value of the moves
     (``mv``) or controls (``mc``) select; ``None`` for anything else."""
     if action in ("mv", "mc"):
-        if len(values) == 1 and values[0].isascii() and values[0].isdigit() \
-                and len(values[0]) <= 4:
+        if len(values) == 1 and values[0].isascii() and values[0].isdigit() and len(values[0]) <= 4:
             return int(values[0])
         return None
     number = action[1:]
@@ -198,34 +209,58 @@ class Flows:
     interaction it does not know: a forged or expired one), is logged, once per kind and
     interval."""
 
-    def __init__(self, entry: Entry, sessions: HandSessions,
-                 defer_after: float = DEFER_AFTER, activity: bool = False,
-                 failures: DroppedInputs | None = None) -> None:
+    def __init__(
+        self,
+        entry: Entry,
+        sessions: HandSessions,
+        defer_after: float = DEFER_AFTER,
+        activity: bool = False,
+        failures: DroppedInputs | None = None,
+    ) -> None:
         self.entry = entry
         self.sessions = sessions
         self.defer_after = defer_after
         self.failures = failures or DroppedInputs(
-            log, "discord", says="an event handler failed", level=logging.ERROR)
+            log, "discord", says="an event handler failed", level=logging.ERROR
+        )
         #: Whether hand messages get the button that opens the web table (an Activity).
         self.activity = activity
 
     # --- intents ---------------------------------------------------------------------------
 
     @staticmethod
-    def intent(interaction: discord.Interaction[Any], request: Request, *,
-               table_id: int | None = None, version: int | None = None,
-               selection: Selection | None = None, origin: str | None = None) -> Intent:
+    def intent(
+        interaction: discord.Interaction[Any],
+        request: Request,
+        *,
+        table_id: int | None = None,
+        version: int | None = None,
+        selection: Selection | None = None,
+        origin: str | None = None,
+    ) -> Intent:
         """The intent of ``interaction``: who, where (the channel's table; with
         ``table_id``, a control's table, which must be the channel's), the update key,
         admin rights."""
-        return Intent(request, user_ref(interaction), InChat(chat_key(interaction), table_id),
-                      version=version, selection=selection,
-                      update_key=f"discord:{interaction.id}", is_admin=is_admin(interaction),
-                      origin=origin)
+        return Intent(
+            request,
+            user_ref(interaction),
+            InChat(chat_key(interaction), table_id),
+            version=version,
+            selection=selection,
+            update_key=f"discord:{interaction.id}",
+            is_admin=is_admin(interaction),
+            origin=origin,
+        )
 
-    async def _handle(self, interaction: discord.Interaction[Any], intent: Intent,
-                      answer: Answer, *, update: bool = False, ephemeral: bool = True
-                      ) -> Outcome:
+    async def _handle(
+        self,
+        interaction: discord.Interaction[Any],
+        intent: Intent,
+        answer: Answer,
+        *,
+        update: bool = False,
+        ephemeral: bool = True,
+    ) -> Outcome:
         """``entry.handle(intent, answer)``, deferred when slow; an answer that failed is
         followed by a private apology, so no interaction stays unanswered."""
         answered = False
@@ -239,10 +274,14 @@ class Flows:
                 return
             answered = True
 
-        outcome = await answer_in_time(interaction,
-                                       lambda done: self.entry.handle(intent, done),
-                                       answering, defer_after=self.defer_after,
-                                       update=update, ephemeral=ephemeral)
+        outcome = await answer_in_time(
+            interaction,
+            lambda done: self.entry.handle(intent, done),
+            answering,
+            defer_after=self.defer_after,
+            update=update,
+            ephemeral=ephemeral,
+        )
         if not answered:
             with use_locale(outcome.locale):
                 await _apologise(interaction)
@@ -250,8 +289,9 @@ class Flows:
 
     # --- clicks ----------------------------------------------------------------------------
 
-    async def on_control(self, interaction: discord.Interaction[Any], control: ControlId,
-                         values: Sequence[str]) -> None:
+    async def on_control(
+        self, interaction: discord.Interaction[Any], control: ControlId, values: Sequence[str]
+    ) -> None:
         """Handle a click on one of our buttons or selects (an unexpected failure is
         logged and the user told privately, so no click stays unanswered)."""
         try:
@@ -260,26 +300,40 @@ class Flows:
             self.failures.drop(error_kind("click", error), f"{control}", error)
             await _apologise(interaction)
 
-    async def _on_control(self, interaction: discord.Interaction[Any], control: ControlId,
-                          values: Sequence[str]) -> None:
+    async def _on_control(
+        self, interaction: discord.Interaction[Any], control: ControlId, values: Sequence[str]
+    ) -> None:
         if control.state:
             await self._hand_click(interaction, control, values)
             return
         action = control.action
         if action in LOBBY_REQUESTS:
-            await self._table_button(interaction, control, self.intent(
-                interaction, LOBBY_REQUESTS[action], table_id=control.table))
+            await self._table_button(
+                interaction,
+                control,
+                self.intent(interaction, LOBBY_REQUESTS[action], table_id=control.table),
+            )
         elif action == "hand":
-            await self._new_hand(interaction, self.intent(
-                interaction, ShowHand(), table_id=control.table), control)
+            await self._new_hand(
+                interaction, self.intent(interaction, ShowHand(), table_id=control.table), control
+            )
         elif action in ("draw", "take"):
-            await self._new_hand(interaction, self.intent(
-                interaction, Move((action,)), table_id=control.table,
-                origin=ORIGIN), control)
+            await self._new_hand(
+                interaction,
+                self.intent(interaction, Move((action,)), table_id=control.table, origin=ORIGIN),
+                control,
+            )
         elif action == "next" or action.startswith("v."):
-            await self._table_button(interaction, control, self.intent(
-                interaction, Move((action.removeprefix("v."),)),
-                table_id=control.table, version=control.version))
+            await self._table_button(
+                interaction,
+                control,
+                self.intent(
+                    interaction,
+                    Move((action.removeprefix("v."),)),
+                    table_id=control.table,
+                    version=control.version,
+                ),
+            )
         elif action == ACTIVITY and self.activity:
             await self._launch_activity(interaction)
         else:
@@ -294,11 +348,13 @@ class Flows:
         except discord.HTTPException as error:
             log.info("could not launch the activity: %s", error)
             with use_locale(await self.entry.locale_of(user_ref(interaction))):
-                await send_message(interaction, _("The table cannot be opened here; "
-                                                  "/rummy hand shows your hand."))
+                await send_message(
+                    interaction, _("The table cannot be opened here; /rummy hand shows your hand.")
+                )
 
-    async def _table_button(self, interaction: discord.Interaction[Any], control: ControlId,
-                            intent: Intent) -> None:
+    async def _table_button(
+        self, interaction: discord.Interaction[Any], control: ControlId, intent: Intent
+    ) -> None:
         """A table verb or a public move from the table message: silent when it works."""
 
         async def answer(outcome: Outcome) -> None:
@@ -313,8 +369,13 @@ class Flows:
 
     # --- the private hand message -----------------------------------------------------------
 
-    async def _new_hand(self, interaction: discord.Interaction[Any], intent: Intent,
-                        control: ControlId | None = None, typed: str | None = None) -> None:
+    async def _new_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        intent: Intent,
+        control: ControlId | None = None,
+        typed: str | None = None,
+    ) -> None:
         """Show my hand, Draw, Take, ``/rummy hand`` or a ``typed`` move (``/rummy
         play``): answer with a new hand message (noting the typed move)."""
 
@@ -324,39 +385,45 @@ class Flows:
             elif outcome.hand is not None:
                 note = None
                 if typed is not None:
-                    echo = typed if len(typed) <= ECHO_LIMIT else typed[:ECHO_LIMIT - 1] + "…"
+                    echo = typed if len(typed) <= ECHO_LIMIT else typed[: ECHO_LIMIT - 1] + "…"
                     note = _("Done: {command}").format(command=escape(echo))
                 await self._show_hand(interaction, outcome.hand, note, new=True)
             else:  # the move ended the game
-                await send_message(interaction, _("The game is over: the table message "
-                                                  "shows the result."))
+                await send_message(
+                    interaction, _("The game is over: the table message shows the result.")
+                )
 
         await self._handle(interaction, intent, answer)
 
-    async def _hand_click(self, interaction: discord.Interaction[Any], control: ControlId,
-                          values: Sequence[str]) -> None:
+    async def _hand_click(
+        self, interaction: discord.Interaction[Any], control: ControlId, values: Sequence[str]
+    ) -> None:
         """A click on a hand message: redraws that message (or closes it)."""
         if not own_message(interaction):
             with use_locale(await self.entry.locale_of(user_ref(interaction))):
-                await send_message(interaction, _(
-                    "That hand belongs to another player; /rummy hand shows yours."))
+                await send_message(
+                    interaction, _("That hand belongs to another player; /rummy hand shows yours.")
+                )
             return
         intent = self._hand_intent(interaction, control, values)
 
         async def answer(outcome: Outcome) -> None:
             if outcome.hand is not None:
-                await self._show_hand(interaction, outcome.hand,
-                                      _hand_note(intent, outcome), new=False)
+                await self._show_hand(
+                    interaction, outcome.hand, _hand_note(intent, outcome), new=False
+                )
             elif outcome.ok:  # the move ended the game
-                await update_message(interaction, _("The game is over: the table message "
-                                                    "shows the result."), None)
+                await update_message(
+                    interaction, _("The game is over: the table message shows the result."), None
+                )
             else:
                 await self._refused(interaction, outcome, control, on_hand=True)
 
         await self._handle(interaction, intent, answer, update=True)
 
-    def _hand_intent(self, interaction: discord.Interaction[Any], control: ControlId,
-                     values: Sequence[str]) -> Intent:
+    def _hand_intent(
+        self, interaction: discord.Interaction[Any], control: ControlId, values: Sequence[str]
+    ) -> Intent:
         """The intent of a hand control (see the module docstring)."""
         try:
             state = HandState.decode(control.state)
@@ -366,26 +433,48 @@ class Flows:
         if request is not None:
             if control.action in ("c0", "c1"):
                 state = picked(state, int(control.action[1]), values)
-            return self.intent(interaction, request, table_id=control.table,
-                               version=control.version, selection=state.selection(),
-                               origin=ORIGIN)
+            return self.intent(
+                interaction,
+                request,
+                table_id=control.table,
+                version=control.version,
+                selection=state.selection(),
+                origin=ORIGIN,
+            )
         number = offer_number(control.action, values)
         if number is None or not listed(interaction, values):
             return self._unlisted(interaction, control, state.sort)
-        return self.intent(interaction, PressOffer(), table_id=control.table,
-                           version=control.version, selection=state.selection(number),
-                           origin=ORIGIN)
+        return self.intent(
+            interaction,
+            PressOffer(),
+            table_id=control.table,
+            version=control.version,
+            selection=state.selection(number),
+            origin=ORIGIN,
+        )
 
-    def _unlisted(self, interaction: discord.Interaction[Any], control: ControlId,
-                  sort: SortMode) -> Intent:
+    def _unlisted(
+        self, interaction: discord.Interaction[Any], control: ControlId, sort: SortMode
+    ) -> Intent:
         """A hand control that names no offer its screen listed: an offer of no number,
         which the entry point refuses (``unknown_offer``) with the fresh hand."""
-        return self.intent(interaction, PressOffer(), table_id=control.table,
-                           version=control.version, selection=Selection(sort=sort),
-                           origin=ORIGIN)
+        return self.intent(
+            interaction,
+            PressOffer(),
+            table_id=control.table,
+            version=control.version,
+            selection=Selection(sort=sort),
+            origin=ORIGIN,
+        )
 
-    async def _show_hand(self, interaction: discord.Interaction[Any], model: HandModel,
-                         note: str | None, *, new: bool) -> None:
+    async def _show_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        model: HandModel,
+        note: str | None,
+        *,
+        new: bool,
+    ) -> None:
         """Lay ``model`` out as the hand message: a ``new`` private message or the clicked
         one redrawn; it becomes the player's anchored hand message."""
         state = HandState.of(model)
@@ -396,24 +485,41 @@ class Flows:
         else:
             await update_message(interaction, content, controls)
             message_id = None if interaction.message is None else str(interaction.message.id)
-        await self.sessions.set_anchor(model.info.id, interaction, user_ref(interaction).key,
-                                       state, model.info.version, message_id)
+        await self.sessions.set_anchor(
+            model.info.id,
+            interaction,
+            user_ref(interaction).key,
+            state,
+            model.info.version,
+            message_id,
+        )
 
     # --- refusals ---------------------------------------------------------------------------
 
-    async def _refused(self, interaction: discord.Interaction[Any], outcome: Outcome,
-                       control: ControlId | None = None, on_hand: bool = False) -> None:
+    async def _refused(
+        self,
+        interaction: discord.Interaction[Any],
+        outcome: Outcome,
+        control: ControlId | None = None,
+        on_hand: bool = False,
+    ) -> None:
         """Say a refusal privately; a click on a closed table's hand message closes it.
         Over the flow limits (``too_fast``) a click said so a moment ago (``quiet``) is only
         acknowledged. Other refusals are said every time: on Discord they are private
         (ephemeral), so repeating one bothers nobody else, and a press is answered."""
         reply = outcome.reply
-        if reply.code == TOO_FAST and reply.quiet \
-                and interaction.type is discord.InteractionType.component:
+        if (
+            reply.code == TOO_FAST
+            and reply.quiet
+            and interaction.type is discord.InteractionType.component
+        ):
             await acknowledge(interaction)
             return
-        info = None if reply.code != "no_table" or control is None else \
-            await self.entry.table_info(chat_key(interaction))
+        info = (
+            None
+            if reply.code != "no_table" or control is None
+            else await self.entry.table_info(chat_key(interaction))
+        )
         if reply.code == "no_table":
             if control is None:
                 text = _("There is no game here; /rummy new opens one.")
@@ -424,9 +530,10 @@ class Flows:
                     return
             elif info.id != control.table:
                 # A stale control of another table: say so and leave its message alone.
-                text = _("That button belongs to table {old}; the game here is table "
-                         "{table}. /rummy hand shows your hand.").format(old=control.table,
-                                                                          table=info.id)
+                text = _(
+                    "That button belongs to table {old}; the game here is table "
+                    "{table}. /rummy hand shows your hand."
+                ).format(old=control.table, table=info.id)
             else:
                 text = reply.text or _("That did not work.")
         else:
@@ -436,8 +543,9 @@ class Flows:
 
     # --- slash commands ---------------------------------------------------------------------
 
-    async def slash_text(self, interaction: discord.Interaction[Any], text: str,
-                         private: bool = False) -> None:
+    async def slash_text(
+        self, interaction: discord.Interaction[Any], text: str, private: bool = False
+    ) -> None:
         """A slash command that is a chat command line (``join``, ``set timer=2m``, ...):
         the reply goes to the user privately, or to the channel when it is public (and
         not ``private``)."""
@@ -450,13 +558,13 @@ class Flows:
                 await self._refused(interaction, outcome)
             elif reply.text is not None:
                 for piece in pieces(reply.text):
-                    await send_message(interaction, piece,
-                                       ephemeral=reply.private or not public)
+                    await send_message(interaction, piece, ephemeral=reply.private or not public)
             else:
                 await send_message(interaction, _done_text(request))
 
-        await self._handle(interaction, self.intent(interaction, request), answer,
-                           ephemeral=not public)
+        await self._handle(
+            interaction, self.intent(interaction, request), answer, ephemeral=not public
+        )
 
     async def slash_new(self, interaction: discord.Interaction[Any], text: str) -> None:
         """``/rummy new``: open a lobby; the table message appears in the channel."""
@@ -465,13 +573,18 @@ class Flows:
             if not outcome.ok:
                 await self._refused(interaction, outcome)
             elif can_post(interaction):
-                await send_message(interaction, _("The table is open: the others join with "
-                                                  "the Join button."))
+                await send_message(
+                    interaction, _("The table is open: the others join with the Join button.")
+                )
             else:
-                await send_message(interaction, _(
-                    "The table is open, but I could not post it here. I need the permissions "
-                    "View Channel, Send Messages, Send Messages in Threads and Read Message "
-                    "History in this channel."))
+                await send_message(
+                    interaction,
+                    _(
+                        "The table is open, but I could not post it here. I need the permissions "
+                        "View Channel, Send Messages, Send Messages in Threads and Read Message "
+                        "History in this channel."
+                    ),
+                )
 
         await self._handle(interaction, self.intent(interaction, parse(text)), answer)
 
@@ -484,8 +597,11 @@ class Flows:
         docstring); the answer is private."""
         request = parse(text)
         if isinstance(request, Move):
-            await self._new_hand(interaction, self.intent(interaction, request, origin=ORIGIN),
-                                 typed=" ".join(text.split()))
+            await self._new_hand(
+                interaction,
+                self.intent(interaction, request, origin=ORIGIN),
+                typed=" ".join(text.split()),
+            )
         elif isinstance(request, ShowHand):
             await self._new_hand(interaction, self.intent(interaction, request))
         else:

@@ -29,8 +29,9 @@ def _guarded(event: str, parser: Parser, dropped: DroppedInputs) -> Parser:
             parser(data)
         except Exception as error:
             detail = data.get("id") if isinstance(data, dict) else None
-            dropped.drop(error_kind(event, error),
-                         "" if detail is None else f"id {str(detail)[:40]}")
+            dropped.drop(
+                error_kind(event, error), "" if detail is None else f"id {str(detail)[:40]}"
+            )
 
     parse.__rummy_guarded__ = True  # type: ignore[attr-defined]
     return parse

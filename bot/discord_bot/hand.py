@@ -64,8 +64,7 @@ class HandState:
         found = _STATE.match(text)
         if found is None:
             raise ValueError(f"not a hand state: {text!r}")
-        return HandState(found.group(1), SortMode(int(found.group(2))),
-                         int(found.group(3), 16))
+        return HandState(found.group(1), SortMode(int(found.group(2))), int(found.group(3), 16))
 
     def matches(self, hand: Iterable[Card]) -> bool:
         """True when the state was drawn for exactly these cards."""

@@ -125,8 +125,14 @@ class DiscordNotifier:
             if stored is None:
                 return
             with use_locale(warning.locale):
-                sent = await self._ping(client, stored, info, warning.user_key, TIMER_PING,
-                                        seconds=max(int(warning.seconds_left), 1))
+                sent = await self._ping(
+                    client,
+                    stored,
+                    info,
+                    warning.user_key,
+                    TIMER_PING,
+                    seconds=max(int(warning.seconds_left), 1),
+                )
             if sent is not None:
                 await store.save(stored.with_ping(sent, warning.seat))
 
@@ -139,18 +145,29 @@ class DiscordNotifier:
         with use_locale(fault.locale):
             text = render_fault(fault)
         try:
-            channel = client.get_channel(int(fault.key.chat_id)) \
-                or await client.fetch_channel(int(fault.key.chat_id))
+            channel = client.get_channel(int(fault.key.chat_id)) or await client.fetch_channel(
+                int(fault.key.chat_id)
+            )
             if isinstance(channel, discord.abc.Messageable):
                 await channel.send(text, allowed_mentions=NO_MENTIONS)
         except (discord.HTTPException, ValueError) as error:
-            log.warning("could not tell channel %s about table %d: %s", fault.key.chat_id,
-                        fault.table_id, error)
+            log.warning(
+                "could not tell channel %s about table %d: %s",
+                fault.key.chat_id,
+                fault.table_id,
+                error,
+            )
 
     # --- the public table message ---------------------------------------------------------
 
-    async def _table(self, client: discord.Client, store: DiscordMessageStore,
-                     table: TableScreen, ping: SeatScreen | None, turn_started: int) -> None:
+    async def _table(
+        self,
+        client: discord.Client,
+        store: DiscordMessageStore,
+        table: TableScreen,
+        ping: SeatScreen | None,
+        turn_started: int,
+    ) -> None:
         """Edit (or first post) the table message; ping ``ping``'s player, whose turn
         began at version ``turn_started``, unless the message showed that version
         already; one read and one write of the stored message."""
@@ -170,24 +187,37 @@ class DiscordNotifier:
             return
         if stored is None or stored.message_id != message_id:
             stored = DiscordTableMessage(info.id, info.key.chat_id, message_id, info.version)
-        updated = DiscordTableMessage(info.id, stored.channel_id, message_id, info.version,
-                                      stored.ping_id, stored.ping_seat, recent)
+        updated = DiscordTableMessage(
+            info.id,
+            stored.channel_id,
+            message_id,
+            info.version,
+            stored.ping_id,
+            stored.ping_seat,
+            recent,
+        )
         updated, ping_key = await self._after_draw(client, table, updated, ping, turn_started)
         await store.save(updated)
         for done in (posted, ping_key):
             if done is not None:
                 await store.end_send(done)
 
-    async def _after_draw(self, client: discord.Client, table: TableScreen,
-                          updated: DiscordTableMessage, ping: SeatScreen | None,
-                          turn_started: int) -> tuple[DiscordTableMessage, str | None]:
+    async def _after_draw(
+        self,
+        client: discord.Client,
+        table: TableScreen,
+        updated: DiscordTableMessage,
+        ping: SeatScreen | None,
+        turn_started: int,
+    ) -> tuple[DiscordTableMessage, str | None]:
         """An ended table loses its ping and hand sessions; a turn that began is pinged
         once (keyed by the version it began at). Returns the message row to store and the
         key of a ping to note as sent once it is stored."""
         info = table.info
         if info.status not in (Status.LOBBY, Status.PLAYING):
-            await self._delete(client.get_partial_messageable(int(info.key.chat_id)),
-                               updated.ping_id)
+            await self._delete(
+                client.get_partial_messageable(int(info.key.chat_id)), updated.ping_id
+            )
             await self.sessions.forget_table(info.id)
             return updated.with_ping(None, None), None
         if ping is None:
@@ -206,16 +236,22 @@ class DiscordNotifier:
             raise RuntimeError("the Discord notifier has no message store")
         return await self.store.begin_send(key)
 
-    async def _show(self, channel: discord.PartialMessageable,
-                    stored: DiscordTableMessage | None, table_id: int, content: str,
-                    controls: discord.ui.View | None) -> tuple[str | None, str | None]:
+    async def _show(
+        self,
+        channel: discord.PartialMessageable,
+        stored: DiscordTableMessage | None,
+        table_id: int,
+        content: str,
+        controls: discord.ui.View | None,
+    ) -> tuple[str | None, str | None]:
         """Edit the stored message, or post a new one (none yet, or it was deleted).
         Returns the message's id (``None`` when there is none) and the key of the post to
         note as sent once the message is stored (``None`` when it was edited)."""
         if stored is not None:
             try:
                 await channel.get_partial_message(int(stored.message_id)).edit(
-                    content=content, view=controls, allowed_mentions=NO_MENTIONS)
+                    content=content, view=controls, allowed_mentions=NO_MENTIONS
+                )
                 return stored.message_id, None
             except discord.NotFound:
                 log.info("table message %s is gone; posting a new one", stored.message_id)
@@ -242,12 +278,14 @@ class DiscordNotifier:
         if info.status is not Status.PLAYING:
             return  # the table message shows the end
         for screen in update.seats:
-            if update.hand_changed(screen.seat) \
-                    and not update.answered_for(PLATFORM, screen.user_key):
+            if update.hand_changed(screen.seat) and not update.answered_for(
+                PLATFORM, screen.user_key
+            ):
                 await self._redraw_hand(client, info, screen)
 
-    async def _redraw_hand(self, client: discord.Client, info: TableInfo,
-                           screen: SeatScreen) -> None:
+    async def _redraw_hand(
+        self, client: discord.Client, info: TableInfo, screen: SeatScreen
+    ) -> None:
         """Redraw the player's hand message: through the live interaction of this worker,
         else through the stored anchor's token (a hand opened on another worker); then
         note the state and version shown in the store."""
@@ -262,8 +300,7 @@ class DiscordNotifier:
             try:
                 shown = stored_state(stored)
             except ValueError:
-                log.warning("stored hand anchor of %s is unreadable; forgotten",
-                            screen.user_key)
+                log.warning("stored hand anchor of %s is unreadable; forgotten", screen.user_key)
                 await self.sessions.forget(info.id, screen.user_key, stored.token)
                 return
             version, token = stored.version, stored.token
@@ -280,12 +317,18 @@ class DiscordNotifier:
         try:
             if live is not None:
                 await live.interaction.edit_original_response(
-                    content=content, view=controls, allowed_mentions=NO_MENTIONS)
+                    content=content, view=controls, allowed_mentions=NO_MENTIONS
+                )
             else:
                 assert stored is not None
-                await edit_by_token(client, int(stored.application_id), stored.token,
-                                    content=content, view=controls,
-                                    allowed_mentions=NO_MENTIONS)
+                await edit_by_token(
+                    client,
+                    int(stored.application_id),
+                    stored.token,
+                    content=content,
+                    view=controls,
+                    allowed_mentions=NO_MENTIONS,
+                )
         except discord.HTTPException as error:
             log.info("hand message of %s not updated: %s", screen.user_key, error)
             if refused_token(error):
@@ -298,8 +341,15 @@ class DiscordNotifier:
 
     # --- pings ----------------------------------------------------------------------------
 
-    async def _ping(self, client: discord.Client, stored: DiscordTableMessage, info: TableInfo,
-                    user_key: str, msgid: str, **params: object) -> str | None:
+    async def _ping(
+        self,
+        client: discord.Client,
+        stored: DiscordTableMessage,
+        info: TableInfo,
+        user_key: str,
+        msgid: str,
+        **params: object,
+    ) -> str | None:
         """Send a ping mentioning only ``user_key`` (inside ``use_locale``: the table's
         language) and delete the table's previous one; the new ping's id, or ``None``."""
         user_id = user_key.partition(":")[2]
@@ -308,8 +358,9 @@ class DiscordNotifier:
         content = _(msgid).format(mention=f"<@{user_id}>", number=info.id, **params)
         controls = ping_controls(info)
         channel = client.get_partial_messageable(int(stored.channel_id))
-        mentions = discord.AllowedMentions(everyone=False, roles=False,
-                                           users=[discord.Object(int(user_id))])
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(int(user_id))]
+        )
         try:
             sent = await channel.send(content, view=controls, allowed_mentions=mentions)
         except discord.HTTPException as error:
@@ -342,6 +393,5 @@ def _recent_lines(table: TableScreen, stored: DiscordTableMessage | None) -> tup
         recent = stored.recent if stored else ()
     for events, notices in changes:
         recent += tuple(render_notice(n) for n in notices)
-        recent += tuple(event_line(e, view) if view else render_event(e, players)
-                        for e in events)
+        recent += tuple(event_line(e, view) if view else render_event(e, players) for e in events)
     return recent[-RECENT_LINES:]

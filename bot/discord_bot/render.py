@@ -74,7 +74,7 @@ def pieces(text: str, limit: int = CONTENT_LIMIT, most: int = 4) -> list[str]:
     out.append(current)
     out = [fit([piece], limit=limit) for piece in out if piece]
     if len(out) > most:
-        out = [*out[:most - 1], fit(["\n".join(out[most - 1:])], limit=limit)]
+        out = [*out[: most - 1], fit(["\n".join(out[most - 1 :])], limit=limit)]
     return out or [text]
 
 
@@ -116,13 +116,19 @@ def hand_content(info: TableInfo, model: HandModel, note: str | None = None) -> 
     line), the hand in the model's order (melds first: grouped), the selection and a note
     (the answer to the last click)."""
     view = model.view
-    parts = [_("**Your hand** · table {number}").format(number=info.id),
-             escape(model.phase_line)]
+    parts = [_("**Your hand** · table {number}").format(number=info.id), escape(model.phase_line)]
     if view.table.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
         parts.append(block(render_hand_end(view)))
     else:
-        parts.append(block(render_hand(view, model.melds if model.sort is SortMode.MELDS
-                                       else None, by_rank=model.sort is SortMode.RANK)))
+        parts.append(
+            block(
+                render_hand(
+                    view,
+                    model.melds if model.sort is SortMode.MELDS else None,
+                    by_rank=model.sort is SortMode.RANK,
+                )
+            )
+        )
     if model.selected:
         parts.append(_("Selected: {cards}").format(cards=cards_text(model.selected)))
     if note:

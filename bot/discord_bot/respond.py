@@ -26,10 +26,15 @@ DEFER_AFTER = 1.0
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-async def answer_in_time(interaction: discord.Interaction[Any],
-                         handle: Callable[[Answer], Awaitable[T]], answer: Answer, *,
-                         defer_after: float = DEFER_AFTER, update: bool = False,
-                         ephemeral: bool = True) -> T:
+async def answer_in_time(
+    interaction: discord.Interaction[Any],
+    handle: Callable[[Answer], Awaitable[T]],
+    answer: Answer,
+    *,
+    defer_after: float = DEFER_AFTER,
+    update: bool = False,
+    ephemeral: bool = True,
+) -> T:
     """Run ``handle(answer)`` (``entry.handle(intent, answer)``). When ``answer`` has not
     begun after ``defer_after`` s, defer meanwhile: a component's message stays as it is
     (``update``, callback type 6), else a "thinking" placeholder appears (type 5, private
@@ -56,37 +61,48 @@ async def answer_in_time(interaction: discord.Interaction[Any],
     return result
 
 
-async def send_message(interaction: discord.Interaction[Any], content: str,
-                       view: discord.ui.View | None = None, *,
-                       ephemeral: bool = True) -> str | None:
+async def send_message(
+    interaction: discord.Interaction[Any],
+    content: str,
+    view: discord.ui.View | None = None,
+    *,
+    ephemeral: bool = True,
+) -> str | None:
     """A new message answering the interaction (fills a deferred placeholder); returns
     its id as Discord said it (``None`` when the answer did not say)."""
     if interaction.response.is_done():
         if view is None:
-            sent = await interaction.followup.send(content, ephemeral=ephemeral,
-                                                   allowed_mentions=NO_MENTIONS, wait=True)
+            sent = await interaction.followup.send(
+                content, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS, wait=True
+            )
         else:
-            sent = await interaction.followup.send(content, view=view, ephemeral=ephemeral,
-                                                   allowed_mentions=NO_MENTIONS, wait=True)
+            sent = await interaction.followup.send(
+                content, view=view, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS, wait=True
+            )
         return str(sent.id)
     if view is None:
         callback = await interaction.response.send_message(
-            content, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
+            content, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS
+        )
     else:
         callback = await interaction.response.send_message(
-            content, view=view, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS)
+            content, view=view, ephemeral=ephemeral, allowed_mentions=NO_MENTIONS
+        )
     return None if callback.message_id is None else str(callback.message_id)
 
 
-async def update_message(interaction: discord.Interaction[Any], content: str,
-                         view: discord.ui.View | None) -> None:
+async def update_message(
+    interaction: discord.Interaction[Any], content: str, view: discord.ui.View | None
+) -> None:
     """Replace the message the component is on (callback type 7, or a webhook edit)."""
     if interaction.response.is_done():
-        await interaction.edit_original_response(content=content, view=view,
-                                                 allowed_mentions=NO_MENTIONS)
+        await interaction.edit_original_response(
+            content=content, view=view, allowed_mentions=NO_MENTIONS
+        )
     else:
-        await interaction.response.edit_message(content=content, view=view,
-                                                allowed_mentions=NO_MENTIONS)
+        await interaction.response.edit_message(
+            content=content, view=view, allowed_mentions=NO_MENTIONS
+        )
 
 
 async def acknowledge(interaction: discord.Interaction[Any]) -> None:

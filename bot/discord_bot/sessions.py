@@ -78,8 +78,7 @@ def stored_state(anchor: DiscordHandAnchor) -> HandState:
     does not hold one (an unknown order, a digest that is not 4 hex digits) or whose
     application id is no number."""
     int(anchor.application_id)
-    return HandState.decode(HandState(anchor.digest, SortMode(anchor.sort),
-                                      anchor.mask).encode())
+    return HandState.decode(HandState(anchor.digest, SortMode(anchor.sort), anchor.mask).encode())
 
 
 def refused_token(error: discord.HTTPException) -> bool:
@@ -88,22 +87,37 @@ def refused_token(error: discord.HTTPException) -> bool:
     return error.status in (401, 404)
 
 
-async def edit_by_token(client: discord.Client, application_id: int, token: str, *,
-                        content: str, view: discord.ui.View | None,
-                        allowed_mentions: discord.AllowedMentions) -> None:
+async def edit_by_token(
+    client: discord.Client,
+    application_id: int,
+    token: str,
+    *,
+    content: str,
+    view: discord.ui.View | None,
+    allowed_mentions: discord.AllowedMentions,
+) -> None:
     """Edit the original response of the interaction with ``token`` of application
     ``application_id`` (``PATCH /webhooks/{application_id}/{token}/messages/@original``,
     the request of ``discord.Interaction.edit_original_response``), through ``client``'s
     HTTP session. Any worker can do it, whichever saw the interaction. Raises
     ``discord.HTTPException`` (``NotFound`` for 404; status 401 for an expired token)."""
     webhook = discord.Webhook.partial(application_id, token, client=client)
-    with handle_message_parameters(content=content, view=view,
-                                   allowed_mentions=allowed_mentions,
-                                   previous_allowed_mentions=client.allowed_mentions) as params:
+    with handle_message_parameters(
+        content=content,
+        view=view,
+        allowed_mentions=allowed_mentions,
+        previous_allowed_mentions=client.allowed_mentions,
+    ) as params:
         await async_context.get().edit_original_interaction_response(
-            application_id, token, session=webhook.session, proxy=webhook.proxy,
-            proxy_auth=webhook.proxy_auth, payload=params.payload,
-            multipart=params.multipart, files=params.files)
+            application_id,
+            token,
+            session=webhook.session,
+            proxy=webhook.proxy,
+            proxy_auth=webhook.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+        )
 
 
 class HandSessions:
@@ -130,26 +144,39 @@ class HandSessions:
             return None
         return found
 
-    async def set_anchor(self, table_id: int, interaction: discord.Interaction[Any],
-                         user_key: str, state: HandState, version: int,
-                         message_id: str | None = None) -> None:
+    async def set_anchor(
+        self,
+        table_id: int,
+        interaction: discord.Interaction[Any],
+        user_key: str,
+        state: HandState,
+        version: int,
+        message_id: str | None = None,
+    ) -> None:
         """``interaction``'s message (``message_id``, when known) is now the player's hand
         message, showing ``state`` drawn for table version ``version``; kept in memory
         and written to the store. A store that fails is logged: this worker still
         redraws the message, other workers cannot."""
-        self._anchors[(table_id, user_key)] = Anchor(interaction, state, version,
-                                                     time.monotonic())
+        self._anchors[(table_id, user_key)] = Anchor(interaction, state, version, time.monotonic())
         if self.store is None:
             return
-        row = DiscordHandAnchor(table_id, user_key, str(interaction.application_id),
-                                interaction.token, message_id, state.digest,
-                                int(state.sort), state.mask, version, self.now())
+        row = DiscordHandAnchor(
+            table_id,
+            user_key,
+            str(interaction.application_id),
+            interaction.token,
+            message_id,
+            state.digest,
+            int(state.sort),
+            state.mask,
+            version,
+            self.now(),
+        )
         try:
             await self.store.save_hand_anchor(row)
             await self._prune()
         except Exception as error:
-            log.warning("hand anchor of %s at table %d not stored: %s", user_key, table_id,
-                        error)
+            log.warning("hand anchor of %s at table %d not stored: %s", user_key, table_id, error)
 
     async def stored_anchor(self, table_id: int, user_key: str) -> DiscordHandAnchor | None:
         """The player's anchor as any worker stored it, unless it is older than
@@ -164,24 +191,24 @@ class HandSessions:
                 await self.store.forget_hand_anchor(table_id, user_key, found.token)
                 return None
         except Exception as error:
-            log.warning("hand anchor of %s at table %d not read: %s", user_key, table_id,
-                        error)
+            log.warning("hand anchor of %s at table %d not read: %s", user_key, table_id, error)
             return None
         return found
 
-    async def shown(self, table_id: int, user_key: str, token: str, state: HandState,
-                    version: int) -> None:
+    async def shown(
+        self, table_id: int, user_key: str, token: str, state: HandState, version: int
+    ) -> None:
         """The player's message of ``token`` was redrawn with ``state`` for table
         ``version``: say so in the store (unless a newer anchor replaced that token
         meanwhile)."""
         if self.store is None:
             return
         try:
-            await self.store.update_hand_anchor(table_id, user_key, token, state.digest,
-                                                int(state.sort), state.mask, version)
+            await self.store.update_hand_anchor(
+                table_id, user_key, token, state.digest, int(state.sort), state.mask, version
+            )
         except Exception as error:
-            log.warning("hand anchor of %s at table %d not updated: %s", user_key, table_id,
-                        error)
+            log.warning("hand anchor of %s at table %d not updated: %s", user_key, table_id, error)
 
     async def forget(self, table_id: int, user_key: str, token: str) -> None:
         """Discord refused the player's ``token`` (or its row is unreadable): delete the
@@ -194,8 +221,9 @@ class HandSessions:
         try:
             await self.store.forget_hand_anchor(table_id, user_key, token)
         except Exception as error:
-            log.warning("refused hand anchor of %s at table %d not deleted: %s", user_key,
-                        table_id, error)
+            log.warning(
+                "refused hand anchor of %s at table %d not deleted: %s", user_key, table_id, error
+            )
 
     def forget_all(self) -> None:
         """Drop every live anchor (a new client: the old one's interactions are gone from

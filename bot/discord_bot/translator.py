@@ -20,26 +20,51 @@ LOCALES: dict[discord.Locale, str] = {discord.Locale.german: "de"}
 
 #: The command and option names, marked for the catalogues.
 NAMES: tuple[str, ...] = (
-    N_("name:rummy"), N_("name:new"), N_("name:join"), N_("name:leave"), N_("name:start"),
-    N_("name:addbot"), N_("name:settings"), N_("name:cancel"), N_("name:hand"),
-    N_("name:rules"), N_("name:stats"), N_("name:top"), N_("name:lang"),
-    N_("name:variant"), N_("name:preset"), N_("name:options"), N_("name:kind"),
-    N_("name:name"), N_("name:value"), N_("name:language"), N_("name:play"),
+    N_("name:rummy"),
+    N_("name:new"),
+    N_("name:join"),
+    N_("name:leave"),
+    N_("name:start"),
+    N_("name:addbot"),
+    N_("name:settings"),
+    N_("name:cancel"),
+    N_("name:hand"),
+    N_("name:rules"),
+    N_("name:stats"),
+    N_("name:top"),
+    N_("name:lang"),
+    N_("name:variant"),
+    N_("name:preset"),
+    N_("name:options"),
+    N_("name:kind"),
+    N_("name:name"),
+    N_("name:value"),
+    N_("name:language"),
+    N_("name:play"),
     N_("name:command"),
 )
 
 #: The descriptions, marked for the catalogues (they are written in commands.py).
 DESCRIPTIONS: tuple[str, ...] = (
-    N_("Play Rummy in this channel"), N_("Open a table in this channel"),
-    N_("The game to play"), N_("A rule set of the variant"),
-    N_("Rule options as name=value, e.g. deals=1"), N_("Take a seat at the table"),
-    N_("Leave the table (the AI plays your seat)"), N_("Start the game (host)"),
-    N_("Add an AI player (host)"), N_("How the AI plays"),
+    N_("Play Rummy in this channel"),
+    N_("Open a table in this channel"),
+    N_("The game to play"),
+    N_("A rule set of the variant"),
+    N_("Rule options as name=value, e.g. deals=1"),
+    N_("Take a seat at the table"),
+    N_("Leave the table (the AI plays your seat)"),
+    N_("Start the game (host)"),
+    N_("Add an AI player (host)"),
+    N_("How the AI plays"),
     N_("Change a setting before the start (host)"),
-    N_("timer, lang, variant, preset or a rule option"), N_("The new value"),
-    N_("Cancel the game (host or moderator)"), N_("Show your hand and play from it"),
-    N_("The rules of this table"), N_("Your games and wins"),
-    N_("The best players in this channel"), N_("The language the bot uses with you"),
+    N_("timer, lang, variant, preset or a rule option"),
+    N_("The new value"),
+    N_("Cancel the game (host or moderator)"),
+    N_("Show your hand and play from it"),
+    N_("The rules of this table"),
+    N_("Your games and wins"),
+    N_("The best players in this channel"),
+    N_("The language the bot uses with you"),
     N_("English, German, or what your Discord app uses"),
     N_("Make a move by typing it, e.g. ready or take 7h"),
     N_("A command as in the help; the suggestions are your moves now"),
@@ -55,8 +80,12 @@ _NAME_LOCATIONS = (
 class RummyTranslator(app_commands.Translator):
     """Translates the command tree into the locales of :data:`LOCALES`."""
 
-    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
-                        context: app_commands.TranslationContextTypes) -> str | None:
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
         """The translation, or ``None`` (Discord then shows the English text)."""
         language = LOCALES.get(locale)
         if language is None:

@@ -52,8 +52,7 @@ def missing_texts(po_file: Path) -> dict[str, str]:
     """The engine texts that ``po_file`` (a ``.po`` or ``.pot`` file) has no entry for."""
     with po_file.open("rb") as handle:
         catalog = read_po(handle)
-    return {text: origin for text, origin in engine_texts().items()
-            if catalog.get(text) is None}
+    return {text: origin for text, origin in engine_texts().items() if catalog.get(text) is None}
 
 
 def _po_string(text: str) -> str:
@@ -69,7 +68,7 @@ def main() -> int:
         if missing:
             with path.open("a", encoding="utf-8") as out:
                 for text, origin in missing.items():
-                    out.write(f"\n#. engine: {origin}\nmsgid {_po_string(text)}\nmsgstr \"\"\n")
+                    out.write(f'\n#. engine: {origin}\nmsgid {_po_string(text)}\nmsgstr ""\n')
         print(f"{path}: {len(missing)} added")
     return 0
 

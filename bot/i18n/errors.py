@@ -320,8 +320,7 @@ def _option_message(params: Mapping[str, Any]) -> str:
         if detail.startswith("unknown option"):
             return _(_UNKNOWN_OPTION).format(option=option, accepts=accepts)
         return detail or option
-    return _template("bad_option", {"option": spec.name, "value": value,
-                                    "accepts": _accepts(spec)})
+    return _template("bad_option", {"option": spec.name, "value": value, "accepts": _accepts(spec)})
 
 
 def _find_option(name: str) -> Option | None:

@@ -90,10 +90,24 @@ GERMAN_VERBS: Mapping[str, tuple[str, ...]] = {
 alias the command language reads (``tests/bot/test_notation_display.py`` checks it)."""
 
 _WORDS: Mapping[str, str] = {
-    "high": "hoch", "low": "niedrig", "command": "befehl", "variant": "variante",
-    "preset": "voreinstellung", "option": "option", "value": "wert", "name": "name",
-    "seat": "platz", "melds": "meldungen", "easy": "leicht", "normal": "normal",
-    "hard": "schwer", "expert": "experte", "en": "en", "de": "de", "auto": "auto", "...": "...",
+    "high": "hoch",
+    "low": "niedrig",
+    "command": "befehl",
+    "variant": "variante",
+    "preset": "voreinstellung",
+    "option": "option",
+    "value": "wert",
+    "name": "name",
+    "seat": "platz",
+    "melds": "meldungen",
+    "easy": "leicht",
+    "normal": "normal",
+    "hard": "schwer",
+    "expert": "experte",
+    "en": "en",
+    "de": "de",
+    "auto": "auto",
+    "...": "...",
     "topic": "thema",
 }
 """Further words of commands and their syntax, in German (``doubla hoch``, ``hilfe
@@ -127,8 +141,7 @@ def card_text(card: Card) -> str:
     """The display form of ``card``: ``7♥``, ``10♦``, ``D♠`` (German) / ``Q♠``, ``🃏``,
     tiles ``🔴7``."""
     text = card.pretty()
-    if _german() and card.rank in (11, 12) and card.suit is not None \
-            and not card.suit.is_colour:
+    if _german() and card.rank in (11, 12) and card.suit is not None and not card.suit.is_colour:
         return ("B" if card.rank == 11 else "D") + text[1:]
     return text
 
@@ -158,8 +171,11 @@ def _word(word: str, tiles: bool) -> str:
     if _german() and word.lower() in _WORDS:
         return _WORDS[word.lower()]
     for joint in ("|", "="):
-        if joint in word and _german() and all(
-                part.lower() in _WORDS for part in word.split(joint)):
+        if (
+            joint in word
+            and _german()
+            and all(part.lower() in _WORDS for part in word.split(joint))
+        ):
             return joint.join(_WORDS[part.lower()] for part in word.split(joint))
     try:
         spec = CardSpec.parse(word)
@@ -168,8 +184,9 @@ def _word(word: str, tiles: bool) -> str:
     text = card_code(spec.card, tiles)
     if spec.face is not None:
         face = spec.face
-        text += "=" + (card_code(face, tiles) if face.suit is not None or not tiles
-                       else str(face.rank))
+        text += "=" + (
+            card_code(face, tiles) if face.suit is not None or not tiles else str(face.rank)
+        )
     return text
 
 

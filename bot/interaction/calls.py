@@ -48,14 +48,21 @@ def public_calls(view: PublicView) -> list[PublicCall]:
     deal is being played and someone may call out of turn."""
     if view.phase not in (Phase.DRAW, Phase.PLAY) or not getattr(view.extra, "may_call", None):
         return []
-    return [PublicCall(number, verb.verb, _(_LABELS[verb.verb]) if verb.verb in _LABELS
-                       else verb.verb.capitalize())
-            for number, verb in enumerate(variant_verbs(view.rules.variant)) if _bare(verb)]
+    return [
+        PublicCall(
+            number,
+            verb.verb,
+            _(_LABELS[verb.verb]) if verb.verb in _LABELS else verb.verb.capitalize(),
+        )
+        for number, verb in enumerate(variant_verbs(view.rules.variant))
+        if _bare(verb)
+    ]
 
 
 @cache
 def call_verbs() -> frozenset[str]:
     """Every verb that any variant offers as a call button (a button that names one of
     these, and nothing else, is a call)."""
-    return frozenset(verb.verb for variant in variant_ids() for verb in variant_verbs(variant)
-                     if _bare(verb))
+    return frozenset(
+        verb.verb for variant in variant_ids() for verb in variant_verbs(variant) if _bare(verb)
+    )

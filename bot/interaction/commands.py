@@ -62,6 +62,7 @@ __all__ = [
     "split_new_args",
 ]
 
+
 @dataclass(frozen=True, slots=True)
 class Verb:
     """One table verb of the registry: its ``name``, ``aliases`` (English and German),
@@ -130,44 +131,72 @@ def split_new_args(words: Sequence[str]) -> tuple[str, str | None, dict[str, str
 
 RULES_HINT = N_("There is no game here; new [variant] [preset] opens one.")
 """Said for ``rules`` where no table is."""
-RULES_TOPICS = N_("One topic: rules goal, deal, turn, melds, opening, layoff, jokers, out, "
-                  "scoring; the options alone: rules options.")
+RULES_TOPICS = N_(
+    "One topic: rules goal, deal, turn, melds, opening, layoff, jokers, out, "
+    "scoring; the options alone: rules options."
+)
 """Under the how-to of ``rules``: how to ask for one topic or the options alone."""
-TABLE_HELP = N_("Table: new [variant] [preset] [option=value], join, leave, addbot, "
-                 "removebot, set option=value, start, cancel, back, lang de|en, stats, top, "
-                 "export.")
+TABLE_HELP = N_(
+    "Table: new [variant] [preset] [option=value], join, leave, addbot, "
+    "removebot, set option=value, start, cancel, back, lang de|en, stats, top, "
+    "export."
+)
 """The table verbs in a line, under ``help``."""
 
-VERBS: dict[str, Verb] = {v.name: v for v in (
-    Verb("new", ("neu",), "new [variant] [preset] [option=value ...]",
-         N_("Open a table in this chat")),
-    Verb("join", ("beitreten", "mitspielen"), "join", N_("Join the table")),
-    Verb("leave", ("verlassen",), "leave", N_("Leave the table")),
-    Verb("addbot", ("addai", "ki"), "addbot [easy|normal|hard|expert]",
-         N_("Add an AI player (host)")),
-    Verb("removebot", ("removeai", "entfernen"), "removebot [seat]",
-         N_("Remove an AI player (host)")),
-    Verb("set", ("settings", "einstellungen"), "set option=value ...",
-         N_("Show or change the table settings (host)")),
-    Verb("start", ("los",), "start", N_("Start the game (host)")),
-    Verb("cancel", ("abbrechen",), "cancel", N_("Cancel the game (host or admin)")),
-    Verb("back", ("zurück", "zurueck"), "back", N_("Play your seat again")),
-    Verb("lang", ("sprache", "language"), "lang [en|de|auto]",
-         N_("Your language: en, de or auto")),
-    Verb("stats", ("statistik",), "stats", N_("Your games and wins")),
-    Verb("top", ("rangliste",), "top", N_("Best players in this chat")),
-    Verb("export", ("exportieren",), "export", N_("The record of the last game here")),
-    Verb("hand", (), "hand [melds]", N_("Send me my hand privately")),
-    Verb("rules", ("regeln",), "rules [topic]", N_("How to play and the rules of this table")),
-    Verb("help", ("hilfe",), "help [command]", N_("How to play with this bot")),
-)}
+VERBS: dict[str, Verb] = {
+    v.name: v
+    for v in (
+        Verb(
+            "new",
+            ("neu",),
+            "new [variant] [preset] [option=value ...]",
+            N_("Open a table in this chat"),
+        ),
+        Verb("join", ("beitreten", "mitspielen"), "join", N_("Join the table")),
+        Verb("leave", ("verlassen",), "leave", N_("Leave the table")),
+        Verb(
+            "addbot",
+            ("addai", "ki"),
+            "addbot [easy|normal|hard|expert]",
+            N_("Add an AI player (host)"),
+        ),
+        Verb(
+            "removebot",
+            ("removeai", "entfernen"),
+            "removebot [seat]",
+            N_("Remove an AI player (host)"),
+        ),
+        Verb(
+            "set",
+            ("settings", "einstellungen"),
+            "set option=value ...",
+            N_("Show or change the table settings (host)"),
+        ),
+        Verb("start", ("los",), "start", N_("Start the game (host)")),
+        Verb("cancel", ("abbrechen",), "cancel", N_("Cancel the game (host or admin)")),
+        Verb("back", ("zurück", "zurueck"), "back", N_("Play your seat again")),
+        Verb(
+            "lang",
+            ("sprache", "language"),
+            "lang [en|de|auto]",
+            N_("Your language: en, de or auto"),
+        ),
+        Verb("stats", ("statistik",), "stats", N_("Your games and wins")),
+        Verb("top", ("rangliste",), "top", N_("Best players in this chat")),
+        Verb("export", ("exportieren",), "export", N_("The record of the last game here")),
+        Verb("hand", (), "hand [melds]", N_("Send me my hand privately")),
+        Verb("rules", ("regeln",), "rules [topic]", N_("How to play and the rules of this table")),
+        Verb("help", ("hilfe",), "help [command]", N_("How to play with this bot")),
+    )
+}
 """The table verbs, by name."""
 
 MOVE = Verb("move", (), "draw | take | meld 7h 8h 9h | ...", N_("A move of the game"))
 """Every line that is no table verb: a game command (:mod:`engine.commands`)."""
 
-TABLE_VERBS: dict[str, str] = {word: verb.name for verb in VERBS.values()
-                               for word in (verb.name, *verb.aliases)}
+TABLE_VERBS: dict[str, str] = {
+    word: verb.name for verb in VERBS.values() for word in (verb.name, *verb.aliases)
+}
 """Every word (name or alias) of a table verb -> its name."""
 
 

@@ -80,8 +80,9 @@ def hand_cards(action: object) -> tuple[Card, ...] | None:
     return variant_hand_cards(action)
 
 
-def order_cards(hand: Sequence[Card], sort: SortMode, melds: Partition | None = None
-                ) -> tuple[Card, ...]:
+def order_cards(
+    hand: Sequence[Card], sort: SortMode, melds: Partition | None = None
+) -> tuple[Card, ...]:
     """The hand in display order: by suit (:func:`engine.cards.sort_cards`), by rank, or
     the cards of ``melds`` first (by suit when no partition is given)."""
     by_suit = sort_cards(hand)
@@ -121,8 +122,9 @@ def _group_of(action: object, used: tuple[Card, ...] | None) -> Group:
     return Group.CONTROL
 
 
-def offer_actions(order: Sequence[Card], mask: int, legal: Sequence[object]
-                  ) -> list[tuple[object, tuple[Card, ...], Group]]:
+def offer_actions(
+    order: Sequence[Card], mask: int, legal: Sequence[object]
+) -> list[tuple[object, tuple[Card, ...], Group]]:
     """The offers for the selection ``mask`` over ``order``, as (action, hand cards,
     group), in the order of :attr:`bot.ports.hand.HandModel.offers`: the moves that put
     down exactly the selected cards, then the controls, then the pile's deep takes, each
@@ -145,42 +147,73 @@ def offer_actions(order: Sequence[Card], mask: int, legal: Sequence[object]
     return [*moves, *controls, *pile]
 
 
-def build_hand_model(screen: SeatScreen, *, mask: int = 0,
-                     sort: SortMode = SortMode.SUIT) -> HandModel:
+def build_hand_model(
+    screen: SeatScreen, *, mask: int = 0, sort: SortMode = SortMode.SUIT
+) -> HandModel:
     """The hand model of ``screen``'s seat for the selection ``mask`` over the hand in
     ``sort`` order. Call inside ``use_locale`` (the labels are localised). A mask with
     bits beyond the hand is cut to the hand. In the person's first game of the variant
     (``screen.guided``) the phase line also says what to type for each kind of move."""
-    return model_of(screen.info, screen.view, screen.facts.legal, screen.facts.suggestion,
-                    mask=mask, sort=sort, melds=screen.facts.melds,
-                    complete=screen.facts.complete, guided=screen.guided)
+    return model_of(
+        screen.info,
+        screen.view,
+        screen.facts.legal,
+        screen.facts.suggestion,
+        mask=mask,
+        sort=sort,
+        melds=screen.facts.melds,
+        complete=screen.facts.complete,
+        guided=screen.guided,
+    )
 
 
-def model_of(info: TableInfo, view: PlayerView, legal: Sequence[object],
-             suggestion: object | None, *, mask: int = 0, sort: SortMode = SortMode.SUIT,
-             melds: Partition | None = None, complete: bool = True,
-             guided: bool = False) -> HandModel:
+def model_of(
+    info: TableInfo,
+    view: PlayerView,
+    legal: Sequence[object],
+    suggestion: object | None,
+    *,
+    mask: int = 0,
+    sort: SortMode = SortMode.SUIT,
+    melds: Partition | None = None,
+    complete: bool = True,
+    guided: bool = False,
+) -> HandModel:
     """:func:`build_hand_model` from its parts: the table ``info``, the seat's ``view``,
     its ``legal`` actions and the ``suggestion`` (one of them, or ``None``); ``guided``:
     the phase line also says what to type for each kind of move
     (:func:`bot.render.guide.guide_line`)."""
     cards = order_cards(view.hand, sort, melds)
     mask &= (1 << len(cards)) - 1
-    offers = [Offer(action, used, group, *offer_label(action, view))
-              for action, used, group in offer_actions(cards, mask, legal)]
+    offers = [
+        Offer(action, used, group, *offer_label(action, view))
+        for action, used, group in offer_actions(cards, mask, legal)
+    ]
     hint = None
     hint_mask = 0
     if suggestion is not None:
         used = hand_cards(suggestion)
-        hint = Offer(suggestion, used or (), _group_of(suggestion, used),
-                     *offer_label(suggestion, view))
+        hint = Offer(
+            suggestion, used or (), _group_of(suggestion, used), *offer_label(suggestion, view)
+        )
         hint_mask = mask_of(cards, used or ())
     line = phase_line(view, legal)
     guide = guide_line(view, legal, suggestion) if guided and legal and line else None
     if guide:
         line = f"{line}\n{guide}"
-    return HandModel(info, view, sort, cards, mask, line,
-                     tuple(o for o in offers if o.group is Group.MOVE),
-                     tuple(o for o in offers if o.group is Group.CONTROL),
-                     tuple(o for o in offers if o.group is Group.PILE),
-                     hint, hint_mask, melds, complete, hand_digest(view.hand))
+    return HandModel(
+        info,
+        view,
+        sort,
+        cards,
+        mask,
+        line,
+        tuple(o for o in offers if o.group is Group.MOVE),
+        tuple(o for o in offers if o.group is Group.CONTROL),
+        tuple(o for o in offers if o.group is Group.PILE),
+        hint,
+        hint_mask,
+        melds,
+        complete,
+        hand_digest(view.hand),
+    )

@@ -43,16 +43,18 @@ def clean_text(text: str) -> str:
 def _user(user: UserRef) -> UserRef:
     if is_clean(user.platform + user.user_id + user.name + (user.locale or "")):
         return user
-    return UserRef(clean_text(user.platform), clean_text(user.user_id),
-                   clean_text(user.name),
-                   None if user.locale is None else clean_text(user.locale))
+    return UserRef(
+        clean_text(user.platform),
+        clean_text(user.user_id),
+        clean_text(user.name),
+        None if user.locale is None else clean_text(user.locale),
+    )
 
 
 def _key(key: ChatKey) -> ChatKey:
     if is_clean(key.platform + key.chat_id + key.thread_id):
         return key
-    return ChatKey(clean_text(key.platform), clean_text(key.chat_id),
-                   clean_text(key.thread_id))
+    return ChatKey(clean_text(key.platform), clean_text(key.chat_id), clean_text(key.thread_id))
 
 
 def _value(value: Any) -> Any:
@@ -83,7 +85,11 @@ def clean_intent(intent: Intent) -> Intent:
     update_key = intent.update_key
     if update_key is not None and not is_clean(update_key):
         update_key = clean_text(update_key)
-    if user is intent.user and request is intent.request and at is intent.at \
-            and update_key is intent.update_key:
+    if (
+        user is intent.user
+        and request is intent.request
+        and at is intent.at
+        and update_key is intent.update_key
+    ):
         return intent
     return replace(intent, user=user, request=request, at=at, update_key=update_key)

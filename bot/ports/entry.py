@@ -36,8 +36,9 @@ class Entry(Protocol):
         """The person's legal moves now at the chat's table, as command lines (for
         completions); empty when none or not in time."""
 
-    async def screens(self, table_id: int, user: UserRef | None
-                      ) -> tuple[TableScreen, SeatScreen | None] | None:
+    async def screens(
+        self, table_id: int, user: UserRef | None
+    ) -> tuple[TableScreen, SeatScreen | None] | None:
         """What table ``table_id`` shows ``user``: the public table and, when they sit
         there in a running game, their own seat's screen (``user=None``: the public table
         only); ``None`` when the table is not active."""

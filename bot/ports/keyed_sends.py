@@ -33,6 +33,9 @@ class KeyedSends:
             return False
         if state == "again":
             self.repeated += 1
-            log.warning("send %s may be repeated: the worker that tried it before stopped "
-                        "between sending and noting it", key)
+            log.warning(
+                "send %s may be repeated: the worker that tried it before stopped "
+                "between sending and noting it",
+                key,
+            )
         return True

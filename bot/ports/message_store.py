@@ -112,8 +112,9 @@ class TelegramMessageStore(Protocol):
         """What we know about ``user_id``."""
         ...
 
-    async def remember_user(self, user_id: int, first_name: str, username: str | None,
-                            language_code: str | None) -> None:
+    async def remember_user(
+        self, user_id: int, first_name: str, username: str | None, language_code: str | None
+    ) -> None:
         """Insert or refresh a user's name and language (``reachable`` is kept)."""
         ...
 
@@ -131,8 +132,7 @@ class TelegramMessageStore(Protocol):
         """Note that the keyed send reached the chat."""
         ...
 
-    async def spend_group_call(self, chat_id: int, now: float, calls: int, period: float
-                               ) -> float:
+    async def spend_group_call(self, chat_id: int, now: float, calls: int, period: float) -> float:
         """Take one call from the group's budget, shared by every worker: a token bucket
         of ``calls`` tokens refilled at ``calls`` per ``period`` seconds (``now``: Unix
         seconds). Returns the seconds the call must wait (0 when a token was there)."""
@@ -225,8 +225,16 @@ class DiscordMessageStore(Protocol):
         player's newest hand message (a new interaction answered with their hand)."""
         ...
 
-    async def update_hand_anchor(self, table_id: int, user_key: str, token: str, digest: str,
-                                 sort: int, mask: int, version: int) -> bool:
+    async def update_hand_anchor(
+        self,
+        table_id: int,
+        user_key: str,
+        token: str,
+        digest: str,
+        sort: int,
+        mask: int,
+        version: int,
+    ) -> bool:
         """Record that the player's message of ``token`` now shows the hand state
         (``digest``, ``sort``, ``mask``) drawn for table ``version``; only while that token
         is still the player's anchor and the stored version is older. Returns whether the

@@ -12,8 +12,13 @@ from dataclasses import dataclass
 
 from engine.rules import OptionValue
 
-TIMERS: dict[str, float | None] = {"off": None, "30s": 30.0, "2m": 120.0, "10m": 600.0,
-                                   "24h": 86400.0}
+TIMERS: dict[str, float | None] = {
+    "off": None,
+    "30s": 30.0,
+    "2m": 120.0,
+    "10m": 600.0,
+    "24h": 86400.0,
+}
 
 
 @dataclass(frozen=True, slots=True)

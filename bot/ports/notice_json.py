@@ -33,8 +33,10 @@ def notice_to_json(notice: Notice) -> dict[str, Any]:
         if not isinstance(key, str):
             raise TypeError(f"notice {notice.code}: param name {key!r} is not a string")
         if not isinstance(value, _SCALARS):
-            raise TypeError(f"notice {notice.code}: param {key}={value!r} has no JSON form "
-                            f"(strings, whole numbers, true/false and null have)")
+            raise TypeError(
+                f"notice {notice.code}: param {key}={value!r} has no JSON form "
+                f"(strings, whole numbers, true/false and null have)"
+            )
         params[key] = value
     return {"code": notice.code, "params": params}
 
@@ -56,9 +58,10 @@ def notice_from_json(value: Any, where: str = "notice") -> Notice:
     params: dict[str, Any] = {}
     for key, item in raw.items():
         if not isinstance(item, _SCALARS):
-            raise RecordError(place(where_params, str(key)),
-                              f"expected a string, number, true/false or null, got "
-                              f"{type_name(item)}")
+            raise RecordError(
+                place(where_params, str(key)),
+                f"expected a string, number, true/false or null, got {type_name(item)}",
+            )
         params[str(key)] = item
     return Notice(code, params)
 
@@ -71,5 +74,4 @@ def notices_to_json(notices: Iterable[Notice]) -> list[dict[str, Any]]:
 def notices_from_json(value: Any, where: str = "notices") -> tuple[Notice, ...]:
     """The notices :func:`notices_to_json` wrote; :class:`engine.jsonio.RecordError` when
     ``value`` is not a list or an item is no notice (the place is ``where[i]...``)."""
-    return tuple(notice_from_json(v, place(where, i))
-                 for i, v in enumerate(as_list(value, where)))
+    return tuple(notice_from_json(v, place(where, i)) for i, v in enumerate(as_list(value, where)))

@@ -30,8 +30,16 @@ from engine.views import PlayerView, PublicView
 if TYPE_CHECKING:
     from engine.search import Partition
 
-__all__ = ["Notice", "PastChange", "SeatFacts", "SeatScreen", "TableFault", "TableScreen",
-           "TableUpdate", "TimerWarning"]
+__all__ = [
+    "Notice",
+    "PastChange",
+    "SeatFacts",
+    "SeatScreen",
+    "TableFault",
+    "TableScreen",
+    "TableUpdate",
+    "TimerWarning",
+]
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,8 +29,14 @@ from collections.abc import Mapping
 from engine.rules import OptionValue, RuleSet, make_rules
 from engine.variants import get_variant
 
-__all__ = ["AI_LEVELS", "DEFAULT_LEVEL", "LEVEL_ALIASES", "TABLE_DEFAULTS", "level_of",
-           "table_rules"]
+__all__ = [
+    "AI_LEVELS",
+    "DEFAULT_LEVEL",
+    "LEVEL_ALIASES",
+    "TABLE_DEFAULTS",
+    "level_of",
+    "table_rules",
+]
 
 TABLE_DEFAULTS: Mapping[str, Mapping[str, OptionValue]] = {
     "basic": {"reuses": 2},
@@ -39,21 +45,29 @@ TABLE_DEFAULTS: Mapping[str, Mapping[str, OptionValue]] = {
 """Variant id -> option values a bot table plays unless its host or preset chose them."""
 
 
-def table_rules(variant: str, preset: str | None,
-                options: Mapping[str, OptionValue] | None = None) -> RuleSet:
+def table_rules(
+    variant: str, preset: str | None, options: Mapping[str, OptionValue] | None = None
+) -> RuleSet:
     """The rule set of a bot table (see the module docstring). Raises
     ``RuleOptionError`` for a bad variant, preset or option, as
     :func:`engine.rules.make_rules` does."""
     chosen = dict(options or {})
     rules = make_rules(variant, preset, chosen)
     set_by_preset = get_variant(rules.variant).presets[rules.preset].values
-    extra = {name: value for name, value in TABLE_DEFAULTS.get(rules.variant, {}).items()
-             if name not in chosen and name not in set_by_preset}
+    extra = {
+        name: value
+        for name, value in TABLE_DEFAULTS.get(rules.variant, {}).items()
+        if name not in chosen and name not in set_by_preset
+    }
     return make_rules(variant, preset, {**extra, **chosen}) if extra else rules
 
 
-AI_LEVELS: dict[str, str] = {"easy": "random", "normal": "greedy", "hard": "hard",
-                             "expert": "expert"}
+AI_LEVELS: dict[str, str] = {
+    "easy": "random",
+    "normal": "greedy",
+    "hard": "hard",
+    "expert": "expert",
+}
 """AI seat level (what a person picks: ``addbot easy|normal|hard|expert``) -> the
 :func:`engine.ai.make_ai` kind that plays it: ``easy`` the random player, ``normal`` the
 greedy one (the chat default, and the autopilot of an absent person), ``hard`` the racing
@@ -65,10 +79,16 @@ DEFAULT_LEVEL = "normal"
 autopilot."""
 
 LEVEL_ALIASES: dict[str, str] = {
-    "leicht": "easy", "einfach": "easy", "random": "easy",
-    "mittel": "normal", "normal": "normal", "greedy": "normal",
-    "schwer": "hard", "stark": "hard",
-    "experte": "expert", "profi": "expert",
+    "leicht": "easy",
+    "einfach": "easy",
+    "random": "easy",
+    "mittel": "normal",
+    "normal": "normal",
+    "greedy": "normal",
+    "schwer": "hard",
+    "stark": "hard",
+    "experte": "expert",
+    "profi": "expert",
 }
 """Further words for the levels (German, and the kinds' own names)."""
 

@@ -23,8 +23,16 @@ from dataclasses import dataclass
 
 from bot.i18n import _
 
-__all__ = ["START_PREFIX", "WebLinks", "activity_enabled", "button_text", "mini_app_link",
-           "start_param", "table_of_start_param", "web_app_url"]
+__all__ = [
+    "START_PREFIX",
+    "WebLinks",
+    "activity_enabled",
+    "button_text",
+    "mini_app_link",
+    "start_param",
+    "table_of_start_param",
+    "web_app_url",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +43,7 @@ class WebLinks:
     pages_url: str
     telegram: bool = False
     discord: bool = False
+
 
 START_PREFIX = "t"
 """A Mini App start parameter names a table as ``t<id>``."""

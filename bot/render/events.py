@@ -75,7 +75,9 @@ def render_event(event: Event, players: Sequence[str], *, tiles: bool = False) -
             )
         case LaidOff(seat=seat, index=index, cards=cards, meld=meld):
             return _("{name} lays off {cards} on meld {number}: {meld}.").format(
-                name=players[seat], cards=cards_text(cards), number=index + 1,
+                name=players[seat],
+                cards=cards_text(cards),
+                number=index + 1,
                 meld=meld_text(meld),
             )
         case JokerSwapped(seat=seat, index=index, card=card):
@@ -116,9 +118,5 @@ def event_line(event: Event, view: PublicView) -> str:
 def deal_blocked_text(number: int, tiles: bool) -> str:
     """The line of a deal that ended because nothing was left to draw."""
     if tiles:
-        return _("Deal {number} is over: nobody went out, the wall is empty.").format(
-            number=number)
-    return _("Deal {number} is over: nobody went out, the stock ran out.").format(
-        number=number)
-
-
+        return _("Deal {number} is over: nobody went out, the wall is empty.").format(number=number)
+    return _("Deal {number} is over: nobody went out, the stock ran out.").format(number=number)

@@ -45,16 +45,22 @@ def _phrase(action: object, view: PlayerView, command: str) -> str:
     table = view.table
     match action:
         case Draw():
-            return (_("draw a tile from the wall: {command}") if tiles
-                    else _("draw a card from the stock: {command}")).format(command=command)
+            return (
+                _("draw a tile from the wall: {command}")
+                if tiles
+                else _("draw a card from the stock: {command}")
+            ).format(command=command)
         case TakeDiscard(card=None):
             upcard = table.upcard
-            return (_("take {card} from the discard row: {command}") if tiles
-                    else _("take {card} from the discard pile: {command}")).format(
-                card=card_text(upcard) if upcard is not None else "", command=command)
+            return (
+                _("take {card} from the discard row: {command}")
+                if tiles
+                else _("take {card} from the discard pile: {command}")
+            ).format(card=card_text(upcard) if upcard is not None else "", command=command)
         case TakeDiscard(card=card) if card is not None:
             return _("take the discard pile down to {card}: {command}").format(
-                card=card_text(card), command=command)
+                card=card_text(card), command=command
+            )
         case MeldCards():
             return _("put a meld on the table: {command}").format(command=command)
         case LayOff():
@@ -62,17 +68,18 @@ def _phrase(action: object, view: PlayerView, command: str) -> str:
         case SwapJoker():
             return _("swap a joker: {command}").format(command=command)
         case Discard(card=card):
-            return (_("discard a tile, which ends your turn: {command}") if tiles
-                    else _("discard a card, which ends your turn: {command}")).format(
-                command=command)
+            return (
+                _("discard a tile, which ends your turn: {command}")
+                if tiles
+                else _("discard a card, which ends your turn: {command}")
+            ).format(command=command)
         case NextDeal():
             return _("start the next deal: {command}").format(command=command)
     label = offer_label(action, view)[0]
     return _("{what}: {command}").format(what=label, command=command)
 
 
-def guide_line(view: PlayerView, legal: Sequence[object], suggestion: object | None
-               ) -> str | None:
+def guide_line(view: PlayerView, legal: Sequence[object], suggestion: object | None) -> str | None:
     """What the seat can do now and how, for a first game (see the module docstring);
     ``None`` when it has nothing to do."""
     if not legal:

@@ -47,8 +47,11 @@ def phase_line(view: PlayerView, legal: Sequence[object]) -> str:
     if table.phase is Phase.DRAW:
         may_take = any(isinstance(a, TakeDiscard) for a in legal) if legal else True
         if table.rules.var.uses_tiles:
-            return (_("Your turn: draw from the wall or take from the discard row.")
-                    if may_take else _("Your turn: draw from the wall."))
+            return (
+                _("Your turn: draw from the wall or take from the discard row.")
+                if may_take
+                else _("Your turn: draw from the wall.")
+            )
         if not may_take:
             return _("Your turn: draw from the stock.")
         return _("Your turn: draw from the stock or take the upcard.")
@@ -78,11 +81,12 @@ def offer_label(action: object, view: PlayerView) -> ActionLabel:
         case LayOff(cards=cards, meld=index):
             target = meld_text(melds[index]) if index < len(melds) else ""
             return _("Lay off {cards} on {number}: {meld}").format(
-                cards=" ".join(spec_text(s) for s in cards), number=index + 1,
-                meld=target), "plain"
+                cards=" ".join(spec_text(s) for s in cards), number=index + 1, meld=target
+            ), "plain"
         case SwapJoker(card=card, meld=index):
             return _("Swap {card} for the joker of {number}").format(
-                card=card_text(card), number=index + 1), "plain"
+                card=card_text(card), number=index + 1
+            ), "plain"
         case Discard(card=card):
             return _("Discard {card}").format(card=card_text(card)), "stop"
         case NextDeal():

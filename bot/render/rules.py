@@ -34,9 +34,7 @@ COMMAND_HELP: Mapping[str, str] = {
         "Put a set or run on the table; separate several melds with | or /. "
         "Say what a joker stands for with jk=8h (or jk=8 in a set)."
     ),
-    "layoff": N_(
-        "Add cards from your hand to meld number 3 on the table (the number comes last)."
-    ),
+    "layoff": N_("Add cards from your hand to meld number 3 on the table (the number comes last)."),
     "swap": N_("Exchange the card a joker in meld 3 stands for against that joker."),
     "discard": N_("Discard a card onto the discard pile; this ends your turn."),
     "next": N_("Deal the next hand once a hand is scored."),
@@ -48,9 +46,7 @@ COMMAND_HELP: Mapping[str, str] = {
     "table": N_("Show the melds, the upcard and the stock size."),
     "score": N_("Show the scores."),
     "quit": N_("Leave the game."),
-    "back": N_(
-        "Play your seat again after the autopilot played it (else: show the table again)."
-    ),
+    "back": N_("Play your seat again after the autopilot played it (else: show the table again)."),
 }
 """Command verb -> help text: the English msgid equals the engine's ``CommandHelp.help``
 (``tests/bot/test_render.py`` checks it, so a changed engine text shows up here)."""
@@ -103,8 +99,9 @@ def _rules_text(rules: RuleSet, quote_chars: int | None) -> str:
             )
         lines.append(line)
         lines.append(f"    {_(option.help)}")
-        lines.append("    " + _("Source: {source}").format(
-            source=_source_text(option, quote_chars)))
+        lines.append(
+            "    " + _("Source: {source}").format(source=_source_text(option, quote_chars))
+        )
     return "\n".join(lines)
 
 
@@ -139,15 +136,18 @@ def render_variants() -> str:
     for variant in VARIANTS.values():
         lines.append(
             _("  {id}: {name}, {low}-{high} players").format(
-                id=variant.id, name=_(variant.name), low=variant.min_players,
+                id=variant.id,
+                name=_(variant.name),
+                low=variant.min_players,
                 high=variant.max_players,
             )
         )
     return "\n".join(lines)
 
 
-def render_help(verb: str | None = None, variant: str | None = None,
-                rules: RuleSet | None = None) -> str:
+def render_help(
+    verb: str | None = None, variant: str | None = None, rules: RuleSet | None = None
+) -> str:
     """The command list: the shared verbs and, with ``variant``, that variant's own
     (:func:`engine.commands.command_table`): syntax, help and aliases.
 
@@ -165,11 +165,17 @@ def render_help(verb: str | None = None, variant: str | None = None,
     var = VARIANTS.get(variant) if variant is not None else None
     tiles = var is not None and var.uses_tiles
     if tiles:
-        lines = [_("Commands (tiles are written like {examples}):").format(
-            examples=notation_examples(tiles))]
+        lines = [
+            _("Commands (tiles are written like {examples}):").format(
+                examples=notation_examples(tiles)
+            )
+        ]
     else:
-        lines = [_("Commands (cards are written like {examples}):").format(
-            examples=notation_examples(tiles))]
+        lines = [
+            _("Commands (cards are written like {examples}):").format(
+                examples=notation_examples(tiles)
+            )
+        ]
     for command in commands:
         help_text = _(command.help)
         line = f"  {command_text(command.syntax, tiles)} — {help_text}"

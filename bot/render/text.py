@@ -180,8 +180,7 @@ def render_table(view: PublicView) -> str:
     return "\n".join(lines)
 
 
-def render_hand(view: PlayerView, melds: Partition | None = None, by_rank: bool = False
-                ) -> str:
+def render_hand(view: PlayerView, melds: Partition | None = None, by_rank: bool = False) -> str:
     """The seat's own cards.
 
     Without ``melds``: by suit and rank, two spaces between suits, jokers last (with
@@ -202,16 +201,21 @@ def render_hand(view: PlayerView, melds: Partition | None = None, by_rank: bool 
             return _("Your rack ({count}): {tiles}").format(count=count, tiles=shown)
         return _("Your hand ({count}): {cards}").format(count=count, cards=shown)
     partition = melds
-    lines = [_("Your rack ({count}), grouped:").format(count=count) if tiles
-             else _("Your hand ({count}), grouped:").format(count=count)]
+    lines = [
+        _("Your rack ({count}), grouped:").format(count=count)
+        if tiles
+        else _("Your hand ({count}), grouped:").format(count=count)
+    ]
     for group in partition.melds:
         lines.append(_("  meld: {cards}").format(cards=" ".join(spec_text(s) for s in group)))
     if partition.deadwood:
         left = hand_by_suit(partition.deadwood)
         points = _points_count(partition.deadwood_points)
-        lines.append(_("  left over: {tiles} ({points})").format(tiles=left, points=points)
-                     if tiles else
-                     _("  deadwood: {cards} ({points})").format(cards=left, points=points))
+        lines.append(
+            _("  left over: {tiles} ({points})").format(tiles=left, points=points)
+            if tiles
+            else _("  deadwood: {cards} ({points})").format(cards=left, points=points)
+        )
     else:
         lines.append(_("  no deadwood: you can go out."))
     return "\n".join(lines)
@@ -225,9 +229,7 @@ def _deal_outcome(view: PublicView, result: DealResult) -> str:
         return _("Deal {number} is over: {name} went out — going rummy!").format(
             number=result.deal_number, name=name
         )
-    return _("Deal {number} is over: {name} went out.").format(
-        number=result.deal_number, name=name
-    )
+    return _("Deal {number} is over: {name} went out.").format(number=result.deal_number, name=name)
 
 
 def _winners_line(view: PublicView) -> str:
@@ -265,8 +267,11 @@ def render_hand_end(view: PlayerView | PublicView) -> str:
             )
         else:
             hand_text = "—"
-        line = (_("  {name}  deal {score} · total {total} · rack: {hand}") if _tiles(table)
-                else _("  {name}  deal {score} · total {total} · hand: {hand}"))
+        line = (
+            _("  {name}  deal {score} · total {total} · rack: {hand}")
+            if _tiles(table)
+            else _("  {name}  deal {score} · total {total} · hand: {hand}")
+        )
         lines.append(
             line.format(
                 name=name.ljust(width),
@@ -291,14 +296,16 @@ def render_scores(view: PlayerView | PublicView, winners: bool = True) -> str:
     # Long matches keep only the last deals so the screen stays short.
     shown = table.results[-12:]
     if len(table.results) > len(shown):
-        lines.append(_("(the first {n} deals are not shown)").format(
-            n=len(table.results) - len(shown)))
+        lines.append(
+            _("(the first {n} deals are not shown)").format(n=len(table.results) - len(shown))
+        )
     for result in shown:
         scores = ", ".join(
             f"{table.players[s]} {signed_points_text(v)}" for s, v in enumerate(result.scores)
         )
-        lines.append(_("  deal {number}: {scores}").format(number=result.deal_number,
-                                                           scores=scores))
+        lines.append(
+            _("  deal {number}: {scores}").format(number=result.deal_number, scores=scores)
+        )
     totals = ", ".join(
         f"{name} {points_text(table.totals[s])}" for s, name in enumerate(table.players)
     )
@@ -306,4 +313,3 @@ def render_scores(view: PlayerView | PublicView, winners: bool = True) -> str:
     if winners and table.phase is Phase.GAME_OVER and table.winners:
         lines.append(_winners_line(table))
     return "\n".join(lines)
-

@@ -51,8 +51,15 @@ class AutomaticSteps:
     """Automatic steps (see the module docstring). ``worker_id``: this service's name in
     leases on due work (the scheduler claims with it)."""
 
-    def __init__(self, changes: TableChanges, screens: Screens, publisher: Delivery,
-                 compute: Compute, budget: float, worker_id: str) -> None:
+    def __init__(
+        self,
+        changes: TableChanges,
+        screens: Screens,
+        publisher: Delivery,
+        compute: Compute,
+        budget: float,
+        worker_id: str,
+    ) -> None:
         self.changes = changes
         self.repo = changes.repo
         self.clock = changes.clock
@@ -123,17 +130,35 @@ class AutomaticSteps:
             if quick:
                 raise BudgetExceeded("a recent decision of this table")
             action, state, events, facts = await self.compute.call(
-                engine_work.ai_move, table.state, seat, table.seats[seat].ai, callers,
-                self._ai_seed(table), people(table), table.seed, budget=self.budget,
-                lane=Lane.BACKGROUND)
+                engine_work.ai_move,
+                table.state,
+                seat,
+                table.seats[seat].ai,
+                callers,
+                self._ai_seed(table),
+                people(table),
+                table.seed,
+                budget=self.budget,
+                lane=Lane.BACKGROUND,
+            )
         except (BudgetExceeded, WorkerLost) as error:
             if not quick:
-                log.warning("table %d: AI decision %s; playing quick moves for its next "
-                            "%d AI actions", table.id, why_failed(error), QUICK_AFTER_TIMEOUT)
+                log.warning(
+                    "table %d: AI decision %s; playing quick moves for its next %d AI actions",
+                    table.id,
+                    why_failed(error),
+                    QUICK_AFTER_TIMEOUT,
+                )
                 quick = QUICK_AFTER_TIMEOUT + 1
             action, state, events, facts = await self.compute.call(
-                engine_work.quick_move, table.state, seat, people(table), table.seed,
-                budget=QUICK_BUDGET, lane=Lane.BACKGROUND)
+                engine_work.quick_move,
+                table.state,
+                seat,
+                people(table),
+                table.seed,
+                budget=QUICK_BUDGET,
+                lane=Lane.BACKGROUND,
+            )
             if quick > 1:
                 self._quick[table.id] = quick - 1
         change = applied_change(table, action, state, events, "ai")
@@ -145,8 +170,14 @@ class AutomaticSteps:
         assert table.state is not None
         try:
             state, events, facts = await self.compute.call(
-                engine_work.apply_move, table.state, NextDeal(0), people(table), table.seed,
-                budget=self.budget, lane=Lane.BACKGROUND)
+                engine_work.apply_move,
+                table.state,
+                NextDeal(0),
+                people(table),
+                table.seed,
+                budget=self.budget,
+                lane=Lane.BACKGROUND,
+            )
         except (BudgetExceeded, WorkerLost) as error:
             log.warning("table %d: next deal %s", table.id, why_failed(error))
             raise
@@ -177,16 +208,34 @@ class AutomaticSteps:
         seed = self._ai_seed(table) + seat
         try:
             played, facts = await self.compute.call(
-                engine_work.autopilot_turn, table.state, seat, seats[seat].ai, seed,
-                MAX_TURN_ACTIONS, people(table), table.seed, budget=self.budget,
-                lane=Lane.BACKGROUND)
+                engine_work.autopilot_turn,
+                table.state,
+                seat,
+                seats[seat].ai,
+                seed,
+                MAX_TURN_ACTIONS,
+                people(table),
+                table.seed,
+                budget=self.budget,
+                lane=Lane.BACKGROUND,
+            )
         except (BudgetExceeded, WorkerLost) as error:
-            log.warning("table %d: autopilot turn %s; playing quick moves", table.id,
-                        why_failed(error))
+            log.warning(
+                "table %d: autopilot turn %s; playing quick moves", table.id, why_failed(error)
+            )
             played, facts = await self.compute.call(
-                engine_work.autopilot_turn, table.state, seat, seats[seat].ai, seed,
-                MAX_TURN_ACTIONS, people(table), table.seed, True, budget=QUICK_BUDGET,
-                lane=Lane.BACKGROUND)
+                engine_work.autopilot_turn,
+                table.state,
+                seat,
+                seats[seat].ai,
+                seed,
+                MAX_TURN_ACTIONS,
+                people(table),
+                table.seed,
+                True,
+                budget=QUICK_BUDGET,
+                lane=Lane.BACKGROUND,
+            )
         total = Change(current, notices=notices, human=False, hands=set())
         for action, state, events in played:
             step = applied_change(current, action, state, events, "timer")
@@ -194,22 +243,31 @@ class AutomaticSteps:
             total.log.extend(step.log)
             total.events.extend(step.events)
             total.results.extend(step.results)
-            total.hands = None if step.hands is None or total.hands is None \
-                else total.hands | step.hands
+            total.hands = (
+                None if step.hands is None or total.hands is None else total.hands | step.hands
+            )
         total.table = current
         total.facts = facts
         return total
 
     async def _idle_step(self, table: Table) -> Change:
         new = replace(table, status=Status.FINISHED, ended_reason="idle")
-        return Change(new, log=[(None, "idle end", "timer")], human=False,
-                      results=result_rows(new, winners=()),
-                      notices=[Notice("game_idle_ended", {})])
+        return Change(
+            new,
+            log=[(None, "idle end", "timer")],
+            human=False,
+            results=result_rows(new, winners=()),
+            notices=[Notice("game_idle_ended", {})],
+        )
 
     async def _lobby_expired_step(self, table: Table) -> Change:
         new = replace(table, status=Status.CANCELLED, ended_reason="expired")
-        return Change(new, log=[(None, "expired", "timer")], human=False,
-                      notices=[Notice("lobby_expired", {})])
+        return Change(
+            new,
+            log=[(None, "expired", "timer")],
+            human=False,
+            notices=[Notice("lobby_expired", {})],
+        )
 
     async def _warn(self, table: Table) -> None:
         if table.state is None or table.deadline is None:
@@ -219,6 +277,12 @@ class AutomaticSteps:
         if user_key is None:
             return
         locales = await self.screens.locales(table)
-        await self.publisher.warn(TimerWarning(table.info(), seat, user_key,
-                                               table.deadline - self.clock.now(),
-                                               locales.table(table)))
+        await self.publisher.warn(
+            TimerWarning(
+                table.info(),
+                seat,
+                user_key,
+                table.deadline - self.clock.now(),
+                locales.table(table),
+            )
+        )

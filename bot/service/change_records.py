@@ -27,8 +27,15 @@ from engine.events import Event
 from engine.events_json import events_from_json, events_to_json
 from engine.game import current_player
 
-__all__ = ["HISTORY", "RECORD_FORMAT", "StoredChange", "change_record", "read_change",
-           "stored_changes", "turn_began"]
+__all__ = [
+    "HISTORY",
+    "RECORD_FORMAT",
+    "StoredChange",
+    "change_record",
+    "read_change",
+    "stored_changes",
+    "turn_began",
+]
 
 log = logging.getLogger(__name__)
 
@@ -47,30 +54,41 @@ def turn_began(before: Table, after: Table) -> int | None:
     if seat is None or after.seats[seat].automated or after.seats[seat].user is None:
         return None
     old = before.state
-    if old is not None and before.status is Status.PLAYING \
-            and (old.deal_number, current_player(old)) == (state.deal_number, seat) \
-            and not before.seats[seat].automated:
+    if (
+        old is not None
+        and before.status is Status.PLAYING
+        and (old.deal_number, current_player(old)) == (state.deal_number, seat)
+        and not before.seats[seat].automated
+    ):
         return None
     return seat
 
 
-def change_record(before: Table, after: Table, events: Sequence[Event],
-                  notices: Sequence[Notice], hands: Collection[int] | None) -> str:
+def change_record(
+    before: Table,
+    after: Table,
+    events: Sequence[Event],
+    notices: Sequence[Notice],
+    hands: Collection[int] | None,
+) -> str:
     """The JSON record of the change from ``before`` to ``after`` (see the module
     docstring)."""
     try:
         written_notices = notices_to_json(notices)
     except TypeError:  # a notice param without a JSON form: the lines lose it, not the move
-        log.exception("table %d: a notice of version %d has no JSON form", after.id,
-                      after.version)
+        log.exception("table %d: a notice of version %d has no JSON form", after.id, after.version)
         written_notices = []
-    return json.dumps({
-        "format": RECORD_FORMAT,
-        "events": events_to_json(events),
-        "notices": written_notices,
-        "hands": None if hands is None else sorted(hands),
-        "turn": turn_began(before, after),
-    }, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(
+        {
+            "format": RECORD_FORMAT,
+            "events": events_to_json(events),
+            "notices": written_notices,
+            "hands": None if hands is None else sorted(hands),
+            "turn": turn_began(before, after),
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,11 +110,9 @@ class StoredChange:
         return PastChange(self.version, self.events, self.notices)
 
 
-async def stored_changes(outbox: OutboxStore, table_id: int, limit: int
-                         ) -> list[StoredChange]:
+async def stored_changes(outbox: OutboxStore, table_id: int, limit: int) -> list[StoredChange]:
     """The last ``limit`` change rows of ``table_id``, read, oldest first."""
-    return [read_change(row, table_id)
-            for row in await outbox.recent_changes(table_id, limit)]
+    return [read_change(row, table_id) for row in await outbox.recent_changes(table_id, limit)]
 
 
 def read_change(row: ChangeRow, table_id: int) -> StoredChange:
@@ -109,11 +125,18 @@ def read_change(row: ChangeRow, table_id: int) -> StoredChange:
         hands = data.get("hands")
         turn = data.get("turn")
         return StoredChange(
-            row.version, row.shown, events_from_json(data.get("events", [])),
+            row.version,
+            row.shown,
+            events_from_json(data.get("events", [])),
             notices_from_json(data.get("notices", [])),
             None if hands is None else frozenset(int(seat) for seat in hands),
-            None if turn is None else int(turn))
+            None if turn is None else int(turn),
+        )
     except (ValueError, TypeError, EngineError) as error:
-        log.warning("table %d: change row %d cannot be read (%s); shown without its lines",
-                    table_id, row.version, error)
+        log.warning(
+            "table %d: change row %d cannot be read (%s); shown without its lines",
+            table_id,
+            row.version,
+            error,
+        )
         return StoredChange(row.version, row.shown)

@@ -99,16 +99,19 @@ class TableChanges:
     new due time after every commit (the scheduler's wake-up); ``faults`` is told about
     each table that cannot be loaded."""
 
-    def __init__(self, repo: Repository, clock: Clock,
-                 poke: Callable[[float | None], None] = lambda due_at: None,
-                 faults: TableFaults | None = None) -> None:
+    def __init__(
+        self,
+        repo: Repository,
+        clock: Clock,
+        poke: Callable[[float | None], None] = lambda due_at: None,
+        faults: TableFaults | None = None,
+    ) -> None:
         self.repo = repo
         self.clock = clock
         self.poke = poke
         self.faults = faults
         # A table's lock lives while someone holds or waits for it: no growth per table.
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = \
-            weakref.WeakValueDictionary()
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         #: table id -> the newest version this process committed (bounded).
         self._newest: LRUCache[int, int] = LRUCache(10_000)
         #: table id -> the version this process is committing now.
@@ -129,8 +132,11 @@ class TableChanges:
         """The chat's active table, or the table with that id whatever its status, or
         ``None``. Raises :class:`UnreadableTable` (reported)."""
         try:
-            table = await self.repo.active_table(where) if isinstance(where, ChatKey) \
+            table = (
+                await self.repo.active_table(where)
+                if isinstance(where, ChatKey)
                 else await self.repo.get_table(where)
+            )
         except UnreadableTable as error:
             await self.report(error)
             raise
@@ -168,8 +174,9 @@ class TableChanges:
             lock = self._locks[table_id] = asyncio.Lock()
         return lock
 
-    async def run(self, where: Where, step: Step, update_key: str | None = None,
-                  loaded: Table | None = None) -> Committed:
+    async def run(
+        self, where: Where, step: Step, update_key: str | None = None, loaded: Table | None = None
+    ) -> Committed:
         """Load the table (unless ``loaded`` is given), run ``step``, commit with
         compare-and-set. A duplicate update (same ``update_key``) changes nothing and
         answers with the table it was applied to, even when both deliveries arrive at once
@@ -190,17 +197,25 @@ class TableChanges:
                 if change.table == table:  # a step that changes nothing stores nothing
                     return Committed(table, change, stored=False)
                 now = self.clock.now()
-                new = replace(change.table, version=table.version + 1, updated_at=now,
-                              last_human_at=now if change.human else table.last_human_at)
+                new = replace(
+                    change.table,
+                    version=table.version + 1,
+                    updated_at=now,
+                    last_human_at=now if change.human else table.last_human_at,
+                )
                 change.table = reschedule(table, new, now)
-                entries = [LogEntry(table.version + 1, seat, command, actor)
-                           for seat, command, actor in change.log]
-                record = change_record(table, change.table, change.events, change.notices,
-                                       change.hands)
+                entries = [
+                    LogEntry(table.version + 1, seat, command, actor)
+                    for seat, command, actor in change.log
+                ]
+                record = change_record(
+                    table, change.table, change.events, change.notices, change.hands
+                )
                 self._committing[table.id] = table.version + 1
                 try:
-                    await self.repo.commit(change.table, table.version, entries, update_key,
-                                           change.results, record)
+                    await self.repo.commit(
+                        change.table, table.version, entries, update_key, change.results, record
+                    )
                 except DuplicateUpdate:
                     self._lost(table.id)
                     assert update_key is not None
@@ -238,8 +253,7 @@ class TableChanges:
     def committed_here(self, table_id: int, version: int) -> bool:
         """Whether this process committed (or is committing) ``version`` of table
         ``table_id`` or a later one: it shows that change itself once committed."""
-        return max(self._committing.get(table_id, -1), self._newest.get(table_id, -1)) \
-            >= version
+        return max(self._committing.get(table_id, -1), self._newest.get(table_id, -1)) >= version
 
     def _lost(self, table_id: int) -> None:
         self._committing.pop(table_id, None)
@@ -254,11 +268,16 @@ class TableChanges:
 def result_rows(table: Table, winners: Sequence[int]) -> list[ResultRow]:
     """One :class:`ResultRow` per seat of a finished game (its totals and winners)."""
     assert table.state is not None
-    return [ResultRow(seat, s.user, s.name, table.state.totals[seat], seat in winners)
-            for seat, s in enumerate(table.seats)]
+    return [
+        ResultRow(seat, s.user, s.name, table.state.totals[seat], seat in winners)
+        for seat, s in enumerate(table.seats)
+    ]
 
 
 def why_failed(error: BaseException) -> str:
     """Why an engine call gave no answer, for the log."""
-    return "ran out of its budget" if isinstance(error, BudgetExceeded) \
+    return (
+        "ran out of its budget"
+        if isinstance(error, BudgetExceeded)
         else f"lost its worker ({error})"
+    )

@@ -49,8 +49,13 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 #: Modules the forkserver imports once, so every worker starts with the engine loaded.
-PRELOAD = ["engine.game", "engine.ai", "engine.search", "engine.commands",
-           "bot.service.engine_work"]
+PRELOAD = [
+    "engine.game",
+    "engine.ai",
+    "engine.search",
+    "engine.commands",
+    "bot.service.engine_work",
+]
 
 
 WARM_UP_BUDGET = 10.0
@@ -78,8 +83,9 @@ class WorkerLost(Exception):
 class Compute(Protocol):
     """Where the service runs engine work."""
 
-    async def call(self, fn: Callable[..., T], *args: Any, budget: float,
-                   lane: Lane = Lane.MOVE) -> T:
+    async def call(
+        self, fn: Callable[..., T], *args: Any, budget: float, lane: Lane = Lane.MOVE
+    ) -> T:
         """``fn(*args)`` within ``budget`` seconds. ``fn`` and the arguments must be
         picklable (module-level functions). Raises what ``fn`` raised (engine errors with
         their params), :class:`BudgetExceeded` or :class:`WorkerLost`."""
@@ -98,8 +104,9 @@ class InlineCompute:
         self.exhaust = exhaust
         self.calls = 0
 
-    async def call(self, fn: Callable[..., T], *args: Any, budget: float,
-                   lane: Lane = Lane.MOVE) -> T:
+    async def call(
+        self, fn: Callable[..., T], *args: Any, budget: float, lane: Lane = Lane.MOVE
+    ) -> T:
         """Run ``fn(*args)`` now (see :class:`Compute`)."""
         self.calls += 1
         if self.exhaust is not None and self.exhaust(fn):
@@ -142,8 +149,12 @@ class WorkerPool:
     ``await close()`` at the end. Counters for operators and benchmarks: ``replaced``
     (workers killed after overrunning or dying) and ``exhausted`` (calls over budget)."""
 
-    def __init__(self, size: int | None = None, start_method: str = "forkserver",
-                 warm_up: Callable[[], object] | None = None) -> None:
+    def __init__(
+        self,
+        size: int | None = None,
+        start_method: str = "forkserver",
+        warm_up: Callable[[], object] | None = None,
+    ) -> None:
         self.size = max(size or default_workers(), 1)
         #: Run once by every new worker before it takes calls (a fresh process pays for
         #: lazy imports and first-use caches: measured 30 ms on its first move).
@@ -185,14 +196,15 @@ class WorkerPool:
     def _spawn(self) -> _Worker:
         parent, child = self._ctx.Pipe(duplex=True)
         process = self._ctx.Process(  # type: ignore[attr-defined]
-            target=_worker_main, args=(child,), daemon=True,
-                                    name="rummy-engine")
+            target=_worker_main, args=(child,), daemon=True, name="rummy-engine"
+        )
         process.start()
         child.close()
         return _Worker(process, parent)
 
-    async def call(self, fn: Callable[..., T], *args: Any, budget: float,
-                   lane: Lane = Lane.MOVE) -> T:
+    async def call(
+        self, fn: Callable[..., T], *args: Any, budget: float, lane: Lane = Lane.MOVE
+    ) -> T:
         """Run ``fn(*args)`` in a worker (see :class:`Compute`). Waiting for a free worker
         counts against the budget too: the caller hears back within ``budget``."""
         if self._closed:
@@ -222,8 +234,9 @@ class WorkerPool:
             self._idle.append(worker)
             self._available.notify_all()  # a move may wait behind background waiters
 
-    async def _run(self, worker: _Worker, fn: Callable[..., T], args: tuple[Any, ...],
-                   deadline: float) -> T:
+    async def _run(
+        self, worker: _Worker, fn: Callable[..., T], args: tuple[Any, ...], deadline: float
+    ) -> T:
         loop = asyncio.get_running_loop()
         reply: asyncio.Future[tuple[str, Any]] = loop.create_future()
         fd = worker.conn.fileno()
@@ -271,15 +284,14 @@ class WorkerPool:
         worker.kill()
         self._all.discard(worker)
         self.replaced += 1
-        log.warning("engine worker %s replaced after %d calls", worker.process.pid,
-                    worker.calls)
+        log.warning("engine worker %s replaced after %d calls", worker.process.pid, worker.calls)
         if self._closed:
             return
         # A worker that dies before finishing a call (a broken install, a main module
         # without its __main__ guard) would be replaced in a tight loop: wait longer
         # after each such death.
         self._early_deaths = self._early_deaths + 1 if worker.calls <= 1 else 0
-        pause = min(0.5 * 2 ** self._early_deaths, 30.0) if self._early_deaths > 2 else 0.0
+        pause = min(0.5 * 2**self._early_deaths, 30.0) if self._early_deaths > 2 else 0.0
 
         async def renew() -> None:
             await asyncio.to_thread(worker.reap)

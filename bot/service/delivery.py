@@ -69,8 +69,15 @@ class Delivery:
     """Shows changes in their chats (see the module docstring). ``worker_id``: this
     worker's name in the chat leases."""
 
-    def __init__(self, outbox: OutboxStore, publisher: Publisher, changes: TableChanges,
-                 screens: Screens, clock: Clock, worker_id: str) -> None:
+    def __init__(
+        self,
+        outbox: OutboxStore,
+        publisher: Publisher,
+        changes: TableChanges,
+        screens: Screens,
+        clock: Clock,
+        worker_id: str,
+    ) -> None:
         self.outbox = outbox
         self.publisher = publisher
         self.changes = changes
@@ -83,8 +90,7 @@ class Delivery:
         self._shown: LRUCache[int, int] = LRUCache(10_000)
         #: table id -> its chat key, for the feed's announcements (bounded).
         self._chat_of: LRUCache[int, str] = LRUCache(10_000)
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = \
-            weakref.WeakValueDictionary()
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._pending: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         changes.lost = self._look_again
@@ -120,8 +126,9 @@ class Delivery:
         blocks)."""
         if change.table_id == 0:  # the feed reconnected: the sweep catches up
             return
-        if self._shown.get(change.table_id, -1) >= change.version \
-                or self.changes.committed_here(change.table_id, change.version):
+        if self._shown.get(change.table_id, -1) >= change.version or self.changes.committed_here(
+            change.table_id, change.version
+        ):
             return
         self._look_again(change.table_id)
 
@@ -155,14 +162,16 @@ class Delivery:
             # a chat taken from a dead worker: its last pings and hand messages may not
             # have gone out although marked shown (the pings' keys tell)
             turn, turn_version = _open_turn(rows if redraw else pending, table.state)
-            update = await self.screens.redraw(table, _changed_hands(pending, redraw), turn,
-                                               turn_version)
+            update = await self.screens.redraw(
+                table, _changed_hands(pending, redraw), turn, turn_version
+            )
             self._note_chat(table_id, str(table.key))
             await self._show(update, rows)
             return True
 
-    async def _unshown(self, table_id: int, redraw: bool
-                       ) -> tuple[Table, list[StoredChange], list[StoredChange]] | None:
+    async def _unshown(
+        self, table_id: int, redraw: bool
+    ) -> tuple[Table, list[StoredChange], list[StoredChange]] | None:
         """The table at its stored version, its change rows up to that version and those
         of them not shown yet; ``None`` when nothing is to be shown (every row shown and
         no ``redraw``) or the table cannot be loaded (the loader reports it; its chat is
@@ -201,13 +210,13 @@ class Delivery:
         for chat in await self.outbox.lapsed_chats(now):
             if not self._shows(chat):
                 continue
-            owned, _ = await self.outbox.take_chat(chat, self.worker_id, now,
-                                                   CHAT_LEASE_SECONDS)
+            owned, _ = await self.outbox.take_chat(chat, self.worker_id, now, CHAT_LEASE_SECONDS)
             if owned:
                 self._owned[chat] = now + CHAT_LEASE_SECONDS
                 drawn += await self._redraw_chat(chat)
-        for table_id, chat in await self.outbox.unshown_tables(now - GRACE_SECONDS,
-                                                               now - ABANDONED_SECONDS):
+        for table_id, chat in await self.outbox.unshown_tables(
+            now - GRACE_SECONDS, now - ABANDONED_SECONDS
+        ):
             self._note_chat(table_id, chat)
             if self._shows(chat) and await self._own(chat):
                 drawn += await self.catch_up(table_id)
@@ -260,8 +269,9 @@ class Delivery:
         until = self._owned.get(chat)
         if until is not None and until - now > CHAT_LEASE_SECONDS / 2:
             return True
-        owned, took_over = await self.outbox.take_chat(chat, self.worker_id, now,
-                                                       CHAT_LEASE_SECONDS)
+        owned, took_over = await self.outbox.take_chat(
+            chat, self.worker_id, now, CHAT_LEASE_SECONDS
+        )
         if not owned:
             self._owned.pop(chat, None)
             return False
@@ -321,8 +331,9 @@ def _changed_hands(pending: list[StoredChange], redraw: bool) -> frozenset[int] 
     return hands
 
 
-def _open_turn(pending: list[StoredChange], state: GameState | None
-               ) -> tuple[int | None, int | None]:
+def _open_turn(
+    pending: list[StoredChange], state: GameState | None
+) -> tuple[int | None, int | None]:
     """The turn that began with the newest pending change that began one, and that
     change's version, when that seat is still to act (else no ping)."""
     for row in reversed(pending):

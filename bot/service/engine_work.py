@@ -47,8 +47,13 @@ def seat_facts(state: GameState, seat: int, table_seed: int) -> SeatFacts:
     suggested; ``None`` when the seat has nothing to do) and the best melds of the hand
     for the "melds first" order (:func:`engine.search.best_melds`)."""
     legal = legal_actions(state, seat)
-    suggestion = make_ai("greedy", seed=facts_seed(table_seed, state, seat)).decide(
-        view_for(state, seat), legal) if legal else None
+    suggestion = (
+        make_ai("greedy", seed=facts_seed(table_seed, state, seat)).decide(
+            view_for(state, seat), legal
+        )
+        if legal
+        else None
+    )
     if suggestion is not None and suggestion not in legal:
         # An AI may compose a move the list leaves out (German: a first meld of several
         # melds); offered only when the engine accepts it, else the list's first move.
@@ -64,16 +69,18 @@ def facts_for(state: GameState, seats: Sequence[int], table_seed: int) -> Facts:
     return {seat: seat_facts(state, seat, table_seed) for seat in seats}
 
 
-def apply_move(state: GameState, action: Action, seats: Sequence[int] = (),
-               table_seed: int = 0) -> tuple[GameState, tuple[Event, ...], Facts]:
+def apply_move(
+    state: GameState, action: Action, seats: Sequence[int] = (), table_seed: int = 0
+) -> tuple[GameState, tuple[Event, ...], Facts]:
     """:func:`engine.game.apply` (a person's move, verified by the engine), and the facts
     of ``seats`` in the new position."""
     new, events = apply(state, action)
     return new, events, facts_for(new, seats, table_seed)
 
 
-def pressed_offer(state: GameState, seat: int, mask: int, sort: int, number: int,
-                  table_seed: int) -> Action:
+def pressed_offer(
+    state: GameState, seat: int, mask: int, sort: int, number: int, table_seed: int
+) -> Action:
     """The action of offer ``number`` on the seat's hand screen drawn for the selection
     ``mask`` over the hand in order ``sort``
     (:func:`bot.interaction.hand.offer_actions` of :func:`seat_facts`). Raises
@@ -87,9 +94,15 @@ def pressed_offer(state: GameState, seat: int, mask: int, sort: int, number: int
     return cast("Action", offers[number][0])
 
 
-def press_offer(state: GameState, seat: int, mask: int, sort: int, number: int,
-                seats: Sequence[int], table_seed: int
-                ) -> tuple[Action, GameState, tuple[Event, ...], Facts]:
+def press_offer(
+    state: GameState,
+    seat: int,
+    mask: int,
+    sort: int,
+    number: int,
+    seats: Sequence[int],
+    table_seed: int,
+) -> tuple[Action, GameState, tuple[Event, ...], Facts]:
     """:func:`pressed_offer`, applied, and the facts of ``seats`` in the new position:
     a pressed button is one worker call."""
     action = pressed_offer(state, seat, mask, sort, number, table_seed)
@@ -97,9 +110,15 @@ def press_offer(state: GameState, seat: int, mask: int, sort: int, number: int,
     return action, new, events, facts_for(new, seats, table_seed)
 
 
-def ai_move(state: GameState, seat: int, kind: str, callers: Sequence[str | None],
-            seed: int, seats: Sequence[int] = (), table_seed: int = 0
-            ) -> tuple[Action, GameState, tuple[Event, ...], Facts]:
+def ai_move(
+    state: GameState,
+    seat: int,
+    kind: str,
+    callers: Sequence[str | None],
+    seed: int,
+    seats: Sequence[int] = (),
+    table_seed: int = 0,
+) -> tuple[Action, GameState, tuple[Event, ...], Facts]:
     """The AI's move for ``seat`` (the seat to act, an AI of ``kind``), applied, and the
     facts of ``seats`` in the new position.
 
@@ -108,18 +127,32 @@ def ai_move(state: GameState, seat: int, kind: str, callers: Sequence[str | None
     "Rommé!"). ``seed``: seat ``n`` decides with ``seed + n``, so a replayed step decides
     the same.
     """
-    players = [None if caller is None else make_ai(caller, seed=seed + n)
-               for n, caller in enumerate(callers)]
+    players = [
+        None if caller is None else make_ai(caller, seed=seed + n)
+        for n, caller in enumerate(callers)
+    ]
     called = interrupt(state, players, seat)
-    action = called if called is not None else make_ai(kind, seed=seed + seat).decide(
-        view_for(state, seat), legal_actions(state, seat))
+    action = (
+        called
+        if called is not None
+        else make_ai(kind, seed=seed + seat).decide(
+            view_for(state, seat), legal_actions(state, seat)
+        )
+    )
     new, events = apply(state, action)
     return action, new, events, facts_for(new, seats, table_seed)
 
 
-def autopilot_turn(state: GameState, seat: int, kind: str, seed: int, max_actions: int,
-                   seats: Sequence[int] = (), table_seed: int = 0, quick: bool = False
-                   ) -> tuple[list[Applied], Facts]:
+def autopilot_turn(
+    state: GameState,
+    seat: int,
+    kind: str,
+    seed: int,
+    max_actions: int,
+    seats: Sequence[int] = (),
+    table_seed: int = 0,
+    quick: bool = False,
+) -> tuple[list[Applied], Facts]:
     """The AI of ``kind`` plays ``seat``'s whole turn (its time ran out): actions until
     another seat is to move, the deal ends or ``max_actions`` were played, each as
     (action, the state after it, its events) in order; then the facts of ``seats``. ``quick``:
@@ -130,15 +163,19 @@ def autopilot_turn(state: GameState, seat: int, kind: str, seed: int, max_action
     for _ in range(max_actions):
         if current_player(state) != seat or state.deal_number != deal:
             break
-        action = quick_action(state, seat) if quick else make_ai(kind, seed=seed).decide(
-            view_for(state, seat), legal_actions(state, seat))
+        action = (
+            quick_action(state, seat)
+            if quick
+            else make_ai(kind, seed=seed).decide(view_for(state, seat), legal_actions(state, seat))
+        )
         state, events = apply(state, action)
         played.append((action, state, events))
     return played, facts_for(state, seats, table_seed)
 
 
-def quick_move(state: GameState, seat: int, seats: Sequence[int] = (), table_seed: int = 0
-               ) -> tuple[Action, GameState, tuple[Event, ...], Facts]:
+def quick_move(
+    state: GameState, seat: int, seats: Sequence[int] = (), table_seed: int = 0
+) -> tuple[Action, GameState, tuple[Event, ...], Facts]:
     """:func:`engine.game.quick_action` for ``seat``, applied, and the facts of
     ``seats``: the fallback when an AI decision ran out of its budget."""
     action = quick_action(state, seat)
@@ -146,8 +183,13 @@ def quick_move(state: GameState, seat: int, seats: Sequence[int] = (), table_see
     return action, new, events, facts_for(new, seats, table_seed)
 
 
-def deal(rules: RuleSet, names: Sequence[str], seed: int, seats: Sequence[int],
-         fair_key: bytes | None = None) -> tuple[GameState, Facts]:
+def deal(
+    rules: RuleSet,
+    names: Sequence[str],
+    seed: int,
+    seats: Sequence[int],
+    fair_key: bytes | None = None,
+) -> tuple[GameState, Facts]:
     """The first deal of a new game (:func:`engine.dealing.new_game`, dealing fairly from
     ``fair_key`` when given) and the facts of ``seats`` (the people's)."""
     state = new_game(rules, list(names), seed=seed, fair_key=fair_key)

@@ -60,8 +60,14 @@ class _Seen:
 class EntryPoint:
     """:class:`bot.ports.entry.Entry` of the game service (see the module docstring)."""
 
-    def __init__(self, verbs: Verbs, queries: Queries, publisher: Delivery,
-                 flow: FlowControl, repo: Repository) -> None:
+    def __init__(
+        self,
+        verbs: Verbs,
+        queries: Queries,
+        publisher: Delivery,
+        flow: FlowControl,
+        repo: Repository,
+    ) -> None:
         self.verbs = verbs
         self.queries = queries
         self.publisher = publisher
@@ -134,8 +140,9 @@ class EntryPoint:
         """The person's legal moves as command lines (completions)."""
         return await self.queries.legal_commands(key, user)
 
-    async def screens(self, table_id: int, user: UserRef | None
-                      ) -> tuple[TableScreen, SeatScreen | None] | None:
+    async def screens(
+        self, table_id: int, user: UserRef | None
+    ) -> tuple[TableScreen, SeatScreen | None] | None:
         """What table ``table_id`` shows ``user`` (``None``: the public table only);
         ``None`` when the table is not active."""
         return await self.queries.screens_of(table_id, user)

@@ -160,8 +160,14 @@ class UnreadableTable(ServiceError):
     code = "unreadable_table"
     template = "this table cannot be loaded (table #{table}); the operator has been told"
 
-    def __init__(self, table: int, key: ChatKey | None = None, locale: str | None = None,
-                 host: str | None = None, reason: str = "") -> None:
+    def __init__(
+        self,
+        table: int,
+        key: ChatKey | None = None,
+        locale: str | None = None,
+        host: str | None = None,
+        reason: str = "",
+    ) -> None:
         super().__init__(table=table)
         self.table_id = table
         self.key = key
@@ -174,8 +180,9 @@ class TableFromNewerRelease(UnreadableTable):
     """The stored table was written by a newer release of the bot."""
 
     code = "table_from_newer_release"
-    template = "table #{table} was saved by a newer version of the bot and cannot be " \
-        "loaded by this one"
+    template = (
+        "table #{table} was saved by a newer version of the bot and cannot be loaded by this one"
+    )
 
 
 class AILevelUnavailable(ServiceError):

@@ -58,21 +58,29 @@ class TableFaults:
             return
         reason = error.reason or type(error).__name__
         try:
-            new = await self.repo.quarantine(table_id, f"{type(error).__name__}: {reason}"
-                                             [:500])
+            new = await self.repo.quarantine(table_id, f"{type(error).__name__}: {reason}"[:500])
         except Exception as failed:
-            log.warning("table %d cannot be loaded (%s); recording its quarantine failed: "
-                        "%s", table_id, reason, failed)
+            log.warning(
+                "table %d cannot be loaded (%s); recording its quarantine failed: %s",
+                table_id,
+                reason,
+                failed,
+            )
             return
         self._remember(table_id)
         if not new:
             return  # reported before: by another worker, or before a restart
-        log.error("table %d quarantined: its stored row cannot be loaded (%s); its chat "
-                  "is told; rummy-bot faults lists it, --clear %d once it is repaired",
-                  table_id, reason, table_id)
+        log.error(
+            "table %d quarantined: its stored row cannot be loaded (%s); its chat "
+            "is told; rummy-bot faults lists it, --clear %d once it is repaired",
+            table_id,
+            reason,
+            table_id,
+        )
         if error.key is not None:
-            await self.publisher.fault(TableFault(table_id, error.key, error.code,
-                                                  await self._locale(error)))
+            await self.publisher.fault(
+                TableFault(table_id, error.key, error.code, await self._locale(error))
+            )
 
     def loaded(self, table_id: int) -> None:
         """Table ``table_id`` loaded again (repaired): a new failure is a new fault."""
@@ -87,7 +95,8 @@ class TableFaults:
         if chosen is None and error.host is not None:
             try:
                 picked, app = (await self.repo.user_locales([error.host])).get(
-                    error.host, (None, None))
+                    error.host, (None, None)
+                )
                 chosen = picked or app
             except Exception:
                 chosen = None

@@ -46,8 +46,7 @@ class TooFast(ServiceError):
     template = "slow down: too many commands at once; nothing was done"
 
 
-def _bucket(cache: LRUCache[str, AsyncLimiter], key: str, rate: tuple[int, float]
-            ) -> AsyncLimiter:
+def _bucket(cache: LRUCache[str, AsyncLimiter], key: str, rate: tuple[int, float]) -> AsyncLimiter:
     """``key``'s bucket in ``cache``, made at ``rate`` when it has none (a dropped bucket
     was the least recently used, so it had refilled)."""
     bucket = cache.get(key)
@@ -63,10 +62,15 @@ class FlowControl:
     ``clock``: seconds for the refusal window (injectable for tests). ``limited=False``
     admits everything (the terminal: one person at their own keyboard)."""
 
-    def __init__(self, user_rate: tuple[int, float] = USER_RATE,
-                 chat_rate: tuple[int, float] = CHAT_RATE, max_keys: int = MAX_KEYS,
-                 coalesce: float = COALESCE_SECONDS,
-                 clock: Callable[[], float] = time.monotonic, limited: bool = True) -> None:
+    def __init__(
+        self,
+        user_rate: tuple[int, float] = USER_RATE,
+        chat_rate: tuple[int, float] = CHAT_RATE,
+        max_keys: int = MAX_KEYS,
+        coalesce: float = COALESCE_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+        limited: bool = True,
+    ) -> None:
         self.limited = limited
         self._users: LRUCache[str, AsyncLimiter] = LRUCache(max_keys)
         self._chats: LRUCache[str, AsyncLimiter] = LRUCache(max_keys)

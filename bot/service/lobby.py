@@ -89,7 +89,7 @@ def leave(table: Table, user: UserRef) -> Table:
     index = table.seat_of(user.key)
     if index is None:
         raise NotSeated()
-    seats = table.seats[:index] + table.seats[index + 1:]
+    seats = table.seats[:index] + table.seats[index + 1 :]
     host = table.host
     if host == user.key:
         humans = [s.user for s in seats if s.user is not None]
@@ -108,8 +108,9 @@ def add_ai(table: Table, user: UserRef, level: str = DEFAULT_LEVEL) -> Table:
         raise TableFull(seats=_max_seats(table))
     used = {s.name for s in table.seats}
     name = next((n for n in AI_NAMES if n not in used), f"AI {len(table.seats) + 1}")
-    return replace(table, seats=(*table.seats, Seat(SeatKind.AI, _unique_name(table, name),
-                                                    ai=kind)))
+    return replace(
+        table, seats=(*table.seats, Seat(SeatKind.AI, _unique_name(table, name), ai=kind))
+    )
 
 
 def remove_ai(table: Table, user: UserRef, seat: int | None = None) -> Table:
@@ -120,7 +121,7 @@ def remove_ai(table: Table, user: UserRef, seat: int | None = None) -> Table:
     index = (seat - 1) if seat is not None else (ais[-1] if ais else -1)
     if index not in ais:
         raise NoSuchSeat(seat=seat if seat is not None else 0)
-    return replace(table, seats=table.seats[:index] + table.seats[index + 1:])
+    return replace(table, seats=table.seats[:index] + table.seats[index + 1 :])
 
 
 def configure(table: Table, user: UserRef, changes: Mapping[str, str]) -> Table:
@@ -155,5 +156,6 @@ def configure(table: Table, user: UserRef, changes: Mapping[str, str]) -> Table:
     make_rules(variant, preset, options)
     if len(table.seats) > get_variant(variant).max_players:
         raise TableFull(seats=get_variant(variant).max_players)
-    return replace(table, variant=variant, preset=preset, options=tuple(options.items()),
-                   settings=settings)
+    return replace(
+        table, variant=variant, preset=preset, options=tuple(options.items()), settings=settings
+    )

@@ -41,9 +41,21 @@ class Table:
 
     def info(self) -> TableInfo:
         """The adapter-safe part."""
-        return TableInfo(self.id, self.key, self.status, self.variant, self.preset,
-                         self.options, self.host, self.seats, self.settings, self.version,
-                         self.deadline, self.ended_reason, self.updated_at)
+        return TableInfo(
+            self.id,
+            self.key,
+            self.status,
+            self.variant,
+            self.preset,
+            self.options,
+            self.host,
+            self.seats,
+            self.settings,
+            self.version,
+            self.deadline,
+            self.ended_reason,
+            self.updated_at,
+        )
 
     def seat_of(self, user_key: str) -> int | None:
         """The seat of a human user, or ``None``."""

@@ -56,8 +56,9 @@ class OutboxStore(Protocol):
         between ``since`` and ``before``."""
         ...
 
-    async def take_chat(self, chat_key: str, owner: str, now: float, seconds: float
-                        ) -> tuple[bool, bool]:
+    async def take_chat(
+        self, chat_key: str, owner: str, now: float, seconds: float
+    ) -> tuple[bool, bool]:
         """Lease the chat to ``owner`` until ``now + seconds`` when it is free, run out or
         ``owner``'s already. Returns (owned now, taken from a worker whose lease ran out)."""
         ...

@@ -38,16 +38,23 @@ Where = ChatKey | int
 class PlaySteps:
     """Moves of people (see the module docstring)."""
 
-    def __init__(self, changes: TableChanges, screens: Screens, compute: Compute,
-                 budget: float) -> None:
+    def __init__(
+        self, changes: TableChanges, screens: Screens, compute: Compute, budget: float
+    ) -> None:
         self.changes = changes
         self.screens = screens
         self.compute = compute
         self.budget = budget
 
-    async def act(self, where: Where, user: UserRef, command: str | Action,
-                  update_key: str | None = None, loaded: Table | None = None,
-                  version: int | None = None) -> Committed:
+    async def act(
+        self,
+        where: Where,
+        user: UserRef,
+        command: str | Action,
+        update_key: str | None = None,
+        loaded: Table | None = None,
+        version: int | None = None,
+    ) -> Committed:
         """Apply a game command of ``user`` (text in the command language, or an action;
         its seat is replaced by the user's seat). ``version``: the game state's version
         (:attr:`engine.views.PublicView.version`) the control that sent it was drawn for
@@ -63,14 +70,21 @@ class PlaySteps:
                 raise NotSeated()
             if version is not None and version != table.state.version:
                 raise StaleControl()
-            return self._taken_back(table, seat, await self._apply(table, replace(
-                action, seat=seat), user.key))
+            return self._taken_back(
+                table, seat, await self._apply(table, replace(action, seat=seat), user.key)
+            )
 
         return await self.changes.run(where, step, update_key, loaded)
 
-    async def press(self, where: Where, user: UserRef, selection: Selection, version: int,
-                    update_key: str | None = None, loaded: Table | None = None
-                    ) -> Committed:
+    async def press(
+        self,
+        where: Where,
+        user: UserRef,
+        selection: Selection,
+        version: int,
+        update_key: str | None = None,
+        loaded: Table | None = None,
+    ) -> Committed:
         """Carry out offer ``selection.offer`` of the user's hand screen drawn at game state
         version ``version`` (:attr:`engine.views.PublicView.version`) for ``selection``
         (its order and selection): resolved to its action and applied in one worker call.
@@ -85,16 +99,24 @@ class PlaySteps:
             state = table.state
             if state is None or table.status is not Status.PLAYING:
                 raise NotPlaying()
-            if version != state.version or (selection.digest is not None
-                                              and selection.digest != hand_digest(
-                                                  state.hands[seat])):
+            if version != state.version or (
+                selection.digest is not None and selection.digest != hand_digest(state.hands[seat])
+            ):
                 raise StaleControl()
             assert selection.offer is not None
             try:
                 action, new, events, facts = await self.compute.call(
-                    engine_work.press_offer, state, seat, selection.mask,
-                    int(selection.sort), selection.offer, people(table), table.seed,
-                    budget=self.budget, lane=Lane.MOVE)
+                    engine_work.press_offer,
+                    state,
+                    seat,
+                    selection.mask,
+                    int(selection.sort),
+                    selection.offer,
+                    people(table),
+                    table.seed,
+                    budget=self.budget,
+                    lane=Lane.MOVE,
+                )
             except (BudgetExceeded, WorkerLost) as error:
                 log.warning("table %d: a pressed offer %s", table.id, why_failed(error))
                 raise EngineTimeout() from None
@@ -104,8 +126,13 @@ class PlaySteps:
 
         return await self.changes.run(where, step, update_key, loaded)
 
-    async def back(self, where: Where, user: UserRef, update_key: str | None = None,
-                   loaded: Table | None = None) -> Committed:
+    async def back(
+        self,
+        where: Where,
+        user: UserRef,
+        update_key: str | None = None,
+        loaded: Table | None = None,
+    ) -> Committed:
         """The player takes the seat back from the autopilot."""
 
         async def step(table: Table) -> Change:
@@ -116,9 +143,12 @@ class PlaySteps:
                 return Change(table)  # nothing to take back: nothing is stored
             seats = list(table.seats)
             seats[seat] = replace(seats[seat], autopilot=False, missed=0)
-            return Change(replace(table, seats=tuple(seats)), log=[(seat, "back", user.key)],
-                          notices=[Notice("autopilot_off", {"name": seats[seat].name})],
-                          hands=set())
+            return Change(
+                replace(table, seats=tuple(seats)),
+                log=[(seat, "back", user.key)],
+                notices=[Notice("autopilot_off", {"name": seats[seat].name})],
+                hands=set(),
+            )
 
         return await self.changes.run(where, step, update_key, loaded)
 
@@ -134,8 +164,7 @@ class PlaySteps:
             var = get_variant(table.variant)
             if not var.uses_tiles:
                 raise
-            raise CardParseError(str(error.params["text"]), "tile",
-                                 var.notation_examples) from None
+            raise CardParseError(str(error.params["text"]), "tile", var.notation_examples) from None
         except MissingMeldNumber:
             meld = await self._the_only_meld(table, seat, command)
             if meld is None:
@@ -171,11 +200,16 @@ class PlaySteps:
         assert table.state is not None
         try:
             state, events, facts = await self.compute.call(
-                engine_work.apply_move, table.state, action, people(table), table.seed,
-                budget=self.budget, lane=Lane.MOVE)
+                engine_work.apply_move,
+                table.state,
+                action,
+                people(table),
+                table.seed,
+                budget=self.budget,
+                lane=Lane.MOVE,
+            )
         except (BudgetExceeded, WorkerLost) as error:
-            log.warning("table %d: move %s %s", table.id, format_action(action),
-                        why_failed(error))
+            log.warning("table %d: move %s %s", table.id, format_action(action), why_failed(error))
             raise EngineTimeout() from None
         change = applied_change(table, action, state, events, actor)
         change.facts = facts
@@ -194,14 +228,23 @@ class PlaySteps:
         return change
 
 
-def applied_change(table: Table, action: Action, state: GameState,
-                   events: tuple[Event, ...] | list[Event], actor: str) -> Change:
+def applied_change(
+    table: Table,
+    action: Action,
+    state: GameState,
+    events: tuple[Event, ...] | list[Event],
+    actor: str,
+) -> Change:
     """The change of a table whose state ``action`` turned into ``state``: the log line,
     the events, whose hands changed, and the results when the game ended."""
     assert table.state is not None
     new = replace(table, state=state)
-    change = Change(new, log=[(action.seat, format_action(action), actor)],
-                    events=list(events), hands=_changed_hands(table.state, state, action.seat))
+    change = Change(
+        new,
+        log=[(action.seat, format_action(action), actor)],
+        events=list(events),
+        hands=_changed_hands(table.state, state, action.seat),
+    )
     if state.phase is Phase.GAME_OVER:
         change.table = replace(new, status=Status.FINISHED, ended_reason="over")
         change.results = result_rows(change.table, state.winners)
@@ -209,8 +252,8 @@ def applied_change(table: Table, action: Action, state: GameState,
 
 
 def _changed_hands(before: GameState, after: GameState, seat: int) -> set[int] | None:
-    if before.deal_number != after.deal_number or (after.phase is not before.phase
-                                                   and after.phase in (Phase.HAND_OVER,
-                                                                       Phase.GAME_OVER)):
+    if before.deal_number != after.deal_number or (
+        after.phase is not before.phase and after.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+    ):
         return None
     return {seat}

@@ -31,8 +31,14 @@ log = logging.getLogger(__name__)
 class Queries:
     """Questions that change nothing (see the module docstring)."""
 
-    def __init__(self, changes: TableChanges, screens: Screens, compute: Compute,
-                 budget: float, default_locale: str) -> None:
+    def __init__(
+        self,
+        changes: TableChanges,
+        screens: Screens,
+        compute: Compute,
+        budget: float,
+        default_locale: str,
+    ) -> None:
         self.changes = changes
         self.repo = changes.repo
         self.screens = screens
@@ -103,14 +109,20 @@ class Queries:
         if seat is None:
             return []
         try:
-            return await self.compute.call(engine_work.legal_commands, table.state, seat,
-                                           budget=self.budget, lane=Lane.BACKGROUND)
+            return await self.compute.call(
+                engine_work.legal_commands,
+                table.state,
+                seat,
+                budget=self.budget,
+                lane=Lane.BACKGROUND,
+            )
         except (BudgetExceeded, WorkerLost):
             log.info("legal moves of table %d seat %d: none in time", table.id, seat)
             return []
 
-    async def screens_of(self, table_id: int, user: UserRef | None
-                         ) -> tuple[TableScreen, SeatScreen | None] | None:
+    async def screens_of(
+        self, table_id: int, user: UserRef | None
+    ) -> tuple[TableScreen, SeatScreen | None] | None:
         """What table ``table_id`` shows ``user``: the public table and, when they sit
         there in a running game, their own seat's screen (in their language);
         ``user=None``: the public table only; ``None`` when the table is not active. The
@@ -123,14 +135,20 @@ class Queries:
         locales = await self.screens.locales(table, [] if user is None else [user.key])
         seat = None if user is None else table.seat_of(user.key)
         own = None
-        if user is not None and seat is not None and table.state is not None \
-                and table.status is Status.PLAYING:
+        if (
+            user is not None
+            and seat is not None
+            and table.state is not None
+            and table.status is Status.PLAYING
+        ):
             facts = (await self.screens.facts(table, [seat]))[seat]
             guided = user.key in await self.screens.guided(table)
-            own = self.screens.seat_screen(table, seat, facts,
-                                           locales.of(user.key, user.locale), guided)
-        history = tuple(change.past for change in
-                        await stored_changes(self.repo.outbox, table.id, HISTORY))
+            own = self.screens.seat_screen(
+                table, seat, facts, locales.of(user.key, user.locale), guided
+            )
+        history = tuple(
+            change.past for change in await stored_changes(self.repo.outbox, table.id, HISTORY)
+        )
         return replace(self.screens.table_screen(table, locales), history=history), own
 
     async def stats(self, user: UserRef) -> dict[str, Any]:
@@ -167,8 +185,17 @@ class Queries:
         names = [s.name for s in table.seats]
         rules = table.state.rules
         first_dealer = new_game(rules, names, seed=table.seed).dealer
-        lines = [f"{names[e.seat]}: {e.command}" for e in await self.repo.action_log(table_id)
-                 if e.seat is not None and e.command not in ("leave", "back")]
-        return export_record(rules, names, table.seed, first_dealer, lines,
-                             comment=f"table {table.id} in {table.key}",
-                             fair=revealed_deals(table.state))
+        lines = [
+            f"{names[e.seat]}: {e.command}"
+            for e in await self.repo.action_log(table_id)
+            if e.seat is not None and e.command not in ("leave", "back")
+        ]
+        return export_record(
+            rules,
+            names,
+            table.seed,
+            first_dealer,
+            lines,
+            comment=f"table {table.id} in {table.key}",
+            fair=revealed_deals(table.state),
+        )

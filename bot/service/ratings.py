@@ -62,8 +62,9 @@ player below a new person's 25, the greedy one at it, the search player above; a
 sigma, so a game against AIs moves the person's rating and not theirs."""
 
 
-def final_places(rules: RuleSet, totals: Sequence[Fraction],
-                 winners: Sequence[int]) -> tuple[int, ...]:
+def final_places(
+    rules: RuleSet, totals: Sequence[Fraction], winners: Sequence[int]
+) -> tuple[int, ...]:
     """The place of each seat (0 first; seats that tie share a place, the next place
     counts on: 0, 1, 1, 3): the match's ``winners`` first, then the others by the
     variant's rule for the winners of a match
@@ -101,8 +102,7 @@ def rate_game(places: Sequence[int], seats: Sequence[Rating | str]) -> list[Rati
     fewer than two seats."""
     if len(places) != len(seats) or len(seats) < 2:
         raise ValueError("one place per seat, at least two seats")
-    before = [AI_RATINGS.get(s, AI_RATINGS["normal"]) if isinstance(s, str) else s
-              for s in seats]
+    before = [AI_RATINGS.get(s, AI_RATINGS["normal"]) if isinstance(s, str) else s for s in seats]
     orders = _strict_orders(places)
     mus = [0.0] * len(seats)
     variances = [0.0] * len(seats)
@@ -112,17 +112,17 @@ def rate_game(places: Sequence[int], seats: Sequence[Rating | str]) -> list[Rati
         for i, team in enumerate(after):
             mus[i] += team[0].mu / len(orders)
             variances[i] += team[0].sigma ** 2 / len(orders)
-    return [None if isinstance(seat, str)
-            else Rating(mus[i], math.sqrt(variances[i]), seat.games + 1)
-            for i, seat in enumerate(seats)]
+    return [
+        None if isinstance(seat, str) else Rating(mus[i], math.sqrt(variances[i]), seat.games + 1)
+        for i, seat in enumerate(seats)
+    ]
 
 
 def _strict_orders(places: Sequence[int]) -> list[list[int]]:
     """Strict rankings (0, 1, 2, ... per seat) that break the ties of ``places``: each tied
     group's members take the group's places in each rotation (a group of k gives k
     orders; all groups together the product of their sizes, at most 9 for six seats)."""
-    groups = [[s for s, p in enumerate(places) if p == place]
-              for place in sorted(set(places))]
+    groups = [[s for s, p in enumerate(places) if p == place] for place in sorted(set(places))]
     rotations = [[group[k:] + group[:k] for k in range(len(group))] for group in groups]
     orders = []
     for choice in itertools.product(*rotations):

@@ -81,13 +81,15 @@ class DueClaim:
 class Repository(Protocol):
     """What the game service needs from storage."""
 
-    async def upsert_user(self, platform: str, user_id: str, name: str,
-                          app_locale: str | None = None) -> None:
+    async def upsert_user(
+        self, platform: str, user_id: str, name: str, app_locale: str | None = None
+    ) -> None:
         """Create the user or update the display name and, when given, the language of
         their app (``app_locale``, a tag such as ``de-DE``)."""
 
-    async def user_locales(self, user_keys: Collection[str]
-                           ) -> dict[str, tuple[str | None, str | None]]:
+    async def user_locales(
+        self, user_keys: Collection[str]
+    ) -> dict[str, tuple[str | None, str | None]]:
         """For each known user of ``user_keys``: (the language they chose with ``lang``,
         their app's language as last seen); one query."""
 
@@ -108,9 +110,15 @@ class Repository(Protocol):
     async def get_table(self, table_id: int) -> Table | None:
         """A table by id, whatever its status."""
 
-    async def commit(self, table: Table, expected_version: int, log: Sequence[LogEntry] = (),
-                     update_key: str | None = None,
-                     results: Sequence[ResultRow] = (), record: str | None = None) -> None:
+    async def commit(
+        self,
+        table: Table,
+        expected_version: int,
+        log: Sequence[LogEntry] = (),
+        update_key: str | None = None,
+        results: Sequence[ResultRow] = (),
+        record: str | None = None,
+    ) -> None:
         """Store ``table`` if the stored version is still ``expected_version``, with its
         change row (``record``, JSON: :mod:`bot.service.change_records`) in the same
         transaction.
@@ -140,8 +148,9 @@ class Repository(Protocol):
         """The earliest ``due_at`` of an active, not quarantined table not in
         ``exclude``."""
 
-    async def tables_of_user(self, user_key: str,
-                             unreadable: list[UnreadableTable] | None = None) -> list[Table]:
+    async def tables_of_user(
+        self, user_key: str, unreadable: list[UnreadableTable] | None = None
+    ) -> list[Table]:
         """Active tables where the user has a seat that can be loaded; the error of each
         that cannot is appended to ``unreadable`` (when given)."""
 
@@ -151,8 +160,7 @@ class Repository(Protocol):
     async def user_stats(self, user_key: str) -> dict[str, Any]:
         """Games, wins and total score of a user."""
 
-    async def finished_games(self, user_keys: Collection[str], variant: str
-                             ) -> dict[str, int]:
+    async def finished_games(self, user_keys: Collection[str], variant: str) -> dict[str, int]:
         """How many games of ``variant`` each of ``user_keys`` has finished (their stored
         results); one query."""
 
@@ -172,8 +180,9 @@ class Repository(Protocol):
         """Move the deadlines, due times, idle clocks and lobby expiry of every active
         table by ``seconds`` (downtime, a clock step); returns how many tables moved."""
 
-    async def record_fault(self, table_id: int, kind: str, failures: int, error: str,
-                           retry_at: float | None) -> None:
+    async def record_fault(
+        self, table_id: int, kind: str, failures: int, error: str, retry_at: float | None
+    ) -> None:
         """Store a table's fault (``kind``: ``backoff`` or ``quarantined``)."""
 
     async def quarantine(self, table_id: int, error: str) -> bool:
@@ -190,8 +199,9 @@ class Repository(Protocol):
     async def quarantined_tables(self) -> list[int]:
         """Ids of quarantined tables."""
 
-    async def claim_due(self, owner: str, now: float, seconds: float, limit: int,
-                        exclude: Collection[int] = ()) -> list[DueClaim]:
+    async def claim_due(
+        self, owner: str, now: float, seconds: float, limit: int, exclude: Collection[int] = ()
+    ) -> list[DueClaim]:
         """Claim and load up to ``limit`` active tables whose automatic step is due at
         ``now`` (Unix time) for worker ``owner``, earliest first, in one statement: not
         quarantined, not backing off (a stored fault whose ``retry_at`` is after

@@ -119,8 +119,9 @@ class Scheduler:
     compute pool; the rest of a step is database and notifications); ``reporter``: where a
     table that cannot be loaded is reported (by default only recorded and logged)."""
 
-    def __init__(self, service: DueWork, concurrency: int = 8,
-                 reporter: TableFaults | None = None) -> None:
+    def __init__(
+        self, service: DueWork, concurrency: int = 8, reporter: TableFaults | None = None
+    ) -> None:
         self.service = service
         self.concurrency = max(concurrency, 1)
         self.reporter = reporter
@@ -154,8 +155,12 @@ class Scheduler:
         if last is not None and now - last > DOWNTIME_MIN:
             moved = now - last
             count = await repo.shift_timeline(moved)
-            log.warning("the bot was down for %.0f s: deadlines, idle clocks and lobby "
-                        "expiry of %d active tables moved by that", moved, count)
+            log.warning(
+                "the bot was down for %.0f s: deadlines, idle clocks and lobby "
+                "expiry of %d active tables moved by that",
+                moved,
+                count,
+            )
         await repo.heartbeat(now)
         self._offset = now - self._monotonic()
         return moved
@@ -198,12 +203,14 @@ class Scheduler:
         if abs(jump) <= CLOCK_STEP_MIN:
             return
         if not await self._hold_timeline():
-            log.info("the clock jumped by %+.0f s; the worker keeping the timeline moves "
-                     "it", jump)
+            log.info("the clock jumped by %+.0f s; the worker keeping the timeline moves it", jump)
             return
         count = await self.service.repo.shift_timeline(jump)
-        log.warning("the wall clock jumped by %+.0f s: the timeline of %d active "
-                    "tables moved with it", jump, count)
+        log.warning(
+            "the wall clock jumped by %+.0f s: the timeline of %d active tables moved with it",
+            jump,
+            count,
+        )
 
     # --- one pass -----------------------------------------------------------------------
 
@@ -230,19 +237,19 @@ class Scheduler:
                 free = self.concurrency - len(tasks)
                 if more and free > 0 and claimed < MAX_STEPS:
                     skip = self.backing_off() | self.quarantined | self._running | idle
-                    found = await repo.claim_due(self.service.worker_id,
-                                                 self.service.clock.now(), LEASE_SECONDS,
-                                                 free, skip)
+                    found = await repo.claim_due(
+                        self.service.worker_id, self.service.clock.now(), LEASE_SECONDS, free, skip
+                    )
                     claimed += len(found)
                     more = len(found) == free
                     for claim in found:
                         if claim.table is None:
-                            await self._quarantine(claim.table_id, claim.error
-                                                   or UnreadableTable(table=claim.table_id))
+                            await self._quarantine(
+                                claim.table_id, claim.error or UnreadableTable(table=claim.table_id)
+                            )
                             continue
                         self._running.add(claim.table_id)
-                        tasks[asyncio.ensure_future(self._guarded(claim.table))] = \
-                            claim.table_id
+                        tasks[asyncio.ensure_future(self._guarded(claim.table))] = claim.table_id
                 if not tasks:
                     break
                 done = await self._some_done(set(tasks), stop)
@@ -267,16 +274,18 @@ class Scheduler:
         return ran
 
     @staticmethod
-    async def _some_done(tasks: set[asyncio.Future[bool]], stop: asyncio.Event | None
-                         ) -> set[asyncio.Future[bool]]:
+    async def _some_done(
+        tasks: set[asyncio.Future[bool]], stop: asyncio.Event | None
+    ) -> set[asyncio.Future[bool]]:
         """Wait until one of ``tasks`` is done (or ``stop`` is set: then none may be)."""
         if stop is None:
             done, _pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             return done
         stopper: asyncio.Future[Any] = asyncio.ensure_future(stop.wait())
         try:
-            done, _pending = await asyncio.wait(tasks | {stopper},
-                                                return_when=asyncio.FIRST_COMPLETED)
+            done, _pending = await asyncio.wait(
+                tasks | {stopper}, return_when=asyncio.FIRST_COMPLETED
+            )
         finally:
             stopper.cancel()
         done.discard(stopper)
@@ -316,11 +325,18 @@ class Scheduler:
         text = f"{type(error).__name__}: {error}"[:500]
         self.faults[table_id] = Fault(table_id, failures, text, self._monotonic() + delay)
         # once per back-off: the table is not tried (nor logged) again before it ends
-        log.error("table %d: automatic step failed (%d in a row), next try in %.0f s: %s",
-                  table_id, failures, delay, text, exc_info=failures == 1)
+        log.error(
+            "table %d: automatic step failed (%d in a row), next try in %.0f s: %s",
+            table_id,
+            failures,
+            delay,
+            text,
+            exc_info=failures == 1,
+        )
         try:
-            await self.service.repo.record_fault(table_id, "backoff", failures, text,
-                                                 self.service.clock.now() + delay)
+            await self.service.repo.record_fault(
+                table_id, "backoff", failures, text, self.service.clock.now() + delay
+            )
         except Exception:
             log.warning("table %d: could not store the fault", table_id)
 
@@ -337,9 +353,13 @@ class Scheduler:
             log.warning("table %d: could not store the quarantine", table_id)
             return
         if new:
-            log.error("table %d quarantined: its stored row cannot be loaded (%s); clear "
-                      "it with rummy-bot faults --clear %d once fixed", table_id, text,
-                      table_id)
+            log.error(
+                "table %d quarantined: its stored row cannot be loaded (%s); clear "
+                "it with rummy-bot faults --clear %d once fixed",
+                table_id,
+                text,
+                table_id,
+            )
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -394,11 +414,10 @@ class Scheduler:
             if retry:
                 delay = min(delay, max(min(retry) - self._monotonic(), 0.05))
             if trouble:
-                delay = min(2.0 ** trouble, max_sleep)
+                delay = min(2.0**trouble, max_sleep)
             self._wake.clear()
             self._asleep_until = clock.now() + delay
-            waiters = [asyncio.ensure_future(stop.wait()),
-                       asyncio.ensure_future(self._wake.wait())]
+            waiters = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self._wake.wait())]
             await asyncio.wait(waiters, timeout=delay, return_when=asyncio.FIRST_COMPLETED)
             self._asleep_until = None
             for waiter in waiters:

@@ -17,11 +17,11 @@ class Due(enum.Enum):
     """What a due table needs now."""
 
     NOTHING = "nothing"
-    AI_MOVE = "ai_move"          # the seat to act is an AI or on autopilot
-    NEXT_DEAL = "next_deal"      # the score sheet was shown long enough
-    WARN = "warn"                # the human's turn time runs out soon
-    EXPIRED = "expired"          # the human's turn time is over: autopilot plays the turn
-    IDLE_END = "idle_end"        # no human action for too long: the game ends
+    AI_MOVE = "ai_move"  # the seat to act is an AI or on autopilot
+    NEXT_DEAL = "next_deal"  # the score sheet was shown long enough
+    WARN = "warn"  # the human's turn time runs out soon
+    EXPIRED = "expired"  # the human's turn time is over: autopilot plays the turn
+    IDLE_END = "idle_end"  # no human action for too long: the game ends
     LOBBY_EXPIRED = "lobby_expired"
 
 
@@ -39,25 +39,30 @@ def reschedule(before: Table | None, table: Table, now: float) -> Table:
     """
     settings = table.settings
     if table.status is Status.LOBBY:
-        return replace(table, due_at=table.updated_at + settings.lobby_idle_hours * 3600,
-                       deadline=None, warned=False)
+        return replace(
+            table,
+            due_at=table.updated_at + settings.lobby_idle_hours * 3600,
+            deadline=None,
+            warned=False,
+        )
     if table.status is not Status.PLAYING or table.state is None:
         return replace(table, due_at=None, deadline=None, warned=False)
     state = table.state
     idle_end = table.last_human_at + settings.idle_days * 86400
     if state.phase is Phase.HAND_OVER:
-        return replace(table, due_at=min(now + settings.next_deal_delay, idle_end),
-                       deadline=None, warned=False)
+        return replace(
+            table, due_at=min(now + settings.next_deal_delay, idle_end), deadline=None, warned=False
+        )
     seat = state.current
     if table.seats[seat].automated:
         delay = settings.ai_delay
         if _humans_may_call(table):
             delay = max(delay, settings.call_window)  # give people time to press Rommé!
-        return replace(table, due_at=min(now + delay, idle_end), deadline=None,
-                       warned=False)
+        return replace(table, due_at=min(now + delay, idle_end), deadline=None, warned=False)
     limit = settings.turn_seconds
-    new_turn = before is None or _turn_key(before.state) != _turn_key(state) \
-        or before.deadline is None
+    new_turn = (
+        before is None or _turn_key(before.state) != _turn_key(state) or before.deadline is None
+    )
     deadline = table.deadline
     warned = table.warned
     if limit is None:

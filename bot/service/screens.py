@@ -76,9 +76,15 @@ class Locales:
 class Screens:
     """Builds seat facts and :class:`TableUpdate` records (see the module docstring)."""
 
-    def __init__(self, repo: Repository, compute: Compute, budget: float,
-                 default_locale: str, guide: bool = True,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        repo: Repository,
+        compute: Compute,
+        budget: float,
+        default_locale: str,
+        guide: bool = True,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.repo = repo
         self.compute = compute
         self.budget = budget
@@ -122,8 +128,9 @@ class Screens:
         variant), none when the guide is off."""
         if not self.guide or table.state is None:
             return set()
-        return await self.first_games([s.user for s in table.seats if s.user is not None],
-                                      table.variant)
+        return await self.first_games(
+            [s.user for s in table.seats if s.user is not None], table.variant
+        )
 
     def finished(self, table: Table) -> None:
         """``table``'s game was just stored as finished: its people are no longer new to
@@ -133,8 +140,7 @@ class Screens:
                 self._newcomers.pop((seat.user, table.variant), None)
                 self._veterans[(seat.user, table.variant)] = None
 
-    async def locales(self, table: Table | None, user_keys: Collection[str] = ()
-                      ) -> Locales:
+    async def locales(self, table: Table | None, user_keys: Collection[str] = ()) -> Locales:
         """The languages of ``table``'s people and host and of ``user_keys``, one query."""
         keys = set(user_keys)
         if table is not None:
@@ -150,8 +156,9 @@ class Screens:
             # position would only keep a worker busy for another budget
             self._facts[(table.id, table.state.version, seat)] = found
 
-    async def facts(self, table: Table, seats: Sequence[int],
-                    given: Mapping[int, SeatFacts] | None = None) -> dict[int, SeatFacts]:
+    async def facts(
+        self, table: Table, seats: Sequence[int], given: Mapping[int, SeatFacts] | None = None
+    ) -> dict[int, SeatFacts]:
         """The facts of ``seats`` in ``table``'s running game: ``given`` (the step's own),
         remembered ones, and one worker call (background lane, within the budget) for the
         rest; a seat whose facts were not found in time gets incomplete facts (nothing
@@ -169,9 +176,14 @@ class Screens:
                 found[seat] = known
         if missing:
             try:
-                computed = await self.compute.call(engine_work.facts_for, state, missing,
-                                                   table.seed, budget=self.budget,
-                                                   lane=Lane.BACKGROUND)
+                computed = await self.compute.call(
+                    engine_work.facts_for,
+                    state,
+                    missing,
+                    table.seed,
+                    budget=self.budget,
+                    lane=Lane.BACKGROUND,
+                )
             except (BudgetExceeded, WorkerLost) as error:
                 log.info("table %d: seat facts not in time (%s)", table.id, error)
                 computed = {seat: SeatFacts(complete=False) for seat in missing}
@@ -179,22 +191,35 @@ class Screens:
         self.remember(table, found)
         return found
 
-    def seat_screen(self, table: Table, seat: int, facts: SeatFacts, locale: str,
-                    guided: bool = False) -> SeatScreen:
+    def seat_screen(
+        self, table: Table, seat: int, facts: SeatFacts, locale: str, guided: bool = False
+    ) -> SeatScreen:
         """Seat ``seat``'s screen (its own view only)."""
         assert table.state is not None and table.seats[seat].user is not None
-        return SeatScreen(table.info(), seat, table.seats[seat].user or "",
-                          view_for(table.state, seat), facts, locale, guided)
+        return SeatScreen(
+            table.info(),
+            seat,
+            table.seats[seat].user or "",
+            view_for(table.state, seat),
+            facts,
+            locale,
+            guided,
+        )
 
-    def table_screen(self, table: Table, locales: Locales, events: Sequence[Event] = (),
-                     notices: Sequence[Notice] = ()) -> TableScreen:
+    def table_screen(
+        self,
+        table: Table,
+        locales: Locales,
+        events: Sequence[Event] = (),
+        notices: Sequence[Notice] = (),
+    ) -> TableScreen:
         """The public table of ``table`` with the events and notices of a change."""
         view = None if table.state is None else public_view(table.state)
-        return TableScreen(table.info(), view, tuple(events), tuple(notices),
-                           locales.table(table))
+        return TableScreen(table.info(), view, tuple(events), tuple(notices), locales.table(table))
 
-    async def update(self, committed: Committed, locales: Locales,
-                     answered: tuple[str, str] | None = None) -> TableUpdate:
+    async def update(
+        self, committed: Committed, locales: Locales, answered: tuple[str, str] | None = None
+    ) -> TableUpdate:
         """What everyone is shown after a committed change: the table screen and every
         person's seat screen (facts of the step's worker call, remembered or computed
         once), whose hands changed and whose turn began."""
@@ -204,31 +229,50 @@ class Screens:
             self.finished(table)
         seats = await self._seats(table, locales, change.facts)
         hands = None if change.hands is None else frozenset(change.hands)
-        return TableUpdate(self.table_screen(table, locales, change.events, change.notices),
-                           seats, hands, turn_began(committed.before, table), answered)
+        return TableUpdate(
+            self.table_screen(table, locales, change.events, change.notices),
+            seats,
+            hands,
+            turn_began(committed.before, table),
+            answered,
+        )
 
-    async def redraw(self, table: Table, hands: frozenset[int] | None, turn: int | None,
-                     turn_version: int | None = None) -> TableUpdate:
+    async def redraw(
+        self,
+        table: Table,
+        hands: frozenset[int] | None,
+        turn: int | None,
+        turn_version: int | None = None,
+    ) -> TableUpdate:
         """``table``'s screens as stored now, for changes this worker did not publish when
         they were committed (another worker's, or a worker's that died before showing
         them): ``hands`` changed, ``turn`` began at version ``turn_version``."""
         locales = await self.locales(table)
         seats = await self._seats(table, locales, {})
-        return TableUpdate(self.table_screen(table, locales), seats, hands, turn, None,
-                           turn_version)
+        return TableUpdate(
+            self.table_screen(table, locales), seats, hands, turn, None, turn_version
+        )
 
-    async def _seats(self, table: Table, locales: Locales, given: Mapping[int, SeatFacts]
-                     ) -> tuple[SeatScreen, ...]:
+    async def _seats(
+        self, table: Table, locales: Locales, given: Mapping[int, SeatFacts]
+    ) -> tuple[SeatScreen, ...]:
         """Every person's seat screen of ``table`` (none in the lobby)."""
         if table.state is not None and table.status is Status.PLAYING:
             facts = await self.facts(table, people(table), given)
             guided = await self.guided(table)
-            return tuple(self.seat_screen(table, seat, facts[seat],
-                                          locales.of(table.seats[seat].user or ""),
-                                          table.seats[seat].user in guided)
-                         for seat in people(table))
+            return tuple(
+                self.seat_screen(
+                    table,
+                    seat,
+                    facts[seat],
+                    locales.of(table.seats[seat].user or ""),
+                    table.seats[seat].user in guided,
+                )
+                for seat in people(table)
+            )
         if table.state is not None:  # the game just ended: the final views, no moves
-            return tuple(self.seat_screen(table, seat, SeatFacts(),
-                                          locales.of(table.seats[seat].user or ""))
-                         for seat in people(table))
+            return tuple(
+                self.seat_screen(table, seat, SeatFacts(), locales.of(table.seats[seat].user or ""))
+                for seat in people(table)
+            )
         return ()

@@ -68,42 +68,61 @@ class GameService:
     of a variant (:mod:`bot.render.guide`; ``FIRST_GAME_GUIDE=off`` turns it off).
     """
 
-    def __init__(self, repo: Repository, notifiers: Mapping[str, Notifier] | None = None,
-                 clock: Clock | None = None, defaults: TableSettings | None = None,
-                 seed_source: Callable[[], int] | None = None,
-                 default_locale: str = "en", compute: Compute | None = None,
-                 budget: float = DEFAULT_BUDGET, worker_id: str | None = None,
-                 guide: bool = True) -> None:
+    def __init__(
+        self,
+        repo: Repository,
+        notifiers: Mapping[str, Notifier] | None = None,
+        clock: Clock | None = None,
+        defaults: TableSettings | None = None,
+        seed_source: Callable[[], int] | None = None,
+        default_locale: str = "en",
+        compute: Compute | None = None,
+        budget: float = DEFAULT_BUDGET,
+        worker_id: str | None = None,
+        guide: bool = True,
+    ) -> None:
         self.repo = repo
         self.clock = clock or SystemClock()
         compute = compute or InlineCompute()
         self.worker_id = worker_id or secrets.token_hex(6)
         self.publisher = Publisher(notifiers)
         self.faults = TableFaults(repo, self.publisher, default_locale)
-        self.changes = TableChanges(repo, self.clock, lambda due: self.scheduler.poke(due),
-                                    self.faults)
+        self.changes = TableChanges(
+            repo, self.clock, lambda due: self.scheduler.poke(due), self.faults
+        )
         self.screens = Screens(repo, compute, budget, default_locale, guide)
-        self.delivery = Delivery(repo.outbox, self.publisher, self.changes, self.screens,
-                                 self.clock, self.worker_id)
-        self.lobby = LobbySteps(self.changes, compute, budget,
-                                defaults or TableSettings(), seed_source)
+        self.delivery = Delivery(
+            repo.outbox, self.publisher, self.changes, self.screens, self.clock, self.worker_id
+        )
+        self.lobby = LobbySteps(
+            self.changes, compute, budget, defaults or TableSettings(), seed_source
+        )
         self.play = PlaySteps(self.changes, self.screens, compute, budget)
-        self.queries = Queries(self.changes, self.screens, compute, budget,
-                               default_locale)
-        self.automatic = AutomaticSteps(self.changes, self.screens, self.delivery,
-                                        compute, budget, self.worker_id)
+        self.queries = Queries(self.changes, self.screens, compute, budget, default_locale)
+        self.automatic = AutomaticSteps(
+            self.changes, self.screens, self.delivery, compute, budget, self.worker_id
+        )
         self.scheduler = Scheduler(self.automatic, reporter=self.faults)
         self.entry = EntryPoint(
-            Verbs(self.changes, self.screens, self.lobby, self.play, self.queries,
-                  default_locale),
-            self.queries, self.delivery, FlowControl(), repo)
+            Verbs(self.changes, self.screens, self.lobby, self.play, self.queries, default_locale),
+            self.queries,
+            self.delivery,
+            FlowControl(),
+            repo,
+        )
 
     def host(self, http: HttpServer | None = None) -> Host:
         """What a front end is handed when it starts: the entry point, the chat adapters'
         message rows, the process's HTTP server and the roles among workers (the
         polling role; :class:`bot.ports.host.Host`) and the service's clock."""
-        return Host(self.entry, self.repo.telegram_messages, self.repo.discord_messages,
-                    http, self.repo.take_role, now=self.clock.now)
+        return Host(
+            self.entry,
+            self.repo.telegram_messages,
+            self.repo.discord_messages,
+            http,
+            self.repo.take_role,
+            now=self.clock.now,
+        )
 
     @property
     def compute(self) -> Compute:
@@ -116,8 +135,7 @@ class GameService:
         for part in (self.screens, self.lobby, self.play, self.queries, self.automatic):
             part.compute = compute
 
-    def register(self, platform: str, notifier: Notifier, every_platform: bool = False
-                 ) -> None:
+    def register(self, platform: str, notifier: Notifier, every_platform: bool = False) -> None:
         """Show changes through ``notifier``: the tables of ``platform``'s chats, or with
         ``every_platform`` those of every platform (the web table)."""
         if every_platform:

@@ -101,10 +101,15 @@ from engine.errors import EngineError
 __all__ = ["Handling", "Verbs"]
 
 SORT_WORDS: dict[str, SortMode] = {
-    "suit": SortMode.SUIT, "farbe": SortMode.SUIT, "rank": SortMode.RANK,
-    "rang": SortMode.RANK, "melds": SortMode.MELDS, "meldungen": SortMode.MELDS,
+    "suit": SortMode.SUIT,
+    "farbe": SortMode.SUIT,
+    "rank": SortMode.RANK,
+    "rang": SortMode.RANK,
+    "melds": SortMode.MELDS,
+    "meldungen": SortMode.MELDS,
 }
 """``sort suit|rank|melds`` (German: farbe, rang, meldungen); ``sort`` alone cycles."""
+
 
 class Need(Enum):
     """What a request needs of its table (:func:`table_need`)."""
@@ -124,8 +129,22 @@ def table_need(request: Request) -> Need:
             return Need.NONE
         case Rules() | Help():
             return Need.ANY
-        case (Join() | Leave() | AddAI() | RemoveAI() | Configure() | Start() | Cancel()
-              | Back() | ShowHand() | Move() | Select() | Sort() | Hint() | PressOffer()):
+        case (
+            Join()
+            | Leave()
+            | AddAI()
+            | RemoveAI()
+            | Configure()
+            | Start()
+            | Cancel()
+            | Back()
+            | ShowHand()
+            | Move()
+            | Select()
+            | Sort()
+            | Hint()
+            | PressOffer()
+        ):
             return Need.TABLE
         case _:
             assert_never(request)
@@ -151,7 +170,8 @@ class Verbs:
     queries: Queries
     default_locale: str
     explained: LRUCache[tuple[str, str, str], None] = field(
-        default_factory=lambda: LRUCache(EXPLAINED))
+        default_factory=lambda: LRUCache(EXPLAINED)
+    )
 
 
 class Handling:
@@ -193,16 +213,31 @@ class Handling:
     async def carry_out(self, request: Request) -> Outcome:
         """What ``request`` does, at the table found (see :func:`table_need`)."""
         match request:
-            case (OpenTable() | Join() | Leave() | AddAI() | RemoveAI() | Configure() | Start()
-                  | Cancel() | Back()):
+            case (
+                OpenTable()
+                | Join()
+                | Leave()
+                | AddAI()
+                | RemoveAI()
+                | Configure()
+                | Start()
+                | Cancel()
+                | Back()
+            ):
                 return await self._table_request(request)
             case SetLanguage() | Stats() | Top() | Export() | ShowHand() | Rules() | Help():
                 return await self._question(request)
             case Move() | Select() | Sort() | Hint() | PressOffer():
                 return await self._play(request)
             case Unknown():
-                return self.outcome(Reply(_("Type help for the commands."), private=True,
-                                          ok=False, code="unknown_verb"))
+                return self.outcome(
+                    Reply(
+                        _("Type help for the commands."),
+                        private=True,
+                        ok=False,
+                        code="unknown_verb",
+                    )
+                )
             case TooLong():
                 raise CommandTooLong(limit=MAX_COMMAND)
             case _:
@@ -213,11 +248,17 @@ class Handling:
             case OpenTable(words):
                 return await self.new(words)
             case Join():
-                return await self.committed(await self.v.lobby.join(
-                    self._where(), self.user, self.intent.update_key, self.table))
+                return await self.committed(
+                    await self.v.lobby.join(
+                        self._where(), self.user, self.intent.update_key, self.table
+                    )
+                )
             case Leave():
-                return await self.committed(await self.v.lobby.leave(
-                    self._where(), self.user, self.intent.update_key, self.table))
+                return await self.committed(
+                    await self.v.lobby.leave(
+                        self._where(), self.user, self.intent.update_key, self.table
+                    )
+                )
             case AddAI(level):
                 return await self.addbot(level)
             case RemoveAI(word):
@@ -225,13 +266,19 @@ class Handling:
             case Configure(words):
                 return await self.set(words)
             case Start():
-                return await self.committed(await self.v.lobby.start(
-                    self._where(), self.user, self.intent.update_key, self.table))
+                return await self.committed(
+                    await self.v.lobby.start(
+                        self._where(), self.user, self.intent.update_key, self.table
+                    )
+                )
             case Cancel():
                 return await self.cancel()
             case Back():
-                return await self.committed(await self.v.play.back(
-                    self._where(), self.user, self.intent.update_key, self.table))
+                return await self.committed(
+                    await self.v.play.back(
+                        self._where(), self.user, self.intent.update_key, self.table
+                    )
+                )
             case _:
                 assert_never(request)
 
@@ -325,15 +372,19 @@ class Handling:
                 selection = self.intent.selection
                 stale = isinstance(error, STALE)
                 try:
-                    self.table = await self.v.changes.load(self.table.id) if stale \
-                        else self.table
-                    hand = await self.hand_now(0 if stale else selection.mask,
-                                               selection.sort, check=not stale)
+                    self.table = await self.v.changes.load(self.table.id) if stale else self.table
+                    hand = await self.hand_now(
+                        0 if stale else selection.mask, selection.sort, check=not stale
+                    )
                 except EngineError:
                     hand = None
-            return Outcome(Reply(text, private=True, ok=False, code=error.code),
-                           self.locale, None if self.table is None else self.table.info(),
-                           hand, error=error)
+            return Outcome(
+                Reply(text, private=True, ok=False, code=error.code),
+                self.locale,
+                None if self.table is None else self.table.info(),
+                hand,
+                error=error,
+            )
 
     async def _lesson(self, code: str) -> str | None:
         """The rule behind the first refusal of kind ``code`` in the person's first game
@@ -345,10 +396,10 @@ class Handling:
         key = (self.user.key, table.variant, code)
         explained = self.v.explained
         if key in explained or self.user.key not in await self.v.screens.first_games(
-                [self.user.key], table.variant):
+            [self.user.key], table.variant
+        ):
             return None
-        lesson = refusal_lesson(code, table_rules(table.variant, table.preset,
-                                                  dict(table.options)))
+        lesson = refusal_lesson(code, table_rules(table.variant, table.preset, dict(table.options)))
         if lesson is not None:
             explained[key] = None
         return lesson
@@ -371,8 +422,9 @@ class Handling:
             raise NotPlaying()
         return seat
 
-    async def hand_now(self, mask: int = 0, sort: SortMode = SortMode.SUIT,
-                       check: bool = True) -> HandModel:
+    async def hand_now(
+        self, mask: int = 0, sort: SortMode = SortMode.SUIT, check: bool = True
+    ) -> HandModel:
         """The person's hand model at the loaded table for ``mask`` in ``sort`` order
         (facts remembered or from one worker call). ``check``: refuse a selection drawn
         for another hand (:class:`StaleControl`)."""
@@ -380,24 +432,28 @@ class Handling:
         table = self.table
         assert table is not None and table.state is not None and self.locales is not None
         selection = self.intent.selection
-        if check and selection is not None and selection.digest is not None \
-                and selection.digest != hand_digest(table.state.hands[seat]):
+        if (
+            check
+            and selection is not None
+            and selection.digest is not None
+            and selection.digest != hand_digest(table.state.hands[seat])
+        ):
             raise StaleControl()
         facts = (await self.v.screens.facts(table, [seat]))[seat]
         guided = self.user.key in await self.v.screens.guided(table)
         screen = self.v.screens.seat_screen(table, seat, facts, self.locale, guided)
         return build_hand_model(screen, mask=mask, sort=sort)
 
-    async def committed(self, committed: Committed, reply: Reply | None = None
-                        ) -> Outcome:
+    async def committed(self, committed: Committed, reply: Reply | None = None) -> Outcome:
         """The outcome of a change: the table after it, the person's fresh hand screen
         (nothing selected, the same order) and the screens for everyone else."""
         self.table = committed.table
         reply = reply or Reply(None)
         if not committed.stored:
             return self.outcome(reply, await self._hand_after())
-        if self.locales is None or any(s.user not in self.locales.known and s.user is not None
-                                       for s in committed.table.seats):
+        if self.locales is None or any(
+            s.user not in self.locales.known and s.user is not None for s in committed.table.seats
+        ):
             self.locales = await self.v.screens.locales(committed.table, [self.user.key])
         origin = self.intent.origin
         update = await self.v.screens.update(committed, self.locales)
@@ -426,37 +482,46 @@ class Handling:
         if self.intent.key is None:
             raise NoTable()
         variant, preset, options = split_new_args(words)
-        committed = await self.v.lobby.new_table(self.intent.key, self.user, variant, preset,
-                                                 options)
+        committed = await self.v.lobby.new_table(
+            self.intent.key, self.user, variant, preset, options
+        )
         return await self.committed(committed, Reply(render_lobby(committed.table.info())))
 
     async def addbot(self, level: str | None) -> Outcome:
         level = level or DEFAULT_LEVEL
-        return await self.committed(await self.v.lobby.add_ai(
-            self._where(), self.user, level, self.intent.update_key, self.table))
+        return await self.committed(
+            await self.v.lobby.add_ai(
+                self._where(), self.user, level, self.intent.update_key, self.table
+            )
+        )
 
     async def removebot(self, word: str | None) -> Outcome:
-        return await self.committed(await self.v.lobby.remove_ai(
-            self._where(), self.user, seat_number(word), self.intent.update_key,
-            self.table))
+        return await self.committed(
+            await self.v.lobby.remove_ai(
+                self._where(), self.user, seat_number(word), self.intent.update_key, self.table
+            )
+        )
 
     async def set(self, words: tuple[str, ...]) -> Outcome:
-        return await self.committed(await self.v.lobby.configure(
-            self._where(), self.user, pairs("set", words), self.intent.update_key,
-            self.table))
+        return await self.committed(
+            await self.v.lobby.configure(
+                self._where(), self.user, pairs("set", words), self.intent.update_key, self.table
+            )
+        )
 
     async def cancel(self) -> Outcome:
-        return await self.committed(await self.v.lobby.cancel(
-            self._where(), self.user, self.intent.is_admin, self.intent.update_key,
-            self.table))
+        return await self.committed(
+            await self.v.lobby.cancel(
+                self._where(), self.user, self.intent.is_admin, self.intent.update_key, self.table
+            )
+        )
 
     async def lang(self, word: str | None) -> Outcome:
         if word is None or word.lower() in ("auto", "platform"):
             await self.v.queries.set_locale(self.user, None)
             self.locale = normalize_locale(self.user.locale or self.v.default_locale)
             with use_locale(self.locale):
-                return self.outcome(Reply(_("Language: from your app settings."),
-                                          private=True))
+                return self.outcome(Reply(_("Language: from your app settings."), private=True))
         word = word.lower()
         if word[:2] not in ("en", "de"):
             raise BadSetting(name="lang", value=word, accepts="en, de, auto")
@@ -467,8 +532,12 @@ class Handling:
 
     async def stats(self) -> Outcome:
         stats = await self.v.queries.stats(self.user)
-        return self.outcome(Reply(_("{name}: {games} games, {wins} won.").format(
-            name=self.user.name, **stats), private=True))
+        return self.outcome(
+            Reply(
+                _("{name}: {games} games, {wins} won.").format(name=self.user.name, **stats),
+                private=True,
+            )
+        )
 
     async def top(self) -> Outcome:
         rows = await self.v.queries.leaderboard(self.intent.key, 10)
@@ -491,10 +560,10 @@ class Handling:
         return self.outcome(Reply(json.dumps(record, ensure_ascii=False), private=True))
 
     async def hand(self, grouped: bool) -> Outcome:
-        model = await self.hand_now(sort=SortMode.MELDS if grouped else self._sort(),
-                                    check=False)
-        return self.outcome(Reply(render_hand(model.view, model.melds if grouped else None),
-                                  private=True), model)
+        model = await self.hand_now(sort=SortMode.MELDS if grouped else self._sort(), check=False)
+        return self.outcome(
+            Reply(render_hand(model.view, model.melds if grouped else None), private=True), model
+        )
 
     async def rules(self, topic: str | None) -> Outcome:
         """``rules``: how to play this table's variant (:mod:`bot.render.howto`), then its
@@ -510,32 +579,50 @@ class Handling:
         part = topic_of(word) if word else None
         if part is not None:
             return self.outcome(Reply(render_how_to_play(rules, part), private=True))
-        return self.outcome(Reply(render_how_to_play(rules) + "\n\n" + _(RULES_TOPICS)
-                                  + "\n\n" + render_rules(rules), private=True))
+        return self.outcome(
+            Reply(
+                render_how_to_play(rules) + "\n\n" + _(RULES_TOPICS) + "\n\n" + render_rules(rules),
+                private=True,
+            )
+        )
 
     async def help(self, topic: str | None) -> Outcome:
         table = self.table
-        rules = None if table is None else \
-            table_rules(table.variant, table.preset, dict(table.options))
-        text = render_help(topic,
-                           None if table is None else table.variant, rules)
+        rules = (
+            None if table is None else table_rules(table.variant, table.preset, dict(table.options))
+        )
+        text = render_help(topic, None if table is None else table.variant, rules)
         return self.outcome(Reply(text + "\n\n" + _(TABLE_HELP), private=True))
 
     # --- moves -----------------------------------------------------------------------------
 
     async def move(self, request: Move) -> Outcome:
         move = request.action if request.action is not None else " ".join(request.words)
-        return await self.committed(await self.v.play.act(
-            self._where(), self.user, move, self.intent.update_key, self.table,  # type: ignore[arg-type]
-            self.intent.version))
+        return await self.committed(
+            await self.v.play.act(
+                self._where(),
+                self.user,
+                move,  # type: ignore[arg-type]
+                self.intent.update_key,
+                self.table,
+                self.intent.version,
+            )
+        )
 
     async def offer(self) -> Outcome:
         selection = self._selection()
         if selection.offer is None or self.intent.version is None:
             raise UnknownOffer()
-        return await self.committed(await self.v.play.press(
-            self._where(), self.user, selection, self.intent.version,
-            self.intent.update_key, self.table))
+        return await self.committed(
+            await self.v.play.press(
+                self._where(),
+                self.user,
+                selection,
+                self.intent.version,
+                self.intent.update_key,
+                self.table,
+            )
+        )
 
     # --- the hand screen's own verbs -------------------------------------------------------
 
@@ -552,8 +639,7 @@ class Handling:
         wanted = SORT_WORDS.get(word.lower()) if word else None
         sort = wanted if wanted is not None else selection.sort.next()
         order = order_cards(before.view.hand, sort, before.melds)
-        return self.outcome(Reply(None), await self.hand_now(mask_of(order, before.selected),
-                                                             sort))
+        return self.outcome(Reply(None), await self.hand_now(mask_of(order, before.selected), sort))
 
     async def hint(self) -> Outcome:
         selection = self._selection()
@@ -561,11 +647,9 @@ class Handling:
         if not model.complete:
             raise NoHintInTime()
         if model.hint is None:
-            return self.outcome(Reply(_("Hint: no meld in your hand yet."), private=True),
-                                model)
+            return self.outcome(Reply(_("Hint: no meld in your hand yet."), private=True), model)
         chosen = await self.hand_now(model.hint_mask or selection.mask, selection.sort)
-        return self.outcome(Reply(hint_text(model.hint.action, model.view), private=True),
-                            chosen)
+        return self.outcome(Reply(hint_text(model.hint.action, model.view), private=True), chosen)
 
     def _where(self) -> int:
         if self.table is None:
@@ -575,5 +659,3 @@ class Handling:
 
 def _answered(update: TableUpdate, origin: str, user_key: str) -> TableUpdate:
     return replace(update, answered=(origin, user_key))
-
-

@@ -82,7 +82,8 @@ def migrations(dialect: str = "sqlite") -> list[tuple[int, str, str]]:
     ``migrations/``, ``postgres``: ``migrations_postgres/``, the same numbers and
     meaning), in order."""
     folder = resources.files("bot.storage") / (
-        "migrations" if dialect == "sqlite" else "migrations_postgres")
+        "migrations" if dialect == "sqlite" else "migrations_postgres"
+    )
     found = []
     for entry in folder.iterdir():
         match = _MIGRATION.match(entry.name)
@@ -177,8 +178,9 @@ async def _check(conn: aiosqlite.Connection) -> None:
     if rows != ["ok"]:
         found = " ".join(" ".join(str(r) for r in rows[:3]).split())
         raise DatabaseUnusable("", N_("damaged (quick_check: {found})"), found=found[:200])
-    async with conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND "
-                            "name = 'schema_migrations'") as cursor:
+    async with conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+    ) as cursor:
         known = await cursor.fetchone() is not None
     if not known:
         return
@@ -195,12 +197,16 @@ def schema_version_usable(newest: object) -> int:
     if newest is None:
         return 0
     if not isinstance(newest, int) or isinstance(newest, bool):
-        raise DatabaseUnusable("", N_("damaged (schema version {version})"),
-                               version=repr(newest)[:20])
+        raise DatabaseUnusable(
+            "", N_("damaged (schema version {version})"), version=repr(newest)[:20]
+        )
     if newest > latest_schema():
-        raise DatabaseUnusable("", N_("migrated by a newer release (schema {schema}; this "
-                                      "release knows up to {known})"),
-                               schema=newest, known=latest_schema())
+        raise DatabaseUnusable(
+            "",
+            N_("migrated by a newer release (schema {schema}; this release knows up to {known})"),
+            schema=newest,
+            known=latest_schema(),
+        )
     return newest
 
 
@@ -215,23 +221,27 @@ def inspect_file(path: Path) -> int:
         return 0
     where = str(path)
     try:
-        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro",
-                                                uri=True)) as lite:
+        with contextlib.closing(
+            sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        ) as lite:
             rows = [row[0] for row in lite.execute("PRAGMA quick_check")]
             if rows != ["ok"]:
                 found = " ".join(" ".join(str(r) for r in rows[:3]).split())
-                raise DatabaseUnusable(where, N_("damaged (quick_check: {found})"),
-                                       found=found[:200])
-            known = lite.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND "
-                                 "name = 'schema_migrations'").fetchone()
+                raise DatabaseUnusable(
+                    where, N_("damaged (quick_check: {found})"), found=found[:200]
+                )
+            known = lite.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+            ).fetchone()
             if known is None:
                 return 0
             row = lite.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
             version = schema_version_usable(row[0])
             if version == latest_schema():
                 for table, columns in expected_columns().items():
-                    found_columns = {info[1] for info in
-                                     lite.execute(f'PRAGMA table_info("{table}")')}
+                    found_columns = {
+                        info[1] for info in lite.execute(f'PRAGMA table_info("{table}")')
+                    }
                     _columns_present(table, columns, found_columns)
             return version
     except DatabaseUnusable as error:
@@ -248,10 +258,13 @@ def expected_columns() -> Mapping[str, frozenset[str]]:
         for _number, _name, sql in migrations():
             for statement in statements(sql):
                 memory.execute(statement)
-        tables = [row[0] for row in memory.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")]
-        return {table: frozenset(row[1] for row in memory.execute(
-            f'PRAGMA table_info("{table}")')) for table in tables}
+        tables = [
+            row[0] for row in memory.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        ]
+        return {
+            table: frozenset(row[1] for row in memory.execute(f'PRAGMA table_info("{table}")'))
+            for table in tables
+        }
 
 
 async def _check_columns(conn: aiosqlite.Connection) -> None:
@@ -268,13 +281,19 @@ def _columns_present(table: str, columns: frozenset[str], found: set[str]) -> No
         raise DatabaseUnusable("", N_("damaged (the table {table} is missing)"), table=table)
     missing = sorted(columns - found)
     if missing:
-        raise DatabaseUnusable("", N_("damaged (the table {table} lacks the column "
-                                      "{columns})"), table=table, columns=", ".join(missing))
+        raise DatabaseUnusable(
+            "",
+            N_("damaged (the table {table} lacks the column {columns})"),
+            table=table,
+            columns=", ".join(missing),
+        )
 
 
 async def _migrate(conn: aiosqlite.Connection) -> None:
-    await conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations "
-                       "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL)")
+    await conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations "
+        "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL)"
+    )
     async with conn.execute("SELECT version FROM schema_migrations") as cursor:
         done = {row[0] async for row in cursor}
     for number, name, sql in migrations():
@@ -284,8 +303,9 @@ async def _migrate(conn: aiosqlite.Connection) -> None:
         try:
             for statement in statements(sql):
                 await conn.execute(statement)
-            await conn.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)",
-                               (number, name, time.time()))
+            await conn.execute(
+                "INSERT INTO schema_migrations VALUES (?, ?, ?)", (number, name, time.time())
+            )
             await conn.execute("COMMIT")
         except BaseException:
             await conn.execute("ROLLBACK")

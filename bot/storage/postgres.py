@@ -86,10 +86,12 @@ COMMAND_TIMEOUT = STATEMENT_TIMEOUT + 5.0
 def session_settings(application_name: str = "rummy-bot") -> dict[str, str]:
     """The settings every connection of the pool starts with (milliseconds as text):
     the three timeouts above and ``application_name`` (shown in ``pg_stat_activity``)."""
-    return {"lock_timeout": str(int(LOCK_TIMEOUT * 1000)),
-            "statement_timeout": str(int(STATEMENT_TIMEOUT * 1000)),
-            "idle_in_transaction_session_timeout": str(int(IDLE_IN_TRANSACTION_TIMEOUT * 1000)),
-            "application_name": application_name[:63]}
+    return {
+        "lock_timeout": str(int(LOCK_TIMEOUT * 1000)),
+        "statement_timeout": str(int(STATEMENT_TIMEOUT * 1000)),
+        "idle_in_transaction_session_timeout": str(int(IDLE_IN_TRANSACTION_TIMEOUT * 1000)),
+        "application_name": application_name[:63],
+    }
 
 
 async def _keep_session(conn: asyncpg.Connection) -> None:
@@ -133,7 +135,8 @@ class DatabaseClock:
             return
         try:
             server = await self._pool.fetchval(
-                "SELECT extract(epoch FROM clock_timestamp())::float8")
+                "SELECT extract(epoch FROM clock_timestamp())::float8"
+            )
         except Exception as error:
             fault = storage_fault(error)
             if fault is None:
@@ -199,15 +202,21 @@ class PgDatabase:
         await self.pool.close()
 
 
-async def open_postgres(url: str, *, min_size: int = 1, max_size: int = 10,
-                        application_name: str = "rummy-bot") -> PgDatabase:
+async def open_postgres(
+    url: str, *, min_size: int = 1, max_size: int = 10, application_name: str = "rummy-bot"
+) -> PgDatabase:
     """Open a pool on ``url`` (connections with :func:`session_settings`), refuse a schema
     of a newer release and migrate. Raises :class:`bot.storage.database.DatabaseUnusable`
     when the server cannot be reached or the schema is newer than this release."""
     try:
         pool = await asyncpg.create_pool(
-            url, min_size=min_size, max_size=max_size, command_timeout=COMMAND_TIMEOUT,
-            server_settings=session_settings(application_name), reset=_keep_session)
+            url,
+            min_size=min_size,
+            max_size=max_size,
+            command_timeout=COMMAND_TIMEOUT,
+            server_settings=session_settings(application_name),
+            reset=_keep_session,
+        )
     except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
         raise DatabaseUnusable(_safe(url), str(error) or type(error).__name__) from error
     assert pool is not None
@@ -232,8 +241,11 @@ async def schema_status(conn: Conn) -> tuple[int, int]:
     """(applied, known): the newest migration in the database and in this release."""
     known = max(number for number, _name, _sql in migrations("postgres"))
     exists = await conn.fetchval("SELECT to_regclass('schema_migrations') IS NOT NULL")
-    applied = await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") \
-        if exists else 0
+    applied = (
+        await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
+        if exists
+        else 0
+    )
     return int(applied), known
 
 
@@ -242,11 +254,19 @@ async def _migrate(conn: Conn) -> None:
     try:
         applied, known = await schema_status(conn)
         if applied > known:
-            raise DatabaseUnusable("", N_("migrated by a newer release (schema {schema}; "
-                                          "this release knows up to {known})"),
-                                   schema=applied, known=known)
-        await conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER "
-                           "PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION)")
+            raise DatabaseUnusable(
+                "",
+                N_(
+                    "migrated by a newer release (schema {schema}; "
+                    "this release knows up to {known})"
+                ),
+                schema=applied,
+                known=known,
+            )
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER "
+            "PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION)"
+        )
         done = {row[0] for row in await conn.fetch("SELECT version FROM schema_migrations")}
         for number, name, sql in migrations("postgres"):
             if number in done:
@@ -255,8 +275,9 @@ async def _migrate(conn: Conn) -> None:
                 await conn.execute("SET LOCAL statement_timeout = 0")
                 for statement in statements(sql):
                     await conn.execute(statement)
-                await conn.execute("INSERT INTO schema_migrations VALUES ($1, $2, $3)",
-                                   number, name, time.time())
+                await conn.execute(
+                    "INSERT INTO schema_migrations VALUES ($1, $2, $3)", number, name, time.time()
+                )
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
 
@@ -302,15 +323,25 @@ class _Connection:
         return list(await self._conn.fetch(to_postgres(sql), *params))
 
 
-_TRANSIENT = (OSError, asyncpg.InterfaceError, asyncpg.CannotConnectNowError,
-              asyncpg.TooManyConnectionsError, asyncpg.DiskFullError,
-              asyncpg.ReadOnlySQLTransactionError, asyncpg.PostgresConnectionError,
-              asyncpg.IdleInTransactionSessionTimeoutError, asyncpg.OperatorInterventionError,
-              TimeoutError)
+_TRANSIENT = (
+    OSError,
+    asyncpg.InterfaceError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.TooManyConnectionsError,
+    asyncpg.DiskFullError,
+    asyncpg.ReadOnlySQLTransactionError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.IdleInTransactionSessionTimeoutError,
+    asyncpg.OperatorInterventionError,
+    TimeoutError,
+)
 """Errors that say the database cannot serve now (unreachable, full, the session ended)."""
 
-_BUSY = (asyncpg.LockNotAvailableError, asyncpg.QueryCanceledError,
-         asyncpg.TransactionRollbackError)
+_BUSY = (
+    asyncpg.LockNotAvailableError,
+    asyncpg.QueryCanceledError,
+    asyncpg.TransactionRollbackError,
+)
 """Errors that say a row was busy: a lock not granted in :data:`LOCK_TIMEOUT`, a
 statement over :data:`STATEMENT_TIMEOUT`, a deadlock or serialization failure."""
 
@@ -394,8 +425,10 @@ class PostgresRepository(SqliteRepository):
         time limit is lifted for it (a large export). Raises :class:`StorageUnavailable`
         when the database cannot serve."""
         try:
-            async with self._pool.acquire() as conn, \
-                    conn.transaction(isolation="repeatable_read", readonly=True):
+            async with (
+                self._pool.acquire() as conn,
+                conn.transaction(isolation="repeatable_read", readonly=True),
+            ):
                 await conn.execute("SET LOCAL statement_timeout = 0")
 
                 async def read(sql: str, params: Sequence[Any] = ()) -> list[Any]:
@@ -421,18 +454,21 @@ class PostgresRepository(SqliteRepository):
     async def _announce(self, conn: Any, table: Table) -> None:
         """``NOTIFY`` the change feed's channel in the commit's transaction: PostgreSQL
         delivers it to every listening worker once (and only if) the commit succeeds."""
-        await conn.execute("SELECT pg_notify(?, ?)",
-                           (CHANGES_CHANNEL, f"{table.id}:{table.version}"))
+        await conn.execute(
+            "SELECT pg_notify(?, ?)", (CHANGES_CHANNEL, f"{table.id}:{table.version}")
+        )
 
-    async def claim_due(self, owner: str, now: float, seconds: float, limit: int,
-                        exclude: Collection[int] = ()) -> list[DueClaim]:
+    async def claim_due(
+        self, owner: str, now: float, seconds: float, limit: int, exclude: Collection[int] = ()
+    ) -> list[DueClaim]:
         """One statement: lock up to ``limit`` due rows nobody else has locked (``FOR
         UPDATE OF t SKIP LOCKED``), lease them to ``owner`` for their version (a lease of
         another worker for the same version that has not run out keeps the table out;
         the upsert decides between two workers whose snapshots both saw no lease) and
         return the rows: claim and load are one round trip."""
-        rows = await self._all(_CLAIM, (now, owner, seconds, limit,
-                                        sorted({int(t) for t in exclude})))
+        rows = await self._all(
+            _CLAIM, (now, owner, seconds, limit, sorted({int(t) for t in exclude}))
+        )
         return [self._claimed(row) for row in rows]
 
     async def take_role(self, role: str) -> PgRoleLock | None:
@@ -440,8 +476,9 @@ class PostgresRepository(SqliteRepository):
         (:mod:`bot.storage.roles`); ``None`` when another live session holds it."""
         self._db.held = [held for held in self._db.held if held.held]
         try:
-            taken = await take_role(self._db.url, role,
-                                    session_settings(f"{self._db.application_name} {role}"))
+            taken = await take_role(
+                self._db.url, role, session_settings(f"{self._db.application_name} {role}")
+            )
         except Exception as error:
             fault = storage_fault(error)
             if fault is None:

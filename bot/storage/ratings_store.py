@@ -27,7 +27,8 @@ async def season_at(conn: Any, at: float) -> int:
     """The season a game finished at ``at`` (Unix seconds) counts in: the last season
     started by then, 1 before any."""
     rows = await conn.execute_fetchall(
-        "SELECT MAX(number) FROM rating_seasons WHERE started_at <= ?", (at,))
+        "SELECT MAX(number) FROM rating_seasons WHERE started_at <= ?", (at,)
+    )
     number = rows[0][0] if rows else None
     return int(number) if number is not None else 1
 
@@ -42,15 +43,18 @@ async def rate_finished(conn: Any, table: Table, at: float) -> bool:
     season = await season_at(conn, at)
     cursor = await conn.execute(
         "INSERT INTO rated_games (table_id, season, rated_at) VALUES (?, ?, ?) "
-        "ON CONFLICT (table_id) DO NOTHING", (table.id, season, at))
+        "ON CONFLICT (table_id) DO NOTHING",
+        (table.id, season, at),
+    )
     if cursor.rowcount != 1:
         return False
     people = sorted({s.user for s in table.seats if s.kind is SeatKind.HUMAN and s.user})
     before = await _lock_ratings(conn, people, table.variant, season, table.id)
     places = final_places(state.rules, state.totals, state.winners)
     seats: list[Rating | str] = [
-        before[s.user] if s.kind is SeatKind.HUMAN and s.user in before
-        else level_of(s.ai) for s in table.seats]
+        before[s.user] if s.kind is SeatKind.HUMAN and s.user in before else level_of(s.ai)
+        for s in table.seats
+    ]
     after = rate_game(places, seats)
     for seat, new in zip(table.seats, after, strict=True):
         if new is None or seat.user is None:
@@ -59,12 +63,14 @@ async def rate_finished(conn: Any, table: Table, at: float) -> bool:
         await conn.execute(
             "UPDATE ratings SET mu = ?, sigma = ?, games = ?, last_change = ?, last_table = ? "
             "WHERE user_key = ? AND variant = ? AND season = ?",
-            (new.mu, new.sigma, new.games, change, table.id, seat.user, table.variant, season))
+            (new.mu, new.sigma, new.games, change, table.id, seat.user, table.variant, season),
+        )
     return True
 
 
-async def _lock_ratings(conn: Any, people: Sequence[str], variant: str, season: int,
-                        table_id: int) -> dict[str, Rating]:
+async def _lock_ratings(
+    conn: Any, people: Sequence[str], variant: str, season: int, table_id: int
+) -> dict[str, Rating]:
     """Each person's rating before the game (a new row for a first game), each row
     touched first so that no other transaction changes it until this one ends."""
     out: dict[str, Rating] = {}
@@ -73,12 +79,17 @@ async def _lock_ratings(conn: Any, people: Sequence[str], variant: str, season: 
             "INSERT INTO ratings (user_key, variant, season, mu, sigma, games, last_change, "
             "last_table) VALUES (?, ?, ?, ?, ?, 0, 0, ?) "
             "ON CONFLICT (user_key, variant, season) DO NOTHING",
-            (user, variant, season, NEW.mu, NEW.sigma, table_id))
-        await conn.execute("UPDATE ratings SET games = games WHERE user_key = ? AND "
-                           "variant = ? AND season = ?", (user, variant, season))
+            (user, variant, season, NEW.mu, NEW.sigma, table_id),
+        )
+        await conn.execute(
+            "UPDATE ratings SET games = games WHERE user_key = ? AND variant = ? AND season = ?",
+            (user, variant, season),
+        )
         rows = await conn.execute_fetchall(
             "SELECT mu, sigma, games FROM ratings WHERE user_key = ? AND variant = ? AND "
-            "season = ?", (user, variant, season))
+            "season = ?",
+            (user, variant, season),
+        )
         mu, sigma, games = rows[0][0], rows[0][1], rows[0][2]
         out[user] = Rating(float(mu), float(sigma), int(games))
     return out

@@ -60,36 +60,63 @@ that changes what a row means raises it; an older release then refuses such a ro
 
 #: SQLite errors that say "not now" (another program holds the lock, the disk is full or
 #: read-only): the person is asked to try again, the process keeps running.
-_TRANSIENT = ("locked", "busy", "full", "readonly", "read-only", "disk i/o",
-              "unable to open", "malformed")
+_TRANSIENT = (
+    "locked",
+    "busy",
+    "full",
+    "readonly",
+    "read-only",
+    "disk i/o",
+    "unable to open",
+    "malformed",
+)
 
 
 def storage_error(error: sqlite3.Error) -> Exception:
     """:class:`StorageUnavailable` for a transient SQLite error, else ``error`` itself."""
     text = str(error).lower()
-    if isinstance(error, sqlite3.OperationalError | sqlite3.DatabaseError) \
-            and any(word in text for word in _TRANSIENT):
+    if isinstance(error, sqlite3.OperationalError | sqlite3.DatabaseError) and any(
+        word in text for word in _TRANSIENT
+    ):
         log.error("database unavailable: %s", error)
         return StorageUnavailable()
     return error
 
 
 def _seat_to_json(seat: Seat) -> dict[str, Any]:
-    return {"kind": seat.kind.value, "name": seat.name, "user": seat.user, "ai": seat.ai,
-            "autopilot": seat.autopilot, "missed": seat.missed}
+    return {
+        "kind": seat.kind.value,
+        "name": seat.name,
+        "user": seat.user,
+        "ai": seat.ai,
+        "autopilot": seat.autopilot,
+        "missed": seat.missed,
+    }
 
 
 def _seat_from_json(data: dict[str, Any]) -> Seat:
-    return Seat(SeatKind(data["kind"]), data["name"], data.get("user"), data.get("ai", "greedy"),
-                bool(data.get("autopilot", False)), int(data.get("missed", 0)))
+    return Seat(
+        SeatKind(data["kind"]),
+        data["name"],
+        data.get("user"),
+        data.get("ai", "greedy"),
+        bool(data.get("autopilot", False)),
+        int(data.get("missed", 0)),
+    )
 
 
 def _settings_to_json(settings: TableSettings) -> dict[str, Any]:
-    return {"timer": settings.timer, "warn_before": settings.warn_before,
-            "autopilot_after": settings.autopilot_after, "ai_delay": settings.ai_delay,
-            "next_deal_delay": settings.next_deal_delay, "idle_days": settings.idle_days,
-            "call_window": settings.call_window,
-            "lobby_idle_hours": settings.lobby_idle_hours, "locale": settings.locale}
+    return {
+        "timer": settings.timer,
+        "warn_before": settings.warn_before,
+        "autopilot_after": settings.autopilot_after,
+        "ai_delay": settings.ai_delay,
+        "next_deal_delay": settings.next_deal_delay,
+        "idle_days": settings.idle_days,
+        "call_window": settings.call_window,
+        "lobby_idle_hours": settings.lobby_idle_hours,
+        "locale": settings.locale,
+    }
 
 
 def _settings_from_json(data: dict[str, Any]) -> TableSettings:
@@ -129,9 +156,27 @@ def _hints(row: aiosqlite.Row) -> dict[str, Any]:
     return hints
 
 
-CONTENT = ("chat_key", "status", "variant", "preset", "options", "host", "seats",
-           "settings", "seed", "state", "version", "due_at", "deadline", "warned",
-           "ended_reason", "created_at", "updated_at", "last_human_at", "format")
+CONTENT = (
+    "chat_key",
+    "status",
+    "variant",
+    "preset",
+    "options",
+    "host",
+    "seats",
+    "settings",
+    "seed",
+    "state",
+    "version",
+    "due_at",
+    "deadline",
+    "warned",
+    "ended_reason",
+    "created_at",
+    "updated_at",
+    "last_human_at",
+    "format",
+)
 """The columns of a ``tables`` row that this release writes (:func:`_table_values`)."""
 
 
@@ -147,29 +192,51 @@ def fingerprint(row: Any) -> int:
 def _decode_row(row: aiosqlite.Row) -> Table:
     state = state_from_dict(json.loads(row["state"])) if row["state"] else None
     return Table(
-        id=row["id"], key=ChatKey.parse(row["chat_key"]), status=Status(row["status"]),
-        variant=row["variant"], preset=row["preset"],
+        id=row["id"],
+        key=ChatKey.parse(row["chat_key"]),
+        status=Status(row["status"]),
+        variant=row["variant"],
+        preset=row["preset"],
         options=tuple((k, v) for k, v in json.loads(row["options"]).items()),
-        host=row["host"], seats=tuple(_seat_from_json(s) for s in json.loads(row["seats"])),
-        settings=_settings_from_json(json.loads(row["settings"])), seed=row["seed"],
-        state=state, version=row["version"], created_at=row["created_at"],
-        updated_at=row["updated_at"], last_human_at=row["last_human_at"],
-        due_at=row["due_at"], deadline=row["deadline"], warned=bool(row["warned"]),
-        ended_reason=row["ended_reason"])
+        host=row["host"],
+        seats=tuple(_seat_from_json(s) for s in json.loads(row["seats"])),
+        settings=_settings_from_json(json.loads(row["settings"])),
+        seed=row["seed"],
+        state=state,
+        version=row["version"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        last_human_at=row["last_human_at"],
+        due_at=row["due_at"],
+        deadline=row["deadline"],
+        warned=bool(row["warned"]),
+        ended_reason=row["ended_reason"],
+    )
 
 
 def _table_values(table: Table) -> dict[str, Any]:
     return {
-        "chat_key": str(table.key), "status": table.status.value, "variant": table.variant,
-        "preset": table.preset, "options": json.dumps(dict(table.options)), "host": table.host,
+        "chat_key": str(table.key),
+        "status": table.status.value,
+        "variant": table.variant,
+        "preset": table.preset,
+        "options": json.dumps(dict(table.options)),
+        "host": table.host,
         "seats": json.dumps([_seat_to_json(s) for s in table.seats]),
-        "settings": json.dumps(_settings_to_json(table.settings)), "seed": table.seed,
+        "settings": json.dumps(_settings_to_json(table.settings)),
+        "seed": table.seed,
         "state": json.dumps(state_to_dict(table.state), separators=(",", ":"))
-        if table.state is not None else None,
-        "version": table.version, "due_at": table.due_at, "deadline": table.deadline,
-        "warned": int(table.warned), "ended_reason": table.ended_reason,
-        "created_at": table.created_at, "updated_at": table.updated_at,
-        "last_human_at": table.last_human_at, "format": ROW_FORMAT,
+        if table.state is not None
+        else None,
+        "version": table.version,
+        "due_at": table.due_at,
+        "deadline": table.deadline,
+        "warned": int(table.warned),
+        "ended_reason": table.ended_reason,
+        "created_at": table.created_at,
+        "updated_at": table.updated_at,
+        "last_human_at": table.last_human_at,
+        "format": ROW_FORMAT,
     }
 
 
@@ -248,8 +315,9 @@ class SqliteRepository:
             except BaseException as error:
                 with contextlib.suppress(Exception):
                     await self._conn.execute("ROLLBACK")
-                if isinstance(error, sqlite3.Error) \
-                        and not isinstance(error, sqlite3.IntegrityError):
+                if isinstance(error, sqlite3.Error) and not isinstance(
+                    error, sqlite3.IntegrityError
+                ):
                     raise storage_error(error) from error
                 raise
 
@@ -307,33 +375,42 @@ class SqliteRepository:
             except sqlite3.Error as error:
                 raise storage_error(error) from error
 
-    async def upsert_user(self, platform: str, user_id: str, name: str,
-                          app_locale: str | None = None) -> None:
+    async def upsert_user(
+        self, platform: str, user_id: str, name: str, app_locale: str | None = None
+    ) -> None:
         async with self._transaction() as conn:
             await conn.execute(
                 "INSERT INTO users (platform, user_id, display_name, app_locale, created_at) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) "
                 "DO UPDATE SET display_name = excluded.display_name, "
                 "app_locale = COALESCE(excluded.app_locale, users.app_locale)",
-                (platform, user_id, bounded_text(name, DISPLAY_NAME),
-                 None if app_locale is None else bounded_text(app_locale, LANGUAGE_TAG),
-                 time.time()))
+                (
+                    platform,
+                    user_id,
+                    bounded_text(name, DISPLAY_NAME),
+                    None if app_locale is None else bounded_text(app_locale, LANGUAGE_TAG),
+                    time.time(),
+                ),
+            )
 
-    async def user_locales(self, user_keys: Collection[str]
-                           ) -> dict[str, tuple[str | None, str | None]]:
+    async def user_locales(
+        self, user_keys: Collection[str]
+    ) -> dict[str, tuple[str | None, str | None]]:
         keys = sorted(set(user_keys))
         if not keys:
             return {}
         pairs = " OR ".join("(platform = ? AND user_id = ?)" for _ in keys)
         params = [part for key in keys for part in key.split(":", 1)]
-        rows = await self._all(f"SELECT platform, user_id, locale, app_locale FROM users "
-                               f"WHERE {pairs}", params)
+        rows = await self._all(
+            f"SELECT platform, user_id, locale, app_locale FROM users WHERE {pairs}", params
+        )
         return {f"{row[0]}:{row[1]}": (row[2], row[3]) for row in rows}
 
     async def user_locale(self, user_key: str) -> str | None:
         platform, _, user_id = user_key.partition(":")
-        row = await self._one("SELECT locale FROM users WHERE platform = ? AND user_id = ?",
-                              (platform, user_id))
+        row = await self._one(
+            "SELECT locale FROM users WHERE platform = ? AND user_id = ?", (platform, user_id)
+        )
         return None if row is None else row["locale"]
 
     async def set_user_locale(self, user_key: str, locale: str | None) -> None:
@@ -343,7 +420,8 @@ class SqliteRepository:
                 "INSERT INTO users (platform, user_id, display_name, locale, created_at) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) "
                 "DO UPDATE SET locale = excluded.locale",
-                (platform, user_id, user_id, locale, time.time()))
+                (platform, user_id, user_id, locale, time.time()),
+            )
 
     async def create_table(self, table: Table, record: str | None = None) -> Table:
         values = _table_values(table)
@@ -351,8 +429,9 @@ class SqliteRepository:
         marks = ", ".join("?" for _ in values)
         try:
             async with self._transaction() as conn:
-                cursor = await conn.execute(f"INSERT INTO tables ({columns}) VALUES ({marks})",
-                                            tuple(values.values()))
+                cursor = await conn.execute(
+                    f"INSERT INTO tables ({columns}) VALUES ({marks})", tuple(values.values())
+                )
                 new_id = cursor.lastrowid
                 if record is not None and new_id is not None:
                     await self._record(conn, new_id, table, record)
@@ -364,17 +443,25 @@ class SqliteRepository:
         return created
 
     async def active_table(self, key: ChatKey) -> Table | None:
-        row = await self._one("SELECT * FROM tables WHERE chat_key = ? AND status IN "
-                              "('lobby', 'playing')", (str(key),))
+        row = await self._one(
+            "SELECT * FROM tables WHERE chat_key = ? AND status IN ('lobby', 'playing')",
+            (str(key),),
+        )
         return None if row is None else self._decode(row)
 
     async def get_table(self, table_id: int) -> Table | None:
         row = await self._one("SELECT * FROM tables WHERE id = ?", (table_id,))
         return None if row is None else self._decode(row)
 
-    async def commit(self, table: Table, expected_version: int, log: Sequence[LogEntry] = (),
-                     update_key: str | None = None,
-                     results: Sequence[ResultRow] = (), record: str | None = None) -> None:
+    async def commit(
+        self,
+        table: Table,
+        expected_version: int,
+        log: Sequence[LogEntry] = (),
+        update_key: str | None = None,
+        results: Sequence[ResultRow] = (),
+        record: str | None = None,
+    ) -> None:
         if table.version <= expected_version:
             raise ValueError("a commit must raise the table's version")
         values = _table_values(table)
@@ -385,12 +472,14 @@ class SqliteRepository:
             if update_key is not None:
                 cursor = await conn.execute(
                     "INSERT INTO seen_updates VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
-                    (update_key, table.id, table.version, time.time()))
+                    (update_key, table.id, table.version, time.time()),
+                )
                 if cursor.rowcount != 1:
                     raise DuplicateUpdate(update_key)
             cursor = await conn.execute(
                 f"UPDATE tables SET {assignments} WHERE id = ? AND version = ?",
-                (*values.values(), table.id, expected_version))
+                (*values.values(), table.id, expected_version),
+            )
             if cursor.rowcount != 1:
                 raise VersionConflict(f"table {table.id} is no longer at {expected_version}")
             now = time.time()
@@ -398,12 +487,26 @@ class SqliteRepository:
                 await conn.executemany(
                     "INSERT INTO actions (table_id, version, seat, command, actor, created_at) "
                     "VALUES (?, ?, ?, ?, ?, ?)",
-                    [(table.id, e.version, e.seat, e.command, e.actor, now) for e in log])
+                    [(table.id, e.version, e.seat, e.command, e.actor, now) for e in log],
+                )
             if results:
                 await conn.executemany(
                     "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(table.id, r.seat, r.user_key, r.name, str(table.key), table.variant,
-                      str(fraction_to_json(r.score)), int(r.won), now) for r in results])
+                    [
+                        (
+                            table.id,
+                            r.seat,
+                            r.user_key,
+                            r.name,
+                            str(table.key),
+                            table.variant,
+                            str(fraction_to_json(r.score)),
+                            int(r.won),
+                            now,
+                        )
+                        for r in results
+                    ],
+                )
                 await rate_finished(conn, table, now)
             if record is not None:
                 await self._record(conn, table.id, table, record)
@@ -415,8 +518,9 @@ class SqliteRepository:
         """The change row of ``table``'s new version, in the transaction of ``conn``."""
         await conn.execute(
             "INSERT INTO table_changes (table_id, version, chat_key, record, created_at) "
-            "VALUES (?, ?, ?, ?, ?)", (table_id, table.version, str(table.key), record,
-                                       table.updated_at))
+            "VALUES (?, ?, ?, ?, ?)",
+            (table_id, table.version, str(table.key), record, table.updated_at),
+        )
 
     async def _announce(self, conn: Any, table: Table) -> None:
         """Say, inside the commit's transaction, that ``table`` is now at its version, for
@@ -429,8 +533,10 @@ class SqliteRepository:
         """Recompute every rating from the stored finished games (in the order they
         finished, each in the season of its end) in one transaction; returns the games
         rated. The same games give the same ratings: running it again changes nothing."""
-        finished = await self._all("SELECT table_id, MIN(finished_at) FROM results "
-                                   "GROUP BY table_id ORDER BY MIN(finished_at), table_id")
+        finished = await self._all(
+            "SELECT table_id, MIN(finished_at) FROM results "
+            "GROUP BY table_id ORDER BY MIN(finished_at), table_id"
+        )
         games: list[tuple[Table, float]] = []
         for table_id, at in finished:
             row = await self._one("SELECT * FROM tables WHERE id = ?", (table_id,))
@@ -452,21 +558,34 @@ class SqliteRepository:
         """A person's ratings: ``{"variant", "season", "mu", "sigma", "shown", "games",
         "last_change"}`` per variant and season (``shown`` = mu - 3 sigma), newest season
         first."""
-        rows = await self._all("SELECT variant, season, mu, sigma, games, last_change FROM "
-                               "ratings WHERE user_key = ? ORDER BY season DESC, variant",
-                               (user_key,))
-        return [{"variant": r[0], "season": int(r[1]), "mu": float(r[2]),
-                 "sigma": float(r[3]), "shown": float(r[2]) - 3 * float(r[3]),
-                 "games": int(r[4]), "last_change": float(r[5])} for r in rows]
+        rows = await self._all(
+            "SELECT variant, season, mu, sigma, games, last_change FROM "
+            "ratings WHERE user_key = ? ORDER BY season DESC, variant",
+            (user_key,),
+        )
+        return [
+            {
+                "variant": r[0],
+                "season": int(r[1]),
+                "mu": float(r[2]),
+                "sigma": float(r[3]),
+                "shown": float(r[2]) - 3 * float(r[3]),
+                "games": int(r[4]),
+                "last_change": float(r[5]),
+            }
+            for r in rows
+        ]
 
-    async def rating_board(self, variant: str, season: int, min_games: int = 1,
-                           limit: int = 10) -> list[dict[str, Any]]:
+    async def rating_board(
+        self, variant: str, season: int, min_games: int = 1, limit: int = 10
+    ) -> list[dict[str, Any]]:
         """The best ``limit`` ratings of ``variant`` in ``season`` with at least
         ``min_games`` rated games, by mu - 3 sigma: ``{"user", "shown", "games"}``."""
         rows = await self._all(
             "SELECT user_key, mu - 3 * sigma AS shown, games FROM ratings WHERE variant = ? "
             "AND season = ? AND games >= ? ORDER BY shown DESC, user_key LIMIT ?",
-            (variant, season, min_games, limit))
+            (variant, season, min_games, limit),
+        )
         return [{"user": r[0], "shown": float(r[1]), "games": int(r[2])} for r in rows]
 
     async def start_season(self, at: float) -> int:
@@ -474,14 +593,18 @@ class SqliteRepository:
         season's start); returns its number (2 for the first one started)."""
         async with self._transaction() as conn:
             current = await season_at(conn, float("inf"))
-            await conn.execute("INSERT INTO rating_seasons (number, started_at) VALUES (?, ?)",
-                               (current + 1, at))
+            await conn.execute(
+                "INSERT INTO rating_seasons (number, started_at) VALUES (?, ?)", (current + 1, at)
+            )
         return current + 1
 
     async def latest_ended(self, key: ChatKey) -> Table | None:
-        row = await self._one("SELECT * FROM tables WHERE chat_key = ? AND status IN "
-                              "('finished', 'cancelled') AND state IS NOT NULL "
-                              "ORDER BY updated_at DESC, id DESC LIMIT 1", (str(key),))
+        row = await self._one(
+            "SELECT * FROM tables WHERE chat_key = ? AND status IN "
+            "('finished', 'cancelled') AND state IS NOT NULL "
+            "ORDER BY updated_at DESC, id DESC LIMIT 1",
+            (str(key),),
+        )
         return None if row is None else self._decode(row)
 
     async def seen_update(self, key: str) -> bool:
@@ -499,26 +622,35 @@ class SqliteRepository:
             return cursor.rowcount
 
     async def due_tables(self, now: float) -> list[int]:
-        rows = await self._all("SELECT id FROM tables WHERE status IN ('lobby', 'playing') "
-                               "AND due_at IS NOT NULL AND due_at <= ? AND id NOT IN "
-                               "(SELECT table_id FROM table_faults WHERE kind = 'quarantined')"
-                               " ORDER BY due_at", (now,))
+        rows = await self._all(
+            "SELECT id FROM tables WHERE status IN ('lobby', 'playing') "
+            "AND due_at IS NOT NULL AND due_at <= ? AND id NOT IN "
+            "(SELECT table_id FROM table_faults WHERE kind = 'quarantined')"
+            " ORDER BY due_at",
+            (now,),
+        )
         return [row["id"] for row in rows]
 
     async def next_due(self, exclude: Collection[int] = ()) -> float | None:
         skip = sorted(exclude)
         marks = ", ".join("?" for _ in skip)
         extra = f" AND id NOT IN ({marks})" if skip else ""
-        row = await self._one("SELECT MIN(due_at) AS due FROM tables "
-                              "WHERE status IN ('lobby', 'playing') AND id NOT IN "
-                              "(SELECT table_id FROM table_faults WHERE kind = 'quarantined')"
-                              + extra, skip)
+        row = await self._one(
+            "SELECT MIN(due_at) AS due FROM tables "
+            "WHERE status IN ('lobby', 'playing') AND id NOT IN "
+            "(SELECT table_id FROM table_faults WHERE kind = 'quarantined')" + extra,
+            skip,
+        )
         return None if row is None else row["due"]
 
-    async def tables_of_user(self, user_key: str,
-                             unreadable: list[UnreadableTable] | None = None) -> list[Table]:
-        rows = await self._all("SELECT * FROM tables WHERE status IN ('lobby', 'playing') "
-                               "AND seats LIKE ? ORDER BY id", (f'%"user": "{user_key}"%',))
+    async def tables_of_user(
+        self, user_key: str, unreadable: list[UnreadableTable] | None = None
+    ) -> list[Table]:
+        rows = await self._all(
+            "SELECT * FROM tables WHERE status IN ('lobby', 'playing') "
+            "AND seats LIKE ? ORDER BY id",
+            (f'%"user": "{user_key}"%',),
+        )
         tables = []
         for row in rows:
             try:
@@ -529,25 +661,31 @@ class SqliteRepository:
         return [t for t in tables if t.seat_of(user_key) is not None]
 
     async def action_log(self, table_id: int) -> list[LogEntry]:
-        rows = await self._all("SELECT version, seat, command, actor FROM actions "
-                               "WHERE table_id = ? ORDER BY id", (table_id,))
+        rows = await self._all(
+            "SELECT version, seat, command, actor FROM actions WHERE table_id = ? ORDER BY id",
+            (table_id,),
+        )
         return [LogEntry(r["version"], r["seat"], r["command"], r["actor"]) for r in rows]
 
     async def user_stats(self, user_key: str) -> dict[str, Any]:
-        row = await self._one("SELECT COUNT(*) AS games, COALESCE(SUM(won), 0) AS wins "
-                              "FROM results WHERE user_key = ?", (user_key,))
+        row = await self._one(
+            "SELECT COUNT(*) AS games, COALESCE(SUM(won), 0) AS wins "
+            "FROM results WHERE user_key = ?",
+            (user_key,),
+        )
         assert row is not None
         return {"games": row["games"], "wins": row["wins"]}
 
-    async def finished_games(self, user_keys: Collection[str], variant: str
-                             ) -> dict[str, int]:
+    async def finished_games(self, user_keys: Collection[str], variant: str) -> dict[str, int]:
         keys = sorted(set(user_keys))
         if not keys:
             return {}
         marks = ", ".join("?" for _ in keys)
-        rows = await self._all(f"SELECT user_key, COUNT(*) FROM results WHERE variant = ? "
-                               f"AND user_key IN ({marks}) GROUP BY user_key",
-                               [variant, *keys])
+        rows = await self._all(
+            f"SELECT user_key, COUNT(*) FROM results WHERE variant = ? "
+            f"AND user_key IN ({marks}) GROUP BY user_key",
+            [variant, *keys],
+        )
         counts = {key: 0 for key in keys}
         counts.update({row[0]: int(row[1]) for row in rows})
         return counts
@@ -558,9 +696,13 @@ class SqliteRepository:
         rows = await self._all(
             f"SELECT user_key, MAX(name) AS name, COUNT(*) AS games, SUM(won) AS wins "
             f"FROM results WHERE {where} GROUP BY user_key "
-            f"ORDER BY wins DESC, games DESC, name LIMIT ?", (*params, limit))
-        return [{"user": r["user_key"], "name": r["name"], "games": r["games"],
-                 "wins": r["wins"]} for r in rows]
+            f"ORDER BY wins DESC, games DESC, name LIMIT ?",
+            (*params, limit),
+        )
+        return [
+            {"user": r["user_key"], "name": r["name"], "games": r["games"], "wins": r["wins"]}
+            for r in rows
+        ]
 
     async def count_tables(self) -> int:
         row = await self._one("SELECT COUNT(*) AS n FROM tables")
@@ -569,8 +711,11 @@ class SqliteRepository:
 
     async def heartbeat(self, now: float) -> None:
         async with self._transaction() as conn:
-            await conn.execute("INSERT INTO heartbeat VALUES (1, ?) ON CONFLICT (id) "
-                               "DO UPDATE SET beat_at = excluded.beat_at", (now,))
+            await conn.execute(
+                "INSERT INTO heartbeat VALUES (1, ?) ON CONFLICT (id) "
+                "DO UPDATE SET beat_at = excluded.beat_at",
+                (now,),
+            )
 
     async def last_heartbeat(self) -> float | None:
         row = await self._one("SELECT beat_at FROM heartbeat WHERE id = 1")
@@ -584,13 +729,16 @@ class SqliteRepository:
                 "UPDATE tables SET due_at = due_at + ?1, deadline = deadline + ?1, "
                 "last_human_at = last_human_at + ?1, updated_at = CASE status "
                 "WHEN 'lobby' THEN updated_at + ?1 ELSE updated_at END "
-                "WHERE status IN ('lobby', 'playing')", (seconds,))
+                "WHERE status IN ('lobby', 'playing')",
+                (seconds,),
+            )
             count = cursor.rowcount
         self._written.clear()
         return count
 
-    async def record_fault(self, table_id: int, kind: str, failures: int, error: str,
-                           retry_at: float | None) -> None:
+    async def record_fault(
+        self, table_id: int, kind: str, failures: int, error: str, retry_at: float | None
+    ) -> None:
         now = time.time()
         async with self._transaction() as conn:
             await conn.execute(
@@ -598,7 +746,8 @@ class SqliteRepository:
                 "DO UPDATE SET kind = excluded.kind, failures = excluded.failures, "
                 "error = excluded.error, retry_at = excluded.retry_at, "
                 "last_at = excluded.last_at",
-                (table_id, kind, failures, error, retry_at, now, now))
+                (table_id, kind, failures, error, retry_at, now, now),
+            )
 
     async def quarantine(self, table_id: int, error: str) -> bool:
         # One statement: a row of another kind (a back-off) becomes the quarantine; a
@@ -610,7 +759,8 @@ class SqliteRepository:
                 "ON CONFLICT (table_id) DO UPDATE SET kind = excluded.kind, failures = 1, "
                 "error = excluded.error, retry_at = NULL, last_at = excluded.last_at "
                 "WHERE table_faults.kind <> 'quarantined'",
-                (table_id, error, now, now))
+                (table_id, error, now, now),
+            )
             return bool(cursor.rowcount)
 
     async def clear_fault(self, table_id: int) -> None:
@@ -620,15 +770,17 @@ class SqliteRepository:
     async def faults(self) -> list[dict[str, Any]]:
         rows = await self._all(
             "SELECT f.*, t.chat_key FROM table_faults f LEFT JOIN tables t ON t.id = f.table_id "
-            "ORDER BY f.last_at DESC")
+            "ORDER BY f.last_at DESC"
+        )
         return [dict(zip(row.keys(), row, strict=True)) for row in rows]
 
     async def quarantined_tables(self) -> list[int]:
         rows = await self._all("SELECT table_id FROM table_faults WHERE kind = 'quarantined'")
         return [row["table_id"] for row in rows]
 
-    async def claim_due(self, owner: str, now: float, seconds: float, limit: int,
-                        exclude: Collection[int] = ()) -> list[DueClaim]:
+    async def claim_due(
+        self, owner: str, now: float, seconds: float, limit: int, exclude: Collection[int] = ()
+    ) -> list[DueClaim]:
         """The due tables, loaded (one query): one process owns a SQLite file, so there
         is nobody to lease them from (several services on one file, as in the tests, are
         still kept apart by the version compare-and-set)."""
@@ -639,7 +791,8 @@ class SqliteRepository:
             "SELECT * FROM tables WHERE status IN ('lobby', 'playing') AND due_at IS NOT NULL "
             "AND due_at <= ? AND id NOT IN (SELECT table_id FROM table_faults WHERE "
             "kind = 'quarantined' OR retry_at > ?)" + extra + " ORDER BY due_at LIMIT ?",
-            (now, now, *skip, limit))
+            (now, now, *skip, limit),
+        )
         return [self._claimed(row) for row in rows]
 
     def _claimed(self, row: Any) -> DueClaim:

@@ -35,8 +35,11 @@ CHECK_EVERY = 2.0
 CHECK_TIMEOUT = 2.0
 """Seconds a check may take before the role counts as lost."""
 
-KEEPALIVES = {"tcp_keepalives_idle": "5", "tcp_keepalives_interval": "2",
-              "tcp_keepalives_count": "3"}
+KEEPALIVES = {
+    "tcp_keepalives_idle": "5",
+    "tcp_keepalives_interval": "2",
+    "tcp_keepalives_count": "3",
+}
 """The server side of the role connection probes a silent client after 5 s, every 2 s,
 three times: a holder cut off from the server loses its lock within about 11 s."""
 
@@ -83,11 +86,13 @@ class PgRoleLock:
                 return
             try:
                 await asyncio.wait_for(self._conn.fetchval("SELECT 1"), CHECK_TIMEOUT)
-            except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) \
-                    as error:
+            except (TimeoutError, OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
                 if not self._lost.is_set():
-                    log.warning("role %s lost: its database connection does not answer "
-                                "(%s)", self.role, type(error).__name__)
+                    log.warning(
+                        "role %s lost: its database connection does not answer (%s)",
+                        self.role,
+                        type(error).__name__,
+                    )
                     self._lose()
                 return
 
@@ -104,13 +109,11 @@ class PgRoleLock:
         self._conn.terminate()
 
 
-async def take_role(url: str, role: str, server_settings: dict[str, str]
-                    ) -> PgRoleLock | None:
+async def take_role(url: str, role: str, server_settings: dict[str, str]) -> PgRoleLock | None:
     """Connect to ``url`` and try the role's lock: the held lock, or ``None`` (connection
     closed again) when another session holds it. Raises asyncpg's and the socket's
     errors when the server cannot be reached."""
-    conn = await asyncpg.connect(url, server_settings={**server_settings, **KEEPALIVES},
-                                 timeout=10)
+    conn = await asyncpg.connect(url, server_settings={**server_settings, **KEEPALIVES}, timeout=10)
     try:
         taken = await conn.fetchval("SELECT pg_try_advisory_lock($1)", role_key(role))
     except BaseException:

@@ -22,9 +22,22 @@ __all__ = ["TABLES", "TransferError", "export_rows", "import_rows"]
 FORMAT = 1
 
 TABLES: tuple[str, ...] = (
-    "users", "tables", "actions", "seen_updates", "results", "telegram_table_messages",
-    "telegram_hand_messages", "telegram_chats", "telegram_users", "discord_table_messages",
-    "table_faults", "heartbeat", "table_changes", "sent_keys", "rating_seasons", "ratings",
+    "users",
+    "tables",
+    "actions",
+    "seen_updates",
+    "results",
+    "telegram_table_messages",
+    "telegram_hand_messages",
+    "telegram_chats",
+    "telegram_users",
+    "discord_table_messages",
+    "table_faults",
+    "heartbeat",
+    "table_changes",
+    "sent_keys",
+    "rating_seasons",
+    "ratings",
     "rated_games",
 )
 """Every table of the schema, parents first; not ``due_leases`` nor ``chat_owners``
@@ -36,15 +49,25 @@ holds them: they are not carried into export files)."""
 IDENTITY: dict[str, str] = {"tables": "id", "actions": "id"}
 """Tables whose ids a database counts itself (PostgreSQL identity columns)."""
 
-ORDER: dict[str, str] = {"users": "platform, user_id", "tables": "id", "actions": "id",
-                         "seen_updates": "key", "results": "table_id, seat",
-                         "telegram_table_messages": "table_id",
-                         "telegram_hand_messages": "user_id, table_id",
-                         "telegram_chats": "chat_id", "telegram_users": "user_id",
-                         "discord_table_messages": "table_id", "table_faults": "table_id",
-                         "heartbeat": "id", "table_changes": "table_id, version",
-                         "sent_keys": "key", "rating_seasons": "number",
-                         "ratings": "user_key, variant, season", "rated_games": "table_id"}
+ORDER: dict[str, str] = {
+    "users": "platform, user_id",
+    "tables": "id",
+    "actions": "id",
+    "seen_updates": "key",
+    "results": "table_id, seat",
+    "telegram_table_messages": "table_id",
+    "telegram_hand_messages": "user_id, table_id",
+    "telegram_chats": "chat_id",
+    "telegram_users": "user_id",
+    "discord_table_messages": "table_id",
+    "table_faults": "table_id",
+    "heartbeat": "id",
+    "table_changes": "table_id, version",
+    "sent_keys": "key",
+    "rating_seasons": "number",
+    "ratings": "user_key, variant, season",
+    "rated_games": "table_id",
+}
 
 
 class TransferError(Exception):
@@ -65,8 +88,7 @@ async def export_rows(repo: SqliteRepository, out: TextIO, schema: int) -> dict[
             rows = await read(f"SELECT * FROM {table} ORDER BY {ORDER[table]}")
             for row in rows:
                 record = dict(zip(row.keys(), row, strict=True))
-                out.write(json.dumps({"table": table, "row": record},
-                                     ensure_ascii=False) + "\n")
+                out.write(json.dumps({"table": table, "row": record}, ensure_ascii=False) + "\n")
             counts[table] = len(rows)
     return counts
 
@@ -81,8 +103,9 @@ def _read(path: Path) -> Iterator[dict[str, Any]]:
                     raise TransferError(f"line {number} is not JSON: {error}") from error
 
 
-async def import_rows(repo: SqliteRepository, path: Path, schema: int,
-                      postgres: bool) -> dict[str, int]:
+async def import_rows(
+    repo: SqliteRepository, path: Path, schema: int, postgres: bool
+) -> dict[str, int]:
     """Insert the rows of the file at ``path`` into ``repo``'s database (empty, migrated to
     ``schema``) in one transaction; returns the rows per table. Raises
     :class:`TransferError` for another file format, a newer schema, an unknown table or a
@@ -92,8 +115,9 @@ async def import_rows(repo: SqliteRepository, path: Path, schema: int,
     if not head or head.get("format") != FORMAT:
         raise TransferError("not an export of rummy-bot (no format line)")
     if int(head.get("schema", 0)) > schema:
-        raise TransferError(f"exported from schema {head['schema']}; this release knows "
-                            f"up to {schema}")
+        raise TransferError(
+            f"exported from schema {head['schema']}; this release knows up to {schema}"
+        )
     for table in ("tables", "users"):
         found = await repo.fetch_all(f"SELECT COUNT(*) AS n FROM {table}")
         if found[0]["n"]:
@@ -113,12 +137,14 @@ async def import_rows(repo: SqliteRepository, path: Path, schema: int,
             marks = ", ".join("?" for _ in columns)
             await conn.executemany(
                 f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})",
-                [tuple(row.get(c) for c in columns) for row in rows])
+                [tuple(row.get(c) for c in columns) for row in rows],
+            )
         if postgres:
             for table, column in IDENTITY.items():
                 if batches[table]:
                     await conn.execute(
                         f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
-                        f"(SELECT MAX({column}) FROM {table}))")
+                        f"(SELECT MAX({column}) FROM {table}))"
+                    )
     repo._written.clear()
     return {table: len(rows) for table, rows in batches.items()}

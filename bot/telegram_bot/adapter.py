@@ -104,24 +104,36 @@ class TelegramAdapter:
     platform = "telegram"
     every_platform = False
 
-    def __init__(self, token: str, *,
-                 webhook_url: str | None = None, base_url: str | None = None,
-                 base_file_url: str | None = None,
-                 rate_limiter: BaseRateLimiter[int] | None = None,
-                 webhook_listen: tuple[str, int] = ("0.0.0.0", DEFAULT_WEBHOOK_PORT),
-                 poll_timeout: int = 10, watch_every: float = WATCH_EVERY,
-                 group_budget: int = GROUP_CALLS_PER_MINUTE,
-                 group_period: float = 60.0) -> None:
+    def __init__(
+        self,
+        token: str,
+        *,
+        webhook_url: str | None = None,
+        base_url: str | None = None,
+        base_file_url: str | None = None,
+        rate_limiter: BaseRateLimiter[int] | None = None,
+        webhook_listen: tuple[str, int] = ("0.0.0.0", DEFAULT_WEBHOOK_PORT),
+        poll_timeout: int = 10,
+        watch_every: float = WATCH_EVERY,
+        group_budget: int = GROUP_CALLS_PER_MINUTE,
+        group_period: float = 60.0,
+    ) -> None:
         sign_with(token)  # the buttons' data is signed with the token's key
         self.dropped = DroppedInputs(log, "telegram")
-        self.failures = DroppedInputs(log, "telegram", says="handling an update failed",
-                                     level=logging.ERROR)
+        self.failures = DroppedInputs(
+            log, "telegram", says="handling an update failed", level=logging.ERROR
+        )
         #: PTB's limiter behind the group budget every worker shares.
-        self.budget = SharedGroupBudget(rate_limiter or AIORateLimiter(max_retries=3),
-                                        group_budget, group_period)
-        builder = ApplicationBuilder().token(token).rate_limiter(self.budget) \
-            .concurrent_updates(ChatOrderedProcessor()) \
+        self.budget = SharedGroupBudget(
+            rate_limiter or AIORateLimiter(max_retries=3), group_budget, group_period
+        )
+        builder = (
+            ApplicationBuilder()
+            .token(token)
+            .rate_limiter(self.budget)
+            .concurrent_updates(ChatOrderedProcessor())
             .get_updates_request(UpdateReader(self.dropped, connection_pool_size=1))
+        )
         if base_url is not None:
             builder = builder.base_url(base_url)
         if base_file_url is not None:
@@ -159,8 +171,9 @@ class TelegramAdapter:
         :class:`PlatformUnreachable`."""
         self._started = True
         try:
-            await self._start(host.entry, host.telegram_messages, host.http, host.take_role,
-                              host.web)
+            await self._start(
+                host.entry, host.telegram_messages, host.http, host.take_role, host.web
+            )
         except BaseException as error:
             await self.stop()
             if isinstance(error, InvalidToken | Forbidden):
@@ -169,17 +182,23 @@ class TelegramAdapter:
                 raise PlatformUnreachable(f"cannot reach Telegram ({error})") from error
             raise
 
-    async def _start(self, entry: Entry, store: TelegramMessageStore,
-                     http: HttpServer | None, take_role: RoleTaker,
-                     web: WebLinks | None = None) -> None:
+    async def _start(
+        self,
+        entry: Entry,
+        store: TelegramMessageStore,
+        http: HttpServer | None,
+        take_role: RoleTaker,
+        web: WebLinks | None = None,
+    ) -> None:
         await self.app.initialize()
         username = self.app.bot.username
         self.budget.share(store)
         messenger = Messenger(self.app.bot, store)
         tables = TableMessages(messenger, store, self._outbox, username, web=web)
         hands = HandMessages(messenger, store, web, keyed=tables.keyed)
-        self.handlers = Handlers(Parts(entry, store, messenger, tables, hands,
-                                       self._notifier, username), self.failures)
+        self.handlers = Handlers(
+            Parts(entry, store, messenger, tables, hands, self._notifier, username), self.failures
+        )
         self.handlers.register(self.app)
         await self._set_commands()
         self._notifier.attach(tables, hands, self._outbox)
@@ -190,18 +209,24 @@ class TelegramAdapter:
                 http = self._own_http = HttpServer(host, port)
                 await http.start()
             secret = secret_for(self.token)
-            self.webhook = Webhook(self.app, secret, webhook_path(self.webhook_url), http,
-                                   self.dropped)
-            await self.app.bot.set_webhook(self.webhook_url, secret_token=secret,
-                                           allowed_updates=ALLOWED_UPDATES)
-            log.info("telegram: webhook %s (listening on %s:%s)", self.webhook_url, http.host,
-                     http.port)
+            self.webhook = Webhook(
+                self.app, secret, webhook_path(self.webhook_url), http, self.dropped
+            )
+            await self.app.bot.set_webhook(
+                self.webhook_url, secret_token=secret, allowed_updates=ALLOWED_UPDATES
+            )
+            log.info(
+                "telegram: webhook %s (listening on %s:%s)", self.webhook_url, http.host, http.port
+            )
         else:
             if not await self._take_polling(take_role):
-                log.info("telegram: another worker polls; this one sends messages and "
-                         "takes over polling when that worker stops")
-            self._role_task = asyncio.create_task(self._keep_polling(take_role),
-                                                  name="telegram polling role")
+                log.info(
+                    "telegram: another worker polls; this one sends messages and "
+                    "takes over polling when that worker stops"
+                )
+            self._role_task = asyncio.create_task(
+                self._keep_polling(take_role), name="telegram polling role"
+            )
             self._watch = asyncio.create_task(self._supervise(), name="telegram: watch polling")
 
     # --- the polling role -----------------------------------------------------------------
@@ -216,8 +241,7 @@ class TelegramAdapter:
         try:
             role = await take_role(POLLING_ROLE)
         except Exception as error:  # the database is away: try again later
-            log.warning("telegram: cannot ask for the polling role now (%s)",
-                        type(error).__name__)
+            log.warning("telegram: cannot ask for the polling role now (%s)", type(error).__name__)
             return False
         if role is None:
             return False
@@ -241,8 +265,12 @@ class TelegramAdapter:
                 try:
                     await self._take_polling(take_role)
                 except Exception as error:  # Telegram away at the start of polling
-                    log.warning("telegram: polling could not start (%s: %s); the role is "
-                                "given up and tried again", type(error).__name__, error)
+                    log.warning(
+                        "telegram: polling could not start (%s: %s); the role is "
+                        "given up and tried again",
+                        type(error).__name__,
+                        error,
+                    )
                     await self._stop_polling()
                 continue
             await role.lost()
@@ -255,21 +283,22 @@ class TelegramAdapter:
             try:
                 await self.app.updater.stop()
             except Exception as error:  # what ended a dead polling task, raised again
-                log.warning("telegram: polling had ended (%s: %s)", type(error).__name__,
-                            error)
+                log.warning("telegram: polling had ended (%s: %s)", type(error).__name__, error)
         if role is not None:
             await role.release()
 
     async def _start_polling(self) -> None:
         assert self.app.updater is not None
-        await self.app.updater.start_polling(poll_interval=0, timeout=self.poll_timeout,
-                                             allowed_updates=ALLOWED_UPDATES,
-                                             error_callback=self._polling_error)
+        await self.app.updater.start_polling(
+            poll_interval=0,
+            timeout=self.poll_timeout,
+            allowed_updates=ALLOWED_UPDATES,
+            error_callback=self._polling_error,
+        )
 
     def polling_task(self) -> asyncio.Task[Any] | None:
         """PTB's polling task while it exists (``None`` in webhook mode or when stopped)."""
-        task: asyncio.Task[Any] | None = getattr(self.app.updater,
-                                                 "_Updater__polling_task", None)
+        task: asyncio.Task[Any] | None = getattr(self.app.updater, "_Updater__polling_task", None)
         return task
 
     async def _supervise(self) -> None:
@@ -287,9 +316,11 @@ class TelegramAdapter:
             error = None if task.cancelled() else task.exception()
             if loop.time() - since >= STEADY:
                 wait = RESTART_FIRST
-            log.error("telegram: the polling task ended (%s); polling again in %.0f s",
-                      "cancelled" if error is None else f"{type(error).__name__}: {error}",
-                      wait)
+            log.error(
+                "telegram: the polling task ended (%s); polling again in %.0f s",
+                "cancelled" if error is None else f"{type(error).__name__}: {error}",
+                wait,
+            )
             await asyncio.sleep(wait)
             wait = min(wait * 2, RESTART_CAP)
             if self._role is None:
@@ -300,8 +331,9 @@ class TelegramAdapter:
             try:
                 await self._start_polling()
             except Exception as failed:
-                log.error("telegram: polling did not start again (%s: %s)",
-                          type(failed).__name__, failed)
+                log.error(
+                    "telegram: polling did not start again (%s: %s)", type(failed).__name__, failed
+                )
                 continue
             self.restarts += 1
             since = loop.time()
@@ -310,10 +342,12 @@ class TelegramAdapter:
         """The command menu: English by default, German for German apps."""
         for locale in SUPPORTED_LOCALES:
             with use_locale(locale):
-                commands = [BotCommand(name, _(description))
-                            for name, description in texts.COMMANDS]
+                commands = [
+                    BotCommand(name, _(description)) for name, description in texts.COMMANDS
+                ]
             await self.app.bot.set_my_commands(
-                commands, language_code=None if locale == "en" else locale)
+                commands, language_code=None if locale == "en" else locale
+            )
 
     async def stop(self) -> None:
         """Stop taking updates, finish running handlers and queued messages, disconnect.
@@ -358,5 +392,6 @@ def create_adapter(settings: Settings) -> TelegramAdapter:
     """The adapter for ``rummy-bot run``: token and webhook URL from the settings (the
     webhook is a route of the process's HTTP server on ``$PORT``). Raises
     ``SettingsError`` without a token."""
-    return TelegramAdapter(settings.require_telegram_token(),
-                           webhook_url=settings.telegram_webhook_url)
+    return TelegramAdapter(
+        settings.require_telegram_token(), webhook_url=settings.telegram_webhook_url
+    )

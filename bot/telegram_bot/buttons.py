@@ -63,11 +63,21 @@ __all__ = ["Buttons"]
 
 #: Hand buttons -> the screen request they send.
 HAND_REQUESTS: dict[str, Request] = {
-    "toggle": Select(), "clear": Select(), "back": Select(), "pile": Select(),
-    "sort": Sort(), "hint": Hint(), "offer": PressOffer()}
+    "toggle": Select(),
+    "clear": Select(),
+    "back": Select(),
+    "pile": Select(),
+    "sort": Sort(),
+    "hint": Hint(),
+    "offer": PressOffer(),
+}
 #: Lobby buttons -> the table request they send.
 LOBBY_REQUESTS: dict[str, Request] = {
-    "join": Join(), "leave": Leave(), "add_ai": AddAI("greedy"), "start": Start()}
+    "join": Join(),
+    "leave": Leave(),
+    "add_ai": AddAI("greedy"),
+    "start": Start(),
+}
 #: An alert says at most this much (Telegram cuts callback answers at 200 characters).
 ALERT = 200
 
@@ -115,26 +125,35 @@ class Buttons:
         redrawn = False
         if data.kind == "h":
             row = await parts.store.hand_message(press.user_id, data.table_id)
-            if press.chat_id == press.user_id and row is not None \
-                    and row.message_id == press.message_id:
+            if (
+                press.chat_id == press.user_id
+                and row is not None
+                and row.message_id == press.message_id
+            ):
                 redrawn = await self._redraw_hand(press, row.sort_mode)
         else:
             row_g = await parts.store.table_message(data.table_id)
-            if row_g is not None \
-                    and (row_g.chat_id, row_g.message_id) == (press.chat_id, press.message_id):
+            if row_g is not None and (row_g.chat_id, row_g.message_id) == (
+                press.chat_id,
+                press.message_id,
+            ):
                 await parts.redraw(data.table_id)
                 redrawn = True
         with use_locale(await parts.entry.locale_of(press.user)):
-            await query.answer(texts.alert("stale" if redrawn else "malformed"),
-                               show_alert=True)
+            await query.answer(texts.alert("stale" if redrawn else "malformed"), show_alert=True)
 
     async def _redraw_hand(self, press: Press, sort: int) -> bool:
         """The presser's hand message of the claimed table drawn anew (their order,
         nothing selected): a ``select`` intent, which changes no table."""
         parts = self.parts
-        intent = Intent(Select(), press.user, AtTable(press.data.table_id), None,
-                        Selection(0, SortMode(sort if 0 <= sort < 3 else 0)),
-                        origin=ORIGIN)
+        intent = Intent(
+            Select(),
+            press.user,
+            AtTable(press.data.table_id),
+            None,
+            Selection(0, SortMode(sort if 0 <= sort < 3 else 0)),
+            origin=ORIGIN,
+        )
         outcome = await parts.entry.handle(intent)
         info, hand = outcome.info, outcome.hand
         if info is None or hand is None:
@@ -157,23 +176,39 @@ class Buttons:
                 raise GameEnded()
             await parts.waiting(info, press.user_id, press.user.name)
             with use_locale(await parts.entry.locale_of(press.user)):
-                await query.answer(texts.write_me_first(press.user.name)[:ALERT],
-                                   url=parts.tables.start_link(info.id))
+                await query.answer(
+                    texts.write_me_first(press.user.name)[:ALERT],
+                    url=parts.tables.start_link(info.id),
+                )
             return
         if name == "leave" and press.user_id in parts.tables.waiting.get(data.table_id, {}):
             parts.notifier.reached(press.user_id)  # left before the private chat worked
             await query.answer()
             return
-        intent = Intent(self._group_request(data), press.user, InChat(key, data.table_id),
-                        None if name in LOBBY_REQUESTS or name == "my_hand" else data.version,
-                        update_key=press.update_key,
-                        origin=ORIGIN if name == "my_hand" else None)
+        intent = Intent(
+            self._group_request(data),
+            press.user,
+            InChat(key, data.table_id),
+            None if name in LOBBY_REQUESTS or name == "my_hand" else data.version,
+            update_key=press.update_key,
+            origin=ORIGIN if name == "my_hand" else None,
+        )
 
         async def answer(outcome: Outcome) -> None:
-            if name == "my_hand" and outcome.ok and outcome.info is not None \
-                    and outcome.hand is not None:
-                if await parts.hands.show(outcome.info, press.user_id, outcome.hand.view,
-                                          outcome.locale, outcome.hand, repost=True):
+            if (
+                name == "my_hand"
+                and outcome.ok
+                and outcome.info is not None
+                and outcome.hand is not None
+            ):
+                if await parts.hands.show(
+                    outcome.info,
+                    press.user_id,
+                    outcome.hand.view,
+                    outcome.locale,
+                    outcome.hand,
+                    repost=True,
+                ):
                     await query.answer(texts.sent_privately())
                     return
                 await parts.waiting(outcome.info, press.user_id, press.user.name)
@@ -207,17 +242,30 @@ class Buttons:
         name = data.name
         request = HAND_REQUESTS[name]
         offer = _number(data.arg) if isinstance(request, PressOffer) else None
-        selection = Selection(0 if name == "clear" else data.mask, SortMode(data.sort),
-                              row.hand or None, offer)
-        intent = Intent(request, press.user, AtTable(data.table_id), data.version,
-                        selection, press.update_key, origin=ORIGIN)
+        selection = Selection(
+            0 if name == "clear" else data.mask, SortMode(data.sort), row.hand or None, offer
+        )
+        intent = Intent(
+            request,
+            press.user,
+            AtTable(data.table_id),
+            data.version,
+            selection,
+            press.update_key,
+            origin=ORIGIN,
+        )
         screen = "pile" if name == "pile" else "main"
 
         async def answer(outcome: Outcome) -> None:
             await _answer(query, outcome)
             info, hand = outcome.info, outcome.hand
-            if hand is not None and info is not None and not await parts.hands.show(
-                    info, press.user_id, hand.view, outcome.locale, hand, screen):
+            if (
+                hand is not None
+                and info is not None
+                and not await parts.hands.show(
+                    info, press.user_id, hand.view, outcome.locale, hand, screen
+                )
+            ):
                 await parts.waiting(info, press.user_id, press.user.name)
 
         await parts.entry.handle(intent, answer)  # ``answer`` said every refusal, once

@@ -182,19 +182,32 @@ class Callback:
         if not 0 <= self.sort < SORT_MODES or not _ARG.fullmatch(self.arg):
             raise ValueError(f"bad sort or argument: {self.sort} {self.arg!r}")
         mask = to_base36(self.mask) if self.mask else ""
-        data = (f"{self.kind}{self.action}{self.sort}.{to_base36(self.table_id)}."
-                f"{to_base36(self.version)}.{mask}.{self.arg}")
+        data = (
+            f"{self.kind}{self.action}{self.sort}.{to_base36(self.table_id)}."
+            f"{to_base36(self.version)}.{mask}.{self.arg}"
+        )
         data = f"{data}.{_mac(data)}"
         if len(data.encode("utf-8")) > MAX_BYTES:
             raise ValueError(f"callback_data over {MAX_BYTES} bytes: {data!r}")
         return data
 
-    def with_(self, action: str | None = None, mask: int | None = None,
-              sort: int | None = None, arg: str | None = None) -> Callback:
+    def with_(
+        self,
+        action: str | None = None,
+        mask: int | None = None,
+        sort: int | None = None,
+        arg: str | None = None,
+    ) -> Callback:
         """A copy with some fields replaced."""
-        return Callback(self.kind, self.action if action is None else action, self.table_id,
-                        self.version, self.mask if mask is None else mask,
-                        self.sort if sort is None else sort, self.arg if arg is None else arg)
+        return Callback(
+            self.kind,
+            self.action if action is None else action,
+            self.table_id,
+            self.version,
+            self.mask if mask is None else mask,
+            self.sort if sort is None else sort,
+            self.arg if arg is None else arg,
+        )
 
 
 def decode(data: str | None) -> Callback:
@@ -226,5 +239,12 @@ def _read(data: str) -> Callback:
         raise MalformedCallback(data)
     if not _ARG.fullmatch(arg):
         raise MalformedCallback(data)
-    return Callback(kind, action, _from_base36(table), _from_base36(version),
-                    _from_base36(mask) if mask else 0, int(sort), arg)
+    return Callback(
+        kind,
+        action,
+        _from_base36(table),
+        _from_base36(version),
+        _from_base36(mask) if mask else 0,
+        int(sort),
+        arg,
+    )

@@ -43,8 +43,16 @@ GROUP_CALLS_PER_MINUTE = 20
 "your bot will not be able to send more than 20 messages per minute to the same
 group")."""
 
-GROUP_CALLS = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup",
-                         "deleteMessage", "sendPhoto", "sendDocument"})
+GROUP_CALLS = frozenset(
+    {
+        "sendMessage",
+        "editMessageText",
+        "editMessageReplyMarkup",
+        "deleteMessage",
+        "sendPhoto",
+        "sendDocument",
+    }
+)
 """The Bot API methods that count against a group's budget."""
 
 
@@ -62,8 +70,12 @@ class SharedGroupBudget(BaseRateLimiter[int]):
     ``period`` (60 s; tests scale it down) shared through ``store`` (set by
     :meth:`share`; until then, or with ``per_minute`` 0, only ``inner`` limits)."""
 
-    def __init__(self, inner: BaseRateLimiter[int],
-                 per_minute: int = GROUP_CALLS_PER_MINUTE, period: float = 60.0) -> None:
+    def __init__(
+        self,
+        inner: BaseRateLimiter[int],
+        per_minute: int = GROUP_CALLS_PER_MINUTE,
+        period: float = 60.0,
+    ) -> None:
         self.inner = inner
         self.per_minute = per_minute
         self.period = period
@@ -91,16 +103,22 @@ class SharedGroupBudget(BaseRateLimiter[int]):
         rate_limit_args: int | None,
     ) -> bool | JSONDict | list[JSONDict]:
         group = group_id(data.get("chat_id"))
-        if self.store is not None and self.per_minute > 0 and endpoint in GROUP_CALLS \
-                and group is not None:
+        if (
+            self.store is not None
+            and self.per_minute > 0
+            and endpoint in GROUP_CALLS
+            and group is not None
+        ):
             try:
-                wait = await self.store.spend_group_call(group, time.time(), self.per_minute,
-                                                         self.period)
+                wait = await self.store.spend_group_call(
+                    group, time.time(), self.per_minute, self.period
+                )
             except Exception as error:  # the database is away: PTB's limits still hold
                 log.warning("group budget of %s not read (%s)", group, error)
                 wait = 0.0
             if wait > 0:
                 self.waited += wait
                 await asyncio.sleep(wait)
-        return await self.inner.process_request(callback, args, kwargs, endpoint, data,
-                                                rate_limit_args)
+        return await self.inner.process_request(
+            callback, args, kwargs, endpoint, data, rate_limit_args
+        )

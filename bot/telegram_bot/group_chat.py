@@ -75,26 +75,42 @@ class GroupChat:
             await self.write_me_first(message, key, user)
             return
         is_admin = isinstance(request, Cancel) and await self._is_admin(message, user_id)
-        intent = Intent(request, user, InChat(key), update_key=update_key, is_admin=is_admin,
-                        origin=ORIGIN if isinstance(request, ShowHand) else None)
+        intent = Intent(
+            request,
+            user,
+            InChat(key),
+            update_key=update_key,
+            is_admin=is_admin,
+            origin=ORIGIN if isinstance(request, ShowHand) else None,
+        )
         outcome = await parts.entry.handle(intent, self._answer(message, user, request))
-        if isinstance(request, OpenTable) and outcome.ok and outcome.info is not None \
-                and not await parts.messenger.reachable(user_id):
+        if (
+            isinstance(request, OpenTable)
+            and outcome.ok
+            and outcome.info is not None
+            and not await parts.messenger.reachable(user_id)
+        ):
             await parts.waiting(outcome.info, user_id, user.name)
 
-    def _answer(self, message: Message, user: UserRef, request: Request
-                ) -> Callable[[Outcome], Awaitable[None]]:
+    def _answer(
+        self, message: Message, user: UserRef, request: Request
+    ) -> Callable[[Outcome], Awaitable[None]]:
         hand = isinstance(request, ShowHand)
 
         async def answer(outcome: Outcome) -> None:
             if hand and outcome.ok:
                 await self._hand_privately(message, outcome, user)
-            elif hand and outcome.reply.text and not outcome.reply.quiet \
-                    and outcome.reply.code != TOO_FAST:
+            elif (
+                hand
+                and outcome.reply.text
+                and not outcome.reply.quiet
+                and outcome.reply.code != TOO_FAST
+            ):
                 await message.reply_text(outcome.reply.text)  # no table, not seated: why
             elif not isinstance(request, OpenTable) or not outcome.ok:
                 # (a new lobby: the table message shows it)
                 await self._deliver(message, user, outcome.reply, request, outcome.info)
+
         return answer
 
     async def _remember_title(self, chat_id: int, title: str | None) -> None:
@@ -104,8 +120,14 @@ class GroupChat:
             self.parts.hands.forget_title(chat_id)
             self._titles[chat_id] = title
 
-    async def _deliver(self, message: Message, user: UserRef, reply: Reply,
-                       request: Request | None, info: TableInfo | None = None) -> None:
+    async def _deliver(
+        self,
+        message: Message,
+        user: UserRef,
+        reply: Reply,
+        request: Request | None,
+        info: TableInfo | None = None,
+    ) -> None:
         """Answer in the group, or privately when the reply is private (falling back to the
         group unless it shows hidden cards). A refusal said to this person here a moment
         ago (``reply.quiet``) is not repeated, and a refusal to someone who does not play
@@ -117,8 +139,11 @@ class GroupChat:
         if not reply.ok:
             if reply.quiet:
                 return
-            seated = info.seat_of(user.key) is not None if info is not None \
+            seated = (
+                info.seat_of(user.key) is not None
+                if info is not None
                 else await self._plays_here(message, user)
+            )
             if not seated:
                 await self.parts.messenger.send_private(int(user.user_id), text)
                 return
@@ -139,14 +164,14 @@ class GroupChat:
         info = await self.parts.entry.table_info(chat_key(canonical, thread_of(message)))
         return info is not None and info.seat_of(user.key) is not None
 
-    async def _hand_privately(self, message: Message, outcome: Outcome, user: UserRef
-                              ) -> None:
+    async def _hand_privately(self, message: Message, outcome: Outcome, user: UserRef) -> None:
         """``/hand``: the player's hand message again, privately, at the bottom."""
         info, hand = outcome.info, outcome.hand
         if info is None or hand is None:
             return
-        if not await self.parts.hands.show(info, int(user.user_id), hand.view,
-                                           outcome.locale, hand, repost=True):
+        if not await self.parts.hands.show(
+            info, int(user.user_id), hand.view, outcome.locale, hand, repost=True
+        ):
             await self.write_me_first(message, info.key, user)
 
     async def _show_settings(self, message: Message, key: ChatKey, user: UserRef) -> None:
@@ -159,13 +184,13 @@ class GroupChat:
                 await message.reply_text(outcome.reply.text)
             return
         screens = await self.parts.entry.screens(info.id, None)
-        locale = screens[0].locale if screens is not None else \
-            await self.parts.entry.locale_of(user)
+        locale = (
+            screens[0].locale if screens is not None else await self.parts.entry.locale_of(user)
+        )
         with use_locale(locale):
             await message.reply_text(render_lobby(info) + "\n\n" + texts.settings_usage())
 
-    async def write_me_first(self, message: Message, key: ChatKey | None, user: UserRef
-                             ) -> None:
+    async def write_me_first(self, message: Message, key: ChatKey | None, user: UserRef) -> None:
         """Tell the user in the group to open the private chat (with a Start me button);
         with ``key``, the table message shows them as waiting too."""
         parts = self.parts
@@ -176,8 +201,9 @@ class GroupChat:
         else:
             link = f"https://t.me/{parts.bot_username}"
         with use_locale(await parts.entry.locale_of(user)):
-            markup = InlineKeyboardMarkup([[InlineKeyboardButton(texts.label("start_me"),
-                                                                 url=link)]])
+            markup = InlineKeyboardMarkup(
+                [[InlineKeyboardButton(texts.label("start_me"), url=link)]]
+            )
             await message.reply_text(texts.write_me_first(user.name), reply_markup=markup)
 
     async def _is_admin(self, message: Message, user_id: int) -> bool:

@@ -44,18 +44,28 @@ def hand_text(model: HandModel, title: str, note: str = "") -> str:
         for number, meld in enumerate(table.melds, start=1):
             lines.append(f"  {number}. {table.players[meld.owner]}: {meld_text(meld)}")
     if table.rules.var.uses_tiles:
-        lines.append(_("Wall: {count}").format(count=ngettext(
-            "{n} tile", "{n} tiles", table.stock_size).format(n=table.stock_size)))
+        lines.append(
+            _("Wall: {count}").format(
+                count=ngettext("{n} tile", "{n} tiles", table.stock_size).format(n=table.stock_size)
+            )
+        )
         lines.extend(variant_table_lines(table))
     else:
         upcard = card_text(table.upcard) if table.upcard is not None else "—"
-        lines.append(_("Upcard: {card} · stock: {count}").format(card=upcard,
-                                                                 count=table.stock_size))
+        lines.append(
+            _("Upcard: {card} · stock: {count}").format(card=upcard, count=table.stock_size)
+        )
         if len(table.discard) > 1:  # a spread pile (Rummy 500): every card may be taken
-            lines.append(_("Discard pile, top last: {cards}").format(
-                cards=cards_text(table.discard)))
-    lines.append(render_hand(view, model.melds if model.sort is SortMode.MELDS else None,
-                             by_rank=model.sort is SortMode.RANK))
+            lines.append(
+                _("Discard pile, top last: {cards}").format(cards=cards_text(table.discard))
+            )
+    lines.append(
+        render_hand(
+            view,
+            model.melds if model.sort is SortMode.MELDS else None,
+            by_rank=model.sort is SortMode.RANK,
+        )
+    )
     if model.selected:
         lines.append(_("Selected: {cards}").format(cards=cards_text(model.selected)))
     lines.append(_("Order: {name}").format(name=sort_name(model.sort)))

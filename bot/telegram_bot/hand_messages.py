@@ -29,8 +29,13 @@ __all__ = ["HandMessages"]
 class HandMessages:
     """Shows hands in private chats (see the module docstring)."""
 
-    def __init__(self, messenger: Messenger, store: TelegramMessageStore,
-                 web: WebLinks | None = None, keyed: KeyedSends | None = None) -> None:
+    def __init__(
+        self,
+        messenger: Messenger,
+        store: TelegramMessageStore,
+        web: WebLinks | None = None,
+        keyed: KeyedSends | None = None,
+    ) -> None:
         self.messenger = messenger
         self.store = store
         self.web = web
@@ -49,9 +54,17 @@ class HandMessages:
         """The group's title changed (or the group moved): read it again next time."""
         self._titles.pop(chat_id, None)
 
-    async def show(self, info: TableInfo, user_id: int, view: PlayerView, locale: str,
-                   model: HandModel | None = None, screen: str = "main", note: str = "",
-                   repost: bool = False) -> bool:
+    async def show(
+        self,
+        info: TableInfo,
+        user_id: int,
+        view: PlayerView,
+        locale: str,
+        model: HandModel | None = None,
+        screen: str = "main",
+        note: str = "",
+        repost: bool = False,
+    ) -> bool:
         """Draw the user's hand message for ``info`` from ``model`` (a running game) or
         from ``view`` (the game ended: its score sheet) and edit it in place; send it when
         there is none, or anew at the bottom when ``repost``. ``screen``: ``main`` or
@@ -64,11 +77,15 @@ class HandMessages:
                 return True  # a newer hand is shown (drawn by another worker meanwhile)
             title = await self.title(info)
             with use_locale(locale):
-                text, markup = _draw(info, view, title, screen, note, model,
-                                     web_app_url(self.web, info.id))
+                text, markup = _draw(
+                    info, view, title, screen, note, model, web_app_url(self.web, info.id)
+                )
             message_id = None
-            if row is not None and not repost and await self.messenger.edit_private(
-                    user_id, row.message_id, text, markup):
+            if (
+                row is not None
+                and not repost
+                and await self.messenger.edit_private(user_id, row.message_id, text, markup)
+            ):
                 message_id = row.message_id
             key = None
             if message_id is None:
@@ -78,16 +95,24 @@ class HandMessages:
                 message_id, key = sent
             sort = int(model.sort) if model is not None else (row.sort_mode if row else 0)
             digest = model.digest if model is not None else (row.hand if row else "")
-            await self.store.save_hand_message(TelegramHandMessage(
-                user_id, info.id, str(info.key), message_id, view.table.version, digest,
-                sort))
+            await self.store.save_hand_message(
+                TelegramHandMessage(
+                    user_id, info.id, str(info.key), message_id, view.table.version, digest, sort
+                )
+            )
             if key is not None:
                 await self.store.end_send(key)
             return True
 
-    async def _send(self, info: TableInfo, user_id: int, row: TelegramHandMessage | None,
-                    repost: bool, text: str, markup: InlineKeyboardMarkup | None
-                    ) -> tuple[int, str] | bool:
+    async def _send(
+        self,
+        info: TableInfo,
+        user_id: int,
+        row: TelegramHandMessage | None,
+        repost: bool,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+    ) -> tuple[int, str] | bool:
         """Send the hand message as a new message (the old one deleted when ``repost``),
         keyed so a worker that died between sending and storing is noticed. Returns the
         new message's id and the send's key; True when another worker sent and stored it
@@ -109,9 +134,15 @@ class HandMessages:
         return 0 if row is None else row.sort_mode
 
 
-def _draw(info: TableInfo, view: PlayerView, title: str, screen: str, note: str,
-          model: HandModel | None, web_app: str | None = None
-          ) -> tuple[str, InlineKeyboardMarkup | None]:
+def _draw(
+    info: TableInfo,
+    view: PlayerView,
+    title: str,
+    screen: str,
+    note: str,
+    model: HandModel | None,
+    web_app: str | None = None,
+) -> tuple[str, InlineKeyboardMarkup | None]:
     """The hand message's text and keyboard (no keyboard once the game is not running)."""
     if info.status is Status.CANCELLED:
         return closed_text(title, _("The game was cancelled.")), None

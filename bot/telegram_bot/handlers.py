@@ -51,7 +51,8 @@ class Handlers:
     def __init__(self, parts: Parts, failures: DroppedInputs | None = None) -> None:
         self.parts = parts
         self.failures = failures or DroppedInputs(
-            log, "telegram", says="handling an update failed", level=logging.ERROR)
+            log, "telegram", says="handling an update failed", level=logging.ERROR
+        )
         self.buttons = Buttons(parts)
         self.group_chat = GroupChat(parts)
         self.private_chat = PrivateChat(parts)
@@ -92,8 +93,11 @@ class Handlers:
         error = context.error
         if error is None:
             return
-        self.failures.drop(error_kind(type(update).__name__, error),
-                           f"update {getattr(update, 'update_id', '?')}", error)
+        self.failures.drop(
+            error_kind(type(update).__name__, error),
+            f"update {getattr(update, 'update_id', '?')}",
+            error,
+        )
 
     # --- the handlers ------------------------------------------------------------------------
 
@@ -110,16 +114,24 @@ class Handlers:
             data = decode(query.data)
         except UnverifiedCallback as unverified:
             assert message is not None
-            await self.buttons.unverified(query, Press(
-                unverified.claimed, message.chat.id, message.message_id, user,
-                f"telegram:cb:{query.id}"))
+            await self.buttons.unverified(
+                query,
+                Press(
+                    unverified.claimed,
+                    message.chat.id,
+                    message.message_id,
+                    user,
+                    f"telegram:cb:{query.id}",
+                ),
+            )
             return
         except MalformedCallback:
             with use_locale(await self.parts.entry.locale_of(user)):
                 await query.answer(texts.alert("malformed"), show_alert=True)
             return
-        await self.buttons.press(query, Press(data, message.chat.id, message.message_id, user,
-                                              f"telegram:cb:{query.id}"))
+        await self.buttons.press(
+            query, Press(data, message.chat.id, message.message_id, user, f"telegram:cb:{query.id}")
+        )
 
     async def group(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A command in a group or forum topic (not from anonymous admins or channels)."""

@@ -40,7 +40,7 @@ def _button(text: str, data: Callback) -> InlineKeyboardButton:
 
 
 def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
-    return [list(buttons[i:i + width]) for i in range(0, len(buttons), width)]
+    return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
 
 
 # --- the group message ----------------------------------------------------------------------
@@ -49,18 +49,21 @@ def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[Inli
 def lobby_keyboard(info: TableInfo, start_link: str | None) -> InlineKeyboardMarkup:
     """Join, Leave, Add AI, Start; plus a "Start me" link while someone cannot be reached."""
     base = Callback(GROUP, "j", info.id, info.version)
-    buttons = [_button(texts.label("join"), base),
-               _button(texts.label("leave"), base.with_(action="l")),
-               _button(texts.label("add_ai"), base.with_(action="a")),
-               _button(texts.label("start"), base.with_(action="s"))]
+    buttons = [
+        _button(texts.label("join"), base),
+        _button(texts.label("leave"), base.with_(action="l")),
+        _button(texts.label("add_ai"), base.with_(action="a")),
+        _button(texts.label("start"), base.with_(action="s")),
+    ]
     rows = _rows(buttons, 2)
     if start_link:
         rows.append([InlineKeyboardButton(texts.label("start_me"), url=start_link)])
     return InlineKeyboardMarkup(rows)
 
 
-def table_keyboard(info: TableInfo, view: PublicView, start_link: str | None,
-                   web_link: str | None = None) -> InlineKeyboardMarkup | None:
+def table_keyboard(
+    info: TableInfo, view: PublicView, start_link: str | None, web_link: str | None = None
+) -> InlineKeyboardMarkup | None:
     """During the game: My hand, Next deal between deals and, while the variant's public
     view names seats that may call out of turn (Rummy 500's ``may_call``: "Rommé!"), its
     verbs that need no cards, for whoever of them presses; ``None`` once the table is
@@ -74,8 +77,10 @@ def table_keyboard(info: TableInfo, view: PublicView, start_link: str | None,
     if view.phase is Phase.HAND_OVER:
         buttons.append(_button(texts.label("next_deal"), base.with_(action="n")))
     else:
-        buttons += [_button(call.label, base.with_(action="v", arg=call.verb))
-                    for call in public_calls(view)]
+        buttons += [
+            _button(call.label, base.with_(action="v", arg=call.verb))
+            for call in public_calls(view)
+        ]
     rows = _rows(buttons, ACTIONS_PER_ROW)
     if web_link:
         rows.append([InlineKeyboardButton(button_text(), url=web_link)])
@@ -103,8 +108,15 @@ class HandScreen:
 
     def callback(self, action: str, mask: int | None = None, arg: str = "") -> Callback:
         """A hand button of this screen (the selection kept unless ``mask`` is given)."""
-        return Callback(HAND, action, self.table_id, self.version,
-                        self.model.mask if mask is None else mask, int(self.model.sort), arg)
+        return Callback(
+            HAND,
+            action,
+            self.table_id,
+            self.version,
+            self.model.mask if mask is None else mask,
+            int(self.model.sort),
+            arg,
+        )
 
 
 def hand_keyboard(screen: HandScreen) -> InlineKeyboardMarkup | None:
@@ -163,7 +175,8 @@ def _pile_rows(screen: HandScreen) -> list[list[InlineKeyboardButton]]:
     it), top first, then Back."""
     model = screen.model
     first_pile = len(model.moves) + len(model.controls)
-    buttons = [_button(offer.label[:64], screen.callback("a", arg=str(first_pile + i)))
-               for i, offer in enumerate(model.pile[:MAX_PILE_BUTTONS])]
-    return [*_rows(buttons, ACTIONS_PER_ROW),
-            [_button(texts.label("back"), screen.callback("b"))]]
+    buttons = [
+        _button(offer.label[:64], screen.callback("a", arg=str(first_pile + i)))
+        for i, offer in enumerate(model.pile[:MAX_PILE_BUTTONS])
+    ]
+    return [*_rows(buttons, ACTIONS_PER_ROW), [_button(texts.label("back"), screen.callback("b"))]]

@@ -31,17 +31,27 @@ class Messenger:
         self.bot = bot
         self.store = store
 
-    async def send(self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None,
-                   thread_id: int | None = None, html: bool = False) -> Message | None:
+    async def send(
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        thread_id: int | None = None,
+        html: bool = False,
+    ) -> Message | None:
         """Post to the group keyed ``chat_id`` (canonical id; follows an upgrade). Returns
         the message, or ``None`` when the bot may not post there (left, kicked)."""
         target = await self.store.current_chat(chat_id)
         for _attempt in range(2):
             try:
                 return await self.bot.send_message(
-                    target, text, reply_markup=markup, message_thread_id=thread_id,
+                    target,
+                    text,
+                    reply_markup=markup,
+                    message_thread_id=thread_id,
                     parse_mode=ParseMode.HTML if html else None,
-                    link_preview_options=_NO_PREVIEW)
+                    link_preview_options=_NO_PREVIEW,
+                )
             except ChatMigrated as moved:
                 await self.store.migrate_chat(target, moved.new_chat_id)
                 target = moved.new_chat_id
@@ -50,14 +60,19 @@ class Messenger:
                 return None
         return None
 
-    async def edit(self, chat_id: int, message_id: int, text: str,
-                   markup: InlineKeyboardMarkup | None) -> bool:
+    async def edit(
+        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+    ) -> bool:
         """Edit a message in place (``chat_id``: where it is). False when it is gone, cannot
         be edited or its chat moved: then send a new one."""
         try:
-            await self.bot.edit_message_text(text, chat_id=chat_id, message_id=message_id,
-                                             reply_markup=markup,
-                                             link_preview_options=_NO_PREVIEW)
+            await self.bot.edit_message_text(
+                text,
+                chat_id=chat_id,
+                message_id=message_id,
+                reply_markup=markup,
+                link_preview_options=_NO_PREVIEW,
+            )
         except ChatMigrated as moved:
             await self.store.migrate_chat(chat_id, moved.new_chat_id)
             return False
@@ -70,25 +85,32 @@ class Messenger:
             return False
         return True
 
-    async def send_private(self, user_id: int, text: str,
-                           markup: InlineKeyboardMarkup | None = None) -> Message | None:
+    async def send_private(
+        self, user_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+    ) -> Message | None:
         """Write to the user's private chat; ``None`` (and the user marked unreachable)
         when they never started the bot or blocked it."""
         try:
-            message = await self.bot.send_message(user_id, text, reply_markup=markup,
-                                                  link_preview_options=_NO_PREVIEW)
+            message = await self.bot.send_message(
+                user_id, text, reply_markup=markup, link_preview_options=_NO_PREVIEW
+            )
         except Forbidden:
             await self.store.set_reachable(user_id, False)
             return None
         return message
 
-    async def edit_private(self, user_id: int, message_id: int, text: str,
-                           markup: InlineKeyboardMarkup | None) -> bool:
+    async def edit_private(
+        self, user_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+    ) -> bool:
         """Edit a private message; False when it is gone (send a new one)."""
         try:
-            await self.bot.edit_message_text(text, chat_id=user_id, message_id=message_id,
-                                             reply_markup=markup,
-                                             link_preview_options=_NO_PREVIEW)
+            await self.bot.edit_message_text(
+                text,
+                chat_id=user_id,
+                message_id=message_id,
+                reply_markup=markup,
+                link_preview_options=_NO_PREVIEW,
+            )
         except BadRequest as error:
             return "not modified" in error.message.lower()
         except Forbidden:

@@ -75,12 +75,16 @@ class TelegramNotifier:
             deal = 0 if view is None else view.deal_number
             if seat.user is not None and parts.tables.person_changed(info.id, seat.user, deal):
                 with use_locale(update.table.locale):
-                    parts.tables.ping(info, texts.turn_ping(user_id_of(seat.user), seat.name),
-                                      turn_only=True,
-                                      key=f"telegram:ping:{info.id}:{update.turn_started}")
+                    parts.tables.ping(
+                        info,
+                        texts.turn_ping(user_id_of(seat.user), seat.name),
+                        turn_only=True,
+                        key=f"telegram:ping:{info.id}:{update.turn_started}",
+                    )
         for screen in update.seats:
-            if update.hand_changed(screen.seat) \
-                    and not update.answered_for(ORIGIN, screen.user_key):
+            if update.hand_changed(screen.seat) and not update.answered_for(
+                ORIGIN, screen.user_key
+            ):
                 await self.show_hand(screen)
 
     async def warn(self, warning: TimerWarning) -> None:
@@ -89,9 +93,14 @@ class TelegramNotifier:
         if parts is None:
             return
         with use_locale(warning.locale):
-            parts.tables.ping(warning.info, texts.timer_ping(
-                user_id_of(warning.user_key), warning.info.seats[warning.seat].name,
-                max(1, round(warning.seconds_left))))
+            parts.tables.ping(
+                warning.info,
+                texts.timer_ping(
+                    user_id_of(warning.user_key),
+                    warning.info.seats[warning.seat].name,
+                    max(1, round(warning.seconds_left)),
+                ),
+            )
 
     async def fault(self, fault: TableFault) -> None:
         """Say in the table's group (or topic) that the table cannot be loaded."""
@@ -129,8 +138,9 @@ class TelegramNotifier:
             sort = SortMode(await parts.hands.sort_of(user_id, info.id))
             with use_locale(screen.locale):
                 model = build_hand_model(screen, sort=sort)
-        if not await parts.hands.show(info, user_id, screen.view, screen.locale, model,
-                                      repost=repost):
+        if not await parts.hands.show(
+            info, user_id, screen.view, screen.locale, model, repost=repost
+        ):
             self.waiting(info, user_id, info.seats[screen.seat].name)
 
     def waiting(self, info: TableInfo, user_id: int, name: str) -> bool:

@@ -27,8 +27,7 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
 
     def __init__(self, max_concurrent_updates: int = CONCURRENT_UPDATES) -> None:
         super().__init__(max_concurrent_updates)
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = \
-            weakref.WeakValueDictionary()
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def _lock(self, update: object) -> asyncio.Lock:
         chat = update.effective_chat if isinstance(update, Update) else None
@@ -38,8 +37,7 @@ class ChatOrderedProcessor(BaseUpdateProcessor):
             lock = self._locks[key] = asyncio.Lock()
         return lock
 
-    async def do_process_update(self, update: object,
-                                coroutine: Awaitable[Any]) -> None:
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         """Run the update's handlers once no earlier update of its chat is running."""
         async with self._lock(update):
             await coroutine

@@ -81,12 +81,22 @@ class Outbox:
         if failures >= len(RETRY_DELAYS):
             self._failures.pop((chat, key), None)
             self.given_up += 1
-            log.warning("sending %s to chat %s failed %d times (%s); given up", key, chat,
-                        failures + 1, error)
+            log.warning(
+                "sending %s to chat %s failed %d times (%s); given up",
+                key,
+                chat,
+                failures + 1,
+                error,
+            )
             return
         self._failures[(chat, key)] = (failures + 1, job)
-        log.info("sending %s to chat %s failed (%s); again in %.0f s", key, chat, error,
-                 RETRY_DELAYS[failures])
+        log.info(
+            "sending %s to chat %s failed (%s); again in %.0f s",
+            key,
+            chat,
+            error,
+            RETRY_DELAYS[failures],
+        )
 
         def again() -> None:
             self._retries.discard(handle)

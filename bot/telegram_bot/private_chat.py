@@ -37,8 +37,13 @@ def split_table(text: str) -> tuple[int | None, str]:
     ``#12`` alone means ``hand``."""
     body = text.strip()
     words = body.split()
-    if words and words[0].startswith("#") and words[0][1:].isascii() \
-            and words[0][1:].isdigit() and len(words[0]) <= 19:
+    if (
+        words
+        and words[0].startswith("#")
+        and words[0][1:].isascii()
+        and words[0][1:].isdigit()
+        and len(words[0]) <= 19
+    ):
         return int(words[0][1:]), " ".join(words[1:]) or "hand"
     return None, body
 
@@ -70,22 +75,29 @@ class PrivateChat:
         request = parse(body)
         typed_move = isinstance(request, Move)
         shows_hand = typed_move or isinstance(request, ShowHand)
-        intent = Intent(request, user, Mine(table_id), update_key=update_key,
-                        origin=ORIGIN if shows_hand else None)
+        intent = Intent(
+            request,
+            user,
+            Mine(table_id),
+            update_key=update_key,
+            origin=ORIGIN if shows_hand else None,
+        )
 
         async def answer(outcome: Outcome) -> None:
             note = await self._note(outcome, user)
             text = outcome.reply.text
             if note and (text or outcome.ok):
                 text = f"{note}\n{text}" if text else note
-            if text and (not isinstance(request, ShowHand) or not outcome.ok) \
-                    and not outcome.reply.quiet:
+            if (
+                text
+                and (not isinstance(request, ShowHand) or not outcome.ok)
+                and not outcome.reply.quiet
+            ):
                 await message.reply_text(text[:4096])
             info, hand = outcome.info, outcome.hand
             if shows_hand and hand is not None and info is not None:
                 # the hand message again at the bottom of the chat, below the command
-                await parts.hands.show(info, user_id, hand.view, outcome.locale, hand,
-                                       repost=True)
+                await parts.hands.show(info, user_id, hand.view, outcome.locale, hand, repost=True)
 
         await parts.entry.handle(intent, answer)
 
@@ -98,17 +110,20 @@ class PrivateChat:
         with use_locale(outcome.locale):
             return texts.chosen_table(title)
 
-    async def _start(self, message: Message, user: UserRef, payload: str, update_key: str
-                     ) -> None:
+    async def _start(self, message: Message, user: UserRef, payload: str, update_key: str) -> None:
         """/start: complete a waiting join (payload ``t<table>``) or greet; then bring the
         hand messages of the user's running games."""
         parts = self.parts
         target = await self._payload_table(payload)
         locale = await parts.entry.locale_of(user)
-        if target is not None and target.status is Status.LOBBY \
-                and target.seat_of(user.key) is None:
-            outcome = await parts.entry.handle(Intent(Join(), user, AtTable(target.id),
-                                                      update_key=update_key))
+        if (
+            target is not None
+            and target.status is Status.LOBBY
+            and target.seat_of(user.key) is None
+        ):
+            outcome = await parts.entry.handle(
+                Intent(Join(), user, AtTable(target.id), update_key=update_key)
+            )
             locale = outcome.locale
             if not outcome.ok and outcome.reply.text:
                 await message.reply_text(outcome.reply.text)

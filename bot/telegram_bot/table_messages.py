@@ -47,8 +47,9 @@ LOG_LINES = 8
 """How many recent moves and announcements the table message keeps."""
 
 
-def change_lines(events: Sequence[Event], notices: Sequence[Notice],
-                 view: PublicView | None) -> list[str]:
+def change_lines(
+    events: Sequence[Event], notices: Sequence[Notice], view: PublicView | None
+) -> list[str]:
     """The recent lines of one change in the current locale: its events (named with the
     seats of ``view``; none without a view) and its notices."""
     lines = [] if view is None else [event_line(e, view) for e in events]
@@ -60,8 +61,9 @@ def table_payload(table_id: int) -> str:
     return "t" + to_base36(table_id)
 
 
-def render_group_text(info: TableInfo, view: PublicView | None, log: Sequence[str],
-                      waiting: Sequence[str]) -> str:
+def render_group_text(
+    info: TableInfo, view: PublicView | None, log: Sequence[str], waiting: Sequence[str]
+) -> str:
     """The table message text (in the current locale), at most 4096 characters: the lobby
     or the table or the score sheet, then the recent lines, then who must press Start.
     The oldest recent lines go first when it is too long."""
@@ -91,9 +93,15 @@ class TableMessages:
     :data:`MID_TURN_DELAY`.
     """
 
-    def __init__(self, messenger: Messenger, store: TelegramMessageStore, outbox: Outbox,
-                 bot_username: str, mid_turn_delay: float = MID_TURN_DELAY,
-                 web: WebLinks | None = None) -> None:
+    def __init__(
+        self,
+        messenger: Messenger,
+        store: TelegramMessageStore,
+        outbox: Outbox,
+        bot_username: str,
+        mid_turn_delay: float = MID_TURN_DELAY,
+        web: WebLinks | None = None,
+    ) -> None:
         self.messenger = messenger
         self.store = store
         self.outbox = outbox
@@ -119,12 +127,16 @@ class TableMessages:
         locale = table.locale
         with use_locale(locale):
             if table.history:  # the stored changes: the same lines whichever worker draws
-                lines = [line for past in table.history
-                         for line in change_lines(past.events, past.notices, view)]
+                lines = [
+                    line
+                    for past in table.history
+                    for line in change_lines(past.events, past.notices, view)
+                ]
                 self._log[info.id] = deque(lines[-LOG_LINES:], maxlen=LOG_LINES)
             else:
                 self._log.setdefault(info.id, deque(maxlen=LOG_LINES)).extend(
-                    change_lines(events, notices, view))
+                    change_lines(events, notices, view)
+                )
         mid_turn = self._mid_turn(info, view, notices)
         if view is not None and view.current is not None:
             self._turn[info.id] = (view.deal_number, view.current)
@@ -140,8 +152,9 @@ class TableMessages:
         if closed:
             self._pinged_person.pop(info.id, None)
 
-    def _mid_turn(self, info: TableInfo, view: PublicView | None,
-                  notices: Sequence[Notice]) -> bool:
+    def _mid_turn(
+        self, info: TableInfo, view: PublicView | None, notices: Sequence[Notice]
+    ) -> bool:
         """True for a change inside a turn that the group may see a little later (the
         draw before the discard, a person's or an AI seat's): the same seat of the same
         deal moves on, with nothing announced."""
@@ -191,14 +204,16 @@ class TableMessages:
         waiting = self.waiting.get(info.id, {})
         link = self.start_link(info.id) if waiting else None
         with use_locale(locale):
-            text = render_group_text(info, view, list(self._log.get(info.id, ())),
-                                     list(waiting.values()))
+            text = render_group_text(
+                info, view, list(self._log.get(info.id, ())), list(waiting.values())
+            )
             markup: InlineKeyboardMarkup | None
             if info.status is Status.LOBBY:
                 markup = lobby_keyboard(info, link)
             elif view is not None:
-                markup = table_keyboard(info, view, link,
-                                        mini_app_link(self.web, self.bot_username, info.id))
+                markup = table_keyboard(
+                    info, view, link, mini_app_link(self.web, self.bot_username, info.id)
+                )
             else:
                 markup = None
 
@@ -207,16 +222,16 @@ class TableMessages:
 
         self.outbox.put(chat_id_of(info.key), f"table:{info.id}", job, first=True)
 
-    async def _put(self, info: TableInfo, text: str, markup: InlineKeyboardMarkup | None
-                   ) -> None:
+    async def _put(self, info: TableInfo, text: str, markup: InlineKeyboardMarkup | None) -> None:
         row = await self.store.table_message(info.id)
         if row is not None and row.version > info.version:
             return
-        if row is not None and await self.messenger.edit(row.chat_id, row.message_id, text,
-                                                         markup):
-            await self.store.save_table_message(TelegramTableMessage(
-                info.id, str(info.key), row.chat_id, row.thread_id, row.message_id,
-                info.version))
+        if row is not None and await self.messenger.edit(row.chat_id, row.message_id, text, markup):
+            await self.store.save_table_message(
+                TelegramTableMessage(
+                    info.id, str(info.key), row.chat_id, row.thread_id, row.message_id, info.version
+                )
+            )
             return
         thread = thread_id_of(info.key)
         # the send that replaces message N (0: the first one) is keyed by N
@@ -225,8 +240,11 @@ class TableMessages:
             return
         sent = await self.messenger.send(chat_id_of(info.key), text, markup, thread)
         if sent is not None:
-            await self.store.save_table_message(TelegramTableMessage(
-                info.id, str(info.key), sent.chat_id, thread, sent.message_id, info.version))
+            await self.store.save_table_message(
+                TelegramTableMessage(
+                    info.id, str(info.key), sent.chat_id, thread, sent.message_id, info.version
+                )
+            )
             await self.store.end_send(key)
 
     # --- pings -----------------------------------------------------------------------------
@@ -242,8 +260,9 @@ class TableMessages:
         self._pinged_person[table_id] = (deal, user_key)
         return True
 
-    def ping(self, info: TableInfo, html: str, turn_only: bool = False,
-             key: str | None = None) -> None:
+    def ping(
+        self, info: TableInfo, html: str, turn_only: bool = False, key: str | None = None
+    ) -> None:
         """Post a short HTML note (a turn ping, a timer warning) in the table's chat.
         Earlier notes stay: deleting one would cost a call of the group's 20 a minute.
         ``turn_only``: a turn ping, dropped when that turn is over before the group's
@@ -256,8 +275,9 @@ class TableMessages:
                 return
             if key is not None and not await self.keyed.may_send(key):
                 return
-            sent = await self.messenger.send(chat_id_of(info.key), html,
-                                             thread_id=thread_id_of(info.key), html=True)
+            sent = await self.messenger.send(
+                chat_id_of(info.key), html, thread_id=thread_id_of(info.key), html=True
+            )
             if key is not None and sent is not None:
                 await self.store.end_send(key)
 

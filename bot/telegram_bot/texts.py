@@ -52,6 +52,7 @@ CALLBACK_ALERTS: Mapping[str, str] = {
 }
 """Alert texts for buttons that cannot be carried out (:mod:`bot.telegram_bot.callbacks`)."""
 
+
 def label(action: str, **params: str) -> str:
     """The localised label of a button action."""
     return _(LABELS[action]).format(**params)
@@ -75,25 +76,31 @@ def turn_ping(user_id: int, name: str) -> str:
 def timer_ping(user_id: int, name: str, seconds: int) -> str:
     """HTML: the player's turn time runs out soon."""
     return _("{player}, your turn ends in {seconds} s.").format(
-        player=mention(user_id, name), seconds=seconds)
+        player=mention(user_id, name), seconds=seconds
+    )
 
 
 def start_me_line(names: str) -> str:
     """The table message's note for players the bot cannot write to yet."""
-    return _("I cannot write to {names} yet: open me with the Start me button and press "
-             "Start, then you are in.").format(names=names)
+    return _(
+        "I cannot write to {names} yet: open me with the Start me button and press "
+        "Start, then you are in."
+    ).format(names=names)
 
 
 def welcome() -> str:
     """The answer to /start without a table."""
-    return _("Hello! I deal Rummy in groups. Add me to a group and send /new there; your "
-             "cards and buttons arrive here in this chat.")
+    return _(
+        "Hello! I deal Rummy in groups. Add me to a group and send /new there; your "
+        "cards and buttons arrive here in this chat."
+    )
 
 
 def joined_privately(title: str) -> str:
     """The private answer to a deep-link /start that seated the user."""
-    return _("You are at the table in {title}. Your cards arrive here when the game "
-             "starts.").format(title=title)
+    return _(
+        "You are at the table in {title}. Your cards arrive here when the game starts."
+    ).format(title=title)
 
 
 def private_only_in_groups() -> str:
@@ -114,7 +121,8 @@ def sent_privately() -> str:
 def write_me_first(name: str) -> str:
     """Group answer when a private reply cannot be delivered."""
     return _("{name}, I cannot write to you privately yet: press Start me, then Start.").format(
-        name=name)
+        name=name
+    )
 
 
 def settings_usage() -> str:

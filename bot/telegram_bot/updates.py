@@ -33,8 +33,11 @@ __all__ = ["UnreadableUpdate", "UpdateReader", "read_batch", "read_update"]
 
 #: Telegram's limits of the names an update carries (characters).
 NAME_LIMITS: Mapping[str, int] = {
-    "first_name": DISPLAY_NAME, "last_name": DISPLAY_NAME, "username": USERNAME,
-    "title": CHAT_TITLE, "language_code": LANGUAGE_TAG,
+    "first_name": DISPLAY_NAME,
+    "last_name": DISPLAY_NAME,
+    "username": USERNAME,
+    "title": CHAT_TITLE,
+    "language_code": LANGUAGE_TAG,
 }
 
 #: How deep the JSON of an update may nest (Telegram's nest a few levels; a reply to a

@@ -45,8 +45,14 @@ class Webhook:
     """Receives updates for ``app`` at ``path`` of the shared HTTP server ``http``; those
     that cannot be read are counted and logged by ``dropped``."""
 
-    def __init__(self, app: Application[Any, Any, Any, Any, Any, Any], secret: str, path: str,
-                 http: HttpServer, dropped: DroppedInputs | None = None) -> None:
+    def __init__(
+        self,
+        app: Application[Any, Any, Any, Any, Any, Any],
+        secret: str,
+        path: str,
+        http: HttpServer,
+        dropped: DroppedInputs | None = None,
+    ) -> None:
         self.app = app
         self.dropped = dropped or DroppedInputs(log, "telegram")
         self.secret = secret

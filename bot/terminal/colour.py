@@ -33,8 +33,9 @@ class Painter:
     that shows colour (and ``NO_COLOR`` is not set); else returns the text unchanged."""
 
     def __init__(self, out: TextIO) -> None:
-        self._console = Console(file=out, highlight=False, markup=False, emoji=False,
-                                soft_wrap=True)
+        self._console = Console(
+            file=out, highlight=False, markup=False, emoji=False, soft_wrap=True
+        )
         self.enabled = self._console.color_system is not None and not self._console.no_color
 
     def paint(self, text: str) -> str:

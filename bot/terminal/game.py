@@ -63,8 +63,12 @@ read a prompt first)."""
 
 
 SORT_WORDS: dict[str, SortMode] = {
-    "suit": SortMode.SUIT, "farbe": SortMode.SUIT, "rank": SortMode.RANK, "rang": SortMode.RANK,
-    "melds": SortMode.MELDS, "meldungen": SortMode.MELDS,
+    "suit": SortMode.SUIT,
+    "farbe": SortMode.SUIT,
+    "rank": SortMode.RANK,
+    "rang": SortMode.RANK,
+    "melds": SortMode.MELDS,
+    "meldungen": SortMode.MELDS,
 }
 """``sort suit|rank|melds`` (German: farbe, rang, meldungen); ``sort`` alone cycles."""
 
@@ -85,9 +89,15 @@ class TerminalGame:
     prompt (Rummy 500's "Rommé!") waits for a line before the game goes on without a call.
     """
 
-    def __init__(self, host: Host, user: UserRef, notifier: TerminalNotifier,
-                 read_line: AsyncLineReader, sleep: Sleep = asyncio.sleep,
-                 call_timeout: float = CALL_PROMPT_SECONDS) -> None:
+    def __init__(
+        self,
+        host: Host,
+        user: UserRef,
+        notifier: TerminalNotifier,
+        read_line: AsyncLineReader,
+        sleep: Sleep = asyncio.sleep,
+        call_timeout: float = CALL_PROMPT_SECONDS,
+    ) -> None:
         if host.run_due is None:
             raise ValueError("the terminal paces the automatic steps: host.run_due")
         self.entry: Entry = host.entry
@@ -146,8 +156,7 @@ class TerminalGame:
         hand_over = table.phase is Phase.HAND_OVER
         may_call = self._may_call(info, screen)
         calling = may_call and table.current != seat
-        if not hand_over and not may_call and (table.current != seat
-                                               or info.seats[seat].automated):
+        if not hand_over and not may_call and (table.current != seat or info.seats[seat].automated):
             await self._let_ai_move(info)
             return None
         if hand_over and self._only_watching(screen):
@@ -172,9 +181,12 @@ class TerminalGame:
         out of turn too (and they did not let this one pass)."""
         table = screen.view.table
         seat = screen.view.seat
-        return seat in getattr(table.extra, "may_call", ()) \
-            and self._passed_call != table.version and not info.seats[seat].automated \
+        return (
+            seat in getattr(table.extra, "may_call", ())
+            and self._passed_call != table.version
+            and not info.seats[seat].automated
             and (table.current == seat or bool(screen.facts.legal))
+        )
 
     @staticmethod
     def _only_watching(screen: SeatScreen) -> bool:
@@ -193,8 +205,7 @@ class TerminalGame:
         if not await self.tick():
             await self._sleep(POLL)
 
-    async def _ask(self, screen: SeatScreen, hand_over: bool,
-                   calling: bool = False) -> str | None:
+    async def _ask(self, screen: SeatScreen, hand_over: bool, calling: bool = False) -> str | None:
         """Draw the screen if due, prompt for the move (or the next deal, or an out-of-turn
         call) and wait for a line."""
         view = screen.view
@@ -276,8 +287,9 @@ class TerminalGame:
                     self._write(localize_error(error))
                     return True
         # in a first game the first refusal of a kind also explains its rule
-        outcome = await self.entry.handle(Intent(parse(line), self.user,
-                                                 InChat(TERMINAL_KEY), origin=ORIGIN))
+        outcome = await self.entry.handle(
+            Intent(parse(line), self.user, InChat(TERMINAL_KEY), origin=ORIGIN)
+        )
         if outcome.reply.text:
             self._write(outcome.reply.text)
         self.notifier.locale = outcome.locale  # after `lang`
@@ -286,8 +298,12 @@ class TerminalGame:
     async def _confirm_cancel(self) -> bool:
         """Ask before a typed ``cancel`` ends the game for good; True to go ahead."""
         with use_locale(self.notifier.locale):
-            self.notifier.out.write(_("This ends the game for good. Type cancel again to "
-                                      "confirm, or press Enter to play on> "))
+            self.notifier.out.write(
+                _(
+                    "This ends the game for good. Type cancel again to "
+                    "confirm, or press Enter to play on> "
+                )
+            )
             self.notifier.out.flush()
             answer = await self._read_line()
             if answer is not None and _is_cancel(answer):
@@ -310,14 +326,16 @@ class TerminalGame:
         info = found[0]
         view = screen.view
         if verb == "help":
-            self._write(render_help(args[0] if args else None, info.variant,
-                                    view.table.rules))
-            self._write(_("Also: rules, lang de|en, stats, export, cancel (ends the game). "
-                          "quit keeps the game for the next rummy-bot play."))
+            self._write(render_help(args[0] if args else None, info.variant, view.table.rules))
+            self._write(
+                _(
+                    "Also: rules, lang de|en, stats, export, cancel (ends the game). "
+                    "quit keeps the game for the next rummy-bot play."
+                )
+            )
         elif verb == "hand":
             melds_first = bool(args and args[0] in ("melds", "grouped"))
-            self._write(self._hand(screen, SortMode.MELDS if melds_first
-                                   else self.notifier.sort))
+            self._write(self._hand(screen, SortMode.MELDS if melds_first else self.notifier.sort))
         elif verb == "sort":
             wanted = SORT_WORDS.get(args[0]) if args else None
             self.notifier.sort = wanted if wanted is not None else self.notifier.sort.next()
@@ -337,6 +355,8 @@ class TerminalGame:
         facts = screen.facts
         self._write(render_hand(screen.view, facts.melds))
         if facts.suggestion is not None:  # on the seat's turn, or a call out of turn
-            self._write(_("Suggestion: {command}").format(
-                command=action_text(facts.suggestion,
-                                    screen.view.table.rules.var.uses_tiles)))
+            self._write(
+                _("Suggestion: {command}").format(
+                    command=action_text(facts.suggestion, screen.view.table.rules.var.uses_tiles)
+                )
+            )

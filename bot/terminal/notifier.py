@@ -86,10 +86,12 @@ class TerminalNotifier:
                 self.write(render_notice(notice))
             if view is None:
                 return
-            if any(notice.code == "game_started" for notice in table.notices) \
-                    and not any(isinstance(event, DealStarted) for event in table.events):
-                self.write(event_line(DealStarted(view.deal_number, view.dealer,
-                                                  view.upcard), view))
+            if any(notice.code == "game_started" for notice in table.notices) and not any(
+                isinstance(event, DealStarted) for event in table.events
+            ):
+                self.write(
+                    event_line(DealStarted(view.deal_number, view.dealer, view.upcard), view)
+                )
                 self.screen_due = True
             self._events(table.events, view, info.seat_of(self.user_key))
             if any(isinstance(event, HandEnded) for event in table.events):
@@ -128,8 +130,11 @@ class TerminalNotifier:
                         drawn.remove(card)
                 if len(drawn) == 1:
                     self.write(_("You drew {card}.").format(card=card_text(drawn[0])))
-            if screen.info.status is Status.PLAYING and view.table.current == screen.seat \
-                    and not self.screen_due:
+            if (
+                screen.info.status is Status.PLAYING
+                and view.table.current == screen.seat
+                and not self.screen_due
+            ):
                 melds = screen.facts.melds if self.sort is SortMode.MELDS else None
                 self.write(render_hand(view, melds, by_rank=self.sort is SortMode.RANK))
 
@@ -138,8 +143,11 @@ class TerminalNotifier:
         if warning.user_key != self.user_key:
             return
         with use_locale(self.locale):
-            self.write(_("Hurry: your turn ends in {seconds} seconds.").format(
-                seconds=max(round(warning.seconds_left), 0)))
+            self.write(
+                _("Hurry: your turn ends in {seconds} seconds.").format(
+                    seconds=max(round(warning.seconds_left), 0)
+                )
+            )
 
     async def fault(self, fault: TableFault) -> None:
         """A line saying that the stored game cannot be loaded."""

@@ -77,8 +77,11 @@ def default_db_path(environ: Mapping[str, str]) -> Path:
     """``$XDG_DATA_HOME/rummy-bot/terminal.sqlite3``; ``XDG_DATA_HOME`` defaults to
     ``~/.local/share`` (a relative value is ignored, as the XDG spec says)."""
     data_home = environ.get("XDG_DATA_HOME", "")
-    base = Path(data_home) if data_home and Path(data_home).is_absolute() \
+    base = (
+        Path(data_home)
+        if data_home and Path(data_home).is_absolute()
         else Path.home() / ".local" / "share"
+    )
     return base / "rummy-bot" / "terminal.sqlite3"
 
 
@@ -98,8 +101,13 @@ def terminal_settings(delay: float) -> TableSettings:
     """Table settings of a terminal game: no turn timer, ``delay`` seconds before each AI
     move, and the next deal only when the player asks for it (``next``). The terminal asks
     the player itself when a call window opens, so the AI does not wait longer then."""
-    return TableSettings(timer="off", ai_delay=max(delay, 0.0), call_window=0.0,
-                         next_deal_delay=KEEP_DAYS * 86400, idle_days=KEEP_DAYS)
+    return TableSettings(
+        timer="off",
+        ai_delay=max(delay, 0.0),
+        call_window=0.0,
+        next_deal_delay=KEEP_DAYS * 86400,
+        idle_days=KEEP_DAYS,
+    )
 
 
 def terminal_user(name: str, locale: str | None) -> UserRef:
@@ -119,7 +127,9 @@ def parse_option_pairs(items: Sequence[str]) -> dict[str, str]:
         if not sep or not name.strip():
             raise RuleOptionError(
                 detail=f"option '{item}' needs the form name=value",
-                option="option", value=item, accepts="name=value",
+                option="option",
+                value=item,
+                accepts="name=value",
             )
         values[name.strip()] = value.strip()
     return values

@@ -42,12 +42,17 @@ class WebConfig:
     def from_settings(cls, settings: Settings) -> WebConfig | None:
         """The configuration of ``settings``; ``None`` without ``WEB_BASE_URL`` (no web
         table, no web buttons) or without any platform that can sign in."""
-        config = cls(settings.web_base_url or "", settings.telegram_token,
-                     settings.discord_token, settings.discord_client_id,
-                     settings.discord_client_secret, float(settings.web_auth_max_age),
-                     sockets_per_session=settings.web_sockets_per_session,
-                     signin_per_address=settings.web_signin_per_address,
-                     signin_per_minute=settings.web_signin_per_minute)
+        config = cls(
+            settings.web_base_url or "",
+            settings.telegram_token,
+            settings.discord_token,
+            settings.discord_client_id,
+            settings.discord_client_secret,
+            float(settings.web_auth_max_age),
+            sockets_per_session=settings.web_sockets_per_session,
+            signin_per_address=settings.web_signin_per_address,
+            signin_per_minute=settings.web_signin_per_minute,
+        )
         if not settings.web_base_url or not (config.telegram or config.discord):
             return None
         return config
@@ -60,8 +65,7 @@ class WebConfig:
     @property
     def discord(self) -> bool:
         """Discord Activity sign-in works (client id, secret and the bot's token)."""
-        return bool(self.discord_client_id and self.discord_client_secret
-                    and self.discord_token)
+        return bool(self.discord_client_id and self.discord_client_secret and self.discord_token)
 
     @property
     def pages_url(self) -> str:
@@ -74,5 +78,4 @@ class WebConfig:
 
     def session_secret(self) -> bytes:
         """The key of page sessions: derived from the secrets every worker shares."""
-        return derive_secret(self.telegram_token, self.discord_client_secret,
-                             self.discord_token)
+        return derive_secret(self.telegram_token, self.discord_client_secret, self.discord_token)

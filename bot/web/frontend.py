@@ -53,14 +53,22 @@ class WebFrontEnd:
             raise ValueError("the web table needs the process's HTTP server")
         config = self.config
         hub = PageHub(entry, self._feed_grace)
-        members = TelegramMembers(config.telegram_token, config.telegram_api) \
-            if config.telegram_token else None
+        members = (
+            TelegramMembers(config.telegram_token, config.telegram_api)
+            if config.telegram_token
+            else None
+        )
         discord = None
         if config.discord and config.discord_client_id and config.discord_client_secret:
-            discord = DiscordAuth(config.discord_client_id, config.discord_client_secret,
-                                  config.discord_token, config.discord_api)
-        self.routes = WebRoutes(config, entry, hub, SessionSigner(config.session_secret()),
-                                members, discord)
+            discord = DiscordAuth(
+                config.discord_client_id,
+                config.discord_client_secret,
+                config.discord_token,
+                config.discord_api,
+            )
+        self.routes = WebRoutes(
+            config, entry, hub, SessionSigner(config.session_secret()), members, discord
+        )
         self.hub = hub
         self._notifier.hub = hub
         http.mount(PREFIX, self.routes.handle)

@@ -110,8 +110,7 @@ __all__ = [
     "sheet_json",
 ]
 
-SORTS: dict[str, SortMode] = {"suit": SortMode.SUIT, "rank": SortMode.RANK,
-                              "melds": SortMode.MELDS}
+SORTS: dict[str, SortMode] = {"suit": SortMode.SUIT, "rank": SortMode.RANK, "melds": SortMode.MELDS}
 """The sort words of the protocol."""
 SORT_WORDS = {mode: word for word, mode in SORTS.items()}
 
@@ -138,37 +137,51 @@ def card_code(card: Card) -> str:
 
 def meld_json(meld: Meld) -> dict[str, Any]:
     """``{"owner": seat, "cards": [...]}``; a joker as ``[card, face]``."""
-    return {"owner": meld.owner,
-            "cards": [[card_code(p.card), card_code(p.face)] if p.card.is_joker
-                      else card_code(p.card) for p in meld.cards]}
+    return {
+        "owner": meld.owner,
+        "cards": [
+            [card_code(p.card), card_code(p.face)] if p.card.is_joker else card_code(p.card)
+            for p in meld.cards
+        ],
+    }
 
 
 def _points(value: Fraction) -> str:
     return points_text(value)
 
 
-def public_json(view: PublicView, info: TableInfo, lines: Sequence[str],
-                turn_left: float | None) -> dict[str, Any]:
+def public_json(
+    view: PublicView, info: TableInfo, lines: Sequence[str], turn_left: float | None
+) -> dict[str, Any]:
     """The public table (see the module docstring): what every seat and spectator sees."""
     seats = info.seats
     face_up = getattr(view.extra, "face_up", None)
     players = []
     for seat, name in enumerate(view.players):
         about = seats[seat] if seat < len(seats) else None
-        players.append({
-            "name": name, "cards": view.hand_sizes[seat], "score": _points(view.totals[seat]),
-            "melded": view.has_melded[seat],
-            "ai": about is not None and about.kind is SeatKind.AI,
-            "away": about is not None and about.autopilot,
-            "dealer": seat == view.dealer,
-        })
+        players.append(
+            {
+                "name": name,
+                "cards": view.hand_sizes[seat],
+                "score": _points(view.totals[seat]),
+                "melded": view.has_melded[seat],
+                "ai": about is not None and about.kind is SeatKind.AI,
+                "away": about is not None and about.autopilot,
+                "dealer": seat == view.dealer,
+            }
+        )
     return {
-        "deal": view.deal_number, "dealer": view.dealer, "current": view.current,
-        "phase": view.phase.name.lower(), "stock": view.stock_size,
-        "discard": [card_code(c) for c in view.discard], "discard_size": view.discard_size,
+        "deal": view.deal_number,
+        "dealer": view.dealer,
+        "current": view.current,
+        "phase": view.phase.name.lower(),
+        "stock": view.stock_size,
+        "discard": [card_code(c) for c in view.discard],
+        "discard_size": view.discard_size,
         "face_up": None if face_up is None else card_code(face_up),
         "taken": None if view.taken is None else card_code(view.taken),
-        "players": players, "melds": [meld_json(m) for m in view.melds],
+        "players": players,
+        "melds": [meld_json(m) for m in view.melds],
         "lines": list(lines),
         "turn_left": None if turn_left is None else round(turn_left, 1),
     }
@@ -205,16 +218,28 @@ def hand_json(model: HandModel, hint: Any = None) -> dict[str, Any]:
                     break
         return used
 
-    offers = [{"label": offer.label, "tone": offer.tone, "group": offer.group.value,
-               "cards": indices(offer.cards),
-               "hint": hint is not None and offer.action == hint}
-              for offer in model.offers]
+    offers = [
+        {
+            "label": offer.label,
+            "tone": offer.tone,
+            "group": offer.group.value,
+            "cards": indices(offer.cards),
+            "hint": hint is not None and offer.action == hint,
+        }
+        for offer in model.offers
+    ]
     return {
-        "cards": [card_code(c) for c in order], "sort": SORT_WORDS[model.sort],
-        "selected": bits(model.mask), "digest": model.digest, "phase": model.phase_line,
-        "turn": model.my_turn, "complete": model.complete, "offers": offers,
-        "hint": None if model.hint is None else {"label": model.hint.label,
-                                                 "selected": bits(model.hint_mask)},
+        "cards": [card_code(c) for c in order],
+        "sort": SORT_WORDS[model.sort],
+        "selected": bits(model.mask),
+        "digest": model.digest,
+        "phase": model.phase_line,
+        "turn": model.my_turn,
+        "complete": model.complete,
+        "offers": offers,
+        "hint": None
+        if model.hint is None
+        else {"label": model.hint.label, "selected": bits(model.hint_mask)},
         "groups": groups,
     }
 
@@ -347,15 +372,27 @@ def parse_incoming(text: str | bytes) -> Incoming:
     digest = _text(data, "digest", 16)
     ident = _text(data, "id", 64)
     selected = data.get("selected", [])
-    if not isinstance(selected, list) or len(selected) > MAX_HAND or any(
-            not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < MAX_HAND
-            for i in selected):
+    if (
+        not isinstance(selected, list)
+        or len(selected) > MAX_HAND
+        or any(
+            not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < MAX_HAND for i in selected
+        )
+    ):
         raise BadMessage("selected")
-    incoming = Incoming(kind, table, _int(data, "version"), mask_of_indices(selected),
-                        None if sort is None else SORTS[sort], digest, _int(data, "offer"),
-                        ident)
-    if kind == "offer" and (incoming.offer is None or incoming.version is None
-                            or incoming.id is None):
+    incoming = Incoming(
+        kind,
+        table,
+        _int(data, "version"),
+        mask_of_indices(selected),
+        None if sort is None else SORTS[sort],
+        digest,
+        _int(data, "offer"),
+        ident,
+    )
+    if kind == "offer" and (
+        incoming.offer is None or incoming.version is None or incoming.id is None
+    ):
         raise BadMessage("offer")
     return incoming
 
@@ -365,15 +402,17 @@ def error_message(code: str, locale: str, field: str | None = None) -> dict[str,
     refused (:class:`BadMessage`'s text), sent as ``"field"``."""
     with use_locale(locale):
         texts = {
-            "bad_message": _("The page sent something the table does not understand; "
-                             "nothing was done."),
+            "bad_message": _(
+                "The page sent something the table does not understand; nothing was done."
+            ),
             "not_your_table": _("This page belongs to another table; nothing was done."),
             "session": _("Your sign-in ran out; open the table again from the chat."),
-            "too_many": _("This table is open in too many windows; close one and "
-                          "open the table again from the chat."),
+            "too_many": _(
+                "This table is open in too many windows; close one and "
+                "open the table again from the chat."
+            ),
         }
-        message = {"type": "error", "code": code,
-                   "text": texts.get(code, texts["bad_message"])}
+        message = {"type": "error", "code": code, "text": texts.get(code, texts["bad_message"])}
         if field is not None:
             message["field"] = field
         return message

@@ -18,8 +18,17 @@ from engine.ai.greedy import GreedyPlayer
 from engine.ai.hard import HardPlayer
 from engine.ai.random_ai import RandomPlayer
 
-__all__ = ["KINDS", "ExpertPlayer", "GreedyPlayer", "HardPlayer", "NoLegalAction", "Player",
-           "RandomPlayer", "UnknownAI", "make_ai"]
+__all__ = [
+    "KINDS",
+    "ExpertPlayer",
+    "GreedyPlayer",
+    "HardPlayer",
+    "NoLegalAction",
+    "Player",
+    "RandomPlayer",
+    "UnknownAI",
+    "make_ai",
+]
 
 _FACTORIES: dict[str, Callable[[int | None], Player]] = {
     "greedy": GreedyPlayer,

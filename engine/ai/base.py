@@ -41,7 +41,7 @@ class NoLegalAction(EngineError, ValueError):
     """An AI was asked to act with no legal action (the seat may not act now)."""
 
     code = "no_legal_action"
-    template = N_('Seat {seat} has no legal action.')
+    template = N_("Seat {seat} has no legal action.")
 
     def __init__(self, seat: int) -> None:
         super().__init__(seat=seat)

@@ -78,8 +78,11 @@ def _draw_unopened(view: PlayerView, legal: Sequence[Action]) -> Action | None:
     take = next((a for a in legal if isinstance(a, TakeDiscard)), None)
     draw = next((a for a in legal if isinstance(a, Draw)), None)
     upcard = view.table.upcard
-    if take is not None and upcard is not None and takes_upcard(view.hand, upcard,
-                                                                view.table.rules):
+    if (
+        take is not None
+        and upcard is not None
+        and takes_upcard(view.hand, upcard, view.table.rules)
+    ):
         return take
     return draw
 
@@ -91,8 +94,11 @@ def _draw_short(view: PlayerView, legal: Sequence[Action]) -> Action | None:
     take = next((a for a in legal if isinstance(a, TakeDiscard)), None)
     draw = next((a for a in legal if isinstance(a, Draw)), None)
     upcard = view.table.upcard
-    if take is not None and upcard is not None and layoff_options(
-            (upcard,), view.table.melds, view.table.rules, view.seat):
+    if (
+        take is not None
+        and upcard is not None
+        and layoff_options((upcard,), view.table.melds, view.table.rules, view.seat)
+    ):
         return take
     return draw
 
@@ -110,8 +116,11 @@ def _buyback(view: PlayerView, legal: Sequence[Any]) -> Any:
         return None
     table = view.table.extra
     target = view.table.rules.number("target")
-    if isinstance(table, GermanTable) and target is not None \
-            and table.buyback_points * 3 <= target * 2:
+    if (
+        isinstance(table, GermanTable)
+        and target is not None
+        and table.buyback_points * 3 <= target * 2
+    ):
         return buy
     return decline
 
@@ -148,14 +157,14 @@ def _trim(view: PlayerView, groups: list[Group]) -> list[Group]:
         ends = (0, len(group) - 1) if kind is MeldKind.RUN else tuple(range(len(group)))
         for end in ends:
             card = group[end].card
-            smaller = group[:end] + group[end + 1:]
+            smaller = group[:end] + group[end + 1 :]
             if not card.is_joker and _valid(view, smaller):
                 options.append((card_points(rules, card), i, smaller))
     if options:
         _, i, smaller = min(options, key=lambda o: (o[0], o[1]))
-        return [*groups[:i], smaller, *groups[i + 1:]]
+        return [*groups[:i], smaller, *groups[i + 1 :]]
     cheapest = min(range(len(groups)), key=lambda i: _value(view, groups[i]))
-    return groups[:cheapest] + groups[cheapest + 1:]
+    return groups[:cheapest] + groups[cheapest + 1 :]
 
 
 def opening_plan(view: PlayerView, status: SeatStatus) -> MeldCards | None:

@@ -77,8 +77,12 @@ def _group_points(rules: RuleSet, group: tuple[CardSpec, ...]) -> int:
     return sum(_points(rules, s.card) for s in group)
 
 
-def cards_to_place(view: PlayerView, cards: Sequence[Card], lay_off: bool | None = None,
-                   most_layoffs: int | None = None) -> int:
+def cards_to_place(
+    view: PlayerView,
+    cards: Sequence[Card],
+    lay_off: bool | None = None,
+    most_layoffs: int | None = None,
+) -> int:
     """How many of ``cards`` lie outside the melds of their best partition and cannot be
     laid off on the table either. Lay-offs count where ``lay_off`` says so (by default
     once the seat has melded), at most ``most_layoffs`` of them (by default any number)."""
@@ -88,15 +92,18 @@ def cards_to_place(view: PlayerView, cards: Sequence[Card], lay_off: bool | None
     if lay_off is None:
         lay_off = table.has_melded[view.seat]
     if left and table.melds and lay_off:
-        playable = {spec.card for spec, _ in layoff_options(part.deadwood, table.melds,
-                                                             table.rules, view.seat)}
+        playable = {
+            spec.card
+            for spec, _ in layoff_options(part.deadwood, table.melds, table.rules, view.seat)
+        }
         placed = sum(1 for c in part.deadwood if c in playable)
         left -= placed if most_layoffs is None else min(placed, most_layoffs)
     return left
 
 
-def deadwood_after_discard(cards: Sequence[Card], rules: RuleSet,
-                           keep: Card | None = None) -> list[tuple[Card, int]]:
+def deadwood_after_discard(
+    cards: Sequence[Card], rules: RuleSet, keep: Card | None = None
+) -> list[tuple[Card, int]]:
     """For each distinct card that may be discarded (all but ``keep``): the best deadwood
     points of ``cards`` without it, as (card, points) pairs in card order.
 
@@ -161,8 +168,10 @@ def _may_meld(card: Card, hand: Sequence[Card]) -> bool:
             jokers += 1
             if jokers >= 2:
                 return True
-        elif other.rank == card.rank or (other.suit == card.suit and min(
-                abs(other.rank - card.rank), 13 - abs(other.rank - card.rank)) <= 2):
+        elif other.rank == card.rank or (
+            other.suit == card.suit
+            and min(abs(other.rank - card.rank), 13 - abs(other.rank - card.rank)) <= 2
+        ):
             return True
     return False
 
@@ -177,7 +186,8 @@ def _can_lay_off(view: PlayerView, card: Card) -> bool:
         return False
     melds = table.melds
     if var.layoff_needs_own_meld(table.rules) and not (
-            view.seat < len(table.has_melded) and table.has_melded[view.seat]):
+        view.seat < len(table.has_melded) and table.has_melded[view.seat]
+    ):
         melds = tuple(m for m in melds if m.owner == view.seat)
     return bool(layoff_options((card,), melds, table.rules, view.seat))
 
@@ -216,9 +226,11 @@ class GreedyCore:
         take = next((a for a in legal if isinstance(a, TakeDiscard)), None)
         draw = next((a for a in legal if isinstance(a, Draw)), None)
         upcard = view.table.upcard
-        if take is not None and upcard is not None and (
-                takes_upcard(view.hand, upcard, view.table.rules)
-                or _can_lay_off(view, upcard)):
+        if (
+            take is not None
+            and upcard is not None
+            and (takes_upcard(view.hand, upcard, view.table.rules) or _can_lay_off(view, upcard))
+        ):
             return take
         return draw if draw is not None else legal[0]
 
@@ -228,15 +240,16 @@ class GreedyCore:
         rules = view.table.rules
         hand = view.hand
         part = best_melds(hand, rules)
-        return (self._go_out(hand, legal)
-                or self._swap(hand, part, rules, legal)
-                or self._meld(view, part, legal)
-                or self._lay_off(view, part, legal)
-                or self._discard(view, part, legal)
-                or legal[0])
+        return (
+            self._go_out(hand, legal)
+            or self._swap(hand, part, rules, legal)
+            or self._meld(view, part, legal)
+            or self._lay_off(view, part, legal)
+            or self._discard(view, part, legal)
+            or legal[0]
+        )
 
-    def _discard(self, view: PlayerView, part: Partition,
-                 legal: Sequence[Action]) -> Action | None:
+    def _discard(self, view: PlayerView, part: Partition, legal: Sequence[Action]) -> Action | None:
         if view.table.reuses >= 1:
             if self.rng.random() < STUCK_RANDOM_DISCARD:
                 dead = [a for a in legal if isinstance(a, Discard) and a.card in part.deadwood]
@@ -271,7 +284,8 @@ class GreedyCore:
             if isinstance(action, MeldCards):
                 used = sum(len(g) for g in action.groups)
                 if used >= len(hand) - 1 and (
-                        best is None or used > sum(len(g) for g in best.groups)):
+                    best is None or used > sum(len(g) for g in best.groups)
+                ):
                     best = action
         if best is not None:
             return best
@@ -280,8 +294,9 @@ class GreedyCore:
         return None
 
     @staticmethod
-    def _swap(hand: Sequence[Card], part: Partition, rules: RuleSet,
-              legal: Sequence[Action]) -> Action | None:
+    def _swap(
+        hand: Sequence[Card], part: Partition, rules: RuleSet, legal: Sequence[Action]
+    ) -> Action | None:
         """Wrotham: "Ein Spieler, der die Karte hält, die ein gemeldeter Joker darstellt,
         kann während seines Zuges die echte Karte gegen den Joker eintauschen" — done when
         the joker in hand lowers the deadwood."""
@@ -297,8 +312,7 @@ class GreedyCore:
     def _meld(view: PlayerView, part: Partition, legal: Sequence[Action]) -> Action | None:
         """A group of the best partition that is a legal meld, most points first, unless it
         leaves two cards and a closed table."""
-        offered = [a.groups[0] for a in legal
-                   if isinstance(a, MeldCards) and len(a.groups) == 1]
+        offered = [a.groups[0] for a in legal if isinstance(a, MeldCards) and len(a.groups) == 1]
         if not offered or not part.melds:
             return None
         rules = view.table.rules
@@ -324,8 +338,9 @@ class GreedyCore:
             if card in part.deadwood:
                 gain = _points(rules, card)
             else:
-                gain = part.deadwood_points - best_melds(_without(hand, card),
-                                                         rules).deadwood_points
+                gain = (
+                    part.deadwood_points - best_melds(_without(hand, card), rules).deadwood_points
+                )
             if gain < 0:
                 continue
             key = (gain, _points(rules, card))
@@ -350,8 +365,9 @@ class GreedyCore:
         low = min(v for c, v in values if c in allowed)
         tied = [c for c, v in values if v == low and c in allowed]
         if len(tied) > 1:
-            playable = [spec.card for spec, _ in layoff_options(
-                tied, view.table.melds, rules, view.seat)]
+            playable = [
+                spec.card for spec, _ in layoff_options(tied, view.table.melds, rules, view.seat)
+            ]
             tied.sort(key=lambda c: (c in playable, _near_melds(c, part), c.sort_key))
         return next(a for a in options if a.card == tied[0])
 
@@ -365,8 +381,11 @@ def _near_melds(card: Card, part: Partition) -> int:
     for other in part.deadwood:
         if other == card:
             continue
-        if other.is_joker or other.rank == card.rank or (
-                other.suit == card.suit and abs(other.rank - card.rank) <= 2):
+        if (
+            other.is_joker
+            or other.rank == card.rank
+            or (other.suit == card.suit and abs(other.rank - card.rank) <= 2)
+        ):
             count += 1
     return count
 
@@ -379,7 +398,7 @@ def _outs(cards: Sequence[Card], seen: Sequence[Card], ace: AceMode) -> int:
     naturals = [c for c in cards if not c.is_joker]
     wanted: set[CardKey] = set()
     for i, a in enumerate(naturals):
-        for b in naturals[i + 1:]:
+        for b in naturals[i + 1 :]:
             wanted |= meld_completions(a, b, ace)
     return sum(1 for w in wanted if w not in known)
 
@@ -405,8 +424,9 @@ def meld_completions(a: Card, b: Card, ace: AceMode = AceMode.LOW) -> set[CardKe
     for x in run_places(a.rank, ace):
         for y in run_places(b.rank, ace):
             low, high = min(x, y), max(x, y)
-            wanted = (low - 1, high + 1) if high - low == 1 else \
-                (low + 1,) if high - low == 2 else ()
+            wanted = (
+                (low - 1, high + 1) if high - low == 1 else (low + 1,) if high - low == 2 else ()
+            )
             for place in wanted:
                 rank = rank_of_place(place, ace)
                 if rank is not None:
@@ -437,8 +457,7 @@ def run_partners(rank: int, ace: AceMode) -> set[tuple[int, int]]:
     (Q-K for an ace that may stand high)."""
     out: set[tuple[int, int]] = set()
     for place in run_places(rank, ace):
-        for low, high in ((place - 2, place - 1), (place - 1, place + 1),
-                          (place + 1, place + 2)):
+        for low, high in ((place - 2, place - 1), (place - 1, place + 1), (place + 1, place + 2)):
             a, b = rank_of_place(low, ace), rank_of_place(high, ace)
             if a is not None and b is not None:
                 out.add((min(a, b), max(a, b)))

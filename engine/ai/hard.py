@@ -68,9 +68,19 @@ from engine.search import layoff_options
 from engine.variants.rummy500.state import PublicExtra
 from engine.views import PlayerView
 
-__all__ = ["DEEP_TAKE_LIMIT", "FEED_WEIGHT", "HOLD_WHILE_OTHERS_HOLD", "HardPlayer",
-           "cards_to_place", "feed_risk", "live_outs", "race_discard", "race_key",
-           "rummy500_race", "unseen_cards"]
+__all__ = [
+    "DEEP_TAKE_LIMIT",
+    "FEED_WEIGHT",
+    "HOLD_WHILE_OTHERS_HOLD",
+    "HardPlayer",
+    "cards_to_place",
+    "feed_risk",
+    "live_outs",
+    "race_discard",
+    "race_key",
+    "rummy500_race",
+    "unseen_cards",
+]
 
 DEEP_TAKE_LIMIT = 5
 """Rummy 500: the most cards a take from deep in the discard pile may move to the hand
@@ -99,8 +109,7 @@ def unseen_cards(view: PlayerView) -> list[Card]:
     return sorted(pack.elements(), key=SORT_KEY)
 
 
-def live_outs(cards: Sequence[Card], unseen: Counter[CardKey],
-              ace: AceMode = AceMode.LOW) -> int:
+def live_outs(cards: Sequence[Card], unseen: Counter[CardKey], ace: AceMode = AceMode.LOW) -> int:
     """Unseen cards (``unseen``: (rank, suit) -> copies) that would turn two natural cards
     of ``cards`` into a three-card meld under the ace rule ``ace``
     (:func:`engine.ai.greedy_core.meld_completions`), each wanted card counted once with
@@ -108,13 +117,14 @@ def live_outs(cards: Sequence[Card], unseen: Counter[CardKey],
     naturals = sorted({c for c in cards if not c.is_joker}, key=SORT_KEY)
     wanted: set[CardKey] = set()
     for i, a in enumerate(naturals):
-        for b in naturals[i + 1:]:
+        for b in naturals[i + 1 :]:
             wanted |= meld_completions(a, b, ace)
     return sum(unseen.get(w, 0) for w in wanted)
 
 
-def feed_risk(card: Card, unseen: Sequence[Card], hand_size: int,
-              ace: AceMode = AceMode.LOW) -> float:
+def feed_risk(
+    card: Card, unseen: Sequence[Card], hand_size: int, ace: AceMode = AceMode.LOW
+) -> float:
     """The chance that a hand of ``hand_size`` cards dealt from ``unseen`` holds two cards
     that make a three-card meld with ``card`` (two of its rank in other suits, or two of
     its suit next to it where the ace rule ``ace`` lets the run stand); 1 for a joker.
@@ -126,7 +136,7 @@ def feed_risk(card: Card, unseen: Sequence[Card], hand_size: int,
     share = min(1.0, hand_size / len(unseen))
     count = Counter(c for c in unseen if not c.is_joker)
     same_rank = [n for c, n in count.items() if c.rank == card.rank and c.suit != card.suit]
-    pairs = [(a, b) for i, a in enumerate(same_rank) for b in same_rank[i + 1:]]
+    pairs = [(a, b) for i, a in enumerate(same_rank) for b in same_rank[i + 1 :]]
     by_rank = {c.rank: n for c, n in count.items() if c.suit == card.suit}
     for low, high in run_partners(card.rank, ace):
         a, b = by_rank.get(low, 0), by_rank.get(high, 0)
@@ -138,8 +148,7 @@ def feed_risk(card: Card, unseen: Sequence[Card], hand_size: int,
     return 1.0 - miss
 
 
-def race_key(view: PlayerView, card: Card, unseen: Sequence[Card],
-             values: dict[Card, int]) -> Key:
+def race_key(view: PlayerView, card: Card, unseen: Sequence[Card], values: dict[Card, int]) -> Key:
     """The order of discards described in the module docstring (smaller is better) for
     discarding ``card``; ``values``: deadwood points after each discard."""
     table = view.table
@@ -209,8 +218,9 @@ def rummy500_race(view: PlayerView, legal: Sequence[Action], choice: Action) -> 
     extra = table.extra
     if isinstance(extra, PublicExtra) and extra.must_play is not None:
         return choice
-    used = sum(len(g) for g in choice.groups) if isinstance(choice, MeldCards) \
-        else len(choice.cards)
+    used = (
+        sum(len(g) for g in choice.groups) if isinstance(choice, MeldCards) else len(choice.cards)
+    )
     others = [n for seat, n in enumerate(table.hand_sizes) if seat != view.seat]
     if used >= len(view.hand) - 1 or min(others, default=0) <= HOLD_WHILE_OTHERS_HOLD:
         return choice

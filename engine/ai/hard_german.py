@@ -52,8 +52,14 @@ from engine.variants.german.values import meld_value
 from engine.variants.german.views import SeatStatus
 from engine.views import PlayerView
 
-__all__ = ["HOLD_WHILE_OTHERS_HOLD", "OPEN_WHEN_OTHERS_HOLD", "can_go_out", "held_back",
-           "opening_waits", "small_opening"]
+__all__ = [
+    "HOLD_WHILE_OTHERS_HOLD",
+    "OPEN_WHEN_OTHERS_HOLD",
+    "can_go_out",
+    "held_back",
+    "opening_waits",
+    "small_opening",
+]
 
 OPEN_WHEN_OTHERS_HOLD = 3
 """The first meld waits while every other player holds more cards than this."""
@@ -94,8 +100,12 @@ def opening_waits(view: PlayerView, choice: Action) -> bool:
     does not go out and every other player holds more than :data:`OPEN_WHEN_OTHERS_HOLD`
     cards: the seat discards instead and keeps its melds for hand rummy."""
     status = view.extra
-    if not isinstance(choice, MeldCards) or not isinstance(status, SeatStatus) \
-            or status.opened or status.provisional:
+    if (
+        not isinstance(choice, MeldCards)
+        or not isinstance(status, SeatStatus)
+        or status.opened
+        or status.provisional
+    ):
         return False
     if len(view.hand) - sum(len(g) for g in choice.groups) <= 1:
         return False
@@ -108,8 +118,12 @@ def small_opening(view: PlayerView, choice: Action) -> Action:
     """``choice``, or for a first meld that leaves two cards or more in the hand, the fewest
     of its melds that still reach the minimum (see the module docstring)."""
     status = view.extra
-    if not isinstance(choice, MeldCards) or not isinstance(status, SeatStatus) \
-            or status.opened or len(choice.groups) < 2:
+    if (
+        not isinstance(choice, MeldCards)
+        or not isinstance(status, SeatStatus)
+        or status.opened
+        or len(choice.groups) < 2
+    ):
         return choice
     if len(view.hand) - sum(len(g) for g in choice.groups) <= 1:
         return choice
@@ -123,8 +137,11 @@ def small_opening(view: PlayerView, choice: Action) -> Action:
             if total < status.opening_needed:
                 continue
             groups = tuple(choice.groups[i] for i in picked)
-            key = (sum(1 for g in groups for s in g if s.card.is_joker),
-                   sum(len(g) for g in groups), -total)
+            key = (
+                sum(1 for g in groups for s in g if s.card.is_joker),
+                sum(len(g) for g in groups),
+                -total,
+            )
             if best is None or key < best[0]:
                 best = (key, groups)
     return choice if best is None else MeldCards(choice.seat, best[1])

@@ -95,8 +95,13 @@ def _draw(view: PlayerView, legal: Sequence[Action]) -> Action:
         return face_up
     table = view.table
     top = table.discard[-1] if table.discard else None
-    if top is not None and TakeDiscard(view.seat) in legal and table.has_melded[view.seat] \
-            and not top.is_joker and takes_upcard(view.hand, top, table.rules):
+    if (
+        top is not None
+        and TakeDiscard(view.seat) in legal
+        and table.has_melded[view.seat]
+        and not top.is_joker
+        and takes_upcard(view.hand, top, table.rules)
+    ):
         return TakeDiscard(view.seat)
     if top is not None and top.is_joker and TakeDiscard(view.seat) in legal:
         return TakeDiscard(view.seat)
@@ -113,8 +118,9 @@ def _draw(view: PlayerView, legal: Sequence[Action]) -> Action:
     return _first(legal, Draw) or legal[0]
 
 
-def _discard(view: PlayerView, legal: Sequence[Action], part: Partition,
-             rng: random.Random) -> Action | None:
+def _discard(
+    view: PlayerView, legal: Sequence[Action], part: Partition, rng: random.Random
+) -> Action | None:
     options = [a for a in legal if isinstance(a, Discard)]
     if not options:
         return None
@@ -144,11 +150,21 @@ def _play(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Acti
     for group in sorted(part.melds, key=lambda g: -len(g)):
         if group in offered:
             return offered[group]
-    layoffs = [a for a in legal if isinstance(a, LayOff) and len(a.cards) == 1
-               and (a.cards[0].card.is_joker or a.cards[0].card in part.deadwood)]
+    layoffs = [
+        a
+        for a in legal
+        if isinstance(a, LayOff)
+        and len(a.cards) == 1
+        and (a.cards[0].card.is_joker or a.cards[0].card in part.deadwood)
+    ]
     if layoffs:
-        return max(layoffs, key=lambda a: (a.cards[0].card.is_joker,
-                                           rack_value(a.cards[0].card, _points(view), 25)))
+        return max(
+            layoffs,
+            key=lambda a: (
+                a.cards[0].card.is_joker,
+                rack_value(a.cards[0].card, _points(view), 25),
+            ),
+        )
     return _discard(view, legal, part, rng) or legal[0]
 
 

@@ -77,8 +77,7 @@ def _draw_choice(view: PlayerView, legal: Sequence[Any]) -> Action | None:
         if isinstance(action, CallRummy) and action.meld is not None:
             return cast(Action, action)  # a variant action, outside the shared union
     extra = view.table.extra
-    if isinstance(extra, PublicExtra) and extra.call_window is not None \
-            and extra.call_window.out:
+    if isinstance(extra, PublicExtra) and extra.call_window is not None and extra.call_window.out:
         # a last card that could be laid off: uncalled, its player goes out and every
         # other hand counts against its owner; called, it floats
         call = next((a for a in legal if isinstance(a, CallRummy)), None)
@@ -107,15 +106,19 @@ def _draw_choice(view: PlayerView, legal: Sequence[Any]) -> Action | None:
 def _play_owed(view: PlayerView, legal: Sequence[Action], owed: Card) -> Action | None:
     rules = view.table.rules
     part = best_melds(view.hand, rules)
-    melds = [a for a in legal if isinstance(a, MeldCards)
-             and any(s.card == owed for g in a.groups for s in g)]
+    melds = [
+        a
+        for a in legal
+        if isinstance(a, MeldCards) and any(s.card == owed for g in a.groups for s in g)
+    ]
     for action in melds:
         if action.groups[0] in part.melds:
             return action
     if melds:
         return max(melds, key=lambda a: sum(len(g) for g in a.groups))
-    return next((a for a in legal if isinstance(a, LayOff)
-                 and any(s.card == owed for s in a.cards)), None)
+    return next(
+        (a for a in legal if isinstance(a, LayOff) and any(s.card == owed for s in a.cards)), None
+    )
 
 
 def call_choice(view: PlayerView, legal: Sequence[Action]) -> Action | None:
@@ -137,7 +140,11 @@ def ai_move(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Ac
     extra = table.extra
     if table.phase is Phase.DRAW:
         return _draw_choice(view, legal)
-    if (table.phase is Phase.PLAY and isinstance(extra, PublicExtra)
-            and extra.must_play is not None and table.current == view.seat):
+    if (
+        table.phase is Phase.PLAY
+        and isinstance(extra, PublicExtra)
+        and extra.must_play is not None
+        and table.current == view.seat
+    ):
         return _play_owed(view, legal, extra.must_play)
     return None

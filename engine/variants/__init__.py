@@ -9,9 +9,15 @@ from engine.variants.german import GermanRummy
 from engine.variants.romanian import RomanianRummy
 from engine.variants.rummy500 import Rummy500
 
-VARIANTS: dict[str, Variant] = {v.id: v for v in (
-    BasicRummy(), Rummy500(), GermanRummy(), RomanianRummy(),
-)}
+VARIANTS: dict[str, Variant] = {
+    v.id: v
+    for v in (
+        BasicRummy(),
+        Rummy500(),
+        GermanRummy(),
+        RomanianRummy(),
+    )
+}
 
 
 def variant_commands() -> tuple[VariantCommand, ...]:
@@ -24,6 +30,9 @@ def get_variant(variant_id: str) -> Variant:
     try:
         return VARIANTS[variant_id.strip().lower()]
     except KeyError:
-        raise RuleOptionError(detail=f"unknown variant '{variant_id}'; variants: "
-                              + ", ".join(VARIANTS), option="variant", value=variant_id,
-                              accepts=", ".join(VARIANTS)) from None
+        raise RuleOptionError(
+            detail=f"unknown variant '{variant_id}'; variants: " + ", ".join(VARIANTS),
+            option="variant",
+            value=variant_id,
+            accepts=", ".join(VARIANTS),
+        ) from None

@@ -27,103 +27,207 @@ BASIC = "basic-rummy.de.txt"
 BEGINNER = "romme-basic.de.txt"
 
 OPTIONS: tuple[Option, ...] = (
-    Option("target", int, 100, "Match ends when someone reaches this score (none: no target).",
-           f"{BASIC}: Entweder wird eine feste Anzahl von Deals gespielt oder das Spiel wird "
-           "zu einer Zielpunktzahl gespielt.", minimum=1, maximum=MAX_TARGET,
-           none_word="none"),
-    Option("deals", int, None, "Match ends after this many deals (none: no limit).",
-           f"{BASIC}: Das Spiel wird mit weiteren Deals fortgesetzt, bis ein Spieler das ... "
-           "Punkteziel erreicht oder bis die vereinbarte Anzahl von Deals gespielt wurde.",
-           minimum=1, maximum=MAX_DEALS, none_word="none"),
-    Option("multiple_melds", bool, False, "Any number of melds per turn (else one).",
-           f"{BASIC}: Einige Leute spielen, dass Sie in jeder Runde so viele Meldungen "
-           "ablegen können, wie Sie möchten."),
-    Option("going_rummy", str, "off",
-           "Going out in one turn with no earlier meld or lay-off: score doubled, or +10.",
-           f"{BASIC}: Dies nennt man Going Rummy, und die Punktzahl für die Hand ist verdoppelt, "
-           "oder in einigen Versionen erhält der Gewinner einen Bonus von 10 Punkten.",
-           choices=("off", "double", "bonus10")),
-    Option("layoff_after_meld", bool, False,
-           "Lay off on others' melds only after an own meld.",
-           f"{BASIC}: Einige spielen, dass du keine Karten auf die Meldungen anderer Spieler "
-           "ablegen darfst, bis du mindestens eine eigene Meldung abgelegt hast."),
-    Option("ace", str, "low", "Ace in runs: low (A-2-3), high_or_low (also Q-K-A, ace 15 points), "
-           "around (also K-A-2, ace 15 points).",
-           f"{BASIC}: Einige spielen jedoch, dass Asse als hoch oder niedrig gezählt werden "
-           "können ... erlauben „Um die Ecke“ -Läufe mit einem Ass in der Mitte (K-A-2)",
-           choices=("low", "high_or_low", "around")),
-    Option("final_discard", bool, False, "Going out needs a final discard.",
-           f"{BASIC}: Manche Leute spielen, dass du deinen Zug beenden musst, um auszugehen, "
-           "indem du deine letzte Karte ablegst."),
-    Option("stock_end", str, "turn_over",
-           "When the stock is empty: turn the discard pile over unshuffled, shuffle it, or "
-           "shuffle all but its top card.",
-           f"{BASIC}: wird der Ablagestapel umgedreht, ohne zu mischen / der Ablagestapel "
-           f"gemischt wird; {BEGINNER}: alle Karten im Ablagestapel außer der obersten mischen",
-           choices=("turn_over", "shuffle", "shuffle_keep_top")),
-    Option("reuses", int, None, "How often the discard pile may become the stock "
-           "(0 = Block Rummy; unlimited).",
-           f"{BASIC}: die Häufigkeit zu begrenzen, mit der der Ablagestapel als neuer Vorrat "
-           "wiederverwendet werden kann", minimum=0, maximum=MAX_REUSES,
-           none_word="unlimited"),
-    Option("scoring", str, "winner", "winner: the winner scores the others' hands; penalty: "
-           "losers score their hands, lowest wins at the target (100); payment: each loser "
-           "pays the winner, for a fixed number of deals.",
-           f"{BASIC}: jeder der Verlierer Strafpunkte entsprechend den Karten in seiner Hand "
-           "erhält ... jeder Verlierer den Gewinner entsprechend der Anzahl der Punkte in "
-           "seiner Hand auszahlt", choices=("winner", "penalty", "payment")),
-    Option("jokers", int, 0, "Jokers in the pack (wild cards).",
-           f"{BASIC}: Es wird ein 55-Karten-Pack verwendet, darunter drei Joker",
-           minimum=0, maximum=4),
-    Option("joker_swap", bool, False,
-           "The holder of the card a melded joker stands for may exchange it for the joker.",
-           f"{BASIC}: Ein Spieler, der die Karte hält, die ein gemeldeter Joker darstellt, "
-           "kann während seines Zuges die echte Karte gegen den Joker eintauschen."),
-    Option("joker_points", int, 15, "Penalty value of a joker left in a hand (texts are silent).",
-           "not in the texts: chosen like the ace high-or-low value", minimum=0, maximum=100),
-    Option("starter_extra", bool, False,
-           "The starting player gets one card more and begins by discarding (no upcard).",
-           f"{BASIC}: Acht Karten werden an den Startspieler und sieben an jeden anderen "
-           "Spieler ausgeteilt. In der ersten Runde zieht der Startspieler nicht"),
-    Option("all_at_once_from", int, None,
-           "From this deal on, a player may meld only by putting down the whole hand at once.",
-           f"{BASIC}: in den letzten drei Runden dürfen die Spieler keine Karten mehr melden, "
-           "bis sie alle sieben auf einmal ablegen können.", minimum=1, maximum=MAX_DEALS,
-           none_word="never"),
-    Option("hand_size", int, None, "Cards per player (auto: 10 for two, 7 for 3-4, 6 for 5-6).",
-           f"{BASIC}: In einem Zwei-Spieler-Spiel erhält jeder Spieler eine Hand mit zehn "
-           "Karten. Bei drei oder vier Spielern werden jeweils sieben Karten ausgeteilt",
-           minimum=3, maximum=13, none_word="auto"),
+    Option(
+        "target",
+        int,
+        100,
+        "Match ends when someone reaches this score (none: no target).",
+        f"{BASIC}: Entweder wird eine feste Anzahl von Deals gespielt oder das Spiel wird "
+        "zu einer Zielpunktzahl gespielt.",
+        minimum=1,
+        maximum=MAX_TARGET,
+        none_word="none",
+    ),
+    Option(
+        "deals",
+        int,
+        None,
+        "Match ends after this many deals (none: no limit).",
+        f"{BASIC}: Das Spiel wird mit weiteren Deals fortgesetzt, bis ein Spieler das ... "
+        "Punkteziel erreicht oder bis die vereinbarte Anzahl von Deals gespielt wurde.",
+        minimum=1,
+        maximum=MAX_DEALS,
+        none_word="none",
+    ),
+    Option(
+        "multiple_melds",
+        bool,
+        False,
+        "Any number of melds per turn (else one).",
+        f"{BASIC}: Einige Leute spielen, dass Sie in jeder Runde so viele Meldungen "
+        "ablegen können, wie Sie möchten.",
+    ),
+    Option(
+        "going_rummy",
+        str,
+        "off",
+        "Going out in one turn with no earlier meld or lay-off: score doubled, or +10.",
+        f"{BASIC}: Dies nennt man Going Rummy, und die Punktzahl für die Hand ist verdoppelt, "
+        "oder in einigen Versionen erhält der Gewinner einen Bonus von 10 Punkten.",
+        choices=("off", "double", "bonus10"),
+    ),
+    Option(
+        "layoff_after_meld",
+        bool,
+        False,
+        "Lay off on others' melds only after an own meld.",
+        f"{BASIC}: Einige spielen, dass du keine Karten auf die Meldungen anderer Spieler "
+        "ablegen darfst, bis du mindestens eine eigene Meldung abgelegt hast.",
+    ),
+    Option(
+        "ace",
+        str,
+        "low",
+        "Ace in runs: low (A-2-3), high_or_low (also Q-K-A, ace 15 points), "
+        "around (also K-A-2, ace 15 points).",
+        f"{BASIC}: Einige spielen jedoch, dass Asse als hoch oder niedrig gezählt werden "
+        "können ... erlauben „Um die Ecke“ -Läufe mit einem Ass in der Mitte (K-A-2)",
+        choices=("low", "high_or_low", "around"),
+    ),
+    Option(
+        "final_discard",
+        bool,
+        False,
+        "Going out needs a final discard.",
+        f"{BASIC}: Manche Leute spielen, dass du deinen Zug beenden musst, um auszugehen, "
+        "indem du deine letzte Karte ablegst.",
+    ),
+    Option(
+        "stock_end",
+        str,
+        "turn_over",
+        "When the stock is empty: turn the discard pile over unshuffled, shuffle it, or "
+        "shuffle all but its top card.",
+        f"{BASIC}: wird der Ablagestapel umgedreht, ohne zu mischen / der Ablagestapel "
+        f"gemischt wird; {BEGINNER}: alle Karten im Ablagestapel außer der obersten mischen",
+        choices=("turn_over", "shuffle", "shuffle_keep_top"),
+    ),
+    Option(
+        "reuses",
+        int,
+        None,
+        "How often the discard pile may become the stock (0 = Block Rummy; unlimited).",
+        f"{BASIC}: die Häufigkeit zu begrenzen, mit der der Ablagestapel als neuer Vorrat "
+        "wiederverwendet werden kann",
+        minimum=0,
+        maximum=MAX_REUSES,
+        none_word="unlimited",
+    ),
+    Option(
+        "scoring",
+        str,
+        "winner",
+        "winner: the winner scores the others' hands; penalty: "
+        "losers score their hands, lowest wins at the target (100); payment: each loser "
+        "pays the winner, for a fixed number of deals.",
+        f"{BASIC}: jeder der Verlierer Strafpunkte entsprechend den Karten in seiner Hand "
+        "erhält ... jeder Verlierer den Gewinner entsprechend der Anzahl der Punkte in "
+        "seiner Hand auszahlt",
+        choices=("winner", "penalty", "payment"),
+    ),
+    Option(
+        "jokers",
+        int,
+        0,
+        "Jokers in the pack (wild cards).",
+        f"{BASIC}: Es wird ein 55-Karten-Pack verwendet, darunter drei Joker",
+        minimum=0,
+        maximum=4,
+    ),
+    Option(
+        "joker_swap",
+        bool,
+        False,
+        "The holder of the card a melded joker stands for may exchange it for the joker.",
+        f"{BASIC}: Ein Spieler, der die Karte hält, die ein gemeldeter Joker darstellt, "
+        "kann während seines Zuges die echte Karte gegen den Joker eintauschen.",
+    ),
+    Option(
+        "joker_points",
+        int,
+        15,
+        "Penalty value of a joker left in a hand (texts are silent).",
+        "not in the texts: chosen like the ace high-or-low value",
+        minimum=0,
+        maximum=100,
+    ),
+    Option(
+        "starter_extra",
+        bool,
+        False,
+        "The starting player gets one card more and begins by discarding (no upcard).",
+        f"{BASIC}: Acht Karten werden an den Startspieler und sieben an jeden anderen "
+        "Spieler ausgeteilt. In der ersten Runde zieht der Startspieler nicht",
+    ),
+    Option(
+        "all_at_once_from",
+        int,
+        None,
+        "From this deal on, a player may meld only by putting down the whole hand at once.",
+        f"{BASIC}: in den letzten drei Runden dürfen die Spieler keine Karten mehr melden, "
+        "bis sie alle sieben auf einmal ablegen können.",
+        minimum=1,
+        maximum=MAX_DEALS,
+        none_word="never",
+    ),
+    Option(
+        "hand_size",
+        int,
+        None,
+        "Cards per player (auto: 10 for two, 7 for 3-4, 6 for 5-6).",
+        f"{BASIC}: In einem Zwei-Spieler-Spiel erhält jeder Spieler eine Hand mit zehn "
+        "Karten. Bei drei oder vier Spielern werden jeweils sieben Karten ausgeteilt",
+        minimum=3,
+        maximum=13,
+        none_word="auto",
+    ),
 )
 
 PRESETS: dict[str, Preset] = {
-    "standard": Preset("standard", "Basic (Straight) Rummy with no house rules.",
-                       f"{BASIC}: Basic Rummy"),
+    "standard": Preset(
+        "standard", "Basic (Straight) Rummy with no house rules.", f"{BASIC}: Basic Rummy"
+    ),
     "beginner": Preset(
         "beginner",
         "Basic Rommé for beginners: several melds a turn, 'Rommé' doubles the score, the "
         "discard pile is reshuffled except its top card, play to 150.",
-        f"{BEGINNER}: Rommé gehen ... werden alle Punkte für diese Hand verdoppelt; "
-        "(zB 150)",
-        {"multiple_melds": True, "going_rummy": "double", "stock_end": "shuffle_keep_top",
-         "target": 150}),
-    "block": Preset("block", "Block Rummy: the discard pile is never re-used; an empty stock "
-                    "ends the hand.",
-                    f"{BASIC}: In der als Block Rummy bekannten Version wird der Ablagestapel "
-                    "überhaupt nicht wiederverwendet.", {"reuses": 0}),
+        f"{BEGINNER}: Rommé gehen ... werden alle Punkte für diese Hand verdoppelt; (zB 150)",
+        {
+            "multiple_melds": True,
+            "going_rummy": "double",
+            "stock_end": "shuffle_keep_top",
+            "target": 150,
+        },
+    ),
+    "block": Preset(
+        "block",
+        "Block Rummy: the discard pile is never re-used; an empty stock ends the hand.",
+        f"{BASIC}: In der als Block Rummy bekannten Version wird der Ablagestapel "
+        "überhaupt nicht wiederverwendet.",
+        {"reuses": 0},
+    ),
     "wrotham": Preset(
         "wrotham",
         "Wrotham Rummy: 55 cards with 3 jokers, joker swap, 6 deals, 8 cards to the starter "
         "who does not draw first, whole hand at once in deals 4-6.",
         f"{BASIC}: Wrotham Rummy",
-        {"jokers": 3, "joker_swap": True, "deals": 6, "target": None, "starter_extra": True,
-         "all_at_once_from": 4, "hand_size": 7}),
+        {
+            "jokers": 3,
+            "joker_swap": True,
+            "deals": 6,
+            "target": None,
+            "starter_extra": True,
+            "all_at_once_from": 4,
+            "hand_size": 7,
+        },
+    ),
 }
 
 
 #: One shared record per ace rule (the lay-off index is reused per record).
 _MELD_RULES = {mode: MeldRules(ace=mode) for mode in AceMode}
 _MELD_RULES_BY_TEXT = {mode.value: rules for mode, rules in _MELD_RULES.items()}
+
 
 class BasicRummy(SharedFlow):
     """Basic Rummy and its presets; see the module docstring."""
@@ -139,12 +243,19 @@ class BasicRummy(SharedFlow):
     def validate(self, rules: RuleSet) -> None:
         """Refuse a match with no end and payment scoring with no fixed number of deals."""
         if rules.number("target") is None and rules.number("deals") is None:
-            raise RuleOptionError(detail="set a target score or a number of deals",
-                                  option="target", value="none", accepts="target or deals")
+            raise RuleOptionError(
+                detail="set a target score or a number of deals",
+                option="target",
+                value="none",
+                accepts="target or deals",
+            )
         if rules.text("scoring") == "payment" and rules.number("deals") is None:
             raise RuleOptionError(
                 detail="payment scoring is played for a fixed number of deals (deals=N)",
-                option="deals", value="none", accepts="a number of deals")
+                option="deals",
+                value="none",
+                accepts="a number of deals",
+            )
 
     def meld_rules(self, rules: RuleSet) -> MeldRules:
         """Sets of 3-4, runs of 3+, ace per the ``ace`` option, one natural card at least."""
@@ -198,8 +309,9 @@ class BasicRummy(SharedFlow):
     def stock_end(self, rules: RuleSet) -> tuple[str, int | None]:
         return (rules.text("stock_end"), rules.number("reuses"))
 
-    def score_deal(self, state: GameState, points: tuple[int, ...], winner: int | None,
-                   rummy: bool) -> tuple[Fraction, ...]:
+    def score_deal(
+        self, state: GameState, points: tuple[int, ...], winner: int | None, rummy: bool
+    ) -> tuple[Fraction, ...]:
         """Score one deal under the ``scoring`` option.
 
         Going out: "Der Gesamtwert aller Karten in den Händen der anderen Spieler wird

@@ -54,8 +54,11 @@ def test_verdict_of_a_met_and_a_missed_target() -> None:
 
 
 def test_format_report_shows_target_side_verdict_and_notes() -> None:
-    section = Section("Demo", [Row("speed", 1.0, "x", 3.0, "higher", "why it is slow"),
-                               Row("count", 12, "hands")], ["a note"])
+    section = Section(
+        "Demo",
+        [Row("speed", 1.0, "x", 3.0, "higher", "why it is slow"), Row("count", 12, "hands")],
+        ["a note"],
+    )
     text = format_report(["header line"], [section])
     lines = text.splitlines()
     assert lines[0] == "header line"
@@ -85,8 +88,18 @@ def test_percentile_and_median_on_known_data() -> None:
 @pytest.mark.bench
 def test_machine_description_names_cpu_ram_python_and_peers() -> None:
     info = machine.describe(Path.cwd())
-    assert list(info) == ["cpu", "ram", "os", "python", "project", "engine", "peers", "disk",
-                          "load", "date"]
+    assert list(info) == [
+        "cpu",
+        "ram",
+        "os",
+        "python",
+        "project",
+        "engine",
+        "peers",
+        "disk",
+        "load",
+        "date",
+    ]
     assert info["engine"] == str(engine_build())
     assert info["engine"].startswith(("pure Python", "compiled with mypyc: "))
     assert "logical CPUs" in info["cpu"]
@@ -155,8 +168,18 @@ def test_illegal_melds_counts_refused_melds_and_wrong_cards() -> None:
     good = Partition(((CardSpec(r5), CardSpec(r6), CardSpec(JOKER, r7)),), (), 0)
     assert illegal_melds((r5, r6, JOKER), good, ROMANIAN_RULES) == 0
     # Two real tiles and two Jolys: Romanian rules want two real tiles per Joly.
-    two_jolys = Partition(((CardSpec(JOKER, parse_card("r3")), CardSpec(JOKER, parse_card("r4")),
-                            CardSpec(r5), CardSpec(r6)),), (), 0)
+    two_jolys = Partition(
+        (
+            (
+                CardSpec(JOKER, parse_card("r3")),
+                CardSpec(JOKER, parse_card("r4")),
+                CardSpec(r5),
+                CardSpec(r6),
+            ),
+        ),
+        (),
+        0,
+    )
     assert illegal_melds((r5, r6, JOKER, JOKER), two_jolys, ROMANIAN_RULES) == 1
     assert illegal_melds((r5, r6, JOKER, JOKER), two_jolys, RUMMIKUB_RULES) == 0
     assert illegal_melds((r5, r6, r7), good, ROMANIAN_RULES) == 1  # not the hand's cards
@@ -164,7 +187,8 @@ def test_illegal_melds_counts_refused_melds_and_wrong_cards() -> None:
 
 @pytest.mark.bench
 def test_bench_quick_search_prints_machine_figures_and_the_comparison(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     out = tmp_path / "bench.json"
     assert main(["bench", "--quick", "--only", "search", "--json", str(out)]) == 0
@@ -176,8 +200,7 @@ def test_bench_quick_search_prints_machine_figures_and_the_comparison(
     assert "rummikub-solver" in text and "speed ratio" in text
     assert "Total time:" in text
     data = json.loads(out.read_text(encoding="utf-8"))
-    assert data["config"] == {"quick": True, "peers": True, "seed": 2026,
-                              "sections": ["search"]}
+    assert data["config"] == {"quick": True, "peers": True, "seed": 2026, "sections": ["search"]}
     assert data["machine"]["cpu"]
     rows = {r["name"]: r for s in data["sections"] for r in s["rows"]}
     for kind in ("hands", "racks"):
@@ -188,8 +211,11 @@ def test_bench_quick_search_prints_machine_figures_and_the_comparison(
     median_row = rows["15-card hands, 2 jokers (German rules): median"]
     assert median_row["unit"] == "ms" and median_row["value"] > 0
     assert median_row["verdict"] == "ok" or median_row["verdict"].startswith("MISSED (x")
-    mismatch_line = next(line for line in text.splitlines()
-                         if line.startswith("hands vs rummikub-solver: optimum mismatches"))
+    mismatch_line = next(
+        line
+        for line in text.splitlines()
+        if line.startswith("hands vs rummikub-solver: optimum mismatches")
+    )
     assert " 0 " in mismatch_line
 
 
@@ -210,23 +236,30 @@ def _module(monkeypatch: pytest.MonkeyPatch, name: str, run: object) -> None:
 
 
 def test_runner_reports_a_failing_section_as_a_note(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
     def boom(config: BenchConfig) -> Section:
         raise RuntimeError("kaput")
 
     def fine(config: BenchConfig) -> list[Section]:
-        return [Section("Fine one", [Row("speed", 4.0, "x", 3.0, "higher")]),
-                Section("Fine two", [Row("slow", 1.0, "x", 3.0, "higher")])]
+        return [
+            Section("Fine one", [Row("speed", 4.0, "x", 3.0, "higher")]),
+            Section("Fine two", [Row("slow", 1.0, "x", 3.0, "higher")]),
+        ]
 
     _module(monkeypatch, "bench_fake_boom", boom)
     _module(monkeypatch, "bench_fake_fine", fine)
-    registry = {"boom": "bench_fake_boom", "missing": "bench_fake_missing_module",
-                "fine": "bench_fake_fine"}
+    registry = {
+        "boom": "bench_fake_boom",
+        "missing": "bench_fake_missing_module",
+        "fine": "bench_fake_fine",
+    }
     out, progress = io.StringIO(), io.StringIO()
     path = tmp_path / "r.json"
-    code = runner.run_bench(BenchConfig(quick=True), None, json_path=path, out=out,
-                            progress=progress, registry=registry)
+    code = runner.run_bench(
+        BenchConfig(quick=True), None, json_path=path, out=out, progress=progress, registry=registry
+    )
     assert code == 0
     text = out.getvalue()
     assert "== boom ==" in text and "failed: RuntimeError: kaput" in text
@@ -235,12 +268,19 @@ def test_runner_reports_a_failing_section_as_a_note(
     assert "Targets missed: 1" in text and "Fine two: slow: MISSED (x3.00)" in text
     assert "bench: fine done" in progress.getvalue()
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert [s["title"] for s in data["sections"]] == ["boom", "missing", "Fine one",
-                                                      "Fine two"]
+    assert [s["title"] for s in data["sections"]] == ["boom", "missing", "Fine one", "Fine two"]
     assert data["missed"] == ["Fine two: slow"]
     speed = data["sections"][2]["rows"][0]
-    assert speed == {"name": "speed", "value": 4.0, "unit": "x", "target": 3.0,
-                     "better": "higher", "met": True, "verdict": "ok", "note": ""}
+    assert speed == {
+        "name": "speed",
+        "value": 4.0,
+        "unit": "x",
+        "target": 3.0,
+        "better": "higher",
+        "met": True,
+        "verdict": "ok",
+        "note": "",
+    }
 
 
 def test_runner_reports_a_wrong_return_value(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -298,7 +338,8 @@ def test_a_timed_part_runs_on_a_frozen_heap_and_thaws_it_after() -> None:
 
 
 def test_bench_quick_legal_section_reports_every_variant(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["bench", "--quick", "--only", "legal"]) in (0, 1)
     out = capsys.readouterr().out
     for variant in legal.GAMES:
@@ -333,7 +374,6 @@ def test_strength_expert_match_is_timed_and_says_where_its_slowest_decision_was(
 def test_strength_interval_needs_two_pairs_and_narrows_with_agreement() -> None:
     one = strength.Match("a", "b", pair_scores=[Fraction(1)])
     assert one.interval is None and one.share == 100.0
-    same = strength.Match("a", "b", pair_scores=[Fraction(1, 2)] * 10,
-                          pair_points=[3.0] * 10)
+    same = strength.Match("a", "b", pair_scores=[Fraction(1, 2)] * 10, pair_points=[3.0] * 10)
     assert same.interval == (50.0, 50.0)
     assert same.points == 3.0 and same.points_interval == (3.0, 3.0)

@@ -15,7 +15,8 @@ from devsupport.pg_server import find_binaries
 
 @pytest.mark.once
 def test_the_ai_workers_section_measures_every_configuration(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.delenv("RUMMY_BENCH_BEFORE", raising=False)
     section = ai_workers.run(BenchConfig(quick=True))
     if find_binaries() is None:

@@ -38,22 +38,32 @@ async def test_service_load_measures_every_figure(tmp_path: Path) -> None:
     assert fig.raw > 0 and fig.raw_async > 0 and fig.raw_full > 0 and fig.throughput > 0
     assert fig.journal == "wal" and fig.synchronous == 1  # the repository's settings
     values = numbers(service_load.section(fig, sizes, quick=True))
-    for name in ("action p50, 1 table", "action p99, 1 table", "action p50, 3 tables",
-                 "action p99, 3 tables", "raw SQLite commits/s (sqlite3, NORMAL)",
-                 "raw SQLite commits/s (aiosqlite, NORMAL)", "service committed actions/s",
-                 "service share of raw commit rate"):
+    for name in (
+        "action p50, 1 table",
+        "action p99, 1 table",
+        "action p50, 3 tables",
+        "action p99, 3 tables",
+        "raw SQLite commits/s (sqlite3, NORMAL)",
+        "raw SQLite commits/s (aiosqlite, NORMAL)",
+        "service committed actions/s",
+        "service share of raw commit rate",
+    ):
         assert values[name] > 0, name
     assert values["action p50, 1 table"] <= values["action p99, 1 table"]
 
 
-def test_service_load_run_removes_its_files(tmp_path: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_service_load_run_removes_its_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     section = service_load.run(BenchConfig(quick=True, seed=3))
     assert list(tmp_path.iterdir()) == []
     targets = {row.name: row.target for row in section.rows if row.target is not None}
-    assert targets == {"action p99, 1 table": 30.0, "action p99, 20 tables": 100.0,
-                       "service share of raw commit rate": 50.0}
+    assert targets == {
+        "action p99, 1 table": 30.0,
+        "action p99, 20 tables": 100.0,
+        "service share of raw commit rate": 50.0,
+    }
     assert "0 refused" in " ".join(section.notes)
 
 
@@ -87,8 +97,9 @@ async def load_every_active_table(path: Path, rows: startup.Rows) -> None:
         await db.close()
 
 
-def test_startup_run_loads_every_stored_table(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_startup_run_loads_every_stored_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     section = startup.run(BenchConfig(quick=True, seed=4))
     assert list(tmp_path.iterdir()) == []
@@ -121,8 +132,9 @@ async def test_repository_cache_serves_its_own_writes_only(tmp_path: Path) -> No
             other = SqliteRepository(other_db)
             theirs = await other.active_table(driver.key)
             assert theirs == kept and theirs is not kept
-            await other.commit(replace(theirs, version=theirs.version + 1, warned=True),
-                               theirs.version)
+            await other.commit(
+                replace(theirs, version=theirs.version + 1, warned=True), theirs.version
+            )
         finally:
             await other_db.close()
         now = await repo.active_table(driver.key)

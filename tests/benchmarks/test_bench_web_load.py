@@ -11,17 +11,30 @@ from benchmarks.web_load import add_rows
 
 
 def stats(p99: float, open_: int, rss_kb: int, refused: int = 0) -> dict[str, Any]:
-    return {"p50_ms": 0.8, "p99_ms": p99, "max_ms": p99 + 1, "commands": 100,
-            "lag_max_ms": 5.0, "descriptors": open_ + 11, "rss_kb": rss_kb,
-            "open": open_, "refused": {"connections": refused}}
+    return {
+        "p50_ms": 0.8,
+        "p99_ms": p99,
+        "max_ms": p99 + 1,
+        "commands": 100,
+        "lag_max_ms": 5.0,
+        "descriptors": open_ + 11,
+        "rss_kb": rss_kb,
+        "open": open_,
+        "refused": {"connections": refused},
+    }
 
 
 def test_the_rows_say_what_the_attack_held_and_cost() -> None:
-    result = {"max_connections": 864, "before": stats(1.5, 0, 60_000),
-              "peak": stats(70.0, 864, 60_000 + 864 * 30, refused=240),
-              "after": stats(12.0, 4, 80_000, refused=240),
-              "lines_under_load": ["WARNING bot.http: refused"], "held_for": 20.0,
-              "websockets": {"held": 4}, "slowloris": {"closed": 860}}
+    result = {
+        "max_connections": 864,
+        "before": stats(1.5, 0, 60_000),
+        "peak": stats(70.0, 864, 60_000 + 864 * 30, refused=240),
+        "after": stats(12.0, 4, 80_000, refused=240),
+        "lines_under_load": ["WARNING bot.http: refused"],
+        "held_for": 20.0,
+        "websockets": {"held": 4},
+        "slowloris": {"closed": 860},
+    }
     section = Section("web load")
     add_rows(section, "default", result)
     rows = {row.name: row for row in section.rows}

@@ -45,34 +45,58 @@ class People:
     def compute(self, compute: Any) -> None:
         self.service.compute = compute
 
-    async def do(self, user: UserRef, request: Request, key: ChatKey | None = None,
-                 update_key: str | None = None, **intent: Any) -> Outcome:
+    async def do(
+        self,
+        user: UserRef,
+        request: Request,
+        key: ChatKey | None = None,
+        update_key: str | None = None,
+        **intent: Any,
+    ) -> Outcome:
         """Run one intent (in chat ``key``, else at the person's newest table); raise its
         refusal."""
         at = InChat(key) if key is not None else Mine()
-        outcome = await self.service.entry.handle(Intent(
-            request, user, at, update_key=update_key, **intent))
+        outcome = await self.service.entry.handle(
+            Intent(request, user, at, update_key=update_key, **intent)
+        )
         if outcome.error is not None:
             raise outcome.error
         return outcome
 
-    async def _info(self, key: ChatKey, user: UserRef, verb: str, *args: str,
-                    update_key: str | None = None, **intent: Any) -> TableInfo:
-        outcome = await self.do(user, request_of(verb, args), key=key, update_key=update_key,
-                                **intent)
+    async def _info(
+        self,
+        key: ChatKey,
+        user: UserRef,
+        verb: str,
+        *args: str,
+        update_key: str | None = None,
+        **intent: Any,
+    ) -> TableInfo:
+        outcome = await self.do(
+            user, request_of(verb, args), key=key, update_key=update_key, **intent
+        )
         assert outcome.info is not None
         return outcome.info
 
-    async def new_table(self, key: ChatKey, host: UserRef, variant: str = "basic",
-                        preset: str | None = None,
-                        options: Mapping[str, Any] | None = None,
-                        settings: TableSettings | None = None) -> TableInfo:
+    async def new_table(
+        self,
+        key: ChatKey,
+        host: UserRef,
+        variant: str = "basic",
+        preset: str | None = None,
+        options: Mapping[str, Any] | None = None,
+        settings: TableSettings | None = None,
+    ) -> TableInfo:
         if settings is not None:
-            committed = await self.service.lobby.new_table(key, host, variant, preset,
-                                                          options, settings)
+            committed = await self.service.lobby.new_table(
+                key, host, variant, preset, options, settings
+            )
             return committed.table.info()
-        words = [variant] + ([preset] if preset else []) + \
-            [f"{name}={value}" for name, value in (options or {}).items()]
+        words = (
+            [variant]
+            + ([preset] if preset else [])
+            + [f"{name}={value}" for name, value in (options or {}).items()]
+        )
         return await self._info(key, host, "new", *words)
 
     async def busy_ai_tables(self, platform: str, count: int) -> None:
@@ -88,51 +112,51 @@ class People:
             await self.start(key, host)
             await self.leave(key, host)
 
-    async def join(self, key: ChatKey, user: UserRef, update_key: str | None = None
-                   ) -> TableInfo:
+    async def join(self, key: ChatKey, user: UserRef, update_key: str | None = None) -> TableInfo:
         return await self._info(key, user, "join", update_key=update_key)
 
-    async def leave(self, key: ChatKey, user: UserRef, update_key: str | None = None
-                    ) -> TableInfo:
+    async def leave(self, key: ChatKey, user: UserRef, update_key: str | None = None) -> TableInfo:
         return await self._info(key, user, "leave", update_key=update_key)
 
-    async def add_ai(self, key: ChatKey, user: UserRef, level: str = "normal",
-                     update_key: str | None = None) -> TableInfo:
+    async def add_ai(
+        self, key: ChatKey, user: UserRef, level: str = "normal", update_key: str | None = None
+    ) -> TableInfo:
         return await self._info(key, user, "addbot", level, update_key=update_key)
 
-    async def remove_ai(self, key: ChatKey, user: UserRef, seat: int | None = None,
-                        update_key: str | None = None) -> TableInfo:
+    async def remove_ai(
+        self, key: ChatKey, user: UserRef, seat: int | None = None, update_key: str | None = None
+    ) -> TableInfo:
         words = () if seat is None else (str(seat),)
         return await self._info(key, user, "removebot", *words, update_key=update_key)
 
-    async def configure(self, key: ChatKey, user: UserRef, changes: Mapping[str, str],
-                        update_key: str | None = None) -> TableInfo:
-        return await self._info(key, user, "set",
-                                *(f"{k}={v}" for k, v in changes.items()),
-                                update_key=update_key)
+    async def configure(
+        self, key: ChatKey, user: UserRef, changes: Mapping[str, str], update_key: str | None = None
+    ) -> TableInfo:
+        return await self._info(
+            key, user, "set", *(f"{k}={v}" for k, v in changes.items()), update_key=update_key
+        )
 
-    async def start(self, key: ChatKey, user: UserRef, update_key: str | None = None
-                    ) -> TableInfo:
+    async def start(self, key: ChatKey, user: UserRef, update_key: str | None = None) -> TableInfo:
         return await self._info(key, user, "start", update_key=update_key)
 
-    async def cancel(self, key: ChatKey, user: UserRef, is_admin: bool = False,
-                     update_key: str | None = None) -> TableInfo:
-        return await self._info(key, user, "cancel", update_key=update_key,
-                                is_admin=is_admin)
+    async def cancel(
+        self, key: ChatKey, user: UserRef, is_admin: bool = False, update_key: str | None = None
+    ) -> TableInfo:
+        return await self._info(key, user, "cancel", update_key=update_key, is_admin=is_admin)
 
-    async def act(self, key: ChatKey, user: UserRef, command: str | object,
-                  update_key: str | None = None) -> TableInfo:
+    async def act(
+        self, key: ChatKey, user: UserRef, command: str | object, update_key: str | None = None
+    ) -> TableInfo:
         if isinstance(command, str):
-            outcome = await self.do(user, Move(tuple(command.split())), key=key,
-                                    update_key=update_key)
+            outcome = await self.do(
+                user, Move(tuple(command.split())), key=key, update_key=update_key
+            )
         else:
-            outcome = await self.do(user, Move(action=command), key=key,
-                                    update_key=update_key)
+            outcome = await self.do(user, Move(action=command), key=key, update_key=update_key)
         assert outcome.info is not None
         return outcome.info
 
-    async def back(self, key: ChatKey, user: UserRef, update_key: str | None = None
-                   ) -> TableInfo:
+    async def back(self, key: ChatKey, user: UserRef, update_key: str | None = None) -> TableInfo:
         return await self._info(key, user, "back", update_key=update_key)
 
     async def hint(self, key: ChatKey, user: UserRef) -> Outcome:
@@ -188,11 +212,18 @@ class People:
         return table_rules(info.variant, info.preset, dict(info.options))
 
 
-async def say(people: People | GameService, key: ChatKey, user: UserRef, text: str,
-              update_key: str | None = None, is_admin: bool = False) -> Reply:
+async def say(
+    people: People | GameService,
+    key: ChatKey,
+    user: UserRef,
+    text: str,
+    update_key: str | None = None,
+    is_admin: bool = False,
+) -> Reply:
     """One typed line of ``user`` in chat ``key``, through the entry point as a chat front
     end sends it (:func:`bot.interaction.commands.parse`); the reply."""
     service = people.service if isinstance(people, People) else people
-    outcome = await service.entry.handle(Intent(parse(text), user, InChat(key),
-                                                update_key=update_key, is_admin=is_admin))
+    outcome = await service.entry.handle(
+        Intent(parse(text), user, InChat(key), update_key=update_key, is_admin=is_admin)
+    )
     return outcome.reply

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 TABLES_READ = re.compile(r"^\s*SELECT\b.*\bFROM\s+tables\b", re.IGNORECASE | re.DOTALL)
-TABLE_LOAD = re.compile(r"^\s*SELECT\s+\*\s+FROM\s+tables\s+WHERE\s+(id|chat_key)\s*=",
-                        re.IGNORECASE)
+TABLE_LOAD = re.compile(
+    r"^\s*SELECT\s+\*\s+FROM\s+tables\s+WHERE\s+(id|chat_key)\s*=", re.IGNORECASE
+)
 GAME_WRITE = re.compile(r"^\s*(UPDATE|INSERT\s+INTO)\s+tables\b", re.IGNORECASE)
 WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
 
@@ -58,8 +59,7 @@ class PressCount:
     @property
     def other_table_reads(self) -> int:
         """Other queries of the tables (a person's tables, for the per-person limit)."""
-        return sum(1 for s in self.statements if TABLES_READ.match(s)
-                   and not TABLE_LOAD.match(s))
+        return sum(1 for s in self.statements if TABLES_READ.match(s) and not TABLE_LOAD.match(s))
 
     def transactions(self) -> list[list[str]]:
         """The statements of each BEGIN ... COMMIT/ROLLBACK."""
@@ -84,8 +84,11 @@ class PressCount:
     @property
     def other_transactions(self) -> list[str]:
         """The first statement of each write transaction that does not store the table."""
-        return [t[0].split("(")[0].strip() if t else "empty" for t in self.transactions()
-                if not any(GAME_WRITE.match(s) for s in t)]
+        return [
+            t[0].split("(")[0].strip() if t else "empty"
+            for t in self.transactions()
+            if not any(GAME_WRITE.match(s) for s in t)
+        ]
 
     def _outside(self) -> list[str]:
         inside = {id(s) for t in self.transactions() for s in t}
@@ -93,8 +96,9 @@ class PressCount:
 
     @property
     def message_reads(self) -> int:
-        return sum(1 for s in self.statements if self.message_state.search(s)
-                   and not WRITE.match(s))
+        return sum(
+            1 for s in self.statements if self.message_state.search(s) and not WRITE.match(s)
+        )
 
     @property
     def message_writes(self) -> int:
@@ -104,16 +108,19 @@ class PressCount:
     def other_writes(self) -> list[str]:
         """Writes outside the game's transaction that are no message state (e.g. a
         person's name and app language stored)."""
-        return [s.split("(")[0].strip() for s in self._outside()
-                if WRITE.match(s) and not self.message_state.search(s)]
+        return [
+            s.split("(")[0].strip()
+            for s in self._outside()
+            if WRITE.match(s) and not self.message_state.search(s)
+        ]
 
     def line(self) -> str:
-        return (f"{self.name}: {len(self.statements)} SQL statements ({self.table_loads} "
-                f"table loads, {self.other_table_reads} other reads of tables, "
-                f"{self.game_commits} game write transactions, other write transactions "
-                f"{self.other_transactions or 'none'}, other writes "
-                f"{self.other_writes or 'none'}); message state {self.message_reads} reads "
-                f"+ {self.message_writes} writes; {len(self.engine)} engine calls "
-                f"{self.engine}; platform calls: {' -> '.join(self.calls)}")
-
-
+        return (
+            f"{self.name}: {len(self.statements)} SQL statements ({self.table_loads} "
+            f"table loads, {self.other_table_reads} other reads of tables, "
+            f"{self.game_commits} game write transactions, other write transactions "
+            f"{self.other_transactions or 'none'}, other writes "
+            f"{self.other_writes or 'none'}); message state {self.message_reads} reads "
+            f"+ {self.message_writes} writes; {len(self.engine)} engine calls "
+            f"{self.engine}; platform calls: {' -> '.join(self.calls)}"
+        )

@@ -12,15 +12,21 @@ import pytest
 
 from bot.cli import main
 
-HANDS = {"ana": ["ac", "2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c", "10c"],
-         "ben": ["ad", "2d", "3d", "4d", "5d", "6d", "7d", "8d", "9d", "10d"]}
+HANDS = {
+    "ana": ["ac", "2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c", "10c"],
+    "ben": ["ad", "2d", "3d", "4d", "5d", "6d", "7d", "8d", "9d", "10d"],
+}
 
 
 def _record(actions: list[str]) -> dict[str, Any]:
     """A two-player record with an explicit deal; ana (seat 0) moves first."""
-    return {"variant": "basic", "players": ["ana", "ben"], "dealer": "ben",
-            "deal": {"hands": HANDS, "upcard": "ks", "stock": ["qs", "js", "10s"]},
-            "actions": actions}
+    return {
+        "variant": "basic",
+        "players": ["ana", "ben"],
+        "dealer": "ben",
+        "deal": {"hands": HANDS, "upcard": "ks", "stock": ["qs", "js", "10s"]},
+        "actions": actions,
+    }
 
 
 def _write(tmp_path: Path, name: str, data: Any) -> Path:
@@ -94,23 +100,61 @@ def test_simulate_prints_the_figures(capsys: pytest.CaptureFixture[str]) -> None
     out = capsys.readouterr().out
     print(out)  # the speed figures, for the log
     assert "Playing to 100 points or 1 deal.\n" in out
-    for label in ("games: 3", "players: 2", "seconds: ", "games per second: ",
-                  "mean actions per game: ", "win share per seat:", "  seat 1 (greedy): ",
-                  "  seat 2 (greedy): ", "unfinished: "):
+    for label in (
+        "games: 3",
+        "players: 2",
+        "seconds: ",
+        "games per second: ",
+        "mean actions per game: ",
+        "win share per seat:",
+        "  seat 1 (greedy): ",
+        "  seat 2 (greedy): ",
+        "unfinished: ",
+    ):
         assert label in out
 
 
 def test_simulate_with_mixed_ais_in_german(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--games", "2", "--players", "2", "--ai", "greedy,random",
-                 "--option", "deals=1", "--lang", "de"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--games",
+                "2",
+                "--players",
+                "2",
+                "--ai",
+                "greedy,random",
+                "--option",
+                "deals=1",
+                "--lang",
+                "de",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "Partien: 2" in out
     assert "  Platz 2 (random): " in out
 
 
 def test_simulate_expert_against_hard(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--games", "1", "--variant", "german", "--ai", "expert,hard",
-                 "--option", "deals=1"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--games",
+                "1",
+                "--variant",
+                "german",
+                "--ai",
+                "expert,hard",
+                "--option",
+                "deals=1",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "  seat 1 (expert): " in out and "  seat 2 (hard): " in out
     assert "unfinished: 0" in out
@@ -118,8 +162,11 @@ def test_simulate_expert_against_hard(capsys: pytest.CaptureFixture[str]) -> Non
 
 @pytest.mark.parametrize(
     "args",
-    [["--games", "0"], ["--games", "2", "--ai", "clever"],
-     ["--games", "2", "--players", "3", "--ai", "greedy,random"]],
+    [
+        ["--games", "0"],
+        ["--games", "2", "--ai", "clever"],
+        ["--games", "2", "--players", "3", "--ai", "greedy,random"],
+    ],
 )
 def test_simulate_refuses_bad_arguments(
     args: list[str], capsys: pytest.CaptureFixture[str]
@@ -164,8 +211,10 @@ def test_language_comes_from_lang(
         (["options", "--variant", "poker"], "Unknown variant 'poker'. Variants: basic"),
         (["play", "--option", "colour=red"], "Unknown option 'colour'."),
         (["play", "--option", "deals"], "Option deals needs the form name=value"),
-        (["simulate", "--games", "1", "--option", "ace=middle"],
-         "Option ace: 'middle' is not allowed; expected one of low, high_or_low, around."),
+        (
+            ["simulate", "--games", "1", "--option", "ace=middle"],
+            "Option ace: 'middle' is not allowed; expected one of low, high_or_low, around.",
+        ),
         (["play", "--players", "9"], "This game is for 2-6 players, not 9."),
     ],
 )
@@ -181,8 +230,7 @@ def test_option_errors_exit_2_with_a_message(
 def test_option_error_in_german(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--lang", "de", "--option", "target=0"]) == 2
     assert capsys.readouterr().err.startswith(
-        "Option target: '0' ist nicht erlaubt; erwartet: eine ganze Zahl von 1 bis 10000 oder "
-        "none."
+        "Option target: '0' ist nicht erlaubt; erwartet: eine ganze Zahl von 1 bis 10000 oder none."
     )
 
 
@@ -206,8 +254,9 @@ def _private_data_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
 
 
-def test_play_reads_stdin(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_play_reads_stdin(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("hand\nquit\n"))
     assert main(["play", "--seed", "3", "--players", "2", "--name", "Zoe"]) == 0
     out = capsys.readouterr().out
@@ -217,8 +266,9 @@ def test_play_reads_stdin(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
     assert (tmp_path / "data" / "rummy-bot" / "terminal.sqlite3").is_file()
 
 
-def test_play_resumes_and_new_starts_over(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_play_resumes_and_new_starts_over(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = str(tmp_path / "games.sqlite3")
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "--db", db, "--seed", "3", "--players", "2", "--name", "Zoe"]) == 0
@@ -249,8 +299,7 @@ def test_play_with_an_unusable_database_exits_2(
     assert "Traceback" not in err
 
 
-def test_bad_play_options_store_nothing(tmp_path: Path,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_play_options_store_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--players", "1", "--db", str(tmp_path / "x.sqlite3")]) == 2
     assert "This game is for 2-6 players, not 1." in capsys.readouterr().err
     assert not (tmp_path / "x.sqlite3").exists()
@@ -311,7 +360,8 @@ def test_bench_without_the_benchmarks_says_so_in_one_line(
     assert captured.out == ""
     assert captured.err.splitlines() == [
         "The benchmarks are not installed: rummy-bot bench runs in a checkout of rummy-bot "
-        "(pip install -e '.[bench]')."]
+        "(pip install -e '.[bench]')."
+    ]
     assert main(["bench", "--lang", "de"]) == 2
     assert capsys.readouterr().err.startswith("Die Benchmarks sind nicht installiert:")
 
@@ -333,8 +383,24 @@ def test_the_other_commands_and_the_help_run_without_the_benchmarks(
 def fair_record(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """The record `simulate --record` writes of a two-deal Basic Rummy game."""
     path = tmp_path_factory.mktemp("fair") / "game.json"
-    assert main(["simulate", "--games", "2", "--players", "3", "--seed", "4",
-                 "--option", "deals=2", "--record", str(path)]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "--games",
+                "2",
+                "--players",
+                "3",
+                "--seed",
+                "4",
+                "--option",
+                "deals=2",
+                "--record",
+                str(path),
+            ]
+        )
+        == 0
+    )
     record: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return record
 
@@ -343,8 +409,9 @@ def _lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if line]
 
 
-def test_verify_of_a_simulated_game_holds(tmp_path: Path, fair_record: dict[str, Any],
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_of_a_simulated_game_holds(
+    tmp_path: Path, fair_record: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
     assert fair_record["format"] == 2 and len(fair_record["deals"]) == 2
     path = _write(tmp_path, "game.json", fair_record)
     capsys.readouterr()
@@ -352,24 +419,29 @@ def test_verify_of_a_simulated_game_holds(tmp_path: Path, fair_record: dict[str,
     captured = capsys.readouterr()
     assert _lines(captured.out) == [
         "All 2 deals hold: each deck is the one its revealed secret deals, each commitment "
-        "matches, every action replays."]
+        "matches, every action replays."
+    ]
     assert captured.err == ""
 
 
-def test_verify_names_an_altered_stock_card(tmp_path: Path, fair_record: dict[str, Any],
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_names_an_altered_stock_card(
+    tmp_path: Path, fair_record: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
     record = json.loads(json.dumps(fair_record))
     deck = record["deals"][1]["deal"]["deck"]
     deck[-1], deck[-2] = deck[-2], deck[-1]
     path = _write(tmp_path, "stock.json", record)
     assert main(["verify", str(path)]) == 1
     out = _lines(capsys.readouterr().out)
-    assert out == [f"Deal 2, card {len(deck) - 1} of the deck: the record lists "
-                   f"{deck[-2]}, the secret deals {deck[-1]}."]
+    assert out == [
+        f"Deal 2, card {len(deck) - 1} of the deck: the record lists "
+        f"{deck[-2]}, the secret deals {deck[-1]}."
+    ]
 
 
-def test_verify_names_an_altered_secret_in_german(tmp_path: Path, fair_record: dict[str, Any],
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_names_an_altered_secret_in_german(
+    tmp_path: Path, fair_record: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
     record = json.loads(json.dumps(fair_record))
     secret = record["deals"][0]["deal"]["secret"]
     record["deals"][0]["deal"]["secret"] = secret[::-1]
@@ -377,11 +449,13 @@ def test_verify_names_an_altered_secret_in_german(tmp_path: Path, fair_record: d
     assert main(["--lang", "de", "verify", str(path)]) == 1
     assert _lines(capsys.readouterr().out) == [
         "Runde 1: Die Zusage ist nicht der SHA-256 des Kartenstapels, den ihr offengelegtes "
-        "Geheimnis gibt, und dieses Geheimnisses."]
+        "Geheimnis gibt, und dieses Geheimnisses."
+    ]
 
 
-def test_verify_names_a_changed_action(tmp_path: Path, fair_record: dict[str, Any],
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_names_a_changed_action(
+    tmp_path: Path, fair_record: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
     record = json.loads(json.dumps(fair_record))
     actions = record["deals"][0]["actions"]
     player = actions[0].split(":")[0]
@@ -393,17 +467,20 @@ def test_verify_names_a_changed_action(tmp_path: Path, fair_record: dict[str, An
 
 
 def test_verify_of_an_old_record_says_it_has_no_commitments(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = _write(tmp_path, "old.json", _record(["ana: draw"]))
     assert main(["verify", str(path)]) == 1
     assert _lines(capsys.readouterr().out) == [
         "The record carries no commitments (it was written before fair dealing): there is "
-        "nothing to verify."]
+        "nothing to verify."
+    ]
 
 
 @pytest.mark.parametrize("content", ["{not json", "[]", '{"variant": "basic"}'])
-def test_verify_of_an_unreadable_file_is_one_line(tmp_path: Path, content: str,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_of_an_unreadable_file_is_one_line(
+    tmp_path: Path, content: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "bad.json"
     path.write_text(content, encoding="utf-8")
     assert main(["verify", str(path)]) == 2
@@ -415,9 +492,9 @@ def test_verify_of_an_unreadable_file_is_one_line(tmp_path: Path, content: str,
 
 
 def test_simulate_record_to_a_folder_that_does_not_exist(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     target = tmp_path / "no" / "game.json"
-    assert main(["simulate", "--games", "1", "--option", "deals=1", "--record",
-                 str(target)]) == 2
+    assert main(["simulate", "--games", "1", "--option", "deals=1", "--record", str(target)]) == 2
     err = _lines(capsys.readouterr().err)
     assert len(err) == 1 and err[0].startswith(f"Cannot write the record to {target}: ")

@@ -30,8 +30,8 @@ def _one_line(text: str) -> str:
 
 
 def test_migrate_status_of_a_directory_is_one_line_and_exit_2(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _database(monkeypatch, tmp_path)
     assert main(["migrate", "--status"]) == 2
     captured = capsys.readouterr()
@@ -41,8 +41,8 @@ def test_migrate_status_of_a_directory_is_one_line_and_exit_2(
 
 
 def test_migrate_status_of_a_file_that_is_no_database_is_one_line_and_exit_2(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("not a database at all, " * 100, encoding="utf-8")
     _database(monkeypatch, path)
@@ -53,8 +53,8 @@ def test_migrate_status_of_a_file_that_is_no_database_is_one_line_and_exit_2(
 
 
 def test_migrate_status_of_a_new_file_creates_nothing(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "rummy.sqlite3"
     _database(monkeypatch, path)
     assert main(["migrate", "--status"]) == 0
@@ -63,8 +63,8 @@ def test_migrate_status_of_a_new_file_creates_nothing(
 
 
 def test_faults_clear_of_a_table_without_fault_is_one_line_and_exit_2(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _database(monkeypatch, tmp_path / "rummy.sqlite3")
     assert main(["faults", "--clear", "99"]) == 2
     captured = capsys.readouterr()
@@ -76,8 +76,8 @@ def test_faults_clear_of_a_table_without_fault_is_one_line_and_exit_2(
 
 
 def test_faults_clear_of_a_failing_table_clears_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import asyncio
 
     from bot.storage import open_database
@@ -105,10 +105,26 @@ def test_play_into_a_closed_pipe_says_one_line_and_exits_141(tmp_path: Path) -> 
     env = {k: v for k, v in os.environ.items() if k not in ("LANG", "LC_ALL", "LANGUAGE")}
     env.update(XDG_DATA_HOME=str(tmp_path), PYTHONIOENCODING="utf-8")
     game = subprocess.Popen(
-        [sys.executable, "-m", "bot", "play", "--players", "2", "--seed", "3", "--delay",
-         "0", "--name", "Zoe"],
-        cwd=REPO, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE)
+        [
+            sys.executable,
+            "-m",
+            "bot",
+            "play",
+            "--players",
+            "2",
+            "--seed",
+            "3",
+            "--delay",
+            "0",
+            "--name",
+            "Zoe",
+        ],
+        cwd=REPO,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert game.stdout is not None and game.stdin is not None
     first = game.stdout.readline()
     assert first
@@ -116,8 +132,9 @@ def test_play_into_a_closed_pipe_says_one_line_and_exits_141(tmp_path: Path) -> 
     _out, err = game.communicate(b"help\nrules\nhint\nquit\n", timeout=120)
     text = err.decode("utf-8")
     assert game.returncode == 141, text
-    assert _one_line(text) == ("The output was closed; the game is saved and rummy-bot play "
-                               "continues it.")
+    assert _one_line(text) == (
+        "The output was closed; the game is saved and rummy-bot play continues it."
+    )
 
 
 def test_argparse_frame_speaks_german(capsys: pytest.CaptureFixture[str]) -> None:
@@ -128,8 +145,12 @@ def test_argparse_frame_speaks_german(capsys: pytest.CaptureFixture[str]) -> Non
     assert "\nOptionen:\n" in out and "diese Hilfe zeigen und beenden" in out
     assert "usage:" not in out and "options:" not in out
     assert main(["--lang", "de", "play", "--bogus"]) == 2
-    assert capsys.readouterr().err.splitlines()[-1] == \
-        "rummy-bot: Fehler: unbekannte Argumente: --bogus"
+    assert (
+        capsys.readouterr().err.splitlines()[-1]
+        == "rummy-bot: Fehler: unbekannte Argumente: --bogus"
+    )
     assert main(["--lang", "en", "play", "--bogus"]) == 2
-    assert capsys.readouterr().err.splitlines()[-1] == \
-        "rummy-bot: error: unrecognized arguments: --bogus"
+    assert (
+        capsys.readouterr().err.splitlines()[-1]
+        == "rummy-bot: error: unrecognized arguments: --bogus"
+    )

@@ -16,8 +16,7 @@ from devsupport.pg_server import PgServer
 from tests.bot.service.support import ANA, BEN, CHAT, make_harness
 
 
-def _env(monkeypatch: pytest.MonkeyPatch, path: Path | None = None,
-         url: str | None = None) -> None:
+def _env(monkeypatch: pytest.MonkeyPatch, path: Path | None = None, url: str | None = None) -> None:
     monkeypatch.delenv("DATABASE_URL", raising=False)
     monkeypatch.delenv("DATABASE_PATH", raising=False)
     monkeypatch.chdir(path.parent if path else Path.cwd())
@@ -56,8 +55,11 @@ async def _play_on_sqlite(path: Path) -> tuple[int, int, int]:
 
 
 def test_a_sqlite_installation_moves_to_postgresql(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        pg_server: PgServer) -> None:
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    pg_server: PgServer,
+) -> None:
     path = tmp_path / "rummy.sqlite3"
     table_id, version, log_lines = asyncio.run(_play_on_sqlite(path))
     dump = tmp_path / "export.jsonl"
@@ -106,8 +108,8 @@ def test_a_sqlite_installation_moves_to_postgresql(
 
 
 def test_migrate_status_of_a_new_sqlite_file(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "new.sqlite3"
     _env(monkeypatch, path)
     assert main(["migrate", "--status"]) == 0
@@ -119,8 +121,8 @@ def test_migrate_status_of_a_new_sqlite_file(
 
 
 def test_a_file_that_is_no_export_is_refused(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"hello": 1}\n', encoding="utf-8")
     _env(monkeypatch, tmp_path / "target.sqlite3")
@@ -146,8 +148,8 @@ async def _finished_game(path: Path) -> dict[str, object]:
 
 
 def test_ratings_rebuild_recomputes_the_stored_ratings(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The game's final commit rated Ana once; `ratings rebuild` gives the same rows, run
     twice; a database it cannot use is one line and exit code 2."""
     path = tmp_path / "rummy.sqlite3"
@@ -158,7 +160,8 @@ def test_ratings_rebuild_recomputes_the_stored_ratings(
     for _ in range(2):
         assert main(["ratings", "rebuild"]) == 0
         assert capsys.readouterr().out.strip() == (
-            f"Ratings of {path} rebuilt from 1 finished games.")
+            f"Ratings of {path} rebuilt from 1 finished games."
+        )
 
     async def stored() -> object:
         h = await make_harness(path)

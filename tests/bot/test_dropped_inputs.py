@@ -20,8 +20,7 @@ class Clock:
 
 def test_one_line_per_kind_and_interval(caplog: pytest.LogCaptureFixture) -> None:
     clock = Clock()
-    dropped = DroppedInputs(logging.getLogger("test.dropped"), "telegram", every=60.0,
-                            clock=clock)
+    dropped = DroppedInputs(logging.getLogger("test.dropped"), "telegram", every=60.0, clock=clock)
     caplog.set_level(logging.WARNING, "test.dropped")
     for _ in range(1000):
         dropped.drop("message: KeyError 'date'", "update 7")
@@ -32,8 +31,11 @@ def test_one_line_per_kind_and_interval(caplog: pytest.LogCaptureFixture) -> Non
     ]
     clock.now = 61.0
     dropped.drop("message: KeyError 'date'")
-    assert caplog.records[-1].getMessage().endswith(
-        "message: KeyError 'date'; 999 more of this kind since the last line")
+    assert (
+        caplog.records[-1]
+        .getMessage()
+        .endswith("message: KeyError 'date'; 999 more of this kind since the last line")
+    )
     assert dropped.counts["message: KeyError 'date'"] == 1001 and dropped.total == 1002
 
 
@@ -47,9 +49,14 @@ def test_kinds_are_bounded_in_length_and_number() -> None:
 
 
 def test_a_failure_carries_its_traceback_on_its_first_line_only(
-        caplog: pytest.LogCaptureFixture) -> None:
-    failures = DroppedInputs(logging.getLogger("test.dropped"), "telegram",
-                             says="handling an update failed", level=logging.ERROR)
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    failures = DroppedInputs(
+        logging.getLogger("test.dropped"),
+        "telegram",
+        says="handling an update failed",
+        level=logging.ERROR,
+    )
     caplog.set_level(logging.ERROR, "test.dropped")
     error = ValueError("boom")
     kind = error_kind("Update", error)

@@ -45,10 +45,14 @@ def _placeholders(text: str) -> set[str]:
 
 
 # The shared moves' errors and every variant's own (engine/variants/<pkg>/...).
-ILLEGAL_MOVES = [c for c in _subclasses(IllegalMove)
-                 if c.__module__ == "engine.errors" or c.__module__.startswith("engine.variants.")]
+ILLEGAL_MOVES = [
+    c
+    for c in _subclasses(IllegalMove)
+    if c.__module__ == "engine.errors" or c.__module__.startswith("engine.variants.")
+]
 COMMAND_ERRORS = [
-    c for _name, c in inspect.getmembers(commands, inspect.isclass)
+    c
+    for _name, c in inspect.getmembers(commands, inspect.isclass)
     if issubclass(c, errors.CommandError) and c is not errors.CommandError
 ]
 
@@ -57,8 +61,12 @@ def test_the_engine_has_illegal_moves_and_command_errors() -> None:
     # Guards the introspection below: an empty list would make the checks void.
     assert len(ILLEGAL_MOVES) >= 15
     assert {c.code for c in COMMAND_ERRORS} >= {
-        "unknown_command", "missing_cards", "missing_meld_number", "bad_meld_number",
-        "too_many_args", "empty",
+        "unknown_command",
+        "missing_cards",
+        "missing_meld_number",
+        "bad_meld_number",
+        "too_many_args",
+        "empty",
     }
 
 
@@ -78,27 +86,30 @@ def test_every_command_error_has_a_template_with_the_engine_params(
     assert _placeholders(template) <= _placeholders(cls.template)
 
 
-@pytest.mark.parametrize(
-    "code", ["bad_card", "bad_option", "bad_record", "bad_command"]
-)
+@pytest.mark.parametrize("code", ["bad_card", "bad_option", "bad_record", "bad_command"])
 def test_other_engine_codes_have_templates(code: str) -> None:
     assert code in ERROR_TEMPLATES
 
 
 def test_every_template_is_translated_to_german() -> None:
     """The bot's own templates and every engine template written once as a msgid."""
-    engine_templates = [error_template(c) for c in [IllegalMove, *ILLEGAL_MOVES,
-                                                    *COMMAND_ERRORS]]
-    untranslated = [m for m in [*ERROR_TEMPLATES.values(), *engine_templates]
-                    if m is not None and translate(m, "de") == m]
+    engine_templates = [error_template(c) for c in [IllegalMove, *ILLEGAL_MOVES, *COMMAND_ERRORS]]
+    untranslated = [
+        m
+        for m in [*ERROR_TEMPLATES.values(), *engine_templates]
+        if m is not None and translate(m, "de") == m
+    ]
     assert not untranslated
 
 
 def test_engine_errors_are_written_once() -> None:
     """Issue "errors written once": an engine template that is the msgid is not repeated
     in the bot's table."""
-    doubled = [c.code for c in [*ILLEGAL_MOVES, *COMMAND_ERRORS]
-               if c.code in ERROR_TEMPLATES and ERROR_TEMPLATES[c.code] == c.template]
+    doubled = [
+        c.code
+        for c in [*ILLEGAL_MOVES, *COMMAND_ERRORS]
+        if c.code in ERROR_TEMPLATES and ERROR_TEMPLATES[c.code] == c.template
+    ]
     assert doubled == []
 
 
@@ -125,13 +136,24 @@ def test_not_your_turn_names_the_player() -> None:
 @pytest.mark.parametrize(
     ("phase", "action", "english", "german"),
     [
-        ("draw", "discard", "You cannot discard now: draw a card or take the upcard first.",
-         "Du kannst jetzt nicht abwerfen: Ziehe zuerst eine Karte oder nimm die offene Karte."),
-        ("play", "draw", "You cannot draw now: you have already drawn; meld, lay off or "
-         "discard.", "Du kannst jetzt nicht ziehen: Du hast schon gezogen; melde, lege an "
-         "oder wirf ab."),
-        ("draw", "deal", "You cannot deal the next hand now: the hand is still being played.",
-         "Du kannst jetzt nicht die nächste Runde geben: Die Runde läuft noch."),
+        (
+            "draw",
+            "discard",
+            "You cannot discard now: draw a card or take the upcard first.",
+            "Du kannst jetzt nicht abwerfen: Ziehe zuerst eine Karte oder nimm die offene Karte.",
+        ),
+        (
+            "play",
+            "draw",
+            "You cannot draw now: you have already drawn; meld, lay off or discard.",
+            "Du kannst jetzt nicht ziehen: Du hast schon gezogen; melde, lege an oder wirf ab.",
+        ),
+        (
+            "draw",
+            "deal",
+            "You cannot deal the next hand now: the hand is still being played.",
+            "Du kannst jetzt nicht die nächste Runde geben: Die Runde läuft noch.",
+        ),
     ],
 )
 def test_wrong_phase_is_rebuilt_from_the_phase(
@@ -145,8 +167,9 @@ def test_wrong_phase_is_rebuilt_from_the_phase(
 
 
 def test_invalid_meld_reason_is_translated_from_its_code() -> None:
-    error = InvalidMeld(cards="2c 3d 9h", reason="neither one rank (set) nor one suit (run)",
-                        reason_code="mixed")
+    error = InvalidMeld(
+        cards="2c 3d 9h", reason="neither one rank (set) nor one suit (run)", reason_code="mixed"
+    )
     with use_locale("de"):
         text = localize_error(error)
     assert text.startswith("2♣ 3♦ 9♥ ist keine gültige Meldung")
@@ -176,8 +199,7 @@ def test_meld_limit_with_other_limit() -> None:
 def test_joker_errors() -> None:
     with use_locale("de"):
         swap = localize_error(InvalidJokerSwap(reason="x", reason_code="not_allowed"))
-        ambiguous = localize_error(AmbiguousJoker(readings="6h 7h jk=8h | 6h jk=7h 8h",
-                                                  options=[]))
+        ambiguous = localize_error(AmbiguousJoker(readings="6h 7h jk=8h | 6h jk=7h 8h", options=[]))
     assert swap == "Kein Jokertausch: Diese Regeln kennen keinen Jokertausch."
     assert ambiguous.endswith("6h 7h jk=8h | 6h jk=7h 8h")
     assert "Joker" in ambiguous
@@ -194,9 +216,7 @@ def test_card_parse_error_and_command_errors_in_german() -> None:
         assert localize_error(CardParseError("7x")) == (
             "'7x' ist keine Karte (Beispiele: 7he 10ka dpi akr jk)."
         )
-        assert localize_error(commands.UnknownCommand("fly")).startswith(
-            "Unbekannter Befehl 'fly'"
-        )
+        assert localize_error(commands.UnknownCommand("fly")).startswith("Unbekannter Befehl 'fly'")
         assert localize_error(commands.MissingMeldNumber("layoff")) == (
             "anlegen: Gib am Ende die Nummer der Meldung auf dem Tisch an, z. B. anlegen 10he 3."
         )
@@ -211,14 +231,25 @@ def test_card_parse_error_and_command_errors_in_german() -> None:
         ("poker", None, {}, "Unbekannte Variante 'poker'. Varianten: basic"),
         ("basic", "turbo", {}, "Unbekannte Voreinstellung 'turbo'."),
         ("basic", None, {"colour": "red"}, "Unbekannte Option 'colour'."),
-        ("basic", None, {"ace": "middle"},
-         "Option ace: 'middle' ist nicht erlaubt; erwartet: eins von low, high_or_low, "
-         "around."),
-        ("basic", None, {"multiple_melds": "maybe"},
-         "Option multiple_melds: 'maybe' ist nicht erlaubt; erwartet: an oder aus."),
-        ("basic", None, {"target": "0"},
-         "Option target: '0' ist nicht erlaubt; erwartet: eine ganze Zahl von 1 bis 10000 oder "
-         "none."),
+        (
+            "basic",
+            None,
+            {"ace": "middle"},
+            "Option ace: 'middle' ist nicht erlaubt; erwartet: eins von low, high_or_low, around.",
+        ),
+        (
+            "basic",
+            None,
+            {"multiple_melds": "maybe"},
+            "Option multiple_melds: 'maybe' ist nicht erlaubt; erwartet: an oder aus.",
+        ),
+        (
+            "basic",
+            None,
+            {"target": "0"},
+            "Option target: '0' ist nicht erlaubt; erwartet: eine ganze Zahl von 1 bis 10000 oder "
+            "none.",
+        ),
         ("basic", None, {"target": "none"}, "Lege eine Zielpunktzahl oder eine Anzahl"),
     ],
 )

@@ -701,17 +701,25 @@ async def test_guild_events_go_to_the_session_of_the_guilds_shard() -> None:
         guild, text = server.default.guild, server.default.text
         mine = (guild.id >> 22) % 2
         with point_discord_py_at(server):
-            clients = [discord.AutoShardedClient(intents=discord.Intents.default(),
-                                                 guild_ready_timeout=0.05, shard_count=2,
-                                                 shard_ids=[n]) for n in (0, 1)]
+            clients = [
+                discord.AutoShardedClient(
+                    intents=discord.Intents.default(),
+                    guild_ready_timeout=0.05,
+                    shard_count=2,
+                    shard_ids=[n],
+                )
+                for n in (0, 1)
+            ]
             tasks = [await _start(client, server) for client in clients]
             try:
                 assert clients[mine].get_guild(guild.id) is not None
                 assert clients[1 - mine].get_guild(guild.id) is None
                 server.create_message(text, server.default.alice, {"content": "hello"})
                 await server.gateway.flush()
-                by_shard = {tuple(s.shard or ()): [d["t"] for d in s.log]
-                            for s in server.gateway.sessions.values()}
+                by_shard = {
+                    tuple(s.shard or ()): [d["t"] for d in s.log]
+                    for s in server.gateway.sessions.values()
+                }
                 assert "MESSAGE_CREATE" in by_shard[(mine, 2)]
                 assert "GUILD_CREATE" in by_shard[(mine, 2)]
                 assert by_shard[(1 - mine, 2)] == ["READY"]

@@ -37,15 +37,22 @@ def german_messages() -> list[tuple[str, str]]:
 
 
 def test_the_german_catalogue_uses_one_word_per_concept() -> None:
-    found = [(word, text) for _where, text in german_messages()
-             for word in REJECTED if re.search(rf"\b{re.escape(word)}", text)]
+    found = [
+        (word, text)
+        for _where, text in german_messages()
+        for word in REJECTED
+        if re.search(rf"\b{re.escape(word)}", text)
+    ]
     assert found == []
 
 
 def test_romanian_texts_speak_of_tiles_not_cards() -> None:
     """romanian-rummy.de.txt: "Ein Satz für das Spiel besteht aus 106 hölzernen Steinen",
     drawn from the "Mauer" onto the "Ständer"."""
-    cards = [(where, text) for where, text in german_messages()
-             if any(source in where for source in TILE_ONLY)
-             and re.search(r"\bKarte|Nachziehstapel|\bHand\b", text)]
+    cards = [
+        (where, text)
+        for where, text in german_messages()
+        if any(source in where for source in TILE_ONLY)
+        and re.search(r"\bKarte|Nachziehstapel|\bHand\b", text)
+    ]
     assert cards == []

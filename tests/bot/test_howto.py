@@ -17,9 +17,18 @@ from engine.rules import RuleSet, make_rules
 from engine.scoring import end_hand
 from engine.state import Phase
 
-RULES = [("basic", None), ("basic", "beginner"), ("basic", "block"), ("basic", "wrotham"),
-         ("500", None), ("500", "original"), ("german", None), ("german", "deals"),
-         ("romanian", None), ("romanian", "variations")]
+RULES = [
+    ("basic", None),
+    ("basic", "beginner"),
+    ("basic", "block"),
+    ("basic", "wrotham"),
+    ("500", None),
+    ("500", "original"),
+    ("german", None),
+    ("german", "deals"),
+    ("romanian", None),
+    ("romanian", "variations"),
+]
 
 
 def _rules(variant: str, preset: str | None) -> RuleSet:
@@ -61,11 +70,15 @@ def test_the_worked_scoring_example_is_what_the_engine_scores(variant: str) -> N
     example = scoring_example(variant)
     state = new_game(rules, list(example.players), seed=1)
     meld_rules = rules.var.meld_rules(rules)
-    melds = tuple(check_meld([CardSpec.parse(w) for w in codes.split()], owner, meld_rules)[0]
-                  for owner, codes in example.melds)
+    melds = tuple(
+        check_meld([CardSpec.parse(w) for w in codes.split()], owner, meld_rules)[0]
+        for owner, codes in example.melds
+    )
     hands = tuple(parse_cards(h) if h else () for h in example.hands)
-    melded = tuple(any(owner == seat for owner, _codes in example.melds)
-                   for seat in range(len(example.players)))
+    melded = tuple(
+        any(owner == seat for owner, _codes in example.melds)
+        for seat in range(len(example.players))
+    )
     state = replace(state, hands=hands, melds=melds, has_melded=melded, phase=Phase.PLAY)
     _state, events = end_hand(state, example.winner)
     ended = next(e for e in events if isinstance(e, HandEnded))

@@ -28,9 +28,11 @@ EN_PO = LOCALE_DIR / "en" / "LC_MESSAGES" / "messages.po"
 def test_every_engine_text_has_a_german_translation() -> None:
     with DE_PO.open("rb") as handle:
         catalog = read_po(handle)
-    untranslated = [f"{origin}: {text!r}" for text, origin in engine_texts().items()
-                    if catalog.get(text) is None or not catalog.get(text).string
-                    or catalog.get(text).fuzzy]
+    untranslated = [
+        f"{origin}: {text!r}"
+        for text, origin in engine_texts().items()
+        if catalog.get(text) is None or not catalog.get(text).string or catalog.get(text).fuzzy
+    ]
     assert not untranslated, "\n".join(untranslated)
 
 

@@ -37,8 +37,7 @@ REPO = Path(__file__).resolve().parents[2]
 PROMPT_MOVE = "Dein Zug> "
 PROMPT_NEXT = "Drücke Enter oder gib weiter ein für die nächste Runde> "
 PROMPT_CALL = "Gib eines davon ein oder drücke Enter zum Weiterspielen> "
-PROMPTS = [re.escape(PROMPT_MOVE), re.escape(PROMPT_NEXT), re.escape(PROMPT_CALL),
-           pexpect.EOF]
+PROMPTS = [re.escape(PROMPT_MOVE), re.escape(PROMPT_NEXT), re.escape(PROMPT_CALL), pexpect.EOF]
 GUIDE = re.compile(r"^Das kannst du jetzt: .*$", re.M)
 COMMAND = re.compile(r"`([^`]+)`")
 TOKEN = re.compile(r"[0-9A-Za-zÄÖÜäöüßé]+")
@@ -49,9 +48,33 @@ how-to-play examples."""
 
 ENGLISH_VERBS = frozenset(
     word for command in COMMANDS for word in (command.verb,) if word not in ("hand",)
-) | frozenset({"call", "exchange", "takeback", "done", "buyback", "decline", "offer",
-               "accept", "reject", "announce", "ready", "faceup", "new", "join", "leave",
-               "addbot", "removebot", "set", "cancel", "lang", "stats", "top", "export"})
+) | frozenset(
+    {
+        "call",
+        "exchange",
+        "takeback",
+        "done",
+        "buyback",
+        "decline",
+        "offer",
+        "accept",
+        "reject",
+        "announce",
+        "ready",
+        "faceup",
+        "new",
+        "join",
+        "leave",
+        "addbot",
+        "removebot",
+        "set",
+        "cancel",
+        "lang",
+        "stats",
+        "top",
+        "export",
+    }
+)
 """The English verbs: read as aliases, never shown on a German screen."""
 
 VARIANTS = [
@@ -89,21 +112,48 @@ def german_vocabulary() -> frozenset[str]:
 def foreign_words(text: str) -> list[str]:
     """The words of ``text`` outside the German vocabulary and the allow-list."""
     vocabulary = german_vocabulary()
-    return sorted({token for token in TOKEN.findall(text) if not token.isdigit()
-                   and token.lower() not in vocabulary and token.lower() not in ALLOWED})
+    return sorted(
+        {
+            token
+            for token in TOKEN.findall(text)
+            if not token.isdigit()
+            and token.lower() not in vocabulary
+            and token.lower() not in ALLOWED
+        }
+    )
 
 
 def play_one_deal(variant: str, extra: list[str], data: Path) -> tuple[str, list[str]]:
     """Play the first deal of ``variant`` by the guide alone; returns the transcript and
     the commands typed."""
     env = {k: v for k, v in os.environ.items() if k not in ("LANG", "LC_ALL", "LANGUAGE")}
-    env.update(XDG_DATA_HOME=str(data), COLUMNS="120", PYTHONIOENCODING="utf-8",
-               NO_COLOR="1")
+    env.update(XDG_DATA_HOME=str(data), COLUMNS="120", PYTHONIOENCODING="utf-8", NO_COLOR="1")
     child = pexpect.spawn(
-        sys.executable, ["-m", "bot", "play", "--lang", "de", "--variant", variant,
-                         "--players", "2", "--seed", "7", "--delay", "0", "--name", "Zoe",
-                         *extra],
-        cwd=str(REPO), env=env, encoding="utf-8", timeout=60, dimensions=(50, 120))
+        sys.executable,
+        [
+            "-m",
+            "bot",
+            "play",
+            "--lang",
+            "de",
+            "--variant",
+            variant,
+            "--players",
+            "2",
+            "--seed",
+            "7",
+            "--delay",
+            "0",
+            "--name",
+            "Zoe",
+            *extra,
+        ],
+        cwd=str(REPO),
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 120),
+    )
     transcript: list[str] = []
     typed: list[str] = []
     try:
@@ -131,17 +181,18 @@ def play_one_deal(variant: str, extra: list[str], data: Path) -> tuple[str, list
     return "".join(transcript), typed
 
 
-@pytest.mark.parametrize(("variant", "extra"), VARIANTS,
-                         ids=["basic", "block", "500", "german", "romanian"])
+@pytest.mark.parametrize(
+    ("variant", "extra"), VARIANTS, ids=["basic", "block", "500", "german", "romanian"]
+)
 def test_a_german_newcomer_plays_a_deal_by_the_guide_in_german_words(
-        variant: str, extra: list[str], tmp_path: Path) -> None:
+    variant: str, extra: list[str], tmp_path: Path
+) -> None:
     """issue 37: "A scripted German newcomer ... plays one deal of every variant by
     following only what the screens say: it never types `tipp`; each command it types is
     taken from the first-game guide's phase line; the transcript contains no word outside
     the German vocabulary and the allow-list.\""""
     transcript, typed = play_one_deal(variant, extra, tmp_path)
-    assert "Runde 1 ist vorbei" in transcript or "Spiel vorbei" in transcript, \
-        transcript[-2000:]
+    assert "Runde 1 ist vorbei" in transcript or "Spiel vorbei" in transcript, transcript[-2000:]
     assert typed and "tipp" not in typed
     for command in typed:  # each typed line is a command the guide named, as typed
         assert f"`{command}`" in transcript

@@ -25,9 +25,10 @@ def test_every_german_word_is_read_as_its_verb() -> None:
             assert canonical_verb(word) == verb or TABLE_VERBS.get(word) == verb, word
 
 
-@pytest.mark.parametrize(("variant", "preset"), [
-    ("basic", None), ("basic", "wrotham"), ("500", None), ("german", None),
-    ("romanian", None)])
+@pytest.mark.parametrize(
+    ("variant", "preset"),
+    [("basic", None), ("basic", "wrotham"), ("500", None), ("german", None), ("romanian", None)],
+)
 def test_german_moves_read_back_as_the_same_action(variant: str, preset: str | None) -> None:
     """Random play: each legal move written as a German command (``abwerfen dhe``) parses
     to that very move."""
@@ -51,8 +52,12 @@ def test_german_moves_read_back_as_the_same_action(variant: str, preset: str | N
 
 def test_german_screens_write_german_ranks() -> None:
     with use_locale("de"):
-        assert [card_text(Card(rank, CARD_SUITS[2])) for rank in (1, 11, 12, 13)] == \
-            ["A♥", "B♥", "D♥", "K♥"]
+        assert [card_text(Card(rank, CARD_SUITS[2])) for rank in (1, 11, 12, 13)] == [
+            "A♥",
+            "B♥",
+            "D♥",
+            "K♥",
+        ]
         assert card_text(Card(12, TILE_COLOURS[0])) == "🔴12"
         assert verb_word("discard") == "abwerfen"
         assert command_text("discard qh") == "abwerfen dhe"

@@ -30,7 +30,7 @@ NOTICES = (
     Notice("lobby_expired", {}),
     Notice("game_idle_ended", {}),
     Notice("game_cancelled", {}),
-    Notice("player_joined", {"name": "Dora \"the\" {host}"}),
+    Notice("player_joined", {"name": 'Dora "the" {host}'}),
     Notice("player_left", {"name": "Emil"}),
     Notice("ai_added", {"name": "AI 2"}),
     Notice("ai_removed", {"name": "AI 2"}),
@@ -58,14 +58,21 @@ def test_every_notice_the_bot_makes_is_sampled() -> None:
         if path.name == "notice_json.py":  # the decoder builds any notice
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                    and node.func.id == "Notice":
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "Notice"
+            ):
                 code = node.args[0]
                 assert isinstance(code, ast.Constant), f"{path}: {ast.unparse(node)}"
                 params = node.args[1] if len(node.args) > 1 else ast.Dict([], [])
                 assert isinstance(params, ast.Dict), f"{path}: {ast.unparse(node)}"
-                made.append((str(code.value), {str(k.value) for k in params.keys
-                                               if isinstance(k, ast.Constant)}))
+                made.append(
+                    (
+                        str(code.value),
+                        {str(k.value) for k in params.keys if isinstance(k, ast.Constant)},
+                    )
+                )
     assert len(made) >= len(NOTICES)
     assert [m for m in made if samples.get(m[0]) != m[1]] == []
 
@@ -77,7 +84,9 @@ def test_notice_round_trips(notice: Notice) -> None:
 
 def test_form_and_list_round_trip() -> None:
     assert notice_to_json(Notice("player_left", {"name": "Emil"})) == {
-        "code": "player_left", "params": {"name": "Emil"}}
+        "code": "player_left",
+        "params": {"name": "Emil"},
+    }
     assert notice_to_json(Notice("game_started")) == {"code": "game_started", "params": {}}
     assert notices_from_json(json.loads(json.dumps(notices_to_json(NOTICES)))) == NOTICES
 
@@ -90,22 +99,24 @@ def test_json_scalars_keep_their_type() -> None:
     assert notice_from_json({"code": "game_started"}) == Notice("game_started", {})
 
 
-@pytest.mark.parametrize("params", [{"seats": (1, 2)}, {"share": 0.5}, {"names": ["a"]},
-                                    {1: "a"}])
+@pytest.mark.parametrize("params", [{"seats": (1, 2)}, {"share": 0.5}, {"names": ["a"]}, {1: "a"}])
 def test_params_without_an_exact_json_form_are_refused(params: dict[Any, Any]) -> None:
     with pytest.raises(TypeError):
         notice_to_json(Notice("custom", params))
 
 
-@pytest.mark.parametrize(("value", "where"), [
-    ("player_left", "notice"),
-    ({"params": {}}, "notice.code"),
-    ({"code": 7, "params": {}}, "notice.code"),
-    ({"code": "player_left", "params": ["Emil"]}, "notice.params"),
-    ({"code": "player_left", "params": {"name": ["Emil"]}}, "notice.params.name"),
-    ({"code": "player_left", "params": {"name": 1.5}}, "notice.params.name"),
-    ({"code": "player_left", "params": {}, "seat": 1}, "notice.seat"),
-])
+@pytest.mark.parametrize(
+    ("value", "where"),
+    [
+        ("player_left", "notice"),
+        ({"params": {}}, "notice.code"),
+        ({"code": 7, "params": {}}, "notice.code"),
+        ({"code": "player_left", "params": ["Emil"]}, "notice.params"),
+        ({"code": "player_left", "params": {"name": ["Emil"]}}, "notice.params.name"),
+        ({"code": "player_left", "params": {"name": 1.5}}, "notice.params.name"),
+        ({"code": "player_left", "params": {}, "seat": 1}, "notice.seat"),
+    ],
+)
 def test_malformed_input_raises_record_error(value: Any, where: str) -> None:
     with pytest.raises(RecordError) as caught:
         notice_from_json(value)

@@ -29,8 +29,9 @@ from engine.commands import canonical_verb, parse_command
 
 REPO = Path(__file__).resolve().parents[2]
 README = (REPO / "README.md").read_text(encoding="utf-8")
-DOCS = "\n".join([README, *(path.read_text(encoding="utf-8")
-                            for path in sorted((REPO / "docs").glob("*.md")))])
+DOCS = "\n".join(
+    [README, *(path.read_text(encoding="utf-8") for path in sorted((REPO / "docs").glob("*.md")))]
+)
 """The front door and the documents it points to."""
 COMMANDS_DOC = (REPO / "docs" / "commands.md").read_text(encoding="utf-8")
 
@@ -73,12 +74,22 @@ def test_a_readme_command_line_is_accepted(args: str) -> None:
 
 @pytest.mark.parametrize("args", [a for a in EXAMPLES if a.split()[0] not in NOT_RUN])
 def test_a_readme_command_line_runs(args: str, tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("LANG", "LC_ALL", "LANGUAGE", "DATABASE_PATH")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("LANG", "LC_ALL", "LANGUAGE", "DATABASE_PATH")
+    }
     env.update(XDG_DATA_HOME=str(tmp_path), DATABASE_PATH=str(tmp_path / "bot.sqlite3"))
-    done = subprocess.run([sys.executable, "-m", "bot", *args.split()], input="quit\n",
-                          capture_output=True, text=True, timeout=180, cwd=REPO, env=env,
-                          check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", *args.split()],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=REPO,
+        env=env,
+        check=False,
+    )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     assert done.stdout.strip()
@@ -100,8 +111,15 @@ def language_examples() -> list[tuple[tuple[str, ...], str]]:
     return rows
 
 
-GAME_VERBS = {"draw": Draw, "take": TakeDiscard, "meld": MeldCards, "layoff": LayOff,
-              "swap": SwapJoker, "discard": Discard, "next": NextDeal}
+GAME_VERBS = {
+    "draw": Draw,
+    "take": TakeDiscard,
+    "meld": MeldCards,
+    "layoff": LayOff,
+    "swap": SwapJoker,
+    "discard": Discard,
+    "next": NextDeal,
+}
 
 
 def test_the_command_language_table_has_examples() -> None:
@@ -110,8 +128,7 @@ def test_the_command_language_table_has_examples() -> None:
 
 
 @pytest.mark.parametrize(("verbs", "example"), language_examples())
-def test_a_readme_game_command_parses_to_its_verb(verbs: tuple[str, ...], example: str
-                                                  ) -> None:
+def test_a_readme_game_command_parses_to_its_verb(verbs: tuple[str, ...], example: str) -> None:
     """A move is read into the engine's action of its verb; an interface command is a
     verb the command route knows."""
     verb = canonical_verb(example.split()[0])

@@ -52,12 +52,22 @@ from engine.views import public_view, view_for
 NAMES = ("ana", "ben", "cem", "dan", "eve", "fay")
 
 
-def stacked(hands: Sequence[str], upcard: str | None, stock: str = "",
-            preset: str | None = None, **options: Any) -> GameState:
+def stacked(
+    hands: Sequence[str],
+    upcard: str | None,
+    stock: str = "",
+    preset: str | None = None,
+    **options: Any,
+) -> GameState:
     """A game whose first deal is given in card notation; seat 0 moves first."""
     rules = make_rules("basic", preset, options)
-    return new_game(rules, NAMES[: len(hands)], seed=1, dealer=len(hands) - 1,
-                    deal=DealSpec.parse(hands, upcard, stock))
+    return new_game(
+        rules,
+        NAMES[: len(hands)],
+        seed=1,
+        dealer=len(hands) - 1,
+        deal=DealSpec.parse(hands, upcard, stock),
+    )
 
 
 def play(state: GameState, *commands: str) -> tuple[GameState, list[Event]]:
@@ -98,17 +108,25 @@ def test_signed_points_text() -> None:
 
 
 def test_a_joker_on_the_table_shows_what_it_stands_for() -> None:
-    meld = Meld(MeldKind.RUN, (
-        Placed(parse_card("7h"), parse_card("7h"), 0),
-        Placed(parse_card("8h"), parse_card("8h"), 0),
-        Placed(parse_card("jk"), parse_card("9h"), 0),
-    ), 0)
+    meld = Meld(
+        MeldKind.RUN,
+        (
+            Placed(parse_card("7h"), parse_card("7h"), 0),
+            Placed(parse_card("8h"), parse_card("8h"), 0),
+            Placed(parse_card("jk"), parse_card("9h"), 0),
+        ),
+        0,
+    )
     assert meld_text(meld) == "7♥ 8♥ 🃏(9♥)"
-    nines = Meld(MeldKind.SET, (
-        Placed(parse_card("9c"), parse_card("9c"), 1),
-        Placed(parse_card("9d"), parse_card("9d"), 1),
-        Placed(parse_card("jk"), Card(9, None), 1),
-    ), 1)
+    nines = Meld(
+        MeldKind.SET,
+        (
+            Placed(parse_card("9c"), parse_card("9c"), 1),
+            Placed(parse_card("9d"), parse_card("9d"), 1),
+            Placed(parse_card("jk"), Card(9, None), 1),
+        ),
+        1,
+    )
     assert meld_text(nines) == "9♣ 9♦ 🃏(9)"
 
 
@@ -116,10 +134,8 @@ def test_a_joker_on_the_table_shows_what_it_stands_for() -> None:
 
 
 def _table_with_melds() -> GameState:
-    state = stacked(["7h 8h 9h 4c 2d", "4h 4d 4s 2c kc", "5c 6c qd"], "kd",
-                    "jk 9s 8s 3c", jokers=1)
-    state, _events = play(state, "draw", "meld 7h 8h 9h", "discard 4c", "take",
-                          "meld 4h 4d 4s")
+    state = stacked(["7h 8h 9h 4c 2d", "4h 4d 4s 2c kc", "5c 6c qd"], "kd", "jk 9s 8s 3c", jokers=1)
+    state, _events = play(state, "draw", "meld 7h 8h 9h", "discard 4c", "take", "meld 4h 4d 4s")
     return state
 
 
@@ -184,8 +200,14 @@ def test_render_hand_is_sorted_by_suit_and_rank() -> None:
 def test_render_hand_grouped_by_an_explicit_partition() -> None:
     state = stacked(["7h 8h 9h jk 2c ks", "4h"], "kd", "9d", jokers=1)
     hint = Partition(
-        melds=((CardSpec(parse_card("7h")), CardSpec(parse_card("8h")),
-                CardSpec(parse_card("9h")), CardSpec(parse_card("jk"), parse_card("10h"))),),
+        melds=(
+            (
+                CardSpec(parse_card("7h")),
+                CardSpec(parse_card("8h")),
+                CardSpec(parse_card("9h")),
+                CardSpec(parse_card("jk"), parse_card("10h")),
+            ),
+        ),
         deadwood=parse_cards("ks 2c"),
         deadwood_points=12,
     )
@@ -205,8 +227,18 @@ def test_render_hand_grouped_by_an_explicit_partition() -> None:
 
 
 FINISHED_DEAL = (["7h 8h 9h 4c", "kh qs 2d 3c", "5c 6c qd 2h"], "kd", "9s 8s 7s 10h")
-FINISHED_MOVES = ("draw", "meld 7h 8h 9h", "discard 9s", "draw", "discard kh", "draw",
-                  "discard qd", "draw", "layoff 10h 1", "discard 4c")
+FINISHED_MOVES = (
+    "draw",
+    "meld 7h 8h 9h",
+    "discard 9s",
+    "draw",
+    "discard kh",
+    "draw",
+    "discard qd",
+    "draw",
+    "layoff 10h 1",
+    "discard 4c",
+)
 
 
 def _finished_deal(**options: Any) -> tuple[GameState, list[Event]]:
@@ -273,26 +305,41 @@ def _run_meld(owner: int, cards: str) -> Meld:
         (DealStarted(1, 0, None), "Deal 1: ana deals."),
         (Drew(1), "ben draws from the stock."),
         (TookDiscard(0, parse_card("7h")), "ana takes 7♥ from the discard pile."),
-        (StockRenewed(30, False, 1),
-         "The stock is used up: the discard pile is turned over as the new stock (30 cards)."),
-        (StockRenewed(1, True, 1),
-         "The stock is used up: the discard pile is shuffled into a new stock (1 card)."),
+        (
+            StockRenewed(30, False, 1),
+            "The stock is used up: the discard pile is turned over as the new stock (30 cards).",
+        ),
+        (
+            StockRenewed(1, True, 1),
+            "The stock is used up: the discard pile is shuffled into a new stock (1 card).",
+        ),
         (Melded(0, 2, _run_meld(0, "7h 8h 9h")), "ana melds 7♥ 8♥ 9♥ (meld 3)."),
-        (LaidOff(1, 0, parse_cards("10h"), _run_meld(0, "7h 8h 9h 10h")),
-         "ben lays off 10♥ on meld 1: 7♥ 8♥ 9♥ 10♥."),
+        (
+            LaidOff(1, 0, parse_cards("10h"), _run_meld(0, "7h 8h 9h 10h")),
+            "ben lays off 10♥ on meld 1: 7♥ 8♥ 9♥ 10♥.",
+        ),
         (JokerSwapped(2, 1, parse_card("8s")), "cem swaps 8♠ for the joker in meld 2."),
         (Discarded(0, parse_card("ks")), "ana discards K♠."),
         (WentOut(0, True), "ana goes out — going rummy!"),
         (WentOut(1, False), "ben goes out."),
-        (HandEnded(3, None, False, ((), (), ()), (0, 0, 0), (Fraction(0),) * 3,
-                   (Fraction(0),) * 3),
-         "Deal 3 is over: nobody went out, the stock ran out."),
-        (HandEnded(3, 2, False, ((), (), ()), (0, 0, 0), (Fraction(0),) * 3,
-                   (Fraction(0),) * 3), "Deal 3 is over: cem went out."),
-        (GameEnded((0,), (Fraction(120), Fraction(40), Fraction(3))),
-         "Game over. The winner is ana with 120 points."),
-        (GameEnded((0, 1), (Fraction(201, 2), Fraction(201, 2), Fraction(3))),
-         "Game over. The winners are ana, ben with 100½ points each."),
+        (
+            HandEnded(
+                3, None, False, ((), (), ()), (0, 0, 0), (Fraction(0),) * 3, (Fraction(0),) * 3
+            ),
+            "Deal 3 is over: nobody went out, the stock ran out.",
+        ),
+        (
+            HandEnded(3, 2, False, ((), (), ()), (0, 0, 0), (Fraction(0),) * 3, (Fraction(0),) * 3),
+            "Deal 3 is over: cem went out.",
+        ),
+        (
+            GameEnded((0,), (Fraction(120), Fraction(40), Fraction(3))),
+            "Game over. The winner is ana with 120 points.",
+        ),
+        (
+            GameEnded((0, 1), (Fraction(201, 2), Fraction(201, 2), Fraction(3))),
+            "Game over. The winners are ana, ben with 100½ points each.",
+        ),
     ],
 )
 def test_render_event_in_english(event: Event, english: str) -> None:
@@ -318,8 +365,16 @@ def test_render_event_in_german(event: Event, german: str) -> None:
 def test_every_event_of_a_played_deal_renders_as_one_line() -> None:
     state, events = _finished_deal(deals=1)
     assert state.phase is Phase.GAME_OVER
-    assert {type(e) for e in events} >= {DealStarted, Drew, Melded, Discarded, LaidOff,
-                                         WentOut, HandEnded, GameEnded} - {DealStarted}
+    assert {type(e) for e in events} >= {
+        DealStarted,
+        Drew,
+        Melded,
+        Discarded,
+        LaidOff,
+        WentOut,
+        HandEnded,
+        GameEnded,
+    } - {DealStarted}
     for locale in ("en", "de"):
         with use_locale(locale):
             lines = [render_event(e, NAMES[:3]) for e in events]
@@ -376,8 +431,10 @@ def test_render_help_lists_every_command() -> None:
         german = render_help()
     # issue 37: "verbs shown are the German ones (English stays accepted as an alias)"
     assert "  ziehen — Die oberste Karte des Nachziehstapels ziehen.\n" in german
-    assert "  nehmen — Die offene Karte nehmen (die oberste Karte des Ablagestapels). " \
-           "(auch: aufnehmen)" in german
+    assert (
+        "  nehmen — Die offene Karte nehmen (die oberste Karte des Ablagestapels). "
+        "(auch: aufnehmen)" in german
+    )
     assert "  melden 7he 8he 9he | 2kr 2ka 2pi — " in german
     assert "draw" not in german and "discard" not in german
 
@@ -408,16 +465,24 @@ def _big_table() -> GameState:
     rules = make_rules("basic", None, {"jokers": 4})
     state = new_game(rules, names, seed=3)
     melds = tuple(
-        Meld(MeldKind.SET, tuple(Placed(Card(rank, suit), Card(rank, suit), rank % 6)
-                                 for suit in Suit), rank % 6)
+        Meld(
+            MeldKind.SET,
+            tuple(Placed(Card(rank, suit), Card(rank, suit), rank % 6) for suit in Suit),
+            rank % 6,
+        )
         for rank in range(1, 14)
     )
     big_hand = parse_cards("jk jk jk jk") + tuple(Card(r, s) for s in Suit for r in (1, 2))
     hands = (big_hand, *state.hands[1:])
     results = state.results
-    return replace(state, melds=melds, hands=hands,
-                   totals=tuple(Fraction(1000 * i + 1, 3) for i in range(6)),
-                   has_melded=(True,) * 6, results=results)
+    return replace(
+        state,
+        melds=melds,
+        hands=hands,
+        totals=tuple(Fraction(1000 * i + 1, 3) for i in range(6)),
+        has_melded=(True,) * 6,
+        results=results,
+    )
 
 
 @pytest.mark.parametrize("locale", ["en", "de"])
@@ -425,18 +490,23 @@ def test_screens_stay_below_the_limit_for_a_big_six_player_table(locale: str) ->
     state = _big_table()
     view = view_for(state, 0)
     with use_locale(locale):
-        screens = [render_table(view.table), render_hand(view),
-                   render_hand(view, best_melds(view.hand, view.table.rules)),
-                   render_help(), render_rules(make_rules("basic", "wrotham")),
-                   render_scores(view)]
+        screens = [
+            render_table(view.table),
+            render_hand(view),
+            render_hand(view, best_melds(view.hand, view.table.rules)),
+            render_help(),
+            render_rules(make_rules("basic", "wrotham")),
+            render_scores(view),
+        ]
     for text in screens:
         assert len(text) < MAX_CHARS
 
 
 @pytest.mark.parametrize("locale", ["en", "de"])
 def test_every_screen_of_a_six_player_ai_match_stays_below_the_limit(locale: str) -> None:
-    rules = make_rules("basic", None, {"deals": 2, "target": "none", "jokers": 2,
-                                       "multiple_melds": "on"})
+    rules = make_rules(
+        "basic", None, {"deals": 2, "target": "none", "jokers": 2, "multiple_melds": "on"}
+    )
     state = new_game(rules, NAMES, seed=11)
     ais = [make_ai("greedy", seed=s) for s in range(6)]
     longest = 0
@@ -450,10 +520,13 @@ def test_every_screen_of_a_six_player_ai_match_stays_below_the_limit(locale: str
             state, events = apply(state, action)
             steps += 1
             view = view_for(state, actor)
-            texts = [render_table(view.table), render_hand(view),
-                     render_hand(view, best_melds(view.hand, view.table.rules)),
-                     render_scores(view),
-                     *(render_event(e, state.players) for e in events)]
+            texts = [
+                render_table(view.table),
+                render_hand(view),
+                render_hand(view, best_melds(view.hand, view.table.rules)),
+                render_scores(view),
+                *(render_event(e, state.players) for e in events),
+            ]
             if state.phase is not Phase.DRAW and state.phase is not Phase.PLAY:
                 texts.append(render_hand_end(view))
             longest = max(longest, *(len(t) for t in texts))
@@ -466,10 +539,14 @@ def test_german_rommé_states_its_elimination_limit_not_a_target() -> None:
     ...), ein Spieler welcher mehr Verlustpunkte geschrieben hat scheidet aus." The header
     used to say "Playing to 150 points" ("Gespielt wird bis 150 Punkte")."""
     with use_locale("en"):
-        assert render_match_goal(make_rules("german")) == \
-            "Out above 150 penalty points; the last player left wins."
-        assert render_match_goal(make_rules("german", "deals")) == \
-            "5 deals; the fewest penalty points win."
+        assert (
+            render_match_goal(make_rules("german"))
+            == "Out above 150 penalty points; the last player left wins."
+        )
+        assert (
+            render_match_goal(make_rules("german", "deals"))
+            == "5 deals; the fewest penalty points win."
+        )
         assert render_match_goal(make_rules("basic")) == "Playing to 100 points."
     with use_locale("de"):
         assert "Ausscheiden über 150 Minuspunkten" in render_match_goal(make_rules("german"))

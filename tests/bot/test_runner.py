@@ -43,8 +43,9 @@ class FakeAdapter:
 
     async def start(self, host: Host) -> None:
         self.host = host
-        outcome = await host.entry.handle(Intent(OpenTable(), UserRef("test", "9", "zoe"),
-                                                 InChat(ChatKey("test", "1"))))
+        outcome = await host.entry.handle(
+            Intent(OpenTable(), UserRef("test", "9", "zoe"), InChat(ChatKey("test", "1")))
+        )
         assert outcome.ok, outcome.reply
         self.events.append("started")
 
@@ -61,8 +62,14 @@ async def test_the_bot_freezes_its_start_up_heap_when_asked(tmp_path: Path) -> N
     before = gc.get_freeze_count()
     stop = asyncio.Event()
     adapter = FakeAdapter()
-    task = asyncio.create_task(run_bot(Settings(database_path=tmp_path / "bot.sqlite3"),
-                                       stop, adapters=[adapter], freeze_heap=True))
+    task = asyncio.create_task(
+        run_bot(
+            Settings(database_path=tmp_path / "bot.sqlite3"),
+            stop,
+            adapters=[adapter],
+            freeze_heap=True,
+        )
+    )
     try:
         for _ in range(200):
             if adapter.events:
@@ -145,8 +152,8 @@ async def wait_until(predicate: Callable[[], bool], seconds: float = 5.0) -> Non
 
 
 async def test_an_unreachable_platform_is_retried_while_the_other_runs(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     """One warning line per failed attempt (no traceback), back-off between attempts,
     and the reachable platform works all along."""
     monkeypatch.setattr(runner, "RETRY_FIRST", 0.02)
@@ -166,13 +173,15 @@ async def test_an_unreachable_platform_is_retried_while_the_other_runs(
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 3
     assert all(r.exc_info is None and "\n" not in r.getMessage() for r in warnings)
-    assert "telegram: cannot reach example.invalid (DNS); next attempt in" in \
-        warnings[0].getMessage()
+    assert (
+        "telegram: cannot reach example.invalid (DNS); next attempt in" in warnings[0].getMessage()
+    )
     assert not down.running and not up.running  # stopped with the bot
 
 
 async def test_a_refused_platform_stays_off_and_all_refused_ends_the_run(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     settings = Settings(database_path=tmp_path / "bot.sqlite3")
     refused = FlakyAdapter("telegram", refuse=True)
     working = FlakyAdapter("discord")
@@ -186,8 +195,9 @@ async def test_a_refused_platform_stays_off_and_all_refused_ends_the_run(
         stop.set()
         await asyncio.wait_for(task, 5)
     with pytest.raises(NoPlatform) as raised:
-        await asyncio.wait_for(run_bot(settings, asyncio.Event(),
-                                       adapters=[FlakyAdapter("telegram", refuse=True)]), 5)
+        await asyncio.wait_for(
+            run_bot(settings, asyncio.Event(), adapters=[FlakyAdapter("telegram", refuse=True)]), 5
+        )
     assert raised.value.platforms == ["telegram"]
 
 
@@ -195,13 +205,13 @@ async def test_the_telegram_adapter_says_unreachable_or_refused(tmp_path: Path) 
     """The real python-telegram-bot stack: a closed port is unreachable; a token the
     (fake) Bot API does not know is refused."""
     async with _service(tmp_path / "bot.sqlite3") as service:
-        closed = TelegramAdapter("123:abc",
-                                 base_url="http://127.0.0.1:9/bot")
+        closed = TelegramAdapter("123:abc", base_url="http://127.0.0.1:9/bot")
         with pytest.raises(PlatformUnreachable):
             await closed.start(service.host())
         async with running_fake_telegram() as tg:
-            wrong = TelegramAdapter("999:wrong",
-                                    base_url=tg.base_url, base_file_url=tg.base_file_url)
+            wrong = TelegramAdapter(
+                "999:wrong", base_url=tg.base_url, base_file_url=tg.base_file_url
+            )
             with pytest.raises(PlatformRefused):
                 await wrong.start(service.host())
 

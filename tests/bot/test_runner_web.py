@@ -63,9 +63,11 @@ class _Bot:
     async def deliver(self) -> None:
         """Telegram's side of a webhook: POST the pending updates."""
         for update in list(self.tg.updates.pending):
-            async with self.http.post(f"{self.local}/telegram/hook", json=update,
-                                      headers={SECRET_HEADER: secret_for(self.tg.token)}
-                                      ) as sent:
+            async with self.http.post(
+                f"{self.local}/telegram/hook",
+                json=update,
+                headers={SECRET_HEADER: secret_for(self.tg.token)},
+            ) as sent:
                 assert sent.status == 200
         self.tg.updates.clear()
 
@@ -76,8 +78,9 @@ class _Bot:
 
 
 @contextlib.asynccontextmanager
-async def _running_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                       database_url: str | None = None) -> AsyncIterator[_Bot]:
+async def _running_bot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database_url: str | None = None
+) -> AsyncIterator[_Bot]:
     """``rummy-bot run`` with WEB_BASE_URL and a Telegram webhook on one $PORT, until the
     page is served and the webhook is set; Alice and Bob have started the bot privately.
     With ``database_url`` on PostgreSQL: the pages and the chats the worker shows hear of
@@ -89,18 +92,27 @@ async def _running_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         tg.add_user(BOB, "Bob", "bob")
         tg.add_group(GROUP, "Rummy night")
         hook = f"{BASE}/telegram/hook"
-        settings = Settings(telegram_token=tg.token, database_path=tmp_path / "r.sqlite3",
-                            database_url=database_url, telegram_webhook_url=hook,
-                            web_base_url=BASE, engine_workers=1)
-        adapter = TelegramAdapter(tg.token, base_url=tg.base_url,
-                                  base_file_url=tg.base_file_url, webhook_url=hook,
-                                  rate_limiter=AIORateLimiter(overall_max_rate=0,
-                                                              group_max_rate=0))
+        settings = Settings(
+            telegram_token=tg.token,
+            database_path=tmp_path / "r.sqlite3",
+            database_url=database_url,
+            telegram_webhook_url=hook,
+            web_base_url=BASE,
+            engine_workers=1,
+        )
+        adapter = TelegramAdapter(
+            tg.token,
+            base_url=tg.base_url,
+            base_file_url=tg.base_file_url,
+            webhook_url=hook,
+            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
+        )
         stop = asyncio.Event()
         task = asyncio.create_task(run_bot(settings, stop, adapters=[adapter]))
         local = f"http://127.0.0.1:{port}"
         try:
             async with aiohttp.ClientSession() as http:
+
                 async def up() -> bool:
                     try:
                         async with http.get(f"{local}/web/tg/") as page:
@@ -130,7 +142,8 @@ async def _start_table(bot: _Bot) -> None:
 
 
 async def test_the_web_table_and_the_webhook_share_the_port_and_the_chats_link_to_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async with _running_bot(tmp_path, monkeypatch) as bot:
         tg = bot.tg
         async with bot.http.get(f"{bot.local}/web/tg/") as page:
@@ -138,21 +151,31 @@ async def test_the_web_table_and_the_webhook_share_the_port_and_the_chats_link_t
         await _start_table(bot)
 
         async def table_link() -> bool:
-            return any(str(b.get("url", "")).endswith("?startapp=t1")
-                       for m in tg.messages(GROUP) for b in m.buttons)
+            return any(
+                str(b.get("url", "")).endswith("?startapp=t1")
+                for m in tg.messages(GROUP)
+                for b in m.buttons
+            )
 
         await _until(table_link)
-        [link] = {b["url"] for m in tg.messages(GROUP) for b in m.buttons
-                  if "startapp" in str(b.get("url", ""))}
+        [link] = {
+            b["url"]
+            for m in tg.messages(GROUP)
+            for b in m.buttons
+            if "startapp" in str(b.get("url", ""))
+        }
         assert link == f"https://t.me/{tg.bot.username}?startapp=t1"
 
         async def web_app_button() -> bool:
-            return any(b.get("web_app") for m in tg.private_messages(ALICE)
-                       for b in m.buttons)
+            return any(b.get("web_app") for m in tg.private_messages(ALICE) for b in m.buttons)
 
         await _until(web_app_button)
-        apps = {b["web_app"]["url"] for m in tg.private_messages(ALICE)
-                for b in m.buttons if b.get("web_app")}
+        apps = {
+            b["web_app"]["url"]
+            for m in tg.private_messages(ALICE)
+            for b in m.buttons
+            if b.get("web_app")
+        }
         assert apps == {f"{BASE}/web/tg/?t=1"}
 
 
@@ -181,11 +204,16 @@ class _Page:
 
 
 async def _open_page(bot: _Bot, user: int, name: str) -> _Page:
-    data = sign_init_data({"auth_date": str(int(time.time())),
-                           "user": json.dumps({"id": user, "first_name": name,
-                                               "language_code": "en"})}, bot.tg.token)
-    async with bot.http.post(f"{bot.local}/web/api/session/telegram",
-                             json={"init_data": data, "table": 1}) as response:
+    data = sign_init_data(
+        {
+            "auth_date": str(int(time.time())),
+            "user": json.dumps({"id": user, "first_name": name, "language_code": "en"}),
+        },
+        bot.tg.token,
+    )
+    async with bot.http.post(
+        f"{bot.local}/web/api/session/telegram", json={"init_data": data, "table": 1}
+    ) as response:
         assert response.status == 200, await response.text()
         token = (await response.json())["token"]
     page = _Page(await bot.http.ws_connect(f"{bot.local}/web/ws?token={token}"))
@@ -199,8 +227,8 @@ def _group_text(bot: _Bot) -> str:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_a_move_in_the_page_shows_in_the_chat_and_a_move_in_the_chat_in_the_page(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest,
-        backend: str) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest, backend: str
+) -> None:
     """Issue "see the table": the page and the chats are front ends of one entry point, so
     a draw pressed in the page is drawn in the group's table message, and a discard typed
     in the group reaches the other person's page (on PostgreSQL too: the pages and the
@@ -208,13 +236,19 @@ async def test_a_move_in_the_page_shows_in_the_chat_and_a_move_in_the_chat_in_th
     url = database_url(request, backend)
     async with _running_bot(tmp_path, monkeypatch, url) as bot:
         await _start_table(bot)
-        pages = {ALICE: await _open_page(bot, ALICE, "Alice"),
-                 BOB: await _open_page(bot, BOB, "Bob")}
+        pages = {
+            ALICE: await _open_page(bot, ALICE, "Alice"),
+            BOB: await _open_page(bot, BOB, "Bob"),
+        }
         if url is not None:  # the pages' and the chats' listeners: one connection
             admin = await asyncpg.connect(url)
             try:
-                assert await admin.fetchval("SELECT count(*) FROM pg_stat_activity "
-                                            "WHERE query LIKE 'LISTEN%'") == 1
+                assert (
+                    await admin.fetchval(
+                        "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'"
+                    )
+                    == 1
+                )
             finally:
                 await admin.close()
         [mover] = [user for user, page in pages.items() if page.hand and page.hand["turn"]]
@@ -226,10 +260,18 @@ async def test_a_move_in_the_page_shows_in_the_chat_and_a_move_in_the_chat_in_th
         assert hand is not None
         [draw] = [n for n, offer in enumerate(hand["offers"]) if offer["label"] == "Draw"]
         assert f"{name} draws from the stock." not in _group_text(bot)
-        await page.socket.send_json({
-            "type": "offer", "table": 1, "version": version, "digest": hand["digest"],
-            "selected": hand["selected"], "sort": hand["sort"], "offer": draw,
-            "id": "page-draw"})
+        await page.socket.send_json(
+            {
+                "type": "offer",
+                "table": 1,
+                "version": version,
+                "digest": hand["digest"],
+                "selected": hand["selected"],
+                "sort": hand["sort"],
+                "offer": draw,
+                "id": "page-draw",
+            }
+        )
         await page.next_screen(version + 1)
 
         async def drawn_in_the_group() -> bool:

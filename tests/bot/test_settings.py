@@ -169,8 +169,9 @@ def test_direct_construction_is_validated() -> None:
     assert (settings.log_level, settings.default_locale) == ("DEBUG", "de")
 
 
-def test_direct_construction_reads_no_environment(monkeypatch: pytest.MonkeyPatch,
-                                                  tmp_path: Path) -> None:
+def test_direct_construction_reads_no_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("TELEGRAM_TOKEN", "123:from-environment")
     write_env(tmp_path, "LOG_LEVEL=DEBUG\n")
     monkeypatch.chdir(tmp_path)
@@ -179,8 +180,12 @@ def test_direct_construction_reads_no_environment(monkeypatch: pytest.MonkeyPatc
 
 
 def test_every_bad_variable_gets_its_own_line() -> None:
-    env = {"LOG_LEVEL": "loud", "ENGINE_WORKERS": "0", "DISCORD_TOKEN": "a b",
-           "DEFAULT_TIMER": "2m"}
+    env = {
+        "LOG_LEVEL": "loud",
+        "ENGINE_WORKERS": "0",
+        "DISCORD_TOKEN": "a b",
+        "DEFAULT_TIMER": "2m",
+    }
     with pytest.raises(SettingsError) as excinfo:
         Settings.from_env(env, env_file=None)
     assert excinfo.value.variables == ("DISCORD_TOKEN", "LOG_LEVEL", "ENGINE_WORKERS")
@@ -201,10 +206,10 @@ def test_every_bad_variable_gets_its_own_line() -> None:
 
 def test_a_bad_database_url_is_named_without_its_password() -> None:
     with pytest.raises(SettingsError) as excinfo:
-        Settings.from_env({"DATABASE_URL": "mysql://rummy:s3cret@db.example/rummy"},
-                          env_file=None)
-    assert str(excinfo.value) == \
-        "DATABASE_URL must start with postgresql:// (got 'db.example/rummy')."
+        Settings.from_env({"DATABASE_URL": "mysql://rummy:s3cret@db.example/rummy"}, env_file=None)
+    assert (
+        str(excinfo.value) == "DATABASE_URL must start with postgresql:// (got 'db.example/rummy')."
+    )
     assert "s3cret" not in repr(Settings(database_url="postgresql://rummy:s3cret@db/rummy"))
 
 

@@ -29,15 +29,19 @@ def _bot_database(path: Path) -> Path:
     """A database of this release's schema (its own migrations) with a few hundred rows,
     made without an event loop (the async tests build their paths too)."""
     with contextlib.closing(sqlite3.connect(path)) as conn:
-        conn.execute("CREATE TABLE schema_migrations "
-                     "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL)")
+        conn.execute(
+            "CREATE TABLE schema_migrations "
+            "(version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL)"
+        )
         for number, name, sql in migrations():
             for statement in statements(sql):
                 conn.execute(statement)
             conn.execute("INSERT INTO schema_migrations VALUES (?, ?, 0)", (number, name))
         conn.executemany(
             "INSERT INTO users (platform, user_id, display_name, created_at) "
-            "VALUES ('telegram', ?, ?, 0)", [(str(n), f"Player {n}") for n in range(300)])
+            "VALUES ('telegram', ?, ?, 0)",
+            [(str(n), f"Player {n}") for n in range(300)],
+        )
         conn.commit()
     return path
 
@@ -60,7 +64,7 @@ def _bad_path(tmp_path: Path, kind: str) -> Path:
         conn.close()
         data = bytearray(path.read_bytes())
         for offset in range(4096 * 3, len(data), 4096):  # scribble over later pages
-            data[offset:offset + 64] = b"\xff" * 64
+            data[offset : offset + 64] = b"\xff" * 64
         path.write_bytes(bytes(data))
         return path
     if kind == "damaged-schema-page":
@@ -84,10 +88,13 @@ def _bad_path(tmp_path: Path, kind: str) -> Path:
     if kind == "newer-schema":
         path = tmp_path / "newer.sqlite3"
         conn = sqlite3.connect(path)
-        conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, "
-                     "name TEXT NOT NULL, applied_at REAL)")
-        conn.execute("INSERT INTO schema_migrations VALUES (?, 'from_the_future', 0)",
-                     (latest_schema() + 1,))
+        conn.execute(
+            "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, "
+            "name TEXT NOT NULL, applied_at REAL)"
+        )
+        conn.execute(
+            "INSERT INTO schema_migrations VALUES (?, 'from_the_future', 0)", (latest_schema() + 1,)
+        )
         conn.commit()
         conn.close()
         return path
@@ -101,15 +108,21 @@ def _bad_path(tmp_path: Path, kind: str) -> Path:
     return path
 
 
-KINDS = ["unopenable", "not-a-database", "corrupt", "damaged-schema-page", "renamed-column",
-         "newer-schema", "fifo", "directory"]
-COMMANDS = ["play", "run", "faults", "migrate", "migrate --status", "export-db",
-            "import-db"]
+KINDS = [
+    "unopenable",
+    "not-a-database",
+    "corrupt",
+    "damaged-schema-page",
+    "renamed-column",
+    "newer-schema",
+    "fifo",
+    "directory",
+]
+COMMANDS = ["play", "run", "faults", "migrate", "migrate --status", "export-db", "import-db"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
-async def test_open_database_refuses_and_leaves_nothing_open(tmp_path: Path,
-                                                             kind: str) -> None:
+async def test_open_database_refuses_and_leaves_nothing_open(tmp_path: Path, kind: str) -> None:
     path = _bad_path(tmp_path, kind)
     with pytest.raises(DatabaseUnusable) as raised:
         await open_database(path)
@@ -123,9 +136,11 @@ def _cli(tmp_path: Path, kind: str, command: str, lang: str) -> tuple[Path, str]
     a FIFO must not block it); assert exit code 2 and one line on stderr naming the path,
     no traceback, nothing on stdout; return the path and that line."""
     path = _bad_path(tmp_path, kind)
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "DATABASE_PATH", "DATABASE_URL",
-                        "LANG")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "DATABASE_PATH", "DATABASE_URL", "LANG")
+    }
     if command == "play":
         argv = ["play", "--db", str(path)]
     else:  # run: the database is opened before any platform is contacted
@@ -133,9 +148,15 @@ def _cli(tmp_path: Path, kind: str, command: str, lang: str) -> tuple[Path, str]
         export.write_text('{"format": "rummy-bot export", "schema": 1}\n', encoding="utf-8")
         argv = [*command.split(), *([str(export)] if command.endswith("-db") else [])]
         env.update(TELEGRAM_TOKEN="123:not-a-real-token", DATABASE_PATH=str(path))
-    done = subprocess.run([sys.executable, "-m", "bot", *argv, "--lang", lang],
-                          cwd=tmp_path, env=env, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", *argv, "--lang", lang],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2, done.stderr
     assert len(lines) == 1, done.stderr
@@ -149,30 +170,39 @@ def _cli(tmp_path: Path, kind: str, command: str, lang: str) -> tuple[Path, str]
 @pytest.mark.parametrize("kind", KINDS)
 def test_the_cli_exits_2_with_one_line(tmp_path: Path, kind: str, command: str) -> None:
     _path, line = _cli(tmp_path, kind, command, "en")
-    expected = {"damaged-schema-page": "damaged", "renamed-column": "lacks the column",
-                "newer-schema": "newer release", "fifo": "FIFO", "directory": "directory",
-                "corrupt": "damaged", "not-a-database": "not a database"}
+    expected = {
+        "damaged-schema-page": "damaged",
+        "renamed-column": "lacks the column",
+        "newer-schema": "newer release",
+        "fifo": "FIFO",
+        "directory": "directory",
+        "corrupt": "damaged",
+        "not-a-database": "not a database",
+    }
     assert expected.get(kind, "") in line
 
 
 @pytest.mark.once
-@pytest.mark.parametrize(("kind", "command", "words"), [
-    ("fifo", "faults", "ist ein FIFO, keine Datenbankdatei"),
-    ("directory", "migrate", "ist ein Verzeichnis"),
-    ("newer-schema", "export-db", "von einer neueren Version migriert (Schema"),
-    ("damaged-schema-page", "play", "beschädigt (SQLites Meldung"),
-    ("renamed-column", "migrate --status", "fehlt die Spalte display_name"),
-    ("corrupt", "run", "beschädigt (quick_check:"),
-])
-def test_the_cli_line_is_german_with_lang_de(tmp_path: Path, kind: str, command: str,
-                                             words: str) -> None:
+@pytest.mark.parametrize(
+    ("kind", "command", "words"),
+    [
+        ("fifo", "faults", "ist ein FIFO, keine Datenbankdatei"),
+        ("directory", "migrate", "ist ein Verzeichnis"),
+        ("newer-schema", "export-db", "von einer neueren Version migriert (Schema"),
+        ("damaged-schema-page", "play", "beschädigt (SQLites Meldung"),
+        ("renamed-column", "migrate --status", "fehlt die Spalte display_name"),
+        ("corrupt", "run", "beschädigt (quick_check:"),
+    ],
+)
+def test_the_cli_line_is_german_with_lang_de(
+    tmp_path: Path, kind: str, command: str, words: str
+) -> None:
     _path, line = _cli(tmp_path, kind, command, "de")
     assert line.startswith("Die Datenbank ") or line.startswith("Die Spieldatei"), line
     assert words in line
 
 
-async def test_a_locked_database_is_answered_localized_and_nothing_is_lost(
-        tmp_path: Path) -> None:
+async def test_a_locked_database_is_answered_localized_and_nothing_is_lost(tmp_path: Path) -> None:
     h = await make_harness(tmp_path / "db.sqlite3")
     s = h.people
     await s.new_table(CHAT, ANA)
@@ -196,7 +226,8 @@ async def test_a_locked_database_is_answered_localized_and_nothing_is_lost(
 
 
 async def test_a_full_disk_is_answered_localized_and_the_process_keeps_going(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     h = await make_harness(tmp_path / "db.sqlite3")
     s = h.people
     await s.new_table(CHAT, ANA)
@@ -204,8 +235,9 @@ async def test_a_full_disk_is_answered_localized_and_the_process_keeps_going(
     await h.db.conn.execute(f"PRAGMA max_page_count={pages}")
     refused = None
     for n in range(300):  # fill the free space of the last pages until the disk is full
-        reply = await say(s, CHAT, ANA, f"set timer={'2m' if n % 2 else '10m'}",
-                                  update_key=f"k{n}-" + "x" * 400)
+        reply = await say(
+            s, CHAT, ANA, f"set timer={'2m' if n % 2 else '10m'}", update_key=f"k{n}-" + "x" * 400
+        )
         if not reply.ok:
             refused = reply
             break
@@ -232,9 +264,9 @@ async def test_a_read_only_database_is_answered_localized(tmp_path: Path) -> Non
     await h.db.close()
 
 
-async def test_the_faults_command_lists_and_clears(tmp_path: Path,
-                                                   monkeypatch: pytest.MonkeyPatch,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+async def test_the_faults_command_lists_and_clears(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import asyncio
 
     from bot.cli import main

@@ -20,25 +20,33 @@ from bot.storage.repository import SqliteRepository
 
 
 def test_a_question_mark_in_a_string_literal_is_text() -> None:
-    assert to_postgres("SELECT 'why?', ? FROM t WHERE a = ?") == \
-        "SELECT 'why?', $1 FROM t WHERE a = $2"
+    assert (
+        to_postgres("SELECT 'why?', ? FROM t WHERE a = ?")
+        == "SELECT 'why?', $1 FROM t WHERE a = $2"
+    )
     # a doubled quote stays inside the literal
     assert to_postgres("SELECT 'it''s ?', ?") == "SELECT 'it''s ?', $1"
 
 
 def test_a_question_mark_in_a_quoted_identifier_is_text() -> None:
-    assert to_postgres('SELECT "who?" FROM t WHERE "a?b" = ?') == \
-        'SELECT "who?" FROM t WHERE "a?b" = $1'
+    assert (
+        to_postgres('SELECT "who?" FROM t WHERE "a?b" = ?')
+        == 'SELECT "who?" FROM t WHERE "a?b" = $1'
+    )
 
 
 def test_a_question_mark_in_a_comment_is_text() -> None:
-    assert to_postgres("SELECT ? -- how many?\n, ? /* and ? here */ FROM t") == \
-        "SELECT $1 -- how many?\n, $2 /* and ? here */ FROM t"
+    assert (
+        to_postgres("SELECT ? -- how many?\n, ? /* and ? here */ FROM t")
+        == "SELECT $1 -- how many?\n, $2 /* and ? here */ FROM t"
+    )
 
 
 def test_numbered_parameters_keep_their_number() -> None:
-    assert to_postgres("UPDATE t SET a = ?2 WHERE id = ?1 AND b = ?2") == \
-        "UPDATE t SET a = $2 WHERE id = $1 AND b = $2"
+    assert (
+        to_postgres("UPDATE t SET a = ?2 WHERE id = ?1 AND b = ?2")
+        == "UPDATE t SET a = $2 WHERE id = $1 AND b = $2"
+    )
 
 
 def test_a_bare_parameter_after_numbered_ones_takes_the_next_number_as_in_sqlite() -> None:
@@ -73,10 +81,8 @@ def test_sql_without_parameters_comes_back_unchanged(sql: str) -> None:
     assert to_postgres(sql) == sql
 
 
-@given(st.lists(st.sampled_from(["'?'", '"q?"', "-- ?\n", "/* ? */", "?", " x "]),
-                max_size=12))
-def test_only_the_parameters_outside_literals_and_comments_are_numbered(
-        parts: list[str]) -> None:
+@given(st.lists(st.sampled_from(["'?'", '"q?"', "-- ?\n", "/* ? */", "?", " x "]), max_size=12))
+def test_only_the_parameters_outside_literals_and_comments_are_numbered(parts: list[str]) -> None:
     expected: list[str] = []
     number = 0
     for part in parts:
@@ -104,9 +110,15 @@ async def test_literals_with_question_marks_run_on_both_backends(repo: Any) -> N
     await repo.execute_one('CREATE TABLE notes ("id?" INTEGER, note TEXT, kind TEXT)')
     async with repo._transaction() as conn:
         await conn.execute("INSERT INTO notes VALUES (?, 'why?', ?) -- one row?", (1, "a"))
-        await conn.executemany("INSERT INTO notes VALUES (?2, /* ? */ 'it''s ?', ?1)",
-                               [("b", 2), ("c", 3)])
-    rows = await repo.fetch_all('SELECT "id?", note, kind FROM notes WHERE note <> ? '
-                                "AND kind <> '?' ORDER BY \"id?\"", ("none?",))
-    assert [tuple(row) for row in rows] == [(1, "why?", "a"), (2, "it's ?", "b"),
-                                           (3, "it's ?", "c")]
+        await conn.executemany(
+            "INSERT INTO notes VALUES (?2, /* ? */ 'it''s ?', ?1)", [("b", 2), ("c", 3)]
+        )
+    rows = await repo.fetch_all(
+        'SELECT "id?", note, kind FROM notes WHERE note <> ? AND kind <> \'?\' ORDER BY "id?"',
+        ("none?",),
+    )
+    assert [tuple(row) for row in rows] == [
+        (1, "why?", "a"),
+        (2, "it's ?", "b"),
+        (3, "it's ?", "c"),
+    ]

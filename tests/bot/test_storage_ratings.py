@@ -43,25 +43,48 @@ async def repo(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[
     await db.close()
 
 
-async def _finish(repo: Any, users: list[str | None], totals: list[int],
-                  variant: str = "basic") -> Table:
+async def _finish(
+    repo: Any, users: list[str | None], totals: list[int], variant: str = "basic"
+) -> Table:
     """Create a game of ``users`` (``None``: an AI seat at level normal) and commit its end
     with ``totals`` (the variant's winners of them win), as the service does."""
-    seats = tuple(Seat(SeatKind.HUMAN, f"P{i}", user=u) if u is not None
-                  else Seat(SeatKind.AI, f"Bot{i}", ai="greedy")
-                  for i, u in enumerate(users))
+    seats = tuple(
+        Seat(SeatKind.HUMAN, f"P{i}", user=u)
+        if u is not None
+        else Seat(SeatKind.AI, f"Bot{i}", ai="greedy")
+        for i, u in enumerate(users)
+    )
     rules = make_rules(variant)
     state = new_game(rules, [s.name for s in seats], seed=1)
     fractions = tuple(Fraction(t) for t in totals)
     winners = rules.var.match_winners(rules, fractions)
     state = replace_state(state, totals=fractions, winners=winners, phase=Phase.GAME_OVER)
-    table = Table(0, CHAT, Status.PLAYING, variant, None, (), users[0] or "x", seats,
-                  TableSettings(timer="2m"), 1, state, 1, 1000.0, 1000.0, 1000.0)
+    table = Table(
+        0,
+        CHAT,
+        Status.PLAYING,
+        variant,
+        None,
+        (),
+        users[0] or "x",
+        seats,
+        TableSettings(timer="2m"),
+        1,
+        state,
+        1,
+        1000.0,
+        1000.0,
+        1000.0,
+    )
     created = await repo.create_table(table)
     ended = replace(created, status=Status.FINISHED, version=created.version + 1)
-    await repo.commit(ended, created.version, results=[
-        ResultRow(i, s.user, s.name, fractions[i], i in winners)
-        for i, s in enumerate(seats)])
+    await repo.commit(
+        ended,
+        created.version,
+        results=[
+            ResultRow(i, s.user, s.name, fractions[i], i in winners) for i, s in enumerate(seats)
+        ],
+    )
     return ended
 
 
@@ -126,23 +149,47 @@ async def test_two_workers_rate_each_game_once_on_postgresql(pg_server: Any) -> 
     dbs = [await open_postgres(url), await open_postgres(url)]
     one, two = (PostgresRepository(db) for db in dbs)
     try:
-        seats = (Seat(SeatKind.HUMAN, "P0", user=PEOPLE[0]),
-                 Seat(SeatKind.HUMAN, "P1", user=PEOPLE[1]))
+        seats = (
+            Seat(SeatKind.HUMAN, "P0", user=PEOPLE[0]),
+            Seat(SeatKind.HUMAN, "P1", user=PEOPLE[1]),
+        )
         rules = make_rules("basic")
         state = new_game(rules, ["P0", "P1"], seed=1)
-        state = replace_state(state, totals=(Fraction(30), Fraction(0)), winners=(0,),
-                              phase=Phase.GAME_OVER)
-        tables = [await one.create_table(
-            Table(0, ChatKey("telegram", str(-100 - n), ""), Status.PLAYING, "basic", None,
-                  (), PEOPLE[0], seats, TableSettings(timer="2m"), 1, state, 1, 1000.0,
-                  1000.0, 1000.0)) for n in range(3)]
-        results = [ResultRow(0, PEOPLE[0], "P0", Fraction(30), True),
-                   ResultRow(1, PEOPLE[1], "P1", Fraction(0), False)]
+        state = replace_state(
+            state, totals=(Fraction(30), Fraction(0)), winners=(0,), phase=Phase.GAME_OVER
+        )
+        tables = [
+            await one.create_table(
+                Table(
+                    0,
+                    ChatKey("telegram", str(-100 - n), ""),
+                    Status.PLAYING,
+                    "basic",
+                    None,
+                    (),
+                    PEOPLE[0],
+                    seats,
+                    TableSettings(timer="2m"),
+                    1,
+                    state,
+                    1,
+                    1000.0,
+                    1000.0,
+                    1000.0,
+                )
+            )
+            for n in range(3)
+        ]
+        results = [
+            ResultRow(0, PEOPLE[0], "P0", Fraction(30), True),
+            ResultRow(1, PEOPLE[1], "P1", Fraction(0), False),
+        ]
 
         async def finish(repo: Any, table: Table) -> bool:
             try:
-                await repo.commit(replace(table, status=Status.FINISHED, version=2), 1,
-                                  results=results)
+                await repo.commit(
+                    replace(table, status=Status.FINISHED, version=2), 1, results=results
+                )
             except VersionConflict:  # the other worker's commit came first
                 return False
             return True
@@ -150,8 +197,7 @@ async def test_two_workers_rate_each_game_once_on_postgresql(pg_server: Any) -> 
         outcome = await asyncio.gather(finish(one, tables[0]), finish(two, tables[0]))
         assert sorted(outcome) == [False, True]
         assert [r["games"] for r in await one.ratings_of(PEOPLE[0])] == [1]
-        assert await asyncio.gather(finish(one, tables[1]), finish(two, tables[2])) == [
-            True, True]
+        assert await asyncio.gather(finish(one, tables[1]), finish(two, tables[2])) == [True, True]
         rows = await two.ratings_of(PEOPLE[0])
         assert [r["games"] for r in rows] == [3]
         rating = NEW

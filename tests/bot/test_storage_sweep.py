@@ -60,13 +60,34 @@ async def repo(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[
     await db.close()
 
 
-def _table(key: ChatKey = CHAT, *, status: Status = Status.LOBBY, version: int = 1,
-           due_at: float | None = None, deadline: float | None = None) -> Table:
-    seats = (Seat(SeatKind.HUMAN, "Ana", user="telegram:1"),
-             Seat(SeatKind.AI, "Bot", ai="greedy"))
-    return Table(0, key, status, "basic", None, (("target", 100),), "telegram:1", seats,
-                 TableSettings(timer="2m"), 42, None, version, 1000.0, 1000.0, 1000.0,
-                 due_at=due_at, deadline=deadline)
+def _table(
+    key: ChatKey = CHAT,
+    *,
+    status: Status = Status.LOBBY,
+    version: int = 1,
+    due_at: float | None = None,
+    deadline: float | None = None,
+) -> Table:
+    seats = (Seat(SeatKind.HUMAN, "Ana", user="telegram:1"), Seat(SeatKind.AI, "Bot", ai="greedy"))
+    return Table(
+        0,
+        key,
+        status,
+        "basic",
+        None,
+        (("target", 100),),
+        "telegram:1",
+        seats,
+        TableSettings(timer="2m"),
+        42,
+        None,
+        version,
+        1000.0,
+        1000.0,
+        1000.0,
+        due_at=due_at,
+        deadline=deadline,
+    )
 
 
 def _public(cls: type) -> set[str]:
@@ -88,7 +109,9 @@ async def _users(repo: Repository) -> None:
     await repo.set_user_locale("telegram:1", "de")
     assert await repo.user_locale("telegram:1") == "de"
     assert await repo.user_locales(["telegram:1", "discord:2", "discord:3"]) == {
-        "telegram:1": ("de", "de-AT"), "discord:2": (None, "en-GB")}
+        "telegram:1": ("de", "de-AT"),
+        "discord:2": (None, "en-GB"),
+    }
     assert await repo.user_locales([]) == {}
     await repo.set_user_locale("telegram:1", None)
     assert await repo.user_locale("telegram:1") is None
@@ -131,11 +154,15 @@ def _fields(table: Table) -> dict[str, Any]:
 async def _results(repo: Repository) -> None:
     table = await repo.create_table(_table(status=Status.PLAYING))
     state = new_game(make_rules("basic"), ["Ana", "Bot"], seed=42)
-    ended = Table(**{**_fields(table), "version": 2, "status": Status.FINISHED,
-                     "state": state})
-    await repo.commit(ended, 1, results=[
-        ResultRow(0, "telegram:1", "Ana", Fraction(-5), True),
-        ResultRow(1, None, "Bot", Fraction(30), False)])
+    ended = Table(**{**_fields(table), "version": 2, "status": Status.FINISHED, "state": state})
+    await repo.commit(
+        ended,
+        1,
+        results=[
+            ResultRow(0, "telegram:1", "Ana", Fraction(-5), True),
+            ResultRow(1, None, "Bot", Fraction(30), False),
+        ],
+    )
     stats = await repo.user_stats("telegram:1")
     assert (stats["games"], stats["wins"]) == (1, 1)
     assert [row["wins"] for row in await repo.leaderboard(str(CHAT), 10)] == [1]
@@ -143,13 +170,14 @@ async def _results(repo: Repository) -> None:
     assert (await repo.latest_ended(CHAT)).id == table.id  # type: ignore[union-attr]
     assert await repo.latest_ended(OTHER_CHAT) is None
     assert await repo.finished_games(["telegram:1", "telegram:9"], "basic") == {
-        "telegram:1": 1, "telegram:9": 0}
+        "telegram:1": 1,
+        "telegram:9": 0,
+    }
     assert await repo.finished_games(["telegram:1"], "500") == {"telegram:1": 0}
 
 
 async def _due(repo: Repository) -> None:
-    table = await repo.create_table(_table(status=Status.PLAYING, due_at=500.0,
-                                           deadline=600.0))
+    table = await repo.create_table(_table(status=Status.PLAYING, due_at=500.0, deadline=600.0))
     assert await repo.due_tables(400.0) == []
     assert await repo.due_tables(500.0) == [table.id]
     assert await repo.next_due() == 500.0
@@ -160,13 +188,18 @@ async def _due(repo: Repository) -> None:
     assert await repo.claim_due("w1", 550.0, 30.0, 10) == []  # due at 600 now
     claimed = await repo.claim_due("w1", 1000.0, 30.0, 10)
     assert [(c.table_id, c.table.version if c.table else None) for c in claimed] == [
-        (table.id, 1), (other.id, 1)]  # earliest first, loaded
+        (table.id, 1),
+        (other.id, 1),
+    ]  # earliest first, loaded
     assert [c.table_id for c in await repo.claim_due("w1", 1000.0, 30.0, 1)] == [table.id]
-    assert [c.table_id for c in await repo.claim_due("w1", 1000.0, 30.0, 10,
-                                                     exclude=[table.id])] == [other.id]
+    assert [
+        c.table_id for c in await repo.claim_due("w1", 1000.0, 30.0, 10, exclude=[table.id])
+    ] == [other.id]
     await repo.record_fault(other.id, "backoff", 1, "boom", 2000.0)
     assert [c.table_id for c in await repo.claim_due("w2", 2100.0, 30.0, 10)] == [
-        table.id, other.id]  # w1's leases ran out; the back-off too
+        table.id,
+        other.id,
+    ]  # w1's leases ran out; the back-off too
     await repo.record_fault(other.id, "backoff", 2, "boom", 3000.0)
     assert [c.table_id for c in await repo.claim_due("w2", 2200.0, 30.0, 10)] == [table.id]
 
@@ -183,8 +216,9 @@ async def _faults(repo: Repository) -> None:
     await repo.record_fault(table.id, "backoff", 1, "boom", 99.0)
     await repo.record_fault(table.id, "quarantined", 3, "boom again", None)
     faults = await repo.faults()
-    assert [(f["table_id"], f["kind"], f["failures"]) for f in faults] == \
-        [(table.id, "quarantined", 3)]
+    assert [(f["table_id"], f["kind"], f["failures"]) for f in faults] == [
+        (table.id, "quarantined", 3)
+    ]
     assert await repo.quarantined_tables() == [table.id]
     assert await repo.due_tables(10.0) == []
     await repo.clear_fault(table.id)
@@ -195,8 +229,12 @@ async def _faults(repo: Repository) -> None:
     assert await repo.quarantine(table.id, "UnreadableTable: seats")
     assert not await repo.quarantine(table.id, "UnreadableTable: seats again")
     [row] = await repo.faults()
-    assert (row["kind"], row["failures"], row["error"], row["retry_at"]) == \
-        ("quarantined", 1, "UnreadableTable: seats", None)
+    assert (row["kind"], row["failures"], row["error"], row["retry_at"]) == (
+        "quarantined",
+        1,
+        "UnreadableTable: seats",
+        None,
+    )
     assert await repo.quarantined_tables() == [table.id]
     await repo.clear_fault(table.id)
 
@@ -209,17 +247,35 @@ async def _role(repo: Repository) -> None:
 
 
 REPOSITORY: dict[str, Step] = {
-    "upsert_user": _users, "user_locale": _users, "set_user_locale": _users,
-    "user_locales": _users, "finished_games": _results,
-    "create_table": _tables, "active_table": _tables, "get_table": _tables,
-    "tables_of_user": _tables, "count_tables": _tables,
-    "commit": _commit, "seen_update": _commit, "update_table": _commit,
-    "prune_updates": _commit, "action_log": _commit,
-    "user_stats": _results, "leaderboard": _results, "latest_ended": _results,
-    "due_tables": _due, "next_due": _due, "shift_timeline": _due, "claim_due": _due,
-    "heartbeat": _heartbeat, "last_heartbeat": _heartbeat,
-    "record_fault": _faults, "clear_fault": _faults, "faults": _faults,
-    "quarantined_tables": _faults, "quarantine": _faults,
+    "upsert_user": _users,
+    "user_locale": _users,
+    "set_user_locale": _users,
+    "user_locales": _users,
+    "finished_games": _results,
+    "create_table": _tables,
+    "active_table": _tables,
+    "get_table": _tables,
+    "tables_of_user": _tables,
+    "count_tables": _tables,
+    "commit": _commit,
+    "seen_update": _commit,
+    "update_table": _commit,
+    "prune_updates": _commit,
+    "action_log": _commit,
+    "user_stats": _results,
+    "leaderboard": _results,
+    "latest_ended": _results,
+    "due_tables": _due,
+    "next_due": _due,
+    "shift_timeline": _due,
+    "claim_due": _due,
+    "heartbeat": _heartbeat,
+    "last_heartbeat": _heartbeat,
+    "record_fault": _faults,
+    "clear_fault": _faults,
+    "faults": _faults,
+    "quarantined_tables": _faults,
+    "quarantine": _faults,
     "take_role": _role,
 }
 
@@ -233,20 +289,28 @@ async def _outbox_changes(repo: Repository) -> None:
     assert await outbox.recent_changes(table.id, 5) == [ChangeRow(1, '{"v":1}', False)]
     fields = _fields(table)
     for version in (2, 3, 4):
-        await repo.commit(Table(**{**fields, "version": version, "updated_at": 1000.0 + version}),
-                          version - 1, record=f'{{"v":{version}}}')
-    assert await outbox.recent_changes(table.id, 2) == [ChangeRow(3, '{"v":3}', False),
-                                                        ChangeRow(4, '{"v":4}', False)]
+        await repo.commit(
+            Table(**{**fields, "version": version, "updated_at": 1000.0 + version}),
+            version - 1,
+            record=f'{{"v":{version}}}',
+        )
+    assert await outbox.recent_changes(table.id, 2) == [
+        ChangeRow(3, '{"v":3}', False),
+        ChangeRow(4, '{"v":4}', False),
+    ]
     assert await outbox.unshown_tables(1000.5, 0.0) == [(table.id, str(CHAT))]  # version 1
     assert await outbox.unshown_tables(1000.0, 0.0) == []
     assert await outbox.unshown_tables(10**12, 1004.5) == []  # none written since 1004.5
     await outbox.mark_shown(table.id, 3, keep=1)  # 1 to 3 shown
-    assert [(r.version, r.shown) for r in await outbox.recent_changes(table.id, 10)] \
-        == [(1, True), (2, True), (3, True), (4, False)]
+    assert [(r.version, r.shown) for r in await outbox.recent_changes(table.id, 10)] == [
+        (1, True),
+        (2, True),
+        (3, True),
+        (4, False),
+    ]
     assert await outbox.unshown_tables(10**12, 0.0) == [(table.id, str(CHAT))]
     await outbox.mark_shown(table.id, 8, keep=5)  # 4 shown; 1 to 3 no longer kept
-    assert [(r.version, r.shown) for r in await outbox.recent_changes(table.id, 10)] \
-        == [(4, True)]
+    assert [(r.version, r.shown) for r in await outbox.recent_changes(table.id, 10)] == [(4, True)]
     assert await outbox.unshown_tables(10**12, 0.0) == []
     assert await repo.prune_updates(10**12) == 0  # change rows go with the update keys
     assert await outbox.recent_changes(table.id, 10) == []
@@ -285,10 +349,15 @@ async def _outbox_sends(repo: Repository) -> None:
 
 
 OUTBOX: dict[str, Step] = {
-    "recent_changes": _outbox_changes, "mark_shown": _outbox_changes,
-    "unshown_tables": _outbox_changes, "take_chat": _outbox_owners,
-    "renew_chats": _outbox_owners, "release_chats": _outbox_owners,
-    "lapsed_chats": _outbox_owners, "begin_send": _outbox_sends, "end_send": _outbox_sends,
+    "recent_changes": _outbox_changes,
+    "mark_shown": _outbox_changes,
+    "unshown_tables": _outbox_changes,
+    "take_chat": _outbox_owners,
+    "renew_chats": _outbox_owners,
+    "release_chats": _outbox_owners,
+    "lapsed_chats": _outbox_owners,
+    "begin_send": _outbox_sends,
+    "end_send": _outbox_sends,
 }
 
 
@@ -344,8 +413,7 @@ async def _telegram_users(repo: Repository) -> None:
     assert await store.user(1) == KnownUser(1, "Ana B.", None, None, True)
 
 
-async def _keyed_sends(store: TelegramMessageStore | DiscordMessageStore, platform: str
-                      ) -> None:
+async def _keyed_sends(store: TelegramMessageStore | DiscordMessageStore, platform: str) -> None:
     """A send noted as done is skipped; one started but never noted is "again" (its
     worker died between sending and noting it)."""
     assert await store.begin_send(f"{platform}:ping:1:2") == "new"
@@ -375,14 +443,20 @@ async def _telegram_budget(repo: Repository) -> None:
 
 
 TELEGRAM: dict[str, Step] = {
-    "table_message": _telegram_tables, "save_table_message": _telegram_tables,
-    "hand_message": _telegram_hands, "save_hand_message": _telegram_hands,
-    "chat_title": _telegram_chats, "remember_chat": _telegram_chats,
-    "current_chat": _telegram_chats, "canonical_chat": _telegram_chats,
+    "table_message": _telegram_tables,
+    "save_table_message": _telegram_tables,
+    "hand_message": _telegram_hands,
+    "save_hand_message": _telegram_hands,
+    "chat_title": _telegram_chats,
+    "remember_chat": _telegram_chats,
+    "current_chat": _telegram_chats,
+    "canonical_chat": _telegram_chats,
     "migrate_chat": _telegram_chats,
-    "user": _telegram_users, "remember_user": _telegram_users,
+    "user": _telegram_users,
+    "remember_user": _telegram_users,
     "set_reachable": _telegram_users,
-    "begin_send": _telegram_sends, "end_send": _telegram_sends,
+    "begin_send": _telegram_sends,
+    "end_send": _telegram_sends,
     "spend_group_call": _telegram_budget,
 }
 
@@ -407,13 +481,13 @@ async def _discord_anchors(repo: Repository) -> None:
     table = await repo.create_table(_table(OTHER_CHAT))
     other = await repo.create_table(_table())
     assert await store.hand_anchor(table.id, "discord:2") is None
-    first = DiscordHandAnchor(table.id, "discord:2", "4242", "tok-1", None, "3fa2", 0, 0, 3,
-                              1000.0)
+    first = DiscordHandAnchor(table.id, "discord:2", "4242", "tok-1", None, "3fa2", 0, 0, 3, 1000.0)
     await store.save_hand_anchor(first)
     assert await store.hand_anchor(table.id, "discord:2") == first
     # a later press: the newest interaction replaces the row
-    newer = DiscordHandAnchor(table.id, "discord:2", "4242", "tok-2", "901", "3fa2", 1,
-                              (1 << 59) | 5, 4, 1100.0)
+    newer = DiscordHandAnchor(
+        table.id, "discord:2", "4242", "tok-2", "901", "3fa2", 1, (1 << 59) | 5, 4, 1100.0
+    )
     await store.save_hand_anchor(newer)
     assert await store.hand_anchor(table.id, "discord:2") == newer
     # a redraw through the old token, or to an older version, changes nothing
@@ -421,7 +495,8 @@ async def _discord_anchors(repo: Repository) -> None:
     assert not await store.update_hand_anchor(table.id, "discord:2", "tok-2", "beef", 2, 1, 4)
     assert await store.update_hand_anchor(table.id, "discord:2", "tok-2", "beef", 2, 1, 6)
     assert await store.hand_anchor(table.id, "discord:2") == DiscordHandAnchor(
-        table.id, "discord:2", "4242", "tok-2", "901", "beef", 2, 1, 6, 1100.0)
+        table.id, "discord:2", "4242", "tok-2", "901", "beef", 2, 1, 6, 1100.0
+    )
     # forgetting a refused token keeps a newer anchor
     await store.forget_hand_anchor(table.id, "discord:2", "tok-1")
     assert await store.hand_anchor(table.id, "discord:2") is not None
@@ -429,10 +504,12 @@ async def _discord_anchors(repo: Repository) -> None:
     assert await store.hand_anchor(table.id, "discord:2") is None
     # expired rows are pruned; a closed table's rows go
     await store.save_hand_anchor(first)
-    await store.save_hand_anchor(DiscordHandAnchor(other.id, "discord:2", "4242", "tok-3",
-                                                   "902", "3fa2", 0, 0, 1, 2000.0))
-    await store.save_hand_anchor(DiscordHandAnchor(table.id, "discord:3", "4242", "tok-4",
-                                                   "903", "3fa2", 0, 0, 1, 1500.0))
+    await store.save_hand_anchor(
+        DiscordHandAnchor(other.id, "discord:2", "4242", "tok-3", "902", "3fa2", 0, 0, 1, 2000.0)
+    )
+    await store.save_hand_anchor(
+        DiscordHandAnchor(table.id, "discord:3", "4242", "tok-4", "903", "3fa2", 0, 0, 1, 1500.0)
+    )
     assert await store.prune_hand_anchors(1200.0) == 1
     assert await store.hand_anchor(table.id, "discord:2") is None
     await store.forget_hand_anchors(table.id)
@@ -445,26 +522,33 @@ async def _discord_sends(repo: Repository) -> None:
 
 
 DISCORD: dict[str, Step] = {
-    "get": _discord, "save": _discord,
-    "begin_send": _discord_sends, "end_send": _discord_sends,
-    "hand_anchor": _discord_anchors, "save_hand_anchor": _discord_anchors,
-    "update_hand_anchor": _discord_anchors, "forget_hand_anchor": _discord_anchors,
-    "forget_hand_anchors": _discord_anchors, "prune_hand_anchors": _discord_anchors,
+    "get": _discord,
+    "save": _discord,
+    "begin_send": _discord_sends,
+    "end_send": _discord_sends,
+    "hand_anchor": _discord_anchors,
+    "save_hand_anchor": _discord_anchors,
+    "update_hand_anchor": _discord_anchors,
+    "forget_hand_anchor": _discord_anchors,
+    "forget_hand_anchors": _discord_anchors,
+    "prune_hand_anchors": _discord_anchors,
 }
 
 
 def test_the_sweep_covers_every_method() -> None:
     """Each public method of each storage protocol has a step in the sweep."""
-    assert _public(Repository) - {"telegram_messages", "discord_messages", "outbox"} \
-        == set(REPOSITORY)
+    assert _public(Repository) - {"telegram_messages", "discord_messages", "outbox"} == set(
+        REPOSITORY
+    )
     assert _public(OutboxStore) == set(OUTBOX)
     assert _public(TelegramMessageStore) == set(TELEGRAM)
     assert _public(DiscordMessageStore) == set(DISCORD)
 
 
-STEPS = sorted({*REPOSITORY.values(), *OUTBOX.values(), *TELEGRAM.values(),
-                *DISCORD.values()},
-               key=lambda step: step.__name__)
+STEPS = sorted(
+    {*REPOSITORY.values(), *OUTBOX.values(), *TELEGRAM.values(), *DISCORD.values()},
+    key=lambda step: step.__name__,
+)
 
 
 @pytest.mark.parametrize("step", STEPS, ids=[step.__name__.strip("_") for step in STEPS])

@@ -65,8 +65,10 @@ def test_default_name_comes_from_the_login() -> None:
 
 
 def test_default_db_path_follows_xdg_data_home(tmp_path: Path) -> None:
-    assert default_db_path({"XDG_DATA_HOME": str(tmp_path)}) == \
-        tmp_path / "rummy-bot" / "terminal.sqlite3"
+    assert (
+        default_db_path({"XDG_DATA_HOME": str(tmp_path)})
+        == tmp_path / "rummy-bot" / "terminal.sqlite3"
+    )
     home = Path.home() / ".local" / "share" / "rummy-bot" / "terminal.sqlite3"
     assert default_db_path({}) == home
     assert default_db_path({"XDG_DATA_HOME": "relative/dir"}) == home
@@ -74,7 +76,9 @@ def test_default_db_path_follows_xdg_data_home(tmp_path: Path) -> None:
 
 def test_parse_option_pairs() -> None:
     assert parse_option_pairs(["deals=1", " ace = high_or_low "]) == {
-        "deals": "1", "ace": "high_or_low"}
+        "deals": "1",
+        "ace": "high_or_low",
+    }
     with pytest.raises(RuleOptionError) as caught:
         parse_option_pairs(["deals"])
     assert caught.value.params["option"] == "option"
@@ -82,8 +86,12 @@ def test_parse_option_pairs() -> None:
 
 def test_check_config_refuses_bad_rules_and_seat_counts() -> None:
     assert check_config(PlayConfig(options={"deals": "1"})).number("deals") == 1
-    for config in (PlayConfig(players=7), PlayConfig(players=1),
-                   PlayConfig(options={"colour": "red"}), PlayConfig(variant="poker")):
+    for config in (
+        PlayConfig(players=7),
+        PlayConfig(players=1),
+        PlayConfig(options={"colour": "red"}),
+        PlayConfig(variant="poker"),
+    ):
         with pytest.raises(RuleOptionError):
             check_config(config)
 
@@ -136,17 +144,34 @@ def manual_time() -> tuple[ManualClock, list[float], Any]:
     return clock, slept, sleep
 
 
-async def run(tmp_path: Path, config: PlayConfig, reader: AsyncLineReader, *,
-              locale: str = "en", new: bool = False, db_name: str = "terminal.sqlite3",
-              slept: list[float] | None = None, lang_chosen: bool = True,
-              guide: bool = True) -> tuple[int, str]:
+async def run(
+    tmp_path: Path,
+    config: PlayConfig,
+    reader: AsyncLineReader,
+    *,
+    locale: str = "en",
+    new: bool = False,
+    db_name: str = "terminal.sqlite3",
+    slept: list[float] | None = None,
+    lang_chosen: bool = True,
+    guide: bool = True,
+) -> tuple[int, str]:
     """Play through :func:`play` with a manual clock; returns the exit code and the output."""
     clock, pauses, sleep = manual_time()
     out = io.StringIO()
     with use_locale(locale):
-        code = await play(config, tmp_path / db_name, read_line=reader, out=out,
-                          locale=locale, new=new, clock=clock, sleep=sleep,
-                          lang_chosen=lang_chosen, guide=guide)
+        code = await play(
+            config,
+            tmp_path / db_name,
+            read_line=reader,
+            out=out,
+            locale=locale,
+            new=new,
+            clock=clock,
+            sleep=sleep,
+            lang_chosen=lang_chosen,
+            guide=guide,
+        )
     if slept is not None:
         slept.extend(pauses)
     return code, out.getvalue()
@@ -160,11 +185,23 @@ class GreedyTypist:
     the stored (version, state) at every read.
     """
 
-    UI = ("help", "help meld", "hint", "sort", "hand", "sort", "rules", "score", "table",
-          "back", "")
+    UI = (
+        "help",
+        "help meld",
+        "hint",
+        "sort",
+        "hand",
+        "sort",
+        "rules",
+        "score",
+        "table",
+        "back",
+        "",
+    )
 
-    def __init__(self, spy: Spy, ui: Iterable[str] = UI, quit_after: int | None = None,
-                 limit: int = 3000) -> None:
+    def __init__(
+        self, spy: Spy, ui: Iterable[str] = UI, quit_after: int | None = None, limit: int = 3000
+    ) -> None:
         self.spy = spy
         self.ui = list(ui)
         self.ai = make_ai("greedy", seed=99)
@@ -211,9 +248,11 @@ async def test_a_full_match_played_through_text_commands(
     assert [s.kind for s in final.seats] == [SeatKind.HUMAN, SeatKind.AI, SeatKind.AI]
     assert final.seed == 5
     assert "quit" not in typist.typed
-    assert "" in typist.typed[len(GreedyTypist.UI):]  # Enter between the deals
-    assert await spy.repo.user_stats(USER_KEY) == {"games": 1, "wins": int(0 in
-                                                                          final.state.winners)}
+    assert "" in typist.typed[len(GreedyTypist.UI) :]  # Enter between the deals
+    assert await spy.repo.user_stats(USER_KEY) == {
+        "games": 1,
+        "wins": int(0 in final.state.winners),
+    }
     if locale == "en":
         assert text.startswith("Basic Rummy, preset standard. You are Zoe. Type help for")
         assert "The game has started. Good luck!\nDeal 1: " in text
@@ -264,8 +303,11 @@ async def test_ai_moves_wait_for_the_delay(tmp_path: Path, spy: Spy) -> None:
 def _invalid_triple(hand: Iterable[Card]) -> tuple[Card, ...]:
     """Three cards of different ranks and suits: neither a set nor a run."""
     naturals = [c for c in hand if c.rank != 0]
-    return next(t for t in combinations(naturals, 3)
-                if len({c.rank for c in t}) == 3 and len({c.suit for c in t}) == 3)
+    return next(
+        t
+        for t in combinations(naturals, 3)
+        if len({c.rank for c in t}) == 3 and len({c.suit for c in t}) == 3
+    )
 
 
 class Script:
@@ -284,20 +326,35 @@ class Script:
         self.seen.append((table.version, state_to_dict(table.state)))
         self.hand = table.state.hands[0]
         # The upcard, or the card this turn took from the discard pile.
-        self.upcard = table.state.turn.taken or (table.state.discard[-1]
-                                                 if table.state.discard else None)
+        self.upcard = table.state.turn.taken or (
+            table.state.discard[-1] if table.state.discard else None
+        )
         line = next(self.lines, None)
         if line is None:
             return None
-        return line.format(triple=" ".join(str(c) for c in _invalid_triple(self.hand)),
-                           card=str(self.hand[0]), upcard=str(self.upcard))
+        return line.format(
+            triple=" ".join(str(c) for c in _invalid_triple(self.hand)),
+            card=str(self.hand[0]),
+            upcard=str(self.upcard),
+        )
 
 
 async def test_bad_input_is_explained_and_changes_nothing(tmp_path: Path, spy: Spy) -> None:
-    script = Script(spy, ["draw", "discard 7x", "meld {triple}", "layoff {card} 9", "fly",
-                          "draw", "", "new", "quit"])
-    code, text = await run(tmp_path, PlayConfig(players=2, seed=1, name="Zoe"), script,
-                           locale="de")
+    script = Script(
+        spy,
+        [
+            "draw",
+            "discard 7x",
+            "meld {triple}",
+            "layoff {card} 9",
+            "fly",
+            "draw",
+            "",
+            "new",
+            "quit",
+        ],
+    )
+    code, text = await run(tmp_path, PlayConfig(players=2, seed=1, name="Zoe"), script, locale="de")
     assert code == 0
     assert "Du hast " in text and " gezogen." in text
     assert "'7x' ist keine Karte (Beispiele: 7he 10ka dpi akr jk)." in text
@@ -318,8 +375,10 @@ async def test_english_errors_and_end_of_input(tmp_path: Path, spy: Spy) -> None
     assert code == 0
     assert "You cannot discard now: draw a card or take the upcard first." in text
     assert script.upcard is not None
-    assert f"You cannot discard {script.upcard.pretty()}: you took it from the discard pile " \
+    assert (
+        f"You cannot discard {script.upcard.pretty()}: you took it from the discard pile "
         "this turn." in text
+    )
     assert "Your game is saved; rummy-bot play continues it." in text
     assert text.rstrip().endswith("Goodbye.")
     stored = await spy.table()  # input ended in the middle of the turn: the game waits
@@ -384,27 +443,34 @@ async def test_new_cancels_the_stored_game_once_confirmed(tmp_path: Path, spy: S
     async def confirm_then_quit() -> str | None:
         return next(lines)
 
-    code, text = await run(tmp_path, PlayConfig(players=2, seed=3, name="Zoe"),
-                           confirm_then_quit, new=True)
+    code, text = await run(
+        tmp_path, PlayConfig(players=2, seed=3, name="Zoe"), confirm_then_quit, new=True
+    )
     assert code == 0
     assert "Resuming" not in text
-    assert text.startswith("A game of Basic Rummy is stored. Type new to end it and start "
-                           "Basic Rummy, or press Enter to resume it.\nNew game or resume> "
-                           "The game was cancelled.\nBasic Rummy, preset standard.")
+    assert text.startswith(
+        "A game of Basic Rummy is stored. Type new to end it and start "
+        "Basic Rummy, or press Enter to resume it.\nNew game or resume> "
+        "The game was cancelled.\nBasic Rummy, preset standard."
+    )
     old = await spy.repo.get_table(1)
     assert old is not None and old.status is Status.CANCELLED
     new = await spy.table()
     assert new.id == 2 and len(new.seats) == 2 and new.seed == 3
 
 
-async def test_cancel_typed_in_the_game_ends_it_once_confirmed(tmp_path: Path,
-                                                               spy: Spy) -> None:
+async def test_cancel_typed_in_the_game_ends_it_once_confirmed(tmp_path: Path, spy: Spy) -> None:
     """`cancel` asks first: Enter plays on, `cancel` again ends the game."""
-    code, text = await run(tmp_path, PlayConfig(players=2, seed=1),
-                           Script(spy, ["cancel", "", "abbrechen", "cancel"]))
+    code, text = await run(
+        tmp_path, PlayConfig(players=2, seed=1), Script(spy, ["cancel", "", "abbrechen", "cancel"])
+    )
     assert code == 0
-    assert text.count("This ends the game for good. Type cancel again to confirm, or press "
-                      "Enter to play on> ") == 2
+    assert (
+        text.count(
+            "This ends the game for good. Type cancel again to confirm, or press Enter to play on> "
+        )
+        == 2
+    )
     assert "The game goes on." in text
     assert text.rstrip().endswith("The game was cancelled.")
     assert await spy.repo.active_table(TERMINAL_KEY) is None
@@ -417,8 +483,7 @@ async def no_input() -> str | None:
 async def test_a_database_that_cannot_be_opened(tmp_path: Path) -> None:
     (tmp_path / "plain-file").write_text("x", encoding="utf-8")
     with pytest.raises(DatabaseUnavailable):
-        await run(tmp_path, PlayConfig(), no_input,
-                  db_name="plain-file/terminal.sqlite3")
+        await run(tmp_path, PlayConfig(), no_input, db_name="plain-file/terminal.sqlite3")
 
 
 async def test_bad_rules_are_refused_before_the_file_is_made(tmp_path: Path) -> None:
@@ -432,8 +497,18 @@ async def test_bad_rules_are_refused_before_the_file_is_made(tmp_path: Path) -> 
 
 def _info() -> TableInfo:
     seats = (Seat(SeatKind.HUMAN, "Zoe", USER_KEY), Seat(SeatKind.AI, "Ada"))
-    return TableInfo(1, TERMINAL_KEY, Status.PLAYING, "basic", None, (), USER_KEY, seats,
-                     TableSettings(timer="2m"), 3)
+    return TableInfo(
+        1,
+        TERMINAL_KEY,
+        Status.PLAYING,
+        "basic",
+        None,
+        (),
+        USER_KEY,
+        seats,
+        TableSettings(timer="2m"),
+        3,
+    )
 
 
 async def test_the_notifier_warns_only_its_player() -> None:
@@ -494,13 +569,19 @@ def test_stream_reader() -> None:
 # --- the real command as a subprocess ---------------------------------------------------------
 
 
-def _run_play(command: list[str], stdin: str, data: Path, *args: str
-              ) -> subprocess.CompletedProcess[str]:
+def _run_play(
+    command: list[str], stdin: str, data: Path, *args: str
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("LANG", "USER", "USERNAME")}
     env["XDG_DATA_HOME"] = str(data)
     return subprocess.run(
         [*command, "play", "--seed", "1", "--players", "2", *args],
-        input=stdin, capture_output=True, text=True, timeout=120, cwd=REPO, env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+        env=env,
         check=False,
     )
 
@@ -523,8 +604,9 @@ def test_rummy_bot_play_as_a_subprocess_quits_and_resumes(tmp_path: Path) -> Non
 
 
 def test_rummy_bot_play_in_german_as_a_subprocess(tmp_path: Path) -> None:
-    done = _run_play([sys.executable, "-m", "bot"], "draw\nquit\n", tmp_path, "--lang", "de",
-                     "--name", "Zoe")
+    done = _run_play(
+        [sys.executable, "-m", "bot"], "draw\nquit\n", tmp_path, "--lang", "de", "--name", "Zoe"
+    )
     assert done.returncode == 0, done.stderr
     assert "Du bist Zoe." in done.stdout
     assert "Du hast " in done.stdout and " gezogen." in done.stdout
@@ -542,8 +624,15 @@ async def test_rummy_bot_play_as_a_subprocess_plays_a_match_to_the_end(
 
     data = tmp_path / "data"
     done = await asyncio.to_thread(
-        _run_play, [sys.executable, "-m", "bot"], "".join(f"{t}\n" for t in typist.typed),
-        data, "--option", "deals=1", "--name", "Zoe")
+        _run_play,
+        [sys.executable, "-m", "bot"],
+        "".join(f"{t}\n" for t in typist.typed),
+        data,
+        "--option",
+        "deals=1",
+        "--name",
+        "Zoe",
+    )
     assert done.returncode == 0, done.stderr
     assert "Game over." in done.stdout
     assert done.stdout.rstrip().splitlines()[-1].startswith("Totals: ")
@@ -576,8 +665,9 @@ async def test_rummy_500_offers_the_call_out_of_turn(tmp_path: Path, spy: Spy) -
     """rummy-500.de.txt lets every player except the discarder call "Rommé!" before the
     next player draws: the terminal asks the human then (only when a call is legal for
     them: the typist checks every time it is asked), and Enter lets play go on."""
-    config = PlayConfig(variant="500", players=3, options={"target": "60"}, seed=2,
-                        name="Zoe", delay=0.5)
+    config = PlayConfig(
+        variant="500", players=3, options={"target": "60"}, seed=2, name="Zoe", delay=0.5
+    )
     typist = PassingTypist(spy, ui=())
     code, text = await run(tmp_path, config, typist)
     assert code == 0
@@ -611,14 +701,23 @@ class AbsentTypist(GreedyTypist):
 async def test_the_call_prompt_has_a_time_limit(tmp_path: Path, spy: Spy) -> None:
     """A player who does not answer the out-of-turn call prompt does not stop the game:
     after the prompt's time limit play goes on as if Enter had been pressed."""
-    config = PlayConfig(variant="500", players=3, options={"target": "60"}, seed=2,
-                        name="Zoe", delay=0.5)
+    config = PlayConfig(
+        variant="500", players=3, options={"target": "60"}, seed=2, name="Zoe", delay=0.5
+    )
     typist = AbsentTypist(spy, ui=())
     clock, _, sleep = manual_time()
     out = io.StringIO()
     with use_locale("en"):
-        code = await play(config, tmp_path / "terminal.sqlite3", read_line=typist, out=out,
-                          locale="en", clock=clock, sleep=sleep, call_timeout=0.01)
+        code = await play(
+            config,
+            tmp_path / "terminal.sqlite3",
+            read_line=typist,
+            out=out,
+            locale="en",
+            clock=clock,
+            sleep=sleep,
+            call_timeout=0.01,
+        )
     assert code == 0
     assert (await spy.last()).status is Status.FINISHED
     assert typist.unanswered > 0
@@ -626,7 +725,8 @@ async def test_the_call_prompt_has_a_time_limit(tmp_path: Path, spy: Spy) -> Non
 
 
 async def test_named_rules_with_a_stored_game_ask_before_anything_is_thrown_away(
-        tmp_path: Path, spy: Spy) -> None:
+    tmp_path: Path, spy: Spy
+) -> None:
     """`rummy-bot play --variant german` with a stored Basic Rummy game used to resume the
     stored game silently and drop the flags. Now it asks: Enter resumes, `new` starts the
     game the command line named (the stored one is cancelled); unnamed rules never ask."""
@@ -640,8 +740,10 @@ async def test_named_rules_with_a_stored_game_ask_before_anything_is_thrown_away
 
     code, text = await run(tmp_path, german, enter_then_quit)
     assert code == 0
-    assert text.startswith("A game of Basic Rummy is stored. Type new to end it and start "
-                           "German Rommé, or press Enter to resume it.\nNew game or resume> ")
+    assert text.startswith(
+        "A game of Basic Rummy is stored. Type new to end it and start "
+        "German Rommé, or press Enter to resume it.\nNew game or resume> "
+    )
     assert "Resuming your game from " in text
     assert (await spy.table()).id == 1 and (await spy.table()).variant == "basic"
 
@@ -696,12 +798,12 @@ async def test_sort_by_suit_rank_or_melds(tmp_path: Path) -> None:
 
 
 async def test_an_eliminated_player_watches_the_rest_without_pressing_enter(
-        tmp_path: Path, spy: Spy) -> None:
+    tmp_path: Path, spy: Spy
+) -> None:
     """german-romme.de.txt: "ein Spieler welcher mehr Verlustpunkte geschrieben hat scheidet
     aus". A human who only draws and discards is out after the first deal; the two AIs
     play on to the end, and the human is never asked to press Enter between their deals."""
-    config = PlayConfig(variant="german", players=3, options={"target": "60"}, seed=2,
-                        name="Zoe")
+    config = PlayConfig(variant="german", players=3, options={"target": "60"}, seed=2, name="Zoe")
 
     async def draw_and_discard() -> str | None:
         table = await spy.table()
@@ -727,18 +829,20 @@ async def test_an_eliminated_player_watches_the_rest_without_pressing_enter(
 
 
 async def test_a_first_game_guides_and_explains_the_first_refusal_of_a_kind(
-        tmp_path: Path, spy: Spy) -> None:
+    tmp_path: Path, spy: Spy
+) -> None:
     """issue 37: "while a person has finished no game of this variant, the phase line says
     in plain words what they can do now and how ..., and the first refusal of a kind
     explains the rule behind it with an example"; remembering it never changes the
     table."""
     script = Script(spy, ["draw", "meld {triple}", "meld {triple}", "discard {card}"])
-    code, text = await run(tmp_path, PlayConfig(players=2, seed=1, name="Zoe"), script,
-                           locale="de")
+    code, text = await run(tmp_path, PlayConfig(players=2, seed=1, name="Zoe"), script, locale="de")
     assert code == 0
     assert "Das kannst du jetzt: Ziehe eine Karte vom Nachziehstapel: `ziehen`" in text
-    assert "Das kannst du jetzt: Wirf eine Karte ab, damit endet dein Zug: `abwerfen " \
-        in text or "Das kannst du jetzt: Lege eine Meldung" in text
+    assert (
+        "Das kannst du jetzt: Wirf eine Karte ab, damit endet dein Zug: `abwerfen " in text
+        or "Das kannst du jetzt: Lege eine Meldung" in text
+    )
     assert text.count("ist keine gültige Meldung") == 2
     assert text.count("Die Regel: Ein Satz sind drei oder vier Karten gleichen Rangs") == 1
     versions = [version for version, _state in script.seen]
@@ -757,7 +861,8 @@ async def test_no_guide_after_a_finished_game(tmp_path: Path, spy: Spy) -> None:
 
 async def test_the_guide_can_be_turned_off(tmp_path: Path, spy: Spy) -> None:
     config = PlayConfig(players=2, seed=1, name="Zoe", options={"deals": "1"})
-    code, text = await run(tmp_path, config, Script(spy, ["draw", "meld {triple}"]),
-                           locale="de", guide=False)
+    code, text = await run(
+        tmp_path, config, Script(spy, ["draw", "meld {triple}"]), locale="de", guide=False
+    )
     assert code == 0 and "ist keine gültige Meldung" in text
     assert "Das kannst du jetzt:" not in text and "Die Regel:" not in text

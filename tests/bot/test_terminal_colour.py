@@ -21,8 +21,7 @@ def test_a_colour_terminal_shows_red_suits_red(monkeypatch: pytest.MonkeyPatch) 
     assert "\x1b[1;31m7♥\x1b[0m" in painted and "\x1b[1;31mD♦\x1b[0m" in painted
     assert "\x1b[1;31m🔴7\x1b[0m" in painted
     assert "\x1b[1;31m8♠" not in painted
-    assert painted.replace("\x1b[1;31m", "").replace("\x1b[1m", "").replace(
-        "\x1b[0m", "") == LINE
+    assert painted.replace("\x1b[1;31m", "").replace("\x1b[1m", "").replace("\x1b[0m", "") == LINE
 
 
 def test_no_color_and_pipes_get_plain_text(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -29,8 +29,9 @@ def decisions(variant: str, games: int) -> list[tuple[GameState, Action, Action]
             view, legal = view_for(state, seat), legal_actions(state, seat)
             greedy = GreedyPlayer(seed).decide(view, legal)
             hard = HardPlayer(seed).decide(view, legal)
-            assert hard in legal or (isinstance(hard, MeldCards) and len(hard.groups) > 1
-                                     and can(state, hard))
+            assert hard in legal or (
+                isinstance(hard, MeldCards) and len(hard.groups) > 1 and can(state, hard)
+            )
             out.append((state, greedy, hard))
             state, _ = apply(state, greedy)
     return out

@@ -49,9 +49,15 @@ def stacked() -> StackFactory:
     The starter is seat 0 (left of the dealer), so ``hands[0]`` moves first.
     """
 
-    def make(hands: Sequence[str], upcard: str | None, stock: str = "",
-             preset: str | None = None, dealer: int | None = None, seed: int = 1,
-             **options: Any) -> Table:
+    def make(
+        hands: Sequence[str],
+        upcard: str | None,
+        stock: str = "",
+        preset: str | None = None,
+        dealer: int | None = None,
+        seed: int = 1,
+        **options: Any,
+    ) -> Table:
         rules = make_rules("basic", preset, options)
         names = ["ana", "ben", "cem", "dan", "eve", "fay"][: len(hands)]
         first_dealer = len(hands) - 1 if dealer is None else dealer

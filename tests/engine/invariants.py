@@ -31,8 +31,9 @@ def check_probe(state: GameState, probe: Action) -> None:
 Lister = Callable[[GameState, int], list[Action]]
 
 
-def check_generated_moves(state: GameState, generated: Lister, checked: Lister,
-                          steps: int, seed: int) -> int:
+def check_generated_moves(
+    state: GameState, generated: Lister, checked: Lister, steps: int, seed: int
+) -> int:
     """Play up to ``steps`` random legal actions from ``state`` (half the time a move other
     than a discard, so tables fill and lay-offs, exchanges and obligations come up); before
     each, every seat's ``generated`` list holds no repeat and the same actions as the

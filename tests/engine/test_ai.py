@@ -41,12 +41,18 @@ from engine.views import PlayerView, view_for
 NAMES = ["ana", "ben", "cem"]
 
 
-def deal(hands: list[str], upcard: str | None, stock: str, preset: str | None = None,
-         **options: Any) -> GameState:
+def deal(
+    hands: list[str], upcard: str | None, stock: str, preset: str | None = None, **options: Any
+) -> GameState:
     """A stacked first deal; seat 0 (left of the dealer, the last seat) moves first."""
     rules = make_rules("basic", preset, options)
-    return new_game(rules, NAMES[:len(hands)], seed=1, dealer=len(hands) - 1,
-                    deal=DealSpec.parse(hands, upcard, stock))
+    return new_game(
+        rules,
+        NAMES[: len(hands)],
+        seed=1,
+        dealer=len(hands) - 1,
+        deal=DealSpec.parse(hands, upcard, stock),
+    )
 
 
 def with_table(state: GameState, *melds: tuple[MeldKind, str]) -> GameState:
@@ -98,6 +104,7 @@ def _physical_cards(obj: Any) -> list[Card]:
 
 # --- what the AI sees --------------------------------------------------------------------
 
+
 def test_decide_takes_only_a_view_and_the_legal_actions() -> None:
     for player in (GreedyPlayer(1), RandomPlayer(1)):
         params = list(inspect.signature(player.decide).parameters)
@@ -137,6 +144,7 @@ def test_hidden_cards_do_not_change_the_greedy_decision() -> None:
 
 # --- always a legal action -----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("preset", ["standard", "beginner", "block", "wrotham"])
 def test_ai_players_only_return_legal_actions(preset: str) -> None:
     """Whole matches (Wrotham: six deals, the last three all at once) with greedy and
@@ -164,6 +172,7 @@ def test_no_legal_action_is_a_typed_error() -> None:
 
 # --- greedy play -------------------------------------------------------------------------
 
+
 def test_greedy_takes_an_upcard_that_completes_a_meld() -> None:
     """7h 8h + upcard 9h: a run; the hand's deadwood falls from 45 to 20 after discarding
     a ten-point card (basic-rummy.de.txt: "eine Karte entweder von der Oberseite des
@@ -183,8 +192,11 @@ def test_greedy_takes_an_upcard_it_can_lay_off_at_once() -> None:
     state = with_table(deal(["2c kd", "ac 2h"], "7h", "qd qh 5c"), (MeldKind.RUN, "4h 5h 6h"))
     greedy = GreedyPlayer(0)
     state, actions, _ = play_turn(greedy, state)
-    assert actions == [TakeDiscard(0), LayOff(0, (CardSpec(parse_card("7h")),), 0),
-                       Discard(0, parse_card("kd"))]
+    assert actions == [
+        TakeDiscard(0),
+        LayOff(0, (CardSpec(parse_card("7h")),), 0),
+        Discard(0, parse_card("kd")),
+    ]
     assert state.hands[0] == parse_cards("2c")
 
 
@@ -204,8 +216,11 @@ def test_greedy_lays_off_deadwood_and_discards_the_highest_card() -> None:
     """It lays off 3h on 4h 5h 6h and then discards the king, its highest deadwood card."""
     state = with_table(deal(["3h kd 5c 4s", "ac 2h"], "qs", "2d 9c"), (MeldKind.RUN, "4h 5h 6h"))
     state, actions, _ = play_turn(GreedyPlayer(0), state)
-    assert actions == [Draw(0), LayOff(0, (CardSpec(parse_card("3h")),), 0),
-                       Discard(0, parse_card("kd"))]
+    assert actions == [
+        Draw(0),
+        LayOff(0, (CardSpec(parse_card("3h")),), 0),
+        Discard(0, parse_card("kd")),
+    ]
 
 
 def test_greedy_does_not_discard_the_card_it_took() -> None:
@@ -227,8 +242,16 @@ def test_greedy_swaps_a_joker_when_it_helps() -> None:
     greedy = GreedyPlayer(0)
     assert decide(greedy, state, 0) == SwapJoker(0, parse_card("8h"), 0)
     state, actions, _ = play_turn(greedy, state)
-    assert actions[1] == MeldCards(0, ((CardSpec(JOKER, parse_card("jd")),
-                                        CardSpec(parse_card("qd")), CardSpec(parse_card("kd"))),))
+    assert actions[1] == MeldCards(
+        0,
+        (
+            (
+                CardSpec(JOKER, parse_card("jd")),
+                CardSpec(parse_card("qd")),
+                CardSpec(parse_card("kd")),
+            ),
+        ),
+    )
     assert actions[-1] == Discard(0, parse_card("8c"))
 
 
@@ -237,12 +260,14 @@ def test_greedy_melds_only_the_whole_hand_in_all_at_once_deals() -> None:
     auf einmal ablegen können": with a run but no second meld it only discards; with the
     whole hand in melds it goes down at once and out."""
     rules = {"all_at_once_from": 1}
-    stuck = deal(["7h 8h 9h 2c 2d 5s qs kd", "ac 2h 3c 5d 9s 10s js"], None, "qd",
-                 "wrotham", **rules)
+    stuck = deal(
+        ["7h 8h 9h 2c 2d 5s qs kd", "ac 2h 3c 5d 9s 10s js"], None, "qd", "wrotham", **rules
+    )
     _, actions, _ = play_turn(GreedyPlayer(0), stuck)
     assert actions == [Discard(0, parse_card("kd"))]
-    ready = deal(["7h 8h 9h 2c 2d 2s 2h kd", "ac 3h 3c 5d 9s 10s js"], None, "qd",
-                 "wrotham", **rules)
+    ready = deal(
+        ["7h 8h 9h 2c 2d 2s 2h kd", "ac 3h 3c 5d 9s 10s js"], None, "qd", "wrotham", **rules
+    )
     state, actions, events = play_turn(GreedyPlayer(0), ready)
     assert isinstance(actions[0], MeldCards) and len(actions[0].groups) == 2
     assert actions[1:] == [Discard(0, parse_card("kd"))]
@@ -269,6 +294,7 @@ def test_greedy_beats_random_play() -> None:
 
 
 # --- random play and the factory -----------------------------------------------------------
+
 
 def test_random_play_is_uniform_over_the_legal_actions_and_seeded() -> None:
     state = deal(["7h 8h 9h kd 2c", "2d 5s qs"], "10h", "3c 4c 6d")

@@ -19,7 +19,7 @@ NAMES = ["ana", "ben", "cem", "dan", "eve", "fay", "gil"]
 
 @pytest.mark.parametrize(("players", "size"), [(2, 10), (3, 7), (4, 7), (5, 6), (6, 6)])
 def test_hand_size_by_player_count(players: int, size: int) -> None:
-    """"In einem Zwei-Spieler-Spiel erhält jeder Spieler eine Hand mit zehn Karten. Bei drei
+    """ "In einem Zwei-Spieler-Spiel erhält jeder Spieler eine Hand mit zehn Karten. Bei drei
     oder vier Spielern werden jeweils sieben Karten ausgeteilt, und wenn fünf oder sechs
     Spieler spielen, erhält jeder Spieler sechs Karten.\""""
     state = new_game(make_rules("basic"), NAMES[:players], seed=3)
@@ -32,14 +32,14 @@ def test_hand_size_by_player_count(players: int, size: int) -> None:
 
 @pytest.mark.parametrize("players", [1, 7])
 def test_player_count_outside_two_to_six_is_refused(players: int) -> None:
-    """"Das Spiel wird am besten mit zwei bis vier Spielern gespielt, aber bis zu sechs können
+    """ "Das Spiel wird am besten mit zwei bis vier Spielern gespielt, aber bis zu sechs können
     teilnehmen.\""""
     with pytest.raises(RuleOptionError):
         new_game(make_rules("basic"), NAMES[:players], seed=1)
 
 
 def test_cards_are_dealt_one_at_a_time_then_the_upcard() -> None:
-    """"Die Karten werden einzeln ausgeteilt, und nach dem Austeilen wird die nächste Karte
+    """ "Die Karten werden einzeln ausgeteilt, und nach dem Austeilen wird die nächste Karte
     offen auf den Tisch gelegt, um den Ablagestapel zu starten, und der Rest des Decks wird
     verdeckt daneben gelegt, um den Vorrat zu bilden.\""""
     deck = standard_deck()
@@ -53,7 +53,7 @@ def test_cards_are_dealt_one_at_a_time_then_the_upcard() -> None:
 
 
 def test_two_players_start_with_the_non_dealer_and_the_deal_alternates() -> None:
-    """"Wenn es zwei Spieler gibt, wechseln sie sich ab, beginnend mit dem Nicht-Dealer." and
+    """ "Wenn es zwei Spieler gibt, wechseln sie sich ab, beginnend mit dem Nicht-Dealer." and
     "die Runde zum Austeilen wechselt sich ab, wenn es zwei Spieler gibt\""""
     state = new_game(make_rules("basic", options={"deals": 3}), NAMES[:2], seed=5, dealer=0)
     assert state.current == 1
@@ -61,7 +61,7 @@ def test_two_players_start_with_the_non_dealer_and_the_deal_alternates() -> None
 
 
 def test_more_players_start_left_of_the_dealer_and_the_deal_rotates_clockwise() -> None:
-    """"Wenn es mehr als zwei Spieler gibt, wechseln sie sich im Uhrzeigersinn ab, beginnend
+    """ "Wenn es mehr als zwei Spieler gibt, wechseln sie sich im Uhrzeigersinn ab, beginnend
     mit dem Spieler links vom Dealer." / "dreht sich im Uhrzeigersinn\""""
     rules = make_rules("basic", options={"reuses": 0, "deals": 5})
     state = new_game(rules, NAMES[:4], seed=9, dealer=3)
@@ -80,7 +80,7 @@ def test_more_players_start_left_of_the_dealer_and_the_deal_rotates_clockwise() 
 
 
 def test_first_dealer_is_drawn_at_random_but_reproducibly() -> None:
-    """"Der erste Dealer wird zufällig ausgewählt": from the game's seed, not a global RNG."""
+    """ "Der erste Dealer wird zufällig ausgewählt": from the game's seed, not a global RNG."""
     dealers = {new_game(make_rules("basic"), NAMES[:4], seed=s).dealer for s in range(40)}
     assert dealers == {0, 1, 2, 3}
     a = new_game(make_rules("basic"), NAMES[:4], seed=11)

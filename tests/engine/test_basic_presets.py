@@ -27,18 +27,19 @@ NAMES = ["ana", "ben", "cem"]
 
 
 def test_wrotham_pack_and_deal() -> None:
-    """"Es wird ein 55-Karten-Pack verwendet, darunter drei Joker ... Acht Karten werden an
+    """ "Es wird ein 55-Karten-Pack verwendet, darunter drei Joker ... Acht Karten werden an
     den Startspieler und sieben an jeden anderen Spieler ausgeteilt.\""""
     state = new_game(make_rules("basic", "wrotham"), NAMES, seed=4, dealer=2)
     assert state.card_count() == 55
-    assert sum(c == JOKER for h in state.hands for c in h) + sum(
-        c == JOKER for c in state.stock) == 3
+    assert (
+        sum(c == JOKER for h in state.hands for c in h) + sum(c == JOKER for c in state.stock) == 3
+    )
     assert [len(h) for h in state.hands] == [8, 7, 7]
     assert state.discard == ()
 
 
 def test_wrotham_starter_does_not_draw_in_the_first_turn(stacked) -> None:
-    """"In der ersten Runde zieht der Startspieler nicht, sondern wirft nur eine Karte ab
+    """ "In der ersten Runde zieht der Startspieler nicht, sondern wirft nur eine Karte ab
     (oder verschmilzt und verwirft).\""""
     t = stacked(["2c 3d 4h 5s 6c 7d 8h 9s", "2h 3h"], None, "kd qd", preset="wrotham")
     assert t.state.phase is Phase.PLAY
@@ -50,7 +51,7 @@ def test_wrotham_starter_does_not_draw_in_the_first_turn(stacked) -> None:
 
 
 def test_wrotham_joker_swap_by_the_holder_of_the_real_card(stacked) -> None:
-    """"Ein Joker kann als Ersatz für jede Karte verwendet werden ... Ein Spieler, der die
+    """ "Ein Joker kann als Ersatz für jede Karte verwendet werden ... Ein Spieler, der die
     Karte hält, die ein gemeldeter Joker darstellt, kann während seines Zuges die echte Karte
     gegen den Joker eintauschen.\""""
     t = stacked(["6h 7h jk 2c 3d", "8h 9c"], None, "kd qd", preset="wrotham")
@@ -84,13 +85,12 @@ def test_no_joker_swap_without_the_house_rule(stacked) -> None:
 
 
 def test_wrotham_six_deals_and_all_at_once_from_the_fourth() -> None:
-    """"Sechs Deals werden gespielt ... in den letzten drei Runden dürfen die Spieler keine
+    """ "Sechs Deals werden gespielt ... in den letzten drei Runden dürfen die Spieler keine
     Karten mehr melden, bis sie alle sieben auf einmal ablegen können.\""""
     rules = make_rules("basic", "wrotham")
     assert rules.number("deals") == 6 and rules.number("target") is None
     first = new_game(rules, NAMES[:2], seed=2, dealer=1)
-    deal = DealSpec.parse(["3c 4c 5c 6c 7c 8c 9c", "2c 2d 2h 5s 6s 7s 8s 9d"], None,
-                          "kd qd jd")
+    deal = DealSpec.parse(["3c 4c 5c 6c 7c 8c 9c", "2c 2d 2h 5s 6s 7s 8s 9d"], None, "kd qd jd")
     state, _ = start_deal(replace(first, deal_number=3), 0, deal)
     assert state.deal_number == 4 and state.current == 1
     with pytest.raises(AllAtOnceRequired):
@@ -103,7 +103,7 @@ def test_wrotham_six_deals_and_all_at_once_from_the_fourth() -> None:
 
 
 def test_wrotham_match_ends_after_six_deals() -> None:
-    """"Sechs Deals werden gespielt.\""""
+    """ "Sechs Deals werden gespielt.\""""
     rules = make_rules("basic", "wrotham")
     first = new_game(rules, NAMES[:2], seed=2, dealer=1)
     deal = DealSpec.parse(["3c 4c", "2c 2d 2h 5s 6s 7s 8s 9d"], None, "kd qd jd")
@@ -118,8 +118,12 @@ def test_beginner_preset_differences() -> None:
     werden alle Punkte für diese Hand verdoppelt", the pile reshuffled except its top card,
     and "eine vorgegebene Anzahl von Punkten (zB 150)\"."""
     rules = make_rules("basic", "beginner")
-    assert rules.changed() == {"target": 150, "multiple_melds": True, "going_rummy": "double",
-                               "stock_end": "shuffle_keep_top"}
+    assert rules.changed() == {
+        "target": 150,
+        "multiple_melds": True,
+        "going_rummy": "double",
+        "stock_end": "shuffle_keep_top",
+    }
 
 
 def test_beginner_rommé_doubles_all_points(stacked) -> None:
@@ -167,8 +171,14 @@ def test_no_joker_swap_that_leaves_only_copies_of_the_taken_card(stacked) -> Non
     nothing but copies of it: ana takes a joker, lays one joker off and may not exchange
     her 10d for the set's joker, which would leave her two jokers and no discard (the
     legal moves of hypothesis example seed 873 ran dry there)."""
-    t = stacked(["10c 10h jk 5s 6s 7s 10d jk", "3c 8h 9h 2s qd 4d jk"], "ac", "2c kd 3h",
-                jokers=4, joker_swap=True, multiple_melds=True)
+    t = stacked(
+        ["10c 10h jk 5s 6s 7s 10d jk", "3c 8h 9h 2s qd 4d jk"],
+        "ac",
+        "2c kd 3h",
+        jokers=4,
+        joker_swap=True,
+        multiple_melds=True,
+    )
     t.play("draw")
     t.play("meld 10c 10h jk")
     t.play("meld 5s 6s 7s")

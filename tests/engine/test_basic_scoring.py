@@ -21,7 +21,7 @@ def _ana_goes_out_at_once(stacked, ben: str, **options):
 
 
 def test_winner_scores_the_cards_left_in_the_other_hands(stacked) -> None:
-    """"Bildkarten (K, Q, J) sind jeweils 10 Punkte wert; Asse sind jeweils 1 Punkt wert;
+    """ "Bildkarten (K, Q, J) sind jeweils 10 Punkte wert; Asse sind jeweils 1 Punkt wert;
     Zahlenkarten sind ihren Nennwert wert" and "Der Gesamtwert aller Karten in den Händen der
     anderen Spieler wird zur Gesamtpunktzahl des Gewinners addiert.\""""
     t = _ana_goes_out_at_once(stacked, "kd qs jc ac 5c")
@@ -41,7 +41,7 @@ def test_three_players_winner_collects_from_both(stacked) -> None:
 
 @pytest.mark.parametrize(("mode", "score"), [("off", 25), ("double", 50), ("bonus10", 35)])
 def test_going_rummy_doubles_or_adds_ten(stacked, mode: str, score: int) -> None:
-    """"einem Spieler, der zuvor keine Karten verschmolzen oder abgelegt hat, einen besonderen
+    """ "einem Spieler, der zuvor keine Karten verschmolzen oder abgelegt hat, einen besonderen
     Bonus ... wenn er in einem einzigen Zug ausgehen kann ... Dies nennt man Going Rummy, und
     die Punktzahl für die Hand ist verdoppelt, oder in einigen Versionen erhält der Gewinner
     einen Bonus von 10 Punkten.\""""
@@ -68,7 +68,7 @@ def test_going_out_over_two_turns_is_not_rummy(stacked) -> None:
 
 
 def test_ace_low_by_default_worth_one(stacked) -> None:
-    """"Im Standardspiel sind Asse niedrig. A-2-3 ist ein gültiger Lauf, Q-K-A jedoch nicht.\""""
+    """ "Im Standardspiel sind Asse niedrig. A-2-3 ist ein gültiger Lauf, Q-K-A jedoch nicht.\""""
     t = stacked(["ah 2h 3h qc kc ac 5d", "2c 3c"], "2s", "10h 8s")
     t.play("draw")
     t.play("meld ah 2h 3h")
@@ -77,7 +77,7 @@ def test_ace_low_by_default_worth_one(stacked) -> None:
 
 
 def test_ace_high_or_low_allows_q_k_a_and_counts_fifteen(stacked) -> None:
-    """"Einige spielen jedoch, dass Asse als hoch oder niedrig gezählt werden können, so dass
+    """ "Einige spielen jedoch, dass Asse als hoch oder niedrig gezählt werden können, so dass
     Q-K-A auch ein gültiger Lauf ist. Wenn Sie mit dieser Regel spielen, erhalten Asse den
     höheren Wert von 15 Punkten anstelle von 1 Punkt\""""
     t = stacked(["qh kh ah 2h 4c", "ac 2d"], "2s", "10h 8s", ace="high_or_low")
@@ -92,7 +92,7 @@ def test_ace_high_or_low_allows_q_k_a_and_counts_fifteen(stacked) -> None:
 
 
 def test_ace_round_the_corner_allows_k_a_2(stacked) -> None:
-    """"Einige Spieler gehen noch weiter und erlauben „Um die Ecke“ -Läufe mit einem Ass in
+    """ "Einige Spieler gehen noch weiter und erlauben „Um die Ecke“ -Läufe mit einem Ass in
     der Mitte (K-A-2), aber das ist ungewöhnlich.\""""
     t = stacked(["kh ah 2h 4c", "ac 2d"], "2s", "10h 8s", ace="around")
     t.play("draw")
@@ -101,14 +101,14 @@ def test_ace_round_the_corner_allows_k_a_2(stacked) -> None:
 
 
 def test_ace_points_under_high_or_low(stacked) -> None:
-    """"erhalten Asse den höheren Wert von 15 Punkten anstelle von 1 Punkt\": ben's ace left
+    """ "erhalten Asse den höheren Wert von 15 Punkten anstelle von 1 Punkt\": ben's ace left
     in hand counts 15."""
     t = _ana_goes_out_at_once(stacked, "ac 5d", ace="high_or_low")
     assert t.state.results[-1].points == (0, 20)
 
 
 def test_final_discard_required(stacked) -> None:
-    """"Manche Leute spielen, dass du deinen Zug beenden musst, um auszugehen, indem du deine
+    """ "Manche Leute spielen, dass du deinen Zug beenden musst, um auszugehen, indem du deine
     letzte Karte ablegst. Sie dürfen nicht alle Ihre Karten verschmelzen, so dass nichts zu
     verwerfen.\""""
     t = stacked(["7h 8h 9h", "kd 5c"], "2s", "10h 8s", final_discard=True)
@@ -123,7 +123,7 @@ def test_final_discard_required(stacked) -> None:
 
 
 def test_match_ends_at_the_target_score(stacked) -> None:
-    """"Das Spiel wird mit weiteren Deals fortgesetzt, bis ein Spieler das vor Spielbeginn
+    """ "Das Spiel wird mit weiteren Deals fortgesetzt, bis ein Spieler das vor Spielbeginn
     festgelegte Punkteziel erreicht oder bis die vereinbarte Anzahl von Deals gespielt
     wurde.\""""
     t = _ana_goes_out_at_once(stacked, "kd qs 5c", target=25)
@@ -134,7 +134,7 @@ def test_match_ends_at_the_target_score(stacked) -> None:
 
 
 def test_match_ends_after_the_agreed_number_of_deals(stacked) -> None:
-    """"... oder bis die vereinbarte Anzahl von Deals gespielt wurde.\""""
+    """ "... oder bis die vereinbarte Anzahl von Deals gespielt wurde.\""""
     t = _ana_goes_out_at_once(stacked, "kd qs 5c", target=None, deals=1)
     assert t.state.phase is Phase.GAME_OVER
     t2 = _ana_goes_out_at_once(stacked, "kd qs 5c", target=None, deals=2)
@@ -144,7 +144,7 @@ def test_match_ends_after_the_agreed_number_of_deals(stacked) -> None:
 
 
 def test_penalty_scoring_losers_count_their_hands_lowest_wins(stacked) -> None:
-    """"Einige spielen, dass anstelle des Gewinners, der Punkte erzielt, jeder der Verlierer
+    """ "Einige spielen, dass anstelle des Gewinners, der Punkte erzielt, jeder der Verlierer
     Strafpunkte entsprechend den Karten in seiner Hand erhält ... Wenn jemand 100 oder mehr
     erreicht, gewinnt der Spieler mit der niedrigsten Punktzahl.\""""
     t = _ana_goes_out_at_once(stacked, "kd qs 5c", scoring="penalty")
@@ -157,11 +157,10 @@ def test_penalty_scoring_losers_count_their_hands_lowest_wins(stacked) -> None:
 
 
 def test_payment_scoring_each_loser_pays_the_winner(stacked) -> None:
-    """"Einige spielen, dass jeder Verlierer den Gewinner entsprechend der Anzahl der Punkte
+    """ "Einige spielen, dass jeder Verlierer den Gewinner entsprechend der Anzahl der Punkte
     in seiner Hand auszahlt ... Die Sitzung würde für eine festgelegte Anzahl von Händen
     dauern\""""
-    t = stacked(["7h 8h 9h 4c", "kd 2d", "3c 3d 9c"], "2s", "10h 8s",
-                scoring="payment", deals=1)
+    t = stacked(["7h 8h 9h 4c", "kd 2d", "3c 3d 9c"], "2s", "10h 8s", scoring="payment", deals=1)
     t.play("draw")
     t.play("meld 7h 8h 9h 10h")
     t.play("discard 4c")

@@ -16,7 +16,7 @@ def _empty_the_stock(t) -> None:
 
 
 def test_stock_exhausted_discard_pile_turned_over_without_shuffling(stacked) -> None:
-    """"Wenn der [Vorrat] aufgebraucht ist und der nächste Spieler den Ablagestapel nicht
+    """ "Wenn der [Vorrat] aufgebraucht ist und der nächste Spieler den Ablagestapel nicht
     [nehmen] möchte, wird der Ablagestapel umgedreht, ohne zu mischen, um einen neuen Vorrat
     zu bilden, und das Spiel wird fortgesetzt." Turning the pile over puts its bottom card
     (the first upcard) on top."""
@@ -41,7 +41,7 @@ def test_the_next_player_may_take_the_upcard_instead(stacked) -> None:
 
 
 def test_house_rule_shuffle_the_discard_pile(stacked) -> None:
-    """"Einige spielen, dass ... der Ablagestapel gemischt wird, bevor er als Vorrat
+    """ "Einige spielen, dass ... der Ablagestapel gemischt wird, bevor er als Vorrat
     wiederverwendet wird.\" The shuffle comes from the game's seed, so it replays."""
     hands = ["2c 3d 4d 5d 6d 7d 8d", "4h 5s 6s 7s 8s 9h 10h"]
     t = stacked(hands, "kd", "9s", stock_end="shuffle")
@@ -50,7 +50,8 @@ def test_house_rule_shuffle_the_discard_pile(stacked) -> None:
     renewed = [e for e in events if isinstance(e, StockRenewed)]
     assert renewed == [StockRenewed(2, True, 1)]
     assert Counter(t.state.stock) + Counter(t.state.hands[1]) == Counter(
-        t.state.hands[1]) + Counter(t.state.stock)
+        t.state.hands[1]
+    ) + Counter(t.state.stock)
     again = stacked(hands, "kd", "9s", stock_end="shuffle")
     _empty_the_stock(again)
     again.play("draw")
@@ -71,7 +72,7 @@ def test_beginner_rule_shuffle_all_but_the_top_card(stacked) -> None:
 
 
 def test_block_rummy_empty_stock_ends_the_hand(stacked) -> None:
-    """"In der als Block Rummy bekannten Version wird der Ablagestapel überhaupt nicht
+    """ "In der als Block Rummy bekannten Version wird der Ablagestapel überhaupt nicht
     wiederverwendet. Wenn der Vorrat aufgebraucht ist und der nächste Spieler den
     Ablagestapel nicht ablegen möchte, endet das Spiel an diesem Punkt. Jeder bewertet den
     Wert der Karten, die in seinen Händen bleiben.\""""
@@ -86,7 +87,7 @@ def test_block_rummy_empty_stock_ends_the_hand(stacked) -> None:
 
 
 def test_no_winner_scoring_example_from_the_text(stacked) -> None:
-    """"Beispiel: A hat 6; B hat 15; C hat 7; D hat 21. A ist der Gewinner und Partituren
+    """ "Beispiel: A hat 6; B hat 15; C hat 7; D hat 21. A ist der Gewinner und Partituren
     25 = (9 + 1 + 15).\""""
     t = stacked(["2c 4c", "5d kd", "3h 4h", "ks qs ac"], "9c", "", preset="block")
     t.play("draw")
@@ -95,7 +96,7 @@ def test_no_winner_scoring_example_from_the_text(stacked) -> None:
 
 
 def test_no_winner_ties_share_the_winnings(stacked) -> None:
-    """"Wenn zwei oder mehr Spieler unentschieden spielen, teilen sie die Gewinne zu gleichen
+    """ "Wenn zwei oder mehr Spieler unentschieden spielen, teilen sie die Gewinne zu gleichen
     Teilen.\" (6, 6, 15, 10: the pot of 0 + 0 + 9 + 4 = 13 is split 6½ each)."""
     t = stacked(["2c 4c", "3d 3h", "5d kd", "jh"], "9c", "", preset="block")
     t.play("draw")
@@ -103,23 +104,22 @@ def test_no_winner_ties_share_the_winnings(stacked) -> None:
 
 
 def test_penalty_scoring_without_a_winner_everyone_counts_their_hand(stacked) -> None:
-    """"Wenn das Spiel ohne Gewinner endet, erhält jeder seine Karten als Strafpunkte.\""""
+    """ "Wenn das Spiel ohne Gewinner endet, erhält jeder seine Karten als Strafpunkte.\""""
     t = stacked(["2c 4c", "5d kd"], "9c", "", preset="block", scoring="penalty")
     t.play("draw")
     assert t.state.totals == (Fraction(6), Fraction(15))
 
 
 def test_payment_without_a_winner_pays_the_difference(stacked) -> None:
-    """"... oder der Differenz zwischen seiner Punktzahl und der Punktzahl des Gewinners,
+    """ "... oder der Differenz zwischen seiner Punktzahl und der Punktzahl des Gewinners,
     wenn niemand ausgeht\""""
-    t = stacked(["2c 4c", "5d kd", "3h 4h"], "9c", "", preset="block", scoring="payment",
-                deals=3)
+    t = stacked(["2c 4c", "5d kd", "3h 4h"], "9c", "", preset="block", scoring="payment", deals=3)
     t.play("draw")
     assert t.state.totals == (Fraction(10), Fraction(-9), Fraction(-1))
 
 
 def test_limit_the_re_uses_of_the_discard_pile(stacked) -> None:
-    """"Alternativ können Sie zustimmen, dass der Ablagestapel nur einmal wiederverwendet wird
+    """ "Alternativ können Sie zustimmen, dass der Ablagestapel nur einmal wiederverwendet wird
     und das Spiel endet, wenn der Vorrat zum zweiten Mal aufgebraucht ist.\""""
     t = stacked(["2c 3d", "4h 5s"], "kd", "9s", reuses=1)
     _empty_the_stock(t)

@@ -21,7 +21,7 @@ from engine.state import Phase
 
 
 def test_draw_from_stock_adds_the_top_card(stacked) -> None:
-    """"Wenn Sie aus dem Vorrat ziehen, fügen Sie die Karte Ihrer Hand hinzu, ohne sie den
+    """ "Wenn Sie aus dem Vorrat ziehen, fügen Sie die Karte Ihrer Hand hinzu, ohne sie den
     anderen Spielern zu zeigen.\""""
     t = stacked(["2c 3d", "4h 5s"], "kd", "9s 8s")
     t.play("draw")
@@ -31,7 +31,7 @@ def test_draw_from_stock_adds_the_top_card(stacked) -> None:
 
 
 def test_a_turn_begins_with_exactly_one_draw(stacked) -> None:
-    """"Sie müssen beginnen, indem Sie eine Karte entweder von der Oberseite des
+    """ "Sie müssen beginnen, indem Sie eine Karte entweder von der Oberseite des
     Ablagestapels oder von der obersten Karte auf dem Ablagestapel nehmen\""""
     t = stacked(["2c 3d", "4h 5s"], "kd", "9s 8s")
     with pytest.raises(WrongPhase):
@@ -42,7 +42,7 @@ def test_a_turn_begins_with_exactly_one_draw(stacked) -> None:
 
 
 def test_only_the_current_seat_may_act(stacked) -> None:
-    """"Wenn es zwei Spieler gibt, wechseln sie sich ab\": ben may not draw on ana's turn."""
+    """ "Wenn es zwei Spieler gibt, wechseln sie sich ab\": ben may not draw on ana's turn."""
     t = stacked(["2c 3d", "4h 5s"], "kd", "9s 8s")
     before = t.state
     with pytest.raises(NotYourTurn):
@@ -51,7 +51,7 @@ def test_only_the_current_seat_may_act(stacked) -> None:
 
 
 def test_the_card_taken_from_the_pile_may_not_be_discarded_the_same_turn(stacked) -> None:
-    """"Wenn Sie Ihren Zug mit der obersten Karte des Ablagestapels begonnen haben, dürfen Sie
+    """ "Wenn Sie Ihren Zug mit der obersten Karte des Ablagestapels begonnen haben, dürfen Sie
     diesen Zug nicht beenden, indem Sie dieselbe Karte ablegen ... Sie können jedoch den
     Ablagestapel in einem Zug aufheben und dieselbe Karte in einem späteren Zug ablegen.\""""
     t = stacked(["2c 3d", "4h 5s"], "kd", "9s 8s 7s")
@@ -67,7 +67,7 @@ def test_the_card_taken_from_the_pile_may_not_be_discarded_the_same_turn(stacked
 
 
 def test_a_card_drawn_from_the_stock_may_be_discarded_at_once(stacked) -> None:
-    """"Wenn Sie eine Karte aus dem Vorrat ziehen, kann sie im selben Zug abgeworfen werden\""""
+    """ "Wenn Sie eine Karte aus dem Vorrat ziehen, kann sie im selben Zug abgeworfen werden\""""
     t = stacked(["2c 3d", "4h 5s"], "kd", "9s 8s")
     t.play("draw")
     t.play("discard 9s")
@@ -76,7 +76,7 @@ def test_a_card_drawn_from_the_stock_may_be_discarded_at_once(stacked) -> None:
 
 
 def test_melding_puts_a_run_or_a_set_on_the_table(stacked) -> None:
-    """"Eine Sequenz oder ein Lauf besteht aus drei oder mehr Karten derselben Farbe in
+    """ "Eine Sequenz oder ein Lauf besteht aus drei oder mehr Karten derselben Farbe in
     aufeinanderfolgender Reihenfolge ... Eine Gruppe ... besteht aus drei oder vier Karten
     desselben Ranges\""""
     t = stacked(["7h 8h 9h 4c", "4h 4d 4s 2c"], "kd", "9s 8s")
@@ -112,7 +112,7 @@ def test_cards_must_be_in_the_hand(stacked) -> None:
 
 
 def test_only_one_meld_per_turn_by_default(stacked) -> None:
-    """"Sie können nicht mehr als eine Kombination in einem Zug verschmelzen (siehe
+    """ "Sie können nicht mehr als eine Kombination in einem Zug verschmelzen (siehe
     Hausregeln).\""""
     t = stacked(["7h 8h 9h 2c 2d 2s 5c", "3c 4c"], "kd", "9s 8s 7s")
     t.play("draw")
@@ -128,7 +128,7 @@ def test_only_one_meld_per_turn_by_default(stacked) -> None:
 
 
 def test_house_rule_several_melds_per_turn(stacked) -> None:
-    """"Einige Leute spielen, dass Sie in jeder Runde so viele Meldungen ablegen können, wie
+    """ "Einige Leute spielen, dass Sie in jeder Runde so viele Meldungen ablegen können, wie
     Sie möchten.\""""
     t = stacked(["7h 8h 9h 2c 2d 2s 5c", "3c 4c"], "kd", "9s", multiple_melds=True)
     t.play("draw")
@@ -155,7 +155,7 @@ def test_lay_off_on_any_meld_one_or_more_cards(stacked) -> None:
 
 
 def test_lay_off_must_keep_a_valid_meld(stacked) -> None:
-    """"Die zu einer Meldung hinzugefügten Karten müssen eine andere gültige Meldung
+    """ "Die zu einer Meldung hinzugefügten Karten müssen eine andere gültige Meldung
     vornehmen.\""""
     t = stacked(["8h 9h 10h 2c", "qh 5c 6d"], "kd", "9s 8s")
     t.play("draw")
@@ -169,11 +169,10 @@ def test_lay_off_must_keep_a_valid_meld(stacked) -> None:
 
 
 def test_melds_are_never_rearranged(stacked) -> None:
-    """"Es ist Ihnen nicht gestattet, die Meldungen dabei neu anzuordnen.Zum Beispiel
+    """ "Es ist Ihnen nicht gestattet, die Meldungen dabei neu anzuordnen.Zum Beispiel
     [2♣ 2♥ 2♦ 2♠] und [3♠ 4♠ 5♠] wurden verschmolzen, Sie dürfen den [2♠] nicht von der
     Gruppe in die Sequenz verschieben, um den [A♠ abzulegen]." (symbols lost in the text)."""
-    t = stacked(["2c 2h 2d 2s 3s 4s 5s 9c", "as kc qd"], "kd", "9s 8s",
-                multiple_melds=True)
+    t = stacked(["2c 2h 2d 2s 3s 4s 5s 9c", "as kc qd"], "kd", "9s 8s", multiple_melds=True)
     t.play("draw")
     t.play("meld 2c 2h 2d 2s | 3s 4s 5s")
     t.play("discard 9s")
@@ -183,10 +182,9 @@ def test_melds_are_never_rearranged(stacked) -> None:
 
 
 def test_house_rule_lay_off_only_after_an_own_meld(stacked) -> None:
-    """"Einige spielen, dass du keine Karten auf die Meldungen anderer Spieler ablegen
+    """ "Einige spielen, dass du keine Karten auf die Meldungen anderer Spieler ablegen
     darfst, bis du mindestens eine eigene Meldung abgelegt hast.\""""
-    t = stacked(["8h 9h 10h 2c", "7h 5c 5d 5s 6d"], "kd", "9s 8s",
-                layoff_after_meld=True)
+    t = stacked(["8h 9h 10h 2c", "7h 5c 5d 5s 6d"], "kd", "9s 8s", layoff_after_meld=True)
     t.play("draw")
     t.play("meld 8h 9h 10h")
     t.play("discard 9s")
@@ -199,7 +197,7 @@ def test_house_rule_lay_off_only_after_an_own_meld(stacked) -> None:
 
 
 def test_going_out_by_discarding_the_last_card_ends_the_hand_at_once(stacked) -> None:
-    """"Ein Spieler gewinnt eine einzelne Hand, indem er entweder alle seine Karten
+    """ "Ein Spieler gewinnt eine einzelne Hand, indem er entweder alle seine Karten
     verschmilzt, ablegt oder wegwirft ... Sobald jemand ausgeht, hört das Spiel auf. Es
     kann keine weitere Verschmelzung oder Entlassung geben\""""
     t = stacked(["7h 8h 9h 4c", "4h 4d 4s 2c"], "kd", "10h 8s")
@@ -213,7 +211,7 @@ def test_going_out_by_discarding_the_last_card_ends_the_hand_at_once(stacked) ->
 
 
 def test_going_out_by_melding_the_last_cards(stacked) -> None:
-    """"Das Entfernen Ihrer letzten Karte auf eine dieser Arten wird als Ausgehen bezeichnet."
+    """ "Das Entfernen Ihrer letzten Karte auf eine dieser Arten wird als Ausgehen bezeichnet."
     (melding the last cards goes out without a discard)."""
     t = stacked(["7h 8h 9h", "4h 4d 4s 2c"], "kd", "10h 8s")
     t.play("draw")
@@ -223,7 +221,7 @@ def test_going_out_by_melding_the_last_cards(stacked) -> None:
 
 
 def test_going_out_by_laying_off_the_last_card(stacked) -> None:
-    """"Ein Spieler "geht raus", wenn er die letzte Karte in seiner Hand spielt, entweder
+    """ "Ein Spieler "geht raus", wenn er die letzte Karte in seiner Hand spielt, entweder
     durch Melden, Auflegen oder Ablegen." (romme-basic.de.txt)"""
     t = stacked(["7h 8h 9h 3c", "10h"], "kd", "5s jh 2d")
     t.play("draw")
@@ -236,7 +234,7 @@ def test_going_out_by_laying_off_the_last_card(stacked) -> None:
 
 
 def test_taking_the_upcard_needs_another_card_to_discard(stacked) -> None:
-    """"dürfen Sie diesen Zug nicht beenden, indem Sie dieselbe Karte ablegen und den Stapel
+    """ "dürfen Sie diesen Zug nicht beenden, indem Sie dieselbe Karte ablegen und den Stapel
     unverändert lassen – Sie müssen eine andere Karte ablegen." A player holding only a copy
     of the upcard (a joker in Wrotham) could not end the turn, so the take is refused."""
     t = stacked(["jk 2c 3d 4h 5s 6c 7d 8h", "jk"], None, "kd qd", preset="wrotham")
@@ -248,7 +246,7 @@ def test_taking_the_upcard_needs_another_card_to_discard(stacked) -> None:
 
 
 def test_only_the_upcard_may_be_taken(stacked) -> None:
-    """"Die Auslosung. Sie müssen beginnen, indem Sie eine Karte entweder von der Oberseite
+    """ "Die Auslosung. Sie müssen beginnen, indem Sie eine Karte entweder von der Oberseite
     des Ablagestapels oder ... nehmen\": in Basic Rummy only the top card, never a deeper one."""
     t = stacked(["2c 3d", "4h 5s"], "kd", "9s 8s 7s")
     t.play("draw")

@@ -23,8 +23,9 @@ _SUITS = st.sampled_from((None, *CARD_SUITS, *TILE_COLOURS))
 
 
 @given(st.integers(0, 13), _SUITS, st.integers(0, 13), _SUITS)
-def test_equal_cards_hash_equal_and_unequal_cards_differ(r1: int, s1: object, r2: int,
-                                                         s2: object) -> None:
+def test_equal_cards_hash_equal_and_unequal_cards_differ(
+    r1: int, s1: object, r2: int, s2: object
+) -> None:
     """Equal cards hash equal; the cached hash is distinct for distinct cards; the cached
     sort key is "(suit order, rank); jokers sort last"."""
     a, b = Card(r1, s1), Card(r2, s2)  # type: ignore[arg-type]
@@ -70,12 +71,19 @@ def test_pickled_hashes_are_right_in_a_process_with_other_string_hashes() -> Non
     hashes differ (``PYTHONHASHSEED``), as in the engine's worker processes."""
     from engine.cards import Suit
 
-    payload = pickle.dumps((make_rules("basic", options={"ace": "high_or_low"}),
-                            (Card(7, Suit.HEARTS), JOKER)))
+    payload = pickle.dumps(
+        (make_rules("basic", options={"ace": "high_or_low"}), (Card(7, Suit.HEARTS), JOKER))
+    )
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": str(root)}
-    out = subprocess.run([sys.executable, "-c", _CHILD], input=payload, env=env,
-                         capture_output=True, check=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD],
+        input=payload,
+        env=env,
+        capture_output=True,
+        check=True,
+        timeout=60,
+    )
     assert out.stdout.decode().split() == ["found", "seven", "joker", "True"]
 
 

@@ -44,8 +44,10 @@ def plain_candidates(hand: Sequence[Card], rules: MeldRules) -> list[tuple[CardS
             for combo in combinations(present, k):
                 for j in range(min(jokers, rules.max_set - k) + 1):
                     if k + j >= rules.min_cards:
-                        out.append(tuple(CardSpec(c) for c in combo)
-                                   + (CardSpec(JOKER, Card(rank, None)),) * j)
+                        out.append(
+                            tuple(CardSpec(c) for c in combo)
+                            + (CardSpec(JOKER, Card(rank, None)),) * j
+                        )
     for suit in sorted({c.suit for c in naturals if c.suit is not None}, key=lambda s: s.value):
         held = {c.rank for c in naturals if c.suit is suit}
         twice = {c.rank for c, n in naturals.items() if c.suit is suit and n > 1}
@@ -62,9 +64,14 @@ def plain_candidates(hand: Sequence[Card], rules: MeldRules) -> list[tuple[CardS
                         have = len(present) - size
                         if have < rules.min_naturals or (size and have == 0):
                             continue
-                        out.append(tuple(CardSpec(Card(r, suit)) if r in present
-                                         and r not in replaced
-                                         else CardSpec(JOKER, Card(r, suit)) for r in window))
+                        out.append(
+                            tuple(
+                                CardSpec(Card(r, suit))
+                                if r in present and r not in replaced
+                                else CardSpec(JOKER, Card(r, suit))
+                                for r in window
+                            )
+                        )
     return out
 
 
@@ -72,12 +79,17 @@ PACK = [*standard_deck(2, 0), JOKER, JOKER, JOKER, JOKER]
 
 
 @settings(deadline=None)
-@given(st.lists(st.sampled_from(PACK), max_size=16), st.sampled_from(list(AceMode)),
-       st.sampled_from([3, 4]), st.sampled_from([3, 4, 5, 8]), st.sampled_from([0, 1, 2]),
-       st.integers(1, 9))
+@given(
+    st.lists(st.sampled_from(PACK), max_size=16),
+    st.sampled_from(list(AceMode)),
+    st.sampled_from([3, 4]),
+    st.sampled_from([3, 4, 5, 8]),
+    st.sampled_from([0, 1, 2]),
+    st.integers(1, 9),
+)
 def test_the_candidates_are_the_plain_enumeration(
-        hand: list[Card], ace: AceMode, min_cards: int, max_set: int, min_naturals: int,
-        low: int) -> None:
+    hand: list[Card], ace: AceMode, min_cards: int, max_set: int, min_naturals: int, low: int
+) -> None:
     # half of the cards from six neighbouring ranks: hands full of runs and sets
     near = [c for c in hand if c.is_joker or low <= c.rank < low + 6] + hand[::2]
     rules = MeldRules(ace=ace, min_cards=min_cards, max_set=max_set, min_naturals=min_naturals)
@@ -85,12 +97,17 @@ def test_the_candidates_are_the_plain_enumeration(
 
 
 @settings(deadline=None)
-@given(st.lists(st.sampled_from(PACK), min_size=1, max_size=16), st.sampled_from(list(AceMode)),
-       st.sampled_from([3, 4]), st.sampled_from([3, 4]), st.sampled_from([0, 1, 2]),
-       st.integers(1, 9))
+@given(
+    st.lists(st.sampled_from(PACK), min_size=1, max_size=16),
+    st.sampled_from(list(AceMode)),
+    st.sampled_from([3, 4]),
+    st.sampled_from([3, 4]),
+    st.sampled_from([0, 1, 2]),
+    st.integers(1, 9),
+)
 def test_the_melds_with_one_card_are_the_candidates_that_hold_it(
-        hand: list[Card], ace: AceMode, min_cards: int, max_set: int, min_naturals: int,
-        low: int) -> None:
+    hand: list[Card], ace: AceMode, min_cards: int, max_set: int, min_naturals: int, low: int
+) -> None:
     """candidate_melds_with builds only the card's rank and suit: the same groups, in the
     same order, as the candidates of the whole hand that hold the card itself."""
     near = [c for c in hand if c.is_joker or low <= c.rank < low + 6] + hand[::2]
@@ -98,22 +115,31 @@ def test_the_melds_with_one_card_are_the_candidates_that_hold_it(
     every = candidate_melds(near, rules)
     for card in {c for c in near if not c.is_joker}:
         assert candidate_melds_with(card, near, rules) == [
-            g for g in every if any(s.card == card for s in g)]
+            g for g in every if any(s.card == card for s in g)
+        ]
 
 
 # Every variant's meld rules (its joker checks, ace rules) with two of its packs.
-VARIANT_RULES = [make_rules(variant, options=options) for variant, options in (
-    ("basic", {}), ("basic", {"ace": "around"}), ("basic", {"ace": "high_or_low"}),
-    ("500", {}), ("german", {}), ("german", {"around": True, "one_joker": True}),
-    ("romanian", {}))]
-MELD_RULES = [(r.var.meld_rules(r), [*r.var.deck(r, 2), *r.var.deck(r, 2)])
-              for r in VARIANT_RULES]
+VARIANT_RULES = [
+    make_rules(variant, options=options)
+    for variant, options in (
+        ("basic", {}),
+        ("basic", {"ace": "around"}),
+        ("basic", {"ace": "high_or_low"}),
+        ("500", {}),
+        ("german", {}),
+        ("german", {"around": True, "one_joker": True}),
+        ("romanian", {}),
+    )
+]
+MELD_RULES = [(r.var.meld_rules(r), [*r.var.deck(r, 2), *r.var.deck(r, 2)]) for r in VARIANT_RULES]
 
 
 @settings(deadline=None)
 @given(st.sampled_from(MELD_RULES), st.data())
 def test_the_one_reading_groups_are_the_candidates_read_once(
-        variant: tuple[MeldRules, list[Card]], data: st.DataObject) -> None:
+    variant: tuple[MeldRules, list[Card]], data: st.DataObject
+) -> None:
     """one_reading_groups keeps a candidate without reading it: the same groups, in the
     same order, as the candidates whose readings (engine.melds.readings) are exactly one,
     under every variant's joker checks ("Sequenzen dürfen nicht mehr Joker als natürliche
@@ -133,10 +159,15 @@ NATURALS = standard_deck(2, 0)
 
 
 @settings(deadline=None)
-@given(st.lists(st.sampled_from(NATURALS), max_size=12), st.sampled_from(list(AceMode)),
-       st.sampled_from([3, 4]), st.booleans())
+@given(
+    st.lists(st.sampled_from(NATURALS), max_size=12),
+    st.sampled_from(list(AceMode)),
+    st.sampled_from([3, 4]),
+    st.booleans(),
+)
 def test_the_quick_rejection_says_no_meld_exactly_when_there_is_none(
-        hand: list[Card], ace: AceMode, min_cards: int, joker: bool) -> None:
+    hand: list[Card], ace: AceMode, min_cards: int, joker: bool
+) -> None:
     """holds_no_meld answers the hands without a joker from one pass over the cards: True
     exactly when the plain enumeration finds no meld (a rank in ``min_cards`` suits, or
     ``min_cards`` ranks of a suit in a row under the ace rule: Q-K-A where the ace may
@@ -149,7 +180,7 @@ def test_the_quick_rejection_says_no_meld_exactly_when_there_is_none(
 
 
 def test_the_quick_rejection_sees_runs_past_the_king() -> None:
-    """"so dass Q-K-A auch ein gültiger Lauf ist" (aces high or low) and "„Um die Ecke“
+    """ "so dass Q-K-A auch ein gültiger Lauf ist" (aces high or low) and "„Um die Ecke“
     -Läufe mit einem Ass in der Mitte (K-A-2)" (round the corner)."""
     qka, ka2 = parse_cards("qh kh ah 5c"), parse_cards("kh ah 2h 5c")
     assert holds_no_meld(qka, MeldRules(ace=AceMode.LOW))
@@ -161,10 +192,15 @@ def test_the_quick_rejection_sees_runs_past_the_king() -> None:
 
 
 @settings(deadline=None)
-@given(st.lists(st.sampled_from(PACK), min_size=1, max_size=24), st.sampled_from(list(AceMode)),
-       st.sampled_from([3, 4]), st.sampled_from([0, 1, 2]))
+@given(
+    st.lists(st.sampled_from(PACK), min_size=1, max_size=24),
+    st.sampled_from(list(AceMode)),
+    st.sampled_from([3, 4]),
+    st.sampled_from([0, 1, 2]),
+)
 def test_meld_reach_answers_as_may_meld_with_while_cards_are_added(
-        cards: list[Card], ace: AceMode, min_cards: int, min_naturals: int) -> None:
+    cards: list[Card], ace: AceMode, min_cards: int, min_naturals: int
+) -> None:
     """MeldReach counts cards one by one (Rummy 500 reads its discard pile downwards) and
     answers each card added so far as may_meld_with over those cards."""
     rules = MeldRules(ace=ace, min_cards=min_cards, min_naturals=min_naturals)

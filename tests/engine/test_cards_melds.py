@@ -36,11 +36,21 @@ def specs(text: str) -> list[CardSpec]:
     return [CardSpec.parse(t) for t in text.split()]
 
 
-@pytest.mark.parametrize(("text", "card"), [
-    ("7h", Card(7, Suit.HEARTS)), ("10D", Card(10, Suit.DIAMONDS)), ("td", Card(10, Suit.DIAMONDS)),
-    ("Qs", Card(12, Suit.SPADES)), ("A♣", Card(1, Suit.CLUBS)), ("k♥", Card(13, Suit.HEARTS)),
-    ("jk", JOKER), ("Joker", JOKER), ("Dh", Card(12, Suit.HEARTS)), ("bs", Card(11, Suit.SPADES)),
-])
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [
+        ("7h", Card(7, Suit.HEARTS)),
+        ("10D", Card(10, Suit.DIAMONDS)),
+        ("td", Card(10, Suit.DIAMONDS)),
+        ("Qs", Card(12, Suit.SPADES)),
+        ("A♣", Card(1, Suit.CLUBS)),
+        ("k♥", Card(13, Suit.HEARTS)),
+        ("jk", JOKER),
+        ("Joker", JOKER),
+        ("Dh", Card(12, Suit.HEARTS)),
+        ("bs", Card(11, Suit.SPADES)),
+    ],
+)
 def test_card_notation(text: str, card: Card) -> None:
     """Cards are written ``7h 10d qs ac jk``, case-insensitive, suit symbols and ``t`` accepted."""
     assert parse_card(text) == card
@@ -64,7 +74,8 @@ def test_nine_with_two_jokers_has_four_readings() -> None:
     ob die Folge für 7-8-9, 8-9-10 oder 9-10-B steht.\""""
     found = readings(specs("9h jk jk"), 0, MeldRules())
     assert sorted(str(m) for m in found) == sorted(
-        ["9h jk=9 jk=9", "jk=7h jk=8h 9h", "jk=8h 9h jk=10h", "9h jk=10h jk=jh"])
+        ["9h jk=9 jk=9", "jk=7h jk=8h 9h", "jk=8h 9h jk=10h", "9h jk=10h jk=jh"]
+    )
     declared = readings(specs("9h jk=10h jk=jh"), 0, MeldRules())
     assert [m.kind for m in declared] == [MeldKind.RUN]
 
@@ -74,8 +85,7 @@ def test_a_declared_joker_stays_fixed_when_laid_off_to() -> None:
     anlegen, aber er darf den Joker nicht in eine -5 umwandeln, um eine -4 anlegen zu
     können.\""""
     run = readings(specs("6h 7h jk=8h"), 0, MeldRules())[0]
-    assert [str(m) for m in extend_readings(run, specs("9h"), 1, MeldRules())] == [
-        "6h 7h jk=8h 9h"]
+    assert [str(m) for m in extend_readings(run, specs("9h"), 1, MeldRules())] == ["6h 7h jk=8h 9h"]
     assert extend_readings(run, specs("4h"), 1, MeldRules()) == []
     assert extend_readings(run, specs("8h"), 1, MeldRules()) == []
 
@@ -93,11 +103,14 @@ def test_a_set_has_at_most_four_cards_of_distinct_suits() -> None:
     assert err.value.reason == "set_too_big"
 
 
-@pytest.mark.parametrize(("mode", "ok", "bad"), [
-    (AceMode.LOW, ["ah 2h 3h"], ["qh kh ah", "kh ah 2h"]),
-    (AceMode.HIGH_OR_LOW, ["ah 2h 3h", "qh kh ah"], ["kh ah 2h"]),
-    (AceMode.AROUND, ["ah 2h 3h", "qh kh ah", "kh ah 2h"], []),
-])
+@pytest.mark.parametrize(
+    ("mode", "ok", "bad"),
+    [
+        (AceMode.LOW, ["ah 2h 3h"], ["qh kh ah", "kh ah 2h"]),
+        (AceMode.HIGH_OR_LOW, ["ah 2h 3h", "qh kh ah"], ["kh ah 2h"]),
+        (AceMode.AROUND, ["ah 2h 3h", "qh kh ah", "kh ah 2h"], []),
+    ],
+)
 def test_ace_modes(mode: AceMode, ok: list[str], bad: list[str]) -> None:
     """basic-rummy.de.txt: "Im Standardspiel sind Asse niedrig ... so dass Q-K-A auch ein
     gültiger Lauf ist ... „Um die Ecke“ -Läufe mit einem Ass in der Mitte (K-A-2)\""""
@@ -113,8 +126,11 @@ def test_every_meld_needs_a_natural_card() -> None:
     assert readings(specs("jk jk jk"), 0, MeldRules()) == []
 
 
-@given(st.sampled_from([[*standard_deck(2, 2), Card(9, None)], tile_set()]).flatmap(
-    lambda pack: st.lists(st.sampled_from(pack), max_size=30)))
+@given(
+    st.sampled_from([[*standard_deck(2, 2), Card(9, None)], tile_set()]).flatmap(
+        lambda pack: st.lists(st.sampled_from(pack), max_size=30)
+    )
+)
 def test_distinct_cards_are_the_sorted_set(cards: list[Card]) -> None:
     """One of each card (of a pack, or of the tiles), suits then ranks, jokers last: what
     ``sorted(set(cards))`` in card order gives (a joker, a suitless face and a natural
@@ -122,10 +138,14 @@ def test_distinct_cards_are_the_sorted_set(cards: list[Card]) -> None:
     assert distinct_cards(cards) == sorted(set(cards), key=SORT_KEY)
 
 
-@given(st.lists(st.sampled_from(standard_deck(2, 2)), max_size=20), st.integers(0, 5),
-       st.sampled_from([None, *standard_deck(1, 1)]))
+@given(
+    st.lists(st.sampled_from(standard_deck(2, 2)), max_size=20),
+    st.integers(0, 5),
+    st.sampled_from([None, *standard_deck(1, 1)]),
+)
 def test_shared_discards_equal_new_records_and_leave_the_skipped_card_out(
-        cards: list[Card], seat: int, skip: Card | None) -> None:
+    cards: list[Card], seat: int, skip: Card | None
+) -> None:
     """The discard records of a move list are shared per seat and card, and equal to the
     records the move would build (a card taken this turn is left out where it may not be
     discarded: engine.moves.verify_discard)."""

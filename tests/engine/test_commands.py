@@ -55,6 +55,7 @@ def specs(text: str) -> tuple[CardSpec, ...]:
 
 # --- verbs and aliases ----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("word", ["draw", "d", "ziehen", "DRAW", "Ziehen", " draw "])
 def test_draw_and_its_aliases(word: str) -> None:
     assert parse_command(word, 2) == Draw(2)
@@ -90,13 +91,31 @@ def test_swap_and_its_aliases(word: str) -> None:
     assert parse_command(f"{word} 8h 3", 1) == SwapJoker(1, parse_card("8h"), 2)
 
 
-@pytest.mark.parametrize(("text", "verb"), [
-    ("sort", "sort"), ("sortieren", "sort"), ("hint", "hint"), ("tipp", "hint"),
-    ("help", "help"), ("hilfe", "help"), ("?", "help"), ("rules", "rules"),
-    ("regeln", "rules"), ("hand", "hand"), ("table", "table"), ("tisch", "table"),
-    ("score", "score"), ("punkte", "score"), ("quit", "quit"), ("exit", "quit"),
-    ("ende", "quit"), ("back", "back"), ("zurück", "back"), ("ZURÜCK", "back"),
-])
+@pytest.mark.parametrize(
+    ("text", "verb"),
+    [
+        ("sort", "sort"),
+        ("sortieren", "sort"),
+        ("hint", "hint"),
+        ("tipp", "hint"),
+        ("help", "help"),
+        ("hilfe", "help"),
+        ("?", "help"),
+        ("rules", "rules"),
+        ("regeln", "rules"),
+        ("hand", "hand"),
+        ("table", "table"),
+        ("tisch", "table"),
+        ("score", "score"),
+        ("punkte", "score"),
+        ("quit", "quit"),
+        ("exit", "quit"),
+        ("ende", "quit"),
+        ("back", "back"),
+        ("zurück", "back"),
+        ("ZURÜCK", "back"),
+    ],
+)
 def test_ui_verbs(text: str, verb: str) -> None:
     assert parse_command(text, 0) == UiCommand(verb)
 
@@ -112,6 +131,7 @@ def test_chat_prefixes_are_ignored() -> None:
 
 
 # --- cards in commands ----------------------------------------------------------------------
+
 
 def test_cards_accept_symbols_ten_as_t_and_german_ranks() -> None:
     """Suit symbols, ``t`` for ten and German rank letters B (Bube) / D (Dame)."""
@@ -132,8 +152,16 @@ def test_several_melds_in_one_action_with_bar_or_slash() -> None:
 def test_joker_declarations() -> None:
     """``jk=8h`` declares a card; ``jk=8`` a set's rank of any suit."""
     run = parse_command("meld 6h 7h jk=8h", 0)
-    assert run == MeldCards(0, ((CardSpec(parse_card("6h")), CardSpec(parse_card("7h")),
-                                 CardSpec(JOKER, parse_card("8h"))),))
+    assert run == MeldCards(
+        0,
+        (
+            (
+                CardSpec(parse_card("6h")),
+                CardSpec(parse_card("7h")),
+                CardSpec(JOKER, parse_card("8h")),
+            ),
+        ),
+    )
     group = parse_command("meld 8c 8d jk=8", 0)
     assert isinstance(group, MeldCards)
     assert group.groups[0][2] == CardSpec(JOKER, Card(8, None))
@@ -147,6 +175,7 @@ def test_layoff_takes_several_cards_and_the_meld_number_last() -> None:
 
 
 # --- errors ---------------------------------------------------------------------------------
+
 
 def test_empty_command() -> None:
     with pytest.raises(EmptyCommand) as info:
@@ -170,8 +199,9 @@ def test_missing_cards(text: str) -> None:
     assert info.value.params["verb"] == canonical_verb(text.split()[0])
 
 
-@pytest.mark.parametrize(("text", "verb"), [("layoff 10h", "layoff"), ("anlegen 7h jh", "layoff"),
-                                            ("swap 8h", "swap")])
+@pytest.mark.parametrize(
+    ("text", "verb"), [("layoff 10h", "layoff"), ("anlegen 7h jh", "layoff"), ("swap 8h", "swap")]
+)
 def test_missing_meld_number(text: str, verb: str) -> None:
     with pytest.raises(MissingMeldNumber) as info:
         parse_command(text, 0)
@@ -180,8 +210,15 @@ def test_missing_meld_number(text: str, verb: str) -> None:
     assert "number of the meld" in info.value.message
 
 
-@pytest.mark.parametrize(("text", "bad"), [("layoff 10h 0", "0"), ("layoff 10h drei", "drei"),
-                                           ("swap 8h -1", "-1"), ("layoff 10h 2x", "2x")])
+@pytest.mark.parametrize(
+    ("text", "bad"),
+    [
+        ("layoff 10h 0", "0"),
+        ("layoff 10h drei", "drei"),
+        ("swap 8h -1", "-1"),
+        ("layoff 10h 2x", "2x"),
+    ],
+)
 def test_bad_meld_number(text: str, bad: str) -> None:
     with pytest.raises(BadMeldNumber) as info:
         parse_command(text, 0)
@@ -189,10 +226,17 @@ def test_bad_meld_number(text: str, bad: str) -> None:
     assert info.value.params == {"text": bad}
 
 
-@pytest.mark.parametrize(("text", "verb"), [("draw 7h", "draw"), ("take ks qh", "take"),
-                                            ("discard ks qh", "discard"), ("next 2", "next"),
-                                            ("swap 8h 9h 3", "swap"),
-                                            ("layoff 7h | 8h 3", "layoff")])
+@pytest.mark.parametrize(
+    ("text", "verb"),
+    [
+        ("draw 7h", "draw"),
+        ("take ks qh", "take"),
+        ("discard ks qh", "discard"),
+        ("next 2", "next"),
+        ("swap 8h 9h 3", "swap"),
+        ("layoff 7h | 8h 3", "layoff"),
+    ],
+)
 def test_too_many_arguments(text: str, verb: str) -> None:
     with pytest.raises(TooManyArgs) as info:
         parse_command(text, 0)
@@ -200,8 +244,9 @@ def test_too_many_arguments(text: str, verb: str) -> None:
     assert info.value.params["verb"] == verb
 
 
-@pytest.mark.parametrize("text", ["discard 11h", "meld 7h 8h 9x", "meld 7h=8h 9h 10h",
-                                  "swap jk=8h 2", "layoff jk=jk 2"])
+@pytest.mark.parametrize(
+    "text", ["discard 11h", "meld 7h 8h 9x", "meld 7h=8h 9h 10h", "swap jk=8h 2", "layoff jk=jk 2"]
+)
 def test_bad_cards_raise_card_parse_errors(text: str) -> None:
     with pytest.raises(CardParseError) as info:
         parse_command(text, 0)
@@ -210,21 +255,47 @@ def test_bad_cards_raise_card_parse_errors(text: str) -> None:
 
 # --- formatting and the round trip ------------------------------------------------------------
 
-@pytest.mark.parametrize(("action", "text"), [
-    (Draw(0), "draw"),
-    (TakeDiscard(1), "take"),
-    (TakeDiscard(1, parse_card("7h")), "take 7h"),
-    (MeldCards(0, ((CardSpec(parse_card("6h")), CardSpec(parse_card("7h")),
-                    CardSpec(JOKER, parse_card("8h"))),)), "meld 6h 7h jk=8h"),
-    (MeldCards(0, (specs("7h 8h 9h"), specs("2c 2d 2s"))), "meld 7h 8h 9h | 2c 2d 2s"),
-    (MeldCards(0, ((CardSpec(parse_card("9c")), CardSpec(parse_card("9d")),
-                    CardSpec(JOKER, Card(9, None))),)), "meld 9c 9d jk=9"),
-    (LayOff(2, specs("10h"), 2), "layoff 10h 3"),
-    (LayOff(2, specs("7h jh"), 0), "layoff 7h jh 1"),
-    (SwapJoker(1, parse_card("8h"), 2), "swap 8h 3"),
-    (Discard(1, parse_card("ks")), "discard ks"),
-    (NextDeal(0), "next"),
-])
+
+@pytest.mark.parametrize(
+    ("action", "text"),
+    [
+        (Draw(0), "draw"),
+        (TakeDiscard(1), "take"),
+        (TakeDiscard(1, parse_card("7h")), "take 7h"),
+        (
+            MeldCards(
+                0,
+                (
+                    (
+                        CardSpec(parse_card("6h")),
+                        CardSpec(parse_card("7h")),
+                        CardSpec(JOKER, parse_card("8h")),
+                    ),
+                ),
+            ),
+            "meld 6h 7h jk=8h",
+        ),
+        (MeldCards(0, (specs("7h 8h 9h"), specs("2c 2d 2s"))), "meld 7h 8h 9h | 2c 2d 2s"),
+        (
+            MeldCards(
+                0,
+                (
+                    (
+                        CardSpec(parse_card("9c")),
+                        CardSpec(parse_card("9d")),
+                        CardSpec(JOKER, Card(9, None)),
+                    ),
+                ),
+            ),
+            "meld 9c 9d jk=9",
+        ),
+        (LayOff(2, specs("10h"), 2), "layoff 10h 3"),
+        (LayOff(2, specs("7h jh"), 0), "layoff 7h jh 1"),
+        (SwapJoker(1, parse_card("8h"), 2), "swap 8h 3"),
+        (Discard(1, parse_card("ks")), "discard ks"),
+        (NextDeal(0), "next"),
+    ],
+)
 def test_format_action_examples(action: Action, text: str) -> None:
     assert format_action(action) == text
     assert parse_command(text, action.seat) == action
@@ -234,8 +305,9 @@ _suits = st.sampled_from(list(Suit))
 _naturals = st.builds(Card, st.integers(1, 13), _suits)
 _faces = st.one_of(_naturals, st.builds(Card, st.integers(1, 13), st.none()))
 _any_card = st.one_of(_naturals, st.just(JOKER))
-_specs = st.one_of(_naturals.map(CardSpec), st.just(CardSpec(JOKER)),
-                   _faces.map(lambda f: CardSpec(JOKER, f)))
+_specs = st.one_of(
+    _naturals.map(CardSpec), st.just(CardSpec(JOKER)), _faces.map(lambda f: CardSpec(JOKER, f))
+)
 _spec_tuples = st.lists(_specs, min_size=1, max_size=6).map(tuple)
 _seats = st.integers(0, 5)
 _melds = st.integers(0, 40)
@@ -246,7 +318,8 @@ ACTIONS = st.one_of(
     st.builds(MeldCards, _seats, st.lists(_spec_tuples, min_size=1, max_size=4).map(tuple)),
     st.builds(LayOff, _seats, _spec_tuples, _melds),
     st.builds(SwapJoker, _seats, _any_card, _melds),
-    st.builds(Discard, _seats, _any_card))
+    st.builds(Discard, _seats, _any_card),
+)
 
 
 @given(ACTIONS)
@@ -278,6 +351,7 @@ def test_every_legal_action_of_a_playout_round_trips(preset: str) -> None:
 
 
 # --- record lines ---------------------------------------------------------------------------
+
 
 def test_record_lines() -> None:
     assert parse_record_line("ben: meld 7h 8h 9h", PLAYERS) == MeldCards(1, (specs("7h 8h 9h"),))
@@ -311,6 +385,7 @@ def test_record_line_errors() -> None:
 
 # --- the help table -------------------------------------------------------------------------
 
+
 def test_help_table_covers_every_verb_once() -> None:
     verbs = [c.verb for c in COMMANDS]
     assert sorted(verbs) == sorted(ACTION_VERBS + UI_VERBS)
@@ -329,7 +404,6 @@ def test_help_syntax_parses_and_aliases_resolve(entry: CommandHelp) -> None:
     else:
         assert entry.verb in ACTION_VERBS
         assert format_action(parsed) == entry.syntax
-
 
 
 def test_format_action_refuses_what_is_no_action() -> None:

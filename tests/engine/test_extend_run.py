@@ -30,10 +30,15 @@ from engine.variants.german.melds import check_one_joker
 from engine.variants.romanian.melds import check as romanian_check
 
 PACK = standard_deck()
-RULES = [MeldRules(ace=ace, min_cards=3, max_set=4, min_naturals=n, check=check)
-         for ace in AceMode for n in (1, 2) for check in (None, check_one_joker)]
-RULES.append(MeldRules(ace=AceMode.HIGH_OR_LOW, min_cards=3, max_set=4, min_naturals=2,
-                       check=romanian_check))
+RULES = [
+    MeldRules(ace=ace, min_cards=3, max_set=4, min_naturals=n, check=check)
+    for ace in AceMode
+    for n in (1, 2)
+    for check in (None, check_one_joker)
+]
+RULES.append(
+    MeldRules(ace=AceMode.HIGH_OR_LOW, min_cards=3, max_set=4, min_naturals=2, check=romanian_check)
+)
 
 
 @st.composite
@@ -63,30 +68,36 @@ SPEC = st.one_of(
 
 @settings(deadline=None)
 @given(runs(), SPEC, st.integers(0, 3))
-def test_one_card_on_a_run_reads_as_the_full_reading(run: tuple[Meld, MeldRules],
-                                                     spec: CardSpec, owner: int) -> None:
+def test_one_card_on_a_run_reads_as_the_full_reading(
+    run: tuple[Meld, MeldRules], spec: CardSpec, owner: int
+) -> None:
     """The short cut and the full reading agree card for card, owner for owner."""
     meld, rules = run
     fast = _extend_run(meld, spec, owner, rules)
     full = _extend_any(meld, (spec,), owner, rules)
     assert fast == full
-    assert [[(p.card, p.face, p.owner) for p in m.cards] for m in fast] == \
-        [[(p.card, p.face, p.owner) for p in m.cards] for m in full]
+    assert [[(p.card, p.face, p.owner) for p in m.cards] for m in fast] == [
+        [(p.card, p.face, p.owner) for p in m.cards] for m in full
+    ]
 
 
 def test_the_short_cut_places_cards_at_either_end_only() -> None:
     """A card fits at the front or the back of the run; the ace may end a run 2..K on
     either side (two readings, low first), and a joker without a face fits both ends."""
     rules = MeldRules(ace=AceMode.HIGH_OR_LOW)
-    five_to_seven = Meld(MeldKind.RUN, tuple(Placed(c, c, 0) for c in
-                                             (Card(r, Suit.HEARTS) for r in (5, 6, 7))), 0)
+    five_to_seven = Meld(
+        MeldKind.RUN, tuple(Placed(c, c, 0) for c in (Card(r, Suit.HEARTS) for r in (5, 6, 7))), 0
+    )
     [low] = extend_readings(five_to_seven, (CardSpec(Card(4, Suit.HEARTS)),), 1, rules)
     assert [p.face.rank for p in low.cards] == [4, 5, 6, 7] and low.cards[0].owner == 1
     assert extend_readings(five_to_seven, (CardSpec(Card(9, Suit.HEARTS)),), 1, rules) == []
     assert extend_readings(five_to_seven, (CardSpec(Card(4, Suit.SPADES)),), 1, rules) == []
     both = extend_readings(five_to_seven, (CardSpec(JOKER),), 1, rules)
     assert [[p.face.rank for p in m.cards] for m in both] == [[4, 5, 6, 7], [5, 6, 7, 8]]
-    two_to_king = Meld(MeldKind.RUN, tuple(Placed(Card(r, Suit.CLUBS), Card(r, Suit.CLUBS), 0)
-                                           for r in range(2, 14)), 0)
+    two_to_king = Meld(
+        MeldKind.RUN,
+        tuple(Placed(Card(r, Suit.CLUBS), Card(r, Suit.CLUBS), 0) for r in range(2, 14)),
+        0,
+    )
     ace = extend_readings(two_to_king, (CardSpec(Card(1, Suit.CLUBS)),), 0, rules)
     assert [(m.cards[0].face.rank, m.cards[-1].face.rank) for m in ace] == [(1, 13), (2, 1)]

@@ -49,11 +49,16 @@ SHORT = {
 }
 
 
-def _fair_game(variant: str, players: int, seed: int, max_actions: int = 600
-               ) -> dict[str, Any]:
+def _fair_game(variant: str, players: int, seed: int, max_actions: int = 600) -> dict[str, Any]:
     preset, options = SHORT[variant]
-    result = simulate(make_rules(variant, preset, options), 1, players, seed=seed,
-                      max_actions=max_actions, keep_record=True)
+    result = simulate(
+        make_rules(variant, preset, options),
+        1,
+        players,
+        seed=seed,
+        max_actions=max_actions,
+        keep_record=True,
+    )
     assert result.record is not None
     return result.record
 
@@ -81,13 +86,18 @@ def test_commitment_is_the_sha256_of_the_documented_text() -> None:
 
 
 def test_the_shell_recipe_of_docs_fairness_gives_the_commitment(
-        basic_record: dict[str, Any]) -> None:
+    basic_record: dict[str, Any],
+) -> None:
     """The recipe of docs/fairness.md, run with coreutils' sha256sum."""
     deal = basic_record["deals"][0]["deal"]
     deck = " ".join(deal["deck"])
-    out = subprocess.run(["sh", "-c", 'printf \'%s\\n%s\\n\' "$DECK" "$SECRET" | sha256sum'],
-                         env={"DECK": deck, "SECRET": deal["secret"], "PATH": "/usr/bin:/bin"},
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["sh", "-c", 'printf \'%s\\n%s\\n\' "$DECK" "$SECRET" | sha256sum'],
+        env={"DECK": deck, "SECRET": deal["secret"], "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert out.split()[0] == deal["commitment"]
 
 
@@ -106,8 +116,9 @@ def test_a_game_without_a_fair_key_deals_as_before() -> None:
     """Seeded games that tests and old records rely on keep their cards: no secret, no
     commitment, the shuffle of deal_rng(seed, k)."""
     old = new_game(make_rules("basic"), ["ana", "ben", "cem"], seed=42)
-    fair = new_game(make_rules("basic"), ["ana", "ben", "cem"], seed=42,
-                    fair_key=fair_key_from_seed(42))
+    fair = new_game(
+        make_rules("basic"), ["ana", "ben", "cem"], seed=42, fair_key=fair_key_from_seed(42)
+    )
     assert old.deal_secret is None and old.commitment is None and old.fair_key is None
     assert fair.deal_secret is not None and fair.commitment is not None
     assert old.hands != fair.hands
@@ -135,8 +146,9 @@ def test_the_secret_is_revealed_when_the_deal_ends_and_not_before() -> None:
 
 
 @given(st.sampled_from(sorted(SHORT)), st.integers(2, 4), st.integers(0, 2**31))
-def test_every_simulated_game_of_every_variant_verifies(variant: str, players: int,
-                                                        seed: int) -> None:
+def test_every_simulated_game_of_every_variant_verifies(
+    variant: str, players: int, seed: int
+) -> None:
     record = _fair_game(variant, players, seed)
     assert record["format"] == FAIR_RECORD_FORMAT
     text = dump_record(record)
@@ -171,8 +183,7 @@ def test_an_altered_commitment_is_named(basic_record: dict[str, Any]) -> None:
     assert (check.code, check.deal) == ("commitment", 1)
 
 
-def test_a_changed_action_is_named_with_its_deal_and_place(
-        basic_record: dict[str, Any]) -> None:
+def test_a_changed_action_is_named_with_its_deal_and_place(basic_record: dict[str, Any]) -> None:
     record = copy.deepcopy(basic_record)
     actions = record["deals"][1]["actions"]
     index = next(i for i, line in enumerate(actions) if line.endswith(": draw"))
@@ -191,8 +202,7 @@ def test_a_record_without_commitments_says_so() -> None:
     assert replay(record)["ok"]
 
 
-def test_a_deal_without_commitment_among_fair_ones_is_named(
-        basic_record: dict[str, Any]) -> None:
+def test_a_deal_without_commitment_among_fair_ones_is_named(basic_record: dict[str, Any]) -> None:
     record = copy.deepcopy(basic_record)
     record["deals"][1]["deal"] = {"seed": record["seed"]}
     check = check_record(record)

@@ -65,8 +65,12 @@ def test_fast_init_builds_the_same_records_as_the_dataclass_init() -> None:
     def fields(record: object) -> tuple[object, ...]:
         return dataclasses.astuple(record)  # type: ignore[call-overload, no-any-return]
 
-    for args, kwargs in (((1,), {}), ((1, "7h"), {}), ((1,), {"cards": ()}),
-                         ((), {"seat": 2, "card": "qs", "cards": ("ah",)})):
+    for args, kwargs in (
+        ((1,), {}),
+        ((1, "7h"), {}),
+        ((1,), {"cards": ()}),
+        ((), {"seat": 2, "card": "qs", "cards": ("ah",)}),
+    ):
         assert fields(Fast(*args, **kwargs)) == fields(Plain(*args, **kwargs))
     assert Fast(1).cards == ("jk",) and Fast(1) == Fast(1, None, ("jk",))
     with pytest.raises(TypeError):
@@ -81,8 +85,19 @@ def test_fast_init_builds_the_same_records_as_the_dataclass_init() -> None:
 
 def test_engine_records_use_the_fast_init() -> None:
     """The records built per move list (actions, views, placed cards, states) carry it."""
-    for cls in (Discard, Draw, LayOff, MeldCards, CardSpec, Placed, Meld, PublicView,
-                PlayerView, GameState, TurnState):
+    for cls in (
+        Discard,
+        Draw,
+        LayOff,
+        MeldCards,
+        CardSpec,
+        Placed,
+        Meld,
+        PublicView,
+        PlayerView,
+        GameState,
+        TurnState,
+    ):
         assert cls.__init__.__qualname__ == f"{cls.__qualname__}.__init__"
         assert any(name.startswith("_set_") for name in cls.__init__.__code__.co_names)
     # five fields or more: filled through the draft class
@@ -125,7 +140,8 @@ def test_a_record_filled_through_its_draft_is_the_frozen_record() -> None:
     assert type(built) is _Wide
     assert dataclasses.astuple(built) == dataclasses.astuple(plain)
     assert built == _Wide(1, "x", (2,), 0.5, "e", 6) and hash(built) == hash(
-        _Wide(1, "x", (2,), 0.5, "e", 6))
+        _Wide(1, "x", (2,), 0.5, "e", 6)
+    )
     copied = replace(built, f=7, a=0)
     assert type(copied) is _Wide and (copied.a, copied.f, copied.c) == (0, 7, (2,))
     assert built.f == 6

@@ -41,32 +41,49 @@ from engine.options import OptionValue
 from engine.rules import make_rules
 from engine.variants.romanian.melds import MELD_RULES as ROMANIAN_MELDS
 
-BASIC_OPTIONS = st.fixed_dictionaries({
-    "deals": st.sampled_from([1, 2, 6]),
-    "multiple_melds": st.booleans(),
-    "layoff_after_meld": st.booleans(),
-    "ace": st.sampled_from(["low", "high_or_low", "around"]),
-    "final_discard": st.booleans(),
-    "stock_end": st.sampled_from(["turn_over", "shuffle", "shuffle_keep_top"]),
-    "reuses": st.sampled_from([None, 0, 2]),
-    "jokers": st.integers(0, 4),
-    "joker_swap": st.booleans(),
-    "starter_extra": st.booleans(),
-    "all_at_once_from": st.sampled_from([None, 1, 2]),
-    "hand_size": st.sampled_from([None, 3, 7, 10]),
-})
+BASIC_OPTIONS = st.fixed_dictionaries(
+    {
+        "deals": st.sampled_from([1, 2, 6]),
+        "multiple_melds": st.booleans(),
+        "layoff_after_meld": st.booleans(),
+        "ace": st.sampled_from(["low", "high_or_low", "around"]),
+        "final_discard": st.booleans(),
+        "stock_end": st.sampled_from(["turn_over", "shuffle", "shuffle_keep_top"]),
+        "reuses": st.sampled_from([None, 0, 2]),
+        "jokers": st.integers(0, 4),
+        "joker_swap": st.booleans(),
+        "starter_extra": st.booleans(),
+        "all_at_once_from": st.sampled_from([None, 1, 2]),
+        "hand_size": st.sampled_from([None, 3, 7, 10]),
+    }
+)
 
 
 # No shrinking: one example plays 250 actions; the failing example is reported as drawn.
 @settings(deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
 @given(BASIC_OPTIONS, st.integers(0, 10_000), st.integers(2, 4))
 # A joker swap once left a hand of two jokers after a joker taken from the pile: no move.
-@example(options={"deals": 6, "multiple_melds": True, "layoff_after_meld": False,
-                  "ace": "high_or_low", "final_discard": True, "stock_end": "shuffle",
-                  "reuses": None, "jokers": 4, "joker_swap": True, "starter_extra": True,
-                  "all_at_once_from": None, "hand_size": 10}, seed=873, players=3)
+@example(
+    options={
+        "deals": 6,
+        "multiple_melds": True,
+        "layoff_after_meld": False,
+        "ace": "high_or_low",
+        "final_discard": True,
+        "stock_end": "shuffle",
+        "reuses": None,
+        "jokers": 4,
+        "joker_swap": True,
+        "starter_extra": True,
+        "all_at_once_from": None,
+        "hand_size": 10,
+    },
+    seed=873,
+    players=3,
+)
 def test_generated_legal_actions_equal_the_checked_candidates(
-        options: dict[str, OptionValue], seed: int, players: int) -> None:
+    options: dict[str, OptionValue], seed: int, players: int
+) -> None:
     rules = make_rules("basic", options=options)
     state = new_game(rules, ["ana", "ben", "cem", "dan"][:players], seed=seed)
     rng = random.Random(seed)
@@ -96,10 +113,12 @@ def test_the_oracle_can_tell_a_difference() -> None:
     assert listed[:-1] != checked_legal_actions(state, seat)
 
 
-
-RULES_TO_TEST = [MeldRules(), MeldRules(ace=AceMode.HIGH_OR_LOW),
-                 MeldRules(ace=AceMode.AROUND, max_set=3, min_naturals=2),
-                 MeldRules(min_cards=4, max_set=8)]
+RULES_TO_TEST = [
+    MeldRules(),
+    MeldRules(ace=AceMode.HIGH_OR_LOW),
+    MeldRules(ace=AceMode.AROUND, max_set=3, min_naturals=2),
+    MeldRules(min_cards=4, max_set=8),
+]
 
 
 @settings(deadline=None)
@@ -115,21 +134,20 @@ def test_the_quick_meld_test_never_misses_a_meld(data: st.DataObject) -> None:
     card = data.draw(st.sampled_from(cards))
     if any(s.card == card for g in candidate_melds(cards, rules) for s in g):
         assert may_meld_with(card, cards, rules)
-    assert unmeldable(cards, rules) == {c: cards.count(c) for c in cards
-                                        if not may_meld_with(c, cards, rules)}
+    assert unmeldable(cards, rules) == {
+        c: cards.count(c) for c in cards if not may_meld_with(c, cards, rules)
+    }
 
 
 def _declared(group: tuple[CardSpec, ...], owner: int) -> Meld:
     """The meld a group of one reading makes, built from its declared faces."""
     first, last = (group[0].face or group[0].card), (group[-1].face or group[-1].card)
-    return (declared_run(group, owner) if first.rank != last.rank
-            else declared_set(group, owner))
+    return declared_run(group, owner) if first.rank != last.rank else declared_set(group, owner)
 
 
 @settings(deadline=None)
 @given(st.data())
-def test_the_melds_of_one_reading_are_built_as_the_readings_read_them(
-        data: st.DataObject) -> None:
+def test_the_melds_of_one_reading_are_built_as_the_readings_read_them(data: st.DataObject) -> None:
     """:func:`engine.candidates.one_reading_groups` keeps a candidate without reading it,
     and :func:`engine.melds.declared_run` / ``declared_set`` build its meld directly; the
     oracle reads every candidate back with :func:`engine.melds.readings` and keeps those
@@ -148,15 +166,15 @@ def test_the_melds_of_one_reading_are_built_as_the_readings_read_them(
 
 @pytest.mark.parametrize("ace", [AceMode.LOW, AceMode.HIGH_OR_LOW, AceMode.AROUND])
 def test_a_run_of_all_thirteen_ranks_has_one_reading_only_where_the_ace_is_low(
-        ace: AceMode) -> None:
+    ace: AceMode,
+) -> None:
     """basic-rummy.de.txt: "so dass Q-K-A auch ein gültiger Lauf ist": 1..13 also reads
     2..13-1 where the ace may stand high, so it is no candidate of one reading then."""
     rules = MeldRules(ace=ace)
     cards = parse_cards("as 2s 3s 4s 5s 6s 7s 8s 9s 10s js qs ks")
     thirteen = [g for g in one_reading_groups(cards, rules) if len(g) == 13]
     assert len(thirteen) == (1 if ace is AceMode.LOW else 0)
-    assert len(readings(tuple(CardSpec(c) for c in cards), 0, rules)) == len(
-        run_windows(13, ace))
+    assert len(readings(tuple(CardSpec(c) for c in cards), 0, rules)) == len(run_windows(13, ace))
 
 
 def test_the_quick_meld_test_says_no() -> None:
@@ -171,13 +189,16 @@ def test_a_joker_face_that_names_no_one_place_is_no_lay_off() -> None:
     end: naming the 8 does not say where, so that lay-off is not listed (it was, and the
     move then refused it as ambiguous: found by the legal-moves bench)."""
     rules = MeldRules(ace=AceMode.AROUND)
-    run = readings(tuple(CardSpec(c) for c in parse_cards("9s 10s js qs ks as 2s 3s 4s 5s 6s 7s")),
-                   0, rules)[0]
+    run = readings(
+        tuple(CardSpec(c) for c in parse_cards("9s 10s js qs ks as 2s 3s 4s 5s 6s 7s")), 0, rules
+    )[0]
     assert len(extend_readings(run, (CardSpec(JOKER),), 1, rules)) == 2
     assert layoff_choices(run, JOKER, 1, rules) == []
     short = readings(tuple(CardSpec(c) for c in parse_cards("9s 10s js")), 0, rules)[0]
-    assert [s.face for s, _ in layoff_choices(short, JOKER, 1, rules)] == \
-        [parse_cards("8s")[0], parse_cards("qs")[0]]
+    assert [s.face for s, _ in layoff_choices(short, JOKER, 1, rules)] == [
+        parse_cards("8s")[0],
+        parse_cards("qs")[0],
+    ]
 
 
 def test_a_long_run_can_hold_more_naturals_than_a_short_window() -> None:
@@ -218,8 +239,11 @@ def test_the_lay_off_index_finds_both_ends_of_every_short_run(ace: AceMode) -> N
     rules = MeldRules(ace=ace)
     pack = [*standard_deck(), JOKER]
     clubs = [c for c in standard_deck() if str(c).endswith("c")]
-    runs = [found[0] for g in candidate_melds(clubs, rules) if len(g) == 3
-            and len(found := readings(g, 0, rules)) == 1]
+    runs = [
+        found[0]
+        for g in candidate_melds(clubs, rules)
+        if len(g) == 3 and len(found := readings(g, 0, rules)) == 1
+    ]
     assert len(runs) >= 11
     extended = 0
     for run in runs:

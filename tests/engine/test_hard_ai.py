@@ -38,8 +38,13 @@ from tests.engine.ai_decisions import decisions
 
 
 def _deal(hands: list[str], upcard: str, stock: str) -> GameState:
-    return new_game(make_rules("basic"), ["ana", "ben"], seed=1, dealer=1,
-                    deal=DealSpec.parse(hands, upcard, stock))
+    return new_game(
+        make_rules("basic"),
+        ["ana", "ben"],
+        seed=1,
+        dealer=1,
+        deal=DealSpec.parse(hands, upcard, stock),
+    )
 
 
 def test_it_keeps_a_pair_with_outs_where_greedy_throws_its_points_away() -> None:
@@ -66,19 +71,22 @@ def test_live_outs_count_unseen_copies_of_the_cards_that_complete_a_meld() -> No
     assert live_outs(parse_cards("ac 2c"), king) == 0  # no wrap around the ace
 
 
-@pytest.mark.parametrize(("pair", "ace", "wanted"), [
-    ("qc kc", AceMode.LOW, "jc"),
-    ("qc kc", AceMode.HIGH_OR_LOW, "jc ac"),
-    ("kc ac", AceMode.LOW, ""),
-    ("kc ac", AceMode.HIGH_OR_LOW, "qc"),
-    ("kc ac", AceMode.AROUND, "qc 2c"),
-    ("qc ac", AceMode.HIGH_OR_LOW, "kc"),
-    ("ac 2c", AceMode.HIGH_OR_LOW, "3c"),
-    ("ac 2c", AceMode.AROUND, "kc 3c"),
-    ("kc 2c", AceMode.HIGH_OR_LOW, ""),
-    ("kc 2c", AceMode.AROUND, "ac"),
-    ("5c 7c", AceMode.AROUND, "6c"),
-])
+@pytest.mark.parametrize(
+    ("pair", "ace", "wanted"),
+    [
+        ("qc kc", AceMode.LOW, "jc"),
+        ("qc kc", AceMode.HIGH_OR_LOW, "jc ac"),
+        ("kc ac", AceMode.LOW, ""),
+        ("kc ac", AceMode.HIGH_OR_LOW, "qc"),
+        ("kc ac", AceMode.AROUND, "qc 2c"),
+        ("qc ac", AceMode.HIGH_OR_LOW, "kc"),
+        ("ac 2c", AceMode.HIGH_OR_LOW, "3c"),
+        ("ac 2c", AceMode.AROUND, "kc 3c"),
+        ("kc 2c", AceMode.HIGH_OR_LOW, ""),
+        ("kc 2c", AceMode.AROUND, "ac"),
+        ("5c 7c", AceMode.AROUND, "6c"),
+    ],
+)
 def test_completions_follow_the_ace_rule(pair: str, ace: AceMode, wanted: str) -> None:
     """basic-rummy.de.txt: "Im Standardspiel sind Asse niedrig. A-2-3 ist ein gültiger
     Lauf, Q-K-A jedoch nicht" (LOW); "so dass Q-K-A auch ein gültiger Lauf ist"
@@ -133,8 +141,8 @@ def _rehidden(state: GameState, seat: int, rng: random.Random) -> GameState:
     rng.shuffle(pool)
     hands = list(state.hands)
     for s in others:
-        hands[s], pool = tuple(pool[:len(hands[s])]), pool[len(hands[s]):]
-    stock, pool = tuple(pool[:len(state.stock)]), pool[len(state.stock):]
+        hands[s], pool = tuple(pool[: len(hands[s])]), pool[len(hands[s]) :]
+    stock, pool = tuple(pool[: len(state.stock)]), pool[len(state.stock) :]
     discard = state.discard if public or not state.discard else (*pool, state.discard[-1])
     return replace(state, hands=tuple(hands), stock=stock, discard=discard)
 
@@ -162,8 +170,9 @@ def test_hidden_cards_of_other_seats_change_nothing_it_is_given(variant: str) ->
             assert other != state or not state.stock
             assert view_for(other, 0) == view
             assert legal_actions(other, 0) == legal
-            assert make_ai("hard", 1).decide(view_for(other, 0), legal) == \
-                make_ai("hard", 1).decide(view, legal)
+            assert make_ai("hard", 1).decide(view_for(other, 0), legal) == make_ai(
+                "hard", 1
+            ).decide(view, legal)
             checked += 1
         state, _ = apply(state, action)
     assert checked >= 10
@@ -193,8 +202,11 @@ def test_rummy_500_it_holds_melds_back_while_the_others_hold_many_cards() -> Non
             continue
         extra = view_for(state, state.current).table.extra
         assert isinstance(extra, PublicExtra)
-        used = (sum(len(g) for g in greedy.groups) if isinstance(greedy, MeldCards)
-                else len(greedy.cards))
+        used = (
+            sum(len(g) for g in greedy.groups)
+            if isinstance(greedy, MeldCards)
+            else len(greedy.cards)
+        )
         if extra.must_play is not None or used >= len(state.hands[state.current]) - 1:
             assert hard == greedy
         elif len(state.hands[1 - state.current]) > HOLD_WHILE_OTHERS_HOLD:

@@ -31,7 +31,7 @@ def _cycle(graph: grimp.ImportGraph, modules: set[str]) -> list[str] | None:
         path.append(module)
         for nxt in sorted(graph.find_modules_directly_imported_by(module) & modules):
             if state.get(nxt) == 1:
-                return [*path[path.index(nxt):], nxt]
+                return [*path[path.index(nxt) :], nxt]
             if nxt not in state:
                 found = visit(nxt)
                 if found:
@@ -76,17 +76,22 @@ def nested_imports(source: str) -> list[str]:
     out = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom) and id(node) not in top:
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [
-                node.module or ""]
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+            )
             out.extend(names)
     return out
 
 
 def test_no_engine_module_imports_inside_a_function() -> None:
     """Every import of the engine is at module level, except the documented ones."""
-    found = {(str(path.relative_to(ENGINE)), module)
-             for path in ENGINE.rglob("*.py")
-             for module in nested_imports(path.read_text(encoding="utf-8"))}
+    found = {
+        (str(path.relative_to(ENGINE)), module)
+        for path in ENGINE.rglob("*.py")
+        for module in nested_imports(path.read_text(encoding="utf-8"))
+    }
     assert found == ALLOWED_NESTED
 
 

@@ -53,10 +53,19 @@ def test_german_codes_are_the_german_names() -> None:
     """German ranks Bube, Dame, König, Ass; suits Kreuz, Karo, Herz, Pik; colours rot, gelb,
     blau, schwarz (romanian-rummy.de.txt: "Es gibt vier Farben: rot, gelb, blau und
     schwarz")."""
-    assert [card_code(parse_card(c), "de") for c in ("jc", "qd", "kh", "as", "10h")] == \
-        ["bkr", "dka", "khe", "api", "10he"]
-    assert [card_code(parse_card(t), "de", tiles=True) for t in ("r7", "y11", "b1", "k13")] \
-        == ["r7", "g11", "b1", "s13"]
+    assert [card_code(parse_card(c), "de") for c in ("jc", "qd", "kh", "as", "10h")] == [
+        "bkr",
+        "dka",
+        "khe",
+        "api",
+        "10he",
+    ]
+    assert [card_code(parse_card(t), "de", tiles=True) for t in ("r7", "y11", "b1", "k13")] == [
+        "r7",
+        "g11",
+        "b1",
+        "s13",
+    ]
     assert card_code(JOKER, "de") == "jk" and card_code(JOKER, "de", tiles=True) == "jo"
 
 

@@ -40,27 +40,40 @@ from .invariants import check_probe
 
 NAMES = ["ana", "ben", "cem", "dan", "eve", "fay"]
 
-option_sets = st.fixed_dictionaries({}, optional={
-    "multiple_melds": st.booleans(),
-    "going_rummy": st.sampled_from(["off", "double", "bonus10"]),
-    "layoff_after_meld": st.booleans(),
-    "ace": st.sampled_from(["low", "high_or_low", "around"]),
-    "final_discard": st.booleans(),
-    "stock_end": st.sampled_from(["turn_over", "shuffle", "shuffle_keep_top"]),
-    "reuses": st.sampled_from([0, 1, 2, "unlimited"]),
-    "scoring": st.sampled_from(["winner", "penalty"]),
-})
-games = st.tuples(st.sampled_from(["standard", "beginner", "block", "wrotham"]), option_sets,
-                  st.integers(2, 6), st.integers(0, 2**32), st.booleans())
+option_sets = st.fixed_dictionaries(
+    {},
+    optional={
+        "multiple_melds": st.booleans(),
+        "going_rummy": st.sampled_from(["off", "double", "bonus10"]),
+        "layoff_after_meld": st.booleans(),
+        "ace": st.sampled_from(["low", "high_or_low", "around"]),
+        "final_discard": st.booleans(),
+        "stock_end": st.sampled_from(["turn_over", "shuffle", "shuffle_keep_top"]),
+        "reuses": st.sampled_from([0, 1, 2, "unlimited"]),
+        "scoring": st.sampled_from(["winner", "penalty"]),
+    },
+)
+games = st.tuples(
+    st.sampled_from(["standard", "beginner", "block", "wrotham"]),
+    option_sets,
+    st.integers(2, 6),
+    st.integers(0, 2**32),
+    st.booleans(),
+)
 
 
-def _start(preset: str, options: dict[str, Any], players: int, seed: int,
-           fair: bool = False) -> GameState:
+def _start(
+    preset: str, options: dict[str, Any], players: int, seed: int, fair: bool = False
+) -> GameState:
     from engine.dealing import new_game
     from engine.fairness import fair_key_from_seed
 
-    return new_game(make_rules("basic", preset, options), NAMES[:players], seed=seed,
-                    fair_key=fair_key_from_seed(seed) if fair else None)
+    return new_game(
+        make_rules("basic", preset, options),
+        NAMES[:players],
+        seed=seed,
+        fair_key=fair_key_from_seed(seed) if fair else None,
+    )
 
 
 def _full_pack(state: GameState) -> Counter[Any]:
@@ -174,15 +187,21 @@ def _check_reveal(state: GameState, new: GameState, events: tuple[Any, ...]) -> 
         if isinstance(event, DealStarted):
             assert event.commitment == new.commitment
             if new.deal_secret is not None:
-                deck = new.rules.var.deck_order(new.rules, new.seats, new.deal_secret,
-                                                new.deal_number)
+                deck = new.rules.var.deck_order(
+                    new.rules, new.seats, new.deal_secret, new.deal_number
+                )
                 assert event.commitment == commitment(deck, new.deal_secret)
 
 
-@given(st.sampled_from(["standard", "beginner", "wrotham"]), st.integers(0, 2),
-       st.integers(2, 4), st.integers(0, 2**32))
-def test_games_end_when_the_discard_pile_re_use_is_limited(preset: str, reuses: int,
-                                                           players: int, seed: int) -> None:
+@given(
+    st.sampled_from(["standard", "beginner", "wrotham"]),
+    st.integers(0, 2),
+    st.integers(2, 4),
+    st.integers(0, 2**32),
+)
+def test_games_end_when_the_discard_pile_re_use_is_limited(
+    preset: str, reuses: int, players: int, seed: int
+) -> None:
     """basic-rummy.de.txt: "Um dies zu vermeiden, kann es eine gute Idee sein, die Häufigkeit
     zu begrenzen, mit der der Ablagestapel als neuer Vorrat wiederverwendet werden kann." With
     a limit every hand ends, so a one-deal match ends under any play (here: random play)."""
@@ -204,5 +223,4 @@ def test_full_pack_is_dealt_for_every_preset() -> None:
     for preset, size in (("standard", 52), ("beginner", 52), ("block", 52), ("wrotham", 55)):
         state = _start(preset, {}, 3, 1)
         assert sum(_all_cards(state).values()) == size
-        assert _all_cards(state) == Counter(
-            standard_deck(1, 3 if preset == "wrotham" else 0))
+        assert _all_cards(state) == Counter(standard_deck(1, 3 if preset == "wrotham" else 0))

@@ -26,14 +26,38 @@ from tests.examples import share
 
 #: (variant, option sets) played at random.
 CASES: tuple[tuple[str, tuple[dict[str, OptionValue], ...]], ...] = (
-    ("basic", ({"deals": 2}, {"deals": 2, "jokers": 3, "joker_swap": True},
-               {"deals": 6, "all_at_once_from": 1, "starter_extra": True, "hand_size": 7})),
-    ("500", ({"target": 150}, {"target": 150, "take_must_meld": True, "going_out": "float"},
-             {"target": 150, "take_new_meld": True, "going_out": "discard"})),
-    ("german", ({"deals": 2}, {"deals": 2, "closing_layoffs": True, "dealer_extra": True},
-                {"target": 60, "chips": "pot"})),
-    ("romanian", ({"deals": 1}, {"deals": 1, "opening_take": True, "opening": 100},
-                  {"deals": 1, "preplay": False, "opening": 0})),
+    (
+        "basic",
+        (
+            {"deals": 2},
+            {"deals": 2, "jokers": 3, "joker_swap": True},
+            {"deals": 6, "all_at_once_from": 1, "starter_extra": True, "hand_size": 7},
+        ),
+    ),
+    (
+        "500",
+        (
+            {"target": 150},
+            {"target": 150, "take_must_meld": True, "going_out": "float"},
+            {"target": 150, "take_new_meld": True, "going_out": "discard"},
+        ),
+    ),
+    (
+        "german",
+        (
+            {"deals": 2},
+            {"deals": 2, "closing_layoffs": True, "dealer_extra": True},
+            {"target": 60, "chips": "pot"},
+        ),
+    ),
+    (
+        "romanian",
+        (
+            {"deals": 1},
+            {"deals": 1, "opening_take": True, "opening": 100},
+            {"deals": 1, "preplay": False, "opening": 0},
+        ),
+    ),
 )
 
 
@@ -52,7 +76,7 @@ def _play(variant: str, options: dict[str, OptionValue], seed: int, steps: int) 
     state; returns the number of states checked."""
     rng = random.Random(seed)
     rules = make_rules(variant, options=options)
-    state = new_game(rules, ["ana", "ben", "cem"][:2 + seed % 2], seed=seed)
+    state = new_game(rules, ["ana", "ben", "cem"][: 2 + seed % 2], seed=seed)
     checked = 0
     for _ in range(steps):
         if is_over(state):
@@ -67,20 +91,22 @@ def _play(variant: str, options: dict[str, OptionValue], seed: int, steps: int) 
     return checked
 
 
-@pytest.mark.parametrize(("variant", "options"),
-                         [(v, o) for v, sets in CASES for o in sets])
+@pytest.mark.parametrize(("variant", "options"), [(v, o) for v, sets in CASES for o in sets])
 def test_the_quick_action_is_legal_in_every_state_of_random_play(
-        variant: str, options: dict[str, OptionValue]) -> None:
+    variant: str, options: dict[str, OptionValue]
+) -> None:
     checked = sum(_play(variant, options, seed, 400) for seed in range(4))
     assert checked > 400
 
 
 # No shrinking: one example plays a whole game (seconds); the failing seed is reported.
-@settings(max_examples=share(0.1), deadline=None,
-          phases=[Stage.explicit, Stage.reuse, Stage.generate])
+@settings(
+    max_examples=share(0.1), deadline=None, phases=[Stage.explicit, Stage.reuse, Stage.generate]
+)
 @given(st.sampled_from(CASES), st.integers(0, 10_000))
 def test_the_quick_action_is_legal_from_any_seed(
-        case: tuple[str, tuple[dict[str, OptionValue], ...]], seed: int) -> None:
+    case: tuple[str, tuple[dict[str, OptionValue], ...]], seed: int
+) -> None:
     variant, sets = case
     _play(variant, sets[seed % len(sets)], seed, 300)
 

@@ -54,6 +54,7 @@ def final_state(report: dict[str, Any]) -> GameState:
 
 # --- the example records --------------------------------------------------------------------
 
+
 def test_stacked_deal_where_ben_goes_out() -> None:
     """basic-rummy.de.txt: "Der Gesamtwert aller Karten in den Händen der anderen Spieler
     wird zur Gesamtpunktzahl des Gewinners addiert." ana keeps ac 4d 6d 9d qh 6s 3d
@@ -67,10 +68,13 @@ def test_stacked_deal_where_ben_goes_out() -> None:
     state = final_state(report)
     assert state.hands[0] == parse_cards("ac 4d 6d 9d qh 6s 3d")
     assert sorted(state.hands[2], key=lambda c: c.sort_key) == sorted(
-        parse_cards("3c 5c 8c jd qd 9s ks"), key=lambda c: c.sort_key)
+        parse_cards("3c 5c 8c jd qd 9s ks"), key=lambda c: c.sort_key
+    )
     assert rule_points(state.hands[0]) == 39 and rule_points(state.hands[2]) == 55
-    assert report["scores"] == {"deals": [{"ana": 0, "ben": 94, "cem": 0}],
-                                "total": {"ana": 0, "ben": 94, "cem": 0}}
+    assert report["scores"] == {
+        "deals": [{"ana": 0, "ben": 94, "cem": 0}],
+        "total": {"ana": 0, "ben": 94, "cem": 0},
+    }
     assert [str(m) for m in state.melds] == ["7h 8h 9h 10h", "2c 2d 2s"]
 
 
@@ -85,16 +89,21 @@ def test_beginner_game_over_three_seeded_deals() -> None:
     report = replay(record)
     assert report["ok"], report["error"]
     assert report["applied"] == sum(len(d["actions"]) for d in record["deals"])
-    assert report["scores"]["deals"] == [{"ana": 0, "ben": 0, "cem": 38},
-                                         {"ana": 0, "ben": 50, "cem": 0},
-                                         {"ana": 0, "ben": 0, "cem": 16}]
+    assert report["scores"]["deals"] == [
+        {"ana": 0, "ben": 0, "cem": 38},
+        {"ana": 0, "ben": 50, "cem": 0},
+        {"ana": 0, "ben": 0, "cem": 16},
+    ]
     assert report["scores"]["total"] == {"ana": 0, "ben": 50, "cem": 54}
     assert report["game_over"] and report["winners"] == ["cem"]
     state = final_state(report)
     assert state.rules.preset == "beginner"
     assert [r.dealer for r in state.results] == [2, 0, 1]
-    left = {1: ("2c", "8s 2s 5d 4d 2d 6s 9s", ""), 2: ("4s 3s 2c qc", "", "ad 8s 5h 3d 5c 8d as"),
-            3: ("4h 3h as", "3c ac 4c", "")}
+    left = {
+        1: ("2c", "8s 2s 5d 4d 2d 6s 9s", ""),
+        2: ("4s 3s 2c qc", "", "ad 8s 5h 3d 5c 8d as"),
+        3: ("4h 3h as", "3c ac 4c", ""),
+    }
     for deals in (1, 2, 3):
         partial = dict(record, deals=record["deals"][:deals])
         hands = final_state(replay(partial)).hands
@@ -111,9 +120,12 @@ def test_illegal_action_stops_the_replay() -> None:
     assert not report["ok"]
     assert report["applied"] == 4
     assert report["error"] == {
-        "index": 4, "action": "cem: discard ks", "code": "cannot_discard_taken",
+        "index": 4,
+        "action": "cem: discard ks",
+        "code": "cannot_discard_taken",
         "message": "You cannot discard ks: you took it from the discard pile this turn.",
-        "params": {"card": "ks"}}
+        "params": {"card": "ks"},
+    }
     state = final_state(report)
     assert state.phase is Phase.PLAY and state.current == 2
     assert state.turn.taken == parse_card("ks") and parse_card("ks") in state.hands[2]
@@ -128,6 +140,7 @@ def test_example_files_use_the_dump_layout() -> None:
 
 # --- deal forms -----------------------------------------------------------------------------
 
+
 def small_record(**changes: Any) -> dict[str, Any]:
     record = example("basic-ben-goes-out.json")
     record.pop("comment")
@@ -138,16 +151,25 @@ def small_record(**changes: Any) -> dict[str, Any]:
 def test_seed_deal_is_the_games_own_shuffle() -> None:
     rules = make_rules("basic")
     game = new_game(rules, PLAYERS, seed=7, dealer=1)
-    report = replay({"variant": "basic", "players": PLAYERS, "dealer": 1,
-                     "deal": {"seed": 7}, "actions": []})
+    report = replay(
+        {"variant": "basic", "players": PLAYERS, "dealer": 1, "deal": {"seed": 7}, "actions": []}
+    )
     assert final_state(report) == game
 
 
 def test_deal_seed_other_than_the_game_seed() -> None:
     """Deal k of ``{"seed": S}`` is shuffled with deal_rng(S, k); the top-level seed stays
     the game seed (it drives reshuffles of the discard pile)."""
-    report = replay({"variant": "basic", "players": PLAYERS, "dealer": 0, "seed": 3,
-                     "deal": {"seed": 7}, "actions": []})
+    report = replay(
+        {
+            "variant": "basic",
+            "players": PLAYERS,
+            "dealer": 0,
+            "seed": 3,
+            "deal": {"seed": 7},
+            "actions": [],
+        }
+    )
     state = final_state(report)
     assert state.seed == 3
     same_deal = new_game(make_rules("basic"), PLAYERS, seed=7, dealer=0)
@@ -155,8 +177,7 @@ def test_deal_seed_other_than_the_game_seed() -> None:
 
 
 def test_dealer_by_name_or_drawn_from_the_seed() -> None:
-    by_name = replay({"variant": "basic", "players": PLAYERS, "dealer": "cem",
-                      "deal": {"seed": 4}})
+    by_name = replay({"variant": "basic", "players": PLAYERS, "dealer": "cem", "deal": {"seed": 4}})
     assert final_state(by_name).dealer == 2
     drawn = replay({"variant": "basic", "players": PLAYERS, "seed": 4})
     assert final_state(drawn) == new_game(make_rules("basic"), PLAYERS, seed=4)
@@ -167,8 +188,15 @@ def test_deck_deal_is_dealt_one_at_a_time_from_the_front() -> None:
     die nächste Karte offen auf den Tisch gelegt"; dealing starts left of the dealer."""
     deck = standard_deck()
     random.Random(5).shuffle(deck)
-    report = replay({"variant": "basic", "players": PLAYERS, "dealer": 2,
-                     "deal": {"deck": [str(c) for c in deck]}, "actions": ["ana: draw"]})
+    report = replay(
+        {
+            "variant": "basic",
+            "players": PLAYERS,
+            "dealer": 2,
+            "deal": {"deck": [str(c) for c in deck]},
+            "actions": ["ana: draw"],
+        }
+    )
     state = final_state(report)
     assert state.hands[1] == tuple(deck[1:21:3])
     assert state.hands[0][:7] == tuple(deck[0:21:3])
@@ -186,9 +214,13 @@ def test_wrotham_deal_has_no_upcard() -> None:
     spec = deal_from_deck(rules, 3, 0, deck)
     hands = {p: [str(c) for c in h] for p, h in zip(PLAYERS, spec.hands, strict=True)}
     record: dict[str, Any] = {
-        "variant": "basic", "preset": "wrotham", "players": PLAYERS, "dealer": 0,
+        "variant": "basic",
+        "preset": "wrotham",
+        "players": PLAYERS,
+        "dealer": 0,
         "deal": {"hands": hands, "upcard": None, "stock": [str(c) for c in spec.stock]},
-        "actions": [f"ben: discard {spec.hands[1][0]}"]}
+        "actions": [f"ben: discard {spec.hands[1][0]}"],
+    }
     report = replay(record)
     assert report["ok"], report["error"]
     assert len(spec.hands[1]) == 8
@@ -208,13 +240,22 @@ def test_next_lines_in_one_action_list_deal_from_the_seed() -> None:
         action = NextDeal(1) if seat is None else rng.choice(legal_actions(state, seat))
         lines.append(format_record_line(action, PLAYERS))
         state, _ = apply(state, action)
-    report = replay({"variant": "basic", "preset": "block", "players": PLAYERS, "dealer": 0,
-                     "seed": 21, "actions": lines})
+    report = replay(
+        {
+            "variant": "basic",
+            "preset": "block",
+            "players": PLAYERS,
+            "dealer": 0,
+            "seed": 21,
+            "actions": lines,
+        }
+    )
     assert report["ok"] and final_state(report) == state
     assert "ben: next" in lines
 
 
 # --- malformed records and bad actions ------------------------------------------------------
+
 
 def drop(key: str) -> dict[str, Any]:
     record = small_record()
@@ -222,27 +263,33 @@ def drop(key: str) -> dict[str, Any]:
     return record
 
 
-@pytest.mark.parametrize(("record", "code", "start"), [
-    ("not a record", "bad_record", "record: expected an object"),
-    (drop("players"), "bad_record", "players: missing"),
-    (drop("variant"), "bad_record", "variant: missing"),
-    (drop("deal"), "bad_record", "deal: missing, and the record has no seed"),
-    (small_record(variant="poker"), "bad_option", "unknown variant 'poker'"),
-    (small_record(preset="speedy"), "bad_option", "unknown preset 'speedy'"),
-    (small_record(options={"flying_aces": True}), "bad_option", "unknown option 'flying_aces'"),
-    (small_record(options={"ace": "sideways"}), "bad_option", "option ace: 'sideways'"),
-    (small_record(players=["ana"], deal={"seed": 1}), "bad_option",
-     "Basic Rummy is for 2-6 players"),
-    (small_record(dealer="bob"), "unknown_player", "'bob' is not a player here"),
-    (small_record(dealer=3), "bad_record", "dealer: 3 is out of range"),
-    (small_record(colour="red"), "bad_record", "colour: unknown key"),
-    (small_record(deals=[]), "bad_record", "deals: give either deals or deal"),
-    (small_record(format=9), "bad_record", "format: unknown record format"),
-    (small_record(deal={"seed": 1, "deck": []}), "bad_record", "deal: a deal is"),
-    (small_record(deal={"deck": ["7h"] * 30}), "bad_record", "deal.deck: 7h appears 30 times"),
-    (small_record(deal={"deck": ["7h", "8h"]}), "bad_option", "the deck has 2 cards"),
-    (small_record(actions="ben: draw"), "bad_record", "actions: expected a list"),
-])
+@pytest.mark.parametrize(
+    ("record", "code", "start"),
+    [
+        ("not a record", "bad_record", "record: expected an object"),
+        (drop("players"), "bad_record", "players: missing"),
+        (drop("variant"), "bad_record", "variant: missing"),
+        (drop("deal"), "bad_record", "deal: missing, and the record has no seed"),
+        (small_record(variant="poker"), "bad_option", "unknown variant 'poker'"),
+        (small_record(preset="speedy"), "bad_option", "unknown preset 'speedy'"),
+        (small_record(options={"flying_aces": True}), "bad_option", "unknown option 'flying_aces'"),
+        (small_record(options={"ace": "sideways"}), "bad_option", "option ace: 'sideways'"),
+        (
+            small_record(players=["ana"], deal={"seed": 1}),
+            "bad_option",
+            "Basic Rummy is for 2-6 players",
+        ),
+        (small_record(dealer="bob"), "unknown_player", "'bob' is not a player here"),
+        (small_record(dealer=3), "bad_record", "dealer: 3 is out of range"),
+        (small_record(colour="red"), "bad_record", "colour: unknown key"),
+        (small_record(deals=[]), "bad_record", "deals: give either deals or deal"),
+        (small_record(format=9), "bad_record", "format: unknown record format"),
+        (small_record(deal={"seed": 1, "deck": []}), "bad_record", "deal: a deal is"),
+        (small_record(deal={"deck": ["7h"] * 30}), "bad_record", "deal.deck: 7h appears 30 times"),
+        (small_record(deal={"deck": ["7h", "8h"]}), "bad_option", "the deck has 2 cards"),
+        (small_record(actions="ben: draw"), "bad_record", "actions: expected a list"),
+    ],
+)
 def test_malformed_records_are_reported_not_raised(record: Any, code: str, start: str) -> None:
     report = replay(record)
     assert not report["ok"] and report["applied"] == 0 and report["state"] is None
@@ -257,14 +304,23 @@ def with_hands(change: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-@pytest.mark.parametrize(("record", "code", "text"), [
-    (with_hands({"ana": ["ac", "4d", "6d", "9d", "kc", "qh", "11s"]}), "bad_card", "'11s'"),
-    (with_hands({"bob": ["7c"]}), "unknown_player", "'bob' is not a player"),
-    (with_hands({"ana": ["ac", "4d"]}), "bad_record", "deal.hands.ana: has 2 cards, the rules "
-                                                      "deal 7"),
-    (with_hands({"ana": ["7h", "4d", "6d", "9d", "kc", "qh", "6s"]}), "bad_record",
-     "7h appears 2 times"),
-])
+@pytest.mark.parametrize(
+    ("record", "code", "text"),
+    [
+        (with_hands({"ana": ["ac", "4d", "6d", "9d", "kc", "qh", "11s"]}), "bad_card", "'11s'"),
+        (with_hands({"bob": ["7c"]}), "unknown_player", "'bob' is not a player"),
+        (
+            with_hands({"ana": ["ac", "4d"]}),
+            "bad_record",
+            "deal.hands.ana: has 2 cards, the rules deal 7",
+        ),
+        (
+            with_hands({"ana": ["7h", "4d", "6d", "9d", "kc", "qh", "6s"]}),
+            "bad_record",
+            "7h appears 2 times",
+        ),
+    ],
+)
 def test_bad_deals_are_reported(record: dict[str, Any], code: str, text: str) -> None:
     report = replay(record)
     assert report["error"]["code"] == code and report["error"]["index"] is None
@@ -280,20 +336,26 @@ def test_missing_hand_and_upcard() -> None:
     assert replay(record)["error"]["message"] == "deal.upcard: missing"
 
 
-@pytest.mark.parametrize(("line", "code"), [
-    ("ben: fly", "unknown_command"),
-    ("bob: draw", "unknown_player"),
-    ("draw", "missing_player"),
-    ("ben: hint", "not_an_action"),
-    ("ben: discard 11h", "bad_card"),
-    ("ben: layoff 10h", "missing_meld_number"),
-    ("ana: draw", "not_your_turn"),
-    ("cem: draw", "wrong_phase"),
-    (7, "bad_record"),
-])
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        ("ben: fly", "unknown_command"),
+        ("bob: draw", "unknown_player"),
+        ("draw", "missing_player"),
+        ("ben: hint", "not_an_action"),
+        ("ben: discard 11h", "bad_card"),
+        ("ben: layoff 10h", "missing_meld_number"),
+        ("ana: draw", "not_your_turn"),
+        ("cem: draw", "wrong_phase"),
+        (7, "bad_record"),
+    ],
+)
 def test_bad_action_lines_report_their_index(line: Any, code: str) -> None:
-    report = replay(small_record(actions=["ben: draw", "ben: meld 7h 8h 9h", "ben: discard ks",
-                                          "cem: draw", line]))
+    report = replay(
+        small_record(
+            actions=["ben: draw", "ben: meld 7h 8h 9h", "ben: discard ks", "cem: draw", line]
+        )
+    )
     assert report["error"]["index"] == 4
     assert report["error"]["code"] == code
     assert report["error"]["action"] == (line if isinstance(line, str) else "7")
@@ -302,8 +364,13 @@ def test_bad_action_lines_report_their_index(line: Any, code: str) -> None:
 
 
 def test_a_deal_cannot_start_before_the_last_one_ended() -> None:
-    record = {"variant": "basic", "players": PLAYERS, "seed": 5, "dealer": 0,
-              "deals": [{"deal": {"seed": 5}, "actions": ["ben: draw"]}, {"actions": []}]}
+    record = {
+        "variant": "basic",
+        "players": PLAYERS,
+        "seed": 5,
+        "dealer": 0,
+        "deals": [{"deal": {"seed": 5}, "actions": ["ben: draw"]}, {"actions": []}],
+    }
     report = replay(record)
     assert report["error"]["index"] is None and report["error"]["code"] == "wrong_phase"
     assert report["error"]["message"].startswith("deal 2: ")
@@ -311,22 +378,35 @@ def test_a_deal_cannot_start_before_the_last_one_ended() -> None:
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-2, 60)
+    st.none()
+    | st.booleans()
+    | st.integers(-2, 60)
     | st.sampled_from(["7h", "jk", "ben: draw", "ana", "seed", "x", "beginner"]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
-        st.sampled_from(["seed", "deck", "hands", "upcard", "stock", "deal", "actions", "x"]),
-        inner, max_size=3), max_leaves=6)
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(["seed", "deck", "hands", "upcard", "stock", "deal", "actions", "x"]),
+            inner,
+            max_size=3,
+        )
+    ),
+    max_leaves=6,
+)
 
 
 @given(st.data())
 def test_replay_never_raises_for_mutated_records(data: st.DataObject) -> None:
-    record: Any = example(data.draw(st.sampled_from(["basic-ben-goes-out.json",
-                                                     "beginner-seeded-three-deals.json"])))
+    record: Any = example(
+        data.draw(st.sampled_from(["basic-ben-goes-out.json", "beginner-seeded-three-deals.json"]))
+    )
     target: Any = record
     path: list[Any] = []
     while isinstance(target, dict | list) and target and data.draw(st.booleans()):
-        key = data.draw(st.sampled_from(sorted(target) if isinstance(target, dict)
-                                        else list(range(len(target)))))
+        key = data.draw(
+            st.sampled_from(
+                sorted(target) if isinstance(target, dict) else list(range(len(target)))
+            )
+        )
         path.append(key)
         target = target[key]
     mutated = copy.deepcopy(record)
@@ -338,29 +418,45 @@ def test_replay_never_raises_for_mutated_records(data: st.DataObject) -> None:
     else:
         mutated = data.draw(json_values)
     report = replay(mutated)
-    assert set(report) == {"ok", "applied", "error", "scores", "hand_over", "game_over",
-                           "winners", "state"}
+    assert set(report) == {
+        "ok",
+        "applied",
+        "error",
+        "scores",
+        "hand_over",
+        "game_over",
+        "winners",
+        "state",
+    }
     assert report["ok"] == (report["error"] is None)
     json.dumps(report)
 
 
 # --- load -----------------------------------------------------------------------------------
 
+
 def test_failed_report_has_the_replay_shape() -> None:
     error = RecordError("record.json", "invalid JSON at line 1 column 2: Expecting value")
     report = failed_report(error)
     assert report == {**replay({}), "error": report["error"]}
-    assert report["error"] == {"index": None, "action": None, "code": "bad_record",
-                               "message": error.message,
-                               "params": {"where": "record.json",
-                                          "detail": "invalid JSON at line 1 column 2: "
-                                                    "Expecting value"}}
+    assert report["error"] == {
+        "index": None,
+        "action": None,
+        "code": "bad_record",
+        "message": error.message,
+        "params": {
+            "where": "record.json",
+            "detail": "invalid JSON at line 1 column 2: Expecting value",
+        },
+    }
 
 
 # --- export -> replay -----------------------------------------------------------------------
 
-def play(state: GameState, rng: random.Random, deals: int, limit: int,
-         log: list[Action]) -> GameState:
+
+def play(
+    state: GameState, rng: random.Random, deals: int, limit: int, log: list[Action]
+) -> GameState:
     """Random legal play (melds and lay-offs preferred) until ``deals`` deals were started,
     the game ends or ``limit`` actions were made; every action is appended to ``log``."""
     while len(log) < limit and state.phase is not Phase.GAME_OVER:
@@ -378,18 +474,23 @@ def play(state: GameState, rng: random.Random, deals: int, limit: int,
     return state
 
 
-@given(st.sampled_from(sorted(get_variant("basic").presets)), st.integers(2, 5),
-       st.integers(0, 2**40), st.integers(1, 4), st.booleans())
-def test_export_then_replay_reproduces_the_game(preset: str, seats: int, seed: int,
-                                               deals: int, as_text: bool) -> None:
+@given(
+    st.sampled_from(sorted(get_variant("basic").presets)),
+    st.integers(2, 5),
+    st.integers(0, 2**40),
+    st.integers(1, 4),
+    st.booleans(),
+)
+def test_export_then_replay_reproduces_the_game(
+    preset: str, seats: int, seed: int, deals: int, as_text: bool
+) -> None:
     rules = make_rules("basic", preset, {"ace": "high_or_low"} if seed % 3 == 0 else None)
     players = ["ana", "ben", "cem", "dora", "emil"][:seats]
     state = new_game(rules, players, seed=seed)
     log: list[Action] = []
     state = play(state, random.Random(seed), deals, 700, log)
     lines: list[Action | str] = [format_record_line(a, players) if as_text else a for a in log]
-    record = export_record(rules, players, seed, new_game(rules, players, seed=seed).dealer,
-                           lines)
+    record = export_record(rules, players, seed, new_game(rules, players, seed=seed).dealer, lines)
     report = replay(json.loads(json.dumps(record)))
     assert report["ok"], report["error"]
     assert report["applied"] == sum(1 for a in log if not isinstance(a, NextDeal))
@@ -448,15 +549,24 @@ def test_export_explicit_deals() -> None:
 
 def test_exported_records_are_valid_deal_specs() -> None:
     rules = make_rules("basic")
-    spec = DealSpec(tuple(parse_cards(h) for h in ("7h 8h 9h 2c 2d 2s ks",
-                                                   "3c 5c 8c jd qd 4s 9s",
-                                                   "ac 4d 6d 9d kc qh 6s")),
-                    parse_card("4c"), parse_cards("5d 3d 10h"))
+    spec = DealSpec(
+        tuple(
+            parse_cards(h)
+            for h in ("7h 8h 9h 2c 2d 2s ks", "3c 5c 8c jd qd 4s 9s", "ac 4d 6d 9d kc qh 6s")
+        ),
+        parse_card("4c"),
+        parse_cards("5d 3d 10h"),
+    )
     record = export_record(rules, PLAYERS, 0, 2, ["ana: draw"], deals=[spec])
-    assert record["deal"] == {"hands": {"ana": ["7h", "8h", "9h", "2c", "2d", "2s", "ks"],
-                                        "ben": ["3c", "5c", "8c", "jd", "qd", "4s", "9s"],
-                                        "cem": ["ac", "4d", "6d", "9d", "kc", "qh", "6s"]},
-                              "upcard": "4c", "stock": ["5d", "3d", "10h"]}
+    assert record["deal"] == {
+        "hands": {
+            "ana": ["7h", "8h", "9h", "2c", "2d", "2s", "ks"],
+            "ben": ["3c", "5c", "8c", "jd", "qd", "4s", "9s"],
+            "cem": ["ac", "4d", "6d", "9d", "kc", "qh", "6s"],
+        },
+        "upcard": "4c",
+        "stock": ["5d", "3d", "10h"],
+    }
     report = replay(record)
     assert report["ok"], report["error"]
 

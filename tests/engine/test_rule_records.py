@@ -37,6 +37,7 @@ def final(report: dict[str, Any]) -> GameState:
 
 # --- Rummy 500 --------------------------------------------------------------------------------
 
+
 def test_take_new_meld_owes_the_top_card_taken_alone() -> None:
     """rummy-500.de.txt, ``take_new_meld``: "Wenn Sie Karten vom Ablagestapel aufnehmen,
     muss die unterste Karte, die Sie aufnehmen, in einer neuen Auslage aus drei oder mehr
@@ -51,6 +52,7 @@ def test_take_new_meld_owes_the_top_card_taken_alone() -> None:
 
 
 # --- Romanian Rummy ---------------------------------------------------------------------------
+
 
 def test_a_joly_of_the_row_is_taken_with_two_rack_tiles() -> None:
     """romanian-rummy.de.txt, rule 4: "Wenn man zwei Steine auf seinem Ständer hat, mit
@@ -81,6 +83,7 @@ def test_the_face_up_twin_is_announced_before_the_own_first_turn() -> None:
 
 
 # --- German Rommé -----------------------------------------------------------------------------
+
 
 def _record(name: str) -> dict[str, Any]:
     return parse_record_text((RULES / name).read_text(encoding="utf-8"), name)
@@ -140,6 +143,7 @@ def test_a_playable_last_discard_is_called_and_its_player_floats() -> None:
 
 
 # --- Readings the texts leave open (docs/readings.md) ----------------------------------------
+
 
 def test_reading_wrotham_deals_4_to_6_meld_only_all_at_once() -> None:
     """basic-rummy.de.txt (Wrotham): "in den letzten drei Runden dürfen die Spieler keine

@@ -45,8 +45,13 @@ def windows_one_by_one(specs: Sequence[CardSpec], owner: int, rules: MeldRules) 
         if not all(r in remaining and remaining.remove(r) is None for r in named):
             continue
         by_rank = {c.rank: c for c in naturals}
-        out.append(Meld(MeldKind.RUN, tuple(Placed(by_rank.get(r, JOKER), Card(r, suit), owner)
-                                            for r in window), owner))
+        out.append(
+            Meld(
+                MeldKind.RUN,
+                tuple(Placed(by_rank.get(r, JOKER), Card(r, suit), owner) for r in window),
+                owner,
+            )
+        )
     return out
 
 

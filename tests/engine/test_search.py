@@ -45,8 +45,9 @@ def points_of(rules: RuleSet) -> Callable[[Card], int]:
     return lambda card: var.card_points(rules, card)
 
 
-def brute_force(hand: Sequence[Card], mrules: MeldRules,
-                points: Callable[[Card], int]) -> tuple[int, int]:
+def brute_force(
+    hand: Sequence[Card], mrules: MeldRules, points: Callable[[Card], int]
+) -> tuple[int, int]:
     """(least deadwood points, most cards melded at that value) over every set of disjoint
     candidate melds."""
     cands = candidate_melds(hand, mrules)
@@ -65,8 +66,9 @@ def brute_force(hand: Sequence[Card], mrules: MeldRules,
     return best[0][0], -best[0][1]
 
 
-def check_partition(part: Partition, hand: Sequence[Card], mrules: MeldRules,
-                    points: Callable[[Card], int]) -> None:
+def check_partition(
+    part: Partition, hand: Sequence[Card], mrules: MeldRules, points: Callable[[Card], int]
+) -> None:
     """The partition uses exactly the hand, its groups are candidate melds with one reading
     each, and its deadwood is sorted and scored right."""
     used = Counter(s.card for g in part.melds for s in g)
@@ -172,8 +174,9 @@ def test_the_result_does_not_depend_on_the_hand_order() -> None:
         shuffled = list(hand)
         rng.shuffle(shuffled)
         assert best_melds(hand, WROTHAM) == best_melds(shuffled, WROTHAM)
-        assert best_partition(hand, get_variant("basic").meld_rules(WROTHAM),
-                              points_of(WROTHAM)) == best_melds(hand, WROTHAM)
+        assert best_partition(
+            hand, get_variant("basic").meld_rules(WROTHAM), points_of(WROTHAM)
+        ) == best_melds(hand, WROTHAM)
 
 
 def test_an_empty_hand_has_no_deadwood() -> None:
@@ -210,11 +213,12 @@ def hands(draw: st.DrawFn, max_size: int = 9) -> tuple[tuple[Card, ...], MeldRul
     two_decks = draw(st.booleans())
     deck = _near(DECK_2 if two_decks else DECK_1, draw(st.integers(1, 9)))
     size = draw(st.integers(0, max_size))
-    picks = draw(st.lists(st.integers(0, len(deck) - 1), min_size=size, max_size=size,
-                          unique=True))
-    mrules = MeldRules(ace=draw(st.sampled_from(list(AceMode))),
-                       max_set=draw(st.sampled_from([3, 4, 5])),
-                       min_naturals=draw(st.sampled_from([0, 1, 2])))
+    picks = draw(st.lists(st.integers(0, len(deck) - 1), min_size=size, max_size=size, unique=True))
+    mrules = MeldRules(
+        ace=draw(st.sampled_from(list(AceMode))),
+        max_set=draw(st.sampled_from([3, 4, 5])),
+        min_naturals=draw(st.sampled_from([0, 1, 2])),
+    )
     return tuple(deck[i] for i in picks), mrules
 
 
@@ -229,8 +233,10 @@ def test_best_partition_is_exact(case: tuple[tuple[Card, ...], MeldRules]) -> No
     assert (part.deadwood_points, part.melded) == brute_force(hand, mrules, points)
 
 
-@given(st.lists(st.sampled_from(DECK_1), max_size=10, unique=True),
-       st.sampled_from(["low", "high_or_low", "around"]))
+@given(
+    st.lists(st.sampled_from(DECK_1), max_size=10, unique=True),
+    st.sampled_from(["low", "high_or_low", "around"]),
+)
 def test_best_melds_is_exact_under_the_basic_rules(hand: list[Card], ace: str) -> None:
     rules = make_rules("basic", options={"ace": ace, "jokers": 3})
     mrules = get_variant("basic").meld_rules(rules)
@@ -254,12 +260,14 @@ def test_big_hands_with_jokers_are_consistent() -> None:
             rest = list(hand)
             rest.remove(card)
             assert best_melds(rest, WROTHAM).deadwood_points == (
-                part.deadwood_points - card_value(card, WROTHAM))
+                part.deadwood_points - card_value(card, WROTHAM)
+            )
 
 
 @given(hands(max_size=10), st.data())
 def test_the_branch_and_bound_of_big_hands_is_exact_when_it_ends(
-        case: tuple[tuple[Card, ...], MeldRules], data: st.DataObject) -> None:
+    case: tuple[tuple[Card, ...], MeldRules], data: st.DataObject
+) -> None:
     """Big hands are searched by branch and bound (melds first); when the search ends
     before its guard, its answer is as good as the exhaustive search's. The hands here are
     small enough for the guard never to trip, so both searches must agree."""
@@ -308,6 +316,7 @@ def test_a_big_rack_is_answered_within_the_guard_with_a_valid_partition() -> Non
 
 # --- lay-offs --------------------------------------------------------------------------
 
+
 def _meld(kind: MeldKind, text: str, owner: int = 1) -> Meld:
     placed = []
     for spec in specs(text):
@@ -322,9 +331,11 @@ def test_layoff_options_name_the_card_and_the_meld() -> None:
     gültige Meldung vornehmen."""
     table = (_meld(MeldKind.RUN, "4h 5h 6h"), _meld(MeldKind.SET, "9c 9d 9h"))
     options = layoff_options(parse_cards("3h 7h 9s kd 8h"), table, BASIC, seat=0)
-    assert set(options) == {(CardSpec(Card(3, Suit.HEARTS)), 0),
-                            (CardSpec(Card(7, Suit.HEARTS)), 0),
-                            (CardSpec(Card(9, Suit.SPADES)), 1)}
+    assert set(options) == {
+        (CardSpec(Card(3, Suit.HEARTS)), 0),
+        (CardSpec(Card(7, Suit.HEARTS)), 0),
+        (CardSpec(Card(9, Suit.SPADES)), 1),
+    }
 
 
 def test_a_joker_is_offered_once_per_place() -> None:
@@ -344,8 +355,7 @@ def test_layoff_options_match_trying_every_card_on_every_meld(ace: str) -> None:
     deck = standard_deck(1, 2)
     for _ in range(40):
         cards = rng.sample(deck, 20)
-        table = [readings(group, 1, mrules)[0]
-                 for group in best_melds(cards[:14], rules).melds]
+        table = [readings(group, 1, mrules)[0] for group in best_melds(cards[:14], rules).melds]
         hand = cards[14:]
         naive = set()
         for card in set(hand):

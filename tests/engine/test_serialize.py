@@ -57,8 +57,7 @@ def json_round_trip(state: GameState) -> GameState:
     return state_from_dict(json.loads(json.dumps(state_to_dict(state))))
 
 
-@given(st.sampled_from(PRESETS), st.integers(2, 6), st.integers(0, 2**63 - 1),
-       st.integers(0, 400))
+@given(st.sampled_from(PRESETS), st.integers(2, 6), st.integers(0, 2**63 - 1), st.integers(0, 400))
 def test_round_trip_of_random_playouts(preset: str, seats: int, seed: int, steps: int) -> None:
     state = playout(preset, seats, seed, steps)
     assert json_round_trip(state) == state
@@ -72,11 +71,15 @@ def test_round_trip_across_several_deals(preset: str) -> None:
 
 
 def test_encoding_is_plain_json() -> None:
-    state = new_game(make_rules("basic", "beginner", {"ace": "around"}), ("ana", "ben"),
-                     seed=3, dealer=1)
+    state = new_game(
+        make_rules("basic", "beginner", {"ace": "around"}), ("ana", "ben"), seed=3, dealer=1
+    )
     data = state_to_dict(state)
-    assert data["rules"] == {"variant": "basic", "preset": "beginner",
-                             "options": state.rules.as_dict()}
+    assert data["rules"] == {
+        "variant": "basic",
+        "preset": "beginner",
+        "options": state.rules.as_dict(),
+    }
     assert data["rules"]["options"]["ace"] == "around"
     assert data["phase"] == "draw"
     assert data["players"] == ["ana", "ben"]
@@ -102,16 +105,27 @@ def test_fractions_are_ints_when_whole_else_n_over_d() -> None:
 
 
 def test_melds_keep_joker_faces_and_owners() -> None:
-    meld = Meld(MeldKind.RUN, (Placed(parse_card("6h"), parse_card("6h"), 0),
-                               Placed(JOKER, parse_card("7h"), 0),
-                               Placed(parse_card("8h"), parse_card("8h"), 2)), 0)
+    meld = Meld(
+        MeldKind.RUN,
+        (
+            Placed(parse_card("6h"), parse_card("6h"), 0),
+            Placed(JOKER, parse_card("7h"), 0),
+            Placed(parse_card("8h"), parse_card("8h"), 2),
+        ),
+        0,
+    )
     data = meld_to_dict(meld)
-    assert data == {"kind": "run", "owner": 0, "cards": ["6h", "jk=7h", "8h"],
-                    "owners": [0, 0, 2]}
+    assert data == {"kind": "run", "owner": 0, "cards": ["6h", "jk=7h", "8h"], "owners": [0, 0, 2]}
     assert meld_from_dict(data, 3, "m") == meld
-    group = Meld(MeldKind.SET, (Placed(parse_card("9c"), parse_card("9c"), 1),
-                                Placed(parse_card("9d"), parse_card("9d"), 1),
-                                Placed(JOKER, Card(9, None), 1)), 1)
+    group = Meld(
+        MeldKind.SET,
+        (
+            Placed(parse_card("9c"), parse_card("9c"), 1),
+            Placed(parse_card("9d"), parse_card("9d"), 1),
+            Placed(JOKER, Card(9, None), 1),
+        ),
+        1,
+    )
     assert meld_to_dict(group)["cards"] == ["9c", "9d", "jk=9"]
     assert meld_from_dict(meld_to_dict(group), 3, "m") == group
 
@@ -123,6 +137,7 @@ def test_rules_round_trip_for_every_preset() -> None:
 
 
 # --- bad input ------------------------------------------------------------------------------
+
 
 def base_dict() -> dict[str, Any]:
     return state_to_dict(playout("standard", 3, 9, 40))
@@ -156,18 +171,21 @@ def test_unknown_option_is_a_rule_option_error() -> None:
     assert info.value.code == "bad_option"
 
 
-@pytest.mark.parametrize(("key", "value", "where"), [
-    ("phase", "sleeping", "phase"),
-    ("dealer", 3, "dealer"),
-    ("current", True, "current"),
-    ("hands", [["7h"], ["8h"]], "hands"),
-    ("totals", [0, 0, "x/y"], "totals[2]"),
-    ("melds", [{"kind": "row", "owner": 0, "cards": [], "owners": []}], "melds[0].kind"),
-    ("turn", {"taken": None, "fresh": "yes", "melds": 0, "played": 0}, "turn.fresh"),
-    ("format", 2, "format"),
-    ("players", "ana", "players"),
-    ("players", ["ana", "ana", "cem"], "players"),
-])
+@pytest.mark.parametrize(
+    ("key", "value", "where"),
+    [
+        ("phase", "sleeping", "phase"),
+        ("dealer", 3, "dealer"),
+        ("current", True, "current"),
+        ("hands", [["7h"], ["8h"]], "hands"),
+        ("totals", [0, 0, "x/y"], "totals[2]"),
+        ("melds", [{"kind": "row", "owner": 0, "cards": [], "owners": []}], "melds[0].kind"),
+        ("turn", {"taken": None, "fresh": "yes", "melds": 0, "played": 0}, "turn.fresh"),
+        ("format", 2, "format"),
+        ("players", "ana", "players"),
+        ("players", ["ana", "ana", "cem"], "players"),
+    ],
+)
 def test_bad_values_name_their_place(key: str, value: Any, where: str) -> None:
     data = base_dict()
     data[key] = value
@@ -191,9 +209,11 @@ def test_not_a_mapping() -> None:
 
 _json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 60) | st.sampled_from(["7h", "jk", "x", "1/2"]),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner,
-                                                                 max_size=3),
-    max_leaves=6)
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
 
 
 @given(st.data())
@@ -203,8 +223,11 @@ def test_mutated_states_raise_only_engine_errors(data: st.DataObject) -> None:
     target: Any = state
     path = []
     while isinstance(target, dict | list) and target and data.draw(st.booleans()):
-        key = data.draw(st.sampled_from(sorted(target) if isinstance(target, dict)
-                                        else list(range(len(target)))))
+        key = data.draw(
+            st.sampled_from(
+                sorted(target) if isinstance(target, dict) else list(range(len(target)))
+            )
+        )
         path.append(key)
         target = target[key]
     mutated = copy.deepcopy(state)

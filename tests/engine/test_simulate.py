@@ -57,8 +57,9 @@ def test_only_listed_actions_take_the_trusted_path(monkeypatch: pytest.MonkeyPat
 
 
 def test_mixed_fields_report_each_seats_share() -> None:
-    result = simulate(make_rules("basic", options={"deals": 1}), 6, 3,
-                      ai=("greedy", "random", "random"))
+    result = simulate(
+        make_rules("basic", options={"deals": 1}), 6, 3, ai=("greedy", "random", "random")
+    )
     assert result.ai == ("greedy", "random", "random")
     assert sum(result.wins) == 6 - result.unfinished
 
@@ -85,8 +86,9 @@ def test_every_seat_of_every_game_has_its_own_seed() -> None:
 
 def test_zero_games() -> None:
     result = simulate(make_rules("basic"), 0, 2)
-    assert result == SimulationResult(0, 2, ("greedy", "greedy"), result.seconds, 0, 0,
-                                      (Fraction(0), Fraction(0)), 0)
+    assert result == SimulationResult(
+        0, 2, ("greedy", "greedy"), result.seconds, 0, 0, (Fraction(0), Fraction(0)), 0
+    )
     assert result.mean_actions == 0.0
 
 

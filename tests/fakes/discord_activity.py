@@ -40,8 +40,9 @@ class FakeDiscordActivityApi:
         app = web.Application()
         app.router.add_post("/api/v10/oauth2/token", self._token)
         app.router.add_get("/api/v10/users/@me", self._me)
-        app.router.add_get("/api/v10/applications/{app}/activity-instances/{instance}",
-                           self._instance)
+        app.router.add_get(
+            "/api/v10/applications/{app}/activity-instances/{instance}", self._instance
+        )
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -55,16 +56,24 @@ class FakeDiscordActivityApi:
     async def _token(self, request: web.Request) -> web.Response:
         self.calls.append("token")
         form = await request.post()
-        if form.get("client_id") != self.client_id \
-                or form.get("client_secret") != self.client_secret:
+        if (
+            form.get("client_id") != self.client_id
+            or form.get("client_secret") != self.client_secret
+        ):
             return web.json_response({"error": "invalid_client"}, status=401)
         user = self.codes.pop(str(form.get("code")), None)
         if form.get("grant_type") != "authorization_code" or user is None:
             return web.json_response({"error": "invalid_grant"}, status=400)
         token = secrets.token_urlsafe(16)
         self.tokens[token] = user
-        return web.json_response({"access_token": token, "token_type": "Bearer",
-                                  "expires_in": 604800, "scope": "identify"})
+        return web.json_response(
+            {
+                "access_token": token,
+                "token_type": "Bearer",
+                "expires_in": 604800,
+                "scope": "identify",
+            }
+        )
 
     async def _me(self, request: web.Request) -> web.Response:
         self.calls.append("me")
@@ -73,21 +82,40 @@ class FakeDiscordActivityApi:
         if not header.startswith("Bearer ") or user is None:
             return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
         name, locale = self.users[user]
-        return web.json_response({"id": user, "username": name, "global_name": name,
-                                  "locale": locale, "discriminator": "0"})
+        return web.json_response(
+            {
+                "id": user,
+                "username": name,
+                "global_name": name,
+                "locale": locale,
+                "discriminator": "0",
+            }
+        )
 
     async def _instance(self, request: web.Request) -> web.Response:
         self.calls.append("instance")
-        if request.headers.get("Authorization") != f"Bot {self.bot_token}" \
-                or request.match_info["app"] != self.client_id:
+        if (
+            request.headers.get("Authorization") != f"Bot {self.bot_token}"
+            or request.match_info["app"] != self.client_id
+        ):
             return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
         found = self.instances.get(request.match_info["instance"])
         if found is None:
-            return web.json_response({"message": "Unknown Activity Instance",
-                                      "code": 10000}, status=404)
+            return web.json_response(
+                {"message": "Unknown Activity Instance", "code": 10000}, status=404
+            )
         channel, users = found
-        return web.json_response({
-            "application_id": self.client_id, "instance_id": request.match_info["instance"],
-            "launch_id": "1", "location": {"id": f"gc-{channel}", "kind": "gc",
-                                           "channel_id": channel, "guild_id": "77"},
-            "users": users})
+        return web.json_response(
+            {
+                "application_id": self.client_id,
+                "instance_id": request.match_info["instance"],
+                "launch_id": "1",
+                "location": {
+                    "id": f"gc-{channel}",
+                    "kind": "gc",
+                    "channel_id": channel,
+                    "guild_id": "77",
+                },
+                "users": users,
+            }
+        )

@@ -36,19 +36,26 @@ class OpenPage:
         await self.context.close()
 
 
-async def open_telegram_page(browser: Browser, base: str, user: UserRef, table: int,
-                             *, viewport: tuple[int, int] = (390, 844),
-                             data: str | None = None, start_param: bool = False,
-                             theme: dict[str, str] | None = None) -> OpenPage:
+async def open_telegram_page(
+    browser: Browser,
+    base: str,
+    user: UserRef,
+    table: int,
+    *,
+    viewport: tuple[int, int] = (390, 844),
+    data: str | None = None,
+    start_param: bool = False,
+    theme: dict[str, str] | None = None,
+) -> OpenPage:
     """``user``'s page on ``table`` as Telegram opens it: the stub of Telegram's script
     with signed ``initData`` (or ``data``); the table named in the URL (a ``web_app``
     button) or, with ``start_param``, in the signed start parameter (the group's link)."""
-    context = await browser.new_context(viewport={"width": viewport[0],
-                                                  "height": viewport[1]})
-    await context.route("https://telegram.org/**", lambda route: route.fulfill(
-        body=TELEGRAM_STUB, content_type="text/javascript"))
-    signed = data if data is not None else init_data(
-        user, table=table if start_param else None)
+    context = await browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    await context.route(
+        "https://telegram.org/**",
+        lambda route: route.fulfill(body=TELEGRAM_STUB, content_type="text/javascript"),
+    )
+    signed = data if data is not None else init_data(user, table=table if start_param else None)
     script = f"window.__initData = {json.dumps(signed)};"
     if theme is not None:
         script += f"window.__themeParams = {json.dumps(theme)};"
@@ -60,6 +67,7 @@ async def open_telegram_page(browser: Browser, base: str, user: UserRef, table: 
     def on_socket(socket: WebSocket) -> None:
         def received(payload: str | bytes) -> None:
             opened.frames.append(json.loads(payload))
+
         socket.on("framereceived", received)
 
     page.on("websocket", on_socket)
@@ -124,11 +132,13 @@ async def _take_turn(opened: OpenPage) -> bool:
     hinted = page.locator(".offers [data-hint]").first
     label = (await hinted.text_content(timeout=STEP_WAIT) or "").strip()
     chosen = await page.eval_on_selector_all(
-        ".hand-row .card[aria-pressed=true]", "nodes => nodes.map(n => n.dataset.index)")
+        ".hand-row .card[aria-pressed=true]", "nodes => nodes.map(n => n.dataset.index)"
+    )
     if chosen and await version(page) == before:
         await page.click("[data-action=clear]", timeout=STEP_WAIT)
-        await page.wait_for_selector(".hand-row .card[aria-pressed=true]", state="detached",
-                                     timeout=3000)
+        await page.wait_for_selector(
+            ".hand-row .card[aria-pressed=true]", state="detached", timeout=3000
+        )
         for index in chosen:
             await page.click(f".hand-row .card[data-index='{index}']", timeout=STEP_WAIT)
             opened.taps += 1

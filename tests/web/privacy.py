@@ -26,8 +26,21 @@ from bot.web.strings import page_strings
 from engine.cards import Card, parse_card, standard_deck
 from engine.views import PlayerView, PublicView
 
-RANKS = {1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-         8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen", 13: "king"}
+RANKS = {
+    1: "ace",
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+    11: "jack",
+    12: "queen",
+    13: "king",
+}
 SUITS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
 COLOURS = {"r": "red", "y": "yellow", "b": "blue", "k": "black"}
 JOKER_FACE = re.compile(r"🃏\([^)]*\)")
@@ -36,8 +49,7 @@ JOKER_FACE = re.compile(r"🃏\([^)]*\)")
 def every_card() -> list[Card]:
     """Every card and tile code there is (one of each)."""
     cards = set(standard_deck(1, 1))
-    cards |= {parse_card(f"{colour}{number}") for colour in COLOURS
-              for number in range(1, 14)}
+    cards |= {parse_card(f"{colour}{number}") for colour in COLOURS for number in range(1, 14)}
     return sorted(cards, key=str)
 
 
@@ -47,10 +59,16 @@ def card_name(card: Card, strings: dict[str, str], tiles: bool) -> str:
     if card.is_joker:
         return strings["Joly"] if tiles else strings["joker"]
     if tiles:
-        return strings["{colour} {number}"].replace("{colour}", strings[COLOURS[code[0]]]) \
+        return (
+            strings["{colour} {number}"]
+            .replace("{colour}", strings[COLOURS[code[0]]])
             .replace("{number}", code[1:])
-    return strings["{rank} of {suit}"].replace("{rank}", strings[RANKS[card.rank]]) \
+        )
+    return (
+        strings["{rank} of {suit}"]
+        .replace("{rank}", strings[RANKS[card.rank]])
         .replace("{suit}", strings[SUITS[code[-1]]])
+    )
 
 
 class Reader:
@@ -67,18 +85,17 @@ class Reader:
                 self.shown[card_text(card)] = str(card)
                 if card.is_joker:
                     self.names[card_name(card, strings, True)] = str(card)
-        self.as_word = strings["{joker} as {face}"].split("{face}")[0] \
-            .replace("{joker}", "").strip()
+        self.as_word = (
+            strings["{joker} as {face}"].split("{face}")[0].replace("{joker}", "").strip()
+        )
         names = sorted(self.names, key=len, reverse=True)
         self._names = re.compile("|".join(re.escape(n) for n in names))
         shown = sorted(self.shown, key=len, reverse=True)
-        self._shown = re.compile("(?<![0-9A-Za-z])(" + "|".join(re.escape(s) for s in shown)
-                                 + ")")
+        self._shown = re.compile("(?<![0-9A-Za-z])(" + "|".join(re.escape(s) for s in shown) + ")")
 
     def in_text(self, text: str) -> list[str]:
         """The codes of the cards a text shows (a joker's declared face is no card)."""
-        return [self.shown[m.group(1)] for m in self._shown.finditer(JOKER_FACE.sub("🃏",
-                                                                                    text))]
+        return [self.shown[m.group(1)] for m in self._shown.finditer(JOKER_FACE.sub("🃏", text))]
 
     def in_label(self, label: str) -> list[str]:
         """The codes of the cards a label names (a joker "as" a face names the joker)."""
@@ -139,8 +156,13 @@ class Views:
 
     def history(self, version: int) -> set[str]:
         """The cards public events named up to ``version`` (the page's last moves)."""
-        return {str(c) for v, u in self.updates.items() if v <= version
-                for e in u.table.events for c in event_cards(e)}
+        return {
+            str(c)
+            for v, u in self.updates.items()
+            if v <= version
+            for e in u.table.events
+            for c in event_cards(e)
+        }
 
     def allowed(self, version: int, seat: int | None) -> set[str]:
         """Every card code a text of the page at ``version`` may name."""
@@ -158,8 +180,7 @@ def _meld_codes(meld: dict[str, Any]) -> list[str]:
     return [entry[0] if isinstance(entry, list) else entry for entry in meld["cards"]]
 
 
-def check_screen(frame: dict[str, Any], views: Views, seat: int | None,
-                 reader: Reader) -> int:
+def check_screen(frame: dict[str, Any], views: Views, seat: int | None, reader: Reader) -> int:
     """One ``screen`` frame against the view at its version; returns the cards checked."""
     version = frame["version"]
     if frame["status"] in ("closed", "lobby") or frame["public"] is None:
@@ -209,8 +230,9 @@ def texts_of(frame: dict[str, Any]) -> Iterator[str]:
         yield frame.get("text") or ""
 
 
-def check_frames(frames: list[dict[str, Any]], views: Views, seat: int | None,
-                 reader: Reader) -> int:
+def check_frames(
+    frames: list[dict[str, Any]], views: Views, seat: int | None, reader: Reader
+) -> int:
     """Every frame a page received; returns the number of cards checked."""
     checked = 0
     version = None

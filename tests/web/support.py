@@ -34,9 +34,16 @@ from bot.web import WebConfig, WebFrontEnd
 from bot.web.auth.telegram import sign_init_data
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 BOT_TOKEN = "123456:TEST-token-for-the-web-table"
 GROUP = ChatKey("telegram", "-1001234")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
@@ -95,8 +102,9 @@ class WebWorld:
         assert outcome.ok, outcome.reply.text
         return outcome
 
-    async def table(self, host: UserRef, others: list[UserRef], words: str,
-                    ais: int = 0, key: ChatKey = GROUP) -> TableInfo:
+    async def table(
+        self, host: UserRef, others: list[UserRef], words: str, ais: int = 0, key: ChatKey = GROUP
+    ) -> TableInfo:
         """A started table: ``host`` opens ``new <words>``, ``others`` join, ``ais`` AI
         seats, then it starts."""
         await self.say(host, f"new {words}", key)
@@ -109,37 +117,55 @@ class WebWorld:
         return outcome.info
 
 
-def init_data(user: UserRef, *, table: int | None = None, auth_date: float | None = None,
-              token: str = BOT_TOKEN) -> str:
+def init_data(
+    user: UserRef,
+    *,
+    table: int | None = None,
+    auth_date: float | None = None,
+    token: str = BOT_TOKEN,
+) -> str:
     """Signed Mini App ``initData`` for ``user`` (``start_param`` t<table> when given)."""
-    fields = {"query_id": "AAE-test", "auth_date": str(int(auth_date or time.time())),
-              "user": json.dumps({"id": int(user.user_id), "first_name": user.name,
-                                  "language_code": user.locale or "en"},
-                                 separators=(",", ":"))}
+    fields = {
+        "query_id": "AAE-test",
+        "auth_date": str(int(auth_date or time.time())),
+        "user": json.dumps(
+            {
+                "id": int(user.user_id),
+                "first_name": user.name,
+                "language_code": user.locale or "en",
+            },
+            separators=(",", ":"),
+        ),
+    }
     if table is not None:
         fields["start_param"] = f"t{table}"
     return sign_init_data(fields, token)
 
 
 def web_config(**overrides: Any) -> WebConfig:
-    values: dict[str, Any] = {"base_url": "https://rummy.example.invalid",
-                              "telegram_token": BOT_TOKEN}
+    values: dict[str, Any] = {
+        "base_url": "https://rummy.example.invalid",
+        "telegram_token": BOT_TOKEN,
+    }
     values.update(overrides)
     return WebConfig(**values)
 
 
 @contextlib.asynccontextmanager
-async def web_world(path: Path, config: WebConfig | None = None,
-                    settings: TableSettings | None = None) -> AsyncIterator[WebWorld]:
+async def web_world(
+    path: Path, config: WebConfig | None = None, settings: TableSettings | None = None
+) -> AsyncIterator[WebWorld]:
     """The service, the HTTP server and the web table, running; stopped afterwards."""
     db = await open_database(path)
     recorder = Recorder()
     counter = iter(range(7000, 10**9))
-    service = GameService(SqliteRepository(db), {},
-                          defaults=settings or TableSettings(
-                              timer="off", ai_delay=0.05, next_deal_delay=0.2,
-                              call_window=0.3),
-                          seed_source=lambda: next(counter))
+    service = GameService(
+        SqliteRepository(db),
+        {},
+        defaults=settings
+        or TableSettings(timer="off", ai_delay=0.05, next_deal_delay=0.2, call_window=0.3),
+        seed_source=lambda: next(counter),
+    )
     service.register("web", recorder, every_platform=True)
     service.flow = FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
     web = WebFrontEnd(config or web_config())
@@ -161,8 +187,9 @@ async def web_world(path: Path, config: WebConfig | None = None,
         await db.close()
 
 
-async def frames_until(socket: aiohttp.ClientWebSocketResponse, kind: str,
-                       timeout: float = 10.0) -> list[dict[str, Any]]:
+async def frames_until(
+    socket: aiohttp.ClientWebSocketResponse, kind: str, timeout: float = 10.0
+) -> list[dict[str, Any]]:
     """Frames up to and including the first of type ``kind``."""
     seen = []
     deadline = time.monotonic() + timeout

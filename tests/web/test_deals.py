@@ -33,11 +33,9 @@ DEALS = [
 
 
 @pytest.mark.parametrize("words", DEALS)
-async def test_a_whole_deal_through_the_page(browser: Browser, tmp_path: Path,
-                                             words: str) -> None:
+async def test_a_whole_deal_through_the_page(browser: Browser, tmp_path: Path, words: str) -> None:
     # the score sheet stays up: the next deal (Rummy 500 plays to 500 points) waits
-    settings = TableSettings(timer="off", ai_delay=0.05, next_deal_delay=3600.0,
-                             call_window=0.3)
+    settings = TableSettings(timer="off", ai_delay=0.05, next_deal_delay=3600.0, call_window=0.3)
     async with web_world(tmp_path / "web.sqlite3", settings=settings) as world:
         info = await world.table(ANA, [BEN], words, ais=1)
         ana = await open_telegram_page(browser, world.base, ANA, info.id)
@@ -60,17 +58,19 @@ async def test_a_whole_deal_through_the_page(browser: Browser, tmp_path: Path,
         face_up = getattr(state.extra, "face_up", None)  # Romanian: the face-up tile
         if face_up is not None:
             cards[face_up] += 1
-        assert cards == Counter(get_variant(state.rules.variant).deck(state.rules,
-                                                                      state.seats))
+        assert cards == Counter(get_variant(state.rules.variant).deck(state.rules, state.seats))
         actors = {entry.actor for entry in log}
         assert {ANA.key, BEN.key} <= actors, "both people moved through their pages"
         assert ana.moves and ben.moves and ana.taps + ben.taps > 0
         views = Views(world.recorder.updates, info.id)
-        for page, seat, locale in ((ana, table.seat_of(ANA.key), "de"),
-                                   (ben, table.seat_of(BEN.key), "en")):
+        for page, seat, locale in (
+            (ana, table.seat_of(ANA.key), "de"),
+            (ben, table.seat_of(BEN.key), "en"),
+        ):
             reader = Reader(locale)
             assert check_frames(page.frames, views, seat, reader) > 0
             assert sum(check_dom(dom, views, seat, reader) for dom in page.doms) > 0
             # the HTTP answers (session, strings) name no card at all
-            assert page.api and all(not reader.in_text(json.dumps(body, ensure_ascii=False))
-                                    for _url, body in page.api)
+            assert page.api and all(
+                not reader.in_text(json.dumps(body, ensure_ascii=False)) for _url, body in page.api
+            )

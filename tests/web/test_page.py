@@ -21,11 +21,13 @@ BEN = UserRef("telegram", "902", "Ben", "en")
 
 async def order(page: object) -> list[str]:
     return await page.eval_on_selector_all(  # type: ignore[attr-defined, no-any-return]
-        ".hand-row .card", "nodes => nodes.map(n => n.dataset.card)")
+        ".hand-row .card", "nodes => nodes.map(n => n.dataset.card)"
+    )
 
 
-async def test_cards_are_labelled_buttons_for_touch_and_keyboard(tmp_path: Path,
-                                                                 browser: Browser) -> None:
+async def test_cards_are_labelled_buttons_for_touch_and_keyboard(
+    tmp_path: Path, browser: Browser
+) -> None:
     async with web_world(tmp_path / "web.sqlite3") as world:
         info = await world.table(ANA, [BEN], "basic", ais=0)
         opened = await open_telegram_page(browser, world.base, ANA, info.id)
@@ -36,7 +38,8 @@ async def test_cards_are_labelled_buttons_for_touch_and_keyboard(tmp_path: Path,
             reader = Reader("de")
             cards = await order(page)
             labels = await page.eval_on_selector_all(
-                ".hand-row .card", "nodes => nodes.map(n => n.getAttribute('aria-label'))")
+                ".hand-row .card", "nodes => nodes.map(n => n.getAttribute('aria-label'))"
+            )
             assert [reader.names[label] for label in labels] == cards  # "Herz Dame"
             assert all(" " in label for label in labels)
             # keyboard: Enter selects the focused card, Alt+ArrowRight moves it
@@ -104,7 +107,7 @@ async def test_the_turn_timer_counts_down(tmp_path: Path, browser: Browser) -> N
             first = await timer.text_content()
             assert first is not None and re.fullmatch(r"Turn time: (2:00|1:5\d)", first)
             await opened.page.wait_for_function(
-                f"document.querySelector('header .timer').textContent !== {first!r}",
-                timeout=3000)
+                f"document.querySelector('header .timer').textContent !== {first!r}", timeout=3000
+            )
         finally:
             await opened.close()

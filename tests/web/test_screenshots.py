@@ -27,7 +27,8 @@ async def fits(page: Page) -> None:
     sizes = await page.eval_on_selector_all(
         ".hand button, .offers button, nav.bottom button",
         "nodes => nodes.map(n => [n.getBoundingClientRect().width,"
-        " n.getBoundingClientRect().height])")
+        " n.getBoundingClientRect().height])",
+    )
     assert sizes and all(w >= 40 and h >= 40 for w, h in sizes), sizes
 
 
@@ -44,8 +45,9 @@ async def test_the_table_in_both_languages(tmp_path: Path, browser: Browser) -> 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     async with web_world(tmp_path / "web.sqlite3") as world:
         info = await world.table(ANA, [BEN], "basic multiple_melds=on", ais=1)
-        pages = [await open_telegram_page(browser, world.base, user, info.id)
-                 for user in (ANA, BEN)]
+        pages = [
+            await open_telegram_page(browser, world.base, user, info.id) for user in (ANA, BEN)
+        ]
         try:
             for opened in pages:
                 await wait_screen(opened.page)
@@ -55,7 +57,8 @@ async def test_the_table_in_both_languages(tmp_path: Path, browser: Browser) -> 
                     await opened.page.set_viewport_size({"width": width, "height": height})
                     await opened.page.evaluate(  # no passing message in the picture
                         "document.getElementById('toast')?.classList.add('hidden');"
-                        "new Promise(r => requestAnimationFrame(r))")
+                        "new Promise(r => requestAnimationFrame(r))"
+                    )
                     assert await opened.page.get_attribute("html", "lang") == lang
                     await fits(opened.page)
                     path = ARTIFACTS / f"table-{lang}-{width}x{height}.png"
@@ -67,8 +70,9 @@ async def test_the_table_in_both_languages(tmp_path: Path, browser: Browser) -> 
 
 
 @pytest.mark.parametrize("tiles", [40])
-async def test_a_romanian_rack_of_40_tiles_wraps(tmp_path: Path, browser: Browser,
-                                                 tiles: int) -> None:
+async def test_a_romanian_rack_of_40_tiles_wraps(
+    tmp_path: Path, browser: Browser, tiles: int
+) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     key = ChatKey("telegram", "-100999")
     async with web_world(tmp_path / "web.sqlite3") as world:
@@ -84,9 +88,11 @@ async def test_a_romanian_rack_of_40_tiles_wraps(tmp_path: Path, browser: Browse
         hands[seat] = (*hands[seat], *state.stock[:more])
         # 40 tiles on one rack (a long game's rack, made at once): tiles move from the
         # wall to the rack, so every tile is still accounted for
-        grown = replace(table, state=replace(state, hands=tuple(hands),
-                                             stock=state.stock[more:]),
-                        version=table.version + 1)
+        grown = replace(
+            table,
+            state=replace(state, hands=tuple(hands), stock=state.stock[more:]),
+            version=table.version + 1,
+        )
         await repo.commit(grown, table.version)
         page = await open_telegram_page(browser, world.base, BEN, info.id)
         try:
@@ -94,10 +100,12 @@ async def test_a_romanian_rack_of_40_tiles_wraps(tmp_path: Path, browser: Browse
             assert await page.page.locator(".hand-row .card").count() == tiles
             await fits(page.page)
             rows = await page.page.eval_on_selector_all(
-                ".hand-row .card", "nodes => new Set(nodes.map(n => "
-                "Math.round(n.getBoundingClientRect().top))).size")
+                ".hand-row .card",
+                "nodes => new Set(nodes.map(n => Math.round(n.getBoundingClientRect().top))).size",
+            )
             assert rows >= 4, "40 tiles wrap into rows on a phone"
-            await page.page.screenshot(path=ARTIFACTS / "romanian-rack-40-390x844.png",
-                                       full_page=True)
+            await page.page.screenshot(
+                path=ARTIFACTS / "romanian-rack-40-390x844.png", full_page=True
+            )
         finally:
             await page.close()

@@ -31,15 +31,16 @@ BEN = UserRef("telegram", "602", "ben", "de")
 EVE = UserRef("telegram", "603", "eve", "en")
 
 
-async def session(http: aiohttp.ClientSession, base: str, data: str,
-                  table: int | None) -> tuple[int, dict[str, Any]]:
-    async with http.post(f"{base}/tg/api/session/telegram",
-                         json={"init_data": data, "table": table}) as response:
+async def session(
+    http: aiohttp.ClientSession, base: str, data: str, table: int | None
+) -> tuple[int, dict[str, Any]]:
+    async with http.post(
+        f"{base}/tg/api/session/telegram", json={"init_data": data, "table": table}
+    ) as response:
         return response.status, await response.json()
 
 
-async def test_forged_and_expired_init_data_are_refused(tmp_path: Path,
-                                                        browser: Browser) -> None:
+async def test_forged_and_expired_init_data_are_refused(tmp_path: Path, browser: Browser) -> None:
     async with web_world(tmp_path / "web.sqlite3") as world, aiohttp.ClientSession() as http:
         info = await world.table(ANA, [BEN], "basic", ais=0)
         good = init_data(ANA)
@@ -55,13 +56,15 @@ async def test_forged_and_expired_init_data_are_refused(tmp_path: Path,
         ahead = init_data(ANA, auth_date=time.time() + 3600)
         assert (await session(http, world.base, ahead, info.id))[1]["error"] == "expired"
         assert (await session(http, world.base, "user=1&hash=x&hash=y", info.id))[1][
-            "error"] == "malformed"
+            "error"
+        ] == "malformed"
         # the page says so and opens no socket
         page = await open_telegram_page(browser, world.base, ANA, info.id, data=forged)
         try:
             await page.page.wait_for_selector("#status", timeout=10_000)
             await page.page.wait_for_function(
-                "document.getElementById('status').textContent.includes('verified')")
+                "document.getElementById('status').textContent.includes('verified')"
+            )
             assert not page.frames
         finally:
             await page.close()
@@ -79,7 +82,10 @@ async def test_a_session_is_one_person_at_one_table(tmp_path: Path) -> None:
                 frame = json.loads((await socket.receive(timeout=5)).data)
                 assert frame == {"type": "error", "code": "session", "text": frame["text"]}
                 assert (await socket.receive(timeout=5)).type in (
-                    aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING)
+                    aiohttp.WSMsgType.CLOSE,
+                    aiohttp.WSMsgType.CLOSED,
+                    aiohttp.WSMsgType.CLOSING,
+                )
             async with http.get(f"{world.base}/api/rules?token={bad}") as response:
                 assert response.status == 401
         # the own session works; a message for another table is refused, nothing applied
@@ -87,9 +93,18 @@ async def test_a_session_is_one_person_at_one_table(tmp_path: Path) -> None:
             screen = (await frames_until(socket, "screen"))[-1]
             assert screen["seat"] == 0 and screen["hand"] is not None
             version = screen["version"]
-            await socket.send_json({"type": "offer", "table": info.id + 1,
-                                    "version": version, "digest": screen["hand"]["digest"],
-                                    "selected": [], "sort": "suit", "offer": 0, "id": "x1"})
+            await socket.send_json(
+                {
+                    "type": "offer",
+                    "table": info.id + 1,
+                    "version": version,
+                    "digest": screen["hand"]["digest"],
+                    "selected": [],
+                    "sort": "suit",
+                    "offer": 0,
+                    "id": "x1",
+                }
+            )
             refused = (await frames_until(socket, "error"))[-1]
             assert refused["code"] == "not_your_table"
             await socket.send_str("not json")
@@ -111,11 +126,20 @@ async def test_a_stale_press_gets_the_fresh_view_and_changes_nothing(tmp_path: P
             await world.say(mover, "draw")  # the table moves on in the chat
             fresh = (await frames_until(socket, "screen"))[-1]
             assert fresh["version"] == old + 1
-            stored = (await world.service.entry.table_by_id(info.id))
+            stored = await world.service.entry.table_by_id(info.id)
             assert stored is not None
-            await socket.send_json({"type": "offer", "table": info.id, "version": old,
-                                    "digest": screen["hand"]["digest"], "selected": [],
-                                    "sort": "suit", "offer": 0, "id": "stale-1"})
+            await socket.send_json(
+                {
+                    "type": "offer",
+                    "table": info.id,
+                    "version": old,
+                    "digest": screen["hand"]["digest"],
+                    "selected": [],
+                    "sort": "suit",
+                    "offer": 0,
+                    "id": "stale-1",
+                }
+            )
             answer = await frames_until(socket, "reply")
             assert answer[-1]["ok"] is False and answer[-1]["code"] == "stale_control"
             again = [f for f in answer if f["type"] == "screen"]
@@ -124,8 +148,9 @@ async def test_a_stale_press_gets_the_fresh_view_and_changes_nothing(tmp_path: P
         assert after is not None and after.version == stored.version
 
 
-async def test_a_group_member_watches_the_public_table_only(tmp_path: Path,
-                                                            browser: Browser) -> None:
+async def test_a_group_member_watches_the_public_table_only(
+    tmp_path: Path, browser: Browser
+) -> None:
     async with running_fake_telegram(BOT_TOKEN) as telegram:
         group = telegram.add_group(-1004242, "cards")
         for user in (ANA, BEN, EVE):
@@ -141,14 +166,15 @@ async def test_a_group_member_watches_the_public_table_only(tmp_path: Path,
                 assert status == 403 and body["error"] == "not_at_table"
                 status, body = await session(http, world.base, init_data(EVE), info.id)
                 assert status == 200 and body["seat"] is None
-            eve = await open_telegram_page(browser, world.base, EVE, info.id,
-                                           start_param=True)
+            eve = await open_telegram_page(browser, world.base, EVE, info.id, start_param=True)
             try:
                 await wait_screen(eve.page)
                 await eve.page.wait_for_selector(".spectator")
                 assert await eve.page.locator(".hand-row").count() == 0
-                moved = [await world.service.entry.handle(Intent(parse("draw"), user, InChat(key)))
-                         for user in (ANA, BEN)]
+                moved = [
+                    await world.service.entry.handle(Intent(parse("draw"), user, InChat(key)))
+                    for user in (ANA, BEN)
+                ]
                 assert any(outcome.ok for outcome in moved)
                 await asyncio.sleep(0.5)
             finally:
@@ -180,8 +206,9 @@ export class DiscordSDK {
 """
 
 
-async def test_a_discord_activity_signs_in_through_the_sdk(tmp_path: Path,
-                                                           browser: Browser) -> None:
+async def test_a_discord_activity_signs_in_through_the_sdk(
+    tmp_path: Path, browser: Browser
+) -> None:
     fake = FakeDiscordActivityApi("4242", "app-secret", "bot-token")
     await fake.start()
     try:
@@ -190,21 +217,28 @@ async def test_a_discord_activity_signs_in_through_the_sdk(tmp_path: Path,
         fake.users = {"9001": ("dan", "de"), "9002": ("kim", "en")}
         fake.instances = {"i-1": ("5555", ["9001", "9002"])}
         fake.codes = {"code-dan": "9001"}
-        config = web_config(telegram_token=None, discord_token="bot-token",
-                            discord_client_id="4242", discord_client_secret="app-secret",
-                            discord_api=fake.base)
+        config = web_config(
+            telegram_token=None,
+            discord_token="bot-token",
+            discord_client_id="4242",
+            discord_client_secret="app-secret",
+            discord_api=fake.base,
+        )
         async with web_world(tmp_path / "web.sqlite3", config) as world:
-            info = await world.table(dan, [kim], "basic", ais=0,
-                                     key=ChatKey("discord", "5555"))
+            info = await world.table(dan, [kim], "basic", ais=0, key=ChatKey("discord", "5555"))
             assert info.seat_of(dan.key) is not None
             context = await browser.new_context(viewport={"width": 390, "height": 844})
-            await context.route("**/static/vendor/discord-sdk.js", lambda route: route.fulfill(
-                body=SDK_MOCK, content_type="text/javascript"))
+            await context.route(
+                "**/static/vendor/discord-sdk.js",
+                lambda route: route.fulfill(body=SDK_MOCK, content_type="text/javascript"),
+            )
             await context.add_init_script("window.__discordCode = 'code-dan';")
             page = await context.new_page()
             try:
-                await page.goto(f"{world.base}/dc/?frame_id=f1&instance_id=i-1"
-                                "&channel_id=5555&guild_id=77&platform=desktop")
+                await page.goto(
+                    f"{world.base}/dc/?frame_id=f1&instance_id=i-1"
+                    "&channel_id=5555&guild_id=77&platform=desktop"
+                )
                 await wait_screen(page)
                 await page.wait_for_selector(".hand-row .card")
                 assert await page.evaluate("window.__authenticated") is not None
@@ -218,21 +252,25 @@ async def test_a_discord_activity_signs_in_through_the_sdk(tmp_path: Path,
             assert fake.calls == ["token", "me", "instance"]
             # a code used once is spent; someone outside the activity is refused
             async with aiohttp.ClientSession() as http:
-                async with http.post(f"{world.base}/dc/api/discord/token",
-                                     json={"code": "code-dan"}) as response:
+                async with http.post(
+                    f"{world.base}/dc/api/discord/token", json={"code": "code-dan"}
+                ) as response:
                     assert response.status == 401
                 fake.codes["code-eve"] = "9003"
                 fake.users["9003"] = ("eve", "en")
-                async with http.post(f"{world.base}/dc/api/discord/token",
-                                     json={"code": "code-eve"}) as response:
+                async with http.post(
+                    f"{world.base}/dc/api/discord/token", json={"code": "code-eve"}
+                ) as response:
                     token = (await response.json())["access_token"]
-                async with http.post(f"{world.base}/dc/api/session/discord",
-                                     json={"access_token": token,
-                                           "instance_id": "i-1"}) as response:
+                async with http.post(
+                    f"{world.base}/dc/api/session/discord",
+                    json={"access_token": token, "instance_id": "i-1"},
+                ) as response:
                     assert response.status == 403
-                async with http.post(f"{world.base}/dc/api/session/discord",
-                                     json={"access_token": token,
-                                           "instance_id": "unknown"}) as response:
+                async with http.post(
+                    f"{world.base}/dc/api/session/discord",
+                    json={"access_token": token, "instance_id": "unknown"},
+                ) as response:
                     assert response.status == 404
     finally:
         await fake.stop()
@@ -241,14 +279,19 @@ async def test_a_discord_activity_signs_in_through_the_sdk(tmp_path: Path,
 async def test_the_telegram_theme_colours_the_page(tmp_path: Path, browser: Browser) -> None:
     async with web_world(tmp_path / "web.sqlite3") as world:
         info = await world.table(ANA, [BEN], "basic", ais=0)
-        page = await open_telegram_page(browser, world.base, ANA, info.id,
-                                        theme={"bg_color": "#102030",
-                                               "button_color": "#ff8800"})
+        page = await open_telegram_page(
+            browser,
+            world.base,
+            ANA,
+            info.id,
+            theme={"bg_color": "#102030", "button_color": "#ff8800"},
+        )
         try:
             await wait_screen(page.page)
             colours = await page.page.evaluate(
                 "[getComputedStyle(document.body).backgroundColor,"
-                " getComputedStyle(document.documentElement).getPropertyValue('--accent')]")
+                " getComputedStyle(document.documentElement).getPropertyValue('--accent')]"
+            )
             assert colours == ["rgb(16, 32, 48)", "#ff8800"]
             assert await page.page.evaluate("window.__tgReady && window.__tgExpanded")
         finally:
@@ -256,7 +299,8 @@ async def test_the_telegram_theme_colours_the_page(tmp_path: Path, browser: Brow
 
 
 async def test_the_page_stops_reconnecting_after_a_refused_session_and_says_why(
-        tmp_path: Path, browser: Browser) -> None:
+    tmp_path: Path, browser: Browser
+) -> None:
     """Close code 4001 (the session was refused): the page used to try again every 10 s
     for ever; now it shows the server's reason and opens no further socket."""
     async with web_world(tmp_path / "web.sqlite3") as world:
@@ -273,7 +317,8 @@ async def test_the_page_stops_reconnecting_after_a_refused_session_and_says_why(
                 await socket.close(code=1012, message=b"restart")
             await page.page.wait_for_function(
                 "(document.getElementById('status') || {}).textContent?.includes('sign-in')",
-                timeout=15_000)
+                timeout=15_000,
+            )
             text = await page.page.text_content("#status")
             assert text is not None and "open the table again from the chat" in text
             opened = len(sockets)

@@ -45,8 +45,9 @@ def _names(players: Sequence[str], seats: Sequence[int]) -> str:
 
 def _balances(event: ChipsMoved, players: Sequence[str]) -> str:
     parts = [f"{players[s]} {signed_points_text(v)}" for s, v in enumerate(event.balances)]
-    return _("Chips: {balances} · pot {pot}").format(balances=" · ".join(parts),
-                                                       pot=points_text(event.pot))
+    return _("Chips: {balances} · pot {pot}").format(
+        balances=" · ".join(parts), pot=points_text(event.pot)
+    )
 
 
 def _party(players: Sequence[str], seat: int) -> str:
@@ -60,19 +61,25 @@ def _chips(event: ChipsMoved, players: Sequence[str]) -> str:
         line = _("Stakes: {amount} chips each into the pot.").format(amount=amount)
     elif event.reason == "rummy_stakes":
         line = _("Hand rummy: {name} gets {amount} chips from each player.").format(
-            name=players[first.payee], amount=amount)
+            name=players[first.payee], amount=amount
+        )
     elif event.reason == "round_bonus":
         line = _("Round bonus: {name} gets {amount} chips from each loser.").format(
-            name=players[first.payee], amount=amount)
+            name=players[first.payee], amount=amount
+        )
     elif event.reason == "buyback":
         line = _("{name} pays {amount} chips into the pot.").format(
-            name=players[first.payer], amount=amount)
+            name=players[first.payer], amount=amount
+        )
     else:
         moves = "; ".join(
             _("{payer} pays {payee} {amount}").format(
-                payer=_party(players, p.payer), payee=_party(players, p.payee),
-                amount=points_text(p.amount))
-            for p in event.payments)
+                payer=_party(players, p.payer),
+                payee=_party(players, p.payee),
+                amount=points_text(p.amount),
+            )
+            for p in event.payments
+        )
         if event.reason == "pot":
             line = _("The pot is paid out: {moves}.").format(moves=moves)
         else:
@@ -90,50 +97,65 @@ def render(event: object, players: Sequence[str]) -> str | None:
     match event:
         case OpeningProgress(seat=seat, total=total, needed=needed, reached=True):
             return _("{name}'s first meld stands: {total} points ({needed} needed).").format(
-                name=players[seat], total=total, needed=needed)
+                name=players[seat], total=total, needed=needed
+            )
         case OpeningProgress(seat=seat, total=total, needed=needed, cards_left=1):
-            return _("{name}'s melds so far: {total} of {needed} points. Discarding the last "
-                     "card goes out with hand rummy (no minimum); or take them back "
-                     "(takeback).").format(name=players[seat], total=total, needed=needed)
+            return _(
+                "{name}'s melds so far: {total} of {needed} points. Discarding the last "
+                "card goes out with hand rummy (no minimum); or take them back "
+                "(takeback)."
+            ).format(name=players[seat], total=total, needed=needed)
         case OpeningProgress(seat=seat, total=total, needed=needed):
-            return _("{name}'s first meld so far: {total} of {needed} points. Meld more "
-                     "before discarding, or take it back (takeback).").format(
-                name=players[seat], total=total, needed=needed)
+            return _(
+                "{name}'s first meld so far: {total} of {needed} points. Meld more "
+                "before discarding, or take it back (takeback)."
+            ).format(name=players[seat], total=total, needed=needed)
         case OpeningWithdrawn(seat=seat, cards=cards):
             return _("{name} takes the unfinished first meld back: {cards}.").format(
-                name=players[seat], cards=cards_text(cards))
+                name=players[seat], cards=cards_text(cards)
+            )
         case JokerExchanged(seat=seat, index=index, cards=cards, meld=meld, jokers=jokers):
             return ngettext(
                 "{name} exchanges {cards} for the joker in meld {number}: {meld}; the joker "
                 "goes into a new meld.",
                 "{name} exchanges {cards} for the jokers in meld {number}: {meld}; the "
-                "jokers go into a new meld.", jokers).format(
-                name=players[seat], cards=cards_text(cards), number=index + 1,
-                meld=meld_text(meld))
+                "jokers go into a new meld.",
+                jokers,
+            ).format(
+                name=players[seat], cards=cards_text(cards), number=index + 1, meld=meld_text(meld)
+            )
         case DealBlocked():
-            return _("Nobody can go out any more: every player holds at most two cards and "
-                     "no card fits a meld. The deal ends; everyone counts the hand.")
+            return _(
+                "Nobody can go out any more: every player holds at most two cards and "
+                "no card fits a meld. The deal ends; everyone counts the hand."
+            )
         case JokerStolen(seat=seat):
             return _("{name} cut a joker and keeps it (one card fewer is dealt).").format(
-                name=players[seat])
+                name=players[seat]
+            )
         case ClosingLayOffs(winner=winner, seats=seats):
-            return _("{name} went out. Before the scoring {names} may lay off cards, in "
-                     "this order (done when finished).").format(
-                name=players[winner], names=_names(players, seats))
+            return _(
+                "{name} went out. Before the scoring {names} may lay off cards, in "
+                "this order (done when finished)."
+            ).format(name=players[winner], names=_names(players, seats))
         case LayOffsDone(seat=seat):
             return _("{name} is done laying off.").format(name=players[seat])
         case Eliminated(seats=seats, target=target):
-            return ngettext("{names} has more than {target} points and is out.",
-                            "{names} have more than {target} points and are out.",
-                            len(seats)).format(names=_names(players, seats), target=target)
+            return ngettext(
+                "{names} has more than {target} points and is out.",
+                "{names} have more than {target} points and are out.",
+                len(seats),
+            ).format(names=_names(players, seats), target=target)
         case BuyBackOffered(seat=seat, price=price, points=points):
-            return _("{name} may buy back into the game for {price} chips and play on with "
-                     "{points} points: buyback or decline.").format(
-                name=players[seat], price=points_text(price), points=points_text(points))
+            return _(
+                "{name} may buy back into the game for {price} chips and play on with "
+                "{points} points: buyback or decline."
+            ).format(name=players[seat], price=points_text(price), points=points_text(points))
         case BoughtBack(seat=seat, price=price, points=points):
-            return _("{name} buys back into the game for {price} chips and plays on with "
-                     "{points} points.").format(
-                name=players[seat], price=points_text(price), points=points_text(points))
+            return _(
+                "{name} buys back into the game for {price} chips and plays on with "
+                "{points} points."
+            ).format(name=players[seat], price=points_text(price), points=points_text(points))
         case BuyBackDeclined(seat=seat):
             return _("{name} stays out of the game.").format(name=players[seat])
         case ChipsMoved():
@@ -151,13 +173,18 @@ def match_goal(rules: RuleSet) -> str | None:
         return ngettext(
             "Out above {target} penalty points; the match ends after {n} deal.",
             "Out above {target} penalty points; the match ends after {n} deals.",
-            deals).format(target=target, n=deals)
+            deals,
+        ).format(target=target, n=deals)
     if isinstance(target, int):
         return _("Out above {target} penalty points; the last player left wins.").format(
-            target=target)
+            target=target
+        )
     if isinstance(deals, int):
-        return ngettext("{n} deal; the fewest penalty points win.",
-                        "{n} deals; the fewest penalty points win.", deals).format(n=deals)
+        return ngettext(
+            "{n} deal; the fewest penalty points win.",
+            "{n} deals; the fewest penalty points win.",
+            deals,
+        ).format(n=deals)
     return None
 
 
@@ -171,27 +198,46 @@ def table_lines(view: PublicView) -> list[str]:
     players = view.players
     lines: list[str] = []
     current = view.current
-    if current is not None and view.phase in (Phase.DRAW, Phase.PLAY) and not extra.closing \
-            and extra.buyback is None and not view.has_melded[current]:
-        lines.append(_("{name}'s first meld: {total} of {needed} points this turn.").format(
-            name=players[current], total=extra.opening_total, needed=extra.opening_needed))
+    if (
+        current is not None
+        and view.phase in (Phase.DRAW, Phase.PLAY)
+        and not extra.closing
+        and extra.buyback is None
+        and not view.has_melded[current]
+    ):
+        lines.append(
+            _("{name}'s first meld: {total} of {needed} points this turn.").format(
+                name=players[current], total=extra.opening_total, needed=extra.opening_needed
+            )
+        )
     out = [s for s, gone in enumerate(extra.eliminated) if gone]
     if out:
         lines.append(_("Out of the game: {names}.").format(names=_names(players, out)))
     if extra.stolen is not None and view.phase in (Phase.DRAW, Phase.PLAY):
         lines.append(_("{name} kept a joker when cutting.").format(name=players[extra.stolen]))
     if extra.closing:
-        lines.append(_("Lay-offs before the scoring: {names} (done when finished).").format(
-            names=_names(players, extra.closing)))
+        lines.append(
+            _("Lay-offs before the scoring: {names} (done when finished).").format(
+                names=_names(players, extra.closing)
+            )
+        )
     if extra.buyback is not None:
-        lines.append(_("{name} may buy back for {price} chips and {points} points: buyback or "
-                       "decline.").format(name=players[extra.buyback],
-                                          price=points_text(extra.buyback_price),
-                                          points=points_text(extra.buyback_points)))
+        lines.append(
+            _(
+                "{name} may buy back for {price} chips and {points} points: buyback or decline."
+            ).format(
+                name=players[extra.buyback],
+                price=points_text(extra.buyback_price),
+                points=points_text(extra.buyback_points),
+            )
+        )
     if extra.chips is not None:
         parts = [f"{players[s]} {signed_points_text(v)}" for s, v in enumerate(extra.chips)]
-        lines.append(_("Chips: {balances} · pot {pot}").format(balances=" · ".join(parts),
-                                                               pot=points_text(extra.pot)))
+        lines.append(
+            _("Chips: {balances} · pot {pot}").format(
+                balances=" · ".join(parts), pot=points_text(extra.pot)
+            )
+        )
     return lines
 
 
@@ -202,8 +248,10 @@ def action_label(action: object) -> tuple[str, Literal["go", "stop", "plain"]] |
     match action:
         case ExchangeJoker(cards=cards, meld=meld, group=group):
             return _("Exchange {cards} for the joker of {number}, meld {group}").format(
-                cards=cards_text(cards), number=meld + 1,
-                group=" ".join(spec_text(s) for s in group)), "plain"
+                cards=cards_text(cards),
+                number=meld + 1,
+                group=" ".join(spec_text(s) for s in group),
+            ), "plain"
         case TakeBack():
             return _("Take back my melds"), "stop"
         case EndLayOffs():

@@ -58,7 +58,8 @@ def action_label(action: object) -> tuple[str, Literal["go", "stop", "plain"]] |
             return labels.get(hint or "", _("Doubla")), "plain"
         case OfferDoubla(tile=tile, partner=partner):
             return _("Offer your {tile} pair to {name}").format(
-                tile=card_text(tile), name=partner), "plain"
+                tile=card_text(tile), name=partner
+            ), "plain"
         case AnswerDoubla(tile=None):
             return _("Reject the swap"), "stop"
         case AnswerDoubla(tile=tile) if tile is not None:
@@ -69,7 +70,8 @@ def action_label(action: object) -> tuple[str, Literal["go", "stop", "plain"]] |
             return _("Take the face-up tile to go out"), "plain"
         case ExchangeJoly(tiles=tiles, meld=meld):
             return _("Put {tiles} in place of the Joly of {number}").format(
-                tiles=cards_text(tiles), number=meld + 1), "plain"
+                tiles=cards_text(tiles), number=meld + 1
+            ), "plain"
     return None
 
 
@@ -90,12 +92,16 @@ def phase_line(view: PlayerView) -> str | None:
         return None
     if table.current == view.seat:
         if extra.offer is not None and extra.offer[1] == view.seat:
-            return _("{player} offers you a doubla swap: accept it with one of your pairs or "
-                     "reject it.").format(player=table.players[extra.offer[0]])
-        return _("Before play: you may announce a doubla, offer or answer a swap, announce "
-                 "the face-up twin, then say ready.")
+            return _(
+                "{player} offers you a doubla swap: accept it with one of your pairs or reject it."
+            ).format(player=table.players[extra.offer[0]])
+        return _(
+            "Before play: you may announce a doubla, offer or answer a swap, announce "
+            "the face-up twin, then say ready."
+        )
     return _("Before play: {name} may say doubla, offer, announce, then ready.").format(
-        name=table.players[table.current])
+        name=table.players[table.current]
+    )
 
 
 def render(event: object, players: Sequence[str]) -> str | None:
@@ -107,45 +113,58 @@ def render(event: object, players: Sequence[str]) -> str | None:
     """
     match event:
         case DoublaAnnounced(seat=seat, hint=hint) if hint:
-            return _("{name} announces a doubla ({hint}).").format(name=players[seat],
-                                                                  hint=_hint(hint))
+            return _("{name} announces a doubla ({hint}).").format(
+                name=players[seat], hint=_hint(hint)
+            )
         case DoublaAnnounced(seat=seat):
             return _("{name} announces a doubla.").format(name=players[seat])
         case DoublaOffered(seat=seat, partner=partner):
             return _("{name} offers {partner} a doubla swap.").format(
-                name=players[seat], partner=players[partner])
+                name=players[seat], partner=players[partner]
+            )
         case DoublaAnswered(seat=seat, partner=partner, accepted=True):
             return _("{partner} and {name} swap their doublas face down.").format(
-                name=players[seat], partner=players[partner])
+                name=players[seat], partner=players[partner]
+            )
         case DoublaAnswered(seat=seat, partner=partner):
             return _("{partner} rejects the doubla swap of {name}.").format(
-                name=players[seat], partner=players[partner])
+                name=players[seat], partner=players[partner]
+            )
         case FaceUpAnnounced(seat=seat, tile=tile):
             return _("{name} holds the twin of the face-up tile {tile} (+25).").format(
-                name=players[seat], tile=card_text(tile))
+                name=players[seat], tile=card_text(tile)
+            )
         case PlayerReady(seat=seat):
             return _("{name} is ready.").format(name=players[seat])
         case PlayBegins(seat=seat):
             return _("Play begins: {name} discards first.").format(name=players[seat])
         case TookFromRow(seat=seat, tile=tile, tiles=tiles):
-            return _("{name} takes {tile} from the discard row with the tiles after it "
-                     "({tiles}) and must meld {tile} at once.").format(
-                name=players[seat], tile=card_text(tile), tiles=cards_text(tiles))
+            return _(
+                "{name} takes {tile} from the discard row with the tiles after it "
+                "({tiles}) and must meld {tile} at once."
+            ).format(name=players[seat], tile=card_text(tile), tiles=cards_text(tiles))
         case TookFaceUp(seat=seat, tile=tile):
             return _("{name} takes the face-up tile {tile} to go out.").format(
-                name=players[seat], tile=card_text(tile))
+                name=players[seat], tile=card_text(tile)
+            )
         case JolyExchanged(seat=seat, index=index, tiles=tiles):
-            return _("{name} puts {tiles} in place of the Joly of meld {number} and must meld "
-                     "the Joly at once.").format(name=players[seat], tiles=cards_text(tiles),
-                                                 number=index + 1)
+            return _(
+                "{name} puts {tiles} in place of the Joly of meld {number} and must meld "
+                "the Joly at once."
+            ).format(name=players[seat], tiles=cards_text(tiles), number=index + 1)
         case FewTilesLeft(seat=seat, count=count):
             return _("{name} announces: tiles left: {n}.").format(name=players[seat], n=count)
         case GameBlocked():
-            return _("Nobody can place a tile any more: no tile in play makes a meld, fits a "
-                     "meld or replaces a Joly. The game ends without a winner.")
+            return _(
+                "Nobody can place a tile any more: no tile in play makes a meld, fits a "
+                "meld or replaces a Joly. The game ends without a winner."
+            )
         case ScoreSheet(lines=lines):
-            return _("Score: {parts}.").format(parts="; ".join(
-                f"{players[seat]}: {_score_chain(line)}" for seat, line in enumerate(lines)))
+            return _("Score: {parts}.").format(
+                parts="; ".join(
+                    f"{players[seat]}: {_score_chain(line)}" for seat, line in enumerate(lines)
+                )
+            )
     return None
 
 
@@ -154,11 +173,17 @@ def _score_chain(line: SeatScore) -> str:
     gemeldet hat ... vermindert um den Wert der Steine, die sie noch auf ihren Ständern
     haben"; Joly +50; no meld -200; win, all at once and face-up twin as bonus): only the
     terms that count, e.g. "melded 45, Jolys +50, rack -12 = 83", "no meld -200"."""
-    terms = [(line.melded, _("melded {n}")), (line.jolys, _("Jolys {n}")),
-             (-line.rack, _("rack {n}")), (line.no_meld, _("no meld {n}")),
-             (line.bonus, _("bonus {n}"))]
-    shown = [label.format(n=signed_points_text(value) if i else points_text(value))
-             for i, (value, label) in enumerate(t for t in terms if t[0] != 0)]
+    terms = [
+        (line.melded, _("melded {n}")),
+        (line.jolys, _("Jolys {n}")),
+        (-line.rack, _("rack {n}")),
+        (line.no_meld, _("no meld {n}")),
+        (line.bonus, _("bonus {n}")),
+    ]
+    shown = [
+        label.format(n=signed_points_text(value) if i else points_text(value))
+        for i, (value, label) in enumerate(t for t in terms if t[0] != 0)
+    ]
     if not shown:
         return "0"
     chain = ", ".join(shown)
@@ -173,17 +198,22 @@ def turn_line(view: PublicView) -> str | None:
     discard ("Der Spieler rechts vom Geber ... legt einen Stein ab"), drawing from the
     wall or the discard row. ``None`` for other variants and between games."""
     extra = view.extra
-    if not isinstance(extra, PublicExtra) or view.current is None \
-            or view.phase not in (Phase.DRAW, Phase.PLAY):
+    if (
+        not isinstance(extra, PublicExtra)
+        or view.current is None
+        or view.phase not in (Phase.DRAW, Phase.PLAY)
+    ):
         return None
     name = view.players[view.current]
     if extra.preplay:
         return _("Before play: {name} may say doubla, offer, announce, then ready.").format(
-            name=name)
+            name=name
+        )
     if view.phase is Phase.DRAW:
         if len(view.discard) > 1:  # the row's first tile is never taken
-            return _("{name} to play: draw from the wall or take from the discard row."
-                     ).format(name=name)
+            return _("{name} to play: draw from the wall or take from the discard row.").format(
+                name=name
+            )
         return _("{name} to play: draw from the wall.").format(name=name)
     if not view.discard and extra.owed is None:
         # the row's first tile stays in it for good: an empty row means play has not begun
@@ -206,8 +236,11 @@ def _tile_lines(view: PublicView, extra: PublicExtra) -> list[str]:
         lines.append(_("Face-up tile: {tile}").format(tile=card_text(extra.face_up)))
     if view.discard:
         first, rest = view.discard[0], view.discard[1:]
-        lines.append(_("Discard row: [{first}] {tiles}").format(
-            first=card_text(first), tiles=cards_text(rest) if rest else "").rstrip())
+        lines.append(
+            _("Discard row: [{first}] {tiles}")
+            .format(first=card_text(first), tiles=cards_text(rest) if rest else "")
+            .rstrip()
+        )
     else:
         lines.append(_("Discard row: empty"))
     return lines
@@ -217,8 +250,11 @@ def _seat_lines(view: PublicView, extra: PublicExtra) -> list[str]:
     """What the seats said or showed: doublas before play, the face-up twin, low racks."""
     lines = []
     if extra.preplay and view.current is not None:
-        doublas = [f"{view.players[s]} ({_hint(h)})" if h else view.players[s]
-                   for s, h in enumerate(extra.doublas) if h is not None]
+        doublas = [
+            f"{view.players[s]} ({_hint(h)})" if h else view.players[s]
+            for s, h in enumerate(extra.doublas)
+            if h is not None
+        ]
         if doublas:
             lines.append(_("Doublas: {names}").format(names=", ".join(doublas)))
     announced = [view.players[s] for s, a in enumerate(extra.announced) if a]
@@ -237,17 +273,28 @@ def _turn_lines(view: PublicView, extra: PublicExtra) -> list[str]:
     if current is None:
         return []
     lines = []
-    if not extra.preplay and view.phase in (Phase.DRAW, Phase.PLAY) \
-            and not view.has_melded[current]:
+    if (
+        not extra.preplay
+        and view.phase in (Phase.DRAW, Phase.PLAY)
+        and not view.has_melded[current]
+    ):
         # romanian-rummy.de.txt: "Bei der ersten Meldung ... mindestens eine eine Folge ...
         # mindestens 50 Punkte betragen"; laid down in one turn, so nothing counts until then
-        lines.append(_("{name}'s opening: 0 of {needed} points (at least one run, all in one "
-                       "turn).").format(name=view.players[current],
-                                        needed=view.rules.get("opening")))
+        lines.append(
+            _("{name}'s opening: 0 of {needed} points (at least one run, all in one turn).").format(
+                name=view.players[current], needed=view.rules.get("opening")
+            )
+        )
     if extra.owed is not None:
-        lines.append(_("{name} must meld {tile} now.").format(
-            name=view.players[current], tile=card_text(extra.owed)))
+        lines.append(
+            _("{name} must meld {tile} now.").format(
+                name=view.players[current], tile=card_text(extra.owed)
+            )
+        )
     if extra.going_out:
-        lines.append(_("{name} took the face-up tile and goes out this turn.").format(
-            name=view.players[current]))
+        lines.append(
+            _("{name} took the face-up tile and goes out this turn.").format(
+                name=view.players[current]
+            )
+        )
     return lines

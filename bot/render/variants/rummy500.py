@@ -29,19 +29,25 @@ def render(event: object, players: Sequence[str]) -> str | None:
     """
     match event:
         case PileTaken(seat=seat, card=card, cards=cards):
-            return _("{name} takes {cards} from the discard pile and must meld or lay off "
-                     "{card}.").format(name=players[seat], cards=cards_text(cards),
-                                       card=card_text(card))
-        case RummyCalled(seat=seat, discarder=discarder, card=card, index=index, meld=meld) \
-                if index is not None and meld is not None:
+            return _(
+                "{name} takes {cards} from the discard pile and must meld or lay off {card}."
+            ).format(name=players[seat], cards=cards_text(cards), card=card_text(card))
+        case RummyCalled(seat=seat, discarder=discarder, card=card, index=index, meld=meld) if (
+            index is not None and meld is not None
+        ):
             return _("Rommé! {name} lays {card} off on meld {number}: {meld}.").format(
-                name=players[seat], card=card_text(card), number=index + 1,
-                meld=meld_text(meld))
+                name=players[seat], card=card_text(card), number=index + 1, meld=meld_text(meld)
+            )
         case RummyCalled(seat=seat, discarder=discarder, card=card, cards=cards):
-            return _("Rommé! {name} calls on {discarder}'s discard, takes {cards} and must "
-                     "meld or lay off {card}.").format(
-                name=players[seat], discarder=players[discarder], cards=cards_text(cards),
-                card=card_text(card))
+            return _(
+                "Rommé! {name} calls on {discarder}'s discard, takes {cards} and must "
+                "meld or lay off {card}."
+            ).format(
+                name=players[seat],
+                discarder=players[discarder],
+                cards=cards_text(cards),
+                card=card_text(card),
+            )
         case Floated(seat=seat):
             return _("{name} melds every card and floats.").format(name=players[seat])
     return None
@@ -50,11 +56,11 @@ def render(event: object, players: Sequence[str]) -> str | None:
 def table_lines(view: PublicView) -> list[str]:
     """Further lines of a Rummy 500 table (none for other variants), e.g.::
 
-        Discard pile, bottom to top: 6♠ 4♣ Q♦ 4♦ A♠ 7♥
-        Rommé! may be called on ben's discard until cem draws (all but ben).
-        ana took 4♣ from the discard pile and must meld or lay it off.
-        Floating: cem.
-        Points on the table: ana 24 · ben 35 · cem 0
+    Discard pile, bottom to top: 6♠ 4♣ Q♦ 4♦ A♠ 7♥
+    Rommé! may be called on ben's discard until cem draws (all but ben).
+    ana took 4♣ from the discard pile and must meld or lay it off.
+    Floating: cem.
+    Points on the table: ana 24 · ben 35 · cem 0
     """
     extra = view.extra
     if not isinstance(extra, PublicExtra):
@@ -62,19 +68,26 @@ def table_lines(view: PublicView) -> list[str]:
     names = view.players
     lines = []
     if len(view.discard) > 1:
-        lines.append(_("Discard pile, bottom to top: {cards}").format(
-            cards=cards_text(view.discard)))
+        lines.append(
+            _("Discard pile, bottom to top: {cards}").format(cards=cards_text(view.discard))
+        )
     window = extra.call_window
     if window is not None and view.current is not None:
-        lines.append(_("Rommé! may be called after {name}'s turn until {next} draws (all but "
-                       "{name}).").format(name=names[window.discarder],
-                                         next=names[view.current]))
+        lines.append(
+            _(
+                "Rommé! may be called after {name}'s turn until {next} draws (all but {name})."
+            ).format(name=names[window.discarder], next=names[view.current])
+        )
     if extra.must_play is not None and view.current is not None:
-        lines.append(_("{name} took {card} from the discard pile and must meld or lay it "
-                       "off.").format(name=names[view.current], card=card_text(extra.must_play)))
+        lines.append(
+            _("{name} took {card} from the discard pile and must meld or lay it off.").format(
+                name=names[view.current], card=card_text(extra.must_play)
+            )
+        )
     if extra.floating:
-        lines.append(_("Floating: {names}.").format(
-            names=", ".join(names[s] for s in extra.floating)))
+        lines.append(
+            _("Floating: {names}.").format(names=", ".join(names[s] for s in extra.floating))
+        )
     points = " · ".join(f"{names[s]} {p}" for s, p in enumerate(extra.melded_points))
     lines.append(_("Points on the table: {points}").format(points=points))
     return lines
@@ -113,24 +126,40 @@ def call_choices(view: PlayerView, legal: Sequence[object]) -> list[str] | None:
             continue
         if call.meld is not None:
             meld = table.melds[call.meld] if call.meld < len(table.melds) else None
-            out.append(_("{command}: lay {card} off on meld {number} ({meld})").format(
-                command=command, card=card_text(card), number=call.meld + 1,
-                meld=meld_text(meld) if meld is not None else ""))
+            out.append(
+                _("{command}: lay {card} off on meld {number} ({meld})").format(
+                    command=command,
+                    card=card_text(card),
+                    number=call.meld + 1,
+                    meld=meld_text(meld) if meld is not None else "",
+                )
+            )
             continue
         index = max(i for i, c in enumerate(pile) if c == card) if card in pile else len(pile)
         held = (*view.hand, *pile[index:])
         groups = melds_with(card, held, MELD_RULES)
         if groups:
-            out.append(_("{command}: meld {cards}").format(
-                command=command, cards=" ".join(spec_text(s) for s in groups[0])))
+            out.append(
+                _("{command}: meld {cards}").format(
+                    command=command, cards=" ".join(spec_text(s) for s in groups[0])
+                )
+            )
             continue
         targets = layoff_readings(card, table.melds, view.seat, MELD_RULES)
         if targets:
             number = targets[0][0]
-            out.append(_("{command}: lay {card} off on meld {number} ({meld})").format(
-                command=command, card=card_text(card), number=number + 1,
-                meld=meld_text(table.melds[number])))
+            out.append(
+                _("{command}: lay {card} off on meld {number} ({meld})").format(
+                    command=command,
+                    card=card_text(card),
+                    number=number + 1,
+                    meld=meld_text(table.melds[number]),
+                )
+            )
             continue
-        out.append(_("{command}: take the pile down to {card}").format(
-            command=command, card=card_text(card)))
+        out.append(
+            _("{command}: take the pile down to {card}").format(
+                command=command, card=card_text(card)
+            )
+        )
     return out

@@ -59,9 +59,14 @@ class SignInLimiter:
     ``total`` in all (:meth:`admit`); at most ``addresses`` addresses are tracked (the
     oldest forgotten). ``clock``: monotonic seconds."""
 
-    def __init__(self, per_address: int, total: int, window: float = 60.0,
-                 addresses: int = 10_000,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        per_address: int,
+        total: int,
+        window: float = 60.0,
+        addresses: int = 10_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.per_address = per_address
         self.total = total
         self.window = window
@@ -109,9 +114,15 @@ class ActivityInstance:
 class DiscordAuth:
     """The three Discord calls of an Activity sign-in (see the module docstring)."""
 
-    def __init__(self, client_id: str, client_secret: str, bot_token: str | None,
-                 api_base: str = API_BASE, timeout: float = 10.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        client_id: str,
+        client_secret: str,
+        bot_token: str | None,
+        api_base: str = API_BASE,
+        timeout: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.client_id = client_id
         self._secret = client_secret
         self._bot_token = bot_token
@@ -155,19 +166,26 @@ class DiscordAuth:
             raise AuthRefused("unavailable", f"Discord asked to wait {left:.0f} s")
         await asyncio.sleep(left)
 
-    async def _call(self, method: str, path: str, headers: dict[str, str],
-                    data: dict[str, str] | None = None, route: str = "") -> Any:
+    async def _call(
+        self,
+        method: str,
+        path: str,
+        headers: dict[str, str],
+        data: dict[str, str] | None = None,
+        route: str = "",
+    ) -> Any:
         route = route or path
         for _attempt in range(2):
             await self._wait_for(route)
             if self._session is None or self._session.closed:
                 self._session = aiohttp.ClientSession(
-                    timeout=self._timeout,
-                    connector=aiohttp.TCPConnector(limit=MAX_OUTBOUND))
+                    timeout=self._timeout, connector=aiohttp.TCPConnector(limit=MAX_OUTBOUND)
+                )
             self.calls += 1
             try:
-                async with self._session.request(method, self._base + path,
-                                                 headers=headers, data=data) as response:
+                async with self._session.request(
+                    method, self._base + path, headers=headers, data=data
+                ) as response:
                     body = await response.json(content_type=None)
                     status = response.status
                     retry_header = response.headers.get("Retry-After")
@@ -188,8 +206,7 @@ class DiscordAuth:
         """Discord's 429: no call on ``route`` (every route for a global limit) until
         ``retry_after`` seconds have passed (the body's, else the header's, else 5)."""
         seconds = 5.0
-        for value in ((body or {}).get("retry_after") if isinstance(body, dict) else None,
-                      header):
+        for value in ((body or {}).get("retry_after") if isinstance(body, dict) else None, header):
             try:
                 if value is not None:
                     seconds = min(max(float(value), 0.0), 3600.0)
@@ -206,9 +223,17 @@ class DiscordAuth:
         if self._refused_before(code):
             raise AuthRefused("forged", "a code refused before")
         try:
-            body = await self._call("POST", "/oauth2/token", {}, {
-                "client_id": self.client_id, "client_secret": self._secret,
-                "grant_type": "authorization_code", "code": code})
+            body = await self._call(
+                "POST",
+                "/oauth2/token",
+                {},
+                {
+                    "client_id": self.client_id,
+                    "client_secret": self._secret,
+                    "grant_type": "authorization_code",
+                    "code": code,
+                },
+            )
         except AuthRefused as refused:
             if refused.code == "forged":
                 self._remember_failed(code)
@@ -225,8 +250,9 @@ class DiscordAuth:
         if self._refused_before(access_token):
             raise AuthRefused("forged", "a token refused before")
         try:
-            body = await self._call("GET", "/users/@me",
-                                    {"Authorization": f"Bearer {access_token}"})
+            body = await self._call(
+                "GET", "/users/@me", {"Authorization": f"Bearer {access_token}"}
+            )
         except AuthRefused as refused:
             if refused.code == "forged":
                 self._remember_failed(access_token)
@@ -241,15 +267,22 @@ class DiscordAuth:
     async def instance(self, instance_id: str) -> ActivityInstance:
         """Where activity instance ``instance_id`` runs and who is in it (the bot's
         token); raises :class:`AuthRefused` (``no_table`` for an unknown instance)."""
-        if not instance_id or len(instance_id) > 128 or "/" in instance_id \
-                or not instance_id.isascii():
+        if (
+            not instance_id
+            or len(instance_id) > 128
+            or "/" in instance_id
+            or not instance_id.isascii()
+        ):
             raise AuthRefused("malformed", "instance")
         if self._bot_token is None:
             raise AuthRefused("unavailable", "no bot token")
         try:
             body = await self._call(
-                "GET", f"/applications/{self.client_id}/activity-instances/{instance_id}",
-                {"Authorization": f"Bot {self._bot_token}"}, route="instance")
+                "GET",
+                f"/applications/{self.client_id}/activity-instances/{instance_id}",
+                {"Authorization": f"Bot {self._bot_token}"},
+                route="instance",
+            )
         except AuthRefused as refused:
             if refused.code == "forged":
                 raise AuthRefused("no_table", "unknown instance") from None

@@ -60,8 +60,12 @@ class SessionSigner:
     def issue(self, user: UserRef, table_id: int, now: float | None = None) -> str:
         """A token for ``user`` at table ``table_id``."""
         expires = (time.time() if now is None else now) + self.seconds
-        payload = _b64(json.dumps([user.platform, user.user_id, user.name, user.locale,
-                                   table_id, expires], separators=(",", ":")).encode())
+        payload = _b64(
+            json.dumps(
+                [user.platform, user.user_id, user.name, user.locale, table_id, expires],
+                separators=(",", ":"),
+            ).encode()
+        )
         return f"{payload}.{self._mac(payload)}"
 
     def read(self, token: str, now: float | None = None) -> PageSession:
@@ -78,5 +82,4 @@ class SessionSigner:
             raise AuthRefused("malformed", "session") from None
         if (time.time() if now is None else now) > expires:
             raise AuthRefused("expired", "session")
-        return PageSession(UserRef(platform, user_id, name, locale), int(table_id),
-                           float(expires))
+        return PageSession(UserRef(platform, user_id, name, locale), int(table_id), float(expires))

@@ -27,8 +27,13 @@ from bot.ports.clean import clean_text
 from bot.ports.model import UserRef
 from bot.web.auth import AuthRefused
 
-__all__ = ["FUTURE_SKEW", "TelegramLogin", "TelegramMembers", "sign_init_data",
-           "validate_init_data"]
+__all__ = [
+    "FUTURE_SKEW",
+    "TelegramLogin",
+    "TelegramMembers",
+    "sign_init_data",
+    "validate_init_data",
+]
 
 FUTURE_SKEW = 60
 """Seconds an ``auth_date`` may lie ahead of this server's clock (clocks drift)."""
@@ -56,8 +61,9 @@ def _check_string(fields: dict[str, str]) -> str:
     return "\n".join(f"{key}={fields[key]}" for key in sorted(fields) if key != "hash")
 
 
-def validate_init_data(init_data: str, bot_token: str, max_age: float,
-                       now: float | None = None) -> TelegramLogin:
+def validate_init_data(
+    init_data: str, bot_token: str, max_age: float, now: float | None = None
+) -> TelegramLogin:
     """The person and start parameter of a Mini App's ``initData`` (the query string
     ``window.Telegram.WebApp.initData``). Raises :class:`AuthRefused`: ``malformed``
     (not a query string, a field twice, no user), ``forged`` (the hash does not match),
@@ -72,8 +78,9 @@ def validate_init_data(init_data: str, bot_token: str, max_age: float,
     if len(fields) != len(pairs):
         raise AuthRefused("malformed", "a field twice")
     given = fields.get("hash", "")
-    expected = hmac.new(_secret(bot_token), _check_string(fields).encode(),
-                        hashlib.sha256).hexdigest()
+    expected = hmac.new(
+        _secret(bot_token), _check_string(fields).encode(), hashlib.sha256
+    ).hexdigest()
     if not hmac.compare_digest(expected.encode(), given.encode()):
         raise AuthRefused("forged")
     try:
@@ -90,9 +97,11 @@ def validate_init_data(init_data: str, bot_token: str, max_age: float,
         language = data.get("language_code")
     except (ValueError, KeyError, TypeError):
         raise AuthRefused("malformed", "user") from None
-    return TelegramLogin(UserRef("telegram", str(user_id), name,
-                                 language if isinstance(language, str) else None),
-                         fields.get("start_param") or None, auth_date)
+    return TelegramLogin(
+        UserRef("telegram", str(user_id), name, language if isinstance(language, str) else None),
+        fields.get("start_param") or None,
+        auth_date,
+    )
 
 
 def sign_init_data(fields: dict[str, str], bot_token: str) -> str:
@@ -101,8 +110,9 @@ def sign_init_data(fields: dict[str, str], bot_token: str) -> str:
     from urllib.parse import urlencode
 
     signed = dict(fields)
-    signed["hash"] = hmac.new(_secret(bot_token), _check_string(fields).encode(),
-                              hashlib.sha256).hexdigest()
+    signed["hash"] = hmac.new(
+        _secret(bot_token), _check_string(fields).encode(), hashlib.sha256
+    ).hexdigest()
     return urlencode(signed)
 
 
@@ -118,8 +128,9 @@ class TelegramMembers:
     """Whether a person is in a Telegram group: the Bot API's ``getChatMember`` with the
     bot's token (``api_base``: Telegram's server, or a fake one in tests)."""
 
-    def __init__(self, bot_token: str, api_base: str = "https://api.telegram.org",
-                 timeout: float = 10.0) -> None:
+    def __init__(
+        self, bot_token: str, api_base: str = "https://api.telegram.org", timeout: float = 10.0
+    ) -> None:
         self._url = f"{api_base.rstrip('/')}/bot{bot_token}/getChatMember"
         self._timeout = aiohttp.ClientTimeout(total=timeout)
 
@@ -127,9 +138,12 @@ class TelegramMembers:
         """True when ``user_id`` is in ``chat_id`` now; raises :class:`AuthRefused`
         (``unavailable``) when Telegram cannot be asked."""
         try:
-            async with aiohttp.ClientSession(timeout=self._timeout) as session, \
-                    session.post(self._url, json={"chat_id": _number(chat_id),
-                                                  "user_id": _number(user_id)}) as response:
+            async with (
+                aiohttp.ClientSession(timeout=self._timeout) as session,
+                session.post(
+                    self._url, json={"chat_id": _number(chat_id), "user_id": _number(user_id)}
+                ) as response,
+            ):
                 data = await response.json(content_type=None)
         except (aiohttp.ClientError, TimeoutError, ValueError) as error:
             raise AuthRefused("unavailable", str(error)) from None
@@ -137,5 +151,6 @@ class TelegramMembers:
             return False
         member = data.get("result") or {}
         status = member.get("status")
-        return status in MEMBER_STATUSES or (status == "restricted"
-                                             and bool(member.get("is_member")))
+        return status in MEMBER_STATUSES or (
+            status == "restricted" and bool(member.get("is_member"))
+        )

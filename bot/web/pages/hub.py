@@ -102,11 +102,24 @@ class PageHub:
         """Send ``page`` the table as it is now (the entry point's screens)."""
         found = await self.entry.screens(page.table_id, page.user)
         if found is None:
-            await page.push(encode({"type": "screen", "table": page.table_id,
-                                    "version": page.version, "status": "closed",
-                                    "locale": page.locale, "seat": None, "public": None,
-                                    "hand": None, "events": [], "notices": [],
-                                    "lobby": None, "sheet": None}))
+            await page.push(
+                encode(
+                    {
+                        "type": "screen",
+                        "table": page.table_id,
+                        "version": page.version,
+                        "status": "closed",
+                        "locale": page.locale,
+                        "seat": None,
+                        "public": None,
+                        "hand": None,
+                        "events": [],
+                        "notices": [],
+                        "lobby": None,
+                        "sheet": None,
+                    }
+                )
+            )
             return
         table, own = found
         if table.info.version < page.version:
@@ -118,8 +131,11 @@ class PageHub:
         missed = [past for past in table.history if past.version > since]
         news = None
         if missed:  # another worker's changes: say what they did
-            news = replace(table, events=tuple(e for p in missed for e in p.events),
-                           notices=tuple(n for p in missed for n in p.notices))
+            news = replace(
+                table,
+                events=tuple(e for p in missed for e in p.events),
+                notices=tuple(n for p in missed for n in p.notices),
+            )
             page.evented = table.info.version
         await page.push(self.screen_text(page, news))
 
@@ -150,19 +166,29 @@ class PageHub:
                 continue
             with use_locale(page.locale):
                 text = _("Hurry: your turn ends in {seconds} seconds.").format(
-                    seconds=max(round(warning.seconds_left), 0))
-            await page.push(encode({"type": "warn", "table": page.table_id,
-                                    "seconds": round(warning.seconds_left, 1),
-                                    "text": text}))
+                    seconds=max(round(warning.seconds_left), 0)
+                )
+            await page.push(
+                encode(
+                    {
+                        "type": "warn",
+                        "table": page.table_id,
+                        "seconds": round(warning.seconds_left, 1),
+                        "text": text,
+                    }
+                )
+            )
 
     def changed(self, change: TableChanged) -> None:
         """The change feed's announcement (any worker's commit): refresh the pages still
         behind it after :data:`FEED_GRACE`; table 0 means "anything may have changed"."""
-        tables: Iterable[int] = list(self._tables) if change.table_id == 0 \
-            else [change.table_id]
+        tables: Iterable[int] = list(self._tables) if change.table_id == 0 else [change.table_id]
         for table_id in tables:
-            behind = [p for p in self.pages(table_id)
-                      if change.table_id == 0 or p.version < change.version]
+            behind = [
+                p
+                for p in self.pages(table_id)
+                if change.table_id == 0 or p.version < change.version
+            ]
             if behind and table_id not in self._pending:
                 self._pending.add(table_id)
                 task = asyncio.create_task(self._catch_up(table_id, change.version))
@@ -210,16 +236,14 @@ class PageHub:
             await self.refresh(page)  # a spectator, or the game has not started
         elif kind == "select":
             if message.version == page.version and message.sort is not None:
-                order = order_cards(page.screen.view.hand, message.sort,
-                                    page.screen.facts.melds)
+                order = order_cards(page.screen.view.hand, message.sort, page.screen.facts.melds)
                 if valid_mask(order, message.mask):
                     page.sort, page.mask = message.sort, message.mask
             await self._send_hand(page)
         elif kind == "sort":
             if message.sort is not None:
                 before = self._model(page)
-                order = order_cards(page.screen.view.hand, message.sort,
-                                    page.screen.facts.melds)
+                order = order_cards(page.screen.view.hand, message.sort, page.screen.facts.melds)
                 page.sort, page.mask = message.sort, mask_of(order, before.selected)
             await self._send_hand(page)
         elif kind == "hint":
@@ -231,24 +255,32 @@ class PageHub:
                     text = hint_text(model.hint.action, model.view)
                     page.mask = model.hint_mask
             await self._send_hand(page, None if model.hint is None else model.hint.action)
-            await page.push(encode({"type": "reply", "ok": True, "code": "hint",
-                                    "text": text}))
+            await page.push(encode({"type": "reply", "ok": True, "code": "hint", "text": text}))
 
     async def press(self, page: Page, message: Incoming) -> None:
         """An offered move pressed on ``page``: one intent for the entry point, answered on
         this page first (its new screen, or the refusal and the fresh screen)."""
         assert message.offer is not None
-        selection = Selection(message.mask, message.sort or page.sort, message.digest,
-                              message.offer)
+        selection = Selection(
+            message.mask, message.sort or page.sort, message.digest, message.offer
+        )
         # The page names the table version of the screen it pressed on; the entry point
         # checks the game state's version that screen showed (a screen older than the
         # page's last one is stale: no state version matches -1).
-        shown = page.screen.view.table.version if page.screen is not None \
-            and message.version == page.version else -1
-        intent = Intent(PressOffer(), page.user, AtTable(page.table_id),
-                        version=shown, selection=selection,
-                        update_key=f"web:{page.user.key}:{message.id}",
-                        origin=page.origin)
+        shown = (
+            page.screen.view.table.version
+            if page.screen is not None and message.version == page.version
+            else -1
+        )
+        intent = Intent(
+            PressOffer(),
+            page.user,
+            AtTable(page.table_id),
+            version=shown,
+            selection=selection,
+            update_key=f"web:{page.user.key}:{message.id}",
+            origin=page.origin,
+        )
 
         async def answer(outcome: Outcome) -> None:
             await self._answer(page, outcome)
@@ -268,8 +300,16 @@ class PageHub:
         elif not outcome.ok:
             await self.refresh(page)  # the fresh screen: nothing was applied
         if outcome.reply.text and not outcome.reply.quiet:
-            await page.push(encode({"type": "reply", "ok": outcome.ok,
-                                    "code": outcome.reply.code, "text": outcome.reply.text}))
+            await page.push(
+                encode(
+                    {
+                        "type": "reply",
+                        "ok": outcome.ok,
+                        "code": outcome.reply.code,
+                        "text": outcome.reply.text,
+                    }
+                )
+            )
 
     # --- laying screens out -----------------------------------------------------------------
 
@@ -290,8 +330,16 @@ class PageHub:
 
     async def _send_hand(self, page: Page, hint: object = None) -> None:
         model = self._model(page)
-        await page.push(encode({"type": "hand", "table": page.table_id,
-                                "version": page.version, "hand": hand_json(model, hint)}))
+        await page.push(
+            encode(
+                {
+                    "type": "hand",
+                    "table": page.table_id,
+                    "version": page.version,
+                    "hand": hand_json(model, hint),
+                }
+            )
+        )
 
     def screen_message(self, page: Page, news: TableScreen | None = None) -> dict[str, Any]:
         """The ``screen`` message of ``page`` (:mod:`bot.web.protocol`); ``news``: the
@@ -311,21 +359,31 @@ class PageHub:
                 public = public_json(view, info, lines, left)
                 sheet = sheet_json(view)
                 if news is not None:
-                    events = [event_line(e, view) for e in news.events
-                              if not isinstance(e, HandEnded | GameEnded)]
+                    events = [
+                        event_line(e, view)
+                        for e in news.events
+                        if not isinstance(e, HandEnded | GameEnded)
+                    ]
             notices = [render_notice(n) for n in news.notices] if news is not None else []
-            lobby = render_lobby(info) if view is None and info.status is Status.LOBBY \
-                else None
+            lobby = render_lobby(info) if view is None and info.status is Status.LOBBY else None
             hand = None
             if own is not None and info.status is Status.PLAYING:
-                hand = hand_json(build_hand_model(_untyped(own), mask=page.mask,
-                                                  sort=page.sort))
-        return {"type": "screen", "table": info.id, "version": info.version,
-                "status": status_word(info.status), "locale": page.locale,
-                "seat": None if own is None else own.seat,
-                "tiles": bool(view is not None and view.rules.var.uses_tiles),
-                "public": public, "hand": hand, "events": events, "notices": notices,
-                "lobby": lobby, "sheet": sheet}
+                hand = hand_json(build_hand_model(_untyped(own), mask=page.mask, sort=page.sort))
+        return {
+            "type": "screen",
+            "table": info.id,
+            "version": info.version,
+            "status": status_word(info.status),
+            "locale": page.locale,
+            "seat": None if own is None else own.seat,
+            "tiles": bool(view is not None and view.rules.var.uses_tiles),
+            "public": public,
+            "hand": hand,
+            "events": events,
+            "notices": notices,
+            "lobby": lobby,
+            "sheet": sheet,
+        }
 
     def screen_text(self, page: Page, news: TableScreen | None = None) -> str:
         """:meth:`screen_message` as a frame."""

@@ -58,12 +58,26 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent.parent / "static"
 """The page's files."""
 
-CONTENT_TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
-                 ".html": "text/html", ".json": "application/json", ".md": "text/plain",
-                 ".txt": "text/plain", ".png": "image/png"}
+CONTENT_TYPES = {
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".svg": "image/svg+xml",
+    ".html": "text/html",
+    ".json": "application/json",
+    ".md": "text/plain",
+    ".txt": "text/plain",
+    ".png": "image/png",
+}
 
-STATUS = {"forged": 401, "expired": 401, "malformed": 400, "not_at_table": 403,
-          "no_table": 404, "unavailable": 503, "too_fast": 429}
+STATUS = {
+    "forged": 401,
+    "expired": 401,
+    "malformed": 400,
+    "not_at_table": 403,
+    "no_table": 404,
+    "unavailable": 503,
+    "too_fast": 429,
+}
 
 
 def _refusal_text(code: str) -> str:
@@ -82,9 +96,15 @@ def _refusal_text(code: str) -> str:
 class WebRoutes:
     """Answers every request under ``/web`` (see the module docstring)."""
 
-    def __init__(self, config: WebConfig, entry: Entry, hub: PageHub,
-                 signer: SessionSigner, members: TelegramMembers | None,
-                 discord: DiscordAuth | None) -> None:
+    def __init__(
+        self,
+        config: WebConfig,
+        entry: Entry,
+        hub: PageHub,
+        signer: SessionSigner,
+        members: TelegramMembers | None,
+        discord: DiscordAuth | None,
+    ) -> None:
         self.config = config
         self.entry = entry
         self.hub = hub
@@ -98,26 +118,35 @@ class WebRoutes:
         self.faults = DroppedInputs(log, "web", says="refused")
         """Malformed page messages, pages over a limit, refused sign-ins: counted, and
         logged once per kind and minute."""
-        self._files = {path.relative_to(STATIC).as_posix(): path
-                       for path in STATIC.rglob("*") if path.is_file()}
+        self._files = {
+            path.relative_to(STATIC).as_posix(): path
+            for path in STATIC.rglob("*")
+            if path.is_file()
+        }
 
     # --- dispatch ---------------------------------------------------------------------------
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         """Route one request (the :class:`bot.http.HttpServer` mount's handler)."""
-        rest = request.path[len(PREFIX):].lstrip("/")
+        rest = request.path[len(PREFIX) :].lstrip("/")
         platform = "tg"
         head, _sep, tail = rest.partition("/")
         if head in ("tg", "dc"):
             platform, rest = head, tail
         if rest in ("", "index.html") and request.method == "GET":
             if not request.path.endswith("/") and rest == "":
-                raise web.HTTPFound(request.path + "/" + (f"?{request.query_string}"
-                                                          if request.query_string else ""))
-            return web.Response(text=page_html(platform), content_type="text/html",
-                                headers={"Cache-Control": "no-cache"})
+                raise web.HTTPFound(
+                    request.path
+                    + "/"
+                    + (f"?{request.query_string}" if request.query_string else "")
+                )
+            return web.Response(
+                text=page_html(platform),
+                content_type="text/html",
+                headers={"Cache-Control": "no-cache"},
+            )
         if rest.startswith("static/") and request.method == "GET":
-            return self._static(rest[len("static/"):])
+            return self._static(rest[len("static/") :])
         routes = {
             ("GET", "api/strings"): self._strings,
             ("GET", "api/config"): self._config,
@@ -143,12 +172,14 @@ class WebRoutes:
     # --- strings, config, rules ------------------------------------------------------------
 
     async def _strings(self, request: web.Request) -> web.StreamResponse:
-        return web.json_response(page_strings(request.query.get("lang")),
-                                 headers={"Cache-Control": "no-cache"})
+        return web.json_response(
+            page_strings(request.query.get("lang")), headers={"Cache-Control": "no-cache"}
+        )
 
     async def _config(self, request: web.Request) -> web.StreamResponse:
-        return web.json_response({"discord_client_id": self.config.discord_client_id
-                                  if self.config.discord else None})
+        return web.json_response(
+            {"discord_client_id": self.config.discord_client_id if self.config.discord else None}
+        )
 
     async def _rules(self, request: web.Request) -> web.StreamResponse:
         session = self._session(request.query.get("token", ""))
@@ -161,12 +192,19 @@ class WebRoutes:
         if rules is None:
             return self._refused("no_table", locale)
         with use_locale(locale):
-            sections = [{"topic": s.topic, "title": s.title, "paragraphs": list(s.paragraphs),
-                         "melds": [m.split() for m in s.melds],
-                         "example": None if s.example is None else s.example.render(rules)}
-                        for s in how_to_play(rules)]
-            return web.json_response({"locale": locale, "sections": sections,
-                                      "rules": render_rules(rules)})
+            sections = [
+                {
+                    "topic": s.topic,
+                    "title": s.title,
+                    "paragraphs": list(s.paragraphs),
+                    "melds": [m.split() for m in s.melds],
+                    "example": None if s.example is None else s.example.render(rules),
+                }
+                for s in how_to_play(rules)
+            ]
+            return web.json_response(
+                {"locale": locale, "sections": sections, "rules": render_rules(rules)}
+            )
 
     # --- sign-in ----------------------------------------------------------------------------
 
@@ -174,13 +212,15 @@ class WebRoutes:
         try:
             return self.signer.read(token)
         except AuthRefused as refused:
-            raise web.HTTPUnauthorized(text=json.dumps({"error": refused.code}),
-                                       content_type="application/json") from None
+            raise web.HTTPUnauthorized(
+                text=json.dumps({"error": refused.code}), content_type="application/json"
+            ) from None
 
     def _refused(self, code: str, locale: str | None) -> web.Response:
         with use_locale(locale):
-            return web.json_response({"error": code, "text": _refusal_text(code)},
-                                     status=STATUS.get(code, 400))
+            return web.json_response(
+                {"error": code, "text": _refusal_text(code)}, status=STATUS.get(code, 400)
+            )
 
     @staticmethod
     async def _body(request: web.Request) -> dict[str, Any]:
@@ -194,9 +234,15 @@ class WebRoutes:
 
     async def _answer_session(self, user: UserRef, info: TableInfo) -> web.Response:
         locale = await self.entry.locale_of(user)
-        return web.json_response({"token": self.signer.issue(user, info.id),
-                                  "table": info.id, "seat": info.seat_of(user.key),
-                                  "locale": locale, "name": user.name})
+        return web.json_response(
+            {
+                "token": self.signer.issue(user, info.id),
+                "table": info.id,
+                "seat": info.seat_of(user.key),
+                "locale": locale,
+                "name": user.name,
+            }
+        )
 
     async def _telegram_session(self, request: web.Request) -> web.StreamResponse:
         locale = None
@@ -204,12 +250,16 @@ class WebRoutes:
             if not self.config.telegram_token:
                 raise AuthRefused("unavailable", "no Telegram sign-in")
             body = await self._body(request)
-            login = validate_init_data(str(body.get("init_data", "")),
-                                       self.config.telegram_token, self.config.auth_max_age)
+            login = validate_init_data(
+                str(body.get("init_data", "")), self.config.telegram_token, self.config.auth_max_age
+            )
             locale = login.user.locale
             table = body.get("table")
-            table_id = table if isinstance(table, int) and not isinstance(table, bool) \
+            table_id = (
+                table
+                if isinstance(table, int) and not isinstance(table, bool)
                 else table_of_start_param(login.start_param)
+            )
             if table_id is None:
                 raise AuthRefused("no_table", "no table named")
             info = await self.entry.table_by_id(table_id)
@@ -276,15 +326,18 @@ class WebRoutes:
         owner = (session.user.key, session.table_id)
         if self._per_session[owner] >= self.config.sockets_per_session:
             self.faults.drop("a page over the per-session limit", session.user.key)
-            await socket.send_str(encode(error_message("too_many", session.user.locale
-                                                       or "en")))
+            await socket.send_str(encode(error_message("too_many", session.user.locale or "en")))
             await socket.close(code=4003, message=b"too many pages")
             return socket
         self.sockets.add(socket)
         self._per_session[owner] += 1
         try:
-            page = Page(session.user, session.table_id, socket.send_str,
-                        await self.entry.locale_of(session.user))
+            page = Page(
+                session.user,
+                session.table_id,
+                socket.send_str,
+                await self.entry.locale_of(session.user),
+            )
             await self._serve(socket, page)
         finally:
             self.sockets.discard(socket)
@@ -309,10 +362,8 @@ class WebRoutes:
                     message = parse_incoming(frame.data)
                 except BadMessage as refused:
                     bad += 1
-                    self.faults.drop(f"a malformed page message ({refused})",
-                                     page.user.key)
-                    await page.push(encode(error_message("bad_message", page.locale,
-                                                         str(refused))))
+                    self.faults.drop(f"a malformed page message ({refused})", page.user.key)
+                    await page.push(encode(error_message("bad_message", page.locale, str(refused))))
                     if bad >= MAX_BAD:
                         await socket.close(code=4002, message=b"malformed messages")
                         break
@@ -320,12 +371,12 @@ class WebRoutes:
                 try:
                     await self.hub.handle(page, message)
                 except EngineError as error:  # a query the service refused
-                    self.faults.drop(f"a page message refused: {error.code}",
-                                     page.user.key)
+                    self.faults.drop(f"a page message refused: {error.code}", page.user.key)
                     await page.push(encode(error_message("bad_message", page.locale)))
                 except Exception as error:  # never end the socket with a traceback
-                    self.faults.drop(error_kind("a page message failed", error),
-                                     page.user.key, error)
+                    self.faults.drop(
+                        error_kind("a page message failed", error), page.user.key, error
+                    )
                     await page.push(encode(error_message("bad_message", page.locale)))
         finally:
             self.hub.detach(page)

@@ -22,8 +22,11 @@ def chips_on(rules: RuleSet) -> bool:
     return rules.text("chips") != "off"
 
 
-def pay(extra: GermanState, payments: Iterable[Payment], reason: str,
-        ) -> tuple[GermanState, ChipsMoved | None]:
+def pay(
+    extra: GermanState,
+    payments: Iterable[Payment],
+    reason: str,
+) -> tuple[GermanState, ChipsMoved | None]:
     """Apply ``payments`` to the sheet; returns the new state and the event (``None`` when
     nothing moved)."""
     done = tuple(p for p in payments if p.amount != 0)
@@ -53,8 +56,9 @@ def stakes(rules: RuleSet, seats: Sequence[int]) -> list[Payment]:
     return [Payment(s, POT, stake) for s in seats]
 
 
-def deal_payments(rules: RuleSet, winner: int | None, rummy: bool,
-                  losers: Sequence[int]) -> list[tuple[str, list[Payment]]]:
+def deal_payments(
+    rules: RuleSet, winner: int | None, rummy: bool, losers: Sequence[int]
+) -> list[tuple[str, list[Payment]]]:
     """Chips paid at the end of a deal, as (reason, payments) in order.
 
     Round bonus: "dass die Verlierer einer einzelnen Runde dem Rundensieger eine
@@ -77,8 +81,11 @@ def deal_payments(rules: RuleSet, winner: int | None, rummy: bool,
     return out
 
 
-def settlement(rules: RuleSet, totals: Sequence[Fraction], winners: Sequence[int],
-               ) -> list[Payment]:
+def settlement(
+    rules: RuleSet,
+    totals: Sequence[Fraction],
+    winners: Sequence[int],
+) -> list[Payment]:
     """Per-point settlement at the end of the match (chips=points): "werden die Differenzen
     der Verlustpunkte der Verlierer zu den Verlustpunkten des Gesamtsiegers berechnet. Jeder
     Verlierer bezahlt für seine Differenz pro Punkt einen bestimmten Betrag". Tied winners
@@ -96,8 +103,9 @@ def settlement(rules: RuleSet, totals: Sequence[Fraction], winners: Sequence[int
     return out
 
 
-def pot_payout(rules: RuleSet, pot: Fraction, first: Sequence[int], second: Sequence[int],
-               seats: int) -> list[Payment]:
+def pot_payout(
+    rules: RuleSet, pot: Fraction, first: Sequence[int], second: Sequence[int], seats: int
+) -> list[Payment]:
     """Pot play: "Der letzte übrigbleibende Spieler wird Gesamtsieger und erhält den Pot.
     Optional kann bei 3 oder mehr Spieler der Pot auch zwischen dem 1. und 2. geteilt
     werden, üblicher weise 70% für den 1. und 30 % für den 2." Ties share their part."""
@@ -106,6 +114,7 @@ def pot_payout(rules: RuleSet, pot: Fraction, first: Sequence[int], second: Sequ
     if rules.flag("pot_split") and seats >= 3 and second:
         top = pot * Fraction(7, 10)
         rest = pot - top
-        return ([Payment(POT, s, top / len(first)) for s in first]
-                + [Payment(POT, s, rest / len(second)) for s in second])
+        return [Payment(POT, s, top / len(first)) for s in first] + [
+            Payment(POT, s, rest / len(second)) for s in second
+        ]
     return [Payment(POT, s, pot / len(first)) for s in first]

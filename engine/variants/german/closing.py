@@ -39,11 +39,15 @@ def _plan(state: GameState, action: LayOff) -> tuple[Meld, tuple[Any, ...]]:
         raise InvalidLayOff(cards="", number=action.meld + 1, reason="no cards named")
     found = extend_readings(meld, action.cards, seat, meld_rules(state.rules))
     if not found:
-        raise InvalidLayOff(cards=" ".join(map(str, action.cards)), number=action.meld + 1,
-                            reason="the meld would not stay a valid set or run")
+        raise InvalidLayOff(
+            cards=" ".join(map(str, action.cards)),
+            number=action.meld + 1,
+            reason="the meld would not stay a valid set or run",
+        )
     if len(found) > 1:
-        raise AmbiguousJoker(readings=" | ".join(str(m) for m in found),
-                             options=[str(m) for m in found])
+        raise AmbiguousJoker(
+            readings=" | ".join(str(m) for m in found), options=[str(m) for m in found]
+        )
     return found[0], left
 
 

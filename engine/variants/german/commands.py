@@ -40,15 +40,14 @@ def parse_exchange(verb: str, args: list[str], seat: int) -> ExchangeJoker:
     if "|" not in args:
         raise ExchangeSyntax()
     cut = args.index("|")
-    left, group = args[:cut], args[cut + 1:]
+    left, group = args[:cut], args[cut + 1 :]
     if len(left) < 2 or not group or "|" in group:
         raise ExchangeSyntax()
     number_text = left[-1].removeprefix("#")
     if not number_text.isdigit() or int(number_text) < 1:
         raise BadMeldNumber(left[-1])
     cards = tuple(parse_card(w) for w in left[:-1])
-    return ExchangeJoker(seat, cards, int(number_text) - 1,
-                         tuple(CardSpec.parse(w) for w in group))
+    return ExchangeJoker(seat, cards, int(number_text) - 1, tuple(CardSpec.parse(w) for w in group))
 
 
 def format_exchange(action: Any) -> str:
@@ -58,30 +57,52 @@ def format_exchange(action: Any) -> str:
     return f"exchange {cards} {action.meld + 1} | {group}"
 
 
-def _simple(verb: str, aliases: tuple[str, ...], help_text: str, action_type: type,
-            ) -> VariantCommand:
+def _simple(
+    verb: str,
+    aliases: tuple[str, ...],
+    help_text: str,
+    action_type: type,
+) -> VariantCommand:
     def parse(word: str, args: list[str], seat: int) -> Any:
         """The action of ``seat``; the verb takes no arguments."""
         _no_args(verb, args)
         return action_type(seat)
 
-    return VariantCommand(CommandHelp(verb, aliases, verb, help_text), parse, action_type,
-                          lambda _action: verb)
+    return VariantCommand(
+        CommandHelp(verb, aliases, verb, help_text), parse, action_type, lambda _action: verb
+    )
 
 
 COMMANDS: tuple[VariantCommand, ...] = (
     VariantCommand(
-        CommandHelp("exchange", ("austauschen", "jokertausch"), "exchange 8h 3 | jk 9h 10h",
-                 "Exchange a natural card for the joker in meld 3 and meld the freed joker at "
-                 "once with cards from your hand (after | ; write jk=... if needed)."),
-        parse_exchange, ExchangeJoker, format_exchange),
-    _simple("takeback", ("zurücknehmen", "zuruecknehmen"),
-            "Take back this turn's melds while they are below the first-meld minimum.",
-            TakeBack),
-    _simple("done", ("fertig",),
-            "End your lay-offs after someone went out (then the deal is scored).", EndLayOffs),
-    _simple("buyback", ("rückkauf", "rueckkauf"),
-            "Buy back into the game once after being eliminated (pot play, chips).", BuyBack),
-    _simple("decline", ("verzichten",),
-            "Do not buy back into the game: stay out.", DeclineBuyBack),
+        CommandHelp(
+            "exchange",
+            ("austauschen", "jokertausch"),
+            "exchange 8h 3 | jk 9h 10h",
+            "Exchange a natural card for the joker in meld 3 and meld the freed joker at "
+            "once with cards from your hand (after | ; write jk=... if needed).",
+        ),
+        parse_exchange,
+        ExchangeJoker,
+        format_exchange,
+    ),
+    _simple(
+        "takeback",
+        ("zurücknehmen", "zuruecknehmen"),
+        "Take back this turn's melds while they are below the first-meld minimum.",
+        TakeBack,
+    ),
+    _simple(
+        "done",
+        ("fertig",),
+        "End your lay-offs after someone went out (then the deal is scored).",
+        EndLayOffs,
+    ),
+    _simple(
+        "buyback",
+        ("rückkauf", "rueckkauf"),
+        "Buy back into the game once after being eliminated (pot play, chips).",
+        BuyBack,
+    ),
+    _simple("decline", ("verzichten",), "Do not buy back into the game: stay out.", DeclineBuyBack),
 )

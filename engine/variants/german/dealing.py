@@ -48,19 +48,34 @@ def cutter(seats: int, dealer: int, active: Sequence[bool]) -> int:
     return dealer
 
 
-def deal_cards(rules: RuleSet, seats: int, dealer: int, seed: DealKey, number: int,
-               active: Sequence[bool] | None = None) -> DealSpec:
+def deal_cards(
+    rules: RuleSet,
+    seats: int,
+    dealer: int,
+    seed: DealKey,
+    number: int,
+    active: Sequence[bool] | None = None,
+) -> DealSpec:
     """Shuffle (``deal_rng(seed, number)``) and deal deal ``number`` (see
     :func:`deal_pack`); with ``joker_steal`` the pack is first cut at a point drawn from
     ``deal_rng(seed, number, "cut")``."""
     cards = shuffled(deck(rules), deal_rng(seed, number))
-    cut = deal_rng(seed, number, "cut").randint(1, len(cards) - 1) \
-        if rules.flag("joker_steal") else None
+    cut = (
+        deal_rng(seed, number, "cut").randint(1, len(cards) - 1)
+        if rules.flag("joker_steal")
+        else None
+    )
     return deal_pack(rules, seats, dealer, cards, active, cut)
 
 
-def deal_pack(rules: RuleSet, seats: int, dealer: int, cards: Sequence[Card],
-              active: Sequence[bool] | None = None, cut: int | None = None) -> DealSpec:
+def deal_pack(
+    rules: RuleSet,
+    seats: int,
+    dealer: int,
+    cards: Sequence[Card],
+    active: Sequence[bool] | None = None,
+    cut: int | None = None,
+) -> DealSpec:
     """Deal ``cards`` (front first): one card at a time from the left of the dealer to the
     players still in (``active``, default all), then the upcard (or the dealer's extra
     card); the rest is the stock. ``cut``: where the cutter lifts the pack (``None``: no
@@ -72,9 +87,12 @@ def deal_pack(rules: RuleSet, seats: int, dealer: int, cards: Sequence[Card],
     size = hand_size(rules, len(order))
     pack = list(cards)
     if len(pack) < size * len(order) + 1:
-        raise RuleOptionError(detail=f"the deck has {len(pack)} cards, "
-                              f"{size * len(order) + 1} are needed", option="deck",
-                              value=str(len(pack)), accepts=str(size * len(order) + 1))
+        raise RuleOptionError(
+            detail=f"the deck has {len(pack)} cards, {size * len(order) + 1} are needed",
+            option="deck",
+            value=str(len(pack)),
+            accepts=str(size * len(order) + 1),
+        )
     hands: dict[int, list[Card]] = {s: [] for s in order}
     stolen: int | None = None
     if cut is not None:
@@ -95,5 +113,6 @@ def deal_pack(rules: RuleSet, seats: int, dealer: int, cards: Sequence[Card],
     else:
         upcard = pack[pos]
     pos += 1
-    return DealSpec(tuple(tuple(hands.get(s, ())) for s in range(seats)), upcard,
-                    tuple(pack[pos:]), stolen)
+    return DealSpec(
+        tuple(tuple(hands.get(s, ())) for s in range(seats)), upcard, tuple(pack[pos:]), stolen
+    )

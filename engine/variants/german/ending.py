@@ -35,13 +35,15 @@ def seats_after(state: GameState, seat: int, among: tuple[int, ...]) -> tuple[in
     return tuple(sorted(among, key=lambda s: (s - seat - 1) % state.seats))
 
 
-def deal_scores(state: GameState, points: tuple[int, ...], winner: int | None,
-                rummy: bool) -> tuple[Fraction, ...]:
+def deal_scores(
+    state: GameState, points: tuple[int, ...], winner: int | None, rummy: bool
+) -> tuple[Fraction, ...]:
     """Penalty points of one deal: each loser its hand (doubled after hand rummy), the
     winner 0. Nobody out (the stock could not be renewed): everyone scores the hand."""
     factor = 2 if rummy else 1
-    return tuple(Fraction(0) if seat == winner else Fraction(p * factor)
-                 for seat, p in enumerate(points))
+    return tuple(
+        Fraction(0) if seat == winner else Fraction(p * factor) for seat, p in enumerate(points)
+    )
 
 
 def finish_out(state: GameState, winner: int, rummy: bool, events: list[Any]) -> Result:
@@ -49,12 +51,20 @@ def finish_out(state: GameState, winner: int, rummy: bool, events: list[Any]) ->
     turn first ("Hat ein Spieler eine Runde beendet, dürfen die Spieler der Reihe nach eine
     oder mehrere Karten an (alle) Figuren ergänzen, bevor abgerechnet wird"); else score."""
     if state.rules.flag("closing_layoffs"):
-        queue = tuple(s for s in seats_after(state, winner, active_seats(state))
-                      if s != winner and state.has_melded[s] and state.hands[s])
+        queue = tuple(
+            s
+            for s in seats_after(state, winner, active_seats(state))
+            if s != winner and state.has_melded[s] and state.hands[s]
+        )
         if queue:
             extra = replace(game_extra(state), closing=Closing(winner, rummy, queue))
-            state = replace(state, extra=extra, phase=Phase.PLAY, current=queue[0],
-                            turn=TurnState(extra=GermanTurn()))
+            state = replace(
+                state,
+                extra=extra,
+                phase=Phase.PLAY,
+                current=queue[0],
+                turn=TurnState(extra=GermanTurn()),
+            )
             events.append(ClosingLayOffs(winner, queue))
             return state, tuple(events)
     return score_hand(state, winner, rummy, events)
@@ -69,8 +79,7 @@ def score_hand(state: GameState, winner: int | None, rummy: bool, events: list[A
     scores = deal_scores(state, points, winner, rummy)
     totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
     before = active_seats(state)
-    events.append(HandEnded(state.deal_number, winner, rummy, state.hands, points, scores,
-                            totals))
+    events.append(HandEnded(state.deal_number, winner, rummy, state.hands, points, scores, totals))
     result = DealResult(state.deal_number, state.dealer, winner, rummy, points, scores)
     state = replace(state, totals=totals, results=(*state.results, result))
     losers = tuple(s for s in before if s != winner)
@@ -114,8 +123,9 @@ def buyback_terms(state: GameState) -> tuple[Fraction, Fraction]:
 def offer_buyback(state: GameState, queue: tuple[int, ...], events: list[Any]) -> Result:
     """Let ``queue[0]`` decide on a buy-back (phase PLAY, it is the seat to act)."""
     extra = replace(game_extra(state), buyback=queue)
-    state = replace(state, extra=extra, phase=Phase.PLAY, current=queue[0],
-                    turn=TurnState(extra=GermanTurn()))
+    state = replace(
+        state, extra=extra, phase=Phase.PLAY, current=queue[0], turn=TurnState(extra=GermanTurn())
+    )
     price, points = buyback_terms(state)
     events.append(BuyBackOffered(queue[0], price, points))
     return state, tuple(events)

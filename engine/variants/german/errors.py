@@ -16,8 +16,8 @@ class OpeningTooLow(IllegalMove):
 
     code = "opening_too_low"
     template = N_(
-        'Your first meld has {total} points; it needs {needed}. Meld more, or take your melds '
-        'back with takeback.'
+        "Your first meld has {total} points; it needs {needed}. Meld more, or take your melds "
+        "back with takeback."
     )
 
 
@@ -27,7 +27,7 @@ class NotOpenedYet(IllegalMove):
 
     code = "not_opened_yet"
     template = N_(
-        'You may lay off or exchange jokers only after your first meld, from your next turn on.'
+        "You may lay off or exchange jokers only after your first meld, from your next turn on."
     )
 
 
@@ -36,14 +36,14 @@ class OneLayOffPerTurn(IllegalMove):
     ergänzen." """
 
     code = "one_layoff_per_turn"
-    template = N_('Only one card may be laid off per turn.')
+    template = N_("Only one card may be laid off per turn.")
 
 
 class NoRummyFirstTurn(IllegalMove):
     """House rule: "Es ist nicht erlaubt im 1. Spielzug Rummy zu gehen"."""
 
     code = "no_rummy_first_turn"
-    template = N_('You may not go out with hand rummy in your first turn.')
+    template = N_("You may not go out with hand rummy in your first turn.")
 
 
 class NothingToTakeBack(IllegalMove):
@@ -51,7 +51,7 @@ class NothingToTakeBack(IllegalMove):
 
     code = "nothing_to_take_back"
     template = N_(
-        'There is nothing to take back: only the melds of an unfinished first meld can be.'
+        "There is nothing to take back: only the melds of an unfinished first meld can be."
     )
 
 
@@ -62,8 +62,8 @@ class ExchangeNeedsMeld(IllegalMove):
 
     code = "exchange_needs_meld"
     template = N_(
-        'The freed joker must go into a new meld at once: use exchange, e.g. exchange 8h 3 | jk '
-        '9h 10h.'
+        "The freed joker must go into a new meld at once: use exchange, e.g. exchange 8h 3 | jk "
+        "9h 10h."
     )
 
 
@@ -71,7 +71,7 @@ class ExchangeNoJoker(IllegalMove):
     """No joker of meld ``number`` stands for ``card`` (or more than one card was named)."""
 
     code = "exchange_no_joker"
-    template = N_('No joker in meld {number} stands for {card}.')
+    template = N_("No joker in meld {number} stands for {card}.")
 
 
 class ExchangeNeedsFour(IllegalMove):
@@ -81,8 +81,8 @@ class ExchangeNeedsFour(IllegalMove):
 
     code = "exchange_needs_four"
     template = N_(
-        'The joker in meld {number} may only be exchanged for all missing cards at once, a four '
-        'without jokers: {cards}.'
+        "The joker in meld {number} may only be exchanged for all missing cards at once, a four "
+        "without jokers: {cards}."
     )
 
 
@@ -90,7 +90,7 @@ class FreedJokerNotMelded(IllegalMove):
     """The new meld of an exchange does not hold the freed joker(s) (``jokers``)."""
 
     code = "freed_joker_not_melded"
-    template = N_('The new meld must hold the freed joker: write jk in it ({jokers} needed).')
+    template = N_("The new meld must hold the freed joker: write jk in it ({jokers} needed).")
 
 
 class DealerDiscardsFirst(IllegalMove):
@@ -98,7 +98,7 @@ class DealerDiscardsFirst(IllegalMove):
     dann eine Karte aufgedeckt als erste Karte des Abwurfstapels ab"."""
 
     code = "dealer_discards_first"
-    template = N_('The dealer begins this deal by discarding one card.')
+    template = N_("The dealer begins this deal by discarding one card.")
 
 
 class ClosingLayOffsOnly(IllegalMove):
@@ -107,28 +107,28 @@ class ClosingLayOffsOnly(IllegalMove):
     abgerechnet wird"."""
 
     code = "closing_layoffs_only"
-    template = N_('Someone went out: lay off cards on the melds, or say done.')
+    template = N_("Someone went out: lay off cards on the melds, or say done.")
 
 
 class NotClosing(IllegalMove):
     """``done`` outside the lay-offs after someone went out."""
 
     code = "not_closing"
-    template = N_('done ends your lay-offs after someone went out; there are none now.')
+    template = N_("done ends your lay-offs after someone went out; there are none now.")
 
 
 class BuyBackPending(IllegalMove):
     """An eliminated player must first say ``buyback`` or ``decline`` (pot play money)."""
 
     code = "buyback_pending"
-    template = N_('First decide about buying back into the game: buyback or decline.')
+    template = N_("First decide about buying back into the game: buyback or decline.")
 
 
 class NoBuyBack(IllegalMove):
     """``buyback``/``decline`` when no buy-back is offered."""
 
     code = "no_buyback"
-    template = N_('There is no buy-back to decide now.')
+    template = N_("There is no buy-back to decide now.")
 
 
 class ExchangeSyntax(CommandError):
@@ -136,8 +136,8 @@ class ExchangeSyntax(CommandError):
 
     code = "exchange_syntax"
     template = N_(
-        'exchange: name the card, the meld number, | and the new meld with the joker, e.g. '
-        'exchange 8h 3 | jk 9h 10h.'
+        "exchange: name the card, the meld number, | and the new meld with the joker, e.g. "
+        "exchange 8h 3 | jk 9h 10h."
     )
 
     def __init__(self) -> None:

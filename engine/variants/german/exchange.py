@@ -62,14 +62,14 @@ def missing_cards(meld: Meld) -> tuple[Card, ...]:
     return tuple(Card(meld.rank, s) for s in CARD_SUITS if s not in have)
 
 
-def exchange_target(meld: Meld, cards: tuple[Card, ...], seat: int, number: int,
-                    four: bool) -> tuple[tuple[Placed, ...], int]:
+def exchange_target(
+    meld: Meld, cards: tuple[Card, ...], seat: int, number: int, four: bool
+) -> tuple[tuple[Placed, ...], int]:
     """The cards of ``meld`` after ``seat`` exchanges ``cards`` for its joker(s), and how many
     jokers that frees; ``four``: the house rule ``set_swap_four``. Raises
     :class:`ExchangeNoJoker` / :class:`ExchangeNeedsFour` (``number``: the 1-based meld)."""
     shown = " ".join(map(str, cards)) or "-"
-    if four and meld.kind is MeldKind.SET and any(
-            p.card.is_joker for p in meld.cards):
+    if four and meld.kind is MeldKind.SET and any(p.card.is_joker for p in meld.cards):
         want = missing_cards(meld)
         if sort_cards(cards) != sort_cards(want):
             raise ExchangeNeedsFour(number=number, cards=" ".join(map(str, want)))
@@ -108,8 +108,9 @@ def _plan(state: GameState, action: ExchangeJoker) -> _Plan:
     if not 0 <= action.meld < len(state.melds):
         raise NoSuchMeld(number=action.meld + 1)
     meld = state.melds[action.meld]
-    placed, freed = exchange_target(meld, action.cards, seat, action.meld + 1,
-                                    state.rules.flag("set_swap_four"))
+    placed, freed = exchange_target(
+        meld, action.cards, seat, action.meld + 1, state.rules.flag("set_swap_four")
+    )
     group_jokers = sum(1 for s in action.group if s.card.is_joker)
     if group_jokers < freed:
         raise FreedJokerNotMelded(jokers=freed)
@@ -118,11 +119,15 @@ def _plan(state: GameState, action: ExchangeJoker) -> _Plan:
     try:
         found = check_meld(action.group, seat, rules)
     except MeldProblem as problem:
-        raise InvalidMeld(cards=" ".join(map(str, action.group)), reason=problem.detail,
-                          reason_code=problem.reason) from None
+        raise InvalidMeld(
+            cards=" ".join(map(str, action.group)),
+            reason=problem.detail,
+            reason_code=problem.reason,
+        ) from None
     if len(found) > 1:
-        raise AmbiguousJoker(readings=" | ".join(str(m) for m in found),
-                             options=[str(m) for m in found])
+        raise AmbiguousJoker(
+            readings=" | ".join(str(m) for m in found), options=[str(m) for m in found]
+        )
     if not left:
         raise FinalDiscardRequired()
     taken = state.turn.taken
@@ -147,9 +152,19 @@ def apply_exchange(state: GameState, action: ExchangeJoker) -> Result:
     melds.append(plan.new_meld)
     played = len(action.cards) + len(action.group) - plan.freed
     turn = state.turn
-    state = replace(state, hands=state.hands_with(seat, plan.left), melds=tuple(melds),
-                    has_played=with_flag(state.has_played, seat),
-                    turn=replace(turn, melds=turn.melds + 1, played=turn.played + played,
-                                 extra=replace(turn_extra(state), exchanged=True)))
-    return state, (JokerExchanged(seat, action.meld, action.cards, plan.table_meld, plan.freed),
-                   Melded(seat, len(melds) - 1, plan.new_meld))
+    state = replace(
+        state,
+        hands=state.hands_with(seat, plan.left),
+        melds=tuple(melds),
+        has_played=with_flag(state.has_played, seat),
+        turn=replace(
+            turn,
+            melds=turn.melds + 1,
+            played=turn.played + played,
+            extra=replace(turn_extra(state), exchanged=True),
+        ),
+    )
+    return state, (
+        JokerExchanged(seat, action.meld, action.cards, plan.table_meld, plan.freed),
+        Melded(seat, len(melds) - 1, plan.new_meld),
+    )

@@ -89,8 +89,9 @@ def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
         out = [Discard(seat, c) for c in distinct_cards(state.hands[seat])]
     else:
         hand = state.hands[seat]
-        out = [MeldCards(seat, (group,))
-               for group in candidate_melds(hand, meld_rules(state.rules))]
+        out = [
+            MeldCards(seat, (group,)) for group in candidate_melds(hand, meld_rules(state.rules))
+        ]
         out += _layoffs(state, seat)
         out += exchanges(state, seat)
         out.append(TakeBack(seat))
@@ -99,8 +100,10 @@ def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
 
 
 def _layoffs(state: GameState, seat: int) -> list[Any]:
-    return [LayOff(seat, (spec,), index)
-            for spec, index in layoff_options(state.hands[seat], state.melds, state.rules, seat)]
+    return [
+        LayOff(seat, (spec,), index)
+        for spec, index in layoff_options(state.hands[seat], state.melds, state.rules, seat)
+    ]
 
 
 def _play(state: GameState, seat: int) -> list[Any]:
@@ -128,17 +131,22 @@ def _play(state: GameState, seat: int) -> list[Any]:
             out.append(MeldCards(seat, (group,)))
     if may_play_on_table(state, seat):
         if not (rules.flag("one_layoff") and turn.laid_off >= 1):
-            out += [a for a in _layoffs(state, seat)
-                    if left.ok(1, 1 if a.cards[0].card != taken else 0)]
+            out += [
+                a for a in _layoffs(state, seat) if left.ok(1, 1 if a.cards[0].card != taken else 0)
+            ]
         four = rules.flag("set_swap_four")
         for action in exchanges(state, seat):
             meld = state.melds[action.meld]
-            if not (four and meld.kind is MeldKind.SET) \
-                    and joker_swap_target(meld, action.cards[0]) < 0:
+            if (
+                not (four and meld.kind is MeldKind.SET)
+                and joker_swap_target(meld, action.cards[0]) < 0
+            ):
                 continue
             cards = cards_from_hand(action, _freed(action, state))
-            if (left.ok(len(cards), sum(1 for c in cards if c != taken))
-                    and len(readings(action.group, seat, mrules)) == 1):
+            if (
+                left.ok(len(cards), sum(1 for c in cards if c != taken))
+                and len(readings(action.group, seat, mrules)) == 1
+            ):
                 out.append(action)
     if turn.provisional:
         out.append(TakeBack(seat))
@@ -189,8 +197,9 @@ def exchanges(state: GameState, seat: int) -> list[ExchangeJoker]:
 
 
 @reuse_last_tuple
-def _joker_melds(melds: Sequence[Meld], rules: RuleSet
-                 ) -> tuple[tuple[int, int, tuple[Card, ...], bool], ...]:
+def _joker_melds(
+    melds: Sequence[Meld], rules: RuleSet
+) -> tuple[tuple[int, int, tuple[Card, ...], bool], ...]:
     """The table melds with jokers, as (index, jokers, cards, each): with ``set_swap_four``
     a set's missing cards, given all together (``each`` False); else the cards that free
     one joker, each alone (``each`` True; a set's rank in every suit, a run's jokers'
@@ -205,8 +214,7 @@ def _joker_melds(melds: Sequence[Meld], rules: RuleSet
         if four and meld.kind is MeldKind.SET:
             out.append((index, jokers, missing_cards(meld), False))
         elif meld.kind is MeldKind.SET:
-            out.append((index, jokers, tuple(shared_card(meld.rank, s) for s in CARD_SUITS),
-                        True))
+            out.append((index, jokers, tuple(shared_card(meld.rank, s) for s in CARD_SUITS), True))
         else:
             # a run's jokers stand for named cards: the hand's copies of those faces
             faces = {p.face for p in meld.cards if p.card.is_joker}

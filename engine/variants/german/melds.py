@@ -25,8 +25,7 @@ def check_jokers(meld: Meld) -> MeldProblem | None:
     if meld.kind is MeldKind.SET and naturals < 2:
         return MeldProblem("too_many_jokers", "a set needs at least two natural cards")
     if meld.kind is MeldKind.RUN and jokers > naturals:
-        return MeldProblem("too_many_jokers",
-                           "a run may not hold more jokers than natural cards")
+        return MeldProblem("too_many_jokers", "a run may not hold more jokers than natural cards")
     return None
 
 
@@ -45,7 +44,14 @@ def meld_rules(rules: RuleSet) -> MeldRules:
 
 
 #: One shared record per option pair (the lay-off index is reused per record).
-_MELD_RULES = {(around, one): MeldRules(
-    ace=AceMode.AROUND if around else AceMode.HIGH_OR_LOW, min_cards=3, max_set=4,
-    min_naturals=2, check=check_one_joker if one else check_jokers)
-    for around in (False, True) for one in (False, True)}
+_MELD_RULES = {
+    (around, one): MeldRules(
+        ace=AceMode.AROUND if around else AceMode.HIGH_OR_LOW,
+        min_cards=3,
+        max_set=4,
+        min_naturals=2,
+        check=check_one_joker if one else check_jokers,
+    )
+    for around in (False, True)
+    for one in (False, True)
+}

@@ -80,6 +80,7 @@ Result = tuple[GameState, tuple[Any, ...]]
 
 # --- helpers ----------------------------------------------------------------------------------
 
+
 def opening_needed(state: GameState) -> int:
     """Points a first meld needs: ``opening`` (+1 with ``opening_exceed``: "es benötigt also
     41 Punkte, 40 Punkte reichen nicht"); at least 51 when two players hold 14 or 15 cards
@@ -135,6 +136,7 @@ def _with_turn(state: GameState, turn: GermanTurn) -> GameState:
 
 # --- draw ---------------------------------------------------------------------------------------
 
+
 def verify_draw(state: GameState, action: Draw) -> None:
     """Draw at the start of a turn."""
     shared_verify_draw(state, action)
@@ -150,6 +152,7 @@ def apply_draw(state: GameState, action: Draw) -> Result:
 
 # --- meld / take back ---------------------------------------------------------------------------
 
+
 def verify_meld(state: GameState, action: MeldCards) -> None:
     """New melds: valid groups of cards in hand, one card kept for the final discard. With
     ``no_rummy_first_turn`` a first-turn meld may not leave the one card whose discard
@@ -157,8 +160,12 @@ def verify_meld(state: GameState, action: MeldCards) -> None:
     normal_play(state, "meld")
     shared_verify_meld(state, action)
     used = sum(len(g) for g in action.groups)
-    if (state.rules.flag("no_rummy_first_turn") and turn_extra(state).first
-            and is_rummy(state) and len(state.hands[action.seat]) - used == 1):
+    if (
+        state.rules.flag("no_rummy_first_turn")
+        and turn_extra(state).first
+        and is_rummy(state)
+        and len(state.hands[action.seat]) - used == 1
+    ):
         raise NoRummyFirstTurn()
 
 
@@ -198,18 +205,23 @@ def apply_takeback(state: GameState, action: TakeBack) -> Result:
     removed = state.melds[-count:]
     cards = tuple(p.card for m in removed for p in m.cards)
     hand = (*state.hands[action.seat], *cards)
-    base = replace(state.turn, melds=state.turn.melds - count,
-                   played=state.turn.played - len(cards),
-                   extra=replace(turn, provisional=0, total=0))
-    state = replace(state, hands=state.hands_with(action.seat, hand),
-                    melds=state.melds[:-count], turn=base)
+    base = replace(
+        state.turn,
+        melds=state.turn.melds - count,
+        played=state.turn.played - len(cards),
+        extra=replace(turn, provisional=0, total=0),
+    )
+    state = replace(
+        state, hands=state.hands_with(action.seat, hand), melds=state.melds[:-count], turn=base
+    )
     return state, (OpeningWithdrawn(action.seat, cards, count),)
 
 
 # --- lay off ------------------------------------------------------------------------------------
 
+
 def verify_layoff(state: GameState, action: LayOff) -> None:
-    """"Ergänzen: Wenn er bereits seine erste Figur(en) in einem vorherigen Spielzug melden
+    """ "Ergänzen: Wenn er bereits seine erste Figur(en) in einem vorherigen Spielzug melden
     konnte, darf er eine oder mehrere Karten an seinen oder vom Gegner gemeldeten Figuren
     ergänzen". House rule ``one_layoff``: one card per turn."""
     if game_extra(state).closing is not None and state.phase is Phase.PLAY:
@@ -234,6 +246,7 @@ def apply_layoff(state: GameState, action: LayOff) -> Result:
 
 # --- the plain swap ---------------------------------------------------------------------------
 
+
 def verify_swap(state: GameState, action: SwapJoker) -> None:
     """Refused: "Ein ausgetauschter Joker darf also nicht für spätere Spielzüge in sein Blatt
     eingegliedert werden, sondern muss sofort mit einer Figur ausgelegt werden." (the
@@ -249,6 +262,7 @@ def apply_swap(state: GameState, action: SwapJoker) -> Result:
 
 # --- discard ------------------------------------------------------------------------------------
 
+
 def verify_discard(state: GameState, action: Discard) -> None:
     """End the turn with a discard (not the card just taken from the pile). While the first
     meld of this turn is below the minimum only a discard that goes out (hand rummy) is
@@ -259,7 +273,7 @@ def verify_discard(state: GameState, action: Discard) -> None:
         raise CannotDiscardTaken(card=str(action.card))
     turn = turn_extra(state)
     if not left:
-        if (state.rules.flag("no_rummy_first_turn") and turn.first and is_rummy(state)):
+        if state.rules.flag("no_rummy_first_turn") and turn.first and is_rummy(state):
             raise NoRummyFirstTurn()
         return
     if turn.provisional:
@@ -278,8 +292,11 @@ def apply_discard(state: GameState, action: Discard) -> Result:
     if not left:
         state = replace(state, hands=hands, discard=discard)
         rummy = is_rummy(state)
-        state = replace(state, has_melded=with_flag(state.has_melded, seat),
-                        has_played=with_flag(state.has_played, seat))
+        state = replace(
+            state,
+            has_melded=with_flag(state.has_melded, seat),
+            has_played=with_flag(state.has_played, seat),
+        )
         events.append(WentOut(seat, rummy))
         return finish_out(state, seat, rummy, events)
     if len(left) <= 2 and blocked(state, hands, discard):
@@ -289,20 +306,30 @@ def apply_discard(state: GameState, action: Discard) -> Result:
     if not turn.dealer_discard and not extra.played[seat]:
         extra = replace(extra, played=with_flag(extra.played, seat))
     nxt = next_active(state, seat)
-    state = replace(state, hands=hands, discard=discard, current=nxt, phase=Phase.DRAW,
-                    extra=extra,
-                    turn=_NEW_TURNS[not state.has_played[nxt], not extra.played[nxt]])
+    state = replace(
+        state,
+        hands=hands,
+        discard=discard,
+        current=nxt,
+        phase=Phase.DRAW,
+        extra=extra,
+        turn=_NEW_TURNS[not state.has_played[nxt], not extra.played[nxt]],
+    )
     return state, tuple(events)
 
 
 #: The turn records a turn starts with, by (fresh, first): records are immutable, so one
 #: shared instance each instead of two records built per discard.
-_NEW_TURNS = {(fresh, first): TurnState(fresh=fresh, extra=GermanTurn(first=first))
-              for fresh in (False, True) for first in (False, True)}
+_NEW_TURNS = {
+    (fresh, first): TurnState(fresh=fresh, extra=GermanTurn(first=first))
+    for fresh in (False, True)
+    for first in (False, True)
+}
 
 
-def blocked(state: GameState, hands: tuple[tuple[Card, ...], ...],
-            discard: tuple[Card, ...]) -> bool:
+def blocked(
+    state: GameState, hands: tuple[tuple[Card, ...], ...], discard: tuple[Card, ...]
+) -> bool:
     """True when the deal can never end once the hands are ``hands`` and the pile
     ``discard`` (a discard's result, asked before the state is copied). The text renews
     the stock without limit, but a player holding two cards at most can neither meld
@@ -332,6 +359,7 @@ _LAST_BLOCKED: tuple[tuple[Meld, ...], RuleSet, bool] | None = None
 
 
 # --- next deal ----------------------------------------------------------------------------------
+
 
 def verify_next(state: GameState, action: NextDeal) -> None:
     """The next deal starts once the deal is scored and the match goes on; any seat (also
@@ -364,12 +392,28 @@ def on_deal(state: GameState, spec: DealSpec) -> GameState:
     records reset, the joker kept by the cutter (``spec.extra``), and in pot play the
     stakes of the remaining players paid into the pot."""
     extra = game_extra(state)
-    extra = replace(extra, played=(False,) * state.seats, closing=None, buyback=(),
-                    stolen=spec.extra if isinstance(spec.extra, int)
-                    and 0 <= spec.extra < state.seats else None)
+    extra = replace(
+        extra,
+        played=(False,) * state.seats,
+        closing=None,
+        buyback=(),
+        stolen=spec.extra
+        if isinstance(spec.extra, int) and 0 <= spec.extra < state.seats
+        else None,
+    )
     extra, _ = pay(extra, stakes(state.rules, active_seats(state)), "stakes")
     if state.rules.flag("dealer_extra") and spec.upcard is None:
-        return replace(state, extra=extra, current=state.dealer, phase=Phase.PLAY,
-                       turn=TurnState(fresh=True, extra=GermanTurn(dealer_discard=True)))
-    return replace(state, extra=extra, current=next_active(state, state.dealer),
-                   phase=Phase.DRAW, turn=TurnState(fresh=True, extra=GermanTurn(first=True)))
+        return replace(
+            state,
+            extra=extra,
+            current=state.dealer,
+            phase=Phase.PLAY,
+            turn=TurnState(fresh=True, extra=GermanTurn(dealer_discard=True)),
+        )
+    return replace(
+        state,
+        extra=extra,
+        current=next_active(state, state.dealer),
+        phase=Phase.DRAW,
+        turn=TurnState(fresh=True, extra=GermanTurn(first=True)),
+    )

@@ -84,8 +84,12 @@ class GermanState:
 
 def initial_extra(seats: int) -> GermanState:
     """The state of a new match of ``seats`` players."""
-    return GermanState(played=(False,) * seats, bought_back=(False,) * seats,
-                       out_in=(0,) * seats, chips=(Fraction(0),) * seats)
+    return GermanState(
+        played=(False,) * seats,
+        bought_back=(False,) * seats,
+        out_in=(0,) * seats,
+        chips=(Fraction(0),) * seats,
+    )
 
 
 def game_extra(state: GameState) -> GermanState:
@@ -158,28 +162,43 @@ def with_flag(flags: tuple[bool, ...], seat: int, value: bool = True) -> tuple[b
 
 # --- JSON ---------------------------------------------------------------------------------
 
+
 def _fraction_json(value: Fraction) -> int | str:
     return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 def turn_to_json(turn: GermanTurn) -> dict[str, Any]:
     """The JSON object of a :class:`GermanTurn`."""
-    return {"first": turn.first, "opened_now": turn.opened_now,
-            "provisional": turn.provisional, "total": turn.total,
-            "laid_off": turn.laid_off, "exchanged": turn.exchanged,
-            "dealer_discard": turn.dealer_discard}
+    return {
+        "first": turn.first,
+        "opened_now": turn.opened_now,
+        "provisional": turn.provisional,
+        "total": turn.total,
+        "laid_off": turn.laid_off,
+        "exchanged": turn.exchanged,
+        "dealer_discard": turn.dealer_discard,
+    }
 
 
 def game_to_json(extra: GermanState) -> dict[str, Any]:
     """The JSON object of a :class:`GermanState` (fractions as ints or ``"n/d"``)."""
     closing = None
     if extra.closing is not None:
-        closing = {"winner": extra.closing.winner, "rummy": extra.closing.rummy,
-                   "queue": list(extra.closing.queue)}
-    return {"played": list(extra.played), "bought_back": list(extra.bought_back),
-            "out_in": list(extra.out_in), "chips": [_fraction_json(c) for c in extra.chips],
-            "pot": _fraction_json(extra.pot), "stolen": extra.stolen, "closing": closing,
-            "buyback": list(extra.buyback)}
+        closing = {
+            "winner": extra.closing.winner,
+            "rummy": extra.closing.rummy,
+            "queue": list(extra.closing.queue),
+        }
+    return {
+        "played": list(extra.played),
+        "bought_back": list(extra.bought_back),
+        "out_in": list(extra.out_in),
+        "chips": [_fraction_json(c) for c in extra.chips],
+        "pot": _fraction_json(extra.pot),
+        "stolen": extra.stolen,
+        "closing": closing,
+        "buyback": list(extra.buyback),
+    }
 
 
 def turn_from_json(data: Any, where: str) -> GermanTurn:
@@ -192,10 +211,15 @@ def turn_from_json(data: Any, where: str) -> GermanTurn:
     def number(key: str) -> int:
         return as_int(need(obj, key, where), f"{where}.{key}", 0)
 
-    return GermanTurn(first=flag("first"), opened_now=flag("opened_now"),
-                      provisional=number("provisional"), total=number("total"),
-                      laid_off=number("laid_off"), exchanged=flag("exchanged"),
-                      dealer_discard=flag("dealer_discard"))
+    return GermanTurn(
+        first=flag("first"),
+        opened_now=flag("opened_now"),
+        provisional=number("provisional"),
+        total=number("total"),
+        laid_off=number("laid_off"),
+        exchanged=flag("exchanged"),
+        dealer_discard=flag("dealer_discard"),
+    )
 
 
 def game_from_json(data: Any, where: str) -> GermanState:
@@ -212,12 +236,10 @@ def game_from_json(data: Any, where: str) -> GermanState:
     out_in = tuple(as_int(v, w, 0) for v, w in items("out_in"))
     chips = tuple(fraction_from_json(v, w) for v, w in items("chips"))
     if not len(bought) == len(out_in) == len(chips) == seats:
-        raise RecordError(where, "played, bought_back, out_in and chips need one entry per "
-                                 "player")
+        raise RecordError(where, "played, bought_back, out_in and chips need one entry per player")
     pot = fraction_from_json(need(obj, "pot", where), f"{where}.pot")
     stolen_raw = need(obj, "stolen", where)
-    stolen = None if stolen_raw is None else as_int(stolen_raw, f"{where}.stolen", 0,
-                                                    seats - 1)
+    stolen = None if stolen_raw is None else as_int(stolen_raw, f"{where}.stolen", 0, seats - 1)
     closing_raw = need(obj, "closing", where)
     closing = None
     if closing_raw is not None:
@@ -226,8 +248,19 @@ def game_from_json(data: Any, where: str) -> GermanState:
         closing = Closing(
             winner=as_int(need(c, "winner", at), f"{at}.winner", 0, seats - 1),
             rummy=as_bool(need(c, "rummy", at), f"{at}.rummy"),
-            queue=tuple(as_int(v, f"{at}.queue[{i}]", 0, seats - 1)
-                        for i, v in enumerate(as_list(need(c, "queue", at), f"{at}.queue"))))
+            queue=tuple(
+                as_int(v, f"{at}.queue[{i}]", 0, seats - 1)
+                for i, v in enumerate(as_list(need(c, "queue", at), f"{at}.queue"))
+            ),
+        )
     buyback = tuple(as_int(v, w, 0, seats - 1) for v, w in items("buyback"))
-    return GermanState(played=played, bought_back=bought, out_in=out_in, chips=chips, pot=pot,
-                       stolen=stolen, closing=closing, buyback=buyback)
+    return GermanState(
+        played=played,
+        bought_back=bought,
+        out_in=out_in,
+        chips=chips,
+        pot=pot,
+        stolen=stolen,
+        closing=closing,
+        buyback=buyback,
+    )

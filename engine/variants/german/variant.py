@@ -81,8 +81,9 @@ class GermanRummy(Variant):
         """See :func:`engine.variants.german.legal.legal_actions`."""
         return legal_actions(state, seat)
 
-    def deal_shape(self, rules: RuleSet, seats: int, dealer: int,
-                   dealt: Sequence[bool] | None = None) -> tuple[tuple[int, ...], bool]:
+    def deal_shape(
+        self, rules: RuleSet, seats: int, dealer: int, dealt: Sequence[bool] | None = None
+    ) -> tuple[tuple[int, ...], bool]:
         """13 cards to each seat still in the match (:func:`engine.variants.german.dealing.
         hand_size` of their number), none to an eliminated one; with ``dealer_extra`` the
         dealer one more and no upcard: "Optional kann sich der Geber eine zusätzliche Karte
@@ -90,16 +91,22 @@ class GermanRummy(Variant):
         playing = [True] * seats if dealt is None else list(dealt)
         size = hand_size(rules, sum(playing))
         extra = rules.flag("dealer_extra")
-        return (tuple(0 if not playing[seat] else size + (1 if extra and seat == dealer else 0)
-                      for seat in range(seats)), not extra)
+        return (
+            tuple(
+                0 if not playing[seat] else size + (1 if extra and seat == dealer else 0)
+                for seat in range(seats)
+            ),
+            not extra,
+        )
 
     def seats_dealt(self, state: GameState) -> tuple[bool, ...]:
         """The seats still in the match: "ein Spieler welcher mehr Verlustpunkte geschrieben
         hat scheidet aus" (:func:`engine.variants.german.state.eliminated_seats`)."""
         return tuple(not out for out in eliminated_seats(state))
 
-    def check_deal_extra(self, rules: RuleSet, spec: DealSpec, dealer: int,
-                         dealt: Sequence[bool], where: str) -> None:
+    def check_deal_extra(
+        self, rules: RuleSet, spec: DealSpec, dealer: int, dealt: Sequence[bool], where: str
+    ) -> None:
         """A joker kept when cutting (``"stolen"``) needs ``joker_steal`` ("Der abhebende
         Spieler darf die unterste Karte des abgehobenen Kartenpackets ansehen, und wenn es
         ein Joker ist, darf er sie behalten"), names the cutter (the player still in the
@@ -113,8 +120,11 @@ class GermanRummy(Variant):
             raise RecordError(at, "no joker is kept when cutting unless joker_steal is on")
         who = cutter(len(dealt), dealer, dealt)
         if stolen != who:
-            raise RecordError(at, f"seat {stolen} did not cut: the cutter is seat {who}, "
-                                  "the player to the dealer's right")
+            raise RecordError(
+                at,
+                f"seat {stolen} did not cut: the cutter is seat {who}, "
+                "the player to the dealer's right",
+            )
         if not any(card.is_joker for card in spec.hands[stolen]):
             raise RecordError(at, f"seat {stolen} kept a joker, but its hand holds none")
 
@@ -122,21 +132,23 @@ class GermanRummy(Variant):
         """See :func:`engine.variants.german.legal.quick_actions`."""
         return quick_actions(state, seat)
 
-    def deal(self, rules: RuleSet, seats: int, dealer: int, seed: DealKey,
-             deal_number: int) -> DealSpec:
+    def deal(
+        self, rules: RuleSet, seats: int, dealer: int, seed: DealKey, deal_number: int
+    ) -> DealSpec:
         """The first deal (every seat plays); later deals come from ``next``, which knows
         who is eliminated."""
         return deal_cards(rules, seats, dealer, seed, deal_number)
 
-    def deal_next(self, state: GameState, dealer: int, seed: DealKey,
-                  deal_number: int) -> DealSpec:
+    def deal_next(self, state: GameState, dealer: int, seed: DealKey, deal_number: int) -> DealSpec:
         """Deal to the seats still in the match (:meth:`seats_dealt`), with the cut of
         ``joker_steal`` (:func:`engine.variants.german.dealing.deal_cards`)."""
-        return deal_cards(state.rules, state.seats, dealer, seed, deal_number,
-                          self.seats_dealt(state))
+        return deal_cards(
+            state.rules, state.seats, dealer, seed, deal_number, self.seats_dealt(state)
+        )
 
-    def deal_from_deck(self, rules: RuleSet, seats: int, dealer: int,
-                       deck: Sequence[Card]) -> DealSpec:
+    def deal_from_deck(
+        self, rules: RuleSet, seats: int, dealer: int, deck: Sequence[Card]
+    ) -> DealSpec:
         """A record's ``{"deck": [...]}``: dealt as the rules deal, without a cut."""
         return deal_pack(rules, seats, dealer, deck)
 
@@ -202,16 +214,17 @@ class GermanRummy(Variant):
         return card_points(rules, card)
 
     def final_discard_required(self, rules: RuleSet) -> bool:
-        """"Er wirft eine Karte verdeckt auf den Abwurfstapel ab" — going out needs a last
+        """ "Er wirft eine Karte verdeckt auf den Abwurfstapel ab" — going out needs a last
         discard."""
         return True
 
     def stock_end(self, rules: RuleSet) -> tuple[str, int | None]:
-        """"wird der Abwurfstapel mit Ausnahme der obersten (sichtbaren) Karte neu gemischt"."""
+        """ "wird der Abwurfstapel mit Ausnahme der obersten (sichtbaren) Karte neu gemischt"."""
         return ("shuffle_keep_top", None)
 
-    def score_deal(self, state: GameState, points: tuple[int, ...], winner: int | None,
-                   rummy: bool) -> tuple[Fraction, ...]:
+    def score_deal(
+        self, state: GameState, points: tuple[int, ...], winner: int | None, rummy: bool
+    ) -> tuple[Fraction, ...]:
         """See :func:`engine.variants.german.ending.deal_scores`."""
         return deal_scores(state, points, winner, rummy)
 
@@ -225,16 +238,18 @@ class GermanRummy(Variant):
 
 
 #: The shared table with the German moves (built once: every applied move looks here).
-_HANDLERS = handler_table({
-    Draw: (moves.verify_draw, moves.apply_draw),
-    MeldCards: (moves.verify_meld, moves.apply_meld),
-    LayOff: (moves.verify_layoff, moves.apply_layoff),
-    SwapJoker: (moves.verify_swap, moves.apply_swap),
-    Discard: (moves.verify_discard, moves.apply_discard),
-    NextDeal: (moves.verify_next, moves.apply_next),
-    TakeBack: (moves.verify_takeback, moves.apply_takeback),
-    ExchangeJoker: (exchange.verify_exchange, exchange.apply_exchange),
-    EndLayOffs: (closing.verify_done, closing.apply_done),
-    BuyBack: (buyback.verify_decision, buyback.apply_buyback),
-    DeclineBuyBack: (buyback.verify_decision, buyback.apply_decline),
-})
+_HANDLERS = handler_table(
+    {
+        Draw: (moves.verify_draw, moves.apply_draw),
+        MeldCards: (moves.verify_meld, moves.apply_meld),
+        LayOff: (moves.verify_layoff, moves.apply_layoff),
+        SwapJoker: (moves.verify_swap, moves.apply_swap),
+        Discard: (moves.verify_discard, moves.apply_discard),
+        NextDeal: (moves.verify_next, moves.apply_next),
+        TakeBack: (moves.verify_takeback, moves.apply_takeback),
+        ExchangeJoker: (exchange.verify_exchange, exchange.apply_exchange),
+        EndLayOffs: (closing.verify_done, closing.apply_done),
+        BuyBack: (buyback.verify_decision, buyback.apply_buyback),
+        DeclineBuyBack: (buyback.verify_decision, buyback.apply_decline),
+    }
+)

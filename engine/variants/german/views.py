@@ -80,8 +80,14 @@ def public_extra(state: GameState) -> GermanTable:
     global _LAST_TABLE
     moving = _moving(state)
     last = _LAST_TABLE  # one read: another thread may replace it meanwhile
-    if (last is not None and last[0] is state.extra and last[1] is state.turn.extra
-            and last[2] is state.totals and last[3] is state.rules and last[4] == moving):
+    if (
+        last is not None
+        and last[0] is state.extra
+        and last[1] is state.turn.extra
+        and last[2] is state.totals
+        and last[3] is state.rules
+        and last[4] == moving
+    ):
         return last[5]
     table = _public_extra(state, moving)
     _LAST_TABLE = (state.extra, state.turn.extra, state.totals, state.rules, moving, table)
@@ -104,7 +110,9 @@ def _public_extra(state: GameState, moving: bool) -> GermanTable:
         stolen=extra.stolen,
         closing=extra.closing.queue if extra.closing is not None else (),
         buyback=extra.buyback[0] if extra.buyback else None,
-        buyback_price=price, buyback_points=points)
+        buyback_price=price,
+        buyback_points=points,
+    )
 
 
 # The last record per (seat, phase): a draw-phase view of a seat comes every other turn,
@@ -119,31 +127,58 @@ def private_extra(state: GameState, seat: int) -> SeatStatus:
     record is reused."""
     key = (seat, state.phase)
     last = _LAST_SEAT.get(key)
-    if (last is not None and last[0] is state.extra and last[1] is state.turn
-            and last[2] == state.current and last[3] is state.has_melded
-            and last[4] is state.has_played and last[5] is state.totals
-            and last[6] is state.rules):
+    if (
+        last is not None
+        and last[0] is state.extra
+        and last[1] is state.turn
+        and last[2] == state.current
+        and last[3] is state.has_melded
+        and last[4] is state.has_played
+        and last[5] is state.totals
+        and last[6] is state.rules
+    ):
         return cast(SeatStatus, last[7])
     status = _private_extra(state, seat)
     if len(_LAST_SEAT) >= 64:
         _LAST_SEAT.clear()
-    _LAST_SEAT[key] = (state.extra, state.turn, state.current, state.has_melded,
-                       state.has_played, state.totals, state.rules, status)
+    _LAST_SEAT[key] = (
+        state.extra,
+        state.turn,
+        state.current,
+        state.has_melded,
+        state.has_played,
+        state.totals,
+        state.rules,
+        status,
+    )
     return status
 
 
 def _private_extra(state: GameState, seat: int) -> SeatStatus:
     extra = game_extra(state)
-    mine = _moving(state) and state.current == seat and extra.closing is None \
-        and not extra.buyback
+    mine = _moving(state) and state.current == seat and extra.closing is None and not extra.buyback
     if not mine:
         # positional, in field order: a view is built for every action of a simulation
-        return SeatStatus(bool(state.has_melded) and state.has_melded[seat], False,
-                          not extra.played[seat],
-                          not state.has_played[seat] if state.has_played else True,
-                          0, opening_needed(state), 0, False, 0)
+        return SeatStatus(
+            bool(state.has_melded) and state.has_melded[seat],
+            False,
+            not extra.played[seat],
+            not state.has_played[seat] if state.has_played else True,
+            0,
+            opening_needed(state),
+            0,
+            False,
+            0,
+        )
     turn = turn_extra(state)
-    return SeatStatus(bool(state.has_melded) and state.has_melded[seat],
-                      state.phase is Phase.PLAY and may_play_on_table(state, seat),
-                      turn.first, state.turn.fresh, turn.total, opening_needed(state),
-                      turn.provisional, turn.dealer_discard, turn.laid_off)
+    return SeatStatus(
+        bool(state.has_melded) and state.has_melded[seat],
+        state.phase is Phase.PLAY and may_play_on_table(state, seat),
+        turn.first,
+        state.turn.fresh,
+        turn.total,
+        opening_needed(state),
+        turn.provisional,
+        turn.dealer_discard,
+        turn.laid_off,
+    )

@@ -89,8 +89,13 @@ class ExchangeJoly:
     meld: int
 
 
-PRE_PLAY_ACTIONS: tuple[type, ...] = (AnnounceDoubla, OfferDoubla, AnswerDoubla,
-                                      AnnounceFaceUp, Ready)
+PRE_PLAY_ACTIONS: tuple[type, ...] = (
+    AnnounceDoubla,
+    OfferDoubla,
+    AnswerDoubla,
+    AnnounceFaceUp,
+    Ready,
+)
 
 
 def as_action(action: object) -> Action:

@@ -48,8 +48,11 @@ def blocked(state: GameState) -> bool:
     loose = unmeldable(tiles, MELD_RULES)
     if len(loose) < len(set(tiles)):
         return False
-    return not any(may_lay_off(tile, meld, tiles, 0) or _frees_joly(tile, meld)
-                   for meld in state.melds for tile in loose)
+    return not any(
+        may_lay_off(tile, meld, tiles, 0) or _frees_joly(tile, meld)
+        for meld in state.melds
+        for tile in loose
+    )
 
 
 def _frees_joly(tile: Card, meld: Meld) -> bool:

@@ -158,64 +158,133 @@ def _help(verb: str, aliases: tuple[str, ...], syntax: str, text: str) -> Comman
 
 COMMANDS: tuple[VariantCommand, ...] = (
     VariantCommand(
-        _help("doubla", ("dubla",), "doubla [high|low]",
-              "Before play: announce two identical tiles, as high (8-13) or low (1-7) if "
-              "you like."),
-        parse_doubla, AnnounceDoubla,
-        lambda a: "doubla" if not a.hint else f"doubla {a.hint}"),
+        _help(
+            "doubla",
+            ("dubla",),
+            "doubla [high|low]",
+            "Before play: announce two identical tiles, as high (8-13) or low (1-7) if you like.",
+        ),
+        parse_doubla,
+        AnnounceDoubla,
+        lambda a: "doubla" if not a.hint else f"doubla {a.hint}",
+    ),
     VariantCommand(
-        _help("offer", ("anbieten",), "offer r7 ben",
-              "Before play: offer a player who announced a doubla your pair of r7 for theirs."),
-        parse_offer, OfferDoubla, lambda a: f"offer {a.tile} {a.partner}"),
+        _help(
+            "offer",
+            ("anbieten",),
+            "offer r7 ben",
+            "Before play: offer a player who announced a doubla your pair of r7 for theirs.",
+        ),
+        parse_offer,
+        OfferDoubla,
+        lambda a: f"offer {a.tile} {a.partner}",
+    ),
     VariantCommand(
-        _help("accept", ("annehmen",), "accept k12",
-              "Before play: accept the doubla swap offered to you, giving your pair of k12."),
-        parse_accept, AnswerDoubla, format_answer),
+        _help(
+            "accept",
+            ("annehmen",),
+            "accept k12",
+            "Before play: accept the doubla swap offered to you, giving your pair of k12.",
+        ),
+        parse_accept,
+        AnswerDoubla,
+        format_answer,
+    ),
     VariantCommand(
         _help("reject", ("ablehnen",), "reject", "Before play: reject the offered swap."),
-        parse_reject, AnswerDoubla, format_answer),
+        parse_reject,
+        AnswerDoubla,
+        format_answer,
+    ),
     VariantCommand(
-        _help("announce", ("ansagen",), "announce",
-              "Before play: announce that you hold the twin of the face-up tile (+25)."),
-        parse_announce, AnnounceFaceUp, lambda a: "announce"),
+        _help(
+            "announce",
+            ("ansagen",),
+            "announce",
+            "Before play: announce that you hold the twin of the face-up tile (+25).",
+        ),
+        parse_announce,
+        AnnounceFaceUp,
+        lambda a: "announce",
+    ),
     VariantCommand(
-        _help("ready", ("bereit",), "ready",
-              "Before play: you are done with doubla and announcements."),
-        parse_ready, Ready, lambda a: "ready"),
+        _help(
+            "ready",
+            ("bereit",),
+            "ready",
+            "Before play: you are done with doubla and announcements.",
+        ),
+        parse_ready,
+        Ready,
+        lambda a: "ready",
+    ),
     VariantCommand(
-        _help("faceup", ("fu", "aufgedeckt"), "faceup",
-              "Take the face-up tile instead of drawing, to go out with it this turn."),
-        parse_faceup, TakeFaceUp, lambda a: "faceup"),
+        _help(
+            "faceup",
+            ("fu", "aufgedeckt"),
+            "faceup",
+            "Take the face-up tile instead of drawing, to go out with it this turn.",
+        ),
+        parse_faceup,
+        TakeFaceUp,
+        lambda a: "faceup",
+    ),
     VariantCommand(
-        _help("joly", ("jolly",), "joly k7 3",
-              "Put the tile a Joly in meld 3 stands for in its place and take the Joly "
-              "(a set of three: both missing colours, joly b7 k7 3); then meld the Joly at "
-              "once with two tiles of your rack (meld jo r5 r6)."),
-        parse_joly, ExchangeJoly,
-        lambda a: "joly " + " ".join(str(t) for t in a.tiles) + f" {a.meld + 1}"),
+        _help(
+            "joly",
+            ("jolly",),
+            "joly k7 3",
+            "Put the tile a Joly in meld 3 stands for in its place and take the Joly "
+            "(a set of three: both missing colours, joly b7 k7 3); then meld the Joly at "
+            "once with two tiles of your rack (meld jo r5 r6).",
+        ),
+        parse_joly,
+        ExchangeJoly,
+        lambda a: "joly " + " ".join(str(t) for t in a.tiles) + f" {a.meld + 1}",
+    ),
 )
 
 
 HELP_OVERRIDES: tuple[CommandHelp, ...] = (
     CommandHelp("draw", ("d", "ziehen"), "draw", "Draw the top tile of the wall."),
-    CommandHelp("take", ("t", "nehmen", "aufnehmen"), "take [r7]",
-                "Take the previous player's discard instead of drawing; or a tile further "
-                "back in the row of discards (take r7) that two tiles of your rack meld at "
-                "once, together with every tile discarded after it."),
-    CommandHelp("swap", ("tauschen",), "swap r8 3",
-                "Exchange the tile a Joly in meld 3 stands for against that Joly (see joly)."),
-    CommandHelp("meld", ("m", "melden"), "meld r5 r6 r7 | b9 k9 y9",
-                "Put a set or run of tiles on the table; separate several melds with | or /. "
-                "Say what a Joly stands for with jo=r8 (or jo=8 in a set). Tiles: colour r, "
-                "y, b or k and the number 1-13; jo is a Joly."),
-    CommandHelp("layoff", ("l", "lay", "anlegen"), "layoff r8 3",
-                "Add tiles from your rack to meld number 3 on the table (the number comes "
-                "last)."),
-    CommandHelp("discard", ("x", "drop", "abwerfen"), "discard k13",
-                "Discard a tile; this ends your turn."),
+    CommandHelp(
+        "take",
+        ("t", "nehmen", "aufnehmen"),
+        "take [r7]",
+        "Take the previous player's discard instead of drawing; or a tile further "
+        "back in the row of discards (take r7) that two tiles of your rack meld at "
+        "once, together with every tile discarded after it.",
+    ),
+    CommandHelp(
+        "swap",
+        ("tauschen",),
+        "swap r8 3",
+        "Exchange the tile a Joly in meld 3 stands for against that Joly (see joly).",
+    ),
+    CommandHelp(
+        "meld",
+        ("m", "melden"),
+        "meld r5 r6 r7 | b9 k9 y9",
+        "Put a set or run of tiles on the table; separate several melds with | or /. "
+        "Say what a Joly stands for with jo=r8 (or jo=8 in a set). Tiles: colour r, "
+        "y, b or k and the number 1-13; jo is a Joly.",
+    ),
+    CommandHelp(
+        "layoff",
+        ("l", "lay", "anlegen"),
+        "layoff r8 3",
+        "Add tiles from your rack to meld number 3 on the table (the number comes last).",
+    ),
+    CommandHelp(
+        "discard", ("x", "drop", "abwerfen"), "discard k13", "Discard a tile; this ends your turn."
+    ),
     CommandHelp("hand", (), "hand", "Show your rack."),
-    CommandHelp("table", ("tisch",), "table",
-                "Show the melds, the face-up tile, the discard row and the size of the wall."),
+    CommandHelp(
+        "table",
+        ("tisch",),
+        "table",
+        "Show the melds, the face-up tile, the discard row and the size of the wall.",
+    ),
 )
 """The shared verbs in tile notation (romanian-rummy.de.txt: "rot, gelb, blau und
 schwarz"), shown by :func:`engine.commands.command_table` for Romanian tables."""

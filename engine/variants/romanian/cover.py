@@ -84,9 +84,16 @@ from engine.variants.romanian.state import Obligation
 __all__ = ["Cover", "cover"]
 
 
-def cover(hand: Sequence[Card], melds: Sequence[Meld] = (), targets: Sequence[int] = (), *,
-          need: int | None = None, keep: Card | None = None, owed: Obligation | None = None,
-          only: Card | None = None) -> Cover | None:
+def cover(
+    hand: Sequence[Card],
+    melds: Sequence[Meld] = (),
+    targets: Sequence[int] = (),
+    *,
+    need: int | None = None,
+    keep: Card | None = None,
+    owed: Obligation | None = None,
+    only: Card | None = None,
+) -> Cover | None:
     """A cover of ``hand`` (see the module docstring), or ``None`` when there is none.
 
     ``melds``: the table; ``targets``: the indexes of the table melds the seat may lay off
@@ -100,8 +107,10 @@ def cover(hand: Sequence[Card], melds: Sequence[Meld] = (), targets: Sequence[in
     the other), each exact on its own: the search that has done less work (ways tried)
     goes on, and the first to conclude answers. Deterministic: the same question gets the
     same cover."""
-    walks = [_Search(_Cover(hand, melds, targets, need, keep, owed, only, down))
-             for down in (False, True)]
+    walks = [
+        _Search(_Cover(hand, melds, targets, need, keep, owed, only, down))
+        for down in (False, True)
+    ]
     while True:
         walk = min(walks, key=_work)
         done, found = walk.advance()
@@ -122,8 +131,7 @@ class _Search:
 
     def __init__(self, question: _Cover) -> None:
         self.question = question
-        root = _Node(0, question.start(), 0, 0, 0 if question.owed is not None else _PAID,
-                       0, 0)
+        root = _Node(0, question.start(), 0, 0, 0 if question.owed is not None else _PAID, 0, 0)
         # (node, its children not yet tried, how it was reached)
         self.stack: list[list[Any]] = [[root, None, None]]
         self.nowhere: dict[tuple[Any, ...], int] = {}
@@ -160,4 +168,3 @@ class _Search:
     def _leads_nowhere(self, node: _Node) -> None:
         key = node[:6]
         self.nowhere[key] = max(node[6], self.nowhere.get(key, -1))
-

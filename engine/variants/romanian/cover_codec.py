@@ -51,9 +51,11 @@ class Cover:
 # whether its last tile is a Joly, whether it holds the tile owed and how many tiles of the
 # rack before the take it holds besides (up to 2).
 
+
 def _run(jolys: int, real: int, start: int, last_joly: int, owed: int, credit: int) -> int:
-    return (jolys | min(real, 4) << 2 | start << 5 | last_joly << 8 | owed << 9
-            | min(credit, 2) << 10)
+    return (
+        jolys | min(real, 4) << 2 | start << 5 | last_joly << 8 | owed << 9 | min(credit, 2) << 10
+    )
 
 
 def _length_class(run: int) -> int:
@@ -124,6 +126,7 @@ def _run_room(run: int, last: int) -> int:
 # (1: below the run, still growing towards it; 2: below, done, waiting for the place after
 # the run; 3: above the run), tiles so far, Jolys among them, tiles below the run.
 
+
 def _group(phase: int, tiles: int, jolys: int, below: int, last_joly: int = 0) -> int:
     return phase | tiles << 2 | jolys << 6 | below << 8 | last_joly << 12
 
@@ -153,13 +156,12 @@ class _TableRun:
     target: int
     colour: int
     first: int  # places of the walk: 1..14 (14 is the 1 after the 13, or the 1 low when
-    last: int   # the walk goes down)
+    last: int  # the walk goes down)
     size: int
     real: int
     jolys: int
 
-    def fits(self, tiles: int, jolys: int, partial: bool = False, relaxed: bool = False
-             ) -> bool:
+    def fits(self, tiles: int, jolys: int, partial: bool = False, relaxed: bool = False) -> bool:
         """Whether the run with a group of ``tiles`` (``jolys`` among them) is one the
         moves accept: thirteen tiles at most, thirteen only when the table run holds the 1
         already (else the group reads two ways), twice as many real tiles as Jolys (not
@@ -192,8 +194,7 @@ class _TableSet:
     def room(self, tiles: int, jolys: int) -> int:
         """1 when the set with ``tiles`` laid off (``jolys`` among them) takes a Joly more."""
         real = self.size - self.jolys + tiles - jolys
-        return int(self.size + tiles < MELD_RULES.max_set
-                   and real >= 2 * (self.jolys + jolys + 1))
+        return int(self.size + tiles < MELD_RULES.max_set and real >= 2 * (self.jolys + jolys + 1))
 
 
 def _value_in_run(place: int) -> int:
@@ -213,10 +214,17 @@ def _value_in_set(number: int) -> int:
 def _splits(rest: int) -> tuple[tuple[int, int, int, int], ...]:
     """The ways to split ``rest`` tiles into (runs started, to sets, staying, waiting for
     place 14), in the order the walk tries them: a tile stays last, runs first."""
-    return tuple(sorted(((starts, to_sets, stay, rest - starts - to_sets - stay)
-                         for starts in range(rest + 1) for to_sets in range(rest - starts + 1)
-                         for stay in range(rest - starts - to_sets + 1)),
-                        key=lambda s: (s[2], -s[0], s[3])))
+    return tuple(
+        sorted(
+            (
+                (starts, to_sets, stay, rest - starts - to_sets - stay)
+                for starts in range(rest + 1)
+                for to_sets in range(rest - starts + 1)
+                for stay in range(rest - starts - to_sets + 1)
+            ),
+            key=lambda s: (s[2], -s[0], s[3]),
+        )
+    )
 
 
 def _order(items: Sequence[int]) -> tuple[int, ...]:

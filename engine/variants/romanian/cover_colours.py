@@ -97,9 +97,18 @@ class _ColourSteps(_Question):
 
     # --- one colour at one step ---------------------------------------------------------
 
-    def colour_ways(self, p: int, c: int, runs: tuple[int, ...], groups: tuple[int, ...],
-                    avail: int, jolys: int, left: int, paid: int, relaxed: bool = False
-                    ) -> list[ColourWay]:
+    def colour_ways(
+        self,
+        p: int,
+        c: int,
+        runs: tuple[int, ...],
+        groups: tuple[int, ...],
+        avail: int,
+        jolys: int,
+        left: int,
+        paid: int,
+        relaxed: bool = False,
+    ) -> list[ColourWay]:
         """Every way to place the ``avail`` tiles of colour ``c`` at place ``p`` given the
         open runs ``runs`` of the colour, its table runs' ``groups``, ``jolys`` Jolys (up to
         two), the tile ``left`` and whether the meld owed is ``paid``: (runs after,
@@ -112,9 +121,18 @@ class _ColourSteps(_Question):
             found = self.colour_memo[key] = self._colour_ways(*key)
         return found
 
-    def _colour_ways(self, p: int, c: int, runs: tuple[int, ...], groups: tuple[int, ...],
-                     avail: int, jolys: int, left: int, paid: int, relaxed: bool
-                     ) -> list[ColourWay]:
+    def _colour_ways(
+        self,
+        p: int,
+        c: int,
+        runs: tuple[int, ...],
+        groups: tuple[int, ...],
+        avail: int,
+        jolys: int,
+        left: int,
+        paid: int,
+        relaxed: bool,
+    ) -> list[ColourWay]:
         """:meth:`colour_ways` in three phases: the open runs, the table runs' groups,
         the tiles left."""
         here = self._here(p, c, paid)
@@ -126,8 +144,10 @@ class _ColourSteps(_Question):
             # A run that could have grown and ended here, next to a run started here: the
             # run grown by the new one's tiles is a way out whenever the two are (it
             # started at place 5 or later: the two have twelve tiles at most).
-            ended = any(code == _END and _may_grow(run, p) and not _start(run)
-                        for code, run in zip(item.codes, runs, strict=True))
+            ended = any(
+                code == _END and _may_grow(run, p) and not _start(run)
+                for code, run in zip(item.codes, runs, strict=True)
+            )
             for grouped in self._table_groups(p, c, item, groups, avail, jolys, relaxed):
                 out += self._tiles_left(p, c, grouped, ended, avail, jolys, left, here)
         return out
@@ -139,12 +159,18 @@ class _ColourSteps(_Question):
         start = _start_of(p)
         holds, credit = self._track(c, p, owed_here, credit_here)
         jholds, jcredit = self._track(c, p, *self._joly_owed(0, 1))
-        return _Here(_value_in_run(self.real[p]) if self.need is not None else 0, owed_here,
-                     credit_here, shared_card(number, TILE_COLOURS[c]),
-                     _run(0, 1, start, 0, holds, credit), _run(1, 0, start, 1, jholds, jcredit))
+        return _Here(
+            _value_in_run(self.real[p]) if self.need is not None else 0,
+            owed_here,
+            credit_here,
+            shared_card(number, TILE_COLOURS[c]),
+            _run(0, 1, start, 0, holds, credit),
+            _run(1, 0, start, 1, jholds, jcredit),
+        )
 
-    def _open_runs(self, p: int, c: int, runs: tuple[int, ...], avail: int, jolys: int,
-                   here: _Here) -> list[_Partial]:
+    def _open_runs(
+        self, p: int, c: int, runs: tuple[int, ...], avail: int, jolys: int, here: _Here
+    ) -> list[_Partial]:
         """Each open run of the colour takes a tile, takes a Joly or ends (runs alike in
         that order only: the same runs in another order are the same way)."""
         partial = [_Partial((), 0, 0, 0, 0, 0, 0, ())]
@@ -152,40 +178,74 @@ class _ColourSteps(_Question):
             same = i > 0 and runs[i - 1] == run
             grown: list[_Partial] = []
             for item in partial:
-                grown += self._run_moves(p, c, run, item, item.codes[-1] if same else 0,
-                                         avail, jolys, here)
+                grown += self._run_moves(
+                    p, c, run, item, item.codes[-1] if same else 0, avail, jolys, here
+                )
             partial = grown
             if not partial:
                 return []
         return partial
 
-    def _run_moves(self, p: int, c: int, run: int, item: _Partial, floor: int, avail: int,
-                   jolys: int, here: _Here) -> list[_Partial]:
+    def _run_moves(
+        self,
+        p: int,
+        c: int,
+        run: int,
+        item: _Partial,
+        floor: int,
+        avail: int,
+        jolys: int,
+        here: _Here,
+    ) -> list[_Partial]:
         """What the open ``run`` may do at ``p`` after ``item`` (``floor``: the least code,
         for runs alike)."""
         made, used, jused, fl, val, room, pay, codes = item
         out = []
         grow = _may_grow(run, p)
         if grow and floor <= _TILE and used < avail:
-            holds, credit = self._track(c, p, _holds_owed(run) | here.owed,
-                                        _credit(run) + here.credit)
+            holds, credit = self._track(
+                c, p, _holds_owed(run) | here.owed, _credit(run) + here.credit
+            )
             new = _run(_jolys(run), _real(run) + 1, _start(run), 0, holds, credit)
-            out.append(_Partial((*made, new), used + 1, jused, fl, val + here.gain, room, pay,
-                                (*codes, _TILE)))
+            out.append(
+                _Partial(
+                    (*made, new), used + 1, jused, fl, val + here.gain, room, pay, (*codes, _TILE)
+                )
+            )
         if grow and floor <= _JOLY and jused < jolys and _jolys(run) < 2:
             holds, credit = self._track(c, p, *self._joly_owed(run, _jolys(run) + 1))
             new = _run(_jolys(run) + 1, _real(run), _start(run), 1, holds, credit)
-            out.append(_Partial((*made, new), used, jused + 1, fl, val + here.gain, room, pay,
-                                (*codes, _JOLY)))
-        if _closable(run) and not (self.lazy and _last_joly(run)
-                                   and _real(run) + _jolys(run) > 3):
+            out.append(
+                _Partial(
+                    (*made, new), used, jused + 1, fl, val + here.gain, room, pay, (*codes, _JOLY)
+                )
+            )
+        if _closable(run) and not (self.lazy and _last_joly(run) and _real(run) + _jolys(run) > 3):
             ends = self._ends_run(run, p - 1)
-            out.append(_Partial(made, used, jused, fl | ends[0], val, room + ends[1],
-                                pay | ends[2], (*codes, _END)))
+            out.append(
+                _Partial(
+                    made,
+                    used,
+                    jused,
+                    fl | ends[0],
+                    val,
+                    room + ends[1],
+                    pay | ends[2],
+                    (*codes, _END),
+                )
+            )
         return out
 
-    def _table_groups(self, p: int, c: int, item: _Partial, groups: tuple[int, ...],
-                      avail: int, jolys: int, relaxed: bool) -> list[_Grouped]:
+    def _table_groups(
+        self,
+        p: int,
+        c: int,
+        item: _Partial,
+        groups: tuple[int, ...],
+        avail: int,
+        jolys: int,
+        relaxed: bool,
+    ) -> list[_Grouped]:
         """The table runs of this colour: a group below, waiting, or above each."""
         options = [_Grouped(item, (), ())]
         for gi, group in zip(self.runs_of[c], groups, strict=True):
@@ -193,15 +253,26 @@ class _ColourSteps(_Question):
             grown = []
             for before, new_groups, gcodes in options:
                 for du, dj, g2, code, more_room in self._group_moves(
-                        p, table, group, avail - before.used, jolys - before.jolys, relaxed):
-                    after = before._replace(used=before.used + du, jolys=before.jolys + dj,
-                                            room=before.room + more_room)
+                    p, table, group, avail - before.used, jolys - before.jolys, relaxed
+                ):
+                    after = before._replace(
+                        used=before.used + du, jolys=before.jolys + dj, room=before.room + more_room
+                    )
                     grown.append(_Grouped(after, (*new_groups, g2), (*gcodes, code)))
             options = grown
         return options
 
-    def _tiles_left(self, p: int, c: int, grouped: _Grouped, ended: bool, avail: int,
-                    jolys: int, left: int, here: _Here) -> list[ColourWay]:
+    def _tiles_left(
+        self,
+        p: int,
+        c: int,
+        grouped: _Grouped,
+        ended: bool,
+        avail: int,
+        jolys: int,
+        left: int,
+        here: _Here,
+    ) -> list[ColourWay]:
         """The tiles left: start runs, go to sets, stay, or (the 1s) wait for place 14;
         and Jolys that start runs here (free ones wait: only a Joly for the 12 of
         12-13-1)."""
@@ -221,10 +292,21 @@ class _ColourSteps(_Question):
             for jstart in jstarts:
                 listed = (*made, *(here.new_run,) * starts, *(here.new_joly_run,) * jstart)
                 order = _order(listed)
-                out.append(ColourWay(tuple(listed[k] for k in order), new_groups,
-                                     jused + jstart, to_sets, left2, wait, fl,
-                                     val + here.gain * (starts + jstart), room, pay,
-                                     WayHow(codes, starts, jstart, gcodes, stay, order)))
+                out.append(
+                    ColourWay(
+                        tuple(listed[k] for k in order),
+                        new_groups,
+                        jused + jstart,
+                        to_sets,
+                        left2,
+                        wait,
+                        fl,
+                        val + here.gain * (starts + jstart),
+                        room,
+                        pay,
+                        WayHow(codes, starts, jstart, gcodes, stay, order),
+                    )
+                )
         return out
 
     def _ends_run(self, run: int, last: int) -> tuple[int, int, int]:
@@ -233,8 +315,7 @@ class _ColourSteps(_Question):
         paid = _PAID if self._pays_run(run) else 0
         room = _run_room(run, last) if self.lazy else 0
         pay = 0
-        if room and self.owed_joly and not paid and (
-                not self.row or _credit(run) >= 2):
+        if room and self.owed_joly and not paid and (not self.row or _credit(run) >= 2):
             pay = 1
         return (_RUN if self.need is not None else 0) | paid, room, pay
 
@@ -278,8 +359,11 @@ class _ColourSteps(_Question):
 
     def _may_wait(self, colour: int, jolys: int) -> bool:
         """A 1 of ``colour`` may wait for place 14: some run of the colour can reach 13."""
-        return bool(self.tiles[13][colour] or jolys
-                    or any(self.table_runs[i].last == 13 for i in self.runs_of[colour]))
+        return bool(
+            self.tiles[13][colour]
+            or jolys
+            or any(self.table_runs[i].last == 13 for i in self.runs_of[colour])
+        )
 
     def _left(self, left: int, stay: int, tile: Card) -> int:
         """The tiles left after ``stay`` more of ``tile`` stay on the rack, ``-1`` when that
@@ -287,15 +371,15 @@ class _ColourSteps(_Question):
         ``only``)."""
         if not stay:
             return left
-        if left + stay > 1 or tile == self.keep or (self.only is not None
-                                                     and tile != self.only):
+        if left + stay > 1 or tile == self.keep or (self.only is not None and tile != self.only):
             return -1
         return left + stay
 
     # --- table runs -------------------------------------------------------------------
 
-    def _group_moves(self, p: int, table: _TableRun, group: int, tiles: int, jolys: int,
-                     relaxed: bool = False) -> list[GroupMove]:
+    def _group_moves(
+        self, p: int, table: _TableRun, group: int, tiles: int, jolys: int, relaxed: bool = False
+    ) -> list[GroupMove]:
         """What the group laid off on ``table`` may do at place ``p`` (``tiles`` and
         ``jolys`` still free here): below the run, beside it (nothing), just after it or
         after a group below that waits, above it."""
@@ -315,46 +399,58 @@ class _ColourSteps(_Question):
             return self._group_above_run(p, table, group, adds, relaxed)
         return [GroupMove(0, 0, group, _NONE, 0)]
 
-    def _group_below_run(self, p: int, table: _TableRun, group: int,
-                         adds: list[tuple[int, int, int]], relaxed: bool) -> list[GroupMove]:
+    def _group_below_run(
+        self, p: int, table: _TableRun, group: int, adds: list[tuple[int, int, int]], relaxed: bool
+    ) -> list[GroupMove]:
         """Below the table run: a group growing towards it must reach it; else none
         starts, or one starts here (not with a free Joly at its outer end)."""
         n, j = _group_tiles(group), _group_jolys(group)
         if _phase(group) == 1:
-            return [GroupMove(du, dj, _group(1, n + 1, j + dj, n + 1), code, 0)
-                    for du, dj, code in adds
-                    if table.fits(n + 1, j + dj, partial=True, relaxed=relaxed)]
+            return [
+                GroupMove(du, dj, _group(1, n + 1, j + dj, n + 1), code, 0)
+                for du, dj, code in adds
+                if table.fits(n + 1, j + dj, partial=True, relaxed=relaxed)
+            ]
         out = [GroupMove(0, 0, group, _NONE, 0)]
         if self._reach(p, table):
-            out += [GroupMove(du, dj, _group(1, 1, dj, 1), code, 0) for du, dj, code in adds
-                    if not (self.lazy and dj)]
+            out += [
+                GroupMove(du, dj, _group(1, 1, dj, 1), code, 0)
+                for du, dj, code in adds
+                if not (self.lazy and dj)
+            ]
         return out
 
-    def _group_after_run(self, p: int, table: _TableRun, group: int,
-                         adds: list[tuple[int, int, int]], relaxed: bool) -> list[GroupMove]:
+    def _group_after_run(
+        self, p: int, table: _TableRun, group: int, adds: list[tuple[int, int, int]], relaxed: bool
+    ) -> list[GroupMove]:
         """The place just after the table run (or after it, a group below that waits):
         the group goes on above the run, or is done."""
         phase = _phase(group)
         n, j, below = _group_tiles(group), _group_jolys(group), _group_below(group)
         base_n, base_j = (n, j) if phase == 2 else (0, 0)
-        out = [GroupMove(du, dj, _group(3, base_n + 1, base_j + dj,
-                                        below if phase == 2 else 0, dj), code, 0)
-               for du, dj, code in adds
-               if p <= _LAST and table.fits(base_n + 1, base_j + dj, partial=True,
-                                            relaxed=relaxed)]
+        out = [
+            GroupMove(
+                du, dj, _group(3, base_n + 1, base_j + dj, below if phase == 2 else 0, dj), code, 0
+            )
+            for du, dj, code in adds
+            if p <= _LAST and table.fits(base_n + 1, base_j + dj, partial=True, relaxed=relaxed)
+        ]
         if phase != 2:
             out.append(GroupMove(0, 0, 0, _DONE, table.room(0, 0, 0) if self.lazy else 0))
         elif table.fits(n, j, relaxed=relaxed):
             out.append(GroupMove(0, 0, 0, _DONE, table.room(n, j, below) if self.lazy else 0))
         return out
 
-    def _group_above_run(self, p: int, table: _TableRun, group: int,
-                         adds: list[tuple[int, int, int]], relaxed: bool) -> list[GroupMove]:
+    def _group_above_run(
+        self, p: int, table: _TableRun, group: int, adds: list[tuple[int, int, int]], relaxed: bool
+    ) -> list[GroupMove]:
         """Above the table run: the group grows, or is done (not on a free Joly)."""
         n, j, below = _group_tiles(group), _group_jolys(group), _group_below(group)
-        out = [GroupMove(du, dj, _group(3, n + 1, j + dj, below, dj), code, 0)
-               for du, dj, code in adds
-               if p <= _LAST and table.fits(n + 1, j + dj, partial=True, relaxed=relaxed)]
+        out = [
+            GroupMove(du, dj, _group(3, n + 1, j + dj, below, dj), code, 0)
+            for du, dj, code in adds
+            if p <= _LAST and table.fits(n + 1, j + dj, partial=True, relaxed=relaxed)
+        ]
         if table.fits(n, j, relaxed=relaxed) and not (self.lazy and _group_last_joly(group)):
             out.append(GroupMove(0, 0, 0, _DONE, table.room(n, j, below) if self.lazy else 0))
         return out
@@ -364,4 +460,3 @@ class _ColourSteps(_Question):
         every place up to the run: a quick bound)."""
         gaps = sum(1 for q in range(p + 1, table.first) if not self.tiles[q][table.colour])
         return gaps <= self.jolys
-

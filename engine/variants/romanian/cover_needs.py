@@ -45,8 +45,10 @@ class _Needs(_Sets):
 
     def start(self) -> tuple[_Belief, ...]:
         """The beliefs before the first step: per colour one element, nothing placed."""
-        return tuple(frozenset({(_Element((), (0,) * len(self.runs_of[c]), 0, 0, 0), 0)})
-                     for c in range(_COLOURS))
+        return tuple(
+            frozenset({(_Element((), (0,) * len(self.runs_of[c]), 0, 0, 0), 0)})
+            for c in range(_COLOURS)
+        )
 
     def colour_step(self, p: int, c: int, belief: _Belief) -> dict[_Use, _Belief]:
         """The elements of colour ``c`` after step ``p`` from those of ``belief``, by what
@@ -69,22 +71,24 @@ class _Needs(_Sets):
         self.step_memo[key] = result
         return result
 
-    def _steps(self, p: int, c: int, belief: Iterable[tuple[_Element, int]],
-               alive: bool = True
-               ) -> Iterator[tuple[_Element, _Element, int, tuple[Any, ...]]]:
+    def _steps(
+        self, p: int, c: int, belief: Iterable[tuple[_Element, int]], alive: bool = True
+    ) -> Iterator[tuple[_Element, _Element, int, tuple[Any, ...]]]:
         """Every (element before, element after, merit, way) from the elements of
         ``belief`` at step ``p`` (``alive``: only elements the colour alone can still end
         from)."""
-        entering = tuple(k for k, gi in enumerate(self.runs_of[c])
-                         if self.table_runs[gi].first == p)
+        entering = tuple(
+            k for k, gi in enumerate(self.runs_of[c]) if self.table_runs[gi].first == p
+        )
         need = self.need
         jolys = min(2, self.jolys)
         for source, merit in belief:
             runs, groups, kept, flags, pay = source
             if entering:
                 # a group below a table run that starts here is whole: it waits for the end
-                groups = tuple(g + 1 if k in entering and _phase(g) == 1 else g
-                               for k, g in enumerate(groups))
+                groups = tuple(
+                    g + 1 if k in entering and _phase(g) == 1 else g for k, g in enumerate(groups)
+                )
             avail = self.tiles[p][c] if p <= 13 else kept
             ways = self.colour_ways(p, c, runs, groups, avail, jolys, 0, flags & _PAID)
             self.ops += len(ways)
@@ -94,13 +98,12 @@ class _Needs(_Sets):
                 elem = _Element(runs2, groups2, kept2, flags | fl, pay | more_pay)
                 if alive and not self._alive(p, c, elem):
                     continue
-                merit2 = min(need, merit + gain) if need is not None \
-                    else min(2, merit + more_room)
+                merit2 = min(need, merit + gain) if need is not None else min(2, merit + more_room)
                 yield source, elem, merit2, way
 
-
-    def belief_needs(self, p: int, c: int, belief: _Belief, paying: bool = False
-                     ) -> tuple[tuple[int, int], ...]:
+    def belief_needs(
+        self, p: int, c: int, belief: _Belief, paying: bool = False
+    ) -> tuple[tuple[int, int], ...]:
         """The least (Jolys, tiles left) with which colour ``c`` ends after step ``p`` from
         some element of ``belief`` (:meth:`colour_needs`), the pairs none other beats
         (``paying``: only elements that paid the meld owed or hold the tile owed in an
@@ -112,8 +115,11 @@ class _Needs(_Sets):
         best: set[tuple[int, int]] = set()
         ahead = self.before_after[p][c] if self.row and not self.before_jolys else 2
         for (runs, groups, kept, flags, _), _ in belief:
-            if paying and not flags & _PAID and not any(
-                    _holds_owed(r) and _credit(r) + ahead >= 2 for r in runs):
+            if (
+                paying
+                and not flags & _PAID
+                and not any(_holds_owed(r) and _credit(r) + ahead >= 2 for r in runs)
+            ):
                 continue
             best.update(self.colour_needs(p, c, runs, groups, kept))
         result = _least(best)
@@ -124,13 +130,13 @@ class _Needs(_Sets):
         """Whether the colour alone can still place its tiles after step ``p`` from
         ``elem`` with the Jolys and the one tile that may stay (:meth:`colour_needs`)."""
         runs, groups, kept = elem[:3]
-        return any(jolys <= self.jolys for jolys, _ in
-                   self.colour_needs(p, c, runs, groups, kept))
+        return any(jolys <= self.jolys for jolys, _ in self.colour_needs(p, c, runs, groups, kept))
 
     # --- sets -------------------------------------------------------------------------
 
-    def colour_needs(self, p: int, c: int, runs: tuple[int, ...], groups: tuple[int, ...],
-                     kept: int) -> tuple[tuple[int, int], ...]:
+    def colour_needs(
+        self, p: int, c: int, runs: tuple[int, ...], groups: tuple[int, ...], kept: int
+    ) -> tuple[tuple[int, int], ...]:
         """The least (Jolys, tiles staying) with which the tiles of colour ``c`` after step
         ``p`` can all be placed, from its open ``runs``, table-run ``groups`` and 1s
         waiting, the colour alone (every way of :meth:`colour_ways`, sets allowed where
@@ -141,8 +147,9 @@ class _Needs(_Sets):
             found = self.raw_need_memo[raw] = self._colour_needs(p, c, runs, groups, kept)
         return found
 
-    def _colour_needs(self, p: int, c: int, runs: tuple[int, ...], groups: tuple[int, ...],
-                      kept: int) -> tuple[tuple[int, int], ...]:
+    def _colour_needs(
+        self, p: int, c: int, runs: tuple[int, ...], groups: tuple[int, ...], kept: int
+    ) -> tuple[tuple[int, int], ...]:
         """:meth:`colour_needs` on its canonical key: what the colour alone needs does not
         depend on the owed bits, nor on a start at place 3 or 4 (it counts only for the
         room of free Jolys), nor on more than three tiles of a run, nor on a group's
@@ -161,33 +168,41 @@ class _Needs(_Sets):
 
     def _ends_alone(self, c: int, runs: tuple[int, ...], groups: tuple[int, ...]) -> bool:
         """After the last step: the colour's open runs are melds, and its groups whole."""
-        if not all(_closable(r) and not (self.lazy and _last_joly(r)
-                                         and _real(r) + _jolys(r) > 3) for r in runs):
+        if not all(
+            _closable(r) and not (self.lazy and _last_joly(r) and _real(r) + _jolys(r) > 3)
+            for r in runs
+        ):
             return False
         for gi, g in zip(self.runs_of[c], groups, strict=True):
             phase = _phase(g)
-            if phase == 1 or (phase == 3 and self.lazy and _group_last_joly(g)) or (
-                    phase and not self.table_runs[gi].fits(_group_tiles(g), _group_jolys(g))):
+            if (
+                phase == 1
+                or (phase == 3 and self.lazy and _group_last_joly(g))
+                or (phase and not self.table_runs[gi].fits(_group_tiles(g), _group_jolys(g)))
+            ):
                 return False
         return True
 
-    def _needs_after(self, q: int, c: int, runs: tuple[int, ...], groups: tuple[int, ...],
-                     kept: int) -> tuple[tuple[int, int], ...]:
+    def _needs_after(
+        self, q: int, c: int, runs: tuple[int, ...], groups: tuple[int, ...], kept: int
+    ) -> tuple[tuple[int, int], ...]:
         """The least needs from step ``q`` on: every way of the colour there (sets
         allowed where the rack might make one), then what it needs after."""
         avail = self.tiles[q][c] if q <= 13 else kept
         # a group below a table run that starts at q is whole (as _steps has it)
-        groups = tuple(g + 1 if _phase(g) == 1 and self.table_runs[gi].first == q else g
-                       for gi, g in zip(self.runs_of[c], groups, strict=True))
+        groups = tuple(
+            g + 1 if _phase(g) == 1 and self.table_runs[gi].first == q else g
+            for gi, g in zip(self.runs_of[c], groups, strict=True)
+        )
         best: set[tuple[int, int]] = set()
-        ways = self.colour_ways(q, c, runs, groups, avail, min(self.jolys, 2), 0, _PAID,
-                                relaxed=True)
+        ways = self.colour_ways(
+            q, c, runs, groups, avail, min(self.jolys, 2), 0, _PAID, relaxed=True
+        )
         self.ops += len(ways)
         for way in ways:
             if way.to_sets and not self.settable[q][c]:
                 continue
-            for nj, ns in self.colour_needs(q, c, way.runs, way.groups,
-                                            0 if q == _LAST else kept):
+            for nj, ns in self.colour_needs(q, c, way.runs, way.groups, 0 if q == _LAST else kept):
                 if way.jolys + nj <= 2 and way.left + ns <= 1:
                     best.add((way.jolys + nj, way.left + ns))
         return _least(best)
@@ -215,14 +230,22 @@ class _Needs(_Sets):
         """The Jolys and the one tile that may stay suffice for what each colour needs."""
         p, beliefs, jolys, left, sflags = node.step, node.beliefs, node.jolys, node.left, node.flags
         paying = -1
-        if not sflags & _PAID and self.owed_colour >= 0 and self.owed_number != 1 \
-                and p >= self.owed_step:
+        if (
+            not sflags & _PAID
+            and self.owed_colour >= 0
+            and self.owed_number != 1
+            and p >= self.owed_step
+        ):
             paying = self.owed_colour
         combos = {(jolys, left)}
         for c, belief in enumerate(beliefs):
             needs = self.belief_needs(p, c, belief, c == paying)
-            combos = {(j + j2, s + s2) for j, s in combos for j2, s2 in needs
-                      if j + j2 <= self.jolys and s + s2 <= 1}
+            combos = {
+                (j + j2, s + s2)
+                for j, s in combos
+                for j2, s2 in needs
+                if j + j2 <= self.jolys and s + s2 <= 1
+            }
             if not combos:
                 return False
         return True
@@ -231,10 +254,8 @@ class _Needs(_Sets):
         """The opening value can still be reached (always, once opened)."""
         if self.need is None:
             return True
-        best = node.merit + sum(max(m + 10 * e.kept for e, m in belief)
-                                for belief in node.beliefs)
-        return best + self.potential[node.step + 1] + 25 * (self.jolys - node.jolys) \
-            >= self.need
+        best = node.merit + sum(max(m + 10 * e.kept for e, m in belief) for belief in node.beliefs)
+        return best + self.potential[node.step + 1] + 25 * (self.jolys - node.jolys) >= self.need
 
     def _may_pay(self, p: int, runs: list[tuple[int, int]], jolys: int, pay: int) -> bool:
         """Whether the meld owed may still be paid after step ``p`` (a necessary condition;
@@ -254,8 +275,9 @@ class _Needs(_Sets):
         ahead = self.before_after[p][self.owed_colour]
         return any(_holds_owed(r) and _credit(r) + ahead >= 2 for r in mine)
 
-    def _may_pay_joly(self, p: int, runs: list[tuple[int, int]], jolys: int, pay: int,
-                      row: bool) -> bool:
+    def _may_pay_joly(
+        self, p: int, runs: list[tuple[int, int]], jolys: int, pay: int, row: bool
+    ) -> bool:
         """:meth:`_may_pay` for a Joly owed."""
         if not row:
             return bool(jolys) or any(_holds_owed(r) for _, r in runs)
@@ -269,5 +291,6 @@ class _Needs(_Sets):
 
 def _least(pairs: set[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
     """The (Jolys, tiles) pairs of ``pairs`` that none other beats, in order."""
-    return tuple(sorted(b for b in pairs
-                        if not any(o != b and o[0] <= b[0] and o[1] <= b[1] for o in pairs)))
+    return tuple(
+        sorted(b for b in pairs if not any(o != b and o[0] <= b[0] and o[1] <= b[1] for o in pairs))
+    )

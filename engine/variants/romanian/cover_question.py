@@ -42,16 +42,29 @@ class _Question:
     may wait for step 14, the other end). Free Jolys wait for the end when the seat has
     opened (``lazy``: no value to reach)."""
 
-    def __init__(self, hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence[int],
-                 need: int | None, keep: Card | None, owed: Obligation | None,
-                 only: Card | None, down: bool = False) -> None:
+    def __init__(
+        self,
+        hand: Sequence[Card],
+        melds: Sequence[Meld],
+        targets: Sequence[int],
+        need: int | None,
+        keep: Card | None,
+        owed: Obligation | None,
+        only: Card | None,
+        down: bool = False,
+    ) -> None:
         counts = Counter(hand)
         self.jolys = counts.pop(JOKER, 0)
         self.down = down
         self.real = [_LAST + 1 - p if down and 1 <= p <= _LAST else p for p in range(_LAST + 2)]
         self.number = [rank_at(r) if 1 <= r <= _LAST else 0 for r in self.real]
-        self.tiles = [[counts[shared_card(self.number[p], col)] if 1 <= p <= 13 else 0
-                       for col in TILE_COLOURS] for p in range(_LAST + 2)]
+        self.tiles = [
+            [
+                counts[shared_card(self.number[p], col)] if 1 <= p <= 13 else 0
+                for col in TILE_COLOURS
+            ]
+            for p in range(_LAST + 2)
+        ]
         self.need = need
         self.keep = keep
         self.only = only
@@ -88,14 +101,22 @@ class _Question:
         self.row = owed is not None and owed.kind == "row"
         before = Counter(owed.rack) if owed is not None and self.row else Counter()
         self.before_jolys = before.pop(JOKER, 0)
-        self.before = [[before[shared_card(p, col)] > 0 if 1 <= p <= 13 else False
-                        for col in TILE_COLOURS] for p in range(_LAST + 2)]
-        self.before_after = [[sum(1 for q in range(p + 1, _LAST + 1)
-                                  if self.before[self.number[q]][c]) for c in range(_COLOURS)]
-                             for p in range(_LAST + 1)]
-        self.pair_after = [any(n >= 2 for n in self.before_after[p]) or any(
-            sum(self.before[self.number[q]]) >= 2 for q in range(p + 1, 14))
-            for p in range(_LAST + 1)]
+        self.before = [
+            [before[shared_card(p, col)] > 0 if 1 <= p <= 13 else False for col in TILE_COLOURS]
+            for p in range(_LAST + 2)
+        ]
+        self.before_after = [
+            [
+                sum(1 for q in range(p + 1, _LAST + 1) if self.before[self.number[q]][c])
+                for c in range(_COLOURS)
+            ]
+            for p in range(_LAST + 1)
+        ]
+        self.pair_after = [
+            any(n >= 2 for n in self.before_after[p])
+            or any(sum(self.before[self.number[q]]) >= 2 for q in range(p + 1, 14))
+            for p in range(_LAST + 1)
+        ]
 
     def _read_table(self, melds: Sequence[Meld], targets: Sequence[int]) -> None:
         """The table melds the seat may lay off on: runs in the walk's places
@@ -109,8 +130,10 @@ class _Question:
                 self.table_runs.append(self._table_run(t, meld))
             else:
                 self.table_sets.setdefault(meld.rank, []).append(_table_set(t, meld))
-        self.runs_of = [tuple(i for i, r in enumerate(self.table_runs) if r.colour == c)
-                        for c in range(_COLOURS)]
+        self.runs_of = [
+            tuple(i for i, r in enumerate(self.table_runs) if r.colour == c)
+            for c in range(_COLOURS)
+        ]
 
     def _table_run(self, target: int, meld: Meld) -> _TableRun:
         jolys = sum(1 for placed in meld.cards if placed.card.is_joker)
@@ -118,8 +141,15 @@ class _Question:
         first, last = face.rank, face.rank + len(meld.cards) - 1
         if self.down:
             first, last = _LAST + 1 - last, _LAST + 1 - first
-        return _TableRun(target, _COLOUR_OF[face.suit], first, last, len(meld.cards),
-                         len(meld.cards) - jolys, jolys)
+        return _TableRun(
+            target,
+            _COLOUR_OF[face.suit],
+            first,
+            last,
+            len(meld.cards),
+            len(meld.cards) - jolys,
+            jolys,
+        )
 
     def _potential(self) -> list[int]:
         """The most the tiles from each place on can add to an opening (pruning by
@@ -127,7 +157,8 @@ class _Question:
         potential = [0] * (_LAST + 2)
         for step in range(13, 0, -1):
             potential[step] = potential[step + 1] + sum(self.tiles[step]) * most_value(
-                shared_card(self.number[step], TILE_COLOURS[0]))
+                shared_card(self.number[step], TILE_COLOURS[0])
+            )
         return potential
 
     def _settable(self) -> list[list[bool]]:
@@ -139,10 +170,10 @@ class _Question:
             tables = self.table_sets.get(self.number[step], [])
             for c in range(_COLOURS):
                 others = sum(1 for o in range(_COLOURS) if o != c and self.tiles[step][o])
-                lacking = any(not t.present >> c & 1 and t.size < MELD_RULES.max_set
-                              for t in tables)
-                settable[step][c] = others >= 2 or (others >= 1 and self.jolys > 0) \
-                    or lacking
+                lacking = any(
+                    not t.present >> c & 1 and t.size < MELD_RULES.max_set for t in tables
+                )
+                settable[step][c] = others >= 2 or (others >= 1 and self.jolys > 0) or lacking
         return settable
 
 

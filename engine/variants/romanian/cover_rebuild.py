@@ -29,13 +29,13 @@ from engine.variants.romanian.cover_codec import (
 from engine.variants.romanian.cover_needs import _Needs
 
 
-def rebuild(question: _Needs, path: list[Any], chosen: tuple[_Element, ...],
-            end: tuple[int, bool]) -> Cover:
+def rebuild(
+    question: _Needs, path: list[Any], chosen: tuple[_Element, ...], end: tuple[int, bool]
+) -> Cover:
     """The cover a path of the search describes (per step what each colour's way uses
     and the sets' way; ``chosen``: each colour's element at the end): each colour's
     ways found again along the path, then replayed with the tiles."""
-    chains = [_chain(question, c, [how[0][c] for how in path], chosen[c])
-              for c in range(_COLOURS)]
+    chains = [_chain(question, c, [how[0][c] for how in path], chosen[c]) for c in range(_COLOURS)]
     build = _Build(question)
     for p in range(1, _LAST + 1):
         for c in range(_COLOURS):
@@ -45,18 +45,20 @@ def rebuild(question: _Needs, path: list[Any], chosen: tuple[_Element, ...],
             build.sets(question.number[p], way)
     return build.finish(*end)
 
+
 def _chain(question: _Needs, c: int, uses: list[_Use], last: _Element) -> list[tuple[Any, ...]]:
     """The ways of colour ``c``, step by step, that lead to the element ``last`` with
     the use ``uses[p - 1]`` at each step ``p`` (the best merit at each)."""
-    layer: dict[_Element, tuple[int, Any]] = {elem: (merit, None)
-                                              for elem, merit in question.start()[c]}
+    layer: dict[_Element, tuple[int, Any]] = {
+        elem: (merit, None) for elem, merit in question.start()[c]
+    }
     history = []
     for p in range(1, _LAST + 1):
         nxt: dict[_Element, tuple[int, Any]] = {}
         for source, elem, merit, way in question._steps(
-                p, c, [(e, m) for e, (m, _) in layer.items()], alive=False):
-            if (way[3], way[2], way[4]) == uses[p - 1] \
-                    and nxt.get(elem, (-1, None))[0] < merit:
+            p, c, [(e, m) for e, (m, _) in layer.items()], alive=False
+        ):
+            if (way[3], way[2], way[4]) == uses[p - 1] and nxt.get(elem, (-1, None))[0] < merit:
                 nxt[elem] = (merit, (source, way))
         history.append(nxt)
         layer = nxt
@@ -151,8 +153,11 @@ class _Build:
         self.melds.append(specs)
         room = _run_room(run, last) if cover.lazy else 0
         if room:
-            pays = cover.owed_joly and not cover._pays_run(run) and (
-                not cover.row or _credit(run) >= 2)
+            pays = (
+                cover.owed_joly
+                and not cover._pays_run(run)
+                and (not cover.row or _credit(run) >= 2)
+            )
             self.rooms.append(("run", specs, room, pays))
 
     def _end_group(self, gi: int) -> None:
@@ -234,5 +239,3 @@ class _Build:
                 group.insert(0, joker_spec(rank_at(low), colour))
                 below += 1
         self.below[ref] = below
-
-

@@ -22,8 +22,7 @@ from engine.variants.romanian.melds import MELD_RULES
 class _Sets(_ColourSteps):
     """The question with the colour transitions and the sets of one number."""
 
-    def set_ways(self, number: int, sets: tuple[int, ...], jolys: int
-                 ) -> list[SetWay]:
+    def set_ways(self, number: int, sets: tuple[int, ...], jolys: int) -> list[SetWay]:
         """Every way to group ``sets[c]`` tiles of each colour ``c`` of ``number`` into new
         sets and lay-offs on table sets (each table set once), with up to ``jolys`` Jolys:
         (Jolys used, tiles in new sets, whether a new set pays the meld owed, room for free
@@ -38,15 +37,25 @@ class _Sets(_ColourSteps):
         results: dict[tuple[Any, ...], SetWay] = {}
         spec_of = [natural_spec(shared_card(number, col)) for col in TILE_COLOURS]
 
-        def walk(left: list[int], jleft: int, used_tables: int, tiles: int, pays: bool,
-                 room: int, pay: int, made: tuple[Any, ...], floor: int) -> None:
+        def walk(
+            left: list[int],
+            jleft: int,
+            used_tables: int,
+            tiles: int,
+            pays: bool,
+            room: int,
+            pay: int,
+            made: tuple[Any, ...],
+            floor: int,
+        ) -> None:
             first = next((c for c in range(_COLOURS) if left[c]), -1)
             if first < 0:
                 # the table sets left alone may take free Jolys
                 more = 0
                 if lazy:
-                    more = sum(t.room(0, 0) for ti, t in enumerate(tables)
-                               if not used_tables >> ti & 1)
+                    more = sum(
+                        t.room(0, 0) for ti, t in enumerate(tables) if not used_tables >> ti & 1
+                    )
                 out_key = (jolys - jleft, tiles, pays, min(2, room + more), pay)
                 results.setdefault(out_key, SetWay(*out_key, made))
                 return
@@ -63,8 +72,13 @@ class _Sets(_ColourSteps):
                     continue
                 for joly in (0, 1):
                     size = len(colours) + joly
-                    if size < 3 or size > MELD_RULES.max_set or len(colours) < 2 * joly \
-                            or joly > jleft or (lazy and joly and len(colours) > 2):
+                    if (
+                        size < 3
+                        or size > MELD_RULES.max_set
+                        or len(colours) < 2 * joly
+                        or joly > jleft
+                        or (lazy and joly and len(colours) > 2)
+                    ):
                         continue
                     for c in colours:
                         left[c] -= 1
@@ -73,10 +87,22 @@ class _Sets(_ColourSteps):
                         specs += (joker_spec(number, None),)
                     payer = self._pays_set(number, colours, joly)
                     set_room = int(lazy and size == 3 and not joly)
-                    set_pay = int(set_room and self.owed_joly
-                                  and (not self.row or self._credit_set(number, colours) >= 2))
-                    walk(left, jleft - joly, used_tables, tiles + size, pays or payer,
-                         room + set_room, pay | set_pay, (*made, ("m", specs)), mask)
+                    set_pay = int(
+                        set_room
+                        and self.owed_joly
+                        and (not self.row or self._credit_set(number, colours) >= 2)
+                    )
+                    walk(
+                        left,
+                        jleft - joly,
+                        used_tables,
+                        tiles + size,
+                        pays or payer,
+                        room + set_room,
+                        pay | set_pay,
+                        (*made, ("m", specs)),
+                        mask,
+                    )
                     for c in colours:
                         left[c] += 1
             # or a lay-off on a table set, holding a tile of ``first``
@@ -84,8 +110,11 @@ class _Sets(_ColourSteps):
                 if used_tables >> ti & 1 or table.present >> first & 1:
                     continue
                 free_room = MELD_RULES.max_set - table.size
-                missing = [c for c in range(_COLOURS)
-                           if not table.present >> c & 1 and left[c] and c >= first]
+                missing = [
+                    c
+                    for c in range(_COLOURS)
+                    if not table.present >> c & 1 and left[c] and c >= first
+                ]
                 for sub in range(1, 1 << len(missing)):
                     colours = [missing[k] for k in range(len(missing)) if sub >> k & 1]
                     if first not in colours:
@@ -93,8 +122,12 @@ class _Sets(_ColourSteps):
                     for joly in (0, 1):
                         added = len(colours) + joly
                         real = table.size - table.jolys + len(colours)
-                        if added > free_room or joly > jleft or (lazy and joly) \
-                                or real < 2 * (table.jolys + joly):
+                        if (
+                            added > free_room
+                            or joly > jleft
+                            or (lazy and joly)
+                            or real < 2 * (table.jolys + joly)
+                        ):
                             continue
                         for c in colours:
                             left[c] -= 1
@@ -102,8 +135,17 @@ class _Sets(_ColourSteps):
                         if joly:
                             specs += (CardSpec(JOKER),)
                         more = table.room(added, joly) if lazy else 0
-                        walk(left, jleft - joly, used_tables | 1 << ti, tiles, pays,
-                             room + more, pay, (*made, ("s", table.target, specs)), floor)
+                        walk(
+                            left,
+                            jleft - joly,
+                            used_tables | 1 << ti,
+                            tiles,
+                            pays,
+                            room + more,
+                            pay,
+                            (*made, ("s", table.target, specs)),
+                            floor,
+                        )
                         for c in colours:
                             left[c] += 1
 
@@ -123,8 +165,6 @@ class _Sets(_ColourSteps):
             credit = self._credit_set(number, colours)
         else:
             holds = number == self.owed_number and self.owed_colour in colours
-            credit = sum(1 for c in colours
-                         if c != self.owed_colour and self.before[number][c])
+            credit = sum(1 for c in colours if c != self.owed_colour and self.before[number][c])
             credit += min(joly, self.before_jolys)
         return holds and (not self.row or credit >= 2)
-

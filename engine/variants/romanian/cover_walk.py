@@ -63,22 +63,26 @@ class _Cover(_Needs):
             return self._last_children(node, steps, by_sets)
         return self._set_children(node, steps, by_sets)
 
-    def _last_children(self, node: _Node, steps: list[dict[_Use, _Belief]],
-                       by_sets: list[dict[int, list[_Use]]]) -> Iterator[tuple[_Node, Any]]:
+    def _last_children(
+        self, node: _Node, steps: list[dict[_Use, _Belief]], by_sets: list[dict[int, list[_Use]]]
+    ) -> Iterator[tuple[_Node, Any]]:
         """The children at the last step (no sets there: the 1s are all at step 1)."""
         if any(0 not in grouped for grouped in by_sets):
             return
-        for uses in self._uses(by_sets, (0,) * _COLOURS, self.jolys - node.jolys,
-                               1 - node.left):
+        for uses in self._uses(by_sets, (0,) * _COLOURS, self.jolys - node.jolys, 1 - node.left):
             after = tuple(steps[c][uses[c]] for c in range(_COLOURS))
-            child = node._replace(step=_LAST, beliefs=after,
-                                  jolys=node.jolys + sum(u[1] for u in uses),
-                                  left=node.left + sum(u[2] for u in uses))
+            child = node._replace(
+                step=_LAST,
+                beliefs=after,
+                jolys=node.jolys + sum(u[1] for u in uses),
+                left=node.left + sum(u[2] for u in uses),
+            )
             if self._may_go_on(child):
                 yield child, (uses, None)
 
-    def _set_children(self, node: _Node, steps: list[dict[_Use, _Belief]],
-                      by_sets: list[dict[int, list[_Use]]]) -> Iterator[tuple[_Node, Any]]:
+    def _set_children(
+        self, node: _Node, steps: list[dict[_Use, _Belief]], by_sets: list[dict[int, list[_Use]]]
+    ) -> Iterator[tuple[_Node, Any]]:
         """The children at a step before the last: per colour the tiles it sends to sets,
         the colours' uses with those, and the ways of the sets."""
         p = node.step + 1
@@ -93,9 +97,15 @@ class _Cover(_Needs):
                 after = tuple(steps[c][uses[c]] for c in range(_COLOURS))
                 left = node.left + sum(u[2] for u in uses)
                 for way in self.set_ways(number, sets, min(2, self.jolys - jolys)):
-                    child = _Node(p, after, jolys + way.jolys, left,
-                                  node.flags | (_PAID if way.pays else 0),
-                                  node.pay | way.pay, self._set_merit(node.merit, number, way))
+                    child = _Node(
+                        p,
+                        after,
+                        jolys + way.jolys,
+                        left,
+                        node.flags | (_PAID if way.pays else 0),
+                        node.pay | way.pay,
+                        self._set_merit(node.merit, number, way),
+                    )
                     if self._may_go_on(child):
                         yield child, (uses, way)
 
@@ -107,16 +117,21 @@ class _Cover(_Needs):
         return min(2, merit + way.room)
 
     @staticmethod
-    def _uses(steps: list[dict[int, list[_Use]]], sets: tuple[int, ...], jolys: int,
-              left: int) -> list[tuple[_Use, ...]]:
+    def _uses(
+        steps: list[dict[int, list[_Use]]], sets: tuple[int, ...], jolys: int, left: int
+    ) -> list[tuple[_Use, ...]]:
         """Per colour a use of its step (``steps[c]``: the uses by their tiles to sets) with
         ``sets[c]`` tiles to sets, together at most
         ``jolys`` Jolys and ``left`` tiles left; those that use least first."""
         combos: list[tuple[int, int, tuple[_Use, ...]]] = [(0, 0, ())]
         for c, step in enumerate(steps):
             mine = step[sets[c]]
-            combos = [(j + use[1], s + use[2], (*done, use)) for j, s, done in combos
-                      for use in mine if j + use[1] <= jolys and s + use[2] <= left]
+            combos = [
+                (j + use[1], s + use[2], (*done, use))
+                for j, s, done in combos
+                for use in mine
+                if j + use[1] <= jolys and s + use[2] <= left
+            ]
             if not combos:
                 return []
         combos.sort(key=lambda combo: (combo[0] + combo[1], combo[2]))
@@ -133,7 +148,8 @@ class _Cover(_Needs):
         _, beliefs, jolys, left, sflags, spay, smerit = node
         cap = self.need if self.need is not None else 2
         combos: dict[tuple[int, int], tuple[int, tuple[_Element, ...]]] = {
-            (sflags if self.owed is not None else sflags | _PAID, spay): (smerit, ())}
+            (sflags if self.owed is not None else sflags | _PAID, spay): (smerit, ())
+        }
         for c in range(_COLOURS):
             ends: dict[tuple[int, int], tuple[int, _Element]] = {}
             for elem, merit in beliefs[c]:
@@ -156,8 +172,7 @@ class _Cover(_Needs):
                 return chosen, end
         return None
 
-    def _colour_end(self, c: int, elem: _Element, merit: int
-                    ) -> tuple[tuple[int, int], int] | None:
+    def _colour_end(self, c: int, elem: _Element, merit: int) -> tuple[tuple[int, int], int] | None:
         """After the last step, the open runs and the groups of colour ``c`` end: the
         colour's flags and pay room then, and its merit; ``None`` when ``elem`` cannot end
         (a run too short, a group not whole, a 1 still waiting)."""
@@ -184,8 +199,9 @@ class _Cover(_Needs):
                 room += table.room(_group_tiles(g), _group_jolys(g), _group_below(g))
         return (flags, pay), min(2, room) if lazy else merit
 
-    def _end(self, jolys: int, left: int, flags: int, pay: int, merit: int
-             ) -> tuple[int, bool] | None:
+    def _end(
+        self, jolys: int, left: int, flags: int, pay: int, merit: int
+    ) -> tuple[int, bool] | None:
         """Whether the whole is a cover: the opening value and a run, the discard (a Joly
         when no tile is left), the free Jolys in melds with room, the meld owed paid
         (``merit``: the opening value, or the room for free Jolys). ``None`` when not, else
@@ -194,8 +210,9 @@ class _Cover(_Needs):
             return None
         jolys_left = self.jolys - jolys
         joly_left = not left
-        if joly_left and (not jolys_left or self.keep == JOKER
-                          or (self.only is not None and self.only != JOKER)):
+        if joly_left and (
+            not jolys_left or self.keep == JOKER or (self.only is not None and self.only != JOKER)
+        ):
             return None
         into = jolys_left - joly_left
         if not self.lazy:
@@ -210,7 +227,8 @@ class _Cover(_Needs):
 
     # --- the answer -------------------------------------------------------------------
 
-    def rebuild(self, path: list[Any], chosen: tuple[_Element, ...], end: tuple[int, bool]
-                ) -> Cover:
+    def rebuild(
+        self, path: list[Any], chosen: tuple[_Element, ...], end: tuple[int, bool]
+    ) -> Cover:
         """The cover a path of the search describes (:func:`cover_rebuild.rebuild`)."""
         return rebuild(self, path, chosen, end)

@@ -84,16 +84,24 @@ def opened_before(state: GameState, seat: int) -> bool:
     return state.has_melded[seat] and not (seat == state.current and turn_of(state).opening)
 
 
-def plan_context(state: GameState, seat: int, melds: Sequence[Meld] | None = None,
-                 opened: bool | None = None, opening_turn: bool | None = None,
-                 obligation: Owed = "now") -> PlanContext:
+def plan_context(
+    state: GameState,
+    seat: int,
+    melds: Sequence[Meld] | None = None,
+    opened: bool | None = None,
+    opening_turn: bool | None = None,
+    obligation: Owed = "now",
+) -> PlanContext:
     """The limits of a going-out plan for ``seat`` now (or after a move: ``melds``,
     ``opened``, ``opening_turn`` and the owed meld ``obligation`` as they would be; by
     default the meld owed now, which the plan's new melds must pay first)."""
     table = tuple(state.melds if melds is None else melds)
     has_opened = state.has_melded[seat] if opened is None else opened
-    in_opening = (turn_of(state).opening or not state.has_melded[seat]) \
-        if opening_turn is None else opening_turn
+    in_opening = (
+        (turn_of(state).opening or not state.has_melded[seat])
+        if opening_turn is None
+        else opening_turn
+    )
     threshold = None if has_opened else state.rules.number("opening")
     if not has_opened:
         targets: tuple[int, ...] = ()
@@ -105,9 +113,15 @@ def plan_context(state: GameState, seat: int, melds: Sequence[Meld] | None = Non
     return PlanContext(table, seat, targets, threshold, state.turn.taken, owed)
 
 
-def plan_for(state: GameState, seat: int, hand: Sequence[Card] | None = None,
-             melds: Sequence[Meld] | None = None, opened: bool | None = None,
-             opening_turn: bool | None = None, obligation: Owed = "now") -> Plan | None:
+def plan_for(
+    state: GameState,
+    seat: int,
+    hand: Sequence[Card] | None = None,
+    melds: Sequence[Meld] | None = None,
+    opened: bool | None = None,
+    opening_turn: bool | None = None,
+    obligation: Owed = "now",
+) -> Plan | None:
     """A going-out plan of ``seat`` for its current hand (or ``hand``); the other arguments
     describe the table after a move, as in :func:`plan_context`. None in the first
     player's first turn, which is a discard and nothing else (:func:`first_turn`)."""

@@ -57,8 +57,7 @@ from engine.variants.romanian.tiles import most_value
 __all__ = ["item_plan", "layoff_groups", "reached_melds"]
 
 #: A way out: new melds, lay-off groups (table meld index, tiles), the discard.
-Found = tuple[tuple[tuple[CardSpec, ...], ...], tuple[tuple[int, tuple[CardSpec, ...]], ...],
-              Card]
+Found = tuple[tuple[tuple[CardSpec, ...], ...], tuple[tuple[int, tuple[CardSpec, ...]], ...], Card]
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,8 +128,12 @@ def _run_groups(meld: Meld, held: tuple[int, ...], jolys: int) -> tuple[tuple[Ca
                 for chosen in combinations(range(len(tiles)), size):
                     if not set(gaps) <= set(chosen):
                         continue
-                    out.append(tuple(joker_spec(t.rank, colour) if i in chosen
-                                     else natural_spec(t) for i, t in enumerate(tiles)))
+                    out.append(
+                        tuple(
+                            joker_spec(t.rank, colour) if i in chosen else natural_spec(t)
+                            for i, t in enumerate(tiles)
+                        )
+                    )
     return tuple(out)
 
 
@@ -138,8 +141,11 @@ def _set_extensions(meld: Meld, stock: Counter[Card], seat: int) -> list[tuple[C
     """Tile groups from ``stock`` that complete set ``meld`` (missing colours, a Joly)."""
     rank = meld.rank
     present = {p.card.suit for p in meld.cards if not p.card.is_joker}
-    missing = [shared_card(rank, c) for c in TILE_COLOURS
-               if c not in present and stock[shared_card(rank, c)]]
+    missing = [
+        shared_card(rank, c)
+        for c in TILE_COLOURS
+        if c not in present and stock[shared_card(rank, c)]
+    ]
     out: list[tuple[CardSpec, ...]] = []
     room = MELD_RULES.max_set - len(meld.cards)
     for mask in range(1, 1 << len(missing)):
@@ -149,9 +155,10 @@ def _set_extensions(meld: Meld, stock: Counter[Card], seat: int) -> list[tuple[C
             if len(extend_readings(meld, combo, seat, MELD_RULES)) == 1:
                 out.append(combo)
     if stock[JOKER]:
-        base = [()] + [tuple(CardSpec(c) for c in [missing[i] for i in range(len(missing))
-                                                   if mask >> i & 1])
-                       for mask in range(1, 1 << len(missing))]
+        base = [()] + [
+            tuple(CardSpec(c) for c in [missing[i] for i in range(len(missing)) if mask >> i & 1])
+            for mask in range(1, 1 << len(missing))
+        ]
         for combo in base:
             group = (*combo, CardSpec(JOKER))
             if len(group) <= room and len(extend_readings(meld, group, seat, MELD_RULES)) == 1:
@@ -159,8 +166,9 @@ def _set_extensions(meld: Meld, stock: Counter[Card], seat: int) -> list[tuple[C
     return out
 
 
-def layoff_groups(meld: Meld, hand: Sequence[Card] | Counter[Card],
-                  seat: int) -> list[tuple[CardSpec, ...]]:
+def layoff_groups(
+    meld: Meld, hand: Sequence[Card] | Counter[Card], seat: int
+) -> list[tuple[CardSpec, ...]]:
     """Every group of tiles of ``hand`` (tiles, or their counts) that can be laid off on
     ``meld`` in one move by ``seat``: a list of tile groups, each as the lay-off command
     names it (a Joly with its face), read one way only (:func:`engine.melds.extend_readings`);
@@ -184,8 +192,14 @@ def reached_melds(stock: Counter[Card], melds: Sequence[Meld]) -> Container[int]
     return {i for tile in stock for i in ends.targets(tile)}
 
 
-def _items(hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence[int], seat: int,
-           owed: Obligation | None, every_item: bool = False) -> list[_Item]:
+def _items(
+    hand: Sequence[Card],
+    melds: Sequence[Meld],
+    targets: Sequence[int],
+    seat: int,
+    owed: Obligation | None,
+    every_item: bool = False,
+) -> list[_Item]:
     """The new melds and lay-off groups a plan may use (every tile of each is in ``hand``:
     they are built from it). Items that a plan can always replace by shorter ones are
     left out (:func:`_splits`, :func:`_lays_off_in_parts`) unless ``every_item`` (the
@@ -205,15 +219,30 @@ def _items(hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence[int], 
         paid = owed is not None and shape.pays(owed)
         if not paid and not every_item and shape.run and _splits(specs):
             continue
-        items.append(_Item(shape.tiles, lowest(shape.tiles), shape.most, -1, specs,
-                           shape.value, shape.run, paid))
+        items.append(
+            _Item(
+                shape.tiles,
+                lowest(shape.tiles),
+                shape.most,
+                -1,
+                specs,
+                shape.value,
+                shape.run,
+                paid,
+            )
+        )
     melded = {item.specs for item in items}
     return items + _layoff_items(hand, melds, targets, seat, melded, every_item)
 
 
-def _layoff_items(hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence[int],
-                  seat: int, melded: set[tuple[CardSpec, ...]], every_item: bool
-                  ) -> list[_Item]:
+def _layoff_items(
+    hand: Sequence[Card],
+    melds: Sequence[Meld],
+    targets: Sequence[int],
+    seat: int,
+    melded: set[tuple[CardSpec, ...]],
+    every_item: bool,
+) -> list[_Item]:
     """The lay-off groups a plan may use on the ``targets`` (not those it can lay off in
     parts and meld the rest as one of ``melded``, unless ``every_item``)."""
     items = []
@@ -226,14 +255,24 @@ def _layoff_items(hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence
         for group in layoff_groups(meld, stock, seat):
             if every_item or not _lays_off_in_parts(meld, group, melded):
                 tiles = pack(s.card for s in group)
-                items.append(_Item(tiles, lowest(tiles), sum(MOST[kind_of(s.card)]
-                                                             for s in group),
-                                   target, group, 0, False, False))
+                items.append(
+                    _Item(
+                        tiles,
+                        lowest(tiles),
+                        sum(MOST[kind_of(s.card)] for s in group),
+                        target,
+                        group,
+                        0,
+                        False,
+                        False,
+                    )
+                )
     return items
 
 
-def _lays_off_in_parts(meld: Meld, group: tuple[CardSpec, ...],
-                       melded: set[tuple[CardSpec, ...]]) -> bool:
+def _lays_off_in_parts(
+    meld: Meld, group: tuple[CardSpec, ...], melded: set[tuple[CardSpec, ...]]
+) -> bool:
     """True when a plan can lay off part of ``group`` on run ``meld`` and meld the rest, the
     outer three or more tiles at one end, as a new meld of its own (one of ``melded``):
     the same tiles leave the rack, the table meld still takes one lay-off, and the new
@@ -250,14 +289,14 @@ def _lays_off_in_parts(meld: Meld, group: tuple[CardSpec, ...],
     jolys = len(meld.cards) - real
     for far, near in _outer_parts(group, below):
         near_jolys = sum(1 for s in near if s.card.is_joker)
-        if (real + len(near) - near_jolys >= 2 * (jolys + near_jolys)
-                and far in melded):
+        if real + len(near) - near_jolys >= 2 * (jolys + near_jolys) and far in melded:
             return True
     return False
 
 
-def _outer_parts(group: tuple[CardSpec, ...], below: int
-                 ) -> list[tuple[tuple[CardSpec, ...], tuple[CardSpec, ...]]]:
+def _outer_parts(
+    group: tuple[CardSpec, ...], below: int
+) -> list[tuple[tuple[CardSpec, ...], tuple[CardSpec, ...]]]:
     """Ways to cut ``group`` (``below`` tiles before the run, the rest after it) into an
     outer part of three or more tiles at either end and a near part of one or more:
     (outer, near)."""
@@ -268,7 +307,7 @@ def _outer_parts(group: tuple[CardSpec, ...], below: int
             out.append((group[:size], group[size:]))
     for size in range(MELD_RULES.min_cards, above + 1):
         if len(group) - size:
-            out.append((group[len(group) - size:], group[:len(group) - size]))
+            out.append((group[len(group) - size :], group[: len(group) - size]))
     return out
 
 
@@ -305,14 +344,22 @@ def _longest_whole(jolys: int) -> int:
         for placed in range(min(jolys, size) + 1):
             for places in combinations(range(size), placed):
                 if size - placed >= 2 * placed and not _cuts(
-                        tuple(i in places for i in range(size))):
+                    tuple(i in places for i in range(size))
+                ):
                     longest = size
     return longest
 
 
-def item_plan(hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence[int],
-              seat: int, need: int | None = None, keep: Card | None = None,
-              owed: Obligation | None = None, every_item: bool = False) -> Found | None:
+def item_plan(
+    hand: Sequence[Card],
+    melds: Sequence[Meld],
+    targets: Sequence[int],
+    seat: int,
+    need: int | None = None,
+    keep: Card | None = None,
+    owed: Obligation | None = None,
+    every_item: bool = False,
+) -> Found | None:
     """A way out for ``hand`` (see the module docstring), or ``None`` when there is none;
     ``melds``, ``targets``, ``need``, ``keep``, ``owed`` as for
     :func:`engine.variants.romanian.cover.cover`, ``seat`` the acting seat; ``every_item``:
@@ -329,8 +376,7 @@ def item_plan(hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence[int
     for item in items:
         covered |= item.tiles
     loose = sorted({kind for kind in map(kind_of, hand) if not count(covered, kind)})
-    if sum(count(full, kind) for kind in loose) > 1 or (
-            loose and TILE_OF[loose[0]] == keep):
+    if sum(count(full, kind) for kind in loose) > 1 or (loose and TILE_OF[loose[0]] == keep):
         return None
     # The tiles left are packed (engine.variants.romanian.shapes): taking an item is one
     # subtraction, and a tile it lacks clears a guard bit. Per item, by its lowest tile
@@ -339,8 +385,16 @@ def item_plan(hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence[int
     by_lowest: dict[int, list[tuple[int, int, int, int, bool, bool, int]]] = {}
     for n, item in enumerate(items):
         by_lowest.setdefault(item.lowest, []).append(
-            (n, item.tiles, 1 << item.target if item.target >= 0 else 0, item.value,
-             item.run, item.pays, item.gain))
+            (
+                n,
+                item.tiles,
+                1 << item.target if item.target >= 0 else 0,
+                item.value,
+                item.run,
+                item.pays,
+                item.gain,
+            )
+        )
     guards = GUARDS
     field = FIELD
     # The most each tile can add to the opening's value (a 1: 25 in a set of 1s; a Joly:
@@ -353,8 +407,9 @@ def item_plan(hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence[int
     memo: set[tuple[object, ...]] = set()
     chosen: list[int] = []
 
-    def search(rest: int, used: int, discard: int, value: int, run: bool, paid: bool,
-               potential: int) -> int | None:
+    def search(
+        rest: int, used: int, discard: int, value: int, run: bool, paid: bool, potential: int
+    ) -> int | None:
         """``rest``: the tiles left (packed); ``potential``: the most they can still add."""
         if not rest:
             if discard < 0 or (owing and not paid):
@@ -378,8 +433,15 @@ def item_plan(hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence[int
             if left & guards != guards:
                 continue  # a tile of the item is not (or no longer) in the rack
             chosen.append(n)
-            found = search(left ^ guards, used | bit, discard, value + worth, run or is_run,
-                           paid or pays_owed, potential - gain)
+            found = search(
+                left ^ guards,
+                used | bit,
+                discard,
+                value + worth,
+                run or is_run,
+                paid or pays_owed,
+                potential - gain,
+            )
             if found is not None:
                 return found
             chosen.pop()
@@ -390,11 +452,11 @@ def item_plan(hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence[int
         memo.add(key)
         return None
 
-    def drop_lowest(rest: int, used: int, low: int, value: int, run: bool, paid: bool,
-                    potential: int) -> int | None:
+    def drop_lowest(
+        rest: int, used: int, low: int, value: int, run: bool, paid: bool, potential: int
+    ) -> int | None:
         """The search continued with one tile of the lowest kind ``low`` as the discard."""
-        return search(rest - (1 << field * low), used, low, value, run, paid,
-                      potential - most[low])
+        return search(rest - (1 << field * low), used, low, value, run, paid, potential - most[low])
 
     potential = sum(most_value(c) for c in hand)
 
@@ -406,8 +468,9 @@ def item_plan(hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence[int
             if not item.pays:
                 continue
             chosen.append(n)
-            found = search(full - item.tiles, 0, -1, item.value, item.run, True,
-                           potential - item.gain)
+            found = search(
+                full - item.tiles, 0, -1, item.value, item.run, True, potential - item.gain
+            )
             if found is not None:
                 return found
             chosen.pop()
@@ -417,5 +480,8 @@ def item_plan(hand: Sequence[Card], melds: Sequence[Meld], targets: Sequence[int
     if discard is None:
         return None
     picked = [items[n] for n in chosen]
-    return (tuple(i.specs for i in picked if i.target < 0),
-            tuple((i.target, i.specs) for i in picked if i.target >= 0), TILE_OF[discard])
+    return (
+        tuple(i.specs for i in picked if i.target < 0),
+        tuple((i.target, i.specs) for i in picked if i.target >= 0),
+        TILE_OF[discard],
+    )

@@ -94,9 +94,12 @@ def layoff_actions(state: GameState, seat: int) -> list[Action]:
     (:func:`engine.melds.layoff_choices`)."""
     melds = state.melds
     ends = layoff_index(melds, MELD_RULES)
-    return [LayOff(seat, (spec,), index) for tile in distinct_cards(state.hands[seat])
-            for index in ends.targets(tile)
-            for spec, _ in layoff_choices(melds[index], tile, seat, MELD_RULES)]
+    return [
+        LayOff(seat, (spec,), index)
+        for tile in distinct_cards(state.hands[seat])
+        for index in ends.targets(tile)
+        for spec, _ in layoff_choices(melds[index], tile, seat, MELD_RULES)
+    ]
 
 
 def exchange_actions(state: GameState, seat: int) -> list[Action]:
@@ -122,8 +125,7 @@ def _exchange_tiles(meld: Meld) -> list[tuple[Card, ...]]:
     return [tuple(Card(meld.rank, c) for c in TILE_COLOURS if c not in present)]
 
 
-def _meld_actions(state: GameState, seat: int
-                  ) -> list[tuple[MeldCards, tuple[Meld, ...] | None]]:
+def _meld_actions(state: GameState, seat: int) -> list[tuple[MeldCards, tuple[Meld, ...] | None]]:
     """The meld actions to check, each with its melds where they are built already (the
     melds that pay a meld owed; openings and the other new melds of an opened seat are
     read by the check only where it needs the melds: :meth:`_Checks.meld`)."""
@@ -133,17 +135,21 @@ def _meld_actions(state: GameState, seat: int
     if obligation is not None and obligation.kind == "opening":
         found = opening_with(hand, seat, threshold, obligation.tile)
         groups = [found] if found is not None else []
-        groups += [g for g in opening_choices(hand, seat, threshold)
-                   if any(s.card == obligation.tile for grp in g for s in grp)]
+        groups += [
+            g
+            for g in opening_choices(hand, seat, threshold)
+            if any(s.card == obligation.tile for grp in g for s in grp)
+        ]
         return [(MeldCards(seat, g), None) for g in groups]
     if not state.has_melded[seat]:
         one = state.rules.number("rack_one")
-        return [(MeldCards(seat, g), None)
-                for g in opening_choices(hand, seat, threshold, 25 if one is None else one)]
+        return [
+            (MeldCards(seat, g), None)
+            for g in opening_choices(hand, seat, threshold, 25 if one is None else one)
+        ]
     if obligation is None:
         return [(MeldCards(seat, (shape.specs,)), None) for shape in new_meld_shapes(hand)]
-    return [(MeldCards(seat, (specs_of(m),)), (m,))
-            for m in owed_melds(hand, seat, obligation)]
+    return [(MeldCards(seat, (specs_of(m),)), (m,)) for m in owed_melds(hand, seat, obligation)]
 
 
 def owed_melds(hand: Sequence[Card], seat: int, obligation: Obligation) -> list[Meld]:
@@ -152,8 +158,11 @@ def owed_melds(hand: Sequence[Card], seat: int, obligation: Obligation) -> list[
     from the tiles that can share a meld with the owed tile only (its number or colour,
     and the Jolys; every tile for a Joly)."""
     owed = obligation.tile
-    near = hand if owed.is_joker else [t for t in hand if t.is_joker or t.rank == owed.rank
-                                       or t.suit == owed.suit]
+    near = (
+        hand
+        if owed.is_joker
+        else [t for t in hand if t.is_joker or t.rank == owed.rank or t.suit == owed.suit]
+    )
     return [m for m in new_melds(near, seat) if pays(obligation, m)]
 
 
@@ -189,9 +198,15 @@ def _play_legal(state: GameState, seat: int, late: list[Action]) -> list[Action]
     check = _Checks(state, seat)
     out: list[Action] = []
     plain = not turn.out and turn.obligation is None and state.has_melded[seat]
-    melds_now = check.plain_melds() if plain else [
-        a for a, melds in ([] if turn.out else _meld_actions(state, seat))
-        if check.meld(a.groups, melds)]
+    melds_now = (
+        check.plain_melds()
+        if plain
+        else [
+            a
+            for a, melds in ([] if turn.out else _meld_actions(state, seat))
+            if check.meld(a.groups, melds)
+        ]
+    )
     plan = plan_for(state, seat)
     if plan is not None:
         out += [a for a in plan_actions(seat, plan, len(hand)) if check.ok(a)]
@@ -224,12 +239,17 @@ def _draw_legal(state: GameState, seat: int) -> list[Action]:
     if len(row) > 1 and len(hand) > 2:
         top = row[-1]
         threshold = state.rules.number("opening") or 0
-        if state.has_melded[seat] or (state.rules.flag("opening_take") and opening_with(
-                (*hand, top), seat, threshold, top) is not None):
+        if state.has_melded[seat] or (
+            state.rules.flag("opening_take")
+            and opening_with((*hand, top), seat, threshold, top) is not None
+        ):
             out.append(TakeDiscard(seat))
         if state.has_melded[seat]:
-            out += [TakeDiscard(seat, tile) for tile in distinct_cards(row[1:-1])
-                    if tile != top and has_meld_pair(hand, tile)]
+            out += [
+                TakeDiscard(seat, tile)
+                for tile in distinct_cards(row[1:-1])
+                if tile != top and has_meld_pair(hand, tile)
+            ]
     face_up = extra_of(state).face_up
     if face_up is not None:
         probe = replace(state, turn=replace(state.turn, taken=face_up))
@@ -262,8 +282,11 @@ class _Checks:
         if isinstance(action, LayOff):
             return self.layoff(action)
         if isinstance(action, Discard):
-            return (self.turn.obligation is None and action.card != self.taken
-                    and (not self.turn.out or len(self.hand) == 1))
+            return (
+                self.turn.obligation is None
+                and action.card != self.taken
+                and (not self.turn.out or len(self.hand) == 1)
+            )
         return self.exchange(cast(ExchangeJoly, action))
 
     def leaves_ok(self, used: Sequence[Card]) -> bool:
@@ -281,8 +304,11 @@ class _Checks:
         (:meth:`meld` for them: a tile stays, not only copies of the tile taken), read off
         the shapes: every tile of a shape is on the rack by construction."""
         seat, left = self.seat, self.left
-        return [MeldCards(seat, (shape.specs,)) for shape in new_meld_shapes(self.hand)
-                if left.ok_group(shape.specs)]
+        return [
+            MeldCards(seat, (shape.specs,))
+            for shape in new_meld_shapes(self.hand)
+            if left.ok_group(shape.specs)
+        ]
 
     def rest(self, used: Sequence[Card]) -> list[Card]:
         """The rack after ``used`` (all held) leave it."""
@@ -290,8 +316,9 @@ class _Checks:
         rest.subtract(used)
         return list(rest.elements())
 
-    def meld(self, groups: Sequence[tuple[CardSpec, ...]],
-             read: Sequence[Meld] | None = None) -> bool:
+    def meld(
+        self, groups: Sequence[tuple[CardSpec, ...]], read: Sequence[Meld] | None = None
+    ) -> bool:
         """:func:`engine.variants.romanian.moves.verify_meld` for generated ``groups`` (each
         reads one way: new melds, openings, a plan's melds); ``read``: the melds they make
         when the caller built them already. The melds are read only where a condition
@@ -318,9 +345,19 @@ class _Checks:
             return False
         if not opened and not qualifies(melds, state.rules.number("opening") or 0):
             return False
-        return not self.turn.out or plan_for(
-            state, seat, self.rest(used), melds=(*state.melds, *melds), opened=True,
-            opening_turn=not self.opened_before, obligation=None) is not None
+        return (
+            not self.turn.out
+            or plan_for(
+                state,
+                seat,
+                self.rest(used),
+                melds=(*state.melds, *melds),
+                opened=True,
+                opening_turn=not self.opened_before,
+                obligation=None,
+            )
+            is not None
+        )
 
     def layoff(self, action: LayOff) -> bool:
         """:func:`engine.variants.romanian.moves.verify_layoff`."""
@@ -412,8 +449,7 @@ def quick_actions(state: GameState, seat: int) -> list[Action]:
     if state.phase is Phase.PLAY and not first_turn(state):
         obligation = turn.obligation
         if obligation is not None and obligation.kind == "opening":
-            found = opening_with(hand, seat, state.rules.number("opening") or 0,
-                                 obligation.tile)
+            found = opening_with(hand, seat, state.rules.number("opening") or 0, obligation.tile)
             if found is not None:
                 out.append(MeldCards(seat, found))
         elif obligation is not None:

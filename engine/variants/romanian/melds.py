@@ -34,15 +34,16 @@ def check(meld: Meld) -> MeldProblem | None:
     jolys = sum(1 for p in meld.cards if p.card.is_joker)
     real = len(meld.cards) - jolys
     if real < 2 * jolys:
-        return MeldProblem("joly_ratio", "a meld needs at least twice as many real tiles "
-                                         "as Jolys")
-    if meld.kind is MeldKind.SET and any(p.card.is_joker and p.face.suit is not None
-                                         for p in meld.cards):
-        return MeldProblem("joly_set_colour", "a Joly in a set stands for the number only; "
-                                              "write jo or jo=7, not a colour")
+        return MeldProblem("joly_ratio", "a meld needs at least twice as many real tiles as Jolys")
+    if meld.kind is MeldKind.SET and any(
+        p.card.is_joker and p.face.suit is not None for p in meld.cards
+    ):
+        return MeldProblem(
+            "joly_set_colour",
+            "a Joly in a set stands for the number only; write jo or jo=7, not a colour",
+        )
     return None
 
 
-MELD_RULES = MeldRules(ace=AceMode.HIGH_OR_LOW, min_cards=3, max_set=4, min_naturals=2,
-                       check=check)
+MELD_RULES = MeldRules(ace=AceMode.HIGH_OR_LOW, min_cards=3, max_set=4, min_naturals=2, check=check)
 """The meld rules of every Romanian table (no option changes them)."""

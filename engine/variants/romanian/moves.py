@@ -134,8 +134,9 @@ def apply_draw(state: GameState, action: Draw) -> Result:
         state = replace(state, stock=stock, discard=state.discard[:1], reuses=reuse)
         events.append(StockRenewed(len(stock), True, reuse))
     hand = (*state.hands[action.seat], state.stock[0])
-    state = replace(state, hands=state.hands_with(action.seat, hand),
-                    stock=state.stock[1:], phase=Phase.PLAY)
+    state = replace(
+        state, hands=state.hands_with(action.seat, hand), stock=state.stock[1:], phase=Phase.PLAY
+    )
     events.append(Drew(action.seat))
     return state, as_events(events)
 
@@ -168,8 +169,10 @@ def has_meld_pair(hand: Sequence[Card], tile: Card) -> bool:
     if len(colours) >= 2:
         return True
     numbers = {c.rank for c in naturals if c.suit is tile.suit}
-    return any(tile.rank in window and all(r in numbers for r in window if r != tile.rank)
-               for window, _ in run_window_masks(3, MELD_RULES.ace))
+    return any(
+        tile.rank in window and all(r in numbers for r in window if r != tile.rank)
+        for window, _ in run_window_masks(3, MELD_RULES.ace)
+    )
 
 
 def _pair_for_joly(naturals: Sequence[Card]) -> bool:
@@ -183,9 +186,11 @@ def _pair_for_joly(naturals: Sequence[Card]) -> bool:
         numbers.setdefault(c.suit, set()).add(c.rank)
     if any(len(found) >= 2 for found in colours.values()):
         return True
-    return any(sum(1 for r in window if r in held) >= 2
-               for held in numbers.values()
-               for window, _ in run_window_masks(3, MELD_RULES.ace))
+    return any(
+        sum(1 for r in window if r in held) >= 2
+        for held in numbers.values()
+        for window, _ in run_window_masks(3, MELD_RULES.ace)
+    )
 
 
 def verify_take(state: GameState, action: TakeDiscard) -> None:
@@ -208,8 +213,10 @@ def verify_take(state: GameState, action: TakeDiscard) -> None:
         if state.has_melded[seat]:
             return
         threshold = state.rules.number("opening") or 0
-        if state.rules.flag("opening_take") and opening_with(
-                (*state.hands[seat], top), seat, threshold, top) is not None:
+        if (
+            state.rules.flag("opening_take")
+            and opening_with((*state.hands[seat], top), seat, threshold, top) is not None
+        ):
             return
         raise NotOpened(points=threshold)
     index = _row_index(state, action.card)
@@ -232,19 +239,24 @@ def apply_take(state: GameState, action: TakeDiscard) -> Result:
     if action.card is None or action.card == top:
         hand = (*state.hands[seat], top)
         obligation = None if state.has_melded[seat] else Obligation("opening", top)
-        state = replace(state, hands=state.hands_with(seat, hand),
-                        discard=row[:-1], phase=Phase.PLAY,
-                        turn=replace(state.turn, taken=top,
-                                     extra=TurnExtra(obligation=obligation)))
+        state = replace(
+            state,
+            hands=state.hands_with(seat, hand),
+            discard=row[:-1],
+            phase=Phase.PLAY,
+            turn=replace(state.turn, taken=top, extra=TurnExtra(obligation=obligation)),
+        )
         return state, (TookDiscard(seat, top),)
     index = _row_index(state, action.card)
     taken = row[index:]
     rack = state.hands[seat]
-    state = replace(state, hands=state.hands_with(seat, (*rack, *taken)), discard=row[:index],
-                    phase=Phase.PLAY,
-                    turn=replace(state.turn,
-                                 extra=TurnExtra(obligation=Obligation("row", action.card,
-                                                                       rack))))
+    state = replace(
+        state,
+        hands=state.hands_with(seat, (*rack, *taken)),
+        discard=row[:index],
+        phase=Phase.PLAY,
+        turn=replace(state.turn, extra=TurnExtra(obligation=Obligation("row", action.card, rack))),
+    )
     return state, as_events([TookFromRow(seat, action.card, taken)])
 
 
@@ -252,7 +264,7 @@ def apply_take(state: GameState, action: TakeDiscard) -> Result:
 
 
 def verify_take_face_up(state: GameState, action: TakeFaceUp) -> None:
-    """"Nur bei diesem letzten Spielzug darf man den offen liegenden Anfangsstein vom Ende
+    """ "Nur bei diesem letzten Spielzug darf man den offen liegenden Anfangsstein vom Ende
     der Mauer aufnehmen, um so seine Hand zu vervollständigen": allowed only when the
     seat can go out this turn with it (it may not be the last discard)."""
     need_play_started(state)
@@ -270,9 +282,12 @@ def apply_take_face_up(state: GameState, action: TakeFaceUp) -> Result:
     tile = extra_of(state).face_up
     assert tile is not None
     state = with_extra(state, face_up=None)
-    state = replace(state, hands=state.hands_with(action.seat, (*state.hands[action.seat], tile)),
-                    phase=Phase.PLAY,
-                    turn=replace(state.turn, taken=tile, extra=TurnExtra(out=True)))
+    state = replace(
+        state,
+        hands=state.hands_with(action.seat, (*state.hands[action.seat], tile)),
+        phase=Phase.PLAY,
+        turn=replace(state.turn, taken=tile, extra=TurnExtra(out=True)),
+    )
     return state, as_events([TookFaceUp(action.seat, tile)])
 
 
@@ -307,13 +322,24 @@ def verify_meld(state: GameState, action: MeldCards) -> None:
             raise OpeningTooLow(value=value, points=threshold)
     if turn_of(state).out:
         left = remove_cards(state.hands[seat], [s.card for g in action.groups for s in g])
-        if plan_for(state, seat, left, melds=(*state.melds, *melds), opened=True,
-                    opening_turn=not opened_before(state, seat), obligation=None) is None:
+        if (
+            plan_for(
+                state,
+                seat,
+                left,
+                melds=(*state.melds, *melds),
+                opened=True,
+                opening_turn=not opened_before(state, seat),
+                obligation=None,
+            )
+            is None
+        ):
             raise MustGoOut()
 
 
-def _track_jolys(state: GameState, seat: int, placed: Sequence[tuple[int, Card]],
-                 obligation: Obligation | None) -> GameState:
+def _track_jolys(
+    state: GameState, seat: int, placed: Sequence[tuple[int, Card]], obligation: Obligation | None
+) -> GameState:
     """Record Jolys newly on the table (meld index, face): a freed Joly continues its
     track, any other starts one."""
     if not placed:
@@ -338,8 +364,12 @@ def apply_meld(state: GameState, action: MeldCards) -> Result:
     obligation = turn_of(state).obligation
     first = len(state.melds)
     state, events = shared_apply_meld(state, action)
-    placed = [(i, p.face) for i in range(first, len(state.melds))
-              for p in state.melds[i].cards if p.card.is_joker]
+    placed = [
+        (i, p.face)
+        for i in range(first, len(state.melds))
+        for p in state.melds[i].cards
+        if p.card.is_joker
+    ]
     state = _track_jolys(state, seat, placed, obligation)
     state = with_turn(state, obligation=None, opening=turn_of(state).opening or opening)
     return state, events
@@ -359,7 +389,7 @@ def _may_change_table(state: GameState, seat: int) -> None:
 
 
 def verify_layoff(state: GameState, action: LayOff) -> None:
-    """"Man kann auch weitere Steine Sätzen und Folgen hinzufügen, die man selber oder andere
+    """ "Man kann auch weitere Steine Sätzen und Folgen hinzufügen, die man selber oder andere
     Spieler früher gemeldet haben" — after the opening; "Gleichzeitig mit der
     Anfangsmeldung darf man keine Steine an die Meldungen anderer Spieler anlegen"."""
     need_play_started(state)
@@ -367,8 +397,11 @@ def verify_layoff(state: GameState, action: LayOff) -> None:
     need_phase(state, Phase.PLAY, "lay off")
     seat = action.seat
     _may_change_table(state, seat)
-    if 0 <= action.meld < len(state.melds) and state.melds[action.meld].owner != seat \
-            and not opened_before(state, seat):
+    if (
+        0 <= action.meld < len(state.melds)
+        and state.melds[action.meld].owner != seat
+        and not opened_before(state, seat)
+    ):
         raise OpeningTurn()
     shared_verify_layoff(state, action)
     if turn_of(state).out:
@@ -406,8 +439,10 @@ def _exchange_index(state: GameState, action: ExchangeJoly) -> int:
         raise NoSuchMeld(number=action.meld + 1)
     meld = state.melds[action.meld]
     remove_cards(state.hands[action.seat], action.tiles)
-    no_joly = InvalidJokerSwap(reason=f"no Joly in meld {action.meld + 1} stands for "
-                               + " ".join(map(str, action.tiles)), reason_code="no_joker")
+    no_joly = InvalidJokerSwap(
+        reason=f"no Joly in meld {action.meld + 1} stands for " + " ".join(map(str, action.tiles)),
+        reason_code="no_joker",
+    )
     if not action.tiles or any(t.is_joker for t in action.tiles):
         raise no_joly
     if meld.kind is MeldKind.RUN:
@@ -421,8 +456,7 @@ def _exchange_index(state: GameState, action: ExchangeJoly) -> int:
     if index < 0:
         raise no_joly
     present = {p.card.suit for p in meld.cards if not p.card.is_joker}
-    missing = sorted((Card(meld.rank, c) for c in TILE_COLOURS if c not in present),
-                     key=SORT_KEY)
+    missing = sorted((Card(meld.rank, c) for c in TILE_COLOURS if c not in present), key=SORT_KEY)
     tiles = sorted(action.tiles, key=SORT_KEY)
     if len(missing) == 2 and len(tiles) == 1 and tiles[0] in missing:
         raise ExchangeNeedsPair()
@@ -479,7 +513,7 @@ def _exchanged(state: GameState, action: ExchangeJoly, index: int) -> Meld:
     meld = state.melds[action.meld]
     cards = list(meld.cards)
     new = [Placed(t, t, action.seat) for t in action.tiles]
-    cards[index:index + 1] = new
+    cards[index : index + 1] = new
     if meld.kind is MeldKind.SET:
         cards.sort(key=lambda p: p.face.sort_key)
     return replace(meld, cards=tuple(cards))
@@ -495,19 +529,28 @@ def apply_exchange(state: GameState, action: ExchangeJoly) -> Result:
     melds = list(state.melds)
     melds[action.meld] = _exchanged(state, action, index)
     tracks = list(extra_of(state).jolys)
-    number = next((n for n, t in enumerate(tracks)
-                   if not t.pending and t.places[-1].meld == action.meld
-                   and t.places[-1].face == face), -1)
+    number = next(
+        (
+            n
+            for n, t in enumerate(tracks)
+            if not t.pending and t.places[-1].meld == action.meld and t.places[-1].face == face
+        ),
+        -1,
+    )
     if number < 0:
         tracks.append(JolyTrack((JolyPlace(action.meld, face, meld.cards[index].owner),)))
         number = len(tracks) - 1
     track = tracks[number]
-    tracks[number] = replace(track, replacements=(
-        *track.replacements, Replacement(action.meld, action.tiles, seat)))
+    tracks[number] = replace(
+        track, replacements=(*track.replacements, Replacement(action.meld, action.tiles, seat))
+    )
     hand = (*remove_cards(state.hands[seat], action.tiles), JOKER)
-    state = replace(state, hands=state.hands_with(seat, hand), melds=tuple(melds),
-                    has_played=tuple(True if i == seat else f
-                                     for i, f in enumerate(state.has_played)))
+    state = replace(
+        state,
+        hands=state.hands_with(seat, hand),
+        melds=tuple(melds),
+        has_played=tuple(True if i == seat else f for i, f in enumerate(state.has_played)),
+    )
     state = with_extra(state, jolys=tuple(tracks))
     state = with_turn(state, obligation=Obligation("joly", JOKER, track=number))
     return state, as_events([JolyExchanged(seat, action.meld, action.tiles)])
@@ -527,7 +570,7 @@ def apply_swap(state: GameState, action: SwapJoker) -> Result:
 
 
 def verify_discard(state: GameState, action: Discard) -> None:
-    """"Am Ende des Spielzuges muss man einen seiner Steine offen ablegen" — not before an
+    """ "Am Ende des Spielzuges muss man einen seiner Steine offen ablegen" — not before an
     owed meld, and after the face-up tile only the last tile (going out)."""
     need_play_started(state)
     shared_verify_discard(state, action)
@@ -538,8 +581,7 @@ def verify_discard(state: GameState, action: Discard) -> None:
         raise MustGoOut()
 
 
-def finish(state: GameState, winner: int | None, rummy: bool,
-           events: list[object]) -> Result:
+def finish(state: GameState, winner: int | None, rummy: bool, events: list[object]) -> Result:
     """Score the game (``winner`` went out, or ``None``) and say how (``ScoreSheet``)."""
     sheet = score_sheet(state, winner, rummy)
     state, more = end_hand(state, winner, rummy)
@@ -554,8 +596,9 @@ def apply_discard(state: GameState, action: Discard) -> Result:
     counterclockwise)."""
     seat = action.seat
     left = remove_cards(state.hands[seat], [action.card])
-    state = replace(state, hands=state.hands_with(seat, left),
-                    discard=(*state.discard, action.card))
+    state = replace(
+        state, hands=state.hands_with(seat, left), discard=(*state.discard, action.card)
+    )
     events: list[object] = [Discarded(seat, action.card)]
     if not left:
         rummy = state.turn.fresh
@@ -573,7 +616,7 @@ def apply_discard(state: GameState, action: Discard) -> Result:
         played = tuple(True if i == seat else p for i, p in enumerate(played))
     state = with_extra(state, low=tuple(low), played=played)
     nxt = state.next_seat(seat)
-    state = replace(state, current=nxt, phase=Phase.DRAW,
-                    turn=TurnState(fresh=not state.has_melded[nxt]))
+    state = replace(
+        state, current=nxt, phase=Phase.DRAW, turn=TurnState(fresh=not state.has_melded[nxt])
+    )
     return state, as_events(events)
-

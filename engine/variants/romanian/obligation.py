@@ -33,12 +33,14 @@ def pays(obligation: Obligation, meld: Meld) -> bool:
     row tile: at least two that were on the rack before the take; tiles taken with it may
     join the meld too)."""
     first = meld.cards[0].face
-    return pays_with(obligation, meld.kind is MeldKind.RUN, first.suit, first.rank,
-                     [p.card for p in meld.cards])
+    return pays_with(
+        obligation, meld.kind is MeldKind.RUN, first.suit, first.rank, [p.card for p in meld.cards]
+    )
 
 
-def pays_with(obligation: Obligation, run: bool, colour: Suit | None, number: int,
-              cards: Sequence[Card]) -> bool:
+def pays_with(
+    obligation: Obligation, run: bool, colour: Suit | None, number: int, cards: Sequence[Card]
+) -> bool:
     """:func:`pays` for a new meld given by its tiles (``cards``, Jolys as Jolys): a run
     (``run``) of ``colour`` or a set of ``number``."""
     tile = obligation.tile

@@ -67,8 +67,9 @@ def may_open(hand: Sequence[Card], threshold: int) -> bool:
     return sum(most_value(t) for t in hand if t not in refused) >= threshold
 
 
-def opening_choices(hand: Sequence[Card], seat: int, threshold: int,
-                    rack_one: int = 25) -> list[Groups]:
+def opening_choices(
+    hand: Sequence[Card], seat: int, threshold: int, rack_one: int = 25
+) -> list[Groups]:
     """Openings the hand can make, best first (a canonical selection, not every one):
     every qualifying subset of the best partition's melds and every single meld that is
     an opening alone; each leaves at least one tile to discard."""
@@ -130,8 +131,9 @@ def _search(hand: Sequence[Card], threshold: int, tile: Card | None) -> Groups |
     failed: set[tuple[int, int, bool, bool, bool]] = set()
     chosen: list[int] = []
 
-    def grow(rest: int, total: int, run: bool, kept: bool, held: bool, potential: int,
-             others: int) -> bool:
+    def grow(
+        rest: int, total: int, run: bool, kept: bool, held: bool, potential: int, others: int
+    ) -> bool:
         """``rest``: the tiles not yet decided (packed), worth ``potential`` at most, of
         which ``others`` are no twin of ``tile``; ``total``: the value of ``chosen``;
         ``kept``: a tile that is no twin of ``tile`` stays; ``held``: ``chosen`` holds
@@ -152,12 +154,26 @@ def _search(hand: Sequence[Card], threshold: int, tile: Card | None) -> Groups |
                 continue  # a tile of the meld is not (or no longer) on the rack
             twins = count(shape.tiles, twin) if twin >= 0 else 0
             chosen.append(i)
-            if grow(left ^ guards, total + shape.value, run or shape.run, kept,
-                    held or holds[i], potential - shape.most, others - shape.size + twins):
+            if grow(
+                left ^ guards,
+                total + shape.value,
+                run or shape.run,
+                kept,
+                held or holds[i],
+                potential - shape.most,
+                others - shape.size + twins,
+            ):
                 return True
             chosen.pop()
-        if grow(rest - (1 << field * low), total, run, kept or low != twin, held,
-                potential - most[low], others - (low != twin)):
+        if grow(
+            rest - (1 << field * low),
+            total,
+            run,
+            kept or low != twin,
+            held,
+            potential - most[low],
+            others - (low != twin),
+        ):
             return True
         failed.add(key)
         return False

@@ -84,14 +84,18 @@ def new_melds(hand: Sequence[Card], seat: int) -> list[Meld]:
     the candidates of one reading, and runs where one Joly stands for a tile the hand
     holds), each built from its tiles without a reading (a property test holds them equal
     to the readings of the candidates)."""
-    return [declared_run(s.specs, seat) if s.run else declared_set(s.specs, seat)
-            for s in new_meld_shapes(hand)]
+    return [
+        declared_run(s.specs, seat) if s.run else declared_set(s.specs, seat)
+        for s in new_meld_shapes(hand)
+    ]
 
 
 def specs_of(meld: Meld) -> tuple[CardSpec, ...]:
     """The tiles of ``meld`` as a meld command names them (a Joly with its face)."""
-    return tuple(joker_spec(p.face.rank, p.face.suit) if p.card.is_joker
-                 else natural_spec(p.card) for p in meld.cards)
+    return tuple(
+        joker_spec(p.face.rank, p.face.suit) if p.card.is_joker else natural_spec(p.card)
+        for p in meld.cards
+    )
 
 
 def going_out_plan(hand: Sequence[Card], ctx: PlanContext) -> Plan | None:
@@ -125,11 +129,19 @@ def _cached_plan(hand: tuple[Card, ...], ctx: PlanContext, only: Card | None) ->
     """:func:`going_out_plan` for sorted tiles; ``only``: the one tile that fits nowhere
     (:func:`_loose`; it can only be the discard)."""
     if len(hand) < WALK_FROM:
-        items = item_plan(hand, ctx.melds, ctx.targets, ctx.seat, ctx.threshold, ctx.keep,
-                          ctx.obligation)
+        items = item_plan(
+            hand, ctx.melds, ctx.targets, ctx.seat, ctx.threshold, ctx.keep, ctx.obligation
+        )
         return None if items is None else Plan(*items)
-    found = cover(hand, ctx.melds, ctx.targets, need=ctx.threshold, keep=ctx.keep,
-                  owed=ctx.obligation, only=only)
+    found = cover(
+        hand,
+        ctx.melds,
+        ctx.targets,
+        need=ctx.threshold,
+        keep=ctx.keep,
+        owed=ctx.obligation,
+        only=only,
+    )
     if found is None:
         return None
     return Plan(found.melds, found.layoffs, found.left[0])

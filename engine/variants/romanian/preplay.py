@@ -76,8 +76,7 @@ def hint_of(tile: Card) -> str:
 def pairs(hand: tuple[Card, ...]) -> list[Card]:
     """The tiles the hand holds twice (Jolys are no doubla: they have no number)."""
     counts = Counter(hand)
-    return sorted((c for c, n in counts.items() if n >= 2 and not c.is_joker),
-                  key=SORT_KEY)
+    return sorted((c for c, n in counts.items() if n >= 2 and not c.is_joker), key=SORT_KEY)
 
 
 def _preplay(state: GameState) -> PrePlay:
@@ -139,8 +138,14 @@ def verify_offer(state: GameState, action: OfferDoubla) -> None:
     pre = _free(state)
     partner = _partner(state, action)
     seat = action.seat
-    if (partner == seat or pre.hints[seat] is None or pre.hints[partner] is None
-            or pre.swapped[seat] or pre.swapped[partner] or pre.offered[seat]):
+    if (
+        partner == seat
+        or pre.hints[seat] is None
+        or pre.hints[partner] is None
+        or pre.swapped[seat]
+        or pre.swapped[partner]
+        or pre.offered[seat]
+    ):
         raise OfferNotAllowed(player=state.players[partner])
     _pair_tile(state, seat, action.tile, pre.hints[seat])
 
@@ -247,8 +252,13 @@ def late_announcement(state: GameState, seat: int) -> list[object]:
     """The announcement of the face-up twin that ``seat`` may still make after the pre-play
     step (:func:`may_announce`), as a list of at most one action."""
     extra = extra_of(state)
-    if extra.preplay is not None or extra.face_up is None or extra.announced[seat] \
-            or not may_announce(state, seat) or extra.face_up not in state.hands[seat]:
+    if (
+        extra.preplay is not None
+        or extra.face_up is None
+        or extra.announced[seat]
+        or not may_announce(state, seat)
+        or extra.face_up not in state.hands[seat]
+    ):
         return []
     return [AnnounceFaceUp(seat)]
 
@@ -261,8 +271,11 @@ def preplay_actions(state: GameState, seat: int) -> list[object]:
     if pre.offer is not None:
         out: list[object] = [AnswerDoubla(seat, None)]
         hint = pre.hints[seat]
-        out += [AnswerDoubla(seat, t) for t in pairs(state.hands[seat])
-                if not hint or hint_of(t) == hint]
+        out += [
+            AnswerDoubla(seat, t)
+            for t in pairs(state.hands[seat])
+            if not hint or hint_of(t) == hint
+        ]
         return out
     out = []
     held = pairs(state.hands[seat])
@@ -271,8 +284,11 @@ def preplay_actions(state: GameState, seat: int) -> list[object]:
         out += [AnnounceDoubla(seat, h) for h in sorted({hint_of(t) for t in held})]
     out += _offers(state, seat, held)
     extra = extra_of(state)
-    if extra.face_up is not None and not extra.announced[seat] \
-            and extra.face_up in state.hands[seat]:
+    if (
+        extra.face_up is not None
+        and not extra.announced[seat]
+        and extra.face_up in state.hands[seat]
+    ):
         out.append(AnnounceFaceUp(seat))
     out.append(Ready(seat))
     return out
@@ -289,6 +305,9 @@ def _offers(state: GameState, seat: int, held: Sequence[Card]) -> list[object]:
     out: list[object] = []
     for partner in range(state.seats):
         if partner != seat and pre.hints[partner] is not None and not pre.swapped[partner]:
-            out += [OfferDoubla(seat, t, state.players[partner]) for t in held
-                    if not hint or hint_of(t) == hint]
+            out += [
+                OfferDoubla(seat, t, state.players[partner])
+                for t in held
+                if not hint or hint_of(t) == hint
+            ]
     return out

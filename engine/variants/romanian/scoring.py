@@ -59,8 +59,12 @@ def _extra(state: GameState) -> RomanianExtra:
 
 def replacement_places(state: GameState) -> set[tuple[int, Card]]:
     """(meld index, tile) of every tile that replaced a Joly (the face-down tiles)."""
-    return {(r.meld, tile) for track in _extra(state).jolys for r in track.replacements
-            for tile in r.tiles}
+    return {
+        (r.meld, tile)
+        for track in _extra(state).jolys
+        for r in track.replacements
+        for tile in r.tiles
+    }
 
 
 def _tile_value(state: GameState, meld_index: int, tile: Card) -> int:
@@ -114,8 +118,12 @@ def score_sheet(state: GameState, winner: int | None, rummy: bool) -> tuple[Seat
     rules = state.rules
     tiles, jolys = melded_values(state)
     extra = _extra(state)
-    doubled_win = (winner is not None and rules.flag("joly_double") and bool(state.discard)
-                   and state.discard[-1].is_joker)
+    doubled_win = (
+        winner is not None
+        and rules.flag("joly_double")
+        and bool(state.discard)
+        and state.discard[-1].is_joker
+    )
     out = []
     for seat in range(state.seats):
         rack = rack_points(state, state.hands[seat])
@@ -133,6 +141,7 @@ def score_sheet(state: GameState, winner: int | None, rummy: bool) -> tuple[Seat
             bonus += WIN_BONUS + (ALL_AT_ONCE_BONUS if rummy else 0)
         total = melded + joly - rack + no_meld + bonus
         doubled = doubled_win and seat == winner
-        out.append(SeatScore(melded, joly, rack, no_meld, bonus, doubled,
-                             total * 2 if doubled else total))
+        out.append(
+            SeatScore(melded, joly, rack, no_meld, bonus, doubled, total * 2 if doubled else total)
+        )
     return tuple(out)

@@ -31,8 +31,19 @@ from engine.variants.romanian.obligation import pays_with
 from engine.variants.romanian.state import Obligation
 from engine.variants.romanian.tiles import most_value, number_value
 
-__all__ = ["FIELD", "GUARDS", "MOST", "TILE_OF", "Shape", "count", "joly_meld_specs", "kind_of",
-           "lowest", "new_meld_shapes", "pack"]
+__all__ = [
+    "FIELD",
+    "GUARDS",
+    "MOST",
+    "TILE_OF",
+    "Shape",
+    "count",
+    "joly_meld_specs",
+    "kind_of",
+    "lowest",
+    "new_meld_shapes",
+    "pack",
+]
 
 FIELD = 6
 """Bits per tile kind: the count and the guard bit. A game holds two of a tile at most;
@@ -54,8 +65,10 @@ def kind_of(tile: Card) -> int:
     return _KIND_OF[tile._hash]
 
 
-TILE_OF: tuple[Card, ...] = (*(shared_card(number, colour) for number in range(1, 14)
-                               for colour in TILE_COLOURS), JOKER)
+TILE_OF: tuple[Card, ...] = (
+    *(shared_card(number, colour) for number in range(1, 14) for colour in TILE_COLOURS),
+    JOKER,
+)
 """The tile of each field."""
 
 _KIND_OF: dict[int, int] = {tile._hash: kind for kind, tile in enumerate(TILE_OF)}
@@ -99,8 +112,7 @@ class Shape:
     def pays(self, obligation: Obligation) -> bool:
         """:func:`engine.variants.romanian.obligation.pays` for the meld of this shape."""
         first = self.first
-        return pays_with(obligation, self.run, first.suit, first.rank,
-                         [s.card for s in self.specs])
+        return pays_with(obligation, self.run, first.suit, first.rank, [s.card for s in self.specs])
 
 
 def _shape(specs: tuple[CardSpec, ...]) -> Shape:
@@ -115,8 +127,15 @@ def _shape(specs: tuple[CardSpec, ...]) -> Shape:
             value += 25  # "Jede 1 in einem Satz von Einsen 25 Punkte"
         else:
             value += 5 if index == 0 else 10  # 1-2-3 or ...-12-13-1
-    return Shape(specs, pack(s.card for s in specs), len(specs), value,
-                 sum(most_value(s.card) for s in specs), run, specs[0].face or specs[0].card)
+    return Shape(
+        specs,
+        pack(s.card for s in specs),
+        len(specs),
+        value,
+        sum(most_value(s.card) for s in specs),
+        run,
+        specs[0].face or specs[0].card,
+    )
 
 
 # Per candidate group (shared cached tuples): its shape, and its shapes with a Joly in
@@ -142,14 +161,15 @@ def _with_joly(group: tuple[CardSpec, ...]) -> tuple[Shape, ...]:
 def _joly_in_each_place(group: tuple[CardSpec, ...]) -> Iterator[tuple[CardSpec, ...]]:
     """``group`` (a run of real tiles) with a Joly standing for each of its tiles in turn."""
     for i, s in enumerate(group):
-        yield (*group[:i], joker_spec(s.card.rank, s.card.suit), *group[i + 1:])
+        yield (*group[:i], joker_spec(s.card.rank, s.card.suit), *group[i + 1 :])
 
 
 def _real_run(group: tuple[CardSpec, ...]) -> bool:
     """Whether the candidate ``group`` is a run without a Joly (a set's tiles share their
     number, a run's first and last differ)."""
-    return (group[0].face or group[0].card).rank != (group[-1].face or group[-1].card).rank \
-        and not any(s.card.is_joker for s in group)
+    return (group[0].face or group[0].card).rank != (
+        group[-1].face or group[-1].card
+    ).rank and not any(s.card.is_joker for s in group)
 
 
 def joly_meld_specs(hand: Sequence[Card]) -> Iterator[tuple[CardSpec, ...]]:

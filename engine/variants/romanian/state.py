@@ -160,6 +160,7 @@ class TurnExtra:
 
 # --- JSON -------------------------------------------------------------------------------------
 
+
 def _face_to_json(card: Card) -> str:
     return str(card) if card.suit is not None else str(card.rank)
 
@@ -173,9 +174,10 @@ def _face_from_json(value: Any, where: str) -> Card:
 
 
 def _places_to_json(track: JolyTrack) -> dict[str, Any]:
-    return {"places": [[p.meld, _face_to_json(p.face), p.seat] for p in track.places],
-            "replacements": [[r.meld, cards_to_json(r.tiles), r.seat]
-                             for r in track.replacements]}
+    return {
+        "places": [[p.meld, _face_to_json(p.face), p.seat] for p in track.places],
+        "replacements": [[r.meld, cards_to_json(r.tiles), r.seat] for r in track.replacements],
+    }
 
 
 def _track_from_json(value: Any, where: str) -> JolyTrack:
@@ -185,18 +187,25 @@ def _track_from_json(value: Any, where: str) -> JolyTrack:
         item = as_list(raw, f"{where}.places[{i}]")
         if len(item) != 3:
             raise RecordError(f"{where}.places[{i}]", "expected [meld, face, seat]")
-        places.append(JolyPlace(as_int(item[0], f"{where}.places[{i}]", 0),
-                                _face_from_json(item[1], f"{where}.places[{i}]"),
-                                as_int(item[2], f"{where}.places[{i}]", 0)))
+        places.append(
+            JolyPlace(
+                as_int(item[0], f"{where}.places[{i}]", 0),
+                _face_from_json(item[1], f"{where}.places[{i}]"),
+                as_int(item[2], f"{where}.places[{i}]", 0),
+            )
+        )
     reps = []
-    for i, raw in enumerate(as_list(need(data, "replacements", where),
-                                    f"{where}.replacements")):
+    for i, raw in enumerate(as_list(need(data, "replacements", where), f"{where}.replacements")):
         item = as_list(raw, f"{where}.replacements[{i}]")
         if len(item) != 3:
             raise RecordError(f"{where}.replacements[{i}]", "expected [meld, tiles, seat]")
-        reps.append(Replacement(as_int(item[0], f"{where}.replacements[{i}]", 0),
-                                cards_from_json(item[1], f"{where}.replacements[{i}]"),
-                                as_int(item[2], f"{where}.replacements[{i}]", 0)))
+        reps.append(
+            Replacement(
+                as_int(item[0], f"{where}.replacements[{i}]", 0),
+                cards_from_json(item[1], f"{where}.replacements[{i}]"),
+                as_int(item[2], f"{where}.replacements[{i}]", 0),
+            )
+        )
     if not places:
         raise RecordError(f"{where}.places", "a Joly track has at least one place")
     return JolyTrack(tuple(places), tuple(reps))
@@ -212,19 +221,33 @@ def extra_to_json(extra: Any) -> Any:
         return None
     if isinstance(extra, TurnExtra):
         ob = extra.obligation
-        return {"obligation": None if ob is None else {
-                    "kind": ob.kind, "tile": str(ob.tile), "rack": cards_to_json(ob.rack),
-                    "track": ob.track},
-                "out": extra.out, "opening": extra.opening}
+        return {
+            "obligation": None
+            if ob is None
+            else {
+                "kind": ob.kind,
+                "tile": str(ob.tile),
+                "rack": cards_to_json(ob.rack),
+                "track": ob.track,
+            },
+            "out": extra.out,
+            "opening": extra.opening,
+        }
     assert isinstance(extra, RomanianExtra)
     pre = extra.preplay
     return {
         "face_up": None if extra.face_up is None else str(extra.face_up),
-        "preplay": None if pre is None else {
-            "ready": list(pre.ready), "hints": list(pre.hints), "swapped": list(pre.swapped),
+        "preplay": None
+        if pre is None
+        else {
+            "ready": list(pre.ready),
+            "hints": list(pre.hints),
+            "swapped": list(pre.swapped),
             "offered": list(pre.offered),
-            "offer": None if pre.offer is None else [pre.offer.seat, pre.offer.partner,
-                                                     str(pre.offer.tile)]},
+            "offer": None
+            if pre.offer is None
+            else [pre.offer.seat, pre.offer.partner, str(pre.offer.tile)],
+        },
         "announced": list(extra.announced),
         "jolys": [_places_to_json(t) for t in extra.jolys],
         "low": list(extra.low),
@@ -255,19 +278,26 @@ def _preplay_from_json(value: Any, where: str) -> PrePlay | None:
         item = as_list(offer_raw, f"{where}.offer")
         if len(item) != 3:
             raise RecordError(f"{where}.offer", "expected [seat, partner, tile]")
-        offer = Offer(as_int(item[0], f"{where}.offer", 0), as_int(item[1], f"{where}.offer", 0),
-                      card_from_json(item[2], f"{where}.offer"))
+        offer = Offer(
+            as_int(item[0], f"{where}.offer", 0),
+            as_int(item[1], f"{where}.offer", 0),
+            card_from_json(item[2], f"{where}.offer"),
+        )
     hints = as_list(need(data, "hints", where), f"{where}.hints")
-    return PrePlay(ready=_bools(need(data, "ready", where), f"{where}.ready"),
-                   hints=tuple(_hint(h, f"{where}.hints[{i}]") for i, h in enumerate(hints)),
-                   swapped=_bools(need(data, "swapped", where), f"{where}.swapped"),
-                   offered=_bools(need(data, "offered", where), f"{where}.offered"),
-                   offer=offer)
+    return PrePlay(
+        ready=_bools(need(data, "ready", where), f"{where}.ready"),
+        hints=tuple(_hint(h, f"{where}.hints[{i}]") for i, h in enumerate(hints)),
+        swapped=_bools(need(data, "swapped", where), f"{where}.swapped"),
+        offered=_bools(need(data, "offered", where), f"{where}.offered"),
+        offer=offer,
+    )
 
 
 def _low(value: Any, where: str) -> tuple[int | None, ...]:
-    return tuple(None if v is None else as_int(v, f"{where}[{i}]", 0)
-                 for i, v in enumerate(as_list(value, where)))
+    return tuple(
+        None if v is None else as_int(v, f"{where}[{i}]", 0)
+        for i, v in enumerate(as_list(value, where))
+    )
 
 
 def extra_from_json(data: Any, where: str) -> Any:
@@ -284,24 +314,29 @@ def extra_from_json(data: Any, where: str) -> Any:
             kind = as_str(need(ob_data, "kind", where), f"{where}.obligation.kind")
             if kind not in ("row", "joly", "opening"):
                 raise RecordError(f"{where}.obligation.kind", f"'{kind}' is not an obligation")
-            ob = Obligation(kind, card_from_json(need(ob_data, "tile", where),
-                                                 f"{where}.obligation.tile"),
-                            cards_from_json(need(ob_data, "rack", where),
-                                            f"{where}.obligation.rack"),
-                            as_int(need(ob_data, "track", where), f"{where}.obligation.track",
-                                   -1))
-        return TurnExtra(obligation=ob, out=as_bool(need(body, "out", where), f"{where}.out"),
-                         opening=as_bool(need(body, "opening", where), f"{where}.opening"))
+            ob = Obligation(
+                kind,
+                card_from_json(need(ob_data, "tile", where), f"{where}.obligation.tile"),
+                cards_from_json(need(ob_data, "rack", where), f"{where}.obligation.rack"),
+                as_int(need(ob_data, "track", where), f"{where}.obligation.track", -1),
+            )
+        return TurnExtra(
+            obligation=ob,
+            out=as_bool(need(body, "out", where), f"{where}.out"),
+            opening=as_bool(need(body, "opening", where), f"{where}.opening"),
+        )
     return RomanianExtra(
         face_up=_opt_card(need(body, "face_up", where), f"{where}.face_up"),
         preplay=_preplay_from_json(need(body, "preplay", where), f"{where}.preplay"),
         announced=_bools(need(body, "announced", where), f"{where}.announced"),
-        jolys=tuple(_track_from_json(t, f"{where}.jolys[{i}]")
-                    for i, t in enumerate(as_list(need(body, "jolys", where),
-                                                  f"{where}.jolys"))),
+        jolys=tuple(
+            _track_from_json(t, f"{where}.jolys[{i}]")
+            for i, t in enumerate(as_list(need(body, "jolys", where), f"{where}.jolys"))
+        ),
         low=_low(need(body, "low", where), f"{where}.low"),
         # saved before the field existed: every seat counts as having played (the
         # announcement closed with the pre-play step then)
-        played=_bools(body["played"], f"{where}.played") if "played" in body
+        played=_bools(body["played"], f"{where}.played")
+        if "played" in body
         else tuple(True for _ in as_list(need(body, "announced", where), f"{where}.announced")),
     )

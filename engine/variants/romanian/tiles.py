@@ -25,8 +25,12 @@ TILE_COUNT = 106
 
 def tile_set() -> list[Card]:
     """The 106 tiles, unshuffled: red 1..13 twice, yellow, blue, black, then two Jolys."""
-    tiles = [shared_card(number, colour) for colour in TILE_COLOURS for _ in range(2)
-             for number in range(1, 14)]
+    tiles = [
+        shared_card(number, colour)
+        for colour in TILE_COLOURS
+        for _ in range(2)
+        for number in range(1, 14)
+    ]
     tiles.extend((JOKER, JOKER))
     return tiles
 

@@ -97,8 +97,12 @@ class RomanianRummy(Variant):
     def validate(self, rules: RuleSet) -> None:
         """A match needs an end: a number of games or a target."""
         if rules.number("target") is None and rules.number("deals") is None:
-            raise RuleOptionError(detail="set a target score or a number of deals",
-                                  option="target", value="none", accepts="target or deals")
+            raise RuleOptionError(
+                detail="set a target score or a number of deals",
+                option="target",
+                value="none",
+                accepts="target or deals",
+            )
 
     # --- the flow -----------------------------------------------------------------------------
 
@@ -115,20 +119,21 @@ class RomanianRummy(Variant):
         """See :func:`engine.variants.romanian.legal.quick_actions`."""
         return quick_actions(state, seat)
 
-    def deal(self, rules: RuleSet, seats: int, dealer: int, seed: DealKey,
-             deal_number: int) -> DealSpec:
+    def deal(
+        self, rules: RuleSet, seats: int, dealer: int, seed: DealKey, deal_number: int
+    ) -> DealSpec:
         """Mix the tiles and deal the wall
         (:func:`engine.variants.romanian.wall.shuffled_wall`)."""
         return shuffled_wall(seats, dealer, seed, deal_number)
 
-    def deck_order(self, rules: RuleSet, seats: int, seed: DealKey,
-                   deal_number: int) -> list[Card]:
+    def deck_order(self, rules: RuleSet, seats: int, seed: DealKey, deal_number: int) -> list[Card]:
         """The tiles in wall order, mixed again after a Joly as the extra tile
         (:func:`engine.variants.romanian.wall.wall_deck`)."""
         return wall_deck(seed, deal_number)
 
-    def deal_from_deck(self, rules: RuleSet, seats: int, dealer: int,
-                       deck: Sequence[Card]) -> DealSpec:
+    def deal_from_deck(
+        self, rules: RuleSet, seats: int, dealer: int, deck: Sequence[Card]
+    ) -> DealSpec:
         """Build and deal the wall from ``deck``
         (:func:`engine.variants.romanian.wall.wall_deal`)."""
         return wall_deal(deck, seats, dealer)
@@ -150,9 +155,12 @@ class RomanianRummy(Variant):
         if face_up is not None:
             over = Counter([*spec.cards(), face_up]) - Counter(tile_set())
             if over:
-                raise RuleOptionError(detail="the deal has tiles the set does not: "
-                                      + " ".join(map(str, over)), option="deal",
-                                      value=" ".join(map(str, over)), accepts="the 106 tiles")
+                raise RuleOptionError(
+                    detail="the deal has tiles the set does not: " + " ".join(map(str, over)),
+                    option="deal",
+                    value=" ".join(map(str, over)),
+                    accepts="the 106 tiles",
+                )
         seats = state.seats
         no = tuple(False for _ in range(seats))
         if state.rules.flag("preplay"):
@@ -160,8 +168,9 @@ class RomanianRummy(Variant):
             announced = no
         else:
             pre = None
-            announced = tuple(face_up is not None and face_up in state.hands[s]
-                              for s in range(seats))
+            announced = tuple(
+                face_up is not None and face_up in state.hands[s] for s in range(seats)
+            )
         extra = RomanianExtra(face_up, pre, announced, (), tuple(None for _ in range(seats)), no)
         return replace(state, extra=extra)
 
@@ -195,7 +204,8 @@ class RomanianRummy(Variant):
             owed=turn.obligation.tile if turn.obligation is not None and playing else None,
             going_out=turn.out and playing,
             opening_turn=turn.opening and playing,
-            jolys=extra.jolys)
+            jolys=extra.jolys,
+        )
 
     def extra_to_json(self, extra: Any) -> Any:
         """See :func:`engine.variants.romanian.state.extra_to_json`."""
@@ -232,7 +242,7 @@ class RomanianRummy(Variant):
         return rack_value(card, 25 if one is None else one, 25)
 
     def final_discard_required(self, rules: RuleSet) -> bool:
-        """"alle Steine ... melden bis auf einen Stein – dieser letzte Stein muss abgelegt
+        """ "alle Steine ... melden bis auf einen Stein – dieser letzte Stein muss abgelegt
         werden\""""
         return True
 
@@ -246,13 +256,14 @@ class RomanianRummy(Variant):
 
     # --- scoring ------------------------------------------------------------------------------
 
-    def score_deal(self, state: GameState, points: tuple[int, ...], winner: int | None,
-                   rummy: bool) -> tuple[Fraction, ...]:
+    def score_deal(
+        self, state: GameState, points: tuple[int, ...], winner: int | None, rummy: bool
+    ) -> tuple[Fraction, ...]:
         """See :mod:`engine.variants.romanian.scoring`."""
         return tuple(Fraction(line.total) for line in score_sheet(state, winner, rummy))
 
     def match_over(self, rules: RuleSet, totals: tuple[Fraction, ...], deals: int) -> bool:
-        """"Die Spieler können wählen, ob die Partie nach einer bestimmten Anzahl von Spielen
+        """ "Die Spieler können wählen, ob die Partie nach einer bestimmten Anzahl von Spielen
         enden soll oder ob ein Spieler eine bestimmte Punktzahl erreichen muss.\""""
         limit = rules.number("deals")
         if limit is not None and deals >= limit:
@@ -268,18 +279,20 @@ class RomanianRummy(Variant):
 
 #: The shared table with the Romanian moves, the pre-play moves, the face-up take and the
 #: Joly exchange (built once: every applied move looks here).
-_HANDLERS = handler_table({
-    Draw: (moves.verify_draw, moves.apply_draw),
-    TakeDiscard: (moves.verify_take, moves.apply_take),
-    MeldCards: (moves.verify_meld, moves.apply_meld),
-    LayOff: (moves.verify_layoff, moves.apply_layoff),
-    SwapJoker: (moves.verify_swap, moves.apply_swap),
-    Discard: (moves.verify_discard, moves.apply_discard),
-    actions.TakeFaceUp: (moves.verify_take_face_up, moves.apply_take_face_up),
-    actions.ExchangeJoly: (moves.verify_exchange, moves.apply_exchange),
-    actions.AnnounceDoubla: (preplay.verify_doubla, preplay.apply_doubla),
-    actions.OfferDoubla: (preplay.verify_offer, preplay.apply_offer),
-    actions.AnswerDoubla: (preplay.verify_answer, preplay.apply_answer),
-    actions.AnnounceFaceUp: (preplay.verify_announce, preplay.apply_announce),
-    actions.Ready: (preplay.verify_ready, preplay.apply_ready),
-})
+_HANDLERS = handler_table(
+    {
+        Draw: (moves.verify_draw, moves.apply_draw),
+        TakeDiscard: (moves.verify_take, moves.apply_take),
+        MeldCards: (moves.verify_meld, moves.apply_meld),
+        LayOff: (moves.verify_layoff, moves.apply_layoff),
+        SwapJoker: (moves.verify_swap, moves.apply_swap),
+        Discard: (moves.verify_discard, moves.apply_discard),
+        actions.TakeFaceUp: (moves.verify_take_face_up, moves.apply_take_face_up),
+        actions.ExchangeJoly: (moves.verify_exchange, moves.apply_exchange),
+        actions.AnnounceDoubla: (preplay.verify_doubla, preplay.apply_doubla),
+        actions.OfferDoubla: (preplay.verify_offer, preplay.apply_offer),
+        actions.AnswerDoubla: (preplay.verify_answer, preplay.apply_answer),
+        actions.AnnounceFaceUp: (preplay.verify_announce, preplay.apply_announce),
+        actions.Ready: (preplay.verify_ready, preplay.apply_ready),
+    }
+)

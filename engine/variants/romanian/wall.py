@@ -56,14 +56,22 @@ def wall_deal(deck: Sequence[Card], seats: int, dealer: int) -> DealSpec:
     extra tile) is a Joly.
     """
     if len(deck) != TILE_COUNT:
-        raise RuleOptionError(detail=f"the wall needs {TILE_COUNT} tiles, not {len(deck)}",
-                              option="deck", value=str(len(deck)), accepts=str(TILE_COUNT))
+        raise RuleOptionError(
+            detail=f"the wall needs {TILE_COUNT} tiles, not {len(deck)}",
+            option="deck",
+            value=str(len(deck)),
+            accepts=str(TILE_COUNT),
+        )
     extra = deck[-1]
     if extra.is_joker:
-        raise RuleOptionError(detail="the extra tile (the last tile of the deck) is a Joly: "
-                                     "it has no number to count the wall with",
-                              option="deck", value=str(extra), accepts="a numbered tile")
-    stacks = [list(deck[k * STACK_HEIGHT:(k + 1) * STACK_HEIGHT]) for k in range(STACKS)]
+        raise RuleOptionError(
+            detail="the extra tile (the last tile of the deck) is a Joly: "
+            "it has no number to count the wall with",
+            option="deck",
+            value=str(extra),
+            accepts="a numbered tile",
+        )
+    stacks = [list(deck[k * STACK_HEIGHT : (k + 1) * STACK_HEIGHT]) for k in range(STACKS)]
     marked = extra.rank - 1
     moved = stacks[marked][0]
     stacks[marked][0] = extra

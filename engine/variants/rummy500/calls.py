@@ -90,8 +90,15 @@ def callable_for(state: GameState, seat: int) -> list[int]:
         indices = [i for i in indices if i == len(pile) - 1]
     for index in indices:
         taken = pile[-1] if index == len(pile) - 1 else None
-        if can_play(pile[index], (*hand, *pile[index:]), state.melds, rules, seat,
-                    keep_one=keep_one(state), taken=taken):
+        if can_play(
+            pile[index],
+            (*hand, *pile[index:]),
+            state.melds,
+            rules,
+            seat,
+            keep_one=keep_one(state),
+            taken=taken,
+        ):
             out.append(index)
     return out
 
@@ -139,15 +146,17 @@ def _plan_layoff_call(state: GameState, action: CallRummy, window: CallWindow) -
     rules = meld_rules(state)
     spec = CardSpec(top, action.face if top.is_joker else None)
     if action.meld is None:
-        fits = [(i, found) for i, m in enumerate(state.melds)
-                if (found := extend_readings(m, (spec,), action.seat, rules))]
+        fits = [
+            (i, found)
+            for i, m in enumerate(state.melds)
+            if (found := extend_readings(m, (spec,), action.seat, rules))
+        ]
         if not fits:
             if action.card is None:
                 raise NothingToCall()
             raise NotCallable(card=str(top))
         if len(fits) > 1:
-            raise CallNeedsMeld(card=str(top),
-                                numbers=", ".join(str(i + 1) for i, _ in fits))
+            raise CallNeedsMeld(card=str(top), numbers=", ".join(str(i + 1) for i, _ in fits))
         index, found = fits[0]
     else:
         index = action.meld
@@ -155,8 +164,11 @@ def _plan_layoff_call(state: GameState, action: CallRummy, window: CallWindow) -
             raise NoSuchMeld(number=index + 1)
         found = extend_readings(state.melds[index], (spec,), action.seat, rules)
         if not found:
-            raise InvalidLayOff(cards=str(spec), number=index + 1,
-                                reason="the meld would not stay a valid set or run")
+            raise InvalidLayOff(
+                cards=str(spec),
+                number=index + 1,
+                reason="the meld would not stay a valid set or run",
+            )
     return CallPlan(window, len(pile) - 1, index, one_reading(found, (spec,)))
 
 
@@ -175,23 +187,28 @@ def apply_call(state: GameState, action: CallRummy) -> Result:
     plan = plan_call(state, action)
     seat = action.seat
     pile = state.discard
-    cards = pile[plan.index:]
+    cards = pile[plan.index :]
     card = pile[plan.index]
     floated = [Floated(plan.window.discarder)] if plan.window.out else []
     if plan.meld is not None and plan.after is not None:
         melds = list(state.melds)
         melds[plan.meld] = plan.after
         played = tuple(True if i == seat else f for i, f in enumerate(state.has_played))
-        state = replace(state, discard=pile[:-1], melds=tuple(melds), has_played=played,
-                        extra=GameExtra(None))
-        return state, as_events([RummyCalled(seat, plan.window.discarder, card, cards,
-                                             plan.meld, plan.after), *floated])
+        state = replace(
+            state, discard=pile[:-1], melds=tuple(melds), has_played=played, extra=GameExtra(None)
+        )
+        return state, as_events(
+            [RummyCalled(seat, plan.window.discarder, card, cards, plan.meld, plan.after), *floated]
+        )
     taken = cards[-1] if len(cards) == 1 else None
     hand = (*state.hands[seat], *cards)
-    state = replace(state, hands=state.hands_with(seat, hand),
-                    discard=pile[:plan.index], current=seat,
-                    phase=Phase.PLAY,
-                    turn=TurnState(taken=taken, fresh=not state.has_played[seat],
-                                   extra=TurnExtra(card, False)),
-                    extra=GameExtra(None))
+    state = replace(
+        state,
+        hands=state.hands_with(seat, hand),
+        discard=pile[: plan.index],
+        current=seat,
+        phase=Phase.PLAY,
+        turn=TurnState(taken=taken, fresh=not state.has_played[seat], extra=TurnExtra(card, False)),
+        extra=GameExtra(None),
+    )
     return state, as_events([RummyCalled(seat, plan.window.discarder, card, cards), *floated])

@@ -19,17 +19,23 @@ from engine.variants.rummy500.actions import CallRummy
 from engine.verbs import BadMeldNumber, CommandHelp, TooManyArgs
 
 TAKE_HELP = CommandHelp(
-    "take", ("t", "nehmen", "aufnehmen"), "take [7h]",
+    "take",
+    ("t", "nehmen", "aufnehmen"),
+    "take [7h]",
     "Take the upcard, or the discard pile down to a card you name (take 7h); a card taken "
-    "from under the upcard must be played at once.")
+    "from under the upcard must be played at once.",
+)
 """Rummy 500's ``take``: the whole spread discard pile may be taken down to a card
 (rummy-500.de.txt)."""
 
 CALL_HELP = CommandHelp(
-    "call", ("rommé", "romme", "rommé!", "romme!", "rufen"), "call [kh] [2]",
+    "call",
+    ("rommé", "romme", "rommé!", "romme!", "rufen"),
+    "call [kh] [2]",
     "Call Rommé! after another player's discard, before the next player draws: take the "
     "discard pile down to a card that can be played at once (call kh) and play it; with "
-    "calling=last_layoff, lay the last discard off on a meld (call 10h 2).")
+    "calling=last_layoff, lay the last discard off on a meld (call 10h 2).",
+)
 
 
 def parse_call(verb: str, args: list[str], seat: int) -> CallRummy:
@@ -62,5 +68,6 @@ def format_call(action: CallRummy) -> str:
     return " ".join(words)
 
 
-CALL_COMMAND = VariantCommand(help=CALL_HELP, parse=parse_call, action_type=CallRummy,
-                              format=format_call)
+CALL_COMMAND = VariantCommand(
+    help=CALL_HELP, parse=parse_call, action_type=CallRummy, format=format_call
+)

@@ -13,7 +13,7 @@ class NotInPile(IllegalMove):
     """The named card is not in the discard pile (below the top card, for a deep take)."""
 
     code = "not_in_pile"
-    template = N_('{card} is not in the discard pile.')
+    template = N_("{card} is not in the discard pile.")
 
 
 class PileCardUnplayable(IllegalMove):
@@ -25,8 +25,8 @@ class PileCardUnplayable(IllegalMove):
 
     code = "pile_card_unplayable"
     template = N_(
-        'You could not meld or lay off {card} this turn, so you may not take it from the discard '
-        'pile.'
+        "You could not meld or lay off {card} this turn, so you may not take it from the discard "
+        "pile."
     )
 
 
@@ -36,8 +36,8 @@ class PileCardNoNewMeld(IllegalMove):
 
     code = "pile_card_no_new_meld"
     template = N_(
-        'You could not put {card} into a new meld this turn, so you may not take it from the '
-        'discard pile.'
+        "You could not put {card} into a new meld this turn, so you may not take it from the "
+        "discard pile."
     )
 
 
@@ -45,14 +45,14 @@ class MustPlayPileCard(IllegalMove):
     """Ending the turn while the card taken from the pile is still in the hand."""
 
     code = "must_play_pile_card"
-    template = N_('Meld or lay off {card} first: you took it from the discard pile this turn.')
+    template = N_("Meld or lay off {card} first: you took it from the discard pile this turn.")
 
 
 class PileCardBlocked(IllegalMove):
     """A move that would leave no way to play the card taken from the pile this turn."""
 
     code = "pile_card_blocked"
-    template = N_('That would leave no way to play {card}, which you took from the discard pile.')
+    template = N_("That would leave no way to play {card}, which you took from the discard pile.")
 
 
 class PileCardNeedsNewMeld(IllegalMove):
@@ -60,7 +60,7 @@ class PileCardNeedsNewMeld(IllegalMove):
 
     code = "pile_card_needs_new_meld"
     template = N_(
-        '{card} must go into a new meld of three or more cards; laying it off does not count.'
+        "{card} must go into a new meld of three or more cards; laying it off does not count."
     )
 
 
@@ -68,28 +68,28 @@ class CallingOff(IllegalMove):
     """A call under rules without calls (``calling=off``)."""
 
     code = "calling_off"
-    template = N_('These rules have no Rommé! calls.')
+    template = N_("These rules have no Rommé! calls.")
 
 
 class NoCallWindow(IllegalMove):
     """A call outside the call window (after a discard, before the next player draws)."""
 
     code = "no_call_window"
-    template = N_('Rommé! can be called only after a discard, before the next player draws.')
+    template = N_("Rommé! can be called only after a discard, before the next player draws.")
 
 
 class DiscarderCannotCall(IllegalMove):
     """The player who just discarded calls on their own discard."""
 
     code = "discarder_cannot_call"
-    template = N_('You discarded last; only the other players may call Rommé! now.')
+    template = N_("You discarded last; only the other players may call Rommé! now.")
 
 
 class NothingToCall(IllegalMove):
     """A call when no card of the discard pile can be played at once."""
 
     code = "nothing_to_call"
-    template = N_('There is nothing to call: no card of the discard pile can be played at once.')
+    template = N_("There is nothing to call: no card of the discard pile can be played at once.")
 
 
 class NotCallable(IllegalMove):
@@ -97,28 +97,28 @@ class NotCallable(IllegalMove):
     only that may be called)."""
 
     code = "not_callable"
-    template = N_('{card} cannot be called: it cannot be played at once.')
+    template = N_("{card} cannot be called: it cannot be played at once.")
 
 
 class CallNeedsCard(IllegalMove):
     """A call without a card when several cards could be called."""
 
     code = "call_needs_card"
-    template = N_('Say which card you call: {cards}.')
+    template = N_("Say which card you call: {cards}.")
 
 
 class CallNeedsMeld(IllegalMove):
     """A lay-off call without a meld number when the card fits several melds."""
 
     code = "call_needs_meld"
-    template = N_('Say on which meld to lay off {card}: {numbers}.')
+    template = N_("Say on which meld to lay off {card}: {numbers}.")
 
 
 class CallTakesNoMeld(IllegalMove):
     """A meld number in a call where the caller plays a turn of their own."""
 
     code = "call_takes_no_meld"
-    template = N_('Name only the card (call {card}); you meld or lay it off in your own turn.')
+    template = N_("Name only the card (call {card}); you meld or lay it off in your own turn.")
 
 
 class LastCardCallable(IllegalMove):
@@ -127,8 +127,8 @@ class LastCardCallable(IllegalMove):
 
     code = "last_card_callable"
     template = N_(
-        '{player} goes out with {card} unless someone calls Rommé! on it: call it, or draw '
-        'and the hand ends.'
+        "{player} goes out with {card} unless someone calls Rommé! on it: call it, or draw "
+        "and the hand ends."
     )
 
 
@@ -137,5 +137,5 @@ class PlayableLastCard(IllegalMove):
 
     code = "playable_last_card"
     template = N_(
-        'You cannot go out by discarding {card}: it can be laid off, so lay it off instead.'
+        "You cannot go out by discarding {card}: it can be laid off, so lay it off instead."
     )

@@ -54,9 +54,16 @@ def _obliged_take_ok(state: GameState, seat: int, index: int, taken: Card | None
     """The condition of :func:`engine.variants.rummy500.moves.plan_take` for a take that
     obliges: the bottom card taken can be played this turn with the cards taken."""
     pile = state.discard
-    return can_play(pile[index], (*state.hands[seat], *pile[index:]), state.melds,
-                    meld_rules(state), seat, new_meld_only=state.rules.flag("take_new_meld"),
-                    keep_one=keep_one(state), taken=taken)
+    return can_play(
+        pile[index],
+        (*state.hands[seat], *pile[index:]),
+        state.melds,
+        meld_rules(state),
+        seat,
+        new_meld_only=state.rules.flag("take_new_meld"),
+        keep_one=keep_one(state),
+        taken=taken,
+    )
 
 
 def draw_actions(state: GameState, seat: int) -> list[Action]:
@@ -71,8 +78,9 @@ def draw_actions(state: GameState, seat: int) -> list[Action]:
         return out
     top = pile[-1]
     last = len(pile) - 1
-    if not (top_card_owed(state.rules) or all(c == top for c in state.hands[seat])) \
-            or _obliged_take_ok(state, seat, last, top):
+    if not (
+        top_card_owed(state.rules) or all(c == top for c in state.hands[seat])
+    ) or _obliged_take_ok(state, seat, last, top):
         out.append(TakeDiscard(seat))
     if last == 0:
         return out
@@ -149,8 +157,16 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
         card = owed.must_play
         if card in used and (as_meld or not owed.new_meld):
             return True
-        return can_play(card, remove_cards(hand, used), table, rules, seat,
-                        new_meld_only=owed.new_meld, keep_one=final, taken=taken)
+        return can_play(
+            card,
+            remove_cards(hand, used),
+            table,
+            rules,
+            seat,
+            new_meld_only=owed.new_meld,
+            keep_one=final,
+            taken=taken,
+        )
 
     out: list[Action] = []
     for group in candidate_melds(hand, rules):
@@ -175,8 +191,11 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
                     out.append(LayOff(seat, (spec,), index))
     if owed is None:
         if size == 1 and state.rules.text("going_out") == "unplayable":
-            cards = [c for c in cards if not (where.targets(c)
-                                              and layoff_readings(c, melds, seat, rules))]
+            cards = [
+                c
+                for c in cards
+                if not (where.targets(c) and layoff_readings(c, melds, seat, rules))
+            ]
         out += discards(seat, cards, taken)
     return out
 
@@ -190,8 +209,7 @@ def call_actions(state: GameState, seat: int) -> list[object]:
     face, when the lay-off has one reading."""
     window = game_extra(state).call_window
     mode = state.rules.text("calling")
-    if state.phase is not Phase.DRAW or window is None or seat == window.discarder \
-            or mode == "off":
+    if state.phase is not Phase.DRAW or window is None or seat == window.discarder or mode == "off":
         return []
     out: list[object] = []
     pile = state.discard
@@ -208,8 +226,10 @@ def call_actions(state: GameState, seat: int) -> list[object]:
     rules = meld_rules(state)
     for index, meld in enumerate(state.melds):
         found = extend_readings(meld, (CardSpec(top),), seat, rules)
-        out += [CallRummy(seat, top, index, spec.face if top.is_joker else None)
-                for spec, _ in _layoffs(top, meld, found)]
+        out += [
+            CallRummy(seat, top, index, spec.face if top.is_joker else None)
+            for spec, _ in _layoffs(top, meld, found)
+        ]
     return out
 
 
@@ -257,8 +277,9 @@ def candidate_actions(state: GameState, seat: int) -> list[Action]:
             for index, meld in enumerate(state.melds):
                 found = extend_readings(meld, (CardSpec(card),), seat, rules)
                 if card.is_joker and len(found) > 1:
-                    out += [LayOff(seat, (CardSpec(card, new_face(meld, r)),), index)
-                            for r in found]
+                    out += [
+                        LayOff(seat, (CardSpec(card, new_face(meld, r)),), index) for r in found
+                    ]
                 elif found:
                     out.append(LayOff(seat, (CardSpec(card),), index))
         out += [Discard(seat, card) for card in cards]
@@ -274,8 +295,7 @@ def candidate_actions(state: GameState, seat: int) -> list[Action]:
         for index, meld in enumerate(state.melds):
             found = extend_readings(meld, (CardSpec(top),), seat, meld_rules(state))
             if top.is_joker and len(found) > 1:  # a joker names its face where it must
-                out += [cast(Action, CallRummy(seat, top, index, new_face(meld, r)))
-                        for r in found]
+                out += [cast(Action, CallRummy(seat, top, index, new_face(meld, r))) for r in found]
             else:
                 out.append(cast(Action, CallRummy(seat, top, index)))
     return out
@@ -301,8 +321,10 @@ def quick_actions(state: GameState, seat: int) -> list[Action]:
         first: list[Action] = [MeldCards(seat, (g,)) for g in melds_with(card, hand, rules)]
         for index, found in layoff_readings(card, state.melds, seat, rules):
             if card.is_joker and len(found) > 1:
-                first += [LayOff(seat, (CardSpec(card, new_face(state.melds[index], r)),),
-                                 index) for r in found]
+                first += [
+                    LayOff(seat, (CardSpec(card, new_face(state.melds[index], r)),), index)
+                    for r in found
+                ]
             else:
                 first.append(LayOff(seat, (CardSpec(card),), index))
         out = first + out

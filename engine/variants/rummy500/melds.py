@@ -34,9 +34,15 @@ def one_reading(found: Sequence[Meld], specs: Sequence[CardSpec]) -> Meld:
     if len(found) == 1:
         return found[0]
     if all(s.face is not None for s in specs if s.card.is_joker):
-        high = [m for m in found if m.kind is MeldKind.RUN and m.cards[-1].face.rank == ACE
-                and not m.cards[-1].card.is_joker]
+        high = [
+            m
+            for m in found
+            if m.kind is MeldKind.RUN
+            and m.cards[-1].face.rank == ACE
+            and not m.cards[-1].card.is_joker
+        ]
         if len(high) == 1:
             return high[0]
-    raise AmbiguousJoker(readings=" | ".join(str(m) for m in found),
-                         options=[str(m) for m in found])
+    raise AmbiguousJoker(
+        readings=" | ".join(str(m) for m in found), options=[str(m) for m in found]
+    )

@@ -110,9 +110,11 @@ def last_card_called(state: GameState, card: Card, seat: int) -> bool:
     Ablagestapel gelegte Karte melden kann. In diesem Fall werden Sie zu einem
     "Schwebenden""). Not without calls (``calling=off``): then nobody may call it and the
     discard goes out."""
-    return (state.rules.text("going_out") == "callable"
-            and state.rules.text("calling") != "off"
-            and bool(layoff_readings(card, state.melds, seat, meld_rules(state))))
+    return (
+        state.rules.text("going_out") == "callable"
+        and state.rules.text("calling") != "off"
+        and bool(layoff_readings(card, state.melds, seat, meld_rules(state)))
+    )
 
 
 def out_window(state: GameState) -> CallWindow | None:
@@ -133,6 +135,7 @@ def _set(flags: tuple[bool, ...], seat: int) -> tuple[bool, ...]:
 
 
 # --- draw -----------------------------------------------------------------------------------
+
 
 def verify_draw(state: GameState, action: Draw) -> None:
     """Drawing is legal at the start of a turn; from an empty stock it ends the hand."""
@@ -155,8 +158,13 @@ def apply_draw(state: GameState, action: Draw) -> Result:
     seat = action.seat
     # one copy: the card to the hand and the call window closed together
     extra = _CLOSED if game_extra(state).call_window is not None else state.extra
-    state = replace(state, hands=state.hands_with(seat, (*state.hands[seat], state.stock[0])),
-                    stock=state.stock[1:], phase=Phase.PLAY, extra=extra)
+    state = replace(
+        state,
+        hands=state.hands_with(seat, (*state.hands[seat], state.stock[0])),
+        stock=state.stock[1:],
+        phase=Phase.PLAY,
+        extra=extra,
+    )
     return state, (Drew(seat),)
 
 
@@ -165,6 +173,7 @@ _CLOSED = GameExtra(None)
 
 
 # --- take from the discard pile -------------------------------------------------------------
+
 
 @dataclass(frozen=True, slots=True)
 class TakePlan:
@@ -211,14 +220,21 @@ def plan_take(state: GameState, action: TakeDiscard) -> TakePlan:
     cards = pile[index:]
     taken = top if len(cards) == 1 else None
     rules = state.rules
-    obliged = (len(cards) > 1 or top_card_owed(rules)
-               or all(c == top for c in hand))
+    obliged = len(cards) > 1 or top_card_owed(rules) or all(c == top for c in hand)
     if not obliged:
         return TakePlan(index, cards, None, taken)
     card = pile[index]
     new_meld = rules.flag("take_new_meld")
-    if not can_play(card, (*hand, *cards), state.melds, meld_rules(state), seat,
-                    new_meld_only=new_meld, keep_one=keep_one(state), taken=taken):
+    if not can_play(
+        card,
+        (*hand, *cards),
+        state.melds,
+        meld_rules(state),
+        seat,
+        new_meld_only=new_meld,
+        keep_one=keep_one(state),
+        taken=taken,
+    ):
         if new_meld:
             raise PileCardNoNewMeld(card=str(card))
         raise PileCardUnplayable(card=str(card))
@@ -244,15 +260,20 @@ def apply_take(state: GameState, action: TakeDiscard) -> Result:
     seat = action.seat
     state = close_window(state)
     hand = (*state.hands[seat], *plan.cards)
-    state = replace(state, hands=state.hands_with(seat, hand), discard=state.discard[:plan.index],
-                    phase=Phase.PLAY,
-                    turn=replace(state.turn, taken=plan.taken, extra=plan.must_play))
+    state = replace(
+        state,
+        hands=state.hands_with(seat, hand),
+        discard=state.discard[: plan.index],
+        phase=Phase.PLAY,
+        turn=replace(state.turn, taken=plan.taken, extra=plan.must_play),
+    )
     if len(plan.cards) == 1:
         return state, (TookDiscard(seat, plan.cards[0]),)
     return state, as_events([PileTaken(seat, plan.cards[0], plan.cards)])
 
 
 # --- meld and lay off -----------------------------------------------------------------------
+
 
 def check_left(state: GameState, left: Sequence[Card]) -> None:
     """What a meld or lay-off may leave in the hand: a card to discard when a final discard
@@ -265,9 +286,14 @@ def check_left(state: GameState, left: Sequence[Card]) -> None:
         raise NoDiscardLeft(card=str(taken))
 
 
-def obligation_after(state: GameState, seat: int, used: Sequence[Card],
-                     left: Sequence[Card], melds: Sequence[Meld],
-                     as_meld: bool) -> TurnExtra | None:
+def obligation_after(
+    state: GameState,
+    seat: int,
+    used: Sequence[Card],
+    left: Sequence[Card],
+    melds: Sequence[Meld],
+    as_meld: bool,
+) -> TurnExtra | None:
     """The obligation after a move that puts ``used`` on the table (``as_meld``: in a new
     meld), leaving ``left`` and ``melds``: ``None`` once the card is played, else the same
     obligation, provided the card can still be played. Raises ``PileCardNeedsNewMeld``
@@ -278,8 +304,16 @@ def obligation_after(state: GameState, seat: int, used: Sequence[Card],
     card = owed.must_play
     if card in used and (as_meld or not owed.new_meld):
         return None
-    if can_play(card, left, melds, meld_rules(state), seat, new_meld_only=owed.new_meld,
-                keep_one=keep_one(state), taken=state.turn.taken):
+    if can_play(
+        card,
+        left,
+        melds,
+        meld_rules(state),
+        seat,
+        new_meld_only=owed.new_meld,
+        keep_one=keep_one(state),
+        taken=state.turn.taken,
+    ):
         return owed
     if card in used:
         raise PileCardNeedsNewMeld(card=str(card))
@@ -312,8 +346,9 @@ def plan_meld(state: GameState, action: MeldCards) -> PlayPlan:
         try:
             found = check_meld(group, seat, rules)
         except MeldProblem as problem:
-            raise InvalidMeld(cards=" ".join(map(str, group)), reason=problem.detail,
-                              reason_code=problem.reason) from None
+            raise InvalidMeld(
+                cards=" ".join(map(str, group)), reason=problem.detail, reason_code=problem.reason
+            ) from None
         new.append(one_reading(found, group))
     check_left(state, left)
     melds = (*state.melds, *new)
@@ -335,11 +370,19 @@ def apply_meld(state: GameState, action: MeldCards) -> Result:
     for offset, meld in enumerate(plan.new):
         events.append(Melded(seat, first + offset, meld))
     played = sum(len(m.cards) for m in plan.new)
-    state = replace(state, hands=state.hands_with(seat, plan.left), melds=plan.melds,
-                    has_melded=_set(state.has_melded, seat),
-                    has_played=_set(state.has_played, seat),
-                    turn=replace(state.turn, melds=state.turn.melds + len(plan.new),
-                                 played=state.turn.played + played, extra=plan.owed))
+    state = replace(
+        state,
+        hands=state.hands_with(seat, plan.left),
+        melds=plan.melds,
+        has_melded=_set(state.has_melded, seat),
+        has_played=_set(state.has_played, seat),
+        turn=replace(
+            state.turn,
+            melds=state.turn.melds + len(plan.new),
+            played=state.turn.played + played,
+            extra=plan.owed,
+        ),
+    )
     return after_play(state, seat, events)
 
 
@@ -357,8 +400,11 @@ def plan_layoff(state: GameState, action: LayOff) -> PlayPlan:
         raise InvalidLayOff(cards="", number=action.meld + 1, reason="no cards named")
     found = extend_readings(state.melds[action.meld], action.cards, seat, meld_rules(state))
     if not found:
-        raise InvalidLayOff(cards=" ".join(map(str, action.cards)), number=action.meld + 1,
-                            reason="the meld would not stay a valid set or run")
+        raise InvalidLayOff(
+            cards=" ".join(map(str, action.cards)),
+            number=action.meld + 1,
+            reason="the meld would not stay a valid set or run",
+        )
     meld = one_reading(found, action.cards)
     check_left(state, left)
     melds = list(state.melds)
@@ -377,16 +423,19 @@ def apply_layoff(state: GameState, action: LayOff) -> Result:
     floats."""
     plan = plan_layoff(state, action)
     seat = action.seat
-    state = replace(state, hands=state.hands_with(seat, plan.left), melds=plan.melds,
-                    has_played=_set(state.has_played, seat),
-                    turn=replace(state.turn, played=state.turn.played + len(action.cards),
-                                 extra=plan.owed))
-    event = LaidOff(seat, action.meld, tuple(s.card for s in action.cards),
-                    plan.melds[action.meld])
+    state = replace(
+        state,
+        hands=state.hands_with(seat, plan.left),
+        melds=plan.melds,
+        has_played=_set(state.has_played, seat),
+        turn=replace(state.turn, played=state.turn.played + len(action.cards), extra=plan.owed),
+    )
+    event = LaidOff(seat, action.meld, tuple(s.card for s in action.cards), plan.melds[action.meld])
     return after_play(state, seat, [event])
 
 
 # --- discard, going out, floating -----------------------------------------------------------
+
 
 def verify_discard(state: GameState, action: Discard) -> None:
     """A card of the hand, not the top card taken alone this turn, not while the card taken
@@ -402,8 +451,11 @@ def verify_discard(state: GameState, action: Discard) -> None:
     owed = obligation(state)
     if owed is not None:
         raise MustPlayPileCard(card=str(owed.must_play))
-    if (not left and state.rules.text("going_out") == "unplayable"
-            and layoff_readings(action.card, state.melds, seat, meld_rules(state))):
+    if (
+        not left
+        and state.rules.text("going_out") == "unplayable"
+        and layoff_readings(action.card, state.melds, seat, meld_rules(state))
+    ):
         raise PlayableLastCard(card=str(action.card))
     # going_out=callable: the last card may be discarded whatever it is; see apply_discard
 
@@ -420,8 +472,7 @@ def apply_discard(state: GameState, action: Discard) -> Result:
     discard = (*state.discard, action.card)
     events: list[object] = [Discarded(seat, action.card)]
     if not left and last_card_called(state, action.card, seat):
-        return pass_turn(state, seat, action.card, events, hands=hands, discard=discard,
-                         out=True)
+        return pass_turn(state, seat, action.card, events, hands=hands, discard=discard, out=True)
     if not left:
         events.append(WentOut(seat, False))
         state, more = end_hand(replace(state, hands=hands, discard=discard), seat)
@@ -443,8 +494,14 @@ def after_play(state: GameState, seat: int, events: list[object]) -> Result:
     return state, as_events([*events, *more])
 
 
-def pass_turn(state: GameState, seat: int, card: Card | None, events: list[object],
-              out: bool = False, **changes: object) -> Result:
+def pass_turn(
+    state: GameState,
+    seat: int,
+    card: Card | None,
+    events: list[object],
+    out: bool = False,
+    **changes: object,
+) -> Result:
     """The turn passes to the left and the call window opens for the other seats (with
     ``calling=last_layoff`` only after a discard; never with ``calling=off``); ``out``: on
     the discarder's last card (:func:`last_card_called`). ``changes``: more fields of the
@@ -452,10 +509,14 @@ def pass_turn(state: GameState, seat: int, card: Card | None, events: list[objec
     nxt = state.next_seat(seat)
     mode = state.rules.text("calling")
     open_window = mode == "any" or (mode == "last_layoff" and card is not None)
-    state = replace(state, current=nxt, phase=Phase.DRAW,
-                    turn=_NEW_TURN[not state.has_played[nxt]],
-                    extra=GameExtra(CallWindow(seat, card, out)) if open_window else _CLOSED,
-                    **changes)
+    state = replace(
+        state,
+        current=nxt,
+        phase=Phase.DRAW,
+        turn=_NEW_TURN[not state.has_played[nxt]],
+        extra=GameExtra(CallWindow(seat, card, out)) if open_window else _CLOSED,
+        **changes,
+    )
     return state, as_events(events)
 
 

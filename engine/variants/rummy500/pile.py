@@ -28,8 +28,9 @@ def topmost_index(pile: Sequence[Card], card: Card, below_top: bool = False) -> 
     return None
 
 
-def layoff_readings(card: Card, melds: Sequence[Meld], seat: int,
-                    rules: MeldRules) -> list[tuple[int, list[Meld]]]:
+def layoff_readings(
+    card: Card, melds: Sequence[Meld], seat: int, rules: MeldRules
+) -> list[tuple[int, list[Meld]]]:
     """Every meld ``card`` can be laid off on: (meld index, the readings after it); only
     the melds whose open ends take the card are tried (:class:`engine.melds.LayoffIndex`)."""
     out: list[tuple[int, list[Meld]]] = []
@@ -40,8 +41,7 @@ def layoff_readings(card: Card, melds: Sequence[Meld], seat: int,
     return out
 
 
-def melds_with(card: Card, cards: Sequence[Card], rules: MeldRules
-               ) -> list[tuple[CardSpec, ...]]:
+def melds_with(card: Card, cards: Sequence[Card], rules: MeldRules) -> list[tuple[CardSpec, ...]]:
     """Every single meld of :func:`engine.candidates.candidate_melds` over ``cards`` that
     holds ``card`` (only cards of its rank or suit, and jokers, can share a meld)."""
     if not may_meld_with(card, cards, rules):
@@ -51,9 +51,17 @@ def melds_with(card: Card, cards: Sequence[Card], rules: MeldRules
     return [g for g in candidate_melds(cards, rules) if any(s.card == card for s in g)]
 
 
-def can_play(card: Card, hand: Sequence[Card], melds: Sequence[Meld], rules: MeldRules,
-             seat: int, *, new_meld_only: bool = False, keep_one: bool = False,
-             taken: Card | None = None) -> bool:
+def can_play(
+    card: Card,
+    hand: Sequence[Card],
+    melds: Sequence[Meld],
+    rules: MeldRules,
+    seat: int,
+    *,
+    new_meld_only: bool = False,
+    keep_one: bool = False,
+    taken: Card | None = None,
+) -> bool:
     """True when ``card`` (in ``hand``) can be played in one move now: in a new meld from
     ``hand``, or (unless ``new_meld_only``) laid off on one of ``melds``, leaving a hand
     the turn can go on with: with a final discard required (``keep_one``) a card must
@@ -65,12 +73,12 @@ def can_play(card: Card, hand: Sequence[Card], melds: Sequence[Meld], rules: Mel
             return True
     if new_meld_only:
         return False
-    return left.ok(1, 1 if card != taken else 0) and bool(
-        layoff_readings(card, melds, seat, rules))
+    return left.ok(1, 1 if card != taken else 0) and bool(layoff_readings(card, melds, seat, rules))
 
 
-def callable_indices(pile: Sequence[Card], melds: Sequence[Meld], rules: MeldRules,
-                     seat: int) -> list[int]:
+def callable_indices(
+    pile: Sequence[Card], melds: Sequence[Meld], rules: MeldRules, seat: int
+) -> list[int]:
     """Indices of the pile cards that may be called, top first: the card can be laid off
     on the table, or makes a new meld with cards above it in the pile."""
     out: list[int] = []
@@ -85,7 +93,7 @@ def callable_indices(pile: Sequence[Card], melds: Sequence[Meld], rules: MeldRul
         elif size - index >= rules.min_cards:
             reach = MeldReach(pile[index:], rules)
         if (where.targets(card) and layoff_readings(card, melds, seat, rules)) or (
-                reach is not None and reach.may_meld(card)
-                and melds_with(card, pile[index:], rules)):
+            reach is not None and reach.may_meld(card) and melds_with(card, pile[index:], rules)
+        ):
             out.append(index)
     return out

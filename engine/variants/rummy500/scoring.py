@@ -45,8 +45,7 @@ def target_reached(rules: RuleSet, totals: Sequence[Fraction]) -> bool:
     return best >= target and sum(1 for t in totals if t == best) == 1
 
 
-def match_result(rules: RuleSet, totals: Sequence[Fraction],
-                 out: int | None) -> tuple[int, ...]:
+def match_result(rules: RuleSet, totals: Sequence[Fraction], out: int | None) -> tuple[int, ...]:
     """The winners when the match ends now (one seat), else ``()``. With
     ``win_needs_out`` only ``out``, the seat that went out, can win: "Wenn der Spieler,
     der alle Karten ausgelegt hat, 500 oder mehr Punkte erzielt hat, gewinnt er"."""
@@ -69,11 +68,17 @@ def end_hand(state: GameState, out: int | None) -> tuple[GameState, tuple[Event,
     totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
     winners = match_result(state.rules, totals, out)
     result = DealResult(state.deal_number, state.dealer, out, False, points, scores)
-    events: list[Event] = [HandEnded(state.deal_number, out, False, state.hands, points,
-                                     scores, totals)]
+    events: list[Event] = [
+        HandEnded(state.deal_number, out, False, state.hands, points, scores, totals)
+    ]
     if winners:
         events.append(GameEnded(winners, totals))
-    new = replace(state, totals=totals, results=(*state.results, result),
-                  phase=Phase.GAME_OVER if winners else Phase.HAND_OVER, winners=winners,
-                  extra=GameExtra(None))
+    new = replace(
+        state,
+        totals=totals,
+        results=(*state.results, result),
+        phase=Phase.GAME_OVER if winners else Phase.HAND_OVER,
+        winners=winners,
+        extra=GameExtra(None),
+    )
     return new, tuple(events)

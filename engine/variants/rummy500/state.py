@@ -85,8 +85,10 @@ def extra_to_json(extra: Any) -> Any:
         window = extra.call_window
         if window is None:
             return {"call_window": None}
-        out: dict[str, Any] = {"discarder": window.discarder,
-                               "card": None if window.card is None else str(window.card)}
+        out: dict[str, Any] = {
+            "discarder": window.discarder,
+            "card": None if window.card is None else str(window.card),
+        }
         if window.out:
             out["out"] = True
         return {"call_window": out}
@@ -104,8 +106,10 @@ def extra_from_json(data: Any, where: str) -> Any:
         return None
     obj = as_mapping(data, where)
     if where.startswith("turn"):
-        return TurnExtra(card_from_json(need(obj, "must_play", where), f"{where}.must_play"),
-                         as_bool(need(obj, "new_meld", where), f"{where}.new_meld"))
+        return TurnExtra(
+            card_from_json(need(obj, "must_play", where), f"{where}.must_play"),
+            as_bool(need(obj, "new_meld", where), f"{where}.new_meld"),
+        )
     raw = need(obj, "call_window", where)
     if raw is None:
         return GameExtra(None)
@@ -114,5 +118,6 @@ def extra_from_json(data: Any, where: str) -> Any:
     card_raw = need(win, "card", at)
     card = None if card_raw is None else card_from_json(card_raw, f"{at}.card")
     out = as_bool(win["out"], f"{at}.out") if "out" in win else False
-    return GameExtra(CallWindow(as_int(need(win, "discarder", at), f"{at}.discarder", 0),
-                                card, out))
+    return GameExtra(
+        CallWindow(as_int(need(win, "discarder", at), f"{at}.discarder", 0), card, out)
+    )

@@ -42,8 +42,13 @@ def placed_value(rules: RuleSet, meld: Meld, index: int) -> int:
     joker always counts 15, whatever it stands for (the text values the joker alone).
     """
     placed = meld.cards[index]
-    if (meld.kind is MeldKind.RUN and index == 0 and not placed.card.is_joker
-            and placed.card.rank == ACE and len(meld.cards) > 1):
+    if (
+        meld.kind is MeldKind.RUN
+        and index == 0
+        and not placed.card.is_joker
+        and placed.card.rank == ACE
+        and len(meld.cards) > 1
+    ):
         return low_ace_value(rules)
     return card_value(rules, placed.card)
 
@@ -73,8 +78,12 @@ def _melded_points(rules: RuleSet, melds: Sequence[Meld], seats: int) -> tuple[i
         for placed in cards:
             points[placed.owner] += table[placed.card.rank]
         first = cards[0]
-        if (meld.kind is MeldKind.RUN and len(cards) > 1 and not first.card.is_joker
-                and first.card.rank == ACE):
+        if (
+            meld.kind is MeldKind.RUN
+            and len(cards) > 1
+            and not first.card.is_joker
+            and first.card.rank == ACE
+        ):
             points[first.owner] += low - table[ACE]
     return tuple(points)
 

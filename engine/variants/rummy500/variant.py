@@ -93,7 +93,7 @@ class Rummy500(SharedFlow):
     # --- views and saving -------------------------------------------------------------------
 
     def discard_pile_public(self, rules: RuleSet) -> bool:
-        """"Die Karten auf dem Ablagestapel liegen nicht deckend aufeinander, so dass alle
+        """ "Die Karten auf dem Ablagestapel liegen nicht deckend aufeinander, so dass alle
         zuvor abgelegten Karten erkennbar sind.\""""
         return True
 
@@ -141,8 +141,9 @@ class Rummy500(SharedFlow):
 
     # --- scoring ----------------------------------------------------------------------------
 
-    def score_deal(self, state: GameState, points: tuple[int, ...], winner: int | None,
-                   rummy: bool) -> tuple[Fraction, ...]:
+    def score_deal(
+        self, state: GameState, points: tuple[int, ...], winner: int | None, rummy: bool
+    ) -> tuple[Fraction, ...]:
         """Melded points minus the hand values ``points``, per seat (see
         :mod:`engine.variants.rummy500.scoring`)."""
         return deal_scores(state, points)
@@ -161,11 +162,13 @@ class Rummy500(SharedFlow):
 
 #: The shared table with the Rummy 500 moves and the call (built once: every applied move
 #: looks here).
-_HANDLERS = handler_table({
-    Draw: (moves.verify_draw, moves.apply_draw),
-    TakeDiscard: (moves.verify_take, moves.apply_take),
-    MeldCards: (moves.verify_meld, moves.apply_meld),
-    LayOff: (moves.verify_layoff, moves.apply_layoff),
-    Discard: (moves.verify_discard, moves.apply_discard),
-    CallRummy: (calls.verify_call, calls.apply_call),
-})
+_HANDLERS = handler_table(
+    {
+        Draw: (moves.verify_draw, moves.apply_draw),
+        TakeDiscard: (moves.verify_take, moves.apply_take),
+        MeldCards: (moves.verify_meld, moves.apply_meld),
+        LayOff: (moves.verify_layoff, moves.apply_layoff),
+        Discard: (moves.verify_discard, moves.apply_discard),
+        CallRummy: (calls.verify_call, calls.apply_call),
+    }
+)

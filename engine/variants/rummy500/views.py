@@ -25,11 +25,18 @@ def public_extra(state: GameState) -> PublicExtra:
     hands = state.hands
     # positional, in field order
     return PublicExtra(
-        state.rules.text("calling"), window,
-        () if window is None else (*range(window.discarder),
-                                   *range(window.discarder + 1, len(hands))),
+        state.rules.text("calling"),
+        window,
+        ()
+        if window is None
+        else (*range(window.discarder), *range(window.discarder + 1, len(hands))),
         owed.must_play if playing and isinstance(owed, TurnExtra) else None,
-        tuple(s for s, hand in enumerate(hands)
-              if not hand and not (window is not None and window.out and s == window.discarder))
-        if playing and not all(hands) else (),
-        melded_points(state.rules, state.melds, len(hands)))
+        tuple(
+            s
+            for s, hand in enumerate(hands)
+            if not hand and not (window is not None and window.out and s == window.discarder)
+        )
+        if playing and not all(hands)
+        else (),
+        melded_points(state.rules, state.melds, len(hands)),
+    )

@@ -39,8 +39,11 @@ def action_of(custom_id: str) -> str:
 def control(message: FakeMessage, action: str, reading: bool = False) -> str:
     """The custom id of the control for ``action`` on ``message`` (a reading button when
     ``reading``: its state ends with ``r<n>``)."""
-    found = [c for c in message.custom_ids() if action_of(c) == action
-             and bool(re.search(r"r\d+$", c)) == reading]
+    found = [
+        c
+        for c in message.custom_ids()
+        if action_of(c) == action and bool(re.search(r"r\d+$", c)) == reading
+    ]
     assert found, f"no {action!r} on the message: {message.custom_ids()}"
     return found[0]
 
@@ -83,8 +86,10 @@ class Truth:
         if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
             self.hidden = {}
             return
-        self.hidden = {seat: {c for c in hand if not c.is_joker and c not in self.known}
-                       for seat, hand in enumerate(state.hands)}
+        self.hidden = {
+            seat: {c for c in hand if not c.is_joker and c not in self.known}
+            for seat, hand in enumerate(state.hands)
+        }
 
     def leaks(self, text: str, viewer_seat: int | None) -> list[str]:
         """Card texts in ``text`` that are hidden in a hand other than the viewer's."""
@@ -93,8 +98,10 @@ class Truth:
             if seat == viewer_seat:
                 continue
             for card in cards:
-                if any(re.search(r"(?<![0-9A-Za-z])" + re.escape(form), text)
-                       for form in card_forms(card)):
+                if any(
+                    re.search(r"(?<![0-9A-Za-z])" + re.escape(form), text)
+                    for form in card_forms(card)
+                ):
                     found.append(f"{card_text(card)} of seat {seat}")
         return found
 
@@ -153,8 +160,9 @@ class PrivacySpy:
         else:
             leaks = self.truth.leaks(text, self.truth.seat_of_user.get(message.viewer.id))
         if leaks:
-            self.problems.append(f"message {message.id} ({message.viewer}): {leaks}: "
-                                 f"{message.content!r}")
+            self.problems.append(
+                f"message {message.id} ({message.viewer}): {leaks}: {message.content!r}"
+            )
 
 
 class Players:
@@ -174,18 +182,21 @@ class Players:
     async def _do(self, interaction: FakeInteraction, user: FakeUser) -> FakeInteraction:
         self.interactions += 1
         original = interaction.original
-        if original is not None and original.ephemeral and original.viewer is user \
-                and any(action_of(c) in ("c0", "refresh") for c in
-                        original.custom_ids()):
+        if (
+            original is not None
+            and original.ephemeral
+            and original.viewer is user
+            and any(action_of(c) in ("c0", "refresh") for c in original.custom_ids())
+        ):
             self.hands[user.id] = original
         return interaction
 
-    async def click(self, user: FakeUser, message: FakeMessage, custom_id: str
-                    ) -> FakeInteraction:
+    async def click(self, user: FakeUser, message: FakeMessage, custom_id: str) -> FakeInteraction:
         return await self._do(await self.bot.click(user, message, custom_id), user)
 
-    async def pick(self, user: FakeUser, message: FakeMessage, custom_id: str,
-                   values: list[str]) -> FakeInteraction:
+    async def pick(
+        self, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str]
+    ) -> FakeInteraction:
         return await self._do(await self.bot.select(user, message, custom_id, values), user)
 
     async def hand(self, user: FakeUser) -> FakeMessage:
@@ -222,8 +233,11 @@ class Players:
         self.moves += 1
         self.kinds[type(action).__name__] += 1
         table = self.bot.table_message(self.channel)
-        if isinstance(action, Draw | TakeDiscard) and self.moves % 2 == 0 and \
-                (isinstance(action, Draw) or action.card is None):
+        if (
+            isinstance(action, Draw | TakeDiscard)
+            and self.moves % 2 == 0
+            and (isinstance(action, Draw) or action.card is None)
+        ):
             verb = "draw" if isinstance(action, Draw) else "take"
             await self.click(user, table, control(table, verb))
             return action
@@ -235,8 +249,8 @@ class Players:
             return action
         for custom_id in message.custom_ids():
             if action_of(custom_id) in ("mv", "mc") and any(
-                    o["value"] == str(number)
-                    for o in component(message, custom_id).get("options", [])):
+                o["value"] == str(number) for o in component(message, custom_id).get("options", [])
+            ):
                 await self.pick(user, message, custom_id, [str(number)])
                 self.menu_moves += 1
                 return action

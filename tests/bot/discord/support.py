@@ -91,8 +91,9 @@ class Bot:
     async def act(self, user: UserRef, channel_key: ChatKey, line: str) -> Outcome:
         """``user`` makes the move ``line`` at the channel's table through the entry point
         (as another front end would; no Discord interaction); a refusal raises."""
-        outcome = await self.entry.handle(Intent(Move(tuple(line.split())), user,
-                                                 InChat(channel_key)))
+        outcome = await self.entry.handle(
+            Intent(Move(tuple(line.split())), user, InChat(channel_key))
+        )
         if outcome.error is not None:
             raise outcome.error
         await self.idle()
@@ -112,23 +113,29 @@ class Bot:
 
     # --- acting as users ----------------------------------------------------------------
 
-    async def slash(self, user: FakeUser, channel: FakeChannel, subcommand: str,
-                    options: dict[str, Any] | None = None) -> FakeInteraction:
-        interaction = await self.server.slash(user, channel, "rummy", options or {},
-                                              subcommand=subcommand)
+    async def slash(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        subcommand: str,
+        options: dict[str, Any] | None = None,
+    ) -> FakeInteraction:
+        interaction = await self.server.slash(
+            user, channel, "rummy", options or {}, subcommand=subcommand
+        )
         await interaction.wait_response(TIMEOUT)
         await self.settled(interaction)
         return interaction
 
-    async def click(self, user: FakeUser, message: FakeMessage, custom_id: str
-                    ) -> FakeInteraction:
+    async def click(self, user: FakeUser, message: FakeMessage, custom_id: str) -> FakeInteraction:
         interaction = await self.server.click(user, message, custom_id)
         await interaction.wait_response(TIMEOUT)
         await self.settled(interaction)
         return interaction
 
-    async def select(self, user: FakeUser, message: FakeMessage, custom_id: str,
-                     values: list[str]) -> FakeInteraction:
+    async def select(
+        self, user: FakeUser, message: FakeMessage, custom_id: str, values: list[str]
+    ) -> FakeInteraction:
         interaction = await self.server.select(user, message, custom_id, values)
         await interaction.wait_response(TIMEOUT)
         await self.settled(interaction)
@@ -154,9 +161,15 @@ class Bot:
             for _ in range(3):
                 await asyncio.sleep(0)
             tasks = {t for t in getattr(store, "_ViewStore__tasks", set()) if not t.done()}
-            tasks |= {t for t in asyncio.all_tasks() if not t.done()
-                      and (t.get_name() == "CommandTree-invoker"
-                           or t.get_name().startswith("discord.py: on_interaction"))}
+            tasks |= {
+                t
+                for t in asyncio.all_tasks()
+                if not t.done()
+                and (
+                    t.get_name() == "CommandTree-invoker"
+                    or t.get_name().startswith("discord.py: on_interaction")
+                )
+            }
             if not tasks:
                 return
             await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), TIMEOUT)
@@ -173,9 +186,12 @@ class Bot:
 
     def table_message(self, channel: FakeChannel) -> FakeMessage:
         """The bot's public message with the table buttons (the newest one)."""
-        found = [m for m in self.server.channel_messages(channel)
-                 if any(c.startswith("rm:") and ":hand:" not in c for c in m.custom_ids())
-                 or m.content.startswith("**")]
+        found = [
+            m
+            for m in self.server.channel_messages(channel)
+            if any(c.startswith("rm:") and ":hand:" not in c for c in m.custom_ids())
+            or m.content.startswith("**")
+        ]
         assert found, "no table message"
         return found[0]
 
@@ -186,8 +202,9 @@ def new_adapter(server: FakeDiscord, path: Path, **options: Any) -> DiscordAdapt
 
 
 @contextlib.asynccontextmanager
-async def running_bot(tmp_path: Path, *, database_url: str | None = None,
-                      **options: Any) -> AsyncIterator[Bot]:
+async def running_bot(
+    tmp_path: Path, *, database_url: str | None = None, **options: Any
+) -> AsyncIterator[Bot]:
     """The fake Discord with its default cast, a game service on a SQLite file in
     ``tmp_path`` (or on the PostgreSQL database ``database_url``) and the adapter connected
     and synced."""
@@ -197,8 +214,7 @@ async def running_bot(tmp_path: Path, *, database_url: str | None = None,
             db, repo = await open_backend(path, database_url)
             clock = ManualClock()
             counter = iter(range(1000, 10**9))
-            service = GameService(repo, {}, clock, DEFAULTS,
-                                  seed_source=lambda: next(counter))
+            service = GameService(repo, {}, clock, DEFAULTS, seed_source=lambda: next(counter))
             service.flow = FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
             adapter = new_adapter(server, path, **options)
             service.notifiers["discord"] = adapter.notifier

@@ -19,7 +19,8 @@ class _NoControls:
 
 
 def test_the_client_does_not_warn_about_voice_it_never_uses(
-        caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """discord.py warns once per process that PyNaCl / davey are missing for voice; the bot
     uses no voice, so starting its client logs no such warning."""
     monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)

@@ -39,8 +39,21 @@ async def test_commands_are_synced_with_german_names(tmp_path: Path) -> None:
         assert command["name_localizations"] == {"de": "rommé"}
         assert command["description_localizations"] == {"de": "Rommé in diesem Kanal spielen"}
         subcommands = {o["name"]: o for o in command["options"]}
-        assert set(subcommands) == {"new", "join", "leave", "start", "addbot", "settings",
-                                    "cancel", "hand", "rules", "stats", "top", "lang", "play"}
+        assert set(subcommands) == {
+            "new",
+            "join",
+            "leave",
+            "start",
+            "addbot",
+            "settings",
+            "cancel",
+            "hand",
+            "rules",
+            "stats",
+            "top",
+            "lang",
+            "play",
+        }
         new = subcommands["new"]
         assert new["name_localizations"] == {"de": "neu"}
         options = {o["name"]: o for o in new["options"]}
@@ -51,7 +64,8 @@ async def test_commands_are_synced_with_german_names(tmp_path: Path) -> None:
         assert kinds["choices"][0]["name_localizations"] == {"de": "Normale KI (spielt gut)"}
         assert [c["value"] for c in kinds["choices"]] == ["normal", "easy", "hard", "expert"]
         assert kinds["choices"][3]["name_localizations"] == {
-            "de": "Experten-KI (probiert ihre Züge aus)"}
+            "de": "Experten-KI (probiert ihre Züge aus)"
+        }
 
 
 async def test_guild_scoped_sync_for_development(tmp_path: Path) -> None:
@@ -59,8 +73,9 @@ async def test_guild_scoped_sync_for_development(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as bot:
         guild = bot.world.guild
         await bot.adapter.stop()
-        settings = Settings(discord_token=bot.server.token, database_path=bot.path,
-                            discord_guild_id=guild.id)
+        settings = Settings(
+            discord_token=bot.server.token, database_path=bot.path, discord_guild_id=guild.id
+        )
         bot.adapter = DiscordAdapter(settings, guild_ready_timeout=0.05)
         bot.service.notifiers["discord"] = bot.adapter.notifier
         await bot.start_adapter()
@@ -73,8 +88,12 @@ async def test_a_sharded_client_plays_on_its_shards(tmp_path: Path) -> None:
     AutoShardedClient on the shards given (identifying with them) and plays as before."""
     async with running_bot(tmp_path) as bot:
         await bot.adapter.stop()
-        settings = Settings(discord_token=bot.server.token, database_path=bot.path,
-                            discord_shard_count=1, discord_shard_ids=(0,))
+        settings = Settings(
+            discord_token=bot.server.token,
+            database_path=bot.path,
+            discord_shard_count=1,
+            discord_shard_ids=(0,),
+        )
         bot.adapter = DiscordAdapter(settings, guild_ready_timeout=0.05)
         bot.service.notifiers["discord"] = bot.adapter.notifier
         await bot.start_adapter()
@@ -89,9 +108,11 @@ def test_shard_settings_are_checked() -> None:
     env = {"DISCORD_SHARD_COUNT": "4", "DISCORD_SHARD_IDS": "3, 1"}
     settings = Settings.from_env(env, env_file=None)
     assert (settings.discord_shard_count, settings.discord_shard_ids) == (4, (1, 3))
-    for bad in ({"DISCORD_SHARD_IDS": "0"}, {"DISCORD_SHARD_COUNT": "2",
-                                             "DISCORD_SHARD_IDS": "2"},
-                {"DISCORD_SHARD_COUNT": "0"}):
+    for bad in (
+        {"DISCORD_SHARD_IDS": "0"},
+        {"DISCORD_SHARD_COUNT": "2", "DISCORD_SHARD_IDS": "2"},
+        {"DISCORD_SHARD_COUNT": "0"},
+    ):
         with pytest.raises(SettingsError):
             Settings.from_env(bad, env_file=None)
 
@@ -100,14 +121,19 @@ async def test_autocomplete_offers_presets_and_options(tmp_path: Path) -> None:
     """Typing into preset and options of /rummy new completes from the variant's rules."""
     async with running_bot(tmp_path) as bot:
         w = bot.world
-        typed = await bot.server.autocomplete(w.alice, w.text, "rummy",
-                                              {"variant": "basic", "preset": "be"}, "preset",
-                                              subcommand="new")
+        typed = await bot.server.autocomplete(
+            w.alice,
+            w.text,
+            "rummy",
+            {"variant": "basic", "preset": "be"},
+            "preset",
+            subcommand="new",
+        )
         await typed.wait_response(TIMEOUT)
         assert typed.choices == [{"name": "beginner", "value": "beginner"}]
-        typed = await bot.server.autocomplete(w.alice, w.text, "rummy",
-                                              {"options": "deals=1 jo"}, "options",
-                                              subcommand="new")
+        typed = await bot.server.autocomplete(
+            w.alice, w.text, "rummy", {"options": "deals=1 jo"}, "options", subcommand="new"
+        )
         await typed.wait_response(TIMEOUT)
         names = [c["name"] for c in typed.choices or []]
         assert "deals=1 jokers=0" in names and "deals=1 joker_swap=on" in names
@@ -123,8 +149,7 @@ async def test_german_player_sees_german_and_settings_change(tmp_path: Path) -> 
         assert "/rummy" not in rules.original.content and "Hier" in rules.original.content
         await lobby_with_bob(bot)
         changed = await bot.slash(w.alice, w.text, "settings", {"name": "timer", "value": "2m"})
-        assert changed.original is not None and "settings were changed" in \
-            changed.original.content
+        assert changed.original is not None and "settings were changed" in changed.original.content
         table = bot.table_message(w.text)
         assert "Turn timer: 2m" in table.content
         refused = await bot.slash(w.bob, w.text, "settings", {"name": "timer", "value": "off"})
@@ -164,9 +189,11 @@ async def test_table_message_is_edited_in_place_and_pings_one_player(tmp_path: P
         assert len(pings) == 1 and pings[0].content.startswith(f"<@{second.id}>")
         assert ping[0].deleted
         edits = bot.server.calls_to("PATCH", f"/channels/{w.text.id}/*")
-        assert edits and all(call.json["allowed_mentions"]["parse"] == []
-                             and not call.json["allowed_mentions"].get("users")
-                             for call in edits)
+        assert edits and all(
+            call.json["allowed_mentions"]["parse"] == []
+            and not call.json["allowed_mentions"].get("users")
+            for call in edits
+        )
         bot.server.delete_message(table)
         await bot.act(UserRef("discord", str(second.id), "x"), key, "draw")
         again = bot.table_message(w.text)
@@ -225,9 +252,12 @@ async def test_missing_permission_is_explained(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as bot:
         w = bot.world
         locked = bot.server.world.add_text_channel(
-            w.guild, "locked", overwrites=[Overwrite(bot.server.bot.id, 1, deny=SEND_MESSAGES)])
-        await bot.server.wait_until(lambda: bot.adapter.client is not None
-                                    and bot.adapter.client.get_channel(locked.id), TIMEOUT)
+            w.guild, "locked", overwrites=[Overwrite(bot.server.bot.id, 1, deny=SEND_MESSAGES)]
+        )
+        await bot.server.wait_until(
+            lambda: bot.adapter.client is not None and bot.adapter.client.get_channel(locked.id),
+            TIMEOUT,
+        )
         opened = await bot.slash(w.alice, locked, "new")
         assert opened.original is not None and opened.original.ephemeral
         assert "Send Messages" in opened.original.content
@@ -256,7 +286,8 @@ async def test_runner_builds_the_adapter_and_a_wrong_token_fails_start(tmp_path:
     (adapter,) = create_adapters(Settings(discord_token="x.y.z"))
     assert isinstance(adapter, DiscordAdapter) and adapter.platform == "discord"
     async with running_bot(tmp_path) as bot:
-        wrong = DiscordAdapter(Settings(discord_token="wrong", database_path=bot.path),
-                               guild_ready_timeout=0.05)
+        wrong = DiscordAdapter(
+            Settings(discord_token="wrong", database_path=bot.path), guild_ready_timeout=0.05
+        )
         with pytest.raises(PlatformRefused):
             await asyncio.wait_for(wrong.start(bot.service.host()), TIMEOUT)

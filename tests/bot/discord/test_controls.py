@@ -28,7 +28,7 @@ DECK = list(standard_deck())
 
 @given(st.integers(0, 60), st.integers(0, (1 << 60) - 1), st.sampled_from(list(SortMode)))
 def test_hand_state_round_trips(start: int, mask: int, sort: SortMode) -> None:
-    hand = DECK[start % 10:start % 10 + 40]
+    hand = DECK[start % 10 : start % 10 + 40]
     state = HandState(hand_digest(hand), sort, mask)
     assert HandState.decode(state.encode()) == state
     assert state.matches(reversed(hand)) and not state.matches(hand[1:])
@@ -47,17 +47,32 @@ def test_custom_ids_stay_within_100_characters(size: int) -> None:
 
 
 def _info(seats: int, status: Status = Status.PLAYING, variant: str = "basic") -> TableInfo:
-    names = tuple(Seat(SeatKind.HUMAN, f"Player{'x' * 20}{n}", f"discord:{n}")
-                  for n in range(seats))
-    return TableInfo(7, ChatKey("discord", "1"), status, variant, None, (), "discord:0",
-                     names, TableSettings(), 3)
+    names = tuple(
+        Seat(SeatKind.HUMAN, f"Player{'x' * 20}{n}", f"discord:{n}") for n in range(seats)
+    )
+    return TableInfo(
+        7,
+        ChatKey("discord", "1"),
+        status,
+        variant,
+        None,
+        (),
+        "discord:0",
+        names,
+        TableSettings(),
+        3,
+    )
 
 
 def test_table_text_fits_for_six_players_and_many_melds() -> None:
     rules = make_rules("basic")
-    hands = [" ".join(str(c) for c in DECK[i * 7:i * 7 + 7]) for i in range(6)]
-    state = new_game(rules, [f"Player{'x' * 20}{n}" for n in range(6)], dealer=0,
-                     deal=DealSpec.parse(hands, "ks", "qs js"))
+    hands = [" ".join(str(c) for c in DECK[i * 7 : i * 7 + 7]) for i in range(6)]
+    state = new_game(
+        rules,
+        [f"Player{'x' * 20}{n}" for n in range(6)],
+        dealer=0,
+        deal=DealSpec.parse(hands, "ks", "qs js"),
+    )
     recent = ["a very long line of what happened " * 4] * 20
     with use_locale("de"):
         text = table_content(_info(6), public_view(state), recent)
@@ -71,16 +86,19 @@ def test_controls_lay_out_the_hand_model() -> None:
     turn; the moves of a selection in one select; only the card select and Sort / Hint /
     Refresh to the others."""
     rules = make_rules("basic")
-    state = new_game(rules, ["ana", "ben"], dealer=1,
-                     deal=DealSpec.parse(["7h 8h 9h 2c 3d", "4c 5c 6c 7d 8d"], "ks", "qs js"))
+    state = new_game(
+        rules,
+        ["ana", "ben"],
+        dealer=1,
+        deal=DealSpec.parse(["7h 8h 9h 2c 3d", "4c 5c 6c 7d 8d"], "ks", "qs js"),
+    )
     info = _info(2)
     with use_locale("en"):
         mine, theirs = view_for(state, 0), view_for(state, 1)
         model = model_of(info, mine, legal_actions(state, 0), None)
         view = hand_controls(info, model, HandState.fresh(mine.hand))
         actions = [ControlId.parse(i.custom_id) for i in view.children]  # type: ignore[attr-defined]
-        assert [a.action for a in actions if a] == ["c0", "o0", "o1", "sort", "hint",
-                                                     "refresh"]
+        assert [a.action for a in actions if a] == ["c0", "o0", "o1", "sort", "hint", "refresh"]
         labels = [getattr(getattr(i, "item", i), "label", None) for i in view.children]
         assert labels[1:3] == ["Draw", "Take K♠"]
         other = model_of(info, theirs, legal_actions(state, 1), None)
@@ -91,13 +109,12 @@ def test_controls_lay_out_the_hand_model() -> None:
         drawn, _events = apply(state, Draw(0))
         after = view_for(drawn, 0)
         order = order_cards(after.hand, SortMode.SUIT)
-        chosen = mask_of(order, [c for c in after.hand if c.suit is not None
-                                 and str(c) in ("7h", "8h", "9h")])
+        chosen = mask_of(
+            order, [c for c in after.hand if c.suit is not None and str(c) in ("7h", "8h", "9h")]
+        )
         model = model_of(info, after, legal_actions(drawn, 0), None, mask=chosen)
-        view = hand_controls(info, model, HandState(hand_digest(after.hand), SortMode.SUIT,
-                                                    chosen))
-        [moves] = [i for i in view.children
-                   if ControlId.parse(i.custom_id).action == "mv"]  # type: ignore[attr-defined, union-attr]
+        view = hand_controls(info, model, HandState(hand_digest(after.hand), SortMode.SUIT, chosen))
+        [moves] = [i for i in view.children if ControlId.parse(i.custom_id).action == "mv"]  # type: ignore[attr-defined, union-attr]
         assert [o.label for o in moves.item.options] == ["Meld 7♥ 8♥ 9♥"]  # type: ignore[attr-defined]
 
         table = table_controls(info, public_view(state))
@@ -110,8 +127,12 @@ def test_controls_lay_out_the_hand_model() -> None:
 def test_privacy_checker_catches_a_hidden_card() -> None:
     """The game test's checker flags a card hidden in another seat's hand."""
     rules = make_rules("basic")
-    state = new_game(rules, ["ana", "ben"], dealer=1,
-                     deal=DealSpec.parse(["7h 8h 9h 2c 3d", "4c 5c 6c 7d 8d"], "ks", "qs js"))
+    state = new_game(
+        rules,
+        ["ana", "ben"],
+        dealer=1,
+        deal=DealSpec.parse(["7h 8h 9h 2c 3d", "4c 5c 6c 7d 8d"], "ks", "qs js"),
+    )
     truth = Truth()
     seats = (Seat(SeatKind.HUMAN, "ana", "discord:1"), Seat(SeatKind.HUMAN, "ben", "discord:2"))
     truth.update(state, seats, [])

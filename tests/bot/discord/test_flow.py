@@ -10,8 +10,7 @@ from tests.bot.discord.players import control
 from tests.bot.discord.support import running_bot
 
 
-async def test_clicks_and_commands_over_the_limit_are_refused_privately(
-        tmp_path: Path) -> None:
+async def test_clicks_and_commands_over_the_limit_are_refused_privately(tmp_path: Path) -> None:
     async with running_bot(tmp_path) as bot:
         w = bot.world
         await bot.slash(w.alice, w.text, "new")

@@ -12,8 +12,9 @@ from tests.bot.discord.support import TIMEOUT, Bot, running_bot
 from tests.fakes.discord import FakeInteraction, FakeMessage, FakeUser
 
 
-async def forged_click(bot: Bot, user: FakeUser, message: FakeMessage, custom_id: str
-                       ) -> FakeInteraction:
+async def forged_click(
+    bot: Bot, user: FakeUser, message: FakeMessage, custom_id: str
+) -> FakeInteraction:
     """``user`` clicks ``custom_id`` on ``message`` whether or not they can see it (the
     fake server's checks are what Discord's client enforces, not what a payload must obey)."""
     found = component(message, custom_id)
@@ -38,7 +39,8 @@ async def alice_and_bob_playing(bot: Bot) -> FakeMessage:
 
 
 async def test_a_forged_click_on_another_players_hand_never_shows_the_clickers_hand(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """bob's forged click on alice's hand message (the Sort button) is refused privately;
     alice's message keeps her cards and buttons, and bob's cards appear nowhere in it."""
     async with running_bot(tmp_path) as bot:
@@ -62,7 +64,8 @@ async def test_a_forged_click_on_another_players_hand_never_shows_the_clickers_h
 
 
 async def test_a_control_of_another_table_answers_privately_and_leaves_the_hand_alone(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """A hand control carrying another table's id says which table it belongs to and does
     not wipe the hand message's controls (it used to answer "This game is over")."""
     async with running_bot(tmp_path) as bot:
@@ -71,8 +74,9 @@ async def test_a_control_of_another_table_answers_privately_and_leaves_the_hand_
         sort = ControlId.parse(control(hand, "sort"))
         assert sort is not None
         foreign = ControlId(sort.table + 5, sort.version, sort.action, sort.state).encode()
-        hand.components.append({"type": 1, "components": [
-            {"type": 2, "style": 2, "label": "?", "custom_id": foreign}]})
+        hand.components.append(
+            {"type": 1, "components": [{"type": 2, "style": 2, "label": "?", "custom_id": foreign}]}
+        )
         before = hand.custom_ids()
         clicked = await bot.click(w.alice, hand, foreign)
         answer = clicked.original
@@ -82,8 +86,7 @@ async def test_a_control_of_another_table_answers_privately_and_leaves_the_hand_
         assert hand.custom_ids() == before
 
 
-async def test_a_forged_offer_is_refused_with_a_redraw_and_draws_no_card(
-        tmp_path: Path) -> None:
+async def test_a_forged_offer_is_refused_with_a_redraw_and_draws_no_card(tmp_path: Path) -> None:
     """Issue 39 item 2: ``rm:<table>:<version>:mv:ffffzz`` with the value "0" — a hand state
     that cannot be read, on the player's own hand message at the start of their turn,
     where offer 0 of an empty selection would be Draw — is refused, never guessed: no card
@@ -103,10 +106,14 @@ async def test_a_forged_offer_is_refused_with_a_redraw_and_draws_no_card(
         assert real is not None and "o0" in [c.split(":")[3] for c in hand.custom_ids()]
         for state in ("ffffzz", real.state):
             forged = ControlId(real.table, real.version, "mv", state).encode()
-            select = {"type": 3, "custom_id": forged, "min_values": 1, "max_values": 1,
-                      "options": [{"label": "?", "value": "0"}]}
-            interaction = await bot.server._dispatch_component(player, hand, select, ["0"],
-                                                               None)
+            select = {
+                "type": 3,
+                "custom_id": forged,
+                "min_values": 1,
+                "max_values": 1,
+                "options": [{"label": "?", "value": "0"}],
+            }
+            interaction = await bot.server._dispatch_component(player, hand, select, ["0"], None)
             await interaction.wait_response(TIMEOUT)
             await bot.settled(interaction)
             after = await bot.service.repo.active_table(bot.key(w.text))

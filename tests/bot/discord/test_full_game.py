@@ -21,7 +21,8 @@ MAX_STEPS = 600
 
 @pytest.mark.parametrize("backend", BACKENDS)
 async def test_two_people_and_an_ai_play_a_game_to_the_end(
-        tmp_path: Path, request: pytest.FixtureRequest, backend: str) -> None:
+    tmp_path: Path, request: pytest.FixtureRequest, backend: str
+) -> None:
     """/rummy new (deals=1), Join, Add AI, Start; every human move through the hand
     message or the table buttons, the AI through the service's timer; a restart halfway
     keeps every message working; the final table shows the result and no buttons."""
@@ -36,8 +37,12 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(
             opened = await bot.slash(w.alice, channel, "new", {"options": "deals=1"})
             assert opened.original is not None and opened.original.ephemeral
             table = bot.table_message(channel)
-            assert [action_of(c) for c in table.custom_ids()] == ["join", "leave", "addbot",
-                                                                   "start"]
+            assert [action_of(c) for c in table.custom_ids()] == [
+                "join",
+                "leave",
+                "addbot",
+                "start",
+            ]
             await bot.click(w.bob, table, control(table, "join"))
             refused = await bot.click(w.bob, table, control(table, "start"))
             assert refused.followups or (refused.original and refused.original.ephemeral)
@@ -71,8 +76,9 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(
                 user = by_key[stored.seats[state.current].user or ""]
                 await players.play(state, user)
                 after = await bot.service.repo.get_table(stored.id)
-                assert after is not None and after.version > stored.version, \
+                assert after is not None and after.version > stored.version, (
                     f"{user.username}'s move did not happen: {players.hands[user.id].content}"
+                )
                 if not restarted and players.moves >= 12:
                     await bot.restart()
                     restarted = True
@@ -86,12 +92,14 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(
             assert table.custom_ids() == []
             assert "Game over" in table.content
             for user_key in by_key:  # the closed table's hand anchors (tokens) are deleted
-                assert await bot.service.repo.discord_messages.hand_anchor(
-                    table_id, user_key) is None
+                assert (
+                    await bot.service.repo.discord_messages.hand_anchor(table_id, user_key) is None
+                )
             assert spy.problems == []
             assert spy.truth.checked_while_hidden > 30
-            assert not [r for r in problems if r.levelname in ("ERROR", "CRITICAL")], \
-                [r.getMessage() for r in problems]
+            assert not [r for r in problems if r.levelname in ("ERROR", "CRITICAL")], [
+                r.getMessage() for r in problems
+            ]
 
             stats = await bot.slash(w.bob, channel, "stats")
             assert stats.original is not None and stats.original.ephemeral
@@ -101,9 +109,11 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(
 
         calls = bot.server.calls
         callbacks = bot.server.calls_to("POST", "/interactions/*/callback")
-        print(f"\nDiscord game: {players.moves} human moves {dict(players.kinds)}, "
-              f"{ai_steps} AI/timer steps, "
-              f"{players.interactions} component interactions, {players.menu_moves} menu "
-              f"moves, {len(calls)} REST calls ({len(callbacks)} callbacks), "
-              f"{spy.truth.checked_versions} message versions checked, "
-              f"{time.perf_counter() - started:.1f} s")
+        print(
+            f"\nDiscord game: {players.moves} human moves {dict(players.kinds)}, "
+            f"{ai_steps} AI/timer steps, "
+            f"{players.interactions} component interactions, {players.menu_moves} menu "
+            f"moves, {len(calls)} REST calls ({len(callbacks)} callbacks), "
+            f"{spy.truth.checked_versions} message versions checked, "
+            f"{time.perf_counter() - started:.1f} s"
+        )

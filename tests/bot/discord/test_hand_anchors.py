@@ -51,8 +51,9 @@ async def two_workers(tmp_path: Path, url: str) -> AsyncIterator[tuple[Bot, Bot]
                 path = tmp_path / f"worker{n}"
                 db, repo = await open_backend(path, url)
                 seeds = iter(range(1000 * n, 10**9))
-                service = GameService(repo, {}, clock, DEFAULTS,
-                                      seed_source=lambda s=seeds: next(s))  # type: ignore[misc]
+                service = GameService(
+                    repo, {}, clock, DEFAULTS, seed_source=lambda s=seeds: next(s)
+                )  # type: ignore[misc]
                 service.flow = FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
                 adapter = new_adapter(server, path)
                 service.notifiers["discord"] = adapter.notifier
@@ -79,8 +80,10 @@ async def ai_to_move(bot: Bot, user: FakeUser) -> int:
     assert stored is not None and stored.state is not None
     state = new_game(stored.state.rules, list(stored.state.players), seed=7, dealer=0)
     assert current_player(state) == 1
-    await bot.service.repo.commit(replace(stored, state=state, version=stored.version + 1,
-                                          due_at=bot.clock.now()), stored.version)
+    await bot.service.repo.commit(
+        replace(stored, state=state, version=stored.version + 1, due_at=bot.clock.now()),
+        stored.version,
+    )
     return stored.id
 
 
@@ -113,7 +116,8 @@ def turn_ping(server: FakeDiscord, bot: Bot, user: FakeUser) -> FakeMessage:
 
 
 async def test_a_hand_opened_on_one_worker_is_redrawn_by_the_worker_that_publishes(
-        tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     """Alice opens her hand on worker 1 while the AI is to move; worker 1 gives the
     channel up (it is stopping), worker 2 runs the AI's move (due work) and shows it:
     worker 2 edits Alice's ephemeral through the
@@ -128,8 +132,9 @@ async def test_a_hand_opened_on_one_worker_is_redrawn_by_the_worker_that_publish
         hand, token = await open_hand(one, w.alice)
         before = hand.content
         assert "to play" in before  # the AI's turn
-        stored = await two.service.repo.discord_messages.hand_anchor(table_id,
-                                                                     f"discord:{w.alice.id}")
+        stored = await two.service.repo.discord_messages.hand_anchor(
+            table_id, f"discord:{w.alice.id}"
+        )
         assert stored is not None
         assert (stored.token, stored.message_id) == (token, str(hand.id))
         assert stored.application_id == str(one.server.world.application_id)
@@ -144,12 +149,14 @@ async def test_a_hand_opened_on_one_worker_is_redrawn_by_the_worker_that_publish
         edits = one.server.calls_to("PATCH", "/webhooks/*")[edits_before:]
         app = one.server.world.application_id
         assert [(c.path, c.status) for c in edits] == [
-            (f"/webhooks/{app}/{token}/messages/@original", 200)]
+            (f"/webhooks/{app}/{token}/messages/@original", 200)
+        ]
         assert hand.content != before and "to play" not in hand.content
         assert hand.history and hand.history[-1]["content"] == before
         assert not hand.deleted and one.server.ephemeral_messages(w.alice) == private
-        after = await two.service.repo.discord_messages.hand_anchor(table_id,
-                                                                    f"discord:{w.alice.id}")
+        after = await two.service.repo.discord_messages.hand_anchor(
+            table_id, f"discord:{w.alice.id}"
+        )
         assert after is not None and after.token == token
         assert after.version == version
         # Worker 1 published nothing: its live anchor still shows the version it drew.
@@ -166,7 +173,8 @@ async def test_a_hand_opened_on_one_worker_is_redrawn_by_the_worker_that_publish
 
 @pytest.mark.parametrize("why", ["old", "refused"])
 async def test_a_stale_token_is_forgotten_and_the_turn_ping_opens_a_fresh_hand(
-        tmp_path: Path, request: pytest.FixtureRequest, why: str) -> None:
+    tmp_path: Path, request: pytest.FixtureRequest, why: str
+) -> None:
     """``old``: the stored anchor is older than 14 minutes by the service's clock: worker 2
     does not use it (no webhook call) and deletes it. ``refused``: Discord answers 401
     Invalid Webhook Token (the fake's tokens expire at once here): the row is deleted too.
@@ -211,8 +219,7 @@ async def test_a_stale_token_is_forgotten_and_the_turn_ping_opens_a_fresh_hand(
         assert (stored.token, stored.message_id) == (fresh.token, str(new_hand.id))
 
 
-async def test_a_restarted_adapter_redraws_the_hand_its_old_client_opened(
-        tmp_path: Path) -> None:
+async def test_a_restarted_adapter_redraws_the_hand_its_old_client_opened(tmp_path: Path) -> None:
     """One worker on SQLite: Alice opens her hand, the adapter restarts (a new client: the
     old interactions are gone from memory); the AI's move is still drawn into the same
     ephemeral, through the stored token."""
@@ -227,5 +234,6 @@ async def test_a_restarted_adapter_redraws_the_hand_its_old_client_opened(
         await ai_moves(bot, table_id)
         edits = bot.server.calls_to("PATCH", "/webhooks/*")[edits_before:]
         assert [(c.path, c.status) for c in edits] == [
-            (f"/webhooks/{bot.server.world.application_id}/{token}/messages/@original", 200)]
+            (f"/webhooks/{bot.server.world.application_id}/{token}/messages/@original", 200)
+        ]
         assert hand.content != before and "to play" not in hand.content

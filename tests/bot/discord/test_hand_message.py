@@ -15,8 +15,7 @@ from tests.bot.discord.support import Bot, running_bot
 from tests.fakes.discord import FakeMessage, FakeUser
 
 
-async def stacked_game(bot: Bot, options: str, hands: list[str], upcard: str,
-                       stock: str) -> None:
+async def stacked_game(bot: Bot, options: str, hands: list[str], upcard: str, stock: str) -> None:
     """alice and bob at a table in #rummy with a stacked first deal (alice plays first)."""
     w = bot.world
     await bot.slash(w.alice, w.text, "new", {"options": options})
@@ -25,10 +24,15 @@ async def stacked_game(bot: Bot, options: str, hands: list[str], upcard: str,
     await bot.click(w.alice, table, control(table, "start"))
     stored = await bot.service.repo.active_table(bot.key(w.text))
     assert stored is not None and stored.state is not None
-    state = new_game(stored.state.rules, list(stored.state.players), dealer=1,
-                     deal=DealSpec.parse(hands, upcard, stock))
-    await bot.service.repo.commit(replace(stored, state=state, version=stored.version + 1),
-                                  stored.version)
+    state = new_game(
+        stored.state.rules,
+        list(stored.state.players),
+        dealer=1,
+        deal=DealSpec.parse(hands, upcard, stock),
+    )
+    await bot.service.repo.commit(
+        replace(stored, state=state, version=stored.version + 1), stored.version
+    )
 
 
 async def pick(bot: Bot, user: FakeUser, message: FakeMessage, labels: list[str]) -> None:
@@ -59,16 +63,21 @@ async def move(bot: Bot, user: FakeUser, message: FakeMessage, label: str) -> No
 
 
 @pytest.mark.parametrize("defer_after", [1.0, 0.0], ids=["answer", "defer"])
-async def test_melds_with_a_joker_reading_then_a_lay_off(tmp_path: Path,
-                                                         defer_after: float) -> None:
+async def test_melds_with_a_joker_reading_then_a_lay_off(
+    tmp_path: Path, defer_after: float
+) -> None:
     """Select 2♣ 2♦ 2♠: the moves select offers that meld. Select 7♥ 8♥ 🃏: one Meld per
     reading of the joker (the engine lists each). A second joker selected offers a lay-off
     per meld and reading; K♣ offers its discard. Every move is one the engine lists."""
     async with running_bot(tmp_path, defer_after=defer_after) as bot:
         w = bot.world
-        await stacked_game(bot, "jokers=2 multiple_melds=on",
-                           ["7h 8h jk jk 2c 2d 2s 9s kc 5d", "3c 4c 5c 6d 7d 8d 9d 10d jd qd"],
-                           "ks", "4h 4s 4d 6c 7c 8c")
+        await stacked_game(
+            bot,
+            "jokers=2 multiple_melds=on",
+            ["7h 8h jk jk 2c 2d 2s 9s kc 5d", "3c 4c 5c 6d 7d 8d 9d 10d jd qd"],
+            "ks",
+            "4h 4s 4d 6c 7c 8c",
+        )
         table = bot.table_message(w.text)
         drawn = await bot.click(w.alice, table, control(table, "draw"))
         hand = drawn.original
@@ -103,20 +112,27 @@ async def test_melds_with_a_joker_reading_then_a_lay_off(tmp_path: Path,
         await pick(bot, w.alice, hand, ["K♣"])
         await move(bot, w.alice, hand, "Discard K♣")
         assert "Bob to play." in hand.content
-        assert [action_of(c) for c in hand.custom_ids()] == ["c0", "sort", "hint", "refresh"], \
+        assert [action_of(c) for c in hand.custom_ids()] == ["c0", "sort", "hint", "refresh"], (
             hand.custom_ids()
+        )
         for call in bot.server.calls_to("POST", "/interactions/*/callback"):
             assert call.status == 200
 
 
 async def test_a_selection_that_is_no_move_offers_none_and_stale_hands_say_so(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """A selection that makes no legal move offers no move (nothing to refuse); an old
     hand message explains that the hand changed; Hint selects the suggested cards."""
     async with running_bot(tmp_path) as bot:
         w = bot.world
-        await stacked_game(bot, "", ["7h 8h 2c 2d 2s 9s kc 5d 4h 6d",
-                                     "3c 4c 5c 6c 7d 8d 9d 10d jd qd"], "ks", "4s 4d 6h 7c 8c")
+        await stacked_game(
+            bot,
+            "",
+            ["7h 8h 2c 2d 2s 9s kc 5d 4h 6d", "3c 4c 5c 6c 7d 8d 9d 10d jd qd"],
+            "ks",
+            "4s 4d 6h 7c 8c",
+        )
         table = bot.table_message(w.text)
         shown = await bot.click(w.alice, table, control(table, "hand"))
         old = shown.original
@@ -138,10 +154,11 @@ async def test_many_cards_split_into_two_selects(tmp_path: Path) -> None:
     """A hand of 30 cards gets two selects (25 + 5 options); picks in both count."""
     async with running_bot(tmp_path) as bot:
         w = bot.world
-        cards = ("ac 2c 3c 4c 5c 6c 7c 8c 9c 10c jc qc kc ad 2d 3d 4d 5d 6d 7d 8d 9d 10d jd "
-                 "qd kd ah 2h 3h 4h")
-        await stacked_game(bot, "", [cards, "5h 6h 7h 8h 9h 10h jh qh kh as"], "ks",
-                           "2s 3s 4s 5s")
+        cards = (
+            "ac 2c 3c 4c 5c 6c 7c 8c 9c 10c jc qc kc ad 2d 3d 4d 5d 6d 7d 8d 9d 10d jd "
+            "qd kd ah 2h 3h 4h"
+        )
+        await stacked_game(bot, "", [cards, "5h 6h 7h 8h 9h 10h jh qh kh as"], "ks", "2s 3s 4s 5s")
         table = bot.table_message(w.text)
         drawn = await bot.click(w.alice, table, control(table, "draw"))
         hand = drawn.original

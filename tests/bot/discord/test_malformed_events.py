@@ -145,8 +145,7 @@ def forged(bot: Bot, real: Payload) -> Payload:
 
 def client_alive(bot: Bot) -> bool:
     task, client = bot.adapter.task, bot.adapter.client
-    return task is not None and not task.done() and client is not None \
-        and not client.is_closed()
+    return task is not None and not task.done() and client is not None and not client.is_closed()
 
 
 async def test_malformed_interactions_never_silence_discord(tmp_path: Path) -> None:
@@ -167,20 +166,20 @@ async def test_malformed_interactions_never_silence_discord(tmp_path: Path) -> N
                     assert client_alive(bot), name
                 said[name] = lines.messages[before:]
             started = time.monotonic()
-            command = await bot.server.slash(w.carol, w.thread, "rummy", {},
-                                             subcommand="new")
+            command = await bot.server.slash(w.carol, w.thread, "rummy", {}, subcommand="new")
             await command.wait_response(ANSWER_WITHIN)
             took = time.monotonic() - started
             await bot.settled(command)
-        print(f"\n/rummy new after {2 * len(SHAPES)} malformed interactions: answered in "
-              f"{took * 1000:.0f} ms; log lines: {sum(map(len, said.values()))}")
+        print(
+            f"\n/rummy new after {2 * len(SHAPES)} malformed interactions: answered in "
+            f"{took * 1000:.0f} ms; log lines: {sum(map(len, said.values()))}"
+        )
         assert client_alive(bot) and bot.adapter.restarts == 0
         assert await bot.service.repo.active_table(bot.key(w.thread)) is not None
         for name in SHAPES:  # at most one line per kind: the second one is counted only
             assert len(said[name]) <= 1, (name, said[name])
         for name in ISSUE:
-            assert len(said[name]) == 1 and "dropped an input" in said[name][0], \
-                (name, said[name])
+            assert len(said[name]) == 1 and "dropped an input" in said[name][0], (name, said[name])
         after = await bot.service.repo.active_table(bot.key(w.text))
         assert after is not None and after.version == table.version  # nothing applied
 

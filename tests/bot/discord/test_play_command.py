@@ -93,11 +93,13 @@ async def play(bot: Bot, user: FakeUser, command: str) -> FakeMessage:
     return answer
 
 
-async def completions(bot: Bot, user: FakeUser, typed: str, truth: Truth | None = None
-                      ) -> list[str]:
+async def completions(
+    bot: Bot, user: FakeUser, typed: str, truth: Truth | None = None
+) -> list[str]:
     """What ``user`` is offered while typing ``typed`` into ``/rummy play command``."""
     typing: FakeInteraction = await bot.server.autocomplete(
-        user, bot.world.text, "rummy", {"command": typed}, "command", subcommand="play")
+        user, bot.world.text, "rummy", {"command": typed}, "command", subcommand="play"
+    )
     await typing.wait_response(TIMEOUT)
     choices = typing.choices or []
     assert len(choices) <= CHOICES_MAX
@@ -110,8 +112,11 @@ async def completions(bot: Bot, user: FakeUser, typed: str, truth: Truth | None 
 
 def buttons(message: FakeMessage) -> dict[str, str]:
     """The hand message's buttons of the hand model's controls: label -> custom id."""
-    return {b["label"]: b["custom_id"] for b in message.buttons()
-            if re.fullmatch(r"o\d+", action_of(b["custom_id"]))}
+    return {
+        b["label"]: b["custom_id"]
+        for b in message.buttons()
+        if re.fullmatch(r"o\d+", action_of(b["custom_id"]))
+    }
 
 
 def actions(message: FakeMessage) -> list[str]:
@@ -163,8 +168,11 @@ async def test_romanian_preplay_by_command_and_hand_buttons(tmp_path: Path) -> N
         assert actions(table) == ["hand"]
 
         # Completions: Alice's legal commands, filtered; nothing for Bob or Carol now.
-        assert await completions(bot, w.alice, "", truth) == await legal(bot, 0) == [
-            "doubla", "doubla high", "doubla low", "ready"]
+        assert (
+            await completions(bot, w.alice, "", truth)
+            == await legal(bot, 0)
+            == ["doubla", "doubla high", "doubla low", "ready"]
+        )
         assert await completions(bot, w.alice, "DOUBLA h", truth) == ["doubla high"]
         assert await completions(bot, w.alice, "high", truth) == ["doubla high"]
         assert await completions(bot, w.bob, "", truth) == []
@@ -185,25 +193,35 @@ async def test_romanian_preplay_by_command_and_hand_buttons(tmp_path: Path) -> N
         bob_hand = shown.original
         assert bob_hand is not None and bob_hand.ephemeral and bob_hand.viewer is not None
         assert bob_hand.viewer.id == w.bob.id
-        assert list(buttons(bob_hand)) == ["Doubla", "Doubla (high)", "Doubla (low)",
-                                           "Announce the face-up twin", "Ready"]
+        assert list(buttons(bob_hand)) == [
+            "Doubla",
+            "Doubla (high)",
+            "Doubla (low)",
+            "Announce the face-up twin",
+            "Ready",
+        ]
         assert await completions(bot, w.bob, "", truth) == await legal(bot, 1)
         before = await version(bot)
         await bot.click(w.bob, bob_hand, buttons(bob_hand)["Announce the face-up twin"])
         await bot.click(w.bob, bob_hand, buttons(bob_hand)["Doubla"])
         assert await version(bot) == before + 2
         y6, b12 = card_text(parse_card("y6")), card_text(parse_card("b12"))
-        assert list(buttons(bob_hand)) == [f"Offer your {y6} pair to Alice",
-                                           f"Offer your {b12} pair to Alice", "Ready"]
+        assert list(buttons(bob_hand)) == [
+            f"Offer your {y6} pair to Alice",
+            f"Offer your {b12} pair to Alice",
+            "Ready",
+        ]
         await bot.click(w.bob, bob_hand, buttons(bob_hand)[f"Offer your {y6} pair to Alice"])
         assert "Before play: Alice may say" in bob_hand.content
 
         # Alice's open hand message now asks her to answer the offer.
         y4, k13 = card_text(parse_card("y4")), card_text(parse_card("k13"))
         assert "Bob offers you a doubla swap" in alice_hand.content
-        assert list(buttons(alice_hand)) == ["Reject the swap",
-                                             f"Accept, giving your {y4} pair",
-                                             f"Accept, giving your {k13} pair"]
+        assert list(buttons(alice_hand)) == [
+            "Reject the swap",
+            f"Accept, giving your {y4} pair",
+            f"Accept, giving your {k13} pair",
+        ]
         await bot.click(w.alice, alice_hand, buttons(alice_hand)[f"Accept, giving your {y4} pair"])
         stored = await bot.service.repo.active_table(bot.key(w.text))
         assert stored is not None and stored.state is not None
@@ -243,14 +261,23 @@ async def test_rummy500_deep_take_and_meld_typed(tmp_path: Path) -> None:
         key = bot.key(w.text)
         stored = await bot.service.repo.active_table(key)
         assert stored is not None and stored.state is not None
-        state = new_game(stored.state.rules, list(stored.state.players), dealer=1,
-                         deal=DealSpec.parse(["8h 9h 2c 4d 6s kd qc",
-                                              "3c 5d 7s 9c jd ks ac"], "7h",
-                                             "2d 3d 10s 10c 4h 5h"))
-        await bot.service.repo.commit(replace(stored, state=state, version=stored.version + 1),
-                                      stored.version)
-        for user, command in ((w.alice, "draw"), (w.alice, "discard 2c"), (w.bob, "draw"),
-                              (w.bob, "discard 3c")):
+        state = new_game(
+            stored.state.rules,
+            list(stored.state.players),
+            dealer=1,
+            deal=DealSpec.parse(
+                ["8h 9h 2c 4d 6s kd qc", "3c 5d 7s 9c jd ks ac"], "7h", "2d 3d 10s 10c 4h 5h"
+            ),
+        )
+        await bot.service.repo.commit(
+            replace(stored, state=state, version=stored.version + 1), stored.version
+        )
+        for user, command in (
+            (w.alice, "draw"),
+            (w.alice, "discard 2c"),
+            (w.bob, "draw"),
+            (w.bob, "discard 3c"),
+        ):
             await play(bot, user, command)
         assert await completions(bot, w.alice, "take", truth) == ["take", "take 7h"]
         assert await completions(bot, w.alice, "7h", truth) == ["take 7h"]
@@ -264,7 +291,8 @@ async def test_rummy500_deep_take_and_meld_typed(tmp_path: Path) -> None:
         assert stored is not None and stored.state is not None
         assert [str(m) for m in stored.state.melds] == ["7h 8h 9h"]
         assert sorted(map(str, stored.state.hands[0])) == sorted(
-            ["2c", "2d", "3c", "4d", "6s", "kd", "qc"])
+            ["2c", "2d", "3c", "4d", "6s", "kd", "qc"]
+        )
         assert "Melds:" in bot.table_message(w.text).content and "Done" in melded.content
         assert truth.problems == [], "\n".join(truth.problems)
 
@@ -289,17 +317,35 @@ async def test_refused_commands_are_localised_and_change_nothing(tmp_path: Path)
                 return _(msgid).format(**params)
 
         refusals = [
-            (second, "draw", expected(second, "It is not your turn ({player} is to play).",
-                                      player=first.global_name or "")),
+            (
+                second,
+                "draw",
+                expected(
+                    second,
+                    "It is not your turn ({player} is to play).",
+                    player=first.global_name or "",
+                ),
+            ),
             (w.carol, "draw", expected(w.carol, "You are not playing at this table.")),
         ]
         for user in (w.alice, w.bob):
             refusals += [
-                (user, "discard zz", expected(
-                    user, "'{text}' is not a card (examples: 7h 10d qs ac jk).", text="zz")),
-                (user, "fly away", expected(
-                    user, "Unknown command '{verb}'. Type help for the list of commands.",
-                    verb="fly")),
+                (
+                    user,
+                    "discard zz",
+                    expected(
+                        user, "'{text}' is not a card (examples: 7h 10d qs ac jk).", text="zz"
+                    ),
+                ),
+                (
+                    user,
+                    "fly away",
+                    expected(
+                        user,
+                        "Unknown command '{verb}'. Type help for the list of commands.",
+                        verb="fly",
+                    ),
+                ),
             ]
         for user, command, text in refusals:
             answer = await play(bot, user, command)
@@ -337,8 +383,10 @@ async def test_play_runs_table_verbs_and_hand_too(tmp_path: Path, defer_after: f
         shown = await play(bot, w.alice, "hand")
         assert "Your hand" in shown.content and "c0" in actions(shown)
         # The rules are longer than one message: they come in pieces (so does /rummy rules).
-        for done in (await bot.slash(w.carol, w.text, "play", {"command": "rules"}),
-                     await bot.slash(w.carol, w.text, "rules")):
+        for done in (
+            await bot.slash(w.carol, w.text, "play", {"command": "rules"}),
+            await bot.slash(w.carol, w.text, "rules"),
+        ):
             sent = done.messages()
             assert len(sent) >= 2 and all(m.ephemeral and m.viewer is w.carol for m in sent)
             assert all(0 < len(m.content) <= 2000 for m in sent)
@@ -347,20 +395,31 @@ async def test_play_runs_table_verbs_and_hand_too(tmp_path: Path, defer_after: f
 def test_completions_filter_and_fit_discord() -> None:
     """Prefix matches first, then those with every typed word; at most 25; a command too
     long for a choice is left out, never cut."""
-    commands = ["draw", "take", "take 7h", "meld 7h 8h 9h", "discard 7h", "discard ks",
-                "meld " + " ".join(["7h"] * 40)] + [f"layoff {n}h 1" for n in range(2, 10)]
+    commands = [
+        "draw",
+        "take",
+        "take 7h",
+        "meld 7h 8h 9h",
+        "discard 7h",
+        "discard ks",
+        "meld " + " ".join(["7h"] * 40),
+    ] + [f"layoff {n}h 1" for n in range(2, 10)]
     names = [c.name for c in command_completions(commands, "")]
     assert len(commands[6]) > CHOICE_TEXT_MAX and commands[6] not in names
     assert [c.name for c in command_completions(commands, "7h")] == [
-        "take 7h", "meld 7h 8h 9h", "discard 7h", "layoff 7h 1"]
+        "take 7h",
+        "meld 7h 8h 9h",
+        "discard 7h",
+        "layoff 7h 1",
+    ]
     assert [c.name for c in command_completions(commands, "lay 1")] == [
-        f"layoff {n}h 1" for n in range(2, 10)]
+        f"layoff {n}h 1" for n in range(2, 10)
+    ]
     assert [c.name for c in command_completions(commands, "disc k")] == ["discard ks"]
     assert [c.name for c in command_completions(commands, "7h 1")] == ["layoff 7h 1"]
     assert [c.name for c in command_completions(commands, "  Take ")] == ["take", "take 7h"]
     many = [f"discard {n}" for n in range(40)]
     assert len(command_completions(many, "disc")) == CHOICES_MAX
-
 
 
 def test_many_controls_stay_within_discords_limits() -> None:
@@ -370,15 +429,27 @@ def test_many_controls_stay_within_discords_limits() -> None:
     state = new_game(make_rules("romanian"), ["Ana", "Ben", "Cy", "Dora"], seed=ROMANIAN_SEED)
     seat = state.current
     view = view_for(state, seat)
-    seats = tuple(Seat(SeatKind.HUMAN, name, f"discord:{n}")
-                  for n, name in enumerate(view.table.players))
-    info = TableInfo(7, ChatKey("discord", "1"), Status.PLAYING, "romanian", None, (),
-                     "discord:0", seats, TableSettings(), 3)
+    seats = tuple(
+        Seat(SeatKind.HUMAN, name, f"discord:{n}") for n, name in enumerate(view.table.players)
+    )
+    info = TableInfo(
+        7,
+        ChatKey("discord", "1"),
+        Status.PLAYING,
+        "romanian",
+        None,
+        (),
+        "discord:0",
+        seats,
+        TableSettings(),
+        3,
+    )
     # As many offers as a 4-seat table can list: every pair to each of three partners.
-    pairs = sorted({c for c in view.hand if view.hand.count(c) == 2} or set(view.hand[:4]),
-                   key=str)
-    legal = [*legal_actions(state, seat),
-             *(OfferDoubla(seat, tile, name) for tile in pairs for name in ("Ben", "Cy", "Dora"))]
+    pairs = sorted({c for c in view.hand if view.hand.count(c) == 2} or set(view.hand[:4]), key=str)
+    legal = [
+        *legal_actions(state, seat),
+        *(OfferDoubla(seat, tile, name) for tile in pairs for name in ("Ben", "Cy", "Dora")),
+    ]
     with use_locale("en"):
         model = model_of(info, view, legal, None)
         controls = hand_controls(info, model, HandState.fresh(view.hand))

@@ -42,8 +42,9 @@ class Counter:
     async def install(self) -> None:
         await self.bot.db.conn.set_trace_callback(self.statements.append)
 
-    async def press(self, name: str, user: FakeUser,
-                    act: Callable[[], Awaitable[FakeInteraction]]) -> PressCount:
+    async def press(
+        self, name: str, user: FakeUser, act: Callable[[], Awaitable[FakeInteraction]]
+    ) -> PressCount:
         await self.bot.idle()
         self.statements.clear()
         self.compute.calls.clear()
@@ -52,8 +53,7 @@ class Counter:
         await self.bot.idle()
         await asyncio.sleep(0.05)  # nothing more may arrive late
         await self.bot.idle()
-        count = PressCount(name, MESSAGE_STATE, list(self.statements),
-                           list(self.compute.calls))
+        count = PressCount(name, MESSAGE_STATE, list(self.statements), list(self.compute.calls))
         for call in self.bot.server.calls[first_call:]:
             if call.method not in CHANGES_A_MESSAGE:
                 continue
@@ -83,7 +83,8 @@ def _kind(path: str) -> str:
 
 
 async def test_one_press_loads_once_commits_once_computes_once_and_answers_first(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     async with running_bot(tmp_path) as bot:
         w = bot.world
         counter = Counter(bot)
@@ -92,8 +93,9 @@ async def test_one_press_loads_once_commits_once_computes_once_and_answers_first
         await bot.slash(w.bob, w.text, "rules")  # bob has been seen: his name is stored
         table = bot.table_message(w.text)
 
-        join = await counter.press("Join (lobby button)", w.bob, lambda: bot.click(
-            w.bob, table, control(table, "join")))
+        join = await counter.press(
+            "Join (lobby button)", w.bob, lambda: bot.click(w.bob, table, control(table, "join"))
+        )
 
         await bot.click(w.alice, table, control(table, "start"))
         stored = await bot.service.repo.active_table(bot.key(w.text))
@@ -103,9 +105,11 @@ async def test_one_press_loads_once_commits_once_computes_once_and_answers_first
         shown = await bot.click(other, table, control(table, "hand"))
         assert shown.original is not None and shown.original.viewer is other
 
-        draw = await counter.press("/rummy play command:draw (typed move)", first,
-                                   lambda: bot.slash(first, w.text, "play",
-                                                     {"command": "draw"}))
+        draw = await counter.press(
+            "/rummy play command:draw (typed move)",
+            first,
+            lambda: bot.slash(first, w.text, "play", {"command": "draw"}),
+        )
         hand = counter.interactions[-1].original
         assert hand is not None and hand.viewer is first
         assert "c0" in [action_of(c) for c in hand.custom_ids()]
@@ -117,8 +121,10 @@ async def test_one_press_loads_once_commits_once_computes_once_and_answers_first
         assert before is not None
 
         discard = await counter.press(
-            "Discard (hand message's moves select)", first,
-            lambda: bot.select(first, hand, control(hand, "mv"), [moves[0]["value"]]))
+            "Discard (hand message's moves select)",
+            first,
+            lambda: bot.select(first, hand, control(hand, "mv"), [moves[0]["value"]]),
+        )
         after = await bot.service.repo.active_table(bot.key(w.text))
         assert after is not None and after.version == before.version + 1
         assert after.state is not None and after.state.current != before.state.current
@@ -135,9 +141,7 @@ async def test_one_press_loads_once_commits_once_computes_once_and_answers_first
         assert count.game_commits <= 1, count.line()
         assert len(count.engine) <= 1, count.line()
         assert count.answer_at is not None, count.line()
-        assert count.first_other_at is None or count.answer_at < count.first_other_at, \
-            count.line()
+        assert count.first_other_at is None or count.answer_at < count.first_other_at, count.line()
     for count in (join, draw, discard):  # each press changed the table and was drawn
         assert count.game_commits == 1 and count.first_other_at is not None, count.line()
     assert any("hand message (webhook)" in c for c in discard.calls), discard.line()
-

@@ -26,7 +26,8 @@ def _table_edits(server: FakeDiscord, channel_id: int, message_id: str) -> int:
 
 
 async def test_the_owner_draws_what_another_worker_moved_and_a_dead_owner_is_replaced(
-        tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     """Worker 2 runs the AI's turn: worker 1, the channel's owner, draws it (table message,
     Alice's turn ping, her hand message); worker 1 dies: worker 2 takes the channel and
     draws it again at the stored version, without a second ping for the same turn."""
@@ -53,8 +54,7 @@ async def test_the_owner_draws_what_another_worker_moved_and_a_dead_owner_is_rep
         shown = await repo.discord_messages.get(table_id)
         assert shown is not None and shown.version == version
         assert _table_edits(one.server, w.text.id, row.message_id) > edits
-        pings = [m for m in one.server.channel_messages(w.text)
-                 if f"<@{w.alice.id}>" in m.content]
+        pings = [m for m in one.server.channel_messages(w.text) if f"<@{w.alice.id}>" in m.content]
         assert len(pings) == 1 and "your turn" in pings[0].content
         assert "to play" not in hand.content  # her hand message shows her turn
 
@@ -64,15 +64,14 @@ async def test_the_owner_draws_what_another_worker_moved_and_a_dead_owner_is_rep
         assert await two.service.delivery.sweep() == 1
         assert _table_edits(one.server, w.text.id, row.message_id) > edits
         again = await repo.discord_messages.get(table_id)
-        assert again is not None and (again.version, again.message_id) \
-            == (version, row.message_id)
-        pings = [m for m in one.server.channel_messages(w.text)
-                 if f"<@{w.alice.id}>" in m.content]
+        assert again is not None and (again.version, again.message_id) == (version, row.message_id)
+        pings = [m for m in one.server.channel_messages(w.text) if f"<@{w.alice.id}>" in m.content]
         assert len(pings) == 1  # the open turn was pinged already: not again
 
 
 async def test_a_ping_whose_worker_died_before_noting_it_is_posted_again_and_counted(
-        tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     """Posts carry a key (issue 35 item 8: "sends (pings, new messages) carry a key so a
     retry after a crash between sending and marking is detected"). Worker 1 posts Alice's
     turn ping and dies before it notes the table message: worker 2 takes the channel and
@@ -110,7 +109,8 @@ async def test_a_ping_whose_worker_died_before_noting_it_is_posted_again_and_cou
 
 
 async def test_a_table_message_whose_worker_died_before_noting_it_is_posted_once_more(
-        tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     """The first table message is a keyed post too: posted by a worker that died before
     storing its id, it is posted again by the next one (counted); once stored, a redraw
     edits it."""

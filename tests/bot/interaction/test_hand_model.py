@@ -41,8 +41,18 @@ VARIANTS = ("basic", "500", "german", "romanian")
 
 def _info(state: GameState) -> TableInfo:
     seats = tuple(Seat(SeatKind.HUMAN, n, f"t:{n}") for n in state.players)
-    return TableInfo(1, ChatKey("t", "1"), Status.PLAYING, state.rules.variant, None, (),
-                     "t:ana", seats, TableSettings(), state.version)
+    return TableInfo(
+        1,
+        ChatKey("t", "1"),
+        Status.PLAYING,
+        state.rules.variant,
+        None,
+        (),
+        "t:ana",
+        seats,
+        TableSettings(),
+        state.version,
+    )
 
 
 def _reach(variant: str, seed: int, steps: int) -> GameState:
@@ -64,11 +74,16 @@ def _reach(variant: str, seed: int, steps: int) -> GameState:
 
 
 @settings(max_examples=share(0.4))
-@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10_000),
-       steps=st.integers(0, 30), sort=st.sampled_from(list(SortMode)),
-       masks=st.lists(st.integers(0, 2**20), max_size=4))
+@given(
+    variant=st.sampled_from(VARIANTS),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 30),
+    sort=st.sampled_from(list(SortMode)),
+    masks=st.lists(st.integers(0, 2**20), max_size=4),
+)
 def test_offers_are_legal_and_every_legal_move_is_reachable(
-        variant: str, seed: int, steps: int, sort: SortMode, masks: list[int]) -> None:
+    variant: str, seed: int, steps: int, sort: SortMode, masks: list[int]
+) -> None:
     state = _reach(variant, seed, steps)
     info = _info(state)
     with use_locale("en"):
@@ -79,22 +94,24 @@ def test_offers_are_legal_and_every_legal_move_is_reachable(
             order = order_cards(view.hand, sort, melds)
             assert sorted(map(str, order)) == sorted(map(str, view.hand))
             for mask in [0, *masks]:
-                model = model_of(info, view, legal, suggestion, mask=mask, sort=sort,
-                                         melds=melds)
+                model = model_of(info, view, legal, suggestion, mask=mask, sort=sort, melds=melds)
                 for number, offer in enumerate(model.offers):
                     assert can(state, offer.action), offer  # type: ignore[arg-type]
                     assert offer.label
                     # the worker resolves a pressed number to the offer the screen showed
-                    assert pressed_offer(state, seat, mask & ((1 << len(order)) - 1),
-                                         int(sort), number, seed) == offer.action
+                    assert (
+                        pressed_offer(
+                            state, seat, mask & ((1 << len(order)) - 1), int(sort), number, seed
+                        )
+                        == offer.action
+                    )
                 if model.hint is not None:
                     assert model.hint.action in legal
                     assert can(state, model.hint.action)  # type: ignore[arg-type]
             for action in legal:
                 used = hand_cards(action)
                 mask = mask_of(order, used or ())
-                model = model_of(info, view, legal, suggestion, mask=mask, sort=sort,
-                                         melds=melds)
+                model = model_of(info, view, legal, suggestion, mask=mask, sort=sort, melds=melds)
                 found = model.moves if used else (*model.controls, *model.pile)
                 assert action in [o.action for o in found], action
             if legal and suggestion is None:
@@ -119,9 +136,13 @@ def test_forced_first_discard_offers_only_discards() -> None:
     assert legal and all(isinstance(a, Discard) for a in legal)
     view = view_for(state, seat)
     with use_locale("en"):
-        model = model_of(_info(state), view, legal, legal[0],
-                                 mask=mask_of(order_cards(view.hand, SortMode.SUIT),
-                                              [view.hand[0]]))
+        model = model_of(
+            _info(state),
+            view,
+            legal,
+            legal[0],
+            mask=mask_of(order_cards(view.hand, SortMode.SUIT), [view.hand[0]]),
+        )
         assert [o.action for o in model.moves] == [Discard(seat, view.hand[0])]
         assert not model.controls and not model.pile
         assert model.phase_line == "Your turn: discard a tile."  # a tile game
@@ -150,7 +171,8 @@ def test_preplay_controls_only_during_preplay() -> None:
             seat = current_player(state)
             assert seat is not None
         for other in range(len(NAMES)):
-            later = model_of(_info(state), view_for(state, other),
-                                     legal_actions(state, other), None)
+            later = model_of(
+                _info(state), view_for(state, other), legal_actions(state, other), None
+            )
             assert not any(type(o.action).__name__ == "Ready" for o in later.controls)
             assert not later.phase_line.startswith("Before play")

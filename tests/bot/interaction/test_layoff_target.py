@@ -29,20 +29,32 @@ async def _ana_to_play(tmp_path: Path, ana: str, ben: str, lines: list[tuple[int
     seat = {name: n for n, name in enumerate(stored.state.players)}
     hands = [""] * 2
     hands[seat["ana"]], hands[seat["ben"]] = ana, ben
-    state = new_game(stored.state.rules, list(stored.state.players),
-                     dealer=seat["ben"], deal=DealSpec.parse(hands, "ks", "2s 3s 4s 5s 6s"))
+    state = new_game(
+        stored.state.rules,
+        list(stored.state.players),
+        dealer=seat["ben"],
+        deal=DealSpec.parse(hands, "ks", "2s 3s 4s 5s 6s"),
+    )
     for who, line in lines:
         state, _events = apply(state, parse_action(line, seat[("ana", "ben")[who]]))
-    await s.repo.commit(replace(stored, state=state, version=stored.version + 1),
-                        stored.version)
+    await s.repo.commit(replace(stored, state=state, version=stored.version + 1), stored.version)
     return harness, seat
 
 
 async def test_a_layoff_without_number_goes_to_the_only_meld_it_fits(tmp_path: Path) -> None:
     harness, seat = await _ana_to_play(
-        tmp_path, "7h 8h 9h 10h 2c 4d 6d 8c jc kc", "3c 5c 7d 9d jd qd kd ad 4h 6h",
-        [(0, "draw"), (0, "meld 7h 8h 9h"), (0, "discard kc"), (1, "draw"),
-         (1, "discard 3c"), (0, "draw")])
+        tmp_path,
+        "7h 8h 9h 10h 2c 4d 6d 8c jc kc",
+        "3c 5c 7d 9d jd qd kd ad 4h 6h",
+        [
+            (0, "draw"),
+            (0, "meld 7h 8h 9h"),
+            (0, "discard kc"),
+            (1, "draw"),
+            (1, "discard 3c"),
+            (0, "draw"),
+        ],
+    )
     try:
         reply = await say(harness.service, CHAT, ANA, "layoff 10h")
         assert reply.ok, reply.text
@@ -57,10 +69,23 @@ async def test_a_layoff_without_number_goes_to_the_only_meld_it_fits(tmp_path: P
 
 async def test_two_fitting_melds_still_need_the_number(tmp_path: Path) -> None:
     harness, _seat = await _ana_to_play(
-        tmp_path, "7h 8h 9h 10h 10c 10d 10s 8c jc kc", "3c 5c 7d 9d jd qd kd ad 4h 6h",
-        [(0, "draw"), (0, "meld 7h 8h 9h"), (0, "discard kc"), (1, "draw"),
-         (1, "discard 3c"), (0, "draw"), (0, "meld 10c 10d 10s"), (0, "discard 8c"),
-         (1, "draw"), (1, "discard 5c"), (0, "draw")])
+        tmp_path,
+        "7h 8h 9h 10h 10c 10d 10s 8c jc kc",
+        "3c 5c 7d 9d jd qd kd ad 4h 6h",
+        [
+            (0, "draw"),
+            (0, "meld 7h 8h 9h"),
+            (0, "discard kc"),
+            (1, "draw"),
+            (1, "discard 3c"),
+            (0, "draw"),
+            (0, "meld 10c 10d 10s"),
+            (0, "discard 8c"),
+            (1, "draw"),
+            (1, "discard 5c"),
+            (0, "draw"),
+        ],
+    )
     try:
         before = await harness.service.repo.active_table(CHAT)
         reply = await say(harness.service, CHAT, ANA, "layoff 10h")

@@ -93,8 +93,7 @@ class Worker:
         key = chat(index)
         people, ais = players(index)
         if table is None:
-            info = await self.people.new_table(key, people[0], "basic", None, OPTIONS,
-                                                SETTINGS)
+            info = await self.people.new_table(key, people[0], "basic", None, OPTIONS, SETTINGS)
             print(f"NEW {info.id} {info.version}", flush=True)
             return
         for user in people:
@@ -104,8 +103,9 @@ class Worker:
                 return
         if sum(s.kind is SeatKind.AI for s in table.seats) < ais:
             update = self.key()
-            self.ack(await self.people.add_ai(key, people[0], "greedy", update), update,
-                     "addbot greedy")
+            self.ack(
+                await self.people.add_ai(key, people[0], "greedy", update), update, "addbot greedy"
+            )
             return
         update = self.key()
         self.ack(await self.people.start(key, people[0], update), update, "start")
@@ -133,8 +133,7 @@ class Worker:
             try:
                 info = await self.people.act(chat(index), user, command, update)
             except Exception as exc:
-                print(f"ERROR table {table.id} v{table.version} {command}: {exc!r}",
-                      flush=True)
+                print(f"ERROR table {table.id} v{table.version} {command}: {exc!r}", flush=True)
                 os._exit(3)
             self.ack(info, update, command)
 

@@ -30,15 +30,20 @@ from tests.bot.reliability.support import run_worker  # noqa: E402
 from tests.fakes.discord.server import DEFAULT_TOKEN  # noqa: E402
 
 
-async def main(url: str, api_base: str, gateway_url: str, worker_id: str, count: str,
-               shard_ids: str) -> None:
+async def main(
+    url: str, api_base: str, gateway_url: str, worker_id: str, count: str, shard_ids: str
+) -> None:
     # what point_discord_py_at does in the test process
     discord.http.Route.BASE = api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
-    settings = Settings(database_url=url, discord_token=DEFAULT_TOKEN, worker_id=worker_id,
-                        discord_shard_count=int(count),
-                        discord_shard_ids=tuple(int(s) for s in shard_ids.split(",")),
-                        engine_workers=1)
+    settings = Settings(
+        database_url=url,
+        discord_token=DEFAULT_TOKEN,
+        worker_id=worker_id,
+        discord_shard_count=int(count),
+        discord_shard_ids=tuple(int(s) for s in shard_ids.split(",")),
+        engine_workers=1,
+    )
     adapter = DiscordAdapter(settings, guild_ready_timeout=0.5)
 
     await run_worker(settings, adapter, lambda: getattr(adapter, "_supervisor", None) is not None)

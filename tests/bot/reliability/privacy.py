@@ -54,8 +54,10 @@ _JOKER_DECLARED = re.compile(r"(?i)(?<![0-9a-z])(?:jk|jo|joly|joker)\s*=\s*\S+")
 _PRETTY_CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQKBD])\s?([♣♦♥♠♧♢♡♤])")
 _PRETTY_TILE = re.compile(r"([🔴🟡🔵⚫])\s?(1[0-3]|[1-9])(?![0-9])")
 _NOTATION_CARD = re.compile(r"(?i)(?<![0-9a-z])(10|[2-9tajqkbd])([cdhs]|kr|ka|he|pi)(?![0-9a-z])")
-_NOTATION_TILE = re.compile(r"(?i)(?<![0-9a-z])(rot|red|gelb|yellow|blau|blue|schwarz|black"
-                            r"|[rybkgs])-?(1[0-3]|[1-9])(?![0-9])")
+_NOTATION_TILE = re.compile(
+    r"(?i)(?<![0-9a-z])(rot|red|gelb|yellow|blau|blue|schwarz|black"
+    r"|[rybkgs])-?(1[0-3]|[1-9])(?![0-9])"
+)
 # Two-letter words of English and German prose that read like card notation ("as" is
 # the ace of spades): not counted in message texts (payloads have no prose).
 PROSE_WORDS = frozenset({"as", "ad", "ah", "the"})
@@ -189,16 +191,20 @@ class Truth:
         """Which of ``cards`` (texts) ``viewer`` must not see, and where each one hides."""
         found = []
         for text in sorted(cards - self.allowed(viewer)):
-            where = [f"seat {s} ({self.names.get(s, '?')})" for s, hand in self.hands.items()
-                     if text in hand]
+            where = [
+                f"seat {s} ({self.names.get(s, '?')})"
+                for s, hand in self.hands.items()
+                if text in hand
+            ]
             if text in self.stock:
                 where.append("the stock")
             if where:
                 found.append(f"{text} hidden in {' and '.join(where)}")
         return found
 
-    def check(self, where: str, viewer: str | None, text: str,
-              payloads: Iterable[str] = ()) -> list[str]:
+    def check(
+        self, where: str, viewer: str | None, text: str, payloads: Iterable[str] = ()
+    ) -> list[str]:
         """Check one message version: ``text`` is everything it shows (text and button
         labels), ``payloads`` the free part of its buttons' data (checked when public).
         ``viewer``: the user key of the only person who sees it, ``None`` when public."""
@@ -218,13 +224,17 @@ class Truth:
         if viewer is None:
             for payload in payloads:
                 self.checked["public payloads"] += 1
-                leaks += [f"button data {payload!r}: {leak}"
-                          for leak in self.leaks(payload_cards(payload), None)]
+                leaks += [
+                    f"button data {payload!r}: {leak}"
+                    for leak in self.leaks(payload_cards(payload), None)
+                ]
         if leaks:
             seat = None if viewer is None else self.seat_of.get(viewer)
             who = "everyone" if viewer is None else f"{viewer} (seat {seat})"
-            self.problems.append(f"{self.platform} {where}, seen by {who}, deal {self.deal}: "
-                                 f"{'; '.join(leaks)}: {text!r}")
+            self.problems.append(
+                f"{self.platform} {where}, seen by {who}, deal {self.deal}: "
+                f"{'; '.join(leaks)}: {text!r}"
+            )
         return leaks
 
     def _history(self, line: str, viewer: str | None) -> bool:

@@ -28,8 +28,9 @@ BUSY = TableSettings(timer="off", ai_delay=0.0, next_deal_delay=0.0, call_window
 async def create(path: Path, count: int) -> None:
     db = await open_database(path)
     try:
-        service = GameService(SqliteRepository(db), defaults=BUSY,
-                              seed_source=iter(range(1, 10**9)).__next__)
+        service = GameService(
+            SqliteRepository(db), defaults=BUSY, seed_source=iter(range(1, 10**9)).__next__
+        )
         await People(service).busy_ai_tables("stop", count)
     finally:
         await db.close()

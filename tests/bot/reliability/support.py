@@ -73,17 +73,25 @@ def read_database(path: Path | str) -> Snapshot:
     try:
         conn.execute("BEGIN")  # one snapshot for every read below
         integrity = "; ".join(r[0] for r in conn.execute("PRAGMA integrity_check"))
-        tables = {row["id"]: table_from_row(row)
-                  for row in conn.execute("SELECT * FROM tables ORDER BY id")}
+        tables = {
+            row["id"]: table_from_row(row)
+            for row in conn.execute("SELECT * FROM tables ORDER BY id")
+        }
         logs: dict[int, list[LogEntry]] = {t: [] for t in tables}
-        for row in conn.execute("SELECT table_id, version, seat, command, actor FROM actions "
-                                "ORDER BY id"):
+        for row in conn.execute(
+            "SELECT table_id, version, seat, command, actor FROM actions ORDER BY id"
+        ):
             logs.setdefault(row["table_id"], []).append(
-                LogEntry(row["version"], row["seat"], row["command"], row["actor"]))
-        seen = {row["key"]: (row["table_id"], row["version"])
-                for row in conn.execute("SELECT key, table_id, version FROM seen_updates")}
-        results = {row["table_id"]: row["n"] for row in conn.execute(
-            "SELECT table_id, COUNT(*) AS n FROM results GROUP BY table_id")}
+                LogEntry(row["version"], row["seat"], row["command"], row["actor"])
+            )
+        seen = {
+            row["key"]: (row["table_id"], row["version"])
+            for row in conn.execute("SELECT key, table_id, version FROM seen_updates")
+        }
+        results = {
+            row["table_id"]: row["n"]
+            for row in conn.execute("SELECT table_id, COUNT(*) AS n FROM results GROUP BY table_id")
+        }
         conn.execute("COMMIT")
     finally:
         conn.close()
@@ -118,8 +126,7 @@ def table_problems(table: Table, log: list[LogEntry]) -> list[str]:
     problems = []
     versions = [e.version for e in log]
     if versions != list(range(2, table.version + 1)):
-        problems.append(f"table {table.id}: log versions {versions} for version "
-                        f"{table.version}")
+        problems.append(f"table {table.id}: log versions {versions} for version {table.version}")
     if table.status is Status.LOBBY and table.state is not None:
         problems.append(f"table {table.id}: a lobby with a game state")
     if table.status is Status.PLAYING and table.state is None:
@@ -132,8 +139,10 @@ def table_problems(table: Table, log: list[LogEntry]) -> list[str]:
             problems.append(f"table {table.id}: the log does not replay: {exc!r}")
         else:
             if rebuilt != state:
-                problems.append(f"table {table.id}: stored state differs from the replay "
-                                f"(engine version {state.version} vs {rebuilt.version})")
+                problems.append(
+                    f"table {table.id}: stored state differs from the replay "
+                    f"(engine version {state.version} vs {rebuilt.version})"
+                )
         pack = Counter(get_variant(state.rules.variant).deck(state.rules, state.seats))
         if all_cards(state) != pack:
             problems.append(f"table {table.id}: cards not accounted for")
@@ -164,8 +173,12 @@ class LogCheck:
         return found
 
 
-def check_logs(stored: Snapshot, ids: Iterable[int], acknowledged: Iterable[tuple[str, int]],
-               seat: int | None = None) -> LogCheck:
+def check_logs(
+    stored: Snapshot,
+    ids: Iterable[int],
+    acknowledged: Iterable[tuple[str, int]],
+    seat: int | None = None,
+) -> LogCheck:
     """Check the tables ``ids`` of ``stored``: each acknowledged move (its update key, its
     table id) must be a person's move in that table's log (``seat``'s when given), no
     version may be logged twice, every table must replay (:func:`table_problems`)."""
@@ -173,13 +186,18 @@ def check_logs(stored: Snapshot, ids: Iterable[int], acknowledged: Iterable[tupl
     missing = []
     for key, table_id in acknowledged:
         seen = stored.seen.get(key)
-        entries = [] if seen is None else [e for e in stored.logs[seen[0]]
-                                           if e.version == seen[1]]
-        if seen is None or seen[0] != table_id or not entries or entries[0].seat is None \
-                or (seat is not None and entries[0].seat != seat):
+        entries = [] if seen is None else [e for e in stored.logs[seen[0]] if e.version == seen[1]]
+        if (
+            seen is None
+            or seen[0] != table_id
+            or not entries
+            or entries[0].seat is None
+            or (seat is not None and entries[0].seat != seat)
+        ):
             missing.append(key)
-    twice = {i: [v for v, n in Counter(e.version for e in stored.logs[i]).items() if n > 1]
-             for i in ids}
+    twice = {
+        i: [v for v, n in Counter(e.version for e in stored.logs[i]).items() if n > 1] for i in ids
+    }
     problems = [p for i in ids for p in table_problems(stored.tables[i], stored.logs[i])]
     return LogCheck(missing, {i: v for i, v in twice.items() if v}, problems)
 
@@ -189,9 +207,11 @@ async def polling_backend(url: str) -> int | None:
     lock on the database ``url``, or ``None``."""
     conn = await asyncpg.connect(url)
     try:
-        pid = await conn.fetchval("SELECT pid FROM pg_locks WHERE locktype = 'advisory' "
-                                  "AND granted AND objid = ($1::bigint & 4294967295)::oid",
-                                  role_key(POLLING_ROLE))
+        pid = await conn.fetchval(
+            "SELECT pid FROM pg_locks WHERE locktype = 'advisory' "
+            "AND granted AND objid = ($1::bigint & 4294967295)::oid",
+            role_key(POLLING_ROLE),
+        )
     finally:
         await conn.close()
     return None if pid is None else int(pid)
@@ -270,24 +290,33 @@ async def _read_postgres(url: str) -> Snapshot:
     conn = await asyncpg.connect(url)
     try:
         async with conn.transaction(isolation="repeatable_read", readonly=True):
-            tables = {row["id"]: table_from_row(row)
-                      for row in await conn.fetch("SELECT * FROM tables ORDER BY id")}
+            tables = {
+                row["id"]: table_from_row(row)
+                for row in await conn.fetch("SELECT * FROM tables ORDER BY id")
+            }
             logs: dict[int, list[LogEntry]] = {t: [] for t in tables}
-            for row in await conn.fetch("SELECT table_id, version, seat, command, actor "
-                                        "FROM actions ORDER BY id"):
+            for row in await conn.fetch(
+                "SELECT table_id, version, seat, command, actor FROM actions ORDER BY id"
+            ):
                 logs.setdefault(row["table_id"], []).append(
-                    LogEntry(row["version"], row["seat"], row["command"], row["actor"]))
-            seen = {row["key"]: (row["table_id"], row["version"]) for row in
-                    await conn.fetch("SELECT key, table_id, version FROM seen_updates")}
-            results = {row["table_id"]: row["n"] for row in await conn.fetch(
-                "SELECT table_id, COUNT(*) AS n FROM results GROUP BY table_id")}
+                    LogEntry(row["version"], row["seat"], row["command"], row["actor"])
+                )
+            seen = {
+                row["key"]: (row["table_id"], row["version"])
+                for row in await conn.fetch("SELECT key, table_id, version FROM seen_updates")
+            }
+            results = {
+                row["table_id"]: row["n"]
+                for row in await conn.fetch(
+                    "SELECT table_id, COUNT(*) AS n FROM results GROUP BY table_id"
+                )
+            }
     finally:
         await conn.close()
     return Snapshot("ok", tables, logs, seen, results)
 
 
-async def pg_ai_tables(url: str, count: int, settings: TableSettings, deals: int = 2
-                       ) -> list[int]:
+async def pg_ai_tables(url: str, count: int, settings: TableSettings, deals: int = 2) -> list[int]:
     """``count`` tables on the PostgreSQL database ``url`` whose every seat is played by
     the AI (the host's seat is put on autopilot), due now, with ``settings``; their ids."""
     db = await open_postgres(url)
@@ -306,8 +335,9 @@ async def pg_ai_tables(url: str, count: int, settings: TableSettings, deals: int
             assert table is not None
             seats = (replace(table.seats[0], autopilot=True), *table.seats[1:])
             auto = replace(table, seats=seats, version=table.version + 1, due_at=time.time())
-            await service.repo.commit(auto, table.version,
-                                      [LogEntry(auto.version, None, "autopilot", "test")])
+            await service.repo.commit(
+                auto, table.version, [LogEntry(auto.version, None, "autopilot", "test")]
+            )
             ids.append(info.id)
     finally:
         await db.close()
@@ -318,6 +348,7 @@ async def run_worker(settings: Settings, adapter: Adapter, ready: Callable[[], b
     """Run one bot worker (:func:`bot.runner.run_bot` with ``adapter``) and print
     ``READY`` on stdout once ``ready()`` says the adapter is up (the worker scripts of the
     several-workers tests)."""
+
     async def announce() -> None:
         while not ready():
             await asyncio.sleep(0.05)

@@ -52,12 +52,24 @@ class _Counting:
 
     conflicts = 0
 
-    async def commit(self, table: Table, expected_version: int, log: Any = (),
-                     update_key: str | None = None, results: Any = (),
-                     record: str | None = None) -> None:
+    async def commit(
+        self,
+        table: Table,
+        expected_version: int,
+        log: Any = (),
+        update_key: str | None = None,
+        results: Any = (),
+        record: str | None = None,
+    ) -> None:
         try:
-            await super().commit(table, expected_version, log,  # type: ignore[misc]
-                                 update_key, results, record)
+            await super().commit(
+                table,
+                expected_version,
+                log,  # type: ignore[misc]
+                update_key,
+                results,
+                record,
+            )
         except VersionConflict:
             self.conflicts += 1
             raise
@@ -71,8 +83,9 @@ class CountingPgRepository(_Counting, PostgresRepository):
     """The PostgreSQL repository, counting its compare-and-set conflicts."""
 
 
-async def open_service(path: Path | str, clock: ManualClock, first_seed: int = 1000
-                       ) -> tuple[GameService, Any]:
+async def open_service(
+    path: Path | str, clock: ManualClock, first_seed: int = 1000
+) -> tuple[GameService, Any]:
     """A service on the SQLite file ``path`` or the PostgreSQL database ``path`` (a URL),
     with its own connection(s), as a separate process would have."""
     repo: SqliteRepository
@@ -83,8 +96,7 @@ async def open_service(path: Path | str, clock: ManualClock, first_seed: int = 1
         db = await open_database(path)
         repo = CountingRepository(db)
     seeds = iter(range(first_seed, first_seed + 10**6))
-    service = GameService(repo, clock=clock, defaults=SETTINGS,
-                          seed_source=lambda: next(seeds))
+    service = GameService(repo, clock=clock, defaults=SETTINGS, seed_source=lambda: next(seeds))
     service.flow = FlowControl(limited=False)  # the load is the test's, not a person's
     return service, db
 
@@ -93,8 +105,9 @@ def people(table: int, count: int) -> list[UserRef]:
     return [UserRef("load", f"{table}-{n}", f"p{table}-{n}") for n in range(count)]
 
 
-async def open_table(service: GameService, key: ChatKey, users: list[UserRef],
-                     ais: int = 0, deals: int = 1) -> TableInfo:
+async def open_table(
+    service: GameService, key: ChatKey, users: list[UserRef], ais: int = 0, deals: int = 1
+) -> TableInfo:
     await People(service).new_table(key, users[0], "basic", None, {"deals": deals})
     for user in users[1:]:
         await People(service).join(key, user, f"{key}:join:{user.user_id}")
@@ -115,8 +128,7 @@ class Move:
     update_key: str
 
 
-def next_move(table: Table, users: dict[str, UserRef], rng: random.Random,
-              update_key: str) -> Move:
+def next_move(table: Table, users: dict[str, UserRef], rng: random.Random, update_key: str) -> Move:
     """The right player's legal move (the greedy AI's choice; ``next`` between deals, by
     any seated player)."""
     assert table.state is not None
@@ -158,8 +170,9 @@ async def test_hundreds_of_simultaneous_actions_on_eight_tables(tmp_path: Path) 
 
     async def rounds() -> None:
         nonlocal calls
-        infos = await asyncio.gather(*(open_table(service, keys[t], people(t, 3))
-                                       for t in range(tables)))
+        infos = await asyncio.gather(
+            *(open_table(service, keys[t], people(t, 3)) for t in range(tables))
+        )
         ids = {info.key: info.id for info in infos}
         previous: dict[ChatKey, Move] = {}
         for number in range(70):
@@ -175,29 +188,47 @@ async def test_hundreds_of_simultaneous_actions_on_eight_tables(tmp_path: Path) 
             act = People(service).act
             for move in moves:
                 for _ in range(DELIVERIES):
-                    jobs.append(("right", move, act(move.key, move.user, move.command,
-                                                    move.update_key)))
+                    jobs.append(
+                        ("right", move, act(move.key, move.user, move.command, move.update_key))
+                    )
                 table = await service.repo.get_table(move.table_id)
                 assert table is not None and table.state is not None
                 seat = current_player(table.state)
                 if seat is not None:
                     wrong = users[table.seats[(seat + 2) % 3].user or ""]
-                    jobs.append(("wrong", move, act(move.key, wrong, move.command,
-                                                    f"{move.update_key}:wrong")))
-                jobs.append(("outsider", move, act(move.key, OUTSIDER, move.command,
-                                                   f"{move.update_key}:outsider")))
+                    jobs.append(
+                        (
+                            "wrong",
+                            move,
+                            act(move.key, wrong, move.command, f"{move.update_key}:wrong"),
+                        )
+                    )
+                jobs.append(
+                    (
+                        "outsider",
+                        move,
+                        act(move.key, OUTSIDER, move.command, f"{move.update_key}:outsider"),
+                    )
+                )
                 if move.key in previous:
                     old = previous[move.key]
-                    jobs.append(("stale", old, act(old.key, old.user, old.command,
-                                                   f"{move.update_key}:stale")))
+                    jobs.append(
+                        (
+                            "stale",
+                            old,
+                            act(old.key, old.user, old.command, f"{move.update_key}:stale"),
+                        )
+                    )
             rng.shuffle(jobs)
-            answers = await asyncio.gather(*(job for _, _, job in jobs),
-                                           return_exceptions=True)
+            answers = await asyncio.gather(*(job for _, _, job in jobs), return_exceptions=True)
             calls += len(jobs)
             snap = read_database(tmp_path / "rummy.sqlite3")
             for (kind, move, _), answer in zip(jobs, answers, strict=True):
-                assert not isinstance(answer, BaseException) or isinstance(
-                    answer, EngineError), (kind, move, answer)
+                assert not isinstance(answer, BaseException) or isinstance(answer, EngineError), (
+                    kind,
+                    move,
+                    answer,
+                )
                 # A refusal that ran after the right move may see the hand or game over.
                 after = snap.tables[ids[move.key]]
                 over = after.status is not Status.PLAYING
@@ -217,8 +248,7 @@ async def test_hundreds_of_simultaneous_actions_on_eight_tables(tmp_path: Path) 
                 assert table.version == move.version + 1, (move, table.version)
                 assert snap.seen[move.update_key] == (move.table_id, move.version + 1)
                 line = [e for e in snap.logs[move.table_id] if e.version == table.version]
-                assert [(e.command, e.actor) for e in line] == [(move.command,
-                                                                 move.user.key)]
+                assert [(e.command, e.actor) for e in line] == [(move.command, move.user.key)]
                 for suffix in (":wrong", ":outsider", ":stale"):
                     assert move.update_key + suffix not in snap.seen
             previous = {move.key: move for move in moves}
@@ -237,15 +267,18 @@ async def test_hundreds_of_simultaneous_actions_on_eight_tables(tmp_path: Path) 
     assert all(n == 1 for n in applied.values())
     refused = [(m.command, a) for m, a in duplicate_answers if isinstance(a, BaseException)]
     kinds = Counter(type(a).__name__ for _, a in refused)
-    assert refused == [], (f"{len(refused)} of {len(duplicate_answers)} deliveries of an "
-                           f"update key were refused instead of answered as duplicates "
-                           f"({dict(kinds)}), e.g. {refused[:2]}")
+    assert refused == [], (
+        f"{len(refused)} of {len(duplicate_answers)} deliveries of an "
+        f"update key were refused instead of answered as duplicates "
+        f"({dict(kinds)}), e.g. {refused[:2]}"
+    )
     for move, answer in duplicate_answers:
         assert answer.id == move.table_id and answer.version >= move.version + 1
 
 
 async def test_a_duplicate_delivered_while_the_first_is_in_flight_is_not_refused(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """Two deliveries of one update (same update key) at the same moment: the move is
     applied once and both are answered with the table, as a late duplicate is
     (``test_duplicate_delivery_is_applied_once``); the second is not refused with the
@@ -259,10 +292,14 @@ async def test_a_duplicate_delivered_while_the_first_is_in_flight_is_not_refused
         table = await service.repo.get_table(info.id)
         assert table is not None and table.state is not None
         mover = users[0] if table.seats[table.state.current].user == users[0].key else users[1]
-        answers = await asyncio.wait_for(asyncio.gather(
-            People(service).act(key, mover, "draw", "telegram:update:1"),
-            People(service).act(key, mover, "draw", "telegram:update:1"),
-            return_exceptions=True), NO_DEADLOCK)
+        answers = await asyncio.wait_for(
+            asyncio.gather(
+                People(service).act(key, mover, "draw", "telegram:update:1"),
+                People(service).act(key, mover, "draw", "telegram:update:1"),
+                return_exceptions=True,
+            ),
+            NO_DEADLOCK,
+        )
         after = await service.repo.get_table(info.id)
         assert after is not None and after.version == table.version + 1
         late = await People(service).act(key, mover, "draw", "telegram:update:1")
@@ -273,7 +310,8 @@ async def test_a_duplicate_delivered_while_the_first_is_in_flight_is_not_refused
 
 
 async def test_a_late_duplicate_of_the_last_move_is_answered_with_the_ended_game(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """A redelivery (same update key) of the move that ended the game, after the game
     ended: nothing is applied and it is answered with the finished table, like any other
     late duplicate, not refused with ``NoTable`` ("there is no game here")."""
@@ -297,12 +335,19 @@ async def test_a_late_duplicate_of_the_last_move_is_answered_with_the_ended_game
         ended = await service.repo.get_table(info.id)
         assert ended is not None and ended.status is Status.FINISHED
         answer = await asyncio.wait_for(
-            asyncio.gather(People(service).act(key, last.user, last.command, last.update_key),
-                           return_exceptions=True), NO_DEADLOCK)
+            asyncio.gather(
+                People(service).act(key, last.user, last.command, last.update_key),
+                return_exceptions=True,
+            ),
+            NO_DEADLOCK,
+        )
         assert await service.repo.get_table(info.id) == ended
         assert isinstance(answer[0], TableInfo), answer[0]
         assert (answer[0].id, answer[0].version, answer[0].status) == (
-            ended.id, ended.version, Status.FINISHED)
+            ended.id,
+            ended.version,
+            Status.FINISHED,
+        )
     finally:
         await db.close()
 
@@ -322,20 +367,34 @@ async def test_compare_and_set_lets_exactly_one_writer_win(tmp_path: Path) -> No
             loaded = [await repo.get_table(info.id) for repo in repos]
             assert loaded[0] == loaded[1] and loaded[0] is not None
             base = loaded[0]
-            outcomes = await asyncio.gather(*(
-                repo.commit(Table(**{**_fields(base), "version": base.version + 1,
-                                     "updated_at": base.updated_at + 1 + n}),
-                            base.version, [LogEntry(base.version + 1, None, f"note {n}", "t")],
-                            f"cas:{round_}:{n}", [])
-                for n, repo in enumerate(repos)), return_exceptions=True)
+            outcomes = await asyncio.gather(
+                *(
+                    repo.commit(
+                        Table(
+                            **{
+                                **_fields(base),
+                                "version": base.version + 1,
+                                "updated_at": base.updated_at + 1 + n,
+                            }
+                        ),
+                        base.version,
+                        [LogEntry(base.version + 1, None, f"note {n}", "t")],
+                        f"cas:{round_}:{n}",
+                        [],
+                    )
+                    for n, repo in enumerate(repos)
+                ),
+                return_exceptions=True,
+            )
             winners = [n for n, o in enumerate(outcomes) if o is None]
             assert len(winners) == 1, outcomes
             loser = 1 - winners[0]
             assert isinstance(outcomes[loser], VersionConflict)
             snap = read_database(tmp_path / "rummy.sqlite3")
             assert snap.tables[info.id].version == base.version + 1
-            assert [e.command for e in snap.logs[info.id] if e.version == base.version + 1] \
-                == [f"note {winners[0]}"]
+            assert [e.command for e in snap.logs[info.id] if e.version == base.version + 1] == [
+                f"note {winners[0]}"
+            ]
             assert f"cas:{round_}:{loser}" not in snap.seen
     finally:
         await other_db.close()
@@ -348,7 +407,8 @@ def _fields(table: Table) -> dict[str, Any]:
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 async def test_two_services_on_one_file_race_on_one_table(
-        tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> None:
+    tmp_path: Path, backend: str, request: pytest.FixtureRequest
+) -> None:
     """Two GameService instances with their own connections (what two bot processes
     would be) receive the same click at once, twice each with distinct update keys, while
     both run the AI seats' ``tick``: every round exactly one click is applied (version +
@@ -374,8 +434,7 @@ async def test_two_services_on_one_file_race_on_one_table(
             for number in range(300):
                 # a tick that lost its version race RETRIES times raises TableBusy (a
                 # localized "try again"; GameService.run logs it and ticks again)
-                ticks = await asyncio.gather(first.tick(), second.tick(),
-                                             return_exceptions=True)
+                ticks = await asyncio.gather(first.tick(), second.tick(), return_exceptions=True)
                 for tick in ticks:
                     if isinstance(tick, BaseException):
                         assert isinstance(tick, TableBusy), tick
@@ -390,10 +449,13 @@ async def test_two_services_on_one_file_race_on_one_table(
                     continue  # not due yet (the other service's tick moved it): next tick
                 move = next_move(table, lookup, rng, f"race:{number}")
                 services = [first, second, first, second]
-                answers = await asyncio.gather(*(
-                    People(s).act(move.key, move.user, move.command,
-                                  f"{move.update_key}:{n}")
-                    for n, s in enumerate(services)), return_exceptions=True)
+                answers = await asyncio.gather(
+                    *(
+                        People(s).act(move.key, move.user, move.command, f"{move.update_key}:{n}")
+                        for n, s in enumerate(services)
+                    ),
+                    return_exceptions=True,
+                )
                 won = [n for n, a in enumerate(answers) if isinstance(a, TableInfo)]
                 assert len(won) == 1, answers
                 snap = await snapshot(path)
@@ -409,8 +471,7 @@ async def test_two_services_on_one_file_race_on_one_table(
                 applied = [k for k in snap.seen if k.startswith(move.update_key + ":")]
                 assert applied == [f"{move.update_key}:{won[0]}"]
                 assert snap.seen[applied[0]][1] == answers[won[0]].version  # type: ignore
-                line = [e for e in snap.logs[info.id]
-                        if e.version == answers[won[0]].version]  # type: ignore[union-attr]
+                line = [e for e in snap.logs[info.id] if e.version == answers[won[0]].version]  # type: ignore[union-attr]
                 assert [e.command for e in line] == [move.command]
                 assert after.version >= table.version + 1
                 rounds += 1
@@ -432,4 +493,3 @@ async def test_two_services_on_one_file_race_on_one_table(
     finally:
         await db1.close()
         await db2.close()
-

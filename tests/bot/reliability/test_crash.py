@@ -69,8 +69,13 @@ class Worker:
     def __init__(self, db: Path | str, run: int, stderr: Path) -> None:
         self.err = stderr.open("w")
         self.proc = subprocess.Popen(
-            [sys.executable, str(WORKER), str(db), str(SEED), str(run)], cwd=ROOT,
-            stdout=subprocess.PIPE, stderr=self.err, text=True, bufsize=1)
+            [sys.executable, str(WORKER), str(db), str(SEED), str(run)],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=self.err,
+            text=True,
+            bufsize=1,
+        )
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.seen: list[str] = []
         self.reader = threading.Thread(target=self._read, daemon=True)
@@ -87,8 +92,9 @@ class Worker:
         try:
             line = self.lines.get(timeout=LINE_TIMEOUT)
         except queue.Empty:
-            raise AssertionError(f"the worker printed nothing for {LINE_TIMEOUT} s: "
-                                 f"{self.seen[-5:]}") from None
+            raise AssertionError(
+                f"the worker printed nothing for {LINE_TIMEOUT} s: {self.seen[-5:]}"
+            ) from None
         if line is not None:
             self.seen.append(line)
             assert not line.startswith("ERROR"), line
@@ -124,8 +130,9 @@ def acks(lines: list[str]) -> list[tuple[int, int, str, str]]:
     return found
 
 
-def check_database(snap: Snapshot, acked: list[tuple[int, int, str, str]],
-                   earlier: Snapshot | None) -> None:
+def check_database(
+    snap: Snapshot, acked: list[tuple[int, int, str, str]], earlier: Snapshot | None
+) -> None:
     """The checks after a kill (see the module docstring)."""
     assert snap.integrity == "ok"
     for table_id, version, key, command in acked:
@@ -144,7 +151,7 @@ def check_database(snap: Snapshot, acked: list[tuple[int, int, str, str]],
             after = snap.tables[table_id]
             assert after.version >= before.version, table_id
             old: list[LogEntry] = earlier.logs[table_id]
-            assert snap.logs[table_id][:len(old)] == old, table_id
+            assert snap.logs[table_id][: len(old)] == old, table_id
             if after.version == before.version:
                 assert after == before, table_id
 
@@ -169,7 +176,8 @@ async def test_storage_runs_wal_with_synchronous_normal(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_sigkill_loses_no_acknowledged_action_and_play_continues(
-        tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> None:
+    tmp_path: Path, backend: str, request: pytest.FixtureRequest
+) -> None:
     """Five SIGKILLs at random moments while six tables are played at once: after each,
     every acknowledged action is stored, nothing is corrupt and the restarted worker
     resumes the stored tables; after the last restart play continues and at least one
@@ -220,14 +228,19 @@ def test_sigkill_loses_no_acknowledged_action_and_play_continues(
             for table_id in active_ids(earlier):
                 table = snap.tables[table_id]
                 assert table.status in (Status.LOBBY, Status.PLAYING) or (
-                    table.status is Status.FINISHED and table.ended_reason == "over"), table_id
+                    table.status is Status.FINISHED and table.ended_reason == "over"
+                ), table_id
             if run == KILLS:  # every resumed table moved on (or was played to its end)
-                assert all(snap.tables[t].version > earlier.tables[t].version
-                           for t in resumed), resumed
+                assert all(snap.tables[t].version > earlier.tables[t].version for t in resumed), (
+                    resumed
+                )
         earlier = snap
     assert earlier is not None
-    over = [t for t in earlier.tables.values() if t.status is Status.FINISHED
-            and t.ended_reason == "over"]
+    over = [
+        t
+        for t in earlier.tables.values()
+        if t.status is Status.FINISHED and t.ended_reason == "over"
+    ]
     assert over, "no game reached its end"
     assert len(all_acked) >= KILLS * 30 + 150
 
@@ -248,8 +261,9 @@ def test_the_checks_see_a_lost_or_corrupt_action(tmp_path: Path) -> None:
     acked = acks(lines)
     snap = read_database(db)
     check_database(snap, acked, None)
-    table_id, version, _, _ = next(a for a in reversed(acked) if a[3] not in
-                                   ("join", "start", "addbot greedy", "draw"))
+    table_id, version, _, _ = next(
+        a for a in reversed(acked) if a[3] not in ("join", "start", "addbot greedy", "draw")
+    )
     table = snap.tables[table_id]
 
     def broken(sql: str, *params: object) -> Snapshot:
@@ -264,10 +278,18 @@ def test_the_checks_see_a_lost_or_corrupt_action(tmp_path: Path) -> None:
 
     cases = [
         broken("DELETE FROM actions WHERE table_id = ? AND version = ?", table_id, version),
-        broken("UPDATE actions SET command = 'draw' WHERE table_id = ? AND version = ? "
-               "AND command != 'draw'", table_id, version),
-        broken("UPDATE tables SET state = (SELECT state FROM tables WHERE id != ? AND "
-               "state IS NOT NULL LIMIT 1) WHERE id = ?", table_id, table_id),
+        broken(
+            "UPDATE actions SET command = 'draw' WHERE table_id = ? AND version = ? "
+            "AND command != 'draw'",
+            table_id,
+            version,
+        ),
+        broken(
+            "UPDATE tables SET state = (SELECT state FROM tables WHERE id != ? AND "
+            "state IS NOT NULL LIMIT 1) WHERE id = ?",
+            table_id,
+            table_id,
+        ),
     ]
     for snap_broken in cases:
         try:

@@ -99,8 +99,11 @@ class Play(WorkerProcesses):
 
     def note(self, line: str) -> None:
         f = self.figures
-        print(f"{line}  [{time.monotonic() - self.began:.0f} s: {len(f.acked)} moves "
-              f"answered, {f.retries} unanswered, {f.refused} refused]", flush=True)
+        print(
+            f"{line}  [{time.monotonic() - self.began:.0f} s: {len(f.acked)} moves "
+            f"answered, {f.retries} unanswered, {f.refused} refused]",
+            flush=True,
+        )
 
     # --- workers -------------------------------------------------------------------------
 
@@ -109,10 +112,21 @@ class Play(WorkerProcesses):
         name = f"w{self.serial}"
         err = open(self.tmp / f"{name}.log", "w")  # noqa: SIM115 - the process keeps it
         process = subprocess.Popen(
-            [sys.executable, str(WORKER), self.url, self.server.api_base,
-             self.server.gateway_url, name, str(SHARDS), ",".join(map(str, shards))],
-            stdout=subprocess.PIPE, stderr=err, text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8"})
+            [
+                sys.executable,
+                str(WORKER),
+                self.url,
+                self.server.api_base,
+                self.server.gateway_url,
+                name,
+                str(SHARDS),
+                ",".join(map(str, shards)),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8"},
+        )
         err.close()
         worker = Worker(name, process, shards)
         assert process.stdout is not None
@@ -124,8 +138,11 @@ class Play(WorkerProcesses):
     async def owner(self) -> str | None:
         conn = await asyncpg.connect(self.url)
         try:
-            row = await conn.fetchrow("SELECT owner, until, extract(epoch FROM now()) AS now "
-                                      "FROM chat_owners WHERE chat_key = $1", str(self.key))
+            row = await conn.fetchrow(
+                "SELECT owner, until, extract(epoch FROM now()) AS now "
+                "FROM chat_owners WHERE chat_key = $1",
+                str(self.key),
+            )
         finally:
             await conn.close()
         return None if row is None or row["until"] < float(row["now"]) else str(row["owner"])
@@ -144,9 +161,11 @@ class Play(WorkerProcesses):
 
     def pings(self) -> int:
         mention = f"<@{self.w.alice.id}>"
-        return sum(1 for m in self.server.messages.in_channel(self.w.text.id,
-                                                              include_deleted=True)
-                   if mention in (m.history[0]["content"] if m.history else m.content))
+        return sum(
+            1
+            for m in self.server.messages.in_channel(self.w.text.id, include_deleted=True)
+            if mention in (m.history[0]["content"] if m.history else m.content)
+        )
 
     async def answered(self, interaction: FakeInteraction) -> bool:
         """Whether the bot answered ``interaction`` (its placeholder filled) in time."""
@@ -161,14 +180,20 @@ class Play(WorkerProcesses):
         return True
 
     async def slash(self, subcommand: str, options: dict[str, Any]) -> FakeInteraction | None:
-        interaction = await self.server.slash(self.w.alice, self.w.text, "rummy", options,
-                                              subcommand=subcommand)
+        interaction = await self.server.slash(
+            self.w.alice, self.w.text, "rummy", options, subcommand=subcommand
+        )
         return interaction if await self.answered(interaction) else None
 
     async def click(self, action: str) -> bool:
         message = await self.table_message()
-        ids = [] if message is None else [c for c in message.custom_ids()
-                                           if (p := ControlId.parse(c)) and p.action == action]
+        ids = (
+            []
+            if message is None
+            else [
+                c for c in message.custom_ids() if (p := ControlId.parse(c)) and p.action == action
+            ]
+        )
         if message is None or not ids:
             return False
         try:
@@ -180,8 +205,7 @@ class Play(WorkerProcesses):
 
 def _failed(interaction: FakeInteraction) -> bool:
     texts = [m.content for m in interaction.messages()]
-    return not texts or any("⚠" in t or "went wrong" in t or "has changed" in t
-                            for t in texts)
+    return not texts or any("⚠" in t or "went wrong" in t or "has changed" in t for t in texts)
 
 
 def _pinged_after(play: Play, count: int) -> Callable[[], bool]:
@@ -252,8 +276,9 @@ def _game_versions(snapshots: list[list[Any]]) -> list[int]:
     return versions
 
 
-async def test_discord_workers_on_one_database_survive_kills(pg_server: PgServer,
-                                                              tmp_path: Path) -> None:
+async def test_discord_workers_on_one_database_survive_kills(
+    pg_server: PgServer, tmp_path: Path
+) -> None:
     url = pg_server.create("discordworkers")
     async with running_fake_discord() as server:
         db = await open_postgres(url, max_size=4)
@@ -262,8 +287,9 @@ async def test_discord_workers_on_one_database_survive_kills(pg_server: PgServer
         try:
             s = play.shard
             await asyncio.gather(*(play.spawn(((s + k) % SHARDS,)) for k in range(SHARDS)))
-            play.note(f"workers {[(w.name, w.shards) for w in play.workers]}; the guild "
-                      f"is on shard {s}")
+            play.note(
+                f"workers {[(w.name, w.shards) for w in play.workers]}; the guild is on shard {s}"
+            )
             assert await play.slash("new", {"options": "deals=3"}) is not None
             lobby = await play.repo.active_table(play.key)
             assert lobby is not None
@@ -282,6 +308,7 @@ async def test_discord_workers_on_one_database_survive_kills(pg_server: PgServer
             async def alices_turn() -> bool:
                 state = (await play.table()).state
                 return state is not None and current_player(state) == 0
+
             await until(alices_turn, 20, "Alice's turn")
             owner = await play.owner()
             victim = next(w for w in play.live() if w.name == owner)
@@ -298,14 +325,15 @@ async def test_discord_workers_on_one_database_survive_kills(pg_server: PgServer
             others = [w for w in play.live() if w.name != owner and s not in w.shards]
             victim = others[0]
             await play.kill(victim)
-            play.note(f"2. SIGKILL of {victim.name} (shards {victim.shards}; the owner is "
-                      f"{owner})")
+            play.note(f"2. SIGKILL of {victim.name} (shards {victim.shards}; the owner is {owner})")
             await asyncio.sleep(12)
             play.stop.set()
             await asyncio.wait_for(alice, 60)
             quiet = await _quiet(play)
-            play.note(f"Alice stopped; quiet after {quiet:.0f} s; alive "
-                      f"{[w.name for w in play.live()]}, killed {[w.name for w in play.dead]}")
+            play.note(
+                f"Alice stopped; quiet after {quiet:.0f} s; alive "
+                f"{[w.name for w in play.live()]}, killed {[w.name for w in play.dead]}"
+            )
             exited = {w.name: w.process.returncode for w in play.workers if not w.alive}
             assert not exited, f"workers ended by themselves: {exited}"
             await _check(play)
@@ -339,56 +367,78 @@ async def _check(play: Play) -> None:
     table_id = play.table_id
     log = stored.logs[table_id]
 
-    logs = check_logs(stored, stored.tables,
-                      [(f"discord:{interaction}", table_id) for interaction, _ in figures.acked],
-                      seat=0)
+    logs = check_logs(
+        stored,
+        stored.tables,
+        [(f"discord:{interaction}", table_id) for interaction, _ in figures.acked],
+        seat=0,
+    )
     table = stored.tables[table_id]
-    print(f"acknowledged moves: {len(figures.acked)}, not stored: {len(logs.missing)}; "
-          f"unanswered tries: {figures.retries}, refused: {figures.refused}")
-    print(f"versions written twice: {logs.twice or 'none'}; replay problems: "
-          f"{logs.problems or 'none'}; table version {table.version}, log entries {len(log)}")
+    print(
+        f"acknowledged moves: {len(figures.acked)}, not stored: {len(logs.missing)}; "
+        f"unanswered tries: {figures.retries}, refused: {figures.refused}"
+    )
+    print(
+        f"versions written twice: {logs.twice or 'none'}; replay problems: "
+        f"{logs.problems or 'none'}; table version {table.version}, log entries {len(log)}"
+    )
     heard: dict[int | None, set[str]] = {}
     for session in play.server.gateway.sessions.values():
         heard.setdefault(session.shard[0] if session.shard else None, set()).update(
-            d["d"]["id"] for d in session.log if d["t"] == "INTERACTION_CREATE")
+            d["d"]["id"] for d in session.log if d["t"] == "INTERACTION_CREATE"
+        )
     routed = {shard: len(ids) for shard, ids in heard.items()}
     wrong = {shard: n for shard, n in routed.items() if n and shard != play.shard}
-    print(f"interactions dispatched per shard (any of its sessions): {routed} of "
-          f"{len(play.server.interactions)}; to another shard than the guild's: "
-          f"{wrong or 'none'}")
-    print(f"takeovers (what, seconds, new owner): "
-          f"{[(w, round(t, 1), o) for w, t, o in figures.takeovers]}")
+    print(
+        f"interactions dispatched per shard (any of its sessions): {routed} of "
+        f"{len(play.server.interactions)}; to another shard than the guild's: "
+        f"{wrong or 'none'}"
+    )
+    print(
+        f"takeovers (what, seconds, new owner): "
+        f"{[(w, round(t, 1), o) for w, t, o in figures.takeovers]}"
+    )
 
     row = await play.repo.discord_messages.get(table_id)
     assert row is not None
     message = play.server.messages.get(int(row.message_id))
     assert message is not None
+
     def is_table_message(m: FakeMessage) -> bool:
         drawn = [h["components"] for h in m.history] + [m.components]
-        return any(p is not None and p.table == table_id and (p.action, p.version)
-                   != ("hand", 0)  # the turn ping's Show my hand names no version
-                   for components in drawn for c in interactive(components)
-                   if (p := ControlId.parse(c["custom_id"])) is not None)
+        return any(
+            p is not None
+            and p.table == table_id
+            and (p.action, p.version)
+            != ("hand", 0)  # the turn ping's Show my hand names no version
+            for components in drawn
+            for c in interactive(components)
+            if (p := ControlId.parse(c["custom_id"])) is not None
+        )
 
-    sent = [m for m in play.server.messages.in_channel(play.w.text.id, include_deleted=True)
-            if is_table_message(m)]
+    sent = [
+        m
+        for m in play.server.messages.in_channel(play.w.text.id, include_deleted=True)
+        if is_table_message(m)
+    ]
     snapshots = [h["components"] for h in message.history] + [message.components]
     versions = _game_versions(snapshots)
-    stale = [(n, v, max(versions[:n])) for n, v in enumerate(versions)
-             if n and v < max(versions[:n])]
+    stale = [
+        (n, v, max(versions[:n])) for n, v in enumerate(versions) if n and v < max(versions[:n])
+    ]
     state = table.state
     final = _game_versions([message.components])
-    final_ok = row.version == table.version and state is not None \
-        and final == [state.version]
+    final_ok = row.version == table.version and state is not None and final == [state.version]
     pings = Counter(figures.turns)
-    print(f"table message {row.message_id}: {len(message.history)} edits, game versions "
-          f"shown {versions[:3]}...{versions[-3:]}, back to an older version: "
-          f"{len(stale)} {stale[:4]}; row version {row.version}, stored {table.version}; "
-          f"controls name game version {final}, stored "
-          f"{None if state is None else state.version}; table messages sent into the "
-          f"channel: {len(sent)}")
-    print(f"pings per Alice's turn: {dict(sorted(pings.items()))} over {len(figures.turns)} "
-          f"turns")
+    print(
+        f"table message {row.message_id}: {len(message.history)} edits, game versions "
+        f"shown {versions[:3]}...{versions[-3:]}, back to an older version: "
+        f"{len(stale)} {stale[:4]}; row version {row.version}, stored {table.version}; "
+        f"controls name game version {final}, stored "
+        f"{None if state is None else state.version}; table messages sent into the "
+        f"channel: {len(sent)}"
+    )
+    print(f"pings per Alice's turn: {dict(sorted(pings.items()))} over {len(figures.turns)} turns")
 
     if wrong:
         failures.append(f"interactions reached other shards: {wrong}")
@@ -398,8 +448,10 @@ async def _check(play: Play) -> None:
     if stale:
         failures.append(f"table message edited back to older versions: {stale[:5]}")
     if not final_ok:
-        failures.append(f"table message not at the stored version: row {row.version}, "
-                        f"stored {table.version}, controls {final}")
+        failures.append(
+            f"table message not at the stored version: row {row.version}, "
+            f"stored {table.version}, controls {final}"
+        )
     if set(pings) - {0, 1}:
         failures.append(f"pinged more than once in a turn: {dict(pings)}")
     if len(figures.acked) < 5:

@@ -48,8 +48,12 @@ Setter = Callable[[str, int], str]
 
 
 @st.composite
-def mutations(draw: st.DrawFn, controls: list[str], separator: str,
-              fields: dict[str, tuple[int, Setter, st.SearchStrategy[int]]]) -> Mutation:
+def mutations(
+    draw: st.DrawFn,
+    controls: list[str],
+    separator: str,
+    fields: dict[str, tuple[int, Setter, st.SearchStrategy[int]]],
+) -> Mutation:
     """One to three changes of one of ``controls`` (split into fields by ``separator``):
     fields swapped, a field of another control, a character or a digit altered, cut
     short, the signature dropped, or a named field (``fields``: name -> its index, how a
@@ -58,8 +62,11 @@ def mutations(draw: st.DrawFn, controls: list[str], separator: str,
     base = draw(st.sampled_from(controls))
     steps: list[tuple[str, Callable[[str], str]]] = []
     for _ in range(draw(st.integers(1, 3))):
-        kind = draw(st.sampled_from(["swap", "splice", "char", "digit", "cut", "unsign",
-                                     *fields, *fields, *fields]))
+        kind = draw(
+            st.sampled_from(
+                ["swap", "splice", "char", "digit", "cut", "unsign", *fields, *fields, *fields]
+            )
+        )
         count = len(base.split(separator))
         if kind == "swap":
             i, j = draw(st.integers(0, count - 1)), draw(st.integers(0, count - 1))
@@ -69,6 +76,7 @@ def mutations(draw: st.DrawFn, controls: list[str], separator: str,
                 if max(i, j) < len(parts):
                     parts[i], parts[j] = parts[j], parts[i]
                 return separator.join(parts)
+
             steps.append((f"swap {i} {j}", swap))
         elif kind == "splice":
             other = draw(st.sampled_from(controls))
@@ -79,6 +87,7 @@ def mutations(draw: st.DrawFn, controls: list[str], separator: str,
                 if k < len(parts) and k < len(theirs):
                     parts[k] = theirs[k]
                 return separator.join(parts)
+
             steps.append((f"field {k} of {other}", splice))
         elif kind in ("char", "digit"):
             at = draw(st.integers(0, 200))
@@ -88,23 +97,26 @@ def mutations(draw: st.DrawFn, controls: list[str], separator: str,
                 if not text:
                     return new
                 at %= len(text)
-                return text[:at] + new + text[at + 1:]
+                return text[:at] + new + text[at + 1 :]
+
             steps.append((f"{kind} {at} -> {new}", alter))
         elif kind == "cut":
             at = draw(st.integers(0, 200))
-            steps.append((f"cut at {at}", lambda text, at=at: text[:at % (len(text) + 1)]))
+            steps.append((f"cut at {at}", lambda text, at=at: text[: at % (len(text) + 1)]))
         elif kind == "unsign":
             steps.append(("unsigned", lambda text: text.rpartition(separator)[0]))
         else:
             index, setter, numbers = fields[kind]
             value = draw(numbers)
 
-            def put(text: str, index: int = index, setter: Setter = setter,
-                    value: int = value) -> str:
+            def put(
+                text: str, index: int = index, setter: Setter = setter, value: int = value
+            ) -> str:
                 parts = text.split(separator)
                 if index < len(parts):
                     parts[index] = setter(parts[index], value)
                 return separator.join(parts)
+
             steps.append((f"{kind} -> {value}", put))
     return Mutation(base, tuple(steps))
 
@@ -162,9 +174,11 @@ def custom_ids(value: Any) -> Iterator[str]:
             yield from custom_ids(item)
 
 
-PROPERTY = settings(deadline=None, database=None,
-                    suppress_health_check=[HealthCheck.too_slow,
-                                           HealthCheck.function_scoped_fixture])
+PROPERTY = settings(
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 # --- Telegram ---------------------------------------------------------------------------------
 
@@ -218,8 +232,7 @@ def test_no_changed_telegram_button_changes_a_table(tmp_path: Path) -> None:
     players: list[int] = []
     loop = Loop()
     try:
-        bot: Bot = loop.run(loop.stack.enter_async_context(
-            running_bot(tmp_path / "rummy.sqlite3")))
+        bot: Bot = loop.run(loop.stack.enter_async_context(running_bot(tmp_path / "rummy.sqlite3")))
         loop.run(setup(bot))
         before = loop.run(tables(bot))
         table_ids = [loop.run(bot.repo.active_table(k)).id for k in keys]  # type: ignore[union-attr]
@@ -230,16 +243,22 @@ def test_no_changed_telegram_button_changes_a_table(tmp_path: Path) -> None:
         now = sorted(hand.callback_data + group.callback_data)  # the current ones: oftener
         assert len(real) > 20 and len(now) > 10
         fields: dict[str, tuple[int, Setter, st.SearchStrategy[int]]] = {
-            "table": (1, lambda _old, n: to_base36(n),
-                      st.sampled_from([*table_ids, table_ids[-1] + 1])),
+            "table": (
+                1,
+                lambda _old, n: to_base36(n),
+                st.sampled_from([*table_ids, table_ids[-1] + 1]),
+            ),
             "version": (2, lambda _old, n: to_base36(n), st.integers(0, 40)),
             "mask": (3, lambda _old, n: to_base36(n) if n else "", MASKS),
             "offer": (4, lambda _old, n: str(n), OFFERS),
         }
 
         @PROPERTY
-        @given(mutation=mutations(real + now * 6, ".", fields),
-               on_hand=st.booleans(), by_player=st.booleans())
+        @given(
+            mutation=mutations(real + now * 6, ".", fields),
+            on_hand=st.booleans(),
+            by_player=st.booleans(),
+        )
         def press(mutation: Mutation, on_hand: bool, by_player: bool) -> None:
             data = mutation.apply()
             assume(data and len(data.encode("utf-8")) <= 64 and data not in drawn(bot))
@@ -263,8 +282,10 @@ def test_no_changed_discord_control_changes_a_table(tmp_path: Path) -> None:
     from tests.bot.discord.support import TIMEOUT, Bot, running_bot
 
     async def tables(bot: Bot) -> list[Snapshot]:
-        return [Snapshot.of(await bot.service.repo.active_table(bot.key(channel)))
-                for channel in channels]
+        return [
+            Snapshot.of(await bot.service.repo.active_table(bot.key(channel)))
+            for channel in channels
+        ]
 
     def drawn(bot: Bot) -> set[str]:
         """Every custom id any message of the bot ever carried."""
@@ -284,8 +305,9 @@ def test_no_changed_discord_control_changes_a_table(tmp_path: Path) -> None:
         hand = (await bot.click(player, table, control(table, "draw"))).original
         assert hand is not None
         first = control(hand, "c0")
-        options = next(c for row in hand.components for c in row["components"]
-                       if c.get("custom_id") == first)["options"]
+        options = next(
+            c for row in hand.components for c in row["components"] if c.get("custom_id") == first
+        )["options"]
         await bot.select(player, hand, first, [options[0]["value"]])
         return player, hand
 
@@ -300,13 +322,18 @@ def test_no_changed_discord_control_changes_a_table(tmp_path: Path) -> None:
         before = loop.run(tables(bot))
         table_ids = [int(c.split(":")[1]) for c in drawn(bot) if c.startswith("rm:")]
         real = sorted(c for c in drawn(bot) if c.startswith("rm:"))
-        values = sorted({o["value"] for call in bot.server.calls
-                         for o in _options(call.json)} | {"0", "1", "2", "99", "-1", "x"})
+        values = sorted(
+            {o["value"] for call in bot.server.calls for o in _options(call.json)}
+            | {"0", "1", "2", "99", "-1", "x"}
+        )
         now = sorted(hand.custom_ids() + table.custom_ids())  # the current ones: oftener
         assert len(real) > 20 and len(now) > 5
         fields: dict[str, tuple[int, Setter, st.SearchStrategy[int]]] = {
-            "table": (1, lambda _old, n: str(n),
-                      st.sampled_from([*sorted(set(table_ids)), max(table_ids) + 1])),
+            "table": (
+                1,
+                lambda _old, n: str(n),
+                st.sampled_from([*sorted(set(table_ids)), max(table_ids) + 1]),
+            ),
             "version": (2, lambda _old, n: str(n), st.integers(0, 40)),
             "offer": (3, lambda _old, n: f"o{n}", OFFERS),
             "action": (3, lambda _old, n: ACTIONS[n], st.integers(0, len(ACTIONS) - 1)),
@@ -314,27 +341,42 @@ def test_no_changed_discord_control_changes_a_table(tmp_path: Path) -> None:
         }
 
         @PROPERTY
-        @given(mutation=mutations(real + now * 12, ":", fields),
-               on_hand=st.booleans(), by_player=st.booleans(),
-               as_select=st.booleans(),
-               picked=st.lists(st.sampled_from(values), min_size=1, max_size=3))
-        def click(mutation: Mutation, on_hand: bool, by_player: bool, as_select: bool,
-                  picked: list[str]) -> None:
+        @given(
+            mutation=mutations(real + now * 12, ":", fields),
+            on_hand=st.booleans(),
+            by_player=st.booleans(),
+            as_select=st.booleans(),
+            picked=st.lists(st.sampled_from(values), min_size=1, max_size=3),
+        )
+        def click(
+            mutation: Mutation, on_hand: bool, by_player: bool, as_select: bool, picked: list[str]
+        ) -> None:
             custom_id = mutation.apply()
             assume(custom_id and custom_id not in drawn(bot) and len(custom_id) <= 100)
             message = hand if on_hand else table
             clicker = player if by_player else other
             if on_hand:
                 assume(by_player)  # an ephemeral message: only its owner can click it
-            component: dict[str, Any] = {"type": 2, "style": 2, "label": "?",
-                                         "custom_id": custom_id}
+            component: dict[str, Any] = {
+                "type": 2,
+                "style": 2,
+                "label": "?",
+                "custom_id": custom_id,
+            }
             if as_select:
-                component = {"type": 3, "custom_id": custom_id, "min_values": 1,
-                             "max_values": len(picked),
-                             "options": [{"label": v, "value": v} for v in picked]}
+                component = {
+                    "type": 3,
+                    "custom_id": custom_id,
+                    "min_values": 1,
+                    "max_values": len(picked),
+                    "options": [{"label": v, "value": v} for v in picked],
+                }
             start = loop.run(tables(bot))
-            interaction = loop.run(bot.server._dispatch_component(
-                clicker, message, component, picked if as_select else None, None))
+            interaction = loop.run(
+                bot.server._dispatch_component(
+                    clicker, message, component, picked if as_select else None, None
+                )
+            )
             loop.run(interaction.wait_response(TIMEOUT))
             loop.run(bot.settled(interaction))
             assert loop.run(tables(bot)) == start == before, mutation
@@ -354,4 +396,3 @@ def _options(value: Any) -> Iterator[dict[str, Any]]:
     elif isinstance(value, list):
         for item in value:
             yield from _options(item)
-

@@ -64,14 +64,19 @@ WORKER = Path(__file__).with_name("pg_worker.py")
 SETTINGS = TableSettings(timer="off", ai_delay=0.0, next_deal_delay=0.0, call_window=0.0)
 
 
-async def services(url: str, count: int, clock: ManualClock
-                   ) -> tuple[list[GameService], list[PgDatabase]]:
+async def services(
+    url: str, count: int, clock: ManualClock
+) -> tuple[list[GameService], list[PgDatabase]]:
     out, dbs = [], []
     for n in range(count):
         db = await open_postgres(url, max_size=4)
         seeds = iter(range(1000 * (n + 1), 10**9))
-        service = GameService(PostgresRepository(db), clock=clock, defaults=SETTINGS,
-                              seed_source=lambda s=seeds: next(s))  # type: ignore[misc]
+        service = GameService(
+            PostgresRepository(db),
+            clock=clock,
+            defaults=SETTINGS,
+            seed_source=lambda s=seeds: next(s),
+        )  # type: ignore[misc]
         service.flow = FlowControl(limited=False)  # the load is the test's, not a person's
         out.append(service)
         dbs.append(db)
@@ -80,7 +85,8 @@ async def services(url: str, count: int, clock: ManualClock
 
 @pytest.mark.parametrize("workers", [2, 4])
 async def test_simultaneous_clicks_from_several_workers_apply_once(
-        pg_server: PgServer, workers: int) -> None:
+    pg_server: PgServer, workers: int
+) -> None:
     """``workers`` services (each its own pool: what separate processes have) receive the
     same move of four tables at once, each with its own update key: per table and round
     exactly one is accepted, the others are refused with a typed error; every log replays
@@ -111,15 +117,17 @@ async def test_simultaneous_clicks_from_several_workers_apply_once(
                     command, user = "next", users[0]
                 else:
                     ai = make_ai("greedy", seed=rng.randrange(2**31))
-                    action = ai.decide(view_for(table.state, seat),
-                                       legal_actions(table.state, seat))
+                    action = ai.decide(
+                        view_for(table.state, seat), legal_actions(table.state, seat)
+                    )
                     command, user = format_action(action), users[seat]
-                batch += [(key, People(s).act(key, user, command, f"{key}:{number}:{n}"))
-                          for n, s in enumerate(group)]
+                batch += [
+                    (key, People(s).act(key, user, command, f"{key}:{number}:{n}"))
+                    for n, s in enumerate(group)
+                ]
             if not batch:
                 break
-            answers = await asyncio.gather(*(call for _key, call in batch),
-                                           return_exceptions=True)
+            answers = await asyncio.gather(*(call for _key, call in batch), return_exceptions=True)
             for key in tables:
                 mine = [a for (k, _c), a in zip(batch, answers, strict=True) if k == key]
                 if not mine:
@@ -144,9 +152,13 @@ async def test_simultaneous_clicks_from_several_workers_apply_once(
 
 
 def _start_worker(url: str) -> subprocess.Popen[str]:
-    process = subprocess.Popen([sys.executable, str(WORKER), url], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    process = subprocess.Popen(
+        [sys.executable, str(WORKER), url],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     assert process.stdout is not None
     assert process.stdout.readline().strip() == "READY"
     return process
@@ -173,14 +185,17 @@ async def test_workers_share_due_work_and_survive_a_killed_one(pg_server: PgServ
                 break
             assert time.monotonic() < deadline, [t.status if t else None for t in tables]
             for process in workers[1:]:
-                assert process.poll() is None, process.stderr.read() if process.stderr \
-                    else "a worker died"
+                assert process.poll() is None, (
+                    process.stderr.read() if process.stderr else "a worker died"
+                )
             await asyncio.sleep(0.5)
         for table in tables:
             assert table is not None
             assert table_problems(table, await repo.action_log(table.id)) == []
-        print(f"\n12 AI tables finished by 2 workers after the third was killed; "
-              f"versions {sorted(t.version for t in tables if t)}")
+        print(
+            f"\n12 AI tables finished by 2 workers after the third was killed; "
+            f"versions {sorted(t.version for t in tables if t)}"
+        )
     finally:
         for process in workers:
             if process.poll() is None:
@@ -194,13 +209,31 @@ async def test_workers_share_due_work_and_survive_a_killed_one(pg_server: PgServ
 
 async def _due_table(repo: PostgresRepository, chat: str, due_at: float) -> Table:
     seats = (Seat(SeatKind.HUMAN, "Ana", user="pg:1"), Seat(SeatKind.AI, "Bot", ai="greedy"))
-    return await repo.create_table(Table(
-        0, ChatKey("pg", chat), Status.LOBBY, "basic", None, (), "pg:1", seats,
-        TableSettings(), 42, None, 1, 0.0, 0.0, 0.0, due_at=due_at))
+    return await repo.create_table(
+        Table(
+            0,
+            ChatKey("pg", chat),
+            Status.LOBBY,
+            "basic",
+            None,
+            (),
+            "pg:1",
+            seats,
+            TableSettings(),
+            42,
+            None,
+            1,
+            0.0,
+            0.0,
+            0.0,
+            due_at=due_at,
+        )
+    )
 
 
 async def test_a_lease_on_due_work_is_held_by_one_worker_until_it_runs_out(
-        pg_server: PgServer) -> None:
+    pg_server: PgServer,
+) -> None:
     """Worker a claims table 1's due step: b cannot until the lease runs out; a can renew
     its own; the commit of a's step (a new version) ends the lease at once; eight workers
     claiming at once get disjoint tables."""
@@ -217,8 +250,7 @@ async def test_a_lease_on_due_work_is_held_by_one_worker_until_it_runs_out(
         await repo.commit(moved, 1, [LogEntry(2, None, "step", "b")])
         assert [c.table_id for c in await repo.claim_due("a", 126.0, 15.0, 5)] == [table.id]
         ids = {(await _due_table(repo, f"many{n}", 200.0)).id for n in range(16)}
-        claims = await asyncio.gather(*(repo.claim_due(f"w{n}", 300.0, 15.0, 4)
-                                        for n in range(8)))
+        claims = await asyncio.gather(*(repo.claim_due(f"w{n}", 300.0, 15.0, 4) for n in range(8)))
         got = [c.table_id for claim in claims for c in claim if c.table_id in ids]
         assert sorted(got) == sorted(ids)  # every table once, nobody twice
     finally:
@@ -226,7 +258,8 @@ async def test_a_lease_on_due_work_is_held_by_one_worker_until_it_runs_out(
 
 
 async def test_a_claim_skips_rows_another_worker_holds_instead_of_waiting(
-        pg_server: PgServer) -> None:
+    pg_server: PgServer,
+) -> None:
     """A worker stopped inside a transaction that holds a due table's row: another
     worker's claim returns at once with the other due tables; once the server ends the
     stopped session (idle in transaction), the table is claimed again."""
@@ -247,8 +280,7 @@ async def test_a_claim_skips_rows_another_worker_holds_instead_of_waiting(
             await repo.commit(replace(held, version=2), 1)
         assert time.monotonic() - began < LOCK_TIMEOUT * 3
         await asyncio.sleep(IDLE_IN_TRANSACTION_TIMEOUT + 1.0)
-        assert [c.table_id for c in await repo.claim_due("w", 300.0, 15.0, 5)] == [
-            held.id, free.id]
+        assert [c.table_id for c in await repo.claim_due("w", 300.0, 15.0, 5)] == [held.id, free.id]
     finally:
         await stopped.close()
         await db.close()
@@ -287,10 +319,13 @@ async def test_polling_fails_over_to_exactly_one_worker(pg_server: PgServer) -> 
 
         async def worker() -> TelegramAdapter:
             db = await open_postgres(url, max_size=2)
-            adapter = TelegramAdapter(tg.token, base_url=tg.base_url,
-                                      base_file_url=tg.base_file_url, poll_timeout=1,
-                                      rate_limiter=AIORateLimiter(overall_max_rate=0,
-                                                                  group_max_rate=0))
+            adapter = TelegramAdapter(
+                tg.token,
+                base_url=tg.base_url,
+                base_file_url=tg.base_file_url,
+                poll_timeout=1,
+                rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
+            )
             service = GameService(PostgresRepository(db), {"telegram": adapter.notifier})
             await adapter.start(service.host())
             workers.append((adapter, db))
@@ -302,8 +337,9 @@ async def test_polling_fails_over_to_exactly_one_worker(pg_server: PgServer) -> 
                 if sum(a.polling for a in among) == 1 and tg.updates.waiting == 1:
                     return time.monotonic() - began
                 await asyncio.sleep(0.05)
-            raise AssertionError(f"pollers: {[a.polling for a in among]}, "
-                                 f"waiting getUpdates: {tg.updates.waiting}")
+            raise AssertionError(
+                f"pollers: {[a.polling for a in among]}, waiting getUpdates: {tg.updates.waiting}"
+            )
 
         try:
             adapters = [await worker() for _ in range(3)]
@@ -336,11 +372,13 @@ async def test_polling_fails_over_to_exactly_one_worker(pg_server: PgServer) -> 
                 await asyncio.sleep(0.1)
             assert conflicts() == settled
             received = sum(a.conflicts for a in adapters)
-            print(f"polling resumed after the kill in {resumed:.1f} s; the terminated "
-                  f"poller stopped in {stopped:.2f} s, polling resumed in "
-                  f"{resumed_again:.1f} s; 409 conflicts: {settled} answered by the "
-                  f"server (all during the two handovers), {received} received by a "
-                  f"live poller")
+            print(
+                f"polling resumed after the kill in {resumed:.1f} s; the terminated "
+                f"poller stopped in {stopped:.2f} s, polling resumed in "
+                f"{resumed_again:.1f} s; 409 conflicts: {settled} answered by the "
+                f"server (all during the two handovers), {received} received by a "
+                f"live poller"
+            )
         finally:
             for adapter, db in workers:
                 with contextlib.suppress(Exception):
@@ -361,7 +399,8 @@ def _stop_all(workers: list[subprocess.Popen[str]]) -> None:
 
 
 async def test_an_export_while_workers_play_imports_into_tables_that_all_replay(
-        pg_server: PgServer, tmp_path: Path) -> None:
+    pg_server: PgServer, tmp_path: Path
+) -> None:
     """``export-db`` while three workers play AI tables: each export is one snapshot, so
     every table imported from it into an empty database has its log exactly up to its
     version and replays to its stored state."""
@@ -401,7 +440,8 @@ async def test_an_export_while_workers_play_imports_into_tables_that_all_replay(
 
 
 async def test_a_stopped_worker_does_not_stop_the_due_work_of_the_others(
-        pg_server: PgServer) -> None:
+    pg_server: PgServer,
+) -> None:
     """Three workers play twelve AI tables; one is stopped (SIGSTOP) for 15 s while it
     works, and a test session holds one table's row locked inside an open transaction.
     The other tables keep moving: the longest stretch without any stored action stays
@@ -430,13 +470,15 @@ async def test_a_stopped_worker_does_not_stop_the_due_work_of_the_others(
                 last, last_change = count, now
             longest = max(longest, now - last_change)
             unfinished = await db.pool.fetchval(
-                "SELECT count(*) FROM tables WHERE id = ANY($1::bigint[]) "
-                "AND status <> 'finished'", ids)
+                "SELECT count(*) FROM tables WHERE id = ANY($1::bigint[]) AND status <> 'finished'",
+                ids,
+            )
             if unfinished <= 1:  # the held one may wait; the others are done
                 break
         workers[0].send_signal(signal.SIGCONT)
-        print(f"\nlongest stretch without a stored action while a worker was stopped: "
-              f"{longest:.1f} s")
+        print(
+            f"\nlongest stretch without a stored action while a worker was stopped: {longest:.1f} s"
+        )
         # the issue's bound: due work never stops longer than one lease (the stopped
         # worker's claimed tables wait for their leases to run out), with room for load
         assert longest < LEASE_SECONDS + 5.0
@@ -458,7 +500,8 @@ async def test_a_stopped_worker_does_not_stop_the_due_work_of_the_others(
 
 
 async def test_a_clock_step_moves_each_deadline_once_whatever_the_number_of_workers(
-        pg_server: PgServer) -> None:
+    pg_server: PgServer,
+) -> None:
     """Three services on one database see the same clock step (set back an hour, then
     forward ten minutes): only the worker keeping the timeline moves the stored
     deadlines, so a 2-minute turn keeps its 2 minutes (not 2 minutes less three hours)."""
@@ -490,8 +533,7 @@ async def test_a_clock_step_moves_each_deadline_once_whatever_the_number_of_work
                 await service.scheduler._check_clock()
             assert await left() == pytest.approx(before)
         assert sum(s.scheduler.keeps_timeline for s in workers) == 1
-        print(f"\ntimeline keepers: {keepers} -> "
-              f"{[s.scheduler.keeps_timeline for s in workers]}")
+        print(f"\ntimeline keepers: {keepers} -> {[s.scheduler.keeps_timeline for s in workers]}")
     finally:
         for service in workers:
             if service.scheduler._timeline is not None:
@@ -500,8 +542,9 @@ async def test_a_clock_step_moves_each_deadline_once_whatever_the_number_of_work
             await db.close()
 
 
-def test_a_second_worker_with_the_same_worker_id_is_refused(pg_server: PgServer,
-                                                            tmp_path: Path) -> None:
+def test_a_second_worker_with_the_same_worker_id_is_refused(
+    pg_server: PgServer, tmp_path: Path
+) -> None:
     """``rummy-bot run`` with a ``WORKER_ID`` a live worker on the database holds: one
     line on stderr, exit code 2, before any platform is contacted; with another name the
     role is free."""
@@ -516,12 +559,23 @@ def test_a_second_worker_with_the_same_worker_id_is_refused(pg_server: PgServer,
     try:
         loop.run_until_complete(_migrated(url))
         held = loop.run_until_complete(hold("worker:w1"))
-        env = {**os.environ, "DATABASE_URL": url, "WORKER_ID": "w1", "LANG": "C.UTF-8",
-               "TELEGRAM_TOKEN": "123:unused"}
+        env = {
+            **os.environ,
+            "DATABASE_URL": url,
+            "WORKER_ID": "w1",
+            "LANG": "C.UTF-8",
+            "TELEGRAM_TOKEN": "123:unused",
+        }
         for name in ("DATABASE_PATH", "DISCORD_TOKEN", "TELEGRAM_WEBHOOK_URL", "WEB_BASE_URL"):
             env.pop(name, None)
-        result = subprocess.run([sys.executable, "-m", "bot", "run"], env=env,
-                                cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        result = subprocess.run(
+            [sys.executable, "-m", "bot", "run"],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert result.returncode == 2, result.stderr
         lines = [line for line in result.stderr.splitlines() if line.strip()]
         assert len(lines) == 1 and "WORKER_ID=w1" in lines[0], result.stderr
@@ -537,7 +591,8 @@ async def _migrated(url: str) -> None:
 
 
 async def test_the_database_clock_is_the_servers_whatever_this_machines_clock_says(
-        pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    pg_server: PgServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """:class:`DatabaseClock` tells the server's time; this machine's wall clock set an
     hour off changes nothing."""
     db = await open_postgres(pg_server.create("dbclock"))
@@ -561,7 +616,9 @@ async def _name_holder(url: str, role: str, other_than: int | None = None) -> in
         for _ in range(200):
             pid = await conn.fetchval(
                 "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted "
-                "AND objid = ($1::bigint & 4294967295)::oid", role_key(role))
+                "AND objid = ($1::bigint & 4294967295)::oid",
+                role_key(role),
+            )
             if pid is not None and pid != other_than:
                 return int(pid)
             await asyncio.sleep(0.1)
@@ -571,7 +628,8 @@ async def _name_holder(url: str, role: str, other_than: int | None = None) -> in
 
 
 async def test_a_worker_takes_its_name_again_after_a_blip_and_stops_when_another_has_it(
-        pg_server: PgServer) -> None:
+    pg_server: PgServer,
+) -> None:
     """A running worker whose name's connection ends (a network blip, a failed-over
     server) takes its ``WORKER_ID`` again and goes on; when another live worker took the
     name meanwhile, this one stops with :class:`WorkerNameTaken` (``rummy-bot run``: one
@@ -580,8 +638,9 @@ async def test_a_worker_takes_its_name_again_after_a_blip_and_stops_when_another
     await _migrated(url)
     role = "worker:w7"
     stop = asyncio.Event()
-    bot = asyncio.create_task(run_bot(Settings(database_url=url, worker_id="w7",
-                                               engine_workers=1), stop, adapters=[]))
+    bot = asyncio.create_task(
+        run_bot(Settings(database_url=url, worker_id="w7", engine_workers=1), stop, adapters=[])
+    )
     admin = await asyncpg.connect(url)
     rival = await asyncpg.connect(url)
     try:
@@ -591,8 +650,7 @@ async def test_a_worker_takes_its_name_again_after_a_blip_and_stops_when_another
         await asyncio.sleep(0.5)
         assert not bot.done() and not stop.is_set()
         # a second worker asks for the name; it gets it when the first one's connection ends
-        waiting = asyncio.create_task(rival.fetchval("SELECT pg_advisory_lock($1)",
-                                                     role_key(role)))
+        waiting = asyncio.create_task(rival.fetchval("SELECT pg_advisory_lock($1)", role_key(role)))
         await asyncio.sleep(0.5)
         assert not waiting.done()
         await admin.execute("SELECT pg_terminate_backend($1)", second)

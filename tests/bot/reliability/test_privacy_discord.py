@@ -110,9 +110,14 @@ class Watch:
         self.versions[message.id] += 1
         reader = self.reader(message)
         where = f"message {message.id} v{self.versions[message.id]}" + (
-            " (ephemeral)" if message.ephemeral else "")
-        self.truth.check(where, None if reader is None else f"discord:{reader.id}",
-                         shown_text(message), free_payloads(message))
+            " (ephemeral)" if message.ephemeral else ""
+        )
+        self.truth.check(
+            where,
+            None if reader is None else f"discord:{reader.id}",
+            shown_text(message),
+            free_payloads(message),
+        )
 
     def assert_every_version_checked(self) -> int:
         total = 0
@@ -131,8 +136,9 @@ class People(Players):
     moves, and each is made by the buttons of the hand model (draw and take now and then
     from the table message): no move needs typing."""
 
-    def __init__(self, bot: Bot, channel: Any, users: list[FakeUser], seed: int,
-                 swaps: bool = False) -> None:
+    def __init__(
+        self, bot: Bot, channel: Any, users: list[FakeUser], seed: int, swaps: bool = False
+    ) -> None:
         super().__init__(bot, channel, users)
         self.chooser = Chooser(seed=seed, swaps=swaps)
         self.ai = self.chooser  # type: ignore[assignment]
@@ -161,27 +167,53 @@ class Game:
 
 GAMES = [
     Game("basic-2p-en", "basic", None, "deals=1", ("alice", "bob"), seed=1001),
-    Game("beginner-3-de-2deals", "basic", "beginner", "deals=2 target=none", ("bob", "alice"),
-         1, seed=1002),
+    Game(
+        "beginner-3-de-2deals",
+        "basic",
+        "beginner",
+        "deals=2 target=none",
+        ("bob", "alice"),
+        1,
+        seed=1002,
+    ),
     Game("block-3p-en", "basic", "block", "deals=1", ("carol", "erin", "bob"), seed=1003),
-    Game("wrotham-4p-de", "basic", "wrotham", "deals=1", ("alice", "bob", "carol", "erin"),
-         lang="de", seed=1004),
+    Game(
+        "wrotham-4p-de",
+        "basic",
+        "wrotham",
+        "deals=1",
+        ("alice", "bob", "carol", "erin"),
+        lang="de",
+        seed=1004,
+    ),
     Game("500-3-en", "500", None, "target=100", ("alice", "bob"), 1, seed=1005),
     Game("500book-4-de", "500", "book", "target=100", ("erin",), 3, seed=1006),
-    Game("german-3-de", "german", None, "deals=1 target=none", ("bob", "alice"), 1,
-         seed=1007),
-    Game("german-2p-en-2deals", "german", "gameduell", "deals=2 target=none",
-         ("alice", "carol"), seed=1008),
-    Game("romanian-3p-en", "romanian", None, "deals=1", ("alice", "bob", "erin"),
-         seed=1009, swaps=True),
-    Game("romanian-2-de", "romanian", "variations", "deals=1", ("bob",), 1,
-         seed=1010),
+    Game("german-3-de", "german", None, "deals=1 target=none", ("bob", "alice"), 1, seed=1007),
+    Game(
+        "german-2p-en-2deals",
+        "german",
+        "gameduell",
+        "deals=2 target=none",
+        ("alice", "carol"),
+        seed=1008,
+    ),
+    Game(
+        "romanian-3p-en",
+        "romanian",
+        None,
+        "deals=1",
+        ("alice", "bob", "erin"),
+        seed=1009,
+        swaps=True,
+    ),
+    Game("romanian-2-de", "romanian", "variations", "deals=1", ("bob",), 1, seed=1010),
 ]
 
 
 @asynccontextmanager
-async def watched_bot(tmp_path: Path, seed: int
-                      ) -> AsyncIterator[tuple[Bot, Truth, Watch, dict[str, FakeUser]]]:
+async def watched_bot(
+    tmp_path: Path, seed: int
+) -> AsyncIterator[tuple[Bot, Truth, Watch, dict[str, FakeUser]]]:
     async with running_bot(tmp_path) as bot:
         w = bot.world
         world = bot.server.world
@@ -189,8 +221,7 @@ async def watched_bot(tmp_path: Path, seed: int
         frank = world.add_user("frank", global_name="Frank", locale="en-US")
         for user in (erin, frank):
             world.add_member(w.guild, user)
-        users = {"alice": w.alice, "bob": w.bob, "carol": w.carol, "erin": erin,
-                 "frank": frank}
+        users = {"alice": w.alice, "bob": w.bob, "carol": w.carol, "erin": erin, "frank": frank}
         bot.seed(seed)  # this game's deal
         truth = Truth("discord")
         watch_repository(bot.service.repo, truth)
@@ -231,8 +262,7 @@ async def spectate(bot: Bot, user: FakeUser) -> None:
     await bot.slash(user, channel, "hand")
 
 
-async def play(bot: Bot, truth: Truth, game: Game, users: dict[str, FakeUser]
-               ) -> dict[str, Any]:
+async def play(bot: Bot, truth: Truth, game: Game, users: dict[str, FakeUser]) -> dict[str, Any]:
     channel = bot.world.thread
     table_id = await open_table(bot, game, users)
     people = [users[name] for name in game.people]
@@ -266,20 +296,28 @@ async def play(bot: Bot, truth: Truth, game: Game, users: dict[str, FakeUser]
         user = by_key[stored.seats[state.current].user or ""]
         await players.play(state, user)
         after = await bot.service.repo.get_table(table_id)
-        assert after is not None and after.version > stored.version, \
+        assert after is not None and after.version > stored.version, (
             f"{user.username}'s move did not happen: {players.hands[user.id].content}"
+        )
     final = await bot.service.repo.get_table(table_id)
     assert final is not None and final.status is Status.FINISHED, final
     assert final.state is not None and final.state.phase is Phase.GAME_OVER
-    return {"steps": steps, "moves": players.moves, "kinds": dict(players.kinds),
-            "menu moves": players.menu_moves, "scripted": dict(players.chooser.made),
-            "interactions": players.interactions, "ticks": ticks, "next clicks": next_clicks,
-            "deals": len(truth.deals), "seats": len(final.seats)}
+    return {
+        "steps": steps,
+        "moves": players.moves,
+        "kinds": dict(players.kinds),
+        "menu moves": players.menu_moves,
+        "scripted": dict(players.chooser.made),
+        "interactions": players.interactions,
+        "ticks": ticks,
+        "next clicks": next_clicks,
+        "deals": len(truth.deals),
+        "seats": len(final.seats),
+    }
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
-async def test_no_hidden_card_reaches_anyone_who_may_not_see_it(tmp_path: Path,
-                                                                 game: Game) -> None:
+async def test_no_hidden_card_reaches_anyone_who_may_not_see_it(tmp_path: Path, game: Game) -> None:
     started = time.perf_counter()
     async with watched_bot(tmp_path, game.seed) as (bot, truth, watch, users):
         with complaints("discord", "bot") as logged:
@@ -294,8 +332,10 @@ async def test_no_hidden_card_reaches_anyone_who_may_not_see_it(tmp_path: Path,
     assert checked["public"] + checked["private"] == versions
     assert checked["public while hiding"] >= 10 and checked["private while hiding"] >= 10
     assert checked["public payloads"] > 0
-    print(f"\ndiscord {game.name}: {time.perf_counter() - started:.1f} s, {stats}, "
-          f"{versions} message versions checked {dict(checked)}")
+    print(
+        f"\ndiscord {game.name}: {time.perf_counter() - started:.1f} s, {stats}, "
+        f"{versions} message versions checked {dict(checked)}"
+    )
 
 
 # --- the checks can fail --------------------------------------------------------------------

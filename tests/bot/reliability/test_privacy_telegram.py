@@ -98,8 +98,11 @@ class Watch:
             if world is self.tg.world:
                 answer = world.callback_answers[-1]
                 self.answers += 1
-                self.truth.check(f"answer to a button press ({answer.data})",
-                                 viewer_of(answer.user_id), answer.text or "")
+                self.truth.check(
+                    f"answer to a button press ({answer.data})",
+                    viewer_of(answer.user_id),
+                    answer.text or "",
+                )
             return result
 
         monkeypatch.setitem(METHODS, "answercallbackquery", answered)
@@ -119,8 +122,9 @@ class Watch:
         key = (message.chat_id, message.message_id)
         self.versions[key] += 1
         where = f"message {message.message_id} v{self.versions[key]} in chat {message.chat_id}"
-        self.truth.check(where, viewer_of(message.chat_id), shown_text(message),
-                         free_payloads(message))
+        self.truth.check(
+            where, viewer_of(message.chat_id), shown_text(message), free_payloads(message)
+        )
 
     def assert_every_version_checked(self, chats: list[int]) -> int:
         """Every version of every bot message in ``chats`` went through :meth:`check`."""
@@ -157,8 +161,9 @@ class People(Driver):
     """The game driver of the Telegram tests for every variant: every move by the buttons
     the hand model offers (``typed`` 0), or one move in ``typed`` typed as a command."""
 
-    def __init__(self, bot: Bot, table_id: int, check: StrictCheck, chooser: Chooser,
-                 typed: int) -> None:
+    def __init__(
+        self, bot: Bot, table_id: int, check: StrictCheck, chooser: Chooser, typed: int
+    ) -> None:
         super().__init__(bot, table_id, GROUP, check, typed=typed)
         self.ai = chooser  # type: ignore[assignment]
 
@@ -184,27 +189,26 @@ class Game:
 
 GAMES = [
     Game("basic-2p-en", "/new deals=1", (ALICE, BOB), seed=501, typed=4),
-    Game("beginner-3-de-2deals", "/new beginner deals=2 target=none", (BOB, ALICE), 1,
-         seed=502),
+    Game("beginner-3-de-2deals", "/new beginner deals=2 target=none", (BOB, ALICE), 1, seed=502),
     Game("block-3p-de", "/new block deals=1", (BOB, ALICE, DORA), seed=510),
     Game("wrotham-4p-en", "/new wrotham deals=1", (ERIK, ALICE, BOB, DORA), seed=503),
     Game("500-3-de", "/new 500 target=100", (ALICE, DORA), 1, lang="de", seed=504, typed=4),
     Game("500book-4-de", "/new 500 book target=100", (BOB, ALICE), 2, seed=505),
     Game("500-2p-en", "/new 500 target=100", (ALICE, ERIK), seed=511),
-    Game("german-3-en", "/new german deals=1 target=none", (ALICE, BOB), 1, seed=506,
-         typed=4),
-    Game("german-4-de", "/new german gameduell deals=1 target=none", (DORA, ALICE, BOB), 1,
-         seed=507),
+    Game("german-3-en", "/new german deals=1 target=none", (ALICE, BOB), 1, seed=506, typed=4),
+    Game(
+        "german-4-de", "/new german gameduell deals=1 target=none", (DORA, ALICE, BOB), 1, seed=507
+    ),
     Game("german-2p-de-2deals", "/new german deals=2 target=none", (DORA, BOB), seed=512),
-    Game("romanian-3p-swaps-en", "/new romanian deals=1", (ALICE, BOB, DORA), seed=501,
-         swaps=True),
+    Game("romanian-3p-swaps-en", "/new romanian deals=1", (ALICE, BOB, DORA), seed=501, swaps=True),
     Game("romanian-2-de", "/new romanian variations deals=1", (BOB,), 1, seed=509),
 ]
 
 
 @asynccontextmanager
-async def watched_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
-                      ) -> AsyncIterator[tuple[Bot, Truth, Watch]]:
+async def watched_bot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> AsyncIterator[tuple[Bot, Truth, Watch]]:
     async with running_bot(tmp_path / "rummy.sqlite3", first_seed=seed) as bot:
         bot.tg.add_user(DORA, "Dora", "dora", language_code="de")
         bot.tg.add_user(ERIK, "Erik", "erik")
@@ -258,8 +262,7 @@ async def play(bot: Bot, truth: Truth, game: Game) -> dict[str, Any]:
     table = await open_table(bot, game)
     players = {user_id_of(s.user): seat for seat, s in enumerate(table.seats) if s.user}
     chooser = Chooser(seed=table.seed, swaps=game.swaps)
-    driver = People(bot, table.id, StrictCheck([GROUP], players, truth=truth), chooser,
-                    game.typed)
+    driver = People(bot, table.id, StrictCheck([GROUP], players, truth=truth), chooser, game.typed)
     steps = 0
     while await driver.step():
         steps += 1
@@ -269,15 +272,22 @@ async def play(bot: Bot, truth: Truth, game: Game) -> dict[str, Any]:
     final = await driver.table()
     assert final.status is Status.FINISHED and final.ended_reason == "over", final.status
     assert final.state is not None and final.state.phase is Phase.GAME_OVER
-    return {"steps": steps, "moves": driver.moves, "buttons": driver.button_moves,
-            "typed": driver.typed_moves, "offers pressed": driver.offers_pressed,
-            "scripted": dict(chooser.made), "deals": len(truth.deals),
-            "seats": len(final.seats)}
+    return {
+        "steps": steps,
+        "moves": driver.moves,
+        "buttons": driver.button_moves,
+        "typed": driver.typed_moves,
+        "offers pressed": driver.offers_pressed,
+        "scripted": dict(chooser.made),
+        "deals": len(truth.deals),
+        "seats": len(final.seats),
+    }
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[g.name for g in GAMES])
 async def test_no_hidden_card_reaches_anyone_who_may_not_see_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: Game) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, game: Game
+) -> None:
     started = time.perf_counter()
     async with watched_bot(tmp_path, monkeypatch, game.seed) as (bot, truth, watch):
         stats = await play(bot, truth, game)
@@ -293,8 +303,10 @@ async def test_no_hidden_card_reaches_anyone_who_may_not_see_it(
         assert stats["scripted"].get("AnswerDoubla"), "no doubla swap happened"
     if not game.typed:  # the whole game by the buttons the hand model offers
         assert stats["typed"] == 0 and stats["buttons"] == stats["moves"] > 0
-    print(f"\ntelegram {game.name}: {time.perf_counter() - started:.1f} s, {stats}, "
-          f"{versions} message versions + {watch.answers} answers checked {dict(checked)}")
+    print(
+        f"\ntelegram {game.name}: {time.perf_counter() - started:.1f} s, {stats}, "
+        f"{versions} message versions + {watch.answers} answers checked {dict(checked)}"
+    )
 
 
 # --- the checks can fail --------------------------------------------------------------------
@@ -304,7 +316,10 @@ def test_the_detector_reads_every_rendering_of_a_card() -> None:
     assert mentioned_cards("Alice discarded 7♥, Bob took 10♦ and Q♡") == {"7♥", "10♦", "Q♥"}
     assert mentioned_cards("meld 7h 8h 9h | 10d qs") == {"7♥", "8♥", "9♥", "10♦", "Q♠"}
     assert mentioned_cards("tiles 🔴7 🟡13, typed r7 y13 rot7 red-7 black12") == {
-        "🔴7", "🟡13", "⚫12"}
+        "🔴7",
+        "🟡13",
+        "⚫12",
+    }
     assert mentioned_cards("🃏(9♥) stands for 9♥") == {"9♥"}
     assert mentioned_cards("🃏(9♥) 🃏 jk=8h jo=r7, as it is") == set()
     assert mentioned_cards("at 24h, 17h and 2m: X7h") == set()
@@ -316,27 +331,35 @@ def test_the_truth_flags_hidden_cards_and_only_those() -> None:
     from dataclasses import replace
 
     state = new_game(make_rules("basic", None, {"deals": 1}), ["Ann", "Ben"], seed=3)
-    table = Snapshot(1, (Seat(SeatKind.HUMAN, "Ann", "telegram:1"),
-                         Seat(SeatKind.HUMAN, "Ben", "telegram:2")), state)
+    table = Snapshot(
+        1,
+        (Seat(SeatKind.HUMAN, "Ann", "telegram:1"), Seat(SeatKind.HUMAN, "Ben", "telegram:2")),
+        state,
+    )
     truth = Truth("test")
     truth.observe(table)  # type: ignore[arg-type]
     ann, ben = state.hands[0][0], state.hands[1][0]
     stock, upcard = state.stock[0], state.discard[-1]
     assert truth.check("t", None, f"upcard {card_text(upcard)} 🃏") == []
     assert truth.check("t", None, f"oops {card_text(ann)}") == [
-        f"{card_text(ann)} hidden in seat 0 (Ann)"]
+        f"{card_text(ann)} hidden in seat 0 (Ann)"
+    ]
     assert truth.check("t", None, f"stock {card_text(stock)}") == [
-        f"{card_text(stock)} hidden in the stock"]
+        f"{card_text(stock)} hidden in the stock"
+    ]
     assert truth.check("t", None, "fine", [str(ben)]) == [
-        f"button data {str(ben)!r}: {card_text(ben)} hidden in seat 1 (Ben)"]
+        f"button data {str(ben)!r}: {card_text(ben)} hidden in seat 1 (Ben)"
+    ]
     assert truth.check("t", "telegram:1", f"your {card_text(ann)}") == []
     assert truth.check("t", "telegram:1", f"his {card_text(ben)}") == [
-        f"{card_text(ben)} hidden in seat 1 (Ben)"]
+        f"{card_text(ben)} hidden in seat 1 (Ben)"
+    ]
     assert truth.check("t", "telegram:9", f"{card_text(ann)}")  # a stranger
     assert len(truth.problems) == 5
     # Ann discards: the card is public from then on; a scored deal shows every hand.
-    discarded = replace(state, hands=(state.hands[0][1:], state.hands[1]),
-                        discard=(*state.discard, ann))
+    discarded = replace(
+        state, hands=(state.hands[0][1:], state.hands[1]), discard=(*state.discard, ann)
+    )
     table.state = discarded
     truth.observe(table)  # type: ignore[arg-type]
     assert truth.check("t", None, f"Ann discards {card_text(ann)}.") == []
@@ -366,7 +389,8 @@ class Snapshot:
 
 
 async def test_a_leak_through_the_real_stack_is_caught(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Messages sent through PTB to the fake server with a hidden card (in the group, as
     button data, to the wrong private chat) are each reported; public cards are not."""
     game = Game("canary", "/new deals=1", (ALICE, BOB), seed=501)
@@ -384,8 +408,9 @@ async def test_a_leak_through_the_real_stack_is_caught(
         assert truth.problems == []
         await ptb.send_message(GROUP, f"psst: Bob holds {card_text(bob_card)}")
         await ptb.send_message(GROUP, f"next from the stock: {stock_card}")
-        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(
-            "Go", callback_data=f"gv0.1.1..{alice_card}")]])
+        keyboard = InlineKeyboardMarkup(
+            [[InlineKeyboardButton("Go", callback_data=f"gv0.1.1..{alice_card}")]]
+        )
         await ptb.send_message(GROUP, "Press", reply_markup=keyboard)
         await ptb.send_message(ALICE, f"Your hand: {card_text(alice_card)}")
         await ptb.send_message(ALICE, f"Bob's hand: {card_text(bob_card)}")

@@ -21,16 +21,25 @@ WORKER = Path(__file__).with_name("stop_worker.py")
 TABLES = 400
 
 
-def test_sigterm_with_400_busy_ai_tables_stops_within_5_s_and_loses_nothing(
-        tmp_path: Path) -> None:
+def test_sigterm_with_400_busy_ai_tables_stops_within_5_s_and_loses_nothing(tmp_path: Path) -> None:
     db = tmp_path / "busy.sqlite3"
-    made = subprocess.run([sys.executable, str(WORKER), str(db), "create", str(TABLES)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=240)
+    made = subprocess.run(
+        [sys.executable, str(WORKER), str(db), "create", str(TABLES)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert made.returncode == 0, made.stderr
     before = _total_versions(db)
     stderr = (tmp_path / "stderr.txt").open("w")
-    proc = subprocess.Popen([sys.executable, str(WORKER), str(db), "run"], cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=stderr, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, str(WORKER), str(db), "run"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         assert proc.stdout.readline().strip() == "RUNNING"
@@ -52,8 +61,9 @@ def test_sigterm_with_400_busy_ai_tables_stops_within_5_s_and_loses_nothing(
     assert snap.integrity == "ok"
     moved = sum(t.version for t in snap.tables.values()) - before
     assert moved > 0, "the AI tables did not move while the bot ran"
-    problems = [p for table in snap.tables.values()
-                for p in table_problems(table, snap.logs[table.id])]
+    problems = [
+        p for table in snap.tables.values() for p in table_problems(table, snap.logs[table.id])
+    ]
     assert not problems, problems[:5]
     conn = sqlite3.connect(db)
     try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-DAMAGED_SEATS = "UPDATE tables SET seats = '[{\"kind\": \"human\", \"na' WHERE id = ?"
+DAMAGED_SEATS = 'UPDATE tables SET seats = \'[{"kind": "human", "na\' WHERE id = ?'
 GERMAN = "lässt sich nicht laden; der Betreiber des Bots weiß Bescheid"
 
 
@@ -50,8 +50,6 @@ async def test_the_discord_channel_is_told_once_in_its_language(tmp_path: Path) 
         await bot.db.conn.execute(DAMAGED_SEATS, (stored.id,))
         for user in (w.alice, w.bob):
             refused = await bot.slash(user, w.text, "hand")
-            assert refused.original is not None and f"#{stored.id}" in \
-                refused.original.content
-        told = [m.content for m in bot.server.channel_messages(w.text)
-                if GERMAN in m.content]
+            assert refused.original is not None and f"#{stored.id}" in refused.original.content
+        told = [m.content for m in bot.server.channel_messages(w.text) if GERMAN in m.content]
         assert told == [f"Dieser Tisch (#{stored.id}) {GERMAN}."]

@@ -100,8 +100,11 @@ AI_SETTINGS = TableSettings(timer="off", ai_delay=0.3, next_deal_delay=0.5, call
 def _spawn(url: str, tg: FakeTelegram, name: str) -> Worker:
     process = subprocess.Popen(
         [sys.executable, str(WORKER), url, tg.worker_base_url(name), name],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8"})
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8"},
+    )
     return Worker(name, process)
 
 
@@ -242,7 +245,8 @@ class Person:
                 with contextlib.suppress(TimeoutError):  # a person reacts to the ping
                     await self.tg.wait_for(pinged, PING_WAIT)
                     self.play.figures.ping_waits.append(
-                        (time.monotonic() - self.turn_began[0], self.group, self.turn))
+                        (time.monotonic() - self.turn_began[0], self.group, self.turn)
+                    )
             action = self.ai.decide(view_for(state, self.seat), legal_actions(state, self.seat))
             if next(self.moves) % 3 == 2:
                 await self.type_move(table, action)
@@ -256,9 +260,11 @@ class Person:
         self.in_turn = False
         now = self.pings()
         self.play.figures.turns.setdefault((self.group, self.name), []).append(
-            now - self.pings_at_turn_end)
+            now - self.pings_at_turn_end
+        )
         self.play.figures.spans.setdefault((self.group, self.name), []).append(
-            (self.turn_began[0], time.monotonic(), self.turn_began[1]))
+            (self.turn_began[0], time.monotonic(), self.turn_began[1])
+        )
         self.pings_at_turn_end = now
         self.turn += 1
 
@@ -278,8 +284,9 @@ class Person:
             self.play.figures.refused += 1
             return False
         if move is not None:
-            self.play.figures.acked.append(Acked(f"telegram:cb:{query_id}", self.table_id,
-                                                 self.user, move))
+            self.play.figures.acked.append(
+                Acked(f"telegram:cb:{query_id}", self.table_id, self.user, move)
+            )
             return True
 
         def redrawn() -> bool:
@@ -308,19 +315,28 @@ class Person:
                     labels.add(card_text(card))
             message = self.hand()
             free = [b for b in (message.buttons if message else []) if b.get("text") in labels]
-            if message is None or not free \
-                    or not await self.press(message, str(free[0]["callback_data"]), None):
+            if (
+                message is None
+                or not free
+                or not await self.press(message, str(free[0]["callback_data"]), None)
+            ):
                 return
         message = self.hand()
         if message is None:
             return
         try:
-            drawn = decode(next(d for d in message.callback_data
-                                if decode(d).kind == "h" and decode(d).action == "r"))
+            drawn = decode(
+                next(
+                    d
+                    for d in message.callback_data
+                    if decode(d).kind == "h" and decode(d).action == "r"
+                )
+            )
         except StopIteration:
             return
         found = await self.play.service.entry.screens(
-            table.id, UserRef("telegram", str(self.user), self.name))
+            table.id, UserRef("telegram", str(self.user), self.name)
+        )
         if found is None or found[1] is None:
             return
         model = build_hand_model(found[1], mask=drawn.mask, sort=SortMode(drawn.sort))
@@ -328,13 +344,27 @@ class Person:
         if not numbers:
             return
         if model.offers[numbers[0]].group is Group.PILE:
-            pile = next((d for d in message.callback_data
-                         if decode(d).kind == "h" and decode(d).action == "k"), None)
+            pile = next(
+                (
+                    d
+                    for d in message.callback_data
+                    if decode(d).kind == "h" and decode(d).action == "k"
+                ),
+                None,
+            )
             if pile is None or not await self.press(message, pile, None):
                 return
             message = self.hand() or message
-        offer = next((d for d in message.callback_data if decode(d).kind == "h"
-                      and decode(d).action == "a" and decode(d).arg == str(numbers[0])), None)
+        offer = next(
+            (
+                d
+                for d in message.callback_data
+                if decode(d).kind == "h"
+                and decode(d).action == "a"
+                and decode(d).arg == str(numbers[0])
+            ),
+            None,
+        )
         if offer is not None:
             await self.press(message, offer, format_action(action))
 
@@ -357,8 +387,9 @@ class Person:
             return
         if outcome == "ok":
             assert typed.update_id is not None
-            self.play.figures.acked.append(Acked(f"telegram:{typed.update_id}", table.id,
-                                                 self.user, format_action(action)))
+            self.play.figures.acked.append(
+                Acked(f"telegram:{typed.update_id}", table.id, self.user, format_action(action))
+            )
         else:
             self.play.figures.refused += 1
 
@@ -369,8 +400,10 @@ class Person:
         message = self.tg.world.find_message(row.chat_id, row.message_id)
         if message is None:
             return
-        data = next((d for d in message.callback_data
-                     if decode(d).kind == "g" and decode(d).action == "n"), None)
+        data = next(
+            (d for d in message.callback_data if decode(d).kind == "g" and decode(d).action == "n"),
+            None,
+        )
         if data is not None:
             await self.press(message, data, "next")
 
@@ -397,8 +430,7 @@ async def _group_table(play: Play, people: list[Person], group: int) -> int:
     await typed(host.user, "/new deals=3", info)
     await typed(guest.user, "/join", lambda: _seats(info, 2))
     await typed(host.user, "/addbot", lambda: _seats(info, 3))
-    started = await typed(host.user, "/start",
-                          lambda: _status(info, Status.PLAYING))
+    started = await typed(host.user, "/start", lambda: _status(info, Status.PLAYING))
     return int(started.id)
 
 
@@ -429,11 +461,18 @@ class Scenario(WorkerProcesses):
 
     def note(self, line: str) -> None:
         figures = self.play.figures
-        sends = sum(1 for c in self.tg.calls if c.method == "sendMessage"
-                    and isinstance(c.params.get("chat_id"), int) and c.params["chat_id"] < 0)
-        line += (f"  [{time.monotonic() - self.began:.0f} s: {len(figures.acked)} moves "
-                 f"answered, {figures.retries} unanswered, {figures.fumbles} without effect, "
-                 f"{sends} group sends]")
+        sends = sum(
+            1
+            for c in self.tg.calls
+            if c.method == "sendMessage"
+            and isinstance(c.params.get("chat_id"), int)
+            and c.params["chat_id"] < 0
+        )
+        line += (
+            f"  [{time.monotonic() - self.began:.0f} s: {len(figures.acked)} moves "
+            f"answered, {figures.retries} unanswered, {figures.fumbles} without effect, "
+            f"{sends} group sends]"
+        )
         self.log.append(line)
         print(line, flush=True)
         for task in self.people:
@@ -454,14 +493,16 @@ class Scenario(WorkerProcesses):
         """The worker process whose connection the server process ``backend`` serves."""
         conn = await self.admin()
         try:
-            port = await conn.fetchval("SELECT client_port FROM pg_stat_activity "
-                                       "WHERE pid = $1", backend)
+            port = await conn.fetchval(
+                "SELECT client_port FROM pg_stat_activity WHERE pid = $1", backend
+            )
         finally:
             await conn.close()
         return next((w for w in self.live() if port in _socket_ports(w.process.pid)), None)
 
     async def poller(self) -> tuple[int, Worker]:
         """The polling role's backend and the worker holding it (15 s at most)."""
+
         async def found() -> tuple[int, Worker] | None:
             backend = await self.lock_backend()
             owner = None if backend is None else await self.owner_of(backend)
@@ -476,9 +517,16 @@ class Scenario(WorkerProcesses):
         that worker polls."""
         _backend, worker = await self.poller_other_than(old_backend)
         taken = time.monotonic()
-        await self.tg.wait_for(lambda: any(c.method == "getUpdates" and c.began >= taken - 0.5
-                                           and c.worker == worker.name for c in self.tg.calls)
-                               or worker.name in self.tg.polling(), RESUME_LIMIT + 10)
+        await self.tg.wait_for(
+            lambda: (
+                any(
+                    c.method == "getUpdates" and c.began >= taken - 0.5 and c.worker == worker.name
+                    for c in self.tg.calls
+                )
+                or worker.name in self.tg.polling()
+            ),
+            RESUME_LIMIT + 10,
+        )
         resume = time.monotonic() - began
         self.play.figures.resumes.append((what, resume, worker.name))
         settle_from = time.monotonic()
@@ -486,14 +534,19 @@ class Scenario(WorkerProcesses):
         end = time.monotonic() + 3.0
         while time.monotonic() < end:  # exactly one poller afterwards
             if time.monotonic() - settle_from > 1.0:
-                others = {name for name in self.tg.polling() if name != worker.name
-                          and name in {w.name for w in self.live()}}
+                others = {
+                    name
+                    for name in self.tg.polling()
+                    if name != worker.name and name in {w.name for w in self.live()}
+                }
                 overlaps += bool(others)
             await asyncio.sleep(0.05)
         self.play.figures.steady_overlaps += overlaps
         self.play.figures.handovers.append((began, settle_from + 1.0))
-        self.note(f"{what}: polling resumed by {worker.name} in {resume:.1f} s; "
-                  f"samples with a second live poller afterwards: {overlaps}")
+        self.note(
+            f"{what}: polling resumed by {worker.name} in {resume:.1f} s; "
+            f"samples with a second live poller afterwards: {overlaps}"
+        )
 
     async def poller_other_than(self, old: int) -> tuple[int, Worker]:
         async def found() -> tuple[int, Worker] | None:
@@ -506,8 +559,9 @@ class Scenario(WorkerProcesses):
         result: tuple[int, Worker] = await until(found, RESUME_LIMIT + 10, "a new poller")
         return result
 
-    async def in_transaction(self, conn: asyncpg.Connection, worker: Worker,
-                             tables_only: bool) -> bool:
+    async def in_transaction(
+        self, conn: asyncpg.Connection, worker: Worker, tables_only: bool
+    ) -> bool:
         """Whether a session of ``worker`` is inside a transaction (``tables_only``: in the
         middle of one, after its first statement, holding a lock on the tables' rows, as
         a move's commit does)."""
@@ -517,7 +571,10 @@ class Scenario(WorkerProcesses):
             " AND a.xact_start IS NOT NULL AND (NOT $2 OR a.xact_start < a.query_start"
             " AND EXISTS (SELECT 1 FROM pg_locks l"
             " WHERE l.pid = a.pid AND l.granted AND l.relation = 'tables'::regclass"
-            " AND l.mode IN ('RowExclusiveLock', 'RowShareLock')))", ports, tables_only)
+            " AND l.mode IN ('RowExclusiveLock', 'RowShareLock')))",
+            ports,
+            tables_only,
+        )
         return bool(count)
 
     async def due_counts(self, ids: list[int]) -> dict[int, int]:
@@ -526,7 +583,9 @@ class Scenario(WorkerProcesses):
         try:
             rows = await conn.fetch(
                 "SELECT t.id, (SELECT count(*) FROM actions a WHERE a.table_id = t.id) AS n "
-                "FROM tables t WHERE t.id = ANY($1::bigint[]) AND t.status = 'playing'", ids)
+                "FROM tables t WHERE t.id = ANY($1::bigint[]) AND t.status = 'playing'",
+                ids,
+            )
         finally:
             await conn.close()
         return {int(r["id"]): int(r["n"]) for r in rows}
@@ -560,9 +619,11 @@ class Scenario(WorkerProcesses):
                     rows = await conn.fetch(
                         "SELECT state, left(query, 60) AS q FROM pg_stat_activity "
                         "WHERE client_port = ANY($1::int[]) AND xact_start IS NOT NULL",
-                        list(_socket_ports(victim.process.pid)))
-                    caught = ("mid-commit" if tables_only else "in a transaction") \
-                        + f": {[(r['state'], r['q']) for r in rows]}"
+                        list(_socket_ports(victim.process.pid)),
+                    )
+                    caught = (
+                        "mid-commit" if tables_only else "in a transaction"
+                    ) + f": {[(r['state'], r['q']) for r in rows]}"
                     break
                 victim.process.send_signal(signal.SIGCONT)
                 await asyncio.sleep(random.uniform(0.01, 0.05))
@@ -583,17 +644,20 @@ class Scenario(WorkerProcesses):
                 for table_id, count in counts.items():
                     if count != last.get(table_id):
                         last[table_id], changed[table_id] = count, now
-                    longest[table_id] = max(longest.get(table_id, 0.0),
-                                            now - changed.get(table_id, now))
+                    longest[table_id] = max(
+                        longest.get(table_id, 0.0), now - changed.get(table_id, now)
+                    )
         finally:
             victim.process.send_signal(signal.SIGCONT)
         figures.longest_due_pause = max(longest.values(), default=0.0)
         figures.due_pauses = {t: round(v, 1) for t, v in longest.items()}
-        self.note(f"2. SIGSTOP of {victim.name} for {STOP_SECONDS:.0f} s "
-                  f"({caught or 'NOT caught in a transaction'}"
-                  f", {figures.stop_attempts} tries); the longest a table went without a stored "
-                  f"action: {figures.longest_due_pause:.1f} s (per table: "
-                  f"{figures.due_pauses})")
+        self.note(
+            f"2. SIGSTOP of {victim.name} for {STOP_SECONDS:.0f} s "
+            f"({caught or 'NOT caught in a transaction'}"
+            f", {figures.stop_attempts} tries); the longest a table went without a stored "
+            f"action: {figures.longest_due_pause:.1f} s (per table: "
+            f"{figures.due_pauses})"
+        )
 
     async def kill_the_poller(self) -> None:
         backend, poller = await self.poller()
@@ -620,9 +684,15 @@ class Scenario(WorkerProcesses):
         def group_send(not_of: str | None) -> Any:
             def matches(call: ApiCall) -> bool:
                 chat = call.params.get("chat_id")
-                return call.method.lower() == "sendmessage" and call.ok \
-                    and isinstance(chat, int) and chat < 0 and call.worker != not_of \
+                return (
+                    call.method.lower() == "sendmessage"
+                    and call.ok
+                    and isinstance(chat, int)
+                    and chat < 0
+                    and call.worker != not_of
                     and call.worker in {w.name for w in self.live()}
+                )
+
             return matches
 
         held = self.tg.hold(group_send(poller.name))
@@ -637,9 +707,11 @@ class Scenario(WorkerProcesses):
         await self.kill(victim)
         held.release()
         self.held = held
-        self.note(f"5. {victim.name}'s sendMessage into {held.call.params['chat_id']} "
-                  f"({held.call.result['text']!r}) delivered, its answer held, "
-                  f"{victim.name} killed before it arrived")
+        self.note(
+            f"5. {victim.name}'s sendMessage into {held.call.params['chat_id']} "
+            f"({held.call.result['text']!r}) delivered, its answer held, "
+            f"{victim.name} killed before it arrived"
+        )
         await self.start(1)
 
 
@@ -653,8 +725,7 @@ def _heads(table: Table, log: list[LogEntry]) -> tuple[dict[int, str], int, list
     rules = table_rules(table.variant, table.preset, dict(table.options))
     start = next(e.version for e in log if e.command == "start")
     key = table.state.fair_key if table.state is not None else None  # the deals' secrets
-    state: GameState = new_game(rules, [s.name for s in table.seats], seed=table.seed,
-                                fair_key=key)
+    state: GameState = new_game(rules, [s.name for s in table.seats], seed=table.seed, fair_key=key)
     heads: dict[int, str] = {}
     lines: list[str] = []
     with use_locale("en"):
@@ -666,13 +737,17 @@ def _heads(table: Table, log: list[LogEntry]) -> tuple[dict[int, str], int, list
                 state, events = apply(state, parse_action(entry.command, entry.seat))
             view = public_view(state)
             lines += [event_line(e, view) for e in events]
-            heads[entry.version] = render_hand_end(view) \
-                if view.phase in (Phase.HAND_OVER, Phase.GAME_OVER) else render_table(view)
+            heads[entry.version] = (
+                render_hand_end(view)
+                if view.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
+                else render_table(view)
+            )
     return heads, start, lines
 
 
-def _recent_lines_lost(text: str | None, heads: dict[int, str], version: int,
-                       lines: list[str]) -> tuple[int, list[str]]:
+def _recent_lines_lost(
+    text: str | None, heads: dict[int, str], version: int, lines: list[str]
+) -> tuple[int, list[str]]:
     """The moves the message's recent lines skip: the event lines it shows (notices left
     out) must be the last ones of the stored log, in order; returns how many it shows and
     the missing ones."""
@@ -680,24 +755,29 @@ def _recent_lines_lost(text: str | None, heads: dict[int, str], version: int,
     if text is None or head is None or not text.startswith(head + "\n\n"):
         return 0, []
     known = set(lines)
-    shown = [line for line in text[len(head) + 2:].split("\n") if line in known]
-    if not shown or shown == lines[-len(shown):]:
+    shown = [line for line in text[len(head) + 2 :].split("\n") if line in known]
+    if not shown or shown == lines[-len(shown) :]:
         return len(shown), []
     # the moves from the oldest line shown to the newest that the message does not show
-    first = max(i for i in range(len(lines)) if lines[i] == shown[0]
-                and i <= len(lines) - len(shown))
+    first = max(
+        i for i in range(len(lines)) if lines[i] == shown[0] and i <= len(lines) - len(shown)
+    )
     wanted = Counter(lines[first:])
     wanted.subtract(Counter(shown))
     return len(shown), [line for line, n in wanted.items() for _ in range(n) if n > 0]
 
 
 def _versions_shown(text: str | None, heads: dict[int, str]) -> list[int]:
-    return [v for v, head in heads.items()
-            if text is not None and (text == head or text.startswith(head + "\n\n"))]
+    return [
+        v
+        for v, head in heads.items()
+        if text is not None and (text == head or text.startswith(head + "\n\n"))
+    ]
 
 
-def _stale_edits(texts: list[str | None], heads: dict[int, str], start: int
-                 ) -> tuple[int, int, list[str]]:
+def _stale_edits(
+    texts: list[str | None], heads: dict[int, str], start: int
+) -> tuple[int, int, list[str]]:
     """(stale, unmatched, details): texts that can only show an older version than one
     shown before (a lobby text counts as before ``start``), and texts of no version."""
     shown, stale, unmatched, details = 0, 0, 0, []
@@ -722,8 +802,7 @@ def _span(span: tuple[float, float, int], began: float) -> str:
     return f"from {start - began:.1f} to {end - began:.1f} s, the table at {version}"
 
 
-async def test_three_workers_on_one_database_survive_the_issues_faults(
-        pg_server: PgServer) -> None:
+async def test_three_workers_on_one_database_survive_the_issues_faults(pg_server: PgServer) -> None:
     began = time.monotonic()
     url = pg_server.create("three")
     ai_ids = await pg_ai_tables(url, AI_TABLES, AI_SETTINGS, deals=30)
@@ -746,13 +825,17 @@ async def test_three_workers_on_one_database_survive_the_issues_faults(
             for person in people:
                 tg.start_private(person.user)
             await tg.wait_for(lambda: all(tg.private_messages(p.user) for p in people), 20)
-            ids = await asyncio.gather(*(
-                _group_table(play, people[2 * g:2 * g + 2], group)
-                for g, group in enumerate(GROUPS)))
+            ids = await asyncio.gather(
+                *(
+                    _group_table(play, people[2 * g : 2 * g + 2], group)
+                    for g, group in enumerate(GROUPS)
+                )
+            )
             for person in people:
                 person.table_id = ids[GROUPS.index(person.group)]
-            scenario.note(f"set up in {time.monotonic() - began:.0f} s: tables {ids}, "
-                          f"AI tables {ai_ids}")
+            scenario.note(
+                f"set up in {time.monotonic() - began:.0f} s: tables {ids}, AI tables {ai_ids}"
+            )
             tasks = scenario.people = [asyncio.create_task(p.run()) for p in people]
             await asyncio.sleep(8)
             await scenario.kill_a_non_poller()
@@ -767,11 +850,13 @@ async def test_three_workers_on_one_database_survive_the_issues_faults(
             await asyncio.wait_for(asyncio.gather(*tasks), 60)
             quiet = await _quiet(play, ids)
             exited = {w.name: w.process.returncode for w in scenario.workers if not w.alive}
-            scenario.note(f"the people stopped; the workers quiet after {quiet:.0f} s; "
-                          f"{time.monotonic() - began:.0f} s in all; killed by the test: "
-                          f"{[w.name for w in scenario.dead]}, alive: "
-                          f"{[w.name for w in scenario.live()]}, ended by themselves: "
-                          f"{exited or 'none'}")
+            scenario.note(
+                f"the people stopped; the workers quiet after {quiet:.0f} s; "
+                f"{time.monotonic() - began:.0f} s in all; killed by the test: "
+                f"{[w.name for w in scenario.dead]}, alive: "
+                f"{[w.name for w in scenario.live()]}, ended by themselves: "
+                f"{exited or 'none'}"
+            )
             assert not exited, f"workers ended by themselves: {exited}"
             await _check(play, scenario, ids + ai_ids, ids)
         finally:
@@ -806,20 +891,27 @@ async def _check(play: Play, scenario: Scenario, all_ids: list[int], ids: list[i
 
     # data: acknowledged = stored; no version twice; every log replays
     logs = check_logs(stored, all_ids, [(a.key, a.table_id) for a in figures.acked])
-    print(f"acknowledged moves: {len(figures.acked)} (presses and typed), not stored: "
-          f"{len(logs.missing)}; unanswered tries: {figures.retries}, refused: "
-          f"{figures.refused}")
-    print(f"versions written twice: {logs.twice or 'none'}; replay problems: "
-          f"{logs.problems or 'none'}")
+    print(
+        f"acknowledged moves: {len(figures.acked)} (presses and typed), not stored: "
+        f"{len(logs.missing)}; unanswered tries: {figures.retries}, refused: "
+        f"{figures.refused}"
+    )
+    print(
+        f"versions written twice: {logs.twice or 'none'}; replay problems: "
+        f"{logs.problems or 'none'}"
+    )
     print(f"table versions: {[stored.tables[i].version for i in all_ids]}")
 
     # polling
     conflicts = [c for c in tg.calls if c.method == "getUpdates" and c.status == 409]
-    outside = [c for c in conflicts
-               if not any(a <= c.ended <= b + 2.0 for a, b in figures.handovers)]
-    print(f"polling resumed: {[(w, round(s, 1)) for w, s, _ in figures.resumes]}; 409 conflicts: "
-          f"{len(conflicts)} ({len(outside)} outside the handovers); samples with two "
-          f"live pollers after a handover settled: {figures.steady_overlaps}")
+    outside = [
+        c for c in conflicts if not any(a <= c.ended <= b + 2.0 for a, b in figures.handovers)
+    ]
+    print(
+        f"polling resumed: {[(w, round(s, 1)) for w, s, _ in figures.resumes]}; 409 conflicts: "
+        f"{len(conflicts)} ({len(outside)} outside the handovers); samples with two "
+        f"live pollers after a handover settled: {figures.steady_overlaps}"
+    )
 
     # the group messages
     sends_by_group: dict[int, list[ApiCall]] = {}
@@ -844,18 +936,21 @@ async def _check(play: Play, scenario: Scenario, all_ids: list[int], ids: list[i
         unmatched_total += unmatched
         final = _versions_shown(message.text, heads)
         if row.version != table.version or table.version not in final:
-            final_wrong.append(f"table {table_id}: stored {table.version}, row "
-                               f"{row.version}, the message shows {final}")
+            final_wrong.append(
+                f"table {table_id}: stored {table.version}, row "
+                f"{row.version}, the message shows {final}"
+            )
         checked, lost = _recent_lines_lost(message.text, heads, table.version, lines)
         lines_checked += checked
         if lost:
             lines_lost[table_id] = lost
-        table_sends = [c for c in sends_by_group.get(group, [])
-                       if c.result.get("reply_markup")]
+        table_sends = [c for c in sends_by_group.get(group, []) if c.result.get("reply_markup")]
         repeated += [(group, c.result["text"]) for c in table_sends[1:]]
-        print(f"table {table_id} (group {group}): {len(message.texts)} texts of the table "
-              f"message, stale {stale}, of no version {unmatched} {details[:4]}; "
-              f"{len(table_sends)} table message(s) sent")
+        print(
+            f"table {table_id} (group {group}): {len(message.texts)} texts of the table "
+            f"message, stale {stale}, of no version {unmatched} {details[:4]}; "
+            f"{len(table_sends)} table message(s) sent"
+        )
     held = scenario.held
     held_key = None
     if held is not None and held.call is not None:
@@ -865,25 +960,36 @@ async def _check(play: Play, scenario: Scenario, all_ids: list[int], ids: list[i
         pings.update(counts)
         repeated += [(group, f"{name}, it is your turn.")] * sum(c - 1 for c in counts if c > 1)
     not_held = [r for r in repeated if r != held_key]
-    unpinged = [(group, name, turn, _span(figures.spans[group, name][turn], scenario.began))
-                for (group, name), counts in figures.turns.items()
-                for turn, count in enumerate(counts) if count == 0]
-    print(f"pings per person per turn: {dict(sorted(pings.items()))} over "
-          f"{sum(pings.values())} turns; turns without one (group, person, turn): "
-          f"{unpinged}")
+    unpinged = [
+        (group, name, turn, _span(figures.spans[group, name][turn], scenario.began))
+        for (group, name), counts in figures.turns.items()
+        for turn, count in enumerate(counts)
+        if count == 0
+    ]
+    print(
+        f"pings per person per turn: {dict(sorted(pings.items()))} over "
+        f"{sum(pings.values())} turns; turns without one (group, person, turn): "
+        f"{unpinged}"
+    )
     waits = sorted(figures.ping_waits)
     if waits:
-        print(f"seconds from a turn seen to its ping: p50 {waits[len(waits) // 2][0]:.2f}, "
-              f"p99 {waits[min(len(waits) - 1, len(waits) * 99 // 100)][0]:.2f}, max "
-              f"{waits[-1][0]:.2f} (group {waits[-1][1]}, turn {waits[-1][2]}) over "
-              f"{len(waits)} pings")
-    print(f"sends repeated: {len(repeated)} ({len(repeated) - len(not_held)} of the held "
-          f"send, {len(not_held)} others: {not_held[:4]})")
-    print(f"table messages: stale edits {stale_total}, texts of no version "
-          f"{unmatched_total}, final version not shown: {final_wrong or 'none'}; of "
-          f"{lines_checked} recent lines of moves shown at the end, moves missing between: "
-          f"{ {t: len(v) for t, v in lines_lost.items()} or 'none'} "
-          f"{[v[:2] for v in lines_lost.values()][:2]}")
+        print(
+            f"seconds from a turn seen to its ping: p50 {waits[len(waits) // 2][0]:.2f}, "
+            f"p99 {waits[min(len(waits) - 1, len(waits) * 99 // 100)][0]:.2f}, max "
+            f"{waits[-1][0]:.2f} (group {waits[-1][1]}, turn {waits[-1][2]}) over "
+            f"{len(waits)} pings"
+        )
+    print(
+        f"sends repeated: {len(repeated)} ({len(repeated) - len(not_held)} of the held "
+        f"send, {len(not_held)} others: {not_held[:4]})"
+    )
+    print(
+        f"table messages: stale edits {stale_total}, texts of no version "
+        f"{unmatched_total}, final version not shown: {final_wrong or 'none'}; of "
+        f"{lines_checked} recent lines of moves shown at the end, moves missing between: "
+        f"{ {t: len(v) for t, v in lines_lost.items()} or 'none' } "
+        f"{[v[:2] for v in lines_lost.values()][:2]}"
+    )
 
     failures += logs.failures()
     if not figures.longest_due_pause < LEASE_SECONDS + 5.0:
@@ -891,18 +997,22 @@ async def _check(play: Play, scenario: Scenario, all_ids: list[int], ids: list[i
     if any(s >= RESUME_LIMIT for _w, s, _ in figures.resumes):
         failures.append(f"polling resumed late: {figures.resumes}")
     if outside or figures.steady_overlaps:
-        failures.append(f"two pollers: {len(outside)} conflicts outside handovers, "
-                        f"{figures.steady_overlaps} samples")
+        failures.append(
+            f"two pollers: {len(outside)} conflicts outside handovers, "
+            f"{figures.steady_overlaps} samples"
+        )
     if final_wrong:
         failures.append(f"group message not at the stored version: {final_wrong}")
     if lines_lost:
-        failures.append(f"the final table messages' recent lines skip stored moves: "
-                        f"{ {t: len(v) for t, v in lines_lost.items()} }")
+        failures.append(
+            f"the final table messages' recent lines skip stored moves: "
+            f"{ {t: len(v) for t, v in lines_lost.items()} }"
+        )
     if stale_total or unmatched_total:
-        failures.append(f"table edits lost: {stale_total} stale, {unmatched_total} "
-                        f"of no version")
-    if set(pings) - {1} and not (set(pings) - {1} == {2} and pings[2] <= 1 and held_key
-                                 in repeated):
+        failures.append(f"table edits lost: {stale_total} stale, {unmatched_total} of no version")
+    if set(pings) - {1} and not (
+        set(pings) - {1} == {2} and pings[2] <= 1 and held_key in repeated
+    ):
         failures.append(f"pings per person per turn: {dict(pings)}")
     if not_held or len(repeated) > 1:
         failures.append(f"sends repeated outside the held send: {not_held}")

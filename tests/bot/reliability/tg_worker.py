@@ -28,16 +28,23 @@ from tests.fakes.telegram import DEFAULT_TOKEN  # noqa: E402
 
 async def main(url: str, base_url: str, worker_id: str) -> None:
     adapter = TelegramAdapter(
-        DEFAULT_TOKEN, base_url=base_url, base_file_url=base_url.replace("/bot", "/file/bot"),
-        rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0), poll_timeout=1,
-        watch_every=0.5, group_budget=0)  # people here move far faster than 20 calls a
+        DEFAULT_TOKEN,
+        base_url=base_url,
+        base_file_url=base_url.replace("/bot", "/file/bot"),
+        rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
+        poll_timeout=1,
+        watch_every=0.5,
+        group_budget=0,
+    )  # people here move far faster than 20 calls a
     # minute allow: at the limit a ping whose turn is over is dropped by design (the
     # shared group budget is checked by tests/bot/telegram/test_group_limits.py)
-    settings = Settings(database_url=url, telegram_token=DEFAULT_TOKEN, worker_id=worker_id,
-                        engine_workers=1)
+    settings = Settings(
+        database_url=url, telegram_token=DEFAULT_TOKEN, worker_id=worker_id, engine_workers=1
+    )
 
-    await run_worker(settings, adapter,
-                     lambda: adapter.handlers is not None and adapter.app.running)
+    await run_worker(
+        settings, adapter, lambda: adapter.handlers is not None and adapter.app.running
+    )
 
 
 if __name__ == "__main__":

@@ -26,8 +26,9 @@ from tests.bot.people import People
 class RecordingNotifier:
     """Records every notification: what each chat and each user was shown."""
 
-    public: list[tuple[TableInfo, PublicView | None, tuple[Event, ...], tuple[Notice, ...]]] = \
+    public: list[tuple[TableInfo, PublicView | None, tuple[Event, ...], tuple[Notice, ...]]] = (
         field(default_factory=list)
+    )
     hands: list[tuple[str, int, PlayerView]] = field(default_factory=list)
     turns: list[tuple[str, int]] = field(default_factory=list)
     warnings: list[tuple[str, float]] = field(default_factory=list)
@@ -67,8 +68,9 @@ class Harness:
 
     url: str | None = None
 
-    async def raw(self, sql: str, params: Sequence[Any] = (), *,
-                  postgres: str | None = None) -> None:
+    async def raw(
+        self, sql: str, params: Sequence[Any] = (), *, postgres: str | None = None
+    ) -> None:
         """Run a raw statement on the stored rows behind the service's back (to damage a
         row, say); ``postgres``: the statement in PostgreSQL's dialect where it differs.
         The repository's decoded-table cache is dropped."""
@@ -85,8 +87,9 @@ class Harness:
         return await make_harness(self.path, self.clock, self.url)
 
 
-async def make_harness(path: Path, clock: ManualClock | None = None,
-                       url: str | None = None, seeded: bool = True) -> Harness:
+async def make_harness(
+    path: Path, clock: ManualClock | None = None, url: str | None = None, seeded: bool = True
+) -> Harness:
     """A service on the SQLite file ``path``, or on the PostgreSQL database ``url``.
     ``seeded``: games get the seeds 1000, 1001, ... and deal from them; else random seeds
     and fair keys, as the bot runs."""
@@ -100,9 +103,13 @@ async def make_harness(path: Path, clock: ManualClock | None = None,
     clock = clock or ManualClock()
     notifier = RecordingNotifier()
     counter = iter(range(1000, 10**9))
-    service = GameService(repo, {"test": notifier}, clock,
-                          TableSettings(timer="2m", ai_delay=1.0, next_deal_delay=2.0),
-                          seed_source=(lambda: next(counter)) if seeded else None)
+    service = GameService(
+        repo,
+        {"test": notifier},
+        clock,
+        TableSettings(timer="2m", ai_delay=1.0, next_deal_delay=2.0),
+        seed_source=(lambda: next(counter)) if seeded else None,
+    )
     # tests send faster than people do; flow control has tests of its own
     service.flow = FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
     return Harness(service, People(service), clock, notifier, path, db, url)

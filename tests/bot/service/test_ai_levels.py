@@ -79,7 +79,8 @@ async def test_addbot_levels_in_the_lobby(harness: Harness) -> None:
 
 
 async def test_addbot_expert_in_the_lobby_and_its_move_in_the_engine_worker(
-        harness: Harness) -> None:
+    harness: Harness,
+) -> None:
     s = harness.people
     await say(s, CHAT, ANA, "new")
     assert (await say(s, CHAT, ANA, "addbot experte")).ok
@@ -97,7 +98,8 @@ async def test_addbot_expert_in_the_lobby_and_its_move_in_the_engine_worker(
 
 
 async def test_an_unavailable_level_is_refused_in_the_players_language(
-        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     s = harness.people
     monkeypatch.setitem(LEVELS, "hard", "superhuman")
     await say(s, CHAT, ANA, "new")

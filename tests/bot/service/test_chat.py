@@ -16,7 +16,10 @@ def test_new_arguments() -> None:
     assert split_new_args([]) == ("basic", None, {})
     assert split_new_args(["wrotham"]) == ("basic", "wrotham", {})
     assert split_new_args(["basic", "beginner", "ace=high_or_low"]) == (
-        "basic", "beginner", {"ace": "high_or_low"})
+        "basic",
+        "beginner",
+        {"ace": "high_or_low"},
+    )
     assert split_new_args(["going_rummy=double"]) == ("basic", None, {"going_rummy": "double"})
 
 

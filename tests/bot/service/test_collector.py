@@ -30,7 +30,8 @@ def collector() -> Iterator[BetweenCalls]:
 
 
 def test_the_automatic_collector_is_off_and_a_calls_cycles_go_after_it(
-        collector: BetweenCalls) -> None:
+    collector: BetweenCalls,
+) -> None:
     """A reference cycle a call left behind survives until the call is over (no
     collection inside it), and the collection after the call frees it."""
     assert not gc.isenabled()
@@ -46,7 +47,8 @@ def test_the_automatic_collector_is_off_and_a_calls_cycles_go_after_it(
 
 
 def test_the_schedule_collects_young_after_each_call_and_everything_now_and_then(
-        collector: BetweenCalls) -> None:
+    collector: BetweenCalls,
+) -> None:
     generations = [collector.after_call() for _ in range(FULL_EVERY)]
     assert generations[-1] == 2
     assert generations.count(1) == FULL_EVERY // MIDDLE_EVERY - 1

@@ -87,8 +87,12 @@ async def test_engine_errors_come_back_with_their_params(pool: WorkerPool) -> No
     with use_locale("de"):
         assert "nicht" in localize_error(raised.value)  # localizable like a local error
     with pytest.raises(CardNotInHand):
-        await pool.call(engine_work.apply_move, apply(state, Draw(state.current))[0],
-                        Discard(state.current, _missing_card(state)), budget=5)
+        await pool.call(
+            engine_work.apply_move,
+            apply(state, Draw(state.current))[0],
+            Discard(state.current, _missing_card(state)),
+            budget=5,
+        )
 
 
 def _missing_card(state: GameState) -> Card:
@@ -98,7 +102,8 @@ def _missing_card(state: GameState) -> Card:
 
 @pytest.mark.parametrize("runaway", ["sleep", "cpu"])
 async def test_a_runaway_call_is_cut_at_its_budget_and_its_worker_replaced(
-        pool: WorkerPool, runaway: str) -> None:
+    pool: WorkerPool, runaway: str
+) -> None:
     before = pool.pids()
     assert len(before) == 2
     started = time.monotonic()
@@ -123,8 +128,10 @@ async def test_a_runaway_call_is_cut_at_its_budget_and_its_worker_replaced(
 
 
 async def test_background_work_leaves_a_worker_for_moves(pool: WorkerPool) -> None:
-    hogs = [asyncio.ensure_future(pool.call(time.sleep, 0.8, budget=5,
-                                            lane=Lane.BACKGROUND)) for _ in range(3)]
+    hogs = [
+        asyncio.ensure_future(pool.call(time.sleep, 0.8, budget=5, lane=Lane.BACKGROUND))
+        for _ in range(3)
+    ]
     await asyncio.sleep(0.2)  # one hog runs, two wait for the background share
     started = time.monotonic()
     state = _state()
@@ -198,7 +205,8 @@ async def test_an_ai_over_budget_plays_a_quick_legal_move(tmp_path: Path) -> Non
 
 
 async def test_a_person_over_budget_is_asked_to_try_again_and_nothing_changes(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     h = await make_harness(tmp_path / "db.sqlite3")
     s = h.people
     await s.new_table(CHAT, ANA)
@@ -244,8 +252,9 @@ async def test_a_hint_over_budget_says_so_and_is_not_computed_twice(tmp_path: Pa
     await h.db.close()
 
 
-async def test_the_service_runs_moves_and_ai_through_a_real_pool(tmp_path: Path,
-                                                                 pool: WorkerPool) -> None:
+async def test_the_service_runs_moves_and_ai_through_a_real_pool(
+    tmp_path: Path, pool: WorkerPool
+) -> None:
     h = await make_harness(tmp_path / "db.sqlite3")
     s = h.people
     s.compute = pool
@@ -268,7 +277,8 @@ async def test_the_service_runs_moves_and_ai_through_a_real_pool(tmp_path: Path,
 
 
 async def test_after_one_decision_over_budget_a_table_plays_quick_moves_for_a_while(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     from bot.service.limits import QUICK_AFTER_TIMEOUT
 
     h = await make_harness(tmp_path / "db.sqlite3")
@@ -290,7 +300,8 @@ async def test_after_one_decision_over_budget_a_table_plays_quick_moves_for_a_wh
         await s.tick()
     ai_steps = [name for name in asked if name in ("ai_move", "quick_move")]
     # the first decision ran out; the next QUICK_AFTER_TIMEOUT actions did not ask the AI
-    assert ai_steps[:QUICK_AFTER_TIMEOUT + 2] == ["ai_move"] + ["quick_move"] * (
-        QUICK_AFTER_TIMEOUT + 1)
+    assert ai_steps[: QUICK_AFTER_TIMEOUT + 2] == ["ai_move"] + ["quick_move"] * (
+        QUICK_AFTER_TIMEOUT + 1
+    )
     assert ai_steps[QUICK_AFTER_TIMEOUT + 2] == "ai_move"
     await h.db.close()

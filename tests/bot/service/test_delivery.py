@@ -73,9 +73,14 @@ async def _workers(url: str, count: int, clock: ManualClock) -> AsyncIterator[li
             db = await open_postgres(url, max_size=4)
             dbs.append(db)
             recorder = Recorder()
-            service = GameService(PostgresRepository(db), {PLATFORM: recorder}, clock=clock,
-                                  defaults=SETTINGS, seed_source=lambda: 7,
-                                  worker_id=f"w{n}")
+            service = GameService(
+                PostgresRepository(db),
+                {PLATFORM: recorder},
+                clock=clock,
+                defaults=SETTINGS,
+                seed_source=lambda: 7,
+                worker_id=f"w{n}",
+            )
             service.flow = FlowControl(limited=False)
             workers.append(Worker(service, recorder, People(service)))
         yield workers
@@ -112,14 +117,16 @@ async def _play(workers: list[Worker], key: ChatKey, moves: int) -> None:
             assert seat is not None
             user = (ANA, BEN)[seat]
             if command is None:
-                discard = next(a for a in legal_actions(table.state, seat)
-                               if isinstance(a, Discard))
+                discard = next(
+                    a for a in legal_actions(table.state, seat) if isinstance(a, Discard)
+                )
                 command = format_action(discard)
             await worker.people.act(key, user, command)
 
 
 async def test_one_worker_shows_a_chat_whoever_commits(
-        three: tuple[list[Worker], ManualClock]) -> None:
+    three: tuple[list[Worker], ManualClock],
+) -> None:
     """Moves committed by three workers are shown by the chat's owner only (the worker
     that showed it first), in version order, ending at the stored version."""
     workers, clock = three
@@ -142,7 +149,8 @@ async def test_one_worker_shows_a_chat_whoever_commits(
 
 
 async def test_the_recent_lines_are_the_stored_changes_in_version_order(
-        three: tuple[list[Worker], ManualClock]) -> None:
+    three: tuple[list[Worker], ManualClock],
+) -> None:
     """Every update the owner shows carries the last stored changes, oldest first, up to
     its own version, with their events: the lines read the same on any worker."""
     workers, clock = three
@@ -161,7 +169,8 @@ async def test_the_recent_lines_are_the_stored_changes_in_version_order(
 
 
 async def test_a_chat_whose_owner_stopped_answering_is_taken_and_drawn_again(
-        three: tuple[list[Worker], ManualClock]) -> None:
+    three: tuple[list[Worker], ManualClock],
+) -> None:
     """The owner dies (no renewals, no release): once its lease ran out, another worker's
     sweep takes the chat and draws the table at the stored version, with the turn ping of
     the turn that began while nobody showed the chat."""
@@ -187,7 +196,8 @@ async def test_a_chat_whose_owner_stopped_answering_is_taken_and_drawn_again(
 
 
 async def test_a_change_whose_worker_died_before_showing_it_is_shown_by_another(
-        three: tuple[list[Worker], ManualClock]) -> None:
+    three: tuple[list[Worker], ManualClock],
+) -> None:
     """Worker 1 commits and dies before showing anything (a new chat: nobody owns it):
     after the grace period another worker's sweep takes the chat and shows the change."""
     workers, clock = three
@@ -210,7 +220,8 @@ async def _nothing() -> None:
 
 
 async def test_a_turn_begun_between_the_owner_s_two_reads_is_pinged(
-        three: tuple[list[Worker], ManualClock]) -> None:
+    three: tuple[list[Worker], ManualClock],
+) -> None:
     """The owner catches up with another worker's draw; between its reads of the change
     rows and of the table, a third worker commits the discard that begins the next turn.
     The table drawn is at the discard's version, so that turn is pinged with it (found by
@@ -252,8 +263,11 @@ async def test_a_turn_begun_between_the_owner_s_two_reads_is_pinged(
     assert stored.version == discarded[0]
     next_seat = current_player(stored.state)
     assert next_seat is not None and next_seat != seat
-    pinged = [u for u in workers[0].shown.updates
-              if u.info.id == table_id and u.turn == next_seat and u.info.version > drawn_at]
+    pinged = [
+        u
+        for u in workers[0].shown.updates
+        if u.info.id == table_id and u.turn == next_seat and u.info.version > drawn_at
+    ]
     assert [u.turn_started for u in pinged] == [stored.version]
     assert workers[0].shown.versions(table_id)[-1] == stored.version
 
@@ -265,7 +279,8 @@ async def _settled(worker: Worker) -> None:
 
 
 async def test_the_owner_shows_another_worker_s_change_at_once_and_ignores_its_own(
-        three: tuple[list[Worker], ManualClock]) -> None:
+    three: tuple[list[Worker], ManualClock],
+) -> None:
     """An announcement of another worker's change is shown at once (no waiting); the
     announcement of a change the owner committed itself costs nothing (it showed that
     change when it committed it: not one more read)."""
@@ -294,8 +309,7 @@ async def test_the_owner_shows_another_worker_s_change_at_once_and_ignores_its_o
     await _settled(workers[0])
     own = await repo.get_table(table_id)
     assert own is not None
-    assert workers[0].shown.versions(table_id)[-4:] == list(range(own.version - 3,
-                                                                  own.version + 1))
+    assert workers[0].shown.versions(table_id)[-4:] == list(range(own.version - 3, own.version + 1))
     assert len(reads) == 4  # the rows read by each publish, no more
 
     await _play(workers[1:2], key, 1)  # another worker's: announced to the owner
@@ -308,7 +322,8 @@ async def test_the_owner_shows_another_worker_s_change_at_once_and_ignores_its_o
 
 
 async def test_a_commit_the_owner_lost_makes_it_show_the_change_that_won(
-        three: tuple[list[Worker], ManualClock]) -> None:
+    three: tuple[list[Worker], ManualClock],
+) -> None:
     """The owner and another worker draw for the same person at once; the other one wins.
     Its announcement reached the owner while the owner was committing that very version
     (so it was taken for the owner's own); the owner's draw is then refused, nothing of
@@ -347,8 +362,13 @@ async def test_one_worker_on_sqlite_shows_every_change_with_its_lines(tmp_path: 
     db = await open_database(tmp_path / "one.sqlite3")
     try:
         recorder = Recorder()
-        service = GameService(SqliteRepository(db), {PLATFORM: recorder}, clock=ManualClock(),
-                              defaults=SETTINGS, seed_source=lambda: 7)
+        service = GameService(
+            SqliteRepository(db),
+            {PLATFORM: recorder},
+            clock=ManualClock(),
+            defaults=SETTINGS,
+            seed_source=lambda: 7,
+        )
         service.flow = FlowControl(limited=False)
         worker = Worker(service, recorder, People(service))
         key = ChatKey(PLATFORM, "solo")
@@ -364,7 +384,8 @@ async def test_one_worker_on_sqlite_shows_every_change_with_its_lines(tmp_path: 
 
 
 async def test_a_table_that_ended_while_its_chat_had_no_live_owner_is_drawn_at_its_end(
-        three: tuple[list[Worker], ManualClock]) -> None:
+    three: tuple[list[Worker], ManualClock],
+) -> None:
     """The owner showed the game (its changes are marked shown) and died before its last
     edits went out; the game is cancelled meanwhile: the worker that takes the chat draws
     the ended table (no active table is left to draw)."""
@@ -382,7 +403,8 @@ async def test_a_table_that_ended_while_its_chat_had_no_live_owner_is_drawn_at_i
 
 
 async def test_a_taken_chat_is_drawn_with_its_open_turn_and_every_hand(
-        three: tuple[list[Worker], ManualClock]) -> None:
+    three: tuple[list[Worker], ManualClock],
+) -> None:
     """Everything was shown (marked) by the owner, which then died, maybe before its
     queued ping and hand messages went out: the worker that takes the chat draws every
     hand and the open turn, keyed by the version it began at (a ping that did go out is
@@ -403,22 +425,31 @@ async def test_a_taken_chat_is_drawn_with_its_open_turn_and_every_hand(
 
 
 async def test_a_worker_without_the_platform_s_front_end_never_owns_its_chats(
-        pg_server: Any) -> None:
+    pg_server: Any,
+) -> None:
     """A worker run without the chat's platform (no token: due work only) commits moves
     but leaves the chat to a worker that can show it: no lease, rows left unshown."""
     clock = ManualClock()
     url = pg_server.create()
     db = await open_postgres(url, max_size=2)
     try:
-        service = GameService(PostgresRepository(db), {}, clock=clock, defaults=SETTINGS,
-                              seed_source=lambda: 7, worker_id="headless")
+        service = GameService(
+            PostgresRepository(db),
+            {},
+            clock=clock,
+            defaults=SETTINGS,
+            seed_source=lambda: 7,
+            worker_id="headless",
+        )
         service.flow = FlowControl(limited=False)
         key = ChatKey(PLATFORM, "headless")
         table_id = await _game(Worker(service, Recorder(), People(service)), key)
         clock.advance(CHAT_LEASE_SECONDS + GRACE_SECONDS)
         assert await service.delivery.sweep() == 0
-        assert await service.repo.outbox.take_chat(str(key), "other", clock.now(), 1.0) \
-            == (True, False)  # nobody held it
+        assert await service.repo.outbox.take_chat(str(key), "other", clock.now(), 1.0) == (
+            True,
+            False,
+        )  # nobody held it
         rows = await service.repo.outbox.recent_changes(table_id, 10)
         assert rows and not any(row.shown for row in rows)
     finally:
@@ -434,9 +465,14 @@ async def test_a_bot_restarted_on_sqlite_shows_its_chats_at_once(tmp_path: Path)
         db = await open_database(path)
         try:
             recorder = Recorder()
-            service = GameService(SqliteRepository(db), {PLATFORM: recorder},
-                                  clock=ManualClock(), defaults=SETTINGS,
-                                  seed_source=lambda: 7, worker_id=f"run{run}")
+            service = GameService(
+                SqliteRepository(db),
+                {PLATFORM: recorder},
+                clock=ManualClock(),
+                defaults=SETTINGS,
+                seed_source=lambda: 7,
+                worker_id=f"run{run}",
+            )
             service.flow = FlowControl(limited=False)
             worker = Worker(service, recorder, People(service))
             if run == 0:

@@ -78,8 +78,7 @@ async def test_full_game_with_ai_seats(tmp_path: Path, preset: str) -> None:
     await h.db.close()
 
 
-async def test_a_game_the_bot_starts_deals_fairly_and_its_export_verifies(
-        tmp_path: Path) -> None:
+async def test_a_game_the_bot_starts_deals_fairly_and_its_export_verifies(tmp_path: Path) -> None:
     """Without a chosen seed every deal comes from its own secret: the commitment is in the
     state and the DealStarted of the start, a secret reaches no screen before its deal
     has ended, and the exported record (format 2) passes engine.fair_check."""
@@ -94,7 +93,8 @@ async def test_a_game_the_bot_starts_deals_fairly_and_its_export_verifies(
     assert started.state.fair_key is not None and started.state.commitment is not None
     first_events = h.notifier.public[-1][2]
     assert [e.commitment for e in first_events if isinstance(e, DealStarted)] == [
-        started.state.commitment]
+        started.state.commitment
+    ]
     await play_out(h, {ANA.key: ANA, BEN.key: BEN})
     table = await s.repo.get_table(info.id)
     assert table is not None and table.state is not None
@@ -103,8 +103,9 @@ async def test_a_game_the_bot_starts_deals_fairly_and_its_export_verifies(
     for r in results:
         for _info, view, events, notices in h.notifier.public:
             if r.secret in repr((view, events, notices)):
-                assert any(isinstance(e, HandEnded) and e.deal_number == r.deal_number
-                           for e in events) or (view is not None and r in view.results)
+                assert any(
+                    isinstance(e, HandEnded) and e.deal_number == r.deal_number for e in events
+                ) or (view is not None and r in view.results)
         for _user, _seat, seat_view in h.notifier.hands:
             if r.secret in repr(seat_view):
                 assert r in seat_view.table.results
@@ -125,8 +126,9 @@ async def test_concurrent_actions_apply_exactly_once(harness: Harness) -> None:
     assert table is not None and table.state is not None
     mover = ANA if table.seats[table.state.current].user == ANA.key else BEN
     version = table.version
-    results = await asyncio.gather(*(s.act(CHAT, mover, "draw") for _ in range(100)),
-                                   return_exceptions=True)
+    results = await asyncio.gather(
+        *(s.act(CHAT, mover, "draw") for _ in range(100)), return_exceptions=True
+    )
     ok = [r for r in results if not isinstance(r, BaseException)]
     refused = [r for r in results if isinstance(r, BaseException)]
     assert len(ok) == 1
@@ -181,8 +183,7 @@ async def test_timer_warns_then_autopilot_plays_and_takes_over(harness: Harness)
     first = table.state.current
     clock.advance(100)  # 2-minute timer: warned at 80% of it
     assert await s.tick() == 1
-    assert harness.notifier.warnings and harness.notifier.warnings[0][0] == table.seats[
-        first].user
+    assert harness.notifier.warnings and harness.notifier.warnings[0][0] == table.seats[first].user
     clock.advance(21)
     assert await s.tick() >= 1
     assert "autopilot_turn" in harness.notifier.notice_codes()
@@ -227,8 +228,7 @@ async def test_bad_input_is_refused_in_the_players_language(harness: Harness) ->
     await s.start(CHAT, ANA)
     table = await s.repo.active_table(CHAT)
     assert table is not None and table.state is not None
-    mover, other = (ANA, BEN) if table.seats[table.state.current].user == ANA.key else (BEN,
-                                                                                        ANA)
+    mover, other = (ANA, BEN) if table.seats[table.state.current].user == ANA.key else (BEN, ANA)
     await s.act(CHAT, mover, "draw")
     before = await s.repo.active_table(CHAT)
     messages = {}
@@ -275,7 +275,8 @@ async def test_ai_waits_longer_while_a_human_may_call(harness: Harness) -> None:
 
 
 async def test_a_move_that_keeps_losing_the_version_race_is_refused_clearly(
-        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """When other moves (e.g. another bot process) win the compare-and-set every time, the
     move is refused with a typed, localized "try again" and nothing is stored."""
     service = harness.people
@@ -295,11 +296,13 @@ async def test_a_move_that_keeps_losing_the_version_race_is_refused_clearly(
     assert len(after.seats) == len(before.seats)
     with use_locale("de"):
         assert localize_error(caught.value) == (
-            "Am Tisch ist gerade viel los; bitte schick das noch einmal.")
+            "Am Tisch ist gerade viel los; bitte schick das noch einmal."
+        )
 
 
 async def test_old_update_keys_are_pruned_and_recent_ones_still_deduplicate(
-        harness: Harness) -> None:
+    harness: Harness,
+) -> None:
     """Idempotency keys are kept for UPDATE_KEY_SECONDS (two days: no platform redelivers
     later) and then forgotten, so the database does not grow with every click; a key
     inside the window still makes a second delivery change nothing."""
@@ -340,11 +343,21 @@ async def test_an_ai_seat_calls_rumme_before_the_next_ai_draws(harness: Harness)
     for position, seat in enumerate(order):
         by_seat[seat] = hands[position]
     rules = s.rules_of(table.info())
-    state = new_game(rules, table.state.players, seed=5, dealer=order[2],
-                     deal=DealSpec.parse(by_seat, "ks", "ad 2s 3s 4s 6c 7c"))
+    state = new_game(
+        rules,
+        table.state.players,
+        seed=5,
+        dealer=order[2],
+        deal=DealSpec.parse(by_seat, "ks", "ad 2s 3s 4s 6c 7c"),
+    )
     assert state.current == order[0]
-    for seat, line in ((order[0], "draw"), (order[0], "meld 7h 8h 9h"),
-                       (order[0], "discard kc"), (order[1], "draw"), (order[1], "discard 10h")):
+    for seat, line in (
+        (order[0], "draw"),
+        (order[0], "meld 7h 8h 9h"),
+        (order[0], "discard kc"),
+        (order[1], "draw"),
+        (order[1], "discard 10h"),
+    ):
         state, _ = apply(state, parse_action(line, seat))
     table = replace(table, state=state)
     change = await s.service.automatic._ai_step(table)

@@ -59,7 +59,8 @@ async def test_only_the_host_changes_settings_and_starts(harness: Harness) -> No
 
 
 async def test_a_target_of_900_digits_is_refused_in_the_hosts_language_and_changes_nothing(
-        harness: Harness) -> None:
+    harness: Harness,
+) -> None:
     s = harness.people
     await s.new_table(CHAT, BEN)  # Ben reads German
     before = await s.table_info(CHAT)

@@ -46,8 +46,8 @@ async def versions(h: Harness, ids: list[int]) -> list[int]:
 
 
 async def test_a_failing_and_an_undecodable_table_while_ten_others_keep_moving(
-        harness: Harness, monkeypatch: pytest.MonkeyPatch,
-        caplog: pytest.LogCaptureFixture) -> None:
+    harness: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     s = harness.people
     others = [await ai_table(s, n) for n in range(10)]
     failing = await ai_table(s, 10)
@@ -55,8 +55,10 @@ async def test_a_failing_and_an_undecodable_table_while_ten_others_keep_moving(
     # a row a newer release wrote: a settings field this release does not know
     await harness.raw(
         "UPDATE tables SET settings = json_set(settings, '$.new_field', 1) WHERE id = ?",
-        (broken,), postgres="UPDATE tables SET settings = (settings::jsonb || "
-                            "'{\"new_field\": 1}'::jsonb)::text WHERE id = ?")
+        (broken,),
+        postgres="UPDATE tables SET settings = (settings::jsonb || "
+        "'{\"new_field\": 1}'::jsonb)::text WHERE id = ?",
+    )
     real = harness.service.automatic.run_due
 
     async def run_due(table: Table) -> bool:
@@ -131,8 +133,8 @@ async def test_stop_is_checked_between_steps(harness: Harness) -> None:
 
 
 async def test_a_locked_row_inside_a_batch_is_logged_and_recorded_for_its_table_only(
-        harness: Harness, monkeypatch: pytest.MonkeyPatch,
-        caplog: pytest.LogCaptureFixture) -> None:
+    harness: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     """A storage fault of one table inside a batch (its row stayed locked past the lock
     timeout: :class:`TableLocked`) is not swallowed: logged with the table id, recorded
     in the stored faults, the table backed off; the other tables of the batch move on."""
@@ -154,8 +156,10 @@ async def test_a_locked_row_inside_a_batch_is_logged_and_recorded_for_its_table_
         await s.tick()
     moved = await versions(harness, others)
     assert all(after > before for before, after in zip(start, moved, strict=True))
-    assert any(f"table {locked}:" in r.getMessage() and "TableLocked" in r.getMessage()
-               for r in caplog.records)
+    assert any(
+        f"table {locked}:" in r.getMessage() and "TableLocked" in r.getMessage()
+        for r in caplog.records
+    )
     faults = {row["table_id"]: row for row in await s.repo.faults()}
     assert faults[locked]["kind"] == "backoff" and "TableLocked" in faults[locked]["error"]
     assert set(faults) == {locked}
@@ -287,8 +291,7 @@ async def test_foreign_table_id_is_refused_and_nothing_changes(harness: Harness)
 async def test_a_corrupt_state_row_is_quarantined_not_crashing(harness: Harness) -> None:
     s = harness.people
     table_id = await ai_table(s, 0)
-    await harness.raw("UPDATE tables SET state = '{\"not\": \"a state\"}' WHERE id = ?",
-                      (table_id,))
+    await harness.raw('UPDATE tables SET state = \'{"not": "a state"}\' WHERE id = ?', (table_id,))
     healthy = await ai_table(s, 1)
     start = (await versions(harness, [healthy]))[0]
     harness.clock.advance(5)

@@ -18,7 +18,7 @@ from tests.bot.people import say
 from .support import ANA, BEN, CHAT, Harness
 
 DAY = TableSettings(timer="24h", ai_delay=1.0, next_deal_delay=2.0)
-DAMAGED_SEATS = "UPDATE tables SET seats = '[{\"kind\": \"human\", \"na' WHERE id = ?"
+DAMAGED_SEATS = 'UPDATE tables SET seats = \'[{"kind": "human", "na\' WHERE id = ?'
 
 
 async def human_turn(h: Harness, locale: str | None = None) -> int:
@@ -38,12 +38,14 @@ async def fault_rows(h: Harness) -> dict[int, dict[str, Any]]:
 
 
 def quarantine_lines(caplog: pytest.LogCaptureFixture, table_id: int) -> list[str]:
-    return [r.getMessage() for r in caplog.records
-            if f"table {table_id} quarantined" in r.getMessage()]
+    return [
+        r.getMessage() for r in caplog.records if f"table {table_id} quarantined" in r.getMessage()
+    ]
 
 
 async def test_a_damaged_row_on_a_human_turn_is_a_fault_at_the_first_command(
-        harness: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    harness: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
     """The issue's case: broken seats JSON, a human turn under a 24 h timer (the
     scheduler would reach it in a day, never with the timer off)."""
     h = harness
@@ -55,11 +57,14 @@ async def test_a_damaged_row_on_a_human_turn_is_a_fault_at_the_first_command(
     assert not reply.ok and reply.text is not None and f"#{table_id}" in reply.text
     # after the first command: recorded, logged once, the chat told once in its language
     rows = await fault_rows(h)
-    assert rows[table_id]["kind"] == "quarantined" and "UnreadableTable" in \
-        rows[table_id]["error"]
+    assert rows[table_id]["kind"] == "quarantined" and "UnreadableTable" in rows[table_id]["error"]
     [fault] = h.notifier.faults
-    assert (fault.table_id, fault.key, fault.code, fault.locale) == \
-        (table_id, CHAT, "unreadable_table", "de")
+    assert (fault.table_id, fault.key, fault.code, fault.locale) == (
+        table_id,
+        CHAT,
+        "unreadable_table",
+        "de",
+    )
     assert len(quarantine_lines(caplog, table_id)) == 1
     # later commands, questions and the scheduler: the same refusal, nothing said again
     for user, line in ((BEN, "draw"), (ANA, "hand"), (BEN, "join")):
@@ -81,7 +86,7 @@ async def test_a_private_command_reports_a_damaged_table_it_skips(harness: Harne
     leaves the broken table out, and reports it all the same."""
     h = harness
     table_id = await human_turn(h)
-    await h.raw("UPDATE tables SET state = '{\"not\": \"a state\"}' WHERE id = ?", (table_id,))
+    await h.raw('UPDATE tables SET state = \'{"not": "a state"}\' WHERE id = ?', (table_id,))
     outcome = await h.service.entry.handle(_private(ANA, "hand"))
     assert not outcome.ok
     assert table_id in await fault_rows(h)
@@ -106,7 +111,8 @@ async def test_a_fault_is_told_once_across_a_restart(harness: Harness) -> None:
 
 
 async def test_a_repaired_and_cleared_table_runs_and_a_new_damage_is_a_new_fault(
-        harness: Harness) -> None:
+    harness: Harness,
+) -> None:
     h = harness
     table_id = await human_turn(h)
     table = await h.service.repo.get_table(table_id)
@@ -122,8 +128,7 @@ async def test_a_repaired_and_cleared_table_runs_and_a_new_damage_is_a_new_fault
     assert [f.table_id for f in h.notifier.faults] == [table_id, table_id]
 
 
-async def test_the_cache_never_hides_a_row_changed_without_a_new_version(
-        harness: Harness) -> None:
+async def test_the_cache_never_hides_a_row_changed_without_a_new_version(harness: Harness) -> None:
     """The issue's cache case: bad JSON written behind the bot's back with the version
     left as it was used to be served from the decoded-table cache, and the next move
     wrote over it. Now the row is read again: refused, reported, and left as it is."""
@@ -139,15 +144,16 @@ async def test_the_cache_never_hides_a_row_changed_without_a_new_version(
     assert await _column(h, "version", table_id) == before.version
 
 
-async def test_a_row_changed_in_place_but_still_readable_is_read_as_it_is(
-        harness: Harness) -> None:
+async def test_a_row_changed_in_place_but_still_readable_is_read_as_it_is(harness: Harness) -> None:
     """A repair (or any change) made without a new version is what the next load sees."""
     h = harness
     table_id = await human_turn(h)
     await h.service.repo.get_table(table_id)
     await _behind_the_cache(
-        h, "UPDATE tables SET settings = replace(settings, '\"24h\"', '\"10m\"') "
-           "WHERE id = ?", (table_id,))
+        h,
+        "UPDATE tables SET settings = replace(settings, '\"24h\"', '\"10m\"') WHERE id = ?",
+        (table_id,),
+    )
     table = await h.service.repo.get_table(table_id)
     assert table is not None and table.settings.timer == "10m"
 
@@ -170,13 +176,14 @@ async def _behind_the_cache(h: Harness, sql: str, params: tuple[Any, ...]) -> No
 
 async def _column(h: Harness, column: str, table_id: int) -> Any:
     rows = await h.service.repo.fetch_all(  # type: ignore[attr-defined]
-        f"SELECT {column} FROM tables WHERE id = ?", (table_id,))
+        f"SELECT {column} FROM tables WHERE id = ?", (table_id,)
+    )
     return rows[0][0]
 
 
 async def test_rummy_bot_faults_lists_it_after_the_first_command(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The operator's view while the bot runs: ``rummy-bot faults`` on the same file."""
     from bot.cli import main
 
@@ -203,11 +210,9 @@ async def test_rummy_bot_faults_lists_it_after_the_first_command(
         await h.db.close()
 
 
-
-
-
 async def test_a_table_just_committed_is_served_from_the_cache(
-        harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The fingerprint costs no decoding: the table a move committed is what the next
     load gets, without reading its JSON again."""
     import bot.storage.repository as repository

@@ -69,15 +69,19 @@ class PrivacyCheck:
             self.public.update(f for hand in state.hands for c in hand for f in card_forms(c))
         for user, seat in self.players.items():
             self.held.setdefault(user, set()).update(
-                f for c in state.hands[seat] for f in card_forms(c))
+                f for c in state.hands[seat] for f in card_forms(c)
+            )
 
     def scan(self, bot: Bot) -> None:
         """Check every message version not checked yet, and that every message the bot
         sent or edited in a private chat went to a player of this table."""
         for call in bot.tg.calls:
             chat = call.params.get("chat_id")
-            if call.method in ("sendMessage", "editMessageText", "editMessageReplyMarkup") \
-                    and isinstance(chat, int) and chat > 0:
+            if (
+                call.method in ("sendMessage", "editMessageText", "editMessageReplyMarkup")
+                and isinstance(chat, int)
+                and chat > 0
+            ):
                 assert chat in self.players, f"{call.method} to {chat}, not a player"
         for chat in self.group_chats:
             for message in bot.tg.messages(chat, include_deleted=True):
@@ -110,8 +114,15 @@ class Driver:
     move by the buttons the hand model offers).
     """
 
-    def __init__(self, bot: Bot, table_id: int, group: int, check: PrivacyCheck,
-                 typed: int = 4, seed: int = 99) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        table_id: int,
+        group: int,
+        check: PrivacyCheck,
+        typed: int = 4,
+        seed: int = 99,
+    ) -> None:
         self.bot = bot
         self.table_id = table_id
         self.group = group
@@ -209,8 +220,7 @@ class Driver:
         message = await self.hand(user)
         drawn = decode(hand_button(message, "r"))  # Sort carries the drawn selection
         table = await self.table()
-        found = await self.bot.service.entry.screens(table.id, UserRef("telegram", str(user),
-                                                                      ""))
+        found = await self.bot.service.entry.screens(table.id, UserRef("telegram", str(user), ""))
         assert found is not None and found[1] is not None
         model = build_hand_model(found[1], mask=drawn.mask, sort=SortMode(drawn.sort))
         numbers = [i for i, offer in enumerate(model.offers) if offer.action == action]

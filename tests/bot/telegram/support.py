@@ -68,8 +68,9 @@ class Bot:
         await self.settle()
         return message
 
-    async def say(self, user: int, chat: int, text: str, thread_id: int | None = None
-                  ) -> FakeMessage:
+    async def say(
+        self, user: int, chat: int, text: str, thread_id: int | None = None
+    ) -> FakeMessage:
         """``user`` writes ``text`` in ``chat``; returns once the bot handled it."""
         return await self.handled(self.tg.send_text(user, chat, text, thread_id))
 
@@ -96,11 +97,19 @@ class Bot:
         modified client (or an old one) could send; returns the bot's answer."""
         world = self.tg.world
         query_id = f"forged-{len(world.queries) + 1}"
-        world.queries[query_id] = CallbackQuery(query_id, user, message.chat_id,
-                                                message.message_id, data, world.clock())
-        world.updates.push("callback_query", {
-            "id": query_id, "from": world.users[user].to_api(),
-            "message": world.message_json(message), "chat_instance": "1", "data": data})
+        world.queries[query_id] = CallbackQuery(
+            query_id, user, message.chat_id, message.message_id, data, world.clock()
+        )
+        world.updates.push(
+            "callback_query",
+            {
+                "id": query_id,
+                "from": world.users[user].to_api(),
+                "message": world.message_json(message),
+                "chat_instance": "1",
+                "data": data,
+            },
+        )
 
         def answered() -> CallbackAnswer | None:
             return next((a for a in self.tg.callback_answers if a.query_id == query_id), None)
@@ -136,8 +145,7 @@ class Bot:
 def button(message: FakeMessage, label: str) -> str:
     """``callback_data`` of the button whose label is ``label`` (or starts with it)."""
     for entry in message.buttons:
-        if "callback_data" in entry and (entry["text"] == label
-                                         or entry["text"].startswith(label)):
+        if "callback_data" in entry and (entry["text"] == label or entry["text"].startswith(label)):
             return str(entry["callback_data"])
     raise LookupError(f"no button {label!r}; buttons: {message.button_texts}")
 
@@ -168,12 +176,18 @@ def url_buttons(message: FakeMessage) -> list[str]:
 
 
 @asynccontextmanager
-async def running_bot(path: Path, *, webhook_url: str | None = None,
-                      settings: TableSettings | None = None, first_seed: int = 500,
-                      rate_limiter: AIORateLimiter | None = None,
-                      database_url: str | None = None,
-                      watch_every: float = 0.2, group_budget: int = 0,
-                      group_period: float = 60.0) -> AsyncIterator[Bot]:
+async def running_bot(
+    path: Path,
+    *,
+    webhook_url: str | None = None,
+    settings: TableSettings | None = None,
+    first_seed: int = 500,
+    rate_limiter: AIORateLimiter | None = None,
+    database_url: str | None = None,
+    watch_every: float = 0.2,
+    group_budget: int = 0,
+    group_period: float = 60.0,
+) -> AsyncIterator[Bot]:
     """Fake Telegram + adapter + service on ``path`` (or on the PostgreSQL database
     ``database_url``); Alice, Bob, Carl, a group, a forum. ``watch_every``: seconds
     between two looks of the adapter at its polling task."""
@@ -186,15 +200,25 @@ async def running_bot(path: Path, *, webhook_url: str | None = None,
         db, repo = await open_backend(path, database_url)
         clock = ManualClock()
         adapter = TelegramAdapter(
-            tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url,
+            tg.token,
+            base_url=tg.base_url,
+            base_file_url=tg.base_file_url,
             rate_limiter=rate_limiter or AIORateLimiter(overall_max_rate=0, group_max_rate=0),
-            webhook_url=webhook_url, webhook_listen=("127.0.0.1", 0), poll_timeout=1,
-            watch_every=watch_every, group_budget=group_budget, group_period=group_period)
+            webhook_url=webhook_url,
+            webhook_listen=("127.0.0.1", 0),
+            poll_timeout=1,
+            watch_every=watch_every,
+            group_budget=group_budget,
+            group_period=group_period,
+        )
         seeds = iter(range(first_seed, 10**9))
-        service = GameService(repo, {"telegram": adapter.notifier}, clock,
-                              settings or TableSettings(timer="off", ai_delay=1.0,
-                                                        next_deal_delay=2.0),
-                              seed_source=lambda: next(seeds))
+        service = GameService(
+            repo,
+            {"telegram": adapter.notifier},
+            clock,
+            settings or TableSettings(timer="off", ai_delay=1.0, next_deal_delay=2.0),
+            seed_source=lambda: next(seeds),
+        )
         service.flow = scripted_flow()
         await adapter.start(service.host())
         try:

@@ -23,10 +23,14 @@ from tests.fakes.telegram import FakeMessage, running_fake_telegram
 
 
 def test_the_runner_builds_the_telegram_adapter_from_the_settings(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PORT", "9000")
-    settings = Settings(telegram_token="123:abc", database_path=tmp_path / "r.sqlite3",
-                        telegram_webhook_url="https://rummy.example/tg")
+    settings = Settings(
+        telegram_token="123:abc",
+        database_path=tmp_path / "r.sqlite3",
+        telegram_webhook_url="https://rummy.example/tg",
+    )
     [adapter] = create_adapters(settings)
     assert isinstance(adapter, TelegramAdapter)
     assert adapter.platform == "telegram"
@@ -59,11 +63,11 @@ async def test_webhook_mode_registers_the_url_and_takes_updates(tmp_path: Path) 
             async with http.post(hook, json=updates[0]) as refused:
                 assert refused.status == 403  # no secret: not from Telegram
             for update in updates:
-                async with http.post(hook, json=update,
-                                     headers={SECRET_HEADER: secret}) as accepted:
+                async with http.post(
+                    hook, json=update, headers={SECRET_HEADER: secret}
+                ) as accepted:
                     assert accepted.status == 200
-        await bot.tg.wait_for(lambda: bot.handlers.last_update_id >= (sent.update_id or 0),
-                              WAIT)
+        await bot.tg.wait_for(lambda: bot.handlers.last_update_id >= (sent.update_id or 0), WAIT)
         await bot.settle()
         assert await bot.service.entry.table_info(chat_key(GROUP, None)) is not None
         assert any("Alice opened a table" in (m.text or "") for m in bot.tg.messages(GROUP))
@@ -71,8 +75,7 @@ async def test_webhook_mode_registers_the_url_and_takes_updates(tmp_path: Path) 
 
 async def test_a_wrong_token_fails_the_start_and_releases_everything(tmp_path: Path) -> None:
     async with running_bot(tmp_path / "rummy.sqlite3") as bot:
-        stranger = TelegramAdapter("987654321:SomeoneElsesToken",
-                                   base_url=bot.tg.base_url)
+        stranger = TelegramAdapter("987654321:SomeoneElsesToken", base_url=bot.tg.base_url)
         with pytest.raises(PlatformRefused):
             await stranger.start(bot.service.host())
         assert not stranger.app.running
@@ -106,10 +109,13 @@ async def test_rummy_bot_run_plays_with_the_real_clock_and_stops_cleanly(tmp_pat
     async with running_fake_telegram() as tg:
         tg.add_user(ALICE, "Alice", "alice")
         tg.add_group(GROUP, "Rummy night")
-        adapter = TelegramAdapter(tg.token, base_url=tg.base_url,
-                                  base_file_url=tg.base_file_url, poll_timeout=1,
-                                  rate_limiter=AIORateLimiter(overall_max_rate=0,
-                                                              group_max_rate=0))
+        adapter = TelegramAdapter(
+            tg.token,
+            base_url=tg.base_url,
+            base_file_url=tg.base_file_url,
+            poll_timeout=1,
+            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
+        )
         settings = Settings(telegram_token=tg.token, database_path=path, default_timer="off")
         stop = asyncio.Event()
         task = asyncio.create_task(run_bot(settings, stop, adapters=[adapter]))
@@ -124,24 +130,36 @@ async def test_rummy_bot_run_plays_with_the_real_clock_and_stops_cleanly(tmp_pat
             await tg.wait_for(lambda: "Deal 1" in (table.text or ""), WAIT)
             assert adapter.handlers is not None
             for _ in range(2):  # Alice draws and discards by buttons; Ada answers on her own
-                hand = await tg.wait_for(lambda: [m for m in tg.private_messages(ALICE)
-                                                  if "Draw" in m.button_texts], WAIT)
+                hand = await tg.wait_for(
+                    lambda: [m for m in tg.private_messages(ALICE) if "Draw" in m.button_texts],
+                    WAIT,
+                )
                 tg.press_button(ALICE, hand[-1], labelled(hand[-1], "Draw"))
-                discard = await tg.wait_for(lambda: [m for m in tg.private_messages(ALICE)
-                                                     if m.callback_data and any(
-                                                         d.startswith("hs") for d in
-                                                         m.callback_data) and "Draw" not in
-                                                     m.button_texts], WAIT)
+                discard = await tg.wait_for(
+                    lambda: [
+                        m
+                        for m in tg.private_messages(ALICE)
+                        if m.callback_data
+                        and any(d.startswith("hs") for d in m.callback_data)
+                        and "Draw" not in m.button_texts
+                    ],
+                    WAIT,
+                )
                 message = discard[-1]
                 tg.press_button(ALICE, message, message.callback_data[0])
-                await tg.wait_for(lambda m=message: any(t.startswith("Discard ")
-                                                        for t in m.button_texts), WAIT)
+                await tg.wait_for(
+                    lambda m=message: any(t.startswith("Discard ") for t in m.button_texts), WAIT
+                )
                 edits = len(table.history)
                 tg.press_button(ALICE, message, labelled(message, "Discard "))
                 # Wait for a NEWER table text saying it is Alice's turn again: Ada has answered
                 # (she may draw or take the upcard; the two edits may be merged into one).
-                await tg.wait_for(lambda n=edits: len(table.history) > n
-                                  and "Alice to play" in (table.text or ""), WAIT)
+                await tg.wait_for(
+                    lambda n=edits: (
+                        len(table.history) > n and "Alice to play" in (table.text or "")
+                    ),
+                    WAIT,
+                )
         finally:  # a failed wait must not leave the runner polling after the test
             stop.set()
             await asyncio.wait_for(task, WAIT)
@@ -150,12 +168,16 @@ async def test_rummy_bot_run_plays_with_the_real_clock_and_stops_cleanly(tmp_pat
 
 def labelled(message: FakeMessage, label: str) -> str:
     """``callback_data`` of the message's first button whose text starts with ``label``."""
-    return next(str(b["callback_data"]) for b in message.buttons
-                if str(b.get("text", "")).startswith(label) and "callback_data" in b)
+    return next(
+        str(b["callback_data"])
+        for b in message.buttons
+        if str(b.get("text", "")).startswith(label) and "callback_data" in b
+    )
 
 
 async def test_a_worker_that_takes_the_polling_role_while_telegram_fails_tries_again(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A worker that did not poll at start takes the polling role later; when starting
     the long poll fails then (Telegram away), it gives the role up and tries again, and
     polls once Telegram answers: the role is never held without a poll."""
@@ -180,10 +202,13 @@ async def test_a_worker_that_takes_the_polling_role_while_telegram_fails_tries_a
 
     db = await open_database(tmp_path / "r.sqlite3")
     async with running_fake_telegram() as tg:
-        adapter = TelegramAdapter(tg.token, base_url=tg.base_url,
-                                  base_file_url=tg.base_file_url, poll_timeout=1,
-                                  rate_limiter=AIORateLimiter(overall_max_rate=0,
-                                                              group_max_rate=0))
+        adapter = TelegramAdapter(
+            tg.token,
+            base_url=tg.base_url,
+            base_file_url=tg.base_file_url,
+            poll_timeout=1,
+            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
+        )
         service = GameService(SqliteRepository(db), {"telegram": adapter.notifier})
         assert adapter.app.updater is not None
         real = adapter.app.updater.start_polling
@@ -201,7 +226,8 @@ async def test_a_worker_that_takes_the_polling_role_while_telegram_fails_tries_a
             await tg.wait_for(lambda: adapter.polling, WAIT)
             assert not failures
             assert [role.held for role in granted[1:]] == [False] + [True] * (
-                len(granted) - 2)  # the role taken while Telegram failed was given up
+                len(granted) - 2
+            )  # the role taken while Telegram failed was given up
         finally:
             await adapter.stop()
             await db.close()

@@ -19,17 +19,24 @@ from bot.telegram_bot.callbacks import (
 )
 from tests.fakes.telegram.server import DEFAULT_TOKEN
 
-ARGS = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789=,_-",
-               max_size=20)
+ARGS = st.text(
+    alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789=,_-", max_size=20
+)
 
 
 @st.composite
 def callbacks(draw: st.DrawFn) -> Callback:
     kind = draw(st.sampled_from(["g", "h"]))
     actions = GROUP_ACTIONS if kind == "g" else HAND_ACTIONS
-    return Callback(kind, draw(st.sampled_from(sorted(actions))),
-                    draw(st.integers(0, 10**9)), draw(st.integers(0, 10**7)),
-                    draw(st.integers(0, 2**40 - 1)), draw(st.integers(0, 2)), draw(ARGS))
+    return Callback(
+        kind,
+        draw(st.sampled_from(sorted(actions))),
+        draw(st.integers(0, 10**9)),
+        draw(st.integers(0, 10**7)),
+        draw(st.integers(0, 2**40 - 1)),
+        draw(st.integers(0, 2)),
+        draw(ARGS),
+    )
 
 
 @given(callbacks())
@@ -57,8 +64,12 @@ def test_data_this_bot_did_not_sign_reads_as_what_it_claims_but_is_refused() -> 
     data = real.encode()
     assert decode(data) == real
     body, _dot, mac = data.rpartition(".")
-    changed = [body, body.replace(".3", ".4") + "." + mac, f"{body}.{mac[::-1]}",
-               data.replace("ha0", "ha1")]
+    changed = [
+        body,
+        body.replace(".3", ".4") + "." + mac,
+        f"{body}.{mac[::-1]}",
+        data.replace("ha0", "ha1"),
+    ]
     for forged in changed:
         with pytest.raises(UnverifiedCallback) as refused:
             decode(forged)
@@ -79,9 +90,23 @@ def test_another_token_signs_otherwise() -> None:
 
 @pytest.mark.parametrize(
     "data",
-    [None, "", "join", "gj0.c.5.", "gj0.c.5...", "gq0.c.5..", "xj0.c.5..", "gj9.c.5..",
-     "gjx.c.5..", "gj0.C.5..", "gj0.-1.5..", "gj0.c.5..a b", "gj0.c.5..ä", "gj0..5..",
-     "hs0.c.2f.bn." + "0" * 60],
+    [
+        None,
+        "",
+        "join",
+        "gj0.c.5.",
+        "gj0.c.5...",
+        "gq0.c.5..",
+        "xj0.c.5..",
+        "gj9.c.5..",
+        "gjx.c.5..",
+        "gj0.C.5..",
+        "gj0.-1.5..",
+        "gj0.c.5..a b",
+        "gj0.c.5..ä",
+        "gj0..5..",
+        "hs0.c.2f.bn." + "0" * 60,
+    ],
 )
 def test_anything_else_is_malformed(data: str | None) -> None:
     with pytest.raises(MalformedCallback):

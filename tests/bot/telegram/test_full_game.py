@@ -78,12 +78,14 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(bot: Bot, options: st
     group = Counter(c.method for c in sent if c.params["chat_id"] < 0)
     private = Counter(c.method for c in sent if c.params["chat_id"] > 0)
     calls = Counter(c.method for c in bot.tg.calls if c.method != "getUpdates")
-    print(f"\nfull game ({options}): {time.perf_counter() - started:.1f} s, {steps} steps, "
-          f"{driver.moves} human moves ({driver.button_moves} by buttons, "
-          f"{driver.typed_moves} typed, {driver.offers_pressed} offers pressed, "
-          f"{driver.next_deals} next deals); "
-          f"group: {group['sendMessage']} messages sent, {group['editMessageText']} edits; "
-          f"private: {private['sendMessage']} sent, {private['editMessageText']} edits; "
-          f"{check.group_versions} group and {check.private_versions} private message "
-          f"versions checked; all Bot API calls but getUpdates: {dict(calls)}")
+    print(
+        f"\nfull game ({options}): {time.perf_counter() - started:.1f} s, {steps} steps, "
+        f"{driver.moves} human moves ({driver.button_moves} by buttons, "
+        f"{driver.typed_moves} typed, {driver.offers_pressed} offers pressed, "
+        f"{driver.next_deals} next deals); "
+        f"group: {group['sendMessage']} messages sent, {group['editMessageText']} edits; "
+        f"private: {private['sendMessage']} sent, {private['editMessageText']} edits; "
+        f"{check.group_versions} group and {check.private_versions} private message "
+        f"versions checked; all Bot API calls but getUpdates: {dict(calls)}"
+    )
     assert driver.button_moves and driver.typed_moves

@@ -34,8 +34,21 @@ async def table_of(bot: Bot, chat: int, thread: int | None = None) -> int:
 async def test_the_command_menu_is_set_in_english_and_german(bot: Bot) -> None:
     english = bot.tg.commands(None, "")
     german = bot.tg.commands(None, "de")
-    names = ["new", "join", "leave", "start", "addbot", "settings", "cancel", "hand", "rules",
-             "stats", "top", "help", "lang"]
+    names = [
+        "new",
+        "join",
+        "leave",
+        "start",
+        "addbot",
+        "settings",
+        "cancel",
+        "hand",
+        "rules",
+        "stats",
+        "top",
+        "help",
+        "lang",
+    ]
     assert [c["command"] for c in english] == names
     assert [c["command"] for c in german] == names
     assert english[0]["description"] == "Open a table in this chat"
@@ -50,16 +63,19 @@ async def test_one_table_message_per_game_is_edited_in_place(bot: Bot) -> None:
     table_id = await table_of(bot, GROUP)
     message = await bot.table_message(table_id)
     # signed: the data before the signature
-    assert [d.rsplit(".", 1)[0] for d in message.callback_data] == \
-        ["gj0.1.1..", "gl0.1.1..", "ga0.1.1..", "gs0.1.1.."]
+    assert [d.rsplit(".", 1)[0] for d in message.callback_data] == [
+        "gj0.1.1..",
+        "gl0.1.1..",
+        "ga0.1.1..",
+        "gs0.1.1..",
+    ]
     assert message.button_texts == ["Join", "Leave", "Add AI", "Start"]
 
     await bot.say(BOB, GROUP, "/join")
     await bot.press(ALICE, message, group_button(message, "a"))
     await bot.say(ALICE, GROUP, f"/start@{bot.tg.bot.username}")
 
-    assert [m.message_id for m in bot.tg.messages(GROUP)
-            if m.reply_markup] == [message.message_id]
+    assert [m.message_id for m in bot.tg.messages(GROUP) if m.reply_markup] == [message.message_id]
     assert "Players (2 of 2-6)" in (message.texts[1] or "")
     assert "AI player Ada joined the table." in (message.texts[2] or "")
     assert "The game has started. Good luck!" in (message.text or "")
@@ -90,8 +106,7 @@ async def test_a_player_the_bot_cannot_reach_joins_once_they_press_start(bot: Bo
     assert "Rummy night" in (welcome.text or "")
 
 
-async def test_a_host_who_never_started_the_bot_gets_the_link_and_then_the_hand(
-        bot: Bot) -> None:
+async def test_a_host_who_never_started_the_bot_gets_the_link_and_then_the_hand(bot: Bot) -> None:
     await bot.start_private(BOB)
     await bot.say(ALICE, GROUP, "/new")
     table_id = await table_of(bot, GROUP)
@@ -133,7 +148,7 @@ async def test_a_group_upgraded_to_a_supergroup_keeps_its_table(bot: Bot) -> Non
     table_id = await table_of(bot, GROUP)
 
     bot.tg.migrate_group(GROUP, SUPERGROUP, by=ALICE)
-    await bot.tg.wait_for(lambda: (bot.tg.messages(SUPERGROUP)), 10)
+    await bot.tg.wait_for(lambda: bot.tg.messages(SUPERGROUP), 10)
     await bot.say(BOB, SUPERGROUP, "/join")
 
     info = await bot.service.entry.table_info(chat_key(GROUP, None))
@@ -173,8 +188,11 @@ GROUP_WRITES = ("sendmessage", "editmessagetext", "editmessagereplymarkup", "del
 
 def group_calls(bot: Bot) -> list[str]:
     """The Bot API calls that wrote to the group so far, by method (lower case)."""
-    return [c.method.lower() for c in bot.tg.calls
-            if c.method.lower() in GROUP_WRITES and str(c.params.get("chat_id")) == str(GROUP)]
+    return [
+        c.method.lower()
+        for c in bot.tg.calls
+        if c.method.lower() in GROUP_WRITES and str(c.params.get("chat_id")) == str(GROUP)
+    ]
 
 
 async def test_a_turn_costs_at_most_two_group_calls(bot: Bot) -> None:
@@ -196,8 +214,11 @@ async def test_a_turn_costs_at_most_two_group_calls(bot: Bot) -> None:
         ref = UserRef("telegram", str(player), "")
         for _step in range(2):
             commands = await bot.service.entry.legal_commands(key, ref)
-            move = "draw" if "draw" in commands else next(c for c in commands
-                                                        if c.startswith("discard"))
+            move = (
+                "draw"
+                if "draw" in commands
+                else next(c for c in commands if c.startswith("discard"))
+            )
             await bot.say(player, GROUP, f"/{move}")
         human_turns += 1
         calls = group_calls(bot)[before:]
@@ -208,8 +229,7 @@ async def test_a_turn_costs_at_most_two_group_calls(bot: Bot) -> None:
     assert all(a != b for a, b in pairwise(pinged)), pinged
 
 
-async def test_private_answers_never_fall_back_to_the_group_when_they_show_cards(
-        bot: Bot) -> None:
+async def test_private_answers_never_fall_back_to_the_group_when_they_show_cards(bot: Bot) -> None:
     await bot.start_private(BOB)
     await bot.say(ALICE, GROUP, "/new")  # Alice never opened the bot
     await bot.say(BOB, GROUP, "/join")
@@ -262,7 +282,8 @@ async def test_export_waits_until_the_game_is_over(bot: Bot) -> None:
     await bot.say(ALICE, GROUP, "/start")
     await bot.say(ALICE, GROUP, "/export")
     texts = [m.text or "" for m in bot.tg.messages(GROUP)] + [
-        m.text or "" for m in bot.tg.private_messages(ALICE)]
+        m.text or "" for m in bot.tg.private_messages(ALICE)
+    ]
     assert "A game can be exported once it is over." in texts
     assert not any("seed" in t for t in texts)
     await bot.say(ALICE, GROUP, "/cancel")
@@ -282,7 +303,8 @@ async def test_leaving_before_the_private_chat_works_clears_the_link(bot: Bot) -
 
 
 async def test_the_turn_timer_warns_in_the_group_and_the_ai_plays_a_missed_turn(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     settings = TableSettings(timer="30s", ai_delay=1.0, next_deal_delay=2.0)
     async with running_bot(tmp_path / "rummy.sqlite3", settings=settings) as bot:
         await bot.start_private(ALICE)

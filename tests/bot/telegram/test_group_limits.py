@@ -52,13 +52,16 @@ async def _turns_behind(bot: Bot, table_id: int) -> int:
     return turns
 
 
-async def test_the_table_message_stays_within_a_turn_at_the_group_limit(tmp_path: Path
-                                                                       ) -> None:
+async def test_the_table_message_stays_within_a_turn_at_the_group_limit(tmp_path: Path) -> None:
     limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0)  # the shared budget only
     settings = TableSettings(timer="off", ai_delay=AI_DELAY, next_deal_delay=AI_DELAY)
-    async with running_bot(tmp_path / "rummy.sqlite3", settings=settings,
-                           rate_limiter=limiter, group_budget=GROUP_CALLS,
-                           group_period=GROUP_PERIOD) as bot:
+    async with running_bot(
+        tmp_path / "rummy.sqlite3",
+        settings=settings,
+        rate_limiter=limiter,
+        group_budget=GROUP_CALLS,
+        group_period=GROUP_PERIOD,
+    ) as bot:
         people = await two_people_two_ais(bot)
         key = chat_key(GROUP, None)
         info = await bot.service.entry.table_info(key)
@@ -78,8 +81,11 @@ async def test_the_table_message_stays_within_a_turn_at_the_group_limit(tmp_path
             if user in people:
                 ref = UserRef("telegram", str(people[user]), "")
                 commands = await bot.service.entry.legal_commands(key, ref)
-                move = "draw" if "draw" in commands else next(
-                    (c for c in commands if c.startswith("discard")), None)
+                move = (
+                    "draw"
+                    if "draw" in commands
+                    else next((c for c in commands if c.startswith("discard")), None)
+                )
                 if move is None:  # the move sent last has just been made: look again
                     await asyncio.sleep(PERSON_DELAY)
                     continue
@@ -92,21 +98,30 @@ async def test_the_table_message_stays_within_a_turn_at_the_group_limit(tmp_path
             worst = max(worst, await _turns_behind(bot, table_id))
             steps += 1
         await bot.settle()
-        calls = [c for c in bot.tg.calls if str(c.params.get("chat_id")) == str(GROUP)
-                 and c.method.lower() in ("sendmessage", "editmessagetext")]
+        calls = [
+            c
+            for c in bot.tg.calls
+            if str(c.params.get("chat_id")) == str(GROUP)
+            and c.method.lower() in ("sendmessage", "editmessagetext")
+        ]
         elapsed = time.monotonic() - started
         kinds = Counter(c.method.lower() for c in calls)
-        print(f"\n{steps} steps in {elapsed:.1f} s, {kinds['editmessagetext']} edits and "
-              f"{kinds['sendmessage']} pings in the group "
-              f"({len(calls) / elapsed * 60 / SCALE:.1f} a minute at Telegram's time), "
-              f"the table message at most {worst} turn(s) behind")
+        print(
+            f"\n{steps} steps in {elapsed:.1f} s, {kinds['editmessagetext']} edits and "
+            f"{kinds['sendmessage']} pings in the group "
+            f"({len(calls) / elapsed * 60 / SCALE:.1f} a minute at Telegram's time), "
+            f"the table message at most {worst} turn(s) behind"
+        )
         assert steps > 40  # the game ran into the limit, not around it
         assert len(calls) > GROUP_CALLS
         # the budget's bound: 20 at once, then 20 per period (one call of slack for the
         # moment between taking the token and the fake recording the call)
         first = calls[0].began
-        over = [(n, round(c.began - first, 2)) for n, c in enumerate(calls, 1)
-                if n > GROUP_CALLS + (c.began - first) * GROUP_CALLS / GROUP_PERIOD + 1]
+        over = [
+            (n, round(c.began - first, 2))
+            for n, c in enumerate(calls, 1)
+            if n > GROUP_CALLS + (c.began - first) * GROUP_CALLS / GROUP_PERIOD + 1
+        ]
         assert over == []
         assert worst <= 1
         assert await _turns_behind(bot, table_id) == 0  # and catches up

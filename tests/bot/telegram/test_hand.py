@@ -66,9 +66,13 @@ async def test_cards_are_toggle_buttons_and_the_selection_is_shown(bot: Bot) -> 
     assert table.state is not None
     hand = await bot.hand_message(ALICE, table.id)
     cards = [card_text(c) for c in sorted(table.state.hands[0], key=lambda c: c.sort_key)]
-    assert hand.button_texts[:len(cards)] == cards
-    assert hand.button_texts[len(cards):] == ["Draw", f"Take {card_text(table.state.discard[-1])}",
-                                              "Sort", "Hint"]
+    assert hand.button_texts[: len(cards)] == cards
+    assert hand.button_texts[len(cards) :] == [
+        "Draw",
+        f"Take {card_text(table.state.discard[-1])}",
+        "Sort",
+        "Hint",
+    ]
     assert "Rummy night · table 1" in (hand.text or "")
     assert "Your turn: draw from the stock or take the upcard." in (hand.text or "")
 
@@ -114,8 +118,7 @@ async def test_hint_selects_the_suggested_cards(bot: Bot) -> None:
     table = await alice_to_play(bot, await two_player_game(bot))
     hand = await bot.hand_message(ALICE, table.id)
     answer = await bot.press(ALICE, hand, hand_button(hand, "h"))
-    assert answer.text in ("Hint: Draw",
-                           f"Hint: Take {card_text(table.state.discard[-1])}")  # type: ignore
+    assert answer.text in ("Hint: Draw", f"Hint: Take {card_text(table.state.discard[-1])}")  # type: ignore
     await bot.press(ALICE, hand, button(hand, "Draw"))
     answer = await bot.press(ALICE, hand, hand_button(hand, "h"))
     assert answer.text is not None
@@ -135,7 +138,8 @@ async def test_a_second_press_on_an_outdated_keyboard_is_refused(bot: Bot) -> No
     assert answers[first].text is None
     assert answers[second].show_alert
     assert answers[second].text == (
-        "This keyboard is out of date; I have refreshed it. Please try again.")
+        "This keyboard is out of date; I have refreshed it. Please try again."
+    )
     after = await bot.repo.active_table(KEY)
     assert after is not None and after.version == table.version + 1
     assert after.state is not None and after.state.turn.taken is None  # drawn, not taken
@@ -176,8 +180,11 @@ async def test_forged_and_foreign_buttons_get_an_alert_and_change_nothing(bot: B
     assert after is not None and after.version == version
 
     await bot.say(ALICE, GROUP, "/cancel")
-    answer = await bot.forge_press(ALICE, group, group_button(group, "y")
-                                   if group.buttons else Callback("g", "y", 1, 1).encode())
+    answer = await bot.forge_press(
+        ALICE,
+        group,
+        group_button(group, "y") if group.buttons else Callback("g", "y", 1, 1).encode(),
+    )
     assert answer.text == "This game is over."
     ended = await bot.forge_press(ALICE, hand, Callback("h", "a", 1, 1, arg="0").encode())
     assert ended.text == "This game is over."
@@ -185,8 +192,11 @@ async def test_forged_and_foreign_buttons_get_an_alert_and_change_nothing(bot: B
     # it came within a few milliseconds of the first before the fix
     await asyncio.sleep(1.0)
     for query_id in (answer.query_id, ended.query_id):
-        calls = [c for c in bot.tg.calls_to("answerCallbackQuery")
-                 if str(c.params.get("callback_query_id")) == query_id]
+        calls = [
+            c
+            for c in bot.tg.calls_to("answerCallbackQuery")
+            if str(c.params.get("callback_query_id")) == query_id
+        ]
         assert [c.status for c in calls] == [200], query_id
 
 
@@ -219,8 +229,12 @@ async def test_an_ambiguous_joker_offers_one_meld_per_reading(tmp_path: Path) ->
         below = Card(low.rank - 1, low.suit)
         above = Card(high.rank + 1, high.suit)
         readings = sorted(t for t in hand.button_texts if t.startswith("Meld "))
-        assert readings == sorted([f"Meld 🃏({below.pretty()}) {low.pretty()} {high.pretty()}",
-                                   f"Meld {low.pretty()} {high.pretty()} 🃏({above.pretty()})"])
+        assert readings == sorted(
+            [
+                f"Meld 🃏({below.pretty()}) {low.pretty()} {high.pretty()}",
+                f"Meld {low.pretty()} {high.pretty()} 🃏({above.pretty()})",
+            ]
+        )
 
         answer = await bot.press(ALICE, hand, button(hand, f"Meld {low.pretty()} "))
         assert not answer.show_alert, answer.text
@@ -252,7 +266,8 @@ async def test_typed_commands_in_the_private_chat_name_the_table(bot: Bot) -> No
     assert "(table: Rummy club · table 2)" in (bot.tg.private_messages(ALICE)[-1].text or "")
     await bot.say(ALICE, ALICE, "/new")
     assert bot.tg.private_messages(ALICE)[-1].text == (
-        "Open or join tables in a group: add me to a group and send /new there.")
+        "Open or join tables in a group: add me to a group and send /new there."
+    )
 
 
 async def test_the_hand_keyboard_works_after_a_restart(bot: Bot) -> None:
@@ -261,10 +276,13 @@ async def test_the_hand_keyboard_works_after_a_restart(bot: Bot) -> None:
     await bot.adapter.stop()
 
     tg = bot.tg
-    again = TelegramAdapter(tg.token, base_url=tg.base_url,
-                            base_file_url=tg.base_file_url,
-                            rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
-                            poll_timeout=1)
+    again = TelegramAdapter(
+        tg.token,
+        base_url=tg.base_url,
+        base_file_url=tg.base_file_url,
+        rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
+        poll_timeout=1,
+    )
     bot.service.notifiers["telegram"] = again.notifier
     await again.start(bot.service.host())
     bot.adapter = again
@@ -279,7 +297,8 @@ async def test_the_hand_keyboard_works_after_a_restart(bot: Bot) -> None:
 
 
 async def test_a_hand_message_whose_worker_died_before_noting_it_is_sent_again_and_counted(
-        bot: Bot) -> None:
+    bot: Bot,
+) -> None:
     """A private hand message is a keyed send (issue 35 item 8: "sends (pings, new
     messages) carry a key so a retry after a crash between sending and marking is
     detected"): sent, then its worker died before storing it. The next drawing of that hand

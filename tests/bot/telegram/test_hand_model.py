@@ -17,10 +17,10 @@ VIEW: PlayerView = view_for(new_game(make_rules("basic"), ["ana", "ben"], seed=3
 DECK = standard_deck(2, 2)
 
 
-@given(st.lists(st.sampled_from(DECK), min_size=1, max_size=20), st.integers(0, 2),
-       st.data())
-def test_a_selection_reads_back_in_every_order(hand: list[Card], sort: int,
-                                               data: st.DataObject) -> None:
+@given(st.lists(st.sampled_from(DECK), min_size=1, max_size=20), st.integers(0, 2), st.data())
+def test_a_selection_reads_back_in_every_order(
+    hand: list[Card], sort: int, data: st.DataObject
+) -> None:
     """Whatever the order, the bit set of some cards selects exactly those cards (copies
     of one card included)."""
     melds = best_melds(hand, VIEW.table.rules) if sort == 2 else None

@@ -55,14 +55,24 @@ def _query_without_from(update: Update) -> None:
 
 def _query_data_a_number(update: Update) -> None:
     message = update.pop("message")
-    update["callback_query"] = {"id": "78", "from": message["from"], "chat_instance": "1",
-                                "message": message, "data": 7}
+    update["callback_query"] = {
+        "id": "78",
+        "from": message["from"],
+        "chat_instance": "1",
+        "message": message,
+        "data": 7,
+    }
 
 
 def _member_without_status(update: Update) -> None:
     message = update.pop("message")
-    update["my_chat_member"] = {"chat": message["chat"], "from": message["from"],
-                                "date": 1, "old_chat_member": {}, "new_chat_member": {}}
+    update["my_chat_member"] = {
+        "chat": message["chat"],
+        "from": message["from"],
+        "date": 1,
+        "old_chat_member": {},
+        "new_chat_member": {},
+    }
 
 
 #: The malformed shapes (the issue's first two and more), each a change of a real update.
@@ -127,8 +137,7 @@ def check_dropped(bot: Bot, lines: _Lines) -> None:
         found = [k for k in counts if k.startswith(kind)]
         assert found, (kind, dict(counts))
         assert sum(counts[k] for k in found) == 2, (kind, dict(counts))
-        said = [m for m in lines.at_least(logging.WARNING) if "dropped an input" in m
-                and kind in m]
+        said = [m for m in lines.at_least(logging.WARNING) if "dropped an input" in m and kind in m]
         assert len(said) == 1, (kind, said)
     assert bot.adapter.dropped.total == 2 * len(SHAPES)
     assert lines.at_least(logging.ERROR) == [], lines.at_least(logging.ERROR)
@@ -144,8 +153,7 @@ async def answered_elsewhere(bot: Bot, started: float) -> float:
     return took
 
 
-async def test_malformed_updates_by_long_polling_never_hold_up_the_others(
-        tmp_path: Path) -> None:
+async def test_malformed_updates_by_long_polling_never_hold_up_the_others(tmp_path: Path) -> None:
     async with running_bot(tmp_path / "rummy.sqlite3") as bot:
         bot.tg.add_user(CAROL, "Carol", "carol")
         bot.tg.add_group(OTHER_GROUP, "Other night")
@@ -158,16 +166,17 @@ async def test_malformed_updates_by_long_polling_never_hold_up_the_others(
             command = bot.tg.send_text(CAROL, OTHER_GROUP, "/new")
             took = await answered_elsewhere(bot, started)
             await bot.handled(command)
-            print(f"\n/new after {2 * len(SHAPES)} malformed updates: answered in "
-                  f"{took * 1000:.0f} ms")
+            print(
+                f"\n/new after {2 * len(SHAPES)} malformed updates: answered in "
+                f"{took * 1000:.0f} ms"
+            )
             assert bot.tg.updates.pending == []  # every update confirmed
             task = bot.adapter.polling_task()
             assert task is not None and not task.done()
             check_dropped(bot, lines)
 
 
-async def test_malformed_updates_by_webhook_are_answered_200_and_dropped(
-        tmp_path: Path) -> None:
+async def test_malformed_updates_by_webhook_are_answered_200_and_dropped(tmp_path: Path) -> None:
     url = "https://rummy.example/telegram/hook"
     async with running_bot(tmp_path / "rummy.sqlite3", webhook_url=url) as bot:
         bot.tg.add_user(CAROL, "Carol", "carol")
@@ -188,8 +197,10 @@ async def test_malformed_updates_by_webhook_are_answered_200_and_dropped(
                     async with http.post(hook, json=update, headers=headers) as answer:
                         assert answer.status == 200
                 took = await answered_elsewhere(bot, started)
-            print(f"\n/new after {2 * len(SHAPES)} malformed updates by webhook: answered in "
-                  f"{took * 1000:.0f} ms")
+            print(
+                f"\n/new after {2 * len(SHAPES)} malformed updates by webhook: answered in "
+                f"{took * 1000:.0f} ms"
+            )
             check_dropped(bot, lines)
 
 
@@ -209,7 +220,8 @@ async def test_a_body_that_is_not_json_is_dropped_once_per_kind(tmp_path: Path) 
 
 @pytest.mark.parametrize("name", ["A\ud800li", "Ä" * 10_240])
 async def test_hostile_names_are_cleaned_and_bounded_before_they_are_kept(
-        tmp_path: Path, name: str) -> None:
+    tmp_path: Path, name: str
+) -> None:
     """A lone surrogate in a first name (JSON can carry one as an escape) used to fail
     every update of that person with an ERROR; a 10 kB name was stored as it came."""
     async with running_bot(tmp_path / "rummy.sqlite3") as bot:

@@ -20,8 +20,12 @@ PING = "it is your turn."
 
 def _to_group(method: str, sent: str) -> Any:
     def matches(called: str, params: dict[str, Any]) -> bool:
-        return called == method and str(params.get("chat_id")) == str(GROUP) \
+        return (
+            called == method
+            and str(params.get("chat_id")) == str(GROUP)
             and sent in str(params.get("text", ""))
+        )
+
     return matches
 
 
@@ -62,7 +66,8 @@ async def test_a_turn_ping_refused_by_a_bad_gateway_is_sent_again(bot: Bot) -> N
 
 
 async def test_a_table_edit_that_keeps_failing_is_given_up_and_the_next_change_draws_it(
-        bot: Bot) -> None:
+    bot: Bot,
+) -> None:
     await _started(bot)
     await bot.say(CARL, GROUP, "/start")
     table = await bot.repo.active_table(chat_key(GROUP, None))
@@ -70,8 +75,12 @@ async def test_a_table_edit_that_keeps_failing_is_given_up_and_the_next_change_d
     mover = (CARL, BOB)[table.state.current]
     row = await bot.store.table_message(table.id)
     assert row is not None
-    down = bot.tg.outage(lambda method, params: method == "editmessagetext"
-                         and params.get("message_id") == row.message_id, times=4)
+    down = bot.tg.outage(
+        lambda method, params: (
+            method == "editmessagetext" and params.get("message_id") == row.message_id
+        ),
+        times=4,
+    )
     await bot.say(mover, GROUP, "/draw")
     queue = bot.adapter._outbox
     await _until(lambda: queue.given_up == 1)

@@ -27,10 +27,10 @@ from tests.bot.telegram.support import (
     running_bot,
 )
 
-MESSAGE_STATE = re.compile(r"\btelegram_(table_messages|hand_messages|chats|users)\b",
-                           re.IGNORECASE)
-CHANGES_A_MESSAGE = ("sendMessage", "editMessageText", "deleteMessage",
-                     "editMessageReplyMarkup")
+MESSAGE_STATE = re.compile(
+    r"\btelegram_(table_messages|hand_messages|chats|users)\b", re.IGNORECASE
+)
+CHANGES_A_MESSAGE = ("sendMessage", "editMessageText", "deleteMessage", "editMessageReplyMarkup")
 
 
 class Counter:
@@ -46,8 +46,9 @@ class Counter:
     async def install(self) -> None:
         await self.bot.db.conn.set_trace_callback(self.statements.append)
 
-    async def press(self, name: str, presser: int, act: Callable[[], Awaitable[object]]
-                    ) -> PressCount:
+    async def press(
+        self, name: str, presser: int, act: Callable[[], Awaitable[object]]
+    ) -> PressCount:
         await self.bot.settle()
         self.statements.clear()
         self.compute.calls.clear()
@@ -56,8 +57,7 @@ class Counter:
         await self.bot.settle()
         await asyncio.sleep(0.05)  # nothing more may arrive late
         await self.bot.settle()
-        count = PressCount(name, MESSAGE_STATE, list(self.statements),
-                           list(self.compute.calls))
+        count = PressCount(name, MESSAGE_STATE, list(self.statements), list(self.compute.calls))
         for call in self.bot.tg.calls[first_call:]:
             if call.method == "answerCallbackQuery":
                 count.answer_at = len(count.calls)
@@ -65,8 +65,13 @@ class Counter:
             elif call.method in CHANGES_A_MESSAGE:
                 chat = call.params.get("chat_id")
                 own = str(chat) == str(presser)
-                where = "own private message" if own else \
-                    "group" if str(chat).startswith("-") else "another's private message"
+                where = (
+                    "own private message"
+                    if own
+                    else "group"
+                    if str(chat).startswith("-")
+                    else "another's private message"
+                )
                 if not own and count.first_other_at is None:
                     count.first_other_at = len(count.calls)
                 count.calls.append(f"{call.method} ({where})")
@@ -75,7 +80,8 @@ class Counter:
 
 
 async def test_one_press_loads_once_commits_once_computes_once_and_answers_first(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     async with running_bot(tmp_path / "rummy.sqlite3") as bot:
         counter = Counter(bot)
         await counter.install()
@@ -87,15 +93,17 @@ async def test_one_press_loads_once_commits_once_computes_once_and_answers_first
         assert info is not None
         table = await bot.table_message(info.id)
 
-        join = await counter.press("Join (lobby button)", BOB, lambda: bot.press(
-            BOB, table, group_button(table, "j")))
+        join = await counter.press(
+            "Join (lobby button)", BOB, lambda: bot.press(BOB, table, group_button(table, "j"))
+        )
         await bot.press(ALICE, table, group_button(table, "s"))
         stored = await bot.repo.active_table(info.key)
         assert stored is not None and stored.state is not None
         first, other = (ALICE, BOB) if stored.state.current == 0 else (BOB, ALICE)
 
-        draw = await counter.press("/draw (typed in the group)", first,
-                                   lambda: bot.say(first, GROUP, "/draw"))
+        draw = await counter.press(
+            "/draw (typed in the group)", first, lambda: bot.say(first, GROUP, "/draw")
+        )
         hand = await bot.hand_message(first, info.id)
         card = next(b for b in hand.buttons if b.get("text") not in ("Sort", "Hint"))
         await bot.press(first, hand, str(card["callback_data"]))
@@ -104,8 +112,9 @@ async def test_one_press_loads_once_commits_once_computes_once_and_answers_first
         before = await bot.repo.active_table(info.key)
         assert before is not None and before.state is not None
 
-        discard = await counter.press("Discard (hand message offer)", first,
-                                      lambda: bot.press(first, hand, offer))
+        discard = await counter.press(
+            "Discard (hand message offer)", first, lambda: bot.press(first, hand, offer)
+        )
         after = await bot.repo.active_table(info.key)
         assert after is not None and after.version == before.version + 1
         assert after.state is not None and after.state.current != before.state.current

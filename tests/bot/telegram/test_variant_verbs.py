@@ -57,8 +57,12 @@ class KnockRummy(BasicRummy):
     id = "knocktest"
     name = "Knock Rummy (test)"
     commands = (
-        VariantCommand(CommandHelp("knock", (), "knock [kh]", "Knock on the table."),
-                       lambda verb, args, seat: Knock(seat), Knock, lambda action: "knock"),
+        VariantCommand(
+            CommandHelp("knock", (), "knock [kh]", "Knock on the table."),
+            lambda verb, args, seat: Knock(seat),
+            Knock,
+            lambda action: "knock",
+        ),
     )
 
     def handlers(self) -> Mapping[type, tuple[Verify, Apply]]:

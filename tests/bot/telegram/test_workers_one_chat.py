@@ -43,8 +43,10 @@ from tests.fakes.telegram import FakeTelegram, running_fake_telegram
 
 SETTINGS = TableSettings(timer="off", ai_delay=0.0, next_deal_delay=0.0, call_window=0.0)
 KEY = chat_key(GROUP, None)
-PEOPLE = {f"telegram:{CARL}": UserRef("telegram", str(CARL), "Carl"),
-          f"telegram:{BOB}": UserRef("telegram", str(BOB), "Bob")}
+PEOPLE = {
+    f"telegram:{CARL}": UserRef("telegram", str(CARL), "Carl"),
+    f"telegram:{BOB}": UserRef("telegram", str(BOB), "Bob"),
+}
 WAIT = 30.0
 
 
@@ -60,13 +62,22 @@ class Worker:
 
 async def _worker(tg: FakeTelegram, url: str, n: int) -> Worker:
     db = await open_postgres(url, max_size=4)
-    adapter = TelegramAdapter(tg.token, base_url=tg.base_url, base_file_url=tg.base_file_url,
-                              poll_timeout=1, group_budget=0,
-                              rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0))
+    adapter = TelegramAdapter(
+        tg.token,
+        base_url=tg.base_url,
+        base_file_url=tg.base_file_url,
+        poll_timeout=1,
+        group_budget=0,
+        rate_limiter=AIORateLimiter(overall_max_rate=0, group_max_rate=0),
+    )
     seeds = iter(range(1000 * (n + 1), 10**9))
-    service = GameService(PostgresRepository(db), {"telegram": adapter.notifier},
-                          defaults=SETTINGS, seed_source=lambda: next(seeds),
-                          worker_id=f"w{n}")
+    service = GameService(
+        PostgresRepository(db),
+        {"telegram": adapter.notifier},
+        defaults=SETTINGS,
+        seed_source=lambda: next(seeds),
+        worker_id=f"w{n}",
+    )
     service.flow = scripted_flow()
     await adapter.start(service.host())
     feed = PostgresChangeFeed(url)
@@ -89,6 +100,7 @@ async def _close(worker: Worker) -> None:
 async def _die(worker: Worker) -> None:
     """What SIGKILL does to a worker here: no more due work, sends or commits, and no
     release of its chats (their leases run out)."""
+
     async def never() -> None:
         return None
 
@@ -132,9 +144,12 @@ def _edits_of(tg: FakeTelegram, message_id: int) -> list[tuple[int, int]]:
     in the lobby, (1, game state version) once the game runs."""
     out = []
     for call in tg.calls:
-        if call.method.lower() != "editmessagetext" or not call.ok \
-                or str(call.params.get("chat_id")) != str(GROUP) \
-                or int(call.params.get("message_id", 0)) != message_id:
+        if (
+            call.method.lower() != "editmessagetext"
+            or not call.ok
+            or str(call.params.get("chat_id")) != str(GROUP)
+            or int(call.params.get("message_id", 0)) != message_id
+        ):
             continue
         markup: Any = call.params.get("reply_markup") or {}
         if isinstance(markup, str):
@@ -156,33 +171,36 @@ def _edits_of(tg: FakeTelegram, message_id: int) -> list[tuple[int, int]]:
     return out
 
 
-async def _quiet(workers: list[Worker], table_id: int, tg: FakeTelegram | None = None
-                 ) -> None:
+async def _quiet(workers: list[Worker], table_id: int, tg: FakeTelegram | None = None) -> None:
     """Wait until every change is shown: the stored message shows the stored version."""
     repo = workers[-1].service.repo
     began = time.monotonic()
     while time.monotonic() - began < WAIT:
         table = await repo.get_table(table_id)
         row = await repo.telegram_messages.table_message(table_id)
-        busy = any(w.adapter.notifier._parts is not None
-                   and w.adapter.notifier._parts.outbox.busy() for w in workers)
-        if table is not None and row is not None and row.version == table.version \
-                and not busy:
+        busy = any(
+            w.adapter.notifier._parts is not None and w.adapter.notifier._parts.outbox.busy()
+            for w in workers
+        )
+        if table is not None and row is not None and row.version == table.version and not busy:
             return
         await asyncio.sleep(0.1)
     conn = await asyncpg.connect(workers[-1].service.repo._db.url)  # type: ignore[attr-defined]
     try:
         owners = await conn.fetch("SELECT * FROM chat_owners")
-        unshown = await conn.fetch("SELECT table_id, version, created_at FROM table_changes "
-                                   "WHERE shown = 0")
+        unshown = await conn.fetch(
+            "SELECT table_id, version, created_at FROM table_changes WHERE shown = 0"
+        )
         now = await conn.fetchval("SELECT extract(epoch from now())")
     finally:
         await conn.close()
-    raise AssertionError(f"the group message did not reach the stored version: table "
-                         f"{table and table.version}, message {row and row.version}, busy "
-                         f"{busy}, owners {[dict(o) for o in owners]}, unshown "
-                         f"{[dict(u) for u in unshown]}, now {now}, calls "
-                         f"{[(c.method, c.status) for c in (tg.calls if tg else [])[-12:]]}")
+    raise AssertionError(
+        f"the group message did not reach the stored version: table "
+        f"{table and table.version}, message {row and row.version}, busy "
+        f"{busy}, owners {[dict(o) for o in owners]}, unshown "
+        f"{[dict(u) for u in unshown]}, now {now}, calls "
+        f"{[(c.method, c.status) for c in (tg.calls if tg else [])[-12:]]}"
+    )
 
 
 @pytest.mark.once
@@ -197,14 +215,20 @@ async def test_three_workers_show_one_group_as_one(pg_server: PgServer) -> None:
         try:
             for user in (CARL, BOB):
                 tg.start_private(user)
-            for text, user in (("/new deals=1", CARL), ("/join", BOB), ("/addbot", CARL),
-                               ("/start", CARL)):
+            for text, user in (
+                ("/new deals=1", CARL),
+                ("/join", BOB),
+                ("/addbot", CARL),
+                ("/start", CARL),
+            ):
                 tg.send_text(user, GROUP, text)
                 await asyncio.sleep(0.3)
             repo = workers[0].service.repo
             began = time.monotonic()
-            while (await repo.active_table(KEY) is None
-                   or (await repo.active_table(KEY)).status is not Status.PLAYING):  # type: ignore[union-attr]
+            while (
+                await repo.active_table(KEY) is None
+                or (await repo.active_table(KEY)).status is not Status.PLAYING
+            ):  # type: ignore[union-attr]
                 assert time.monotonic() - began < WAIT
                 await asyncio.sleep(0.1)
             table = await repo.active_table(KEY)
@@ -233,18 +257,28 @@ async def test_three_workers_show_one_group_as_one(pg_server: PgServer) -> None:
             message = next(m for m in tg.messages(GROUP) if m.message_id == row.message_id)
             view = public_view(stored.state)
             with use_locale("en"):
-                lines = [line for past in await stored_changes(repo.outbox, table.id, HISTORY)
-                         for line in change_lines(past.events, past.notices, view)]
+                lines = [
+                    line
+                    for past in await stored_changes(repo.outbox, table.id, HISTORY)
+                    for line in change_lines(past.events, past.notices, view)
+                ]
                 expected = render_group_text(stored.info(), view, lines[-LOG_LINES:], [])
             assert message.text == expected  # the stored version, the stored lines
-            pings = [c for c in tg.calls if c.method.lower() == "sendmessage" and c.ok
-                     and str(c.params.get("chat_id")) == str(GROUP)
-                     and "it is your turn" in str(c.params.get("text", ""))]
+            pings = [
+                c
+                for c in tg.calls
+                if c.method.lower() == "sendmessage"
+                and c.ok
+                and str(c.params.get("chat_id")) == str(GROUP)
+                and "it is your turn" in str(c.params.get("text", ""))
+            ]
             keys = await _ping_keys(url, table.id)
-            print(f"\n{made} moves by people over 3 workers, {stored.version} versions; "
-                  f"{len(versions)} edits of the table message, all in version order; "
-                  f"{len(pings)} turn pings for {len(keys)} turns; chat owner "
-                  f"{owners[0]} then {after[0]}")
+            print(
+                f"\n{made} moves by people over 3 workers, {stored.version} versions; "
+                f"{len(versions)} edits of the table message, all in version order; "
+                f"{len(pings)} turn pings for {len(keys)} turns; chat owner "
+                f"{owners[0]} then {after[0]}"
+            )
             assert len(pings) == len(keys), ([c.params.get("text") for c in pings], keys)
             assert made >= 10
         finally:
@@ -264,8 +298,10 @@ async def _owners(url: str) -> list[str]:
 async def _ping_keys(url: str, table_id: int) -> list[str]:
     conn = await asyncpg.connect(url)
     try:
-        rows = await conn.fetch("SELECT key FROM sent_keys WHERE key LIKE $1 AND state = 'sent'",
-                                f"telegram:ping:{table_id}:%")
+        rows = await conn.fetch(
+            "SELECT key FROM sent_keys WHERE key LIKE $1 AND state = 'sent'",
+            f"telegram:ping:{table_id}:%",
+        )
     finally:
         await conn.close()
     return [str(r["key"]) for r in rows]

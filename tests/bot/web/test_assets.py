@@ -18,8 +18,15 @@ def test_the_vendored_sdk_is_the_bundle_its_readme_names() -> None:
     assert SDK_SHA256 in (STATIC / "vendor" / "README.md").read_text(encoding="utf-8")
     assert b"DiscordSDK" in bundle
     licences = (STATIC / "vendor" / "LICENSES.txt").read_text(encoding="utf-8")
-    for package in ("@discord/embedded-app-sdk", "zod", "eventemitter3", "uuid",
-                    "big-integer", "decimal.js-light", "lodash.transform"):
+    for package in (
+        "@discord/embedded-app-sdk",
+        "zod",
+        "eventemitter3",
+        "uuid",
+        "big-integer",
+        "decimal.js-light",
+        "lodash.transform",
+    ):
         assert package in licences
 
 

@@ -50,14 +50,17 @@ def test_init_data_is_checked_as_telegram_specifies() -> None:
     assert table_of_start_param(login.start_param) == 9
 
 
-@pytest.mark.parametrize(("data", "code"), [
-    (signed().replace("Ana", "Eve"), "forged"),
-    (sign_init_data({"auth_date": str(NOW), "user": USER}, "999:other"), "forged"),
-    (signed() + "&extra=1", "forged"),
-    ("", "malformed"),
-    ("a=1&a=2&hash=x", "malformed"),
-    (signed().replace(str(NOW), str(NOW - 3601)), "forged"),
-])
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        (signed().replace("Ana", "Eve"), "forged"),
+        (sign_init_data({"auth_date": str(NOW), "user": USER}, "999:other"), "forged"),
+        (signed() + "&extra=1", "forged"),
+        ("", "malformed"),
+        ("a=1&a=2&hash=x", "malformed"),
+        (signed().replace(str(NOW), str(NOW - 3601)), "forged"),
+    ],
+)
 def test_bad_init_data_is_refused(data: str, code: str) -> None:
     with pytest.raises(AuthRefused) as refused:
         validate_init_data(data, TOKEN, max_age=3600, now=NOW)
@@ -102,43 +105,63 @@ def test_links_need_the_web_table() -> None:
     assert not activity_enabled(config)
     assert mini_app_link(None, "RummyBot", 12) is None and web_app_url(None, 12) is None
     assert mini_app_link(config, "no spaces!", 1) is None
-    discord = WebConfig("https://x.example", discord_token="t", discord_client_id="1",
-                        discord_client_secret="s").links()
+    discord = WebConfig(
+        "https://x.example", discord_token="t", discord_client_id="1", discord_client_secret="s"
+    ).links()
     assert activity_enabled(discord) and web_app_url(discord, 1) is None
     assert table_of_start_param("x12") is None and table_of_start_param("t") is None
 
 
 def test_settings_switch_the_web_table_on() -> None:
     assert WebConfig.from_settings(Settings(telegram_token=TOKEN)) is None
-    config = WebConfig.from_settings(Settings(telegram_token=TOKEN,
-                                              web_base_url="https://r.example/"))
+    config = WebConfig.from_settings(
+        Settings(telegram_token=TOKEN, web_base_url="https://r.example/")
+    )
     assert config is not None and config.pages_url == "https://r.example/web"
-    env = Settings.from_env({"WEB_BASE_URL": "https://r.example", "DISCORD_CLIENT_ID": "12",
-                             "DISCORD_CLIENT_SECRET": "hush-9f3", "WEB_AUTH_MAX_AGE": "600"},
-                            env_file=None)
+    env = Settings.from_env(
+        {
+            "WEB_BASE_URL": "https://r.example",
+            "DISCORD_CLIENT_ID": "12",
+            "DISCORD_CLIENT_SECRET": "hush-9f3",
+            "WEB_AUTH_MAX_AGE": "600",
+        },
+        env_file=None,
+    )
     assert env.web_auth_max_age == 600 and "hush-9f3" not in repr(env)
-    for bad in ({"WEB_BASE_URL": "http://r.example"}, {"DISCORD_CLIENT_ID": "abc"},
-                {"WEB_AUTH_MAX_AGE": "5"}):
+    for bad in (
+        {"WEB_BASE_URL": "http://r.example"},
+        {"DISCORD_CLIENT_ID": "abc"},
+        {"WEB_AUTH_MAX_AGE": "5"},
+    ):
         with pytest.raises(SettingsError) as error:
             Settings.from_env(bad, env_file=None)
         assert error.value.variable == next(iter(bad))
 
 
-@pytest.mark.parametrize("text", [
-    "", "[]", '{"type": "boom", "table": 1}', '{"type": "select"}',
-    '{"type": "select", "table": -1}', '{"type": "select", "table": 1, "selected": [300]}',
-    '{"type": "select", "table": 1, "sort": "colour"}',
-    '{"type": "offer", "table": 1, "version": 3, "offer": 0}',
-    '{"type": "select", "table": true}', "x" * 5000,
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "[]",
+        '{"type": "boom", "table": 1}',
+        '{"type": "select"}',
+        '{"type": "select", "table": -1}',
+        '{"type": "select", "table": 1, "selected": [300]}',
+        '{"type": "select", "table": 1, "sort": "colour"}',
+        '{"type": "offer", "table": 1, "version": 3, "offer": 0}',
+        '{"type": "select", "table": true}',
+        "x" * 5000,
+    ],
+)
 def test_bad_messages_do_not_parse(text: str) -> None:
     with pytest.raises(BadMessage):
         parse_incoming(text)
 
 
 def test_a_selection_is_a_list_of_indices() -> None:
-    message = parse_incoming('{"type": "select", "table": 3, "version": 9, '
-                             '"selected": [0, 2, 60], "sort": "rank"}')
+    message = parse_incoming(
+        '{"type": "select", "table": 3, "version": 9, "selected": [0, 2, 60], "sort": "rank"}'
+    )
     assert message.mask == 1 | 4 | 1 << 60 and bits(message.mask) == [0, 2, 60]
     assert mask_of_indices(bits(12345)) == 12345
 

@@ -34,8 +34,8 @@ ANA = UserRef("telegram", "901", "Ana", "en")
 BEN = UserRef("telegram", "902", "Ben", "en")
 
 MALFORMED: list[tuple[str, str]] = [
-    ("[" * 2000 + "]" * 2000, "depth"),                      # RecursionError before
-    ('{"type": ["select"], "table": 1}', "type"),           # TypeError before
+    ("[" * 2000 + "]" * 2000, "depth"),  # RecursionError before
+    ('{"type": ["select"], "table": 1}', "type"),  # TypeError before
     ('{"type": "sort", "table": 1, "sort": ["rank"]}', "sort"),
     ('{"type": "select", "table": 1, "selected": [[[1]]]}', "depth"),
     ('{"type": "select", "table": "1"}', "table"),
@@ -44,8 +44,10 @@ MALFORMED: list[tuple[str, str]] = [
     ('{"type": "offer", "table": 1, "version": 1, "offer": 0, "id": 7}', "id"),
     ('{"type": "offer", "table": 1, "version": 1, "offer": 0, "id": ""}', "id"),
     ('{"type": "select", "table": 1, "digest": {"a": 1}}', "digest"),
-    (json.dumps({"type": "select", "table": 1, **{f"f{i}": i for i in range(20)}}),
-     "not an object"),
+    (
+        json.dumps({"type": "select", "table": 1, **{f"f{i}": i for i in range(20)}}),
+        "not an object",
+    ),
     ("not json", "not JSON"),
     ("x" * 5000, "too long"),
 ]
@@ -69,8 +71,10 @@ def test_nesting_is_counted_outside_strings_only() -> None:
 
 
 def test_lone_surrogates_and_nuls_are_cleaned_at_the_decode_boundary() -> None:
-    incoming = parse_incoming('{"type": "offer", "table": 3, "version": 1, "offer": 0,'
-                              ' "id": "p\\ud800x", "digest": "a\\u0000b"}')
+    incoming = parse_incoming(
+        '{"type": "offer", "table": 3, "version": 1, "offer": 0,'
+        ' "id": "p\\ud800x", "digest": "a\\u0000b"}'
+    )
     assert incoming.id == f"p{REPLACEMENT}x" and incoming.digest == f"a{REPLACEMENT}b"
     assert incoming.id is not None and is_clean(incoming.id)
     incoming.id.encode("utf-8")  # storable
@@ -79,12 +83,21 @@ def test_lone_surrogates_and_nuls_are_cleaned_at_the_decode_boundary() -> None:
 def test_an_intent_is_cleaned_before_the_entry_point_uses_it() -> None:
     clean = Intent(Join(), ANA, InChat(ChatKey("telegram", "-1")), update_key="u1")
     assert clean_intent(clean) is clean
-    dirty = Intent(Configure(("target=\ud83d",)), UserRef("web", "9\udfff", "A\x00"),
-                   InChat(ChatKey("telegram", "-1\ud800")), update_key="web:\udc00")
+    dirty = Intent(
+        Configure(("target=\ud83d",)),
+        UserRef("web", "9\udfff", "A\x00"),
+        InChat(ChatKey("telegram", "-1\ud800")),
+        update_key="web:\udc00",
+    )
     cleaned = clean_intent(dirty)
     assert isinstance(cleaned.request, Configure)
-    texts = [cleaned.user.user_id, cleaned.user.name, cleaned.update_key or "",
-             str(cleaned.key), *cleaned.request.words]
+    texts = [
+        cleaned.user.user_id,
+        cleaned.user.name,
+        cleaned.update_key or "",
+        str(cleaned.key),
+        *cleaned.request.words,
+    ]
     assert all(is_clean(text) for text in texts)
     for text in texts:
         text.encode("utf-8")
@@ -93,19 +106,28 @@ def test_an_intent_is_cleaned_before_the_entry_point_uses_it() -> None:
     assert clean_text("plain") == "plain"
 
 
-async def test_the_entry_point_stores_an_update_key_with_a_lone_surrogate(
-        tmp_path: Path) -> None:
+async def test_the_entry_point_stores_an_update_key_with_a_lone_surrogate(tmp_path: Path) -> None:
     """Entry.handle raised UnicodeEncodeError for such a key (SQLite); now it is
     cleaned, handled once, and a redelivery changes nothing twice."""
     async with web_world(tmp_path / "web.sqlite3") as world:
         key = ChatKey("telegram", "-5\ud800")
         first = await world.service.entry.handle(
-            Intent(OpenTable(("basic",)), UserRef("telegram", "77\udc00", "Z\ud800"),
-                   InChat(key), update_key="tg:\ud800:1"))
+            Intent(
+                OpenTable(("basic",)),
+                UserRef("telegram", "77\udc00", "Z\ud800"),
+                InChat(key),
+                update_key="tg:\ud800:1",
+            )
+        )
         assert first.ok, first.reply.text
         again = await world.service.entry.handle(
-            Intent(OpenTable(("basic",)), UserRef("telegram", "77\udc00", "Z\ud800"),
-                   InChat(key), update_key="tg:\ud800:1"))
+            Intent(
+                OpenTable(("basic",)),
+                UserRef("telegram", "77\udc00", "Z\ud800"),
+                InChat(key),
+                update_key="tg:\ud800:1",
+            )
+        )
         assert again.update is None
 
 
@@ -114,7 +136,8 @@ def tracebacks(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
 
 
 async def test_malformed_frames_get_an_error_each_and_the_fifth_closes_the_socket(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.INFO)
     async with web_world(tmp_path / "web.sqlite3") as world, aiohttp.ClientSession() as http:
         info = await world.table(ANA, [BEN], "basic", ais=0)
@@ -124,7 +147,7 @@ async def test_malformed_frames_get_an_error_each_and_the_fifth_closes_the_socke
         for start in range(0, len(MALFORMED), MAX_BAD - 1):
             async with http.ws_connect(f"{world.base}/ws?token={token}") as socket:
                 await frames_until(socket, "screen")
-                for text, field in MALFORMED[start:start + MAX_BAD - 1]:
+                for text, field in MALFORMED[start : start + MAX_BAD - 1]:
                     await socket.send_str(text)
                     error = (await frames_until(socket, "error"))[-1]
                     assert error["code"] == "bad_message" and error["field"] == field
@@ -150,11 +173,12 @@ async def test_malformed_frames_get_an_error_each_and_the_fifth_closes_the_socke
     assert len(lines) <= len(kinds)
 
 
-async def test_a_session_has_at_most_its_pages_and_a_refused_one_gets_4001(
-        tmp_path: Path) -> None:
+async def test_a_session_has_at_most_its_pages_and_a_refused_one_gets_4001(tmp_path: Path) -> None:
     config = web_config(sockets_per_session=2)
-    async with web_world(tmp_path / "web.sqlite3", config) as world, \
-            aiohttp.ClientSession() as http:
+    async with (
+        web_world(tmp_path / "web.sqlite3", config) as world,
+        aiohttp.ClientSession() as http,
+    ):
         info = await world.table(ANA, [BEN], "basic", ais=0)
         assert world.web.routes is not None
         token = world.web.routes.signer.issue(ANA, info.id)
@@ -193,10 +217,12 @@ async def raw(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
 
 
 async def test_connections_over_the_limits_get_503_and_slow_headers_are_closed(
-        caplog: pytest.LogCaptureFixture) -> None:
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     caplog.set_level(logging.INFO)
-    server = HttpServer("127.0.0.1", 0, HttpLimits(max_connections=6, per_address=4,
-                                                   header_timeout=1.0))
+    server = HttpServer(
+        "127.0.0.1", 0, HttpLimits(max_connections=6, per_address=4, header_timeout=1.0)
+    )
     server.mount("/", ok)
     await server.start()
     held: list[asyncio.StreamWriter] = []
@@ -245,8 +271,7 @@ async def test_connections_over_the_limits_get_503_and_slow_headers_are_closed(
         for writer in held:
             writer.close()
         await server.stop()
-    refusals = [r for r in caplog.records if "limit" in r.getMessage()
-                and r.name == "bot.http"]
+    refusals = [r for r in caplog.records if "limit" in r.getMessage() and r.name == "bot.http"]
     assert 1 <= len(refusals) <= 2  # one per kind and minute, not 32
     assert tracebacks(caplog) == []
 
@@ -286,9 +311,14 @@ class FakeDiscord:
     async def _token(self, request: web.Request) -> web.Response:
         self.calls += 1
         if self.limited is not None:
-            return web.json_response({"message": "You are being rate limited.",
-                                      "retry_after": self.limited,
-                                      "global": self.global_limit}, status=429)
+            return web.json_response(
+                {
+                    "message": "You are being rate limited.",
+                    "retry_after": self.limited,
+                    "global": self.global_limit,
+                },
+                status=429,
+            )
         return web.json_response({"error": "invalid_grant"}, status=400)
 
     async def _me(self, request: web.Request) -> web.Response:
@@ -374,20 +404,27 @@ def test_sign_ins_are_limited_per_address_and_in_all() -> None:
     assert limiter.refused == 2
 
 
-async def test_garbage_discord_codes_are_refused_locally_after_the_limit(
-        tmp_path: Path) -> None:
+async def test_garbage_discord_codes_are_refused_locally_after_the_limit(tmp_path: Path) -> None:
     fake = FakeDiscord()
     api = await fake.start()
-    config = web_config(discord_token="bot", discord_client_id="1",
-                        discord_client_secret="secret", discord_api=api,
-                        signin_per_address=10, signin_per_minute=100)
+    config = web_config(
+        discord_token="bot",
+        discord_client_id="1",
+        discord_client_secret="secret",
+        discord_api=api,
+        signin_per_address=10,
+        signin_per_minute=100,
+    )
     try:
-        async with web_world(tmp_path / "web.sqlite3", config) as world, \
-                aiohttp.ClientSession() as http:
+        async with (
+            web_world(tmp_path / "web.sqlite3", config) as world,
+            aiohttp.ClientSession() as http,
+        ):
             statuses = []
             for n in range(40):
-                async with http.post(f"{world.base}/dc/api/discord/token",
-                                     json={"code": f"garbage-{n}"}) as response:
+                async with http.post(
+                    f"{world.base}/dc/api/discord/token", json={"code": f"garbage-{n}"}
+                ) as response:
                     statuses.append(response.status)
                     body = await response.json()
             assert statuses[:10] == [401] * 10 and statuses[10:] == [429] * 30
@@ -400,19 +437,32 @@ async def test_garbage_discord_codes_are_refused_locally_after_the_limit(
 def test_the_limits_come_from_the_settings_with_their_defaults() -> None:
     defaults = Settings.from_env({}, env_file=None)
     limits = http_limits(defaults)
-    assert (limits.max_connections, limits.descriptor_reserve, limits.per_address,
-            limits.header_timeout) == (0, 128, 64, 10.0)
+    assert (
+        limits.max_connections,
+        limits.descriptor_reserve,
+        limits.per_address,
+        limits.header_timeout,
+    ) == (0, 128, 64, 10.0)
     assert limits.connections() == max(descriptor_limit() - 128 - BACKLOG, 16)
     assert HttpLimits(max_connections=10**6).connections() == limits.connections()
-    settings = Settings.from_env({"HTTP_PER_ADDRESS": "0", "HTTP_HEADER_TIMEOUT": "3",
-                                  "HTTP_MAX_CONNECTIONS": "100",
-                                  "WEB_SOCKETS_PER_SESSION": "2",
-                                  "WEB_SIGNIN_PER_ADDRESS": "5",
-                                  "WEB_BASE_URL": "https://rummy.example.org",
-                                  "TELEGRAM_TOKEN": "1:x"}, env_file=None)
+    settings = Settings.from_env(
+        {
+            "HTTP_PER_ADDRESS": "0",
+            "HTTP_HEADER_TIMEOUT": "3",
+            "HTTP_MAX_CONNECTIONS": "100",
+            "WEB_SOCKETS_PER_SESSION": "2",
+            "WEB_SIGNIN_PER_ADDRESS": "5",
+            "WEB_BASE_URL": "https://rummy.example.org",
+            "TELEGRAM_TOKEN": "1:x",
+        },
+        env_file=None,
+    )
     limits = http_limits(settings)
     assert (limits.per_address, limits.header_timeout, limits.connections()) == (0, 3.0, 100)
     config = WebConfig.from_settings(settings)
     assert config is not None
-    assert (config.sockets_per_session, config.signin_per_address,
-            config.signin_per_minute) == (2, 5, 120)
+    assert (config.sockets_per_session, config.signin_per_address, config.signin_per_minute) == (
+        2,
+        5,
+        120,
+    )

@@ -20,16 +20,25 @@ pytestmark = [pytest.mark.once, pytest.mark.timeout(240)]
 
 @pytest.mark.parametrize("per_session", [4, 100_000], ids=["default", "no-session-limit"])
 async def test_the_bot_holds_2000_sockets_and_1100_slow_clients_under_1024_descriptors(
-        per_session: int) -> None:
-    result = await hostile_load(websockets=2000, slowloris=1100, descriptors=1024,
-                                hold=9.0, header_timeout=4.0, per_session=per_session)
+    per_session: int,
+) -> None:
+    result = await hostile_load(
+        websockets=2000,
+        slowloris=1100,
+        descriptors=1024,
+        hold=9.0,
+        header_timeout=4.0,
+        per_session=per_session,
+    )
     before, peak, after = result["before"], result["peak"], result["after"]
     for name, stats in (("idle", before), ("opening", peak), ("held", after)):
-        print(f"{name}: other table's hand p50 {stats['p50_ms']:.1f} ms, p99 "
-              f"{stats['p99_ms']:.1f} ms, max {stats['max_ms']:.1f} ms over "
-              f"{stats['commands']} commands; loop lag max {stats['lag_max_ms']:.0f} ms; "
-              f"{stats['open']} connections, {stats['descriptors']} descriptors, "
-              f"refused {stats['refused']}")
+        print(
+            f"{name}: other table's hand p50 {stats['p50_ms']:.1f} ms, p99 "
+            f"{stats['p99_ms']:.1f} ms, max {stats['max_ms']:.1f} ms over "
+            f"{stats['commands']} commands; loop lag max {stats['lag_max_ms']:.0f} ms; "
+            f"{stats['open']} connections, {stats['descriptors']} descriptors, "
+            f"refused {stats['refused']}"
+        )
     print("websockets", result["websockets"], "slowloris", result["slowloris"])
     assert result["returncode"] == 0
     limit = result["max_connections"]
@@ -50,11 +59,14 @@ async def test_the_bot_holds_2000_sockets_and_1100_slow_clients_under_1024_descr
     # every slow client was refused or closed by the header timeout; the pages stay
     assert slow["held to the end"] == 0
     assert after["open"] == sockets["held"]
-    assert sum(peak["refused"].values()) + sockets["held"] + sockets["closed"] \
-        + slow["closed"] >= 2000 + 1100 - limit
+    assert (
+        sum(peak["refused"].values()) + sockets["held"] + sockets["closed"] + slow["closed"]
+        >= 2000 + 1100 - limit
+    )
     # a few log lines, no traceback
     lines = result["lines_under_load"]
     print(f"{len(lines)} log lines under the load:", *lines, sep="\n  ")
     assert len(lines) <= 6
-    assert not any("Traceback" in line or "out of system resource" in line
-                   for line in result["lines"])
+    assert not any(
+        "Traceback" in line or "out of system resource" in line for line in result["lines"]
+    )

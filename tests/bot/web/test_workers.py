@@ -38,8 +38,9 @@ def test_feed_payloads() -> None:
     assert parse_payload("x:1") is None and parse_payload("12") is None
 
 
-async def receive_screen(socket: aiohttp.ClientWebSocketResponse, version: int,
-                         timeout: float = 10.0) -> dict[str, Any]:
+async def receive_screen(
+    socket: aiohttp.ClientWebSocketResponse, version: int, timeout: float = 10.0
+) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:
         message = await socket.receive(timeout=max(deadline - time.monotonic(), 0.1))
@@ -55,9 +56,11 @@ async def test_a_page_on_one_worker_sees_the_commits_of_another(pg_server: PgSer
         for n in range(2):
             db = await open_postgres(url, max_size=4)
             seeds = iter(range(100 * (n + 1), 10**9))
-            service = GameService(PostgresRepository(db),
-                                  defaults=TableSettings(timer="off", ai_delay=0.0),
-                                  seed_source=lambda s=seeds: next(s))  # type: ignore[misc]
+            service = GameService(
+                PostgresRepository(db),
+                defaults=TableSettings(timer="off", ai_delay=0.0),
+                seed_source=lambda s=seeds: next(s),
+            )  # type: ignore[misc]
             service.flow = FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
             web = WebFrontEnd(web_config(), feed_grace=0.05)
             service.register(web.platform, web.notifier, web.every_platform)
@@ -74,9 +77,9 @@ async def test_a_page_on_one_worker_sees_the_commits_of_another(pg_server: PgSer
         assert info is not None
         base = f"http://127.0.0.1:{http_b.port}/web"
         async with aiohttp.ClientSession() as http:
-            async with http.post(f"{base}/api/session/telegram",
-                                 json={"init_data": init_data(BEN),
-                                       "table": info.id}) as response:
+            async with http.post(
+                f"{base}/api/session/telegram", json={"init_data": init_data(BEN), "table": info.id}
+            ) as response:
                 token = (await response.json())["token"]
             async with http.ws_connect(f"{base}/ws?token={token}") as socket:
                 first = await receive_screen(socket, info.version)
@@ -90,8 +93,9 @@ async def test_a_page_on_one_worker_sees_the_commits_of_another(pg_server: PgSer
                 delay = time.monotonic() - started
                 assert seen["version"] == moved.info.version
                 assert seen["hand"] is not None and seen["seat"] == info.seat_of(BEN.key)
-                assert [p["cards"] for p in seen["public"]["players"]] != \
-                    [p["cards"] for p in first["public"]["players"]]
+                assert [p["cards"] for p in seen["public"]["players"]] != [
+                    p["cards"] for p in first["public"]["players"]
+                ]
                 print(f"\nworker A's commit on worker B's page after {delay * 1000:.0f} ms")
         assert web_b.hub is not None and not web_b.hub.pages()
     finally:
@@ -101,8 +105,7 @@ async def test_a_page_on_one_worker_sees_the_commits_of_another(pg_server: PgSer
             await db.close()
 
 
-async def test_the_pages_and_the_chats_share_one_listening_connection(
-        pg_server: PgServer) -> None:
+async def test_the_pages_and_the_chats_share_one_listening_connection(pg_server: PgServer) -> None:
     """A worker's web pages and the chats it shows hear other workers' commits through
     one LISTEN connection: both listeners get every announcement, a listener that fails
     does not keep the other one uninformed, the connection stays while one listener is
@@ -118,9 +121,13 @@ async def test_the_pages_and_the_chats_share_one_listening_connection(
 
     admin = await asyncpg.connect(url)
     try:
+
         async def listening() -> int:
-            return int(await admin.fetchval(
-                "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'"))
+            return int(
+                await admin.fetchval(
+                    "SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'"
+                )
+            )
 
         async def announced(payload: str, count: int) -> None:
             await admin.execute("SELECT pg_notify('rummy_table_changes', $1)", payload)

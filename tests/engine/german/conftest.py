@@ -51,9 +51,15 @@ def german() -> GermanFactory:
     """``german(hands, upcard, stock="", preset=None, dealer=<last seat>, seed=1, **options)``:
     a German Rommé game dealt as given. The starter is seat 0 (left of the dealer)."""
 
-    def make(hands: Sequence[str], upcard: str | None, stock: str = "",
-             preset: str | None = None, dealer: int | None = None, seed: int = 1,
-             **options: Any) -> Table:
+    def make(
+        hands: Sequence[str],
+        upcard: str | None,
+        stock: str = "",
+        preset: str | None = None,
+        dealer: int | None = None,
+        seed: int = 1,
+        **options: Any,
+    ) -> Table:
         rules = make_rules("german", preset, options)
         names = NAMES[: len(hands)]
         first_dealer = len(hands) - 1 if dealer is None else dealer

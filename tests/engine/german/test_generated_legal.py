@@ -26,13 +26,17 @@ from .test_german_properties import NAMES, option_sets
 
 
 # No shrinking: one example plays 400 actions; the failing example is reported as drawn.
-@settings(deadline=None,
-          phases=[Phase.explicit, Phase.reuse, Phase.generate])
-@given(st.sampled_from(["standard", "deals", "gameduell", "pot"]), option_sets,
-       st.sampled_from([None, 30]), st.integers(2, 5), st.integers(0, 10_000))
+@settings(deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(
+    st.sampled_from(["standard", "deals", "gameduell", "pot"]),
+    option_sets,
+    st.sampled_from([None, 30]),
+    st.integers(2, 5),
+    st.integers(0, 10_000),
+)
 def test_generated_legal_actions_equal_the_checked_candidates(
-        preset: str, options: dict[str, Any], target: int | None, players: int,
-        seed: int) -> None:
+    preset: str, options: dict[str, Any], target: int | None, players: int, seed: int
+) -> None:
     opts: dict[str, Any] = dict(options)
     if target is not None:
         opts["target"] = target

@@ -30,7 +30,7 @@ def all_cards(state: GameState) -> Counter[Card]:
 
 
 def test_the_pack_is_two_decks_and_six_jokers() -> None:
-    """"Gespielt wird mit zwei Deck Spielkarten mit je 3 Joker, 2 x 52 Karten und 6 Joker,
+    """ "Gespielt wird mit zwei Deck Spielkarten mit je 3 Joker, 2 x 52 Karten und 6 Joker,
     also 110 Karten. Optional können auch nur je 2, also 4 Joker benützt werden." """
     state = new_game(make_rules("german"), NAMES[:3], seed=5)
     assert all_cards(state) == Counter(standard_deck(2, 6))
@@ -41,7 +41,7 @@ def test_the_pack_is_two_decks_and_six_jokers() -> None:
 
 @pytest.mark.parametrize(("players", "size"), [(2, 13), (3, 13), (4, 13), (5, 11), (6, 11)])
 def test_hand_sizes(players: int, size: int) -> None:
-    """"Bei 2 - 4 Spielern bekommt jeder 13 Spielkarten verteilt, bei 5 und 6 Spielern je 11
+    """ "Bei 2 - 4 Spielern bekommt jeder 13 Spielkarten verteilt, bei 5 und 6 Spielern je 11
     Karten." The upcard starts the discard pile, the player left of the dealer begins."""
     state = new_game(make_rules("german"), NAMES[:players], seed=players, dealer=0)
     assert [len(h) for h in state.hands] == [size] * players
@@ -60,7 +60,7 @@ def test_two_players_may_get_14_or_15_cards(cards: int) -> None:
 
 
 def test_draw_from_stock_or_take_the_upcard() -> None:
-    """"Der Spieler an der Reihe hat die Wahl entweder die oberste aufgedeckte Karte des
+    """ "Der Spieler an der Reihe hat die Wahl entweder die oberste aufgedeckte Karte des
     Abwurfstapels oder aber die oberste verdeckte Karte des Talons in sein Blatt
     aufzunehmen." """
     state = new_game(make_rules("german"), NAMES[:3], seed=9, dealer=2)
@@ -73,7 +73,7 @@ def test_draw_from_stock_or_take_the_upcard() -> None:
 
 
 def test_dealer_extra_card_opens_by_discarding() -> None:
-    """"Optional kann sich der Geber eine zusätzliche Karte verteilen, anstatt eine Karte
+    """ "Optional kann sich der Geber eine zusätzliche Karte verteilen, anstatt eine Karte
     aufzudecken. Er wirft dann eine Karte aufgedeckt als erste Karte des Abwurfstapels ab
     und eröffnet somit das Spiel." """
     rules = make_rules("german", options={"dealer_extra": True})
@@ -113,7 +113,7 @@ def test_the_cutter_keeps_a_joker_and_gets_one_card_fewer() -> None:
 
 
 def test_a_stolen_joker_is_announced_when_the_next_deal_starts() -> None:
-    """"wenn es ein Joker ist, darf er sie behalten (Joker rauben)": public event."""
+    """ "wenn es ein Joker ist, darf er sie behalten (Joker rauben)": public event."""
     rules = make_rules("german", options={"joker_steal": True, "deals": 40})
     state = new_game(rules, NAMES[:3], seed=1, dealer=0)
     for _ in range(30):
@@ -129,14 +129,16 @@ def test_a_stolen_joker_is_announced_when_the_next_deal_starts() -> None:
 
 
 def test_eliminated_players_are_not_dealt_and_never_deal() -> None:
-    """"ein Spieler welcher mehr Verlustpunkte geschrieben hat scheidet aus. Die anderen
+    """ "ein Spieler welcher mehr Verlustpunkte geschrieben hat scheidet aus. Die anderen
     Spieler spielen weiter": an eliminated seat gets no cards, is skipped as dealer and as
     first player, and the others get the cards of their number (13 for 2-4)."""
     rules = make_rules("german", options={"target": 100})
     state = new_game(rules, NAMES[:5], seed=2, dealer=0)
-    state = replace(state, phase=Phase.HAND_OVER,
-                    totals=(Fraction(10), Fraction(120), Fraction(0), Fraction(30),
-                            Fraction(0)))
+    state = replace(
+        state,
+        phase=Phase.HAND_OVER,
+        totals=(Fraction(10), Fraction(120), Fraction(0), Fraction(30), Fraction(0)),
+    )
     state, _ = apply(state, NextDeal(3))
     assert state.dealer == 2
     assert state.hands[1] == ()
@@ -148,12 +150,11 @@ def test_eliminated_players_are_not_dealt_and_never_deal() -> None:
 
 
 def test_turns_skip_eliminated_players() -> None:
-    """"Die anderen Spieler spielen weiter, bis nur noch ein Spieler übrig ist": the turn
+    """ "Die anderen Spieler spielen weiter, bis nur noch ein Spieler übrig ist": the turn
     passes over an eliminated seat."""
     rules = make_rules("german", options={"target": 100})
     state = new_game(rules, NAMES[:3], seed=2, dealer=2)
-    state = replace(state, phase=Phase.HAND_OVER,
-                    totals=(Fraction(0), Fraction(101), Fraction(0)))
+    state = replace(state, phase=Phase.HAND_OVER, totals=(Fraction(0), Fraction(101), Fraction(0)))
     state, _ = apply(state, NextDeal(0))
     assert state.dealer == 0 and state.current == 2
     state, _ = apply(state, Draw(2))

@@ -50,7 +50,7 @@ def opened(german, ana: str, ben: str, ben_meld: str, **options):
 
 
 def test_exchange_puts_the_natural_card_in_and_melds_the_joker(german) -> None:
-    """"durch die zutreffende natürliche Karte austauschen, sofern er mit dem ausgetauschten
+    """ "durch die zutreffende natürliche Karte austauschen, sofern er mit dem ausgetauschten
     Joker sogleich eine Figur auslegen kann" """
     t = opened(german, ANA, BEN_RUN, "6c jk 8c | kd kh ks")
     t.play("exchange 7c 3 | jk=js 9s 10s")
@@ -63,7 +63,7 @@ def test_exchange_puts_the_natural_card_in_and_melds_the_joker(german) -> None:
 
 
 def test_the_freed_joker_never_goes_to_the_hand(german) -> None:
-    """"Ein ausgetauschter Joker darf also nicht für spätere Spielzüge in sein Blatt
+    """ "Ein ausgetauschter Joker darf also nicht für spätere Spielzüge in sein Blatt
     eingegliedert werden, sondern muss sofort mit einer Figur ausgelegt werden." """
     t = opened(german, ANA, BEN_RUN, "6c jk 8c | kd kh ks")
     with pytest.raises(ExchangeNeedsMeld):
@@ -77,7 +77,7 @@ def test_the_freed_joker_never_goes_to_the_hand(german) -> None:
 
 
 def test_only_the_card_the_joker_stands_for(german) -> None:
-    """"durch die zutreffende natürliche Karte" """
+    """ "durch die zutreffende natürliche Karte" """
     t = opened(german, ANA, BEN_RUN, "6c jk 8c | kd kh ks")
     with pytest.raises(ExchangeNoJoker):
         t.play("exchange 8d 3 | jk=js 9s 10s")
@@ -86,7 +86,7 @@ def test_only_the_card_the_joker_stands_for(german) -> None:
 
 
 def test_no_exchange_before_the_first_meld_of_an_earlier_turn(german) -> None:
-    """"Wenn ein Spieler bereits seine erste Figur/en (Erstmeldung) in einem vorherigen
+    """ "Wenn ein Spieler bereits seine erste Figur/en (Erstmeldung) in einem vorherigen
     Spielzug melden konnte" — Cem has not melded."""
     t = opened(german, ANA, BEN_RUN, "6c jk 8c | kd kh ks")
     t.play("discard 8d")
@@ -122,8 +122,7 @@ def test_exchanges_are_legal_actions(german) -> None:
     t = opened(german, ANA, BEN_RUN, "6c jk 8c | kd kh ks")
     offered = [a for a in legal_actions(t.state, 0) if isinstance(a, ExchangeJoker)]
     assert offered
-    assert all(a.cards == (parse_command("discard 7c", 0).card,) and a.meld == 2
-               for a in offered)
+    assert all(a.cards == (parse_command("discard 7c", 0).card,) and a.meld == 2 for a in offered)
     assert any(format_action(a) == "exchange 7c 3 | 9s 10s jk=js" for a in offered)
 
 

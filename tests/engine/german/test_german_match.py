@@ -32,9 +32,9 @@ from engine.variants.german.events import (
 from engine.variants.german.moves import blocked
 from engine.variants.german.state import game_extra
 
-RUMMY = "ah 2h 3h 2c 3c 4c 2s 3s 4s 2d 3d 4d 5d"      # 38 points of melds + one card
-BEN = "6c 7c 8c kd kh ks 2d 3h 4s 9c 10d jd qs"       # 99 points
-CEM = "ac 2s 2h 3c 3d 4d 4h 5s 5h 6d 6s 7h 4c"        # 62 points
+RUMMY = "ah 2h 3h 2c 3c 4c 2s 3s 4s 2d 3d 4d 5d"  # 38 points of melds + one card
+BEN = "6c 7c 8c kd kh ks 2d 3h 4s 9c 10d jd qs"  # 99 points
+CEM = "ac 2s 2h 3c 3d 4d 4h 5s 5h 6d 6s 7h 4c"  # 62 points
 GO_OUT = "meld ah 2h 3h | 2c 3c 4c | 2s 3s 4s | 2d 3d 4d 5d"
 
 
@@ -45,7 +45,7 @@ def rummy_out(t) -> None:
 
 
 def test_losers_score_their_hands_doubled_after_hand_rummy(german) -> None:
-    """"Jeder Verlierer notiert die Summe aller Karten in seiner Hand als Verlustpunkte.
+    """ "Jeder Verlierer notiert die Summe aller Karten in seiner Hand als Verlustpunkte.
     Wenn der Rundensieger 'Rummy geht' schreiben die Verlierer ihre Verlustpunkte doppelt
     auf." """
     t = german([RUMMY, BEN, CEM], "7s", "kh", target=1000)
@@ -57,7 +57,7 @@ def test_losers_score_their_hands_doubled_after_hand_rummy(german) -> None:
 
 
 def test_elimination_and_the_last_player_left_wins(german) -> None:
-    """"ein Spieler welcher mehr Verlustpunkte geschrieben hat scheidet aus. Die anderen
+    """ "ein Spieler welcher mehr Verlustpunkte geschrieben hat scheidet aus. Die anderen
     Spieler spielen weiter, bis nur noch ein Spieler übrig ist und die Partie gewinnt." """
     t = german([RUMMY, BEN, CEM], "7s", "kh", target=150)
     rummy_out(t)
@@ -76,7 +76,7 @@ def test_elimination_and_the_last_player_left_wins(german) -> None:
 
 
 def test_a_fixed_number_of_deals_fewest_points_win(german) -> None:
-    """"Es werden eine bestimmte Anzahl von Spielen durchgeführt, z.B. 5 oder 10 ... Der
+    """ "Es werden eine bestimmte Anzahl von Spielen durchgeführt, z.B. 5 oder 10 ... Der
     Spieler der am Ende am wenigsten Verlustpunkte hat, gewinnt die Partie." """
     t = german([RUMMY, BEN, CEM], "7s", "kh", preset="deals", deals=1)
     rummy_out(t)
@@ -85,7 +85,7 @@ def test_a_fixed_number_of_deals_fewest_points_win(german) -> None:
 
 
 def test_stock_renewed_from_the_pile_except_its_top_card(german) -> None:
-    """"Ist der Talon aufgebraucht bevor ein Sieger feststeht, wird der Abwurfstapel mit
+    """ "Ist der Talon aufgebraucht bevor ein Sieger feststeht, wird der Abwurfstapel mit
     Ausnahme der obersten (sichtbaren) Karte neu gemischt und dient nun als Talon." """
     t = german([RUMMY, BEN, CEM], "7s", "kh")
     t.play("draw")
@@ -140,12 +140,11 @@ def test_closing_lay_offs_before_the_scoring(german) -> None:
 
 
 def test_round_bonus_and_per_point_settlement_in_chips(german) -> None:
-    """"Jeder Verlierer bezahlt für seine Differenz pro Punkt einen bestimmten Betrag ...
+    """ "Jeder Verlierer bezahlt für seine Differenz pro Punkt einen bestimmten Betrag ...
     dass die Verlierer einer einzelnen Runde dem Rundensieger am Ende jeder Runde eine
     Siegesprämie bezahlen, gewöhnlich ein Betrag der 10 Punkten in der Endabrechnung
     entspricht, 20 Punkten bei Rummy gehen." """
-    t = german([RUMMY, BEN], "7s", "kh", target=100, chips="points", round_bonus=10,
-               chip_rate=2)
+    t = german([RUMMY, BEN], "7s", "kh", target=100, chips="points", round_bonus=10, chip_rate=2)
     rummy_out(t)
     moved = t.of(ChipsMoved)
     assert [m.reason for m in moved] == ["round_bonus", "settlement"]
@@ -155,7 +154,7 @@ def test_round_bonus_and_per_point_settlement_in_chips(german) -> None:
 
 
 def test_pot_stakes_rummy_stakes_and_the_pot_to_the_last_player(german) -> None:
-    """"Vor jeder Runde leistet jeder (verbleibende) Spieler einen im voraus zu bestimmenden
+    """ "Vor jeder Runde leistet jeder (verbleibende) Spieler einen im voraus zu bestimmenden
     Betrag (E) in den Spielpot. Geht ein Spieler Rummy so erhält er von jedem (verbliebenen)
     Spieler den Betrag E ausbezahlt, der Spielpot bleibt unangetastet." "Der letzte
     übrigbleibende Spieler wird Gesamtsieger und erhält den Pot." """
@@ -179,7 +178,7 @@ def test_pot_stakes_rummy_stakes_and_the_pot_to_the_last_player(german) -> None:
 
 
 def test_buy_back_example_of_the_text(german) -> None:
-    """"Bsp. : Spiel geht auf 100 (Verlust-)Punkte, A ist gerade ausgeschieden, B hat 52
+    """ "Bsp. : Spiel geht auf 100 (Verlust-)Punkte, A ist gerade ausgeschieden, B hat 52
     Verlustpunkte, C 42 Verlustpunkte, D 7 Verlustpunkte, im Pot sind 16E. A darf sich für
     4E (Pot 16E / 4 Spieler = 4E) zurückkaufen und bekommt 52 Verlustpunkte auf sein Konto."
     "Ein Spieler darf sich nur einmal zurückkaufen und muss in der folgenden Runde ebenfalls
@@ -187,8 +186,12 @@ def test_buy_back_example_of_the_text(german) -> None:
     t = german([BEN, "", "", ""], "7s", "kh", preset="pot")
     state = t.state
     extra = replace(game_extra(state), pot=Fraction(16))
-    state = replace(state, hands=(state.hands[0], (), (), ()), extra=extra,
-                    totals=(Fraction(10), Fraction(52), Fraction(42), Fraction(7)))
+    state = replace(
+        state,
+        hands=(state.hands[0], (), (), ()),
+        extra=extra,
+        totals=(Fraction(10), Fraction(52), Fraction(42), Fraction(7)),
+    )
     state, events = score_hand(state, 3, False, [])
     assert Eliminated((0,), 100) in events
     assert events[-1] == BuyBackOffered(0, Fraction(4), Fraction(52))
@@ -201,17 +204,19 @@ def test_buy_back_example_of_the_text(german) -> None:
     stakes = [e for e in events if isinstance(e, ChipsMoved)]
     assert stakes and {p.payer for p in stakes[0].payments} == {0, 1, 2, 3}
     assert stakes[0].payments[0].payee == POT and state.extra.pot == 24
-    again = replace(state, hands=(state.hands[0], (), (), ()),
-                    totals=(Fraction(90), Fraction(52), Fraction(42), Fraction(7)))
+    again = replace(
+        state,
+        hands=(state.hands[0], (), (), ()),
+        totals=(Fraction(90), Fraction(52), Fraction(42), Fraction(7)),
+    )
     again, events = score_hand(again, 3, False, [])
     assert not any(isinstance(e, BuyBackOffered) for e in events)
 
 
 def test_pot_split_seventy_thirty(german) -> None:
-    """"Optional kann bei 3 oder mehr Spieler der Pot auch zwischen dem 1. und 2. geteilt
+    """ "Optional kann bei 3 oder mehr Spieler der Pot auch zwischen dem 1. und 2. geteilt
     werden, üblicher weise 70% für den 1. und 30 % für den 2." """
-    t = german([RUMMY, BEN, CEM], "7s", "kh", preset="pot", target=10, pot_split=True,
-               stake=10)
+    t = german([RUMMY, BEN, CEM], "7s", "kh", preset="pot", target=10, pot_split=True, stake=10)
     rummy_out(t)
     t.play("decline")
     t.play("decline")
@@ -224,11 +229,16 @@ def _endgame(german, meld: str, stock: str):
     """Two players with two cards each, one meld on the table, ``stock`` to draw from."""
     t = german([RUMMY, BEN], "qs", stock, target=1000)
     rules = t.state.rules
-    (table_meld,) = check_meld(tuple(CardSpec.parse(w) for w in meld.split()), 1,
-                               get_variant("german").meld_rules(rules))
-    t.state = replace(t.state, hands=(parse_cards("5c 9d"), parse_cards("6h 7s")),
-                      melds=(table_meld,), has_melded=(True, True),
-                      has_played=(True, True))
+    (table_meld,) = check_meld(
+        tuple(CardSpec.parse(w) for w in meld.split()), 1, get_variant("german").meld_rules(rules)
+    )
+    t.state = replace(
+        t.state,
+        hands=(parse_cards("5c 9d"), parse_cards("6h 7s")),
+        melds=(table_meld,),
+        has_melded=(True, True),
+        has_played=(True, True),
+    )
     return t
 
 
@@ -245,7 +255,7 @@ def test_a_deal_that_can_never_end_is_stopped(german) -> None:
 
 
 def test_the_blocked_check_follows_the_table(german) -> None:
-    """"Ist der Talon aufgebraucht ..., wird der Abwurfstapel ... neu gemischt und dient nun
+    """ "Ist der Talon aufgebraucht ..., wird der Abwurfstapel ... neu gemischt und dient nun
     als Talon": a deal nobody can end is stopped after a discard by reading the cards in
     play against the table. The answer is reused only while the table is the same object,
     so a table that changes (a full set, a run, the set again) is judged anew each time."""

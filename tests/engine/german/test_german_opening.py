@@ -24,7 +24,7 @@ STOCK = "kh 4c 8h 9s 2h 7h 6s 10d"
 
 
 def test_first_meld_sums_the_melds_of_one_turn_and_shows_the_running_total(german) -> None:
-    """"Er darf eine oder mehrere Figuren melden ..., wenn die Punktsumme der gemeldeten
+    """ "Er darf eine oder mehrere Figuren melden ..., wenn die Punktsumme der gemeldeten
     Karten zusammen 40 (30) oder mehr Punkte beträgt": 10-J-Q (30) alone is not enough, the
     turn cannot end; with 5-5-5 (15) the first meld stands at 45."""
     t = german([ANA, BEN, CEM], "7s", STOCK)
@@ -46,7 +46,7 @@ def test_first_meld_sums_the_melds_of_one_turn_and_shows_the_running_total(germa
 
 
 def test_several_melds_in_one_command(german) -> None:
-    """"eine oder mehrere Figuren melden": ``meld A | B`` puts the whole first meld down."""
+    """ "eine oder mehrere Figuren melden": ``meld A | B`` puts the whole first meld down."""
     t = german([ANA, BEN, CEM], "7s", STOCK)
     t.play("draw")
     t.play("meld 10h jh qh | 5c 5d 5s")
@@ -71,7 +71,7 @@ def test_an_unfinished_first_meld_can_be_taken_back(german) -> None:
 
 
 def test_a_finished_first_meld_cannot_be_taken_back(german) -> None:
-    """"welche bis zum Ende des Spiels offen liegen bleiben" """
+    """ "welche bis zum Ende des Spiels offen liegen bleiben" """
     t = german([ANA, BEN, CEM], "7s", STOCK)
     t.play("draw")
     t.play("meld 10h jh qh | 5c 5d 5s")
@@ -79,9 +79,16 @@ def test_a_finished_first_meld_cannot_be_taken_back(german) -> None:
         t.play("takeback")
 
 
-@pytest.mark.parametrize(("options", "needed"), [
-    ({"opening": 30}, 30), ({"opening": 35}, 35), ({"opening": 50}, 50),
-    ({"opening_exceed": True}, 41), ({"opening": 50, "opening_exceed": True}, 51)])
+@pytest.mark.parametrize(
+    ("options", "needed"),
+    [
+        ({"opening": 30}, 30),
+        ({"opening": 35}, 35),
+        ({"opening": 50}, 50),
+        ({"opening_exceed": True}, 41),
+        ({"opening": 50, "opening_exceed": True}, 51),
+    ],
+)
 def test_opening_minimum_options(german, options, needed) -> None:
     """Hausregeln: "Die Punktzahl, die es für eine Erstmeldung braucht beträgt 50, 30
     Punkte oder 35 Punkte."; "Zur Erstmeldung muss die erforderliche Punktzahl überschritten
@@ -94,14 +101,18 @@ def test_opening_minimum_options(german, options, needed) -> None:
 
 
 def test_forty_exactly_is_not_enough_when_it_must_be_exceeded(german) -> None:
-    """"es benötigt also 41 Punkte, 40 Punkte reichen nicht" """
+    """ "es benötigt also 41 Punkte, 40 Punkte reichen nicht" """
     hand = "10h jh qh 5c 5d 2c 7d 8s 9d kc 4h 3s 6s"
     t = german([hand, BEN, CEM], "7s", "5h " + STOCK, opening_exceed=True)
     t.play("draw")
     t.play("meld 10h jh qh | 5c 5d 5h")
     assert t.of(OpeningProgress)[-1] == OpeningProgress(0, 45, 41, True, 8)
-    t2 = german(["10h jh qh 3c 3d 2c 7d 8s 9d kc 4h 3s 6s", BEN, CEM], "7s", "4c " + STOCK,
-                opening_exceed=True)
+    t2 = german(
+        ["10h jh qh 3c 3d 2c 7d 8s 9d kc 4h 3s 6s", BEN, CEM],
+        "7s",
+        "4c " + STOCK,
+        opening_exceed=True,
+    )
     t2.play("draw")
     t2.play("meld 10h jh qh | 3c 3d 3s")
     assert t2.of(OpeningProgress)[-1] == OpeningProgress(0, 39, 41, False, 8)
@@ -117,22 +128,22 @@ def test_two_players_with_more_cards_need_51(german) -> None:
 
 
 def test_lay_off_only_from_the_turn_after_the_first_meld(german) -> None:
-    """"Ergänzen: Wenn er bereits seine erste Figur(en) in einem vorherigen Spielzug melden
+    """ "Ergänzen: Wenn er bereits seine erste Figur(en) in einem vorherigen Spielzug melden
     konnte, darf er eine oder mehrere Karten an seinen oder vom Gegner gemeldeten Figuren
     ergänzen" — not in the turn of the first meld, then on anyone's meld."""
     t = german([ANA, BEN, CEM], "7s", STOCK)
-    t.play("draw")                        # kh
+    t.play("draw")  # kh
     t.play("meld 10h jh qh | 5c 5d 5s")
     with pytest.raises(NotOpenedYet):
         t.play("layoff kh 1")
     t.play("discard 9d")
-    t.play("draw")                        # ben: 4c
+    t.play("draw")  # ben: 4c
     with pytest.raises(NotOpenedYet):
         t.play("layoff 4c 2")
     t.play("discard 4c")
-    t.play("draw")                        # cem: 8h
+    t.play("draw")  # cem: 8h
     t.play("discard 8h")
-    t.play("draw")                        # ana: 9s
+    t.play("draw")  # ana: 9s
     t.play("layoff kh 1")
     assert [str(p.card) for p in t.state.melds[0].cards] == ["10h", "jh", "qh", "kh"]
 
@@ -142,7 +153,7 @@ def test_open_turn_play_allows_lay_offs_after_the_first_meld(german) -> None:
     Karten an Figuren ergänzen oder Joker austauschen." """
     hand = "10h jh qh 5c 5d 5s 2c 2d 2s 7c 8c 9c"
     t = german([hand, BEN, CEM], "7s", "kh", open_turn_play=True)
-    t.play("draw")                        # kh
+    t.play("draw")  # kh
     t.play("meld 10h jh qh | 5c 5d 5s | 2c 2d 2s")
     t.play("layoff kh 1")
     assert [str(p.card) for p in t.state.melds[0].cards] == ["10h", "jh", "qh", "kh"]
@@ -154,11 +165,11 @@ def test_open_turn_play_allows_lay_offs_after_the_first_meld(german) -> None:
 
 
 def test_open_turn_play_going_out_is_no_hand_rummy(german) -> None:
-    """"Falls er so ausgehen kann (sich aller seiner Karten entledigt und eine verdeckt auf
+    """ "Falls er so ausgehen kann (sich aller seiner Karten entledigt und eine verdeckt auf
     den Abwurfstapel wirft) gilt dies nicht als Rummy, sondern als einfaches Ausgehen." """
     hand = "10h jh qh 5c 5d 5s 2c 2d 2s 7c 8c 9c 5h"
     t = german([hand, BEN, CEM], "7s", "kh 4d", open_turn_play=True)
-    t.play("draw")                        # kh
+    t.play("draw")  # kh
     t.play("meld 10h jh qh | 5c 5d 5s | 2c 2d 2s | 7c 8c 9c")
     t.play("layoff 5h 2")
     t.play("discard kh")
@@ -172,9 +183,8 @@ def test_one_layoff_per_turn(german) -> None:
     """Hausregel: "In einem Spielzug darf ein Spieler nur eine Karte an eine Figur
     ergänzen." """
     hand = "10h jh qh 5c 5d 5s 2c 2d 2s 7c 8c 9c 5h"
-    t = german([hand, BEN, CEM], "7s", "kh 4c 8h ah 6c", one_layoff=True,
-               open_turn_play=True)
-    t.play("draw")                        # kh
+    t = german([hand, BEN, CEM], "7s", "kh 4c 8h ah 6c", one_layoff=True, open_turn_play=True)
+    t.play("draw")  # kh
     t.play("meld 10h jh qh | 5c 5d 5s")
     t.play("layoff kh 1")
     with pytest.raises(OneLayOffPerTurn):
@@ -182,7 +192,7 @@ def test_one_layoff_per_turn(german) -> None:
 
 
 def test_hand_rummy_below_the_minimum_doubles_the_losers(german) -> None:
-    """"Rummy ... kann alle seine Karten auf einmal in Figuren melden. ... Die
+    """ "Rummy ... kann alle seine Karten auf einmal in Figuren melden. ... Die
     Mindestpunktzahl für die Erstmeldung kommt bei Rummy gehen nicht zur Anwendung";
     "Wenn der Rundensieger 'Rummy geht' schreiben die Verlierer ihre Verlustpunkte doppelt
     auf." 38 points of melds and a last discard go out."""
@@ -222,7 +232,7 @@ def test_no_hand_rummy_in_the_first_turn(german) -> None:
 
 
 def test_going_out_needs_a_final_discard(german) -> None:
-    """"Ausgehen - Er wirft eine Karte verdeckt auf den Abwurfstapel ab und hat alle
+    """ "Ausgehen - Er wirft eine Karte verdeckt auf den Abwurfstapel ab und hat alle
     restlichen Karten im Verlauf des Spiels ... in Figuren gemeldet": the last card cannot
     be melded."""
     hand = "ah 2h 3h 2c 3c 4c 2s 3s 4s 2d 3d 4d 5d"
@@ -233,18 +243,18 @@ def test_going_out_needs_a_final_discard(german) -> None:
 
 
 def test_going_out_after_earlier_melds_is_not_hand_rummy(german) -> None:
-    """"Ausgehen - ... hat alle restlichen Karten im Verlauf des Spiels (inkl. dieses
+    """ "Ausgehen - ... hat alle restlichen Karten im Verlauf des Spiels (inkl. dieses
     Spielzuges) in Figuren gemeldet oder an bestehende ergänzt": single penalty points."""
     hand = "10h jh qh 5c 5d 5s 2c 2d 2s 7c 8c 9c 4h"
     t = german([hand, BEN, CEM], "7s", "kh 4c 8h 6c")
-    t.play("draw")                        # kh
+    t.play("draw")  # kh
     t.play("meld 10h jh qh kh | 5c 5d 5s | 2c 2d 2s")
     t.play("discard 4h")
     t.play("draw")
     t.play("discard 4c")
     t.play("draw")
     t.play("discard 8h")
-    t.play("draw")                        # ana: 6c
+    t.play("draw")  # ana: 6c
     t.play("meld 6c 7c 8c")
     t.play("discard 9c")
     (out,) = t.of(WentOut)

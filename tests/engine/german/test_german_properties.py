@@ -36,30 +36,39 @@ from ..invariants import check_probe
 
 NAMES = ["ana", "ben", "cem", "dan", "eve", "fay"]
 
-option_sets = st.fixed_dictionaries({}, optional={
-    "four_jokers": st.booleans(),
-    "around": st.booleans(),
-    "dealer_extra": st.booleans(),
-    "opening": st.sampled_from([30, 35, 40, 50]),
-    "opening_exceed": st.booleans(),
-    "two_player_cards": st.sampled_from([13, 14, 15]),
-    "one_joker": st.booleans(),
-    "card_values": st.sampled_from(["standard", "flat"]),
-    "set_swap_four": st.booleans(),
-    "open_turn_play": st.booleans(),
-    "no_rummy_first_turn": st.booleans(),
-    "one_layoff": st.booleans(),
-    "closing_layoffs": st.booleans(),
-    "joker_steal": st.booleans(),
-    "round_bonus": st.sampled_from([0, 10]),
-    "pot_split": st.booleans(),
-})
-games = st.tuples(st.sampled_from(["standard", "deals", "gameduell", "pot"]), option_sets,
-                  st.sampled_from([None, 30, 60]), st.integers(2, 6), st.integers(0, 2**32))
+option_sets = st.fixed_dictionaries(
+    {},
+    optional={
+        "four_jokers": st.booleans(),
+        "around": st.booleans(),
+        "dealer_extra": st.booleans(),
+        "opening": st.sampled_from([30, 35, 40, 50]),
+        "opening_exceed": st.booleans(),
+        "two_player_cards": st.sampled_from([13, 14, 15]),
+        "one_joker": st.booleans(),
+        "card_values": st.sampled_from(["standard", "flat"]),
+        "set_swap_four": st.booleans(),
+        "open_turn_play": st.booleans(),
+        "no_rummy_first_turn": st.booleans(),
+        "one_layoff": st.booleans(),
+        "closing_layoffs": st.booleans(),
+        "joker_steal": st.booleans(),
+        "round_bonus": st.sampled_from([0, 10]),
+        "pot_split": st.booleans(),
+    },
+)
+games = st.tuples(
+    st.sampled_from(["standard", "deals", "gameduell", "pot"]),
+    option_sets,
+    st.sampled_from([None, 30, 60]),
+    st.integers(2, 6),
+    st.integers(0, 2**32),
+)
 
 
-def _start(preset: str, options: dict[str, Any], target: int | None, players: int,
-           seed: int) -> GameState:
+def _start(
+    preset: str, options: dict[str, Any], target: int | None, players: int, seed: int
+) -> GameState:
     opts: dict[str, Any] = dict(options)
     if target is not None:
         opts["target"] = target
@@ -75,17 +84,27 @@ def _cards(state: GameState) -> Counter[Card]:
 
 def _random_action(state: GameState, rng: random.Random) -> Any:
     """Any action at all, mostly illegal."""
-    pack = sorted(set(get_variant("german").deck(state.rules, state.seats)),
-                  key=lambda c: c.sort_key)
+    pack = sorted(
+        set(get_variant("german").deck(state.rules, state.seats)), key=lambda c: c.sort_key
+    )
     seat = rng.randrange(state.seats)
     kind = rng.randrange(12)
     specs = tuple(CardSpec(c) for c in rng.sample(pack, rng.randint(1, 4)))
     meld = rng.randrange(-1, len(state.melds) + 1)
-    return [Draw(seat), TakeDiscard(seat), MeldCards(seat, (specs,)),
-            LayOff(seat, specs[:1], meld), SwapJoker(seat, rng.choice(pack), meld),
-            Discard(seat, rng.choice(pack)), NextDeal(seat), TakeBack(seat),
-            EndLayOffs(seat), BuyBack(seat), DeclineBuyBack(seat),
-            ExchangeJoker(seat, (rng.choice(pack),), meld, specs)][kind]
+    return [
+        Draw(seat),
+        TakeDiscard(seat),
+        MeldCards(seat, (specs,)),
+        LayOff(seat, specs[:1], meld),
+        SwapJoker(seat, rng.choice(pack), meld),
+        Discard(seat, rng.choice(pack)),
+        NextDeal(seat),
+        TakeBack(seat),
+        EndLayOffs(seat),
+        BuyBack(seat),
+        DeclineBuyBack(seat),
+        ExchangeJoker(seat, (rng.choice(pack),), meld, specs),
+    ][kind]
 
 
 def _check_views(state: GameState) -> None:
@@ -127,8 +146,7 @@ def test_greedy_matches_end(options: dict[str, Any], players: int, seed: int) ->
     """Games of greedy players end: a first meld is reached, someone goes out, and the
     match ends by elimination (target 60)."""
     options = {**options, "target": 60}
-    result = simulate(make_rules("german", None, options), 1, players, seed=seed,
-                      max_actions=8000)
+    result = simulate(make_rules("german", None, options), 1, players, seed=seed, max_actions=8000)
     assert result.unfinished == 0
     assert sum(result.wins) == 1
 
@@ -136,6 +154,7 @@ def test_greedy_matches_end(options: dict[str, Any], players: int, seed: int) ->
 def test_random_players_finish_short_matches() -> None:
     """A one-deal match of random players ends too (random play also takes back, exchanges
     and lays off)."""
-    result = simulate(make_rules("german", "deals", {"deals": 1}), 4, 3, seed=11,
-                      ai="random", max_actions=40000)
+    result = simulate(
+        make_rules("german", "deals", {"deals": 1}), 4, 3, seed=11, ai="random", max_actions=40000
+    )
     assert result.unfinished == 0

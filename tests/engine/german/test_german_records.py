@@ -38,8 +38,14 @@ def _play(options: dict[str, Any], seed: int, ai: str) -> tuple[Any, list[Any]]:
 def test_an_exported_match_replays_to_the_same_state() -> None:
     """Every action of a whole match (greedy players, chips, closing lay-offs, joker
     stealing) is written as a record line and replayed exactly."""
-    options = {"target": 60, "chips": "points", "round_bonus": 10, "closing_layoffs": True,
-               "joker_steal": True, "dealer_extra": True}
+    options = {
+        "target": 60,
+        "chips": "points",
+        "round_bonus": 10,
+        "closing_layoffs": True,
+        "joker_steal": True,
+        "dealer_extra": True,
+    }
     state, log = _play(options, 5, "greedy")
     assert state.deal_number >= 2
     record = export_record(state.rules, NAMES, 5, 0, log)
@@ -67,15 +73,31 @@ def test_record_lines_of_the_variant_verbs() -> None:
 def test_an_explicit_record_with_a_first_meld_taken_back() -> None:
     """A record with an explicit deal: Ana's 30 points are not a first meld, she takes them
     back and discards; the replay reports where an illegal line stops it."""
-    hands = {"ana": "10h jh qh 5c 5d 5s 2c 7d 8s 9d kc 4h 3s",
-             "ben": "6c 7c 8c kd kh ks 2d 3h 4s 9c 10d jd qs",
-             "cem": "as ad 5h 6h 9h 2s 3c 4d 6d 8d 10c jc qc"}
-    deal = {"hands": {name: cards.split() for name, cards in hands.items()},
-            "upcard": "7s", "stock": ["kh", "4c", "8h"]}
-    record = {"variant": "german", "players": list(NAMES), "dealer": "cem", "seed": 1,
-              "deal": deal,
-              "actions": ["ana: draw", "ana: meld 10h jh qh", "ana: takeback",
-                          "ana: discard kc", "ben: draw", "ben: discard 4c"]}
+    hands = {
+        "ana": "10h jh qh 5c 5d 5s 2c 7d 8s 9d kc 4h 3s",
+        "ben": "6c 7c 8c kd kh ks 2d 3h 4s 9c 10d jd qs",
+        "cem": "as ad 5h 6h 9h 2s 3c 4d 6d 8d 10c jc qc",
+    }
+    deal = {
+        "hands": {name: cards.split() for name, cards in hands.items()},
+        "upcard": "7s",
+        "stock": ["kh", "4c", "8h"],
+    }
+    record = {
+        "variant": "german",
+        "players": list(NAMES),
+        "dealer": "cem",
+        "seed": 1,
+        "deal": deal,
+        "actions": [
+            "ana: draw",
+            "ana: meld 10h jh qh",
+            "ana: takeback",
+            "ana: discard kc",
+            "ben: draw",
+            "ben: discard 4c",
+        ],
+    }
     report = replay(record)
     assert report["ok"], report["error"]
     assert report["applied"] == 6
@@ -87,14 +109,25 @@ def test_an_explicit_record_with_a_first_meld_taken_back() -> None:
 
 
 def _dealer_extra_record(dealer_cards: str, upcard: str | None) -> dict[str, Any]:
-    hands = {"ana": "10h jh qh 5c 5d 5s 2c 7d 8s 9d kc 4h 3s",
-             "ben": "6c 7c 8c kd kh ks 2d 3h 4s 9c 10d jd qs",
-             "cem": dealer_cards}
-    deal = {"hands": {name: cards.split() for name, cards in hands.items()},
-            "upcard": upcard, "stock": ["kh", "4c", "8h"]}
-    return {"variant": "german", "players": list(NAMES), "dealer": "cem", "seed": 1,
-            "options": {"dealer_extra": True}, "deal": deal,
-            "actions": ["cem: discard 7s", "ana: draw", "ana: discard kc"]}
+    hands = {
+        "ana": "10h jh qh 5c 5d 5s 2c 7d 8s 9d kc 4h 3s",
+        "ben": "6c 7c 8c kd kh ks 2d 3h 4s 9c 10d jd qs",
+        "cem": dealer_cards,
+    }
+    deal = {
+        "hands": {name: cards.split() for name, cards in hands.items()},
+        "upcard": upcard,
+        "stock": ["kh", "4c", "8h"],
+    }
+    return {
+        "variant": "german",
+        "players": list(NAMES),
+        "dealer": "cem",
+        "seed": 1,
+        "options": {"dealer_extra": True},
+        "deal": deal,
+        "actions": ["cem: discard 7s", "ana: draw", "ana: discard kc"],
+    }
 
 
 def test_an_explicit_deal_gives_the_dealer_his_extra_card() -> None:

@@ -37,15 +37,21 @@ PLAYERS = ("ana", "ben", "cem")
 RUN = Meld(MeldKind.RUN, tuple(Placed(c, c, 0) for c in parse_cards("6h 7h 8h")), 0)
 BALANCES = (Fraction(5), Fraction(-2), Fraction(-3))
 EVENTS = [
-    OpeningProgress(0, 24, 40, False, 5), OpeningProgress(0, 45, 40, True, 5),
+    OpeningProgress(0, 24, 40, False, 5),
+    OpeningProgress(0, 45, 40, True, 5),
     OpeningProgress(0, 38, 40, False, 1),
     OpeningWithdrawn(1, parse_cards("10h jh qh"), 1),
-    JokerExchanged(0, 2, parse_cards("7h"), RUN, 1), JokerExchanged(0, 2, parse_cards("7h"),
-                                                                    RUN, 2),
-    JokerStolen(2), DealBlocked(3), ClosingLayOffs(0, (1, 2)), LayOffsDone(1),
+    JokerExchanged(0, 2, parse_cards("7h"), RUN, 1),
+    JokerExchanged(0, 2, parse_cards("7h"), RUN, 2),
+    JokerStolen(2),
+    DealBlocked(3),
+    ClosingLayOffs(0, (1, 2)),
+    LayOffsDone(1),
     Eliminated((1,), 150),
-    Eliminated((1, 2), 150), BuyBackOffered(1, Fraction(4), Fraction(52)),
-    BoughtBack(1, Fraction(4), Fraction(52)), BuyBackDeclined(1),
+    Eliminated((1, 2), 150),
+    BuyBackOffered(1, Fraction(4), Fraction(52)),
+    BoughtBack(1, Fraction(4), Fraction(52)),
+    BuyBackDeclined(1),
     ChipsMoved("stakes", (Payment(0, POT, Fraction(1)),), BALANCES, Fraction(3)),
     ChipsMoved("rummy_stakes", (Payment(1, 0, Fraction(1)),), BALANCES, Fraction(0)),
     ChipsMoved("round_bonus", (Payment(1, 0, Fraction(10)),), BALANCES, Fraction(0)),
@@ -66,15 +72,18 @@ def test_every_event_has_a_line_in_english_and_german(event: object) -> None:
 
 
 def test_the_running_total_is_shown() -> None:
-    """"Show the running total while a player builds the opening": 24 of 40."""
+    """ "Show the running total while a player builds the opening": 24 of 40."""
     with use_locale("de"):
         text = render_event(OpeningProgress(0, 24, 40, False), PLAYERS)  # type: ignore[arg-type]
     assert "24" in text and "40" in text and "ana" in text
 
 
 def _errors() -> list[type[EngineError]]:
-    return [c for _n, c in inspect.getmembers(german_errors, inspect.isclass)
-            if issubclass(c, EngineError) and c.__module__ == german_errors.__name__]
+    return [
+        c
+        for _n, c in inspect.getmembers(german_errors, inspect.isclass)
+        if issubclass(c, EngineError) and c.__module__ == german_errors.__name__
+    ]
 
 
 def _fields(text: str) -> set[str]:
@@ -104,8 +113,12 @@ def test_the_table_screen_shows_the_first_meld_and_the_chips(german) -> None:
     from engine.rules import make_rules
     from engine.views import public_view
 
-    t = german(["10h jh qh 5c 5d 5s 2c 7d 8s 9d kc 4h 3s",
-                "6c 7c 8c kd kh ks 2d 3h 4s 9c 10d jd qs"], "7s", "kh", preset="pot")
+    t = german(
+        ["10h jh qh 5c 5d 5s 2c 7d 8s 9d kc 4h 3s", "6c 7c 8c kd kh ks 2d 3h 4s 9c 10d jd qs"],
+        "7s",
+        "kh",
+        preset="pot",
+    )
     t.play("draw")
     t.play("meld 10h jh qh")
     with use_locale("en"):

@@ -72,7 +72,9 @@ def test_a_first_meld_goes_down_small_once_the_other_is_close_to_going_out(germa
     assert isinstance(greedy, MeldCards) and isinstance(hard, MeldCards)
     assert len(greedy.groups) == 3
     assert sorted(sorted(str(s.card) for s in g) for g in hard.groups) == [
-        ["kc", "kd", "ks"], ["qc", "qd", "qh"]]
+        ["kc", "kd", "ks"],
+        ["qc", "qd", "qh"],
+    ]
     assert can(_state_of(german, OPEN_WHEN_OTHERS_HOLD), hard)
 
 
@@ -89,11 +91,13 @@ def test_a_small_first_meld_leaves_the_joker_in_the_hand(german) -> None:
     assert isinstance(greedy, MeldCards) and len(greedy.groups) == 3
     assert isinstance(hard, MeldCards) and can(state, hard)
     assert sorted(sorted(str(s.card) for s in g) for g in hard.groups) == [
-        ["2c", "3c", "4c", "5c"], ["kc", "kd", "ks"]]
+        ["2c", "3c", "4c", "5c"],
+        ["kc", "kd", "ks"],
+    ]
 
 
 def test_hand_rummy_is_never_held_back(german) -> None:
-    """"Rummy (geht)": a first meld of every card but the discard goes down at once, however
+    """ "Rummy (geht)": a first meld of every card but the discard goes down at once, however
     many cards ben holds."""
     hand = "kc kd ks qc qd qh 2c 3c 4c 5h 6h 7h 9s"
     t = german([hand, BEN], "6h", "8h 9h 10c")
@@ -118,8 +122,12 @@ def test_over_whole_games_first_melds_wait_and_later_melds_are_held() -> None:
         status = view.extra
         assert isinstance(status, SeatStatus)
         other = len(state.hands[1 - seat])
-        if isinstance(greedy, MeldCards) and not status.opened and not status.provisional \
-                and len(view.hand) - sum(len(g) for g in greedy.groups) > 1:
+        if (
+            isinstance(greedy, MeldCards)
+            and not status.opened
+            and not status.provisional
+            and len(view.hand) - sum(len(g) for g in greedy.groups) > 1
+        ):
             if other > OPEN_WHEN_OTHERS_HOLD:
                 assert isinstance(hard, Discard)
                 waited += 1
@@ -140,15 +148,13 @@ def test_over_whole_games_first_melds_wait_and_later_melds_are_held() -> None:
     assert min(waited, opened, held, released) > 0
 
 
-def _assert_smallest(view: PlayerView, status: SeatStatus, greedy: MeldCards,
-                     hard: Action) -> None:
+def _assert_smallest(view: PlayerView, status: SeatStatus, greedy: MeldCards, hard: Action) -> None:
     assert isinstance(hard, MeldCards)
     assert set(hard.groups) <= set(greedy.groups)
     assert status.opening_total + _value(view, hard.groups) >= status.opening_needed
 
     def key(groups: tuple[tuple, ...]) -> tuple[int, int]:
-        return (sum(1 for g in groups for s in g if s.card.is_joker),
-                sum(len(g) for g in groups))
+        return (sum(1 for g in groups for s in g if s.card.is_joker), sum(len(g) for g in groups))
 
     for size in range(1, len(greedy.groups) + 1):
         for picked in combinations(greedy.groups, size):
@@ -160,8 +166,7 @@ def _after_first_meld(german, **options) -> GameState:
     """ana made her first meld (K K K and Q Q Q) last turn and has drawn again; her hand is
     then set to kh qs 5h 6h 7h 8h 2c: the run melds, kh and qs lay off on the sets, 2c is
     the discard."""
-    t = german(["kc kd ks qc qd qh kh qs 5h 6h 7h 2c 9s", BEN], "6c", "10d 3s 8h 9h",
-               **options)
+    t = german(["kc kd ks qc qd qh kh qs 5h 6h 7h 2c 9s", BEN], "6c", "10d 3s 8h 9h", **options)
     t.play("draw")
     t.play("meld kc kd ks | qc qd qh")
     t.play("discard 9s")

@@ -71,9 +71,14 @@ class Rummy:
     def of(self, kind: type) -> list[Any]:
         return [e for e in self.events if isinstance(e, kind)]
 
-    def setup(self, current: int = 0, phase: Phase = Phase.DRAW,
-              melds: Sequence[tuple[int, str]] = (), discard: str = "",
-              opened: Sequence[bool] | None = None) -> None:
+    def setup(
+        self,
+        current: int = 0,
+        phase: Phase = Phase.DRAW,
+        melds: Sequence[tuple[int, str]] = (),
+        discard: str = "",
+        opened: Sequence[bool] | None = None,
+    ) -> None:
         """Jump into the middle of a game: ``current`` to play in ``phase``, the table
         ``melds`` ((owner, tiles) each, Jolys tracked for their owner), the discard row
         (first tile first) and who has opened (default: the meld owners)."""
@@ -84,16 +89,28 @@ class Rummy:
             assert len(found) == 1, text
             index = len(table)
             table.append(found[0])
-            tracks += [JolyTrack((JolyPlace(index, p.face, owner),))
-                       for p in found[0].cards if p.card.is_joker]
+            tracks += [
+                JolyTrack((JolyPlace(index, p.face, owner),))
+                for p in found[0].cards
+                if p.card.is_joker
+            ]
         seats = self.state.seats
-        has = tuple(opened) if opened is not None else tuple(
-            any(o == s for o, _ in melds) for s in range(seats))
+        has = (
+            tuple(opened)
+            if opened is not None
+            else tuple(any(o == s for o, _ in melds) for s in range(seats))
+        )
         self.state = replace(
-            self.state, current=current, phase=phase, melds=tuple(table),
-            discard=parse_cards(discard), has_melded=has, has_played=has,
+            self.state,
+            current=current,
+            phase=phase,
+            melds=tuple(table),
+            discard=parse_cards(discard),
+            has_melded=has,
+            has_played=has,
             turn=TurnState(fresh=not has[current]),
-            extra=replace(self.extra, jolys=tuple(tracks)))
+            extra=replace(self.extra, jolys=tuple(tracks)),
+        )
 
 
 Factory = Callable[..., Rummy]
@@ -115,15 +132,25 @@ def romanian() -> Factory:
     **options)``: a stacked Romanian game; ``hands[0]`` is the first player (the seat
     after the dealer). The pre-play step is off unless ``preplay=True`` is given."""
 
-    def make(hands: Sequence[str], face_up: str | None = "r13", stock: str = "",
-             dealer: int | None = None, preset: str | None = None, seed: int = 1,
-             **options: Any) -> Rummy:
+    def make(
+        hands: Sequence[str],
+        face_up: str | None = "r13",
+        stock: str = "",
+        dealer: int | None = None,
+        preset: str | None = None,
+        seed: int = 1,
+        **options: Any,
+    ) -> Rummy:
         options.setdefault("preplay", False)
         rules = make_rules("romanian", preset, options)
         names = NAMES[: len(hands)]
         first_dealer = len(hands) - 1 if dealer is None else dealer
-        spec = DealSpec(tuple(parse_cards(h) for h in hands), None, parse_cards(stock),
-                        parse_card(face_up) if face_up else None)
+        spec = DealSpec(
+            tuple(parse_cards(h) for h in hands),
+            None,
+            parse_cards(stock),
+            parse_card(face_up) if face_up else None,
+        )
         return Rummy(new_game(rules, names, seed=seed, dealer=first_dealer, deal=spec))
 
     return make

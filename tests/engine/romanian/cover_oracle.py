@@ -27,9 +27,12 @@ def new_meld_readings(tiles: Sequence[Card]) -> list[Meld]:
     specs = [CardSpec(t) for t in tiles]
     out = []
     for reading in readings(specs, 0, MELD_RULES):
-        declared = [joker_spec(p.face.rank, p.face.suit if reading.kind is MeldKind.RUN
-                               else None) if p.card.is_joker else CardSpec(p.card)
-                    for p in reading.cards]
+        declared = [
+            joker_spec(p.face.rank, p.face.suit if reading.kind is MeldKind.RUN else None)
+            if p.card.is_joker
+            else CardSpec(p.card)
+            for p in reading.cards
+        ]
         if len(readings(declared, 0, MELD_RULES)) == 1:
             out.append(reading)
     return out
@@ -51,15 +54,27 @@ def layoff_fits(meld: Meld, tiles: Sequence[Card]) -> bool:
     return False
 
 
-def has_cover(hand: Sequence[Card], melds: Sequence[Meld] = (), targets: Sequence[int] = (),
-              need: int | None = None, keep: Card | None = None,
-              owed: Obligation | None = None, one_left: bool = True) -> bool:
+def has_cover(
+    hand: Sequence[Card],
+    melds: Sequence[Meld] = (),
+    targets: Sequence[int] = (),
+    need: int | None = None,
+    keep: Card | None = None,
+    owed: Obligation | None = None,
+    one_left: bool = True,
+) -> bool:
     """Brute force: is there a split of ``hand`` as :func:`cover` describes it?"""
     tiles = tuple(sorted(hand, key=lambda t: t.sort_key))
 
     @functools.cache
-    def walk(rest: tuple[Card, ...], used: frozenset[int], left: tuple[Card, ...],
-             value: int, run: bool, paid: bool) -> bool:
+    def walk(
+        rest: tuple[Card, ...],
+        used: frozenset[int],
+        left: tuple[Card, ...],
+        value: int,
+        run: bool,
+        paid: bool,
+    ) -> bool:
         if not rest:
             if one_left and (len(left) != 1 or left[0] == keep):
                 return False
@@ -69,8 +84,9 @@ def has_cover(hand: Sequence[Card], melds: Sequence[Meld] = (), targets: Sequenc
                 return False
             return need is None or (run and value >= need)
         first, others = rest[0], rest[1:]
-        if walk(others, used, tuple(sorted((*left, first), key=lambda t: t.sort_key)),
-                value, run, paid):
+        if walk(
+            others, used, tuple(sorted((*left, first), key=lambda t: t.sort_key)), value, run, paid
+        ):
             return True
         for size in range(0, len(others) + 1):
             for combo in set(combinations(others, size)):
@@ -81,23 +97,37 @@ def has_cover(hand: Sequence[Card], melds: Sequence[Meld] = (), targets: Sequenc
                 after = tuple(remaining)
                 if len(group) >= 3:
                     for meld in new_meld_readings(group):
-                        if walk(after, used, left, value + meld_value(meld),
-                                run or meld.kind is MeldKind.RUN,
-                                paid or (owed is not None and pays(owed, meld))):
+                        if walk(
+                            after,
+                            used,
+                            left,
+                            value + meld_value(meld),
+                            run or meld.kind is MeldKind.RUN,
+                            paid or (owed is not None and pays(owed, meld)),
+                        ):
                             return True
                 for t in targets:
-                    if t not in used and layoff_fits(melds[t], group) and walk(
-                            after, used | {t}, left, value, run, paid):
+                    if (
+                        t not in used
+                        and layoff_fits(melds[t], group)
+                        and walk(after, used | {t}, left, value, run, paid)
+                    ):
                         return True
         return False
 
     return walk(tiles, frozenset(), (), 0, False, False)
 
 
-def check_cover(found: Cover, hand: Sequence[Card], melds: Sequence[Meld] = (),
-                targets: Sequence[int] = (), need: int | None = None,
-                keep: Card | None = None, owed: Obligation | None = None,
-                one_left: bool = True) -> None:
+def check_cover(
+    found: Cover,
+    hand: Sequence[Card],
+    melds: Sequence[Meld] = (),
+    targets: Sequence[int] = (),
+    need: int | None = None,
+    keep: Card | None = None,
+    owed: Obligation | None = None,
+    one_left: bool = True,
+) -> None:
     """Assert that ``found`` is a cover of ``hand`` the moves accept: its tiles are the
     rack's, every new meld and every lay-off group reads one way, one group per table meld
     (a target), the tiles left, the opening value and run, the meld owed."""

@@ -39,9 +39,19 @@ def _meld(text: str, owner: int = 1) -> Meld:
     return found[0]
 
 
-TABLE = tuple(_meld(t) for t in ("r5 r6 r7", "y3 b3 k3", "b11 b12 b13", "k2 k3 k4 k5",
-                                 "r1 y1 jk", "y10 jk y12",
-                                 "b2 b3 b4 b5 b6 b7 b8 b9 b10 b11 b12 b13", "k2 jk k4"))
+TABLE = tuple(
+    _meld(t)
+    for t in (
+        "r5 r6 r7",
+        "y3 b3 k3",
+        "b11 b12 b13",
+        "k2 k3 k4 k5",
+        "r1 y1 jk",
+        "y10 jk y12",
+        "b2 b3 b4 b5 b6 b7 b8 b9 b10 b11 b12 b13",
+        "k2 jk k4",
+    )
+)
 
 
 def walk(down: bool, hand: list[Card], *args: Any) -> Cover | None:
@@ -57,22 +67,32 @@ def walk(down: bool, hand: list[Card], *args: Any) -> Cover | None:
 def racks(draw: st.DrawFn, most: int = 9) -> list[Card]:
     """Up to ``most`` tiles of the pool (numbers 1-5 and 11-13 in four colours, Jolys): two
     of a tile and two Jolys at most, as in the game; often built from melds."""
-    groups = ("r1 r2 r3", "r11 r12 r13 r1", "y2 y3 y4 y5", "b1 y1 k1", "r3 b3 k3 y3",
-              "k11 k12 k13", "r4 r5 jk", "b12 b13 b1", "k1 k2 k3 k4 k5", "y11 jk y13")
-    tiles = [t for g in draw(st.lists(st.sampled_from(groups), max_size=2))
-             for t in parse_cards(g)]
+    groups = (
+        "r1 r2 r3",
+        "r11 r12 r13 r1",
+        "y2 y3 y4 y5",
+        "b1 y1 k1",
+        "r3 b3 k3 y3",
+        "k11 k12 k13",
+        "r4 r5 jk",
+        "b12 b13 b1",
+        "k1 k2 k3 k4 k5",
+        "y11 jk y13",
+    )
+    tiles = [t for g in draw(st.lists(st.sampled_from(groups), max_size=2)) for t in parse_cards(g)]
     tiles += draw(st.lists(st.sampled_from([*POOL, JOKER]), min_size=1, max_size=most))
     out: list[Card] = []
     for t in tiles:
         if out.count(t) < 2:  # two of each tile, two Jolys
             out.append(t)
-    return draw(st.permutations(out[:most + 2]))
+    return draw(st.permutations(out[: most + 2]))
 
 
 @settings(deadline=None)
 @given(racks(), st.sampled_from([None, None, 20, 35, 50]), st.data())
 def test_a_way_out_is_found_exactly_when_the_rack_has_one(
-        rack: list[Card], need: int | None, data: st.DataObject) -> None:
+    rack: list[Card], need: int | None, data: st.DataObject
+) -> None:
     """With table melds to lay off on, an opening value, a tile that may not be discarded
     and a meld owed (a tile from the row with the rack before the take, a freed Joly, the
     previous discard of an opening): both walks, each alone, and the two together agree
@@ -86,8 +106,9 @@ def test_a_way_out_is_found_exactly_when_the_rack_has_one(
         tile = data.draw(st.sampled_from(rack))
         before = list(rack)
         before.remove(tile)
-        kind = data.draw(st.sampled_from(["row", "opening", "joly"] if tile.is_joker
-                                         else ["row", "opening"]))
+        kind = data.draw(
+            st.sampled_from(["row", "opening", "joly"] if tile.is_joker else ["row", "opening"])
+        )
         owed = Obligation(kind, tile, tuple(before) if kind == "row" else ())
     expected = has_cover(rack, TABLE, targets, need, keep, owed)
     for down in (False, True):
@@ -144,8 +165,11 @@ def test_a_free_joly_goes_where_there_is_room() -> None:
     is room: with k13 the discard, r4 r5 r6 r7 or y8 b8 k8 takes it; without k13 it may be
     the discard, and when it may not (taken this turn) a meld takes it and a tile stays.
     Three tiles and a Joly that may not be discarded: r5 r6 jk=r7, r4 the discard."""
-    for text, keep in (("r4 r5 r6 r7 y8 b8 k8 jk k13", None), ("r4 r5 r6 r7 y8 b8 k8 jk", None),
-                       ("r4 r5 r6 r7 y8 b8 k8 jk", JOKER)):
+    for text, keep in (
+        ("r4 r5 r6 r7 y8 b8 k8 jk k13", None),
+        ("r4 r5 r6 r7 y8 b8 k8 jk", None),
+        ("r4 r5 r6 r7 y8 b8 k8 jk", JOKER),
+    ):
         rack = parse_cards(text)
         found = cover(rack, keep=keep)
         assert found is not None, text
@@ -161,7 +185,8 @@ def test_a_free_joly_goes_where_there_is_room() -> None:
 RACK_61 = parse_cards(
     "r1 r2 r3 r4 r5 r7 r8 r9 r10 r11 r11 r12 r12 r13 y1 y2 y3 y3 y4 y4 y5 y6 y7 y7 y8 "
     "y9 y10 y12 y13 b1 b2 b3 b3 b4 b5 b6 b6 b7 b10 b10 b11 b11 b12 b12 b13 k1 k2 k2 k4 "
-    "k4 k5 k6 k6 k7 k8 k8 k9 k10 k13 jk jk")
+    "k4 k5 k6 k6 k7 k8 k8 k9 k10 k13 jk jk"
+)
 
 
 def test_a_rack_of_61_tiles_with_a_row_tile_owed_finds_its_way_out() -> None:
@@ -185,10 +210,13 @@ def test_a_rack_of_58_tiles_the_old_planner_gave_up_on() -> None:
     rack = parse_cards(
         "r2 r4 r5 r6 r6 r7 r8 r9 r10 r11 r11 r12 r12 r13 r13 y1 y2 y2 y3 y4 y5 y6 y7 y8 y9 "
         "y10 y12 y13 y13 b1 b2 b4 b4 b5 b6 b9 b9 b10 b10 b11 b13 k1 k2 k3 k3 k4 k5 k6 k7 "
-        "k8 k9 k9 k10 k10 k11 k12 k13 jk")
+        "k8 k9 k9 k10 k10 k11 k12 k13 jk"
+    )
     owed = Obligation("row", JOKER, tuple(parse_cards("r11 b11 k1 y12 k5")))
-    melds = tuple(_meld(t) for t in ("r1 k1 jk", "r1 r2 r3", "y5 b5 k5", "b1 b2 b3",
-                                      "r7 y7 b7 k7", "r8 b8 k8"))
+    melds = tuple(
+        _meld(t)
+        for t in ("r1 k1 jk", "r1 r2 r3", "y5 b5 k5", "b1 b2 b3", "r7 y7 b7 k7", "r8 b8 k8")
+    )
     targets = tuple(range(len(melds)))
     found = cover(rack, melds, targets, owed=owed)
     assert found is not None
@@ -208,11 +236,14 @@ def test_racks_built_from_melds_go_out() -> None:
         check_cover(found, rack)
 
 
-@pytest.mark.parametrize("text", [
-    "r1 r2 r3 y7 b9",  # two tiles fit nowhere
-    "r5 r6 r7 y7 b7",  # r7 is wanted by the run and by the set
-    "k11 k12 k13 k1 k13 k1 y5",  # k13 k1 twice need two runs to the 13
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "r1 r2 r3 y7 b9",  # two tiles fit nowhere
+        "r5 r6 r7 y7 b7",  # r7 is wanted by the run and by the set
+        "k11 k12 k13 k1 k13 k1 y5",  # k13 k1 twice need two runs to the 13
+    ],
+)
 def test_racks_without_a_way_out(text: str) -> None:
     """Racks that cannot go out, each walk alone and the two together say so."""
     rack = parse_cards(text)
@@ -225,7 +256,8 @@ def test_racks_without_a_way_out(text: str) -> None:
 @settings(deadline=None)
 @given(racks(), st.sampled_from([None, None, 20, 35, 50]), st.data())
 def test_the_item_search_finds_a_way_out_exactly_when_the_rack_has_one(
-        rack: list[Card], need: int | None, data: st.DataObject) -> None:
+    rack: list[Card], need: int | None, data: st.DataObject
+) -> None:
     """The item search of small racks (engine/variants/romanian/items.py: "Um das Spiel zu
     gewinnen, muss man alle Steine, die man noch hat, melden bis auf einen Stein") agrees
     with the brute force and with the walk, with its items pruned and with every item, and
@@ -239,8 +271,9 @@ def test_the_item_search_finds_a_way_out_exactly_when_the_rack_has_one(
         tile = data.draw(st.sampled_from(rack))
         before = list(rack)
         before.remove(tile)
-        kind = data.draw(st.sampled_from(["row", "opening", "joly"] if tile.is_joker
-                                         else ["row", "opening"]))
+        kind = data.draw(
+            st.sampled_from(["row", "opening", "joly"] if tile.is_joker else ["row", "opening"])
+        )
         owed = Obligation(kind, tile, tuple(before) if kind == "row" else ())
     expected = has_cover(rack, TABLE, targets, need, keep, owed)
     walked = cover(rack, TABLE, targets, need=need, keep=keep, owed=owed)
@@ -250,8 +283,7 @@ def test_the_item_search_finds_a_way_out_exactly_when_the_rack_has_one(
         assert (found is not None) == expected, (rack, targets, need, keep, owed, every)
         if found is not None:
             melds, layoffs, discard = found
-            check_cover(Cover(melds, layoffs, (discard,)), rack, TABLE, targets, need, keep,
-                        owed)
+            check_cover(Cover(melds, layoffs, (discard,)), rack, TABLE, targets, need, keep, owed)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -269,8 +301,9 @@ def test_the_item_search_and_the_walk_agree_on_random_racks(seed: int) -> None:
             for _ in range(2):
                 rack[rng.randrange(len(rack))] = rng.choice(every)
         need = rng.choice([None, None, 20, 35, 51])
-        targets = () if need is not None else tuple(
-            i for i in range(len(TABLE)) if rng.random() < 0.5)
+        targets = (
+            () if need is not None else tuple(i for i in range(len(TABLE)) if rng.random() < 0.5)
+        )
         found = item_plan(rack, TABLE, targets, 0, need)
         walked = cover(rack, TABLE, targets, need=need)
         assert (found is not None) == (walked is not None), (rack, targets, need)

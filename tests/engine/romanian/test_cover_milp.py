@@ -56,16 +56,21 @@ class MilpOracle:
                                 if length - jolys < 2 * jolys:
                                     break
                                 for places in combinations(range(length), jolys):
-                                    out.add(tuple(sorted(joker if i in places else t
-                                                         for i, t in enumerate(tiles))))
+                                    out.add(
+                                        tuple(
+                                            sorted(
+                                                joker if i in places else t
+                                                for i, t in enumerate(tiles)
+                                            )
+                                        )
+                                    )
                 for number in range(1, 14):
                     for size in (3, 4):
                         for colours in combinations(range(4), size):
                             out.add(tuple(sorted(tile(c, number) for c in colours)))
                         for colours in combinations(range(4), size - 1):
                             if len(colours) >= 2:
-                                out.add(tuple(sorted([*(tile(c, number) for c in colours),
-                                                      joker])))
+                                out.add(tuple(sorted([*(tile(c, number) for c in colours), joker])))
                 return sorted(out)
 
             @cached_property
@@ -83,8 +88,9 @@ class MilpOracle:
 
     def placed(self, rack: list[Card]) -> int:
         """The most tiles of ``rack`` that melds can hold."""
-        tiles = [self.joker if c.is_joker else self.tile_of[(self.names[c.suit], c.rank)]
-                 for c in rack]
+        tiles = [
+            self.joker if c.is_joker else self.tile_of[(self.names[c.suit], c.rank)] for c in rack
+        ]
         state = self.ruleset.new_game()
         state.add_rack(*tiles)
         state.initial = False

@@ -24,20 +24,26 @@ from tests.examples import share
 
 from ..invariants import check_generated_moves
 
-OPTIONS = st.fixed_dictionaries({}, optional={
-    "opening": st.sampled_from([25, 50, 100]),
-    "opening_take": st.booleans(),
-    "preplay": st.booleans(),
-    "renewals": st.sampled_from([0, 1, 2]),
-})
+OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "opening": st.sampled_from([25, 50, 100]),
+        "opening_take": st.booleans(),
+        "preplay": st.booleans(),
+        "renewals": st.sampled_from([0, 1, 2]),
+    },
+)
 
 
 # No shrinking: one example plays 300 actions; the failing example is reported as drawn.
-@settings(deadline=None, max_examples=share(0.4),
-          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@settings(
+    deadline=None, max_examples=share(0.4), phases=[Phase.explicit, Phase.reuse, Phase.generate]
+)
 @given(OPTIONS, st.integers(2, 4), st.integers(0, 10_000))
 def test_generated_legal_actions_equal_the_checked_candidates(
-        options: dict[str, Any], players: int, seed: int) -> None:
-    state = new_game(make_rules("romanian", options=options),
-                     ["ana", "ben", "cem", "dan"][:players], seed=seed)
+    options: dict[str, Any], players: int, seed: int
+) -> None:
+    state = new_game(
+        make_rules("romanian", options=options), ["ana", "ben", "cem", "dan"][:players], seed=seed
+    )
     check_generated_moves(state, generated, checked_legal_actions, 300, seed)

@@ -26,7 +26,7 @@ OPEN = [(0, "r10 r11 r12"), (1, "k4 k5 k6")]
 
 
 def test_meld_all_but_one_and_discard_the_last(romanian: Factory) -> None:
-    """"Um das Spiel zu gewinnen, muss man alle Steine, die man noch hat, melden bis auf
+    """ "Um das Spiel zu gewinnen, muss man alle Steine, die man noch hat, melden bis auf
     einen Stein – dieser letzte Stein muss abgelegt werden.\""""
     game = romanian(["y8 y9 b1", "b2 b3 k13"], stock="y10 r5")
     game.setup(current=0, melds=OPEN, discard="k9")
@@ -40,7 +40,7 @@ def test_meld_all_but_one_and_discard_the_last(romanian: Factory) -> None:
 
 
 def test_the_face_up_tile_only_to_go_out(romanian: Factory) -> None:
-    """"Nur bei diesem letzten Spielzug darf man den offen liegenden Anfangsstein vom Ende
+    """ "Nur bei diesem letzten Spielzug darf man den offen liegenden Anfangsstein vom Ende
     der Mauer aufnehmen, um so seine Hand zu vervollständigen. Man braucht also keinen
     unbekannten Stein von der Mauer zu ziehen oder einen Stein von der Ablagereihe zu
     nehmen." and "Der aufgedeckte Stein wird nie gezogen.\""""
@@ -83,9 +83,8 @@ def test_lay_offs_count_on_the_way_out(romanian: Factory) -> None:
     assert game.state.results[-1].winner == 0
 
 
-def test_an_unopened_player_goes_out_all_at_once_with_the_face_up_tile(
-        romanian: Factory) -> None:
-    """"Wenn ein Spieler dadurch gewinnt, dass er alle 14 Steine auf einmal meldet, ohne vorher
+def test_an_unopened_player_goes_out_all_at_once_with_the_face_up_tile(romanian: Factory) -> None:
+    """ "Wenn ein Spieler dadurch gewinnt, dass er alle 14 Steine auf einmal meldet, ohne vorher
     eine Meldung gemacht zu haben, bekommt er eine Zusatzprämie von 100 Punkten\""""
     game = romanian(["r10 r11 r12 y10 y11 k3", "b2 b3 k13"], face_up="y12", stock="r5")
     game.setup(current=0, melds=[(1, "k4 k5 k6")], discard="k9")
@@ -116,23 +115,28 @@ def test_a_plan_melds_the_freed_joly_before_anything_else(romanian: Factory) -> 
     assert plan is not None
     assert len(plan.melds) == 1 and not plan.layoffs and plan.discard == parse_card("b7")
     assert sorted(str(s.card) for s in plan.melds[0]) == sorted(
-        str(c) for c in (JOKER, *parse_cards("r3 r4")))
+        str(c) for c in (JOKER, *parse_cards("r3 r4"))
+    )
     game.act(MeldCards(1, plan.melds))
     events = game.play(f"discard {plan.discard}")
     assert WentOut(1, False) in events
 
 
 def test_no_plan_in_the_first_players_opening_discard_turn(romanian: Factory) -> None:
-    """"Der erste Spieler (das ist der Spieler mit 15 Steinen) beginnt das Spiel, indem er
+    """ "Der erste Spieler (das ist der Spieler mit 15 Steinen) beginnt das Spiel, indem er
     einen unerwünschten Stein offen auf den Tisch legt." — a rack of 14 meldable tiles and
     one to discard has no going-out plan in that turn (the moves refuse every meld), and the
     only legal actions are discards."""
-    game = romanian(["r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 y5 b5 k5 k13",
-                     "b1 b2 b3 b4 b6 b7 b8 b9 b10 b11 b12 b13 k6 k7"], stock="k9 k10")
+    game = romanian(
+        [
+            "r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 y5 b5 k5 k13",
+            "b1 b2 b3 b4 b6 b7 b8 b9 b10 b11 b12 b13 k6 k7",
+        ],
+        stock="k9 k10",
+    )
     assert game.state.phase is Phase.PLAY and game.state.current == 0
     assert plan_for(game.state, 0) is None
-    game.refuse("meld r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 | y5 b5 k5",
-                "romanian_first_discard")
+    game.refuse("meld r2 r3 r4 r5 r6 r7 r8 r9 r10 r11 r12 | y5 b5 k5", "romanian_first_discard")
     assert all(isinstance(a, Discard) for a in legal_actions(game.state, 0))
     game.play("discard k13")
     assert game.state.current == 1

@@ -43,7 +43,7 @@ def test_the_shared_swap_is_the_same_exchange(romanian: Factory) -> None:
 
 
 def test_the_freed_joly_must_be_usable_at_once(romanian: Factory) -> None:
-    """"vorausgesetzt, man gebraucht ihn sofort mit zwei Steinen vom eigenen Ständer\""""
+    """ "vorausgesetzt, man gebraucht ihn sofort mit zwei Steinen vom eigenen Ständer\""""
     game = romanian(["r5 y8 b2 k9", "b12 b13"], stock="r13")
     game.setup(current=0, melds=[(1, "r4 jo=r5 r6"), (0, "k2 k3 k4")], discard="k9")
     game.play("draw")
@@ -51,7 +51,7 @@ def test_the_freed_joly_must_be_usable_at_once(romanian: Factory) -> None:
 
 
 def test_no_exchange_whose_freed_joly_only_leaves_the_taken_tile(romanian: Factory) -> None:
-    """"vorausgesetzt, man gebraucht ihn sofort mit zwei Steinen vom eigenen Ständer" and
+    """ "vorausgesetzt, man gebraucht ihn sofort mit zwei Steinen vom eigenen Ständer" and
     "Am Ende des Spielzuges muss man einen seiner Steine offen ablegen": after taking r8
     the only meld for the freed Joly (b10 jo=b11 b12) would leave r8 alone, which may not
     be discarded in the turn it was taken. The exchange is refused; it used to leave the
@@ -82,7 +82,8 @@ def test_rule_6_both_missing_colours_for_the_joly_of_a_set_of_three(romanian: Fa
 
 
 def test_rule_7_one_missing_colour_is_laid_off_and_the_fourth_takes_the_joly(
-        romanian: Factory) -> None:
+    romanian: Factory,
+) -> None:
     """7. "Liegt ein Satz von zwei Steinen mit den gleichen Zahlen und einem Joly auf dem
     Tisch, man selber aber hat nur einen Stein von den fehlenden Farben, dann darf man
     diesen Stein an den Satz anlegen und so einen Satz von vier gleichen Steinen machen, aber
@@ -90,8 +91,7 @@ def test_rule_7_one_missing_colour_is_laid_off_and_the_fourth_takes_the_joly(
     Zahl und der vierten Farbe hat, diesen benutzen, um damit den Joly einzutauschen. Wieder
     muss dieser Spieler den Joly sofort mit zwei Steinen von seinem Ständer melden\""""
     game = romanian(["b7 y2 y3 r1 r2", "k7 b11 b12 y13 k1"], stock="k13 r12")
-    game.setup(current=0, melds=[(1, "r7 y7 jo"), (0, "k2 k3 k4"), (1, "b8 b9 b10")],
-               discard="k9")
+    game.setup(current=0, melds=[(1, "r7 y7 jo"), (0, "k2 k3 k4"), (1, "b8 b9 b10")], discard="k9")
     game.play("draw")
     game.refuse("joly b7 1", "romanian_exchange_pair")
     game.play("layoff b7 1")
@@ -117,8 +117,7 @@ def test_a_run_with_both_jolys_gives_up_the_one_named(romanian: Factory) -> None
     """Six tiles carry two Jolys ("auch nicht in einer Folge, die weniger als 6 Steine
     enthält"); the exchanged tile picks which one."""
     game = romanian(["y9 b2 b3 k1", "b12 b13"], stock="k13")
-    game.setup(current=0, melds=[(1, "y3 jo=y4 y5 y6 y7 jo=y8"), (0, "k2 k3 k4")],
-               discard="k9")
+    game.setup(current=0, melds=[(1, "y3 jo=y4 y5 y6 y7 jo=y8"), (0, "k2 k3 k4")], discard="k9")
     game.play("draw")
     game.refuse("joly y9 1", "invalid_joker_swap")
     game.refuse("joly y4 1", "card_not_in_hand")

@@ -25,16 +25,26 @@ def pair_readings(rack: list[Card], tile: Card) -> bool:
     """Some two real tiles of ``rack`` of the tile's number or colour (any two for a
     Joly) read as one meld with ``tile`` (the pairwise test the number-and-colour reading
     replaced)."""
-    naturals = sorted({c for c in rack if not c.is_joker
-                       and (tile.is_joker or c.rank == tile.rank or c.suit == tile.suit)},
-                      key=lambda c: c.sort_key)
-    return any(readings([CardSpec(a), CardSpec(b), CardSpec(tile)], 0, MELD_RULES)
-               for a, b in combinations(naturals, 2))
+    naturals = sorted(
+        {
+            c
+            for c in rack
+            if not c.is_joker and (tile.is_joker or c.rank == tile.rank or c.suit == tile.suit)
+        },
+        key=lambda c: c.sort_key,
+    )
+    return any(
+        readings([CardSpec(a), CardSpec(b), CardSpec(tile)], 0, MELD_RULES)
+        for a, b in combinations(naturals, 2)
+    )
 
 
 @settings(deadline=None)
-@given(st.lists(st.sampled_from(TILES), max_size=20), st.sampled_from([*TILES, JOKER]),
-       st.integers(1, 11))
+@given(
+    st.lists(st.sampled_from(TILES), max_size=20),
+    st.sampled_from([*TILES, JOKER]),
+    st.integers(1, 11),
+)
 def test_the_pair_test_is_the_pairwise_reading(rack: list[Card], tile: Card, low: int) -> None:
     """Numbers and colours alone decide it: the 1 low (1 2 3) or after the 13 (12 13 1),
     never round the corner (13 1 2); a Joly of the row makes a meld with any two real
@@ -52,7 +62,7 @@ def test_the_one_after_the_thirteen_but_not_round_the_corner() -> None:
 
 
 def test_a_joly_of_the_row_with_two_rack_tiles() -> None:
-    """"Wenn man zwei Steine auf seinem Ständer hat, mit denen man einen Satz oder eine
+    """ "Wenn man zwei Steine auf seinem Ständer hat, mit denen man einen Satz oder eine
     Folge mit irgendeinem Stein der abgelegten Steine vervollständigen kann, darf man
     diesen Stein aufnehmen" and "Ein Joly kann anstelle irgendeines Steines stehen": r5 r6
     and the Joly are a run (the Joly as r4 or r7), r5 r7 one with the Joly as r6, r7 b7 a

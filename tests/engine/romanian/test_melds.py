@@ -24,21 +24,20 @@ def meld(text: str):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("text", ["r1 r2 r3", "y12 y13 y1", "b11 b12 b13 b1", "k4 k5 k6 k7"])
 def test_runs_with_a_low_or_high_one(text: str) -> None:
-    """"Eine 1 kann für eine Folge von 1 – 2 – 3 benutzt werden, oder man kann sie benutzen
+    """ "Eine 1 kann für eine Folge von 1 – 2 – 3 benutzt werden, oder man kann sie benutzen
     als die Zahl, die der 13 folgt und so eine Folge von 12 – 13 – 1 melden.\""""
     assert meld(text).kind is MeldKind.RUN
 
 
-@pytest.mark.parametrize("text", ["r13 r1 r2", "r12 r13 r1 r2", "r4 r5", "r4 r5 y6",
-                                  "r4 r6 r7"])
+@pytest.mark.parametrize("text", ["r13 r1 r2", "r12 r13 r1 r2", "r4 r5", "r4 r5 y6", "r4 r6 r7"])
 def test_no_one_in_the_middle_and_no_gaps(text: str) -> None:
-    """"Aber eine 1 darf nicht in der Mitte einer Folge stehen, d. h. eine Folge von
+    """ "Aber eine 1 darf nicht in der Mitte einer Folge stehen, d. h. eine Folge von
     13 – 1 – 2 ist nicht erlaubt.\""""
     assert readings(specs(text), 0, MELD_RULES) == []
 
 
 def test_sets_of_three_or_four_colours() -> None:
-    """"Ein Satz (terta) besteht aus drei oder vier Steinen mit derselben Zahl und in
+    """ "Ein Satz (terta) besteht aus drei oder vier Steinen mit derselben Zahl und in
     verschiedenen Farben.\""""
     assert meld("r7 y7 b7").kind is MeldKind.SET
     assert meld("r7 y7 b7 k7").kind is MeldKind.SET
@@ -47,7 +46,7 @@ def test_sets_of_three_or_four_colours() -> None:
 
 
 def test_twice_as_many_real_tiles_as_jolys() -> None:
-    """"Eine Meldung muss immer mindestens doppelt so viele echte Steine enthalten wie Jolys.
+    """ "Eine Meldung muss immer mindestens doppelt so viele echte Steine enthalten wie Jolys.
     Deshalb kann man nicht beide Jolys in einem Satz benutzen, auch nicht in einer Folge,
     die weniger als 6 Steine enthält. Zum Beispiel wäre die Folge [gelbe 3][Joly][gelbe 5]
     [Joly][gelbe 7] nicht erlaubt; aber wenn man noch eine gelbe 8 anlegen könnte, wäre es
@@ -73,20 +72,21 @@ def test_a_joly_in_a_set_has_no_colour() -> None:
 
 
 def test_a_joly_at_the_end_of_a_run_must_be_clear() -> None:
-    """"Wenn man einen Joly am Ende einer Folge benutzt, muss es klar sein, welchen Stein der
+    """ "Wenn man einen Joly am Ende einer Folge benutzt, muss es klar sein, welchen Stein der
     Joly ersetzt. Zum Beispiel kann die Folge [blau 9][blau 10][Joly], in der der Joly die 11
     ersetzt, mit der blauen 12 verlängert werden, aber es ist nicht möglich, den Joly so
     umzulegen, dass er eine blaue 8 ersetzt, so dass man eine blaue 7 hinzufügen könnte.\""""
     assert len(readings(specs("b9 b10 jo"), 0, MELD_RULES)) == 2
     run = meld("b9 b10 jo=b11")
     assert [str(m) for m in extend_readings(run, specs("b12"), 1, MELD_RULES)] == [
-        "b9 b10 jk=b11 b12"]
+        "b9 b10 jk=b11 b12"
+    ]
     assert extend_readings(run, specs("b7"), 1, MELD_RULES) == []
     assert meld("b9 jo b11").faces[1] == CardSpec.parse("b10").card
 
 
 def test_meld_values() -> None:
-    """"2 bis 9 jeder Stein 5 Punkte; 10 bis 13 jeder Stein 10 Punkte; 1 in einer Folge von
+    """ "2 bis 9 jeder Stein 5 Punkte; 10 bis 13 jeder Stein 10 Punkte; 1 in einer Folge von
     1-2-3-… 5 Punkte; 1 in einer Folge von …-12-13-1 10 Punkte; Jede 1 in einem Satz von
     Einsen 25 Punkte; Ein Joly hat den Wert des Steines, den er ersetzt\""""
     assert meld_value(meld("r1 r2 r3")) == 15
@@ -99,8 +99,9 @@ def test_meld_values() -> None:
 
 def test_the_b12_example_in_play(romanian: Factory) -> None:
     """The text's example on the table: [b9][b10][Joly=b11] takes b12 (and b8), never b7."""
-    game = romanian(["b9 b10 jo r10 r11 r12 k3 y7", "b12 b7 b8 y2 y3 y4 k9 k10 k11 k12"],
-                    stock="r5 k1 y9 y10")
+    game = romanian(
+        ["b9 b10 jo r10 r11 r12 k3 y7", "b12 b7 b8 y2 y3 y4 k9 k10 k11 k12"], stock="r5 k1 y9 y10"
+    )
     game.play("discard y7")
     game.play("draw")
     game.play("meld y2 y3 y4 | k9 k10 k11 k12")

@@ -48,19 +48,25 @@ def _pays_by_counting(owed: Obligation, tiles: list[Card]) -> bool:
 
 
 @settings(deadline=None)
-@given(st.sampled_from(POOL), st.lists(st.sampled_from(POOL), max_size=6),
-       st.lists(st.sampled_from(POOL), min_size=2, max_size=5), st.integers(0, 5),
-       st.sampled_from(["row", "joly"]))
+@given(
+    st.sampled_from(POOL),
+    st.lists(st.sampled_from(POOL), max_size=6),
+    st.lists(st.sampled_from(POOL), min_size=2, max_size=5),
+    st.integers(0, 5),
+    st.sampled_from(["row", "joly"]),
+)
 def test_a_row_tile_is_paid_with_two_tiles_of_the_rack_before_the_take(
-        tile: Card, rack: list[Card], others: list[Card], where: int, kind: str) -> None:
+    tile: Card, rack: list[Card], others: list[Card], where: int, kind: str
+) -> None:
     """Any meld holding the owed tile among others (for a freed Joly: any two)."""
     owed = Obligation(kind, tile, tuple(rack))
     tiles = [*others[:where], tile, *others[where:]]
     meld = _meld(tiles)
     assume(meld is not None)
     assert meld is not None
-    expected = _pays_by_counting(owed, tiles) if kind == "row" else (
-        tile in tiles and len(tiles) >= 3)
+    expected = (
+        _pays_by_counting(owed, tiles) if kind == "row" else (tile in tiles and len(tiles) >= 3)
+    )
     assert pays(owed, meld) == expected
 
 

@@ -14,7 +14,7 @@ STOCK = "k1 y13 k2 y12 b11 r6"
 
 
 def test_the_first_player_begins_with_a_discard_that_is_never_used(romanian: Factory) -> None:
-    """"Der erste Spieler (das ist der Spieler mit 15 Steinen) beginnt das Spiel, indem er
+    """ "Der erste Spieler (das ist der Spieler mit 15 Steinen) beginnt das Spiel, indem er
     einen unerwünschten Stein offen auf den Tisch legt. Dieser Stein darf während des ganzen
     Spiels nicht benutzt werden.\""""
     game = romanian([ANA, BEN], stock=STOCK)
@@ -29,7 +29,7 @@ def test_the_first_player_begins_with_a_discard_that_is_never_used(romanian: Fac
 
 
 def test_the_opening_needs_fifty_points_and_a_run(romanian: Factory) -> None:
-    """"Bei der ersten Meldung muss man Meldungen von seinem Ständer machen, die folgende
+    """ "Bei der ersten Meldung muss man Meldungen von seinem Ständer machen, die folgende
     Bedingungen erfüllen: Bei den Meldungen muss mindestens eine eine Folge sein; Der
     Gesamtwert der Meldungen muss mindestens 50 Punkte betragen.\""""
     game = romanian([ANA, BEN], stock=STOCK)
@@ -45,7 +45,7 @@ def test_the_opening_needs_fifty_points_and_a_run(romanian: Factory) -> None:
 
 
 def test_some_circles_open_with_45(romanian: Factory) -> None:
-    """"Einige Runden fordern nur 45 Punkte und nicht 50 Punkte für die erste Meldung.\""""
+    """ "Einige Runden fordern nur 45 Punkte und nicht 50 Punkte für die erste Meldung.\""""
     game = romanian([ANA, BEN], stock=STOCK, opening=45)
     game.play("discard k5")
     game.play("draw")
@@ -55,7 +55,7 @@ def test_some_circles_open_with_45(romanian: Factory) -> None:
 
 
 def test_a_joly_counts_as_its_tile_in_the_opening(romanian: Factory) -> None:
-    """"Ein Joly hat den Wert des Steines, den er ersetzt" — a Joly standing for a 1 in a set
+    """ "Ein Joly hat den Wert des Steines, den er ersetzt" — a Joly standing for a 1 in a set
     of 1s counts 25, so [r1 y1 Joly] (75) with a run opens."""
     game = romanian(["r1 y1 jo r4 r5 r6 k13", BEN], stock=STOCK)
     game.play("discard k13")
@@ -66,15 +66,20 @@ def test_a_joly_counts_as_its_tile_in_the_opening(romanian: Factory) -> None:
 
 
 def test_more_melds_and_own_lay_offs_in_the_opening_turn_but_not_on_others(
-        romanian: Factory) -> None:
-    """"Wenn man das gemacht hat, kann man sofort ... weitere Sätze und Folgen melden." —
+    romanian: Factory,
+) -> None:
+    """ "Wenn man das gemacht hat, kann man sofort ... weitere Sätze und Folgen melden." —
     but "Gleichzeitig mit der Anfangsmeldung darf man keine Steine an die Meldungen anderer
     Spieler anlegen oder den Joly eines anderen Spielers mit einem entsprechenden Stein
     austauschen. Diese Möglichkeiten hat man erst dann, wenn man nach seiner Anfangsmeldung
     wieder an der Reihe ist.\""""
     game = romanian(["r10 r11 r12 y10 y11 y12 y13 b5 b6 b7 k13 b12 k4 k7", BEN], stock=STOCK)
-    game.setup(current=0, phase=Phase.PLAY, melds=[(1, "k10 k11 k12"), (1, "b9 b10 jo=b11")],
-               discard="r2 r3")
+    game.setup(
+        current=0,
+        phase=Phase.PLAY,
+        melds=[(1, "k10 k11 k12"), (1, "b9 b10 jo=b11")],
+        discard="r2 r3",
+    )
     game.play("meld r10 r11 r12 | y10 y11 y12")
     game.refuse("layoff k13 1", "romanian_opening_turn")
     game.refuse("layoff b12 2", "romanian_opening_turn")
@@ -90,7 +95,7 @@ def test_more_melds_and_own_lay_offs_in_the_opening_turn_but_not_on_others(
 
 
 def test_no_discard_for_the_opening(romanian: Factory) -> None:
-    """"Es ist nicht erlaubt, einen abgelegten Stein aufzunehmen, um mit Hilfe dieses Steins
+    """ "Es ist nicht erlaubt, einen abgelegten Stein aufzunehmen, um mit Hilfe dieses Steins
     die Anfangsmeldung von mindestens 50 Punkten zu machen.\""""
     game = romanian([ANA, BEN], stock=STOCK)
     game.setup(current=0, discard="k5 r13")
@@ -121,8 +126,9 @@ def test_the_previous_discard_is_refused_when_no_opening_uses_it(romanian: Facto
 
 
 def test_the_previous_discard_is_refused_when_its_opening_leaves_only_its_twin(
-        romanian: Factory) -> None:
-    """"Manche Runden erlauben es, dass der Stein vom vorhergehenden Spieler (nur ein Stein)
+    romanian: Factory,
+) -> None:
+    """ "Manche Runden erlauben es, dass der Stein vom vorhergehenden Spieler (nur ein Stein)
     aufgenommen werden darf, wenn er sofort für die Anfangsmeldung benutzt wird." Every
     opening with the taken r10 (r10 r11 r12 | r13 y13 b13) leaves only the other r10,
     which counts as the taken tile and may not be discarded: the take is refused (it used

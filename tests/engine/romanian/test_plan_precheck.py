@@ -53,14 +53,16 @@ POOL = [Card(rank, colour) for colour in TILE_COLOURS[:2] for rank in (1, 9, 10,
 POOL += [JOKER]
 
 
-def racks(pool: Sequence[Card], min_size: int = 0, max_size: int = 14
-          ) -> st.SearchStrategy[list[Card]]:
+def racks(
+    pool: Sequence[Card], min_size: int = 0, max_size: int = 14
+) -> st.SearchStrategy[list[Card]]:
     """Racks of the real tile set (:func:`engine.variants.romanian.tiles.tile_set`: two of
     each tile, two Jolys) made of the tiles in ``pool``, in the order drawn."""
     kinds = set(pool)
     tiles = [tile for tile in tile_set() if tile in kinds]
-    return st.lists(st.integers(0, len(tiles) - 1), unique=True, min_size=min_size,
-                    max_size=max_size).map(lambda picked: [tiles[i] for i in picked])
+    return st.lists(
+        st.integers(0, len(tiles) - 1), unique=True, min_size=min_size, max_size=max_size
+    ).map(lambda picked: [tiles[i] for i in picked])
 
 
 def _may_go_out(hand: Sequence[Card], ctx: PlanContext) -> bool:
@@ -70,17 +72,28 @@ def _may_go_out(hand: Sequence[Card], ctx: PlanContext) -> bool:
 
 def _table() -> tuple:
     groups = ("r2 r3 r4", "y5 b5 k5", "r11 r12 r13")
-    return tuple(readings(tuple(CardSpec(c) for c in parse_cards(g)), 1, MELD_RULES)[0]
-                 for g in groups)
+    return tuple(
+        readings(tuple(CardSpec(c) for c in parse_cards(g)), 1, MELD_RULES)[0] for g in groups
+    )
 
 
-@given(racks(POOL, min_size=2, max_size=14),
-       st.sampled_from([None, 25, 50]), st.booleans(), st.booleans())
+@given(
+    racks(POOL, min_size=2, max_size=14),
+    st.sampled_from([None, 25, 50]),
+    st.booleans(),
+    st.booleans(),
+)
 def test_the_quick_test_never_refuses_a_rack_with_a_way_out(
-        rack: list[Card], threshold: int | None, table: bool, keep: bool) -> None:
+    rack: list[Card], threshold: int | None, table: bool, keep: bool
+) -> None:
     melds = _table() if table else ()
-    ctx = PlanContext(melds=melds, seat=0, targets=tuple(range(len(melds))),
-                      threshold=threshold, keep=rack[0] if keep else None)
+    ctx = PlanContext(
+        melds=melds,
+        seat=0,
+        targets=tuple(range(len(melds))),
+        threshold=threshold,
+        keep=rack[0] if keep else None,
+    )
     walked = cover(rack, melds, ctx.targets, need=threshold, keep=ctx.keep)
     if walked is not None:
         assert _may_go_out(rack, ctx)
@@ -102,8 +115,9 @@ def test_the_quick_test_refuses_two_loose_tiles_and_a_loose_kept_tile() -> None:
 
 
 # Tiles for openings: three colours, numbers 9..13 (runs and sets worth 10 a tile) and 1.
-OPENING_POOL = [Card(rank, colour) for colour in TILE_COLOURS[:3]
-                for rank in (1, 9, 10, 11, 12, 13)] + [JOKER]
+OPENING_POOL = [
+    Card(rank, colour) for colour in TILE_COLOURS[:3] for rank in (1, 9, 10, 11, 12, 13)
+] + [JOKER]
 
 
 def _openings_by_brute_force(hand: list[Card], tile: Card, threshold: int) -> bool:
@@ -115,17 +129,20 @@ def _openings_by_brute_force(hand: list[Card], tile: Card, threshold: int) -> bo
         for combo in combinations_with_replacement(melds, size):
             used = Counter(p.card for m in combo for p in m.cards)
             left = have - used
-            if (used <= have and any(p.card == tile for m in combo for p in m.cards)
-                    and qualifies(combo, threshold)
-                    and any(c != tile for c in left.elements())):
+            if (
+                used <= have
+                and any(p.card == tile for m in combo for p in m.cards)
+                and qualifies(combo, threshold)
+                and any(c != tile for c in left.elements())
+            ):
                 return True
     return False
 
 
-@given(racks(OPENING_POOL, min_size=3, max_size=9),
-       st.sampled_from([25, 50, 100]), st.data())
+@given(racks(OPENING_POOL, min_size=3, max_size=9), st.sampled_from([25, 50, 100]), st.data())
 def test_an_opening_with_the_taken_tile_is_found_exactly_when_one_exists(
-        hand: list[Card], threshold: int, data: st.DataObject) -> None:
+    hand: list[Card], threshold: int, data: st.DataObject
+) -> None:
     """romanian-rummy.de.txt: the previous discard may be taken for the opening only
     when it is used in it at once. The packed search of ``opening_with`` finds an
     opening holding the tile whenever melds of the rack make one (up to three melds on
@@ -142,7 +159,7 @@ def test_an_opening_with_the_taken_tile_is_found_exactly_when_one_exists(
 
 
 def test_a_meld_may_go_down_twice_in_an_opening() -> None:
-    """"Der Gesamtwert der Meldungen muss mindestens 50 Punkte betragen": a rack holding
+    """ "Der Gesamtwert der Meldungen muss mindestens 50 Punkte betragen": a rack holding
     b11 b12 b13 twice opens with both (60 points, one is 30); with y9 taken, y9 y10 y11 and
     the blue run twice reach 85 (the brute force over multisets of melds agrees)."""
     twice = parse_cards("r1 b11 b11 b12 b12 b13 b13")
@@ -170,9 +187,12 @@ def _new_melds_by_readings(hand: list[Card], seat: int) -> list:
     of real tiles with one tile's place taken by a Joly, each kept with one reading."""
     groups = candidate_melds(hand, MELD_RULES)
     if JOKER in hand:
-        groups += [(*g[:i], CardSpec(JOKER, g[i].card), *g[i + 1:]) for g in groups
-                   if not any(s.card.is_joker for s in g) and len({s.card.suit for s in g}) == 1
-                   for i in range(len(g))]
+        groups += [
+            (*g[:i], CardSpec(JOKER, g[i].card), *g[i + 1 :])
+            for g in groups
+            if not any(s.card.is_joker for s in g) and len({s.card.suit for s in g}) == 1
+            for i in range(len(g))
+        ]
     out = []
     for group in groups:
         found = readings(group, seat, MELD_RULES)
@@ -181,8 +201,7 @@ def _new_melds_by_readings(hand: list[Card], seat: int) -> list:
     return out
 
 
-@given(racks([*POOL, *parse_cards("r5 r6 r7 r8 y2 b2 k2")], max_size=20),
-       st.integers(0, 3))
+@given(racks([*POOL, *parse_cards("r5 r6 r7 r8 y2 b2 k2")], max_size=20), st.integers(0, 3))
 def test_the_new_melds_are_built_as_the_readings_read_them(rack: list[Card], seat: int) -> None:
     """New melds are built from the generated groups, not read back (a rack of 60 tiles has
     thousands): the same melds in the same order as reading every group, the runs with a
@@ -195,10 +214,10 @@ MIXED_POOL = [Card(rank, colour) for colour in TILE_COLOURS[:3] for rank in rang
 MIXED_POOL += [JOKER]
 
 
-@given(racks(MIXED_POOL, min_size=3, max_size=16),
-       st.sampled_from([25, 45, 50, 100]))
+@given(racks(MIXED_POOL, min_size=3, max_size=16), st.sampled_from([25, 45, 50, 100]))
 def test_the_quick_opening_test_never_refuses_a_rack_that_opens(
-        hand: list[Card], threshold: int) -> None:
+    hand: list[Card], threshold: int
+) -> None:
     """romanian-rummy.de.txt: "Der Gesamtwert der Meldungen muss mindestens 50 Punkte
     betragen." ``may_open`` sums the most each tile that some meld might hold can add:
     the openings listed with it are those listed without it, and none when it says no."""
@@ -209,11 +228,11 @@ def test_the_quick_opening_test_never_refuses_a_rack_that_opens(
         assert found == []
 
 
-@given(racks(MIXED_POOL, min_size=3, max_size=16),
-       st.sampled_from([25, 45, 50, 100]))
+@given(racks(MIXED_POOL, min_size=3, max_size=16), st.sampled_from([25, 45, 50, 100]))
 def test_the_opening_search_never_refuses_a_rack_that_opens(
-        hand: list[Card], threshold: int) -> None:
-    """"Bei den Meldungen muss mindestens eine eine Folge sein; Der Gesamtwert der
+    hand: list[Card], threshold: int
+) -> None:
+    """ "Bei den Meldungen muss mindestens eine eine Folge sein; Der Gesamtwert der
     Meldungen muss mindestens 50 Punkte betragen": ``may_open_at_all`` searches the new
     melds for any such set (leaving a tile); the openings listed after it are those
     listed without it, and it finds one whenever one is listed."""
@@ -225,7 +244,7 @@ def test_the_opening_search_never_refuses_a_rack_that_opens(
 
 
 def test_the_opening_search_refuses_sets_without_a_run() -> None:
-    """"Bei den Meldungen muss mindestens eine eine Folge sein": a set of 1s is worth
+    """ "Bei den Meldungen muss mindestens eine eine Folge sein": a set of 1s is worth
     enough (the quick value test lets it through), but without a run there is no opening;
     with r5 r6 r7 there is one."""
     sets_only = parse_cards("y1 b1 k1 r1 y9")
@@ -245,16 +264,18 @@ def test_the_quick_opening_test_counts_only_tiles_some_meld_might_hold() -> None
     assert may_open(parse_cards("r11 r12 r13 y10 b7 k2"), 30)
 
 
-@given(racks([*MIXED_POOL[:26], JOKER], min_size=3, max_size=10),
-       st.sampled_from([15, 25, 35, 50]), st.data())
-def test_the_opening_search_is_exact(hand: list[Card], threshold: int,
-                                     data: st.DataObject) -> None:
+@given(
+    racks([*MIXED_POOL[:26], JOKER], min_size=3, max_size=10),
+    st.sampled_from([15, 25, 35, 50]),
+    st.data(),
+)
+def test_the_opening_search_is_exact(hand: list[Card], threshold: int, data: st.DataObject) -> None:
     """The opening search has no step budget: it finds an opening (holding the taken tile,
     leaving a tile other than its twins) exactly when the independent brute force over
     every split of the rack does ("Bei den Meldungen muss mindestens eine eine Folge sein;
     Der Gesamtwert der Meldungen muss mindestens 50 Punkte betragen")."""
     tile = data.draw(st.sampled_from(hand))
     assert (opening_with(hand, 0, threshold, tile) is not None) == has_cover(
-        hand, need=threshold, keep=tile, owed=Obligation("opening", tile), one_left=False)
-    assert may_open_at_all(hand, 0, threshold) == has_cover(hand, need=threshold,
-                                                            one_left=False)
+        hand, need=threshold, keep=tile, owed=Obligation("opening", tile), one_left=False
+    )
+    assert may_open_at_all(hand, 0, threshold) == has_cover(hand, need=threshold, one_left=False)

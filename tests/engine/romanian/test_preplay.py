@@ -21,7 +21,7 @@ HANDS = ["r7 r7 r2 y5 b9 k13 k1", "k12 k12 y3 y4 b8", "y13 b13 r3 r4 r5"]
 
 
 def test_doubla_swap_face_down(romanian: Factory) -> None:
-    """"Bevor das eigentliche Spiel beginnt, kann ein Spieler, der zwei gleiche Steine ...
+    """ "Bevor das eigentliche Spiel beginnt, kann ein Spieler, der zwei gleiche Steine ...
     hat, „doubla“ ansagen. Zwei Spieler, die Doublas haben, können – wenn sie wollen – diese
     tauschen. Jeder Spieler gibt sein Paar gleicher Steine verdeckt dem anderen Spieler. Die
     Spieler dürfen keine genauen Angaben zu Rang und Farbe des Paares machen ... sie dürfen
@@ -68,7 +68,7 @@ def test_events_and_views_never_show_the_swapped_tiles(romanian: Factory) -> Non
 
 
 def test_the_face_up_twin_is_announced_before_play(romanian: Factory) -> None:
-    """"Wenn man den gleichen Stein wie den aufgedeckten Extrastein bekommen hat, kann man das
+    """ "Wenn man den gleichen Stein wie den aufgedeckten Extrastein bekommen hat, kann man das
     vor seinem ersten Spiel ansagen, und dann bekommt man am Ende des Spiels eine Prämie von
     25 Punkten.\""""
     game = romanian(HANDS, face_up="b13", preplay=True)
@@ -109,7 +109,7 @@ def test_without_the_step_the_twin_is_announced_by_itself(romanian: Factory) -> 
 
 
 def test_the_twin_is_announced_until_the_own_first_turn_begins(romanian: Factory) -> None:
-    """"kann man das vor seinem ersten Spiel ansagen" (reading: "Spiel" is the seat's own
+    """ "kann man das vor seinem ersten Spiel ansagen" (reading: "Spiel" is the seat's own
     first turn). cem, dealt the twin of the face-up b13, keeps quiet in the pre-play step;
     after ana's opening discard and ben's turn he may still announce it when his own
     first turn comes, before he draws. Drawn, it is too late; and a seat whose first turn

@@ -57,17 +57,24 @@ from .conftest import all_tiles
 NAMES = ["ana", "ben", "cem", "dan"]
 TILES = tile_set()
 
-option_sets = st.fixed_dictionaries({}, optional={
-    "opening": st.sampled_from([45, 50]),
-    "no_meld": st.sampled_from(["flat200", "100_plus_rack"]),
-    "opening_take": st.booleans(),
-    "joly_double": st.booleans(),
-    "preplay": st.booleans(),
-    "renewals": st.sampled_from([0, 1, "unlimited"]),
-    "deals": st.sampled_from([1, 2]),
-})
-games = st.tuples(st.sampled_from(["standard", "variations"]), option_sets,
-                  st.integers(2, 4), st.integers(0, 2**32))
+option_sets = st.fixed_dictionaries(
+    {},
+    optional={
+        "opening": st.sampled_from([45, 50]),
+        "no_meld": st.sampled_from(["flat200", "100_plus_rack"]),
+        "opening_take": st.booleans(),
+        "joly_double": st.booleans(),
+        "preplay": st.booleans(),
+        "renewals": st.sampled_from([0, 1, "unlimited"]),
+        "deals": st.sampled_from([1, 2]),
+    },
+)
+games = st.tuples(
+    st.sampled_from(["standard", "variations"]),
+    option_sets,
+    st.integers(2, 4),
+    st.integers(0, 2**32),
+)
 
 
 def _random_action(state: GameState, rng: random.Random) -> Any:
@@ -76,13 +83,23 @@ def _random_action(state: GameState, rng: random.Random) -> Any:
     tile = rng.choice(TILES)
     kind = rng.randrange(14)
     group = tuple(CardSpec(t) for t in rng.sample(TILES, rng.randint(1, 5)))
-    return [Draw(seat), TakeDiscard(seat), TakeDiscard(seat, tile), MeldCards(seat, (group,)),
-            LayOff(seat, (CardSpec(tile),), rng.randrange(-1, 5)),
-            SwapJoker(seat, tile, rng.randrange(-1, 5)), Discard(seat, tile), NextDeal(seat),
-            TakeFaceUp(seat), ExchangeJoly(seat, (tile,), rng.randrange(-1, 5)),
-            AnnounceDoubla(seat, rng.choice(["", "high", "low"])), AnnounceFaceUp(seat),
-            OfferDoubla(seat, tile, rng.choice(NAMES)), AnswerDoubla(seat, tile),
-            Ready(seat)][kind]
+    return [
+        Draw(seat),
+        TakeDiscard(seat),
+        TakeDiscard(seat, tile),
+        MeldCards(seat, (group,)),
+        LayOff(seat, (CardSpec(tile),), rng.randrange(-1, 5)),
+        SwapJoker(seat, tile, rng.randrange(-1, 5)),
+        Discard(seat, tile),
+        NextDeal(seat),
+        TakeFaceUp(seat),
+        ExchangeJoly(seat, (tile,), rng.randrange(-1, 5)),
+        AnnounceDoubla(seat, rng.choice(["", "high", "low"])),
+        AnnounceFaceUp(seat),
+        OfferDoubla(seat, tile, rng.choice(NAMES)),
+        AnswerDoubla(seat, tile),
+        Ready(seat),
+    ][kind]
 
 
 def _physical(obj: Any) -> list[Card]:
@@ -95,8 +112,12 @@ def _physical(obj: Any) -> list[Card]:
     if isinstance(obj, tuple | list):
         return [c for item in obj for c in _physical(item)]
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return [c for f in dataclasses.fields(obj) if f.name not in ("jolys", "first_discard")
-                for c in _physical(getattr(obj, f.name))]
+        return [
+            c
+            for f in dataclasses.fields(obj)
+            if f.name not in ("jolys", "first_discard")
+            for c in _physical(getattr(obj, f.name))
+        ]
     return []
 
 
@@ -122,10 +143,12 @@ def _check_views(state: GameState) -> None:
 def _check_jolys(state: GameState) -> None:
     extra = state.extra
     assert isinstance(extra, RomanianExtra)
-    on_table = sorted((i, str(p.face)) for i, m in enumerate(state.melds)
-                      for p in m.cards if p.card.is_joker)
-    tracked = sorted((t.places[-1].meld, str(t.places[-1].face)) for t in extra.jolys
-                     if not t.pending)
+    on_table = sorted(
+        (i, str(p.face)) for i, m in enumerate(state.melds) for p in m.cards if p.card.is_joker
+    )
+    tracked = sorted(
+        (t.places[-1].meld, str(t.places[-1].face)) for t in extra.jolys if not t.pending
+    )
     assert on_table == tracked
 
 
@@ -169,6 +192,5 @@ def test_ai_games_end() -> None:
 
 def test_random_players_end_too() -> None:
     rules = make_rules("romanian", "variations", {"deals": 1, "renewals": 1})
-    result = simulate(rules, 4, 3, seed=9, ai=("random", "greedy", "random"),
-                      max_actions=6000)
+    result = simulate(rules, 4, 3, seed=9, ai=("random", "greedy", "random"), max_actions=6000)
     assert result.unfinished == 0

@@ -63,8 +63,7 @@ def test_export_then_replay_reproduces_the_game(seed: int, deals: int, as_text: 
     log: list[Action] = []
     state = _play(state, seed, deals, log)
     lines: list[Action | str] = [format_record_line(a, PLAYERS) if as_text else a for a in log]
-    record = export_record(rules, PLAYERS, seed, new_game(rules, PLAYERS, seed=seed).dealer,
-                           lines)
+    record = export_record(rules, PLAYERS, seed, new_game(rules, PLAYERS, seed=seed).dealer, lines)
     report = replay(json.loads(json.dumps(record)))
     assert report["ok"], report["error"]
     assert state_from_dict(report["state"]) == state
@@ -75,8 +74,9 @@ def test_an_explicit_deal_gives_hands_face_up_tile_and_draw_order() -> None:
     draw order (``stock``, the next tile first)."""
     rules = make_rules("romanian", options={"preplay": False})
     spec = wall_deal(wall_deck("y9"), 3, 2)
-    record = export_record(rules, PLAYERS, 3, 2, ["ana: discard " + str(spec.hands[0][0]),
-                                                  "ben: draw"], deals=[spec])
+    record = export_record(
+        rules, PLAYERS, 3, 2, ["ana: discard " + str(spec.hands[0][0]), "ben: draw"], deals=[spec]
+    )
     assert record["deal"]["face_up"] == "y9"
     assert record["deal"]["upcard"] is None
     report = replay(json.loads(json.dumps(record)))
@@ -90,8 +90,13 @@ def test_an_explicit_deal_gives_hands_face_up_tile_and_draw_order() -> None:
 def test_a_deck_is_dealt_as_the_wall() -> None:
     rules = make_rules("romanian")
     deck = wall_deck("k4")
-    record = {"variant": "romanian", "players": PLAYERS, "dealer": 0,
-              "deal": {"deck": [str(t) for t in deck]}, "actions": []}
+    record = {
+        "variant": "romanian",
+        "players": PLAYERS,
+        "dealer": 0,
+        "deal": {"deck": [str(t) for t in deck]},
+        "actions": [],
+    }
     report = replay(record)
     assert report["ok"], report["error"]
     state = state_from_dict(report["state"])
@@ -103,39 +108,67 @@ def test_a_deck_is_dealt_as_the_wall() -> None:
 
 def test_a_bad_face_up_tile_is_reported() -> None:
     deal = deal_to_json(wall_deal(wall_deck("y9"), 3, 2), PLAYERS, "romanian")
-    record = {"variant": "romanian", "players": PLAYERS, "dealer": 2,
-              "deal": deal | {"face_up": "r99"}, "actions": []}
+    record = {
+        "variant": "romanian",
+        "players": PLAYERS,
+        "dealer": 2,
+        "deal": deal | {"face_up": "r99"},
+        "actions": [],
+    }
     report = replay(record)
     assert not report["ok"] and report["error"]["code"] == "bad_card"
 
 
-@pytest.mark.parametrize("action", [
-    AnnounceDoubla(0, ""), AnnounceDoubla(1, "high"), AnnounceFaceUp(2), Ready(0),
-    OfferDoubla(1, parse_card("r7"), "ana"), AnswerDoubla(0, parse_card("k12")),
-    AnswerDoubla(0, None), TakeFaceUp(1), ExchangeJoly(2, (parse_card("b7"),), 3),
-    ExchangeJoly(0, (parse_card("b7"), parse_card("k7")), 0),
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        AnnounceDoubla(0, ""),
+        AnnounceDoubla(1, "high"),
+        AnnounceFaceUp(2),
+        Ready(0),
+        OfferDoubla(1, parse_card("r7"), "ana"),
+        AnswerDoubla(0, parse_card("k12")),
+        AnswerDoubla(0, None),
+        TakeFaceUp(1),
+        ExchangeJoly(2, (parse_card("b7"),), 3),
+        ExchangeJoly(0, (parse_card("b7"), parse_card("k7")), 0),
+    ],
+)
 def test_commands_round_trip(action: object) -> None:
     text = format_action(action)  # type: ignore[arg-type]
     assert parse_command(text, action.seat) == action  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize(("text", "action"), [
-    ("doubla hoch", AnnounceDoubla(0, "high")), ("dubla niedrig", AnnounceDoubla(0, "low")),
-    ("ansagen", AnnounceFaceUp(0)), ("bereit", Ready(0)), ("ablehnen", AnswerDoubla(0)),
-    ("fu", TakeFaceUp(0)), ("joly rot7 1", ExchangeJoly(0, (parse_card("r7"),), 0)),
-    ("offer r7 ana maria", OfferDoubla(0, parse_card("r7"), "ana maria")),
-])
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("doubla hoch", AnnounceDoubla(0, "high")),
+        ("dubla niedrig", AnnounceDoubla(0, "low")),
+        ("ansagen", AnnounceFaceUp(0)),
+        ("bereit", Ready(0)),
+        ("ablehnen", AnswerDoubla(0)),
+        ("fu", TakeFaceUp(0)),
+        ("joly rot7 1", ExchangeJoly(0, (parse_card("r7"),), 0)),
+        ("offer r7 ana maria", OfferDoubla(0, parse_card("r7"), "ana maria")),
+    ],
+)
 def test_aliases(text: str, action: object) -> None:
     assert parse_command(text, 0) == action
 
 
-@pytest.mark.parametrize(("text", "code"), [
-    ("doubla up", "bad_doubla_hint"), ("offer r7", "missing_player_name"),
-    ("joly r7", "missing_meld_number"), ("joly 3", "missing_cards"),
-    ("joly r1 r2 r3 1", "too_many_args"), ("ready now", "too_many_args"),
-    ("accept", "missing_cards"), ("joly r7 x", "bad_meld_number"),
-])
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("doubla up", "bad_doubla_hint"),
+        ("offer r7", "missing_player_name"),
+        ("joly r7", "missing_meld_number"),
+        ("joly 3", "missing_cards"),
+        ("joly r1 r2 r3 1", "too_many_args"),
+        ("ready now", "too_many_args"),
+        ("accept", "missing_cards"),
+        ("joly r7 x", "bad_meld_number"),
+    ],
+)
 def test_command_errors(text: str, code: str) -> None:
     from engine.errors import EngineError
 

@@ -43,34 +43,59 @@ PLAYERS = ["ana", "ben", "cem"]
 R7 = parse_card("r7")
 
 EVENTS = [
-    (DoublaAnnounced(0, "high"), "ana announces a doubla (high).",
-     "ana sagt eine Doubla an (hoch)."),
+    (
+        DoublaAnnounced(0, "high"),
+        "ana announces a doubla (high).",
+        "ana sagt eine Doubla an (hoch).",
+    ),
     (DoublaAnnounced(0, ""), "ana announces a doubla.", "ana sagt eine Doubla an."),
-    (DoublaOffered(1, 0), "ben offers ana a doubla swap.",
-     "ben bietet ana einen Doubla-Tausch an."),
-    (DoublaAnswered(1, 0, True), "ana and ben swap their doublas face down.",
-     "ana und ben tauschen ihre Doublas verdeckt."),
-    (DoublaAnswered(1, 0, False), "ana rejects the doubla swap of ben.",
-     "ana lehnt den Doubla-Tausch von ben ab."),
-    (FaceUpAnnounced(2, R7), "cem holds the twin of the face-up tile 🔴7 (+25).",
-     "cem hat den gleichen Stein wie den aufgedeckten 🔴7 (+25)."),
+    (
+        DoublaOffered(1, 0),
+        "ben offers ana a doubla swap.",
+        "ben bietet ana einen Doubla-Tausch an.",
+    ),
+    (
+        DoublaAnswered(1, 0, True),
+        "ana and ben swap their doublas face down.",
+        "ana und ben tauschen ihre Doublas verdeckt.",
+    ),
+    (
+        DoublaAnswered(1, 0, False),
+        "ana rejects the doubla swap of ben.",
+        "ana lehnt den Doubla-Tausch von ben ab.",
+    ),
+    (
+        FaceUpAnnounced(2, R7),
+        "cem holds the twin of the face-up tile 🔴7 (+25).",
+        "cem hat den gleichen Stein wie den aufgedeckten 🔴7 (+25).",
+    ),
     (PlayerReady(1), "ben is ready.", "ben ist fertig."),
     (PlayBegins(0), "Play begins: ana discards first.", "Das Spiel beginnt: ana legt zuerst ab."),
-    (TookFromRow(0, R7, parse_cards("r7 b2")),
-     "ana takes 🔴7 from the discard row with the tiles after it (🔴7 🔵2) and must meld 🔴7 "
-     "at once.", "ana nimmt 🔴7 aus der Ablagereihe mit den Steinen danach (🔴7 🔵2) und muss "
-     "🔴7 sofort melden."),
-    (TookFaceUp(0, R7), "ana takes the face-up tile 🔴7 to go out.",
-     "ana nimmt den aufgedeckten Stein 🔴7, um auszugehen."),
-    (JolyExchanged(1, 2, parse_cards("b7 k7")),
-     "ben puts 🔵7 ⚫7 in place of the Joly of meld 3 and must meld the Joly at once.",
-     "ben legt 🔵7 ⚫7 an die Stelle des Jolys in Meldung 3 und muss den Joly sofort melden."),
+    (
+        TookFromRow(0, R7, parse_cards("r7 b2")),
+        "ana takes 🔴7 from the discard row with the tiles after it (🔴7 🔵2) and must meld 🔴7 "
+        "at once.",
+        "ana nimmt 🔴7 aus der Ablagereihe mit den Steinen danach (🔴7 🔵2) und muss "
+        "🔴7 sofort melden.",
+    ),
+    (
+        TookFaceUp(0, R7),
+        "ana takes the face-up tile 🔴7 to go out.",
+        "ana nimmt den aufgedeckten Stein 🔴7, um auszugehen.",
+    ),
+    (
+        JolyExchanged(1, 2, parse_cards("b7 k7")),
+        "ben puts 🔵7 ⚫7 in place of the Joly of meld 3 and must meld the Joly at once.",
+        "ben legt 🔵7 ⚫7 an die Stelle des Jolys in Meldung 3 und muss den Joly sofort melden.",
+    ),
     (FewTilesLeft(2, 3), "cem announces: tiles left: 3.", "cem sagt an: noch 3 Steine."),
-    (GameBlocked(4),
-     "Nobody can place a tile any more: no tile in play makes a meld, fits a meld or "
-     "replaces a Joly. The game ends without a winner.",
-     "Niemand kann mehr einen Stein auslegen: Kein Stein im Spiel bildet eine Meldung, "
-     "passt an eine Meldung oder ersetzt einen Joly. Das Spiel endet ohne Gewinner."),
+    (
+        GameBlocked(4),
+        "Nobody can place a tile any more: no tile in play makes a meld, fits a meld or "
+        "replaces a Joly. The game ends without a winner.",
+        "Niemand kann mehr einen Stein auslegen: Kein Stein im Spiel bildet eine Meldung, "
+        "passt an eine Meldung oder ersetzt einen Joly. Das Spiel endet ohne Gewinner.",
+    ),
 ]
 
 
@@ -87,22 +112,30 @@ def test_the_score_sheet() -> None:
     die er gemeldet hat. Die anderen Spieler bekommen den Wert der Steine, die sie
     gemeldet haben, vermindert um den Wert der Steine, die sie noch auf ihren Ständern
     haben." The sheet adds up only the terms that count, in the text's order."""
-    sheet = ScoreSheet((SeatScore(50, 50, 0, 0, 100, True, 400),
-                        SeatScore(15, 0, 60, 0, 0, False, -45),
-                        SeatScore(0, 0, 0, -200, 25, False, -175)))
+    sheet = ScoreSheet(
+        (
+            SeatScore(50, 50, 0, 0, 100, True, 400),
+            SeatScore(15, 0, 60, 0, 0, False, -45),
+            SeatScore(0, 0, 0, -200, 25, False, -175),
+        )
+    )
     with use_locale("en"):
         text = render_event(sheet, PLAYERS)  # type: ignore[arg-type]
-    assert text == ("Score: ana: melded 50, Jolys +50, bonus +100, doubled = 400; "
-                    "ben: melded 15, rack -60 = -45; cem: no meld -200, bonus +25 = -175.")
+    assert text == (
+        "Score: ana: melded 50, Jolys +50, bonus +100, doubled = 400; "
+        "ben: melded 15, rack -60 = -45; cem: no meld -200, bonus +25 = -175."
+    )
     with use_locale("de"):
         assert render_event(sheet, PLAYERS) == (  # type: ignore[arg-type]
             "Wertung: ana: gemeldet 50, Jolys +50, Prämie +100, verdoppelt = 400; "
-            "ben: gemeldet 15, Ständer -60 = -45; cem: keine Meldung -200, Prämie +25 = -175.")
+            "ben: gemeldet 15, Ständer -60 = -45; cem: keine Meldung -200, Prämie +25 = -175."
+        )
 
 
 def test_the_table_shows_face_up_tile_row_and_announcements(romanian: Factory) -> None:
-    game = romanian(["r5 r6 r7 y2", "b2 b3 b4 k8", "k1 k2 k3 y9"], face_up="b13",
-                    stock="y5 y6 y7", preplay=True)
+    game = romanian(
+        ["r5 r6 r7 y2", "b2 b3 b4 k8", "k1 k2 k3 y9"], face_up="b13", stock="y5 y6 y7", preplay=True
+    )
     with use_locale("en"):
         text = render_table(view_for(game.state, 1).table)
     assert "Face-up tile: 🔵13" in text
@@ -123,13 +156,18 @@ def test_the_table_shows_the_opening_still_owed(romanian: Factory) -> None:
     """romanian-rummy.de.txt: "Bei der ersten Meldung ... mindestens eine eine Folge ...
     mindestens 50 Punkte betragen": the table says so while the seat to play has not
     opened, as German Rommé's table shows its first meld (issue 37)."""
-    game = romanian(["r5 r6 r7 y2", "b2 b3 b4 k8", "k1 k2 k3 y9"], face_up="b13",
-                    stock="y5 y6 y7", preplay=False)
+    game = romanian(
+        ["r5 r6 r7 y2", "b2 b3 b4 k8", "k1 k2 k3 y9"],
+        face_up="b13",
+        stock="y5 y6 y7",
+        preplay=False,
+    )
     game.play("discard y2")
     with use_locale("de"):
         text = render_table(view_for(game.state, 1).table)
-    assert "Erstmeldung von ben: 0 von 50 Punkten (mindestens eine Folge, alles in einem " \
-        "Zug)." in text
+    assert (
+        "Erstmeldung von ben: 0 von 50 Punkten (mindestens eine Folge, alles in einem Zug)." in text
+    )
     with use_locale("en"):
         text = render_table(view_for(game.state, 1).table)
     assert "ben's opening: 0 of 50 points (at least one run, all in one turn)." in text
@@ -142,15 +180,26 @@ def test_the_hint_groups_tiles() -> None:
     assert all(c.suit is None or c.suit.is_colour for c in part.deadwood)
 
 
-ERRORS = [c for c in vars(romanian_errors).values()
-          if isinstance(c, type) and issubclass(c, IllegalMove) and c is not IllegalMove]
+ERRORS = [
+    c
+    for c in vars(romanian_errors).values()
+    if isinstance(c, type) and issubclass(c, IllegalMove) and c is not IllegalMove
+]
 
 
 @pytest.mark.parametrize("cls", [*ERRORS, MissingPlayerName, BadHint], ids=lambda c: c.__name__)
 def test_every_error_has_a_german_message(cls: type) -> None:
     assert error_template(cls) is not None
-    params = {"player": "ben", "tile": "r7", "hint": "high", "points": 50, "value": 40,
-              "kind": "row", "verb": "offer", "text": "up"}
+    params = {
+        "player": "ben",
+        "tile": "r7",
+        "hint": "high",
+        "points": 50,
+        "value": 40,
+        "kind": "row",
+        "verb": "offer",
+        "text": "up",
+    }
     error = cls.__new__(cls)
     IllegalMove.__init__(error, **params)
     with use_locale("de"):
@@ -158,7 +207,6 @@ def test_every_error_has_a_german_message(cls: type) -> None:
     with use_locale("en"):
         english = localize_error(error)
     assert german and german != english
-
 
 
 def _turn_line(state: GameState) -> str:

@@ -15,8 +15,9 @@ from .conftest import Factory, Rummy
 
 def _chain_game(romanian: Factory) -> Rummy:
     game = romanian(["b7 b8 y2", "r5 y8 y9 b9 k1", "y10 k5 k6 r2 r3"], stock="y1 k13 r9")
-    game.setup(current=1, melds=[(0, "r4 jo=r5 r6"), (1, "k10 k11 k12"), (2, "b2 b3 b4")],
-               discard="k9")
+    game.setup(
+        current=1, melds=[(0, "r4 jo=r5 r6"), (1, "k10 k11 k12"), (2, "b2 b3 b4")], discard="k9"
+    )
     game.play("draw")
     game.play("joly r5 1")
     game.play("meld y8 y9 jo=y10")
@@ -29,7 +30,7 @@ def _chain_game(romanian: Factory) -> Rummy:
 
 
 def test_the_joly_chain(romanian: Factory) -> None:
-    """"Wenn ein Spieler Punkte von einem Joly beansprucht ... dann erhält der Spieler, der
+    """ "Wenn ein Spieler Punkte von einem Joly beansprucht ... dann erhält der Spieler, der
     ihn zuerst gemeldet hat, trotzdem 50 Punkte für ihn ... Am Ende einer Partie wird der
     Joly von seiner letzten Position durch alle vorangehenden Positionen, bei denen er für
     eine Meldung eingesetzt wurde, zurückgegeben, bis er zu der Meldung kommt, bei der er
@@ -48,8 +49,9 @@ def test_the_joly_chain(romanian: Factory) -> None:
 
 def _out_game(romanian: Factory, last: str = "k2", **options: object) -> Rummy:
     game = romanian([f"y8 y9 y10 {last}", "jo b13 r1", "b5 b6 r1"], stock="r7", **options)
-    game.setup(current=0, phase=Phase.PLAY,
-               melds=[(0, "r10 r11 r12"), (1, "k4 k5 k6")], discard="k9")
+    game.setup(
+        current=0, phase=Phase.PLAY, melds=[(0, "r10 r11 r12"), (1, "k4 k5 k6")], discard="k9"
+    )
     game.state = replace(game.state, extra=replace(game.extra, announced=(False, False, True)))
     game.play("meld y8 y9 y10")
     game.play(f"discard {last}")
@@ -57,7 +59,7 @@ def _out_game(romanian: Factory, last: str = "k2", **options: object) -> Rummy:
 
 
 def test_winner_others_jolys_and_no_meld(romanian: Factory) -> None:
-    """"Der Gewinner bekommt 100 Punkte und den Wert der Steine, die er gemeldet hat. Die
+    """ "Der Gewinner bekommt 100 Punkte und den Wert der Steine, die er gemeldet hat. Die
     anderen Spieler bekommen den Wert der Steine, die sie gemeldet haben, vermindert um den
     Wert der Steine, die sie noch auf ihren Ständern haben." — the Joly "– 25 Punkte für
     einen Spieler, der ihn am Ende des Spiels noch auf seinem Ständer hat"; "Ein Spieler,
@@ -74,14 +76,14 @@ def test_winner_others_jolys_and_no_meld(romanian: Factory) -> None:
 
 
 def test_no_meld_in_some_printed_rules(romanian: Factory) -> None:
-    """"In einigen gedruckten Regeln steht, dass ein Spieler, der keine Meldung gemacht hat,
+    """ "In einigen gedruckten Regeln steht, dass ein Spieler, der keine Meldung gemacht hat,
     100 Punkte und den Punktwert der Steine auf seinem Ständer verliert\""""
     game = _out_game(romanian, no_meld="100_plus_rack")
     assert game.of(ScoreSheet)[0].lines[2].total == -100 - 35 + 25
 
 
 def test_going_out_with_a_joly_doubles_in_the_variation(romanian: Factory) -> None:
-    """"Wenn man gewinnt, indem man einen Joly ablegt und vorher alle seine Steine gemeldet
+    """ "Wenn man gewinnt, indem man einen Joly ablegt und vorher alle seine Steine gemeldet
     hat, wird der Punktgewinn dieses Spiels verdoppelt.\""""
     game = _out_game(romanian, last="jo", joly_double=True)
     assert game.of(ScoreSheet)[0].lines[0] == SeatScore(50, 0, 0, 0, 100, True, 300)
@@ -90,7 +92,7 @@ def test_going_out_with_a_joly_doubles_in_the_variation(romanian: Factory) -> No
 
 
 def test_all_fourteen_at_once(romanian: Factory) -> None:
-    """"Wenn ein Spieler dadurch gewinnt, dass er alle 14 Steine auf einmal meldet, ohne
+    """ "Wenn ein Spieler dadurch gewinnt, dass er alle 14 Steine auf einmal meldet, ohne
     vorher eine Meldung gemacht zu haben, bekommt er eine Zusatzprämie von 100 Punkten – also
     100 Punkte für den Gewinn, 100 Punkte Extraprämie plus den Wert seiner Meldungen.\""""
     hand = "r1 r2 r3 r4 r5 y11 y12 y13 b7 b8 b9 k7 k8 k9"
@@ -107,7 +109,7 @@ def test_all_fourteen_at_once(romanian: Factory) -> None:
 
 
 def test_no_winner_without_the_hundred(romanian: Factory) -> None:
-    """"In diesem Fall bekommt jeder die Pluspunkte für alle Steine, die er gemeldet hat, und
+    """ "In diesem Fall bekommt jeder die Pluspunkte für alle Steine, die er gemeldet hat, und
     Minuspunkte für die Steine, die noch auf dem Ständer sind. Keiner bekommt die 100 Punkte
     für den Gewinn des Spiels.\""""
     game = romanian(["y8 b1", "jo b13", "b5 b6"], stock="", renewals=0)
@@ -118,7 +120,7 @@ def test_no_winner_without_the_hundred(romanian: Factory) -> None:
 
 
 def test_games_and_dealers(romanian: Factory) -> None:
-    """"Es werden mehrere Spiele nacheinander gespielt, es gibt immer der Spieler rechts vom
+    """ "Es werden mehrere Spiele nacheinander gespielt, es gibt immer der Spieler rechts vom
     letzten Geber, und die erreichten Punkte werden fortlaufend addiert.\""""
     game = _out_game(romanian, deals=2)
     assert game.state.phase is Phase.HAND_OVER

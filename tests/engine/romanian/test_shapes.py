@@ -33,13 +33,12 @@ from engine.variants.romanian.tiles import meld_value, most_value, tile_set
 
 TILES = tile_set()
 # racks drawn from the 106 tiles (two of each, two Jolys)
-RACKS = st.tuples(st.permutations(TILES), st.integers(0, 40)).map(lambda p: p[0][:p[1]])
+RACKS = st.tuples(st.permutations(TILES), st.integers(0, 40)).map(lambda p: p[0][: p[1]])
 
 
 @settings(deadline=None)
 @given(RACKS, st.integers(1, 10), st.sampled_from(TILES), st.sampled_from(["row", "joly"]))
-def test_the_shapes_are_the_new_melds(rack: list[Card], low: int, owed: Card,
-                                      kind: str) -> None:
+def test_the_shapes_are_the_new_melds(rack: list[Card], low: int, owed: Card, kind: str) -> None:
     """Shape for meld, in the same order: the tiles (a Joly as itself), the value at the
     opening table ("1 in einer Folge von 1-2-3-… 5 Punkte", "…-12-13-1 10 Punkte", "Jede 1
     in einem Satz von Einsen 25 Punkte"), the most its tiles could bring, set or run, and
@@ -55,13 +54,17 @@ def test_the_shapes_are_the_new_melds(rack: list[Card], low: int, owed: Card,
             cards = [p.card for p in meld.cards]
             assert shape.tiles == pack(cards)
             assert (shape.size, shape.value, shape.most, shape.run) == (
-                len(cards), meld_value(meld), sum(most_value(c) for c in cards),
-                meld.kind is MeldKind.RUN)
+                len(cards),
+                meld_value(meld),
+                sum(most_value(c) for c in cards),
+                meld.kind is MeldKind.RUN,
+            )
             assert shape.pays(obligation) == pays(obligation, meld)
         assert new_meld_shapes(tiles) == shapes  # asked again: the memo answers alike
         # the melds that can take a freed Joly, as the Joly exchange's check lists them
         assert Counter(joly_meld_specs(tiles)) == Counter(
-            s.specs for s in shapes if any(spec.card.is_joker for spec in s.specs))
+            s.specs for s in shapes if any(spec.card.is_joker for spec in s.specs)
+        )
 
 
 def test_a_joly_stands_for_each_tile_of_a_run_of_real_tiles() -> None:

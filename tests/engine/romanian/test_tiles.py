@@ -24,15 +24,27 @@ from engine.melds import CardSpec
 from engine.variants.romanian.tiles import rack_value, tile_set
 
 
-@pytest.mark.parametrize(("text", "tile"), [
-    ("r7", Card(7, Suit.RED)), ("y13", Card(13, Suit.YELLOW)), ("b1", Card(1, Suit.BLUE)),
-    ("k5", Card(5, Suit.BLACK)), ("R10", Card(10, Suit.RED)), ("rot7", Card(7, Suit.RED)),
-    ("red7", Card(7, Suit.RED)), ("gelb12", Card(12, Suit.YELLOW)),
-    ("yellow12", Card(12, Suit.YELLOW)), ("blau3", Card(3, Suit.BLUE)),
-    ("blue3", Card(3, Suit.BLUE)), ("schwarz11", Card(11, Suit.BLACK)),
-    ("black11", Card(11, Suit.BLACK)), ("🔴4", Card(4, Suit.RED)), ("jo", JOKER),
-    ("Joly", JOKER),
-])
+@pytest.mark.parametrize(
+    ("text", "tile"),
+    [
+        ("r7", Card(7, Suit.RED)),
+        ("y13", Card(13, Suit.YELLOW)),
+        ("b1", Card(1, Suit.BLUE)),
+        ("k5", Card(5, Suit.BLACK)),
+        ("R10", Card(10, Suit.RED)),
+        ("rot7", Card(7, Suit.RED)),
+        ("red7", Card(7, Suit.RED)),
+        ("gelb12", Card(12, Suit.YELLOW)),
+        ("yellow12", Card(12, Suit.YELLOW)),
+        ("blau3", Card(3, Suit.BLUE)),
+        ("blue3", Card(3, Suit.BLUE)),
+        ("schwarz11", Card(11, Suit.BLACK)),
+        ("black11", Card(11, Suit.BLACK)),
+        ("🔴4", Card(4, Suit.RED)),
+        ("jo", JOKER),
+        ("Joly", JOKER),
+    ],
+)
 def test_tile_notation(text: str, tile: Card) -> None:
     """Tiles are written colour first (k = black), colour words in German and English."""
     assert parse_card(text) == tile
@@ -66,7 +78,7 @@ def test_tile_notation_round_trip(tiles: list[Card]) -> None:
 
 
 def test_the_set_has_106_tiles() -> None:
-    """"Ein Satz für das Spiel besteht aus 106 hölzernen Steinen. ... Es gibt vier Farben:
+    """ "Ein Satz für das Spiel besteht aus 106 hölzernen Steinen. ... Es gibt vier Farben:
     rot, gelb, blau und schwarz, und in jeder Farbe gibt es zwei Steine von jeder Zahl von
     1 bis 13. Die beiden übrigen Steine haben keine Zahl\""""
     tiles = tile_set()
@@ -77,7 +89,7 @@ def test_the_set_has_106_tiles() -> None:
 
 
 def test_rack_values() -> None:
-    """"2 bis 9 jeder Stein 5 Punkte; 10 bis 13 jeder Stein 10 Punkte"; a Joly on the rack
+    """ "2 bis 9 jeder Stein 5 Punkte; 10 bis 13 jeder Stein 10 Punkte"; a Joly on the rack
     -25; a 1 on the rack the ``rack_one`` value."""
     assert rack_value(Card(2, Suit.RED), 25, 25) == 5
     assert rack_value(Card(9, Suit.RED), 25, 25) == 5

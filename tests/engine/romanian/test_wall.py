@@ -19,11 +19,11 @@ from .conftest import all_tiles, wall_deck
 
 
 def stacks_of(deck: list) -> list[list]:
-    return [deck[k * 7:(k + 1) * 7] for k in range(15)]
+    return [deck[k * 7 : (k + 1) * 7] for k in range(15)]
 
 
 def test_the_face_up_tile_marks_a_stack_and_the_next_gets_eight() -> None:
-    """"Der Geber dreht den Extrastein um und zählt die Zahl auf dem Stein von einem Ende der
+    """ "Der Geber dreht den Extrastein um und zählt die Zahl auf dem Stein von einem Ende der
     Mauer. Von dem Stapel, der durch den Extrastein bestimmt wurde, nimmt er den obersten
     Stein und ersetzt ihn durch den offenen Extrastein, der neue Extrastein wird verdeckt
     auf den nächsten Stapel gelegt, der dadurch 8 Steine hoch ist." and "Der Spieler rechts
@@ -39,7 +39,7 @@ def test_the_face_up_tile_marks_a_stack_and_the_next_gets_eight() -> None:
 
 
 def test_two_stacks_each_in_play_order_then_the_draw_order() -> None:
-    """"der Geber gibt gegen den Uhrzeigersinn jedem Spieler einen der folgenden Stapel ...
+    """ "der Geber gibt gegen den Uhrzeigersinn jedem Spieler einen der folgenden Stapel ...
     bis jeder Spieler zwei Stapel bekommen hat" and "Der erste Stapel, von dem ein Stein
     gezogen wird, ist der nächste Stapel, der bei einem weiteren Geben an der Reihe gewesen
     wäre"; the six tiles under the face-up tile come last."""
@@ -52,13 +52,20 @@ def test_two_stacks_each_in_play_order_then_the_draw_order() -> None:
     assert spec.hands[order[1]] == (*stacks[9], *stacks[13])
     assert spec.hands[order[2]] == (*stacks[10], *stacks[14])
     assert spec.hands[order[3]] == (*stacks[11], *stacks[0])
-    assert spec.stock == (*stacks[1], *stacks[2], *stacks[3], *stacks[4], *stacks[5],
-                          *stacks[6], *stacks[7][1:])
+    assert spec.stock == (
+        *stacks[1],
+        *stacks[2],
+        *stacks[3],
+        *stacks[4],
+        *stacks[5],
+        *stacks[6],
+        *stacks[7][1:],
+    )
     assert len(spec.stock) == 106 - 57 - 1
 
 
 def test_a_small_number_splits_the_wall_in_two_parts() -> None:
-    """"Wenn der Extrastein am Anfang eine kleine Zahl hatte, dann wird nach dem Geben die
+    """ "Wenn der Extrastein am Anfang eine kleine Zahl hatte, dann wird nach dem Geben die
     Mauer aus zwei Teilen bestehen. In diesem Fall werden natürlich die Steine zunächst von
     dem Teil, der nach dem Geben übrig blieb, gezogen – und danach von dem anderen Teil,
     wobei man sich von links nach rechts in Richtung des Stapels mit dem aufgedeckten Stein
@@ -74,7 +81,7 @@ def test_a_small_number_splits_the_wall_in_two_parts() -> None:
 
 
 def test_with_a_thirteen_the_deal_wraps_round() -> None:
-    """"Wenn das rechte Ende der Mauer erreicht ist, macht er von der linken Seite der Mauer
+    """ "Wenn das rechte Ende der Mauer erreicht ist, macht er von der linken Seite der Mauer
     weiter.\""""
     deck = wall_deck("r13")
     stacks = stacks_of(deck)
@@ -105,7 +112,7 @@ def test_a_joly_as_extra_tile_is_refused_for_an_explicit_deck() -> None:
 
 
 def test_a_shuffled_game_starts_with_the_first_player_holding_fifteen() -> None:
-    """"jeder Spieler hat 14 Steine mit Ausnahme des Spielers rechts vom Geber, der mit 15
+    """ "jeder Spieler hat 14 Steine mit Ausnahme des Spielers rechts vom Geber, der mit 15
     Steinen beginnt"; the first player begins (after the pre-play step) by discarding."""
     rules = make_rules("romanian")
     state = new_game(rules, ["ana", "ben", "cem"], seed=4, dealer=1)

@@ -72,9 +72,14 @@ def deal500() -> Deal500:
     may be shorter than the rest of the pack.
     """
 
-    def make(hands: Sequence[str], upcard: str, stock: str = "",
-             preset: str | None = None, dealer: int | None = None,
-             **options: Any) -> Game:
+    def make(
+        hands: Sequence[str],
+        upcard: str,
+        stock: str = "",
+        preset: str | None = None,
+        dealer: int | None = None,
+        **options: Any,
+    ) -> Game:
         rules = make_rules("500", preset, options)
         names = list(NAMES[: len(hands)])
         first_dealer = len(hands) - 1 if dealer is None else dealer

@@ -45,15 +45,16 @@ def test_no_call_once_the_window_closed_and_never_from_random_play(deal500: Deal
     player) has drawn, the window is closed ("bevor der nächste Spieler eine Karte zieht")
     and the greedy AI has nothing to interrupt with."""
     game = _after_ben_discards(deal500)
-    assert make_ai("random", 1).interrupt(view_for(game.state, 0), legal_actions(
-        game.state, 0)) is None
+    assert (
+        make_ai("random", 1).interrupt(view_for(game.state, 0), legal_actions(game.state, 0))
+        is None
+    )
     game.do("cem: draw")
     assert legal_actions(game.state, 0) == []
     assert make_ai("greedy", 1).interrupt(view_for(game.state, 0), []) is None
 
 
-def test_simulated_games_ask_the_other_seats_before_the_next_player_draws(
-        deal500: Deal500) -> None:
+def test_simulated_games_ask_the_other_seats_before_the_next_player_draws(deal500: Deal500) -> None:
     """engine.ai.interrupt (used by simulate and the service) asks the other seats' AIs
     before the seat to play: ana calls before cem draws; a person's seat (``None``) is not
     asked for a move; and whole simulated games with calls still end."""
@@ -93,8 +94,16 @@ def test_the_floater_melds_a_playable_drawn_card(deal500: Deal500, level: str) -
     """ana floats; she draws the jh, which fits her 7h 8h 9h 10h: discarded it would be
     called and score for the caller, so she lays it off and floats again."""
     game = deal500(OUT_HANDS, "ks", "2h 3c 4s jh 5d 7d 6d", going_out="callable")
-    game.do("ana: draw", "ana: meld 7h 8h 9h | 2c 2d 2s 2h", "ana: layoff 10h 1",
-            "ben: draw", "ben: discard 5s", "cem: draw", "cem: discard 4c", "ana: draw")
+    game.do(
+        "ana: draw",
+        "ana: meld 7h 8h 9h | 2c 2d 2s 2h",
+        "ana: layoff 10h 1",
+        "ben: draw",
+        "ben: discard 5s",
+        "cem: draw",
+        "cem: discard 4c",
+        "ana: draw",
+    )
     assert game.hand("ana") == ["jh"]
     chosen = make_ai(level, 0).decide(view_for(game.state, 0), legal_actions(game.state, 0))
     assert chosen == LayOff(0, (CardSpec(parse_card("jh")),), 0)

@@ -26,12 +26,16 @@ from .test_properties import option_sets
 
 
 # No shrinking: one example plays 300 actions; the failing example is reported as drawn.
-@settings(deadline=None,
-          phases=[Phase.explicit, Phase.reuse, Phase.generate])
-@given(st.sampled_from(["standard", "original", "book"]), option_sets, st.integers(2, 5),
-       st.integers(0, 10_000))
+@settings(deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(
+    st.sampled_from(["standard", "original", "book"]),
+    option_sets,
+    st.integers(2, 5),
+    st.integers(0, 10_000),
+)
 def test_generated_legal_actions_equal_the_checked_candidates(
-        preset: str, options: dict[str, Any], players: int, seed: int) -> None:
+    preset: str, options: dict[str, Any], players: int, seed: int
+) -> None:
     rules = make_rules("500", preset, {**options, "target": 120})
     state = new_game(rules, ["ana", "ben", "cem", "dan", "eve"][:players], seed=seed)
     check_generated_moves(state, generated, checked_legal_actions, 300, seed)

@@ -30,7 +30,7 @@ OUT_STOCK = "2h 3c 4s jh 10c ah 3h 8s"
 
 
 def test_going_out_by_melding_every_card(deal500: Deal500) -> None:
-    """"Falls sie es geschafft haben, alle Karten Ihres Blattes auszulegen, ist das Spiel zu
+    """ "Falls sie es geschafft haben, alle Karten Ihres Blattes auszulegen, ist das Spiel zu
     Ende\""""
     game = deal500(OUT_HANDS, "ks", OUT_STOCK)
     game.do("ana: draw", "ana: meld 7h 8h 9h | 2c 2d 2s 2h")
@@ -41,7 +41,7 @@ def test_going_out_by_melding_every_card(deal500: Deal500) -> None:
 
 
 def test_going_out_by_discarding_the_last_card(deal500: Deal500) -> None:
-    """"Dies geschieht entweder, wenn ein Spieler alle seine Karten oder alle Karten bis auf
+    """ "Dies geschieht entweder, wenn ein Spieler alle seine Karten oder alle Karten bis auf
     eine auslegt hat und diese dann auf den Ablagestapel legt.\""""
     game = deal500(OUT_HANDS, "ks", OUT_STOCK)
     game.do("ana: draw", "ana: meld 7h 8h 9h | 2c 2d 2s 2h")
@@ -51,22 +51,23 @@ def test_going_out_by_discarding_the_last_card(deal500: Deal500) -> None:
 
 
 def test_an_empty_stock_ends_the_hand_when_nobody_takes(deal500: Deal500) -> None:
-    """"Im Nachziehstapel keine Karten mehr sind und der Spieler, der an der Reihe ist,
+    """ "Im Nachziehstapel keine Karten mehr sind und der Spieler, der an der Reihe ist,
     keine Karte vom Ablagestapel aufnehmen möchte." — "Jegliche Karten, die die Spieler
     noch auf der Hand haben, müssen abgezogen werden\""""
-    game = deal500(["7h 8h 9h 2c 3d 5s ks", "4c 6s 3c jc qc kd kh", "5c 8d 9d js qs 6h ah"],
-                   "10s", "2h")
+    game = deal500(
+        ["7h 8h 9h 2c 3d 5s ks", "4c 6s 3c jc qc kd kh", "5c 8d 9d js qs 6h ah"], "10s", "2h"
+    )
     game.do("ana: draw", "ana: meld 7h 8h 9h", "ana: discard ks")
     assert game.state.stock == ()
     events = game.do("ben: draw")
     assert isinstance(events[0], HandEnded) and events[0].winner is None
-    assert events[0].scores == (24 - (2 + 3 + 5 + 2), -(4 + 6 + 3 + 40), -(5 + 8 + 9 + 20 + 6
-                                                                           + 15))
+    assert events[0].scores == (24 - (2 + 3 + 5 + 2), -(4 + 6 + 3 + 40), -(5 + 8 + 9 + 20 + 6 + 15))
 
 
 def test_with_an_empty_stock_the_pile_may_still_be_taken(deal500: Deal500) -> None:
-    game = deal500(["7h 8h 9h 2c 3d 5s ks", "10h 6s 3c jc qc kd kh", "5c 8d 9d js qs 6h ah"],
-                   "4c", "2h")
+    game = deal500(
+        ["7h 8h 9h 2c 3d 5s ks", "10h 6s 3c jc qc kd kh", "5c 8d 9d js qs 6h ah"], "4c", "2h"
+    )
     game.do("ana: draw", "ana: meld 7h 8h 9h", "ana: discard 2c")
     game.do("ben: take 4c", "ben: meld 2c 3c 4c", "ben: discard kh")  # took 4c and 2c
     assert game.state.phase is Phase.DRAW and game.state.current == 2
@@ -104,7 +105,7 @@ def test_floating_players_play_on_without_cards(deal500: Deal500) -> None:
 
 
 def test_floater_draws_and_discards_to_go_out(deal500: Deal500) -> None:
-    """"eine Karte vom Nachziehstapel ziehen und diese auf den Ablagestapel legen, wodurch
+    """ "eine Karte vom Nachziehstapel ziehen und diese auf den Ablagestapel legen, wodurch
     das Spiel beendet wird\""""
     game = _floater(deal500)
     game.do("ben: draw", "ben: discard 5s", "cem: draw", "cem: discard 4c", "ana: draw")
@@ -114,17 +115,25 @@ def test_floater_draws_and_discards_to_go_out(deal500: Deal500) -> None:
 
 
 def test_floater_melds_the_drawn_card_and_floats_again(deal500: Deal500) -> None:
-    """"die Karte, die Sie vom Nachziehstapel ziehen ... melden und eine weiterer Runde
+    """ "die Karte, die Sie vom Nachziehstapel ziehen ... melden und eine weiterer Runde
     schweben\""""
     game = deal500(OUT_HANDS, "ks", "2h 3c 4s jh", going_out="float")
-    game.do("ana: draw", "ana: meld 7h 8h 9h | 2c 2d 2s 2h", "ana: layoff 10h 1",
-            "ben: draw", "ben: discard 5s", "cem: draw", "cem: discard 4c", "ana: draw")
+    game.do(
+        "ana: draw",
+        "ana: meld 7h 8h 9h | 2c 2d 2s 2h",
+        "ana: layoff 10h 1",
+        "ben: draw",
+        "ben: discard 5s",
+        "cem: draw",
+        "cem: discard 4c",
+        "ana: draw",
+    )
     events = game.do("ana: layoff jh 1")
     assert events[-1] == Floated(0) and game.state.current == 1
 
 
 def test_floater_takes_from_the_pile(deal500: Deal500) -> None:
-    """"mehrere Karten vom Ablagestapel aufnehmen und alle auslgen, bis auf eine, die Sie
+    """ "mehrere Karten vom Ablagestapel aufnehmen und alle auslgen, bis auf eine, die Sie
     auf den Ablagestapel legen, wodurch das Spiel beendet wird" — and taking only the top
     card means playing it: "Da es nicht regelgerecht ist, nur die oberste Karte vom
     Ablagestapel aufzunehmen und diese sofort wieder abzulegen\""""
@@ -149,17 +158,31 @@ def test_option_unplayable_discard_to_go_out(deal500: Deal500) -> None:
 
 
 def test_unplayable_floater_must_meld_a_playable_drawn_card(deal500: Deal500) -> None:
-    """"Wenn Sie das nächste Mal an der Reihe sind und dabei eine Karte vom Stapel
+    """ "Wenn Sie das nächste Mal an der Reihe sind und dabei eine Karte vom Stapel
     verdeckter Karten ziehen und diese spielbar ist, müssen Sie diese Karte melden und für
     eine weitere Runde ein Schwebender bleiben. Um alle Karten melden zu können, müssen Sie
     eine nicht spielbare Karte zum Ablegen auf dem Ablagestapel haben.\""""
     game = deal500(OUT_HANDS, "ks", "2h 3c 4s jh 5d 7d 6d", going_out="unplayable")
-    game.do("ana: draw", "ana: meld 7h 8h 9h | 2c 2d 2s 2h", "ana: layoff 10h 1",
-            "ben: draw", "ben: discard 5s", "cem: draw", "cem: discard 4c", "ana: draw")
+    game.do(
+        "ana: draw",
+        "ana: meld 7h 8h 9h | 2c 2d 2s 2h",
+        "ana: layoff 10h 1",
+        "ben: draw",
+        "ben: discard 5s",
+        "cem: draw",
+        "cem: discard 4c",
+        "ana: draw",
+    )
     game.refuse("ana: discard jh", PlayableLastCard)
     assert legal_actions(game.state, 0) == [LayOff(0, (CardSpec(parse_card("jh")),), 0)]
-    game.do("ana: layoff jh 1", "ben: draw", "ben: discard 6s", "cem: draw",
-            "cem: discard 8d", "ana: draw")
+    game.do(
+        "ana: layoff jh 1",
+        "ben: draw",
+        "ben: discard 6s",
+        "cem: draw",
+        "cem: discard 8d",
+        "ana: draw",
+    )
     assert game.hand("ana") == ["6d"]
     events = game.do("ana: discard 6d")
     assert isinstance(events[1], WentOut)
@@ -171,11 +194,20 @@ def test_option_winning_needs_going_out(deal500: Deal500) -> None:
     ana reaches 44 while ben goes out with 23: without the option ana wins, with it the
     match goes on."""
     for needs_out in (False, True):
-        game = deal500(["10h jh qh kh 2c 9s ks", "2d 3d 4d 5d 2s 3s 4s",
-                        "5c 8d 9d js qs 6h 7c"], "4c", "ah 9c 3c", target=30,
-                       win_needs_out=needs_out)
-        game.do("ana: draw", "ana: meld 10h jh qh kh ah", "ana: discard ks",
-                "ben: draw", "ben: meld 2d 3d 4d 5d | 2s 3s 4s")
+        game = deal500(
+            ["10h jh qh kh 2c 9s ks", "2d 3d 4d 5d 2s 3s 4s", "5c 8d 9d js qs 6h 7c"],
+            "4c",
+            "ah 9c 3c",
+            target=30,
+            win_needs_out=needs_out,
+        )
+        game.do(
+            "ana: draw",
+            "ana: meld 10h jh qh kh ah",
+            "ana: discard ks",
+            "ben: draw",
+            "ben: meld 2d 3d 4d 5d | 2s 3s 4s",
+        )
         events = game.do("ben: discard 9c")
         assert game.state.totals == (44, 23, -55)
         if needs_out:
@@ -184,41 +216,70 @@ def test_option_winning_needs_going_out(deal500: Deal500) -> None:
             assert isinstance(events[-1], GameEnded) and game.state.winners == (0,)
 
 
-FLOAT_HANDS = ["7h 8h 9h 2c 2d 2s 10h", "qs 5s 6s 3d jc qc kd", "js 4c 5c 8d 9d qh 6h",
-               "4d 3s 7s 8s 10c kc ac", "9c 2h 3h 4h 5h 6h 7c"]
+FLOAT_HANDS = [
+    "7h 8h 9h 2c 2d 2s 10h",
+    "qs 5s 6s 3d jc qc kd",
+    "js 4c 5c 8d 9d qh 6h",
+    "4d 3s 7s 8s 10c kc ac",
+    "9c 2h 3h 4h 5h 6h 7c",
+]
 
 
 def test_floater_takes_several_cards_melds_and_goes_out(deal500: Deal500) -> None:
-    """"mehrere Karten vom Ablagestapel aufnehmen und alle auslgen, bis auf eine, die Sie
+    """ "mehrere Karten vom Ablagestapel aufnehmen und alle auslgen, bis auf eine, die Sie
     auf den Ablagestapel legen, wodurch das Spiel beendet wird\""""
     game = deal500(FLOAT_HANDS[:4], "ks", "2h 3c 4s 5d 6d", going_out="float")
-    game.do("ana: draw", "ana: meld 7h 8h 9h | 2c 2d 2s 2h", "ana: layoff 10h 1",
-            "ben: draw", "ben: discard qs", "cem: draw", "cem: discard js",
-            "dan: draw", "dan: discard 4d", "ana: take ks", "ana: meld js qs ks")
+    game.do(
+        "ana: draw",
+        "ana: meld 7h 8h 9h | 2c 2d 2s 2h",
+        "ana: layoff 10h 1",
+        "ben: draw",
+        "ben: discard qs",
+        "cem: draw",
+        "cem: discard js",
+        "dan: draw",
+        "dan: discard 4d",
+        "ana: take ks",
+        "ana: meld js qs ks",
+    )
     events = game.do("ana: discard 4d")
     assert isinstance(events[1], WentOut) and game.state.phase is Phase.HAND_OVER
 
 
 def test_floater_takes_several_cards_and_keeps_one(deal500: Deal500) -> None:
-    """"Karten vom Ablagestapel aufnehmen, einige davon melden, eine auf den Ablagestapel
+    """ "Karten vom Ablagestapel aufnehmen, einige davon melden, eine auf den Ablagestapel
     legen und noch eine letzte Karte auf der Hand" (five players, two packs)."""
     game = deal500(FLOAT_HANDS, "ks", "2h 3c 4s 5d 6d 7d", going_out="float")
-    game.do("ana: draw", "ana: meld 7h 8h 9h | 2c 2d 2s 2h", "ana: layoff 10h 1",
-            "ben: draw", "ben: discard qs", "cem: draw", "cem: discard js",
-            "dan: draw", "dan: discard 4d", "eve: draw", "eve: discard 9c",
-            "ana: take ks", "ana: meld js qs ks", "ana: discard 4d")
+    game.do(
+        "ana: draw",
+        "ana: meld 7h 8h 9h | 2c 2d 2s 2h",
+        "ana: layoff 10h 1",
+        "ben: draw",
+        "ben: discard qs",
+        "cem: draw",
+        "cem: discard js",
+        "dan: draw",
+        "dan: discard 4d",
+        "eve: draw",
+        "eve: discard 9c",
+        "ana: take ks",
+        "ana: meld js qs ks",
+        "ana: discard 4d",
+    )
     assert game.hand("ana") == ["9c"] and game.state.current == 1
     assert view_for(game.state, 1).table.extra.floating == ()
 
 
 # --- going_out=callable: "In einer alternativen Variante ... 'Rommé!' rufen" ------------
 
-CALLABLE = ("rummy-500.de.txt: \"Wenn Sie versuchen, alle Karten auszulegen, indem Sie eine "
-            "spielbare Karte auf den Ablagestapel legen, kann ein Spieler, der das merkt, Sie "
-            "dazu zwingen, dass Sie die auf den Ablagestapel gelegte Karte wieder aufnehmen und "
-            "melden. In einer alternativen Variante wird so gespielt, dass jeder andere Spieler "
-            "\"Rommé!\" rufen und die von Ihnen auf den Ablagestapel gelegte Karte melden kann. "
-            "In diesem Fall werden Sie zu einem \"Schwebenden\"")
+CALLABLE = (
+    'rummy-500.de.txt: "Wenn Sie versuchen, alle Karten auszulegen, indem Sie eine '
+    "spielbare Karte auf den Ablagestapel legen, kann ein Spieler, der das merkt, Sie "
+    "dazu zwingen, dass Sie die auf den Ablagestapel gelegte Karte wieder aufnehmen und "
+    "melden. In einer alternativen Variante wird so gespielt, dass jeder andere Spieler "
+    '"Rommé!" rufen und die von Ihnen auf den Ablagestapel gelegte Karte melden kann. '
+    'In diesem Fall werden Sie zu einem "Schwebenden"'
+)
 
 
 def _last_card_discarded(deal500: Deal500, **options: object) -> Game:
@@ -266,8 +327,7 @@ def test_callable_the_floater_plays_on_and_scores_its_melds(deal500: Deal500) ->
     discards it to go out; she scores her melds (the 10h scores for ben, who laid it off)
     and nothing counts against her."""
     game = _last_card_discarded(deal500)
-    game.do("ben: call 10h", "ben: layoff 10h 1", "ben: discard 5s", "cem: draw",
-            "cem: discard 3c")
+    game.do("ben: call 10h", "ben: layoff 10h 1", "ben: discard 5s", "cem: draw", "cem: discard 3c")
     assert view_for(game.state, 0).table.extra.floating == (0,)
     game.do("ana: draw")
     assert game.hand("ana") == ["4s"]

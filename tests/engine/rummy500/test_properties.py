@@ -37,17 +37,24 @@ from ..invariants import check_probe
 
 NAMES = ["ana", "ben", "cem", "dan", "eve", "fay", "gus", "hal"]
 
-option_sets = st.fixed_dictionaries({}, optional={
-    "jokers": st.booleans(),
-    "values": st.sampled_from(["standard", "5_10_15"]),
-    "take_must_meld": st.booleans(),
-    "take_new_meld": st.booleans(),
-    "calling": st.sampled_from(["any", "last_layoff", "off"]),
-    "going_out": st.sampled_from(["any", "discard", "float", "unplayable", "callable"]),
-    "win_needs_out": st.booleans(),
-})
-games = st.tuples(st.sampled_from(["standard", "original", "book"]), option_sets,
-                  st.integers(2, 8), st.integers(0, 2**32))
+option_sets = st.fixed_dictionaries(
+    {},
+    optional={
+        "jokers": st.booleans(),
+        "values": st.sampled_from(["standard", "5_10_15"]),
+        "take_must_meld": st.booleans(),
+        "take_new_meld": st.booleans(),
+        "calling": st.sampled_from(["any", "last_layoff", "off"]),
+        "going_out": st.sampled_from(["any", "discard", "float", "unplayable", "callable"]),
+        "win_needs_out": st.booleans(),
+    },
+)
+games = st.tuples(
+    st.sampled_from(["standard", "original", "book"]),
+    option_sets,
+    st.integers(2, 8),
+    st.integers(0, 2**32),
+)
 
 
 def _rules(preset: str, options: dict[str, Any]) -> Any:
@@ -106,8 +113,7 @@ def _check(state: GameState, pack: Counter[Card]) -> None:
 
 @settings(max_examples=share(0.4), deadline=None)
 @given(games)
-def test_random_playouts_keep_every_invariant(game: tuple[str, dict[str, Any], int, int]
-                                              ) -> None:
+def test_random_playouts_keep_every_invariant(game: tuple[str, dict[str, Any], int, int]) -> None:
     preset, options, players, seed = game
     state = new_game(_rules(preset, options), NAMES[:players], seed=seed)
     rng = random.Random(seed)
@@ -120,8 +126,11 @@ def test_random_playouts_keep_every_invariant(game: tuple[str, dict[str, Any], i
         seat = state.next_seat(state.dealer) if seat is None else seat
         legal = legal_actions(state, seat)
         assert legal, f"seat {seat} has no legal action in {state.phase}"
-        callers = [s for s in range(state.seats) if s != seat and any(
-            isinstance(a, CallRummy) for a in legal_actions(state, s))]
+        callers = [
+            s
+            for s in range(state.seats)
+            if s != seat and any(isinstance(a, CallRummy) for a in legal_actions(state, s))
+        ]
         if callers and rng.random() < 0.5:
             seat = rng.choice(callers)
             legal = legal_actions(state, seat)

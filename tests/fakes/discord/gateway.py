@@ -318,8 +318,9 @@ class Gateway:
         ready: Json = {
             "v": 10,
             "user": {**world.bot.to_json(), "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(g), "unavailable": True} for g in world.guilds
-                       if session.serves(g)],
+            "guilds": [
+                {"id": str(g), "unavailable": True} for g in world.guilds if session.serves(g)
+            ],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.server.gateway_url,

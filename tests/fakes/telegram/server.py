@@ -155,8 +155,7 @@ class FakeTelegram:
         self.holds.append(held)
         return held
 
-    def outage(self, matches: Callable[[str, dict[str, Any]], bool], times: int = 1
-               ) -> Outage:
+    def outage(self, matches: Callable[[str, dict[str, Any]], bool], times: int = 1) -> Outage:
         """Refuse the next ``times`` calls that ``matches`` with a 502 (see :class:`Outage`)."""
         out = Outage(matches, times)
         self.outages.append(out)
@@ -164,8 +163,11 @@ class FakeTelegram:
 
     def polling(self) -> list[str]:
         """The workers whose ``getUpdates`` is being answered now (oldest first)."""
-        return [f.worker for f in sorted(self.in_flight.values(), key=lambda f: f.began)
-                if f.method == "getupdates"]
+        return [
+            f.worker
+            for f in sorted(self.in_flight.values(), key=lambda f: f.began)
+            if f.method == "getupdates"
+        ]
 
     @property
     def base_file_url(self) -> str:
@@ -193,8 +195,9 @@ class FakeTelegram:
         finally:
             self.in_flight.pop(number, None)
 
-    async def _answer(self, request: web.Request, method: str, worker: str,
-                      began: float) -> web.Response:
+    async def _answer(
+        self, request: web.Request, method: str, worker: str, began: float
+    ) -> web.Response:
         params: dict[str, Any] = {}
         content_type = ""
         try:
@@ -209,11 +212,25 @@ class FakeTelegram:
             if handler is None:
                 raise not_found()
             params = decode_params(raw)
-            out = next((o for o in self.outages
-                        if len(o.failed) < o.times and o.matches(method.lower(), params)), None)
+            out = next(
+                (
+                    o
+                    for o in self.outages
+                    if len(o.failed) < o.times and o.matches(method.lower(), params)
+                ),
+                None,
+            )
             if out is not None:
-                call = ApiCall(method, params, content_type, 502, {"ok": False}, worker,
-                               began, time.monotonic())
+                call = ApiCall(
+                    method,
+                    params,
+                    content_type,
+                    502,
+                    {"ok": False},
+                    worker,
+                    began,
+                    time.monotonic(),
+                )
                 out.failed.append(call)
                 self.calls.append(call)
                 return web.Response(status=502, text="Bad Gateway")
@@ -223,8 +240,7 @@ class FakeTelegram:
             status, body = 200, {"ok": True, "result": result}
         except ApiError as error:
             status, body = error.error_code, error.to_json()
-        call = ApiCall(method, params, content_type, status, body, worker, began,
-                       time.monotonic())
+        call = ApiCall(method, params, content_type, status, body, worker, began, time.monotonic())
         self.calls.append(call)
         self._notify()
         held = next((h for h in self.holds if h.call is None and h.matches(call)), None)
