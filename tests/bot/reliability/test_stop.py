@@ -43,7 +43,12 @@ def test_sigterm_with_400_busy_ai_tables_stops_within_5_s_and_loses_nothing(tmp_
     try:
         assert proc.stdout is not None
         assert proc.stdout.readline().strip() == "RUNNING"
-        time.sleep(3.0)  # every table busy, the scheduler far behind
+        # every table busy, the scheduler far behind: wait until the AI tables move (the
+        # engine pool may take seconds to start on a loaded machine), then a little more
+        deadline = time.monotonic() + 120
+        while _total_versions(db) <= before and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(1.0)
         proc.send_signal(signal.SIGTERM)
         sent = time.monotonic()
         code = proc.wait(timeout=30)
