@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import assert_never
@@ -71,7 +72,7 @@ from bot.ports.intents import (
     Top,
     Unknown,
 )
-from bot.ports.model import Status
+from bot.ports.model import Status, UserRef
 from bot.ports.screens import TableUpdate
 from bot.ports.table_rules import DEFAULT_LEVEL, table_rules
 from bot.render.guide import refusal_lesson
@@ -174,6 +175,11 @@ class Verbs:
     )
 
 
+SeatStep = Callable[[int, UserRef, str | None, Table | None], Awaitable[Committed]]
+"""A step of :class:`LobbySteps` or :class:`PlaySteps` taking the table's id, the person,
+the update key and the table already loaded (join, leave, start, back)."""
+
+
 class Handling:
     """One intent being carried out (see the module docstring)."""
 
@@ -248,17 +254,9 @@ class Handling:
             case OpenTable(words):
                 return await self.new(words)
             case Join():
-                return await self.committed(
-                    await self.v.lobby.join(
-                        self._where(), self.user, self.intent.update_key, self.table
-                    )
-                )
+                return await self._seat_step(self.v.lobby.join)
             case Leave():
-                return await self.committed(
-                    await self.v.lobby.leave(
-                        self._where(), self.user, self.intent.update_key, self.table
-                    )
-                )
+                return await self._seat_step(self.v.lobby.leave)
             case AddAI(level):
                 return await self.addbot(level)
             case RemoveAI(word):
@@ -266,21 +264,20 @@ class Handling:
             case Configure(words):
                 return await self.set(words)
             case Start():
-                return await self.committed(
-                    await self.v.lobby.start(
-                        self._where(), self.user, self.intent.update_key, self.table
-                    )
-                )
+                return await self._seat_step(self.v.lobby.start)
             case Cancel():
                 return await self.cancel()
             case Back():
-                return await self.committed(
-                    await self.v.play.back(
-                        self._where(), self.user, self.intent.update_key, self.table
-                    )
-                )
+                return await self._seat_step(self.v.play.back)
             case _:
                 assert_never(request)
+
+    async def _seat_step(self, step: SeatStep) -> Outcome:
+        """A lobby or seat step that needs only the table, the person and the update key
+        (join, leave, start, back), committed."""
+        return await self.committed(
+            await step(self._where(), self.user, self.intent.update_key, self.table)
+        )
 
     async def _question(self, request: Question) -> Outcome:
         match request:
