@@ -41,10 +41,6 @@ from bot.web.frontend import WebFrontEnd
 log = logging.getLogger(__name__)
 
 
-Adapter = FrontEnd
-"""A chat platform's front end (Telegram, Discord): a :class:`bot.ports.frontend.FrontEnd`."""
-
-
 #: platform -> (settings attribute holding its token, module with ``create_adapter``).
 PLATFORMS: dict[str, tuple[str, str]] = {
     "telegram": ("telegram_token", "bot.telegram_bot"),
@@ -57,12 +53,12 @@ def configured_platforms(settings: Settings) -> list[str]:
     return [name for name, (attr, _module) in PLATFORMS.items() if getattr(settings, attr)]
 
 
-def create_adapters(settings: Settings) -> list[Adapter]:
+def create_adapters(settings: Settings) -> list[FrontEnd]:
     """One adapter per configured platform (``create_adapter(settings)`` of its module)."""
     adapters = []
     for name in configured_platforms(settings):
         module = importlib.import_module(PLATFORMS[name][1])
-        factory: Callable[[Settings], Adapter] = module.create_adapter
+        factory: Callable[[Settings], FrontEnd] = module.create_adapter
         adapters.append(factory(settings))
     return adapters
 
@@ -159,11 +155,11 @@ class NoPlatform(Exception):
 
 
 async def _keep_starting(
-    adapter: Adapter,
+    adapter: FrontEnd,
     host: Host,
     stop: asyncio.Event,
-    started: list[Adapter],
-    refused: list[Adapter],
+    started: list[FrontEnd],
+    refused: list[FrontEnd],
 ) -> None:
     """Start ``adapter``; while its platform cannot be reached, say so in one log line and
     try again after :data:`RETRY_FIRST` seconds, doubling up to :data:`RETRY_MAX` (the
@@ -190,7 +186,7 @@ async def _keep_starting(
 async def run_bot(
     settings: Settings,
     stop: asyncio.Event | None = None,
-    adapters: list[Adapter] | None = None,
+    adapters: list[FrontEnd] | None = None,
     freeze_heap: bool = False,
 ) -> None:
     """Run until ``stop`` is set (or SIGTERM/SIGINT arrive). A platform that cannot be
@@ -244,13 +240,13 @@ async def run_bot(
 
 
 async def _run_chats(
-    chats: list[Adapter], host: Host, stop: asyncio.Event, stack: contextlib.AsyncExitStack
+    chats: list[FrontEnd], host: Host, stop: asyncio.Event, stack: contextlib.AsyncExitStack
 ) -> None:
     """Start the chat front ends (each tried again while unreachable) and run until
     ``stop``; each one started is stopped when ``stack`` closes. Raises
     :class:`NoPlatform` when every one refused the bot."""
-    started: list[Adapter] = []
-    refused: list[Adapter] = []
+    started: list[FrontEnd] = []
+    refused: list[FrontEnd] = []
     stack.push_async_callback(_stop_all, started)
     starting = [
         asyncio.create_task(_keep_starting(adapter, host, stop, started, refused))
@@ -273,7 +269,7 @@ async def _finished(task: asyncio.Task[None]) -> None:
     await task
 
 
-async def _stop_all(started: list[Adapter]) -> None:
+async def _stop_all(started: list[FrontEnd]) -> None:
     """Stop the started front ends, the last started first; a failure is logged."""
     for adapter in reversed(started):
         try:

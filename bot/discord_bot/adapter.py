@@ -220,7 +220,7 @@ class _Controls:
 
 
 class DiscordAdapter:
-    """:class:`bot.runner.Adapter` for Discord.
+    """:class:`bot.ports.frontend.FrontEnd` for Discord.
 
     Every input goes to the service's entry point (:class:`bot.ports.entry.Entry`); the
     table messages are kept in the :class:`bot.ports.message_store.DiscordMessageStore`

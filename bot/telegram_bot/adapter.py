@@ -87,7 +87,7 @@ dead connection, immediate for a process that was killed)."""
 
 
 class TelegramAdapter:
-    """The :class:`bot.runner.Adapter` for Telegram.
+    """The :class:`bot.ports.frontend.FrontEnd` for Telegram.
 
     ``token``: the bot token; ``webhook_url``: ``None`` for long polling; ``base_url`` /
     ``base_file_url``: another Bot API server (tests use a fake one); ``rate_limiter``:
