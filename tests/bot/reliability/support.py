@@ -22,9 +22,10 @@ from typing import TypeVar
 
 import asyncpg
 
+from bot.ports.frontend import FrontEnd
 from bot.ports.model import ChatKey, SeatKind, Status, TableSettings, UserRef
 from bot.ports.table_rules import table_rules
-from bot.runner import Adapter, run_bot
+from bot.runner import run_bot
 from bot.service.model import Table
 from bot.service.repository import LogEntry
 from bot.service.service import GameService
@@ -344,7 +345,7 @@ async def pg_ai_tables(url: str, count: int, settings: TableSettings, deals: int
     return ids
 
 
-async def run_worker(settings: Settings, adapter: Adapter, ready: Callable[[], bool]) -> None:
+async def run_worker(settings: Settings, adapter: FrontEnd, ready: Callable[[], bool]) -> None:
     """Run one bot worker (:func:`bot.runner.run_bot` with ``adapter``) and print
     ``READY`` on stdout once ``ready()`` says the adapter is up (the worker scripts of the
     several-workers tests)."""
