@@ -34,7 +34,18 @@ from bot.interaction.commands import (
     seat_number,
     split_new_args,
 )
-from bot.interaction.hand import build_hand_model, hand_digest, mask_of, order_cards
+from bot.interaction.hand import build_hand_model, hand_digest
+from bot.interaction.hand_session import (
+    HandSession,
+    HandStep,
+    HintFound,
+    SelectCards,
+    ShowHint,
+    SortBy,
+    Stepped,
+    sort_named,
+    step,
+)
 from bot.ports.hand import HandModel, SortMode
 from bot.ports.intents import (
     AddAI,
@@ -73,7 +84,7 @@ from bot.ports.intents import (
     Unknown,
 )
 from bot.ports.model import Status, UserRef
-from bot.ports.screens import TableUpdate
+from bot.ports.screens import SeatScreen, TableUpdate
 from bot.ports.table_rules import DEFAULT_LEVEL, table_rules
 from bot.render.guide import refusal_lesson
 from bot.render.hand import hint_text
@@ -100,16 +111,6 @@ from bot.service.screens import Locales, Screens
 from engine.errors import EngineError
 
 __all__ = ["Handling", "Verbs"]
-
-SORT_WORDS: dict[str, SortMode] = {
-    "suit": SortMode.SUIT,
-    "farbe": SortMode.SUIT,
-    "rank": SortMode.RANK,
-    "rang": SortMode.RANK,
-    "melds": SortMode.MELDS,
-    "meldungen": SortMode.MELDS,
-}
-"""``sort suit|rank|melds`` (German: farbe, rang, meldungen); ``sort`` alone cycles."""
 
 
 class Need(Enum):
@@ -425,6 +426,12 @@ class Handling:
         """The person's hand model at the loaded table for ``mask`` in ``sort`` order
         (facts remembered or from one worker call). ``check``: refuse a selection drawn
         for another hand (:class:`StaleControl`)."""
+        return build_hand_model(await self.seat_screen(check), mask=mask, sort=sort)
+
+    async def seat_screen(self, check: bool = True) -> SeatScreen:
+        """The person's seat screen at the loaded table (facts remembered or from one
+        worker call). ``check``: refuse a selection drawn for another hand
+        (:class:`StaleControl`)."""
         seat = self._seat()
         table = self.table
         assert table is not None and table.state is not None and self.locales is not None
@@ -438,8 +445,7 @@ class Handling:
             raise StaleControl()
         facts = (await self.v.screens.facts(table, [seat]))[seat]
         guided = self.user.key in await self.v.screens.guided(table)
-        screen = self.v.screens.seat_screen(table, seat, facts, self.locale, guided)
-        return build_hand_model(screen, mask=mask, sort=sort)
+        return self.v.screens.seat_screen(table, seat, facts, self.locale, guided)
 
     async def committed(self, committed: Committed, reply: Reply | None = None) -> Outcome:
         """The outcome of a change: the table after it, the person's fresh hand screen
@@ -626,27 +632,32 @@ class Handling:
     def _selection(self) -> Selection:
         return self.intent.selection or Selection()
 
-    async def select(self) -> Outcome:
+    async def hand_step(self, event: HandStep) -> Stepped:
+        """The person's hand session after ``event`` (:func:`bot.interaction.hand_session.step`),
+        from the order and selection their control carried."""
         selection = self._selection()
-        return self.outcome(Reply(None), await self.hand_now(selection.mask, selection.sort))
+        session = HandSession(selection.sort, selection.mask)
+        return step(await self.seat_screen(), session, event)
+
+    async def select(self) -> Outcome:
+        stepped = await self.hand_step(SelectCards(self._selection().mask))
+        return self.outcome(Reply(None), stepped.model)
 
     async def sort(self, word: str | None) -> Outcome:
-        selection = self._selection()
-        before = await self.hand_now(selection.mask, selection.sort)
-        wanted = SORT_WORDS.get(word.lower()) if word else None
-        sort = wanted if wanted is not None else selection.sort.next()
-        order = order_cards(before.view.hand, sort, before.melds)
-        return self.outcome(Reply(None), await self.hand_now(mask_of(order, before.selected), sort))
+        stepped = await self.hand_step(SortBy(sort_named(word)))
+        return self.outcome(Reply(None), stepped.model)
 
     async def hint(self) -> Outcome:
-        selection = self._selection()
-        model = await self.hand_now(selection.mask, selection.sort)
-        if not model.complete:
-            raise NoHintInTime()
-        if model.hint is None:
-            return self.outcome(Reply(_("Hint: no meld in your hand yet."), private=True), model)
-        chosen = await self.hand_now(model.hint_mask or selection.mask, selection.sort)
-        return self.outcome(Reply(hint_text(model.hint.action, model.view), private=True), chosen)
+        stepped = await self.hand_step(ShowHint())
+        match stepped.found:
+            case HintFound.NOT_IN_TIME:
+                raise NoHintInTime()
+            case HintFound.MOVE:
+                assert stepped.hint is not None
+                text = hint_text(stepped.hint.action, stepped.model.view)
+            case _:
+                text = _("Hint: no meld in your hand yet.")
+        return self.outcome(Reply(text, private=True), stepped.model)
 
     def _where(self) -> int:
         if self.table is None:

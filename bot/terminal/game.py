@@ -21,6 +21,7 @@ from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
 from bot.i18n.notation import action_text
 from bot.interaction.commands import parse
+from bot.interaction.hand_session import HandSession, SortBy, sort_named, step
 from bot.ports.entry import Entry
 from bot.ports.hand import SortMode
 from bot.ports.host import Host
@@ -60,17 +61,6 @@ CALL_PROMPT_SECONDS = 15.0
 """How long the out-of-turn call prompt waits for a line; then the game goes on as if
 Enter had been pressed (the chat tables' call window is shorter: people there need not
 read a prompt first)."""
-
-
-SORT_WORDS: dict[str, SortMode] = {
-    "suit": SortMode.SUIT,
-    "farbe": SortMode.SUIT,
-    "rank": SortMode.RANK,
-    "rang": SortMode.RANK,
-    "melds": SortMode.MELDS,
-    "meldungen": SortMode.MELDS,
-}
-"""``sort suit|rank|melds`` (German: farbe, rang, meldungen); ``sort`` alone cycles."""
 
 
 def _is_cancel(line: str) -> bool:
@@ -337,8 +327,10 @@ class TerminalGame:
             melds_first = bool(args and args[0] in ("melds", "grouped"))
             self._write(self._hand(screen, SortMode.MELDS if melds_first else self.notifier.sort))
         elif verb == "sort":
-            wanted = SORT_WORDS.get(args[0]) if args else None
-            self.notifier.sort = wanted if wanted is not None else self.notifier.sort.next()
+            event = SortBy(sort_named(args[0] if args else None))
+            with use_locale(self.notifier.locale):
+                session = step(screen, HandSession(self.notifier.sort), event).session
+            self.notifier.sort = session.sort
             self._write(self._hand(screen, self.notifier.sort))
         elif verb == "hint":
             self._hint(screen)

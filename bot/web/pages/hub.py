@@ -32,7 +32,15 @@ from dataclasses import replace
 from typing import Any
 
 from bot.i18n import _, use_locale
-from bot.interaction.hand import build_hand_model, mask_of, order_cards, valid_mask
+from bot.interaction.hand import build_hand_model
+from bot.interaction.hand_session import (
+    HandSession,
+    HandStep,
+    SelectCards,
+    ShowHint,
+    SortBy,
+    step,
+)
 from bot.ports.entry import Entry
 from bot.ports.feed import TableChanged
 from bot.ports.hand import HandModel
@@ -234,27 +242,37 @@ class PageHub:
             await self.press(page, message)
         elif page.screen is None:
             await self.refresh(page)  # a spectator, or the game has not started
-        elif kind == "select":
-            if message.version == page.version and message.sort is not None:
-                order = order_cards(page.screen.view.hand, message.sort, page.screen.facts.melds)
-                if valid_mask(order, message.mask):
-                    page.sort, page.mask = message.sort, message.mask
-            await self._send_hand(page)
-        elif kind == "sort":
-            if message.sort is not None:
-                before = self._model(page)
-                order = order_cards(page.screen.view.hand, message.sort, page.screen.facts.melds)
-                page.sort, page.mask = message.sort, mask_of(order, before.selected)
-            await self._send_hand(page)
-        elif kind == "hint":
-            model = self._model(page)
-            with use_locale(page.locale):
-                if model.hint is None:
-                    text = _("Hint: no meld in your hand yet.")
-                else:
-                    text = hint_text(model.hint.action, model.view)
-                    page.mask = model.hint_mask
-            await self._send_hand(page, None if model.hint is None else model.hint.action)
+        else:
+            await self._step(page, message)
+
+    async def _step(self, page: Page, message: Incoming) -> None:
+        """A hand step of ``page`` (select, sort, hint: :mod:`bot.interaction.hand_session`),
+        answered with the page's hand; a selection made on an older screen is ignored."""
+        assert page.screen is not None
+        event: HandStep
+        session = page.hand
+        if message.type == "select":
+            if message.version != page.version or message.sort is None:
+                await self._send_hand(page)
+                return
+            if message.sort != session.sort:  # selected in the order the page showed
+                session = HandSession(message.sort)
+            event = SelectCards(message.mask)
+        elif message.type == "sort":
+            event = SortBy(message.sort)
+        else:
+            event = ShowHint()
+        with use_locale(page.locale):
+            stepped = step(_untyped(page.screen), session, event)
+            page.hand = stepped.session
+            if stepped.found is None:
+                text = None
+            elif stepped.hint is None:
+                text = _("Hint: no meld in your hand yet.")
+            else:
+                text = hint_text(stepped.hint.action, stepped.model.view)
+        await self._send_hand(page, None if stepped.hint is None else stepped.hint.action)
+        if text is not None:
             await page.push(encode({"type": "reply", "ok": True, "code": "hint", "text": text}))
 
     async def press(self, page: Page, message: Incoming) -> None:
@@ -262,7 +280,7 @@ class PageHub:
         this page first (its new screen, or the refusal and the fresh screen)."""
         assert message.offer is not None
         selection = Selection(
-            message.mask, message.sort or page.sort, message.digest, message.offer
+            message.mask, message.sort or page.hand.sort, message.digest, message.offer
         )
         # The page names the table version of the screen it pressed on; the entry point
         # checks the game state's version that screen showed (a screen older than the
@@ -319,14 +337,14 @@ class PageHub:
         selection."""
         before = page.screen
         if own is None or before is None or before.view.hand != own.view.hand:
-            page.mask = 0
+            page.hand = HandSession(page.hand.sort)
         page.table, page.screen = table, own
         page.version = table.info.version
 
     def _model(self, page: Page) -> HandModel:
         assert page.screen is not None
         with use_locale(page.locale):
-            return build_hand_model(_untyped(page.screen), mask=page.mask, sort=page.sort)
+            return build_hand_model(_untyped(page.screen), mask=page.hand.mask, sort=page.hand.sort)
 
     async def _send_hand(self, page: Page, hint: object = None) -> None:
         model = self._model(page)
@@ -368,7 +386,9 @@ class PageHub:
             lobby = render_lobby(info) if view is None and info.status is Status.LOBBY else None
             hand = None
             if own is not None and info.status is Status.PLAYING:
-                hand = hand_json(build_hand_model(_untyped(own), mask=page.mask, sort=page.sort))
+                hand = hand_json(
+                    build_hand_model(_untyped(own), mask=page.hand.mask, sort=page.hand.sort)
+                )
         return {
             "type": "screen",
             "table": info.id,

@@ -6,7 +6,7 @@ import asyncio
 import secrets
 from collections.abc import Awaitable, Callable
 
-from bot.ports.hand import SortMode
+from bot.interaction.hand_session import HandSession
 from bot.ports.model import UserRef
 from bot.ports.screens import SeatScreen, TableScreen
 
@@ -24,7 +24,7 @@ class Page:
 
     What the page shows: ``table`` (the public screen), ``screen`` (the person's own seat
     screen; ``None`` for a spectator) at ``version``, ``evented``: the newest version
-    whose events the page was sent, the hand order ``sort`` and selection ``mask``, and
+    whose events the page was sent, the ``hand`` session (order and selection), and
     the page's language ``locale``. ``origin`` is the page's name in intents
     (``web:<id>``)."""
 
@@ -34,8 +34,7 @@ class Page:
         self.table_id = table_id
         self.send = send
         self.locale = locale
-        self.sort = SortMode.SUIT
-        self.mask = 0
+        self.hand = HandSession()
         self.version = -1
         self.evented = -1
         self.table: TableScreen | None = None
