@@ -112,12 +112,46 @@ def render_match_goal(rules: RuleSet) -> str:
     return ""
 
 
+COMMITMENT_SHOWN = 16
+"""Hex digits of a deal's commitment shown at the table (the record holds all 64)."""
+
+
+def fair_line(view: PublicView) -> str | None:
+    """The deal's commitment as the table shows it from the deal's start (its first
+    :data:`COMMITMENT_SHOWN` hex digits), ``None`` for a deal not shuffled from a secret.
+    docs/fairness.md: "Before the first move of the deal, the table shows the deal's
+    commitment"."""
+    if view.commitment is None:
+        return None
+    return _("Fair deal · commitment {commitment}").format(
+        commitment=view.commitment[:COMMITMENT_SHOWN]
+    )
+
+
+def secret_line(result: DealResult) -> str | None:
+    """The finished deal's revealed secret (all 64 hex digits) and the commitment it
+    answers, for the score sheet; ``None`` for a deal not shuffled from a secret.
+    docs/fairness.md: "When the deal ends, the secret is revealed (score sheet, game
+    record)"."""
+    if result.secret is None or result.commitment is None:
+        return None
+    return _(
+        "Deal {number}'s secret: {secret} (commitment {commitment}; check it with "
+        "rummy-bot verify or by hand: docs/fairness.md)"
+    ).format(
+        number=result.deal_number,
+        secret=result.secret,
+        commitment=result.commitment[:COMMITMENT_SHOWN],
+    )
+
+
 def render_table(view: PublicView) -> str:
     """The public table as text.
 
     Shape (English)::
 
         Deal 2 · dealer: ana
+        Fair deal · commitment 7743cbb8991f989d
         ben to play: meld, lay off or discard.
         Melds:
           1. ana: 7♥ 8♥ 🃏(9♥)
@@ -136,6 +170,9 @@ def render_table(view: PublicView) -> str:
         ),
         _turn_line(view),
     ]
+    fair = fair_line(view)
+    if fair is not None:
+        lines.insert(1, fair)
     if view.melds:
         lines.append(_("Melds:"))
         for number, meld in enumerate(view.melds, start=1):
@@ -251,6 +288,7 @@ def render_hand_end(view: PlayerView | PublicView) -> str:
         Deal 1 is over: ana went out.
           ana  deal +35 · total 35 · hand: —
           ben  deal 0 · total 0 · hand: 7♣ 9♦ K♠ (26 points)
+        Deal 1's secret: 9f0c… (commitment 7743cbb8991f989d; check it with ...)
         Game over. The winner is ana with 135 points.
     """
     table = view.table if isinstance(view, PlayerView) else view
@@ -280,6 +318,9 @@ def render_hand_end(view: PlayerView | PublicView) -> str:
                 hand=hand_text,
             )
         )
+    secret = secret_line(result)
+    if secret is not None:
+        lines.append(secret)
     if table.phase is Phase.GAME_OVER and table.winners:
         lines.append(_winners_line(table))
     return "\n".join(lines)

@@ -28,8 +28,10 @@ of the table, and after a refused press)::
               "players": [{"name": "ana", "cards": 7, "score": "12", "melded": true,
                            "ai": false, "away": false, "dealer": true}],
               "melds": [{"owner": 0, "cards": ["7h", "8h", ["jk", "9h"]]}],
-              "lines": ["ben ist am Zug: ..."],   # the turn line and the variant's lines
-              "turn_left": 118.5 | null}          # seconds of the turn timer
+              "lines": ["ben ist am Zug: ..."],   # the turn line, the variant's lines and
+                                                  # the fair deal's commitment line
+              "turn_left": 118.5 | null,          # seconds of the turn timer
+              "commitment": "7743cbb8…" | null}   # the deal's commitment, 64 hex digits
 
     HAND = {"cards": ["2c", "7h", ...],     # display order of ``sort``
             "sort": "suit" | "rank" | "melds", "selected": [0, 2], "digest": "ab12",
@@ -184,6 +186,7 @@ def public_json(
         "melds": [meld_json(m) for m in view.melds],
         "lines": list(lines),
         "turn_left": None if turn_left is None else round(turn_left, 1),
+        "commitment": view.commitment,
     }
 
 

@@ -43,6 +43,9 @@ COMMAND = re.compile(r"`([^`]+)`")
 TOKEN = re.compile(r"[0-9A-Za-zÄÖÜäöüßé]+")
 
 ALLOWED = frozenset({"zoe", "ada", "bo", "ana", "ben", "cem"})
+DIGEST = re.compile(r"[0-9a-f]{16}|[0-9a-f]{64}")
+"""A fair deal's commitment (16 hex digits shown) or revealed secret (64): symbols, like
+numbers."""
 """Proper names on the screens: the players, the AI players and the names of the
 how-to-play examples."""
 
@@ -117,6 +120,7 @@ def foreign_words(text: str) -> list[str]:
             token
             for token in TOKEN.findall(text)
             if not token.isdigit()
+            and not DIGEST.fullmatch(token)
             and token.lower() not in vocabulary
             and token.lower() not in ALLOWED
         }

@@ -51,7 +51,7 @@ from bot.render.events import event_line
 from bot.render.hand import hint_text
 from bot.render.lobby import render_lobby
 from bot.render.notices import render_notice
-from bot.render.text import turn_line
+from bot.render.text import fair_line, turn_line
 from bot.render.variants import variant_table_lines
 from bot.web.pages.page import Page
 from bot.web.protocol import (
@@ -372,7 +372,8 @@ class PageHub:
             sheet = None
             events: list[str] = []
             if view is not None:
-                lines = [turn_line(view), *variant_table_lines(view)]
+                fair = fair_line(view)
+                lines = [turn_line(view), *variant_table_lines(view), *([fair] if fair else [])]
                 left = None if info.deadline is None else max(info.deadline - time.time(), 0)
                 public = public_json(view, info, lines, left)
                 sheet = sheet_json(view)
