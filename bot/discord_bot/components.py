@@ -29,14 +29,18 @@ from bot.i18n import _
 from bot.interaction.calls import public_calls
 from bot.interaction.hand import HandModel
 from bot.ports.model import Status, TableInfo
+from bot.ports.table_rules import AI_LEVELS
 from bot.ports.web_links import button_text
 from bot.render.cards import card_text
 from bot.render.hand import sort_name
+from bot.render.lobby import ai_level_label
 from engine.state import Phase
 from engine.views import PublicView
 
 PREFIX = "rm"
 ACTIVITY = "web"
+ADD_AI = "addbot"
+"""The action of the lobby's AI-seat buttons: ``addbot.<level>``."""
 """The action of the button that launches the web table as a Discord Activity."""
 TEMPLATE = re.compile(
     r"rm:(?P<table>[0-9]{1,15}):(?P<version>[0-9]{1,9}):(?P<action>[a-z0-9_.]{1,24}):"
@@ -215,12 +219,13 @@ def _view(items: Sequence[RummyControl]) -> discord.ui.View:
 def table_controls(
     info: TableInfo, view: PublicView | None, activity: bool = False
 ) -> discord.ui.View | None:
-    """Lobby: Join, Leave, Add AI, Start. A deal: Show my hand, and in the draw phase Draw
-    and Take (for the player to move: they answer with the hand message; not while a
-    variant's pre-play step lasts, its public ``preplay`` flag), and while the variant's
-    public view names seats that may call out of turn (``may_call``: Rummy 500's
-    "Rommé!") its verbs without arguments. Between deals: Show my hand, Next deal.
-    ``activity``: an Open-the-table button that launches the web table as a Discord
+    """Lobby: Join, Leave, Start, and one "add an AI seat" button per level (custom id
+    action ``addbot.<level>``: easy, normal, hard, expert). A deal: Show my hand, and in
+    the draw phase Draw and Take (for the player to move: they answer with the hand
+    message; not while a variant's pre-play step lasts, its public ``preplay`` flag), and
+    while the variant's public view names seats that may call out of turn (``may_call``:
+    Rummy 500's "Rommé!") its verbs without arguments. Between deals: Show my hand, Next
+    deal. ``activity``: an Open-the-table button that launches the web table as a Discord
     Activity during the game. Nothing once the table is closed."""
 
     def cid(action: str) -> ControlId:
@@ -237,8 +242,11 @@ def table_controls(
             [
                 button(cid("join"), _("Join"), green, 0),
                 button(cid("leave"), _("Leave"), grey, 0),
-                button(cid("addbot"), _("Add AI"), grey, 0),
                 button(cid("start"), _("Start"), blue, 0),
+                *(
+                    button(cid(f"{ADD_AI}.{level}"), ai_level_label(level), grey, 1)
+                    for level in AI_LEVELS
+                ),
             ]
         )
     if info.status is not Status.PLAYING or view is None:

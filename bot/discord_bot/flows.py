@@ -51,6 +51,7 @@ import discord
 
 from bot.discord_bot.components import (
     ACTIVITY,
+    ADD_AI,
     SELECT_LIMIT,
     ControlId,
     hand_controls,
@@ -111,9 +112,19 @@ PUBLIC = (Top,)
 LOBBY_REQUESTS: dict[str, Request] = {
     "join": Join(),
     "leave": Leave(),
-    "addbot": AddAI(),
     "start": Start(),
 }
+
+
+def _lobby_request(action: str) -> Request | None:
+    """The table request of a lobby button's ``action`` (``addbot.<level>``: an AI seat
+    of that level; ``addbot`` alone, from a release before the levels: the default), or
+    ``None`` for another control."""
+    name, _dot, level = action.partition(".")
+    if name == ADD_AI:
+        return AddAI(level or None)
+    return LOBBY_REQUESTS.get(action)
+
 
 #: Hand message controls that only show the hand another way -> the screen request.
 SCREEN_CONTROLS: dict[str, Request] = {
@@ -307,11 +318,10 @@ class Flows:
             await self._hand_click(interaction, control, values)
             return
         action = control.action
-        if action in LOBBY_REQUESTS:
+        request = _lobby_request(action)
+        if request is not None:
             await self._table_button(
-                interaction,
-                control,
-                self.intent(interaction, LOBBY_REQUESTS[action], table_id=control.table),
+                interaction, control, self.intent(interaction, request, table_id=control.table)
             )
         elif action == "hand":
             await self._new_hand(

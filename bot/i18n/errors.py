@@ -69,7 +69,9 @@ ERROR_TEMPLATES: Mapping[str, str] = {
     "no_hint_in_time": N_("No hint was found in time for this hand."),
     "not_your_table": N_("You are not playing at table #{table}."),
     "too_many_tables": N_("You already play at {limit} tables; finish or leave one first."),
-    "ai_level_unavailable": N_("The {level} AI is not available yet; pick easy or normal."),
+    "ai_level_unavailable": N_(
+        "The {level} AI is not available yet; pick easy, normal, hard or expert."
+    ),
     "storage_unavailable": N_(
         "The game could not be saved just now; nothing changed. Please try again in a moment."
     ),

@@ -16,6 +16,13 @@ LEVEL_NAMES = {
 """The AI levels' names (:mod:`bot.service.ai_levels`)."""
 
 
+def ai_level_label(level: str) -> str:
+    """The label of the lobby button that adds an AI seat of ``level`` (a key of
+    :data:`LEVEL_NAMES`), the same on every chat: "+🤖 easy", "+🤖 leicht". Call inside
+    ``use_locale``."""
+    return "+🤖 " + _(LEVEL_NAMES[level])
+
+
 def render_lobby(info: TableInfo) -> str:
     """A short text of a lobby (or of a table's seats once it runs)."""
     var = get_variant(info.variant)

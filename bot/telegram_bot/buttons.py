@@ -75,7 +75,7 @@ HAND_REQUESTS: dict[str, Request] = {
 LOBBY_REQUESTS: dict[str, Request] = {
     "join": Join(),
     "leave": Leave(),
-    "add_ai": AddAI("greedy"),
+    "add_ai": AddAI(),
     "start": Start(),
 }
 #: An alert says at most this much (Telegram cuts callback answers at 200 characters).
@@ -223,6 +223,8 @@ class Buttons:
     @staticmethod
     def _group_request(data: Callback) -> Request:
         name = data.name
+        if name == "add_ai":
+            return AddAI(data.arg or None)  # the level its button names (old keyboards: none)
         if name in LOBBY_REQUESTS:
             return LOBBY_REQUESTS[name]
         if name == "my_hand":

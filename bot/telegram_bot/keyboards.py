@@ -20,8 +20,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from bot.interaction.calls import public_calls
 from bot.ports.hand import Group, HandModel
 from bot.ports.model import Status, TableInfo
+from bot.ports.table_rules import AI_LEVELS
 from bot.ports.web_links import button_text
 from bot.render.cards import card_text
+from bot.render.lobby import ai_level_label
 from bot.telegram_bot import texts
 from bot.telegram_bot.callbacks import GROUP, HAND, Callback
 from engine.state import Phase
@@ -47,15 +49,17 @@ def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[Inli
 
 
 def lobby_keyboard(info: TableInfo, start_link: str | None) -> InlineKeyboardMarkup:
-    """Join, Leave, Add AI, Start; plus a "Start me" link while someone cannot be reached."""
+    """Join, Leave; one "add an AI seat" button per level (easy, normal, hard, expert:
+    ``addbot <level>``); Start; plus a "Start me" link while someone cannot be reached."""
     base = Callback(GROUP, "j", info.id, info.version)
-    buttons = [
-        _button(texts.label("join"), base),
-        _button(texts.label("leave"), base.with_(action="l")),
-        _button(texts.label("add_ai"), base.with_(action="a")),
-        _button(texts.label("start"), base.with_(action="s")),
+    rows = [
+        [
+            _button(texts.label("join"), base),
+            _button(texts.label("leave"), base.with_(action="l")),
+        ],
+        [_button(ai_level_label(level), base.with_(action="a", arg=level)) for level in AI_LEVELS],
+        [_button(texts.label("start"), base.with_(action="s"))],
     ]
-    rows = _rows(buttons, 2)
     if start_link:
         rows.append([InlineKeyboardButton(texts.label("start_me"), url=start_link)])
     return InlineKeyboardMarkup(rows)

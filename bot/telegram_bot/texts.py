@@ -31,7 +31,6 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 LABELS: Mapping[str, str] = {
     "join": N_("Join"),
     "leave": N_("Leave"),
-    "add_ai": N_("Add AI"),
     "start": N_("Start"),
     "my_hand": N_("My hand"),
     "next_deal": N_("Next deal"),

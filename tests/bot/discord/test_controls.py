@@ -121,7 +121,16 @@ def test_controls_lay_out_the_hand_model() -> None:
         assert table is not None and len(table.children) == 3
         assert table_controls(replace(info, status=Status.FINISHED), None) is None
         lobby = table_controls(replace(info, status=Status.LOBBY), None)
-        assert lobby is not None and len(lobby.children) == 4
+        assert lobby is not None and len(lobby.children) == 7
+        assert [c.item.label for c in lobby.children] == [  # type: ignore[attr-defined]
+            "Join",
+            "Leave",
+            "Start",
+            "+🤖 easy",
+            "+🤖 normal",
+            "+🤖 hard",
+            "+🤖 expert",
+        ]
 
 
 def test_privacy_checker_catches_a_hidden_card() -> None:

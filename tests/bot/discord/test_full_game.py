@@ -40,13 +40,17 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(
             assert [action_of(c) for c in table.custom_ids()] == [
                 "join",
                 "leave",
-                "addbot",
                 "start",
+                "addbot.easy",
+                "addbot.normal",
+                "addbot.hard",
+                "addbot.expert",
             ]
             await bot.click(w.bob, table, control(table, "join"))
             refused = await bot.click(w.bob, table, control(table, "start"))
             assert refused.followups or (refused.original and refused.original.ephemeral)
-            await bot.click(w.alice, table, control(table, "addbot"))
+            await bot.click(w.alice, table, control(table, "addbot.hard"))
+            assert "Ada (AI, hard)" in bot.table_message(channel).content
             await bot.click(w.alice, table, control(table, "start"))
             key = bot.key(channel)
             info = await bot.entry.table_info(key)

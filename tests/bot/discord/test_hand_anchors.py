@@ -74,7 +74,7 @@ async def ai_to_move(bot: Bot, user: FakeUser) -> int:
     w = bot.world
     await bot.slash(user, w.text, "new")
     table = bot.table_message(w.text)
-    await bot.click(user, table, control(table, "addbot"))
+    await bot.click(user, table, control(table, "addbot.normal"))
     await bot.click(user, table, control(table, "start"))
     stored = await bot.service.repo.active_table(bot.key(w.text))
     assert stored is not None and stored.state is not None

@@ -68,7 +68,7 @@ ANSWER_WAIT = 8.0  # seconds Alice waits for the bot's answer before trying agai
 PING_WAIT = CHAT_LEASE_SECONDS + 3 * SWEEP_SECONDS + 10.0
 """Seconds Alice waits for her turn ping before moving anyway (as long as a takeover, and
 10 s more for two cores shared by the workers and the server)."""
-LOBBY = ("join", "leave", "addbot", "start")
+LOBBY = ("join", "leave", "start", "addbot.easy", "addbot.normal", "addbot.hard", "addbot.expert")
 
 
 @dataclass
@@ -295,7 +295,7 @@ async def test_discord_workers_on_one_database_survive_kills(
             assert lobby is not None
             play.table_id = lobby.id
             await until(play.table_message, 10, "the lobby's table message")
-            assert await play.click("addbot") and await play.click("start")
+            assert await play.click("addbot.normal") and await play.click("start")
             found = await play.table()
             assert found.status is Status.PLAYING
             owner = await play.owner()

@@ -244,7 +244,7 @@ async def open_table(bot: Bot, game: Game, users: dict[str, FakeUser]) -> int:
         await bot.click(users[name], table, control(table, "join"))
     for _ in range(game.ais):
         table = bot.table_message(channel)
-        await bot.click(host, table, control(table, "addbot"))
+        await bot.click(host, table, control(table, "addbot.normal"))
     table = bot.table_message(channel)
     await bot.click(host, table, control(table, "start"))
     info = await bot.entry.table_info(bot.key(channel))

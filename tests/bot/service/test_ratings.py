@@ -7,6 +7,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.ports.table_rules import AI_LEVELS
 from bot.service.ratings import AI_RATINGS, NEW, Rating, final_places, rate_game
 from engine.rules import make_rules
 
@@ -66,7 +67,13 @@ def test_ai_seats_keep_their_rating_and_a_stronger_one_is_worth_more() -> None:
     assert beat_easy[0] is not None and beat_hard[0] is not None
     assert beat_hard[0].mu > beat_easy[0].mu > person.mu
     assert beat_hard[0].games == 4
-    assert AI_RATINGS["hard"].mu > AI_RATINGS["normal"].mu > AI_RATINGS["easy"].mu
+    assert (
+        AI_RATINGS["expert"].mu
+        > AI_RATINGS["hard"].mu
+        > AI_RATINGS["normal"].mu
+        > AI_RATINGS["easy"].mu
+    )
+    assert set(AI_RATINGS) == set(AI_LEVELS)  # every level a person can add is rated as itself
 
 
 def test_the_shown_rating_is_the_conservative_estimate() -> None:

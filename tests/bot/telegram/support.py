@@ -160,12 +160,15 @@ def hand_button(message: FakeMessage, action: str, arg: str | None = None) -> st
     raise LookupError(f"no hand button {action!r} {arg!r}; buttons: {message.button_texts}")
 
 
-def group_button(message: FakeMessage, action: str) -> str:
+def group_button(message: FakeMessage, action: str, arg: str | None = None) -> str:
     """``callback_data`` of the table message's button doing ``action`` (a letter of
-    :data:`bot.telegram_bot.callbacks.GROUP_ACTIONS`)."""
+    :data:`bot.telegram_bot.callbacks.GROUP_ACTIONS`) with argument ``arg`` (for ``a``,
+    add an AI seat, the level: ``normal`` unless given)."""
+    if action == "a" and arg is None:
+        arg = "normal"
     for data in message.callback_data:
         decoded = decode(data)
-        if decoded.kind == "g" and decoded.action == action:
+        if decoded.kind == "g" and decoded.action == action and arg in (None, decoded.arg):
             return data
     raise LookupError(f"no group button {action!r}; buttons: {message.button_texts}")
 

@@ -124,9 +124,9 @@ async def test_rummy_bot_run_plays_with_the_real_clock_and_stops_cleanly(tmp_pat
             tg.start_private(ALICE)
             tg.send_text(ALICE, GROUP, "/new")
             [table] = await tg.wait_for(lambda: tg.messages(GROUP), WAIT)
-            tg.press_button(ALICE, table, table.callback_data[2])  # Add AI
+            tg.press_button(ALICE, table, table.callback_data[3])  # an AI seat, normal
             await tg.wait_for(lambda: "Ada" in (table.text or ""), WAIT)
-            tg.press_button(ALICE, table, table.callback_data[3])  # Start
+            tg.press_button(ALICE, table, table.callback_data[6])  # Start
             await tg.wait_for(lambda: "Deal 1" in (table.text or ""), WAIT)
             assert adapter.handlers is not None
             for _ in range(2):  # Alice draws and discards by buttons; Ada answers on her own

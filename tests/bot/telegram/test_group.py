@@ -24,6 +24,9 @@ from tests.bot.telegram.support import (
     url_buttons,
 )
 
+LOBBY_TEXTS = ["Join", "Leave", "+🤖 easy", "+🤖 normal", "+🤖 hard", "+🤖 expert", "Start"]
+"""The lobby keyboard: join, leave, an AI seat of each level, start."""
+
 
 async def table_of(bot: Bot, chat: int, thread: int | None = None) -> int:
     info = await bot.service.entry.table_info(chat_key(chat, thread))
@@ -66,18 +69,22 @@ async def test_one_table_message_per_game_is_edited_in_place(bot: Bot) -> None:
     assert [d.rsplit(".", 1)[0] for d in message.callback_data] == [
         "gj0.1.1..",
         "gl0.1.1..",
-        "ga0.1.1..",
+        "ga0.1.1..easy",
+        "ga0.1.1..normal",
+        "ga0.1.1..hard",
+        "ga0.1.1..expert",
         "gs0.1.1..",
     ]
-    assert message.button_texts == ["Join", "Leave", "Add AI", "Start"]
+    assert message.button_texts == LOBBY_TEXTS
 
     await bot.say(BOB, GROUP, "/join")
-    await bot.press(ALICE, message, group_button(message, "a"))
+    await bot.press(ALICE, message, group_button(message, "a", "hard"))
     await bot.say(ALICE, GROUP, f"/start@{bot.tg.bot.username}")
 
     assert [m.message_id for m in bot.tg.messages(GROUP) if m.reply_markup] == [message.message_id]
     assert "Players (2 of 2-6)" in (message.texts[1] or "")
     assert "AI player Ada joined the table." in (message.texts[2] or "")
+    assert "Ada (AI, hard)" in (message.texts[2] or "")  # the level its button named
     assert "The game has started. Good luck!" in (message.text or "")
     assert message.button_texts == ["My hand"]
     assert len(message.text or "") <= 4096
@@ -156,7 +163,7 @@ async def test_a_group_upgraded_to_a_supergroup_keeps_its_table(bot: Bot) -> Non
     assert [s.name for s in info.seats] == ["Alice", "Bob"]
     moved = await bot.table_message(table_id)
     assert moved.chat_id == SUPERGROUP
-    assert moved.button_texts == ["Join", "Leave", "Add AI", "Start"]
+    assert moved.button_texts == LOBBY_TEXTS
     assert "Bob joined the table." in (moved.text or "")
     await bot.press(ALICE, moved, group_button(moved, "s"))
     assert (await bot.service.entry.table_info(info.key)).status is Status.PLAYING  # type: ignore
