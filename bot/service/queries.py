@@ -152,8 +152,15 @@ class Queries:
         return replace(self.screens.table_screen(table, locales), history=history), own
 
     async def stats(self, user: UserRef) -> dict[str, Any]:
-        """``{"games", "wins"}`` of the user over every chat."""
-        return await self.repo.user_stats(user.key)
+        """``{"games", "wins"}`` of the user over every chat, and ``"ratings"``: their
+        skill ratings of the newest season they played in (one per variant:
+        ``{"variant", "season", "shown", "games", "last_change"}``, see
+        :meth:`bot.service.repository.Repository.ratings_of`)."""
+        stats = dict(await self.repo.user_stats(user.key))
+        ratings = await self.repo.ratings_of(user.key)
+        newest = max((r["season"] for r in ratings), default=None)
+        stats["ratings"] = [r for r in ratings if r["season"] == newest]
+        return stats
 
     async def first_game(self, user: UserRef, variant: str) -> bool:
         """True while the user has finished no game of ``variant`` (the stored results): the

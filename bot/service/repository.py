@@ -167,6 +167,11 @@ class Repository(Protocol):
     async def leaderboard(self, chat_key: str | None, limit: int) -> list[dict[str, Any]]:
         """Users by wins (then games), in one chat or overall."""
 
+    async def ratings_of(self, user_key: str) -> list[dict[str, Any]]:
+        """A person's skill ratings (:mod:`bot.service.ratings`): ``{"variant", "season",
+        "mu", "sigma", "shown", "games", "last_change"}`` per variant and season, newest
+        season first."""
+
     async def count_tables(self) -> int:
         """All stored tables."""
 

@@ -90,6 +90,7 @@ from bot.render.guide import refusal_lesson
 from bot.render.hand import hint_text
 from bot.render.howto import render_how_to_play, topic_of
 from bot.render.lobby import render_lobby
+from bot.render.ratings import rating_line
 from bot.render.text import render_hand, render_help, render_rules
 from bot.service.changes import Committed, TableChanges
 from bot.service.errors import (
@@ -535,12 +536,13 @@ class Handling:
 
     async def stats(self) -> Outcome:
         stats = await self.v.queries.stats(self.user)
-        return self.outcome(
-            Reply(
-                _("{name}: {games} games, {wins} won.").format(name=self.user.name, **stats),
-                private=True,
-            )
-        )
+        lines = [
+            _("{name}: {games} games, {wins} won.").format(
+                name=self.user.name, games=stats["games"], wins=stats["wins"]
+            ),
+            *(rating_line(rating) for rating in stats["ratings"]),
+        ]
+        return self.outcome(Reply("\n".join(lines), private=True))
 
     async def top(self) -> Outcome:
         rows = await self.v.queries.leaderboard(self.intent.key, 10)

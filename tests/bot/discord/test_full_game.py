@@ -107,7 +107,10 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(
 
             stats = await bot.slash(w.bob, channel, "stats")
             assert stats.original is not None and stats.original.ephemeral
-            assert "1" in stats.original.content
+            assert stats.original.content.startswith("Bob: 1 Spiele")  # Bob reads German
+            # the finished game is rated (docs/ratings.md)
+            assert "Einfaches Rommé: Wertung " in stats.original.content
+            assert "(1 gewertete Partie, letzte Partie " in stats.original.content
             top = await bot.slash(w.carol, channel, "top")
             assert top.original is not None and not top.original.ephemeral
 

@@ -105,10 +105,12 @@ async def test_an_unavailable_level_is_refused_in_the_players_language(
     await say(s, CHAT, ANA, "new")
     refused = await say(s, CHAT, ANA, "addbot hard")
     assert not refused.ok and refused.private
-    assert refused.text == "The hard AI is not available yet; pick easy or normal."
+    assert refused.text == "The hard AI is not available yet; pick easy, normal, hard or expert."
     await say(s, CHAT, BEN, "join")
     assert (await say(s, CHAT, ANA, "lang de")).ok
     refused = await say(s, CHAT, ANA, "addbot schwer")
-    assert refused.text == "Die KI-Stufe hard gibt es noch nicht; wähle easy oder normal."
+    assert refused.text == (
+        "Die KI-Stufe hard gibt es noch nicht; wähle leicht, normal, schwer oder experte."
+    )
     after = await s.table_info(CHAT)
     assert after is not None and not [x for x in after.seats if x.kind is SeatKind.AI]

@@ -74,6 +74,12 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(bot: Bot, options: st
     for user in (ALICE, BOB):
         hand = await bot.hand_message(user, info.id)
         assert hand.buttons == []
+    # The finished game is rated (docs/ratings.md); /stats says so, with the change.
+    asked = await bot.say(BOB, BOB, "/stats")
+    [stats] = [m for m in bot.tg.private_messages(BOB) if m.message_id > asked.message_id]
+    assert stats.text is not None and stats.text.startswith("Bob: 1 Spiele")  # Bob reads German
+    assert "Einfaches Rommé: Wertung " in stats.text
+    assert "(1 gewertete Partie, letzte Partie " in stats.text
     sent = [c for c in bot.tg.calls if c.method in ("sendMessage", "editMessageText")]
     group = Counter(c.method for c in sent if c.params["chat_id"] < 0)
     private = Counter(c.method for c in sent if c.params["chat_id"] > 0)
