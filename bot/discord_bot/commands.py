@@ -239,8 +239,31 @@ def rummy_group(flows: Flows) -> app_commands.Group:
         await flows.slash_text(interaction, "stats")
 
     @group.command(name="top", description="The best players in this channel")
-    async def top(interaction: discord.Interaction[Any]) -> None:
-        await flows.slash_text(interaction, "top")
+    @app_commands.describe(
+        board="This channel's players, or everyone's",
+        variant="The game (default: this channel's)",
+        season="A rating season (default: the running one)",
+    )
+    @app_commands.choices(
+        board=[
+            app_commands.Choice(name="This channel", value="here"),
+            app_commands.Choice(name="Everywhere", value="global"),
+        ],
+        variant=[
+            app_commands.Choice(name=catalogue.variant_name(v), value=v)
+            for v in catalogue.variant_ids()
+        ],
+    )
+    async def top(
+        interaction: discord.Interaction[Any],
+        board: str = "here",
+        variant: str | None = None,
+        season: app_commands.Range[int, 1, 10_000] | None = None,
+    ) -> None:
+        words = ["top", *(["global"] if board == "global" else [])]
+        words += [variant] if variant else []
+        words += ["season", str(season)] if season is not None else []
+        await flows.slash_text(interaction, " ".join(words))
 
     @group.command(name="lang", description="The language the bot uses with you")
     @app_commands.describe(language="English, German, or what your Discord app uses")

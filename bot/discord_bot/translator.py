@@ -42,6 +42,8 @@ NAMES: tuple[str, ...] = (
     N_("name:language"),
     N_("name:play"),
     N_("name:command"),
+    N_("name:board"),
+    N_("name:season"),
 )
 
 #: The descriptions, marked for the catalogues (they are written in commands.py).
@@ -64,6 +66,11 @@ DESCRIPTIONS: tuple[str, ...] = (
     N_("The rules of this table"),
     N_("Your games and wins"),
     N_("The best players in this channel"),
+    N_("This channel's players, or everyone's"),
+    N_("The game (default: this channel's)"),
+    N_("A rating season (default: the running one)"),
+    N_("This channel"),
+    N_("Everywhere"),
     N_("The language the bot uses with you"),
     N_("English, German, or what your Discord app uses"),
     N_("Make a move by typing it, e.g. ready or take 7h"),

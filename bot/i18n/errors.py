@@ -60,6 +60,7 @@ ERROR_TEMPLATES: Mapping[str, str] = {
     "not_in_lobby": N_("The game has already started."),
     "not_playing": N_("The game has not started yet."),
     "bad_setting": N_("{name}: '{value}' is not allowed; expected {accepts}."),
+    "no_such_season": N_("Season {season} has not started; the current season is {current}."),
     "no_such_seat": N_("There is no AI player at seat {seat}."),
     "not_finished": N_("A game can be exported once it is over."),
     "not_name_value": N_("{verb}: '{word}' is not name=value (e.g. timer=2m)."),

@@ -169,9 +169,12 @@ class Stats:
 
 @dataclass(frozen=True, slots=True)
 class Top:
-    """``top``: the chat's best players."""
+    """``top [global] [variant] [season N]``: the best players by skill rating, of the chat
+    (``global``: everywhere), of a variant (default: the chat's) and a season (default: the
+    running one); ``words`` as typed (the service reads them and refuses unknown ones)."""
 
     verb: ClassVar[str] = "top"
+    words: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

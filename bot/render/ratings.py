@@ -3,7 +3,7 @@ estimate mu - 3 sigma, the rated games and the change in the last one)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from babel.numbers import format_decimal
@@ -11,7 +11,7 @@ from babel.numbers import format_decimal
 from bot.i18n import _, current_locale, ngettext
 from engine.variants import get_variant
 
-__all__ = ["rating_line"]
+__all__ = ["board_lines", "board_title", "nobody_rated", "rating_line"]
 
 
 def rating_line(rating: Mapping[str, Any]) -> str:
@@ -30,6 +30,38 @@ def rating_line(rating: Mapping[str, Any]) -> str:
         games=games,
         change=_signed(float(rating["last_change"])),
         season=int(rating["season"]),
+    )
+
+
+def board_title(variant: str, season: int, *, everywhere: bool) -> str:
+    """The first line of a rating board: whose board, the variant and the season."""
+    name = _(get_variant(variant).name)
+    if everywhere:
+        text = _("Best players everywhere · {variant} · season {season} (skill rating):")
+    else:
+        text = _("Best players here · {variant} · season {season} (skill rating):")
+    return text.format(variant=name, season=season)
+
+
+def board_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One line per row of a rating board (``{"name", "shown", "games"}``, best first):
+    "1. Ana: 12.4 (7 rated games)". Call inside ``use_locale``."""
+    return [
+        ngettext(
+            "{rank}. {name}: {shown} ({games} rated game)",
+            "{rank}. {name}: {shown} ({games} rated games)",
+            int(row["games"]),
+        ).format(
+            rank=rank, name=row["name"], shown=_number(float(row["shown"])), games=row["games"]
+        )
+        for rank, row in enumerate(rows, start=1)
+    ]
+
+
+def nobody_rated(variant: str, season: int, games: int) -> str:
+    """Said when nobody has the ``games`` rated games a board needs yet."""
+    return _("Nobody has {games} rated games of {variant} in season {season} yet.").format(
+        games=games, variant=_(get_variant(variant).name), season=season
     )
 
 

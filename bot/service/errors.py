@@ -92,6 +92,13 @@ class BadSetting(ServiceError):
     template = "{name}: '{value}' is not allowed, expected {accepts}"
 
 
+class NoSuchSeason(ServiceError):
+    """``top season N`` for a rating season that has not started."""
+
+    code = "no_such_season"
+    template = "season {season} has not started; the current season is {current}"
+
+
 class NoSuchSeat(ServiceError):
     """A seat number that does not exist or is no AI seat."""
 

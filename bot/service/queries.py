@@ -171,6 +171,20 @@ class Queries:
         """Top players by wins, in one chat or (``key=None``) overall."""
         return await self.repo.leaderboard(None if key is None else str(key), limit)
 
+    async def rating_board(
+        self, variant: str, season: int, min_games: int, key: ChatKey | None, limit: int = 10
+    ) -> list[dict[str, Any]]:
+        """The best skill ratings of ``variant`` in ``season`` (at least ``min_games`` rated
+        games): of the people who finished a game in chat ``key``, or everywhere
+        (``None``); ``{"user", "name", "shown", "games"}`` best first."""
+        return await self.repo.rating_board(
+            variant, season, min_games, limit, None if key is None else str(key)
+        )
+
+    async def current_season(self) -> int:
+        """The rating season running now (by the service's clock)."""
+        return await self.repo.current_season(self.changes.clock.now())
+
     async def latest_ended(self, key: ChatKey) -> TableInfo | None:
         """The chat's most recently ended game (for ``export``), or ``None``."""
         try:

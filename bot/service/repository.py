@@ -167,6 +167,22 @@ class Repository(Protocol):
     async def leaderboard(self, chat_key: str | None, limit: int) -> list[dict[str, Any]]:
         """Users by wins (then games), in one chat or overall."""
 
+    async def rating_board(
+        self,
+        variant: str,
+        season: int,
+        min_games: int = 1,
+        limit: int = 10,
+        chat_key: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """The best ``limit`` ratings of ``variant`` in ``season`` with at least
+        ``min_games`` rated games, by mu - 3 sigma: ``{"user", "name", "shown", "games"}``;
+        ``chat_key``: only people who finished a game in that chat."""
+
+    async def current_season(self, at: float) -> int:
+        """The rating season a game finishing at ``at`` (Unix seconds) counts in (1 before
+        any other was started)."""
+
     async def ratings_of(self, user_key: str) -> list[dict[str, Any]]:
         """A person's skill ratings (:mod:`bot.service.ratings`): ``{"variant", "season",
         "mu", "sigma", "shown", "games", "last_change"}`` per variant and season, newest

@@ -90,12 +90,14 @@ from bot.render.guide import refusal_lesson
 from bot.render.hand import hint_text
 from bot.render.howto import render_how_to_play, topic_of
 from bot.render.lobby import render_lobby
-from bot.render.ratings import rating_line
+from bot.render.ratings import board_lines, board_title, nobody_rated, rating_line
 from bot.render.text import render_hand, render_help, render_rules
+from bot.service.boards import MIN_RATED_GAMES, board_words
 from bot.service.changes import Committed, TableChanges
 from bot.service.errors import (
     BadSetting,
     NoHintInTime,
+    NoSuchSeason,
     NoTable,
     NotFinished,
     NotPlaying,
@@ -287,8 +289,8 @@ class Handling:
                 return await self.lang(word)
             case Stats():
                 return await self.stats()
-            case Top():
-                return await self.top()
+            case Top(words):
+                return await self.top(words)
             case Export():
                 return await self.export()
             case ShowHand(grouped):
@@ -544,14 +546,38 @@ class Handling:
         ]
         return self.outcome(Reply("\n".join(lines), private=True))
 
-    async def top(self) -> Outcome:
-        rows = await self.v.queries.leaderboard(self.intent.key, 10)
+    async def top(self, words: tuple[str, ...]) -> Outcome:
+        """``top [global] [variant] [season N]``: the skill-rating board (docs/ratings.md)
+        of the chat (or everywhere), with the chat's board by wins under it while nobody
+        has :data:`MIN_RATED_GAMES` rated games there. Raises :class:`BadSetting` for a
+        word it does not know, :class:`NoSuchSeason` for a season not started."""
+        asked = board_words(words)
+        key = None if asked.everywhere else self.intent.key
+        variant = asked.variant or await self._chat_variant()
+        current = await self.v.queries.current_season()
+        season = current if asked.season is None else asked.season
+        if season > current:
+            raise NoSuchSeason(season=season, current=current)
+        rows = await self.v.queries.rating_board(variant, season, MIN_RATED_GAMES, key)
+        lines = [board_title(variant, season, everywhere=key is None), *board_lines(rows)]
         if not rows:
-            return self.outcome(Reply(_("No finished games here yet.")))
-        lines = [_("Best players here:")]
-        for rank, row in enumerate(rows, start=1):
-            lines.append(_("{rank}. {name}: {wins} won of {games}").format(rank=rank, **row))
+            lines = [nobody_rated(variant, season, MIN_RATED_GAMES)]
+            wins = await self.v.queries.leaderboard(key, 10)
+            if wins:
+                lines.append(_("Best players here:") if key else _("Best players everywhere:"))
+            lines += [
+                _("{rank}. {name}: {wins} won of {games}").format(rank=rank, **row)
+                for rank, row in enumerate(wins, start=1)
+            ]
         return self.outcome(Reply("\n".join(lines)))
+
+    async def _chat_variant(self) -> str:
+        """The variant of the chat's table, else of its last finished game, else basic."""
+        key = self.intent.key
+        if key is None:
+            return "basic"
+        info = await self.v.queries.table_info(key) or await self.v.queries.latest_ended(key)
+        return "basic" if info is None else info.variant
 
     async def export(self) -> Outcome:
         key = self.intent.key

@@ -577,16 +577,38 @@ class SqliteRepository:
         ]
 
     async def rating_board(
-        self, variant: str, season: int, min_games: int = 1, limit: int = 10
+        self,
+        variant: str,
+        season: int,
+        min_games: int = 1,
+        limit: int = 10,
+        chat_key: str | None = None,
     ) -> list[dict[str, Any]]:
         """The best ``limit`` ratings of ``variant`` in ``season`` with at least
-        ``min_games`` rated games, by mu - 3 sigma: ``{"user", "shown", "games"}``."""
+        ``min_games`` rated games, by mu - 3 sigma: ``{"user", "name", "shown", "games"}``
+        (``name``: the newest name the person finished a game under). ``chat_key``: only
+        people who finished a game in that chat (the chat's board)."""
+        where = "variant = ? AND season = ? AND games >= ?"
+        params: list[Any] = [variant, season, min_games]
+        if chat_key is not None:
+            where += " AND user_key IN (SELECT user_key FROM results WHERE chat_key = ?)"
+            params.append(chat_key)
         rows = await self._all(
-            "SELECT user_key, mu - 3 * sigma AS shown, games FROM ratings WHERE variant = ? "
-            "AND season = ? AND games >= ? ORDER BY shown DESC, user_key LIMIT ?",
-            (variant, season, min_games, limit),
+            "SELECT user_key, mu - 3 * sigma AS shown, games, "
+            "(SELECT MAX(name) FROM results r WHERE r.user_key = ratings.user_key) AS name "
+            f"FROM ratings WHERE {where} ORDER BY shown DESC, user_key LIMIT ?",
+            (*params, limit),
         )
-        return [{"user": r[0], "shown": float(r[1]), "games": int(r[2])} for r in rows]
+        return [
+            {"user": r[0], "shown": float(r[1]), "games": int(r[2]), "name": r[3] or r[0]}
+            for r in rows
+        ]
+
+    async def current_season(self, at: float) -> int:
+        """The season a game finishing at ``at`` (Unix seconds) counts in: the last one
+        started by then (1 before any other was started)."""
+        row = await self._one("SELECT MAX(number) FROM rating_seasons WHERE started_at <= ?", (at,))
+        return 1 if row is None or row[0] is None else int(row[0])
 
     async def start_season(self, at: float) -> int:
         """Start the next rating season at ``at`` (Unix seconds, not before the current

@@ -43,11 +43,16 @@ async def repo(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[
     await db.close()
 
 
-async def _finish(
-    repo: Any, users: list[str | None], totals: list[int], variant: str = "basic"
+async def finish_game(
+    repo: Any,
+    users: list[str | None],
+    totals: list[int],
+    variant: str = "basic",
+    chat: ChatKey = CHAT,
 ) -> Table:
-    """Create a game of ``users`` (``None``: an AI seat at level normal) and commit its end
-    with ``totals`` (the variant's winners of them win), as the service does."""
+    """Create a game of ``users`` (``None``: an AI seat at level normal) in ``chat`` and
+    commit its end with ``totals`` (the variant's winners of them win), as the service
+    does."""
     seats = tuple(
         Seat(SeatKind.HUMAN, f"P{i}", user=u)
         if u is not None
@@ -61,7 +66,7 @@ async def _finish(
     state = replace_state(state, totals=fractions, winners=winners, phase=Phase.GAME_OVER)
     table = Table(
         0,
-        CHAT,
+        chat,
         Status.PLAYING,
         variant,
         None,
@@ -89,7 +94,7 @@ async def _finish(
 
 
 async def test_a_finished_game_rates_its_people_once(repo: Any) -> None:
-    table = await _finish(repo, [PEOPLE[0], PEOPLE[1], None], [50, 10, 20])
+    table = await finish_game(repo, [PEOPLE[0], PEOPLE[1], None], [50, 10, 20])
     ana = await repo.ratings_of(PEOPLE[0])
     ben = await repo.ratings_of(PEOPLE[1])
     assert [(r["variant"], r["season"], r["games"]) for r in ana] == [("basic", 1, 1)]
@@ -120,7 +125,7 @@ async def test_rebuild_gives_the_live_ratings_and_is_idempotent(repo: Any) -> No
         people = rng.sample(PEOPLE, rng.randint(1, count))
         users: list[str | None] = [*people, *([None] * (count - len(people)))]
         rng.shuffle(users)
-        await _finish(repo, users, [rng.choice([0, 10, 10, 40]) for _ in users], variant)
+        await finish_game(repo, users, [rng.choice([0, 10, 10, 40]) for _ in users], variant)
     live = {p: await repo.ratings_of(p) for p in PEOPLE}
     assert any(live.values())
     assert await repo.rebuild_ratings() == 12
@@ -130,13 +135,13 @@ async def test_rebuild_gives_the_live_ratings_and_is_idempotent(repo: Any) -> No
 
 
 async def test_a_new_season_starts_from_new_ratings(repo: Any) -> None:
-    await _finish(repo, [PEOPLE[0], PEOPLE[1]], [30, 0])
+    await finish_game(repo, [PEOPLE[0], PEOPLE[1]], [30, 0])
     assert await repo.start_season(1.0) == 2  # before the game: the game moves to season 2
     assert await repo.rebuild_ratings() == 1
     assert [r["season"] for r in await repo.ratings_of(PEOPLE[0])] == [2]
     number = await repo.start_season(4e9)  # far ahead: the next game is still season 2
     assert number == 3
-    await _finish(repo, [PEOPLE[0], PEOPLE[1]], [0, 30])
+    await finish_game(repo, [PEOPLE[0], PEOPLE[1]], [0, 30])
     rows = await repo.ratings_of(PEOPLE[0])
     assert [(r["season"], r["games"]) for r in rows] == [(2, 2)]
 

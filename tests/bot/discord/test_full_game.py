@@ -113,6 +113,10 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(
             assert "(1 gewertete Partie, letzte Partie " in stats.original.content
             top = await bot.slash(w.carol, channel, "top")
             assert top.original is not None and not top.original.ephemeral
+            # one rated game each: the rating board is empty, the board by wins stands in
+            assert top.original.content.startswith(
+                "Nobody has 3 rated games of Basic Rummy in season 1 yet.\nBest players here:"
+            )
 
         calls = bot.server.calls
         callbacks = bot.server.calls_to("POST", "/interactions/*/callback")

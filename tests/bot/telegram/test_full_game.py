@@ -80,6 +80,11 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(bot: Bot, options: st
     assert stats.text is not None and stats.text.startswith("Bob: 1 Spiele")  # Bob reads German
     assert "Einfaches Rommé: Wertung " in stats.text
     assert "(1 gewertete Partie, letzte Partie " in stats.text
+    asked = await bot.say(ALICE, GROUP, "/top")
+    [top] = [m for m in bot.tg.messages(GROUP) if m.message_id > asked.message_id]
+    assert (top.text or "").startswith(
+        "Nobody has 3 rated games of Basic Rummy in season 1 yet.\nBest players here:"
+    )
     sent = [c for c in bot.tg.calls if c.method in ("sendMessage", "editMessageText")]
     group = Counter(c.method for c in sent if c.params["chat_id"] < 0)
     private = Counter(c.method for c in sent if c.params["chat_id"] > 0)

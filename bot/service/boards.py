@@ -1,0 +1,58 @@
+"""What ``top`` asks for: the words of ``top [global] [variant] [season N]`` read into a
+:class:`BoardAsk` (docs/ratings.md, "Boards")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.service.errors import BadSetting
+from engine.variants import VARIANTS
+
+__all__ = ["EVERYWHERE_WORDS", "MIN_RATED_GAMES", "SEASON_WORDS", "BoardAsk", "board_words"]
+
+MIN_RATED_GAMES = 3
+"""Rated games a person needs to stand on a board (fewer say little: a new rating is
+mostly uncertainty)."""
+
+EVERYWHERE_WORDS = frozenset({"global", "all", "alle", "überall", "ueberall"})
+"""``top global``: the board of every chat (German: alle, überall)."""
+SEASON_WORDS = frozenset({"season", "saison"})
+"""``top season 3`` (German: saison 3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardAsk:
+    """One ``top``: every chat or the chat's (``everywhere``), a ``variant`` (``None``:
+    the chat's) and a ``season`` (``None``: the running one)."""
+
+    everywhere: bool = False
+    variant: str | None = None
+    season: int | None = None
+
+
+def board_words(words: Sequence[str]) -> BoardAsk:
+    """The board ``words`` ask for, in any order and case: ``global`` (or ``alle``), a
+    variant id (``basic``, ``500``, ``german``, ``romanian``), ``season N``. Raises
+    :class:`BadSetting` for any other word, a season that is not a whole number from 1,
+    or two of a kind."""
+    everywhere, variant, season = False, None, None
+    rest = [w.lower() for w in words]
+    while rest:
+        word = rest.pop(0)
+        if word in EVERYWHERE_WORDS and not everywhere:
+            everywhere = True
+        elif word in VARIANTS and variant is None:
+            variant = word
+        elif word in SEASON_WORDS and season is None:
+            number = rest.pop(0) if rest else ""
+            if not (number.isascii() and number.isdigit()) or int(number) < 1:
+                raise BadSetting(name="season", value=number[:40] or "?", accepts="1, 2, 3, ...")
+            season = int(number)
+        else:
+            raise BadSetting(
+                name="top",
+                value=word[:40],
+                accepts="global, " + ", ".join(VARIANTS) + ", season N",
+            )
+    return BoardAsk(everywhere, variant, season)
