@@ -7,10 +7,10 @@ cards themselves travel as codes (:mod:`bot.web.protocol`).
 
 from __future__ import annotations
 
-from bot.i18n import N_, SUPPORTED_LOCALES, _, normalize_locale, use_locale
+from bot.i18n import N_, SUPPORTED_LOCALES, _, ngettext, normalize_locale, use_locale
 from bot.render.hand import SORT_NAMES
 
-__all__ = ["PAGE_STRINGS", "page_strings"]
+__all__ = ["PAGE_PLURALS", "PAGE_STRINGS", "page_strings"]
 
 CARD_WORDS: tuple[str, ...] = (
     # ranks
@@ -85,8 +85,6 @@ PAGE_WORDS: tuple[str, ...] = (
     N_("the AI plays for now"),
     N_("dealer"),
     N_("to play"),
-    N_("{n} cards"),
-    N_("{n} tiles"),
     N_("{n} left"),
     N_("Deal {number}"),
     N_("Turn time: {time}"),
@@ -102,8 +100,16 @@ PAGE_WORDS: tuple[str, ...] = (
 )
 """The page's labels, headings and messages."""
 
+PAGE_PLURALS: tuple[tuple[str, str], ...] = (
+    ("{n} card", "{n} cards"),
+    ("{n} tile", "{n} tiles"),
+)
+"""Counts the page says (bot/web/static/format.js): each form is sent under its own msgid,
+the singular's text for exactly one, the plural's for any other number (the rule of both
+of the page's languages), from the chats' plural entries."""
+
 PAGE_STRINGS: tuple[str, ...] = CARD_WORDS + PAGE_WORDS + SORT_NAMES
-"""Every msgid the page looks up."""
+"""Every msgid the page looks up (besides :data:`PAGE_PLURALS`)."""
 
 
 def page_strings(lang: str | None) -> dict[str, object]:
@@ -113,4 +119,8 @@ def page_strings(lang: str | None) -> dict[str, object]:
     if locale not in SUPPORTED_LOCALES:
         locale = normalize_locale(None)
     with use_locale(locale):
-        return {"locale": locale, "strings": {msgid: _(msgid) for msgid in PAGE_STRINGS}}
+        strings = {msgid: _(msgid) for msgid in PAGE_STRINGS}
+        for one, other in PAGE_PLURALS:
+            strings[one] = ngettext(one, other, 1)
+            strings[other] = ngettext(one, other, 2)
+        return {"locale": locale, "strings": strings}

@@ -11,9 +11,9 @@ from playwright.async_api import Browser
 
 from bot.ports.model import UserRef
 from bot.render.howto import TOPICS
-from tests.web.driver import open_telegram_page, wait_screen
+from tests.web.driver import open_telegram_page, version, wait_screen
 from tests.web.privacy import Reader
-from tests.web.support import web_world
+from tests.web.support import init_data, web_world
 
 ANA = UserRef("telegram", "901", "Ana", "de")
 BEN = UserRef("telegram", "902", "Ben", "en")
@@ -109,5 +109,105 @@ async def test_the_turn_timer_counts_down(tmp_path: Path, browser: Browser) -> N
             await opened.page.wait_for_function(
                 f"document.querySelector('header .timer').textContent !== {first!r}", timeout=3000
             )
+        finally:
+            await opened.close()
+
+
+async def test_the_main_mini_app_without_a_table_lists_the_persons_tables(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """Issue: "the Main Mini App without a table lists the person's tables (or says there
+    is none) and opens one with a tap" (it said "This table is not open (any more)")."""
+    carl = UserRef("telegram", "903", "Carl", "en")
+    async with web_world(tmp_path / "web.sqlite3") as world:
+        info = await world.table(ANA, [BEN], "basic", ais=0)
+        for user, expected in ((BEN, "Your tables:"), (carl, "You sit at no open table.")):
+            opened = await open_telegram_page(
+                browser, world.base, user, 0, start_param=True, data=init_data(user)
+            )
+            page = opened.page
+            try:
+                await page.wait_for_selector(f"#status:has-text('{expected}')")
+                buttons = page.locator(".choose button")
+                if user is carl:
+                    assert await buttons.count() == 0
+                    continue
+                assert await buttons.all_inner_texts() == [f"Basic Rummy · table {info.id}"]
+                await buttons.first.click()
+                await wait_screen(page)
+                assert await version(page) >= 0
+                assert await page.locator(".hand-row .card").count() > 0  # Ben's own hand
+                assert opened.errors == []
+            finally:
+                await opened.close()
+
+
+async def test_focus_stays_where_it_was_pressed_and_only_changes_are_announced(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """Issue: "focus stays on what was pressed; a polite live region announces only the
+    change" (the page was one live region, redrawn whole on each update)."""
+    async with web_world(tmp_path / "web.sqlite3") as world:
+        info = await world.table(ANA, [BEN], "basic", ais=0)
+        opened = await open_telegram_page(browser, world.base, BEN, info.id)
+        page = opened.page
+        try:
+            await wait_screen(page)
+            assert await page.get_attribute("#app", "aria-live") is None
+            assert await page.get_attribute("#announce", "aria-live") == "polite"
+            third = page.locator(".hand-row .card").nth(2)
+            index = await third.get_attribute("data-index")
+            await third.focus()
+            await page.keyboard.press("Enter")
+            await page.wait_for_selector(
+                f".hand-row .card[data-index='{index}'][aria-pressed=true]"
+            )
+            focused = await page.evaluate("document.activeElement.dataset.index")
+            assert focused == index  # not the page body after the redraw
+            await page.locator("[data-sort=rank]").focus()
+            await page.keyboard.press("Enter")
+            await page.wait_for_selector("[data-sort=rank][aria-pressed=true]")
+            assert await page.evaluate("document.activeElement.dataset.sort") == "rank"
+            # Ana moves: Ben's page announces her move, not the whole page
+            before = await version(page)
+            await world.say(ANA, "draw")
+            await page.wait_for_function(
+                f"Number(document.querySelector('#app').dataset.version) > {before}"
+            )
+            said = await page.inner_text("#announce")
+            assert "Ana" in said and "Players" not in said and len(said) < 200
+            assert opened.errors == []
+        finally:
+            await opened.close()
+
+
+async def test_counts_and_the_turn_clock_read_right(tmp_path: Path, browser: Browser) -> None:
+    """Issue: "the turn timer reads '1439:58' for a 24-hour turn; '1 cards', '1 Karten' (no
+    plurals on the page)"; wanted: "the timer as '23:59:58'", "plurals from the
+    catalogues"."""
+    async with web_world(tmp_path / "web.sqlite3") as world:
+        info = await world.table(ANA, [BEN], "basic", ais=0)
+        opened = await open_telegram_page(browser, world.base, ANA, info.id)
+        page = opened.page
+        try:
+            await wait_screen(page)
+            clock = await page.evaluate(
+                """async () => {
+                    const f = await import("./static/format.js");
+                    return [86398, 3600, 599, 61, 0, -5].map(f.clockText);
+                }"""
+            )
+            assert clock == ["23:59:58", "1:00:00", "9:59", "1:01", "0:00", "0:00"]
+            counts = await page.evaluate(
+                """async () => {
+                    const f = await import("./static/format.js");
+                    const strings = await (await fetch("./api/strings?lang=de")).json();
+                    const t = (id) => strings.strings[id] ?? id;
+                    return [f.countText(t, 1, false), f.countText(t, 2, false),
+                            f.countText(t, 1, true), f.countText(t, 0, true)];
+                }"""
+            )
+            assert counts == ["1 Karte", "2 Karten", "1 Stein", "0 Steine"]
+            assert opened.errors == []
         finally:
             await opened.close()

@@ -22,7 +22,8 @@ _PAGE = """<!doctype html>
 <script type="module" src="./static/app.js"></script>
 </head>
 <body>
-<main id="app" aria-live="polite"><p class="status" id="status">…</p></main>
+<main id="app"><p class="status" id="status" role="status">…</p></main>
+<div id="announce" class="visually-hidden" aria-live="polite"></div>
 </body>
 </html>
 """

@@ -17,7 +17,10 @@ same route:
 ``GET  ws?token=...``            the page's WebSocket (:mod:`bot.web.protocol`)
 ==============================  ===========================================================
 
-A session answer is ``{"token", "table", "seat", "locale", "name"}``; a refusal is HTTP
+A session answer is ``{"token", "table", "seat", "locale", "name"}``; a Telegram sign-in
+that names no table (the bot's Main Mini App, opened from its profile or menu) is answered
+with the person's open tables instead, ``{"choose": [{"table", "title"}], "locale",
+"text"}``, and the page signs in again with the one tapped. A refusal is HTTP
 401/403/404 with ``{"error": code, "text": localized text}`` and changes nothing.
 """
 
@@ -50,6 +53,7 @@ from bot.web.server.html import page_html
 from bot.web.strings import page_strings
 from engine.errors import EngineError
 from engine.rules import RuleSet, make_rules
+from engine.variants import get_variant
 
 __all__ = ["STATIC", "WebRoutes"]
 
@@ -260,8 +264,8 @@ class WebRoutes:
                 if isinstance(table, int) and not isinstance(table, bool)
                 else table_of_start_param(login.start_param)
             )
-            if table_id is None:
-                raise AuthRefused("no_table", "no table named")
+            if table_id is None:  # the bot's Main Mini App, opened from its profile or menu
+                return await self._tables_to_choose(login.user)
             info = await self.entry.table_by_id(table_id)
             if info is None:
                 raise AuthRefused("no_table")
@@ -271,6 +275,29 @@ class WebRoutes:
         except AuthRefused as refused:
             self.faults.drop(f"a Telegram sign-in ({refused.code})", str(refused))
             return self._refused(refused.code, locale)
+
+    async def _tables_to_choose(self, user: UserRef) -> web.Response:
+        """No table named: the person's open tables to choose from, ``{"choose": [{"table",
+        "title"}], "locale", "text"}`` (``text``: what to say above them, or that there
+        are none)."""
+        locale = await self.entry.locale_of(user)
+        tables = await self.entry.tables_of(user)
+        with use_locale(locale):
+            choose = [
+                {
+                    "table": info.id,
+                    "title": _("{variant} · table {number}").format(
+                        variant=_(get_variant(info.variant).name), number=info.id
+                    ),
+                }
+                for info in tables
+            ]
+            text = (
+                _("Your tables:")
+                if choose
+                else _("You sit at no open table. Open one in a group with /new.")
+            )
+        return web.json_response({"choose": choose, "locale": locale, "text": text})
 
     async def _may_watch_telegram(self, user: UserRef, info: TableInfo) -> None:
         """A person who does not play may watch a Telegram table of a group they are in."""

@@ -1,9 +1,10 @@
 // The web table's page: signs in (Telegram Mini App or Discord Activity), opens the
 // table's WebSocket and lays out every screen the server sends (bot/web/protocol.py).
 // The server is authoritative: the page only sends what the person taps.
-import {signIn} from "./signin.js";
+import {signIn, signInTo} from "./signin.js";
 import {applyTheme} from "./theme.js";
 import {backSvg, cardElement} from "./cards.js";
+import {clockText, countText as counted} from "./format.js";
 import {handView} from "./hand.js";
 
 const state = {
@@ -34,7 +35,7 @@ function status(text) {
   app.appendChild(p);
 }
 
-function toast(text, ok = true) {
+function toast(text, ok = true, kind = "reply") {
   if (!text) return;
   let box = document.getElementById("toast");
   if (!box) {
@@ -45,8 +46,23 @@ function toast(text, ok = true) {
   }
   box.textContent = text;
   box.className = ok ? "toast" : "toast refused";
+  box.dataset.kind = kind;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { box.className = "toast hidden"; }, 6000);
+}
+
+// The connection is back: its "connecting again" toast goes at once.
+function connected() {
+  document.body.classList.remove("offline");
+  const box = document.getElementById("toast");
+  if (box && box.dataset.kind === "connection") box.className = "toast hidden";
+}
+
+// What changed, said once by screen readers (the page itself is not a live region, so
+// a redraw is not read out again): the new lines and the start of the person's turn.
+function announce(lines) {
+  const box = document.getElementById("announce");
+  if (box && lines.length) box.textContent = lines.join(" ");
 }
 
 // --- the WebSocket ----------------------------------------------------------------------
@@ -58,7 +74,10 @@ function connect() {
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   const socket = new WebSocket(url);
   state.socket = socket;
-  socket.onopen = () => { state.retry = 0; };
+  socket.onopen = () => {
+    state.retry = 0;
+    connected();
+  };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = (event) => {
     if (state.socket !== socket) return;
@@ -71,7 +90,7 @@ function connect() {
              || t("This page was closed; open the table again from the chat."));
       return;
     }
-    toast(t("Connection lost; connecting again…"), false);
+    toast(t("Connection lost; connecting again…"), false, "connection");
     const delay = Math.min(1000 * 2 ** state.retry, 10000);
     state.retry += 1;
     setTimeout(connect, delay);
@@ -85,7 +104,7 @@ export function send(message) {
 }
 
 function receive(message) {
-  document.body.classList.remove("offline");
+  connected();
   if (message.type === "screen") {
     const before = state.screen;
     if (before && message.version < before.version) return;
@@ -111,10 +130,7 @@ function receive(message) {
 
 // The turn timer counts down on the page from the seconds the server said were left.
 function timerText(deadline) {
-  const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
-  const minutes = Math.floor(left / 60);
-  const seconds = String(left % 60).padStart(2, "0");
-  return t("Turn time: {time}").replace("{time}", `${minutes}:${seconds}`);
+  return t("Turn time: {time}").replace("{time}", clockText((deadline - Date.now()) / 1000));
 }
 
 setInterval(() => {
@@ -137,8 +153,11 @@ function show(screen, before) {
   } else {
     state.order = null;
   }
-  for (const line of [...screen.notices, ...screen.events]) state.log.push(line);
+  const news = [...screen.notices, ...screen.events];
+  for (const line of news) state.log.push(line);
   state.log = state.log.slice(-8);
+  const turnStarts = hand && hand.turn && !(oldHand && oldHand.turn);
+  announce(turnStarts && hand.phase ? [...news, hand.phase] : news);
   state.screen = screen;
   render();
 }
@@ -229,7 +248,7 @@ function el(tag, attrs = {}, ...children) {
 }
 
 function countText(n, tiles) {
-  return t(tiles ? "{n} tiles" : "{n} cards").replace("{n}", String(n));
+  return counted(t, n, tiles);
 }
 
 function seatsView(screen) {
@@ -349,6 +368,20 @@ function panelView() {
   return box;
 }
 
+// The control that had the focus, as a selector that finds it again after a redraw (a
+// card by its index in the hand, an offer by its number, a tool by its action), so a
+// press keeps the focus where it was.
+const FOCUS_KEYS = ["index", "offer", "sort", "action", "panel", "table"];
+
+function focusKey(node) {
+  if (!node || !node.dataset) return null;
+  for (const key of FOCUS_KEYS) {
+    const value = node.dataset[key];
+    if (value !== undefined) return `[data-${key}="${CSS.escape(value)}"]`;
+  }
+  return null;
+}
+
 function render() {
   const screen = state.screen;
   const app = document.getElementById("app");
@@ -386,13 +419,18 @@ function render() {
   }
   parts.push(el("nav", {class: "bottom"},
     el("button", {type: "button", class: "secondary", text: t("Rules of this table"),
-      "aria-expanded": state.panel === "rules" ? "true" : "false",
+      "data-panel": "rules", "aria-expanded": state.panel === "rules" ? "true" : "false",
       onclick: () => actions.panel("rules")}),
     el("button", {type: "button", class: "secondary", text: t("How to play"),
-      "aria-expanded": state.panel === "howto" ? "true" : "false",
+      "data-panel": "howto", "aria-expanded": state.panel === "howto" ? "true" : "false",
       onclick: () => actions.panel("howto")})));
   parts.push(panelView());
+  const focused = focusKey(document.activeElement);
   app.replaceChildren(...parts.filter(Boolean));
+  if (focused) {
+    const again = app.querySelector(focused);
+    if (again) again.focus({preventScroll: true});
+  }
   app.dataset.version = String(screen.version);
   app.dataset.status = screen.status;
   app.dataset.phase = screen.public ? screen.public.phase : "";
@@ -414,10 +452,39 @@ async function main() {
       t("Signing in failed: {reason}").replace("{reason}", error.message));
     return;
   }
+  if (session.choose) {
+    if (session.locale !== state.locale) await loadStrings(session.locale);
+    chooseTable(session);
+    return;
+  }
+  openTable(session);
+}
+
+async function openTable(session) {
   state.token = session.token;
   state.table = session.table;
   if (session.locale !== state.locale) await loadStrings(session.locale);
   connect();
+}
+
+// The Main Mini App opened without a table: the person's open tables, one tap each.
+function chooseTable(session) {
+  const app = document.getElementById("app");
+  const list = el("ul", {class: "choose"});
+  for (const entry of session.choose) {
+    list.appendChild(el("li", {}, el("button", {type: "button", class: "secondary",
+      "data-table": String(entry.table), text: entry.title, onclick: async () => {
+        status(t("Connecting…"));
+        try {
+          await openTable(await signInTo(entry.table));
+        } catch (error) {
+          status(t("Signing in failed: {reason}").replace("{reason}", error.message));
+        }
+      }})));
+  }
+  const parts = [el("p", {class: "status", id: "status", text: session.text})];
+  if (session.choose.length) parts.push(list);
+  app.replaceChildren(...parts);
 }
 
 main();

@@ -2,6 +2,7 @@
 // (reorder), the order buttons (by suit / by rank / melds first), Hint, and the moves the
 // server offers for the selection as buttons.
 import {cardElement} from "./cards.js";
+import {countText} from "./format.js";
 
 const SORTS = [["suit", "by suit"], ["rank", "by rank"], ["melds", "melds first"]];
 const DRAG_PIXELS = 12;
@@ -71,7 +72,7 @@ export function handView(screen, state, t, actions) {
 
   const heading = document.createElement("h2");
   heading.textContent = `${t(tiles ? "Your rack" : "Your hand")} · ` +
-    t(tiles ? "{n} tiles" : "{n} cards").replace("{n}", String(hand.cards.length));
+    countText(t, hand.cards.length, tiles);
   section.appendChild(heading);
   if (hand.phase) {
     const phase = document.createElement("p");

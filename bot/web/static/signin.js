@@ -26,7 +26,10 @@ function telegramInitData() {
   return fragment.get("tgWebAppData") || "";
 }
 
-async function telegram() {
+// Without a table (the bot's Main Mini App) the server answers with the person's tables
+// ({choose: [{table, title}], text}); the page shows them and signs in again with the one
+// tapped (signInTo).
+async function telegram(table = null) {
   const initData = telegramInitData();
   if (!initData) throw new SignInError("no initData", true);
   const app = window.Telegram && window.Telegram.WebApp;
@@ -34,8 +37,10 @@ async function telegram() {
     app.ready();
     app.expand();
   }
-  const named = new URLSearchParams(location.search).get("t");
-  const table = named && /^\d+$/.test(named) ? Number(named) : null;
+  if (table === null) {
+    const named = new URLSearchParams(location.search).get("t");
+    table = named && /^\d+$/.test(named) ? Number(named) : null;
+  }
   return post("./api/session/telegram", {init_data: initData, table});
 }
 
@@ -57,4 +62,8 @@ async function discord() {
 
 export async function signIn(platform) {
   return platform === "dc" ? discord() : telegram();
+}
+
+export async function signInTo(table) {
+  return telegram(table);
 }

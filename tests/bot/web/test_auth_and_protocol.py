@@ -24,7 +24,7 @@ from bot.web.auth import AuthRefused
 from bot.web.auth.session import SessionSigner, derive_secret
 from bot.web.auth.telegram import sign_init_data, validate_init_data
 from bot.web.protocol import BadMessage, bits, mask_of_indices, parse_incoming
-from bot.web.strings import PAGE_STRINGS, page_strings
+from bot.web.strings import PAGE_PLURALS, PAGE_STRINGS, page_strings
 
 TOKEN = "123456:ABC-test"
 NOW = 1_700_000_000
@@ -170,6 +170,10 @@ def test_the_page_strings_exist_in_both_languages() -> None:
     german = page_strings("de-AT")["strings"]
     english = page_strings("fr")["strings"]
     assert isinstance(german, dict) and isinstance(english, dict)
-    assert set(german) == set(english) == set(PAGE_STRINGS)
+    plurals = {form for pair in PAGE_PLURALS for form in pair}
+    assert set(german) == set(english) == set(PAGE_STRINGS) | plurals
     assert german["{rank} of {suit}"] == "{suit} {rank}" and german["queen"] == "Dame"
+    # counts in both forms, from the chats' plural entries ("1 Karte", "2 Karten")
+    assert (german["{n} card"], german["{n} cards"]) == ("{n} Karte", "{n} Karten")
+    assert (english["{n} tile"], english["{n} tiles"]) == ("{n} tile", "{n} tiles")
     assert english["queen"] == "queen"
