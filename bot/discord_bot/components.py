@@ -358,7 +358,12 @@ def hand_controls(
     grey = discord.ButtonStyle.secondary
     items.append(
         button(
-            cid("sort"), _("Sort: {order}").format(order=sort_name(state.sort.next())), grey, row
+            cid("sort"),
+            _("Sort: {order}").format(
+                order=sort_name(state.sort.next(), model.view.table.rules.var.uses_tiles)
+            ),
+            grey,
+            row,
         )
     )
     items.append(button(cid("hint"), _("Hint"), grey, row))

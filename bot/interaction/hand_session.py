@@ -37,12 +37,15 @@ __all__ = [
 SORT_WORDS: dict[str, SortMode] = {
     "suit": SortMode.SUIT,
     "farbe": SortMode.SUIT,
+    "colour": SortMode.SUIT,  # tiles have colours
+    "color": SortMode.SUIT,
     "rank": SortMode.RANK,
     "rang": SortMode.RANK,
     "melds": SortMode.MELDS,
     "meldungen": SortMode.MELDS,
 }
-"""``sort suit|rank|melds`` (German: farbe, rang, meldungen); ``sort`` alone cycles."""
+"""``sort suit|rank|melds`` (``colour`` for tiles; German: farbe, rang, meldungen);
+``sort`` alone cycles."""
 
 
 def sort_named(word: str | None) -> SortMode | None:

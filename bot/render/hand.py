@@ -20,10 +20,15 @@ from engine.views import PlayerView
 
 SORT_NAMES: tuple[str, ...] = (N_("by suit"), N_("by rank"), N_("melds first"))
 """The hand orders, by :class:`bot.interaction.hand.SortMode` value."""
+BY_COLOUR = N_("by colour")
+"""The first order's name for tiles (they have colours, not suits)."""
 
 
-def sort_name(mode: int) -> str:
-    """The localised name of hand order ``mode`` (0 by suit, 1 by rank, 2 melds first)."""
+def sort_name(mode: int, tiles: bool = False) -> str:
+    """The localised name of hand order ``mode`` (0 by suit, or by colour for ``tiles``;
+    1 by rank, 2 melds first)."""
+    if tiles and mode == 0:
+        return _(BY_COLOUR)
     return _(SORT_NAMES[mode])
 
 

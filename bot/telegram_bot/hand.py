@@ -68,7 +68,8 @@ def hand_text(model: HandModel, title: str, note: str = "") -> str:
     )
     if model.selected:
         lines.append(_("Selected: {cards}").format(cards=cards_text(model.selected)))
-    lines.append(_("Order: {name}").format(name=sort_name(model.sort)))
+    tiles = model.view.table.rules.var.uses_tiles
+    lines.append(_("Order: {name}").format(name=sort_name(model.sort, tiles)))
     if note:
         lines.append(note)
     return _clip("\n".join(lines))

@@ -20,7 +20,9 @@ of the table, and after a refused press)::
      "events": ["ana legt 7♥ ab."],        # what this change did, oldest first
      "notices": ["Das Spiel hat begonnen."],
      "lobby": "Table: ..." | null,         # the lobby's text before the game starts
-     "sheet": SHEET | null}                # the score sheet between deals and at the end
+     "sheet": SHEET | null,                # the score sheet between deals and at the end
+     "recent": false}                      # true: a new page's first screen, whose events
+                                           # are the table's last changes (its last moves)
 
     PUBLIC = {"deal": 2, "dealer": 0, "current": 1 | null, "phase": "play",
               "stock": 21, "discard": ["kd", "7h"], "discard_size": 5,

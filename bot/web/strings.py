@@ -8,7 +8,7 @@ cards themselves travel as codes (:mod:`bot.web.protocol`).
 from __future__ import annotations
 
 from bot.i18n import N_, SUPPORTED_LOCALES, _, ngettext, normalize_locale, use_locale
-from bot.render.hand import SORT_NAMES
+from bot.render.hand import BY_COLOUR, SORT_NAMES
 
 __all__ = ["PAGE_PLURALS", "PAGE_STRINGS", "page_strings"]
 
@@ -108,7 +108,7 @@ PAGE_PLURALS: tuple[tuple[str, str], ...] = (
 the singular's text for exactly one, the plural's for any other number (the rule of both
 of the page's languages), from the chats' plural entries."""
 
-PAGE_STRINGS: tuple[str, ...] = CARD_WORDS + PAGE_WORDS + SORT_NAMES
+PAGE_STRINGS: tuple[str, ...] = CARD_WORDS + PAGE_WORDS + SORT_NAMES + (BY_COLOUR,)
 """Every msgid the page looks up (besides :data:`PAGE_PLURALS`)."""
 
 

@@ -211,3 +211,27 @@ async def test_counts_and_the_turn_clock_read_right(tmp_path: Path, browser: Bro
             assert opened.errors == []
         finally:
             await opened.close()
+
+
+async def test_a_page_opened_mid_game_shows_the_last_moves_and_tiles_sort_by_colour(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """Issue: "a page opened mid-game ... shows no 'last moves'"; "Romanian says 'by suit'
+    for tiles"."""
+    async with web_world(tmp_path / "web.sqlite3") as world:
+        info = await world.table(ANA, [BEN], "romanian", ais=0)
+        for _ in range(3):  # a few moves before Ben opens the page
+            for user in (ANA, BEN):
+                commands = await world.service.entry.legal_commands(info.key, user)
+                if commands:
+                    await world.say(user, commands[0])
+        opened = await open_telegram_page(browser, world.base, BEN, info.id)
+        page = opened.page
+        try:
+            await wait_screen(page)
+            moves = await page.locator(".last-moves li").all_inner_texts()
+            assert moves and len(moves) <= 5
+            assert await page.inner_text("[data-sort=suit]") == "by colour"
+            assert opened.errors == []
+        finally:
+            await opened.close()

@@ -65,10 +65,12 @@ from bot.web.protocol import (
 )
 from engine.events import GameEnded, HandEnded
 
-__all__ = ["FEED_GRACE", "PageHub"]
+__all__ = ["FEED_GRACE", "RECENT_CHANGES", "PageHub"]
 
 log = logging.getLogger(__name__)
 
+RECENT_CHANGES = 5
+"""Stored changes whose lines a page that just opened shows as its last moves."""
 FEED_GRACE = 0.1
 """Seconds a change announced by the feed waits before the pages still behind it are
 refreshed (this worker's own commits reach its pages through the notifier meanwhile)."""
@@ -125,6 +127,7 @@ class PageHub:
                         "notices": [],
                         "lobby": None,
                         "sheet": None,
+                        "recent": False,
                     }
                 )
             )
@@ -134,18 +137,25 @@ class PageHub:
             return
         if own is not None:
             page.locale = own.locale
-        since = page.version if page.version >= 0 else table.info.version
+        first = page.version < 0
+        page_version = page.version
         self._show(page, table, own)
-        missed = [past for past in table.history if past.version > since]
+        # A new page hears the table's last changes ("last moves"); an open one the changes
+        # it missed (another worker's commits).
+        missed = (
+            list(table.history[-RECENT_CHANGES:])
+            if first
+            else [past for past in table.history if past.version > page_version]
+        )
         news = None
-        if missed:  # another worker's changes: say what they did
+        if missed:
             news = replace(
                 table,
                 events=tuple(e for p in missed for e in p.events),
                 notices=tuple(n for p in missed for n in p.notices),
             )
             page.evented = table.info.version
-        await page.push(self.screen_text(page, news))
+        await page.push(encode(self.screen_message(page, news, recent=first)))
 
     # --- what the service publishes ---------------------------------------------------------
 
@@ -359,9 +369,13 @@ class PageHub:
             )
         )
 
-    def screen_message(self, page: Page, news: TableScreen | None = None) -> dict[str, Any]:
+    def screen_message(
+        self, page: Page, news: TableScreen | None = None, *, recent: bool = False
+    ) -> dict[str, Any]:
         """The ``screen`` message of ``page`` (:mod:`bot.web.protocol`); ``news``: the
-        table screen whose events and notices are said with it."""
+        table screen whose events and notices are said with it; ``recent``: they are the
+        table's last changes for a page that just opened (it shows them as its last
+        moves instead of the ones it had)."""
         table = page.table
         assert table is not None
         info = table.info
@@ -404,6 +418,7 @@ class PageHub:
             "notices": notices,
             "lobby": lobby,
             "sheet": sheet,
+            "recent": recent,
         }
 
     def screen_text(self, page: Page, news: TableScreen | None = None) -> str:

@@ -154,10 +154,11 @@ function show(screen, before) {
     state.order = null;
   }
   const news = [...screen.notices, ...screen.events];
+  if (screen.recent) state.log = [];  // a new page: the table's last changes
   for (const line of news) state.log.push(line);
   state.log = state.log.slice(-8);
   const turnStarts = hand && hand.turn && !(oldHand && oldHand.turn);
-  announce(turnStarts && hand.phase ? [...news, hand.phase] : news);
+  if (!screen.recent) announce(turnStarts && hand.phase ? [...news, hand.phase] : news);
   state.screen = screen;
   render();
 }

@@ -88,7 +88,8 @@ export function handView(screen, state, t, actions) {
   sorts.setAttribute("role", "group");
   sorts.setAttribute("aria-label", t("Sort"));
   for (const [word, name] of SORTS) {
-    sorts.appendChild(button(t(name), {"aria-pressed": String(hand.sort === word &&
+    const shown = tiles && word === "suit" ? "by colour" : name;  // tiles have colours
+    sorts.appendChild(button(t(shown), {"aria-pressed": String(hand.sort === word &&
       !state.order), "data-sort": word}, () => actions.sort(word)));
   }
   tools.appendChild(sorts);

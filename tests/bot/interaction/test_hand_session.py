@@ -131,8 +131,8 @@ def test_hint_without_the_engines_answer_finds_nothing() -> None:
 
 
 def test_sort_words_of_both_languages() -> None:
-    """``sort suit|rank|melds`` (German: farbe, rang, meldungen); any other word or none:
-    the next order."""
+    """``sort suit|rank|melds`` (``colour`` for tiles; German: farbe, rang, meldungen); any
+    other word or none: the next order."""
     assert [sort_named(w) for w in ("suit", "Farbe", "RANK", "rang", "melds", "meldungen")] == [
         SortMode.SUIT,
         SortMode.SUIT,
@@ -141,4 +141,5 @@ def test_sort_words_of_both_languages() -> None:
         SortMode.MELDS,
         SortMode.MELDS,
     ]
-    assert sort_named(None) is None and sort_named("colour") is None
+    assert sort_named("colour") is SortMode.SUIT  # tiles
+    assert sort_named(None) is None and sort_named("wild") is None
