@@ -34,16 +34,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.actions import (
-    Action,
-    Discard,
-    Draw,
-    LayOff,
-    MeldCards,
-    NextDeal,
-    SwapJoker,
-    TakeDiscard,
-)
+from engine import actions
 from engine.cards import Card, parse_card
 from engine.melds import CardSpec
 from engine.variant import VariantCommand
@@ -208,23 +199,23 @@ def _is_card_spec(word: str) -> bool:
     return True
 
 
-def _parse_draw(verb: str, args: list[str], seat: int) -> Action:
+def _parse_draw(verb: str, args: list[str], seat: int) -> actions.Action:
     _no_args(verb, args)
-    return Draw(seat)
+    return actions.Draw(seat)
 
 
-def _parse_take(verb: str, args: list[str], seat: int) -> Action:
+def _parse_take(verb: str, args: list[str], seat: int) -> actions.Action:
     if len(args) > 1:
         raise TooManyArgs(verb)
-    return TakeDiscard(seat, parse_card(args[0]) if args else None)
+    return actions.TakeDiscard(seat, parse_card(args[0]) if args else None)
 
 
-def _parse_next(verb: str, args: list[str], seat: int) -> Action:
+def _parse_next(verb: str, args: list[str], seat: int) -> actions.Action:
     _no_args(verb, args)
-    return NextDeal(seat)
+    return actions.NextDeal(seat)
 
 
-def _parse_meld(verb: str, args: list[str], seat: int) -> Action:
+def _parse_meld(verb: str, args: list[str], seat: int) -> actions.Action:
     groups: list[list[str]] = [[]]
     for word in args:
         if word == "|":
@@ -234,34 +225,34 @@ def _parse_meld(verb: str, args: list[str], seat: int) -> Action:
     parsed = tuple(_specs(g) for g in groups if g)
     if not parsed:
         raise MissingCards(verb)
-    return MeldCards(seat, parsed)
+    return actions.MeldCards(seat, parsed)
 
 
-def _parse_layoff(verb: str, args: list[str], seat: int) -> Action:
+def _parse_layoff(verb: str, args: list[str], seat: int) -> actions.Action:
     if args and args[0] == "off":  # "lay off 10h 3"
         args = args[1:]
     if "|" in args:
         raise TooManyArgs(verb)
     words, index = _meld_number(verb, args)
-    return LayOff(seat, _specs(words), index)
+    return actions.LayOff(seat, _specs(words), index)
 
 
-def _parse_swap(verb: str, args: list[str], seat: int) -> Action:
+def _parse_swap(verb: str, args: list[str], seat: int) -> actions.Action:
     words, index = _meld_number(verb, args)
     if len(words) > 1:
         raise TooManyArgs(verb)
-    return SwapJoker(seat, parse_card(words[0]), index)
+    return actions.SwapJoker(seat, parse_card(words[0]), index)
 
 
-def _parse_discard(verb: str, args: list[str], seat: int) -> Action:
+def _parse_discard(verb: str, args: list[str], seat: int) -> actions.Action:
     if not args:
         raise MissingCards(verb)
     if len(args) > 1:
         raise TooManyArgs(verb)
-    return Discard(seat, parse_card(args[0]))
+    return actions.Discard(seat, parse_card(args[0]))
 
 
-_ACTION_PARSERS: dict[str, Callable[[str, list[str], int], Action]] = {
+_ACTION_PARSERS: dict[str, Callable[[str, list[str], int], actions.Action]] = {
     "draw": _parse_draw,
     "take": _parse_take,
     "meld": _parse_meld,
@@ -272,7 +263,7 @@ _ACTION_PARSERS: dict[str, Callable[[str, list[str], int], Action]] = {
 }
 
 
-def parse_command(text: str, seat: int) -> Action | UiCommand:
+def parse_command(text: str, seat: int) -> actions.Action | UiCommand:
     """Parse one command typed by ``seat`` (0-based).
 
     Returns an :class:`engine.actions.Action` for a game verb (``seat`` becomes its
@@ -301,12 +292,12 @@ def parse_command(text: str, seat: int) -> Action | UiCommand:
             odd = next((a for a in args if _unreadable_number(a)), None)
             if odd is not None:
                 raise BadMeldNumber(odd)
-            action: Action = command.parse(verb, args, seat)
+            action: actions.Action = command.parse(verb, args, seat)
             return action
     return UiCommand(verb, tuple(a.lower() for a in args))
 
 
-def parse_action(text: str, seat: int) -> Action:
+def parse_action(text: str, seat: int) -> actions.Action:
     """Like :func:`parse_command` but only game actions; a UI verb raises
     :class:`NotAnAction` (code ``not_an_action``)."""
     parsed = parse_command(text, seat)
@@ -322,7 +313,7 @@ def _format_specs(specs: Sequence[CardSpec]) -> str:
     return " ".join(str(s) for s in specs)
 
 
-def format_action(action: Action) -> str:
+def format_action(action: actions.Action) -> str:
     """The canonical English command for ``action``: ``draw``, ``take``,
     ``meld 6h 7h jk=8h``, ``meld 7h 8h 9h | 2c 2d 2s``, ``layoff 10h 3`` (meld number
     1-based), ``swap 8h 3``, ``discard ks``, ``next``.
@@ -331,19 +322,19 @@ def format_action(action: Action) -> str:
     (non-empty groups and lay-off cards, faces declared only on jokers). Raises
     ``TypeError`` for an object that is no action.
     """
-    if isinstance(action, Draw):
+    if isinstance(action, actions.Draw):
         return "draw"
-    if isinstance(action, TakeDiscard):
+    if isinstance(action, actions.TakeDiscard):
         return "take" if action.card is None else f"take {action.card}"
-    if isinstance(action, MeldCards):
+    if isinstance(action, actions.MeldCards):
         return "meld " + " | ".join(_format_specs(g) for g in action.groups)
-    if isinstance(action, LayOff):
+    if isinstance(action, actions.LayOff):
         return f"layoff {_format_specs(action.cards)} {action.meld + 1}"
-    if isinstance(action, SwapJoker):
+    if isinstance(action, actions.SwapJoker):
         return f"swap {action.card} {action.meld + 1}"
-    if isinstance(action, Discard):
+    if isinstance(action, actions.Discard):
         return f"discard {action.card}"
-    if isinstance(action, NextDeal):
+    if isinstance(action, actions.NextDeal):
         return "next"
     for command in _variant_commands():
         if isinstance(action, command.action_type):
@@ -359,7 +350,7 @@ def format_card(card: Card) -> str:
 # --- record lines ---------------------------------------------------------------------------
 
 
-def parse_record_line(line: str, players: Sequence[str]) -> Action:
+def parse_record_line(line: str, players: Sequence[str]) -> actions.Action:
     """Parse a record line ``"<player>: <command>"`` (``"ben: meld 7h 8h 9h"``).
 
     The player name selects the seat (see :func:`find_player`). Raises
@@ -372,7 +363,7 @@ def parse_record_line(line: str, players: Sequence[str]) -> Action:
     return parse_action(command, find_player(name, players))
 
 
-def format_record_line(action: Action, players: Sequence[str]) -> str:
+def format_record_line(action: actions.Action, players: Sequence[str]) -> str:
     """The record line of ``action``: ``"ben: layoff 10h 3"``. Raises ``IndexError`` for a
     seat that has no player."""
     return f"{players[action.seat]}: {format_action(action)}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 from engine.cards import Card, shuffled
@@ -154,6 +154,20 @@ def new_game(
     return state
 
 
+def require_in_pack(cards: Iterable[Card], pack: Iterable[Card], what: str, accepts: str) -> None:
+    """Refuse an explicit deal that holds more of a card than ``pack`` does. Raises
+    :class:`RuleOptionError` (option ``deal``) naming the surplus: "the deal has
+    ``what`` does not: ...", with ``accepts`` as what the option takes."""
+    extra = Counter(cards) - Counter(pack)
+    if extra:
+        raise RuleOptionError(
+            detail=f"the deal has {what} does not: " + " ".join(map(str, extra)),
+            option="deal",
+            value=" ".join(map(str, extra)),
+            accepts=accepts,
+        )
+
+
 def start_deal(
     state: GameState, dealer: int, deal: DealSpec | None = None, secret: bytes | None = None
 ) -> tuple[GameState, tuple[Event, ...]]:
@@ -186,14 +200,9 @@ def start_deal(
             accepts=str(seats),
         )
     if deal is not None:
-        extra = Counter(spec.cards()) - Counter(var.deck(rules, seats))
-        if extra:
-            raise RuleOptionError(
-                detail="the deal has cards the pack does not: " + " ".join(map(str, extra)),
-                option="deal",
-                value=" ".join(map(str, extra)),
-                accepts="the variant's pack",
-            )
+        require_in_pack(
+            spec.cards(), var.deck(rules, seats), "cards the pack", "the variant's pack"
+        )
     first = starter(dealer, seats)
     no_draw = var.starter_extra_card(rules)
     discard = (spec.upcard,) if spec.upcard is not None else ()

@@ -40,22 +40,9 @@ from fractions import Fraction
 from typing import Any, cast
 
 from engine import events as shared
+from engine import jsonio
 from engine.cards import Card
 from engine.events import Event
-from engine.jsonio import (
-    RecordError,
-    as_bool,
-    as_int,
-    as_list,
-    as_mapping,
-    as_str,
-    card_from_json,
-    fraction_from_json,
-    fraction_to_json,
-    meld_from_dict,
-    meld_to_dict,
-    place,
-)
 from engine.melds import Meld
 from engine.variants import VARIANTS
 from engine.variants.german import events as german
@@ -156,13 +143,15 @@ class _Record:
     ) -> Any:
         for key in data:
             if key not in self.names and key not in skip:
-                raise RecordError(place(where, str(key)), f"{self.cls.__name__} has no such field")
+                raise jsonio.RecordError(
+                    jsonio.place(where, str(key)), f"{self.cls.__name__} has no such field"
+                )
         values: dict[str, Any] = {}
         for f in self.fields:
             if f.name in data:
-                values[f.name] = f.decode(data[f.name], place(where, f.name))
+                values[f.name] = f.decode(data[f.name], jsonio.place(where, f.name))
             elif f.required:
-                raise RecordError(place(where, f.name), "missing")
+                raise jsonio.RecordError(jsonio.place(where, f.name), "missing")
         return self.cls(**values)
 
 
@@ -170,21 +159,21 @@ def _codec(kind: Any) -> tuple[_Encode, _Decode]:
     """The writer and reader of a field annotated ``kind``; ``TypeError`` for a type that
     has no JSON form here."""
     if kind is bool:
-        return _same, as_bool
+        return _same, jsonio.as_bool
     if kind is int:
         return _same, _read_int
     if kind is str:
-        return _same, as_str
+        return _same, jsonio.as_str
     if kind is Card:
-        return str, card_from_json
+        return str, jsonio.card_from_json
     if kind is Fraction:
-        return _write_fraction, fraction_from_json
+        return _write_fraction, jsonio.fraction_from_json
     if kind is Meld:
-        return meld_to_dict, _read_meld
+        return jsonio.meld_to_dict, _read_meld
     if kind in _NESTED:
         record = _Record(kind)
         return record.to_json, lambda value, where: record.from_json(
-            as_mapping(value, where), where
+            jsonio.as_mapping(value, where), where
         )
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
@@ -192,7 +181,8 @@ def _codec(kind: Any) -> tuple[_Encode, _Decode]:
         return (
             lambda value: [item_encode(v) for v in value],
             lambda value, where: tuple(
-                item_decode(v, place(where, i)) for i, v in enumerate(as_list(value, where))
+                item_decode(v, jsonio.place(where, i))
+                for i, v in enumerate(jsonio.as_list(value, where))
             ),
         )
     if origin in (types.UnionType, typing.Union) and len(args) == 2 and type(None) in args:
@@ -209,15 +199,15 @@ def _same(value: Any) -> Any:
 
 
 def _read_int(value: Any, where: str) -> int:
-    return as_int(value, where)
+    return jsonio.as_int(value, where)
 
 
 def _write_fraction(value: Any) -> Any:
-    return fraction_to_json(cast("Fraction", value))
+    return jsonio.fraction_to_json(cast("Fraction", value))
 
 
 def _read_meld(value: Any, where: str) -> Meld:
-    return meld_from_dict(value, _SEATS, where)
+    return jsonio.meld_from_dict(value, _SEATS, where)
 
 
 _RECORDS: dict[str, _Record] = {}
@@ -250,13 +240,13 @@ def event_from_json(value: Any, where: str = "event") -> Event:
     missing (one with a default may be left out), unknown or of the wrong type, and
     :class:`engine.jsonio.RecordCardError` for a card that is not in the notation.
     """
-    data = as_mapping(value, where)
+    data = jsonio.as_mapping(value, where)
     if "type" not in data:
-        raise RecordError(place(where, "type"), "missing")
-    name = as_str(data["type"], place(where, "type"))
+        raise jsonio.RecordError(jsonio.place(where, "type"), "missing")
+    name = jsonio.as_str(data["type"], jsonio.place(where, "type"))
     record = _RECORDS.get(name)
     if record is None:
-        raise RecordError(place(where, "type"), f"'{name}' is not an event")
+        raise jsonio.RecordError(jsonio.place(where, "type"), f"'{name}' is not an event")
     return cast("Event", record.from_json(data, where, _TYPE_KEY))
 
 
@@ -268,4 +258,7 @@ def events_to_json(events: Iterable[object]) -> list[dict[str, Any]]:
 def events_from_json(value: Any, where: str = "events") -> tuple[Event, ...]:
     """The events :func:`events_to_json` wrote; :class:`engine.jsonio.RecordError` when
     ``value`` is not a list or an item is no event (the place is ``where[i]...``)."""
-    return tuple(event_from_json(v, place(where, i)) for i, v in enumerate(as_list(value, where)))
+    return tuple(
+        event_from_json(v, jsonio.place(where, i))
+        for i, v in enumerate(jsonio.as_list(value, where))
+    )

@@ -47,6 +47,7 @@ from engine.melds import (
     CardSpec,
     Meld,
     MeldProblem,
+    MeldRules,
     Placed,
     check_meld,
     extend_readings,
@@ -68,6 +69,18 @@ def remove_cards(hand: Sequence[Card], cards: Sequence[Card]) -> tuple[Card, ...
         except ValueError:
             raise CardNotInHand(card=str(card)) from None
     return tuple(left)
+
+
+def meld_readings(group: Sequence[CardSpec], seat: int, rules: MeldRules) -> list[Meld]:
+    """The readings of ``group`` as a meld of ``seat`` under ``rules``
+    (:func:`engine.melds.check_meld`). Raises :class:`InvalidMeld` with the reason when
+    there is none."""
+    try:
+        return check_meld(group, seat, rules)
+    except MeldProblem as problem:
+        raise InvalidMeld(
+            cards=" ".join(map(str, group)), reason=problem.detail, reason_code=problem.reason
+        ) from None
 
 
 EXPECTED: Mapping[Phase, str] = {
@@ -236,12 +249,7 @@ def _plan_meld(state: GameState, action: MeldCards) -> _MeldPlan:
     left = remove_cards(state.hands[seat], [s.card for g in action.groups for s in g])
     melds = []
     for group in action.groups:
-        try:
-            found = check_meld(group, seat, rules)
-        except MeldProblem as problem:
-            raise InvalidMeld(
-                cards=" ".join(map(str, group)), reason=problem.detail, reason_code=problem.reason
-            ) from None
+        found = meld_readings(group, seat, rules)
         if len(found) > 1:
             raise AmbiguousJoker(
                 readings=" | ".join(str(m) for m in found), options=[str(m) for m in found]

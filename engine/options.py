@@ -209,3 +209,46 @@ class RuleSet:
         """Only the options that differ from the variant's plain defaults."""
         defaults = {o.name: o.default for o in self.var.options}
         return {k: v for k, v in self.values if defaults.get(k) != v}
+
+
+def target_option(default: int | None, help: str, source: str) -> Option:
+    """The ``target`` option of a match that may end at a score: a whole number from 1 to
+    :data:`MAX_TARGET`, or ``none`` (no target); ``default``, ``help`` and ``source`` as
+    the variant words them."""
+    return Option(
+        "target",
+        int,
+        default,
+        help,
+        source,
+        minimum=1,
+        maximum=MAX_TARGET,
+        none_word="none",
+    )
+
+
+def deals_option(default: int | None, help: str, source: str) -> Option:
+    """The ``deals`` option of a match that may end after a number of deals: a whole
+    number from 1 to :data:`MAX_DEALS`, or ``none`` (no limit)."""
+    return Option(
+        "deals",
+        int,
+        default,
+        help,
+        source,
+        minimum=1,
+        maximum=MAX_DEALS,
+        none_word="none",
+    )
+
+
+def require_match_end(rules: RuleSet) -> None:
+    """Refuse rules under which a match never ends: ``target`` and ``deals`` both
+    ``none``. Raises :class:`RuleOptionError` (option ``target``)."""
+    if rules.number("target") is None and rules.number("deals") is None:
+        raise RuleOptionError(
+            detail="set a target score or a number of deals",
+            option="target",
+            value="none",
+            accepts="target or deals",
+        )

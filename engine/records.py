@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine import jsonio
 from engine.actions import Action, NextDeal
 from engine.cards import Card
 from engine.commands import find_player, format_record_line, parse_record_line
@@ -40,21 +41,9 @@ from engine.dealing import DealSpec, new_game, start_deal
 from engine.errors import EngineError
 from engine.fairness import secret_from_hex
 from engine.game import apply
+from engine.jsonio import RecordError
 from engine.rules import OptionValue, RuleSet, make_rules
-from engine.serialize import (
-    RecordError,
-    as_int,
-    as_list,
-    as_mapping,
-    as_str,
-    card_from_json,
-    cards_from_json,
-    cards_to_json,
-    check_cards_in_deck,
-    fraction_to_json,
-    options_from_json,
-    state_to_dict,
-)
+from engine.serialize import check_cards_in_deck, options_from_json, state_to_dict
 from engine.state import GameState, Phase
 from engine.variants import get_variant
 
@@ -148,15 +137,15 @@ def parse_record_text(text: str, where: str = "record") -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(
+        raise jsonio.RecordError(
             where, f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from None
     except RecursionError:
-        raise RecordError(where, "invalid JSON: nested too deeply") from None
+        raise jsonio.RecordError(where, "invalid JSON: nested too deeply") from None
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
-        raise RecordError(where, f"invalid JSON: {exc}") from None
+        raise jsonio.RecordError(where, f"invalid JSON: {exc}") from None
     if not isinstance(data, dict):
-        raise RecordError(where, "a record is a JSON object {...}")
+        raise jsonio.RecordError(where, "a record is a JSON object {...}")
     return data
 
 
@@ -204,37 +193,38 @@ def read_record(record: Mapping[str, Any]) -> RecordPlan:
     :class:`engine.commands.UnknownPlayer` for a dealer or hand of nobody at the table.
     Action lines are checked only when replayed.
     """
-    data = as_mapping(record, "record")
+    data = jsonio.as_mapping(record, "record")
     unknown = sorted(str(k) for k in data if k not in _TOP_KEYS)
     if unknown:
-        raise RecordError(unknown[0], "unknown key; keys: " + ", ".join(sorted(_TOP_KEYS)))
+        raise jsonio.RecordError(unknown[0], "unknown key; keys: " + ", ".join(sorted(_TOP_KEYS)))
     fmt = data.get("format", RECORD_FORMAT)
     if fmt not in _FORMATS or isinstance(fmt, bool):
-        raise RecordError(
+        raise jsonio.RecordError(
             "format",
             f"unknown record format {fmt!r}, expected {RECORD_FORMAT} or {FAIR_RECORD_FORMAT}",
         )
     if "variant" not in data:
-        raise RecordError("variant", 'missing (e.g. "basic")')
-    variant = as_str(data["variant"], "variant")
+        raise jsonio.RecordError("variant", 'missing (e.g. "basic")')
+    variant = jsonio.as_str(data["variant"], "variant")
     preset_raw = data.get("preset")
-    preset = None if preset_raw is None else as_str(preset_raw, "preset")
+    preset = None if preset_raw is None else jsonio.as_str(preset_raw, "preset")
     options = options_from_json(data.get("options", {}), "options")
     rules = make_rules(variant, preset, options)
     if "players" not in data:
-        raise RecordError("players", "missing (a list of names)")
+        raise jsonio.RecordError("players", "missing (a list of names)")
     players = tuple(
-        as_str(p, f"players[{i}]") for i, p in enumerate(as_list(data["players"], "players"))
+        jsonio.as_str(p, f"players[{i}]")
+        for i, p in enumerate(jsonio.as_list(data["players"], "players"))
     )
     seed_raw = data.get("seed")
-    top_seed = None if seed_raw is None else as_int(seed_raw, "seed")
+    top_seed = None if seed_raw is None else jsonio.as_int(seed_raw, "seed")
     dealer = _read_dealer(data.get("dealer"), players)
     deals = _read_deals(data, rules, players)
     seed = top_seed if top_seed is not None else deals[0].seed
     if seed is None:
         if any(_is_auto(d) for d in deals):
             where = next(d.where for d in deals if _is_auto(d))
-            raise RecordError(where, "missing, and the record has no seed to deal from")
+            raise jsonio.RecordError(where, "missing, and the record has no seed to deal from")
         seed = 0
     return RecordPlan(rules, players, seed, dealer, deals)
 
@@ -248,7 +238,7 @@ def _read_dealer(value: Any, players: Sequence[str]) -> int | None:
         return None
     if isinstance(value, str):
         return find_player(value, players)
-    return as_int(value, "dealer", 0, max(len(players) - 1, 0))
+    return jsonio.as_int(value, "dealer", 0, max(len(players) - 1, 0))
 
 
 def _read_deals(
@@ -256,17 +246,19 @@ def _read_deals(
 ) -> tuple[DealPlan, ...]:
     if "deals" in data:
         if "deal" in data or "actions" in data:
-            raise RecordError("deals", "give either deals or deal and actions, not both")
-        entries = as_list(data["deals"], "deals")
+            raise jsonio.RecordError("deals", "give either deals or deal and actions, not both")
+        entries = jsonio.as_list(data["deals"], "deals")
         if not entries:
-            raise RecordError("deals", "no deals")
+            raise jsonio.RecordError("deals", "no deals")
         out = []
         for i, raw in enumerate(entries):
             where = f"deals[{i}]"
-            entry = as_mapping(raw, where)
+            entry = jsonio.as_mapping(raw, where)
             unknown = sorted(str(k) for k in entry if k not in _ENTRY_KEYS)
             if unknown:
-                raise RecordError(f"{where}.{unknown[0]}", "unknown key; keys: deal, actions")
+                raise jsonio.RecordError(
+                    f"{where}.{unknown[0]}", "unknown key; keys: deal, actions"
+                )
             out.append(
                 _read_deal(
                     entry.get("deal"),
@@ -286,16 +278,16 @@ def _read_deals(
 def _read_deal(
     value: Any, actions: Any, where: str, actions_where: str, rules: RuleSet, players: Sequence[str]
 ) -> DealPlan:
-    lines = tuple(as_list(actions, actions_where))
+    lines = tuple(jsonio.as_list(actions, actions_where))
     if value is None:
         return DealPlan(where, lines)
-    deal = as_mapping(value, where)
+    deal = jsonio.as_mapping(value, where)
     keys = set(deal)
     seats = len(players)
     if keys == {"seed"}:
-        return DealPlan(where, lines, seed=as_int(deal["seed"], f"{where}.seed"))
+        return DealPlan(where, lines, seed=jsonio.as_int(deal["seed"], f"{where}.seed"))
     if keys == {"deck"}:
-        deck = cards_from_json(deal["deck"], f"{where}.deck")
+        deck = jsonio.cards_from_json(deal["deck"], f"{where}.deck")
         check_cards_in_deck(rules, seats, deck, f"{where}.deck")
         return DealPlan(where, lines, deck=deck)
     if keys == _FAIR_KEYS:
@@ -304,8 +296,8 @@ def _read_deal(
     if keys <= {"hands", "upcard", "stock"} | var.deal_keys and "hands" in keys:
         hands = _read_hands(deal["hands"], players, f"{where}.hands")
         up_raw = deal.get("upcard")
-        upcard = None if up_raw is None else card_from_json(up_raw, f"{where}.upcard")
-        stock = cards_from_json(deal.get("stock", []), f"{where}.stock")
+        upcard = None if up_raw is None else jsonio.card_from_json(up_raw, f"{where}.upcard")
+        stock = jsonio.cards_from_json(deal.get("stock", []), f"{where}.stock")
         every = [c for h in hands for c in h] + list(stock) + ([upcard] if upcard else [])
         check_cards_in_deck(rules, seats, every, where)
         return DealPlan(
@@ -316,7 +308,7 @@ def _read_deal(
             stock=stock,
             extra=var.deal_extra_from_json(deal, where),
         )
-    raise RecordError(
+    raise jsonio.RecordError(
         where,
         'a deal is {"hands", "upcard", "stock"}, {"deck"}, '
         '{"seed"} or {"secret", "commitment", "deck"}; got keys '
@@ -328,31 +320,31 @@ def _read_fair_deal(deal: Mapping[str, Any], lines: tuple[Any, ...], where: str)
     """``{"secret", "commitment", "deck"}``: 64 hex digits each, and the deck's cards (not
     checked against the pack here: :mod:`engine.fair_check` compares it with the deck the
     secret deals)."""
-    secret_text = as_str(deal["secret"], f"{where}.secret")
+    secret_text = jsonio.as_str(deal["secret"], f"{where}.secret")
     secret = secret_from_hex(secret_text)
     if secret is None:
-        raise RecordError(f"{where}.secret", "expected 64 hex digits")
-    committed = as_str(deal["commitment"], f"{where}.commitment").lower()
+        raise jsonio.RecordError(f"{where}.secret", "expected 64 hex digits")
+    committed = jsonio.as_str(deal["commitment"], f"{where}.commitment").lower()
     if secret_from_hex(committed) is None:
-        raise RecordError(f"{where}.commitment", "expected 64 hex digits")
-    listed = cards_from_json(deal["deck"], f"{where}.deck")
+        raise jsonio.RecordError(f"{where}.commitment", "expected 64 hex digits")
+    listed = jsonio.cards_from_json(deal["deck"], f"{where}.deck")
     return DealPlan(where, lines, secret=secret, commitment=committed, listed=listed)
 
 
 def _read_hands(value: Any, players: Sequence[str], where: str) -> tuple[tuple[Card, ...], ...]:
     if isinstance(value, list | tuple):
         if len(value) != len(players):
-            raise RecordError(where, f"needs one hand per player ({len(players)})")
-        return tuple(cards_from_json(h, f"{where}[{i}]") for i, h in enumerate(value))
-    data = as_mapping(value, where)
+            raise jsonio.RecordError(where, f"needs one hand per player ({len(players)})")
+        return tuple(jsonio.cards_from_json(h, f"{where}[{i}]") for i, h in enumerate(value))
+    data = jsonio.as_mapping(value, where)
     hands: list[tuple[Card, ...] | None] = [None] * len(players)
     for name, cards in data.items():
         seat = find_player(str(name), players)
-        hands[seat] = cards_from_json(cards, f"{where}.{name}")
+        hands[seat] = jsonio.cards_from_json(cards, f"{where}.{name}")
     out = []
     for seat, hand in enumerate(hands):
         if hand is None:
-            raise RecordError(where, f"no hand for {players[seat]}")
+            raise jsonio.RecordError(where, f"no hand for {players[seat]}")
         out.append(hand)
     return tuple(out)
 
@@ -376,16 +368,16 @@ def _deal_spec(
     for seat, hand in enumerate(deal.hands):
         if len(hand) != sizes[seat]:
             why = "" if dealt[seat] else " (the player is out of the match)"
-            raise RecordError(
+            raise jsonio.RecordError(
                 f"{deal.where}.hands.{plan.players[seat]}",
                 f"has {len(hand)} cards, the rules deal {sizes[seat]}{why}",
             )
     if not upcard and deal.upcard is not None:
-        raise RecordError(
+        raise jsonio.RecordError(
             f"{deal.where}.upcard", "must be null: a player gets an extra card instead"
         )
     if upcard and deal.upcard is None:
-        raise RecordError(f"{deal.where}.upcard", "missing")
+        raise jsonio.RecordError(f"{deal.where}.upcard", "missing")
     spec = DealSpec(deal.hands, deal.upcard, deal.stock, deal.extra)
     rules.var.check_deal_extra(rules, spec, dealer, dealt, deal.where)
     return spec
@@ -434,9 +426,10 @@ def _score_tables(state: GameState | None) -> dict[str, Any]:
     names = state.players
     return {
         "deals": [
-            {names[s]: fraction_to_json(v) for s, v in enumerate(r.scores)} for r in state.results
+            {names[s]: jsonio.fraction_to_json(v) for s, v in enumerate(r.scores)}
+            for r in state.results
         ],
-        "total": {names[s]: fraction_to_json(v) for s, v in enumerate(state.totals)},
+        "total": {names[s]: jsonio.fraction_to_json(v) for s, v in enumerate(state.totals)},
     }
 
 
@@ -538,7 +531,7 @@ def run_record(record: Mapping[str, Any]) -> RecordRun:
                 return RecordRun(state, applied, exc, number)
         for position, line in enumerate(deal.actions, start=1):
             try:
-                text = as_str(line, f"{deal.where.removesuffix('.deal')} action")
+                text = jsonio.as_str(line, f"{deal.where.removesuffix('.deal')} action")
                 state, _ = apply(state, parse_record_line(text, plan.players))
             except EngineError as exc:
                 return RecordRun(state, applied, exc, number, position, line)
@@ -556,9 +549,9 @@ def deal_to_json(
     (top card first), and what ``variant`` deals besides (``DealSpec.extra``, e.g. a
     face-up tile)."""
     out = {
-        "hands": {players[s]: cards_to_json(h) for s, h in enumerate(spec.hands)},
+        "hands": {players[s]: jsonio.cards_to_json(h) for s, h in enumerate(spec.hands)},
         "upcard": None if spec.upcard is None else str(spec.upcard),
-        "stock": cards_to_json(spec.stock),
+        "stock": jsonio.cards_to_json(spec.stock),
     }
     if variant is not None:
         out |= get_variant(variant).deal_extra_to_json(spec.extra)
@@ -598,7 +591,7 @@ def fair_deal_to_json(
     when the deal started and the deck the secret deals
     (:meth:`engine.variant.Variant.deck_order`), first card dealt first."""
     deck = rules.var.deck_order(rules, seats, secret, number)
-    return {"secret": secret.hex(), "commitment": committed, "deck": cards_to_json(deck)}
+    return {"secret": secret.hex(), "commitment": committed, "deck": jsonio.cards_to_json(deck)}
 
 
 def export_record(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Any
 
 from engine.cards import Card
 from engine.events import Event, GameEnded, HandEnded
@@ -28,12 +30,30 @@ def end_hand(
     points = tuple(hand_points(rules, h) for h in state.hands)
     scores = var.score_deal(state, points, winner, rummy)
     totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
+    over = var.match_over(rules, totals, state.deal_number)
+    winners = var.match_winners(rules, totals) if over else ()
+    return close_hand(state, winner, rummy, points, scores, totals, winners, over)
+
+
+def close_hand(
+    state: GameState,
+    winner: int | None,
+    rummy: bool,
+    points: tuple[int, ...],
+    scores: tuple[Fraction, ...],
+    totals: tuple[Fraction, ...],
+    winners: tuple[int, ...],
+    over: bool,
+    **changes: Any,
+) -> tuple[GameState, tuple[Event, ...]]:
+    """The state and events after a scored hand: its :class:`DealResult` recorded, the
+    new ``totals``, the phase ``GAME_OVER`` (with ``winners``) when ``over`` else
+    ``HAND_OVER``, and ``changes`` to further fields; the events are :class:`HandEnded`
+    and, when ``over``, :class:`GameEnded`."""
     result = DealResult(state.deal_number, state.dealer, winner, rummy, points, scores)
     events: list[Event] = [
         HandEnded(state.deal_number, winner, rummy, state.hands, points, scores, totals)
     ]
-    over = var.match_over(rules, totals, state.deal_number)
-    winners = var.match_winners(rules, totals) if over else ()
     if over:
         events.append(GameEnded(winners, totals))
     new = replace(
@@ -42,5 +62,12 @@ def end_hand(
         results=(*state.results, result),
         phase=Phase.GAME_OVER if over else Phase.HAND_OVER,
         winners=winners,
+        **changes,
     )
     return new, tuple(events)
+
+
+def top_seats(totals: Sequence[Fraction]) -> tuple[int, ...]:
+    """The seats whose total is the highest (several when it is shared)."""
+    best = max(totals)
+    return tuple(s for s, t in enumerate(totals) if t == best)

@@ -21,8 +21,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from engine.actions import Action, Discard, Draw, LayOff, MeldCards, TakeDiscard
-from engine.ai.greedy_core import GreedyCore, takes_upcard
+from engine.actions import Action, Discard, LayOff, MeldCards
+from engine.ai.greedy_core import GreedyCore, take_or_draw, takes_upcard
 from engine.cards import JOKER, Card
 from engine.melds import CardSpec, MeldKind, readings
 from engine.search import best_melds, layoff_options
@@ -75,32 +75,22 @@ def ai_move(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> An
 def _draw_unopened(view: PlayerView, legal: Sequence[Action]) -> Action | None:
     """Before the first meld nothing can be laid off, so the upcard is taken only when it
     goes into a meld and lowers the deadwood (:func:`engine.ai.greedy.takes_upcard`)."""
-    take = next((a for a in legal if isinstance(a, TakeDiscard)), None)
-    draw = next((a for a in legal if isinstance(a, Draw)), None)
-    upcard = view.table.upcard
-    if (
-        take is not None
-        and upcard is not None
-        and takes_upcard(view.hand, upcard, view.table.rules)
-    ):
-        return take
-    return draw
+    return take_or_draw(
+        view, legal, lambda upcard: takes_upcard(view.hand, upcard, view.table.rules)
+    )
 
 
 def _draw_short(view: PlayerView, legal: Sequence[Action]) -> Action | None:
     """With two cards at most a taken upcard cannot go into a new meld (one card must stay
     for the discard, and not the taken one), so it is taken only to be laid off; taking
     cards back and forth would otherwise never end a deal."""
-    take = next((a for a in legal if isinstance(a, TakeDiscard)), None)
-    draw = next((a for a in legal if isinstance(a, Draw)), None)
-    upcard = view.table.upcard
-    if (
-        take is not None
-        and upcard is not None
-        and layoff_options((upcard,), view.table.melds, view.table.rules, view.seat)
-    ):
-        return take
-    return draw
+    return take_or_draw(
+        view,
+        legal,
+        lambda upcard: bool(
+            layoff_options((upcard,), view.table.melds, view.table.rules, view.seat)
+        ),
+    )
 
 
 def _greedy(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:

@@ -40,18 +40,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from engine.actions import (
-    Action,
-    Discard,
-    Draw,
-    LayOff,
-    MeldCards,
-    NextDeal,
-    SwapJoker,
-    TakeDiscard,
-)
+from engine import actions
 from engine.ai.base import require_legal
 from engine.cards import CARD_SUITS, JOKER, SORT_KEY, TILE_COLOURS, Card, Suit, sort_cards
 from engine.melds import AceMode, CardSpec, check_meld
@@ -192,6 +183,19 @@ def _can_lay_off(view: PlayerView, card: Card) -> bool:
     return bool(layoff_options((card,), melds, table.rules, view.seat))
 
 
+def take_or_draw(
+    view: PlayerView, legal: Sequence[actions.Action], wanted: Callable[[Card], bool]
+) -> actions.Action | None:
+    """The ``take`` of ``legal`` when there is an upcard and ``wanted(upcard)`` says yes,
+    else its ``draw`` (``None`` when ``legal`` has neither)."""
+    take = next((a for a in legal if isinstance(a, actions.TakeDiscard)), None)
+    draw = next((a for a in legal if isinstance(a, actions.Draw)), None)
+    upcard = view.table.upcard
+    if take is not None and upcard is not None and wanted(upcard):
+        return take
+    return draw
+
+
 class GreedyCore:
     """The variant-independent greedy policy described in the module docstring
     (:class:`engine.ai.greedy.GreedyPlayer` adds each variant's own moves). ``seed``
@@ -202,19 +206,19 @@ class GreedyCore:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def interrupt(self, view: PlayerView, legal: Sequence[Action]) -> Action | None:
+    def interrupt(self, view: PlayerView, legal: Sequence[actions.Action]) -> actions.Action | None:
         """Never: the shared policy acts only in turn."""
         return None
 
-    def decide(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+    def decide(self, view: PlayerView, legal: Sequence[actions.Action]) -> actions.Action:
         """One element of ``legal``; raises ``NoLegalAction`` when it is empty."""
         require_legal(view, legal)
         for action in legal:
-            if isinstance(action, NextDeal):
+            if isinstance(action, actions.NextDeal):
                 return action
         return self.shared_choice(view, legal)
 
-    def shared_choice(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+    def shared_choice(self, view: PlayerView, legal: Sequence[actions.Action]) -> actions.Action:
         """The shared greedy choice of a draw or a play (``legal`` non-empty)."""
         if view.table.phase is Phase.DRAW:
             return self._draw(view, legal)
@@ -222,19 +226,17 @@ class GreedyCore:
             return self.play(view, legal)
         return legal[0]
 
-    def _draw(self, view: PlayerView, legal: Sequence[Action]) -> Action:
-        take = next((a for a in legal if isinstance(a, TakeDiscard)), None)
-        draw = next((a for a in legal if isinstance(a, Draw)), None)
-        upcard = view.table.upcard
-        if (
-            take is not None
-            and upcard is not None
-            and (takes_upcard(view.hand, upcard, view.table.rules) or _can_lay_off(view, upcard))
-        ):
-            return take
-        return draw if draw is not None else legal[0]
+    def _draw(self, view: PlayerView, legal: Sequence[actions.Action]) -> actions.Action:
+        choice = take_or_draw(
+            view,
+            legal,
+            lambda upcard: (
+                takes_upcard(view.hand, upcard, view.table.rules) or _can_lay_off(view, upcard)
+            ),
+        )
+        return choice if choice is not None else legal[0]
 
-    def play(self, view: PlayerView, legal: Sequence[Action]) -> Action:
+    def play(self, view: PlayerView, legal: Sequence[actions.Action]) -> actions.Action:
         """The play-phase choice: go out, swap, meld, lay off or discard (see the module
         docstring)."""
         rules = view.table.rules
@@ -249,26 +251,30 @@ class GreedyCore:
             or legal[0]
         )
 
-    def _discard(self, view: PlayerView, part: Partition, legal: Sequence[Action]) -> Action | None:
+    def _discard(
+        self, view: PlayerView, part: Partition, legal: Sequence[actions.Action]
+    ) -> actions.Action | None:
         if view.table.reuses >= 1:
             if self.rng.random() < STUCK_RANDOM_DISCARD:
-                dead = [a for a in legal if isinstance(a, Discard) and a.card in part.deadwood]
+                dead = [
+                    a for a in legal if isinstance(a, actions.Discard) and a.card in part.deadwood
+                ]
                 if dead:
                     return dead[self.rng.randrange(len(dead))]
             return self._outs_discard(view, legal)
         return self._best_discard(view, part, legal)
 
     @staticmethod
-    def _outs_discard(view: PlayerView, legal: Sequence[Action]) -> Action | None:
+    def _outs_discard(view: PlayerView, legal: Sequence[actions.Action]) -> actions.Action | None:
         """The discard keeping the most outs, then the least deadwood, then card order."""
-        options = [a for a in legal if isinstance(a, Discard)]
+        options = [a for a in legal if isinstance(a, actions.Discard)]
         if not options:
             return None
         rules = view.table.rules
         seen = [p.card for m in view.table.melds for p in m.cards]
         values = dict(deadwood_after_discard(view.hand, rules, keep=view.table.taken))
         ace = rules.var.meld_rules(rules).ace
-        best: tuple[tuple[int, int, tuple[int, int]], Discard] | None = None
+        best: tuple[tuple[int, int, tuple[int, int]], actions.Discard] | None = None
         for action in options:
             kept = _without(view.hand, action.card)
             key = (-_outs(kept, seen, ace), values.get(action.card, 0), action.card.sort_key)
@@ -277,11 +283,11 @@ class GreedyCore:
         return best[1] if best is not None else None
 
     @staticmethod
-    def _go_out(hand: Sequence[Card], legal: Sequence[Action]) -> Action | None:
+    def _go_out(hand: Sequence[Card], legal: Sequence[actions.Action]) -> actions.Action | None:
         """A meld that leaves at most one card (discarded next), or the last lay-off."""
-        best: MeldCards | None = None
+        best: actions.MeldCards | None = None
         for action in legal:
-            if isinstance(action, MeldCards):
+            if isinstance(action, actions.MeldCards):
                 used = sum(len(g) for g in action.groups)
                 if used >= len(hand) - 1 and (
                     best is None or used > sum(len(g) for g in best.groups)
@@ -290,29 +296,33 @@ class GreedyCore:
         if best is not None:
             return best
         if len(hand) == 1:
-            return next((a for a in legal if isinstance(a, LayOff)), None)
+            return next((a for a in legal if isinstance(a, actions.LayOff)), None)
         return None
 
     @staticmethod
     def _swap(
-        hand: Sequence[Card], part: Partition, rules: RuleSet, legal: Sequence[Action]
-    ) -> Action | None:
+        hand: Sequence[Card], part: Partition, rules: RuleSet, legal: Sequence[actions.Action]
+    ) -> actions.Action | None:
         """Wrotham: "Ein Spieler, der die Karte hält, die ein gemeldeter Joker darstellt,
         kann während seines Zuges die echte Karte gegen den Joker eintauschen" — done when
         the joker in hand lowers the deadwood."""
-        best: tuple[int, SwapJoker] | None = None
+        best: tuple[int, actions.SwapJoker] | None = None
         for action in legal:
-            if isinstance(action, SwapJoker):
+            if isinstance(action, actions.SwapJoker):
                 after = best_melds((*_without(hand, action.card), JOKER), rules).deadwood_points
                 if after < part.deadwood_points and (best is None or after < best[0]):
                     best = (after, action)
         return best[1] if best is not None else None
 
     @staticmethod
-    def _meld(view: PlayerView, part: Partition, legal: Sequence[Action]) -> Action | None:
+    def _meld(
+        view: PlayerView, part: Partition, legal: Sequence[actions.Action]
+    ) -> actions.Action | None:
         """A group of the best partition that is a legal meld, most points first, unless it
         leaves two cards and a closed table."""
-        offered = [a.groups[0] for a in legal if isinstance(a, MeldCards) and len(a.groups) == 1]
+        offered = [
+            a.groups[0] for a in legal if isinstance(a, actions.MeldCards) and len(a.groups) == 1
+        ]
         if not offered or not part.melds:
             return None
         rules = view.table.rules
@@ -320,19 +330,21 @@ class GreedyCore:
             if group in offered:
                 if len(view.hand) - len(group) == 2 and not _table_open(view, group):
                     continue
-                return MeldCards(view.seat, (group,))
+                return actions.MeldCards(view.seat, (group,))
         return None
 
     @staticmethod
-    def _lay_off(view: PlayerView, part: Partition, legal: Sequence[Action]) -> Action | None:
+    def _lay_off(
+        view: PlayerView, part: Partition, legal: Sequence[actions.Action]
+    ) -> actions.Action | None:
         """A single-card lay-off that costs no deadwood (a deadwood card, or a melded card
         the best partition can spare), the one saving most points first; not down to two
         cards on a closed table."""
         hand = view.hand
         rules = view.table.rules
-        best: tuple[int, int, LayOff] | None = None
+        best: tuple[int, int, actions.LayOff] | None = None
         for action in legal:
-            if not isinstance(action, LayOff) or len(action.cards) != 1:
+            if not isinstance(action, actions.LayOff) or len(action.cards) != 1:
                 continue
             card = action.cards[0].card
             if card in part.deadwood:
@@ -351,10 +363,12 @@ class GreedyCore:
         return best[2]
 
     @staticmethod
-    def _best_discard(view: PlayerView, part: Partition, legal: Sequence[Action]) -> Action | None:
+    def _best_discard(
+        view: PlayerView, part: Partition, legal: Sequence[actions.Action]
+    ) -> actions.Action | None:
         """The discard leaving the least deadwood; ties: not playable on the table melds,
         then fewest near-melds with the rest of the hand, then card order."""
-        options = [a for a in legal if isinstance(a, Discard)]
+        options = [a for a in legal if isinstance(a, actions.Discard)]
         if not options:
             return None
         rules = view.table.rules

@@ -20,34 +20,33 @@ from engine.cards import ACE, Card, standard_deck
 from engine.errors import RuleOptionError
 from engine.flow import SharedFlow
 from engine.melds import AceMode, MeldRules
-from engine.options import MAX_DEALS, MAX_REUSES, MAX_TARGET, Option, Preset, RuleSet
+from engine.options import (
+    MAX_DEALS,
+    MAX_REUSES,
+    Option,
+    Preset,
+    RuleSet,
+    deals_option,
+    require_match_end,
+    target_option,
+)
 from engine.state import GameState
 
 BASIC = "basic-rummy.de.txt"
 BEGINNER = "romme-basic.de.txt"
 
 OPTIONS: tuple[Option, ...] = (
-    Option(
-        "target",
-        int,
+    target_option(
         100,
         "Match ends when someone reaches this score (none: no target).",
         f"{BASIC}: Entweder wird eine feste Anzahl von Deals gespielt oder das Spiel wird "
         "zu einer Zielpunktzahl gespielt.",
-        minimum=1,
-        maximum=MAX_TARGET,
-        none_word="none",
     ),
-    Option(
-        "deals",
-        int,
+    deals_option(
         None,
         "Match ends after this many deals (none: no limit).",
         f"{BASIC}: Das Spiel wird mit weiteren Deals fortgesetzt, bis ein Spieler das ... "
         "Punkteziel erreicht oder bis die vereinbarte Anzahl von Deals gespielt wurde.",
-        minimum=1,
-        maximum=MAX_DEALS,
-        none_word="none",
     ),
     Option(
         "multiple_melds",
@@ -242,13 +241,7 @@ class BasicRummy(SharedFlow):
 
     def validate(self, rules: RuleSet) -> None:
         """Refuse a match with no end and payment scoring with no fixed number of deals."""
-        if rules.number("target") is None and rules.number("deals") is None:
-            raise RuleOptionError(
-                detail="set a target score or a number of deals",
-                option="target",
-                value="none",
-                accepts="target or deals",
-            )
+        require_match_end(rules)
         if rules.text("scoring") == "payment" and rules.number("deals") is None:
             raise RuleOptionError(
                 detail="payment scoring is played for a fixed number of deals (deals=N)",

@@ -7,35 +7,24 @@ Spielgeld") are an optional score sheet in chips (no real money anywhere).
 
 from __future__ import annotations
 
-from engine.errors import RuleOptionError
-from engine.options import MAX_DEALS, MAX_TARGET, Option, Preset, RuleSet
+from engine.options import Option, Preset, RuleSet, deals_option, require_match_end, target_option
 
 SOURCE = "german-romme.de.txt"
 _S = SOURCE + ": "
 
 OPTIONS: tuple[Option, ...] = (
-    Option(
-        "target",
-        int,
+    target_option(
         150,
         "Elimination: a player with more penalty points than this is out; the last "
         "player left wins (none: no elimination).",
         _S + "Es wird eine bestimmte Punktzahl definiert (150, 200 oder mehr ...), ein "
         "Spieler welcher mehr Verlustpunkte geschrieben hat scheidet aus.",
-        minimum=1,
-        maximum=MAX_TARGET,
-        none_word="none",
     ),
-    Option(
-        "deals",
-        int,
+    deals_option(
         None,
         "Fixed number of deals; then the fewest penalty points win (none: no limit).",
         _S + "Es werden eine bestimmte Anzahl von Spielen durchgeführt, z.B. 5 oder 10 ... "
         "Der Spieler der am Ende am wenigsten Verlustpunkte hat, gewinnt die Partie.",
-        minimum=1,
-        maximum=MAX_DEALS,
-        none_word="none",
     ),
     Option(
         "four_jokers",
@@ -259,10 +248,4 @@ PRESETS: dict[str, Preset] = {
 def validate(rules: RuleSet) -> None:
     """A match needs an end: a target (elimination) or a number of deals, or both (whichever
     comes first). Raises :class:`RuleOptionError` when both are ``none``."""
-    if rules.number("target") is None and rules.number("deals") is None:
-        raise RuleOptionError(
-            detail="set a target score or a number of deals",
-            option="target",
-            value="none",
-            accepts="target or deals",
-        )
+    require_match_end(rules)

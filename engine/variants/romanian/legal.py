@@ -25,16 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import cast
 
-from engine.actions import (
-    Action,
-    Discard,
-    Draw,
-    LayOff,
-    MeldCards,
-    NextDeal,
-    TakeDiscard,
-    discards,
-)
+from engine import actions
 from engine.cards import TILE_COLOURS, Card, distinct_cards
 from engine.frozen import replace
 from engine.game import can
@@ -68,45 +59,45 @@ from engine.variants.romanian.shapes import joly_meld_specs, new_meld_shapes
 from engine.variants.romanian.state import Obligation
 
 
-def plan_actions(seat: int, plan: Plan, hand_size: int) -> list[Action]:
+def plan_actions(seat: int, plan: Plan, hand_size: int) -> list[actions.Action]:
     """The first move of ``plan``: its melds, else its first lay-off, else the discard."""
     if plan.melds:
-        return [MeldCards(seat, plan.melds)]
+        return [actions.MeldCards(seat, plan.melds)]
     if plan.layoffs:
         index, cards = plan.layoffs[0]
-        return [LayOff(seat, cards, index)]
-    return [Discard(seat, plan.discard)] if hand_size == 1 else []
+        return [actions.LayOff(seat, cards, index)]
+    return [actions.Discard(seat, plan.discard)] if hand_size == 1 else []
 
 
-def _draw_actions(state: GameState, seat: int) -> list[Action]:
-    out: list[Action] = [Draw(seat), TakeDiscard(seat)]
+def _draw_actions(state: GameState, seat: int) -> list[actions.Action]:
+    out: list[actions.Action] = [actions.Draw(seat), actions.TakeDiscard(seat)]
     row = state.discard
     for tile in distinct_cards(row[1:-1]):
         if tile != row[-1]:
-            out.append(TakeDiscard(seat, tile))
+            out.append(actions.TakeDiscard(seat, tile))
     if extra_of(state).face_up is not None:
         out.append(as_action(TakeFaceUp(seat)))
     return out
 
 
-def layoff_actions(state: GameState, seat: int) -> list[Action]:
+def layoff_actions(state: GameState, seat: int) -> list[actions.Action]:
     """Single-tile lay-offs: one per meld, or per face when a Joly fits several places
     (:func:`engine.melds.layoff_choices`)."""
     melds = state.melds
     ends = layoff_index(melds, MELD_RULES)
     return [
-        LayOff(seat, (spec,), index)
+        actions.LayOff(seat, (spec,), index)
         for tile in distinct_cards(state.hands[seat])
         for index in ends.targets(tile)
         for spec, _ in layoff_choices(melds[index], tile, seat, MELD_RULES)
     ]
 
 
-def exchange_actions(state: GameState, seat: int) -> list[Action]:
+def exchange_actions(state: GameState, seat: int) -> list[actions.Action]:
     """The Joly exchanges the rack allows (one tile, or both missing colours of a set of
     three); whether they are legal is checked by the caller."""
     hand = state.hands[seat]
-    out: list[Action] = []
+    out: list[actions.Action] = []
     for index, meld in enumerate(state.melds):
         tiles = _exchange_tiles(meld)
         for option in tiles:
@@ -125,7 +116,9 @@ def _exchange_tiles(meld: Meld) -> list[tuple[Card, ...]]:
     return [tuple(Card(meld.rank, c) for c in TILE_COLOURS if c not in present)]
 
 
-def _meld_actions(state: GameState, seat: int) -> list[tuple[MeldCards, tuple[Meld, ...] | None]]:
+def _meld_actions(
+    state: GameState, seat: int
+) -> list[tuple[actions.MeldCards, tuple[Meld, ...] | None]]:
     """The meld actions to check, each with its melds where they are built already (the
     melds that pay a meld owed; openings and the other new melds of an opened seat are
     read by the check only where it needs the melds: :meth:`_Checks.meld`)."""
@@ -140,16 +133,18 @@ def _meld_actions(state: GameState, seat: int) -> list[tuple[MeldCards, tuple[Me
             for g in opening_choices(hand, seat, threshold)
             if any(s.card == obligation.tile for grp in g for s in grp)
         ]
-        return [(MeldCards(seat, g), None) for g in groups]
+        return [(actions.MeldCards(seat, g), None) for g in groups]
     if not state.has_melded[seat]:
         one = state.rules.number("rack_one")
         return [
-            (MeldCards(seat, g), None)
+            (actions.MeldCards(seat, g), None)
             for g in opening_choices(hand, seat, threshold, 25 if one is None else one)
         ]
     if obligation is None:
-        return [(MeldCards(seat, (shape.specs,)), None) for shape in new_meld_shapes(hand)]
-    return [(MeldCards(seat, (specs_of(m),)), (m,)) for m in owed_melds(hand, seat, obligation)]
+        return [(actions.MeldCards(seat, (shape.specs,)), None) for shape in new_meld_shapes(hand)]
+    return [
+        (actions.MeldCards(seat, (specs_of(m),)), (m,)) for m in owed_melds(hand, seat, obligation)
+    ]
 
 
 def owed_melds(hand: Sequence[Card], seat: int, obligation: Obligation) -> list[Meld]:
@@ -166,7 +161,7 @@ def owed_melds(hand: Sequence[Card], seat: int, obligation: Obligation) -> list[
     return [m for m in new_melds(near, seat) if pays(obligation, m)]
 
 
-def legal_actions(state: GameState, seat: int) -> list[Action]:
+def legal_actions(state: GameState, seat: int) -> list[actions.Action]:
     """The legal actions of ``seat`` now, in a stable order (see the module docstring),
     built from the conditions of the moves (:mod:`.moves`, :mod:`.preplay`), never by
     verifying a candidate; the candidates + verify path stays as the oracle
@@ -174,7 +169,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     if state.phase is Phase.GAME_OVER:
         return []
     if state.phase is Phase.HAND_OVER:
-        return [NextDeal(seat)]
+        return [actions.NextDeal(seat)]
     if extra_of(state).preplay is not None:
         return [as_action(a) for a in preplay_actions(state, seat)]
     if seat != state.current:
@@ -185,18 +180,18 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     return _play_legal(state, seat, late)
 
 
-def _play_legal(state: GameState, seat: int, late: list[Action]) -> list[Action]:
+def _play_legal(state: GameState, seat: int, late: list[actions.Action]) -> list[actions.Action]:
     """The legal actions of the seat to move in the play phase: the ways out of the
     going-out plan, melds, lay-offs, Joly exchanges, discards, late announcements."""
     hand = state.hands[seat]
     turn = turn_of(state)
-    ends: list[Action] = []
+    ends: list[actions.Action] = []
     if turn.obligation is None and (not turn.out or len(hand) == 1):
-        ends = discards(seat, distinct_cards(hand), state.turn.taken)
+        ends = actions.discards(seat, distinct_cards(hand), state.turn.taken)
     if first_turn(state):
         return [*ends, *late]
     check = _Checks(state, seat)
-    out: list[Action] = []
+    out: list[actions.Action] = []
     plain = not turn.out and turn.obligation is None and state.has_melded[seat]
     melds_now = (
         check.plain_melds()
@@ -217,7 +212,7 @@ def _play_legal(state: GameState, seat: int, late: list[Action]) -> list[Action]
     return list(dict.fromkeys(out))
 
 
-def _table_actions(state: GameState, seat: int, check: _Checks) -> list[Action]:
+def _table_actions(state: GameState, seat: int, check: _Checks) -> list[actions.Action]:
     """Lay-offs once opened (no meld owed), Joly exchanges after an earlier opening."""
     if turn_of(state).obligation is not None or not state.has_melded[seat]:
         return []
@@ -227,13 +222,13 @@ def _table_actions(state: GameState, seat: int, check: _Checks) -> list[Action]:
     return out
 
 
-def _draw_legal(state: GameState, seat: int) -> list[Action]:
+def _draw_legal(state: GameState, seat: int) -> list[actions.Action]:
     """Draw; take the previous discard once opened (or for the opening with
     ``opening_take``); a deeper tile of the row that two rack tiles meld with, once opened;
     never the row's first tile, nothing from the row with two tiles or fewer; the face-up
     tile when the seat can go out with it (:func:`engine.variants.romanian.moves.verify_take`,
     ``verify_take_face_up``)."""
-    out: list[Action] = [Draw(seat)]
+    out: list[actions.Action] = [actions.Draw(seat)]
     hand = state.hands[seat]
     row = state.discard
     if len(row) > 1 and len(hand) > 2:
@@ -243,10 +238,10 @@ def _draw_legal(state: GameState, seat: int) -> list[Action]:
             state.rules.flag("opening_take")
             and opening_with((*hand, top), seat, threshold, top) is not None
         ):
-            out.append(TakeDiscard(seat))
+            out.append(actions.TakeDiscard(seat))
         if state.has_melded[seat]:
             out += [
-                TakeDiscard(seat, tile)
+                actions.TakeDiscard(seat, tile)
                 for tile in distinct_cards(row[1:-1])
                 if tile != top and has_meld_pair(hand, tile)
             ]
@@ -275,13 +270,13 @@ class _Checks:
         self.turn = turn_of(state)
         self.opened_before = opened_before(state, seat)
 
-    def ok(self, action: Action) -> bool:
+    def ok(self, action: actions.Action) -> bool:
         """True when ``action`` (a meld, lay-off or Joly exchange of the seat) is legal."""
-        if isinstance(action, MeldCards):
+        if isinstance(action, actions.MeldCards):
             return self.meld(action.groups)
-        if isinstance(action, LayOff):
+        if isinstance(action, actions.LayOff):
             return self.layoff(action)
-        if isinstance(action, Discard):
+        if isinstance(action, actions.Discard):
             return (
                 self.turn.obligation is None
                 and action.card != self.taken
@@ -299,13 +294,13 @@ class _Checks:
         taken = self.taken
         return self.left.ok(len(used), len(used) - (need[taken] if taken is not None else 0))
 
-    def plain_melds(self) -> list[Action]:
+    def plain_melds(self) -> list[actions.Action]:
         """The new melds of an opened seat that owes no meld and need not go out
         (:meth:`meld` for them: a tile stays, not only copies of the tile taken), read off
         the shapes: every tile of a shape is on the rack by construction."""
         seat, left = self.seat, self.left
         return [
-            MeldCards(seat, (shape.specs,))
+            actions.MeldCards(seat, (shape.specs,))
             for shape in new_meld_shapes(self.hand)
             if left.ok_group(shape.specs)
         ]
@@ -359,7 +354,7 @@ class _Checks:
             is not None
         )
 
-    def layoff(self, action: LayOff) -> bool:
+    def layoff(self, action: actions.LayOff) -> bool:
         """:func:`engine.variants.romanian.moves.verify_layoff`."""
         state, seat = self.state, self.seat
         if self.turn.obligation is not None or not state.has_melded[seat]:
@@ -377,12 +372,12 @@ class _Checks:
         table[action.meld] = found[0]
         return plan_for(state, seat, self.rest(used), melds=table) is not None
 
-    def listed_layoff(self, action: Action) -> bool:
+    def listed_layoff(self, action: actions.Action) -> bool:
         """:meth:`layoff` for a lay-off of :func:`layoff_actions` (one tile, which fits
         its meld one way: :func:`engine.melds.layoff_choices`) of an opened seat that owes
         no meld and need not go out: what is left to check is the meld's owner and a tile
         left to discard."""
-        action = cast(LayOff, action)
+        action = cast(actions.LayOff, action)
         if self.state.melds[action.meld].owner != self.seat and not self.opened_before:
             return False
         return self.left.ok(1, 0 if action.cards[0].card == self.taken else 1)
@@ -403,13 +398,13 @@ class _Checks:
         return not self.turn.out or plan_for(after, seat) is not None
 
 
-def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
+def checked_legal_actions(state: GameState, seat: int) -> list[actions.Action]:
     """The candidates that :func:`engine.game.can` accepts, the old way of listing: the
     oracle of :func:`legal_actions` (a property test holds them equal as sets)."""
     if state.phase is Phase.GAME_OVER:
         return []
     if state.phase is Phase.HAND_OVER:
-        return [NextDeal(seat)]
+        return [actions.NextDeal(seat)]
     if extra_of(state).preplay is not None:
         pre = [as_action(a) for a in preplay_actions(state, seat)]
         return [a for a in pre if can(state, a)]
@@ -419,10 +414,10 @@ def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
     if state.phase is Phase.DRAW:
         return [a for a in [*_draw_actions(state, seat), *late] if can(state, a)]
     hand = state.hands[seat]
-    discards: list[Action] = [Discard(seat, c) for c in distinct_cards(hand)]
+    discards: list[actions.Action] = [actions.Discard(seat, c) for c in distinct_cards(hand)]
     if first_turn(state):
         return [a for a in [*discards, *late] if can(state, a)]
-    out: list[Action] = []
+    out: list[actions.Action] = []
     plan = plan_for(state, seat)
     if plan is not None:
         out += plan_actions(seat, plan, len(hand))
@@ -434,7 +429,7 @@ def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
     return [a for a in dict.fromkeys(out) if can(state, a)]
 
 
-def quick_actions(state: GameState, seat: int) -> list[Action]:
+def quick_actions(state: GameState, seat: int) -> list[actions.Action]:
     """Cheap candidates (:func:`engine.game.quick_action`): in the pre-play step reject an
     offer or say ``ready``; draw; the first player's first discard; the melds that pay an
     owed meld (the opening with the taken discard, or the new melds holding the owed tile:
@@ -443,7 +438,7 @@ def quick_actions(state: GameState, seat: int) -> list[Action]:
     pre = extra_of(state).preplay
     if pre is not None:
         return [as_action(AnswerDoubla(seat, None) if pre.offer is not None else Ready(seat))]
-    out: list[Action] = []
+    out: list[actions.Action] = []
     turn = turn_of(state)
     hand = state.hands[seat]
     if state.phase is Phase.PLAY and not first_turn(state):
@@ -451,11 +446,13 @@ def quick_actions(state: GameState, seat: int) -> list[Action]:
         if obligation is not None and obligation.kind == "opening":
             found = opening_with(hand, seat, state.rules.number("opening") or 0, obligation.tile)
             if found is not None:
-                out.append(MeldCards(seat, found))
+                out.append(actions.MeldCards(seat, found))
         elif obligation is not None:
-            out += [MeldCards(seat, (specs_of(m),)) for m in owed_melds(hand, seat, obligation)]
+            out += [
+                actions.MeldCards(seat, (specs_of(m),)) for m in owed_melds(hand, seat, obligation)
+            ]
         if turn.out:
             plan = plan_for(state, seat)
             if plan is not None:
                 out += plan_actions(seat, plan, len(hand))
-    return [*out, Draw(seat), *discards(seat, distinct_cards(hand))]
+    return [*out, actions.Draw(seat), *actions.discards(seat, distinct_cards(hand))]

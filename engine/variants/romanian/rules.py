@@ -2,31 +2,27 @@
 
 from __future__ import annotations
 
-from engine.options import MAX_DEALS, MAX_REUSES, MAX_TARGET, Option, Preset
+from engine.options import (
+    MAX_REUSES,
+    Option,
+    Preset,
+    deals_option,
+    target_option,
+)
 
 SOURCE = "romanian-rummy.de.txt"
 
 OPTIONS: tuple[Option, ...] = (
-    Option(
-        "deals",
-        int,
+    deals_option(
         4,
         "Match ends after this many games (none: no limit).",
         f"{SOURCE}: Die Spieler können wählen, ob die Partie nach einer bestimmten Anzahl "
         "von Spielen enden soll oder ob ein Spieler eine bestimmte Punktzahl erreichen muss.",
-        minimum=1,
-        maximum=MAX_DEALS,
-        none_word="none",
     ),
-    Option(
-        "target",
-        int,
+    target_option(
         None,
         "Match ends when someone reaches this score (none: no target).",
         f"{SOURCE}: ... oder ob ein Spieler eine bestimmte Punktzahl erreichen muss.",
-        minimum=1,
-        maximum=MAX_TARGET,
-        none_word="none",
     ),
     Option(
         "opening",

@@ -8,25 +8,16 @@ tile, the first player's opening discard, stays at index 0 for the whole game
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
+from engine import jsonio
 from engine.cards import Card, parse_face
 from engine.errors import CardParseError
 from engine.frozen import fast_init
-from engine.jsonio import (
-    RecordError,
-    as_bool,
-    as_int,
-    as_list,
-    as_mapping,
-    as_str,
-    card_from_json,
-    cards_from_json,
-    cards_to_json,
-    need,
-)
+
+_T = TypeVar("_T")
 
 HINTS = ("high", "low")
 """What a doubla may be announced as: "nur ... ihre Doublas als „hoch“ oder „niedrig“
@@ -166,53 +157,58 @@ def _face_to_json(card: Card) -> str:
 
 
 def _face_from_json(value: Any, where: str) -> Card:
-    text = as_str(value, where)
+    text = jsonio.as_str(value, where)
     try:
         return parse_face(text)
     except CardParseError:
-        raise RecordError(where, f"'{text}' is not a face") from None
+        raise jsonio.RecordError(where, f"'{text}' is not a face") from None
 
 
 def _places_to_json(track: JolyTrack) -> dict[str, Any]:
     return {
         "places": [[p.meld, _face_to_json(p.face), p.seat] for p in track.places],
-        "replacements": [[r.meld, cards_to_json(r.tiles), r.seat] for r in track.replacements],
+        "replacements": [
+            [r.meld, jsonio.cards_to_json(r.tiles), r.seat] for r in track.replacements
+        ],
     }
 
 
+def _triples(
+    data: Mapping[str, Any], key: str, where: str, middle: str, read: Callable[[Any, str], _T]
+) -> list[tuple[int, _T, int]]:
+    """The list ``data[key]`` of ``[meld, middle, seat]`` items: the meld number and the
+    seat as whole numbers from 0, the ``middle`` item read by ``read``."""
+    out = []
+    for i, raw in enumerate(jsonio.as_list(jsonio.need(data, key, where), f"{where}.{key}")):
+        at = f"{where}.{key}[{i}]"
+        item = jsonio.as_list(raw, at)
+        if len(item) != 3:
+            raise jsonio.RecordError(at, f"expected [meld, {middle}, seat]")
+        out.append(
+            (jsonio.as_int(item[0], at, 0), read(item[1], at), jsonio.as_int(item[2], at, 0))
+        )
+    return out
+
+
 def _track_from_json(value: Any, where: str) -> JolyTrack:
-    data = as_mapping(value, where)
-    places = []
-    for i, raw in enumerate(as_list(need(data, "places", where), f"{where}.places")):
-        item = as_list(raw, f"{where}.places[{i}]")
-        if len(item) != 3:
-            raise RecordError(f"{where}.places[{i}]", "expected [meld, face, seat]")
-        places.append(
-            JolyPlace(
-                as_int(item[0], f"{where}.places[{i}]", 0),
-                _face_from_json(item[1], f"{where}.places[{i}]"),
-                as_int(item[2], f"{where}.places[{i}]", 0),
-            )
+    data = jsonio.as_mapping(value, where)
+    places = [
+        JolyPlace(meld, face, seat)
+        for meld, face, seat in _triples(data, "places", where, "face", _face_from_json)
+    ]
+    reps = [
+        Replacement(meld, tiles, seat)
+        for meld, tiles, seat in _triples(
+            data, "replacements", where, "tiles", jsonio.cards_from_json
         )
-    reps = []
-    for i, raw in enumerate(as_list(need(data, "replacements", where), f"{where}.replacements")):
-        item = as_list(raw, f"{where}.replacements[{i}]")
-        if len(item) != 3:
-            raise RecordError(f"{where}.replacements[{i}]", "expected [meld, tiles, seat]")
-        reps.append(
-            Replacement(
-                as_int(item[0], f"{where}.replacements[{i}]", 0),
-                cards_from_json(item[1], f"{where}.replacements[{i}]"),
-                as_int(item[2], f"{where}.replacements[{i}]", 0),
-            )
-        )
+    ]
     if not places:
-        raise RecordError(f"{where}.places", "a Joly track has at least one place")
+        raise jsonio.RecordError(f"{where}.places", "a Joly track has at least one place")
     return JolyTrack(tuple(places), tuple(reps))
 
 
 def _opt_card(value: Any, where: str) -> Card | None:
-    return None if value is None else card_from_json(value, where)
+    return None if value is None else jsonio.card_from_json(value, where)
 
 
 def extra_to_json(extra: Any) -> Any:
@@ -227,7 +223,7 @@ def extra_to_json(extra: Any) -> Any:
             else {
                 "kind": ob.kind,
                 "tile": str(ob.tile),
-                "rack": cards_to_json(ob.rack),
+                "rack": jsonio.cards_to_json(ob.rack),
                 "track": ob.track,
             },
             "out": extra.out,
@@ -256,47 +252,49 @@ def extra_to_json(extra: Any) -> Any:
 
 
 def _bools(value: Any, where: str) -> tuple[bool, ...]:
-    return tuple(as_bool(v, f"{where}[{i}]") for i, v in enumerate(as_list(value, where)))
+    return tuple(
+        jsonio.as_bool(v, f"{where}[{i}]") for i, v in enumerate(jsonio.as_list(value, where))
+    )
 
 
 def _hint(value: Any, where: str) -> str | None:
     if value is None:
         return None
-    text = as_str(value, where)
+    text = jsonio.as_str(value, where)
     if text and text not in HINTS:
-        raise RecordError(where, f"'{text}' is not a doubla hint")
+        raise jsonio.RecordError(where, f"'{text}' is not a doubla hint")
     return text
 
 
 def _preplay_from_json(value: Any, where: str) -> PrePlay | None:
     if value is None:
         return None
-    data = as_mapping(value, where)
+    data = jsonio.as_mapping(value, where)
     offer_raw = data.get("offer")
     offer = None
     if offer_raw is not None:
-        item = as_list(offer_raw, f"{where}.offer")
+        item = jsonio.as_list(offer_raw, f"{where}.offer")
         if len(item) != 3:
-            raise RecordError(f"{where}.offer", "expected [seat, partner, tile]")
+            raise jsonio.RecordError(f"{where}.offer", "expected [seat, partner, tile]")
         offer = Offer(
-            as_int(item[0], f"{where}.offer", 0),
-            as_int(item[1], f"{where}.offer", 0),
-            card_from_json(item[2], f"{where}.offer"),
+            jsonio.as_int(item[0], f"{where}.offer", 0),
+            jsonio.as_int(item[1], f"{where}.offer", 0),
+            jsonio.card_from_json(item[2], f"{where}.offer"),
         )
-    hints = as_list(need(data, "hints", where), f"{where}.hints")
+    hints = jsonio.as_list(jsonio.need(data, "hints", where), f"{where}.hints")
     return PrePlay(
-        ready=_bools(need(data, "ready", where), f"{where}.ready"),
+        ready=_bools(jsonio.need(data, "ready", where), f"{where}.ready"),
         hints=tuple(_hint(h, f"{where}.hints[{i}]") for i, h in enumerate(hints)),
-        swapped=_bools(need(data, "swapped", where), f"{where}.swapped"),
-        offered=_bools(need(data, "offered", where), f"{where}.offered"),
+        swapped=_bools(jsonio.need(data, "swapped", where), f"{where}.swapped"),
+        offered=_bools(jsonio.need(data, "offered", where), f"{where}.offered"),
         offer=offer,
     )
 
 
 def _low(value: Any, where: str) -> tuple[int | None, ...]:
     return tuple(
-        None if v is None else as_int(v, f"{where}[{i}]", 0)
-        for i, v in enumerate(as_list(value, where))
+        None if v is None else jsonio.as_int(v, f"{where}[{i}]", 0)
+        for i, v in enumerate(jsonio.as_list(value, where))
     )
 
 
@@ -305,38 +303,51 @@ def extra_from_json(data: Any, where: str) -> Any:
     raises ``RecordError`` for bad data."""
     if data is None:
         return None
-    body: Mapping[str, Any] = as_mapping(data, where)
+    body: Mapping[str, Any] = jsonio.as_mapping(data, where)
     if where.startswith("turn"):
-        ob_raw = need(body, "obligation", where)
+        ob_raw = jsonio.need(body, "obligation", where)
         ob = None
         if ob_raw is not None:
-            ob_data = as_mapping(ob_raw, f"{where}.obligation")
-            kind = as_str(need(ob_data, "kind", where), f"{where}.obligation.kind")
+            ob_data = jsonio.as_mapping(ob_raw, f"{where}.obligation")
+            kind = jsonio.as_str(jsonio.need(ob_data, "kind", where), f"{where}.obligation.kind")
             if kind not in ("row", "joly", "opening"):
-                raise RecordError(f"{where}.obligation.kind", f"'{kind}' is not an obligation")
+                raise jsonio.RecordError(
+                    f"{where}.obligation.kind", f"'{kind}' is not an obligation"
+                )
             ob = Obligation(
                 kind,
-                card_from_json(need(ob_data, "tile", where), f"{where}.obligation.tile"),
-                cards_from_json(need(ob_data, "rack", where), f"{where}.obligation.rack"),
-                as_int(need(ob_data, "track", where), f"{where}.obligation.track", -1),
+                jsonio.card_from_json(
+                    jsonio.need(ob_data, "tile", where), f"{where}.obligation.tile"
+                ),
+                jsonio.cards_from_json(
+                    jsonio.need(ob_data, "rack", where), f"{where}.obligation.rack"
+                ),
+                jsonio.as_int(
+                    jsonio.need(ob_data, "track", where), f"{where}.obligation.track", -1
+                ),
             )
         return TurnExtra(
             obligation=ob,
-            out=as_bool(need(body, "out", where), f"{where}.out"),
-            opening=as_bool(need(body, "opening", where), f"{where}.opening"),
+            out=jsonio.as_bool(jsonio.need(body, "out", where), f"{where}.out"),
+            opening=jsonio.as_bool(jsonio.need(body, "opening", where), f"{where}.opening"),
         )
     return RomanianExtra(
-        face_up=_opt_card(need(body, "face_up", where), f"{where}.face_up"),
-        preplay=_preplay_from_json(need(body, "preplay", where), f"{where}.preplay"),
-        announced=_bools(need(body, "announced", where), f"{where}.announced"),
+        face_up=_opt_card(jsonio.need(body, "face_up", where), f"{where}.face_up"),
+        preplay=_preplay_from_json(jsonio.need(body, "preplay", where), f"{where}.preplay"),
+        announced=_bools(jsonio.need(body, "announced", where), f"{where}.announced"),
         jolys=tuple(
             _track_from_json(t, f"{where}.jolys[{i}]")
-            for i, t in enumerate(as_list(need(body, "jolys", where), f"{where}.jolys"))
+            for i, t in enumerate(
+                jsonio.as_list(jsonio.need(body, "jolys", where), f"{where}.jolys")
+            )
         ),
-        low=_low(need(body, "low", where), f"{where}.low"),
+        low=_low(jsonio.need(body, "low", where), f"{where}.low"),
         # saved before the field existed: every seat counts as having played (the
         # announcement closed with the pre-play step then)
         played=_bools(body["played"], f"{where}.played")
         if "played" in body
-        else tuple(True for _ in as_list(need(body, "announced", where), f"{where}.announced")),
+        else tuple(
+            True
+            for _ in jsonio.as_list(jsonio.need(body, "announced", where), f"{where}.announced")
+        ),
     )

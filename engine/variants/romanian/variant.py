@@ -14,7 +14,6 @@ Spieler rechts vom letzten Geber").
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -22,13 +21,14 @@ from typing import Any
 
 from engine.actions import Action, Discard, Draw, LayOff, MeldCards, SwapJoker, TakeDiscard
 from engine.cards import Card
-from engine.errors import RuleOptionError
+from engine.dealing import require_in_pack
 from engine.fairness import DealKey
 from engine.frozen import replace
 from engine.jsonio import card_from_json
 from engine.melds import MeldRules
 from engine.moves import handler_table
-from engine.options import RuleSet
+from engine.options import RuleSet, require_match_end
+from engine.scoring import top_seats
 from engine.state import DealSpec, GameState, Phase
 from engine.variants.base import Apply, Variant, Verify
 from engine.variants.romanian import actions, moves, preplay
@@ -96,13 +96,7 @@ class RomanianRummy(Variant):
 
     def validate(self, rules: RuleSet) -> None:
         """A match needs an end: a number of games or a target."""
-        if rules.number("target") is None and rules.number("deals") is None:
-            raise RuleOptionError(
-                detail="set a target score or a number of deals",
-                option="target",
-                value="none",
-                accepts="target or deals",
-            )
+        require_match_end(rules)
 
     # --- the flow -----------------------------------------------------------------------------
 
@@ -153,14 +147,7 @@ class RomanianRummy(Variant):
         with the face-up tile are more than the set holds."""
         face_up = spec.extra if isinstance(spec.extra, Card) else None
         if face_up is not None:
-            over = Counter([*spec.cards(), face_up]) - Counter(tile_set())
-            if over:
-                raise RuleOptionError(
-                    detail="the deal has tiles the set does not: " + " ".join(map(str, over)),
-                    option="deal",
-                    value=" ".join(map(str, over)),
-                    accepts="the 106 tiles",
-                )
+            require_in_pack([*spec.cards(), face_up], tile_set(), "tiles the set", "the 106 tiles")
         seats = state.seats
         no = tuple(False for _ in range(seats))
         if state.rules.flag("preplay"):
@@ -273,8 +260,7 @@ class RomanianRummy(Variant):
 
     def match_winners(self, rules: RuleSet, totals: tuple[Fraction, ...]) -> tuple[int, ...]:
         """The highest running total."""
-        best = max(totals)
-        return tuple(s for s, t in enumerate(totals) if t == best)
+        return top_seats(totals)
 
 
 #: The shared table with the Romanian moves, the pre-play moves, the face-up take and the

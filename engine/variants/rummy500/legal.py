@@ -14,16 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-from engine.actions import (
-    Action,
-    Discard,
-    Draw,
-    LayOff,
-    MeldCards,
-    NextDeal,
-    TakeDiscard,
-    discards,
-)
+from engine import actions
 from engine.candidates import MeldReach, candidate_melds
 from engine.cards import SORT_KEY, Card, distinct_cards
 from engine.errors import AmbiguousJoker
@@ -41,13 +32,14 @@ from engine.variants.rummy500.moves import (
     meld_rules,
     obligation,
     out_window,
+    pays_owed,
     top_card_owed,
 )
 from engine.variants.rummy500.pile import can_play, layoff_readings, melds_with
 
 
 def _can(state: GameState, action: object) -> bool:
-    return can(state, cast(Action, action))
+    return can(state, cast(actions.Action, action))
 
 
 def _obliged_take_ok(state: GameState, seat: int, index: int, taken: Card | None) -> bool:
@@ -66,13 +58,13 @@ def _obliged_take_ok(state: GameState, seat: int, index: int, taken: Card | None
     )
 
 
-def draw_actions(state: GameState, seat: int) -> list[Action]:
+def draw_actions(state: GameState, seat: int) -> list[actions.Action]:
     """Draw, take the top card, take each deeper card (the topmost copy of each), built
     from the conditions of :func:`engine.variants.rummy500.moves.plan_take`: the top card
     freely unless it is owed (:func:`engine.variants.rummy500.moves.top_card_owed`) or
     the hand holds only copies of it; a deeper card
     when it can be played this turn with the cards above it."""
-    out: list[Action] = [Draw(seat)]
+    out: list[actions.Action] = [actions.Draw(seat)]
     pile = state.discard
     if not pile or out_window(state) is not None:  # a last card to call: call it or draw
         return out
@@ -81,7 +73,7 @@ def draw_actions(state: GameState, seat: int) -> list[Action]:
     if not (
         top_card_owed(state.rules) or all(c == top for c in state.hands[seat])
     ) or _obliged_take_ok(state, seat, last, top):
-        out.append(TakeDiscard(seat))
+        out.append(actions.TakeDiscard(seat))
     if last == 0:
         return out
     seen: set[Card] = {top}
@@ -100,7 +92,7 @@ def draw_actions(state: GameState, seat: int) -> list[Action]:
         if not (reach.may_meld(card) or (may_lay_off and where.targets(card))):
             continue
         if _obliged_take_ok(state, seat, index, None):
-            out.append(TakeDiscard(seat, card))
+            out.append(actions.TakeDiscard(seat, card))
     return out
 
 
@@ -133,7 +125,7 @@ def _layoffs(card: Card, meld: Meld, found: Sequence[Meld]) -> list[tuple[CardSp
     return out
 
 
-def play_actions(state: GameState, seat: int) -> list[Action]:
+def play_actions(state: GameState, seat: int) -> list[actions.Action]:
     """Melds, single-card lay-offs and discards of the seat to play that are legal now,
     built from the conditions of :mod:`engine.variants.rummy500.moves` computed once for
     the position: a meld or lay-off has one reading (:func:`one_reading`), leaves a card
@@ -152,13 +144,10 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
 
     def owed_ok(used: Sequence[Card], table: Sequence[Meld], as_meld: bool) -> bool:
         """obligation_after of the moves: the owed card is played, or stays playable."""
-        if owed is None:
-            return True
-        card = owed.must_play
-        if card in used and (as_meld or not owed.new_meld):
+        if owed is None or pays_owed(owed, used, as_meld):
             return True
         return can_play(
-            card,
+            owed.must_play,
             remove_cards(hand, used),
             table,
             rules,
@@ -168,7 +157,7 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
             taken=taken,
         )
 
-    out: list[Action] = []
+    out: list[actions.Action] = []
     for group in candidate_melds(hand, rules):
         if not left.ok_group(group):
             continue
@@ -177,7 +166,7 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
         # a list: a trial table must not take the place of the state's table in the
         # lay-off index memo (engine.memo.reuse_last_tuple answers tuples only)
         if meld is not None and owed_ok(used, [*melds, meld], True):
-            out.append(MeldCards(seat, (group,)))
+            out.append(actions.MeldCards(seat, (group,)))
     cards = distinct_cards(hand)
     where = layoff_index(melds, rules)
     for card in cards:
@@ -188,7 +177,7 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
                 table = list(melds)
                 table[index] = meld
                 if owed_ok([card], table, False):
-                    out.append(LayOff(seat, (spec,), index))
+                    out.append(actions.LayOff(seat, (spec,), index))
     if owed is None:
         if size == 1 and state.rules.text("going_out") == "unplayable":
             cards = [
@@ -196,7 +185,7 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
                 for c in cards
                 if not (where.targets(c) and layoff_readings(c, melds, seat, rules))
             ]
-        out += discards(seat, cards, taken)
+        out += actions.discards(seat, cards, taken)
     return out
 
 
@@ -233,81 +222,85 @@ def call_actions(state: GameState, seat: int) -> list[object]:
     return out
 
 
-def legal_actions(state: GameState, seat: int) -> list[Action]:
+def legal_actions(state: GameState, seat: int) -> list[actions.Action]:
     """Every legal action of ``seat`` now, in a stable order (draw phase: draw, takes,
     calls; play phase: melds, lay-offs, discards; between deals: ``next``)."""
     if state.phase is Phase.GAME_OVER:
         return []
     if state.phase is Phase.HAND_OVER:
-        return [NextDeal(seat)]
-    out: list[Action] = []
+        return [actions.NextDeal(seat)]
+    out: list[actions.Action] = []
     if seat == state.current:
         if state.phase is Phase.DRAW:
             out.extend(draw_actions(state, seat))
         else:
             out.extend(play_actions(state, seat))
-    out.extend(cast(list[Action], call_actions(state, seat)))
+    out.extend(cast(list[actions.Action], call_actions(state, seat)))
     return out
 
 
-def candidate_actions(state: GameState, seat: int) -> list[Action]:
+def candidate_actions(state: GameState, seat: int) -> list[actions.Action]:
     """Every action this variant might allow ``seat`` now, unchecked, in the order of
     :func:`legal_actions`: the old way of listing, kept for :func:`checked_legal_actions`."""
     if state.phase is Phase.GAME_OVER:
         return []
     if state.phase is Phase.HAND_OVER:
-        return [NextDeal(seat)]
-    out: list[Action] = []
+        return [actions.NextDeal(seat)]
+    out: list[actions.Action] = []
     pile = state.discard
     if seat == state.current and state.phase is Phase.DRAW:
-        out.append(Draw(seat))
+        out.append(actions.Draw(seat))
         if pile:
-            out.append(TakeDiscard(seat))
+            out.append(actions.TakeDiscard(seat))
             seen: set[Card] = {pile[-1]}
             for index in range(len(pile) - 2, -1, -1):
                 if pile[index] not in seen:
                     seen.add(pile[index])
-                    out.append(TakeDiscard(seat, pile[index]))
+                    out.append(actions.TakeDiscard(seat, pile[index]))
     elif seat == state.current:
         rules = meld_rules(state)
         hand = state.hands[seat]
         cards = sorted(set(hand), key=SORT_KEY)
-        out += [MeldCards(seat, (g,)) for g in candidate_melds(hand, rules)]
+        out += [actions.MeldCards(seat, (g,)) for g in candidate_melds(hand, rules)]
         for card in cards:
             for index, meld in enumerate(state.melds):
                 found = extend_readings(meld, (CardSpec(card),), seat, rules)
                 if card.is_joker and len(found) > 1:
                     out += [
-                        LayOff(seat, (CardSpec(card, new_face(meld, r)),), index) for r in found
+                        actions.LayOff(seat, (CardSpec(card, new_face(meld, r)),), index)
+                        for r in found
                     ]
                 elif found:
-                    out.append(LayOff(seat, (CardSpec(card),), index))
-        out += [Discard(seat, card) for card in cards]
+                    out.append(actions.LayOff(seat, (CardSpec(card),), index))
+        out += [actions.Discard(seat, card) for card in cards]
     mode = state.rules.text("calling")
     if state.phase is Phase.DRAW and pile and mode == "any":
         seen_calls: set[Card] = set()
         for card in reversed(pile):
             if card not in seen_calls:
                 seen_calls.add(card)
-                out.append(cast(Action, CallRummy(seat, card)))
+                out.append(cast(actions.Action, CallRummy(seat, card)))
     elif state.phase is Phase.DRAW and pile and mode == "last_layoff":
         top = pile[-1]
         for index, meld in enumerate(state.melds):
             found = extend_readings(meld, (CardSpec(top),), seat, meld_rules(state))
             if top.is_joker and len(found) > 1:  # a joker names its face where it must
-                out += [cast(Action, CallRummy(seat, top, index, new_face(meld, r))) for r in found]
+                out += [
+                    cast(actions.Action, CallRummy(seat, top, index, new_face(meld, r)))
+                    for r in found
+                ]
             else:
-                out.append(cast(Action, CallRummy(seat, top, index)))
+                out.append(cast(actions.Action, CallRummy(seat, top, index)))
     return out
 
 
-def checked_legal_actions(state: GameState, seat: int) -> list[Action]:
+def checked_legal_actions(state: GameState, seat: int) -> list[actions.Action]:
     """The candidates that :func:`engine.game.can` accepts: the oracle of
     :func:`legal_actions` (a property test holds them equal as sets)."""
     return [a for a in candidate_actions(state, seat) if _can(state, a)]
 
 
-def quick_actions(state: GameState, seat: int) -> list[Action]:
+def quick_actions(state: GameState, seat: int) -> list[actions.Action]:
     """Cheap candidates (:func:`engine.game.quick_action`): draw; with a pile card still
     to play, the melds of that card with related cards of the hand
     (:func:`engine.variants.rummy500.pile.melds_with`) and its lay-offs; then the
@@ -318,14 +311,16 @@ def quick_actions(state: GameState, seat: int) -> list[Action]:
         card = owed.must_play
         rules = meld_rules(state)
         hand = state.hands[seat]
-        first: list[Action] = [MeldCards(seat, (g,)) for g in melds_with(card, hand, rules)]
+        first: list[actions.Action] = [
+            actions.MeldCards(seat, (g,)) for g in melds_with(card, hand, rules)
+        ]
         for index, found in layoff_readings(card, state.melds, seat, rules):
             if card.is_joker and len(found) > 1:
                 first += [
-                    LayOff(seat, (CardSpec(card, new_face(state.melds[index], r)),), index)
+                    actions.LayOff(seat, (CardSpec(card, new_face(state.melds[index], r)),), index)
                     for r in found
                 ]
             else:
-                first.append(LayOff(seat, (CardSpec(card),), index))
+                first.append(actions.LayOff(seat, (CardSpec(card),), index))
         out = first + out
     return out

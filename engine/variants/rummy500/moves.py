@@ -42,8 +42,8 @@ from engine.errors import (
 )
 from engine.events import Discarded, Drew, LaidOff, Melded, TookDiscard, WentOut
 from engine.frozen import replace
-from engine.melds import Meld, MeldProblem, MeldRules, check_meld, extend_readings
-from engine.moves import EXPECTED, Result, remove_cards
+from engine.melds import Meld, MeldRules, extend_readings
+from engine.moves import EXPECTED, Result, meld_readings, remove_cards
 from engine.moves import require_phase as shared_require_phase
 from engine.options import RuleSet
 from engine.state import GameState, Phase, TurnState
@@ -286,6 +286,13 @@ def check_left(state: GameState, left: Sequence[Card]) -> None:
         raise NoDiscardLeft(card=str(taken))
 
 
+def pays_owed(owed: TurnExtra, used: Sequence[Card], as_meld: bool) -> bool:
+    """True when a move putting ``used`` on the table (``as_meld``: in a new meld) plays
+    the card owed from the pile as ``owed`` asks: in a new meld when only a new meld
+    counts (``owed.new_meld``), else in a meld or a lay-off."""
+    return owed.must_play in used and (as_meld or not owed.new_meld)
+
+
 def obligation_after(
     state: GameState,
     seat: int,
@@ -299,11 +306,9 @@ def obligation_after(
     obligation, provided the card can still be played. Raises ``PileCardNeedsNewMeld``
     or ``PileCardBlocked`` for a move that would leave it unplayable."""
     owed = obligation(state)
-    if owed is None:
+    if owed is None or pays_owed(owed, used, as_meld):
         return None
     card = owed.must_play
-    if card in used and (as_meld or not owed.new_meld):
-        return None
     if can_play(
         card,
         left,
@@ -343,12 +348,7 @@ def plan_meld(state: GameState, action: MeldCards) -> PlayPlan:
     left = remove_cards(state.hands[seat], used)
     new: list[Meld] = []
     for group in action.groups:
-        try:
-            found = check_meld(group, seat, rules)
-        except MeldProblem as problem:
-            raise InvalidMeld(
-                cards=" ".join(map(str, group)), reason=problem.detail, reason_code=problem.reason
-            ) from None
+        found = meld_readings(group, seat, rules)
         new.append(one_reading(found, group))
     check_left(state, left)
     melds = (*state.melds, *new)

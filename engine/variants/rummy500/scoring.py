@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from engine.events import Event, GameEnded, HandEnded
-from engine.frozen import replace
+from engine.events import Event
 from engine.options import RuleSet
-from engine.state import DealResult, GameState, Phase
+from engine.scoring import close_hand, top_seats
+from engine.state import GameState
 from engine.variants.rummy500.state import GameExtra
 from engine.variants.rummy500.values import card_value, melded_points
 
@@ -54,8 +54,7 @@ def match_result(rules: RuleSet, totals: Sequence[Fraction], out: int | None) ->
         return (out,) if out is not None and totals[out] >= target else ()
     if not target_reached(rules, totals):
         return ()
-    best = max(totals)
-    return tuple(s for s, t in enumerate(totals) if t == best)
+    return top_seats(totals)
 
 
 def end_hand(state: GameState, out: int | None) -> tuple[GameState, tuple[Event, ...]]:
@@ -67,18 +66,6 @@ def end_hand(state: GameState, out: int | None) -> tuple[GameState, tuple[Event,
     scores = deal_scores(state, points)
     totals = tuple(t + s for t, s in zip(state.totals, scores, strict=True))
     winners = match_result(state.rules, totals, out)
-    result = DealResult(state.deal_number, state.dealer, out, False, points, scores)
-    events: list[Event] = [
-        HandEnded(state.deal_number, out, False, state.hands, points, scores, totals)
-    ]
-    if winners:
-        events.append(GameEnded(winners, totals))
-    new = replace(
-        state,
-        totals=totals,
-        results=(*state.results, result),
-        phase=Phase.GAME_OVER if winners else Phase.HAND_OVER,
-        winners=winners,
-        extra=GameExtra(None),
+    return close_hand(
+        state, out, False, points, scores, totals, winners, bool(winners), extra=GameExtra(None)
     )
-    return new, tuple(events)

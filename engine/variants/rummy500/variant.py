@@ -34,6 +34,7 @@ from engine.frozen import replace
 from engine.melds import MeldRules
 from engine.moves import handler_table
 from engine.options import RuleSet
+from engine.scoring import top_seats
 from engine.state import DealSpec, GameState
 from engine.variants.base import Apply, Verify
 from engine.variants.rummy500 import calls, moves
@@ -156,8 +157,7 @@ class Rummy500(SharedFlow):
 
     def match_winners(self, rules: RuleSet, totals: tuple[Fraction, ...]) -> tuple[int, ...]:
         """The highest total ("der Spieler mit der höchsten Punktzahl gewinnt")."""
-        best = max(totals)
-        return tuple(s for s, t in enumerate(totals) if t == best)
+        return top_seats(totals)
 
 
 #: The shared table with the Rummy 500 moves and the call (built once: every applied move
