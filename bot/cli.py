@@ -5,7 +5,7 @@ Subcommands::
     rummy-bot play [--variant basic] [--preset P] [--players 3] [--option k=v ...]
                    [--seed N] [--name NAME] [--lang en|de] [--ai greedy|hard|expert|random]
                    [--delay SECONDS] [--db PATH] [--new] [--guide on|off]
-    rummy-bot replay FILE.json
+    rummy-bot replay FILE.json [--step]
     rummy-bot verify FILE.json
     rummy-bot simulate --games N [--variant basic] [--preset P] [--players k]
                        [--option k=v ...] [--seed N] [--ai greedy|hard|expert|random|expert,hard]
@@ -63,6 +63,7 @@ from bot.render.rules import render_presets, render_rules, render_variants
 from bot.render.text import render_match_goal
 from bot.settings import Settings, SettingsError
 from bot.terminal.input import stream_reader, threaded_reader
+from bot.terminal.record_walk import walk_record
 from bot.terminal.setup import PlayConfig, default_db_path, default_name, parse_option_pairs
 from engine.ai import KINDS
 from engine.errors import EngineError
@@ -154,6 +155,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     rep = commands.add_parser("replay", help=_("replay a game record and print the result"))
     rep.add_argument("file", metavar="FILE.json", help=_("the game record (JSON)"))
+    rep.add_argument(
+        "--step",
+        action="store_true",
+        help=_("walk the game move by move (Enter: next, b: back, q: quit)"),
+    )
     _add_lang(rep)
     rep.set_defaults(handler=_replay)
 
@@ -354,6 +360,8 @@ async def _play_with_pool(
 
 
 def _replay(args: argparse.Namespace) -> int:
+    if args.step:
+        return _walk(args.file)
     try:
         report = replay(load_record(args.file))
     except RecordError as error:
@@ -363,6 +371,23 @@ def _replay(args: argparse.Namespace) -> int:
         return 0
     print(_('The record has an error; see "error" in the output.'), file=sys.stderr)
     return 1
+
+
+def _walk(path: str) -> int:
+    """``replay FILE --step`` (:mod:`bot.terminal.record_walk`); 2 for an unreadable file."""
+    try:
+        record = load_record(path)
+    except RecordError as error:
+        print(localize_error(error), file=sys.stderr)
+        return 2
+
+    def read_line() -> str | None:
+        try:
+            return input()
+        except EOFError:
+            return None
+
+    return walk_record(record, read_line, print)
 
 
 # --- verify ---------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ replays to the same state.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +39,7 @@ from engine.cards import Card
 from engine.commands import find_player, format_record_line, parse_record_line
 from engine.dealing import DealSpec, new_game, start_deal
 from engine.errors import EngineError
+from engine.events import Event
 from engine.fairness import secret_from_hex
 from engine.game import apply
 from engine.jsonio import RecordError
@@ -54,6 +55,8 @@ __all__ = [
     "RecordError",
     "RecordPlan",
     "RecordRun",
+    "ReplayStep",
+    "ReplayStopped",
     "deal_to_json",
     "dump_record",
     "export_record",
@@ -62,6 +65,7 @@ __all__ = [
     "parse_record_text",
     "read_record",
     "replay",
+    "replay_steps",
     "revealed_deals",
     "run_record",
 ]
@@ -514,28 +518,82 @@ class RecordRun:
     line: Any = None
 
 
-def run_record(record: Mapping[str, Any]) -> RecordRun:
-    """Replay a record up to its first problem (the engine's error, not a report):
-    :func:`replay` reports it, :mod:`engine.fair_check` names the deal and action."""
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One action line of a record replayed (:func:`replay_steps`): the ``deal`` (1-based),
+    the action's ``number`` within it (1-based), the record ``line`` (``"ana: draw"``),
+    the ``state`` after it and its ``events``. The first step of each deal has
+    ``number`` 0, ``line`` ``None`` and no events: the deal as dealt."""
+
+    deal: int
+    number: int
+    line: str | None
+    state: GameState
+    events: tuple[Event, ...] = ()
+
+
+class ReplayStopped(Exception):
+    """A record's replay stopped at its first problem: the engine's ``error``, the last
+    good ``state`` (``None``: no game could start), the action lines ``applied`` before,
+    the ``deal`` (1-based) and, for an action's error, its ``number`` and ``line``."""
+
+    def __init__(
+        self,
+        error: EngineError,
+        state: GameState | None,
+        applied: int,
+        deal: int,
+        number: int | None = None,
+        line: Any = None,
+    ) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.state = state
+        self.applied = applied
+        self.deal = deal
+        self.number = number
+        self.line = line
+
+
+def replay_steps(record: Mapping[str, Any]) -> Iterator[ReplayStep]:
+    """The positions of a record, one per deal start and one per action line, in order.
+    Raises :class:`ReplayStopped` at the first problem (after yielding every good step
+    before it)."""
     try:
         plan = read_record(record)
         state = _first_state(plan)
     except EngineError as exc:
-        return RecordRun(None, 0, exc, 1)
+        raise ReplayStopped(exc, None, 0, 1) from None
     applied = 0
-    for number, deal in enumerate(plan.deals, start=1):
-        if number > 1:
+    for deal_number, deal in enumerate(plan.deals, start=1):
+        if deal_number > 1:
             try:
                 state = _next_state(state, plan, deal)
             except EngineError as exc:
-                return RecordRun(state, applied, exc, number)
+                raise ReplayStopped(exc, state, applied, deal_number) from None
+        yield ReplayStep(deal_number, 0, None, state)
         for position, line in enumerate(deal.actions, start=1):
             try:
                 text = jsonio.as_str(line, f"{deal.where.removesuffix('.deal')} action")
-                state, _ = apply(state, parse_record_line(text, plan.players))
+                state, events = apply(state, parse_record_line(text, plan.players))
             except EngineError as exc:
-                return RecordRun(state, applied, exc, number, position, line)
+                raise ReplayStopped(exc, state, applied, deal_number, position, line) from None
             applied += 1
+            yield ReplayStep(deal_number, position, text, state, events)
+
+
+def run_record(record: Mapping[str, Any]) -> RecordRun:
+    """Replay a record up to its first problem (the engine's error, not a report):
+    :func:`replay` reports it, :mod:`engine.fair_check` names the deal and action."""
+    state: GameState | None = None
+    applied = 0
+    try:
+        for step in replay_steps(record):
+            state = step.state
+            if step.number:
+                applied += 1
+    except ReplayStopped as stop:
+        return RecordRun(stop.state, stop.applied, stop.error, stop.deal, stop.number, stop.line)
     return RecordRun(state, applied)
 
 
