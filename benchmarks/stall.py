@@ -18,7 +18,9 @@ one hostile load runs at a time:
 Figures: loop lag max and p99 (with the longest garbage collection of the process in
 the run), the other tables' action p99 and max (with the command that was slowest), and
 the pool's counters (calls over budget, workers replaced).
-Targets from the issue: loop lag max <= 100 ms, other tables' action p99 <= 30 ms.
+Targets from the issue: loop lag max <= 20 ms, other tables' action p99 <= 30 ms and max
+<= 100 ms. Beside each loop lag: the longest garbage collection and the heap the
+collector walks at the end of the load (objects tracked besides the frozen start-up heap).
 """
 
 from __future__ import annotations
@@ -57,8 +59,9 @@ from engine.variants import get_variant
 from engine.views import view_for
 
 PLATFORM = "bench"
-LAG_TARGET_MS = 100.0
+LAG_TARGET_MS = 20.0
 ACTION_P99_TARGET_MS = 30.0
+ACTION_MAX_TARGET_MS = 100.0
 TICK = 0.010
 OTHER_TABLES = 10
 OTHER_RATE = 20.0  # actions/s over the other tables
@@ -104,6 +107,7 @@ class Phase_:
     load_note: str = ""
     started: float = 0.0
     gc_ms: float = 0.0  # the longest collection of the bot's own process in the run
+    heap: int = 0  # objects the collector tracks at the end, besides the frozen ones
 
 
 class _Null:
@@ -358,19 +362,31 @@ async def _ask_hints(
 
 
 async def _flood(service: GameService, duration: float, phase: Phase_, flow_on: bool) -> None:
+    """One person sends ``draw`` at :data:`FLOOD_RATE` for ``duration`` seconds. Each
+    command is a task of its own, as a chat library hands each update to its handler; an
+    answered one is counted and dropped at once (a chat front end keeps no answered
+    update), so the bot process's heap holds only the commands still in flight."""
     key = ChatKey(PLATFORM, "other0")
     user = UserRef(PLATFORM, "flooder", "flo")
     count = int(FLOOD_RATE * duration)
     start = time.perf_counter()
     pending: set[asyncio.Future[Outcome]] = set()
+
+    def answered(future: asyncio.Future[Outcome]) -> None:
+        pending.discard(future)
+        if not future.cancelled() and future.exception() is None:
+            phase.refused += future.result().reply.code == "too_fast"
+
     for i in range(count):
         due = start + i / FLOOD_RATE
         delay = due - time.perf_counter()
         if delay > 0:
             await asyncio.sleep(delay)
-        pending.add(asyncio.ensure_future(say(service, key, user, "draw")))
-    outcomes = await asyncio.gather(*pending)
-    phase.refused += sum(o.reply.code == "too_fast" for o in outcomes)
+        future = asyncio.ensure_future(say(service, key, user, "draw"))
+        pending.add(future)
+        future.add_done_callback(answered)
+    if pending:
+        await asyncio.gather(*pending, return_exceptions=True)
     passed = count - phase.refused
     phase.load_done = count
     phase.load_note = (
@@ -414,6 +430,7 @@ async def _measure(
             ticking.set()
             await ticker
         phase.gc_ms = collections.longest_ms
+        phase.heap = len(gc.get_objects())
         phase.exhausted, phase.replaced = pool.exhausted, pool.replaced
         if after is not None:
             phase.load_done += await after(service, sizes)
@@ -496,7 +513,8 @@ def section(phases: list[Phase_], sizes: Sizes, quick: bool) -> Section:
                 LAG_TARGET_MS if target else None,
                 note=f"10 ms ticker, {len(phase.lags)} ticks over {sizes.duration:.0f} s"
                 f"{reduced}; the bot process's longest garbage collection "
-                f"{phase.gc_ms:.1f} ms",
+                f"{phase.gc_ms:.1f} ms, heap {phase.heap:,} objects tracked (start-up "
+                "heap frozen)",
             )
         )
         out.add(
@@ -514,7 +532,15 @@ def section(phases: list[Phase_], sizes: Sizes, quick: bool) -> Section:
                 f"{OTHER_RATE:.0f}/s, from scheduled arrival",
             )
         )
-        out.add(Row("  other tables' action max", worst[0] * ms, "ms", note=f"slowest: {worst[1]}"))
+        out.add(
+            Row(
+                "  other tables' action max",
+                worst[0] * ms,
+                "ms",
+                ACTION_MAX_TARGET_MS if target else None,
+                note=f"slowest: {worst[1]}",
+            )
+        )
         out.notes.append(
             f"{label}: {phase.load_note}; pool: {phase.exhausted} calls over "
             f"budget, {phase.replaced} workers replaced"

@@ -31,6 +31,7 @@ card ends with its suit, a tile with its number.
 
 from __future__ import annotations
 
+import copyreg
 import enum
 import functools
 import operator
@@ -39,7 +40,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from engine.errors import CardParseError
-from engine.frozen import picklable
 
 
 class Suit(enum.Enum):
@@ -237,8 +237,6 @@ class Card:
         return self._sort
 
 
-picklable(Card, "rank", "suit")  # pickled as Card(rank, suit): the rest follows from them
-
 #: ``Card.sort_key`` as a C-level getter for ``sorted(..., key=SORT_KEY)``: a lambda
 #: calling the property costs two Python calls per card in every move list.
 SORT_KEY: Callable[[Card], tuple[int, int]] = operator.attrgetter("_sort")
@@ -252,7 +250,17 @@ def shared_card(rank: int, suit: Suit | None) -> Card:
     return Card(rank, suit)
 
 
-JOKER = Card(JOKER_RANK, None)
+def _reduce_card(card: Card) -> tuple[Callable[[int, Suit | None], Card], tuple[int, Suit | None]]:
+    return shared_card, (card.rank, card.suit)
+
+
+# Pickled as (rank, suit) and unpickled as the shared instance: every state and every list
+# of legal moves an engine worker sends back is unpickled in the bot process, which then
+# held a new object per card of each (31,000 cards of 106 tiles after 15 s of four
+# Romanian AI tables in the stall benchmark, walked by every full garbage collection).
+copyreg.pickle(Card, _reduce_card)
+
+JOKER = shared_card(JOKER_RANK, None)
 
 
 def parse_card(text: str) -> Card:
@@ -276,7 +284,7 @@ def parse_card(text: str) -> Card:
     rank = _RANK_BY_TEXT.get(rank_text)
     if suit is None or rank is None:
         raise CardParseError(text)
-    return Card(rank, suit)
+    return shared_card(rank, suit)
 
 
 _DIGITS = "0123456789"
@@ -289,7 +297,7 @@ def _parse_tile(raw: str, text: str) -> Card:
     colour = _COLOUR_BY_TEXT.get(head.rstrip("-"))
     if colour is None or number.startswith("0") or not 1 <= int(number) <= 13:
         raise CardParseError(text)
-    return Card(int(number), colour)
+    return shared_card(int(number), colour)
 
 
 def card_code(card: Card, language: str = "en", tiles: bool = False) -> str:

@@ -15,7 +15,14 @@ def test_the_stall_section_runs_every_load_and_reports() -> None:
         assert f"{label}: loop lag max" in names
     assert all(row.value is not None for row in section.rows)
     targets = [row for row in section.rows if row.target is not None]
-    assert len(targets) == 6  # lag max and other tables' p99 for (a), (b), (c)
+    assert len(targets) == 9  # lag max, other tables' p99 and max for (a), (b), (c)
+    assert {row.target for row in targets} == {
+        stall.LAG_TARGET_MS,
+        stall.ACTION_P99_TARGET_MS,
+        stall.ACTION_MAX_TARGET_MS,
+    }
+    lags = [row for row in section.rows if row.name.endswith("loop lag max")]
+    assert all("objects tracked" in (row.note or "") for row in lags)  # the heap, printed
     notes = " ".join(section.notes)
     assert "Romanian tables" in notes and "refused by flow control" in notes
     assert "hints asked" in notes and "load average" in notes
