@@ -52,7 +52,7 @@ def _assets() -> tuple[int, int]:
 
 
 async def _world(path: Path) -> tuple[Any, ...]:
-    from bot.http import HttpServer
+    from bot.http import HttpLimits, HttpServer
     from bot.ports.model import TableSettings
     from bot.service import engine_work
     from bot.service.compute import WorkerPool
@@ -74,7 +74,9 @@ async def _world(path: Path) -> tuple[Any, ...]:
     service.flow = FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
     web = WebFrontEnd(WebConfig("https://bench.invalid", telegram_token=TOKEN))
     service.register(web.platform, web.notifier, web.every_platform)
-    http = HttpServer("127.0.0.1", 0)
+    # Every page of the bench comes from one address (loopback), as every page comes from
+    # the proxy's behind a reverse proxy: no per-address limit (docs/operating.md).
+    http = HttpServer("127.0.0.1", 0, HttpLimits(per_address=0))
     await http.start()
     await web.start(service.host(http))
     return db, pool, service, web, http
