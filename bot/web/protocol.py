@@ -46,8 +46,13 @@ of the table, and after a refused press)::
     OFFER = {"label": "Melden", "tone": "go" | "stop" | "plain",
              "group": "move" | "control" | "pile", "cards": [0, 1, 2], "hint": false}
 
-    SHEET = {"text": "Runde 1 ist vorbei: ...", "over": false,
-             "hands": [["7c", "9d"], ...]}   # hands laid open for scoring
+    SHEET = {"text": "Runde 1 ist vorbei: ...", "over": false,   # the whole sheet as text
+             "hands": [["7c", "9d"], ...],   # hands laid open for scoring
+             "title": "Runde 1 ist vorbei: ana ist ausgegangen.",
+             "head": ["Spieler", "Diese Runde", "Gesamt", "Rest auf der Hand"],
+             "rows": [["ana", "+35", "35", "0"], ...],   # one per seat, as "head"
+             "lines": ["Geheimnis der Runde 1: ..."],   # below the table
+             "scores": "Punktestand ..."}                # every deal so far
 
 ``hand``: the hand for a new selection or order (``{"type": "hand", "table", "version",
 "hand": HAND}``). ``reply``: the answer to a press (``{"type": "reply", "ok": false,
@@ -93,7 +98,7 @@ from bot.i18n import _, use_locale
 from bot.ports.clean import clean_text
 from bot.ports.hand import HandModel, SortMode
 from bot.ports.model import SeatKind, Status, TableInfo
-from bot.render.cards import points_text
+from bot.render.cards import points_text, signed_points_text
 from bot.render.text import render_hand_end, render_scores
 from engine.cards import Card
 from engine.melds import Meld
@@ -198,9 +203,35 @@ def sheet_json(view: PublicView) -> dict[str, Any] | None:
     if view.phase not in (Phase.HAND_OVER, Phase.GAME_OVER) or not view.results:
         return None
     over = view.phase is Phase.GAME_OVER
-    text = render_hand_end(view) + "\n\n" + render_scores(view, winners=False)
+    end = render_hand_end(view)
+    scores = render_scores(view, winners=False)
     hands = [[card_code(c) for c in hand] for hand in view.shown_hands or ()]
-    return {"text": text, "over": over, "hands": hands}
+    result = view.results[-1]
+    ended = end.splitlines()
+    rows = [
+        [
+            name,
+            signed_points_text(result.scores[seat]),
+            points_text(view.totals[seat]),
+            points_text(result.points[seat]),
+        ]
+        for seat, name in enumerate(view.players)
+    ]
+    return {
+        "text": end + "\n\n" + scores,
+        "over": over,
+        "hands": hands,
+        "title": ended[0],
+        "head": [
+            _("Player"),
+            _("This deal"),
+            _("Total"),
+            _("Left on the rack") if view.rules.var.uses_tiles else _("Left in hand"),
+        ],
+        "rows": rows,
+        "lines": ended[1 + len(view.players) :],
+        "scores": scores,
+    }
 
 
 def hand_json(model: HandModel, hint: Any = None) -> dict[str, Any]:

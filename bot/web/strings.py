@@ -97,6 +97,7 @@ PAGE_WORDS: tuple[str, ...] = (
     N_("You"),
     N_("Example"),
     N_("Out of turn"),
+    N_("Every deal"),
 )
 """The page's labels, headings and messages."""
 

@@ -42,6 +42,20 @@ async def test_a_whole_deal_through_the_page(browser: Browser, tmp_path: Path, w
         ben = await open_telegram_page(browser, world.base, BEN, info.id, start_param=True)
         try:
             await play_deal([ana, ben])
+            # the score sheet is a table: a row per seat (issue: "the score sheet as a real
+            # table"; it was monospaced chat text that wrapped on a phone)
+            sheet = ana.page.locator(".sheet table.scores")
+            await sheet.wait_for()
+            rest = "Rest auf dem Ständer" if "romanian" in words else "Rest auf der Hand"
+            assert await sheet.locator("thead th").all_inner_texts() == [
+                "Spieler",
+                "Diese Runde",
+                "Gesamt",
+                rest,
+            ]
+            names = await sheet.locator("tbody th").all_inner_texts()
+            assert sorted(names) == sorted(s.name for s in info.seats)
+            assert (await sheet.locator("caption").inner_text()).startswith("Runde 1 ")
         finally:
             await ana.close()
             await ben.close()

@@ -331,10 +331,36 @@ function logView() {
     el("h2", {text: t("Last moves")}), list);
 }
 
+// The score sheet as a table: a row per player (this deal, the total, what was left),
+// the lines below it (the deal's secret, the winners) and every deal so far.
+function sheetTable(sheet) {
+  const table = el("table", {class: "scores"}, el("caption", {text: sheet.title}));
+  const head = el("tr");
+  sheet.head.forEach((name) => head.appendChild(el("th", {scope: "col", text: name})));
+  table.appendChild(el("thead", {}, head));
+  const body = el("tbody");
+  for (const row of sheet.rows) {
+    const line = el("tr", {}, el("th", {scope: "row", text: row[0]}));
+    for (const cell of row.slice(1)) line.appendChild(el("td", {text: cell}));
+    body.appendChild(line);
+  }
+  table.appendChild(body);
+  return table;
+}
+
 function sheetView(screen) {
   if (!screen.sheet) return null;
+  const sheet = screen.sheet;
   const box = el("section", {class: "sheet", "aria-label": t("Score sheet")},
-    el("h2", {text: t("Score sheet")}), el("pre", {text: screen.sheet.text}));
+    el("h2", {text: t("Score sheet")}));
+  if (sheet.rows) {
+    box.appendChild(sheetTable(sheet));
+    for (const line of sheet.lines) box.appendChild(el("p", {class: "sheet-line", text: line}));
+    box.appendChild(el("details", {}, el("summary", {text: t("Every deal")}),
+      el("pre", {text: sheet.scores})));
+  } else {
+    box.appendChild(el("pre", {text: sheet.text}));
+  }
   screen.sheet.hands.forEach((hand, seat) => {
     if (!hand.length) return;
     box.appendChild(el("div", {class: "meld"},
