@@ -99,9 +99,10 @@ def phase_line(view: PlayerView) -> str | None:
             "Before play: you may announce a doubla, offer or answer a swap, announce "
             "the face-up twin, then say ready."
         )
-    return _("Before play: {name} may say doubla, offer, announce, then ready.").format(
-        name=table.players[table.current]
-    )
+    return _(
+        "Before play: {name} may announce a doubla, offer a doubla swap or announce the "
+        "face-up twin."
+    ).format(name=table.players[table.current])
 
 
 def render(event: object, players: Sequence[str]) -> str | None:
@@ -206,9 +207,10 @@ def turn_line(view: PublicView) -> str | None:
         return None
     name = view.players[view.current]
     if extra.preplay:
-        return _("Before play: {name} may say doubla, offer, announce, then ready.").format(
-            name=name
-        )
+        return _(
+            "Before play: {name} may announce a doubla, offer a doubla swap or announce the "
+            "face-up twin."
+        ).format(name=name)
     if view.phase is Phase.DRAW:
         if len(view.discard) > 1:  # the row's first tile is never taken
             return _("{name} to play: draw from the wall or take from the discard row.").format(
