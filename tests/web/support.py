@@ -55,14 +55,26 @@ TELEGRAM_STUB = """
   const theme = window.__themeParams || {bg_color: '#ffffff', text_color: '#000000',
     button_color: '#2481cc', button_text_color: '#ffffff', hint_color: '#999999',
     secondary_bg_color: '#f1f1f1'};
+  const calls = window.__tgCalls = [];
+  const events = window.__tgEvents = {};
   window.Telegram = {WebApp: {initData: data, initDataUnsafe: {}, themeParams: theme,
     colorScheme: 'light', version: '8.0', platform: 'android',
     ready() { window.__tgReady = true; }, expand() { window.__tgExpanded = true; },
-    onEvent() {}, offEvent() {}, close() {}}};
+    onEvent(name, handler) { events[name] = handler; }, offEvent() {}, close() {},
+    HapticFeedback: {selectionChanged() { calls.push('haptic:selection'); },
+      notificationOccurred(kind) { calls.push('haptic:' + kind); },
+      impactOccurred(kind) { calls.push('haptic:impact:' + kind); }},
+    BackButton: {show() { calls.push('back:show'); }, hide() { calls.push('back:hide'); },
+      onClick(handler) { window.__tgBack = handler; }, offClick() {}},
+    disableVerticalSwipes() { calls.push('swipes:off'); },
+    enableVerticalSwipes() { calls.push('swipes:on'); }}};
 })();
 """
 """Stands in for https://telegram.org/js/telegram-web-app.js: ``initData`` comes from
-``window.__initData`` (set by an init script of the test) or the URL fragment."""
+``window.__initData`` (set by an init script of the test) or the URL fragment. What the
+page asks of Telegram (haptics, the BackButton, vertical swipes) is recorded in
+``window.__tgCalls``; ``window.__tgEvents`` holds its event handlers (``themeChanged``)
+and ``window.__tgBack`` the BackButton's."""
 
 
 @dataclass

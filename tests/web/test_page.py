@@ -235,3 +235,64 @@ async def test_a_page_opened_mid_game_shows_the_last_moves_and_tiles_sort_by_col
             assert opened.errors == []
         finally:
             await opened.close()
+
+
+async def test_telegram_haptics_back_button_swipes_and_live_theme(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """Issue: "Telegram haptics on selection, on a refusal and when the turn comes;
+    `disableVerticalSwipes` while dragging; BackButton closes panels; theme changes apply
+    live" (the refusal's haptic is not provoked here: a page offers only legal moves)."""
+    async with web_world(tmp_path / "web.sqlite3") as world:
+        info = await world.table(ANA, [BEN], "basic", ais=0)
+        opened = await open_telegram_page(browser, world.base, BEN, info.id)
+        page = opened.page
+        try:
+            await wait_screen(page)
+
+            async def calls() -> list[str]:
+                return await page.evaluate("window.__tgCalls.slice()")  # type: ignore[no-any-return]
+
+            await page.locator(".hand-row .card").first.click()
+            await page.wait_for_function("window.__tgCalls.includes('haptic:selection')")
+            # dragging a card: vertical swipes off, and on again after the drop
+            box = await page.locator(".hand-row .card").last.bounding_box()
+            target = await page.locator(".hand-row .card").first.bounding_box()
+            assert box is not None and target is not None
+            await page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 20)
+            await page.mouse.down()
+            await page.mouse.move(target["x"] + 5, target["y"] + 20, steps=8)
+            await page.mouse.up()
+            made = await calls()
+            assert made.index("swipes:off") < made.index("swipes:on")
+            # a panel: the BackButton shows, and pressing it closes the panel
+            await page.click("[data-panel=rules]")
+            await page.wait_for_selector(".panel")
+            assert (await calls())[-1] == "back:show"
+            await page.evaluate("window.__tgBack()")
+            await page.wait_for_selector(".panel", state="detached")
+            assert (await calls())[-1] == "back:hide"
+            # Ana moves, then Ben's turn comes: a notification haptic
+            turn = await world.say(ANA, "draw")
+            if turn.ok:
+                discard = next(
+                    c
+                    for c in await world.service.entry.legal_commands(info.key, ANA)
+                    if c.startswith("discard")
+                )
+                await world.say(ANA, discard)
+                await page.wait_for_function("window.__tgCalls.includes('haptic:success')")
+            # Telegram changes its theme: the page takes the new colours at once
+            await page.evaluate(
+                """() => {
+                    window.Telegram.WebApp.themeParams = {bg_color: '#102030'};
+                    window.__tgEvents.themeChanged();
+                }"""
+            )
+            bg = await page.evaluate(
+                "getComputedStyle(document.documentElement).getPropertyValue('--bg').trim()"
+            )
+            assert bg == "#102030"
+            assert opened.errors == []
+        finally:
+            await opened.close()

@@ -6,6 +6,7 @@ import {applyTheme} from "./theme.js";
 import {backSvg, cardElement} from "./cards.js";
 import {clockText, countText as counted} from "./format.js";
 import {handView} from "./hand.js";
+import {backButton, haptic} from "./platform.js";
 
 const state = {
   strings: {}, locale: "en", token: null, table: null, screen: null, socket: null,
@@ -120,6 +121,7 @@ function receive(message) {
     render();
   } else if (message.type === "reply") {
     state.busy = false;
+    if (!message.ok) haptic("refused");
     toast(message.text, message.ok);
     render();
   } else if (message.type === "warn" || message.type === "error") {
@@ -158,6 +160,7 @@ function show(screen, before) {
   for (const line of news) state.log.push(line);
   state.log = state.log.slice(-8);
   const turnStarts = hand && hand.turn && !(oldHand && oldHand.turn);
+  if (turnStarts && before) haptic("turn");
   if (!screen.recent) announce(turnStarts && hand.phase ? [...news, hand.phase] : news);
   state.screen = screen;
   render();
@@ -184,6 +187,7 @@ export const actions = {
     const screen = state.screen;
     if (!screen || !screen.hand) return;
     if (state.selected.has(index)) state.selected.delete(index); else state.selected.add(index);
+    haptic("select");
     send({type: "select", version: screen.version, sort: screen.hand.sort,
       selected: [...state.selected].sort((a, b) => a - b)});
     render();
@@ -224,6 +228,7 @@ export const actions = {
   },
   async panel(name) {
     state.panel = state.panel === name ? null : name;
+    backButton(state.panel !== null, () => actions.panel(null));
     if (state.panel && state.panel !== "sheet" && !state.rules) {
       const response = await fetch(`./api/rules?token=${encodeURIComponent(state.token)}`);
       if (response.ok) state.rules = await response.json();

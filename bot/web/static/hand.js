@@ -3,6 +3,7 @@
 // server offers for the selection as buttons.
 import {cardElement} from "./cards.js";
 import {countText} from "./format.js";
+import {verticalSwipes} from "./platform.js";
 
 const SORTS = [["suit", "by suit"], ["rank", "by rank"], ["melds", "melds first"]];
 const DRAG_PIXELS = 12;
@@ -32,6 +33,7 @@ function draggable(node, position, row, actions) {
     const dx = event.clientX - start.x;
     if (!dragging && Math.abs(dx) > DRAG_PIXELS) {
       dragging = true;
+      verticalSwipes(false);
       node.setPointerCapture(event.pointerId);
       node.classList.add("dragging");
     }
@@ -42,6 +44,7 @@ function draggable(node, position, row, actions) {
     const wasDragging = dragging;
     start = null;
     dragging = false;
+    if (wasDragging) verticalSwipes(true);
     node.classList.remove("dragging");
     node.style.transform = "";
     if (!wasDragging) return;
