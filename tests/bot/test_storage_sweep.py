@@ -176,6 +176,17 @@ async def _results(repo: Repository) -> None:
     assert await repo.finished_games(["telegram:1"], "500") == {"telegram:1": 0}
 
 
+async def _ratings(repo: Repository) -> None:
+    await _results(repo)  # a finished game: its commit rated it
+    rated = await repo.ratings_of("telegram:1")
+    assert [(r["variant"], r["season"], r["games"]) for r in rated] == [("basic", 1, 1)]
+    board = await repo.rating_board("basic", 1, 1, 10, str(CHAT))
+    assert [(row["user"], row["name"], row["games"]) for row in board] == [("telegram:1", "Ana", 1)]
+    assert await repo.rating_board("basic", 1, 1, 10, str(OTHER_CHAT)) == []
+    assert await repo.rating_board("basic", 1, 2) == []
+    assert await repo.current_season(2_000_000_000.0) == 1
+
+
 async def _due(repo: Repository) -> None:
     table = await repo.create_table(_table(status=Status.PLAYING, due_at=500.0, deadline=600.0))
     assert await repo.due_tables(400.0) == []
@@ -265,6 +276,9 @@ REPOSITORY: dict[str, Step] = {
     "user_stats": _results,
     "leaderboard": _results,
     "latest_ended": _results,
+    "ratings_of": _ratings,
+    "rating_board": _ratings,
+    "current_season": _ratings,
     "due_tables": _due,
     "next_due": _due,
     "shift_timeline": _due,

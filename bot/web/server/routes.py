@@ -36,6 +36,7 @@ from aiohttp import WSMsgType, web
 
 from bot.dropped_inputs import DroppedInputs, error_kind
 from bot.i18n import _, use_locale
+from bot.interaction.catalogue import variant_name
 from bot.ports.entry import Entry
 from bot.ports.model import ChatKey, TableInfo, UserRef
 from bot.ports.web_links import table_of_start_param
@@ -53,7 +54,6 @@ from bot.web.server.html import page_html
 from bot.web.strings import page_strings
 from engine.errors import EngineError
 from engine.rules import RuleSet, make_rules
-from engine.variants import get_variant
 
 __all__ = ["STATIC", "WebRoutes"]
 
@@ -287,7 +287,7 @@ class WebRoutes:
                 {
                     "table": info.id,
                     "title": _("{variant} · table {number}").format(
-                        variant=_(get_variant(info.variant).name), number=info.id
+                        variant=_(variant_name(info.variant)), number=info.id
                     ),
                 }
                 for info in tables
