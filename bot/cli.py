@@ -69,8 +69,8 @@ from engine.ai import KINDS
 from engine.errors import EngineError
 from engine.fair_check import FairCheck, check_record
 from engine.records import RecordError, dump_record, failed_report, replay
-from engine.rules import make_rules
-from engine.simulate import simulate
+from engine.rules import RuleSet, make_rules
+from engine.simulate import SimulationResult, simulate
 
 __all__ = ["build_parser", "main"]
 
@@ -449,18 +449,11 @@ def _verify_line(check: FairCheck) -> str:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        print(_("--games must be at least 1."), file=sys.stderr)
+    refusal = _simulate_refusal(args)
+    if refusal is not None:
+        print(refusal, file=sys.stderr)
         return 2
-    kinds = [k.strip().lower() for k in str(args.ai).split(",")]
-    if any(k not in KINDS for k in kinds) or len(kinds) not in (1, args.players):
-        print(
-            _("--ai takes {kinds}, one for all seats or one per seat (got {value}).").format(
-                kinds=", ".join(KINDS), value=args.ai
-            ),
-            file=sys.stderr,
-        )
-        return 2
+    kinds = _ai_kinds(args)
     rules = make_rules(args.variant, args.preset, parse_option_pairs(args.option))
     seat_kinds = tuple(kinds * args.players if len(kinds) == 1 else kinds)
     # A progress bar on stderr while the games run (only when a person watches it).
@@ -480,17 +473,52 @@ def _simulate(args: argparse.Namespace) -> int:
             progress=bar.update,
             keep_record=args.record is not None,
         )
-    if args.record is not None and result.record is not None:
-        try:
-            Path(args.record).write_text(dump_record(result.record), encoding="utf-8")
-        except OSError as error:
-            print(
-                _("Cannot write the record to {path}: {error}").format(
-                    path=args.record, error=error.strerror or error
-                ),
-                file=sys.stderr,
-            )
-            return 2
+    record = result.record if args.record is not None else None
+    if record is not None and not _write_record(args.record, record):
+        return 2
+    print("\n".join(line for line in _simulation_lines(args, rules, result) if line))
+    return 0
+
+
+def _ai_kinds(args: argparse.Namespace) -> list[str]:
+    """The AI kinds of ``--ai`` (comma-separated), lower case."""
+    return [k.strip().lower() for k in str(args.ai).split(",")]
+
+
+def _simulate_refusal(args: argparse.Namespace) -> str | None:
+    """Why ``simulate`` cannot run with ``args`` (fewer than one game; ``--ai`` naming an
+    unknown kind, or neither one kind nor one per seat), or ``None``."""
+    if args.games < 1:
+        return _("--games must be at least 1.")
+    kinds = _ai_kinds(args)
+    if any(k not in KINDS for k in kinds) or len(kinds) not in (1, args.players):
+        return _("--ai takes {kinds}, one for all seats or one per seat (got {value}).").format(
+            kinds=", ".join(KINDS), value=args.ai
+        )
+    return None
+
+
+def _write_record(path: str, record: dict[str, Any]) -> bool:
+    """Write the simulation's game ``record`` to ``path``; False (said on stderr) when
+    the file cannot be written."""
+    try:
+        Path(path).write_text(dump_record(record), encoding="utf-8")
+    except OSError as error:
+        print(
+            _("Cannot write the record to {path}: {error}").format(
+                path=path, error=error.strerror or error
+            ),
+            file=sys.stderr,
+        )
+        return False
+    return True
+
+
+def _simulation_lines(
+    args: argparse.Namespace, rules: RuleSet, result: SimulationResult
+) -> list[str]:
+    """The report of a simulation ``result`` (empty lines left in: the caller drops
+    them)."""
     lines = [
         _("Simulation: {variant}, preset {preset}, AI {ai}").format(
             variant=rules.variant, preset=rules.preset, ai=args.ai
@@ -510,8 +538,7 @@ def _simulate(args: argparse.Namespace) -> int:
             )
         )
     lines.append(_("unfinished: {n}").format(n=result.unfinished))
-    print("\n".join(line for line in lines if line))
-    return 0
+    return lines
 
 
 # --- options --------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import sqlite3
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeGuard
 
 from bot.i18n import _, use_locale
 from bot.interaction.catalogue import variant_name
@@ -122,30 +122,43 @@ async def play(
         else:
             locale = notifier.locale = await entry.locale_of(user)
         with use_locale(locale):
-            info = await entry.table_info(TERMINAL_KEY)
-            if (
-                info is not None
-                and info.status is Status.PLAYING
-                and info.seat_of(user.key) is not None
-                and (new or (config.chosen and _other_rules(config, info)))
-            ):
-                # --new, or other rules named: a game in progress is only thrown away when
-                # the player says so.
-                new = await _ask_new_game(info, config, notifier, read_line)
-            if info is not None and (
-                new or info.status is not Status.PLAYING or info.seat_of(user.key) is None
-            ):
-                await _do(entry, user, Cancel(), is_admin=True)
-                info = None
-            if info is None:
-                await _new_table(entry, user, config, notifier)
-            else:
-                await _announce_resume(host, info, user, notifier)
+            await _set_up(host, user, config, notifier, read_line, new)
         return await TerminalGame(
             host, user, notifier, read_line, sleep, call_timeout=call_timeout
         ).run()
     finally:
         await db.close()
+
+
+async def _set_up(
+    host: Host,
+    user: UserRef,
+    config: PlayConfig,
+    notifier: TerminalNotifier,
+    read_line: AsyncLineReader,
+    new: bool,
+) -> None:
+    """Resume the game in progress where ``user`` sits, or set up a new one from
+    ``config``: with ``new`` (``--new``) or other rules named, the game in progress is only
+    cancelled when the player says so (:func:`_ask_new_game`)."""
+    entry = host.entry
+    info = await entry.table_info(TERMINAL_KEY)
+    if _seated_in_game(info, user) and (new or (config.chosen and _other_rules(config, info))):
+        # --new, or other rules named: a game in progress is only thrown away when
+        # the player says so.
+        new = await _ask_new_game(info, config, notifier, read_line)
+    if info is not None and (new or not _seated_in_game(info, user)):
+        await _do(entry, user, Cancel(), is_admin=True)
+        info = None
+    if info is None:
+        await _new_table(entry, user, config, notifier)
+    else:
+        await _announce_resume(host, info, user, notifier)
+
+
+def _seated_in_game(info: TableInfo | None, user: UserRef) -> TypeGuard[TableInfo]:
+    """Whether ``info`` is a game in progress where ``user`` has a seat."""
+    return info is not None and info.status is Status.PLAYING and info.seat_of(user.key) is not None
 
 
 def _other_rules(config: PlayConfig, info: TableInfo) -> bool:

@@ -451,31 +451,40 @@ def _line(error: ErrorDetails) -> tuple[str, str]:
     for :meth:`Settings.from_env`; the value is the one given."""
     variable = str(error["loc"][0]) if error["loc"] else "Settings"
     field = Settings.model_fields.get(variable.lower(), FieldInfo())
-    kind, value = error["type"], error.get("input")
-    fields: dict[str, object] = {}
-    if kind == "value_error" and isinstance(error.get("ctx", {}).get("error"), _Invalid):
-        text, fields = error["ctx"]["error"].text, error["ctx"]["error"].fields
-    elif kind == "greater_than":  # discord_guild_id, the one field with gt=0
-        text = _("{variable} must be a positive integer (got {value!r}).")
-    elif kind in ("greater_than_equal", "less_than_equal"):
-        text = _("{variable} must be between {low} and {high} (got {value!r}).")
-        fields = {
-            "low": next(item.ge for item in field.metadata if hasattr(item, "ge")),
-            "high": next(item.le for item in field.metadata if hasattr(item, "le")),
-        }
-    elif kind.startswith("bool_"):
-        text = _("{variable} must be on or off (got {value!r}).")
-    elif kind.startswith("int_"):
-        text = _("{variable} must be an integer (got {value!r}).")
-    elif kind.startswith("float_") or kind == "finite_number":
-        text = _("{variable} must be a number (got {value!r}).")
-    elif kind == "literal_error":
-        text, fields = _(_CHOICE), {"choices": ", ".join(typing.get_args(field.annotation))}
-    else:  # a list where a text belongs, ...
-        text = _("{variable} has an invalid value.")
+    value = error.get("input")
+    text, fields = _template(error, field)
     if isinstance(value, list | tuple):  # DISCORD_SHARD_IDS as the validator saw it
         value = ",".join(str(part) for part in value)
     return variable, text.format(**{"variable": variable, "value": value, **fields})
+
+
+def _template(error: ErrorDetails, field: FieldInfo) -> tuple[str, dict[str, object]]:
+    """The localized line for pydantic's ``error`` on ``field``, its ``{variable}`` and
+    ``{value}`` still to fill, and the further fields it names (bounds, choices)."""
+    kind = error["type"]
+    if kind == "value_error" and isinstance(error.get("ctx", {}).get("error"), _Invalid):
+        return error["ctx"]["error"].text, error["ctx"]["error"].fields
+    if kind == "greater_than":  # discord_guild_id, the one field with gt=0
+        return _("{variable} must be a positive integer (got {value!r})."), {}
+    if kind in ("greater_than_equal", "less_than_equal"):
+        return _("{variable} must be between {low} and {high} (got {value!r})."), {
+            "low": next(item.ge for item in field.metadata if hasattr(item, "ge")),
+            "high": next(item.le for item in field.metadata if hasattr(item, "le")),
+        }
+    if kind == "literal_error":
+        return _(_CHOICE), {"choices": ", ".join(typing.get_args(field.annotation))}
+    return _type_text(kind), {}
+
+
+def _type_text(kind: str) -> str:
+    """The localized line for a value of the wrong type (pydantic's error ``kind``)."""
+    if kind.startswith("bool_"):
+        return _("{variable} must be on or off (got {value!r}).")
+    if kind.startswith("int_"):
+        return _("{variable} must be an integer (got {value!r}).")
+    if kind.startswith("float_") or kind == "finite_number":
+        return _("{variable} must be a number (got {value!r}).")
+    return _("{variable} has an invalid value.")  # a list where a text belongs, ...
 
 
 def _settings_error(error: ValidationError) -> SettingsError:

@@ -53,14 +53,21 @@ def _values(option: Option) -> list[str]:
     if option.choices:
         return list(option.choices)
     if option.kind is int:
-        values = [str(option.default)] if option.default is not None else []
-        low = option.minimum if option.minimum is not None else 0
-        high = option.maximum if option.maximum is not None else low + 10
-        values += [str(v) for v in range(low, min(high, low + 20) + 1) if str(v) not in values]
-        if option.none_word:
-            values.append(option.none_word)
-        return values
+        return _number_values(option)
     return [str(option.default)] if option.default is not None else []
+
+
+def _number_values(option: Option) -> list[str]:
+    """The values worth suggesting for a number option: its default, then up to 21
+    numbers from its minimum (0 when it has none) within its maximum, then its word for
+    no number (``none_word``), if any."""
+    values = [str(option.default)] if option.default is not None else []
+    low = option.minimum if option.minimum is not None else 0
+    high = option.maximum if option.maximum is not None else low + 10
+    values += [str(v) for v in range(low, min(high, low + 20) + 1) if str(v) not in values]
+    if option.none_word:
+        values.append(option.none_word)
+    return values
 
 
 def option_completions(variant: str, typed: str) -> list[app_commands.Choice[str]]:
@@ -76,16 +83,20 @@ def option_completions(variant: str, typed: str) -> list[app_commands.Choice[str
     name, has_value, value = last.partition("=")
     found = []
     for option in options:
-        if option.name in used:
-            continue
-        if has_value and option.name != name:
-            continue
-        if not has_value and not option.name.startswith(name.lower()):
+        if option.name in used or not _may_complete(option.name, name, bool(has_value)):
             continue
         for candidate in _values(option):
             if candidate.startswith(value.lower()):
                 found.append(_choice(f"{prefix}{option.name}={candidate}"))
     return found[:CHOICES_MAX]
+
+
+def _may_complete(option: str, name: str, has_value: bool) -> bool:
+    """Whether the last typed word's ``name`` may be completed to ``option``: the same
+    name once a value is typed (``has_value``), else a prefix of it (any case)."""
+    if has_value:
+        return option == name
+    return option.startswith(name.lower())
 
 
 def command_completions(commands: Sequence[str], typed: str) -> list[app_commands.Choice[str]]:

@@ -18,7 +18,7 @@ The builders here draw the public table controls and the hand message controls
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -28,6 +28,7 @@ from bot.discord_bot.hand import HandState
 from bot.i18n import _
 from bot.interaction.calls import public_calls
 from bot.interaction.hand import HandModel
+from bot.ports.hand import Offer
 from bot.ports.model import Status, TableInfo
 from bot.ports.table_rules import AI_LEVELS
 from bot.ports.web_links import button_text
@@ -231,24 +232,13 @@ def table_controls(
     def cid(action: str) -> ControlId:
         return ControlId(info.id, info.version if view is None else view.version, action)
 
-    green, grey, blue, red = (
-        discord.ButtonStyle.success,
+    grey, blue, red = (
         discord.ButtonStyle.secondary,
         discord.ButtonStyle.primary,
         discord.ButtonStyle.danger,
     )
     if info.status is Status.LOBBY:
-        return _view(
-            [
-                button(cid("join"), _("Join"), green, 0),
-                button(cid("leave"), _("Leave"), grey, 0),
-                button(cid("start"), _("Start"), blue, 0),
-                *(
-                    button(cid(f"{ADD_AI}.{level}"), ai_level_label(level), grey, 1)
-                    for level in AI_LEVELS
-                ),
-            ]
-        )
+        return _view(_lobby_buttons(cid))
     if info.status is not Status.PLAYING or view is None:
         return None
     items = [button(cid("hand"), _("Show my hand"), blue, 0)]
@@ -259,18 +249,44 @@ def table_controls(
         return _view(items)
     if view.phase not in (Phase.DRAW, Phase.PLAY):
         return _view(items)
-    if view.phase is Phase.DRAW and not getattr(view.extra, "preplay", False):
-        take = (
-            _("Take {card}").format(card=card_text(view.upcard))
-            if view.upcard is not None
-            else _("Take discard")
-        )
-        items.append(button(cid("draw"), _("Draw"), grey, 0))
-        items.append(button(cid("take"), take, grey, 0, disabled=view.upcard is None))
+    items += _draw_buttons(view, cid)
     for call in public_calls(view):
         if len(items) < ROW_WIDTH:
             items.append(button(cid("v." + call.verb), call.label, red, 0))
     return _view(items)
+
+
+def _lobby_buttons(cid: Callable[[str], ControlId]) -> list[RummyControl]:
+    """The lobby's buttons: Join, Leave, Start, then one "add an AI seat" button per level
+    (action ``addbot.<level>``) on the second row."""
+    green, grey, blue = (
+        discord.ButtonStyle.success,
+        discord.ButtonStyle.secondary,
+        discord.ButtonStyle.primary,
+    )
+    return [
+        button(cid("join"), _("Join"), green, 0),
+        button(cid("leave"), _("Leave"), grey, 0),
+        button(cid("start"), _("Start"), blue, 0),
+        *(button(cid(f"{ADD_AI}.{level}"), ai_level_label(level), grey, 1) for level in AI_LEVELS),
+    ]
+
+
+def _draw_buttons(view: PublicView, cid: Callable[[str], ControlId]) -> list[RummyControl]:
+    """Draw and Take (disabled without an upcard) in the draw phase, unless a variant's
+    pre-play step lasts (its public ``preplay`` flag); none otherwise."""
+    if view.phase is not Phase.DRAW or getattr(view.extra, "preplay", False):
+        return []
+    grey = discord.ButtonStyle.secondary
+    take = (
+        _("Take {card}").format(card=card_text(view.upcard))
+        if view.upcard is not None
+        else _("Take discard")
+    )
+    return [
+        button(cid("draw"), _("Draw"), grey, 0),
+        button(cid("take"), take, grey, 0, disabled=view.upcard is None),
+    ]
 
 
 def ping_controls(info: TableInfo) -> discord.ui.View:
@@ -299,64 +315,106 @@ def hand_controls(
     more select when there are more than a row holds); Sort / Hint / Refresh (and, with
     ``activity``, Open the table: the web table as a Discord Activity). A move's value or
     button carries its number in :attr:`HandModel.offers`."""
-    items: list[RummyControl] = []
-    row = 0
 
     def cid(action: str, hand_state: HandState = state) -> ControlId:
         return ControlId(info.id, model.view.table.version, action, hand_state.encode())
 
-    cards = model.cards
-    if cards and model.view.table.phase in (Phase.DRAW, Phase.PLAY):
-        chunks = [
-            range(i, min(i + SELECT_LIMIT, len(cards)))
-            for i in range(0, min(len(cards), 2 * SELECT_LIMIT), SELECT_LIMIT)
-        ]
-        for page, chunk in enumerate(chunks):
-            options = [
-                discord.SelectOption(
-                    label=card_text(cards[i]), value=str(i), default=bool(model.mask >> i & 1)
-                )
-                for i in chunk
-            ]
-            placeholder = (
-                _("Select cards")
-                if len(chunks) == 1
-                else _("Select cards ({page} of {pages})").format(page=page + 1, pages=len(chunks))
-            )
-            items.append(select(cid(f"c{page}"), options, placeholder, row, many=True))
-            row += 1
     numbers = {id(offer): number for number, offer in enumerate(model.offers)}
-    choices = [*model.moves, *model.pile][:SELECT_LIMIT]
-    if choices:
-        placeholder = (
-            _("Moves for the selected cards…") if model.moves else _("Take deeper in the pile…")
-        )
+    items = _card_selects(model, cid)  # one row each
+    row = len(items)
+    moves = _move_select(model, numbers, cid, row)
+    items += moves
+    row += len(moves)
+    controls = _control_items(model, numbers, cid, row)
+    items += controls
+    row += 1 if controls else 0
+    items += _tool_buttons(info, model, state, cid, row, activity)
+    return _view(items)
+
+
+HandCid = Callable[..., ControlId]
+"""The hand message's control ids: ``cid(action, hand_state=the shown state)``."""
+
+
+def _card_selects(model: HandModel, cid: HandCid) -> list[RummyControl]:
+    """The card selects of the hand (while drawing or playing), one a row from row 0: 25
+    cards each, two at most."""
+    cards = model.cards
+    if not cards or model.view.table.phase not in (Phase.DRAW, Phase.PLAY):
+        return []
+    chunks = [
+        range(i, min(i + SELECT_LIMIT, len(cards)))
+        for i in range(0, min(len(cards), 2 * SELECT_LIMIT), SELECT_LIMIT)
+    ]
+    items: list[RummyControl] = []
+    for page, chunk in enumerate(chunks):
         options = [
             discord.SelectOption(
-                label=_clip(offer.label, OPTION_LIMIT), value=str(numbers[id(offer)])
+                label=card_text(cards[i]), value=str(i), default=bool(model.mask >> i & 1)
             )
-            for offer in choices
+            for i in chunk
         ]
-        items.append(select(cid("mv"), options, placeholder, row, many=False))
-        row += 1
+        placeholder = (
+            _("Select cards")
+            if len(chunks) == 1
+            else _("Select cards ({page} of {pages})").format(page=page + 1, pages=len(chunks))
+        )
+        items.append(select(cid(f"c{page}"), options, placeholder, page, many=True))
+    return items
+
+
+def _offer_options(offers: Sequence[Offer], numbers: dict[int, int]) -> list[discord.SelectOption]:
+    """Select options of ``offers``: the clipped label, the offer's number as the value."""
+    return [
+        discord.SelectOption(label=_clip(offer.label, OPTION_LIMIT), value=str(numbers[id(offer)]))
+        for offer in offers
+    ]
+
+
+def _move_select(
+    model: HandModel, numbers: dict[int, int], cid: HandCid, row: int
+) -> list[RummyControl]:
+    """On ``row``, the select of the moves the selection stands for and the deeper takes
+    of a spread pile (25 at most); none when there are none."""
+    choices = [*model.moves, *model.pile][:SELECT_LIMIT]
+    if not choices:
+        return []
+    placeholder = (
+        _("Moves for the selected cards…") if model.moves else _("Take deeper in the pile…")
+    )
+    options = _offer_options(choices, numbers)
+    return [select(cid("mv"), options, placeholder, row, many=False)]
+
+
+def _control_items(
+    model: HandModel, numbers: dict[int, int], cid: HandCid, row: int
+) -> list[RummyControl]:
+    """On ``row``, the controls that need no selection: buttons, or one select when there
+    are more than a row holds; none when there are none."""
     controls = model.controls
     if 0 < len(controls) <= ROW_WIDTH:
-        for offer in controls:
-            items.append(
-                button(cid(f"o{numbers[id(offer)]}"), offer.label, STYLES[offer.tone], row)
-            )
-        row += 1
-    elif controls:
-        options = [
-            discord.SelectOption(
-                label=_clip(offer.label, OPTION_LIMIT), value=str(numbers[id(offer)])
-            )
-            for offer in controls[:SELECT_LIMIT]
+        return [
+            button(cid(f"o{numbers[id(offer)]}"), offer.label, STYLES[offer.tone], row)
+            for offer in controls
         ]
-        items.append(select(cid("mc"), options, _("Your moves…"), row, many=False))
-        row += 1
+    if controls:
+        options = _offer_options(controls[:SELECT_LIMIT], numbers)
+        return [select(cid("mc"), options, _("Your moves…"), row, many=False)]
+    return []
+
+
+def _tool_buttons(
+    info: TableInfo,
+    model: HandModel,
+    state: HandState,
+    cid: HandCid,
+    row: int,
+    activity: bool,
+) -> list[RummyControl]:
+    """On ``row``: Sort, Hint, Refresh, Clear (with a selection) and, with ``activity``,
+    Open the table."""
     grey = discord.ButtonStyle.secondary
-    items.append(
+    items = [
         button(
             cid("sort"),
             _("Sort: {order}").format(
@@ -364,14 +422,14 @@ def hand_controls(
             ),
             grey,
             row,
-        )
-    )
-    items.append(button(cid("hint"), _("Hint"), grey, row))
-    items.append(button(cid("refresh"), _("Refresh"), grey, row))
+        ),
+        button(cid("hint"), _("Hint"), grey, row),
+        button(cid("refresh"), _("Refresh"), grey, row),
+    ]
     if model.mask:
         items.append(button(cid("clear", state.with_mask(0)), _("Clear"), grey, row))
     if activity:
         items.append(
             button(ControlId(info.id, 0, ACTIVITY), button_text(), discord.ButtonStyle.primary, row)
         )
-    return _view(items)
+    return items

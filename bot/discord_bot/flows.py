@@ -87,6 +87,7 @@ from bot.ports.intents import (
     Outcome,
     PressOffer,
     RemoveAI,
+    Reply,
     Request,
     Select,
     Selection,
@@ -525,31 +526,41 @@ class Flows:
         ):
             await acknowledge(interaction)
             return
-        info = (
-            None
-            if reply.code != "no_table" or control is None
-            else await self.entry.table_info(chat_key(interaction))
-        )
         if reply.code == "no_table":
-            if control is None:
-                text = _("There is no game here; /rummy new opens one.")
-            elif info is None:
-                text = _("This game is over; /rummy new opens a new one.")
-                if on_hand:
-                    await update_message(interaction, text, None)
-                    return
-            elif info.id != control.table:
-                # A stale control of another table: say so and leave its message alone.
-                text = _(
-                    "That button belongs to table {old}; the game here is table "
-                    "{table}. /rummy hand shows your hand."
-                ).format(old=control.table, table=info.id)
-            else:
-                text = reply.text or _("That did not work.")
+            text = await self._no_table_text(interaction, reply, control, on_hand)
+            if text is None:
+                return
         else:
             text = reply.text or _("That did not work.")
         for piece in pieces(text):
             await send_message(interaction, piece)
+
+    async def _no_table_text(
+        self,
+        interaction: discord.Interaction[Any],
+        reply: Reply,
+        control: ControlId | None,
+        on_hand: bool,
+    ) -> str | None:
+        """What to say for a ``no_table`` refusal: no game here (a command), the game is
+        over (a control; on a hand message, said there instead: ``None``), the control
+        belongs to another table, else the refusal's own text."""
+        if control is None:
+            return _("There is no game here; /rummy new opens one.")
+        info = await self.entry.table_info(chat_key(interaction))
+        if info is None:
+            text = _("This game is over; /rummy new opens a new one.")
+            if on_hand:
+                await update_message(interaction, text, None)
+                return None
+            return text
+        if info.id != control.table:
+            # A stale control of another table: say so and leave its message alone.
+            return _(
+                "That button belongs to table {old}; the game here is table "
+                "{table}. /rummy hand shows your hand."
+            ).format(old=control.table, table=info.id)
+        return reply.text or _("That did not work.")
 
     # --- slash commands ---------------------------------------------------------------------
 

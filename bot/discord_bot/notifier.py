@@ -37,11 +37,17 @@ from bot.discord_bot.components import hand_controls, ping_controls, table_contr
 from bot.discord_bot.hand import HandState
 from bot.discord_bot.render import RECENT_LINES, hand_content, table_content
 from bot.discord_bot.respond import NO_MENTIONS
-from bot.discord_bot.sessions import HandSessions, edit_by_token, refused_token, stored_state
+from bot.discord_bot.sessions import (
+    Anchor,
+    HandSessions,
+    edit_by_token,
+    refused_token,
+    stored_state,
+)
 from bot.i18n import N_, _, use_locale
 from bot.interaction.hand import build_hand_model, hand_digest
 from bot.ports.keyed_sends import KeyedSends
-from bot.ports.message_store import DiscordMessageStore, DiscordTableMessage
+from bot.ports.message_store import DiscordHandAnchor, DiscordMessageStore, DiscordTableMessage
 from bot.ports.model import Status, TableInfo
 from bot.ports.screens import SeatScreen, TableFault, TableScreen, TableUpdate, TimerWarning
 from bot.render.events import event_line, render_event
@@ -175,7 +181,7 @@ class DiscordNotifier:
         stored = await store.get(info.id)
         if stored is not None and stored.version > info.version:
             return
-        if ping is not None and stored is not None and stored.version >= turn_started:
+        if _turn_drawn(stored, turn_started):
             ping = None  # the turn's first change was drawn (and pinged) already
         with use_locale(table.locale):
             recent = _recent_lines(table, stored)
@@ -185,17 +191,7 @@ class DiscordNotifier:
         message_id, posted = await self._show(channel, stored, info.id, content, controls)
         if message_id is None:
             return
-        if stored is None or stored.message_id != message_id:
-            stored = DiscordTableMessage(info.id, info.key.chat_id, message_id, info.version)
-        updated = DiscordTableMessage(
-            info.id,
-            stored.channel_id,
-            message_id,
-            info.version,
-            stored.ping_id,
-            stored.ping_seat,
-            recent,
-        )
+        updated = _table_row(info, stored, message_id, recent)
         updated, ping_key = await self._after_draw(client, table, updated, ping, turn_started)
         await store.save(updated)
         for done in (posted, ping_key):
@@ -294,15 +290,10 @@ class DiscordNotifier:
         if live is not None:
             shown, version, token = live.state, live.version, live.interaction.token
         else:
-            stored = await self.sessions.stored_anchor(info.id, screen.user_key)
-            if stored is None:
+            found = await self._stored_anchor(info, screen.user_key)
+            if found is None:
                 return
-            try:
-                shown = stored_state(stored)
-            except ValueError:
-                log.warning("stored hand anchor of %s is unreadable; forgotten", screen.user_key)
-                await self.sessions.forget(info.id, screen.user_key, stored.token)
-                return
+            stored, shown = found
             version, token = stored.version, stored.token
         if version >= info.version:
             return
@@ -315,20 +306,7 @@ class DiscordNotifier:
             content = hand_content(info, model)
             controls = hand_controls(info, model, state, self.activity)
         try:
-            if live is not None:
-                await live.interaction.edit_original_response(
-                    content=content, view=controls, allowed_mentions=NO_MENTIONS
-                )
-            else:
-                assert stored is not None
-                await edit_by_token(
-                    client,
-                    int(stored.application_id),
-                    stored.token,
-                    content=content,
-                    view=controls,
-                    allowed_mentions=NO_MENTIONS,
-                )
+            await _edit_hand(client, live, stored, content, controls)
         except discord.HTTPException as error:
             log.info("hand message of %s not updated: %s", screen.user_key, error)
             if refused_token(error):
@@ -338,6 +316,22 @@ class DiscordNotifier:
             live.state = state
             live.version = info.version
         await self.sessions.shown(info.id, screen.user_key, token, state, info.version)
+
+    async def _stored_anchor(
+        self, info: TableInfo, user_key: str
+    ) -> tuple[DiscordHandAnchor, HandState] | None:
+        """The player's hand anchor as stored (a hand opened on another worker) and the
+        state it shows; ``None`` when there is none, or it is unreadable (then it is
+        forgotten)."""
+        stored = await self.sessions.stored_anchor(info.id, user_key)
+        if stored is None:
+            return None
+        try:
+            return stored, stored_state(stored)
+        except ValueError:
+            log.warning("stored hand anchor of %s is unreadable; forgotten", user_key)
+            await self.sessions.forget(info.id, user_key, stored.token)
+            return None
 
     # --- pings ----------------------------------------------------------------------------
 
@@ -395,3 +389,52 @@ def _recent_lines(table: TableScreen, stored: DiscordTableMessage | None) -> tup
         recent += tuple(render_notice(n) for n in notices)
         recent += tuple(event_line(e, view) if view else render_event(e, players) for e in events)
     return recent[-RECENT_LINES:]
+
+
+def _turn_drawn(stored: DiscordTableMessage | None, turn_started: int) -> bool:
+    """Whether the stored table message shows the version a turn began at (or a later
+    one): that turn's ping was sent with it."""
+    return stored is not None and stored.version >= turn_started
+
+
+def _table_row(
+    info: TableInfo, stored: DiscordTableMessage | None, message_id: str, recent: tuple[str, ...]
+) -> DiscordTableMessage:
+    """The row of the table message ``message_id`` now showing ``info`` with the
+    ``recent`` lines; the ping of the stored row kept while it is the same message."""
+    if stored is None or stored.message_id != message_id:
+        stored = DiscordTableMessage(info.id, info.key.chat_id, message_id, info.version)
+    return DiscordTableMessage(
+        info.id,
+        stored.channel_id,
+        message_id,
+        info.version,
+        stored.ping_id,
+        stored.ping_seat,
+        recent,
+    )
+
+
+async def _edit_hand(
+    client: discord.Client,
+    live: Anchor | None,
+    stored: DiscordHandAnchor | None,
+    content: str,
+    controls: discord.ui.View,
+) -> None:
+    """Edit the hand message through the ``live`` interaction, else through the
+    ``stored`` anchor's token; raises ``discord.HTTPException``."""
+    if live is not None:
+        await live.interaction.edit_original_response(
+            content=content, view=controls, allowed_mentions=NO_MENTIONS
+        )
+        return
+    assert stored is not None
+    await edit_by_token(
+        client,
+        int(stored.application_id),
+        stored.token,
+        content=content,
+        view=controls,
+        allowed_mentions=NO_MENTIONS,
+    )

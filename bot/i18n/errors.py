@@ -302,6 +302,20 @@ def _option_message(params: Mapping[str, Any]) -> str:
     value = str(params.get("value", ""))
     accepts = str(params.get("accepts", ""))
     detail = str(params.get("detail", ""))
+    text = _setup_message(option, value, accepts)
+    if text is not None:
+        return text
+    if accepts == "target or deals":
+        return _(_NEED_AN_END)
+    if accepts == "a number of deals":
+        return _(_PAYMENT_NEEDS_DEALS)
+    return _rule_option_message(option, value, accepts, detail)
+
+
+def _setup_message(option: str, value: str, accepts: str) -> str | None:
+    """A RuleOptionError about the table's set-up rather than one rule option: an unknown
+    variant or preset, bad players, a deck too small, option text that is no
+    ``name=value``; ``None`` for any other."""
     if option == "variant":
         return _(_UNKNOWN_VARIANT).format(value=value, accepts=accepts)
     if option == "preset":
@@ -314,10 +328,12 @@ def _option_message(params: Mapping[str, Any]) -> str:
         return _(_DECK_TOO_SMALL).format(value=value, accepts=accepts)
     if option == "option":
         return _(_BAD_OPTION_TEXT).format(option=value)
-    if accepts == "target or deals":
-        return _(_NEED_AN_END)
-    if accepts == "a number of deals":
-        return _(_PAYMENT_NEEDS_DEALS)
+    return None
+
+
+def _rule_option_message(option: str, value: str, accepts: str, detail: str) -> str:
+    """A RuleOptionError about one rule option: a bad value of a known option (what it
+    accepts, in the current locale), an unknown option, else the error's ``detail``."""
     spec = _find_option(option)
     if spec is None:
         if detail.startswith("unknown option"):

@@ -168,15 +168,28 @@ def _word(word: str, tiles: bool) -> str:
     code, ``high``/``low`` in German; anything else (``|``, meld numbers, names) as is."""
     if word in ("|", "/") or word.isdigit():
         return word
-    if _german() and word.lower() in _WORDS:
+    german = _german_word(word)
+    if german is not None:
+        return german
+    return _card_word(word, tiles)
+
+
+def _german_word(word: str) -> str | None:
+    """On a German screen, the German form of a word of :data:`_WORDS` (``high``,
+    ``low``, ...) or of such words joined by ``|`` or ``=``; ``None`` otherwise."""
+    if not _german():
+        return None
+    if word.lower() in _WORDS:
         return _WORDS[word.lower()]
     for joint in ("|", "="):
-        if (
-            joint in word
-            and _german()
-            and all(part.lower() in _WORDS for part in word.split(joint))
-        ):
+        if joint in word and all(part.lower() in _WORDS for part in word.split(joint)):
             return joint.join(_WORDS[part.lower()] for part in word.split(joint))
+    return None
+
+
+def _card_word(word: str, tiles: bool) -> str:
+    """A card (or a joker with its face, ``jk=8h``) as its code in the current language;
+    a word that is no card as is."""
     try:
         spec = CardSpec.parse(word)
     except CardParseError:

@@ -106,27 +106,39 @@ def split_new_args(words: Sequence[str]) -> tuple[str, str | None, dict[str, str
 
     Raises ``RuleOptionError`` for an unknown variant or preset word.
     """
-    variant, preset, options = "basic", None, {}
+    variant, preset = "basic", None
     rest = list(words)
     if rest and "=" not in rest[0]:
-        word = rest.pop(0).lower()
-        if word in VARIANTS:
-            variant = word
-        else:
-            preset = word
-            for var in VARIANTS.values():
-                if word in var.presets:
-                    variant = var.id
-                    break
+        variant, preset = _variant_or_preset(rest.pop(0).lower())
     if rest and "=" not in rest[0] and preset is None:
         preset = rest.pop(0).lower()
-    for word in rest:
+    options = _name_values(rest)
+    make_rules(variant, preset, options)
+    return variant, preset, options
+
+
+def _variant_or_preset(word: str) -> tuple[str, str | None]:
+    """The first word of ``new`` as (variant, preset): a variant's id (no preset yet), or
+    a preset of the first variant that has it (basic when none has it: ``make_rules``
+    then refuses the preset)."""
+    if word in VARIANTS:
+        return word, None
+    for var in VARIANTS.values():
+        if word in var.presets:
+            return var.id, word
+    return "basic", word
+
+
+def _name_values(words: Sequence[str]) -> dict[str, str]:
+    """``name=value`` words as options (names in lower case); raises
+    :class:`NotNameValue` for a word that is not one."""
+    options = {}
+    for word in words:
         name, sep, value = word.partition("=")
         if not sep or not name:
             raise NotNameValue(verb="new", word=word)
         options[name.lower()] = value
-    make_rules(variant, preset, options)
-    return variant, preset, options
+    return options
 
 
 RULES_HINT = N_("There is no game here; new [variant] [preset] opens one.")

@@ -167,6 +167,32 @@ def build_hand_model(
     )
 
 
+def _hint(
+    view: PlayerView, cards: Sequence[Card], suggestion: object | None
+) -> tuple[Offer | None, int]:
+    """The ``suggestion`` as an offer and the mask of its cards over the ordered hand
+    ``cards``; ``(None, 0)`` without a suggestion."""
+    if suggestion is None:
+        return None, 0
+    used = hand_cards(suggestion)
+    hint = Offer(
+        suggestion, used or (), _group_of(suggestion, used), *offer_label(suggestion, view)
+    )
+    return hint, mask_of(cards, used or ())
+
+
+def _phase_text(
+    view: PlayerView, legal: Sequence[object], suggestion: object | None, guided: bool
+) -> str:
+    """The phase line; ``guided`` (and something to do): followed by the line saying what
+    to type for each kind of move."""
+    line = phase_line(view, legal)
+    guide = guide_line(view, legal, suggestion) if guided and legal and line else None
+    if guide:
+        line = f"{line}\n{guide}"
+    return line
+
+
 def model_of(
     info: TableInfo,
     view: PlayerView,
@@ -189,18 +215,8 @@ def model_of(
         Offer(action, used, group, *offer_label(action, view))
         for action, used, group in offer_actions(cards, mask, legal)
     ]
-    hint = None
-    hint_mask = 0
-    if suggestion is not None:
-        used = hand_cards(suggestion)
-        hint = Offer(
-            suggestion, used or (), _group_of(suggestion, used), *offer_label(suggestion, view)
-        )
-        hint_mask = mask_of(cards, used or ())
-    line = phase_line(view, legal)
-    guide = guide_line(view, legal, suggestion) if guided and legal and line else None
-    if guide:
-        line = f"{line}\n{guide}"
+    hint, hint_mask = _hint(view, cards, suggestion)
+    line = _phase_text(view, legal, suggestion, guided)
     return HandModel(
         info,
         view,

@@ -36,6 +36,20 @@ def render_event(event: Event, players: Sequence[str], *, tiles: bool = False) -
     Examples (English): "ben draws from the stock", "ana takes 7♥",
     "ana melds 7♥ 8♥ 9♥ (meld 3)", "ana goes out — going rummy!".
     """
+    text = _deal_line(event, players, tiles)
+    if text is None:
+        text = _move_line(event, players, tiles)
+    if text is not None:
+        return text
+    from bot.render.variants import render_variant_event
+
+    text = render_variant_event(event, players)
+    return text if text is not None else str(event)
+
+
+def _deal_line(event: Event, players: Sequence[str], tiles: bool) -> str | None:
+    """The line of an event of the deal as a whole (its start, a renewed stock, its end,
+    the game's end), or ``None`` for any other event."""
     match event:
         case DealStarted(deal_number=number, dealer=dealer, upcard=upcard):
             if upcard is None:
@@ -44,14 +58,6 @@ def render_event(event: Event, players: Sequence[str], *, tiles: bool = False) -
                 )
             return _("Deal {number}: {dealer} deals, the upcard is {card}.").format(
                 number=number, dealer=players[dealer], card=card_text(upcard)
-            )
-        case Drew(seat=seat) if tiles:
-            return _("{name} draws from the wall.").format(name=players[seat])
-        case Drew(seat=seat):
-            return _("{name} draws from the stock.").format(name=players[seat])
-        case TookDiscard(seat=seat, card=card):
-            return _("{name} takes {card} from the discard pile.").format(
-                name=players[seat], card=card_text(card)
             )
         case StockRenewed(cards=cards, shuffled=shuffled):
             if shuffled:
@@ -69,6 +75,35 @@ def render_event(event: Event, players: Sequence[str], *, tiles: bool = False) -
                 "({n} cards).",
                 cards,
             ).format(n=cards)
+        case HandEnded(deal_number=number, winner=winner):
+            if winner is None:
+                return deal_blocked_text(number, tiles)
+            return _("Deal {number} is over: {name} went out.").format(
+                number=number, name=players[winner]
+            )
+        case GameEnded(winners=winners, totals=totals):
+            names = ", ".join(players[s] for s in winners)
+            total = points_text(totals[winners[0]]) if winners else "0"
+            return ngettext(
+                "Game over. The winner is {names} with {total} points.",
+                "Game over. The winners are {names} with {total} points each.",
+                max(len(winners), 1),
+            ).format(names=names, total=total)
+    return None
+
+
+def _move_line(event: Event, players: Sequence[str], tiles: bool) -> str | None:
+    """The line of one player's move (a draw, a take, a meld, a lay-off, a joker swap, a
+    discard, going out), or ``None`` for any other event."""
+    match event:
+        case Drew(seat=seat) if tiles:
+            return _("{name} draws from the wall.").format(name=players[seat])
+        case Drew(seat=seat):
+            return _("{name} draws from the stock.").format(name=players[seat])
+        case TookDiscard(seat=seat, card=card):
+            return _("{name} takes {card} from the discard pile.").format(
+                name=players[seat], card=card_text(card)
+            )
         case Melded(seat=seat, index=index, meld=meld):
             return _("{name} melds {cards} (meld {number}).").format(
                 name=players[seat], cards=meld_text(meld), number=index + 1
@@ -90,24 +125,7 @@ def render_event(event: Event, players: Sequence[str], *, tiles: bool = False) -
             if rummy:
                 return _("{name} goes out — going rummy!").format(name=players[seat])
             return _("{name} goes out.").format(name=players[seat])
-        case HandEnded(deal_number=number, winner=winner):
-            if winner is None:
-                return deal_blocked_text(number, tiles)
-            return _("Deal {number} is over: {name} went out.").format(
-                number=number, name=players[winner]
-            )
-        case GameEnded(winners=winners, totals=totals):
-            names = ", ".join(players[s] for s in winners)
-            total = points_text(totals[winners[0]]) if winners else "0"
-            return ngettext(
-                "Game over. The winner is {names} with {total} points.",
-                "Game over. The winners are {names} with {total} points each.",
-                max(len(winners), 1),
-            ).format(names=names, total=total)
-    from bot.render.variants import render_variant_event
-
-    text = render_variant_event(event, players)
-    return text if text is not None else str(event)
+    return None
 
 
 def event_line(event: Event, view: PublicView) -> str:

@@ -41,6 +41,18 @@ def _kind(action: object) -> str:
 
 def _phrase(action: object, view: PlayerView, command: str) -> str:
     """One kind of move in plain words with its command."""
+    text = _draw_phrase(action, view, command)
+    if text is None:
+        text = _play_phrase(action, view, command)
+    if text is not None:
+        return text
+    label = offer_label(action, view)[0]
+    return _("{what}: {command}").format(what=label, command=command)
+
+
+def _draw_phrase(action: object, view: PlayerView, command: str) -> str | None:
+    """Drawing or taking from the discard pile (or row) in plain words with its
+    ``command``; ``None`` for any other move."""
     tiles = view.table.rules.var.uses_tiles
     table = view.table
     match action:
@@ -61,13 +73,21 @@ def _phrase(action: object, view: PlayerView, command: str) -> str:
             return _("take the discard pile down to {card}: {command}").format(
                 card=card_text(card), command=command
             )
+    return None
+
+
+def _play_phrase(action: object, view: PlayerView, command: str) -> str | None:
+    """Melding, laying off, swapping a joker, discarding or starting the next deal in
+    plain words with its ``command``; ``None`` for any other move."""
+    tiles = view.table.rules.var.uses_tiles
+    match action:
         case MeldCards():
             return _("put a meld on the table: {command}").format(command=command)
         case LayOff():
             return _("lay off on a meld: {command}").format(command=command)
         case SwapJoker():
             return _("swap a joker: {command}").format(command=command)
-        case Discard(card=card):
+        case Discard():
             return (
                 _("discard a tile, which ends your turn: {command}")
                 if tiles
@@ -75,8 +95,7 @@ def _phrase(action: object, view: PlayerView, command: str) -> str:
             ).format(command=command)
         case NextDeal():
             return _("start the next deal: {command}").format(command=command)
-    label = offer_label(action, view)[0]
-    return _("{what}: {command}").format(what=label, command=command)
+    return None
 
 
 def guide_line(view: PlayerView, legal: Sequence[object], suggestion: object | None) -> str | None:

@@ -50,18 +50,30 @@ def phase_line(view: PlayerView, legal: Sequence[object]) -> str:
     if table.current != view.seat:
         return _("{name} to play.").format(name=table.players[table.current])
     if table.phase is Phase.DRAW:
-        may_take = any(isinstance(a, TakeDiscard) for a in legal) if legal else True
-        if table.rules.var.uses_tiles:
-            return (
-                _("Your turn: draw from the wall or take from the discard row.")
-                if may_take
-                else _("Your turn: draw from the wall.")
-            )
-        if not may_take:
-            return _("Your turn: draw from the stock.")
-        return _("Your turn: draw from the stock or take the upcard.")
+        return _draw_line(view, legal)
+    return _play_line(view, legal)
+
+
+def _draw_line(view: PlayerView, legal: Sequence[object]) -> str:
+    """The seat's own draw step: from the stock (or the wall), and whether it may take the
+    upcard (or from the discard row); with no ``legal`` moves given, it may."""
+    may_take = any(isinstance(a, TakeDiscard) for a in legal) if legal else True
+    if view.table.rules.var.uses_tiles:
+        return (
+            _("Your turn: draw from the wall or take from the discard row.")
+            if may_take
+            else _("Your turn: draw from the wall.")
+        )
+    if not may_take:
+        return _("Your turn: draw from the stock.")
+    return _("Your turn: draw from the stock or take the upcard.")
+
+
+def _play_line(view: PlayerView, legal: Sequence[object]) -> str:
+    """The seat's own play step: meld, lay off or discard; only a discard when every
+    legal move is one (the first player's forced discard)."""
     if legal and all(isinstance(a, Discard) for a in legal):
-        if table.rules.var.uses_tiles:
+        if view.table.rules.var.uses_tiles:
             return _("Your turn: discard a tile.")
         return _("Your turn: discard a card.")
     return _("Your turn: meld, lay off or discard.")
@@ -71,7 +83,19 @@ def offer_label(action: object, view: PlayerView) -> ActionLabel:
     """A button's words and tone for a legal ``action`` of the seat: "Draw", "Take 7♥",
     "Meld 7♥ 8♥ 🃏=9♥", "Lay off on 2: 7♥ 8♥ 9♥", "Swap for the joker of 1", "Discard K♠",
     "Next deal", or the variant module's words (Romanian pre-play, "Rommé!")."""
-    melds = view.table.melds
+    label = _turn_label(action, view)
+    if label is None:
+        label = _meld_label(action, view)
+    if label is None:
+        label = variant_action_label(action)
+    if label is not None:
+        return label
+    return type(action).__name__, "plain"
+
+
+def _turn_label(action: object, view: PlayerView) -> ActionLabel | None:
+    """The words of drawing, taking the upcard (or a named card), discarding and starting
+    the next deal; ``None`` for any other action."""
     match action:
         case Draw():
             return _("Draw"), "plain"
@@ -80,6 +104,18 @@ def offer_label(action: object, view: PlayerView) -> ActionLabel:
             return _("Take {card}").format(card=card_text(upcard) if upcard else ""), "plain"
         case TakeDiscard(card=card) if card is not None:
             return _("Take {card}").format(card=card_text(card)), "plain"
+        case Discard(card=card):
+            return _("Discard {card}").format(card=card_text(card)), "stop"
+        case NextDeal():
+            return _("Next deal"), "go"
+    return None
+
+
+def _meld_label(action: object, view: PlayerView) -> ActionLabel | None:
+    """The words of melding, laying off and swapping for a joker; ``None`` for any other
+    action."""
+    melds = view.table.melds
+    match action:
         case MeldCards(groups=groups):
             text = " | ".join(" ".join(spec_text(s) for s in g) for g in groups)
             return _("Meld {cards}").format(cards=text), "go"
@@ -92,14 +128,7 @@ def offer_label(action: object, view: PlayerView) -> ActionLabel:
             return _("Swap {card} for the joker of {number}").format(
                 card=card_text(card), number=index + 1
             ), "plain"
-        case Discard(card=card):
-            return _("Discard {card}").format(card=card_text(card)), "stop"
-        case NextDeal():
-            return _("Next deal"), "go"
-    found = variant_action_label(action)
-    if found is not None:
-        return found
-    return type(action).__name__, "plain"
+    return None
 
 
 def hint_text(action: object, view: PlayerView) -> str:

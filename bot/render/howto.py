@@ -842,21 +842,28 @@ def how_to_play(rules: RuleSet) -> list[Section]:
     parts_by_topic, example = _VARIANTS[rules.variant]
     sections = []
     for topic in TOPICS:
-        paragraphs: list[str] = []
-        melds: list[str] = []
-        for part in parts_by_topic.get(topic, ()):
-            if part.when is not None and not part.when(rules):
-                continue
-            values: dict[str, object] = dict(part.values(rules)) if part.values else {}
-            values |= {f"m{i}": _cards(codes) for i, codes in enumerate(part.melds)}
-            paragraphs.append(_(part.text).format(**values))
-            melds.extend(part.melds)
+        paragraphs, melds = _paragraphs(parts_by_topic.get(topic, ()), rules)
         shown = example if topic == "scoring" else None
         if shown is not None:
             paragraphs.append(shown.render(rules))
         title = _(_JOLYS) if topic == "jokers" and rules.var.uses_tiles else _(_TITLES[topic])
         sections.append(Section(topic, title, tuple(paragraphs), tuple(melds), shown))
     return sections
+
+
+def _paragraphs(parts: Sequence[_Part], rules: RuleSet) -> tuple[list[str], list[str]]:
+    """The paragraphs of a topic's ``parts`` that ``rules`` call for, their values and
+    example melds filled in, and the melds' card codes."""
+    paragraphs: list[str] = []
+    melds: list[str] = []
+    for part in parts:
+        if part.when is not None and not part.when(rules):
+            continue
+        values: dict[str, object] = dict(part.values(rules)) if part.values else {}
+        values |= {f"m{i}": _cards(codes) for i, codes in enumerate(part.melds)}
+        paragraphs.append(_(part.text).format(**values))
+        melds.extend(part.melds)
+    return paragraphs, melds
 
 
 def topic_of(word: str) -> str | None:

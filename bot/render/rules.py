@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from bot.i18n import N_, _
 from bot.i18n.notation import command_text, notation_examples, verb_aliases
-from engine.commands import COMMANDS, canonical_verb, command_table
+from engine.commands import COMMANDS, CommandHelp, canonical_verb, command_table
 from engine.rules import Option, OptionValue, RuleSet
 from engine.variants import VARIANTS, get_variant
 
@@ -157,30 +157,43 @@ def render_help(
     card codes are written in the current language (:mod:`bot.i18n.notation`); a German
     screen names the German words only (the English ones are read too).
     """
+    var = VARIANTS.get(variant) if variant is not None else None
+    tiles = var is not None and var.uses_tiles
+    lines = [_notation_line(tiles)]
+    lines += [_command_line(c, tiles) for c in _listed_commands(verb, variant, rules)]
+    return "\n".join(lines)
+
+
+def _listed_commands(
+    verb: str | None, variant: str | None, rules: RuleSet | None
+) -> list[CommandHelp]:
+    """The commands :func:`render_help` lists: of ``variant`` (else the shared ones), only
+    ``verb``'s when given, without ``swap`` when ``rules`` never allow a joker exchange."""
     wanted = canonical_verb(verb) if verb else None
     table = COMMANDS if variant is None else command_table(variant)
     commands = [c for c in table if wanted is None or c.verb == wanted]
     if rules is not None and not rules.var.joker_swap(rules):
         commands = [c for c in commands if c.verb != "swap"]
-    var = VARIANTS.get(variant) if variant is not None else None
-    tiles = var is not None and var.uses_tiles
+    return commands
+
+
+def _notation_line(tiles: bool) -> str:
+    """The heading of the command list, with examples of how cards (or ``tiles``) are
+    written."""
     if tiles:
-        lines = [
-            _("Commands (tiles are written like {examples}):").format(
-                examples=notation_examples(tiles)
-            )
-        ]
-    else:
-        lines = [
-            _("Commands (cards are written like {examples}):").format(
-                examples=notation_examples(tiles)
-            )
-        ]
-    for command in commands:
-        help_text = _(command.help)
-        line = f"  {command_text(command.syntax, tiles)} — {help_text}"
-        aliases = verb_aliases(command.verb, command.aliases)
-        if aliases:
-            line += " " + _("(also: {aliases})").format(aliases=", ".join(aliases))
-        lines.append(line)
-    return "\n".join(lines)
+        return _("Commands (tiles are written like {examples}):").format(
+            examples=notation_examples(tiles)
+        )
+    return _("Commands (cards are written like {examples}):").format(
+        examples=notation_examples(tiles)
+    )
+
+
+def _command_line(command: CommandHelp, tiles: bool) -> str:
+    """One command of the list: its syntax, its help and its aliases."""
+    help_text = _(command.help)
+    line = f"  {command_text(command.syntax, tiles)} — {help_text}"
+    aliases = verb_aliases(command.verb, command.aliases)
+    if aliases:
+        line += " " + _("(also: {aliases})").format(aliases=", ".join(aliases))
+    return line

@@ -173,29 +173,9 @@ def render_table(view: PublicView) -> str:
     fair = fair_line(view)
     if fair is not None:
         lines.insert(1, fair)
-    if view.melds:
-        lines.append(_("Melds:"))
-        for number, meld in enumerate(view.melds, start=1):
-            lines.append(
-                _("  {number}. {owner}: {cards}").format(
-                    number=number, owner=view.players[meld.owner], cards=meld_text(meld)
-                )
-            )
-    else:
-        lines.append(_("No melds on the table yet."))
+    lines += _meld_lines(view)
     tiles = _tiles(view)
-    if tiles:  # the variant's own lines show the face-up tile and the discard row
-        lines.append(_("Wall: {count}").format(count=_cards_count(view.stock_size, tiles)))
-    else:
-        if view.upcard is not None:
-            pile = _("Discard pile: {card} ({count})").format(
-                card=card_text(view.upcard), count=_cards_count(view.discard_size)
-            )
-        else:
-            pile = _("Discard pile: empty")
-        lines.append(
-            _("{pile} · stock: {count}").format(pile=pile, count=_cards_count(view.stock_size))
-        )
+    lines.append(_stock_line(view, tiles))
     if view.taken is not None and view.current is not None:
         lines.append(
             _("{name} took {card} from the discard pile this turn.").format(
@@ -206,6 +186,44 @@ def render_table(view: PublicView) -> str:
 
     lines.extend(variant_table_lines(view))
     lines.append(_("Players:"))
+    lines += _player_lines(view, tiles)
+    return "\n".join(lines)
+
+
+def _meld_lines(view: PublicView) -> list[str]:
+    """The melds on the table, numbered from 1 with their owners (or that there are
+    none yet)."""
+    if not view.melds:
+        return [_("No melds on the table yet.")]
+    lines = [_("Melds:")]
+    for number, meld in enumerate(view.melds, start=1):
+        lines.append(
+            _("  {number}. {owner}: {cards}").format(
+                number=number, owner=view.players[meld.owner], cards=meld_text(meld)
+            )
+        )
+    return lines
+
+
+def _stock_line(view: PublicView, tiles: bool) -> str:
+    """The discard pile's top card and size and the stock's size; with ``tiles`` the
+    wall's size only (the variant's own lines show the face-up tile and the discard
+    row)."""
+    if tiles:
+        return _("Wall: {count}").format(count=_cards_count(view.stock_size, tiles))
+    if view.upcard is not None:
+        pile = _("Discard pile: {card} ({count})").format(
+            card=card_text(view.upcard), count=_cards_count(view.discard_size)
+        )
+    else:
+        pile = _("Discard pile: empty")
+    return _("{pile} · stock: {count}").format(pile=pile, count=_cards_count(view.stock_size))
+
+
+def _player_lines(view: PublicView, tiles: bool) -> list[str]:
+    """One line per seat: ``▶`` for the seat to play, its cards (or tiles) left, whether
+    it melded, its running total."""
+    lines = []
     width = max(len(name) for name in view.players)
     for seat, name in enumerate(view.players):
         marker = "▶" if seat == view.current else " "
@@ -214,7 +232,7 @@ def render_table(view: PublicView) -> str:
             parts.append(_("melded"))
         parts.append(points_text(view.totals[seat]))
         lines.append(f"{marker} {name.ljust(width)}  " + " · ".join(parts))
-    return "\n".join(lines)
+    return lines
 
 
 def render_hand(view: PlayerView, melds: Partition | None = None, by_rank: bool = False) -> str:
@@ -298,32 +316,36 @@ def render_hand_end(view: PlayerView | PublicView) -> str:
     lines = [_deal_outcome(table, result)]
     width = max(len(name) for name in table.players)
     for seat, name in enumerate(table.players):
-        hand = table.shown_hands[seat] if table.shown_hands is not None else ()
-        if hand:
-            hand_text = _("{cards} ({points})").format(
-                cards=hand_by_suit(hand), points=_points_count(result.points[seat])
-            )
-        else:
-            hand_text = "—"
-        line = (
-            _("  {name}  deal {score} · total {total} · rack: {hand}")
-            if _tiles(table)
-            else _("  {name}  deal {score} · total {total} · hand: {hand}")
-        )
-        lines.append(
-            line.format(
-                name=name.ljust(width),
-                score=signed_points_text(result.scores[seat]),
-                total=points_text(table.totals[seat]),
-                hand=hand_text,
-            )
-        )
+        lines.append(_seat_result(table, result, seat, name.ljust(width)))
     secret = secret_line(result)
     if secret is not None:
         lines.append(secret)
     if table.phase is Phase.GAME_OVER and table.winners:
         lines.append(_winners_line(table))
     return "\n".join(lines)
+
+
+def _seat_result(table: PublicView, result: DealResult, seat: int, name: str) -> str:
+    """One seat's line of the score sheet: the deal score, the running total and the hand
+    (or rack) that was left, with its points ("—" when empty); ``name`` padded."""
+    hand = table.shown_hands[seat] if table.shown_hands is not None else ()
+    if hand:
+        hand_text = _("{cards} ({points})").format(
+            cards=hand_by_suit(hand), points=_points_count(result.points[seat])
+        )
+    else:
+        hand_text = "—"
+    line = (
+        _("  {name}  deal {score} · total {total} · rack: {hand}")
+        if _tiles(table)
+        else _("  {name}  deal {score} · total {total} · hand: {hand}")
+    )
+    return line.format(
+        name=name,
+        score=signed_points_text(result.scores[seat]),
+        total=points_text(table.totals[seat]),
+        hand=hand_text,
+    )
 
 
 def render_scores(view: PlayerView | PublicView, winners: bool = True) -> str:

@@ -185,61 +185,87 @@ class TableChanges:
         table = loaded if loaded is not None else await self.load(where)
         for attempt in range(RETRIES):
             async with self._lock(table.id):
-                try:
-                    if self._newest.get(table.id, table.version) > table.version:
-                        table = await self._reload(table)  # this process moved it meanwhile
-                    change = await step(table)
-                except EngineError:
-                    done = await self.applied(update_key) if update_key is not None else None
-                    if done is not None:  # a first delivery of this update made the move
-                        return Committed(done, Change(done), stored=False)
-                    raise
-                if change.table == table:  # a step that changes nothing stores nothing
-                    return Committed(table, change, stored=False)
-                now = self.clock.now()
-                new = replace(
-                    change.table,
-                    version=table.version + 1,
-                    updated_at=now,
-                    last_human_at=now if change.human else table.last_human_at,
-                )
-                change.table = reschedule(table, new, now)
-                entries = [
-                    LogEntry(table.version + 1, seat, command, actor)
-                    for seat, command, actor in change.log
-                ]
-                record = change_record(
-                    table, change.table, change.events, change.notices, change.hands
-                )
-                self._committing[table.id] = table.version + 1
-                try:
-                    await self.repo.commit(
-                        change.table, table.version, entries, update_key, change.results, record
-                    )
-                except DuplicateUpdate:
-                    self._lost(table.id)
-                    assert update_key is not None
-                    done = await self.applied(update_key) or table
-                    return Committed(done, Change(done), stored=False)
-                except VersionConflict:
-                    self._lost(table.id)
-                    if attempt == RETRIES - 1:
-                        raise TableBusy() from None
-                    try:
-                        table = await self._reload(table)
-                    except NoTable:  # the game ended meanwhile: maybe by this very update
-                        done = await self.applied(update_key) if update_key else None
-                        if done is None:
-                            raise
-                        return Committed(done, Change(done), stored=False)
-                    continue
-                except BaseException:  # a storage fault: the commit may have happened
-                    self._lost(table.id)
-                    raise
-                self.note_committed(change.table)
-            self.poke(change.table.due_at)
-            return Committed(table, change, stored=True)
+                outcome = await self._attempt(table, step, update_key, attempt)
+            if isinstance(outcome, Table):  # a race lost: again on the table as stored now
+                table = outcome
+                continue
+            if outcome.stored:
+                self.poke(outcome.change.table.due_at)
+            return outcome
         raise AssertionError("unreachable")
+
+    async def _attempt(
+        self, table: Table, step: Step, update_key: str | None, attempt: int
+    ) -> Committed | Table:
+        """One try of :meth:`run` (under the table's lock): run ``step`` on ``table`` (on
+        the table as stored now when this process moved it meanwhile) and commit. Returns
+        the outcome, or the table as stored now after a race lost at this ``attempt``
+        (then :meth:`run` tries again). Raises the step's ``EngineError`` unless the
+        update had been applied before."""
+        try:
+            if self._newest.get(table.id, table.version) > table.version:
+                table = await self._reload(table)  # this process moved it meanwhile
+            change = await step(table)
+        except EngineError:
+            done = await self.applied(update_key) if update_key is not None else None
+            if done is not None:  # a first delivery of this update made the move
+                return Committed(done, Change(done), stored=False)
+            raise
+        if change.table == table:  # a step that changes nothing stores nothing
+            return Committed(table, change, stored=False)
+        return await self._commit(table, change, update_key, attempt)
+
+    async def _commit(
+        self, table: Table, change: Change, update_key: str | None, attempt: int
+    ) -> Committed | Table:
+        """Store ``change`` (made on ``table``) with compare-and-set: its version, times
+        and next due step are set here. Returns the outcome, or the table as stored now
+        after a race lost at this ``attempt``; raises :class:`TableBusy` after the last
+        attempt and a storage fault as it is."""
+        now = self.clock.now()
+        new = replace(
+            change.table,
+            version=table.version + 1,
+            updated_at=now,
+            last_human_at=now if change.human else table.last_human_at,
+        )
+        change.table = reschedule(table, new, now)
+        entries = [
+            LogEntry(table.version + 1, seat, command, actor) for seat, command, actor in change.log
+        ]
+        record = change_record(table, change.table, change.events, change.notices, change.hands)
+        self._committing[table.id] = table.version + 1
+        try:
+            await self.repo.commit(
+                change.table, table.version, entries, update_key, change.results, record
+            )
+        except DuplicateUpdate:
+            self._lost(table.id)
+            assert update_key is not None
+            done = await self.applied(update_key) or table
+            return Committed(done, Change(done), stored=False)
+        except VersionConflict:
+            self._lost(table.id)
+            if attempt == RETRIES - 1:
+                raise TableBusy() from None
+            return await self._after_conflict(table, update_key)
+        except BaseException:  # a storage fault: the commit may have happened
+            self._lost(table.id)
+            raise
+        self.note_committed(change.table)
+        return Committed(table, change, stored=True)
+
+    async def _after_conflict(self, table: Table, update_key: str | None) -> Committed | Table:
+        """After a lost race on ``table``: the table as stored now, or, when the game ended
+        meanwhile (maybe by this very update), the outcome of the update applied before;
+        raises :class:`NoTable` when it was not."""
+        try:
+            return await self._reload(table)
+        except NoTable:  # the game ended meanwhile: maybe by this very update
+            done = await self.applied(update_key) if update_key else None
+            if done is None:
+                raise
+            return Committed(done, Change(done), stored=False)
 
     async def _reload(self, table: Table) -> Table:
         """The table as stored now (read like :meth:`get`: a row that cannot be decoded is

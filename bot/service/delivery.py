@@ -179,18 +179,28 @@ class Delivery:
         rows = await self._rows(table_id)
         if not redraw and all(row.shown for row in rows):
             return None
-        try:
-            table = await self.changes.get(table_id)
-        except UnreadableTable:
-            return None
+        table = await self._loaded(table_id)
         if table is None:
             return None
+        rows = await self._rows_upto(table, rows)
+        return table, rows, [row for row in rows if not row.shown]
+
+    async def _loaded(self, table_id: int) -> Table | None:
+        """Table ``table_id`` at its stored version; ``None`` when there is none or it
+        cannot be loaded (the loader reports it)."""
+        try:
+            return await self.changes.get(table_id)
+        except UnreadableTable:
+            return None
+
+    async def _rows_upto(self, table: Table, rows: list[StoredChange]) -> list[StoredChange]:
+        """The change ``rows`` of ``table`` up to its version (read again when a change was
+        committed after they were read)."""
         if rows and rows[-1].version < table.version:
             # committed between the two reads: its row (and the turn it may begin) is
             # shown now, as the table drawn is at its version
-            rows = await self._rows(table_id)
-        rows = [row for row in rows if row.version <= table.version]
-        return table, rows, [row for row in rows if not row.shown]
+            rows = await self._rows(table.id)
+        return [row for row in rows if row.version <= table.version]
 
     # --- the sweep --------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from bot.service.errors import EngineTimeout, NotPlaying, NotSeated, StaleContro
 from bot.service.model import Table
 from bot.service.screens import Screens, people
 from engine.actions import Action, LayOff, SwapJoker
+from engine.cards import Card
 from engine.commands import MissingMeldNumber, canonical_verb, format_action, parse_action
 from engine.errors import CardParseError
 from engine.events import Event
@@ -181,16 +182,10 @@ class PlaySteps:
         if seat is None:
             return None
         facts = (await self.screens.facts(table, [seat])).get(seat)
-        melds = set()
-        for action in facts.legal if facts is not None else ():
-            if verb == "layoff" and isinstance(action, LayOff):
-                put = Counter(spec.card for spec in action.cards)
-            elif verb == "swap" and isinstance(action, SwapJoker):
-                put = Counter((action.card,))
-            else:
-                continue
-            if put == cards:
-                melds.add(action.meld)
+        legal = facts.legal if facts is not None else ()
+        melds = {
+            meld for action in legal if (meld := _meld_put_on(verb, action, cards)) is not None
+        }
         return melds.pop() if len(melds) == 1 else None
 
     async def _apply(self, table: Table, action: Action, actor: str) -> Change:
@@ -226,6 +221,18 @@ class PlaySteps:
             if was_auto:
                 change.notices.append(Notice("autopilot_off", {"name": seats[seat].name}))
         return change
+
+
+def _meld_put_on(verb: str | None, action: object, cards: Counter[Card]) -> int | None:
+    """The meld a legal ``action`` puts exactly ``cards`` on, when it is what ``verb``
+    names: a lay-off for ``layoff``, a joker swap for ``swap``; ``None`` otherwise."""
+    if verb == "layoff" and isinstance(action, LayOff):
+        put = Counter(spec.card for spec in action.cards)
+    elif verb == "swap" and isinstance(action, SwapJoker):
+        put = Counter((action.card,))
+    else:
+        return None
+    return action.meld if put == cards else None
 
 
 def applied_change(

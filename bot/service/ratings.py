@@ -105,19 +105,27 @@ def rate_game(places: Sequence[int], seats: Sequence[Rating | str]) -> list[Rati
     if len(places) != len(seats) or len(seats) < 2:
         raise ValueError("one place per seat, at least two seats")
     before = [AI_RATINGS.get(s, AI_RATINGS["normal"]) if isinstance(s, str) else s for s in seats]
-    orders = _strict_orders(places)
-    mus = [0.0] * len(seats)
-    variances = [0.0] * len(seats)
+    mus, variances = _averaged(before, _strict_orders(places))
+    return [
+        None if isinstance(seat, str) else Rating(mus[i], math.sqrt(variances[i]), seat.games + 1)
+        for i, seat in enumerate(seats)
+    ]
+
+
+def _averaged(
+    before: Sequence[Rating], orders: Sequence[Sequence[int]]
+) -> tuple[list[float], list[float]]:
+    """Each seat's mean and variance after the game, averaged over the strict rankings
+    ``orders`` (each rated from the ratings ``before``)."""
+    mus = [0.0] * len(before)
+    variances = [0.0] * len(before)
     for ranks in orders:
         teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
         after = MODEL.rate(teams, ranks=[float(r) for r in ranks])
         for i, team in enumerate(after):
             mus[i] += team[0].mu / len(orders)
             variances[i] += team[0].sigma ** 2 / len(orders)
-    return [
-        None if isinstance(seat, str) else Rating(mus[i], math.sqrt(variances[i]), seat.games + 1)
-        for i, seat in enumerate(seats)
-    ]
+    return mus, variances
 
 
 def _strict_orders(places: Sequence[int]) -> list[list[int]]:

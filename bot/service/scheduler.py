@@ -227,7 +227,6 @@ class Scheduler:
         Never raises for a table's failure; a database that cannot serve at all
         (:class:`StorageUnavailable`, not a busy row) ends the call: raised once the
         running steps were cancelled and rolled back."""
-        repo = self.service.repo
         ran = claimed = 0
         idle: set[int] = set()  # claimed in this call with nothing to do: not again
         tasks: dict[asyncio.Future[bool], int] = {}
@@ -236,42 +235,72 @@ class Scheduler:
             while stop is None or not stop.is_set():
                 free = self.concurrency - len(tasks)
                 if more and free > 0 and claimed < MAX_STEPS:
-                    skip = self.backing_off() | self.quarantined | self._running | idle
-                    found = await repo.claim_due(
-                        self.service.worker_id, self.service.clock.now(), LEASE_SECONDS, free, skip
-                    )
-                    claimed += len(found)
-                    more = len(found) == free
-                    for claim in found:
-                        if claim.table is None:
-                            await self._quarantine(
-                                claim.table_id, claim.error or UnreadableTable(table=claim.table_id)
-                            )
-                            continue
-                        self._running.add(claim.table_id)
-                        tasks[asyncio.ensure_future(self._guarded(claim.table))] = claim.table_id
+                    found = await self._claim(free, idle, tasks)
+                    claimed += found
+                    more = found == free
                 if not tasks:
                     break
                 done = await self._some_done(set(tasks), stop)
-                for finished in done:
-                    table_id = tasks.pop(finished)
-                    self._running.discard(table_id)
-                    if finished.result():
-                        ran += 1
-                    else:
-                        idle.add(table_id)
+                ran += self._collect(done, tasks, idle)
+                if done:
                     more = True  # a step done: its table (or another) may be due again
         finally:
-            if tasks:
-                if stop is not None and stop.is_set():
-                    await asyncio.wait(set(tasks), timeout=STOP_GRACE)
-                for task in tasks:
-                    task.cancel()
-                # let cancelled steps roll back before anything else uses the database
-                await asyncio.gather(*tasks, return_exceptions=True)
-                for table_id in tasks.values():
-                    self._running.discard(table_id)
+            await self._wind_down(tasks, stop)
         return ran
+
+    async def _claim(
+        self, free: int, idle: set[int], tasks: dict[asyncio.Future[bool], int]
+    ) -> int:
+        """Claim up to ``free`` due tables (none backing off, quarantined, running or in
+        ``idle``) and start a step for each into ``tasks`` (task to table id); a claimed
+        table that could not be read is quarantined. Returns how many were claimed."""
+        skip = self.backing_off() | self.quarantined | self._running | idle
+        found = await self.service.repo.claim_due(
+            self.service.worker_id, self.service.clock.now(), LEASE_SECONDS, free, skip
+        )
+        for claim in found:
+            if claim.table is None:
+                await self._quarantine(
+                    claim.table_id, claim.error or UnreadableTable(table=claim.table_id)
+                )
+                continue
+            self._running.add(claim.table_id)
+            tasks[asyncio.ensure_future(self._guarded(claim.table))] = claim.table_id
+        return len(found)
+
+    def _collect(
+        self,
+        done: set[asyncio.Future[bool]],
+        tasks: dict[asyncio.Future[bool], int],
+        idle: set[int],
+    ) -> int:
+        """Take the finished steps ``done`` out of ``tasks``; a table whose step had
+        nothing to do goes into ``idle``. Returns how many steps ran."""
+        ran = 0
+        for finished in done:
+            table_id = tasks.pop(finished)
+            self._running.discard(table_id)
+            if finished.result():
+                ran += 1
+            else:
+                idle.add(table_id)
+        return ran
+
+    async def _wind_down(
+        self, tasks: dict[asyncio.Future[bool], int], stop: asyncio.Event | None
+    ) -> None:
+        """Cancel the steps still in ``tasks`` (after :data:`STOP_GRACE` when ``stop`` is
+        set) and wait until they rolled back."""
+        if not tasks:
+            return
+        if stop is not None and stop.is_set():
+            await asyncio.wait(set(tasks), timeout=STOP_GRACE)
+        for task in tasks:
+            task.cancel()
+        # let cancelled steps roll back before anything else uses the database
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for table_id in tasks.values():
+            self._running.discard(table_id)
 
     @staticmethod
     async def _some_done(
@@ -375,15 +404,7 @@ class Scheduler:
         :meth:`resume`, then heartbeats, clock checks, pruning of old update keys."""
         repo = self.service.repo
         clock = self.service.clock
-        try:
-            self.quarantined |= set(await repo.quarantined_tables())
-            sync = getattr(clock, "sync", None)
-            if sync is not None:
-                await sync()
-            if await self._hold_timeline():
-                await self.resume()
-        except Exception:
-            log.exception("resuming after downtime failed; continuing")
+        await self._start()
         beat_at = self._monotonic()
         pruned_at = -PRUNE_EVERY
         trouble = 0
@@ -409,22 +430,53 @@ class Scheduler:
                 log.exception("the scheduler's pass failed (%d in a row)", trouble)
             if stop.is_set():
                 break
-            delay = max_sleep if nxt is None else min(max(nxt - clock.now(), 0.05), max_sleep)
-            retry = [f.retry_at for f in self.faults.values()]
-            if retry:
-                delay = min(delay, max(min(retry) - self._monotonic(), 0.05))
-            if trouble:
-                delay = min(2.0**trouble, max_sleep)
-            self._wake.clear()
-            self._asleep_until = clock.now() + delay
-            waiters = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self._wake.wait())]
-            await asyncio.wait(waiters, timeout=delay, return_when=asyncio.FIRST_COMPLETED)
-            self._asleep_until = None
-            for waiter in waiters:
-                waiter.cancel()
+            await self._sleep(stop, self._delay(nxt, trouble, max_sleep))
+        await self._finish()
+
+    async def _start(self) -> None:
+        """Before the first pass: load the quarantined tables, sync the clock (when it can)
+        and :meth:`resume` when this worker keeps the timeline; a failure is logged."""
+        try:
+            self.quarantined |= set(await self.service.repo.quarantined_tables())
+            sync = getattr(self.service.clock, "sync", None)
+            if sync is not None:
+                await sync()
+            if await self._hold_timeline():
+                await self.resume()
+        except Exception:
+            log.exception("resuming after downtime failed; continuing")
+
+    def _delay(self, nxt: float | None, trouble: int, max_sleep: float) -> float:
+        """Seconds to sleep until the next due step ``nxt`` (a clock time, ``None``: none
+        known) or the next back-off ends, at most ``max_sleep``; after ``trouble`` failed
+        passes in a row, an exponential back-off instead."""
+        clock = self.service.clock
+        delay = max_sleep if nxt is None else min(max(nxt - clock.now(), 0.05), max_sleep)
+        retry = [f.retry_at for f in self.faults.values()]
+        if retry:
+            delay = min(delay, max(min(retry) - self._monotonic(), 0.05))
+        if trouble:
+            delay = min(2.0**trouble, max_sleep)
+        return delay
+
+    async def _sleep(self, stop: asyncio.Event, delay: float) -> None:
+        """Sleep ``delay`` seconds, or until ``stop`` is set or :meth:`poke` wakes the
+        loop."""
+        clock = self.service.clock
+        self._wake.clear()
+        self._asleep_until = clock.now() + delay
+        waiters = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self._wake.wait())]
+        await asyncio.wait(waiters, timeout=delay, return_when=asyncio.FIRST_COMPLETED)
+        self._asleep_until = None
+        for waiter in waiters:
+            waiter.cancel()
+
+    async def _finish(self) -> None:
+        """After the last pass: a last heartbeat (when this worker keeps the timeline) and
+        the timeline released; failures are ignored."""
         if self.keeps_timeline:
             with contextlib.suppress(Exception):
-                await repo.heartbeat(clock.now())
+                await self.service.repo.heartbeat(self.service.clock.now())
         if self._timeline is not None:
             with contextlib.suppress(Exception):
                 await self._timeline.release()

@@ -59,6 +59,15 @@ def reschedule(before: Table | None, table: Table, now: float) -> Table:
         if _humans_may_call(table):
             delay = max(delay, settings.call_window)  # give people time to press Rommé!
         return replace(table, due_at=min(now + delay, idle_end), deadline=None, warned=False)
+    return _human_turn(before, table, now, idle_end)
+
+
+def _human_turn(before: Table | None, table: Table, now: float, idle_end: float) -> Table:
+    """``table`` (playing) at a human's turn: a new turn (another seat, or a new deal)
+    starts a new deadline, the same seat continuing keeps it; due at the warning before
+    the deadline, at the deadline once warned, at ``idle_end`` at the latest."""
+    settings = table.settings
+    state = table.state
     limit = settings.turn_seconds
     new_turn = (
         before is None or _turn_key(before.state) != _turn_key(state) or before.deadline is None
@@ -93,7 +102,14 @@ def due_kind(table: Table, now: float) -> Due:
         return Due.NOTHING
     if table.last_human_at + table.settings.idle_days * 86400 <= now:
         return Due.IDLE_END
+    return _turn_due(table, now)
+
+
+def _turn_due(table: Table, now: float) -> Due:
+    """What a playing table (``state`` set), due at ``now`` and not idle, needs: the next
+    deal, an AI's move, or the expiry of (or the warning before) a human's deadline."""
     state = table.state
+    assert state is not None
     if state.phase is Phase.HAND_OVER:
         return Due.NEXT_DEAL
     if table.seats[state.current].automated:

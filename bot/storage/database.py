@@ -224,30 +224,39 @@ def inspect_file(path: Path) -> int:
         with contextlib.closing(
             sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         ) as lite:
-            rows = [row[0] for row in lite.execute("PRAGMA quick_check")]
-            if rows != ["ok"]:
-                found = " ".join(" ".join(str(r) for r in rows[:3]).split())
-                raise DatabaseUnusable(
-                    where, N_("damaged (quick_check: {found})"), found=found[:200]
-                )
-            known = lite.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
-            ).fetchone()
-            if known is None:
-                return 0
-            row = lite.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
-            version = schema_version_usable(row[0])
-            if version == latest_schema():
-                for table, columns in expected_columns().items():
-                    found_columns = {
-                        info[1] for info in lite.execute(f'PRAGMA table_info("{table}")')
-                    }
-                    _columns_present(table, columns, found_columns)
-            return version
+            _quick_check(lite, where)
+            return _usable_schema(lite)
     except DatabaseUnusable as error:
         raise error.at(where) from None
     except (sqlite3.Error, UnicodeDecodeError) as error:  # no database, damaged, no access
         raise damaged(where, error) from error
+
+
+def _quick_check(lite: sqlite3.Connection, where: str) -> None:
+    """``PRAGMA quick_check`` of the open database; raises :class:`DatabaseUnusable`
+    (naming ``where``) with its first findings when it is damaged."""
+    rows = [row[0] for row in lite.execute("PRAGMA quick_check")]
+    if rows != ["ok"]:
+        found = " ".join(" ".join(str(r) for r in rows[:3]).split())
+        raise DatabaseUnusable(where, N_("damaged (quick_check: {found})"), found=found[:200])
+
+
+def _usable_schema(lite: sqlite3.Connection) -> int:
+    """The schema version of the open database (0: no migration yet); raises
+    :class:`DatabaseUnusable` for a schema this release cannot use or, at this release's
+    schema, a column it uses missing."""
+    known = lite.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+    ).fetchone()
+    if known is None:
+        return 0
+    row = lite.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
+    version = schema_version_usable(row[0])
+    if version == latest_schema():
+        for table, columns in expected_columns().items():
+            found_columns = {info[1] for info in lite.execute(f'PRAGMA table_info("{table}")')}
+            _columns_present(table, columns, found_columns)
+    return version
 
 
 @functools.cache

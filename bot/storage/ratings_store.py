@@ -56,6 +56,19 @@ async def rate_finished(conn: Any, table: Table, at: float) -> bool:
         for s in table.seats
     ]
     after = rate_game(places, seats)
+    await _store_ratings(conn, table, season, before, after)
+    return True
+
+
+async def _store_ratings(
+    conn: Any,
+    table: Table,
+    season: int,
+    before: dict[str, Rating],
+    after: Sequence[Rating | None],
+) -> None:
+    """Write each person's new rating (``after``, by seat; ``None`` for an AI seat) and its
+    change from ``before`` in the transaction of ``conn``."""
     for seat, new in zip(table.seats, after, strict=True):
         if new is None or seat.user is None:
             continue
@@ -65,7 +78,6 @@ async def rate_finished(conn: Any, table: Table, at: float) -> bool:
             "WHERE user_key = ? AND variant = ? AND season = ?",
             (new.mu, new.sigma, new.games, change, table.id, seat.user, table.variant, season),
         )
-    return True
 
 
 async def _lock_ratings(

@@ -470,12 +470,7 @@ class SqliteRepository:
             # One statement per step (each is a thread round trip): the key's insert is
             # its own duplicate check, and empty log or result lists send nothing.
             if update_key is not None:
-                cursor = await conn.execute(
-                    "INSERT INTO seen_updates VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
-                    (update_key, table.id, table.version, time.time()),
-                )
-                if cursor.rowcount != 1:
-                    raise DuplicateUpdate(update_key)
+                await self._claim_update_key(conn, table, update_key)
             cursor = await conn.execute(
                 f"UPDATE tables SET {assignments} WHERE id = ? AND version = ?",
                 (*values.values(), table.id, expected_version),
@@ -490,28 +485,48 @@ class SqliteRepository:
                     [(table.id, e.version, e.seat, e.command, e.actor, now) for e in log],
                 )
             if results:
-                await conn.executemany(
-                    "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        (
-                            table.id,
-                            r.seat,
-                            r.user_key,
-                            r.name,
-                            str(table.key),
-                            table.variant,
-                            str(fraction_to_json(r.score)),
-                            int(r.won),
-                            now,
-                        )
-                        for r in results
-                    ],
-                )
-                await rate_finished(conn, table, now)
+                await self._store_results(conn, table, results, now)
             if record is not None:
                 await self._record(conn, table.id, table, record)
             await self._announce(conn, table)
         self._keep(fingerprint(values), table)
+
+    @staticmethod
+    async def _claim_update_key(conn: Any, table: Table, update_key: str) -> None:
+        """Note ``update_key`` as applied to ``table``'s new version, in the transaction of
+        ``conn``; raises :class:`DuplicateUpdate` when it was applied before (the insert
+        is its own duplicate check)."""
+        cursor = await conn.execute(
+            "INSERT INTO seen_updates VALUES (?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
+            (update_key, table.id, table.version, time.time()),
+        )
+        if cursor.rowcount != 1:
+            raise DuplicateUpdate(update_key)
+
+    @staticmethod
+    async def _store_results(
+        conn: Any, table: Table, results: Sequence[ResultRow], now: float
+    ) -> None:
+        """The finished game's result rows and its rating, in the transaction of
+        ``conn``."""
+        await conn.executemany(
+            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    table.id,
+                    r.seat,
+                    r.user_key,
+                    r.name,
+                    str(table.key),
+                    table.variant,
+                    str(fraction_to_json(r.score)),
+                    int(r.won),
+                    now,
+                )
+                for r in results
+            ],
+        )
+        await rate_finished(conn, table, now)
 
     @staticmethod
     async def _record(conn: Any, table_id: int, table: Table, record: str) -> None:

@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
+import aiosqlite
+
 from bot.storage.repository import SqliteRepository
 
 __all__ = ["TABLES", "TransferError", "export_rows", "import_rows"]
@@ -103,6 +105,61 @@ def _read(path: Path) -> Iterator[dict[str, Any]]:
                     raise TransferError(f"line {number} is not JSON: {error}") from error
 
 
+def _check_head(head: dict[str, Any] | None, schema: int) -> None:
+    """Raise :class:`TransferError` unless ``head`` is the format line of an export from
+    ``schema`` or older."""
+    if not head or head.get("format") != FORMAT:
+        raise TransferError("not an export of rummy-bot (no format line)")
+    if int(head.get("schema", 0)) > schema:
+        raise TransferError(
+            f"exported from schema {head['schema']}; this release knows up to {schema}"
+        )
+
+
+async def _check_empty(repo: SqliteRepository) -> None:
+    """Raise :class:`TransferError` when ``repo`` already holds tables or users."""
+    for table in ("tables", "users"):
+        found = await repo.fetch_all(f"SELECT COUNT(*) AS n FROM {table}")
+        if found[0]["n"]:
+            raise TransferError(f"the target database is not empty ({table})")
+
+
+def _batches(records: Iterator[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The rows of ``records`` by table (every table of :data:`TABLES`, maybe empty);
+    raises :class:`TransferError` for a record of an unknown table or without a row."""
+    batches: dict[str, list[dict[str, Any]]] = {table: [] for table in TABLES}
+    for record in records:
+        name = str(record.get("table"))
+        if name not in batches or not isinstance(record.get("row"), dict):
+            raise TransferError(f"unknown table in the file: {name!r}")
+        batches[name].append(record["row"])
+    return batches
+
+
+async def _insert(
+    conn: aiosqlite.Connection, batches: dict[str, list[dict[str, Any]]], postgres: bool
+) -> None:
+    """Insert ``batches`` through the transaction's connection ``conn``, table by table in
+    :data:`TABLES`'s order; on PostgreSQL, move the identity sequences past the rows."""
+    for table in TABLES:
+        rows = batches[table]
+        if not rows:
+            continue
+        columns = list(rows[0])
+        marks = ", ".join("?" for _ in columns)
+        await conn.executemany(
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})",
+            [tuple(row.get(c) for c in columns) for row in rows],
+        )
+    if postgres:
+        for table, column in IDENTITY.items():
+            if batches[table]:
+                await conn.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                    f"(SELECT MAX({column}) FROM {table}))"
+                )
+
+
 async def import_rows(
     repo: SqliteRepository, path: Path, schema: int, postgres: bool
 ) -> dict[str, int]:
@@ -111,40 +168,10 @@ async def import_rows(
     :class:`TransferError` for another file format, a newer schema, an unknown table or a
     database that is not empty; then nothing was written."""
     records = _read(path)
-    head = next(records, None)
-    if not head or head.get("format") != FORMAT:
-        raise TransferError("not an export of rummy-bot (no format line)")
-    if int(head.get("schema", 0)) > schema:
-        raise TransferError(
-            f"exported from schema {head['schema']}; this release knows up to {schema}"
-        )
-    for table in ("tables", "users"):
-        found = await repo.fetch_all(f"SELECT COUNT(*) AS n FROM {table}")
-        if found[0]["n"]:
-            raise TransferError(f"the target database is not empty ({table})")
-    batches: dict[str, list[dict[str, Any]]] = {table: [] for table in TABLES}
-    for record in records:
-        name = str(record.get("table"))
-        if name not in batches or not isinstance(record.get("row"), dict):
-            raise TransferError(f"unknown table in the file: {name!r}")
-        batches[name].append(record["row"])
+    _check_head(next(records, None), schema)
+    await _check_empty(repo)
+    batches = _batches(records)
     async with repo._transaction() as conn:
-        for table in TABLES:
-            rows = batches[table]
-            if not rows:
-                continue
-            columns = list(rows[0])
-            marks = ", ".join("?" for _ in columns)
-            await conn.executemany(
-                f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})",
-                [tuple(row.get(c) for c in columns) for row in rows],
-            )
-        if postgres:
-            for table, column in IDENTITY.items():
-                if batches[table]:
-                    await conn.execute(
-                        f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
-                        f"(SELECT MAX({column}) FROM {table}))"
-                    )
+        await _insert(conn, batches, postgres)
     repo._written.clear()
     return {table: len(rows) for table, rows in batches.items()}

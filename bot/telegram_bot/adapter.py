@@ -313,30 +313,31 @@ class TelegramAdapter:
             task = self.polling_task()
             if task is None or not task.done() or self._role is None:
                 continue  # polling, or not this worker's role (the role task owns that)
-            error = None if task.cancelled() else task.exception()
             if loop.time() - since >= STEADY:
                 wait = RESTART_FIRST
-            log.error(
-                "telegram: the polling task ended (%s); polling again in %.0f s",
-                "cancelled" if error is None else f"{type(error).__name__}: {error}",
-                wait,
-            )
+            _log_ended(task, wait)
             await asyncio.sleep(wait)
             wait = min(wait * 2, RESTART_CAP)
-            if self._role is None:
-                continue  # the role was lost meanwhile: another worker may poll now
-            assert self.app.updater is not None
-            with contextlib.suppress(Exception):
-                await self.app.updater.stop()  # re-raises what ended the task
-            try:
-                await self._start_polling()
-            except Exception as failed:
-                log.error(
-                    "telegram: polling did not start again (%s: %s)", type(failed).__name__, failed
-                )
-                continue
-            self.restarts += 1
-            since = loop.time()
+            if await self._restart_polling():
+                self.restarts += 1
+                since = loop.time()
+
+    async def _restart_polling(self) -> bool:
+        """Start polling again after its task ended, unless the polling role was lost
+        meanwhile (another worker may poll now); False when it did not start (logged)."""
+        if self._role is None:
+            return False
+        assert self.app.updater is not None
+        with contextlib.suppress(Exception):
+            await self.app.updater.stop()  # re-raises what ended the task
+        try:
+            await self._start_polling()
+        except Exception as failed:
+            log.error(
+                "telegram: polling did not start again (%s: %s)", type(failed).__name__, failed
+            )
+            return False
+        return True
 
     async def _set_commands(self) -> None:
         """The command menu: English by default, German for German apps."""
@@ -394,4 +395,14 @@ def create_adapter(settings: Settings) -> TelegramAdapter:
     ``SettingsError`` without a token."""
     return TelegramAdapter(
         settings.require_telegram_token(), webhook_url=settings.telegram_webhook_url
+    )
+
+
+def _log_ended(task: asyncio.Task[Any], wait: float) -> None:
+    """Log why the polling task ended and when polling starts again (in ``wait`` s)."""
+    error = None if task.cancelled() else task.exception()
+    log.error(
+        "telegram: the polling task ended (%s); polling again in %.0f s",
+        "cancelled" if error is None else f"{type(error).__name__}: {error}",
+        wait,
     )

@@ -59,9 +59,8 @@ class GroupChat:
         """Run the command in ``message`` (sent by ``sender``) on the chat's table."""
         parts = self.parts
         text = message.text or ""
-        _head, _sep, addressee = text.split()[0][1:].partition("@")
-        if addressee and addressee.lower() != parts.bot_username.lower():
-            return  # addressed to another bot
+        if self._for_another_bot(text):
+            return
         user = user_ref(sender)
         user_id = int(user.user_id)
         canonical = await parts.store.canonical_chat(message.chat.id)
@@ -84,13 +83,24 @@ class GroupChat:
             origin=ORIGIN if isinstance(request, ShowHand) else None,
         )
         outcome = await parts.entry.handle(intent, self._answer(message, user, request))
+        if isinstance(request, OpenTable):
+            await self._wait_for_private_chat(outcome, user)
+
+    def _for_another_bot(self, text: str) -> bool:
+        """Whether the command ``text`` (``/verb@bot ...``) is addressed to another bot."""
+        _head, _sep, addressee = text.split()[0][1:].partition("@")
+        return bool(addressee) and addressee.lower() != self.parts.bot_username.lower()
+
+    async def _wait_for_private_chat(self, outcome: Outcome, user: UserRef) -> None:
+        """After opening a table: when the bot cannot write to its opener yet, note them as
+        waiting (seated once they start the private chat)."""
+        user_id = int(user.user_id)
         if (
-            isinstance(request, OpenTable)
-            and outcome.ok
+            outcome.ok
             and outcome.info is not None
-            and not await parts.messenger.reachable(user_id)
+            and not await self.parts.messenger.reachable(user_id)
         ):
-            await parts.waiting(outcome.info, user_id, user.name)
+            await self.parts.waiting(outcome.info, user_id, user.name)
 
     def _answer(
         self, message: Message, user: UserRef, request: Request
@@ -136,17 +146,8 @@ class GroupChat:
         if reply.text is None or reply.code == TOO_FAST:
             return  # over the flow limits: nothing, the group's own limit is the scarce thing
         text = reply.text[:4096]
-        if not reply.ok:
-            if reply.quiet:
-                return
-            seated = (
-                info.seat_of(user.key) is not None
-                if info is not None
-                else await self._plays_here(message, user)
-            )
-            if not seated:
-                await self.parts.messenger.send_private(int(user.user_id), text)
-                return
+        if not reply.ok and await self._refusal_kept_from_group(message, user, reply, info, text):
+            return
         if not reply.private:
             await message.reply_text(text)
             return
@@ -158,6 +159,24 @@ class GroupChat:
             await self.write_me_first(message, None, user)
         else:
             await message.reply_text(text)
+
+    async def _refusal_kept_from_group(
+        self, message: Message, user: UserRef, reply: Reply, info: TableInfo | None, text: str
+    ) -> bool:
+        """Whether a refusal is not for the group: said a moment ago (``reply.quiet``:
+        nothing), or to someone who does not play at the table (``info``, else the
+        chat's): then ``text`` goes to them privately."""
+        if reply.quiet:
+            return True
+        seated = (
+            info.seat_of(user.key) is not None
+            if info is not None
+            else await self._plays_here(message, user)
+        )
+        if not seated:
+            await self.parts.messenger.send_private(int(user.user_id), text)
+            return True
+        return False
 
     async def _plays_here(self, message: Message, user: UserRef) -> bool:
         canonical = await self.parts.store.canonical_chat(message.chat.id)

@@ -80,29 +80,35 @@ class HandMessages:
                 text, markup = _draw(
                     info, view, title, screen, note, model, web_app_url(self.web, info.id)
                 )
-            message_id = None
-            if (
-                row is not None
-                and not repost
-                and await self.messenger.edit_private(user_id, row.message_id, text, markup)
-            ):
-                message_id = row.message_id
+            message_id = await self._edited(user_id, row, repost, text, markup)
             key = None
             if message_id is None:
                 sent = await self._send(info, user_id, row, repost, text, markup)
                 if isinstance(sent, bool):
                     return sent
                 message_id, key = sent
-            sort = int(model.sort) if model is not None else (row.sort_mode if row else 0)
-            digest = model.digest if model is not None else (row.hand if row else "")
-            await self.store.save_hand_message(
-                TelegramHandMessage(
-                    user_id, info.id, str(info.key), message_id, view.table.version, digest, sort
-                )
-            )
+            await self.store.save_hand_message(_stored(info, user_id, message_id, view, model, row))
             if key is not None:
                 await self.store.end_send(key)
             return True
+
+    async def _edited(
+        self,
+        user_id: int,
+        row: TelegramHandMessage | None,
+        repost: bool,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+    ) -> int | None:
+        """Edit the shown hand message ``row`` in place (not when ``repost``); its id, or
+        ``None`` when there is none or it could not be edited."""
+        if (
+            row is not None
+            and not repost
+            and await self.messenger.edit_private(user_id, row.message_id, text, markup)
+        ):
+            return row.message_id
+        return None
 
     async def _send(
         self,
@@ -132,6 +138,24 @@ class HandMessages:
         """The order the user's hand message of ``table_id`` shows (0 by suit)."""
         row = await self.store.hand_message(user_id, table_id)
         return 0 if row is None else row.sort_mode
+
+
+def _stored(
+    info: TableInfo,
+    user_id: int,
+    message_id: int,
+    view: PlayerView,
+    model: HandModel | None,
+    row: TelegramHandMessage | None,
+) -> TelegramHandMessage:
+    """The row of the hand message ``message_id`` now showing ``view``: the hand order and
+    digest of ``model`` (a running game), else those stored before (none: by suit, no
+    hand)."""
+    sort = int(model.sort) if model is not None else (row.sort_mode if row else 0)
+    digest = model.digest if model is not None else (row.hand if row else "")
+    return TelegramHandMessage(
+        user_id, info.id, str(info.key), message_id, view.table.version, digest, sort
+    )
 
 
 def _draw(

@@ -116,24 +116,33 @@ class PrivateChat:
         parts = self.parts
         target = await self._payload_table(payload)
         locale = await parts.entry.locale_of(user)
-        if (
-            target is not None
-            and target.status is Status.LOBBY
-            and target.seat_of(user.key) is None
-        ):
-            outcome = await parts.entry.handle(
-                Intent(Join(), user, AtTable(target.id), update_key=update_key)
-            )
-            locale = outcome.locale
-            if not outcome.ok and outcome.reply.text:
-                await message.reply_text(outcome.reply.text)
         if target is not None and target.status is Status.LOBBY:
+            locale = await self._join_waiting(message, user, target, update_key, locale)
             title = await parts.hands.title(target)
             with use_locale(locale):
                 await message.reply_text(texts.joined_privately(title))
         elif target is None:
             with use_locale(locale):
                 await message.reply_text(texts.welcome())
+        await self._repost_hands(user)
+
+    async def _join_waiting(
+        self, message: Message, user: UserRef, target: TableInfo, update_key: str, locale: str
+    ) -> str:
+        """Seat ``user`` at the lobby ``target`` unless they sit there already (a refusal
+        is replied); returns the user's language after it (``locale`` before)."""
+        if target.seat_of(user.key) is not None:
+            return locale
+        outcome = await self.parts.entry.handle(
+            Intent(Join(), user, AtTable(target.id), update_key=update_key)
+        )
+        if not outcome.ok and outcome.reply.text:
+            await message.reply_text(outcome.reply.text)
+        return outcome.locale
+
+    async def _repost_hands(self, user: UserRef) -> None:
+        """Send the hand messages of the user's running games anew (at the bottom)."""
+        parts = self.parts
         for info in await parts.entry.tables_of(user):
             if info.status is Status.PLAYING:
                 found = await parts.entry.screens(info.id, user)

@@ -90,12 +90,7 @@ def _part(data: Mapping[str, Any]) -> str:
 
 def _check(update: Update) -> None:
     """The fields the handlers read have their types (raises ``TypeError``)."""
-    user = update.effective_user
-    if user is not None and not (_is_int(user.id) and isinstance(user.first_name, str)):
-        raise TypeError("from: no id or first name")
-    chat = update.effective_chat
-    if chat is not None and not (_is_int(chat.id) and isinstance(chat.type, str)):
-        raise TypeError("chat: no id or type")
+    _check_sender_and_chat(update)
     if update.effective_message is not None:
         _check_message(update.effective_message)
     if update.callback_query is not None:
@@ -103,6 +98,17 @@ def _check(update: Update) -> None:
     member = update.my_chat_member
     if member is not None and not isinstance(member.new_chat_member.status, str):
         raise TypeError("my_chat_member: no status")
+
+
+def _check_sender_and_chat(update: Update) -> None:
+    """The sender's id and first name and the chat's id and type have their types, when
+    the update has them (raises ``TypeError``)."""
+    user = update.effective_user
+    if user is not None and not (_is_int(user.id) and isinstance(user.first_name, str)):
+        raise TypeError("from: no id or first name")
+    chat = update.effective_chat
+    if chat is not None and not (_is_int(chat.id) and isinstance(chat.type, str)):
+        raise TypeError("chat: no id or type")
 
 
 def _check_message(message: Message) -> None:

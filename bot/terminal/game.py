@@ -146,7 +146,7 @@ class TerminalGame:
         hand_over = table.phase is Phase.HAND_OVER
         may_call = self._may_call(info, screen)
         calling = may_call and table.current != seat
-        if not hand_over and not may_call and (table.current != seat or info.seats[seat].automated):
+        if not hand_over and not may_call and not self._own_turn(info, screen):
             await self._let_ai_move(info)
             return None
         if hand_over and self._only_watching(screen):
@@ -154,17 +154,39 @@ class TerminalGame:
             # deals go on by themselves after the score sheet.
             await self._sleep(info.settings.ai_delay)
             return None if await self._handle("next") else self._leave(view)
+        return await self._read_and_handle(screen, hand_over, calling=calling)
+
+    async def _read_and_handle(
+        self, screen: SeatScreen, hand_over: bool, calling: bool
+    ) -> int | None:
+        """Ask the player for a line (a move, the next deal, an out-of-turn call) and carry
+        it out; the exit code when the player left."""
+        view = screen.view
         line = await self._ask(screen, hand_over, calling=calling)
         if line is None:
             return self._leave(view)
         if not line.strip():
-            if calling:
-                self._passed_call = table.version
+            line = self._on_enter(view.table.version, hand_over, calling=calling)
+            if line is None:
                 return None
-            if not hand_over:
-                return None
-            line = "next"
         return None if await self._handle(line) else self._leave(view)
+
+    @staticmethod
+    def _own_turn(info: TableInfo, screen: SeatScreen) -> bool:
+        """Whether it is the player's turn (their seat to move, not on the AI)."""
+        table = screen.view.table
+        seat = screen.view.seat
+        return table.current == seat and not info.seats[seat].automated
+
+    def _on_enter(self, version: int, hand_over: bool, calling: bool) -> str | None:
+        """What an empty line means: the next deal between deals; while calling, letting
+        this call window (table ``version``) pass; nothing during a turn (``None``)."""
+        if calling:
+            self._passed_call = version
+            return None
+        if not hand_over:
+            return None
+        return "next"
 
     def _may_call(self, info: TableInfo, screen: SeatScreen) -> bool:
         """Whether a variant's call window (Rummy 500's "Rommé!") lets the player act now,
@@ -264,18 +286,11 @@ class TerminalGame:
     async def _handle(self, line: str) -> bool:
         """Carry out one line; False for ``quit``. Errors are explained, change nothing."""
         words = line.strip().lstrip("/!").split()
-        verb = canonical_verb(words[0]) if words else None
-        if verb == "back" and not await self._on_autopilot():
-            verb = "table"  # nothing to take back: back to the table screen
+        verb = await self._verb_of(words)
         if _is_cancel(line) and not await self._confirm_cancel():
             return True
         if verb in LOCAL_VERBS:
-            with use_locale(self.notifier.locale):
-                try:
-                    return await self._local(verb or "", [w.lower() for w in words[1:]])
-                except EngineError as error:
-                    self._write(localize_error(error))
-                    return True
+            return await self._local_line(verb or "", [w.lower() for w in words[1:]])
         # in a first game the first refusal of a kind also explains its rule
         outcome = await self.entry.handle(
             Intent(parse(line), self.user, InChat(TERMINAL_KEY), origin=ORIGIN)
@@ -284,6 +299,24 @@ class TerminalGame:
             self._write(outcome.reply.text)
         self.notifier.locale = outcome.locale  # after `lang`
         return True
+
+    async def _verb_of(self, words: Sequence[str]) -> str | None:
+        """The verb of a line's ``words`` (``None`` for an empty line); ``back`` with
+        nothing to take back (not on autopilot) is ``table``."""
+        verb = canonical_verb(words[0]) if words else None
+        if verb == "back" and not await self._on_autopilot():
+            verb = "table"  # nothing to take back: back to the table screen
+        return verb
+
+    async def _local_line(self, verb: str, args: Sequence[str]) -> bool:
+        """:meth:`_local` in the player's language, a refusal explained; False for
+        ``quit``."""
+        with use_locale(self.notifier.locale):
+            try:
+                return await self._local(verb, args)
+            except EngineError as error:
+                self._write(localize_error(error))
+                return True
 
     async def _confirm_cancel(self) -> bool:
         """Ask before a typed ``cancel`` ends the game for good; True to go ahead."""
@@ -316,22 +349,11 @@ class TerminalGame:
         info = found[0]
         view = screen.view
         if verb == "help":
-            self._write(render_help(args[0] if args else None, info.variant, view.table.rules))
-            self._write(
-                _(
-                    "Also: rules, lang de|en, stats, export, cancel (ends the game). "
-                    "quit keeps the game for the next rummy-bot play."
-                )
-            )
+            self._show_help(info, view, args)
         elif verb == "hand":
-            melds_first = bool(args and args[0] in ("melds", "grouped"))
-            self._write(self._hand(screen, SortMode.MELDS if melds_first else self.notifier.sort))
+            self._show_hand(screen, args)
         elif verb == "sort":
-            event = SortBy(sort_named(args[0] if args else None))
-            with use_locale(self.notifier.locale):
-                session = step(screen, HandSession(self.notifier.sort), event).session
-            self.notifier.sort = session.sort
-            self._write(self._hand(screen, self.notifier.sort))
+            self._sort(screen, args)
         elif verb == "hint":
             self._hint(screen)
         elif verb == "score":
@@ -339,6 +361,31 @@ class TerminalGame:
         else:  # table
             self._show_screen(screen)
         return True
+
+    def _show_help(self, info: TableInfo, view: PlayerView, args: Sequence[str]) -> None:
+        """``help [command]``: the commands of the table's variant and rules (or the one
+        named), then the terminal's own."""
+        self._write(render_help(args[0] if args else None, info.variant, view.table.rules))
+        self._write(
+            _(
+                "Also: rules, lang de|en, stats, export, cancel (ends the game). "
+                "quit keeps the game for the next rummy-bot play."
+            )
+        )
+
+    def _show_hand(self, screen: SeatScreen, args: Sequence[str]) -> None:
+        """``hand [melds]``: the hand in the chosen order, or grouped into melds."""
+        melds_first = bool(args and args[0] in ("melds", "grouped"))
+        self._write(self._hand(screen, SortMode.MELDS if melds_first else self.notifier.sort))
+
+    def _sort(self, screen: SeatScreen, args: Sequence[str]) -> None:
+        """``sort [order]``: the named hand order (the next one without a name), kept for
+        the following screens, and the hand in it."""
+        event = SortBy(sort_named(args[0] if args else None))
+        with use_locale(self.notifier.locale):
+            session = step(screen, HandSession(self.notifier.sort), event).session
+        self.notifier.sort = session.sort
+        self._write(self._hand(screen, self.notifier.sort))
 
     def _hint(self, screen: SeatScreen) -> None:
         """The hand grouped into its best melds and, on the player's turn, the move the

@@ -86,20 +86,27 @@ class TerminalNotifier:
                 self.write(render_notice(notice))
             if view is None:
                 return
-            if any(notice.code == "game_started" for notice in table.notices) and not any(
-                isinstance(event, DealStarted) for event in table.events
-            ):
-                self.write(
-                    event_line(DealStarted(view.deal_number, view.dealer, view.upcard), view)
-                )
-                self.screen_due = True
+            self._game_start(table, view)
             self._events(table.events, view, info.seat_of(self.user_key))
             if any(isinstance(event, HandEnded) for event in table.events):
-                self.write("")
-                self.write(render_hand_end(view))
-                if view.phase is Phase.GAME_OVER:
-                    self.write(render_scores(view, winners=False))
-                self.screen_due = False
+                self._score_sheet(view)
+
+    def _game_start(self, table: TableScreen, view: PublicView) -> None:
+        """When the game just started without a deal event: the first deal's line (the
+        table is drawn again before the next prompt)."""
+        if any(notice.code == "game_started" for notice in table.notices) and not any(
+            isinstance(event, DealStarted) for event in table.events
+        ):
+            self.write(event_line(DealStarted(view.deal_number, view.dealer, view.upcard), view))
+            self.screen_due = True
+
+    def _score_sheet(self, view: PublicView) -> None:
+        """The end of a deal: its score sheet, and the final scores after the last deal."""
+        self.write("")
+        self.write(render_hand_end(view))
+        if view.phase is Phase.GAME_OVER:
+            self.write(render_scores(view, winners=False))
+        self.screen_due = False
 
     def _events(self, events: Sequence[Event], view: PublicView, seat: int | None) -> None:
         """A line per event (the score sheet says the end of a deal); the table is drawn

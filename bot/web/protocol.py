@@ -375,13 +375,10 @@ def _text(data: dict[str, Any], name: str, longest: int) -> str | None:
     return clean_text(value)
 
 
-def parse_incoming(text: str | bytes) -> Incoming:
-    """One page message; raises :class:`BadMessage` (its text names the field) for
-    anything that is not one of the shapes of the module docstring: too long
-    (:data:`MAX_MESSAGE`), nested deeper than :data:`MAX_DEPTH`, not JSON, not an object,
-    more than :data:`MAX_FIELDS` fields, an unknown ``type``, any field of the wrong type
-    or size. Strings are cleaned of lone surrogates and NULs, so nothing that reaches the
-    entry point can fail to be stored."""
+def _object(text: str | bytes) -> dict[str, Any]:
+    """The JSON object of one page message; raises :class:`BadMessage` when ``text`` is
+    too long (:data:`MAX_MESSAGE`), not UTF-8, nested deeper than :data:`MAX_DEPTH`, not
+    JSON, not an object or has more than :data:`MAX_FIELDS` fields."""
     if len(text) > MAX_MESSAGE:
         raise BadMessage("too long")
     if isinstance(text, bytes):
@@ -397,25 +394,51 @@ def parse_incoming(text: str | bytes) -> Incoming:
         raise BadMessage("not JSON") from None
     if not isinstance(data, dict) or len(data) > MAX_FIELDS:
         raise BadMessage("not an object")
+    return data
+
+
+def _sort(data: dict[str, Any]) -> str | None:
+    """The ``sort`` field, one of :data:`SORTS`'s keys, or ``None`` when absent."""
+    sort = data.get("sort")
+    if sort is not None and (not isinstance(sort, str) or sort not in SORTS):
+        raise BadMessage("sort")
+    return sort
+
+
+def _is_index(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < MAX_HAND
+
+
+def _selected(data: dict[str, Any]) -> list[int]:
+    """The ``selected`` field: a list of at most :data:`MAX_HAND` hand indices (empty
+    when absent)."""
+    selected = data.get("selected", [])
+    if (
+        not isinstance(selected, list)
+        or len(selected) > MAX_HAND
+        or not all(_is_index(i) for i in selected)
+    ):
+        raise BadMessage("selected")
+    return selected
+
+
+def parse_incoming(text: str | bytes) -> Incoming:
+    """One page message; raises :class:`BadMessage` (its text names the field) for
+    anything that is not one of the shapes of the module docstring: too long
+    (:data:`MAX_MESSAGE`), nested deeper than :data:`MAX_DEPTH`, not JSON, not an object,
+    more than :data:`MAX_FIELDS` fields, an unknown ``type``, any field of the wrong type
+    or size. Strings are cleaned of lone surrogates and NULs, so nothing that reaches the
+    entry point can fail to be stored."""
+    data = _object(text)
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in TYPES:
         raise BadMessage("type")
     table = _int(data, "table", required=True)
     assert table is not None
-    sort = data.get("sort")
-    if sort is not None and (not isinstance(sort, str) or sort not in SORTS):
-        raise BadMessage("sort")
+    sort = _sort(data)
     digest = _text(data, "digest", 16)
     ident = _text(data, "id", 64)
-    selected = data.get("selected", [])
-    if (
-        not isinstance(selected, list)
-        or len(selected) > MAX_HAND
-        or any(
-            not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < MAX_HAND for i in selected
-        )
-    ):
-        raise BadMessage("selected")
+    selected = _selected(data)
     incoming = Incoming(
         kind,
         table,

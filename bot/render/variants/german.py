@@ -94,6 +94,13 @@ def render(event: object, players: Sequence[str]) -> str | None:
     discarding, or take it back (takeback).", "ben exchanges 8♥ for the joker in meld 3:
     6♥ 7♥ 8♥; the joker goes into a new meld.", "cem has more than 150 points and is out."
     """
+    text = _deal_event(event, players)
+    return text if text is not None else _match_event(event, players)
+
+
+def _deal_event(event: object, players: Sequence[str]) -> str | None:
+    """The line of an event within a deal (the first meld's progress or withdrawal, a
+    joker exchange, a blocked deal, a cut joker), or ``None`` for any other event."""
     match event:
         case OpeningProgress(seat=seat, total=total, needed=needed, reached=True):
             return _("{name}'s first meld stands: {total} points ({needed} needed).").format(
@@ -133,6 +140,13 @@ def render(event: object, players: Sequence[str]) -> str | None:
             return _("{name} cut a joker and keeps it (one card fewer is dealt).").format(
                 name=players[seat]
             )
+    return None
+
+
+def _match_event(event: object, players: Sequence[str]) -> str | None:
+    """The line of an event between deals (lay-offs after going out, eliminations,
+    buy-backs, chips), or ``None`` for any other event."""
+    match event:
         case ClosingLayOffs(winner=winner, seats=seats):
             return _(
                 "{name} went out. Before the scoring {names} may lay off cards, in "
@@ -195,21 +209,37 @@ def table_lines(view: PublicView) -> list[str]:
     extra = view.extra
     if not isinstance(extra, GermanTable):
         return []
-    players = view.players
-    lines: list[str] = []
+    return [
+        *_first_meld_lines(view, extra),
+        *_seat_lines(view, extra),
+        *_settlement_lines(view, extra),
+    ]
+
+
+def _first_meld_lines(view: PublicView, extra: GermanTable) -> list[str]:
+    """The running total of the first meld of the seat to move, while it has not melded
+    (not during lay-offs after going out or a buy-back decision)."""
     current = view.current
     if (
-        current is not None
-        and view.phase in (Phase.DRAW, Phase.PLAY)
-        and not extra.closing
-        and extra.buyback is None
-        and not view.has_melded[current]
+        current is None
+        or view.phase not in (Phase.DRAW, Phase.PLAY)
+        or extra.closing
+        or extra.buyback is not None
+        or view.has_melded[current]
     ):
-        lines.append(
-            _("{name}'s first meld: {total} of {needed} points this turn.").format(
-                name=players[current], total=extra.opening_total, needed=extra.opening_needed
-            )
+        return []
+    return [
+        _("{name}'s first meld: {total} of {needed} points this turn.").format(
+            name=view.players[current], total=extra.opening_total, needed=extra.opening_needed
         )
+    ]
+
+
+def _seat_lines(view: PublicView, extra: GermanTable) -> list[str]:
+    """Who is out of the match, the cutter's joker (during play) and who may still lay off
+    after someone went out."""
+    players = view.players
+    lines: list[str] = []
     out = [s for s, gone in enumerate(extra.eliminated) if gone]
     if out:
         lines.append(_("Out of the game: {names}.").format(names=_names(players, out)))
@@ -221,6 +251,13 @@ def table_lines(view: PublicView) -> list[str]:
                 names=_names(players, extra.closing)
             )
         )
+    return lines
+
+
+def _settlement_lines(view: PublicView, extra: GermanTable) -> list[str]:
+    """A pending buy-back decision and the chips' balances with the pot."""
+    players = view.players
+    lines: list[str] = []
     if extra.buyback is not None:
         lines.append(
             _(

@@ -112,6 +112,13 @@ def render(event: object, players: Sequence[str]) -> str | None:
     "ana takes 🔴7 from the discard row with 🔵2 ⚫9 and must meld 🔴7 at once.",
     "cem takes the face-up tile 🟡4 to go out.", "ana has 3 tiles left."
     """
+    text = _preplay_event(event, players)
+    return text if text is not None else _play_event(event, players)
+
+
+def _preplay_event(event: object, players: Sequence[str]) -> str | None:
+    """The line of a pre-play event (doublas, the face-up twin, ready, play begins), or
+    ``None`` for any other event."""
     match event:
         case DoublaAnnounced(seat=seat, hint=hint) if hint:
             return _("{name} announces a doubla ({hint}).").format(
@@ -139,6 +146,14 @@ def render(event: object, players: Sequence[str]) -> str | None:
             return _("{name} is ready.").format(name=players[seat])
         case PlayBegins(seat=seat):
             return _("Play begins: {name} discards first.").format(name=players[seat])
+    return None
+
+
+def _play_event(event: object, players: Sequence[str]) -> str | None:
+    """The line of an event of play (takes from the row or the face-up tile, a Joly
+    exchange, few tiles left, a blocked game, the score sheet), or ``None`` for any
+    other event."""
+    match event:
         case TookFromRow(seat=seat, tile=tile, tiles=tiles):
             return _(
                 "{name} takes {tile} from the discard row with the tiles after it "
@@ -250,15 +265,7 @@ def _tile_lines(view: PublicView, extra: PublicExtra) -> list[str]:
 
 def _seat_lines(view: PublicView, extra: PublicExtra) -> list[str]:
     """What the seats said or showed: doublas before play, the face-up twin, low racks."""
-    lines = []
-    if extra.preplay and view.current is not None:
-        doublas = [
-            f"{view.players[s]} ({_hint(h)})" if h else view.players[s]
-            for s, h in enumerate(extra.doublas)
-            if h is not None
-        ]
-        if doublas:
-            lines.append(_("Doublas: {names}").format(names=", ".join(doublas)))
+    lines = _doublas_line(view, extra)
     announced = [view.players[s] for s, a in enumerate(extra.announced) if a]
     if announced:
         lines.append(_("Face-up twin announced: {names}").format(names=", ".join(announced)))
@@ -266,6 +273,21 @@ def _seat_lines(view: PublicView, extra: PublicExtra) -> list[str]:
     if low:
         lines.append(_("Three tiles or fewer: {players}").format(players=", ".join(low)))
     return lines
+
+
+def _doublas_line(view: PublicView, extra: PublicExtra) -> list[str]:
+    """Before play, the seats that announced a doubla (with their hint); nothing when
+    none did or play has begun."""
+    if not extra.preplay or view.current is None:
+        return []
+    doublas = [
+        f"{view.players[s]} ({_hint(h)})" if h else view.players[s]
+        for s, h in enumerate(extra.doublas)
+        if h is not None
+    ]
+    if not doublas:
+        return []
+    return [_("Doublas: {names}").format(names=", ".join(doublas))]
 
 
 def _turn_lines(view: PublicView, extra: PublicExtra) -> list[str]:

@@ -11,6 +11,8 @@ from typing import Literal
 from bot.i18n import _
 from bot.i18n.notation import action_text
 from bot.render.cards import card_text, cards_text, meld_text, spec_text
+from engine.cards import Card
+from engine.melds import Meld
 from engine.variants.rummy500.actions import CallRummy
 from engine.variants.rummy500.events import Floated, PileTaken, RummyCalled
 from engine.variants.rummy500.melds import MELD_RULES
@@ -115,51 +117,51 @@ def call_choices(view: PlayerView, legal: Sequence[object]) -> list[str] | None:
     calls = [a for a in legal if isinstance(a, CallRummy)]
     if not calls or not isinstance(view.table.extra, PublicExtra):
         return None
+    return [_call_choice(view, call) for call in calls]
+
+
+def _call_choice(view: PlayerView, call: CallRummy) -> str:
+    """One entry of :func:`call_choices`: the command of ``call`` and what its card (the
+    named one, else the top of the pile) would make; the bare command without a card."""
+    pile = view.table.discard
+    command = action_text(call)
+    card = call.card if call.card is not None else (pile[-1] if pile else None)
+    if card is None:
+        return command
+    if call.meld is not None:
+        melds = view.table.melds
+        meld = melds[call.meld] if call.meld < len(melds) else None
+        return _lay_off_choice(command, card, call.meld, meld)
+    return _use_of_card(view, command, card)
+
+
+def _use_of_card(view: PlayerView, command: str, card: Card) -> str:
+    """What a call of ``card`` that names no meld would make: a meld with the hand and the
+    cards taken with it, else a lay-off, else just the pile taken down to ``card``."""
     table = view.table
     pile = table.discard
-    out = []
-    for call in calls:
-        command = action_text(call)
-        card = call.card if call.card is not None else (pile[-1] if pile else None)
-        if card is None:
-            out.append(command)
-            continue
-        if call.meld is not None:
-            meld = table.melds[call.meld] if call.meld < len(table.melds) else None
-            out.append(
-                _("{command}: lay {card} off on meld {number} ({meld})").format(
-                    command=command,
-                    card=card_text(card),
-                    number=call.meld + 1,
-                    meld=meld_text(meld) if meld is not None else "",
-                )
-            )
-            continue
-        index = max(i for i, c in enumerate(pile) if c == card) if card in pile else len(pile)
-        held = (*view.hand, *pile[index:])
-        groups = melds_with(card, held, MELD_RULES)
-        if groups:
-            out.append(
-                _("{command}: meld {cards}").format(
-                    command=command, cards=" ".join(spec_text(s) for s in groups[0])
-                )
-            )
-            continue
-        targets = layoff_readings(card, table.melds, view.seat, MELD_RULES)
-        if targets:
-            number = targets[0][0]
-            out.append(
-                _("{command}: lay {card} off on meld {number} ({meld})").format(
-                    command=command,
-                    card=card_text(card),
-                    number=number + 1,
-                    meld=meld_text(table.melds[number]),
-                )
-            )
-            continue
-        out.append(
-            _("{command}: take the pile down to {card}").format(
-                command=command, card=card_text(card)
-            )
+    index = max(i for i, c in enumerate(pile) if c == card) if card in pile else len(pile)
+    held = (*view.hand, *pile[index:])
+    groups = melds_with(card, held, MELD_RULES)
+    if groups:
+        return _("{command}: meld {cards}").format(
+            command=command, cards=" ".join(spec_text(s) for s in groups[0])
         )
-    return out
+    targets = layoff_readings(card, table.melds, view.seat, MELD_RULES)
+    if targets:
+        number = targets[0][0]
+        return _lay_off_choice(command, card, number, table.melds[number])
+    return _("{command}: take the pile down to {card}").format(
+        command=command, card=card_text(card)
+    )
+
+
+def _lay_off_choice(command: str, card: Card, number: int, meld: Meld | None) -> str:
+    """ "<command>: lay <card> off on meld <number + 1> (<meld>)"; the parentheses empty
+    when the meld is unknown."""
+    return _("{command}: lay {card} off on meld {number} ({meld})").format(
+        command=command,
+        card=card_text(card),
+        number=number + 1,
+        meld=meld_text(meld) if meld is not None else "",
+    )

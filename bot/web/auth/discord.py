@@ -177,20 +177,7 @@ class DiscordAuth:
         route = route or path
         for _attempt in range(2):
             await self._wait_for(route)
-            if self._session is None or self._session.closed:
-                self._session = aiohttp.ClientSession(
-                    timeout=self._timeout, connector=aiohttp.TCPConnector(limit=MAX_OUTBOUND)
-                )
-            self.calls += 1
-            try:
-                async with self._session.request(
-                    method, self._base + path, headers=headers, data=data
-                ) as response:
-                    body = await response.json(content_type=None)
-                    status = response.status
-                    retry_header = response.headers.get("Retry-After")
-            except (aiohttp.ClientError, TimeoutError, ValueError) as error:
-                raise AuthRefused("unavailable", str(error)) from None
+            status, body, retry_header = await self._request(method, path, headers, data)
             if status != 429:
                 break
             self._limited(route, body, retry_header)
@@ -201,6 +188,52 @@ class DiscordAuth:
         if status >= 300 or not isinstance(body, dict):
             raise AuthRefused("unavailable", f"{path}: {status}")
         return body
+
+    async def _request(
+        self, method: str, path: str, headers: dict[str, str], data: dict[str, str] | None
+    ) -> tuple[int, Any, str | None]:
+        """One request to Discord (a new session when there is none open): its status, its
+        JSON body and its ``Retry-After`` header; raises :class:`AuthRefused`
+        ``unavailable`` when Discord cannot be reached or the body is not JSON."""
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(
+                timeout=self._timeout, connector=aiohttp.TCPConnector(limit=MAX_OUTBOUND)
+            )
+        self.calls += 1
+        try:
+            async with self._session.request(
+                method, self._base + path, headers=headers, data=data
+            ) as response:
+                body = await response.json(content_type=None)
+                return response.status, body, response.headers.get("Retry-After")
+        except (aiohttp.ClientError, TimeoutError, ValueError) as error:
+            raise AuthRefused("unavailable", str(error)) from None
+
+    def _check_secret(self, secret: str, field: str, refused: str) -> None:
+        """Raise :class:`AuthRefused`: ``malformed`` (naming ``field``) for an empty, long or
+        non-ASCII ``secret``, ``forged`` (saying ``refused``) for one Discord refused
+        lately."""
+        if not secret or len(secret) > 512 or not secret.isascii():
+            raise AuthRefused("malformed", field)
+        if self._refused_before(secret):
+            raise AuthRefused("forged", refused)
+
+    async def _call_with(
+        self,
+        secret: str,
+        method: str,
+        path: str,
+        headers: dict[str, str],
+        data: dict[str, str] | None = None,
+    ) -> Any:
+        """:meth:`_call` with a person's ``secret`` (a code, a token): remembered as
+        refused when Discord refuses it (``forged``)."""
+        try:
+            return await self._call(method, path, headers, data)
+        except AuthRefused as refused:
+            if refused.code == "forged":
+                self._remember_failed(secret)
+            raise
 
     def _limited(self, route: str, body: Any, header: str | None) -> None:
         """Discord's 429: no call on ``route`` (every route for a global limit) until
@@ -218,26 +251,19 @@ class DiscordAuth:
 
     async def exchange(self, code: str) -> str:
         """The access token for an OAuth2 ``code``; raises :class:`AuthRefused`."""
-        if not code or len(code) > 512 or not code.isascii():
-            raise AuthRefused("malformed", "code")
-        if self._refused_before(code):
-            raise AuthRefused("forged", "a code refused before")
-        try:
-            body = await self._call(
-                "POST",
-                "/oauth2/token",
-                {},
-                {
-                    "client_id": self.client_id,
-                    "client_secret": self._secret,
-                    "grant_type": "authorization_code",
-                    "code": code,
-                },
-            )
-        except AuthRefused as refused:
-            if refused.code == "forged":
-                self._remember_failed(code)
-            raise
+        self._check_secret(code, "code", "a code refused before")
+        body = await self._call_with(
+            code,
+            "POST",
+            "/oauth2/token",
+            {},
+            {
+                "client_id": self.client_id,
+                "client_secret": self._secret,
+                "grant_type": "authorization_code",
+                "code": code,
+            },
+        )
         token = body.get("access_token")
         if not isinstance(token, str) or not token:
             raise AuthRefused("forged", "no access token")
@@ -245,18 +271,10 @@ class DiscordAuth:
 
     async def me(self, access_token: str) -> UserRef:
         """The person an access token belongs to."""
-        if not access_token or len(access_token) > 512 or not access_token.isascii():
-            raise AuthRefused("malformed", "token")
-        if self._refused_before(access_token):
-            raise AuthRefused("forged", "a token refused before")
-        try:
-            body = await self._call(
-                "GET", "/users/@me", {"Authorization": f"Bearer {access_token}"}
-            )
-        except AuthRefused as refused:
-            if refused.code == "forged":
-                self._remember_failed(access_token)
-            raise
+        self._check_secret(access_token, "token", "a token refused before")
+        body = await self._call_with(
+            access_token, "GET", "/users/@me", {"Authorization": f"Bearer {access_token}"}
+        )
         user_id = str(body.get("id", ""))
         if not (user_id.isascii() and user_id.isdigit()):
             raise AuthRefused("forged", "no user")
@@ -267,12 +285,7 @@ class DiscordAuth:
     async def instance(self, instance_id: str) -> ActivityInstance:
         """Where activity instance ``instance_id`` runs and who is in it (the bot's
         token); raises :class:`AuthRefused` (``no_table`` for an unknown instance)."""
-        if (
-            not instance_id
-            or len(instance_id) > 128
-            or "/" in instance_id
-            or not instance_id.isascii()
-        ):
+        if not _is_instance_id(instance_id):
             raise AuthRefused("malformed", "instance")
         if self._bot_token is None:
             raise AuthRefused("unavailable", "no bot token")
@@ -287,9 +300,26 @@ class DiscordAuth:
             if refused.code == "forged":
                 raise AuthRefused("no_table", "unknown instance") from None
             raise
-        location = body.get("location") or {}
-        channel = str(location.get("channel_id", ""))
-        users = body.get("users") or []
-        if not (channel.isascii() and channel.isdigit()) or not isinstance(users, list):
-            raise AuthRefused("no_table", "instance without a channel")
-        return ActivityInstance(instance_id, channel, frozenset(str(u) for u in users))
+        return _activity_instance(instance_id, body)
+
+
+def _is_instance_id(instance_id: str) -> bool:
+    """Whether ``instance_id`` may name an activity instance in a URL path: 1 to 128
+    ASCII characters, no slash."""
+    return (
+        bool(instance_id)
+        and len(instance_id) <= 128
+        and "/" not in instance_id
+        and instance_id.isascii()
+    )
+
+
+def _activity_instance(instance_id: str, body: dict[str, Any]) -> ActivityInstance:
+    """The instance Discord described in ``body``; raises :class:`AuthRefused`
+    ``no_table`` when it names no channel or its users are not a list."""
+    location = body.get("location") or {}
+    channel = str(location.get("channel_id", ""))
+    users = body.get("users") or []
+    if not (channel.isascii() and channel.isdigit()) or not isinstance(users, list):
+        raise AuthRefused("no_table", "instance without a channel")
+    return ActivityInstance(instance_id, channel, frozenset(str(u) for u in users))

@@ -68,6 +68,15 @@ def validate_init_data(
     ``window.Telegram.WebApp.initData``). Raises :class:`AuthRefused`: ``malformed``
     (not a query string, a field twice, no user), ``forged`` (the hash does not match),
     ``expired`` (``auth_date`` older than ``max_age`` seconds or in the future)."""
+    fields = _signed_fields(init_data, bot_token)
+    auth_date = _auth_date(fields, max_age, now)
+    return TelegramLogin(_user(fields), fields.get("start_param") or None, auth_date)
+
+
+def _signed_fields(init_data: str, bot_token: str) -> dict[str, str]:
+    """The fields of ``init_data`` once its hash is checked with ``bot_token``. Raises
+    :class:`AuthRefused`: ``malformed`` (empty or too long, not a query string, a field
+    twice), ``forged`` (the hash does not match)."""
     if not init_data or len(init_data) > MAX_INIT_DATA:
         raise AuthRefused("malformed", "size")
     try:
@@ -83,6 +92,13 @@ def validate_init_data(
     ).hexdigest()
     if not hmac.compare_digest(expected.encode(), given.encode()):
         raise AuthRefused("forged")
+    return fields
+
+
+def _auth_date(fields: dict[str, str], max_age: float, now: float | None) -> int:
+    """The ``auth_date`` of the signed ``fields`` (Unix seconds). Raises
+    :class:`AuthRefused`: ``malformed`` (not a number), ``expired`` (older than
+    ``max_age`` seconds at ``now``, or in the future)."""
     try:
         auth_date = int(fields.get("auth_date", ""))
     except ValueError:
@@ -90,6 +106,12 @@ def validate_init_data(
     now = time.time() if now is None else now
     if now - auth_date > max_age or auth_date - now > FUTURE_SKEW:
         raise AuthRefused("expired")
+    return auth_date
+
+
+def _user(fields: dict[str, str]) -> UserRef:
+    """The person of the signed ``fields`` (its ``user`` JSON); raises
+    :class:`AuthRefused` ``malformed`` when there is none or it has no id."""
     try:
         data = json.loads(fields.get("user", ""))
         user_id = int(data["id"])
@@ -97,11 +119,7 @@ def validate_init_data(
         language = data.get("language_code")
     except (ValueError, KeyError, TypeError):
         raise AuthRefused("malformed", "user") from None
-    return TelegramLogin(
-        UserRef("telegram", str(user_id), name, language if isinstance(language, str) else None),
-        fields.get("start_param") or None,
-        auth_date,
-    )
+    return UserRef("telegram", str(user_id), name, language if isinstance(language, str) else None)
 
 
 def sign_init_data(fields: dict[str, str], bot_token: str) -> str:
