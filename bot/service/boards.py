@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.service.errors import BadSetting
 from engine.variants import VARIANTS
@@ -36,23 +36,28 @@ def board_words(words: Sequence[str]) -> BoardAsk:
     variant id (``basic``, ``500``, ``german``, ``romanian``), ``season N``. Raises
     :class:`BadSetting` for any other word, a season that is not a whole number from 1,
     or two of a kind."""
-    everywhere, variant, season = False, None, None
+    asked = BoardAsk()
     rest = [w.lower() for w in words]
     while rest:
         word = rest.pop(0)
-        if word in EVERYWHERE_WORDS and not everywhere:
-            everywhere = True
-        elif word in VARIANTS and variant is None:
-            variant = word
-        elif word in SEASON_WORDS and season is None:
-            number = rest.pop(0) if rest else ""
-            if not (number.isascii() and number.isdigit()) or int(number) < 1:
-                raise BadSetting(name="season", value=number[:40] or "?", accepts="1, 2, 3, ...")
-            season = int(number)
+        if word in EVERYWHERE_WORDS and not asked.everywhere:
+            asked = replace(asked, everywhere=True)
+        elif word in VARIANTS and asked.variant is None:
+            asked = replace(asked, variant=word)
+        elif word in SEASON_WORDS and asked.season is None:
+            asked = replace(asked, season=_season(rest.pop(0) if rest else ""))
         else:
             raise BadSetting(
                 name="top",
                 value=word[:40],
                 accepts="global, " + ", ".join(VARIANTS) + ", season N",
             )
-    return BoardAsk(everywhere, variant, season)
+    return asked
+
+
+def _season(word: str) -> int:
+    """The season number ``word`` names; :class:`BadSetting` unless a whole number from 1
+    (ASCII digits only)."""
+    if not (word.isascii() and word.isdigit()) or int(word) < 1:
+        raise BadSetting(name="season", value=word[:40] or "?", accepts="1, 2, 3, ...")
+    return int(word)

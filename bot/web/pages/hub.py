@@ -45,7 +45,7 @@ from bot.ports.entry import Entry
 from bot.ports.feed import TableChanged
 from bot.ports.hand import HandModel
 from bot.ports.intents import AtTable, Intent, Outcome, PressOffer, Selection
-from bot.ports.model import Status
+from bot.ports.model import Status, TableInfo
 from bot.ports.screens import SeatScreen, TableScreen, TableUpdate, TimerWarning
 from bot.render.events import event_line
 from bot.render.hand import hint_text
@@ -64,6 +64,7 @@ from bot.web.protocol import (
     status_word,
 )
 from engine.events import GameEnded, HandEnded
+from engine.views import PublicView
 
 __all__ = ["FEED_GRACE", "RECENT_CHANGES", "PageHub"]
 
@@ -382,28 +383,13 @@ class PageHub:
         own = page.screen
         with use_locale(page.locale):
             view = own.view.table if own is not None else table.view
-            public = None
-            sheet = None
-            events: list[str] = []
-            if view is not None:
-                fair = fair_line(view)
-                lines = [turn_line(view), *variant_table_lines(view), *([fair] if fair else [])]
-                left = None if info.deadline is None else max(info.deadline - time.time(), 0)
-                public = public_json(view, info, lines, left)
-                sheet = sheet_json(view)
-                if news is not None:
-                    events = [
-                        event_line(e, view)
-                        for e in news.events
-                        if not isinstance(e, HandEnded | GameEnded)
-                    ]
+            public, sheet = self._public_parts(view, info)
+            events = _event_lines(news, view)
             notices = [render_notice(n) for n in news.notices] if news is not None else []
             lobby = render_lobby(info) if view is None and info.status is Status.LOBBY else None
             hand = None
             if own is not None and info.status is Status.PLAYING:
-                hand = hand_json(
-                    build_hand_model(_untyped(own), mask=page.hand.mask, sort=page.hand.sort)
-                )
+                hand = hand_json(self._model(page))
         return {
             "type": "screen",
             "table": info.id,
@@ -421,9 +407,30 @@ class PageHub:
             "recent": recent,
         }
 
+    @staticmethod
+    def _public_parts(
+        view: PublicView | None, info: TableInfo
+    ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """The public table and the score sheet of ``view`` (``None`` before the game);
+        call inside ``use_locale``."""
+        if view is None:
+            return None, None
+        fair = fair_line(view)
+        lines = [turn_line(view), *variant_table_lines(view), *([fair] if fair else [])]
+        left = None if info.deadline is None else max(info.deadline - time.time(), 0)
+        return public_json(view, info, lines, left), sheet_json(view)
+
     def screen_text(self, page: Page, news: TableScreen | None = None) -> str:
         """:meth:`screen_message` as a frame."""
         return encode(self.screen_message(page, news))
+
+
+def _event_lines(news: TableScreen | None, view: PublicView | None) -> list[str]:
+    """The lines of ``news``'s events as ``view``'s seat reads them (the deal's and the
+    game's end are on the score sheet instead); none before the game."""
+    if news is None or view is None:
+        return []
+    return [event_line(e, view) for e in news.events if not isinstance(e, HandEnded | GameEnded)]
 
 
 def _untyped(screen: SeatScreen) -> SeatScreen:
