@@ -80,6 +80,8 @@ order of ``HAND.cards``)::
     {"type": "offer", "table": 12, "version": 34, "digest": "ab12", "selected": [0, 2],
      "sort": "suit", "offer": 0, "id": "p1-7"}        # ``id``: the press's unique id
     {"type": "refresh", "table": 12}                  # send the screen again
+    {"type": "lobby", "table": 12, "action": "join" | "leave" | "start" | "addbot",
+     "level": "easy" | "normal" | "hard" | "expert"}  # a lobby step; level: addbot only
 
 A message that does not parse gets an ``error`` and changes nothing: more than 4,096
 bytes, nesting deeper than 3, more than 16 fields, a field of the wrong type or size.
@@ -90,7 +92,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -98,6 +100,7 @@ from bot.i18n import _, use_locale
 from bot.ports.clean import clean_text
 from bot.ports.hand import HandModel, SortMode
 from bot.ports.model import SeatKind, Status, TableInfo
+from bot.ports.table_rules import AI_LEVELS
 from bot.render.cards import points_text, signed_points_text
 from bot.render.text import render_hand_end, render_scores
 from engine.cards import Card
@@ -319,9 +322,13 @@ class Incoming:
     digest: str | None = None
     offer: int | None = None
     id: str | None = None
+    action: str | None = None
+    level: str | None = None
 
 
-TYPES = frozenset({"select", "sort", "hint", "offer", "refresh"})
+TYPES = frozenset({"select", "sort", "hint", "offer", "refresh", "lobby"})
+LOBBY_ACTIONS = frozenset({"join", "leave", "start", "addbot"})
+"""The lobby steps a page may ask for (``lobby`` messages)."""
 
 MAX_DEPTH = 3
 """Nesting of arrays and objects a page's message may have (its shapes have 2: the
@@ -453,7 +460,21 @@ def parse_incoming(text: str | bytes) -> Incoming:
         incoming.offer is None or incoming.version is None or incoming.id is None
     ):
         raise BadMessage("offer")
+    if kind == "lobby":
+        return _lobby(data, incoming)
     return incoming
+
+
+def _lobby(data: dict[str, Any], incoming: Incoming) -> Incoming:
+    """A ``lobby`` message's step: ``action`` one of :data:`LOBBY_ACTIONS`, ``level`` (for
+    ``addbot`` only, optional) one of the AI levels. Raises :class:`BadMessage`."""
+    action = _text(data, "action", 16)
+    if action not in LOBBY_ACTIONS:
+        raise BadMessage("action")
+    level = _text(data, "level", 16)
+    if level is not None and (action != "addbot" or level not in AI_LEVELS):
+        raise BadMessage("level")
+    return replace(incoming, action=action, level=level)
 
 
 def error_message(code: str, locale: str, field: str | None = None) -> dict[str, Any]:

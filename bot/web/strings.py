@@ -98,6 +98,14 @@ PAGE_WORDS: tuple[str, ...] = (
     N_("Example"),
     N_("Out of turn"),
     N_("Every deal"),
+    N_("Join"),
+    N_("Leave"),
+    N_("Start"),
+    # the AI levels (bot.render.lobby.LEVEL_NAMES)
+    N_("easy"),
+    N_("normal"),
+    N_("hard"),
+    N_("expert"),
 )
 """The page's labels, headings and messages."""
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from playwright.async_api import Browser
 
-from bot.ports.model import UserRef
+from bot.ports.model import SeatKind, UserRef
 from bot.render.howto import TOPICS
 from tests.web.driver import open_telegram_page, version, wait_screen
 from tests.web.privacy import Reader
@@ -296,3 +296,40 @@ async def test_telegram_haptics_back_button_swipes_and_live_theme(
             assert opened.errors == []
         finally:
             await opened.close()
+
+
+async def test_the_lobby_on_the_page_adds_an_ai_seat_of_a_level_and_starts(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """Issue 46: "`expert` as an AI level wherever a level is chosen (the chat commands
+    and buttons, the terminal's `--ai`, the web table's lobby)"."""
+    async with web_world(tmp_path / "web.sqlite3") as world:
+        opened_lobby = await world.say(ANA, "new basic deals=1")
+        assert opened_lobby.info is not None
+        table_id = opened_lobby.info.id
+        await world.say(BEN, "join")  # a page signs in the people of the table
+        ana = await open_telegram_page(browser, world.base, ANA, table_id)
+        ben = await open_telegram_page(browser, world.base, BEN, table_id)
+        try:
+            await wait_screen(ana.page)
+            await wait_screen(ben.page)
+            assert await ana.page.inner_text("[data-action=addbot-expert]") == "+🤖 Experte"
+            await ben.page.click("[data-action=leave]")
+            await ana.page.wait_for_selector("pre.lobby:not(:has-text('Ben'))")
+            await ben.page.click("[data-action=join]")
+            await ana.page.wait_for_selector("pre.lobby:has-text('Ben')")
+            await ana.page.click("[data-action=addbot-expert]")
+            await ana.page.wait_for_selector("pre.lobby:has-text('KI, Experte')")
+            info = await world.service.entry.table_by_id(table_id)
+            assert info is not None and [s.name for s in info.seats][:2] == ["Ana", "Ben"]
+            assert [s.ai for s in info.seats if s.kind is SeatKind.AI] == ["expert"]
+            # a guest may not start: the refusal is said on Ben's page, nothing changes
+            await ben.page.click("[data-action=start]")
+            await ben.page.wait_for_selector("#toast.refused")
+            await ana.page.click("[data-action=start]")
+            await ana.page.wait_for_selector(".hand-row .card")
+            await ben.page.wait_for_selector(".hand-row .card")
+            assert ana.errors == [] and ben.errors == []
+        finally:
+            await ana.close()
+            await ben.close()

@@ -44,7 +44,18 @@ from bot.interaction.hand_session import (
 from bot.ports.entry import Entry
 from bot.ports.feed import TableChanged
 from bot.ports.hand import HandModel
-from bot.ports.intents import AtTable, Intent, Outcome, PressOffer, Selection
+from bot.ports.intents import (
+    AddAI,
+    AtTable,
+    Intent,
+    Join,
+    Leave,
+    Outcome,
+    PressOffer,
+    Request,
+    Selection,
+    Start,
+)
 from bot.ports.model import Status, TableInfo
 from bot.ports.screens import SeatScreen, TableScreen, TableUpdate, TimerWarning
 from bot.render.events import event_line
@@ -251,6 +262,8 @@ class PageHub:
             await self.refresh(page)
         elif kind == "offer":
             await self.press(page, message)
+        elif kind == "lobby":
+            await self.lobby_step(page, message)
         elif page.screen is None:
             await self.refresh(page)  # a spectator, or the game has not started
         else:
@@ -285,6 +298,23 @@ class PageHub:
         await self._send_hand(page, None if stepped.hint is None else stepped.hint.action)
         if text is not None:
             await page.push(encode({"type": "reply", "ok": True, "code": "hint", "text": text}))
+
+    async def lobby_step(self, page: Page, message: Incoming) -> None:
+        """A lobby step asked on ``page`` (join, leave, start, add an AI seat of a level):
+        one intent for the entry point at the page's table, as the chat's lobby buttons
+        send it; a refusal is said on this page, the new lobby reaches every page."""
+        request: Request = (
+            AddAI(message.level)
+            if message.action == "addbot"
+            else LOBBY_STEPS[message.action or ""]
+        )
+        intent = Intent(request, page.user, AtTable(page.table_id), origin=page.origin)
+
+        async def answer(outcome: Outcome) -> None:
+            if not outcome.ok:
+                await self._answer(page, outcome)
+
+        await self.entry.handle(intent, answer)
 
     async def press(self, page: Page, message: Incoming) -> None:
         """An offered move pressed on ``page``: one intent for the entry point, answered on
@@ -423,6 +453,10 @@ class PageHub:
     def screen_text(self, page: Page, news: TableScreen | None = None) -> str:
         """:meth:`screen_message` as a frame."""
         return encode(self.screen_message(page, news))
+
+
+LOBBY_STEPS: dict[str, Request] = {"join": Join(), "leave": Leave(), "start": Start()}
+"""The page's lobby buttons -> the table request they send (besides ``addbot``)."""
 
 
 def _event_lines(news: TableScreen | None, view: PublicView | None) -> list[str]:

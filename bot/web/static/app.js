@@ -239,6 +239,28 @@ export const actions = {
 
 // --- layout -----------------------------------------------------------------------------
 
+const AI_LEVELS = ["easy", "normal", "hard", "expert"];
+
+// The lobby's steps, as under the chat's table message: join, leave, an AI seat of each
+// level, start (the server refuses what the person may not do, e.g. start as a guest).
+function lobbyButtons() {
+  const lobby = (action, level) => () => send({type: "lobby", action,
+    ...(level ? {level} : {})});
+  const row = el("div", {class: "lobby-actions", role: "group"},
+    el("button", {type: "button", "data-action": "join", text: t("Join"),
+      onclick: lobby("join")}),
+    el("button", {type: "button", class: "secondary", "data-action": "leave",
+      text: t("Leave"), onclick: lobby("leave")}));
+  for (const level of AI_LEVELS) {
+    row.appendChild(el("button", {type: "button", class: "secondary",
+      "data-action": `addbot-${level}`, text: `+🤖 ${t(level)}`,
+      onclick: lobby("addbot", level)}));
+  }
+  row.appendChild(el("button", {type: "button", "data-action": "start", text: t("Start"),
+    onclick: lobby("start")}));
+  return row;
+}
+
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -435,6 +457,7 @@ function render() {
   } else if (!screen.public) {
     parts.push(el("p", {class: "status", text: t("The game has not started yet.")}));
     if (screen.lobby) parts.push(el("pre", {class: "lobby", text: screen.lobby}));
+    if (screen.status === "lobby") parts.push(lobbyButtons());
   } else {
     parts.push(seatsView(screen));
     const lines = el("div", {class: "lines"});

@@ -177,3 +177,18 @@ def test_the_page_strings_exist_in_both_languages() -> None:
     assert (german["{n} card"], german["{n} cards"]) == ("{n} Karte", "{n} Karten")
     assert (english["{n} tile"], english["{n} tiles"]) == ("{n} tile", "{n} tiles")
     assert english["queen"] == "queen"
+
+
+def test_a_lobby_step_names_its_action_and_an_ai_seats_level() -> None:
+    step = parse_incoming('{"type": "lobby", "table": 3, "action": "addbot", "level": "expert"}')
+    assert (step.type, step.action, step.level) == ("lobby", "addbot", "expert")
+    assert parse_incoming('{"type": "lobby", "table": 3, "action": "join"}').level is None
+    for bad, field in (
+        ('{"type": "lobby", "table": 3}', "action"),
+        ('{"type": "lobby", "table": 3, "action": "cancel"}', "action"),
+        ('{"type": "lobby", "table": 3, "action": "addbot", "level": "god"}', "level"),
+        ('{"type": "lobby", "table": 3, "action": "join", "level": "hard"}', "level"),
+    ):
+        with pytest.raises(BadMessage) as refused:
+            parse_incoming(bad)
+        assert str(refused.value) == field
