@@ -118,6 +118,15 @@ def command_completions(commands: Sequence[str], typed: str) -> list[app_command
     return [app_commands.Choice(name=c, value=c) for c in (first + then)[:CHOICES_MAX]]
 
 
+def _variant_choices() -> list[app_commands.Choice[str]]:
+    """Every variant as a slash command choice (its English name; the translator gives
+    the German one)."""
+    return [
+        app_commands.Choice(name=catalogue.variant_name(v), value=v)
+        for v in catalogue.variant_ids()
+    ]
+
+
 def rummy_group(flows: Flows) -> app_commands.Group:
     """The ``/rummy`` group with its subcommands, calling ``flows``."""
     group = app_commands.Group(name="rummy", description="Play Rummy in this channel")
@@ -128,12 +137,7 @@ def rummy_group(flows: Flows) -> app_commands.Group:
         preset="A rule set of the variant",
         options="Rule options as name=value, e.g. deals=1",
     )
-    @app_commands.choices(
-        variant=[
-            app_commands.Choice(name=catalogue.variant_name(v), value=v)
-            for v in catalogue.variant_ids()
-        ]
-    )
+    @app_commands.choices(variant=_variant_choices())
     async def new(
         interaction: discord.Interaction[Any],
         variant: str = "basic",
@@ -260,10 +264,7 @@ def rummy_group(flows: Flows) -> app_commands.Group:
             app_commands.Choice(name="This channel", value="here"),
             app_commands.Choice(name="Everywhere", value="global"),
         ],
-        variant=[
-            app_commands.Choice(name=catalogue.variant_name(v), value=v)
-            for v in catalogue.variant_ids()
-        ],
+        variant=_variant_choices(),
     )
     async def top(
         interaction: discord.Interaction[Any],

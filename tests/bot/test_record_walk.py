@@ -71,33 +71,29 @@ def test_a_damaged_record_stops_with_one_line_in_the_persons_language() -> None:
     assert sum(s.startswith("Runde 1, Zug ") for s in said) == 3  # the good moves before
 
 
-def test_the_command_line(tmp_path: Path) -> None:
-    path = tmp_path / "game.json"
-    record = _record()
-    path.write_text(json.dumps(record), encoding="utf-8")
+def _replay_step(path: Path, typed: str, *extra: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8"}
-    run = subprocess.run(
-        [sys.executable, "-m", "bot", "replay", str(path), "--step", "--lang", "de"],
-        input="\n\nq\n",
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "replay", str(path), "--step", *extra],
+        input=typed,
         capture_output=True,
         text=True,
         env=env,
         timeout=120,
         check=False,
     )
+
+
+def test_the_command_line(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    record = _record()
+    path.write_text(json.dumps(record), encoding="utf-8")
+    run = _replay_step(path, "\n\nq\n", "--lang", "de")
     assert run.returncode == 0, run.stderr
     assert "Runde 1, wie sie gegeben wurde:" in run.stdout
     assert f"Runde 1, Zug 2: {_actions(record)[1]}" in run.stdout
     broken = tmp_path / "broken.json"
     broken.write_text("{not json", encoding="utf-8")
-    run = subprocess.run(
-        [sys.executable, "-m", "bot", "replay", str(broken), "--step"],
-        input="",
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    run = _replay_step(broken, "")
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
