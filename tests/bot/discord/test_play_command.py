@@ -185,7 +185,7 @@ async def test_romanian_preplay_by_command_and_hand_buttons(tmp_path: Path) -> N
         assert not {"meld", "disc", "draw", "take"} & set(actions(hand))
         assert await completions(bot, w.alice, "", truth) == ["ready"]
         alice_hand = await play(bot, w.alice, "ready")
-        assert "Before play: Bob may say" in alice_hand.content and buttons(alice_hand) == {}
+        assert "Before play: Bob may announce a doubla" in alice_hand.content and buttons(alice_hand) == {}
         assert await completions(bot, w.alice, "", truth) == []
 
         # Bob plays his part from the hand message's buttons.
@@ -212,7 +212,7 @@ async def test_romanian_preplay_by_command_and_hand_buttons(tmp_path: Path) -> N
             "Ready",
         ]
         await bot.click(w.bob, bob_hand, buttons(bob_hand)[f"Offer your {y6} pair to Alice"])
-        assert "Before play: Alice may say" in bob_hand.content
+        assert "Before play: Alice may announce a doubla" in bob_hand.content
 
         # Alice's open hand message now asks her to answer the offer.
         y4, k13 = card_text(parse_card("y4")), card_text(parse_card("k13"))
