@@ -185,7 +185,8 @@ async def test_romanian_preplay_by_command_and_hand_buttons(tmp_path: Path) -> N
         assert not {"meld", "disc", "draw", "take"} & set(actions(hand))
         assert await completions(bot, w.alice, "", truth) == ["ready"]
         alice_hand = await play(bot, w.alice, "ready")
-        assert "Before play: Bob may announce a doubla" in alice_hand.content and buttons(alice_hand) == {}
+        assert "Before play: Bob may announce a doubla" in alice_hand.content
+        assert buttons(alice_hand) == {}
         assert await completions(bot, w.alice, "", truth) == []
 
         # Bob plays his part from the hand message's buttons.
