@@ -44,7 +44,11 @@ of the table, and after a refused press)::
             "groups": [[0, 1, 2], ...]}      # the melds when sorted melds first
 
     OFFER = {"label": "Melden", "tone": "go" | "stop" | "plain",
-             "group": "move" | "control" | "pile", "cards": [0, 1, 2], "hint": false}
+             "group": "move" | "control" | "pile", "cards": [0, 1, 2], "hint": false,
+             "kind": "draw" | "take" | "meld" | "layoff" | "discard" | null,
+             "meld": 3 | null}               # optional (pages before them ignore them):
+                                             # what the move does, for dragging a card
+                                             # onto the pile, the table or meld ``meld``
 
     SHEET = {"text": "Runde 1 ist vorbei: ...", "over": false,   # the whole sheet as text
              "hands": [["7c", "9d"], ...],   # hands laid open for scoring
@@ -103,6 +107,7 @@ from bot.ports.model import SeatKind, Status, TableInfo
 from bot.ports.table_rules import AI_LEVELS
 from bot.render.cards import points_text, signed_points_text
 from bot.render.text import render_hand_end, render_scores
+from engine.actions import Discard, Draw, LayOff, MeldCards, TakeDiscard
 from engine.cards import Card
 from engine.melds import Meld
 from engine.state import Phase
@@ -117,6 +122,7 @@ __all__ = [
     "encode",
     "hand_json",
     "meld_json",
+    "offer_kind",
     "parse_incoming",
     "public_json",
     "sheet_json",
@@ -237,6 +243,25 @@ def sheet_json(view: PublicView) -> dict[str, Any] | None:
     }
 
 
+OFFER_KINDS: dict[type, str] = {
+    Draw: "draw",
+    TakeDiscard: "take",
+    MeldCards: "meld",
+    LayOff: "layoff",
+    Discard: "discard",
+}
+"""The ``kind`` of an offer whose action is one of these (the page's drop targets: the pile
+for a discard, the table for a meld, a meld for a lay-off; the stock and the pile for a
+draw)."""
+
+
+def offer_kind(action: object) -> tuple[str | None, int | None]:
+    """``(kind, meld)`` of an offer's action: see :data:`OFFER_KINDS`; ``meld`` the number
+    of the meld a lay-off goes to."""
+    kind = OFFER_KINDS.get(type(action))
+    return kind, action.meld if isinstance(action, LayOff) else None
+
+
 def hand_json(model: HandModel, hint: Any = None) -> dict[str, Any]:
     """The hand model (see the module docstring); ``hint``: the action of the suggested
     move, whose offer is flagged (after the Hint button selected its cards)."""
@@ -257,16 +282,20 @@ def hand_json(model: HandModel, hint: Any = None) -> dict[str, Any]:
                     break
         return used
 
-    offers = [
-        {
-            "label": offer.label,
-            "tone": offer.tone,
-            "group": offer.group.value,
-            "cards": indices(offer.cards),
-            "hint": hint is not None and offer.action == hint,
-        }
-        for offer in model.offers
-    ]
+    offers = []
+    for offer in model.offers:
+        kind, meld = offer_kind(offer.action)
+        offers.append(
+            {
+                "label": offer.label,
+                "tone": offer.tone,
+                "group": offer.group.value,
+                "cards": indices(offer.cards),
+                "hint": hint is not None and offer.action == hint,
+                "kind": kind,
+                "meld": meld,
+            }
+        )
     return {
         "cards": [card_code(c) for c in order],
         "sort": SORT_WORDS[model.sort],

@@ -94,6 +94,11 @@ PAGE_WORDS: tuple[str, ...] = (
     N_("selected"),
     N_("Clear selection"),
     N_("Drag to reorder"),
+    # a drag onto the pile, the table or a meld that the server's offers do not allow
+    N_("It is not your turn."),
+    N_("You cannot discard that now."),
+    N_("That does not fit this meld now."),
+    N_("That is not a meld you can lay down now."),
     N_("You"),
     N_("Example"),
     N_("Out of turn"),

@@ -5,13 +5,15 @@ import {signIn, signInTo} from "./signin.js";
 import {applyTheme} from "./theme.js";
 import {backSvg, cardElement} from "./cards.js";
 import {clockText, countText as counted} from "./format.js";
-import {handView} from "./hand.js";
+import {handView, springBack} from "./hand.js";
 import {backButton, haptic} from "./platform.js";
+import {play, snapshot} from "./motion.js";
 
 const state = {
   strings: {}, locale: "en", token: null, table: null, screen: null, socket: null,
   pageId: Math.random().toString(36).slice(2, 10), presses: 0, retry: 0, busy: false,
   order: null, selected: new Set(), panel: null, log: [], rules: null, lastError: null,
+  hold: false, later: false, waitHand: null,
 };
 
 export function t(msgid) {
@@ -118,9 +120,11 @@ function receive(message) {
     if (!state.screen || message.version !== state.screen.version) return;
     state.screen.hand = message.hand;
     state.selected = new Set(message.hand.selected);
+    if (state.waitHand) state.waitHand(message.hand);
     render();
   } else if (message.type === "reply") {
     state.busy = false;
+    if (!message.ok) release();
     if (!message.ok) haptic("refused");
     toast(message.text, message.ok);
     render();
@@ -143,6 +147,7 @@ setInterval(() => {
 }, 1000);
 
 function show(screen, before) {
+  if (state.busy) state.hold = false;  // the screen after a drop's press
   state.busy = false;
   if (screen.public && screen.public.turn_left !== null) {
     screen.deadline = Date.now() + screen.public.turn_left * 1000;
@@ -209,13 +214,14 @@ export const actions = {
   },
   press(number) {
     const screen = state.screen;
-    if (!screen || !screen.hand || state.busy) return;
+    if (!screen || !screen.hand || state.busy) return false;
     state.busy = true;
     state.presses += 1;
-    send({type: "offer", version: screen.version, digest: screen.hand.digest,
+    const sent = send({type: "offer", version: screen.version, digest: screen.hand.digest,
       sort: screen.hand.sort, selected: [...state.selected].sort((a, b) => a - b),
       offer: number, id: `${state.pageId}-${state.presses}`});
     render();
+    return sent;
   },
   reorder(from, to) {
     const hand = state.screen && state.screen.hand;
@@ -225,6 +231,51 @@ export const actions = {
     order.splice(to, 0, moved);
     state.order = order;
     render();
+  },
+  hold(on) {
+    hold(on);
+  },
+  // Cards dragged onto the pile, the table or a meld: the offer of that kind for exactly
+  // these cards is pressed (the server's offers for this selection, asked first when the
+  // selection was another); without one the cards spring back and the page says why.
+  async drop(indices, where, meld, nodes) {
+    const screen = state.screen;
+    if (screen !== state.drawn) {  // a new screen came during the drag: its cards differ
+      giveBack(nodes);
+      return;
+    }
+    const wanted = [...indices].sort((a, b) => a - b);
+    const same = (list) => list.length === wanted.length && list.every((v, i) => v === wanted[i]);
+    let hand = screen && screen.hand;
+    if (hand && hand.turn && !same([...state.selected].sort((a, b) => a - b))) {
+      hand = await new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(null), 4000);
+        state.waitHand = (next) => {
+          if (!same(next.selected)) return;
+          clearTimeout(timer);
+          resolve(next);
+        };
+        if (!send({type: "select", version: screen.version, sort: screen.hand.sort,
+          selected: wanted})) resolve(null);
+      });
+      state.waitHand = null;
+    }
+    const number = hand ? dropOffer(hand, where, meld) : -1;
+    if (number < 0 || state.screen !== screen) {
+      giveBack(nodes);
+      haptic("refused");
+      toast(dropRefusal(hand, where), false);
+      return;
+    }
+    if (!actions.press(number)) {
+      giveBack(nodes);
+      return;
+    }
+    // the cards stay where they were let go until the new screen flies them on; a
+    // screen that does not come (a lost connection) lets them go back
+    setTimeout(() => {
+      if (state.hold && state.screen === screen) giveBack(nodes);
+    }, 5000);
   },
   async panel(name) {
     state.panel = state.panel === name ? null : name;
@@ -236,6 +287,26 @@ export const actions = {
     render();
   },
 };
+
+// The offer a drop onto `where` ("pile", "table" or "meld" number `meld`) presses: a
+// discard, a new meld, a lay-off onto that meld (a drop onto a meld that takes none of
+// them may still be a new meld); -1 when the server offers none of them.
+function dropOffer(hand, where, meld) {
+  const find = (test) => hand.offers.findIndex((offer) => offer.group === "move" && test(offer));
+  if (where === "pile") return find((offer) => offer.kind === "discard");
+  if (where === "meld") {
+    const found = find((offer) => offer.kind === "layoff" && offer.meld === meld);
+    if (found >= 0) return found;
+  }
+  return find((offer) => offer.kind === "meld");
+}
+
+function dropRefusal(hand, where) {
+  if (!hand || !hand.turn) return t("It is not your turn.");
+  if (where === "pile") return t("You cannot discard that now.");
+  if (where === "meld") return t("That does not fit this meld now.");
+  return t("That is not a meld you can lay down now.");
+}
 
 // --- layout -----------------------------------------------------------------------------
 
@@ -279,7 +350,32 @@ function countText(n, tiles) {
   return counted(t, n, tiles);
 }
 
-function seatsView(screen) {
+// Where each seat sits on a desktop table: the person's own at the bottom, the others
+// from the left over the top to the right in playing order (one other: at the top).
+function seatPlaces(screen) {
+  const count = screen.public.players.length;
+  const mine = screen.seat;
+  const others = [];
+  for (let step = 1; step <= count; step += 1) {
+    const seat = ((mine ?? -1) + step) % count;
+    if (seat !== mine) others.push(seat);
+  }
+  const places = new Map();
+  if (mine !== null) places.set(mine, {at: "mine"});
+  if (others.length === 1) {
+    places.set(others[0], {at: "top", col: 2});
+    return {places, top: 1};
+  }
+  let col = 2;
+  others.forEach((seat, i) => {
+    if (i === 0) places.set(seat, {at: "left"});
+    else if (i === others.length - 1) places.set(seat, {at: "right"});
+    else places.set(seat, {at: "top", col: col++});
+  });
+  return {places, top: Math.max(1, col - 2)};
+}
+
+function seatsView(screen, places) {
   const pub = screen.public;
   const list = el("ol", {class: "seats", "aria-label": t("Players")});
   pub.players.forEach((player, seat) => {
@@ -289,16 +385,30 @@ function seatsView(screen) {
     if (player.ai) marks.push(t("AI"));
     if (player.away) marks.push(t("the AI plays for now"));
     const current = pub.current === seat;
-    const item = el("li", {class: `seat${current ? " current" : ""}${seat === screen.seat ?
-      " mine" : ""}`, "aria-current": current ? "true" : null},
+    const place = places.get(seat) || {at: "top"};
+    const item = el("li", {class: `seat at-${place.at}${current ? " current" : ""}${
+      seat === screen.seat ? " mine" : ""}`, "aria-current": current ? "true" : null,
+    "data-seat": String(seat), style: place.col ? `--col: ${place.col}` : null},
     el("span", {class: "name", text: player.name + (seat === screen.seat ? ` (${t("You")})` :
       "")}),
+    seat === screen.seat ? null : seatBacks(player.cards, screen.tiles),
     el("span", {class: "count", text: countText(player.cards, screen.tiles)}),
     el("span", {class: "score", text: player.score}),
     marks.length ? el("span", {class: "marks", text: marks.join(" · ")}) : null);
     list.appendChild(item);
   });
   return list;
+}
+
+// A seat's cards face down, a few of them fanned (a picture only: the count says it).
+function seatBacks(count, tiles) {
+  const fan = el("span", {class: "seat-backs", "aria-hidden": "true"});
+  for (let i = 0; i < Math.min(count, 5); i += 1) {
+    const back = el("span", {class: "seat-back"});
+    back.innerHTML = backSvg(tiles);
+    fan.appendChild(back);
+  }
+  return fan;
 }
 
 function strip(cards, tiles, label) {
@@ -320,7 +430,7 @@ function pilesView(screen) {
   box.appendChild(el("figure", {class: "pile-box"}, stock,
     el("figcaption", {text: t(tiles ? "Wall" : "Stock")})));
   if (pub.face_up) {
-    box.appendChild(el("figure", {class: "pile-box"},
+    box.appendChild(el("figure", {class: "pile-box face-up"},
       cardElement(pub.face_up, tiles, state.locale, t),
       el("figcaption", {text: t("Face-up tile")})));
   }
@@ -328,14 +438,15 @@ function pilesView(screen) {
   const discard = pub.discard.length ? strip(pub.discard, tiles, title)
     : el("div", {class: "pile empty", "aria-label": title});
   if (pub.discard.length > 1) discard.classList.add("spread");
-  box.appendChild(el("figure", {class: "pile-box discard"}, discard,
+  box.appendChild(el("figure", {class: "pile-box discard", "data-drop": "pile"}, discard,
     el("figcaption", {text: `${title} (${pub.discard_size})`})));
   return box;
 }
 
 function meldsView(screen) {
   const pub = screen.public;
-  const section = el("section", {class: "melds", "aria-label": t("Melds")});
+  const section = el("section", {class: "melds", "aria-label": t("Melds"),
+    "data-drop": "table"});
   if (!pub.melds.length) {
     section.appendChild(el("p", {class: "muted", text: t("No melds on the table yet.")}));
     return section;
@@ -343,9 +454,10 @@ function meldsView(screen) {
   pub.melds.forEach((meld, number) => {
     const owner = pub.players[meld.owner].name;
     const label = `${number + 1}. ${owner}`;
-    section.appendChild(el("div", {class: "meld"},
-      el("span", {class: "meld-owner", text: label}),
-      strip(meld.cards, screen.tiles, label)));
+    section.appendChild(el("div", {class: "meld", "data-meld": String(number),
+      "data-drop": "meld"},
+    el("span", {class: "meld-owner", text: label}),
+    strip(meld.cards, screen.tiles, label)));
   });
   return section;
 }
@@ -436,10 +548,36 @@ function focusKey(node) {
   return null;
 }
 
+// A drag holds the page still: a screen that comes meanwhile is drawn when it ends.
+export function hold(on) {
+  state.hold = on;
+  if (!on && state.later) render();
+}
+
+function release() {
+  if (state.hold) hold(false);
+}
+
+// Dragged cards that were not played go back to the hand: the screen that came meanwhile
+// is drawn (its cards fly back from where they were let go), or they spring back.
+function giveBack(nodes) {
+  if (state.later) {
+    hold(false);
+  } else {
+    springBack(nodes);
+    state.hold = false;
+  }
+}
+
 function render() {
   const screen = state.screen;
   const app = document.getElementById("app");
   if (!screen) return;
+  if (state.hold) {
+    state.later = true;
+    return;
+  }
+  state.later = false;
   const parts = [];
   const head = el("header", {class: "top"},
     el("h1", {text: t("Table {number}").replace("{number}", String(screen.table))}));
@@ -459,18 +597,23 @@ function render() {
     if (screen.lobby) parts.push(el("pre", {class: "lobby", text: screen.lobby}));
     if (screen.status === "lobby") parts.push(lobbyButtons());
   } else {
-    parts.push(seatsView(screen));
     const lines = el("div", {class: "lines"});
     for (const line of screen.public.lines) lines.appendChild(el("p", {text: line}));
     parts.push(lines);
     parts.push(sheetView(screen));
-    parts.push(el("section", {class: "table-area"}, pilesView(screen), meldsView(screen)));
-    parts.push(logView());
+    // the table: the seats around it, the piles and melds in the middle, the hand below
+    const {places, top} = seatPlaces(screen);
+    const board = el("div", {class: `board players-${screen.public.players.length}`,
+      style: `--top: ${top}`},
+    seatsView(screen, places),
+    el("section", {class: "table-area"}, pilesView(screen), meldsView(screen)));
     if (screen.hand) {
-      parts.push(handView(screen, state, t, actions));
+      board.appendChild(handView(screen, state, t, actions));
     } else if (screen.seat === null) {
-      parts.push(el("p", {class: "status spectator", text: t("You watch this table.")}));
+      board.appendChild(el("p", {class: "status spectator", text: t("You watch this table.")}));
     }
+    parts.push(board);
+    parts.push(logView());
   }
   parts.push(el("nav", {class: "bottom"},
     el("button", {type: "button", class: "secondary", text: t("Rules of this table"),
@@ -481,7 +624,10 @@ function render() {
       onclick: () => actions.panel("howto")})));
   parts.push(panelView());
   const focused = focusKey(document.activeElement);
+  const before = snapshot(app, state.drawn);
   app.replaceChildren(...parts.filter(Boolean));
+  play(app, before, screen);
+  state.drawn = screen;
   if (focused) {
     const again = app.querySelector(focused);
     if (again) again.focus({preventScroll: true});

@@ -3,6 +3,7 @@
 // server offers for the selection as buttons.
 import {cardElement} from "./cards.js";
 import {countText} from "./format.js";
+import {reducedMotion, SHIFT} from "./motion.js";
 import {verticalSwipes} from "./platform.js";
 
 const SORTS = [["suit", "by suit"], ["rank", "by rank"], ["melds", "melds first"]];
@@ -19,50 +20,121 @@ function button(text, attrs, onclick) {
   return node;
 }
 
-// Pointer dragging: a press that moves sideways more than DRAG_PIXELS drags the card to
-// where it is let go; a press that does not move is a tap.
-function draggable(node, position, row, actions) {
+// Pointer dragging (mouse, touch, pen): a press that moves more than DRAG_PIXELS drags the
+// card, and the selection with it when the card is selected. Let go over the discard pile
+// it is discarded, over the table melded, over a meld laid off (actions.drop: only what
+// the server offers); let go in the hand, a lone card moves there; anywhere else it
+// springs back. A press that does not move is a tap.
+function draggable(node, position, row, actions, state) {
   let start = null;
-  let dragging = false;
+  let dragging = null;
+  let over = null;
+  const target = (x, y) => {
+    for (const hit of document.elementsFromPoint(x, y)) {
+      if (dragging && dragging.nodes.includes(hit.closest(".card"))) continue;
+      const drop = hit.closest("[data-drop]");
+      if (drop) return drop;
+      if (hit.closest(".hand-row")) return null;
+    }
+    return null;
+  };
+  const mark = (drop) => {
+    if (over === drop) return;
+    if (over) over.classList.remove("drop-over");
+    over = drop;
+    if (over) over.classList.add("drop-over");
+  };
   node.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
     start = {x: event.clientX, y: event.clientY, id: event.pointerId};
-    dragging = false;
+    dragging = null;
   });
   node.addEventListener("pointermove", (event) => {
     if (!start || event.pointerId !== start.id) return;
     const dx = event.clientX - start.x;
-    if (!dragging && Math.abs(dx) > DRAG_PIXELS) {
-      dragging = true;
+    const dy = event.clientY - start.y;
+    if (!dragging && Math.hypot(dx, dy) > DRAG_PIXELS) {
+      const index = Number(node.dataset.index);
+      const indices = state.selected.has(index) ? [...state.selected] : [index];
+      const nodes = indices.map((i) => row.querySelector(`.card[data-index="${i}"]`))
+        .filter(Boolean);
+      dragging = {indices, nodes};
+      actions.hold(true);
       verticalSwipes(false);
       node.setPointerCapture(event.pointerId);
-      node.classList.add("dragging");
+      for (const each of nodes) each.classList.add("dragging");
     }
-    if (dragging) node.style.transform = `translate(${dx}px, -12px)`;
+    if (!dragging) return;
+    // the other cards of the selection gather under the pointer, behind the pressed one
+    const home = node.getBoundingClientRect();
+    dragging.nodes.forEach((each, i) => {
+      if (each === node) {
+        each.style.transform = `translate(${dx}px, ${dy}px)`;
+        return;
+      }
+      const box = each.getBoundingClientRect();
+      const base = new DOMMatrix(getComputedStyle(each).transform);
+      const x = home.left - (box.left - base.m41) + dx + (i + 1) * 10;
+      const y = home.top - (box.top - base.m42) + dy + 6;
+      each.style.transform = `translate(${x}px, ${y}px)`;
+    });
+    mark(target(event.clientX, event.clientY));
   });
   const finish = (event) => {
     if (!start) return;
-    const wasDragging = dragging;
+    const was = dragging;
     start = null;
-    dragging = false;
-    if (wasDragging) verticalSwipes(true);
-    node.classList.remove("dragging");
-    node.style.transform = "";
-    if (!wasDragging) return;
+    dragging = null;
+    if (!was) return;
+    mark(null);
+    verticalSwipes(true);
     node.dataset.dragged = "1";
-    const cards = [...row.querySelectorAll(".card")];
-    let target = cards.length - 1;
-    for (let i = 0; i < cards.length; i += 1) {
-      const box = cards[i].getBoundingClientRect();
-      if (event.clientX < box.left + box.width / 2 &&
-          Math.abs(event.clientY - (box.top + box.height / 2)) < box.height) {
-        target = i > position ? i - 1 : i;
-        break;
-      }
+    const drop = event.type === "pointerup" ? target(event.clientX, event.clientY) : null;
+    if (drop) {
+      actions.drop(was.indices, drop.dataset.drop,
+        drop.dataset.meld === undefined ? null : Number(drop.dataset.meld), was.nodes);
+      return;
     }
-    if (target !== position) actions.reorder(position, target);
+    const inHand = event.type === "pointerup" && was.nodes.length === 1 &&
+      document.elementsFromPoint(event.clientX, event.clientY)
+        .some((hit) => hit.closest(".hand-row") === row && hit.closest(".card") !== node);
+    if (inHand) {
+      for (const each of was.nodes) {
+        each.classList.remove("dragging");
+        each.style.transform = "";
+      }
+      const cards = [...row.querySelectorAll(".card")];
+      let to = cards.length - 1;
+      for (let i = 0; i < cards.length; i += 1) {
+        const box = cards[i].getBoundingClientRect();
+        if (event.clientX < box.left + box.width / 2 &&
+            Math.abs(event.clientY - (box.top + box.height / 2)) < box.height) {
+          to = i > position ? i - 1 : i;
+          break;
+        }
+      }
+      actions.hold(false);
+      if (to !== position) actions.reorder(position, to);
+      return;
+    }
+    springBack(was.nodes);
+    actions.hold(false);
   };
   node.addEventListener("pointerup", finish);
   node.addEventListener("pointercancel", finish);
+}
+
+/** Dragged cards go back to their places in the hand. */
+export function springBack(nodes) {
+  for (const each of nodes) {
+    const from = each.style.transform;
+    each.classList.remove("dragging");
+    each.style.transform = "";
+    if (from && !reducedMotion()) {
+      each.animate([{transform: from}, {transform: getComputedStyle(each).transform}],
+        {duration: SHIFT, easing: "ease-out"});
+    }
+  }
 }
 
 export function handView(screen, state, t, actions) {
@@ -138,7 +210,7 @@ export function handView(screen, state, t, actions) {
         });
       }
     });
-    draggable(node, position, row, actions);
+    draggable(node, position, row, actions, state);
     row.appendChild(node);
   });
   section.appendChild(row);
