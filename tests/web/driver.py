@@ -8,7 +8,7 @@ import asyncio
 import json
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from playwright.async_api import Browser, BrowserContext, Page, WebSocket
 from playwright.async_api import TimeoutError as PlaywrightTimeout
@@ -46,11 +46,14 @@ async def open_telegram_page(
     data: str | None = None,
     start_param: bool = False,
     theme: dict[str, str] | None = None,
+    reduced_motion: Literal["reduce", "no-preference"] | None = None,
 ) -> OpenPage:
     """``user``'s page on ``table`` as Telegram opens it: the stub of Telegram's script
     with signed ``initData`` (or ``data``); the table named in the URL (a ``web_app``
     button) or, with ``start_param``, in the signed start parameter (the group's link)."""
-    context = await browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    context = await browser.new_context(
+        viewport={"width": viewport[0], "height": viewport[1]}, reduced_motion=reduced_motion
+    )
     await context.route(
         "https://telegram.org/**",
         lambda route: route.fulfill(body=TELEGRAM_STUB, content_type="text/javascript"),

@@ -222,6 +222,7 @@ export function handView(screen, state, t, actions) {
   hand.offers.forEach((offer, number) => {
     const node = button(offer.label, {class: `offer tone-${offer.tone} group-${offer.group}`,
       "data-offer": String(number), "data-hint": offer.hint ? "1" : null,
+      "data-kind": offer.kind || null,
       disabled: state.busy ? "" : null}, () => actions.press(number));
     offers.appendChild(node);
   });
