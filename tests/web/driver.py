@@ -47,12 +47,15 @@ async def open_telegram_page(
     start_param: bool = False,
     theme: dict[str, str] | None = None,
     reduced_motion: Literal["reduce", "no-preference"] | None = None,
+    has_touch: bool = False,
 ) -> OpenPage:
     """``user``'s page on ``table`` as Telegram opens it: the stub of Telegram's script
     with signed ``initData`` (or ``data``); the table named in the URL (a ``web_app``
     button) or, with ``start_param``, in the signed start parameter (the group's link)."""
     context = await browser.new_context(
-        viewport={"width": viewport[0], "height": viewport[1]}, reduced_motion=reduced_motion
+        viewport={"width": viewport[0], "height": viewport[1]},
+        reduced_motion=reduced_motion,
+        has_touch=has_touch,
     )
     await context.route(
         "https://telegram.org/**",

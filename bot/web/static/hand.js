@@ -29,9 +29,9 @@ function draggable(node, position, row, actions, state) {
   let start = null;
   let dragging = null;
   let over = null;
-  const target = (x, y) => {
+  const target = (x, y, nodes) => {
     for (const hit of document.elementsFromPoint(x, y)) {
-      if (dragging && dragging.nodes.includes(hit.closest(".card"))) continue;
+      if (nodes.includes(hit.closest(".card"))) continue;
       const drop = hit.closest("[data-drop]");
       if (drop) return drop;
       if (hit.closest(".hand-row")) return null;
@@ -44,12 +44,7 @@ function draggable(node, position, row, actions, state) {
     over = drop;
     if (over) over.classList.add("drop-over");
   };
-  node.addEventListener("pointerdown", (event) => {
-    if (event.button !== 0) return;
-    start = {x: event.clientX, y: event.clientY, id: event.pointerId};
-    dragging = null;
-  });
-  node.addEventListener("pointermove", (event) => {
+  const move = (event) => {
     if (!start || event.pointerId !== start.id) return;
     const dx = event.clientX - start.x;
     const dy = event.clientY - start.y;
@@ -61,7 +56,6 @@ function draggable(node, position, row, actions, state) {
       dragging = {indices, nodes};
       actions.hold(true);
       verticalSwipes(false);
-      node.setPointerCapture(event.pointerId);
       for (const each of nodes) each.classList.add("dragging");
     }
     if (!dragging) return;
@@ -78,10 +72,13 @@ function draggable(node, position, row, actions, state) {
       const y = home.top - (box.top - base.m42) + dy + 6;
       each.style.transform = `translate(${x}px, ${y}px)`;
     });
-    mark(target(event.clientX, event.clientY));
-  });
+    mark(target(event.clientX, event.clientY, dragging.nodes));
+  };
   const finish = (event) => {
-    if (!start) return;
+    if (!start || event.pointerId !== start.id) return;
+    window.removeEventListener("pointermove", move);
+    window.removeEventListener("pointerup", finish);
+    window.removeEventListener("pointercancel", finish);
     const was = dragging;
     start = null;
     dragging = null;
@@ -89,7 +86,8 @@ function draggable(node, position, row, actions, state) {
     mark(null);
     verticalSwipes(true);
     node.dataset.dragged = "1";
-    const drop = event.type === "pointerup" ? target(event.clientX, event.clientY) : null;
+    const drop = event.type === "pointerup" ? target(event.clientX, event.clientY, was.nodes)
+      : null;
     if (drop) {
       actions.drop(was.indices, drop.dataset.drop,
         drop.dataset.meld === undefined ? null : Number(drop.dataset.meld), was.nodes);
@@ -120,8 +118,15 @@ function draggable(node, position, row, actions, state) {
     springBack(was.nodes);
     actions.hold(false);
   };
-  node.addEventListener("pointerup", finish);
-  node.addEventListener("pointercancel", finish);
+  // the moves and the let-go are followed on the window: the pointer leaves the card
+  node.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0 || start) return;
+    start = {x: event.clientX, y: event.clientY, id: event.pointerId};
+    dragging = null;
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", finish);
+    window.addEventListener("pointercancel", finish);
+  });
 }
 
 /** Dragged cards go back to their places in the hand. */
