@@ -12,7 +12,12 @@ Figures (printed, never asserted):
 - **bytes per update**: the screen frames those pages received, mean and largest
   (target <= 10 kB);
 - **assets**: the bytes a page loads (HTML, CSS, its ES modules) and Discord's SDK
-  bundle, which only the Activity loads.
+  bundle, which only the Activity loads;
+- **longest task during the flights**: a phone's page (390x844) with Chromium's CPU
+  throttled 4x (Chrome DevTools Protocol ``Emulation.setCPUThrottlingRate``) while the other
+  seat and the page's own taps draw and discard, every card flying: the longest task a
+  ``PerformanceObserver`` of ``longtask`` entries reported from each move to the end of its
+  flights (target <= 50 ms: a longer one makes a flight stutter).
 """
 
 from __future__ import annotations
@@ -23,12 +28,13 @@ import json
 import random
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from benchmarks.report import BenchConfig, Row, Section, median, percentile
 
-__all__ = ["run"]
+__all__ = ["flight_long_tasks", "run"]
 
 TABLES = 50
 TOKEN = "123456:bench-token"
@@ -283,6 +289,109 @@ async def _ready(base: str, service: Any, loads: int) -> list[float]:
     return times[1:]
 
 
+LONG_TASKS = """() => {
+  window.__long = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__long.push([entry.startTime, entry.duration]);
+  }).observe({type: 'longtask'});
+}"""
+"""Collects the page's long tasks (over 50 ms: Chromium's ``longtask`` entries) in
+``window.__long`` as [start, duration] in ms."""
+
+SETTLED = """(before) => Number(document.querySelector('#app').dataset.version) > before &&
+  document.getAnimations().length === 0"""
+
+
+async def flight_long_tasks(
+    page: Any, other_turn: Callable[[], Awaitable[Any]], turns: int = 4, rate: float = 4
+) -> list[tuple[str, float, int]]:
+    """With the CPU throttled ``rate`` times, ``turns`` turns on a seat's ``page`` (a
+    Playwright page showing that seat's hand): the page's own (tap draw, tap a card, tap
+    discard) or the other seat's (``other_turn``: its draw and discard); per turn
+    ("own"/"other", the longest long task in ms from the turn's first move to the end of its
+    last flight, 0 when none, and how many long tasks)."""
+    cdp = await page.context.new_cdp_session(page)
+    await page.evaluate(LONG_TASKS)
+    await cdp.send("Emulation.setCPUThrottlingRate", {"rate": rate})
+    found = []
+    try:
+        for _ in range(turns):
+            start = await page.evaluate("performance.now()")
+            before = int(await page.get_attribute("#app", "data-version") or -1)
+            if await page.locator(".phase.my-turn").count():
+                who = "own"
+                await page.click(".offers [data-kind=draw]")
+                await page.wait_for_function(SETTLED, arg=before, polling=100, timeout=20_000)
+                before = int(await page.get_attribute("#app", "data-version") or -1)
+                await page.locator(".hand-row .card").first.click()
+                await page.click(".offers [data-kind=discard]", timeout=20_000)
+            else:
+                who = "other"
+                await other_turn()
+                await page.wait_for_selector(".phase.my-turn", timeout=20_000)
+            await page.wait_for_function(SETTLED, arg=before, polling=100, timeout=20_000)
+            tasks = await page.evaluate(
+                "(start) => window.__long.filter(([at]) => at >= start).map(([, d]) => d)", start
+            )
+            found.append((who, max(tasks, default=0.0), len(tasks)))
+    finally:
+        await cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+        await cdp.detach()
+    return found
+
+
+async def _flights(base: str, service: Any, turns: int) -> list[tuple[str, float, int]]:
+    """:func:`flight_long_tasks` on a new table of two (the page's seat and a seat that
+    moves by typed commands), in Chromium at 390x844."""
+    from playwright.async_api import async_playwright
+
+    from bot.interaction.commands import parse
+    from bot.ports.intents import InChat, Intent
+    from bot.ports.model import ChatKey, UserRef
+
+    key = ChatKey("telegram", "-100flights")
+    ana = UserRef("telegram", "90011", "ana", "en")
+    ben = UserRef("telegram", "90012", "ben", "en")
+
+    async def say(user: UserRef, line: str) -> Any:
+        return await service.entry.handle(Intent(parse(line), user, InChat(key)))
+
+    for user, line in ((ana, "new basic"), (ben, "join"), (ana, "start")):
+        outcome = await say(user, line)
+    table = outcome.info.id
+
+    async def ana_turn() -> None:
+        await say(ana, "draw")
+        stored = await service.repo.get_table(table)
+        seat = stored.seat_of(ana.key)
+        await say(ana, f"discard {stored.state.hands[seat][0]}")
+
+    stub = (
+        "window.Telegram={WebApp:{initData:window.__initData,themeParams:{},"
+        "ready(){},expand(){},onEvent(){}}};"
+    )
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"],
+        )
+        try:
+            context = await browser.new_context(viewport={"width": 390, "height": 844})
+            await context.route(
+                "https://telegram.org/**",
+                lambda route: route.fulfill(body=stub, content_type="text/javascript"),
+            )
+            await context.add_init_script(
+                f"window.__initData = {json.dumps(_init_data(90012, 'ben'))};"
+            )
+            page = await context.new_page()
+            await page.goto(f"{base}/tg/?t={table}")
+            await page.wait_for_selector(".hand-row .card")
+            return await flight_long_tasks(page, ana_turn, turns)
+        finally:
+            await browser.close()
+
+
 async def _measure(config: BenchConfig, section: Section) -> None:
     rng = random.Random(config.seed)
     with tempfile.TemporaryDirectory() as folder:
@@ -315,6 +424,26 @@ async def _measure(config: BenchConfig, section: Section) -> None:
                         "ms",
                         1000,
                         note=f"max {max(ready) * 1000:.0f} ms",
+                    )
+                )
+            try:
+                flights = await _flights(base, service, 4 if config.quick else 10)
+            except Exception as error:
+                section.notes.append(
+                    f"flights not measured: {type(error).__name__}: "
+                    f"{str(error).splitlines()[0][:120]}"
+                )
+            else:
+                longest = max(flights, key=lambda f: f[1])
+                section.add(
+                    Row(
+                        "longest task during the flights",
+                        longest[1],
+                        "ms",
+                        50,
+                        note=f"390x844, CPU 4x slower, {len(flights)} turns "
+                        f"({sum(f[2] for f in flights)} long tasks; worst in an "
+                        f"{longest[0]} turn)",
                     )
                 )
             latencies, sizes, worst = await _moves(base, service, 40 if config.quick else 300, rng)

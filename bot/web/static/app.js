@@ -3,7 +3,7 @@
 // The server is authoritative: the page only sends what the person taps.
 import {signIn, signInTo} from "./signin.js";
 import {applyTheme} from "./theme.js";
-import {backSvg, cardElement} from "./cards.js";
+import {backNode, cardElement} from "./cards.js";
 import {clockText, countText as counted} from "./format.js";
 import {handView, springBack} from "./hand.js";
 import {backButton, haptic} from "./platform.js";
@@ -404,9 +404,7 @@ function seatsView(screen, places) {
 function seatBacks(count, tiles) {
   const fan = el("span", {class: "seat-backs", "aria-hidden": "true"});
   for (let i = 0; i < Math.min(count, 5); i += 1) {
-    const back = el("span", {class: "seat-back"});
-    back.innerHTML = backSvg(tiles);
-    fan.appendChild(back);
+    fan.appendChild(el("span", {class: "seat-back"}, backNode(tiles)));
   }
   return fan;
 }
@@ -424,7 +422,7 @@ function pilesView(screen) {
   const stockLabel = `${t(tiles ? "Wall" : "Stock")}: ${t("{n} left").replace("{n}",
     String(pub.stock))}`;
   const stock = el("div", {class: "pile stock", role: "img", "aria-label": stockLabel});
-  stock.innerHTML = backSvg(tiles);
+  stock.appendChild(backNode(tiles));
   stock.appendChild(el("span", {class: "pile-count", text: String(pub.stock),
     "aria-hidden": "true"}));
   box.appendChild(el("figure", {class: "pile-box"}, stock,

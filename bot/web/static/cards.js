@@ -64,7 +64,7 @@ function pip(px, py, sign, size) {
 function cardSvg(code, lang) {
   const c = parseCode(code, false);
   if (c.joker) {
-    return `<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false">` +
+    return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 140" aria-hidden="true" focusable="false">` +
       `<rect class="face" x="1" y="1" width="98" height="138" rx="8"/>` +
       `<g class="joker"><text x="12" y="22" font-size="16" font-weight="700">★</text>` +
       `<text x="50" y="76" font-size="46" text-anchor="middle">🃏</text>` +
@@ -87,7 +87,7 @@ function cardSvg(code, lang) {
       `<text x="50" y="66" font-size="38" font-weight="700" text-anchor="middle">${index}` +
       `</text><text x="50" y="100" font-size="26" text-anchor="middle">${sign}</text>`;
   }
-  return `<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false">` +
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 140" aria-hidden="true" focusable="false">` +
     `<rect class="face" x="1" y="1" width="98" height="138" rx="8"/>` +
     `<g class="${red ? "red" : "black"}">${corner}` +
     `<g transform="rotate(180 50 70)">${corner}</g>${middle}</g></svg>`;
@@ -96,13 +96,13 @@ function cardSvg(code, lang) {
 function tileSvg(code) {
   const c = parseCode(code, true);
   if (c.joker) {
-    return `<svg viewBox="0 0 70 96" aria-hidden="true" focusable="false">` +
+    return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 70 96" aria-hidden="true" focusable="false">` +
       `<rect class="tile" x="1" y="1" width="68" height="94" rx="8"/>` +
       `<text class="joly" x="35" y="50" font-size="40" text-anchor="middle"` +
       ` dominant-baseline="central">★</text>` +
       `<text class="joly" x="35" y="84" font-size="12" text-anchor="middle">JOLY</text></svg>`;
   }
-  return `<svg viewBox="0 0 70 96" aria-hidden="true" focusable="false">` +
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 70 96" aria-hidden="true" focusable="false">` +
     `<rect class="tile" x="1" y="1" width="68" height="94" rx="8"/>` +
     `<text class="tile-${c.colour}" x="35" y="46" font-size="36" font-weight="800"` +
     ` text-anchor="middle" dominant-baseline="central">${c.number}</text>` +
@@ -114,12 +114,54 @@ export function faceSvg(code, tiles, lang) {
   return tiles ? tileSvg(code) : cardSvg(code, lang);
 }
 
+// The drawings' colours: an image carries its own (the page's CSS does not reach into it).
+const ART_STYLE = "<style>.face{fill:#fffdf8;stroke:#b9b4a8;stroke-width:1.5}" +
+  ".frame{fill:none;stroke:currentColor;stroke-width:1.2;opacity:.6}" +
+  ".red{fill:#c62828;color:#c62828}.black{fill:#1d1d1f;color:#1d1d1f}.joker{fill:#7b1fa2}" +
+  ".back{fill:#1f4f8f;stroke:#fff;stroke-width:2}" +
+  ".back-pattern{fill:none;stroke:#9fc2ff;stroke-width:2;stroke-dasharray:4 3}" +
+  ".tile{fill:#fbf6e9;stroke:#c9bfa6;stroke-width:1.5}.tile-r{fill:#c62828}" +
+  ".tile-y{fill:#b7860b}.tile-b{fill:#1f5fbf}.tile-k{fill:#1d1d1f}.joly{fill:#c2185b}" +
+  "text{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}</style>";
+
+// Every drawing is an image of its SVG (one URL per card, made once): the page lays out
+// and paints an image far quicker than an inline SVG of a dozen texts, which counts when a
+// redraw on a slow phone comes while cards fly.
+const ART = new Map();
+
+function art(key, svg, tiles) {
+  let url = ART.get(key);
+  if (!url) {
+    url = "data:image/svg+xml," + encodeURIComponent(svg.replace(/(<svg[^>]*>)/, `$1${ART_STYLE}`));
+    ART.set(key, url);
+  }
+  const img = document.createElement("img");
+  img.className = "art";
+  img.src = url;
+  img.alt = "";
+  img.draggable = false;
+  img.width = tiles ? 70 : 100;  // the ratio holds before the image is decoded
+  img.height = tiles ? 96 : 140;
+  img.setAttribute("aria-hidden", "true");
+  return img;
+}
+
+/** The picture of a card or tile as a new element (an image). */
+export function faceNode(code, tiles, lang) {
+  return art(`${tiles ? "t" : "c"}:${lang}:${code}`, faceSvg(code, tiles, lang), tiles);
+}
+
+/** A face-down card or tile as a new element (an image). */
+export function backNode(tiles) {
+  return art(tiles ? "t:back" : "c:back", backSvg(tiles), tiles);
+}
+
 /** A face-down card or tile. */
 export function backSvg(tiles) {
   return tiles
-    ? `<svg viewBox="0 0 70 96" aria-hidden="true" focusable="false"><rect class="back"` +
+    ? `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 70 96" aria-hidden="true" focusable="false"><rect class="back"` +
       ` x="1" y="1" width="68" height="94" rx="8"/></svg>`
-    : `<svg viewBox="0 0 100 140" aria-hidden="true" focusable="false"><rect class="back"` +
+    : `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 140" aria-hidden="true" focusable="false"><rect class="back"` +
       ` x="1" y="1" width="98" height="138" rx="8"/><rect class="back-pattern" x="10" y="10"` +
       ` width="80" height="120" rx="4"/></svg>`;
 }
@@ -142,7 +184,7 @@ export function cardElement(entry, tiles, lang, t, {button = false} = {}) {
     node.setAttribute("role", "img");
     node.setAttribute("aria-label", label);
   }
-  node.innerHTML = faceSvg(code, tiles, lang);
+  node.appendChild(faceNode(code, tiles, lang));
   if (Array.isArray(entry)) {
     const badge = document.createElement("span");
     badge.className = "stands-for";

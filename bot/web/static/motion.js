@@ -7,7 +7,7 @@
 // flight takes FLIGHT ms (a card that only moves along the hand SHIFT ms), none when the
 // person asks for reduced motion. Only elements already on the page move (or a face-down
 // back), so a flight never shows a card the page may not show.
-import {backSvg} from "./cards.js";
+import {backNode} from "./cards.js";
 
 export const FLIGHT = 260;
 export const SHIFT = 180;
@@ -86,7 +86,7 @@ function ghost(from, to, tiles) {
   const node = document.createElement("div");
   node.className = "ghost-card";
   node.setAttribute("aria-hidden", "true");
-  node.innerHTML = backSvg(tiles);
+  node.appendChild(backNode(tiles));
   const width = Math.min(from.width, 60);
   Object.assign(node.style, {left: `${from.left}px`, top: `${from.top}px`,
     width: `${width}px`});
