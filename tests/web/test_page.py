@@ -51,7 +51,8 @@ async def test_cards_are_labelled_buttons_for_touch_and_keyboard(
             await page.keyboard.press("Alt+ArrowRight")
             moved = await order(page)
             assert moved[1] == cards[0] and moved[0] == cards[1]
-            # dragging the last card to the front
+            # dragging the last card to the front (once the moved cards stopped sliding)
+            await page.wait_for_function("document.getAnimations().length === 0")
             box = await page.locator(".hand-row .card").last.bounding_box()
             target = await page.locator(".hand-row .card").first.bounding_box()
             assert box is not None and target is not None
