@@ -5,6 +5,7 @@ dragged. The taps and the offered buttons stay (tests/web/test_page.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -154,3 +155,72 @@ async def test_a_refused_drop_springs_back_with_the_reason(
         finally:
             await ben.close()
             await ana.close()
+
+
+async def four_of_a_kind(world: WebWorld, table: int, user: UserRef) -> list[str]:
+    """Gives ``user`` the four cards of a rank that lie in the stock or their hand (swapped
+    with other cards of their hand, below the stock's top card: every card stays
+    accounted for); their codes."""
+    stored = await world.service.repo.get_table(table)
+    assert stored is not None and stored.state is not None
+    state = stored.state
+    seat = stored.seat_of(user.key)
+    assert seat is not None
+    hand, stock = list(state.hands[seat]), list(state.stock)
+    for rank in range(1, 14):
+        wanted = [c for c in hand + stock[1:] if c.rank == rank]
+        if len(wanted) == 4 and len(hand) >= 5:
+            break
+    else:
+        raise AssertionError("no rank to gather")
+    others = [i for i, c in enumerate(hand) if c.rank != rank]
+    for at, card in enumerate(stock):
+        if at > 0 and card.rank == rank:
+            swap = others.pop()
+            hand[swap], stock[at] = card, hand[swap]
+    hands = list(state.hands)
+    hands[seat] = tuple(hand)
+    grown = replace(
+        stored,
+        state=replace(state, hands=tuple(hands), stock=tuple(stock)),
+        version=stored.version + 1,
+    )
+    await world.service.repo.commit(grown, stored.version)
+    return [str(c) for c in hand if c.rank == rank]
+
+
+async def test_a_selection_dragged_onto_the_table_melds_and_a_card_onto_a_meld_lays_off(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with web_world(tmp_path / "web.sqlite3") as world:
+        info = await world.table(ANA, [BEN], "basic", ais=0)
+        await world.say(ANA, "draw")
+        await world.say(ANA, f"discard {(await hand_of(world, info.id, ANA))[0]}")
+        codes = await four_of_a_kind(world, info.id, BEN)
+        opened = await open_page(browser, world, BEN, info.id, (1280, 800))
+        page = opened.page
+        try:
+            held = await page.locator(".hand-row .card").count()
+            await page.click(".offers [data-kind=draw]")
+            await page.wait_for_function(
+                f"document.querySelectorAll('.hand-row .card').length === {held + 1}"
+            )
+            for code in codes[:3]:
+                await page.click(f".hand-row .card[data-card='{code}']")
+            await page.wait_for_selector(".offers [data-kind=meld]")
+            await drag(page, f".hand-row .card[data-card='{codes[0]}']", ".melds")
+            await page.wait_for_selector(".melds .meld[data-meld='0'] .card >> nth=2")
+            stored = await world.service.repo.get_table(info.id)
+            assert stored is not None and stored.state is not None
+            assert sorted(str(c.card) for c in stored.state.melds[0].cards) == sorted(codes[:3])
+            await page.wait_for_function("document.getAnimations().length === 0")
+            # the fourth card (not selected: it goes alone) onto that meld
+            await drag(page, f".hand-row .card[data-card='{codes[3]}']", ".meld[data-meld='0']")
+            await page.wait_for_selector(".melds .meld[data-meld='0'] .card >> nth=3")
+            stored = await world.service.repo.get_table(info.id)
+            assert stored is not None and stored.state is not None
+            assert len(stored.state.melds[0].cards) == 4
+            assert codes[3] not in await hand_of(world, info.id, BEN)
+            assert opened.errors == []
+        finally:
+            await opened.close()
