@@ -99,6 +99,8 @@ PAGE_WORDS: tuple[str, ...] = (
     N_("You cannot discard that now."),
     N_("That does not fit this meld now."),
     N_("That is not a meld you can lay down now."),
+    # a setting of the page: diamonds blue and clubs green, for colour-blind players
+    N_("Four-colour deck"),
     N_("You"),
     N_("Example"),
     N_("Out of turn"),

@@ -3,7 +3,7 @@
 // The server is authoritative: the page only sends what the person taps.
 import {signIn, signInTo} from "./signin.js";
 import {applyTheme} from "./theme.js";
-import {backNode, cardElement} from "./cards.js";
+import {backNode, cardElement, setFourColours} from "./cards.js";
 import {clockText, countText as counted} from "./format.js";
 import {handView, springBack} from "./hand.js";
 import {backButton, haptic} from "./platform.js";
@@ -13,7 +13,7 @@ const state = {
   strings: {}, locale: "en", token: null, table: null, screen: null, socket: null,
   pageId: Math.random().toString(36).slice(2, 10), presses: 0, retry: 0, busy: false,
   order: null, selected: new Set(), panel: null, log: [], rules: null, lastError: null,
-  hold: false, later: false, waitHand: null,
+  hold: false, later: false, waitHand: null, fourColours: false,
 };
 
 export function t(msgid) {
@@ -277,6 +277,17 @@ export const actions = {
       if (state.hold && state.screen === screen) giveBack(nodes);
     }, 5000);
   },
+  // The four-colour deck (diamonds blue, clubs green), kept on this device.
+  fourColours() {
+    state.fourColours = !state.fourColours;
+    setFourColours(state.fourColours);
+    try {
+      localStorage.setItem(FOUR_COLOURS, state.fourColours ? "1" : "0");
+    } catch {
+      // no storage (a private window): the setting lasts as long as the page
+    }
+    render();
+  },
   async panel(name) {
     state.panel = state.panel === name ? null : name;
     backButton(state.panel !== null, () => actions.panel(null));
@@ -311,6 +322,15 @@ function dropRefusal(hand, where) {
 // --- layout -----------------------------------------------------------------------------
 
 const AI_LEVELS = ["easy", "normal", "hard", "expert"];
+const FOUR_COLOURS = "rummy.fourColours";
+
+function storedFourColours() {
+  try {
+    return localStorage.getItem(FOUR_COLOURS) === "1";
+  } catch {
+    return false;
+  }
+}
 
 // The lobby's steps, as under the chat's table message: join, leave, an AI seat of each
 // level, start (the server refuses what the person may not do, e.g. start as a guest).
@@ -619,7 +639,11 @@ function render() {
       onclick: () => actions.panel("rules")}),
     el("button", {type: "button", class: "secondary", text: t("How to play"),
       "data-panel": "howto", "aria-expanded": state.panel === "howto" ? "true" : "false",
-      onclick: () => actions.panel("howto")})));
+      onclick: () => actions.panel("howto")}),
+    screen.tiles ? null : el("button", {type: "button", class: "secondary",
+      "data-action": "four-colours", text: t("Four-colour deck"),
+      "aria-pressed": state.fourColours ? "true" : "false",
+      onclick: () => actions.fourColours()})));
   parts.push(panelView());
   const focused = focusKey(document.activeElement);
   const before = snapshot(app, state.drawn);
@@ -639,6 +663,8 @@ function render() {
 
 async function main() {
   const platform = document.documentElement.dataset.platform;
+  state.fourColours = storedFourColours();
+  setFourColours(state.fourColours);
   applyTheme(platform);
   await loadStrings(navigator.language);
   status(t("Connecting…"));

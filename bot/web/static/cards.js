@@ -71,7 +71,6 @@ function cardSvg(code, lang) {
       `<text x="50" y="118" font-size="15" font-weight="700" text-anchor="middle"` +
       ` letter-spacing="2">JOKER</text></g></svg>`;
   }
-  const red = c.suit === "d" || c.suit === "h";
   const sign = SUIT_SIGNS[c.suit];
   const index = (INDEX[lang] || INDEX.en)[c.rank] || c.rank;
   const corner = `<text x="${index === "10" ? 16 : 14}" y="22" font-size="${index === "10" ?
@@ -89,7 +88,7 @@ function cardSvg(code, lang) {
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 140" aria-hidden="true" focusable="false">` +
     `<rect class="face" x="1" y="1" width="98" height="138" rx="8"/>` +
-    `<g class="${red ? "red" : "black"}">${corner}` +
+    `<g class="suit-${c.suit}">${corner}` +
     `<g transform="rotate(180 50 70)">${corner}</g>${middle}</g></svg>`;
 }
 
@@ -114,10 +113,22 @@ export function faceSvg(code, tiles, lang) {
   return tiles ? tileSvg(code) : cardSvg(code, lang);
 }
 
+// The suits' colours: red and black, or with the four-colour deck (a setting of the page,
+// for colour-blind players) diamonds blue and clubs green.
+const SUIT_COLOURS = {
+  two: {h: "#c62828", d: "#c62828", c: "#1d1d1f", s: "#1d1d1f"},
+  four: {h: "#c62828", d: "#1f5fbf", c: "#2e7d32", s: "#1d1d1f"},
+};
+let deck = "two";
+
+/** The four-colour deck on or off (the cards drawn from now on). */
+export function setFourColours(on) {
+  deck = on ? "four" : "two";
+}
+
 // The drawings' colours: an image carries its own (the page's CSS does not reach into it).
 const ART_STYLE = "<style>.face{fill:#fffdf8;stroke:#b9b4a8;stroke-width:1.5}" +
-  ".frame{fill:none;stroke:currentColor;stroke-width:1.2;opacity:.6}" +
-  ".red{fill:#c62828;color:#c62828}.black{fill:#1d1d1f;color:#1d1d1f}.joker{fill:#7b1fa2}" +
+  ".frame{fill:none;stroke:currentColor;stroke-width:1.2;opacity:.6}.joker{fill:#7b1fa2}" +
   ".back{fill:#1f4f8f;stroke:#fff;stroke-width:2}" +
   ".back-pattern{fill:none;stroke:#9fc2ff;stroke-width:2;stroke-dasharray:4 3}" +
   ".tile{fill:#fbf6e9;stroke:#c9bfa6;stroke-width:1.5}.tile-r{fill:#c62828}" +
@@ -132,7 +143,10 @@ const ART = new Map();
 function art(key, svg, tiles) {
   let url = ART.get(key);
   if (!url) {
-    url = "data:image/svg+xml," + encodeURIComponent(svg.replace(/(<svg[^>]*>)/, `$1${ART_STYLE}`));
+    const suits = Object.entries(SUIT_COLOURS[deck])
+      .map(([suit, colour]) => `.suit-${suit}{fill:${colour};color:${colour}}`).join("");
+    const style = ART_STYLE.replace("</style>", `${suits}</style>`);
+    url = "data:image/svg+xml," + encodeURIComponent(svg.replace(/(<svg[^>]*>)/, `$1${style}`));
     ART.set(key, url);
   }
   const img = document.createElement("img");
@@ -148,7 +162,7 @@ function art(key, svg, tiles) {
 
 /** The picture of a card or tile as a new element (an image). */
 export function faceNode(code, tiles, lang) {
-  return art(`${tiles ? "t" : "c"}:${lang}:${code}`, faceSvg(code, tiles, lang), tiles);
+  return art(`${tiles ? "t" : `c${deck}`}:${lang}:${code}`, faceSvg(code, tiles, lang), tiles);
 }
 
 /** A face-down card or tile as a new element (an image). */
