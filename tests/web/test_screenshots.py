@@ -1,6 +1,7 @@
 """Screenshots of the web table, saved as test artifacts (test-artifacts/web, ignored by
 git): the table in German and English at a phone viewport (390x844) and a desktop one
-(1280x800), and a Romanian rack of 40 tiles. Each is also checked for what a phone needs:
+(1280x800) and a phone held sideways (844x390), and a Romanian rack of 40 tiles (the
+copies in docs/images come from here). Each is also checked for what a phone needs:
 nothing wider than the screen, and every control of the hand at least 40 px."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from tests.web.support import ARTIFACTS, WebWorld, web_world
 
 ANA = UserRef("telegram", "801", "Ana", "de")
 BEN = UserRef("telegram", "802", "Ben", "en")
-SIZES = [(390, 844), (1280, 800)]
+SIZES = [(390, 844), (844, 390), (1280, 800)]
 
 
 async def fits(page: Page) -> None:
@@ -44,7 +45,7 @@ async def played(world: WebWorld, pages: list[OpenPage], steps: int = 60) -> Non
 async def test_the_table_in_both_languages(tmp_path: Path, browser: Browser) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     async with web_world(tmp_path / "web.sqlite3") as world:
-        info = await world.table(ANA, [BEN], "basic multiple_melds=on", ais=1)
+        info = await world.table(ANA, [BEN], "basic multiple_melds=on", ais=2)
         pages = [
             await open_telegram_page(browser, world.base, user, info.id) for user in (ANA, BEN)
         ]
@@ -57,12 +58,15 @@ async def test_the_table_in_both_languages(tmp_path: Path, browser: Browser) -> 
                     await opened.page.set_viewport_size({"width": width, "height": height})
                     await opened.page.evaluate(  # no passing message in the picture
                         "document.getElementById('toast')?.classList.add('hidden');"
+                        "window.scrollTo(0, 0);"
                         "new Promise(r => requestAnimationFrame(r))"
                     )
+                    await opened.page.wait_for_function("document.getAnimations().length === 0")
                     assert await opened.page.get_attribute("html", "lang") == lang
                     await fits(opened.page)
                     path = ARTIFACTS / f"table-{lang}-{width}x{height}.png"
                     await opened.page.screenshot(path=path, full_page=True)
+                    await opened.page.screenshot(path=path.with_suffix(".screen.png"))
                     assert path.stat().st_size > 10_000
         finally:
             for opened in pages:
