@@ -100,7 +100,8 @@ async def test_a_card_dragged_onto_the_pile_is_discarded(
             await page.wait_for_function(
                 f"Number(document.querySelector('#app').dataset.version) > {before}"
             )
-            await page.wait_for_selector(".phase.my-turn")
+            # the drawn card has landed and the others slid aside
+            await page.wait_for_function("document.getAnimations().length === 0")
             card = ".hand-row .card[data-index='2']"
             code = await page.get_attribute(card, "data-card")
             held = len(await hand_of(world, info.id, BEN))
@@ -146,7 +147,7 @@ async def test_a_refused_drop_springs_back_with_the_reason(
             await ana.page.wait_for_function(
                 f"Number(document.querySelector('#app').dataset.version) > {before}"
             )
-            await ana.page.wait_for_selector(".phase.my-turn")
+            await ana.page.wait_for_function("document.getAnimations().length === 0")
             held = await hand_of(world, info.id, ANA)
             await drag(ana.page, first, ".melds")
             await refused(ana.page, "Das ist keine Meldung, die du jetzt auslegen kannst.")
@@ -208,6 +209,7 @@ async def test_a_selection_dragged_onto_the_table_melds_and_a_card_onto_a_meld_l
             for code in codes[:3]:
                 await page.click(f".hand-row .card[data-card='{code}']")
             await page.wait_for_selector(".offers [data-kind=meld]")
+            await page.wait_for_function("document.getAnimations().length === 0")
             await drag(page, f".hand-row .card[data-card='{codes[0]}']", ".melds")
             await page.wait_for_selector(".melds .meld[data-meld='0'] .card >> nth=2")
             stored = await world.service.repo.get_table(info.id)
