@@ -67,18 +67,18 @@ export function snapshot(root, screen) {
   return before;
 }
 
-function fly(node, from, duration) {
-  const to = box(node);
+// The keyframes of a card now at `to` that starts at `from` (null: it did not move).
+function flight(from, to) {
   if (!to.width || !to.height) return null;
   const dx = from.left - to.left;
   const dy = from.top - to.top;
   const sx = from.width / to.width;
   const sy = from.height / to.height;
   if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && Math.abs(sx - 1) < 0.02) return null;
-  return node.animate([
+  return [
     {translate: `${dx}px ${dy}px`, scale: `${sx} ${sy}`, transformOrigin: "0 0"},
     {translate: "0 0", scale: "1 1", transformOrigin: "0 0"},
-  ], {duration, easing: EASING});
+  ];
 }
 
 // A face-down card flying from `from` to `to` over the page (another seat's draw).
@@ -130,35 +130,31 @@ export function play(root, before, after) {
   const seat = mover(before.screen, after);
   const row = root.querySelector(".hand-row");
   const rowBox = row ? box(row) : null;
+  // first every box is read (one layout), then every flight starts (no layout between)
+  const flights = [];
   for (const entry of now) {
     const old = before.cards.get(entry.key);
-    let animation = null;
+    let from = null;
+    let duration = FLIGHT;
     if (old) {
       // still in its place: a hand card slides when the order changed (not when the
       // whole hand moved with the page)
       if (entry.zone === "hand" && rowBox && before.hand) {
-        const from = {...old.box, left: old.box.left - before.hand.left + rowBox.left,
+        from = {...old.box, left: old.box.left - before.hand.left + rowBox.left,
           top: old.box.top - before.hand.top + rowBox.top};
-        animation = fly(entry.node, from, SHIFT);
+        duration = SHIFT;
       }
     } else {
       const source = (gone.get(entry.code) || []).shift();
-      if (source) {
-        animation = fly(entry.node, source.box, FLIGHT);
-      } else if (entry.zone === "hand") {
-        if (before.stock) animation = fly(entry.node, before.stock, FLIGHT);
-      } else if (seat !== null && seat !== after.seat && before.seats.has(seat)) {
-        animation = fly(entry.node, before.seats.get(seat), FLIGHT);
-      }
-      if (animation) entry.node.classList.add("flying");
+      if (source) from = source.box;
+      else if (entry.zone === "hand") from = before.stock;
+      else if (seat !== null && seat !== after.seat) from = before.seats.get(seat) || null;
     }
-    if (animation) {
-      const node = entry.node;
-      animation.finished.catch(() => {}).then(() => node.classList.remove("flying"));
-      started.push(animation);
-    }
+    const frames = from && flight(from, box(entry.node));
+    if (frames) flights.push({node: entry.node, frames, duration, new: !old});
   }
   // another seat drew: a face-down card from the stock (or the pile it took from)
+  const ghosts = [];
   after.public.players.forEach((player, number) => {
     const old = before.screen.public.players[number];
     if (number === after.seat || !old || player.cards <= old.cards) return;
@@ -168,7 +164,16 @@ export function play(root, before, after) {
       !kept.has(entry.key));
     const from = after.public.stock < before.screen.public.stock ? before.stock
       : (pile && pile.box) || before.stock;
-    if (from) started.push(ghost(from, box(to), after.tiles));
+    if (from) ghosts.push([from, box(to)]);
   });
+  for (const {node, frames, duration, new: arrived} of flights) {
+    const animation = node.animate(frames, {duration, easing: EASING});
+    if (arrived) {
+      node.classList.add("flying");
+      animation.finished.catch(() => {}).then(() => node.classList.remove("flying"));
+    }
+    started.push(animation);
+  }
+  for (const [from, to] of ghosts) started.push(ghost(from, to, after.tiles));
   return started;
 }
