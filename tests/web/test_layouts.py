@@ -14,7 +14,7 @@ from playwright.async_api import Browser, Page
 
 from bot.ports.model import ChatKey, UserRef
 from tests.web.driver import open_telegram_page, wait_screen
-from tests.web.support import web_world
+from tests.web.support import ARTIFACTS, web_world
 
 ANA = UserRef("telegram", "1301", "Ana", "de")
 BEN = UserRef("telegram", "1302", "Ben", "en")
@@ -130,6 +130,7 @@ async def test_a_romanian_rack_of_40_tiles_in_two_rows_on_a_desktop(
         await repo.commit(grown, table.version)
         opened = await open_telegram_page(browser, world.base, BEN, info.id)
         page = opened.page
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
         try:
             await page.wait_for_selector(".hand-row .card")
             assert await page.locator(".hand-row .card").count() == 40
@@ -137,6 +138,7 @@ async def test_a_romanian_rack_of_40_tiles_in_two_rows_on_a_desktop(
             rows = {round(c["top"]) for c in desk["cards"]}
             assert len(rows) == 2, rows
             assert min(c["width"] for c in desk["cards"]) >= 40
+            await page.screenshot(path=ARTIFACTS / "romanian-rack-40-1280x800.png")
             for size in (PHONE, LANDSCAPE):  # wraps in more rows, never sideways
                 found = await boxes(page, size)
                 assert all(c["right"] <= size[0] for c in found["cards"])
