@@ -22,7 +22,9 @@ RED, BLACK, BLUE, GREEN = "#c62828", "#1d1d1f", "#1f5fbf", "#2e7d32"
 async def suit_colours(page: Page) -> dict[str, set[str]]:
     """The colour each suit's cards of the hand are drawn in (from their pictures)."""
     found = await page.eval_on_selector_all(
-        ".hand-row .card", "nodes => nodes.map(n => [n.dataset.card, n.querySelector('img').src])"
+        ".hand-row .card",
+        "nodes => nodes.map(n => [n.dataset.card,"
+        " getComputedStyle(n.querySelector('.art')).backgroundImage])",
     )
     colours: dict[str, set[str]] = {}
     for code, src in found:

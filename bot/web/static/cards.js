@@ -135,37 +135,43 @@ const ART_STYLE = "<style>.face{fill:#fffdf8;stroke:#b9b4a8;stroke-width:1.5}" +
   ".tile-y{fill:#b7860b}.tile-b{fill:#1f5fbf}.tile-k{fill:#1d1d1f}.joly{fill:#c2185b}" +
   "text{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}</style>";
 
-// Every drawing is an image of its SVG (one URL per card, made once): the page lays out
-// and paints an image far quicker than an inline SVG of a dozen texts, which counts when a
-// redraw on a slow phone comes while cards fly.
+// Every drawing is an image of its SVG, the background of a span: a rule of the page's
+// own style sheet per card (`.art-7`), made once. The page lays out and paints that far
+// quicker than an inline SVG of a dozen texts, and a span of a known class costs a
+// redraw less than an image element (whose long data: URL each one would parse again):
+// this counts when a redraw on a slow phone comes while cards fly.
 const ART = new Map();
+let sheet = null;
 
 function art(key, svg, tiles) {
-  let url = ART.get(key);
-  if (!url) {
+  let name = ART.get(key);
+  if (!name) {
     const suits = Object.entries(SUIT_COLOURS[deck])
       .map(([suit, colour]) => `.suit-${suit}{fill:${colour};color:${colour}}`).join("");
     const style = ART_STYLE.replace("</style>", `${suits}</style>`);
-    url = "data:image/svg+xml," + encodeURIComponent(svg.replace(/(<svg[^>]*>)/, `$1${style}`));
-    ART.set(key, url);
+    const url = "data:image/svg+xml," +
+      encodeURIComponent(svg.replace(/(<svg[^>]*>)/, `$1${style}`));
+    if (!sheet) {  // a <style> of its own (older WebViews have no constructed sheets)
+      const element = document.createElement("style");
+      document.head.appendChild(element);
+      sheet = element.sheet;
+    }
+    name = `art-${ART.size}`;
+    sheet.insertRule(`.${name}{background-image:url("${url}")}`, sheet.cssRules.length);
+    ART.set(key, name);
   }
-  const img = document.createElement("img");
-  img.className = "art";
-  img.src = url;
-  img.alt = "";
-  img.draggable = false;
-  img.width = tiles ? 70 : 100;  // the ratio holds before the image is decoded
-  img.height = tiles ? 96 : 140;
-  img.setAttribute("aria-hidden", "true");
-  return img;
+  const node = document.createElement("span");
+  node.className = `art ${tiles ? "art-tile" : "art-card"} ${name}`;
+  node.setAttribute("aria-hidden", "true");
+  return node;
 }
 
-/** The picture of a card or tile as a new element (an image). */
+/** The picture of a card or tile as a new element (an image as its background). */
 export function faceNode(code, tiles, lang) {
   return art(`${tiles ? "t" : `c${deck}`}:${lang}:${code}`, faceSvg(code, tiles, lang), tiles);
 }
 
-/** A face-down card or tile as a new element (an image). */
+/** A face-down card or tile as a new element (an image as its background). */
 export function backNode(tiles) {
   return art(tiles ? "t:back" : "c:back", backSvg(tiles), tiles);
 }
