@@ -41,7 +41,7 @@ from bot.service.service import GameService
 from bot.storage import open_database
 from bot.storage.database import Database, DatabaseUnusable, damaged
 from bot.storage.repository import SqliteRepository
-from bot.terminal.game import CALL_PROMPT_SECONDS, ORIGIN, Sleep, TerminalGame
+from bot.terminal.game import CALL_PROMPT_SECONDS, Sleep, TerminalGame
 from bot.terminal.input import AsyncLineReader
 from bot.terminal.notifier import TerminalNotifier
 from bot.terminal.setup import (
@@ -205,9 +205,7 @@ def _intro(info: TableInfo, user: UserRef) -> str:
 async def _do(entry: Entry, user: UserRef, request: Request, is_admin: bool = False) -> TableInfo:
     """One table request of the set-up through the entry point; raises its refusal (the
     configuration was checked before, so none is expected)."""
-    outcome = await entry.handle(
-        Intent(request, user, InChat(TERMINAL_KEY), is_admin=is_admin, origin=ORIGIN)
-    )
+    outcome = await entry.handle(Intent(request, user, InChat(TERMINAL_KEY), is_admin=is_admin))
     if outcome.error is not None:
         raise outcome.error
     assert outcome.info is not None

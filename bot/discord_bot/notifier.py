@@ -9,8 +9,9 @@ service anything.
   only from the public view.
 * The open hand message of each person whose hand changed or whose turn began (see
   :mod:`bot.discord_bot.sessions`) is redrawn from their own seat's screen, in their
-  language, with the selection and order it showed; never the presser's own when the
-  press already drew it (``update.answered_for``). Hands are never sent anywhere else.
+  language, with the selection and order it showed, the presser's first; one that shows
+  the table's version already (the press's answer drew it: on Discord a private message is
+  drawn through its interaction) stays. Hands are never sent anywhere else.
   The message is edited through the live interaction when this worker answered it, else
   through the stored anchor's token (another worker answered it); a token Discord
   refuses is forgotten, and the Show my hand button opens a fresh hand message.
@@ -269,14 +270,13 @@ class DiscordNotifier:
 
     async def _hands(self, client: discord.Client, update: TableUpdate) -> None:
         """Redraw the open hand message of every seat whose hand changed or whose turn
-        began, unless the press that made the change drew it."""
+        began, unless it shows this version already (the press that made the change
+        drew it in its answer)."""
         info = update.info
         if info.status is not Status.PLAYING:
             return  # the table message shows the end
-        for screen in update.seats:
-            if update.hand_changed(screen.seat) and not update.answered_for(
-                PLATFORM, screen.user_key
-            ):
+        for screen in update.seats_actor_first:
+            if update.hand_changed(screen.seat):
                 await self._redraw_hand(client, info, screen)
 
     async def _redraw_hand(

@@ -7,8 +7,9 @@ says the hand changed (a new deal, the autopilot played) or the player's turn be
 the notifier edits the anchored message so it shows the fresh hand and controls.
 
 The player's own presses are answered by the handlers, which draw the hand themselves
-and set the anchor; the change they caused says so (``TableUpdate.answered``), so the
-notifier does not draw it a second time.
+and set the anchor at the table's new version before the change is shown to anyone
+(:meth:`bot.ports.entry.Entry.answer_first`), so the notifier, which draws a hand message
+only when it shows an older version, does not draw it a second time.
 
 **Several workers.** The worker that answered the interaction keeps it in memory (the
 fast path: :meth:`HandSessions.anchor`) and writes the anchor through to the Discord

@@ -29,7 +29,6 @@ that is not handled everywhere fails the type check (mypy) instead of a chat.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -41,7 +40,6 @@ from engine.errors import EngineError
 __all__ = [
     "AddAI",
     "Address",
-    "Answer",
     "AtTable",
     "Back",
     "Cancel",
@@ -334,10 +332,7 @@ class Intent:
     for (a move from an old screen is refused and answered with the fresh one);
     ``selection``: the hand screen it was drawn for. ``update_key``: the platform
     update's idempotency key (a redelivered update changes nothing twice). ``is_admin``:
-    the person administers the chat (may cancel other people's games). ``origin``: the
-    front end that will draw the presser's screen from the outcome (``telegram``,
-    ``discord``, ``terminal``, ``web:<page>``), so its notifier does not draw it again;
-    ``None``: the presser's screens are pushed like everyone else's."""
+    the person administers the chat (may cancel other people's games)."""
 
     request: Request
     user: UserRef
@@ -346,7 +341,6 @@ class Intent:
     selection: Selection | None = None
     update_key: str | None = None
     is_admin: bool = False
-    origin: str | None = None
 
     @property
     def key(self) -> ChatKey | None:
@@ -393,9 +387,3 @@ class Outcome:
     def ok(self) -> bool:
         """True when the intent was carried out."""
         return self.reply.ok
-
-
-Answer = Callable[[Outcome], Awaitable[None]]
-"""A front end's way to answer the presser (``answerCallbackQuery``, the interaction
-response, the page's reply); the entry point calls it after the commit and before any
-other screen is pushed."""

@@ -20,8 +20,11 @@ class Notifier(Protocol):
 
     async def publish(self, update: TableUpdate) -> None:
         """A table changed: redraw its public message and the private screens whose hand
-        changed (or whose turn began), ping the seat whose turn began; skip the screen
-        the front end already drew in its answer (``update.answered``)."""
+        changed (or whose turn began), the person who made the change first
+        (:attr:`~bot.ports.screens.TableUpdate.seats_actor_first`), ping the seat whose
+        turn began. A screen is drawn once per table version: one that already shows
+        this version (drawn by the front end's own answer, where the platform answers
+        with it: a Discord hand message) is left alone."""
 
     async def warn(self, warning: TimerWarning) -> None:
         """A person's turn time runs out soon."""

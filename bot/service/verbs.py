@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import assert_never
 
@@ -84,7 +84,7 @@ from bot.ports.intents import (
     Unknown,
 )
 from bot.ports.model import Status, UserRef
-from bot.ports.screens import SeatScreen, TableUpdate
+from bot.ports.screens import SeatScreen
 from bot.ports.table_rules import DEFAULT_LEVEL, table_rules
 from bot.render.guide import refusal_lesson
 from bot.render.hand import hint_text
@@ -461,15 +461,12 @@ class Handling:
             s.user not in self.locales.known and s.user is not None for s in committed.table.seats
         ):
             self.locales = await self.v.screens.locales(committed.table, [self.user.key])
-        origin = self.intent.origin
-        update = await self.v.screens.update(committed, self.locales)
+        update = await self.v.screens.update(committed, self.locales, self.user.key)
         hand = None
         seat = committed.table.seat_of(self.user.key)
         own = None if seat is None else update.seat_screen(seat)
         if own is not None and committed.table.status is Status.PLAYING:
             hand = build_hand_model(own, sort=self._sort())
-        if hand is not None and origin is not None:
-            update = _answered(update, origin, self.user.key)
         return Outcome(reply, self.locale, committed.table.info(), hand, update)
 
     async def _hand_after(self) -> HandModel | None:
@@ -691,7 +688,3 @@ class Handling:
         if self.table is None:
             raise NoTable()
         return self.table.id
-
-
-def _answered(update: TableUpdate, origin: str, user_key: str) -> TableUpdate:
-    return replace(update, answered=(origin, user_key))

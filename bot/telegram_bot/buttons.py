@@ -55,7 +55,6 @@ from bot.telegram_bot.callbacks import (
     GameEnded,
     MalformedCallback,
 )
-from bot.telegram_bot.notifier import ORIGIN
 from bot.telegram_bot.parts import Parts
 from engine.actions import NextDeal
 
@@ -152,7 +151,6 @@ class Buttons:
             AtTable(press.data.table_id),
             None,
             Selection(0, SortMode(sort if 0 <= sort < 3 else 0)),
-            origin=ORIGIN,
         )
         outcome = await parts.entry.handle(intent)
         info, hand = outcome.info, outcome.hand
@@ -191,34 +189,32 @@ class Buttons:
             InChat(key, data.table_id),
             None if name in LOBBY_REQUESTS or name == "my_hand" else data.version,
             update_key=press.update_key,
-            origin=ORIGIN if name == "my_hand" else None,
         )
-
-        async def answer(outcome: Outcome) -> None:
-            if (
-                name == "my_hand"
-                and outcome.ok
-                and outcome.info is not None
-                and outcome.hand is not None
-            ):
-                if await parts.hands.show(
-                    outcome.info,
-                    press.user_id,
-                    outcome.hand.view,
-                    outcome.locale,
-                    outcome.hand,
-                    repost=True,
-                ):
-                    await query.answer(texts.sent_privately())
+        async with parts.entry.answer_first():
+            outcome = await parts.entry.handle(intent)
+            with use_locale(outcome.locale):
+                if name == "my_hand" and outcome.ok:
+                    await self._hand_privately(query, press, outcome)
                     return
-                await parts.waiting(outcome.info, press.user_id, press.user.name)
-                await query.answer(url=parts.tables.start_link(outcome.info.id))
-                return
-            await _answer(query, outcome)
+                await _answer(query, outcome)
             if outcome.reply.code == "stale_control":
                 await parts.redraw(data.table_id)  # the keyboard the press came from
 
-        await parts.entry.handle(intent, answer)
+    async def _hand_privately(self, query: CallbackQuery, press: Press, outcome: Outcome) -> None:
+        """Show my hand: the hand message anew at the bottom of the private chat, the press
+        answered with a toast; a person the bot cannot write to gets the "Start me" link."""
+        parts = self.parts
+        info, hand = outcome.info, outcome.hand
+        if info is None or hand is None:
+            await _answer(query, outcome)
+            return
+        if await parts.hands.show(
+            info, press.user_id, hand.view, outcome.locale, hand, repost=True
+        ):
+            await query.answer(texts.sent_privately())
+            return
+        await parts.waiting(info, press.user_id, press.user.name)
+        await query.answer(url=parts.tables.start_link(info.id))
 
     @staticmethod
     def _group_request(data: Callback) -> Request:
@@ -254,23 +250,19 @@ class Buttons:
             data.version,
             selection,
             press.update_key,
-            origin=ORIGIN,
         )
         screen = "pile" if name == "pile" else "main"
-
-        async def answer(outcome: Outcome) -> None:
-            await _answer(query, outcome)
+        async with parts.entry.answer_first():
+            outcome = await parts.entry.handle(intent)
+            with use_locale(outcome.locale):
+                await _answer(query, outcome)  # every refusal said, once
             info, hand = outcome.info, outcome.hand
-            if (
-                hand is not None
-                and info is not None
-                and not await parts.hands.show(
-                    info, press.user_id, hand.view, outcome.locale, hand, screen
-                )
+            if outcome.update is not None or hand is None or info is None:
+                return  # a change: the notifier draws every hand, this person's first
+            if not await parts.hands.show(
+                info, press.user_id, hand.view, outcome.locale, hand, screen
             ):
                 await parts.waiting(info, press.user_id, press.user.name)
-
-        await parts.entry.handle(intent, answer)  # ``answer`` said every refusal, once
 
 
 #: Refusals of a control with words of their own on Telegram (the keyboard is redrawn).

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from bot.i18n import use_locale
 from bot.interaction.hand import build_hand_model
-from bot.ports.hand import SortMode
+from bot.ports.hand import HandModel, SortMode
 from bot.ports.model import Status, TableInfo
 from bot.ports.screens import SeatScreen, TableFault, TableScreen, TableUpdate, TimerWarning
 from bot.render.notices import render_fault
@@ -27,10 +27,7 @@ from bot.telegram_bot.identity import chat_id_of, thread_id_of, user_id_of
 from bot.telegram_bot.outbox import Outbox
 from bot.telegram_bot.table_messages import TableMessages
 
-__all__ = ["ORIGIN", "TelegramNotifier"]
-
-ORIGIN = "telegram"
-"""The Telegram adapter's name as the origin of intents whose answer draws the hand."""
+__all__ = ["TelegramNotifier"]
 
 
 @dataclass
@@ -63,7 +60,8 @@ class TelegramNotifier:
 
     async def publish(self, update: TableUpdate) -> None:
         """Queue the table message's edit, ping the person whose turn began, redraw the
-        hand messages whose hand changed (not the one the presser's answer drew)."""
+        hand messages whose hand changed (the presser's first; one that shows this
+        version already, drawn by the presser's own answer, stays)."""
         parts = self._parts
         if parts is None:
             return
@@ -81,11 +79,9 @@ class TelegramNotifier:
                         turn_only=True,
                         key=f"telegram:ping:{info.id}:{update.turn_started}",
                     )
-        for screen in update.seats:
-            if update.hand_changed(screen.seat) and not update.answered_for(
-                ORIGIN, screen.user_key
-            ):
-                await self.show_hand(screen)
+        for screen in update.seats_actor_first:
+            if update.hand_changed(screen.seat):
+                await self.show_hand(screen, newer_only=True)
 
     async def warn(self, warning: TimerWarning) -> None:
         """Warn the player in the group that their turn time runs out."""
@@ -124,22 +120,31 @@ class TelegramNotifier:
         if self._parts is not None:
             self._parts.tables.changed(table)
 
-    async def show_hand(self, screen: SeatScreen, repost: bool = False) -> None:
+    async def show_hand(
+        self, screen: SeatScreen, repost: bool = False, newer_only: bool = False
+    ) -> None:
         """Redraw one player's private hand message from their seat screen (their order
-        kept, nothing selected; ``repost``: anew at the bottom of the chat); note them as
-        waiting when the bot may not write to them."""
+        kept, nothing selected; ``repost``: anew at the bottom of the chat; ``newer_only``:
+        not when it shows this version already); note them as waiting when the bot may
+        not write to them."""
         parts = self._parts
         if parts is None:
             return
         user_id = user_id_of(screen.user_key)
         info = screen.info
-        model = None
-        if info.status is Status.PLAYING:
-            sort = SortMode(await parts.hands.sort_of(user_id, info.id))
+
+        def in_order(sort: SortMode) -> HandModel:
             with use_locale(screen.locale):
-                model = build_hand_model(screen, sort=sort)
+                return build_hand_model(screen, sort=sort)
+
         if not await parts.hands.show(
-            info, user_id, screen.view, screen.locale, model, repost=repost
+            info,
+            user_id,
+            screen.view,
+            screen.locale,
+            repost=repost,
+            newer_only=newer_only,
+            in_order=in_order if info.status is Status.PLAYING else None,
         ):
             self.waiting(info, user_id, info.seats[screen.seat].name)
 

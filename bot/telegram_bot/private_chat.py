@@ -17,7 +17,6 @@ from bot.ports.intents import AtTable, Intent, Join, Mine, Move, Outcome, ShowHa
 from bot.ports.model import Status, TableInfo, UserRef
 from bot.telegram_bot import texts
 from bot.telegram_bot.identity import user_ref
-from bot.telegram_bot.notifier import ORIGIN
 from bot.telegram_bot.parts import Parts
 
 #: Verbs that only make sense in a group (they act on the group's table).
@@ -75,16 +74,11 @@ class PrivateChat:
         request = parse(body)
         typed_move = isinstance(request, Move)
         shows_hand = typed_move or isinstance(request, ShowHand)
-        intent = Intent(
-            request,
-            user,
-            Mine(table_id),
-            update_key=update_key,
-            origin=ORIGIN if shows_hand else None,
-        )
-
-        async def answer(outcome: Outcome) -> None:
-            note = await self._note(outcome, user)
+        intent = Intent(request, user, Mine(table_id), update_key=update_key)
+        async with parts.entry.answer_first():
+            outcome = await parts.entry.handle(intent)
+            with use_locale(outcome.locale):
+                note = await self._note(outcome, user)
             text = outcome.reply.text
             if note and (text or outcome.ok):
                 text = f"{note}\n{text}" if text else note
@@ -96,10 +90,9 @@ class PrivateChat:
                 await message.reply_text(text[:4096])
             info, hand = outcome.info, outcome.hand
             if shows_hand and hand is not None and info is not None:
-                # the hand message again at the bottom of the chat, below the command
+                # the hand message again at the bottom of the chat, below the command (the
+                # notifier then leaves it: it shows this version already)
                 await parts.hands.show(info, user_id, hand.view, outcome.locale, hand, repost=True)
-
-        await parts.entry.handle(intent, answer)
 
     async def _note(self, outcome: Outcome, user: UserRef) -> str:
         """Names the table a command was for when the user sits at several."""

@@ -48,8 +48,6 @@ Sleep = Callable[[float], Awaitable[None]]
 Tick = Callable[[], Awaitable[int]]
 """Runs the table steps that are due now (AI moves, the next deal); returns how many."""
 
-ORIGIN = "terminal"
-"""The terminal's name as the origin of its intents."""
 
 LOCAL_VERBS = ("sort", "hint", "hand", "table", "score", "help", "quit")
 """Verbs answered by the terminal itself; every other line goes to the service."""
@@ -292,9 +290,7 @@ class TerminalGame:
         if verb in LOCAL_VERBS:
             return await self._local_line(verb or "", [w.lower() for w in words[1:]])
         # in a first game the first refusal of a kind also explains its rule
-        outcome = await self.entry.handle(
-            Intent(parse(line), self.user, InChat(TERMINAL_KEY), origin=ORIGIN)
-        )
+        outcome = await self.entry.handle(Intent(parse(line), self.user, InChat(TERMINAL_KEY)))
         if outcome.reply.text:
             self._write(outcome.reply.text)
         self.notifier.locale = outcome.locale  # after `lang`

@@ -144,4 +144,9 @@ async def test_one_press_loads_once_commits_once_computes_once_and_answers_first
         assert count.first_other_at is None or count.answer_at < count.first_other_at, count.line()
     for count in (join, draw, discard):  # each press changed the table and was drawn
         assert count.game_commits == 1 and count.first_other_at is not None, count.line()
-    assert any("hand message (webhook)" in c for c in discard.calls), discard.line()
+    # Each seat's screen is drawn once for the change: the presser's hand message by the
+    # interaction's answer (type 7), the other player's, whose turn began, once through
+    # its anchor's token, after the answer.
+    assert discard.calls.count("answer (callback type 7)") == 1, discard.line()
+    assert not any(c.endswith("own answer") for c in discard.calls), discard.line()
+    assert sum("hand message (webhook)" in c for c in discard.calls) == 1, discard.line()

@@ -136,5 +136,12 @@ async def test_one_press_loads_once_commits_once_computes_once_and_answers_first
     for count in (join, discard):
         assert count.answer_at is not None and count.first_other_at is not None, count.line()
         assert count.answer_at < count.first_other_at, count.line()
+    # Each seat's screen is drawn once for the change, the presser's first (by the
+    # notifier, after the answer): their hand message, then the other's, whose turn began.
+    privates = [c for c in discard.calls if "private message" in c]
+    assert privates == [
+        "editMessageText (own private message)",
+        "editMessageText (another's private message)",
+    ], discard.line()
     assert discard.engine == ["press_offer"], discard.line()
     assert draw.engine == ["apply_move"], draw.line()
