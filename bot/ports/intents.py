@@ -373,8 +373,10 @@ class Outcome:
     once for the whole handling), the table ``info`` after it (``None``: no table), the
     person's own ``hand`` screen when they sit at a running game (for the selection the
     intent asked for: the same order, and after a move nothing selected), the committed
-    ``update`` the others are shown (``None`` when nothing was stored) and, for a refusal,
-    the ``error`` (its ``code`` and ``params``)."""
+    ``update`` the others are shown (``None`` when nothing was stored), for a refusal,
+    the ``error`` (its ``code`` and ``params``), and ``among``: of how many of the
+    person's own tables the table was chosen (an intent addressed :class:`Mine`; more than
+    one: a front end names the table it was for)."""
 
     reply: Reply
     locale: str
@@ -382,6 +384,7 @@ class Outcome:
     hand: HandModel | None = None
     update: TableUpdate | None = None
     error: EngineError | None = None
+    among: int = 1
 
     @property
     def ok(self) -> bool:

@@ -107,6 +107,8 @@ class EntryPoint:
                 outcome = await handling.run()
             except EngineError as error:
                 outcome = await handling.refusal(error)
+            if handling.among > 1:
+                outcome = replace(outcome, among=handling.among)
             if not outcome.ok and outcome.reply.text is not None:
                 quiet = not self.flow.first_time(intent.user.key, chat, outcome.reply.text)
                 if quiet:

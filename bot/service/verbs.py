@@ -192,6 +192,8 @@ class Handling:
         self.intent = intent
         self.user = intent.user
         self.table: Table | None = None
+        self.among = 1
+        """Of how many of the person's tables the table was chosen (:class:`Mine`)."""
         self.locales: Locales | None = None
         self.locale = normalize_locale(intent.user.locale or verbs.default_locale)
 
@@ -335,6 +337,7 @@ class Handling:
                 return await self.v.changes.load(table_id)
             case Mine(table_id):
                 tables = await self.v.changes.tables_of(self.user.key)
+                self.among = max(len(tables), 1)
                 if table_id is not None:
                     named = next((t for t in tables if t.id == table_id), None)
                     if named is None:

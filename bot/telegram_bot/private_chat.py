@@ -78,7 +78,7 @@ class PrivateChat:
         async with parts.entry.answer_first():
             outcome = await parts.entry.handle(intent)
             with use_locale(outcome.locale):
-                note = await self._note(outcome, user)
+                note = await self._note(outcome)
             text = outcome.reply.text
             if note and (text or outcome.ok):
                 text = f"{note}\n{text}" if text else note
@@ -94,10 +94,10 @@ class PrivateChat:
                 # notifier then leaves it: it shows this version already)
                 await parts.hands.show(info, user_id, hand.view, outcome.locale, hand, repost=True)
 
-    async def _note(self, outcome: Outcome, user: UserRef) -> str:
+    async def _note(self, outcome: Outcome) -> str:
         """Names the table a command was for when the user sits at several."""
         info = outcome.info
-        if info is None or len(await self.parts.entry.tables_of(user)) <= 1:
+        if info is None or outcome.among <= 1:
             return ""
         title = await self.parts.hands.title(info)
         with use_locale(outcome.locale):
