@@ -866,3 +866,33 @@ async def test_the_guide_can_be_turned_off(tmp_path: Path, spy: Spy) -> None:
     )
     assert code == 0 and "ist keine gültige Meldung" in text
     assert "Das kannst du jetzt:" not in text and "Die Regel:" not in text
+
+
+async def test_a_move_asks_the_service_once(
+    tmp_path: Path, spy: Spy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 44 item 5 ("a front end asks the entry point at most once per update"): the
+    terminal draws its prompt from the change its notifier was shown, so a whole match
+    asks the service for the table's screens only before the first change."""
+    from bot.service.entry import EntryPoint
+
+    asked: list[str] = []
+    screens, table_info = EntryPoint.screens, EntryPoint.table_info
+
+    async def counted_screens(self: EntryPoint, *args: Any) -> Any:
+        asked.append("screens")
+        return await screens(self, *args)
+
+    async def counted_table_info(self: EntryPoint, *args: Any) -> Any:
+        asked.append("table_info")
+        return await table_info(self, *args)
+
+    monkeypatch.setattr(EntryPoint, "screens", counted_screens)
+    monkeypatch.setattr(EntryPoint, "table_info", counted_table_info)
+    typist = GreedyTypist(spy)
+    code, _text = await run(tmp_path, MATCH, typist)
+    assert code == 0
+    moves = len(typist.typed)
+    assert moves > 50
+    assert asked.count("screens") <= 1, asked
+    assert asked.count("table_info") <= 3, asked  # set-up, the first look, `back`
