@@ -46,12 +46,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
+from cachetools import LRUCache
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
 from bot.discord_bot.hand import HandState
 from bot.ports.hand import SortMode
 from bot.ports.message_store import DiscordHandAnchor, DiscordMessageStore
+from bot.ports.screens import SeatScreen, TableUpdate
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +62,8 @@ TOKEN_LIFETIME = 14 * 60.0
 
 #: Seconds between two deletions of expired stored anchors by one worker.
 PRUNE_EVERY = 60.0
+SEAT_SCREENS = 2_000
+"""Seat screens kept for hand steps without a table load (the people playing now)."""
 
 
 @dataclass
@@ -132,6 +136,22 @@ class HandSessions:
         self.now: Callable[[], float] = time.time
         self._anchors: dict[tuple[int, str], Anchor] = {}
         self._pruned: float | None = None
+        #: (table id, user key) -> the newest seat screen this process was shown (bounded).
+        self._screens: LRUCache[tuple[int, str], SeatScreen] = LRUCache(SEAT_SCREENS)
+
+    def keep(self, update: TableUpdate) -> None:
+        """Keep the seat screens of a change shown here, for hand steps carried out
+        without a table load (:meth:`seat_screen`)."""
+        for screen in update.seats:
+            key = (update.info.id, screen.user_key)
+            kept = self._screens.get(key)
+            if kept is None or kept.view.table.version <= screen.view.table.version:
+                self._screens[key] = screen
+
+    def seat_screen(self, table_id: int, user_key: str) -> SeatScreen | None:
+        """The newest seat screen of ``user_key`` at ``table_id`` this process was shown
+        (``None``: none kept)."""
+        return self._screens.get((table_id, user_key))
 
     def attach(self, store: DiscordMessageStore, now: Callable[[], float]) -> None:
         """Write anchors through to ``store`` from now on, stamped and aged by ``now``."""

@@ -43,6 +43,7 @@ from bot.interaction.hand_session import (
     ShowHint,
     SortBy,
     Stepped,
+    hint_reply,
     sort_named,
     step,
 )
@@ -87,7 +88,6 @@ from bot.ports.model import Status, UserRef
 from bot.ports.screens import SeatScreen
 from bot.ports.table_rules import DEFAULT_LEVEL, table_rules
 from bot.render.guide import refusal_lesson
-from bot.render.hand import hint_text
 from bot.render.howto import render_how_to_play, topic_of
 from bot.render.lobby import render_lobby
 from bot.render.ratings import board_lines, board_title, nobody_rated, rating_line
@@ -677,15 +677,9 @@ class Handling:
 
     async def hint(self) -> Outcome:
         stepped = await self.hand_step(ShowHint())
-        match stepped.found:
-            case HintFound.NOT_IN_TIME:
-                raise NoHintInTime()
-            case HintFound.MOVE:
-                assert stepped.hint is not None
-                text = hint_text(stepped.hint.action, stepped.model.view)
-            case _:
-                text = _("Hint: no meld in your hand yet.")
-        return self.outcome(Reply(text, private=True), stepped.model)
+        if stepped.found is HintFound.NOT_IN_TIME:
+            raise NoHintInTime()
+        return self.outcome(Reply(hint_reply(stepped), private=True), stepped.model)
 
     def _where(self) -> int:
         if self.table is None:

@@ -39,6 +39,7 @@ from bot.interaction.hand_session import (
     SelectCards,
     ShowHint,
     SortBy,
+    hint_reply,
     step,
 )
 from bot.ports.entry import Entry
@@ -59,7 +60,6 @@ from bot.ports.intents import (
 from bot.ports.model import Status, TableInfo
 from bot.ports.screens import SeatScreen, TableScreen, TableUpdate, TimerWarning
 from bot.render.events import event_line
-from bot.render.hand import hint_text
 from bot.render.lobby import render_lobby
 from bot.render.notices import render_notice
 from bot.render.text import fair_line, turn_line
@@ -290,12 +290,7 @@ class PageHub:
         with use_locale(page.locale):
             stepped = step(_untyped(page.screen), session, event)
             page.hand = stepped.session
-            if stepped.found is None:
-                text = None
-            elif stepped.hint is None:
-                text = _("Hint: no meld in your hand yet.")
-            else:
-                text = hint_text(stepped.hint.action, stepped.model.view)
+            text = hint_reply(stepped)
         await self._send_hand(page, None if stepped.hint is None else stepped.hint.action)
         if text is not None:
             await page.push(encode({"type": "reply", "ok": True, "code": "hint", "text": text}))
