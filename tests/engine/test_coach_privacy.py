@@ -100,7 +100,7 @@ def test_every_card_a_note_names_is_in_the_seats_view(variant: str, seed: int, k
 
 def test_the_property_covers_every_variant_with_notes() -> None:
     """The property has teeth: in these deals of every variant there are notes."""
-    for variant, seed in (("basic", 5), ("500", 0), ("german", 0), ("romanian", 0)):
+    for variant, seed in (("basic", 0), ("500", 3), ("german", 0), ("romanian", 0)):
         decisions = decisions_of(variant, seed, ("random", "hard"))
         notes = review_deal(decisions, seed=seed, budget=BUDGET)
         by_view = {d.view: d for d in decisions}
