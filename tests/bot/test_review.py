@@ -15,8 +15,9 @@ HANDS = {"ana": "7h 8h 9h 10h 5c 5d 5s 2s 3s 4s", "ben": "ac 2c 3d 6s 6d 9c jd q
 
 
 def _record(actions: list[str]) -> dict[str, object]:
-    """romme-basic.de.txt's beginner rules ("several melds a turn"): ana holds 7♥ 8♥ 9♥
-    10♥, 5♣ 5♦ 5♠ and 2♠ 3♠ 4♠ and draws the Q♦: she can go out at once."""
+    """romme-basic.de.txt's beginner rules: 'Ein Spieler "spielt Rommé", wenn er alle
+    seine Karten ... in einem einzigen Spielzug spielt'. Ana holds 7♥ 8♥ 9♥ 10♥,
+    5♣ 5♦ 5♠ and 2♠ 3♠ 4♠ and draws the Q♦: she can go out at once."""
     used = set(" ".join(HANDS.values()).split()) | {"3c", "qd"}
     rest = [str(c) for c in standard_deck() if str(c) not in used]
     return {

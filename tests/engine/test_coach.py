@@ -94,9 +94,11 @@ GOING_OUT = ["7h 8h 9h 10h 5c 5d 5s 2s 3s 4s", "ac 2c 3d 6s 6d 9c jd qs kh 4c"]
 
 
 def test_a_discard_that_breaks_going_out_is_noted_with_the_meld_as_better() -> None:
-    """romme-basic.de.txt (the beginner preset) lets a player put down several melds a
-    turn: with 7♥ 8♥ 9♥ 10♥, 5♣ 5♦ 5♠ and 2♠ 3♠ 4♠ in hand and K♦ drawn, discarding the
-    8♥ throws away going out; the coach names the meld the expert plays instead."""
+    """romme-basic.de.txt (the beginner preset): 'Ein Spieler "spielt Rommé", wenn er
+    alle seine Karten (in einer beliebigen Kombination aus Melden, Ablegen und Ablegen)
+    in einem einzigen Spielzug spielt ... werden alle Punkte für diese Hand verdoppelt.'
+    With 7♥ 8♥ 9♥ 10♥, 5♣ 5♦ 5♠ and 2♠ 3♠ 4♠ in hand and K♦ drawn, discarding the 8♥
+    throws that away; the coach names the meld the expert plays instead."""
     view = position(GOING_OUT, "3c", "kd", preset="beginner")
     bad = Discard(0, parse_card("8h"))
     note = review_decision(decision(view, bad), seed=3)
@@ -137,6 +139,9 @@ def test_a_discard_that_breaks_a_partial_meld_counts_its_live_completions() -> N
 
 
 def test_a_lay_off_and_a_meld_are_reasons_with_their_points() -> None:
+    """The points a lay-off or meld takes out of the hand are its cards' values
+    (romme-basic.de.txt: "Zahlenkarten haben einen Nennwert. Bildkarten sind jeweils 10
+    Punkte wert.")."""
     view = position(GOING_OUT, "3c", "kd", preset="beginner")
     meld = MeldCards(0, ((*_specs("7h 8h 9h 10h"),),))
     reason = explain(view, Discard(0, parse_card("8h")), meld)
