@@ -36,7 +36,7 @@ import discord
 
 from bot.discord_bot.components import hand_controls, ping_controls, table_controls
 from bot.discord_bot.hand import HandState
-from bot.discord_bot.render import RECENT_LINES, hand_content, table_content
+from bot.discord_bot.render import RECENT_LINES, hand_content, pieces, table_content
 from bot.discord_bot.respond import NO_MENTIONS
 from bot.discord_bot.sessions import (
     Anchor,
@@ -50,7 +50,14 @@ from bot.interaction.hand import build_hand_model, hand_digest
 from bot.ports.keyed_sends import KeyedSends
 from bot.ports.message_store import DiscordHandAnchor, DiscordMessageStore, DiscordTableMessage
 from bot.ports.model import Status, TableInfo
-from bot.ports.screens import SeatScreen, TableFault, TableScreen, TableUpdate, TimerWarning
+from bot.ports.screens import (
+    CoachAdvice,
+    SeatScreen,
+    TableFault,
+    TableScreen,
+    TableUpdate,
+    TimerWarning,
+)
 from bot.render.events import event_line, render_event
 from bot.render.notices import render_fault, render_notice
 
@@ -143,6 +150,30 @@ class DiscordNotifier:
                 )
             if sent is not None:
                 await store.save(stored.with_ping(sent, warning.seat))
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        """The coach's notes, as messages only the person sees: follow-ups of their hand
+        message's interaction (live here, else its stored anchor; a token lives 15
+        minutes). Without one there is no private place to write: nothing is sent."""
+        connected = await self._connected()
+        if connected is None:
+            return
+        client, _store = connected
+        live = self.sessions.anchor(advice.info.id, advice.user_key)
+        if live is not None:
+            application, token = live.interaction.application_id, live.interaction.token
+        else:
+            stored = await self.sessions.stored_anchor(advice.info.id, advice.user_key)
+            if stored is None:
+                log.info("no private place for the coach of %s", advice.user_key)
+                return
+            application, token = int(stored.application_id), stored.token
+        webhook = discord.Webhook.partial(application, token, client=client)
+        try:
+            for piece in pieces(advice.text):
+                await webhook.send(piece, ephemeral=True, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as error:
+            log.info("the coach's notes for %s not sent: %s", advice.user_key, error)
 
     async def fault(self, fault: TableFault) -> None:
         """Say in the table's channel that the table cannot be loaded."""

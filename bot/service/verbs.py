@@ -53,6 +53,7 @@ from bot.ports.intents import (
     AtTable,
     Back,
     Cancel,
+    Coach,
     Configure,
     Export,
     Help,
@@ -130,7 +131,16 @@ class Need(Enum):
 def table_need(request: Request) -> Need:
     """What ``request`` needs of its table."""
     match request:
-        case OpenTable() | SetLanguage() | Stats() | Top() | Export() | Unknown() | TooLong():
+        case (
+            OpenTable()
+            | SetLanguage()
+            | Coach()
+            | Stats()
+            | Top()
+            | Export()
+            | Unknown()
+            | TooLong()
+        ):
             return Need.NONE
         case Rules() | Help():
             return Need.ANY
@@ -154,6 +164,9 @@ def table_need(request: Request) -> Need:
         case _:
             assert_never(request)
 
+
+COACH_WORDS = {"on": True, "an": True, "off": False, "aus": False}
+"""The words of ``coach on|off`` (German ``an|aus``)."""
 
 STALE = (StaleControl, UnknownOffer)
 """Refusals that come with the fresh hand screen (the control was drawn for another)."""
@@ -237,7 +250,9 @@ class Handling:
                 | Back()
             ):
                 return await self._table_request(request)
-            case SetLanguage() | Stats() | Top() | Export() | ShowHand() | Rules() | Help():
+            case (
+                SetLanguage() | Coach() | Stats() | Top() | Export() | ShowHand() | Rules() | Help()
+            ):
                 return await self._question(request)
             case Move() | Select() | Sort() | Hint() | PressOffer():
                 return await self._play(request)
@@ -289,6 +304,8 @@ class Handling:
         match request:
             case SetLanguage(word):
                 return await self.lang(word)
+            case Coach(word):
+                return await self.coach(word)
             case Stats():
                 return await self.stats()
             case Top(words):
@@ -535,6 +552,34 @@ class Handling:
         await self.v.queries.set_locale(self.user, self.locale)
         with use_locale(self.locale):
             return self.outcome(Reply(_("Language: English."), private=True))
+
+    async def coach(self, word: str | None) -> Outcome:
+        """``coach [on|off]`` (German ``trainer [an|aus]``): the coach's notes after each
+        deal on or off for this person (:mod:`bot.service.coaching`); no word: say which,
+        and how it is changed. Anything else is refused with the words it takes."""
+        repo = self.v.queries.repo
+        if word is not None:
+            choice = COACH_WORDS.get(word.lower())
+            if choice is None:
+                raise BadSetting(name="coach", value=word, accepts="on, off")
+            await repo.set_coach(self.user.key, choice)
+            text = (
+                _("Coach on: after each deal you get your costliest moves, privately.")
+                if choice
+                else _("Coach off: no notes after the deals.")
+            )
+            return self.outcome(Reply(text, private=True))
+        chosen = (await repo.coach_choices([self.user.key])).get(self.user.key)
+        if chosen is None:
+            text = _(
+                "The coach is on for your first three games of a variant; "
+                "coach on or coach off decides for good."
+            )
+        elif chosen:
+            text = _("The coach is on; coach off stops it.")
+        else:
+            text = _("The coach is off; coach on starts it.")
+        return self.outcome(Reply(text, private=True))
 
     async def stats(self) -> Outcome:
         stats = await self.v.queries.stats(self.user)

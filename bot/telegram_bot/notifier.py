@@ -21,7 +21,14 @@ from bot.i18n import use_locale
 from bot.interaction.hand import build_hand_model
 from bot.ports.hand import HandModel, SortMode
 from bot.ports.model import Status, TableInfo
-from bot.ports.screens import SeatScreen, TableFault, TableScreen, TableUpdate, TimerWarning
+from bot.ports.screens import (
+    CoachAdvice,
+    SeatScreen,
+    TableFault,
+    TableScreen,
+    TableUpdate,
+    TimerWarning,
+)
 from bot.render.notices import render_fault
 from bot.telegram_bot import texts
 from bot.telegram_bot.hand_messages import HandMessages
@@ -30,6 +37,9 @@ from bot.telegram_bot.outbox import Outbox
 from bot.telegram_bot.table_messages import TableMessages
 
 __all__ = ["SEAT_SCREENS", "TelegramNotifier"]
+
+MESSAGE_LIMIT = 4096
+"""Telegram's limit of a message's text (characters)."""
 
 SEAT_SCREENS = 2_000
 """Seat screens kept for hand steps without a table load (the people playing now)."""
@@ -117,6 +127,14 @@ class TelegramNotifier:
                     max(1, round(warning.seconds_left)),
                 ),
             )
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        """The coach's notes, as a message of their own in the person's private chat (at
+        most three notes: within Telegram's 4,096 characters)."""
+        parts = self._parts
+        if parts is not None:
+            user_id = user_id_of(advice.user_key)
+            await parts.hands.messenger.send_private(user_id, advice.text[:MESSAGE_LIMIT])
 
     async def fault(self, fault: TableFault) -> None:
         """Say in the table's group (or topic) that the table cannot be loaded."""

@@ -17,7 +17,14 @@ from typing import TextIO
 from bot.i18n import _, use_locale
 from bot.ports.hand import SortMode
 from bot.ports.model import Status, TableInfo
-from bot.ports.screens import SeatScreen, TableFault, TableScreen, TableUpdate, TimerWarning
+from bot.ports.screens import (
+    CoachAdvice,
+    SeatScreen,
+    TableFault,
+    TableScreen,
+    TableUpdate,
+    TimerWarning,
+)
 from bot.render.cards import card_text
 from bot.render.events import event_line
 from bot.render.notices import render_fault, render_notice
@@ -83,6 +90,11 @@ class TerminalNotifier:
         for screen in update.seats:
             if screen.user_key == self.user_key and update.hand_changed(screen.seat):
                 self._seat(screen)
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        """The coach's notes on the deal that ended, for this player."""
+        if advice.user_key == self.user_key:
+            self.write(advice.text)
 
     def _table(self, table: TableScreen) -> None:
         """Notices, then a line per event; the score sheet when a deal ends."""

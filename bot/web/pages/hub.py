@@ -58,7 +58,7 @@ from bot.ports.intents import (
     Start,
 )
 from bot.ports.model import Status, TableInfo
-from bot.ports.screens import SeatScreen, TableScreen, TableUpdate, TimerWarning
+from bot.ports.screens import CoachAdvice, SeatScreen, TableScreen, TableUpdate, TimerWarning
 from bot.render.events import event_line
 from bot.render.lobby import render_lobby
 from bot.render.notices import render_notice
@@ -209,6 +209,19 @@ class PageHub:
                     }
                 )
             )
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        """The coach's notes on the deal that ended, to the person's pages of that table
+        (``{"type": "coach", "table", "deal", "text"}``: the page's coach panel)."""
+        for page in self.pages(advice.info.id):
+            if page.user.key == advice.user_key:
+                frame = {
+                    "type": "coach",
+                    "table": page.table_id,
+                    "deal": advice.deal,
+                    "text": advice.text,
+                }
+                await page.push(encode(frame))
 
     def changed(self, change: TableChanged) -> None:
         """The change feed's announcement (any worker's commit): refresh the pages still
