@@ -42,6 +42,7 @@ from bot.discord_bot.sessions import (
     Anchor,
     HandSessions,
     edit_by_token,
+    follow_up_privately,
     refused_token,
     stored_state,
 )
@@ -153,25 +154,20 @@ class DiscordNotifier:
 
     async def coach(self, advice: CoachAdvice) -> None:
         """The coach's notes, as messages only the person sees: follow-ups of their hand
-        message's interaction (live here, else its stored anchor; a token lives 15
+        message's interaction (:meth:`HandSessions.private_place`; a token lives 15
         minutes). Without one there is no private place to write: nothing is sent."""
         connected = await self._connected()
         if connected is None:
             return
         client, _store = connected
-        live = self.sessions.anchor(advice.info.id, advice.user_key)
-        if live is not None:
-            application, token = live.interaction.application_id, live.interaction.token
-        else:
-            stored = await self.sessions.stored_anchor(advice.info.id, advice.user_key)
-            if stored is None:
-                log.info("no private place for the coach of %s", advice.user_key)
-                return
-            application, token = int(stored.application_id), stored.token
-        webhook = discord.Webhook.partial(application, token, client=client)
+        place = await self.sessions.private_place(advice.info.id, advice.user_key)
+        if place is None:
+            log.info("no private place for the coach of %s", advice.user_key)
+            return
+        application, token = place
         try:
             for piece in pieces(advice.text):
-                await webhook.send(piece, ephemeral=True, allowed_mentions=NO_MENTIONS)
+                await follow_up_privately(client, application, token, piece, NO_MENTIONS)
         except discord.HTTPException as error:
             log.info("the coach's notes for %s not sent: %s", advice.user_key, error)
 

@@ -125,6 +125,36 @@ async def edit_by_token(
         )
 
 
+async def follow_up_privately(
+    client: discord.Client,
+    application_id: int,
+    token: str,
+    content: str,
+    allowed_mentions: discord.AllowedMentions,
+) -> None:
+    """A follow-up message only the interaction's user sees (``POST
+    /webhooks/{application_id}/{token}`` with the ephemeral flag, the request of
+    ``interaction.followup.send(ephemeral=True)``), through ``client``'s HTTP session: any
+    worker can send it while the token lives. Raises ``discord.HTTPException``."""
+    webhook = discord.Webhook.partial(application_id, token, client=client)
+    with handle_message_parameters(
+        content=content,
+        flags=discord.MessageFlags(ephemeral=True),
+        allowed_mentions=allowed_mentions,
+        previous_allowed_mentions=client.allowed_mentions,
+    ) as params:
+        await async_context.get().execute_webhook(
+            application_id,
+            token,
+            session=webhook.session,
+            proxy=webhook.proxy,
+            proxy_auth=webhook.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+        )
+
+
 class HandSessions:
     """Anchors per (table id, user key): live ones in memory, every one also in the
     message store once :meth:`attach` gave it one (see the module docstring)."""
@@ -136,6 +166,9 @@ class HandSessions:
         self.now: Callable[[], float] = time.time
         self._anchors: dict[tuple[int, str], Anchor] = {}
         self._pruned: float | None = None
+        #: (table id, user key) -> (application id, token, when) of the player's newest
+        #: hand interaction here, kept after the table ended (:meth:`private_place`).
+        self._private: LRUCache[tuple[int, str], tuple[int, str, float]] = LRUCache(SEAT_SCREENS)
         #: (table id, user key) -> the newest seat screen this process was shown (bounded).
         self._screens: LRUCache[tuple[int, str], SeatScreen] = LRUCache(SEAT_SCREENS)
 
@@ -147,6 +180,17 @@ class HandSessions:
             kept = self._screens.get(key)
             if kept is None or kept.view.table.version <= screen.view.table.version:
                 self._screens[key] = screen
+
+    async def private_place(self, table_id: int, user_key: str) -> tuple[int, str] | None:
+        """(application id, token) of an interaction of the player at ``table_id`` whose
+        token still lives, to write to them privately (follow-ups): the newest this worker
+        answered, also after the table ended (its hand sessions are forgotten then), else
+        the stored anchor another worker answered; ``None`` when there is none."""
+        mine = self._private.get((table_id, user_key))
+        if mine is not None and time.monotonic() - mine[2] < self.lifetime:
+            return mine[0], mine[1]
+        stored = await self.stored_anchor(table_id, user_key)
+        return None if stored is None else (int(stored.application_id), stored.token)
 
     def seat_screen(self, table_id: int, user_key: str) -> SeatScreen | None:
         """The newest seat screen of ``user_key`` at ``table_id`` this process was shown
@@ -179,6 +223,11 @@ class HandSessions:
         and written to the store. A store that fails is logged: this worker still
         redraws the message, other workers cannot."""
         self._anchors[(table_id, user_key)] = Anchor(interaction, state, version, time.monotonic())
+        self._private[(table_id, user_key)] = (
+            interaction.application_id,
+            interaction.token,
+            time.monotonic(),
+        )
         if self.store is None:
             return
         row = DiscordHandAnchor(

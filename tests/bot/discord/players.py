@@ -18,7 +18,7 @@ from bot.discord_bot.hand import HandState
 from bot.i18n import use_locale
 from bot.interaction.hand import build_hand_model, hand_cards
 from bot.ports.model import UserRef
-from bot.ports.screens import TableFault, TableUpdate, TimerWarning
+from bot.ports.screens import CoachAdvice, TableFault, TableUpdate, TimerWarning
 from bot.render.cards import card_text
 from engine.actions import Action, Draw, TakeDiscard
 from engine.ai import make_ai
@@ -140,6 +140,9 @@ class PrivacySpy:
 
     async def fault(self, fault: TableFault) -> None:
         await self.inner.fault(fault)
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        await self.inner.coach(advice)
 
     def watch(self) -> None:
         server = self.bot.server
