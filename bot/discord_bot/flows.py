@@ -3,9 +3,10 @@ the answer to the presser.
 
 Thin by design: every input — a component click, a slash command, a line typed into
 ``/rummy play`` — is decoded into ONE :class:`bot.ports.intents.Intent` and handed to
-:meth:`bot.ports.entry.Entry.handle` together with the answer to the presser; the entry
-point finds the table, runs the move in the engine's workers, commits, calls the answer
-and only then publishes the other screens (:mod:`bot.discord_bot.notifier`). This module
+:meth:`bot.ports.entry.Entry.handle` inside :meth:`bot.ports.entry.Entry.answer_first`;
+the entry point finds the table, runs the move in the engine's workers and commits; this
+module answers the presser, and only then are the other screens shown
+(:mod:`bot.discord_bot.notifier`). This module
 decodes Discord's input and lays the outcome out; the engine and the service decide.
 Every intent carries ``update_key=f"discord:{interaction.id}"`` (a redelivered
 interaction changes nothing twice); flow control, stale controls and refusals are the
@@ -29,9 +30,10 @@ Decoding (:class:`bot.discord_bot.components.ControlId`: ``rm:<table>:<version>:
 
 Answers: public table buttons answer silently (the table message shows the change) or
 privately with the refusal; Draw, Take, Show my hand and ``/rummy hand`` answer with a
-new private hand message; clicks on a hand message redraw that message. The intents
-whose answer draws the presser's hand name :data:`ORIGIN`, so the notifier does not draw
-it again.
+new private hand message; clicks on a hand message redraw that message. That answer is
+the presser's new hand screen (on Discord a private message can only be drawn through its
+interaction), noted as shown at the table's new version, so the notifier, which draws
+every other changed hand after the answer, leaves it.
 
 ``/rummy play command:<text>`` runs any line of the chat command language
 (:func:`bot.interaction.commands.parse`), as a line typed in Telegram's private chat
@@ -44,7 +46,7 @@ table verb like its own slash command.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import discord
@@ -62,7 +64,7 @@ from bot.discord_bot.render import escape, hand_content, pieces
 from bot.discord_bot.respond import (
     DEFER_AFTER,
     acknowledge,
-    answer_in_time,
+    in_time,
     send_message,
     update_message,
 )
@@ -70,11 +72,12 @@ from bot.discord_bot.sessions import HandSessions
 from bot.dropped_inputs import DroppedInputs, error_kind
 from bot.i18n import _, use_locale
 from bot.interaction.commands import parse
+from bot.interaction.hand import hand_digest
+from bot.interaction.hand_session import HandSession, HandStep, SelectCards, SortBy, step
 from bot.ports.entry import Entry
 from bot.ports.hand import HandModel, SortMode
 from bot.ports.intents import (
     AddAI,
-    Answer,
     Back,
     Cancel,
     Configure,
@@ -101,10 +104,6 @@ from bot.ports.model import ChatKey, UserRef
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
-
-ORIGIN = PLATFORM
-"""The origin of the intents whose answer draws the presser's hand
-(:attr:`bot.ports.intents.Intent.origin`)."""
 
 #: Slash commands whose answer the whole channel sees.
 PUBLIC = (Top,)
@@ -248,7 +247,6 @@ class Flows:
         table_id: int | None = None,
         version: int | None = None,
         selection: Selection | None = None,
-        origin: str | None = None,
     ) -> Intent:
         """The intent of ``interaction``: who, where (the channel's table; with
         ``table_id``, a control's table, which must be the channel's), the update key,
@@ -261,42 +259,35 @@ class Flows:
             selection=selection,
             update_key=f"discord:{interaction.id}",
             is_admin=is_admin(interaction),
-            origin=origin,
         )
 
     async def _handle(
         self,
         interaction: discord.Interaction[Any],
         intent: Intent,
-        answer: Answer,
+        answer: Callable[[Outcome], Awaitable[None]],
         *,
         update: bool = False,
         ephemeral: bool = True,
     ) -> Outcome:
-        """``entry.handle(intent, answer)``, deferred when slow; an answer that failed is
-        followed by a private apology, so no interaction stays unanswered."""
-        answered = False
-
-        async def answering(outcome: Outcome) -> None:
-            nonlocal answered
-            try:
-                await answer(outcome)
-            except discord.HTTPException as error:  # Discord does not take the answer
-                self.failures.drop(error_kind("answer", error), f"interaction {interaction.id}")
-                return
-            answered = True
-
-        outcome = await answer_in_time(
-            interaction,
-            lambda done: self.entry.handle(intent, done),
-            answering,
-            defer_after=self.defer_after,
-            update=update,
-            ephemeral=ephemeral,
-        )
-        if not answered:
+        """``entry.handle(intent)``, the interaction deferred when that is slow, then
+        ``answer`` (in the person's language), before the change is shown to anyone else;
+        an answer Discord refused is followed by a private apology, so no interaction
+        stays unanswered."""
+        async with self.entry.answer_first():
+            outcome = await in_time(
+                interaction,
+                self.entry.handle(intent),
+                defer_after=self.defer_after,
+                update=update,
+                ephemeral=ephemeral,
+            )
             with use_locale(outcome.locale):
-                await _apologise(interaction)
+                try:
+                    await answer(outcome)
+                except discord.HTTPException as error:  # Discord does not take the answer
+                    self.failures.drop(error_kind("answer", error), f"interaction {interaction.id}")
+                    await _apologise(interaction)
         return outcome
 
     # --- clicks ----------------------------------------------------------------------------
@@ -331,7 +322,11 @@ class Flows:
         elif action in ("draw", "take"):
             await self._new_hand(
                 interaction,
-                self.intent(interaction, Move((action,)), table_id=control.table, origin=ORIGIN),
+                self.intent(
+                    interaction,
+                    Move((action,)),
+                    table_id=control.table,
+                ),
                 control,
             )
         elif action == "next" or action.startswith("v."):
@@ -417,6 +412,9 @@ class Flows:
                 )
             return
         intent = self._hand_intent(interaction, control, values)
+        local = isinstance(intent.request, Select | Sort) and control.action != "refresh"
+        if local and await self._step_here(interaction, control, intent):
+            return
 
         async def answer(outcome: Outcome) -> None:
             if outcome.hand is not None:
@@ -431,6 +429,33 @@ class Flows:
                 await self._refused(interaction, outcome, control, on_hand=True)
 
         await self._handle(interaction, intent, answer, update=True)
+
+    async def _step_here(
+        self, interaction: discord.Interaction[Any], control: ControlId, intent: Intent
+    ) -> bool:
+        """A card picked, the selection cleared or the hand sorted, carried out on
+        the seat screen this process was last shown (the pure hand session of
+        :mod:`bot.interaction.hand_session`): no table load, no engine call. False
+        (nothing done) when that screen is not the one the control was drawn on (another
+        worker drew it, a restart, a newer change), or the flow control is spent: then the
+        entry point carries the step out."""
+        selection = intent.selection
+        screen = self.sessions.seat_screen(control.table, intent.user.key)
+        if (
+            selection is None
+            or screen is None
+            or screen.view.table.version != control.version
+            or selection.digest != hand_digest(screen.view.hand)
+            or not await self.entry.admit(intent.user, str(chat_key(interaction)))
+        ):
+            return False
+        event: HandStep = (
+            SortBy() if isinstance(intent.request, Sort) else SelectCards(selection.mask)
+        )
+        with use_locale(screen.locale):
+            stepped = step(screen, HandSession(selection.sort, selection.mask), event)
+            await self._show_hand(interaction, stepped.model, None, new=False)
+        return True
 
     def _hand_intent(
         self, interaction: discord.Interaction[Any], control: ControlId, values: Sequence[str]
@@ -450,7 +475,6 @@ class Flows:
                 table_id=control.table,
                 version=control.version,
                 selection=state.selection(),
-                origin=ORIGIN,
             )
         number = offer_number(control.action, values)
         if number is None or not listed(interaction, values):
@@ -461,7 +485,6 @@ class Flows:
             table_id=control.table,
             version=control.version,
             selection=state.selection(number),
-            origin=ORIGIN,
         )
 
     def _unlisted(
@@ -475,7 +498,6 @@ class Flows:
             table_id=control.table,
             version=control.version,
             selection=Selection(sort=sort),
-            origin=ORIGIN,
         )
 
     async def _show_hand(
@@ -620,7 +642,10 @@ class Flows:
         if isinstance(request, Move):
             await self._new_hand(
                 interaction,
-                self.intent(interaction, request, origin=ORIGIN),
+                self.intent(
+                    interaction,
+                    request,
+                ),
                 typed=" ".join(text.split()),
             )
         elif isinstance(request, ShowHand):

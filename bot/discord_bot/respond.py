@@ -1,9 +1,9 @@
 """Answering interactions in time: Discord forgets an interaction not answered within
 3 seconds, and accepts exactly one answer (callback) per interaction.
 
-:func:`answer_in_time` hands the service's entry point the answer to the presser and
-defers the interaction only when that answer has not begun after ``defer_after``
-seconds, so a quick answer costs one REST call and a slow one still arrives in time.
+:func:`in_time` awaits the service's entry point and defers the interaction only when
+it has not answered after ``defer_after`` seconds, so a quick answer costs one REST call
+and a slow one still arrives in time.
 The ``send_*`` helpers then answer through the callback when it is still free, else
 through the interaction's webhook.
 """
@@ -11,12 +11,10 @@ through the interaction's webhook.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any, TypeVar
 
 import discord
-
-from bot.ports.intents import Answer, Outcome
 
 T = TypeVar("T")
 
@@ -26,36 +24,27 @@ DEFER_AFTER = 1.0
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
-async def answer_in_time(
+async def in_time(
     interaction: discord.Interaction[Any],
-    handle: Callable[[Answer], Awaitable[T]],
-    answer: Answer,
+    work: Awaitable[T],
     *,
     defer_after: float = DEFER_AFTER,
     update: bool = False,
     ephemeral: bool = True,
 ) -> T:
-    """Run ``handle(answer)`` (``entry.handle(intent, answer)``). When ``answer`` has not
-    begun after ``defer_after`` s, defer meanwhile: a component's message stays as it is
-    (``update``, callback type 6), else a "thinking" placeholder appears (type 5, private
-    when ``ephemeral``); the answer then edits the message or fills the placeholder. The
-    answer and the deferral never run at the same time."""
-    turn = asyncio.Lock()
-
-    async def answering(outcome: Outcome) -> None:
-        async with turn:
-            await answer(outcome)
-
-    task = asyncio.ensure_future(handle(answering))
+    """Await ``work`` (``entry.handle(intent)``) for the interaction's answer: when it has
+    not finished after ``defer_after`` s, defer meanwhile, so the interaction is answered
+    in time: a component's message stays as it is (``update``, callback type 6), else a
+    "thinking" placeholder appears (type 5, private when ``ephemeral``); the answer then
+    edits the message or fills the placeholder."""
+    task = asyncio.ensure_future(work)
     try:
         done, _ = await asyncio.wait({task}, timeout=defer_after)
-        if not done:
-            async with turn:
-                if not interaction.response.is_done():
-                    if update:
-                        await interaction.response.defer()
-                    else:
-                        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        if not done and not interaction.response.is_done():
+            if update:
+                await interaction.response.defer()
+            else:
+                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
     finally:
         result = await task
     return result

@@ -21,6 +21,7 @@ from bot.ports.intents import (
     AddAI,
     Back,
     Cancel,
+    Coach,
     Configure,
     Export,
     Help,
@@ -150,8 +151,8 @@ RULES_TOPICS = N_(
 """Under the how-to of ``rules``: how to ask for one topic or the options alone."""
 TABLE_HELP = N_(
     "Table: new [variant] [preset] [option=value], join, leave, addbot, "
-    "removebot, set option=value, start, cancel, back, lang de|en, stats, top, "
-    "export."
+    "removebot, set option=value, start, cancel, back, lang de|en, coach on|off, "
+    "stats, top, export."
 )
 """The table verbs in a line, under ``help``."""
 
@@ -192,6 +193,12 @@ VERBS: dict[str, Verb] = {
             ("sprache", "language"),
             "lang [en|de|auto]",
             N_("Your language: en, de or auto"),
+        ),
+        Verb(
+            "coach",
+            ("trainer",),
+            "coach [on|off]",
+            N_("Your costliest moves after each deal, privately: on or off"),
         ),
         Verb("stats", ("statistik",), "stats", N_("Your games and wins")),
         Verb(
@@ -249,6 +256,7 @@ _REQUESTS: dict[str, Callable[[tuple[str, ...]], Request]] = {
     "cancel": lambda _words: Cancel(),
     "back": lambda _words: Back(),
     "lang": lambda words: SetLanguage(words[0] if words else None),
+    "coach": lambda words: Coach(words[0] if words else None),
     "stats": lambda _words: Stats(),
     "top": Top,
     "export": lambda _words: Export(),

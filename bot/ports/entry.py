@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractAsyncContextManager
 from typing import Protocol
 
-from bot.ports.intents import Answer, Intent, Outcome
+from bot.ports.intents import Intent, Outcome
 from bot.ports.model import ChatKey, TableInfo, UserRef
 from bot.ports.screens import SeatScreen, TableScreen
 
@@ -15,12 +16,26 @@ class Entry(Protocol):
     """:meth:`handle` for every input of every front end, plus questions that change
     nothing. Implemented by :class:`bot.service.entry.EntryPoint`."""
 
-    async def handle(self, intent: Intent, answer: Answer | None = None) -> Outcome:
+    async def handle(self, intent: Intent) -> Outcome:
         """Carry out ``intent``: flow control, the person's language (once), the table
         (loaded once), at most one engine worker call, at most one commit. Refusals come
         back as a localised :class:`~bot.ports.intents.Reply` with ``ok=False`` and change
-        nothing; this never raises for bad input. ``answer`` (the front end's answer to
-        the presser) runs after the commit and before the other screens are pushed."""
+        nothing; this never raises for bad input. The committed change is shown to every
+        seat by the notifiers (the presser's own screen first): at once, or, inside
+        :meth:`answer_first`, when that block ends."""
+
+    def answer_first(self) -> AbstractAsyncContextManager[None]:
+        """A block in which a front end handles one input and answers the presser
+        (``answerCallbackQuery``, the interaction response, the page's reply): the changes
+        committed inside are shown to everyone when the block ends, also when it raises,
+        so the presser is answered before any other screen is drawn. Outside such a
+        block :meth:`handle` shows its change before it returns."""
+
+    async def admit(self, user: UserRef, chat: str) -> bool:
+        """Take a token of the person's and the chat's flow control (``chat``: the chat
+        key as text, or ``private:<user key>``) for a step a front end carries out itself
+        (a card toggled on a hand screen it keeps); False (nothing taken) when either is
+        spent: then the front end hands the intent to :meth:`handle`, which says so."""
 
     async def table_info(self, key: ChatKey) -> TableInfo | None:
         """The chat's active table (lobby or game), or ``None``."""

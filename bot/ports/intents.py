@@ -14,7 +14,8 @@ that is not handled everywhere fails the type check (mypy) instead of a chat.
 - the table requests of the chat command language (:data:`bot.interaction.commands.VERBS`):
   :class:`OpenTable` (``new``), :class:`Join`, :class:`Leave`, :class:`AddAI` (``addbot``),
   :class:`RemoveAI` (``removebot``), :class:`Configure` (``set``), :class:`Start`,
-  :class:`Cancel`, :class:`Back`, :class:`SetLanguage` (``lang``), :class:`Stats`,
+  :class:`Cancel`, :class:`Back`, :class:`SetLanguage` (``lang``), :class:`Coach`,
+  :class:`Stats`,
   :class:`Top`, :class:`Export`, :class:`ShowHand` (``hand``), :class:`Rules`,
   :class:`Help`;
 - :class:`Move`: a game move, typed (``words`` of :mod:`engine.commands`) or named by a
@@ -29,7 +30,6 @@ that is not handled everywhere fails the type check (mypy) instead of a chat.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -41,10 +41,10 @@ from engine.errors import EngineError
 __all__ = [
     "AddAI",
     "Address",
-    "Answer",
     "AtTable",
     "Back",
     "Cancel",
+    "Coach",
     "Configure",
     "Export",
     "Help",
@@ -161,6 +161,16 @@ class SetLanguage:
 
 
 @dataclass(frozen=True, slots=True)
+class Coach:
+    """``coach [on|off]``: whether the person gets the coach's notes after each deal (the
+    moves where the expert's alternative was clearly better); no word: say which. On by
+    default in a person's first three games of a variant."""
+
+    verb: ClassVar[str] = "coach"
+    word: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Stats:
     """``stats``: the person's games and wins."""
 
@@ -270,7 +280,7 @@ class TooLong:
 
 TableRequest = OpenTable | Join | Leave | AddAI | RemoveAI | Configure | Start | Cancel | Back
 """Requests that open or change a lobby or a table's seats."""
-Question = SetLanguage | Stats | Top | Export | ShowHand | Rules | Help
+Question = SetLanguage | Coach | Stats | Top | Export | ShowHand | Rules | Help
 """Requests about the person or the table that change no table (``lang`` changes the
 person's language)."""
 PlayRequest = Move | Select | Sort | Hint | PressOffer
@@ -334,10 +344,7 @@ class Intent:
     for (a move from an old screen is refused and answered with the fresh one);
     ``selection``: the hand screen it was drawn for. ``update_key``: the platform
     update's idempotency key (a redelivered update changes nothing twice). ``is_admin``:
-    the person administers the chat (may cancel other people's games). ``origin``: the
-    front end that will draw the presser's screen from the outcome (``telegram``,
-    ``discord``, ``terminal``, ``web:<page>``), so its notifier does not draw it again;
-    ``None``: the presser's screens are pushed like everyone else's."""
+    the person administers the chat (may cancel other people's games)."""
 
     request: Request
     user: UserRef
@@ -346,7 +353,6 @@ class Intent:
     selection: Selection | None = None
     update_key: str | None = None
     is_admin: bool = False
-    origin: str | None = None
 
     @property
     def key(self) -> ChatKey | None:
@@ -379,8 +385,10 @@ class Outcome:
     once for the whole handling), the table ``info`` after it (``None``: no table), the
     person's own ``hand`` screen when they sit at a running game (for the selection the
     intent asked for: the same order, and after a move nothing selected), the committed
-    ``update`` the others are shown (``None`` when nothing was stored) and, for a refusal,
-    the ``error`` (its ``code`` and ``params``)."""
+    ``update`` the others are shown (``None`` when nothing was stored), for a refusal,
+    the ``error`` (its ``code`` and ``params``), and ``among``: of how many of the
+    person's own tables the table was chosen (an intent addressed :class:`Mine`; more than
+    one: a front end names the table it was for)."""
 
     reply: Reply
     locale: str
@@ -388,14 +396,9 @@ class Outcome:
     hand: HandModel | None = None
     update: TableUpdate | None = None
     error: EngineError | None = None
+    among: int = 1
 
     @property
     def ok(self) -> bool:
         """True when the intent was carried out."""
         return self.reply.ok
-
-
-Answer = Callable[[Outcome], Awaitable[None]]
-"""A front end's way to answer the presser (``answerCallbackQuery``, the interaction
-response, the page's reply); the entry point calls it after the commit and before any
-other screen is pushed."""

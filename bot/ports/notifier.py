@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.ports.screens import TableFault, TableUpdate, TimerWarning
+from bot.ports.screens import CoachAdvice, TableFault, TableUpdate, TimerWarning
 
 __all__ = ["Notifier"]
 
@@ -20,11 +20,18 @@ class Notifier(Protocol):
 
     async def publish(self, update: TableUpdate) -> None:
         """A table changed: redraw its public message and the private screens whose hand
-        changed (or whose turn began), ping the seat whose turn began; skip the screen
-        the front end already drew in its answer (``update.answered``)."""
+        changed (or whose turn began), the person who made the change first
+        (:attr:`~bot.ports.screens.TableUpdate.seats_actor_first`), ping the seat whose
+        turn began. A screen is drawn once per table version: one that already shows
+        this version (drawn by the front end's own answer, where the platform answers
+        with it: a Discord hand message) is left alone."""
 
     async def warn(self, warning: TimerWarning) -> None:
         """A person's turn time runs out soon."""
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        """The coach's notes on a deal, to ``advice.user_key`` only (their private place
+        on this front end); nothing when this front end cannot reach them privately now."""
 
     async def fault(self, fault: TableFault) -> None:
         """A table of this platform cannot be loaded any more: say so in its chat, in the

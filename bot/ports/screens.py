@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from engine.search import Partition
 
 __all__ = [
+    "CoachAdvice",
     "Notice",
     "PastChange",
     "SeatFacts",
@@ -120,9 +121,9 @@ class TableUpdate:
     ``seats``: the screen of every human seat of a running game (empty in the lobby and
     once the table closed without a game); ``hands``: the seats whose private hand changed
     (``None``: every seat's, e.g. a new deal); ``turn``: the human seat whose turn began
-    with this change (ping them), else ``None``; ``answered``: ``(origin, user_key)`` when
-    the front end ``origin`` (:attr:`bot.ports.intents.Intent.origin`) has already drawn
-    that person's new screen in its answer, so its notifier skips it; ``turn_version``:
+    with this change (ping them), else ``None``; ``actor``: the user key of the person
+    whose intent made the change (``None``: an automatic step), whose screen every
+    notifier draws first (:attr:`seats_actor_first`); ``turn_version``:
     the table version whose change began that turn when it is older than this one (a
     worker showing changes another one committed), so a ping keyed by the turn is sent
     once."""
@@ -131,7 +132,7 @@ class TableUpdate:
     seats: tuple[SeatScreen, ...] = ()
     hands: frozenset[int] | None = frozenset()
     turn: int | None = None
-    answered: tuple[str, str] | None = None
+    actor: str | None = None
     turn_version: int | None = None
 
     def with_history(self, history: tuple[PastChange, ...]) -> TableUpdate:
@@ -156,9 +157,11 @@ class TableUpdate:
         """True when seat ``seat``'s hand changed or its turn began with this change."""
         return self.hands is None or seat in self.hands or seat == self.turn
 
-    def answered_for(self, origin: str, user_key: str) -> bool:
-        """True when front end ``origin`` drew ``user_key``'s screen in its answer."""
-        return self.answered == (origin, user_key)
+    @property
+    def seats_actor_first(self) -> tuple[SeatScreen, ...]:
+        """:attr:`seats` with the :attr:`actor`'s screen first (the person who made the
+        change sees it first), the others in seat order."""
+        return tuple(sorted(self.seats, key=lambda s: s.user_key != self.actor))
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +174,22 @@ class TimerWarning:
     user_key: str
     seconds_left: float
     locale: str
+
+
+@dataclass(frozen=True, slots=True)
+class CoachAdvice:
+    """The coach's word to the person ``user_key`` (seat ``seat`` of table ``info``) on
+    deal ``deal`` that just ended: ``text``, in their language ``locale``: up to three
+    moves where the expert's alternative was clearly better, each with the position as
+    they saw it (:mod:`bot.render.coach`), or one line saying no move was. Shown only to
+    them (their private chat, a message only they see, their page, the terminal)."""
+
+    info: TableInfo
+    user_key: str
+    seat: int
+    deal: int
+    locale: str
+    text: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,8 +12,10 @@ One intent, in order:
    applied and every person's screen facts in the new position come back with it — and at
    most one commit;
 5. the screens: the presser's hand model and the :class:`~bot.ports.screens.TableUpdate`
-   for everyone else;
-6. the front end's ``answer`` to the presser, then the update to every notifier.
+   for every seat, the presser's first;
+6. the update to every notifier: at once, or, when the front end handles the input
+   inside :meth:`EntryPoint.answer_first`, after it answered the presser (the block's
+   end). No front end code runs inside the service.
 
 A refusal is an :class:`engine.errors.EngineError` raised anywhere in 2-4: it comes back
 as a localised private :class:`~bot.ports.intents.Reply` (``ok=False``), nothing changed;
@@ -24,6 +26,9 @@ input.
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 
 from cachetools import LRUCache
@@ -31,9 +36,9 @@ from cachetools import LRUCache
 from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
 from bot.ports.clean import clean_intent
-from bot.ports.intents import Answer, Intent, Outcome, Reply
+from bot.ports.intents import Intent, Outcome, Reply
 from bot.ports.model import ChatKey, TableInfo, UserRef
-from bot.ports.screens import SeatScreen, TableScreen
+from bot.ports.screens import SeatScreen, TableScreen, TableUpdate
 from bot.service.delivery import Delivery
 from bot.service.flow import FlowControl, TooFast
 from bot.service.lobby import bounded_user
@@ -49,6 +54,20 @@ log = logging.getLogger(__name__)
 KNOWN_USERS = 50_000
 """People whose name and app language this process last stored (a changed one is
 stored again)."""
+
+
+class _Held:
+    """The changes committed inside one :meth:`EntryPoint.answer_first` block, shown when
+    it ends (``open`` until then: a task the block started that commits later shows its
+    change itself)."""
+
+    def __init__(self) -> None:
+        self.updates: list[TableUpdate] = []
+        self.open = True
+
+
+_HELD: ContextVar[_Held | None] = ContextVar("held_updates", default=None)
+"""The running :meth:`EntryPoint.answer_first` block's changes; ``None`` outside one."""
 
 
 @dataclass(frozen=True)
@@ -75,7 +94,7 @@ class EntryPoint:
         self.repo = repo
         self._seen: LRUCache[str, _Seen] = LRUCache(KNOWN_USERS)
 
-    async def handle(self, intent: Intent, answer: Answer | None = None) -> Outcome:
+    async def handle(self, intent: Intent) -> Outcome:
         """Carry out ``intent`` (see the module docstring); never raises for bad input."""
         intent = clean_intent(intent)  # no lone surrogate or NUL reaches a store
         chat = str(intent.key) if intent.key is not None else f"private:{intent.user.key}"
@@ -88,19 +107,43 @@ class EntryPoint:
                 outcome = await handling.run()
             except EngineError as error:
                 outcome = await handling.refusal(error)
+            if handling.among > 1:
+                outcome = replace(outcome, among=handling.among)
             if not outcome.ok and outcome.reply.text is not None:
                 quiet = not self.flow.first_time(intent.user.key, chat, outcome.reply.text)
                 if quiet:
                     outcome = replace(outcome, reply=replace(outcome.reply, quiet=True))
-        with use_locale(outcome.locale):
-            if answer is not None:
-                try:
-                    await answer(outcome)
-                except Exception:
-                    log.exception("answering %s failed", intent.user.key)
         if outcome.update is not None:
-            await self.publisher.publish(outcome.update)
+            held = _HELD.get()
+            if held is None or not held.open:
+                await self.publisher.publish(outcome.update)
+            else:
+                held.updates.append(outcome.update)
         return outcome
+
+    @asynccontextmanager
+    async def answer_first(self) -> AsyncIterator[None]:
+        """:meth:`bot.ports.entry.Entry.answer_first`: the changes :meth:`handle` commits
+        inside the block (also from tasks the block starts) are shown when it ends, in
+        the order they were committed; a block inside another one leaves them to it."""
+        outer = _HELD.get()
+        if outer is not None and outer.open:
+            yield
+            return
+        held = _Held()
+        token = _HELD.set(held)
+        try:
+            yield
+        finally:
+            held.open = False
+            _HELD.reset(token)
+            for update in held.updates:
+                try:
+                    await self.publisher.publish(update)
+                except Exception:  # committed: the sweep shows what could not be shown now
+                    log.exception(
+                        "showing table %d v%d failed", update.info.id, update.info.version
+                    )
 
     async def _refused_fast(self, intent: Intent, chat: str) -> Outcome:
         locale = await self.queries.locale_of(intent.user)
@@ -123,6 +166,10 @@ class EntryPoint:
         self._seen[user.key] = seen
 
     # --- questions that change nothing ------------------------------------------------------
+
+    async def admit(self, user: UserRef, chat: str) -> bool:
+        """:meth:`bot.ports.entry.Entry.admit`."""
+        return await self.flow.admit(user.key, chat)
 
     async def table_info(self, key: ChatKey) -> TableInfo | None:
         """The chat's active table, or ``None``."""

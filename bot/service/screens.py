@@ -218,11 +218,12 @@ class Screens:
         return TableScreen(table.info(), view, tuple(events), tuple(notices), locales.table(table))
 
     async def update(
-        self, committed: Committed, locales: Locales, answered: tuple[str, str] | None = None
+        self, committed: Committed, locales: Locales, actor: str | None = None
     ) -> TableUpdate:
         """What everyone is shown after a committed change: the table screen and every
         person's seat screen (facts of the step's worker call, remembered or computed
-        once), whose hands changed and whose turn began."""
+        once), whose hands changed, whose turn began, and the ``actor`` who made it
+        (drawn first)."""
         change = committed.change
         table = change.table
         if change.results:
@@ -234,7 +235,7 @@ class Screens:
             seats,
             hands,
             turn_began(committed.before, table),
-            answered,
+            actor,
         )
 
     async def redraw(

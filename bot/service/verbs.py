@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import assert_never
 
@@ -43,6 +43,7 @@ from bot.interaction.hand_session import (
     ShowHint,
     SortBy,
     Stepped,
+    hint_reply,
     sort_named,
     step,
 )
@@ -52,6 +53,7 @@ from bot.ports.intents import (
     AtTable,
     Back,
     Cancel,
+    Coach,
     Configure,
     Export,
     Help,
@@ -84,10 +86,9 @@ from bot.ports.intents import (
     Unknown,
 )
 from bot.ports.model import Status, UserRef
-from bot.ports.screens import SeatScreen, TableUpdate
+from bot.ports.screens import SeatScreen
 from bot.ports.table_rules import DEFAULT_LEVEL, table_rules
 from bot.render.guide import refusal_lesson
-from bot.render.hand import hint_text
 from bot.render.howto import render_how_to_play, topic_of
 from bot.render.lobby import render_lobby
 from bot.render.ratings import board_lines, board_title, nobody_rated, rating_line
@@ -130,7 +131,16 @@ class Need(Enum):
 def table_need(request: Request) -> Need:
     """What ``request`` needs of its table."""
     match request:
-        case OpenTable() | SetLanguage() | Stats() | Top() | Export() | Unknown() | TooLong():
+        case (
+            OpenTable()
+            | SetLanguage()
+            | Coach()
+            | Stats()
+            | Top()
+            | Export()
+            | Unknown()
+            | TooLong()
+        ):
             return Need.NONE
         case Rules() | Help():
             return Need.ANY
@@ -154,6 +164,9 @@ def table_need(request: Request) -> Need:
         case _:
             assert_never(request)
 
+
+COACH_WORDS = {"on": True, "an": True, "off": False, "aus": False}
+"""The words of ``coach on|off`` (German ``an|aus``)."""
 
 STALE = (StaleControl, UnknownOffer)
 """Refusals that come with the fresh hand screen (the control was drawn for another)."""
@@ -192,6 +205,8 @@ class Handling:
         self.intent = intent
         self.user = intent.user
         self.table: Table | None = None
+        self.among = 1
+        """Of how many of the person's tables the table was chosen (:class:`Mine`)."""
         self.locales: Locales | None = None
         self.locale = normalize_locale(intent.user.locale or verbs.default_locale)
 
@@ -235,7 +250,9 @@ class Handling:
                 | Back()
             ):
                 return await self._table_request(request)
-            case SetLanguage() | Stats() | Top() | Export() | ShowHand() | Rules() | Help():
+            case (
+                SetLanguage() | Coach() | Stats() | Top() | Export() | ShowHand() | Rules() | Help()
+            ):
                 return await self._question(request)
             case Move() | Select() | Sort() | Hint() | PressOffer():
                 return await self._play(request)
@@ -287,6 +304,8 @@ class Handling:
         match request:
             case SetLanguage(word):
                 return await self.lang(word)
+            case Coach(word):
+                return await self.coach(word)
             case Stats():
                 return await self.stats()
             case Top(words):
@@ -335,6 +354,7 @@ class Handling:
                 return await self.v.changes.load(table_id)
             case Mine(table_id):
                 tables = await self.v.changes.tables_of(self.user.key)
+                self.among = max(len(tables), 1)
                 if table_id is not None:
                     named = next((t for t in tables if t.id == table_id), None)
                     if named is None:
@@ -461,15 +481,12 @@ class Handling:
             s.user not in self.locales.known and s.user is not None for s in committed.table.seats
         ):
             self.locales = await self.v.screens.locales(committed.table, [self.user.key])
-        origin = self.intent.origin
-        update = await self.v.screens.update(committed, self.locales)
+        update = await self.v.screens.update(committed, self.locales, self.user.key)
         hand = None
         seat = committed.table.seat_of(self.user.key)
         own = None if seat is None else update.seat_screen(seat)
         if own is not None and committed.table.status is Status.PLAYING:
             hand = build_hand_model(own, sort=self._sort())
-        if hand is not None and origin is not None:
-            update = _answered(update, origin, self.user.key)
         return Outcome(reply, self.locale, committed.table.info(), hand, update)
 
     async def _hand_after(self) -> HandModel | None:
@@ -535,6 +552,34 @@ class Handling:
         await self.v.queries.set_locale(self.user, self.locale)
         with use_locale(self.locale):
             return self.outcome(Reply(_("Language: English."), private=True))
+
+    async def coach(self, word: str | None) -> Outcome:
+        """``coach [on|off]`` (German ``trainer [an|aus]``): the coach's notes after each
+        deal on or off for this person (:mod:`bot.service.coaching`); no word: say which,
+        and how it is changed. Anything else is refused with the words it takes."""
+        repo = self.v.queries.repo
+        if word is not None:
+            choice = COACH_WORDS.get(word.lower())
+            if choice is None:
+                raise BadSetting(name="coach", value=word, accepts="on, off")
+            await repo.set_coach(self.user.key, choice)
+            text = (
+                _("Coach on: after each deal you get your costliest moves, privately.")
+                if choice
+                else _("Coach off: no notes after the deals.")
+            )
+            return self.outcome(Reply(text, private=True))
+        chosen = (await repo.coach_choices([self.user.key])).get(self.user.key)
+        if chosen is None:
+            text = _(
+                "The coach is on for your first three games of a variant; "
+                "coach on or coach off decides for good."
+            )
+        elif chosen:
+            text = _("The coach is on; coach off stops it.")
+        else:
+            text = _("The coach is off; coach on starts it.")
+        return self.outcome(Reply(text, private=True))
 
     async def stats(self) -> Outcome:
         stats = await self.v.queries.stats(self.user)
@@ -677,21 +722,11 @@ class Handling:
 
     async def hint(self) -> Outcome:
         stepped = await self.hand_step(ShowHint())
-        match stepped.found:
-            case HintFound.NOT_IN_TIME:
-                raise NoHintInTime()
-            case HintFound.MOVE:
-                assert stepped.hint is not None
-                text = hint_text(stepped.hint.action, stepped.model.view)
-            case _:
-                text = _("Hint: no meld in your hand yet.")
-        return self.outcome(Reply(text, private=True), stepped.model)
+        if stepped.found is HintFound.NOT_IN_TIME:
+            raise NoHintInTime()
+        return self.outcome(Reply(hint_reply(stepped), private=True), stepped.model)
 
     def _where(self) -> int:
         if self.table is None:
             raise NoTable()
         return self.table.id
-
-
-def _answered(update: TableUpdate, origin: str, user_key: str) -> TableUpdate:
-    return replace(update, answered=(origin, user_key))

@@ -423,6 +423,29 @@ class SqliteRepository:
                 (platform, user_id, user_id, locale, time.time()),
             )
 
+    async def coach_choices(self, user_keys: Collection[str]) -> dict[str, bool]:
+        keys = sorted(set(user_keys))
+        if not keys:
+            return {}
+        pairs = " OR ".join("(platform = ? AND user_id = ?)" for _ in keys)
+        params = [part for key in keys for part in key.split(":", 1)]
+        rows = await self._all(
+            f"SELECT platform, user_id, coach FROM users WHERE coach IS NOT NULL AND ({pairs})",
+            params,
+        )
+        return {f"{row[0]}:{row[1]}": bool(row[2]) for row in rows}
+
+    async def set_coach(self, user_key: str, on: bool | None) -> None:
+        platform, _, user_id = user_key.partition(":")
+        value = None if on is None else int(on)
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO users (platform, user_id, display_name, coach, created_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) "
+                "DO UPDATE SET coach = excluded.coach",
+                (platform, user_id, user_id, value, time.time()),
+            )
+
     async def create_table(self, table: Table, record: str | None = None) -> Table:
         values = _table_values(table)
         columns = ", ".join(values)

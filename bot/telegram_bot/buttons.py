@@ -28,6 +28,8 @@ from telegram import CallbackQuery
 
 from bot.i18n import use_locale
 from bot.interaction.calls import call_verbs
+from bot.interaction.hand import hand_digest
+from bot.interaction.hand_session import HandSession, HandStep, SelectCards, SortBy, step
 from bot.ports.hand import SortMode
 from bot.ports.intents import (
     AddAI,
@@ -55,7 +57,6 @@ from bot.telegram_bot.callbacks import (
     GameEnded,
     MalformedCallback,
 )
-from bot.telegram_bot.notifier import ORIGIN
 from bot.telegram_bot.parts import Parts
 from engine.actions import NextDeal
 
@@ -152,7 +153,6 @@ class Buttons:
             AtTable(press.data.table_id),
             None,
             Selection(0, SortMode(sort if 0 <= sort < 3 else 0)),
-            origin=ORIGIN,
         )
         outcome = await parts.entry.handle(intent)
         info, hand = outcome.info, outcome.hand
@@ -191,34 +191,32 @@ class Buttons:
             InChat(key, data.table_id),
             None if name in LOBBY_REQUESTS or name == "my_hand" else data.version,
             update_key=press.update_key,
-            origin=ORIGIN if name == "my_hand" else None,
         )
-
-        async def answer(outcome: Outcome) -> None:
-            if (
-                name == "my_hand"
-                and outcome.ok
-                and outcome.info is not None
-                and outcome.hand is not None
-            ):
-                if await parts.hands.show(
-                    outcome.info,
-                    press.user_id,
-                    outcome.hand.view,
-                    outcome.locale,
-                    outcome.hand,
-                    repost=True,
-                ):
-                    await query.answer(texts.sent_privately())
+        async with parts.entry.answer_first():
+            outcome = await parts.entry.handle(intent)
+            with use_locale(outcome.locale):
+                if name == "my_hand" and outcome.ok:
+                    await self._hand_privately(query, press, outcome)
                     return
-                await parts.waiting(outcome.info, press.user_id, press.user.name)
-                await query.answer(url=parts.tables.start_link(outcome.info.id))
-                return
-            await _answer(query, outcome)
+                await _answer(query, outcome)
             if outcome.reply.code == "stale_control":
                 await parts.redraw(data.table_id)  # the keyboard the press came from
 
-        await parts.entry.handle(intent, answer)
+    async def _hand_privately(self, query: CallbackQuery, press: Press, outcome: Outcome) -> None:
+        """Show my hand: the hand message anew at the bottom of the private chat, the press
+        answered with a toast; a person the bot cannot write to gets the "Start me" link."""
+        parts = self.parts
+        info, hand = outcome.info, outcome.hand
+        if info is None or hand is None:
+            await _answer(query, outcome)
+            return
+        if await parts.hands.show(
+            info, press.user_id, hand.view, outcome.locale, hand, repost=True
+        ):
+            await query.answer(texts.sent_privately())
+            return
+        await parts.waiting(info, press.user_id, press.user.name)
+        await query.answer(url=parts.tables.start_link(info.id))
 
     @staticmethod
     def _group_request(data: Callback) -> Request:
@@ -243,6 +241,8 @@ class Buttons:
             raise ForeignCallback()
         name = data.name
         request = HAND_REQUESTS[name]
+        if isinstance(request, Select | Sort) and await self._step_here(query, press, row.hand):
+            return
         offer = _number(data.arg) if isinstance(request, PressOffer) else None
         selection = Selection(
             0 if name == "clear" else data.mask, SortMode(data.sort), row.hand or None, offer
@@ -254,23 +254,59 @@ class Buttons:
             data.version,
             selection,
             press.update_key,
-            origin=ORIGIN,
         )
         screen = "pile" if name == "pile" else "main"
+        async with parts.entry.answer_first():
+            outcome = await parts.entry.handle(intent)
+            with use_locale(outcome.locale):
+                await _answer(query, outcome)  # every refusal said, once
+            await self._hand_screen(press, outcome, screen)
 
-        async def answer(outcome: Outcome) -> None:
-            await _answer(query, outcome)
-            info, hand = outcome.info, outcome.hand
-            if (
-                hand is not None
-                and info is not None
-                and not await parts.hands.show(
-                    info, press.user_id, hand.view, outcome.locale, hand, screen
-                )
-            ):
-                await parts.waiting(info, press.user_id, press.user.name)
+    async def _hand_screen(self, press: Press, outcome: Outcome, screen: str) -> None:
+        """The presser's hand message after a step that changed no table (a selection,
+        an order, a hint, a refusal with the fresh hand); a change is drawn by the
+        notifier, for every seat, this person's first."""
+        info, hand = outcome.info, outcome.hand
+        if outcome.update is not None or hand is None or info is None:
+            return
+        if not await self.parts.hands.show(
+            info, press.user_id, hand.view, outcome.locale, hand, screen
+        ):
+            await self.parts.waiting(info, press.user_id, press.user.name)
 
-        await parts.entry.handle(intent, answer)  # ``answer`` said every refusal, once
+    async def _step_here(self, query: CallbackQuery, press: Press, digest: str) -> bool:
+        """A card toggled, the selection cleared, the pile screen or the next order, carried
+        out on the seat screen this process was last shown (the pure hand session of
+        :mod:`bot.interaction.hand_session`): no table load, no engine call. False (nothing
+        done) when that screen is not the one the button was drawn on (another worker
+        drew it, a restart, a newer change), or the person's flow control is spent: then
+        the entry point carries the step out."""
+        parts = self.parts
+        data = press.data
+        screen = parts.notifier.seat_screen(press.user_id, data.table_id)
+        if (
+            screen is None
+            or screen.view.table.version != data.version
+            or (digest and digest != hand_digest(screen.view.hand))
+            or not await parts.entry.admit(press.user, f"private:{press.user.key}")
+        ):
+            return False
+        mask = 0 if data.name == "clear" else data.mask
+        event: HandStep = SortBy() if data.name == "sort" else SelectCards(mask)
+        with use_locale(screen.locale):
+            stepped = step(screen, HandSession(SortMode(data.sort), mask), event)
+        await query.answer()
+        shown = await parts.hands.show(
+            screen.info,
+            press.user_id,
+            screen.view,
+            screen.locale,
+            stepped.model,
+            "pile" if data.name == "pile" else "main",
+        )
+        if not shown:
+            await parts.waiting(screen.info, press.user_id, press.user.name)
+        return True
 
 
 #: Refusals of a control with words of their own on Telegram (the keyboard is redrawn).

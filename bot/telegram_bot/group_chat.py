@@ -14,8 +14,6 @@ they are said in the group, except those that show cards.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, User
 from telegram.error import TelegramError
 
@@ -38,7 +36,6 @@ from bot.ports.model import ChatKey, TableInfo, UserRef
 from bot.render.lobby import render_lobby
 from bot.telegram_bot import texts
 from bot.telegram_bot.identity import chat_key, thread_of, user_ref
-from bot.telegram_bot.notifier import ORIGIN
 from bot.telegram_bot.parts import Parts
 
 TOO_FAST = "too_fast"
@@ -80,9 +77,11 @@ class GroupChat:
             InChat(key),
             update_key=update_key,
             is_admin=is_admin,
-            origin=ORIGIN if isinstance(request, ShowHand) else None,
         )
-        outcome = await parts.entry.handle(intent, self._answer(message, user, request))
+        async with parts.entry.answer_first():
+            outcome = await parts.entry.handle(intent)
+            with use_locale(outcome.locale):
+                await self._answer(message, user, request, outcome)
         if isinstance(request, OpenTable):
             await self._wait_for_private_chat(outcome, user)
 
@@ -102,26 +101,23 @@ class GroupChat:
         ):
             await self.parts.waiting(outcome.info, user_id, user.name)
 
-    def _answer(
-        self, message: Message, user: UserRef, request: Request
-    ) -> Callable[[Outcome], Awaitable[None]]:
+    async def _answer(
+        self, message: Message, user: UserRef, request: Request, outcome: Outcome
+    ) -> None:
+        """Answer a typed command in the group: a hand privately, a refusal or reply
+        where it belongs (a new lobby: the table message shows it)."""
         hand = isinstance(request, ShowHand)
-
-        async def answer(outcome: Outcome) -> None:
-            if hand and outcome.ok:
-                await self._hand_privately(message, outcome, user)
-            elif (
-                hand
-                and outcome.reply.text
-                and not outcome.reply.quiet
-                and outcome.reply.code != TOO_FAST
-            ):
-                await message.reply_text(outcome.reply.text)  # no table, not seated: why
-            elif not isinstance(request, OpenTable) or not outcome.ok:
-                # (a new lobby: the table message shows it)
-                await self._deliver(message, user, outcome.reply, request, outcome.info)
-
-        return answer
+        if hand and outcome.ok:
+            await self._hand_privately(message, outcome, user)
+        elif (
+            hand
+            and outcome.reply.text
+            and not outcome.reply.quiet
+            and outcome.reply.code != TOO_FAST
+        ):
+            await message.reply_text(outcome.reply.text)  # no table, not seated: why
+        elif not isinstance(request, OpenTable) or not outcome.ok:
+            await self._deliver(message, user, outcome.reply, request, outcome.info)
 
     async def _remember_title(self, chat_id: int, title: str | None) -> None:
         """Store the group's title when it is new or changed (hand messages name it)."""

@@ -7,11 +7,12 @@ asks the service anything."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from telegram import InlineKeyboardMarkup
 
 from bot.i18n import _, use_locale
-from bot.ports.hand import HandModel
+from bot.ports.hand import HandModel, SortMode
 from bot.ports.keyed_sends import KeyedSends
 from bot.ports.message_store import TelegramHandMessage, TelegramMessageStore
 from bot.ports.model import Status, TableInfo
@@ -64,17 +65,24 @@ class HandMessages:
         screen: str = "main",
         note: str = "",
         repost: bool = False,
+        newer_only: bool = False,
+        in_order: Callable[[SortMode], HandModel] | None = None,
     ) -> bool:
-        """Draw the user's hand message for ``info`` from ``model`` (a running game) or
-        from ``view`` (the game ended: its score sheet) and edit it in place; send it when
+        """Draw the user's hand message for ``info`` from ``model`` (a running game; or,
+        with ``in_order``, the model it builds in the order the message shows) or from
+        ``view`` (the game ended: its score sheet) and edit it in place; send it when
         there is none, or anew at the bottom when ``repost``. ``screen``: ``main`` or
         ``pile`` (the deeper cards of a spread discard pile). A message that shows a newer
-        game version already is left alone (never drawn back). Returns False when the user
-        cannot be written to."""
+        game version already is left alone (never drawn back), and with ``newer_only`` one
+        that shows this version (a change is drawn once: the presser's own answer may
+        have drawn it). Returns False when the user cannot be written to."""
         async with self._locks.setdefault((user_id, info.id), asyncio.Lock()):
             row = await self.store.hand_message(user_id, info.id)
-            if row is not None and row.version > view.table.version and not repost:
+            shown = -1 if row is None or repost else row.version
+            if shown > view.table.version or (newer_only and shown == view.table.version):
                 return True  # a newer hand is shown (drawn by another worker meanwhile)
+            if model is None and in_order is not None:
+                model = in_order(SortMode(0 if row is None else row.sort_mode))
             title = await self.title(info)
             with use_locale(locale):
                 text, markup = _draw(
@@ -133,11 +141,6 @@ class HandMessages:
         if sent is None:
             return False
         return sent.message_id, key
-
-    async def sort_of(self, user_id: int, table_id: int) -> int:
-        """The order the user's hand message of ``table_id`` shows (0 by suit)."""
-        row = await self.store.hand_message(user_id, table_id)
-        return 0 if row is None else row.sort_mode
 
 
 def _stored(

@@ -15,11 +15,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cachetools import LRUCache
+
 from bot.i18n import use_locale
 from bot.interaction.hand import build_hand_model
-from bot.ports.hand import SortMode
+from bot.ports.hand import HandModel, SortMode
 from bot.ports.model import Status, TableInfo
-from bot.ports.screens import SeatScreen, TableFault, TableScreen, TableUpdate, TimerWarning
+from bot.ports.screens import (
+    CoachAdvice,
+    SeatScreen,
+    TableFault,
+    TableScreen,
+    TableUpdate,
+    TimerWarning,
+)
 from bot.render.notices import render_fault
 from bot.telegram_bot import texts
 from bot.telegram_bot.hand_messages import HandMessages
@@ -27,10 +36,13 @@ from bot.telegram_bot.identity import chat_id_of, thread_id_of, user_id_of
 from bot.telegram_bot.outbox import Outbox
 from bot.telegram_bot.table_messages import TableMessages
 
-__all__ = ["ORIGIN", "TelegramNotifier"]
+__all__ = ["SEAT_SCREENS", "TelegramNotifier"]
 
-ORIGIN = "telegram"
-"""The Telegram adapter's name as the origin of intents whose answer draws the hand."""
+MESSAGE_LIMIT = 4096
+"""Telegram's limit of a message's text (characters)."""
+
+SEAT_SCREENS = 2_000
+"""Seat screens kept for hand steps without a table load (the people playing now)."""
 
 
 @dataclass
@@ -45,6 +57,20 @@ class TelegramNotifier:
 
     def __init__(self) -> None:
         self._parts: _Parts | None = None
+        #: (user id, table id) -> the newest seat screen this process was shown (bounded).
+        self._screens: LRUCache[tuple[int, int], SeatScreen] = LRUCache(SEAT_SCREENS)
+
+    def seat_screen(self, user_id: int, table_id: int) -> SeatScreen | None:
+        """The newest seat screen of ``user_id`` at ``table_id`` this process was shown
+        (``None``: none kept), for the hand steps the adapter carries out itself."""
+        return self._screens.get((user_id, table_id))
+
+    def _keep(self, update: TableUpdate) -> None:
+        for screen in update.seats:
+            key = (user_id_of(screen.user_key), update.info.id)
+            kept = self._screens.get(key)
+            if kept is None or kept.view.table.version <= screen.view.table.version:
+                self._screens[key] = screen
 
     def attach(self, tables: TableMessages, hands: HandMessages, outbox: Outbox) -> None:
         """Start delivering (called by the adapter once the bot is connected)."""
@@ -63,10 +89,12 @@ class TelegramNotifier:
 
     async def publish(self, update: TableUpdate) -> None:
         """Queue the table message's edit, ping the person whose turn began, redraw the
-        hand messages whose hand changed (not the one the presser's answer drew)."""
+        hand messages whose hand changed (the presser's first; one that shows this
+        version already, drawn by the presser's own answer, stays)."""
         parts = self._parts
         if parts is None:
             return
+        self._keep(update)
         self.show_table(update.table)
         info = update.info
         if update.turn is not None:
@@ -81,11 +109,9 @@ class TelegramNotifier:
                         turn_only=True,
                         key=f"telegram:ping:{info.id}:{update.turn_started}",
                     )
-        for screen in update.seats:
-            if update.hand_changed(screen.seat) and not update.answered_for(
-                ORIGIN, screen.user_key
-            ):
-                await self.show_hand(screen)
+        for screen in update.seats_actor_first:
+            if update.hand_changed(screen.seat):
+                await self.show_hand(screen, newer_only=True)
 
     async def warn(self, warning: TimerWarning) -> None:
         """Warn the player in the group that their turn time runs out."""
@@ -101,6 +127,14 @@ class TelegramNotifier:
                     max(1, round(warning.seconds_left)),
                 ),
             )
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        """The coach's notes, as a message of their own in the person's private chat (at
+        most three notes: within Telegram's 4,096 characters)."""
+        parts = self._parts
+        if parts is not None:
+            user_id = user_id_of(advice.user_key)
+            await parts.hands.messenger.send_private(user_id, advice.text[:MESSAGE_LIMIT])
 
     async def fault(self, fault: TableFault) -> None:
         """Say in the table's group (or topic) that the table cannot be loaded."""
@@ -124,22 +158,31 @@ class TelegramNotifier:
         if self._parts is not None:
             self._parts.tables.changed(table)
 
-    async def show_hand(self, screen: SeatScreen, repost: bool = False) -> None:
+    async def show_hand(
+        self, screen: SeatScreen, repost: bool = False, newer_only: bool = False
+    ) -> None:
         """Redraw one player's private hand message from their seat screen (their order
-        kept, nothing selected; ``repost``: anew at the bottom of the chat); note them as
-        waiting when the bot may not write to them."""
+        kept, nothing selected; ``repost``: anew at the bottom of the chat; ``newer_only``:
+        not when it shows this version already); note them as waiting when the bot may
+        not write to them."""
         parts = self._parts
         if parts is None:
             return
         user_id = user_id_of(screen.user_key)
         info = screen.info
-        model = None
-        if info.status is Status.PLAYING:
-            sort = SortMode(await parts.hands.sort_of(user_id, info.id))
+
+        def in_order(sort: SortMode) -> HandModel:
             with use_locale(screen.locale):
-                model = build_hand_model(screen, sort=sort)
+                return build_hand_model(screen, sort=sort)
+
         if not await parts.hands.show(
-            info, user_id, screen.view, screen.locale, model, repost=repost
+            info,
+            user_id,
+            screen.view,
+            screen.locale,
+            repost=repost,
+            newer_only=newer_only,
+            in_order=in_order if info.status is Status.PLAYING else None,
         ):
             self.waiting(info, user_id, info.seats[screen.seat].name)
 

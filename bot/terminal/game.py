@@ -48,8 +48,6 @@ Sleep = Callable[[float], Awaitable[None]]
 Tick = Callable[[], Awaitable[int]]
 """Runs the table steps that are due now (AI moves, the next deal); returns how many."""
 
-ORIGIN = "terminal"
-"""The terminal's name as the origin of its intents."""
 
 LOCAL_VERBS = ("sort", "hint", "hand", "table", "score", "help", "quit")
 """Verbs answered by the terminal itself; every other line goes to the service."""
@@ -121,18 +119,21 @@ class TerminalGame:
                 return left
 
     async def _look(self) -> tuple[TableInfo, SeatScreen | None] | None:
-        """The running table and the player's own screen (one table load: the table's id
-        is looked up once); ``None`` when the game is over or the player has no seat."""
-        if self._table_id is None:
-            info = await self.entry.table_info(TERMINAL_KEY)
-            if info is None:
+        """The running table and the player's own screen: those of the newest change the
+        notifier was shown, else (before the first) asked of the service once; ``None``
+        when the game is over or the player has no seat."""
+        seen = self.notifier.seen
+        if seen is None:
+            if self._table_id is None:
+                info = await self.entry.table_info(TERMINAL_KEY)
+                if info is None:
+                    return None
+                self._table_id = info.id
+            found = await self.entry.screens(self._table_id, self.user)
+            if found is None:
                 return None
-            self._table_id = info.id
-        found = await self.entry.screens(self._table_id, self.user)
-        if found is None:
-            return None
-        table, own = found
-        info = table.info
+            seen = found[0].info, found[1]
+        info, own = seen
         if info.status is not Status.PLAYING or info.seat_of(self.user.key) is None:
             return None
         return info, own
@@ -292,9 +293,7 @@ class TerminalGame:
         if verb in LOCAL_VERBS:
             return await self._local_line(verb or "", [w.lower() for w in words[1:]])
         # in a first game the first refusal of a kind also explains its rule
-        outcome = await self.entry.handle(
-            Intent(parse(line), self.user, InChat(TERMINAL_KEY), origin=ORIGIN)
-        )
+        outcome = await self.entry.handle(Intent(parse(line), self.user, InChat(TERMINAL_KEY)))
         if outcome.reply.text:
             self._write(outcome.reply.text)
         self.notifier.locale = outcome.locale  # after `lang`

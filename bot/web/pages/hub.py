@@ -39,6 +39,7 @@ from bot.interaction.hand_session import (
     SelectCards,
     ShowHint,
     SortBy,
+    hint_reply,
     step,
 )
 from bot.ports.entry import Entry
@@ -57,9 +58,8 @@ from bot.ports.intents import (
     Start,
 )
 from bot.ports.model import Status, TableInfo
-from bot.ports.screens import SeatScreen, TableScreen, TableUpdate, TimerWarning
+from bot.ports.screens import CoachAdvice, SeatScreen, TableScreen, TableUpdate, TimerWarning
 from bot.render.events import event_line
-from bot.render.hand import hint_text
 from bot.render.lobby import render_lobby
 from bot.render.notices import render_notice
 from bot.render.text import fair_line, turn_line
@@ -174,7 +174,8 @@ class PageHub:
     async def publish(self, update: TableUpdate) -> None:
         """Lay ``update`` out for every page of its table (see the module docstring)."""
         version = update.info.version
-        for page in self.pages(update.info.id):
+        pages = sorted(self.pages(update.info.id), key=lambda p: p.user.key != update.actor)
+        for page in pages:  # the presser's pages first
             if version < page.version:
                 continue
             has_news = bool(update.table.events or update.table.notices)
@@ -208,6 +209,19 @@ class PageHub:
                     }
                 )
             )
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        """The coach's notes on the deal that ended, to the person's pages of that table
+        (``{"type": "coach", "table", "deal", "text"}``: the page's coach panel)."""
+        for page in self.pages(advice.info.id):
+            if page.user.key == advice.user_key:
+                frame = {
+                    "type": "coach",
+                    "table": page.table_id,
+                    "deal": advice.deal,
+                    "text": advice.text,
+                }
+                await page.push(encode(frame))
 
     def changed(self, change: TableChanged) -> None:
         """The change feed's announcement (any worker's commit): refresh the pages still
@@ -289,12 +303,7 @@ class PageHub:
         with use_locale(page.locale):
             stepped = step(_untyped(page.screen), session, event)
             page.hand = stepped.session
-            if stepped.found is None:
-                text = None
-            elif stepped.hint is None:
-                text = _("Hint: no meld in your hand yet.")
-            else:
-                text = hint_text(stepped.hint.action, stepped.model.view)
+            text = hint_reply(stepped)
         await self._send_hand(page, None if stepped.hint is None else stepped.hint.action)
         if text is not None:
             await page.push(encode({"type": "reply", "ok": True, "code": "hint", "text": text}))
@@ -308,17 +317,16 @@ class PageHub:
             if message.action == "addbot"
             else LOBBY_STEPS[message.action or ""]
         )
-        intent = Intent(request, page.user, AtTable(page.table_id), origin=page.origin)
-
-        async def answer(outcome: Outcome) -> None:
+        intent = Intent(request, page.user, AtTable(page.table_id))
+        async with self.entry.answer_first():
+            outcome = await self.entry.handle(intent)
             if not outcome.ok:
                 await self._answer(page, outcome)
 
-        await self.entry.handle(intent, answer)
-
     async def press(self, page: Page, message: Incoming) -> None:
         """An offered move pressed on ``page``: one intent for the entry point, answered on
-        this page first (its new screen, or the refusal and the fresh screen)."""
+        this page first (a refusal with the fresh screen); the change then reaches every
+        page of the table, this person's first (:meth:`publish`)."""
         assert message.offer is not None
         selection = Selection(
             message.mask, message.sort or page.hand.sort, message.digest, message.offer
@@ -338,26 +346,15 @@ class PageHub:
             version=shown,
             selection=selection,
             update_key=f"web:{page.user.key}:{message.id}",
-            origin=page.origin,
         )
-
-        async def answer(outcome: Outcome) -> None:
-            await self._answer(page, outcome)
-
-        await self.entry.handle(intent, answer)
+        async with self.entry.answer_first():
+            await self._answer(page, await self.entry.handle(intent))
 
     async def _answer(self, page: Page, outcome: Outcome) -> None:
-        update = outcome.update
-        if outcome.ok and update is not None and update.info.version >= page.version:
-            seat = update.info.seat_of(page.user.key)
-            own = None if seat is None else update.seat_screen(seat)
-            if own is not None:
-                page.locale = own.locale
-            self._show(page, update.table, own)
-            page.evented = update.info.version
-            await page.push(self.screen_text(page, update.table))
-        elif not outcome.ok:
-            await self.refresh(page)  # the fresh screen: nothing was applied
+        """The page's answer: a refusal with the fresh screen (nothing was applied), the
+        reply's words; a change reaches this page, first, through :meth:`publish`."""
+        if not outcome.ok:
+            await self.refresh(page)
         if outcome.reply.text and not outcome.reply.quiet:
             await page.push(
                 encode(

@@ -25,8 +25,7 @@ class Page:
     What the page shows: ``table`` (the public screen), ``screen`` (the person's own seat
     screen; ``None`` for a spectator) at ``version``, ``evented``: the newest version
     whose events the page was sent, the ``hand`` session (order and selection), and
-    the page's language ``locale``. ``origin`` is the page's name in intents
-    (``web:<id>``)."""
+    the page's language ``locale``."""
 
     def __init__(self, user: UserRef, table_id: int, send: Send, locale: str) -> None:
         self.id = secrets.token_urlsafe(9)
@@ -43,12 +42,6 @@ class Page:
         #: Frames and bytes sent (the benchmark reads them).
         self.frames = 0
         self.bytes = 0
-
-    @property
-    def origin(self) -> str:
-        """``web:<page id>``: the intents' origin, so this page's own press is drawn by its
-        answer and not drawn again by the notifier."""
-        return f"web:{self.id}"
 
     async def push(self, text: str) -> bool:
         """Send one frame; False (and :attr:`closed`) when the page has gone."""
