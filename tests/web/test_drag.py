@@ -15,6 +15,7 @@ from playwright.async_api import Browser, Page
 from bot.ports.model import UserRef
 from tests.web.driver import OpenPage, open_telegram_page, version, wait_screen
 from tests.web.support import WebWorld, web_world
+from tests.web.test_motion import flights, slow_down, timed
 
 ANA = UserRef("telegram", "1501", "Ana", "de")
 BEN = UserRef("telegram", "1502", "Ben", "en")
@@ -210,14 +211,21 @@ async def test_a_selection_dragged_onto_the_table_melds_and_a_card_onto_a_meld_l
                 await page.click(f".hand-row .card[data-card='{code}']")
             await page.wait_for_selector(".offers [data-kind=meld]")
             await page.wait_for_function("document.getAnimations().length === 0")
+            await slow_down(page)
             await drag(page, f".hand-row .card[data-card='{codes[0]}']", ".melds")
+            # the three cards fly from the hand to the table
+            found = await flights(page, ".melds .meld[data-meld='0'] .card")
+            timed(found)
+            assert sorted(f["card"] for f in found) == sorted(codes[:3])
             await page.wait_for_selector(".melds .meld[data-meld='0'] .card >> nth=2")
             stored = await world.service.repo.get_table(info.id)
             assert stored is not None and stored.state is not None
             assert sorted(str(c.card) for c in stored.state.melds[0].cards) == sorted(codes[:3])
-            await page.wait_for_function("document.getAnimations().length === 0")
-            # the fourth card (not selected: it goes alone) onto that meld
+            await page.wait_for_function("document.getAnimations().length === 0", timeout=20_000)
+            # the fourth card (not selected: it goes alone) onto that meld, flying there
             await drag(page, f".hand-row .card[data-card='{codes[3]}']", ".meld[data-meld='0']")
+            found = await flights(page, f".meld[data-meld='0'] .card[data-card='{codes[3]}']")
+            timed(found)
             await page.wait_for_selector(".melds .meld[data-meld='0'] .card >> nth=3")
             stored = await world.service.repo.get_table(info.id)
             assert stored is not None and stored.state is not None
