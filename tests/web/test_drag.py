@@ -139,6 +139,12 @@ async def test_a_refused_drop_springs_back_with_the_reason(
             await drag(ben.page, first, ".pile-box.discard")
             await refused(ben.page, "It is not your turn.")
             assert await version(ben.page) == before
+            # let go where nothing takes it: back in place, and the next tap selects it
+            await drag(ben.page, first, "header.top h1")
+            await ben.page.wait_for_function("document.getAnimations().length === 0")
+            assert await ben.page.get_attribute(first, "style") in (None, "")
+            await ben.page.click(first)
+            await ben.page.wait_for_selector(f"{first}[aria-pressed=true]")
             # Ana has to draw first: no discard yet (German)
             await drag(ana.page, first, ".pile-box.discard")
             await refused(ana.page, "Das kannst du jetzt nicht abwerfen.")

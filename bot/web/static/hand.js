@@ -53,24 +53,23 @@ function draggable(node, position, row, actions, state) {
       const indices = state.selected.has(index) ? [...state.selected] : [index];
       const nodes = indices.map((i) => row.querySelector(`.card[data-index="${i}"]`))
         .filter(Boolean);
-      dragging = {indices, nodes};
+      // the other cards of the selection gather under the pointer, behind the pressed
+      // one: each one's way to there, measured once
+      const home = node.getBoundingClientRect();
+      const offsets = nodes.map((each, i) => {
+        if (each === node) return [0, 0];
+        const box = each.getBoundingClientRect();
+        return [home.left - box.left + (i + 1) * 10, home.top - box.top + 6];
+      });
+      dragging = {indices, nodes, offsets};
       actions.hold(true);
       verticalSwipes(false);
       for (const each of nodes) each.classList.add("dragging");
     }
     if (!dragging) return;
-    // the other cards of the selection gather under the pointer, behind the pressed one
-    const home = node.getBoundingClientRect();
     dragging.nodes.forEach((each, i) => {
-      if (each === node) {
-        each.style.transform = `translate(${dx}px, ${dy}px)`;
-        return;
-      }
-      const box = each.getBoundingClientRect();
-      const base = new DOMMatrix(getComputedStyle(each).transform);
-      const x = home.left - (box.left - base.m41) + dx + (i + 1) * 10;
-      const y = home.top - (box.top - base.m42) + dy + 6;
-      each.style.transform = `translate(${x}px, ${y}px)`;
+      const [x, y] = dragging.offsets[i];
+      each.style.transform = `translate(${x + dx}px, ${y + dy}px)`;
     });
     mark(target(event.clientX, event.clientY, dragging.nodes));
   };
@@ -85,7 +84,9 @@ function draggable(node, position, row, actions, state) {
     if (!was) return;
     mark(null);
     verticalSwipes(true);
+    // the click that may follow this let-go is no tap (the next one is)
     node.dataset.dragged = "1";
+    setTimeout(() => delete node.dataset.dragged, 0);
     const drop = event.type === "pointerup" ? target(event.clientX, event.clientY, was.nodes)
       : null;
     if (drop) {
