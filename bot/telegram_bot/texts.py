@@ -26,6 +26,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("top", N_("Best players in this chat")),
     ("help", N_("How to play with this bot")),
     ("lang", N_("Your language: en, de or auto")),
+    ("coach", N_("Your costliest moves after each deal, privately: on or off")),
 )
 
 LABELS: Mapping[str, str] = {
