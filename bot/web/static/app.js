@@ -146,13 +146,13 @@ function receive(message) {
     state.screen.hand = message.hand;
     state.selected = new Set(message.hand.selected);
     if (state.waitHand) state.waitHand(message.hand);
-    render();
+    renderHand();
   } else if (message.type === "reply") {
     state.busy = false;
     if (!message.ok) release();
     if (!message.ok) haptic("refused");
     toast(message.text, message.ok);
-    render();
+    renderHand();
   } else if (message.type === "coach") {
     showCoach(message.text);
   } else if (message.type === "warn" || message.type === "error") {
@@ -222,7 +222,7 @@ export const actions = {
     haptic("select");
     send({type: "select", version: screen.version, sort: screen.hand.sort,
       selected: [...state.selected].sort((a, b) => a - b)});
-    render();
+    renderHand();
   },
   clear() {
     state.selected.clear();
@@ -230,7 +230,7 @@ export const actions = {
     if (screen && screen.hand) {
       send({type: "select", version: screen.version, sort: screen.hand.sort, selected: []});
     }
-    render();
+    renderHand();
   },
   sort(word) {
     state.order = null;
@@ -247,7 +247,7 @@ export const actions = {
     const sent = send({type: "offer", version: screen.version, digest: screen.hand.digest,
       sort: screen.hand.sort, selected: [...state.selected].sort((a, b) => a - b),
       offer: number, id: `${state.pageId}-${state.presses}`});
-    render();
+    renderHand();
     return sent;
   },
   reorder(from, to) {
@@ -257,7 +257,7 @@ export const actions = {
     const [moved] = order.splice(from, 1);
     order.splice(to, 0, moved);
     state.order = order;
-    render();
+    renderHand();
   },
   hold(on) {
     hold(on);
@@ -611,6 +611,27 @@ function giveBack(nodes) {
   } else {
     springBack(nodes);
     state.hold = false;
+  }
+}
+
+// Only the hand changed (a selection and its offers, the order, a press under way): its
+// section alone is drawn again, the rest of the table stays (a tap costs a slow phone
+// less); anything else draws the whole table.
+function renderHand() {
+  const screen = state.screen;
+  const app = document.getElementById("app");
+  const old = app.querySelector(".board > .hand");
+  if (!screen || !screen.hand || screen !== state.drawn || !old || state.hold) {
+    render();
+    return;
+  }
+  const focused = focusKey(document.activeElement);
+  const before = snapshot(app, screen);
+  old.replaceWith(handView(screen, state, t, actions));
+  play(app, before, screen);
+  if (focused) {
+    const again = app.querySelector(focused);
+    if (again) again.focus({preventScroll: true});
   }
 }
 
