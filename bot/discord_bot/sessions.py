@@ -106,23 +106,15 @@ async def edit_by_token(
     the request of ``discord.Interaction.edit_original_response``), through ``client``'s
     HTTP session. Any worker can do it, whichever saw the interaction. Raises
     ``discord.HTTPException`` (``NotFound`` for 404; status 401 for an expired token)."""
-    webhook = discord.Webhook.partial(application_id, token, client=client)
-    with handle_message_parameters(
+    await _by_token(
+        client,
+        application_id,
+        token,
+        "edit_original_interaction_response",
         content=content,
         view=view,
         allowed_mentions=allowed_mentions,
-        previous_allowed_mentions=client.allowed_mentions,
-    ) as params:
-        await async_context.get().edit_original_interaction_response(
-            application_id,
-            token,
-            session=webhook.session,
-            proxy=webhook.proxy,
-            proxy_auth=webhook.proxy_auth,
-            payload=params.payload,
-            multipart=params.multipart,
-            files=params.files,
-        )
+    )
 
 
 async def follow_up_privately(
@@ -136,14 +128,27 @@ async def follow_up_privately(
     /webhooks/{application_id}/{token}`` with the ephemeral flag, the request of
     ``interaction.followup.send(ephemeral=True)``), through ``client``'s HTTP session: any
     worker can send it while the token lives. Raises ``discord.HTTPException``."""
-    webhook = discord.Webhook.partial(application_id, token, client=client)
-    with handle_message_parameters(
+    await _by_token(
+        client,
+        application_id,
+        token,
+        "execute_webhook",
         content=content,
         flags=discord.MessageFlags(ephemeral=True),
         allowed_mentions=allowed_mentions,
-        previous_allowed_mentions=client.allowed_mentions,
+    )
+
+
+async def _by_token(
+    client: discord.Client, application_id: int, token: str, request: str, **message: Any
+) -> None:
+    """One request of discord.py's webhook adapter (``request``: its method's name) for
+    the interaction webhook of ``token``, with the ``message`` parameters."""
+    webhook = discord.Webhook.partial(application_id, token, client=client)
+    with handle_message_parameters(
+        previous_allowed_mentions=client.allowed_mentions, **message
     ) as params:
-        await async_context.get().execute_webhook(
+        await getattr(async_context.get(), request)(
             application_id,
             token,
             session=webhook.session,

@@ -399,8 +399,7 @@ class SqliteRepository:
         keys = sorted(set(user_keys))
         if not keys:
             return {}
-        pairs = " OR ".join("(platform = ? AND user_id = ?)" for _ in keys)
-        params = [part for key in keys for part in key.split(":", 1)]
+        pairs, params = _user_pairs(keys)
         rows = await self._all(
             f"SELECT platform, user_id, locale, app_locale FROM users WHERE {pairs}", params
         )
@@ -427,8 +426,7 @@ class SqliteRepository:
         keys = sorted(set(user_keys))
         if not keys:
             return {}
-        pairs = " OR ".join("(platform = ? AND user_id = ?)" for _ in keys)
-        params = [part for key in keys for part in key.split(":", 1)]
+        pairs, params = _user_pairs(keys)
         rows = await self._all(
             f"SELECT platform, user_id, coach FROM users WHERE coach IS NOT NULL AND ({pairs})",
             params,
@@ -869,3 +867,10 @@ class SqliteRepository:
 
 def _fields(table: Table) -> dict[str, Any]:
     return {name: getattr(table, name) for name in Table.__dataclass_fields__}
+
+
+def _user_pairs(user_keys: Sequence[str]) -> tuple[str, list[str]]:
+    """The ``users`` rows of ``user_keys`` (``platform:user_id``) as a WHERE clause of
+    (platform, user id) pairs and its parameters."""
+    pairs = " OR ".join("(platform = ? AND user_id = ?)" for _ in user_keys)
+    return pairs, [part for key in user_keys for part in key.split(":", 1)]
