@@ -7,7 +7,7 @@ from typing import Protocol
 
 from bot.ports.intents import Intent, Outcome
 from bot.ports.model import ChatKey, TableInfo, UserRef
-from bot.ports.screens import SeatScreen, TableScreen
+from bot.ports.screens import Seen
 
 __all__ = ["Entry"]
 
@@ -51,12 +51,11 @@ class Entry(Protocol):
         """The person's legal moves now at the chat's table, as command lines (for
         completions); empty when none or not in time."""
 
-    async def screens(
-        self, table_id: int, user: UserRef | None
-    ) -> tuple[TableScreen, SeatScreen | None] | None:
-        """What table ``table_id`` shows ``user``: the public table and, when they sit
-        there in a running game, their own seat's screen (``user=None``: the public table
-        only); ``None`` when the table is not active."""
+    async def screens(self, table_id: int, user: UserRef | None) -> Seen | None:
+        """What table ``table_id`` shows ``user``: the public table, their own seat's
+        screen when they sit there in a running game, and their language, in one call
+        (``user=None``: the public table only, in the table's language); ``None`` when the
+        table is not active."""
 
     async def tables_of(self, user: UserRef) -> list[TableInfo]:
         """The active tables where ``user`` sits."""

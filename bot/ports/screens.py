@@ -36,6 +36,7 @@ __all__ = [
     "PastChange",
     "SeatFacts",
     "SeatScreen",
+    "Seen",
     "TableFault",
     "TableScreen",
     "TableUpdate",
@@ -173,6 +174,18 @@ class TimerWarning:
     seat: int
     user_key: str
     seconds_left: float
+    locale: str
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What a table shows one viewer (:meth:`bot.ports.entry.Entry.screens`): the public
+    ``table``, their own seat's screen ``own`` when they sit at a running game, and the
+    viewer's language ``locale`` (their choice, else their app's, else the bot's; the
+    table's language when nobody is asking)."""
+
+    table: TableScreen
+    own: SeatScreen | None
     locale: str
 
 

@@ -38,7 +38,7 @@ from bot.i18n.errors import localize_error
 from bot.ports.clean import clean_intent
 from bot.ports.intents import Intent, Outcome, Reply
 from bot.ports.model import ChatKey, TableInfo, UserRef
-from bot.ports.screens import SeatScreen, TableScreen, TableUpdate
+from bot.ports.screens import Seen, TableUpdate
 from bot.service.delivery import Delivery
 from bot.service.flow import FlowControl, TooFast
 from bot.service.lobby import bounded_user
@@ -187,9 +187,7 @@ class EntryPoint:
         """The person's legal moves as command lines (completions)."""
         return await self.queries.legal_commands(key, user)
 
-    async def screens(
-        self, table_id: int, user: UserRef | None
-    ) -> tuple[TableScreen, SeatScreen | None] | None:
+    async def screens(self, table_id: int, user: UserRef | None) -> Seen | None:
         """What table ``table_id`` shows ``user`` (``None``: the public table only);
         ``None`` when the table is not active."""
         return await self.queries.screens_of(table_id, user)

@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.i18n import normalize_locale
 from bot.ports.model import ChatKey, Status, TableInfo, UserRef
-from bot.ports.screens import SeatScreen, TableScreen
+from bot.ports.screens import Seen
 from bot.service import engine_work
 from bot.service.change_records import HISTORY, stored_changes
 from bot.service.changes import TableChanges
@@ -120,9 +120,7 @@ class Queries:
             log.info("legal moves of table %d seat %d: none in time", table.id, seat)
             return []
 
-    async def screens_of(
-        self, table_id: int, user: UserRef | None
-    ) -> tuple[TableScreen, SeatScreen | None] | None:
+    async def screens_of(self, table_id: int, user: UserRef | None) -> Seen | None:
         """What table ``table_id`` shows ``user``: the public table and, when they sit
         there in a running game, their own seat's screen (in their language);
         ``user=None``: the public table only; ``None`` when the table is not active. The
@@ -133,6 +131,7 @@ class Queries:
         except (NoTable, UnreadableTable):
             return None
         locales = await self.screens.locales(table, [] if user is None else [user.key])
+        viewer = locales.table(table) if user is None else locales.of(user.key, user.locale)
         seat = None if user is None else table.seat_of(user.key)
         own = None
         if (
@@ -149,7 +148,9 @@ class Queries:
         history = tuple(
             change.past for change in await stored_changes(self.repo.outbox, table.id, HISTORY)
         )
-        return replace(self.screens.table_screen(table, locales), history=history), own
+        return Seen(
+            replace(self.screens.table_screen(table, locales), history=history), own, viewer
+        )
 
     async def stats(self, user: UserRef) -> dict[str, Any]:
         """``{"games", "wins"}`` of the user over every chat, and ``"ratings"``: their

@@ -198,10 +198,8 @@ class GroupChat:
             if outcome.reply.text:
                 await message.reply_text(outcome.reply.text)
             return
-        screens = await self.parts.entry.screens(info.id, None)
-        locale = (
-            screens[0].locale if screens is not None else await self.parts.entry.locale_of(user)
-        )
+        seen = await self.parts.entry.screens(info.id, user)
+        locale = seen.locale if seen is not None else await self.parts.entry.locale_of(user)
         with use_locale(locale):
             await message.reply_text(render_lobby(info) + "\n\n" + texts.settings_usage())
 

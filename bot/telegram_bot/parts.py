@@ -38,4 +38,4 @@ class Parts:
         upgrade, or a waiting list this process has not drawn yet)."""
         found = await self.entry.screens(table_id, None)
         if found is not None:
-            self.notifier.show_table(found[0])
+            self.notifier.show_table(found.table)

@@ -145,7 +145,7 @@ class PrivateChat:
         for info in await parts.entry.tables_of(user):
             if info.status is Status.PLAYING:
                 found = await parts.entry.screens(info.id, user)
-                seat = None if found is None else found[1]
+                seat = None if found is None else found.own
                 if seat is not None:
                     await parts.notifier.show_hand(seat, repost=True)
 

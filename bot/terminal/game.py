@@ -132,7 +132,7 @@ class TerminalGame:
             found = await self.entry.screens(self._table_id, self.user)
             if found is None:
                 return None
-            seen = found[0].info, found[1]
+            seen = found.table.info, found.own
         info, own = seen
         if info.status is not Status.PLAYING or info.seat_of(self.user.key) is None:
             return None

@@ -182,8 +182,8 @@ class People:
         info = await self.service.queries.table_info(key)
         assert info is not None
         found = await self.service.entry.screens(info.id, user)
-        assert found is not None and found[1] is not None
-        return found[1].facts
+        assert found is not None and found.own is not None
+        return found.own.facts
 
     async def legal_commands(self, key: ChatKey, user: UserRef) -> list[str]:
         return await self.service.queries.legal_commands(key, user)

@@ -144,11 +144,10 @@ class PageHub:
                 )
             )
             return
-        table, own = found
+        table, own = found.table, found.own
         if table.info.version < page.version:
             return
-        if own is not None:
-            page.locale = own.locale
+        page.locale = found.locale
         first = page.version < 0
         page_version = page.version
         self._show(page, table, own)

@@ -35,7 +35,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from bot.dropped_inputs import DroppedInputs, error_kind
-from bot.i18n import _, use_locale
+from bot.i18n import _, normalize_locale, use_locale
 from bot.interaction.catalogue import variant_name
 from bot.ports.entry import Entry
 from bot.ports.model import ChatKey, TableInfo, UserRef
@@ -190,8 +190,7 @@ class WebRoutes:
         found = await self.entry.screens(session.table_id, session.user)
         if found is None:
             return self._refused("no_table", session.user.locale)
-        table, own = found
-        locale = own.locale if own is not None else await self.entry.locale_of(session.user)
+        table, locale = found.table, found.locale
         rules = _rules_of(table.info, table.view.rules if table.view is not None else None)
         if rules is None:
             return self._refused("no_table", locale)
@@ -359,11 +358,13 @@ class WebRoutes:
         self.sockets.add(socket)
         self._per_session[owner] += 1
         try:
+            # the page's language until its first screen (the hub's one call brings the
+            # person's own: their choice, else their app's)
             page = Page(
                 session.user,
                 session.table_id,
                 socket.send_str,
-                await self.entry.locale_of(session.user),
+                normalize_locale(session.user.locale or "en"),
             )
             await self._serve(socket, page)
         finally:

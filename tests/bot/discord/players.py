@@ -276,8 +276,8 @@ class Players:
         info = await self.bot.entry.table_info(self.bot.key(self.channel))
         assert info is not None
         found = await self.bot.entry.screens(info.id, ref)
-        assert found is not None and found[1] is not None
-        screen = found[1]
+        assert found is not None and found.own is not None
+        screen = found.own
         with use_locale(screen.locale):
             model = build_hand_model(screen, mask=state.mask, sort=state.sort)
         numbers = [n for n, offer in enumerate(model.offers) if offer.action == action]

@@ -337,9 +337,9 @@ class Person:
         found = await self.play.service.entry.screens(
             table.id, UserRef("telegram", str(self.user), self.name)
         )
-        if found is None or found[1] is None:
+        if found is None or found.own is None:
             return
-        model = build_hand_model(found[1], mask=drawn.mask, sort=SortMode(drawn.sort))
+        model = build_hand_model(found.own, mask=drawn.mask, sort=SortMode(drawn.sort))
         numbers = [i for i, offer in enumerate(model.offers) if offer.action == action]
         if not numbers:
             return

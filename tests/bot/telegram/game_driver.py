@@ -245,8 +245,8 @@ class Driver:
         drawn = decode(hand_button(message, "r"))  # Sort carries the drawn selection
         table = await self.table()
         found = await self.bot.service.entry.screens(table.id, UserRef("telegram", str(user), ""))
-        assert found is not None and found[1] is not None
-        model = build_hand_model(found[1], mask=drawn.mask, sort=SortMode(drawn.sort))
+        assert found is not None and found.own is not None
+        model = build_hand_model(found.own, mask=drawn.mask, sort=SortMode(drawn.sort))
         numbers = [i for i, offer in enumerate(model.offers) if offer.action == action]
         assert numbers, f"{action} is not offered: {[o.label for o in model.offers]}"
         if model.offers[numbers[0]].group is Group.PILE:
