@@ -27,7 +27,7 @@ async def drain(
     while True:
         try:
             message = await socket.receive(timeout=quiet)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return frames
         assert message.type is aiohttp.WSMsgType.TEXT, message
         frames.append(json.loads(message.data))
