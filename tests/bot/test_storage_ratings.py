@@ -214,3 +214,65 @@ async def test_two_workers_rate_each_game_once_on_postgresql(pg_server: Any) -> 
     finally:
         for db in dbs:
             await db.close()
+
+
+OTHER = ChatKey("discord", "55", "7")
+
+
+async def _boards(repo: Any) -> dict[tuple[str, int, str], list[dict[str, Any]]]:
+    """Every board of the two chats' seasons 1 to 3 and the global one, every variant."""
+    boards = {}
+    for variant in ("basic", "500", "german", "romanian"):
+        for season in (1, 2, 3):
+            for chat in (str(CHAT), str(OTHER), None):
+                rows = await repo.rating_board(variant, season, 1, 100, chat)
+                boards[(variant, season, chat or "global")] = rows
+    return boards
+
+
+async def test_a_chats_seasons_rank_the_ratings_earned_there(repo: Any) -> None:
+    """A chat's board ranks what was earned in its games in its season; a new season of a
+    chat starts from new ratings there, leaves the old season's board and the other chats'
+    and the global board as they were."""
+    await finish_game(repo, [PEOPLE[0], PEOPLE[1]], [30, 0])
+    await finish_game(repo, [PEOPLE[1], PEOPLE[0]], [30, 0], chat=OTHER)
+    here = await repo.rating_board("basic", 1, 1, 10, str(CHAT))
+    assert [(r["user"], r["games"]) for r in here] == [(PEOPLE[0], 1), (PEOPLE[1], 1)]
+    there = await repo.rating_board("basic", 1, 1, 10, str(OTHER))
+    assert [(r["user"], r["games"]) for r in there] == [(PEOPLE[1], 1), (PEOPLE[0], 1)]
+    assert {r["games"] for r in await repo.rating_board("basic", 1)} == {2}
+    # started "at 1.0", i.e. before the game's stored finish: moved past it
+    assert await repo.start_chat_season(str(CHAT), 1.0, PEOPLE[0]) == 2
+    assert await repo.current_season(0.0, str(CHAT)) == 2
+    assert await repo.current_season(0.0, str(OTHER)) == 1
+    assert await repo.rating_board("basic", 2, 1, 10, str(CHAT)) == []
+    assert await repo.rating_board("basic", 1, 1, 10, str(CHAT)) == here
+    await finish_game(repo, [PEOPLE[0], PEOPLE[2]], [0, 30])
+    new = await repo.rating_board("basic", 2, 1, 10, str(CHAT))
+    assert [(r["user"], r["games"]) for r in new] == [(PEOPLE[2], 1), (PEOPLE[0], 1)]
+    assert new[1]["shown"] == pytest.approx(rate_game((1, 0), [NEW, NEW])[0].shown)  # type: ignore[union-attr]
+    assert await repo.rating_board("basic", 1, 1, 10, str(CHAT)) == here
+    assert await repo.rating_board("basic", 1, 1, 10, str(OTHER)) == there
+    assert [r["games"] for r in await repo.ratings_of(PEOPLE[0])] == [3]  # global: every game
+
+
+async def test_rebuild_gives_every_chats_season_boards_again(repo: Any) -> None:
+    """Games in two chats, a season of one started midway: the rebuild gives every board
+    of every chat season (and the global one) as the live updates gave them, twice."""
+    rng = random.Random(2)
+    for n in range(14):
+        if n == 7:
+            assert await repo.start_chat_season(str(CHAT), 0.0, PEOPLE[0]) == 2
+        count = rng.randint(2, 4)
+        people = rng.sample(PEOPLE, rng.randint(1, count))
+        users: list[str | None] = [*people, *([None] * (count - len(people)))]
+        rng.shuffle(users)
+        variant = rng.choice(("basic", "500", "german", "romanian"))
+        chat = rng.choice((CHAT, OTHER))
+        await finish_game(repo, users, [rng.choice([0, 10, 40]) for _ in users], variant, chat)
+    live = await _boards(repo)
+    assert any(rows for (_v, season, chat), rows in live.items() if season == 2)
+    assert await repo.rebuild_ratings() == 14
+    assert await _boards(repo) == live
+    assert await repo.rebuild_ratings() == 14
+    assert await _boards(repo) == live
