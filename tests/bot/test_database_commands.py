@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -174,5 +175,39 @@ def test_ratings_rebuild_recomputes_the_stored_ratings(
     (tmp_path / "folder").mkdir()
     _env(monkeypatch, tmp_path / "folder")
     assert main(["ratings", "rebuild"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_season_new_starts_the_global_boards_next_season(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`season new` starts the global board's next season (2, then 3); the stored
+    ratings of season 1 stay; a database it cannot use is one line and exit code 2."""
+    path = tmp_path / "rummy.sqlite3"
+    rows = asyncio.run(_finished_game(path))["rows"]
+    _env(monkeypatch, path)
+    for number in (2, 3):
+        assert main(["season", "new"]) == 0
+        assert capsys.readouterr().out.strip() == (
+            f"Season {number} of the global board of {path} begins now."
+        )
+
+    async def stored() -> tuple[object, int]:
+        h = await make_harness(path)
+        try:
+            return (
+                await h.people.repo.ratings_of(ANA.key),
+                await h.people.repo.current_season(time.time()),
+            )
+        finally:
+            await h.db.close()
+
+    assert asyncio.run(stored()) == (rows, 3)
+    assert main(["season", "old"]) == 2
+    (tmp_path / "folder").mkdir()
+    _env(monkeypatch, tmp_path / "folder")
+    capsys.readouterr()
+    assert main(["season", "new"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
