@@ -14,6 +14,7 @@ SQLite file has one writer at a time.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -52,8 +53,8 @@ async def season_at(conn: Any, at: float) -> int:
 
 
 async def chat_season_at(conn: Any, chat_key: str, at: float) -> int:
-    """The season of the chat ``chat_key`` a game finished there at ``at`` (Unix seconds)
-    counts in: the last one the chat started by then, 1 before any."""
+    """The season of the chat ``chat_key`` started last by ``at`` (Unix seconds; ``inf``:
+    the running one), 1 before any."""
     rows = await conn.execute_fetchall(
         "SELECT MAX(number) FROM chat_seasons WHERE chat_key = ? AND started_at <= ?",
         (chat_key, at),
@@ -62,31 +63,33 @@ async def chat_season_at(conn: Any, chat_key: str, at: float) -> int:
     return int(number) if number is not None else 1
 
 
-async def rate_finished(conn: Any, table: Table, at: float) -> bool:
+async def rate_finished(conn: Any, table: Table, at: float, chat_season: int | None = None) -> bool:
     """Rate the finished game ``table`` (its final state's totals and winners) in the
     transaction of ``conn``: on the global board in the operator's season of ``at``, and
-    on the board of the table's chat in the chat's season of ``at``; returns False when it
-    was rated before or has no final state (nothing changes then)."""
+    on the board of the table's chat in ``chat_season`` (``None``: the chat's running
+    season, as the game's final commit reads it; the rebuild passes the season the game
+    was rated in before); returns False when it was rated before or has no final state
+    (nothing changes then). The chat's season is kept with the game
+    (``rated_games.chat_season``), so a season started while the game finished on another
+    worker never moves it."""
     state = table.state
     if state is None or len(table.seats) < 2:
         return False
     season = await season_at(conn, at)
+    chat = str(table.key)
+    if chat_season is None:
+        chat_season = await chat_season_at(conn, chat, math.inf)
     cursor = await conn.execute(
-        "INSERT INTO rated_games (table_id, season, rated_at) VALUES (?, ?, ?) "
+        "INSERT INTO rated_games (table_id, season, rated_at, chat_season) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (table_id) DO NOTHING",
-        (table.id, season, at),
+        (table.id, season, at, chat_season),
     )
     if cursor.rowcount != 1:
         return False
-    chat = str(table.key)
     places = final_places(state.rules, state.totals, state.winners)
     for scope in (
         _Scope("ratings", ("season",), (season,)),
-        _Scope(
-            "chat_ratings",
-            ("chat_key", "season"),
-            (chat, await chat_season_at(conn, chat, at)),
-        ),
+        _Scope("chat_ratings", ("chat_key", "season"), (chat, chat_season)),
     ):
         await _rate_in(conn, scope, table, places)
     return True

@@ -547,13 +547,20 @@ class SqliteRepository:
 
     async def rebuild_ratings(self) -> int:
         """Recompute every rating from the stored finished games (in the order they
-        finished, each in the season of its end: the operator's for the global board, its
-        chat's for the chat's board) in one transaction; returns the games rated. The same
-        games give the same ratings: running it again changes nothing."""
+        finished; on the global board each in the operator's season of its end, on its
+        chat's board in the chat's season it was rated in, else the chat's season of its
+        end) in one transaction; returns the games rated. The same games give the same
+        ratings: running it again changes nothing."""
         finished = await self._all(
             "SELECT table_id, MIN(finished_at) FROM results "
             "GROUP BY table_id ORDER BY MIN(finished_at), table_id"
         )
+        kept = {
+            int(r[0]): int(r[1])
+            for r in await self._all(
+                "SELECT table_id, chat_season FROM rated_games WHERE chat_season IS NOT NULL"
+            )
+        }
         games: list[tuple[Table, float]] = []
         for table_id, at in finished:
             row = await self._one("SELECT * FROM tables WHERE id = ?", (table_id,))
@@ -569,7 +576,10 @@ class SqliteRepository:
             await conn.execute("DELETE FROM rated_games")
             rated = 0
             for table, at in games:
-                rated += await rate_finished(conn, table, at)
+                chat_season = kept.get(table.id)
+                if chat_season is None:
+                    chat_season = await chat_season_at(conn, str(table.key), at)
+                rated += await rate_finished(conn, table, at, chat_season)
         return rated
 
     async def ratings_of(self, user_key: str) -> list[dict[str, Any]]:
@@ -654,34 +664,17 @@ class SqliteRepository:
     async def start_chat_season(self, chat_key: str, at: float, by: str) -> int:
         """Start the next rating season of the chat ``chat_key`` at ``at`` (Unix seconds),
         started by the person ``by`` (a user key); returns its number (2 for the chat's
-        first one started). Two starts at once give two seasons, one after the other (the
-        loser of the race on a number takes the next one); raises
-        :class:`StorageUnavailable` when the database cannot take it.
-
-        A game of the chat finishing meanwhile counts in the same season live and in
-        ``ratings rebuild``: the chat's running table row is touched first (a game's final
-        commit holds it from its first statement, so one of the two waits for the other),
-        and the season starts after every game of the chat already finished (its start is
-        moved past the last stored finish, should a worker's clock run behind)."""
+        first one started). The chat's games whose final commit comes after this one count
+        in it (each game keeps the season it was rated in). Two starts at once give two
+        seasons, one after the other (the loser of the race on a number takes the next
+        one); raises :class:`StorageUnavailable` when the database cannot take it."""
         for _attempt in range(5):
             async with self._transaction() as conn:
-                await conn.execute(
-                    "UPDATE tables SET version = version WHERE chat_key = ? AND "
-                    "status IN ('lobby', 'playing')",
-                    (chat_key,),
-                )
-                rows = list(
-                    await conn.execute_fetchall(
-                        "SELECT MAX(finished_at) FROM results WHERE chat_key = ?", (chat_key,)
-                    )
-                )
-                last = rows[0][0] if rows else None
-                start = at if last is None else max(at, math.nextafter(float(last), math.inf))
                 current = await chat_season_at(conn, chat_key, math.inf)
                 cursor = await conn.execute(
                     "INSERT INTO chat_seasons (chat_key, number, started_at, started_by) "
                     "VALUES (?, ?, ?, ?) ON CONFLICT (chat_key, number) DO NOTHING",
-                    (chat_key, current + 1, start, by),
+                    (chat_key, current + 1, at, by),
                 )
                 if cursor.rowcount == 1:
                     return current + 1

@@ -23,3 +23,8 @@ CREATE TABLE chat_ratings (
     PRIMARY KEY (chat_key, season, user_key, variant)
 );
 CREATE INDEX chat_ratings_board ON chat_ratings (chat_key, variant, season);
+
+-- The chat's season each game was rated in, when it was rated: a game counts in the season
+-- its chat was in at its final commit, and the rebuild keeps that (NULL: rated before
+-- this migration, when every chat was in its season 1).
+ALTER TABLE rated_games ADD COLUMN chat_season INTEGER;
