@@ -133,7 +133,8 @@ def test_a_file_that_is_no_export_is_refused(
 
 
 async def _finished_game(path: Path) -> dict[str, object]:
-    """A game with an AI seat played to its end on ``path``; Ana's stored ratings."""
+    """A game with an AI seat played to its end on ``path``; Ana's stored ratings and
+    the chat's board."""
     from tests.bot.service.test_games import play_out
 
     h = await make_harness(path)
@@ -144,15 +145,17 @@ async def _finished_game(path: Path) -> dict[str, object]:
     await s.start(CHAT, ANA)
     await play_out(h, {ANA.key: ANA, BEN.key: BEN})
     rows = await s.repo.ratings_of(ANA.key)
+    board = await s.repo.rating_board("basic", 1, 1, 10, str(CHAT))
     await h.db.close()
-    return {"rows": rows}
+    return {"rows": rows, "board": board}
 
 
 def test_ratings_rebuild_recomputes_the_stored_ratings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The game's final commit rated Ana once; `ratings rebuild` gives the same rows, run
-    twice; a database it cannot use is one line and exit code 2."""
+    """The game's final commit rated Ana once, on the global board and on the chat's;
+    `ratings rebuild` gives the same rows, run twice; a database it cannot use is one line
+    and exit code 2."""
     path = tmp_path / "rummy.sqlite3"
     before = asyncio.run(_finished_game(path))
     rows = before["rows"]
@@ -167,11 +170,16 @@ def test_ratings_rebuild_recomputes_the_stored_ratings(
     async def stored() -> object:
         h = await make_harness(path)
         try:
-            return await h.people.repo.ratings_of(ANA.key)
+            return (
+                await h.people.repo.ratings_of(ANA.key),
+                await h.people.repo.rating_board("basic", 1, 1, 10, str(CHAT)),
+            )
         finally:
             await h.db.close()
 
-    assert asyncio.run(stored()) == rows
+    board = before["board"]
+    assert isinstance(board, list) and [r["games"] for r in board] == [1, 1]  # the chat's
+    assert asyncio.run(stored()) == (rows, board)
     (tmp_path / "folder").mkdir()
     _env(monkeypatch, tmp_path / "folder")
     assert main(["ratings", "rebuild"]) == 2
