@@ -33,6 +33,7 @@ SECTIONS: Mapping[str, str] = {
     "legal": "benchmarks.legal",
     "ai": "benchmarks.ai",
     "strength": "benchmarks.strength",
+    "coach": "benchmarks.coach",
     "service_load": "benchmarks.service_load",
     "startup": "benchmarks.startup",
     "stall": "benchmarks.stall",

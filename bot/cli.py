@@ -7,6 +7,7 @@ Subcommands::
                    [--delay SECONDS] [--db PATH] [--new] [--guide on|off]
     rummy-bot replay FILE.json [--step]
     rummy-bot verify FILE.json
+    rummy-bot review FILE.json [--seat N]
     rummy-bot simulate --games N [--variant basic] [--preset P] [--players k]
                        [--option k=v ...] [--seed N] [--ai greedy|hard|expert|random|expert,hard]
                        [--record FILE.json]
@@ -30,6 +31,12 @@ closed (``play`` says so in one line on stderr; its game stays stored).
 ``verify`` checks a record's fair deals (:mod:`engine.fair_check`, docs/fairness.md) and
 prints one line: exit 0 when every deal holds, 1 naming the first mismatch (deal, card or
 action) or saying that the record carries no commitments, 2 for a file it cannot read.
+
+``review`` prints the coach's notes (:mod:`bot.review`): for each deal of a record, the
+moves of the seat (``--seat``: a number from 1 or a player's name; default every seat)
+where the expert's alternative was clearly better, or one line saying none was; exit 0,
+2 with one line for a file it cannot read, a record that does not replay or an unknown
+seat.
 
 ``bench`` runs the benchmarks of a checkout (the top-level ``benchmarks`` package, loaded
 by name: the product never imports it); where they are not installed (the wheel carries
@@ -171,6 +178,19 @@ def build_parser() -> argparse.ArgumentParser:
     ver.add_argument("file", metavar="FILE.json", help=_("the game record (JSON)"))
     _add_lang(ver)
     ver.set_defaults(handler=_verify)
+
+    rev = commands.add_parser(
+        "review", help=_("show the moves of a game record where the expert would have done better")
+    )
+    rev.add_argument("file", metavar="FILE.json", help=_("the game record (JSON)"))
+    rev.add_argument(
+        "--seat",
+        default=None,
+        metavar="N",
+        help=_("the player to review: a number from 1 or a name (default: every player)"),
+    )
+    _add_lang(rev)
+    rev.set_defaults(handler=_review)
 
     sim = commands.add_parser("simulate", help=_("play AI against AI and print statistics"))
     _add_rules(sim)
@@ -445,6 +465,19 @@ def _verify_line(check: FairCheck) -> str:
     return _("Deal {deal}, action {action} ({line}): {error}").format(
         deal=check.deal, action=check.action, line=check.text, error=error
     )
+
+
+# --- review ---------------------------------------------------------------------------------
+
+
+def _review(args: argparse.Namespace) -> int:
+    """``review FILE [--seat N]`` (:mod:`bot.review`)."""
+    from bot.review import review_file
+
+    code, line = review_file(args.file, args.seat, lambda text: print(text, flush=True))
+    if line:
+        print(line, file=sys.stderr)
+    return code
 
 
 # --- simulate -------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from bot.ports.host import Host
 from bot.ports.intents import (
     AddAI,
     Cancel,
+    Coach,
     InChat,
     Intent,
     OpenTable,
@@ -112,6 +113,7 @@ async def play(
             seed_source=None if seed is None else (lambda: seed),
             compute=compute,
             guide=guide,
+            coach=True,
         )
         service.flow = FlowControl(limited=False)  # one person at their own keyboard
         host = replace(service.host(), run_due=service.tick)
@@ -121,11 +123,15 @@ async def play(
             await entry.handle(Intent(SetLanguage(None), user, InChat(TERMINAL_KEY)))
         else:
             locale = notifier.locale = await entry.locale_of(user)
+        if guide:  # the guided terminal always coaches (issue 46: "always on in --guide")
+            await entry.handle(Intent(Coach("on"), user, InChat(TERMINAL_KEY)))
         with use_locale(locale):
             await _set_up(host, user, config, notifier, read_line, new)
-        return await TerminalGame(
+        code = await TerminalGame(
             host, user, notifier, read_line, sleep, call_timeout=call_timeout
         ).run()
+        await service.coaching.settled()  # the last deal's notes before the goodbye
+        return code
     finally:
         await db.close()
 

@@ -220,6 +220,7 @@ async def run_bot(
             worker_id=settings.worker_id,
             clock=storage_clock(db),
             guide=settings.first_game_guide,
+            coach=settings.coach,
         )
         for front_end in (*chats, *webs):
             service.register(front_end.platform, front_end.notifier, front_end.every_platform)

@@ -242,6 +242,12 @@ class Settings(BaseSettings):
     off): what they can do now and what to type, and the rule behind the first refusal of
     a kind (:mod:`bot.render.guide`)."""
 
+    coach: bool = True
+    """The coach after each deal (``COACH``, on or off): the moves where the expert's
+    alternative was clearly better, privately, to the people who want it (``coach on``,
+    and by default in their first three games of a variant; :mod:`bot.service.coaching`).
+    Its reviews run on the engine workers' background lane."""
+
     if not TYPE_CHECKING:  # keep the typed signature pydantic gives type checkers
 
         def __init__(self, **values: Any) -> None:

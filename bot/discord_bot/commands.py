@@ -39,6 +39,8 @@ AI_NAMES = {
 }
 """The AI levels offered by ``/rummy addbot`` (:mod:`bot.service.ai_levels`), default first."""
 LANGUAGES = (("English", "en"), ("Deutsch", "de"), (N_("From my Discord app"), "auto"))
+COACH = ("on", "off")
+"""The choices of ``/rummy coach`` (the words of ``coach on|off``)."""
 
 
 def _choice(text: str) -> app_commands.Choice[str]:
@@ -290,6 +292,14 @@ def rummy_group(flows: Flows) -> app_commands.Group:
     )
     async def lang(interaction: discord.Interaction[Any], language: str) -> None:
         await flows.slash_text(interaction, f"lang {language}")
+
+    @group.command(
+        name="coach", description="Your costliest moves after each deal, privately: on or off"
+    )
+    @app_commands.describe(mode="On: after each deal; off: never")
+    @app_commands.choices(mode=[app_commands.Choice(name=word, value=word) for word in COACH])
+    async def coach(interaction: discord.Interaction[Any], mode: str) -> None:
+        await flows.slash_text(interaction, f"coach {mode}", private=True)
 
     return group
 

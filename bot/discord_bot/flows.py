@@ -72,6 +72,8 @@ from bot.discord_bot.sessions import HandSessions
 from bot.dropped_inputs import DroppedInputs, error_kind
 from bot.i18n import _, use_locale
 from bot.interaction.commands import parse
+from bot.interaction.hand import hand_digest
+from bot.interaction.hand_session import HandSession, HandStep, SelectCards, SortBy, step
 from bot.ports.entry import Entry
 from bot.ports.hand import HandModel, SortMode
 from bot.ports.intents import (
@@ -411,6 +413,9 @@ class Flows:
                 )
             return
         intent = self._hand_intent(interaction, control, values)
+        local = isinstance(intent.request, Select | Sort) and control.action != "refresh"
+        if local and await self._step_here(interaction, control, intent):
+            return
 
         async def answer(outcome: Outcome) -> None:
             if outcome.hand is not None:
@@ -425,6 +430,33 @@ class Flows:
                 await self._refused(interaction, outcome, control, on_hand=True)
 
         await self._handle(interaction, intent, answer, update=True)
+
+    async def _step_here(
+        self, interaction: discord.Interaction[Any], control: ControlId, intent: Intent
+    ) -> bool:
+        """A card picked, the selection cleared or the hand sorted, carried out on
+        the seat screen this process was last shown (the pure hand session of
+        :mod:`bot.interaction.hand_session`): no table load, no engine call. False
+        (nothing done) when that screen is not the one the control was drawn on (another
+        worker drew it, a restart, a newer change), or the flow control is spent: then the
+        entry point carries the step out."""
+        selection = intent.selection
+        screen = self.sessions.seat_screen(control.table, intent.user.key)
+        if (
+            selection is None
+            or screen is None
+            or screen.view.table.version != control.version
+            or selection.digest != hand_digest(screen.view.hand)
+            or not await self.entry.admit(intent.user, str(chat_key(interaction)))
+        ):
+            return False
+        event: HandStep = (
+            SortBy() if isinstance(intent.request, Sort) else SelectCards(selection.mask)
+        )
+        with use_locale(screen.locale):
+            stepped = step(screen, HandSession(selection.sort, selection.mask), event)
+            await self._show_hand(interaction, stepped.model, None, new=False)
+        return True
 
     def _hand_intent(
         self, interaction: discord.Interaction[Any], control: ControlId, values: Sequence[str]

@@ -36,12 +36,13 @@ import discord
 
 from bot.discord_bot.components import hand_controls, ping_controls, table_controls
 from bot.discord_bot.hand import HandState
-from bot.discord_bot.render import RECENT_LINES, hand_content, table_content
+from bot.discord_bot.render import RECENT_LINES, hand_content, pieces, table_content
 from bot.discord_bot.respond import NO_MENTIONS
 from bot.discord_bot.sessions import (
     Anchor,
     HandSessions,
     edit_by_token,
+    follow_up_privately,
     refused_token,
     stored_state,
 )
@@ -50,7 +51,14 @@ from bot.interaction.hand import build_hand_model, hand_digest
 from bot.ports.keyed_sends import KeyedSends
 from bot.ports.message_store import DiscordHandAnchor, DiscordMessageStore, DiscordTableMessage
 from bot.ports.model import Status, TableInfo
-from bot.ports.screens import SeatScreen, TableFault, TableScreen, TableUpdate, TimerWarning
+from bot.ports.screens import (
+    CoachAdvice,
+    SeatScreen,
+    TableFault,
+    TableScreen,
+    TableUpdate,
+    TimerWarning,
+)
 from bot.render.events import event_line, render_event
 from bot.render.notices import render_fault, render_notice
 
@@ -113,6 +121,7 @@ class DiscordNotifier:
         connected = await self._connected()
         if connected is None:
             return
+        self.sessions.keep(update)
         client, store = connected
         info = update.info
         ping = None if update.turn is None else update.seat_screen(update.turn)
@@ -142,6 +151,25 @@ class DiscordNotifier:
                 )
             if sent is not None:
                 await store.save(stored.with_ping(sent, warning.seat))
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        """The coach's notes, as messages only the person sees: follow-ups of their hand
+        message's interaction (:meth:`HandSessions.private_place`; a token lives 15
+        minutes). Without one there is no private place to write: nothing is sent."""
+        connected = await self._connected()
+        if connected is None:
+            return
+        client, _store = connected
+        place = await self.sessions.private_place(advice.info.id, advice.user_key)
+        if place is None:
+            log.info("no private place for the coach of %s", advice.user_key)
+            return
+        application, token = place
+        try:
+            for piece in pieces(advice.text):
+                await follow_up_privately(client, application, token, piece, NO_MENTIONS)
+        except discord.HTTPException as error:
+            log.info("the coach's notes for %s not sent: %s", advice.user_key, error)
 
     async def fault(self, fault: TableFault) -> None:
         """Say in the table's channel that the table cannot be loaded."""

@@ -46,12 +46,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
+from cachetools import LRUCache
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
 from bot.discord_bot.hand import HandState
 from bot.ports.hand import SortMode
 from bot.ports.message_store import DiscordHandAnchor, DiscordMessageStore
+from bot.ports.screens import SeatScreen, TableUpdate
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +62,8 @@ TOKEN_LIFETIME = 14 * 60.0
 
 #: Seconds between two deletions of expired stored anchors by one worker.
 PRUNE_EVERY = 60.0
+SEAT_SCREENS = 2_000
+"""Seat screens kept for hand steps without a table load (the people playing now)."""
 
 
 @dataclass
@@ -102,14 +106,49 @@ async def edit_by_token(
     the request of ``discord.Interaction.edit_original_response``), through ``client``'s
     HTTP session. Any worker can do it, whichever saw the interaction. Raises
     ``discord.HTTPException`` (``NotFound`` for 404; status 401 for an expired token)."""
-    webhook = discord.Webhook.partial(application_id, token, client=client)
-    with handle_message_parameters(
+    await _by_token(
+        client,
+        application_id,
+        token,
+        "edit_original_interaction_response",
         content=content,
         view=view,
         allowed_mentions=allowed_mentions,
-        previous_allowed_mentions=client.allowed_mentions,
+    )
+
+
+async def follow_up_privately(
+    client: discord.Client,
+    application_id: int,
+    token: str,
+    content: str,
+    allowed_mentions: discord.AllowedMentions,
+) -> None:
+    """A follow-up message only the interaction's user sees (``POST
+    /webhooks/{application_id}/{token}`` with the ephemeral flag, the request of
+    ``interaction.followup.send(ephemeral=True)``), through ``client``'s HTTP session: any
+    worker can send it while the token lives. Raises ``discord.HTTPException``."""
+    await _by_token(
+        client,
+        application_id,
+        token,
+        "execute_webhook",
+        content=content,
+        flags=discord.MessageFlags(ephemeral=True),
+        allowed_mentions=allowed_mentions,
+    )
+
+
+async def _by_token(
+    client: discord.Client, application_id: int, token: str, request: str, **message: Any
+) -> None:
+    """One request of discord.py's webhook adapter (``request``: its method's name) for
+    the interaction webhook of ``token``, with the ``message`` parameters."""
+    webhook = discord.Webhook.partial(application_id, token, client=client)
+    with handle_message_parameters(
+        previous_allowed_mentions=client.allowed_mentions, **message
     ) as params:
-        await async_context.get().edit_original_interaction_response(
+        await getattr(async_context.get(), request)(
             application_id,
             token,
             session=webhook.session,
@@ -132,6 +171,36 @@ class HandSessions:
         self.now: Callable[[], float] = time.time
         self._anchors: dict[tuple[int, str], Anchor] = {}
         self._pruned: float | None = None
+        #: (table id, user key) -> (application id, token, when) of the player's newest
+        #: hand interaction here, kept after the table ended (:meth:`private_place`).
+        self._private: LRUCache[tuple[int, str], tuple[int, str, float]] = LRUCache(SEAT_SCREENS)
+        #: (table id, user key) -> the newest seat screen this process was shown (bounded).
+        self._screens: LRUCache[tuple[int, str], SeatScreen] = LRUCache(SEAT_SCREENS)
+
+    def keep(self, update: TableUpdate) -> None:
+        """Keep the seat screens of a change shown here, for hand steps carried out
+        without a table load (:meth:`seat_screen`)."""
+        for screen in update.seats:
+            key = (update.info.id, screen.user_key)
+            kept = self._screens.get(key)
+            if kept is None or kept.view.table.version <= screen.view.table.version:
+                self._screens[key] = screen
+
+    async def private_place(self, table_id: int, user_key: str) -> tuple[int, str] | None:
+        """(application id, token) of an interaction of the player at ``table_id`` whose
+        token still lives, to write to them privately (follow-ups): the newest this worker
+        answered, also after the table ended (its hand sessions are forgotten then), else
+        the stored anchor another worker answered; ``None`` when there is none."""
+        mine = self._private.get((table_id, user_key))
+        if mine is not None and time.monotonic() - mine[2] < self.lifetime:
+            return mine[0], mine[1]
+        stored = await self.stored_anchor(table_id, user_key)
+        return None if stored is None else (int(stored.application_id), stored.token)
+
+    def seat_screen(self, table_id: int, user_key: str) -> SeatScreen | None:
+        """The newest seat screen of ``user_key`` at ``table_id`` this process was shown
+        (``None``: none kept)."""
+        return self._screens.get((table_id, user_key))
 
     def attach(self, store: DiscordMessageStore, now: Callable[[], float]) -> None:
         """Write anchors through to ``store`` from now on, stamped and aged by ``now``."""
@@ -159,6 +228,11 @@ class HandSessions:
         and written to the store. A store that fails is logged: this worker still
         redraws the message, other workers cannot."""
         self._anchors[(table_id, user_key)] = Anchor(interaction, state, version, time.monotonic())
+        self._private[(table_id, user_key)] = (
+            interaction.application_id,
+            interaction.token,
+            time.monotonic(),
+        )
         if self.store is None:
             return
         row = DiscordHandAnchor(

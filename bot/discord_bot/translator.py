@@ -44,6 +44,8 @@ NAMES: tuple[str, ...] = (
     N_("name:command"),
     N_("name:board"),
     N_("name:season"),
+    N_("name:coach"),
+    N_("name:mode"),
 )
 
 #: The descriptions, marked for the catalogues (they are written in commands.py).
@@ -74,6 +76,8 @@ DESCRIPTIONS: tuple[str, ...] = (
     N_("Everywhere"),
     N_("The language the bot uses with you"),
     N_("English, German, or what your Discord app uses"),
+    N_("Your costliest moves after each deal, privately: on or off"),
+    N_("On: after each deal; off: never"),
     N_("Make a move by typing it, e.g. ready or take 7h"),
     N_("A command as in the help; the suggestions are your moves now"),
 )

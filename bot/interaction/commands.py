@@ -22,6 +22,7 @@ from bot.ports.intents import (
     AddAI,
     Back,
     Cancel,
+    Coach,
     Configure,
     Export,
     Help,
@@ -152,8 +153,8 @@ RULES_TOPICS = N_(
 """Under the how-to of ``rules``: how to ask for one topic or the options alone."""
 TABLE_HELP = N_(
     "Table: new [variant] [preset] [option=value], join, leave, addbot, "
-    "removebot, set option=value, start, cancel, back, lang de|en, stats, top, "
-    "season new, export."
+    "removebot, set option=value, start, cancel, back, lang de|en, coach on|off, "
+    "stats, top, season new, export."
 )
 """The table verbs in a line, under ``help``."""
 
@@ -194,6 +195,12 @@ VERBS: dict[str, Verb] = {
             ("sprache", "language"),
             "lang [en|de|auto]",
             N_("Your language: en, de or auto"),
+        ),
+        Verb(
+            "coach",
+            ("trainer",),
+            "coach [on|off]",
+            N_("Your costliest moves after each deal, privately: on or off"),
         ),
         Verb("stats", ("statistik",), "stats", N_("Your games and wins")),
         Verb(
@@ -257,6 +264,7 @@ _REQUESTS: dict[str, Callable[[tuple[str, ...]], Request]] = {
     "cancel": lambda _words: Cancel(),
     "back": lambda _words: Back(),
     "lang": lambda words: SetLanguage(words[0] if words else None),
+    "coach": lambda words: Coach(words[0] if words else None),
     "stats": lambda _words: Stats(),
     "top": Top,
     "season": NewSeason,

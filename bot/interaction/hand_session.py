@@ -16,9 +16,11 @@ import enum
 from dataclasses import dataclass
 from typing import assert_never
 
+from bot.i18n import _
 from bot.interaction.hand import build_hand_model, mask_of, order_cards, valid_mask
 from bot.ports.hand import HandModel, Offer, SortMode
 from bot.ports.screens import SeatScreen
+from bot.render.hand import hint_text
 
 __all__ = [
     "SORT_WORDS",
@@ -30,6 +32,7 @@ __all__ = [
     "ShowHint",
     "SortBy",
     "Stepped",
+    "hint_reply",
     "sort_named",
     "step",
 ]
@@ -147,3 +150,15 @@ def step(screen: SeatScreen, session: HandSession, event: HandStep) -> Stepped:
 
 def _stepped(screen: SeatScreen, session: HandSession) -> Stepped:
     return Stepped(session, build_hand_model(screen, mask=session.mask, sort=session.sort))
+
+
+def hint_reply(stepped: Stepped) -> str | None:
+    """What a hint step says, in the current language: the suggested move
+    (:func:`bot.render.hand.hint_text`), else that the hand holds no meld yet (also when
+    the engine found nothing in time: the service refuses that case itself); ``None``
+    for a step that was no hint."""
+    if stepped.found is None:
+        return None
+    if stepped.found is HintFound.MOVE and stepped.hint is not None:
+        return hint_text(stepped.hint.action, stepped.model.view)
+    return _("Hint: no meld in your hand yet.")

@@ -31,6 +31,12 @@ class Entry(Protocol):
         so the presser is answered before any other screen is drawn. Outside such a
         block :meth:`handle` shows its change before it returns."""
 
+    async def admit(self, user: UserRef, chat: str) -> bool:
+        """Take a token of the person's and the chat's flow control (``chat``: the chat
+        key as text, or ``private:<user key>``) for a step a front end carries out itself
+        (a card toggled on a hand screen it keeps); False (nothing taken) when either is
+        spent: then the front end hands the intent to :meth:`handle`, which says so."""
+
     async def table_info(self, key: ChatKey) -> TableInfo | None:
         """The chat's active table (lobby or game), or ``None``."""
 

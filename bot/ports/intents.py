@@ -14,9 +14,9 @@ that is not handled everywhere fails the type check (mypy) instead of a chat.
 - the table requests of the chat command language (:data:`bot.interaction.commands.VERBS`):
   :class:`OpenTable` (``new``), :class:`Join`, :class:`Leave`, :class:`AddAI` (``addbot``),
   :class:`RemoveAI` (``removebot``), :class:`Configure` (``set``), :class:`Start`,
-  :class:`Cancel`, :class:`Back`, :class:`SetLanguage` (``lang``), :class:`Stats`,
-  :class:`Top`, :class:`NewSeason` (``season new``), :class:`Export`, :class:`ShowHand`
-  (``hand``), :class:`Rules`, :class:`Help`;
+  :class:`Cancel`, :class:`Back`, :class:`SetLanguage` (``lang``), :class:`Coach`,
+  :class:`Stats`, :class:`Top`, :class:`NewSeason` (``season new``), :class:`Export`,
+  :class:`ShowHand` (``hand``), :class:`Rules`, :class:`Help`;
 - :class:`Move`: a game move, typed (``words`` of :mod:`engine.commands`) or named by a
   control (``action``: the engine action; its seat is replaced by the person's);
 - the hand screen's own requests, which need a :class:`Selection`: :class:`Select` (show
@@ -43,6 +43,7 @@ __all__ = [
     "AtTable",
     "Back",
     "Cancel",
+    "Coach",
     "Configure",
     "Export",
     "Help",
@@ -156,6 +157,16 @@ class SetLanguage:
     """``lang [en|de|auto]``: the person's language (``None`` or ``auto``: their app's)."""
 
     verb: ClassVar[str] = "lang"
+    word: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Coach:
+    """``coach [on|off]``: whether the person gets the coach's notes after each deal (the
+    moves where the expert's alternative was clearly better); no word: say which. On by
+    default in a person's first three games of a variant."""
+
+    verb: ClassVar[str] = "coach"
     word: str | None = None
 
 
@@ -279,7 +290,7 @@ class TooLong:
 
 TableRequest = OpenTable | Join | Leave | AddAI | RemoveAI | Configure | Start | Cancel | Back
 """Requests that open or change a lobby or a table's seats."""
-Question = SetLanguage | Stats | Top | NewSeason | Export | ShowHand | Rules | Help
+Question = SetLanguage | Coach | Stats | Top | NewSeason | Export | ShowHand | Rules | Help
 """Requests about the person or the table that change no table (``lang`` changes the
 person's language, ``season new`` the chat's rating season)."""
 PlayRequest = Move | Select | Sort | Hint | PressOffer

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.ports.screens import TableFault, TableUpdate, TimerWarning
+from bot.ports.screens import CoachAdvice, TableFault, TableUpdate, TimerWarning
 
 __all__ = ["Notifier"]
 
@@ -28,6 +28,10 @@ class Notifier(Protocol):
 
     async def warn(self, warning: TimerWarning) -> None:
         """A person's turn time runs out soon."""
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        """The coach's notes on a deal, to ``advice.user_key`` only (their private place
+        on this front end); nothing when this front end cannot reach them privately now."""
 
     async def fault(self, fault: TableFault) -> None:
         """A table of this platform cannot be loaded any more: say so in its chat, in the

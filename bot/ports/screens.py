@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from engine.search import Partition
 
 __all__ = [
+    "CoachAdvice",
     "Notice",
     "PastChange",
     "SeatFacts",
@@ -173,6 +174,22 @@ class TimerWarning:
     user_key: str
     seconds_left: float
     locale: str
+
+
+@dataclass(frozen=True, slots=True)
+class CoachAdvice:
+    """The coach's word to the person ``user_key`` (seat ``seat`` of table ``info``) on
+    deal ``deal`` that just ended: ``text``, in their language ``locale``: up to three
+    moves where the expert's alternative was clearly better, each with the position as
+    they saw it (:mod:`bot.render.coach`), or one line saying no move was. Shown only to
+    them (their private chat, a message only they see, their page, the terminal)."""
+
+    info: TableInfo
+    user_key: str
+    seat: int
+    deal: int
+    locale: str
+    text: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,11 +38,13 @@ from bot.ports.screens import TableUpdate, TimerWarning
 from bot.service.change_records import HISTORY, StoredChange, stored_changes
 from bot.service.changes import TableChanges
 from bot.service.clock import Clock
+from bot.service.coaching import Coaching
 from bot.service.errors import StorageUnavailable, UnreadableTable
 from bot.service.model import Table
 from bot.service.outbox import OutboxStore
 from bot.service.publish import Publisher
 from bot.service.screens import Screens
+from engine.events import HandEnded
 from engine.game import current_player
 from engine.state import GameState
 
@@ -77,8 +79,10 @@ class Delivery:
         screens: Screens,
         clock: Clock,
         worker_id: str,
+        coaching: Coaching | None = None,
     ) -> None:
         self.outbox = outbox
+        self.coaching = coaching
         self.publisher = publisher
         self.changes = changes
         self.screens = screens
@@ -300,10 +304,20 @@ class Delivery:
 
     async def _show(self, update: TableUpdate, rows: Iterable[StoredChange]) -> None:
         info = update.info
-        history = tuple(row.past for row in rows if row.version <= info.version)
+        rows = [row for row in rows if row.version <= info.version]
+        history = tuple(row.past for row in rows)
         await self.publisher.publish(update.with_history(history))
         self._shown[info.id] = max(info.version, self._shown.get(info.id, -1))
         await self.outbox.mark_shown(info.id, info.version, KEEP)
+        if self.coaching is not None:  # the deals these changes ended, once (not shown yet)
+            ended = tuple(
+                e.deal_number
+                for row in rows
+                if not row.shown
+                for e in row.events
+                if isinstance(e, HandEnded)
+            )
+            self.coaching.deals_ended(info.id, ended)
 
     def _note_chat(self, table_id: int, chat: str) -> None:
         self._chat_of[table_id] = chat

@@ -7,7 +7,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
 from bot.interaction.hand import offer_actions, order_cards
 from bot.ports.hand import SortMode
@@ -15,6 +15,7 @@ from bot.ports.screens import SeatFacts
 from bot.service.errors import UnknownOffer
 from engine.actions import Action
 from engine.ai import make_ai
+from engine.ai.coach import DealReview, review_record
 from engine.ai.interrupt import interrupt
 from engine.cards import Card
 from engine.commands import format_action
@@ -199,6 +200,12 @@ def deal(
 def hint(hand: Sequence[Card], rules: RuleSet) -> Partition:
     """The best melds of a hand (:func:`engine.search.best_melds`)."""
     return best_melds(tuple(hand), rules)
+
+
+def coach_review(record: dict[str, Any], seat: int, deal: int, seed: int) -> DealReview:
+    """The coach's review of ``seat`` (0-based) in ``deal`` (1-based) of a game ``record``
+    (:func:`engine.ai.coach.review_record`, its budget a count of playouts, never time)."""
+    return review_record(record, seat, deal, seed)[0]
 
 
 def legal_commands(state: GameState, seat: int) -> list[str]:

@@ -167,6 +167,10 @@ class EntryPoint:
 
     # --- questions that change nothing ------------------------------------------------------
 
+    async def admit(self, user: UserRef, chat: str) -> bool:
+        """:meth:`bot.ports.entry.Entry.admit`."""
+        return await self.flow.admit(user.key, chat)
+
     async def table_info(self, key: ChatKey) -> TableInfo | None:
         """The chat's active table, or ``None``."""
         return await self.queries.table_info(key)

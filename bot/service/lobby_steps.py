@@ -74,7 +74,7 @@ class LobbySteps:
         self._seed = seed_source or (lambda: secrets.randbits(62))
         if fair_key_source is None:
             fair_key_source = _no_fair_key if seed_source is not None else _random_fair_key
-        self._fair_key = fair_key_source
+        self.fair_key_source = fair_key_source
 
     async def _check_table_count(self, user: UserRef) -> None:
         if len(await self.changes.tables_of(user.key)) >= MAX_TABLES_PER_USER:
@@ -275,7 +275,7 @@ class LobbySteps:
                     [s.name for s in table.seats],
                     table.seed,
                     people(table),
-                    self._fair_key(),
+                    self.fair_key_source(),
                     budget=self.budget,
                     lane=Lane.MOVE,
                 )

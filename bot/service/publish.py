@@ -12,7 +12,7 @@ import logging
 from collections.abc import Awaitable, Iterator, Mapping
 
 from bot.ports.notifier import Notifier
-from bot.ports.screens import TableFault, TableUpdate, TimerWarning
+from bot.ports.screens import CoachAdvice, TableFault, TableUpdate, TimerWarning
 
 __all__ = ["Publisher", "safely"]
 
@@ -57,6 +57,12 @@ class Publisher:
         """Hand a timer warning to the notifiers of its table's platform."""
         for notifier in self._for(warning.info.key.platform):
             await safely(notifier.warn(warning))
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        """Hand the coach's notes to the notifiers of the table's platform (the person's
+        private place there, and their web pages)."""
+        for notifier in self._for(advice.info.key.platform):
+            await safely(notifier.coach(advice))
 
     async def fault(self, fault: TableFault) -> None:
         """Tell the chat of a table that cannot be loaded (its platform's notifiers)."""

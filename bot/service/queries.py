@@ -213,12 +213,19 @@ class Queries:
             raise NoTable()
         if table.status in (Status.LOBBY, Status.PLAYING):
             raise NotFinished()
+        return await self.game_record(table)
+
+    async def game_record(self, table: Table) -> dict[str, Any]:
+        """The JSON game record of ``table``'s game so far (see docs/records.md), also of
+        a running game: for the service's own use (the coach), never shown while the game
+        runs (its seed would reveal every hand)."""
+        assert table.state is not None
         names = [s.name for s in table.seats]
         rules = table.state.rules
         first_dealer = new_game(rules, names, seed=table.seed).dealer
         lines = [
             f"{names[e.seat]}: {e.command}"
-            for e in await self.repo.action_log(table_id)
+            for e in await self.repo.action_log(table.id)
             if e.seat is not None and e.command not in ("leave", "back")
         ]
         return export_record(

@@ -99,6 +99,13 @@ class Repository(Protocol):
     async def set_user_locale(self, user_key: str, locale: str | None) -> None:
         """Store (or clear) the user's language."""
 
+    async def coach_choices(self, user_keys: Collection[str]) -> dict[str, bool]:
+        """For each user of ``user_keys`` who chose (``coach on|off``): whether the coach's
+        notes are on; one query (a user missing: the default)."""
+
+    async def set_coach(self, user_key: str, on: bool | None) -> None:
+        """Store (or, with ``None``, clear) the user's choice of the coach's notes."""
+
     async def create_table(self, table: Table, record: str | None = None) -> Table:
         """Insert a new table (with its first change row ``record``:
         :mod:`bot.service.change_records`); returns it with its id. Raises

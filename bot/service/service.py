@@ -37,6 +37,7 @@ from bot.ports.notifier import Notifier
 from bot.service.automatic import AutomaticSteps
 from bot.service.changes import TableChanges
 from bot.service.clock import Clock, SystemClock
+from bot.service.coaching import Coaching
 from bot.service.compute import Compute, InlineCompute
 from bot.service.delivery import Delivery
 from bot.service.entry import EntryPoint
@@ -65,7 +66,10 @@ class GameService:
     default, for tests; :class:`bot.service.compute.WorkerPool` in the bot), ``budget``:
     seconds per engine call, ``worker_id``: this process's name in leases on due work
     (``WORKER_ID``; random by default), ``guide``: guide people through their first game
-    of a variant (:mod:`bot.render.guide`; ``FIRST_GAME_GUIDE=off`` turns it off).
+    of a variant (:mod:`bot.render.guide`; ``FIRST_GAME_GUIDE=off`` turns it off),
+    ``coach``: the coach's notes after each deal for the people who want them
+    (:mod:`bot.service.coaching`; ``COACH=off`` turns it off; off by default here, for
+    tests that do not test it).
     """
 
     def __init__(
@@ -80,6 +84,7 @@ class GameService:
         budget: float = DEFAULT_BUDGET,
         worker_id: str | None = None,
         guide: bool = True,
+        coach: bool = False,
     ) -> None:
         self.repo = repo
         self.clock = clock or SystemClock()
@@ -91,14 +96,21 @@ class GameService:
             repo, self.clock, lambda due: self.scheduler.poke(due), self.faults
         )
         self.screens = Screens(repo, compute, budget, default_locale, guide)
+        self.queries = Queries(self.changes, self.screens, compute, budget, default_locale)
+        self.coaching = Coaching(repo, self.queries, self.screens, self.publisher, compute, coach)
         self.delivery = Delivery(
-            repo.outbox, self.publisher, self.changes, self.screens, self.clock, self.worker_id
+            repo.outbox,
+            self.publisher,
+            self.changes,
+            self.screens,
+            self.clock,
+            self.worker_id,
+            self.coaching,
         )
         self.lobby = LobbySteps(
             self.changes, compute, budget, defaults or TableSettings(), seed_source
         )
         self.play = PlaySteps(self.changes, self.screens, compute, budget)
-        self.queries = Queries(self.changes, self.screens, compute, budget, default_locale)
         self.automatic = AutomaticSteps(
             self.changes, self.screens, self.delivery, compute, budget, self.worker_id
         )
@@ -132,7 +144,14 @@ class GameService:
     @compute.setter
     def compute(self, compute: Compute) -> None:
         """Run engine work elsewhere from now on (every part that calls the engine)."""
-        for part in (self.screens, self.lobby, self.play, self.queries, self.automatic):
+        for part in (
+            self.screens,
+            self.lobby,
+            self.play,
+            self.queries,
+            self.automatic,
+            self.coaching,
+        ):
             part.compute = compute
 
     def register(self, platform: str, notifier: Notifier, every_platform: bool = False) -> None:
@@ -173,3 +192,4 @@ class GameService:
         finally:
             stop.set()
             await showing
+            await self.coaching.close()

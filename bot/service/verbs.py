@@ -43,6 +43,7 @@ from bot.interaction.hand_session import (
     ShowHint,
     SortBy,
     Stepped,
+    hint_reply,
     sort_named,
     step,
 )
@@ -52,6 +53,7 @@ from bot.ports.intents import (
     AtTable,
     Back,
     Cancel,
+    Coach,
     Configure,
     Export,
     Help,
@@ -88,7 +90,6 @@ from bot.ports.model import Status, UserRef
 from bot.ports.screens import SeatScreen
 from bot.ports.table_rules import DEFAULT_LEVEL, table_rules
 from bot.render.guide import refusal_lesson
-from bot.render.hand import hint_text
 from bot.render.howto import render_how_to_play, topic_of
 from bot.render.lobby import render_lobby
 from bot.render.ratings import (
@@ -139,7 +140,16 @@ class Need(Enum):
 def table_need(request: Request) -> Need:
     """What ``request`` needs of its table."""
     match request:
-        case OpenTable() | SetLanguage() | Stats() | Top() | Export() | Unknown() | TooLong():
+        case (
+            OpenTable()
+            | SetLanguage()
+            | Coach()
+            | Stats()
+            | Top()
+            | Export()
+            | Unknown()
+            | TooLong()
+        ):
             return Need.NONE
         case NewSeason():
             return Need.NONE
@@ -165,6 +175,9 @@ def table_need(request: Request) -> Need:
         case _:
             assert_never(request)
 
+
+COACH_WORDS = {"on": True, "an": True, "off": False, "aus": False}
+"""The words of ``coach on|off`` (German ``an|aus``)."""
 
 STALE = (StaleControl, UnknownOffer)
 """Refusals that come with the fresh hand screen (the control was drawn for another)."""
@@ -248,7 +261,9 @@ class Handling:
                 | Back()
             ):
                 return await self._table_request(request)
-            case SetLanguage() | Stats() | Top() | Export() | ShowHand() | Rules() | Help():
+            case (
+                SetLanguage() | Coach() | Stats() | Top() | Export() | ShowHand() | Rules() | Help()
+            ):
                 return await self._question(request)
             case NewSeason():
                 return await self._question(request)
@@ -302,6 +317,8 @@ class Handling:
         match request:
             case SetLanguage(word):
                 return await self.lang(word)
+            case Coach(word):
+                return await self.coach(word)
             case Stats():
                 return await self.stats()
             case Top(words):
@@ -551,6 +568,34 @@ class Handling:
         with use_locale(self.locale):
             return self.outcome(Reply(_("Language: English."), private=True))
 
+    async def coach(self, word: str | None) -> Outcome:
+        """``coach [on|off]`` (German ``trainer [an|aus]``): the coach's notes after each
+        deal on or off for this person (:mod:`bot.service.coaching`); no word: say which,
+        and how it is changed. Anything else is refused with the words it takes."""
+        repo = self.v.queries.repo
+        if word is not None:
+            choice = COACH_WORDS.get(word.lower())
+            if choice is None:
+                raise BadSetting(name="coach", value=word, accepts="on, off")
+            await repo.set_coach(self.user.key, choice)
+            text = (
+                _("Coach on: after each deal you get your costliest moves, privately.")
+                if choice
+                else _("Coach off: no notes after the deals.")
+            )
+            return self.outcome(Reply(text, private=True))
+        chosen = (await repo.coach_choices([self.user.key])).get(self.user.key)
+        if chosen is None:
+            text = _(
+                "The coach is on for your first three games of a variant; "
+                "coach on or coach off decides for good."
+            )
+        elif chosen:
+            text = _("The coach is on; coach off stops it.")
+        else:
+            text = _("The coach is off; coach on starts it.")
+        return self.outcome(Reply(text, private=True))
+
     async def stats(self) -> Outcome:
         stats = await self.v.queries.stats(self.user)
         lines = [
@@ -712,15 +757,9 @@ class Handling:
 
     async def hint(self) -> Outcome:
         stepped = await self.hand_step(ShowHint())
-        match stepped.found:
-            case HintFound.NOT_IN_TIME:
-                raise NoHintInTime()
-            case HintFound.MOVE:
-                assert stepped.hint is not None
-                text = hint_text(stepped.hint.action, stepped.model.view)
-            case _:
-                text = _("Hint: no meld in your hand yet.")
-        return self.outcome(Reply(text, private=True), stepped.model)
+        if stepped.found is HintFound.NOT_IN_TIME:
+            raise NoHintInTime()
+        return self.outcome(Reply(hint_reply(stepped), private=True), stepped.model)
 
     def _where(self) -> int:
         if self.table is None:

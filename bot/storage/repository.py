@@ -400,8 +400,7 @@ class SqliteRepository:
         keys = sorted(set(user_keys))
         if not keys:
             return {}
-        pairs = " OR ".join("(platform = ? AND user_id = ?)" for _ in keys)
-        params = [part for key in keys for part in key.split(":", 1)]
+        pairs, params = _user_pairs(keys)
         rows = await self._all(
             f"SELECT platform, user_id, locale, app_locale FROM users WHERE {pairs}", params
         )
@@ -422,6 +421,28 @@ class SqliteRepository:
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) "
                 "DO UPDATE SET locale = excluded.locale",
                 (platform, user_id, user_id, locale, time.time()),
+            )
+
+    async def coach_choices(self, user_keys: Collection[str]) -> dict[str, bool]:
+        keys = sorted(set(user_keys))
+        if not keys:
+            return {}
+        pairs, params = _user_pairs(keys)
+        rows = await self._all(
+            f"SELECT platform, user_id, coach FROM users WHERE coach IS NOT NULL AND ({pairs})",
+            params,
+        )
+        return {f"{row[0]}:{row[1]}": bool(row[2]) for row in rows}
+
+    async def set_coach(self, user_key: str, on: bool | None) -> None:
+        platform, _, user_id = user_key.partition(":")
+        value = None if on is None else int(on)
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO users (platform, user_id, display_name, coach, created_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) "
+                "DO UPDATE SET coach = excluded.coach",
+                (platform, user_id, user_id, value, time.time()),
             )
 
     async def create_table(self, table: Table, record: str | None = None) -> Table:
@@ -891,3 +912,10 @@ class SqliteRepository:
 
 def _fields(table: Table) -> dict[str, Any]:
     return {name: getattr(table, name) for name in Table.__dataclass_fields__}
+
+
+def _user_pairs(user_keys: Sequence[str]) -> tuple[str, list[str]]:
+    """The ``users`` rows of ``user_keys`` (``platform:user_id``) as a WHERE clause of
+    (platform, user id) pairs and its parameters."""
+    pairs = " OR ".join("(platform = ? AND user_id = ?)" for _ in user_keys)
+    return pairs, [part for key in user_keys for part in key.split(":", 1)]

@@ -28,6 +28,8 @@ from telegram import CallbackQuery
 
 from bot.i18n import use_locale
 from bot.interaction.calls import call_verbs
+from bot.interaction.hand import hand_digest
+from bot.interaction.hand_session import HandSession, HandStep, SelectCards, SortBy, step
 from bot.ports.hand import SortMode
 from bot.ports.intents import (
     AddAI,
@@ -239,6 +241,8 @@ class Buttons:
             raise ForeignCallback()
         name = data.name
         request = HAND_REQUESTS[name]
+        if isinstance(request, Select | Sort) and await self._step_here(query, press, row.hand):
+            return
         offer = _number(data.arg) if isinstance(request, PressOffer) else None
         selection = Selection(
             0 if name == "clear" else data.mask, SortMode(data.sort), row.hand or None, offer
@@ -256,13 +260,53 @@ class Buttons:
             outcome = await parts.entry.handle(intent)
             with use_locale(outcome.locale):
                 await _answer(query, outcome)  # every refusal said, once
-            info, hand = outcome.info, outcome.hand
-            if outcome.update is not None or hand is None or info is None:
-                return  # a change: the notifier draws every hand, this person's first
-            if not await parts.hands.show(
-                info, press.user_id, hand.view, outcome.locale, hand, screen
-            ):
-                await parts.waiting(info, press.user_id, press.user.name)
+            await self._hand_screen(press, outcome, screen)
+
+    async def _hand_screen(self, press: Press, outcome: Outcome, screen: str) -> None:
+        """The presser's hand message after a step that changed no table (a selection,
+        an order, a hint, a refusal with the fresh hand); a change is drawn by the
+        notifier, for every seat, this person's first."""
+        info, hand = outcome.info, outcome.hand
+        if outcome.update is not None or hand is None or info is None:
+            return
+        if not await self.parts.hands.show(
+            info, press.user_id, hand.view, outcome.locale, hand, screen
+        ):
+            await self.parts.waiting(info, press.user_id, press.user.name)
+
+    async def _step_here(self, query: CallbackQuery, press: Press, digest: str) -> bool:
+        """A card toggled, the selection cleared, the pile screen or the next order, carried
+        out on the seat screen this process was last shown (the pure hand session of
+        :mod:`bot.interaction.hand_session`): no table load, no engine call. False (nothing
+        done) when that screen is not the one the button was drawn on (another worker
+        drew it, a restart, a newer change), or the person's flow control is spent: then
+        the entry point carries the step out."""
+        parts = self.parts
+        data = press.data
+        screen = parts.notifier.seat_screen(press.user_id, data.table_id)
+        if (
+            screen is None
+            or screen.view.table.version != data.version
+            or (digest and digest != hand_digest(screen.view.hand))
+            or not await parts.entry.admit(press.user, f"private:{press.user.key}")
+        ):
+            return False
+        mask = 0 if data.name == "clear" else data.mask
+        event: HandStep = SortBy() if data.name == "sort" else SelectCards(mask)
+        with use_locale(screen.locale):
+            stepped = step(screen, HandSession(SortMode(data.sort), mask), event)
+        await query.answer()
+        shown = await parts.hands.show(
+            screen.info,
+            press.user_id,
+            screen.view,
+            screen.locale,
+            stepped.model,
+            "pile" if data.name == "pile" else "main",
+        )
+        if not shown:
+            await parts.waiting(screen.info, press.user_id, press.user.name)
+        return True
 
 
 #: Refusals of a control with words of their own on Telegram (the keyboard is redrawn).

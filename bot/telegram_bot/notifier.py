@@ -15,11 +15,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cachetools import LRUCache
+
 from bot.i18n import use_locale
 from bot.interaction.hand import build_hand_model
 from bot.ports.hand import HandModel, SortMode
 from bot.ports.model import Status, TableInfo
-from bot.ports.screens import SeatScreen, TableFault, TableScreen, TableUpdate, TimerWarning
+from bot.ports.screens import (
+    CoachAdvice,
+    SeatScreen,
+    TableFault,
+    TableScreen,
+    TableUpdate,
+    TimerWarning,
+)
 from bot.render.notices import render_fault
 from bot.telegram_bot import texts
 from bot.telegram_bot.hand_messages import HandMessages
@@ -27,7 +36,13 @@ from bot.telegram_bot.identity import chat_id_of, thread_id_of, user_id_of
 from bot.telegram_bot.outbox import Outbox
 from bot.telegram_bot.table_messages import TableMessages
 
-__all__ = ["TelegramNotifier"]
+__all__ = ["SEAT_SCREENS", "TelegramNotifier"]
+
+MESSAGE_LIMIT = 4096
+"""Telegram's limit of a message's text (characters)."""
+
+SEAT_SCREENS = 2_000
+"""Seat screens kept for hand steps without a table load (the people playing now)."""
 
 
 @dataclass
@@ -42,6 +57,20 @@ class TelegramNotifier:
 
     def __init__(self) -> None:
         self._parts: _Parts | None = None
+        #: (user id, table id) -> the newest seat screen this process was shown (bounded).
+        self._screens: LRUCache[tuple[int, int], SeatScreen] = LRUCache(SEAT_SCREENS)
+
+    def seat_screen(self, user_id: int, table_id: int) -> SeatScreen | None:
+        """The newest seat screen of ``user_id`` at ``table_id`` this process was shown
+        (``None``: none kept), for the hand steps the adapter carries out itself."""
+        return self._screens.get((user_id, table_id))
+
+    def _keep(self, update: TableUpdate) -> None:
+        for screen in update.seats:
+            key = (user_id_of(screen.user_key), update.info.id)
+            kept = self._screens.get(key)
+            if kept is None or kept.view.table.version <= screen.view.table.version:
+                self._screens[key] = screen
 
     def attach(self, tables: TableMessages, hands: HandMessages, outbox: Outbox) -> None:
         """Start delivering (called by the adapter once the bot is connected)."""
@@ -65,6 +94,7 @@ class TelegramNotifier:
         parts = self._parts
         if parts is None:
             return
+        self._keep(update)
         self.show_table(update.table)
         info = update.info
         if update.turn is not None:
@@ -97,6 +127,14 @@ class TelegramNotifier:
                     max(1, round(warning.seconds_left)),
                 ),
             )
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        """The coach's notes, as a message of their own in the person's private chat (at
+        most three notes: within Telegram's 4,096 characters)."""
+        parts = self._parts
+        if parts is not None:
+            user_id = user_id_of(advice.user_key)
+            await parts.hands.messenger.send_private(user_id, advice.text[:MESSAGE_LIMIT])
 
     async def fault(self, fault: TableFault) -> None:
         """Say in the table's group (or topic) that the table cannot be loaded."""

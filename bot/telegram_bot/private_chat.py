@@ -13,7 +13,7 @@ from telegram import Message, User
 
 from bot.i18n import use_locale
 from bot.interaction.commands import TABLE_VERBS, parse
-from bot.ports.intents import AtTable, Intent, Join, Mine, Move, Outcome, ShowHand
+from bot.ports.intents import AtTable, Intent, Join, Mine, Move, Outcome, Request, ShowHand
 from bot.ports.model import Status, TableInfo, UserRef
 from bot.telegram_bot import texts
 from bot.telegram_bot.identity import user_ref
@@ -74,27 +74,33 @@ class PrivateChat:
                 await message.reply_text(texts.private_only_in_groups())
             return
         request = parse(body)
-        typed_move = isinstance(request, Move)
-        shows_hand = typed_move or isinstance(request, ShowHand)
         intent = Intent(request, user, Mine(table_id), update_key=update_key)
         async with parts.entry.answer_first():
             outcome = await parts.entry.handle(intent)
-            with use_locale(outcome.locale):
-                note = await self._note(outcome)
-            text = outcome.reply.text
-            if note and (text or outcome.ok):
-                text = f"{note}\n{text}" if text else note
-            if (
-                text
-                and (not isinstance(request, ShowHand) or not outcome.ok)
-                and not outcome.reply.quiet
-            ):
-                await message.reply_text(text[:4096])
-            info, hand = outcome.info, outcome.hand
-            if shows_hand and hand is not None and info is not None:
-                # the hand message again at the bottom of the chat, below the command (the
-                # notifier then leaves it: it shows this version already)
-                await parts.hands.show(info, user_id, hand.view, outcome.locale, hand, repost=True)
+            await self._answer(message, request, outcome, user_id)
+
+    async def _answer(
+        self, message: Message, request: Request, outcome: Outcome, user_id: int
+    ) -> None:
+        """Answer a typed line: the reply (naming the table when the user sits at
+        several), and after a move or ``hand`` the hand message again at the bottom of
+        the chat, below the command (the notifier then leaves it: it shows this version
+        already)."""
+        with use_locale(outcome.locale):
+            note = await self._note(outcome)
+        text = outcome.reply.text
+        if note and (text or outcome.ok):
+            text = f"{note}\n{text}" if text else note
+        shows_hand = isinstance(request, Move | ShowHand)
+        if (
+            text
+            and (not isinstance(request, ShowHand) or not outcome.ok)
+            and not outcome.reply.quiet
+        ):
+            await message.reply_text(text[:4096])
+        info, hand = outcome.info, outcome.hand
+        if shows_hand and hand is not None and info is not None:
+            await self.parts.hands.show(info, user_id, hand.view, outcome.locale, hand, repost=True)
 
     async def _note(self, outcome: Outcome) -> str:
         """Names the table a command was for when the user sits at several."""

@@ -27,6 +27,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("season", N_("Start a new rating season in this chat (host or admin)")),
     ("help", N_("How to play with this bot")),
     ("lang", N_("Your language: en, de or auto")),
+    ("coach", N_("Your costliest moves after each deal, privately: on or off")),
 )
 
 LABELS: Mapping[str, str] = {

@@ -119,18 +119,21 @@ class TerminalGame:
                 return left
 
     async def _look(self) -> tuple[TableInfo, SeatScreen | None] | None:
-        """The running table and the player's own screen (one table load: the table's id
-        is looked up once); ``None`` when the game is over or the player has no seat."""
-        if self._table_id is None:
-            info = await self.entry.table_info(TERMINAL_KEY)
-            if info is None:
+        """The running table and the player's own screen: those of the newest change the
+        notifier was shown, else (before the first) asked of the service once; ``None``
+        when the game is over or the player has no seat."""
+        seen = self.notifier.seen
+        if seen is None:
+            if self._table_id is None:
+                info = await self.entry.table_info(TERMINAL_KEY)
+                if info is None:
+                    return None
+                self._table_id = info.id
+            found = await self.entry.screens(self._table_id, self.user)
+            if found is None:
                 return None
-            self._table_id = info.id
-        found = await self.entry.screens(self._table_id, self.user)
-        if found is None:
-            return None
-        table, own = found
-        info = table.info
+            seen = found[0].info, found[1]
+        info, own = seen
         if info.status is not Status.PLAYING or info.seat_of(self.user.key) is None:
             return None
         return info, own

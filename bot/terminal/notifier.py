@@ -16,8 +16,15 @@ from typing import TextIO
 
 from bot.i18n import _, use_locale
 from bot.ports.hand import SortMode
-from bot.ports.model import Status
-from bot.ports.screens import SeatScreen, TableFault, TableScreen, TableUpdate, TimerWarning
+from bot.ports.model import Status, TableInfo
+from bot.ports.screens import (
+    CoachAdvice,
+    SeatScreen,
+    TableFault,
+    TableScreen,
+    TableUpdate,
+    TimerWarning,
+)
 from bot.render.cards import card_text
 from bot.render.events import event_line
 from bot.render.notices import render_fault, render_notice
@@ -39,6 +46,9 @@ class TerminalNotifier:
     ``screen_due``: another seat moved or a deal began since the table was last
     drawn, so the whole table should be drawn before the player's next move.
     ``closed``: the output's reader has gone (a broken pipe); nothing more is written.
+    ``seen``: the table and the player's own seat screen of the newest change published
+    (``None`` before the first), so the game loop draws its prompt without asking the
+    service again.
     """
 
     def __init__(self, out: TextIO, user_key: str, locale: str = "en") -> None:
@@ -51,6 +61,7 @@ class TerminalNotifier:
         self._painter = Painter(out)
         self._hand: tuple[Card, ...] = ()
         self._drew = False
+        self.seen: tuple[TableInfo, SeatScreen | None] | None = None
 
     def write(self, text: str) -> None:
         """One or more lines to the output. When the reader has gone (``play | head``) the
@@ -71,10 +82,19 @@ class TerminalNotifier:
     async def publish(self, update: TableUpdate) -> None:
         """A change of the table: its lines, then the player's own hand (see
         :meth:`_table` and :meth:`_seat`)."""
+        seat = update.info.seat_of(self.user_key)
+        own = None if seat is None else update.seat_screen(seat)
+        if self.seen is None or self.seen[0].version <= update.info.version:
+            self.seen = (update.info, own)
         self._table(update.table)
         for screen in update.seats:
             if screen.user_key == self.user_key and update.hand_changed(screen.seat):
                 self._seat(screen)
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        """The coach's notes on the deal that ended, for this player."""
+        if advice.user_key == self.user_key:
+            self.write(advice.text)
 
     def _table(self, table: TableScreen) -> None:
         """Notices, then a line per event; the score sheet when a deal ends."""

@@ -8,7 +8,7 @@ for all of them (``every_platform``: :meth:`bot.service.service.GameService.regi
 
 from __future__ import annotations
 
-from bot.ports.screens import TableFault, TableUpdate, TimerWarning
+from bot.ports.screens import CoachAdvice, TableFault, TableUpdate, TimerWarning
 from bot.web.pages.hub import PageHub
 
 __all__ = ["WebNotifier"]
@@ -29,6 +29,11 @@ class WebNotifier:
         """Tell the person's open pages that their turn runs out."""
         if self.hub is not None:
             await self.hub.warn(warning)
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        """The coach's notes on the person's open pages of that table (their panel)."""
+        if self.hub is not None:
+            await self.hub.coach(advice)
 
     async def fault(self, fault: TableFault) -> None:
         """Nothing to push: the web table has no chat of its own; a page of that table is

@@ -76,6 +76,7 @@ PAGE_WORDS: tuple[str, ...] = (
     N_("Sort"),
     N_("Hint"),
     N_("Close"),
+    N_("Coach"),
     N_("Moves"),
     N_("Nothing to do now."),
     N_("Select cards to see what you can do with them."),

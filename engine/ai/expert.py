@@ -60,6 +60,7 @@ from engine.ai.greedy_core import deadwood_after_discard
 from engine.ai.hard import HardPlayer, race_key, unseen_cards
 from engine.ai.interrupt import interrupt
 from engine.cards import Card
+from engine.errors import EngineError
 from engine.game import apply, apply_legal, legal_actions
 from engine.search import best_melds
 from engine.state import GameState, Phase, TurnState
@@ -78,9 +79,12 @@ __all__ = [
     "POINT_SCALE",
     "Budget",
     "ExpertPlayer",
+    "Playouts",
     "candidates",
     "determinise",
+    "evaluate",
     "outcome",
+    "outcome_parts",
 ]
 
 
@@ -278,15 +282,24 @@ def outcome(state: GameState, seat: int) -> float:
     the best other seat in the variant's own scoring over :data:`POINT_SCALE`; for a
     playout stopped before the end, 0.5 plus 0.05 per deadwood card fewer than the best
     other seat's hand (best partition, :func:`engine.search.best_melds`)."""
+    share, lead = outcome_parts(state, seat)
+    return share + lead / POINT_SCALE
+
+
+def outcome_parts(state: GameState, seat: int) -> tuple[float, float]:
+    """The two parts of :func:`outcome` for ``seat``: (share of the hand, 0 to 1; points
+    lead over the best other seat in the variant's scoring, signed so that more is better
+    for ``seat``). A playout stopped before the end has no points: (0.5 plus 0.05 per
+    deadwood card fewer than the best other hand, 0.0)."""
     if state.phase in _LIVE:
         rules = state.rules
         own = len(best_melds(state.hands[seat], rules).deadwood)
         others = min(
             len(best_melds(h, rules).deadwood) for s, h in enumerate(state.hands) if s != seat
         )
-        return 0.5 + 0.05 * (others - own)
+        return 0.5 + 0.05 * (others - own), 0.0
     if not state.results:
-        return 0.5
+        return 0.5, 0.0
     result = state.results[-1]
     if result.winner is not None:
         share = 1.0 if result.winner == seat else 0.0
@@ -299,9 +312,69 @@ def outcome(state: GameState, seat: int) -> float:
     )
     rivals = [float(v) for i, v in enumerate(result.scores) if i != seat]
     if not rivals:
-        return share
+        return share, 0.0
     lead = sign * (float(result.scores[seat]) - (max(rivals) if sign > 0 else min(rivals)))
-    return share + lead / POINT_SCALE
+    return share, lead
+
+
+@dataclass(frozen=True, slots=True)
+class Playouts:
+    """What :func:`evaluate` measured: ``actions`` as given, and per usable
+    determinisation (row) and action (column) the :func:`outcome_parts` of the playout:
+    ``shares`` (0 to 1) and ``leads`` (points). The same determinisations and policy
+    seeds serve every action (common random numbers), so columns compare pairwise."""
+
+    actions: tuple[Action, ...]
+    shares: tuple[tuple[float, ...], ...]
+    leads: tuple[tuple[float, ...], ...]
+
+    def values(self) -> list[list[float]]:
+        """Per row and action the :func:`outcome` value (share plus lead over
+        :data:`POINT_SCALE`)."""
+        return [
+            [s + p / POINT_SCALE for s, p in zip(shares, leads, strict=True)]
+            for shares, leads in zip(self.shares, self.leads, strict=True)
+        ]
+
+
+def evaluate(
+    view: PlayerView,
+    legal: Sequence[Action],
+    actions: Sequence[Action],
+    budget: Budget,
+    rng: random.Random,
+) -> Playouts:
+    """Play each of ``actions`` (for ``view.seat``, elements of ``legal`` or moves the
+    verifying :func:`engine.game.apply` accepts) on the same :attr:`Budget.deals`
+    determinisations of ``view`` (:func:`determinise`, sampled from ``rng``) to the end of
+    the deal or :attr:`Budget.actions` actions of the greedy policy, as
+    :meth:`ExpertPlayer.decide` does. A determinisation that does not reproduce the
+    seat's legal draws (or, in the play phase, discards), or on which one of ``actions``
+    is refused, is left out (so fewer rows than deals, none for a view that cannot be
+    rebuilt). Sees only ``view``; deterministic for ``rng``'s state."""
+    phase = view.table.phase
+    wanted = _searched(legal, phase)
+    known = set(legal)
+    shares: list[tuple[float, ...]] = []
+    leads: list[tuple[float, ...]] = []
+    for _ in range(budget.deals):
+        state = determinise(view, rng)
+        if state is None or _searched(legal_actions(state, view.seat), phase) != wanted:
+            continue
+        policy_seed = rng.getrandbits(32)
+        try:
+            parts = [
+                outcome_parts(
+                    _playout_state(state, action, policy_seed, budget.actions, action in known),
+                    view.seat,
+                )
+                for action in actions
+            ]
+        except EngineError:
+            continue
+        shares.append(tuple(p[0] for p in parts))
+        leads.append(tuple(p[1] for p in parts))
+    return Playouts(tuple(actions), tuple(shares), tuple(leads))
 
 
 class ExpertPlayer(HardPlayer):
@@ -325,22 +398,7 @@ class ExpertPlayer(HardPlayer):
             return choice
         budget = self.budget or BUDGETS.get(view.table.rules.variant, DEFAULT_BUDGET)
         rng = random.Random(f"{self.seed}/{view.table.version}/{view.seat}")
-        wanted = _searched(legal, view.table.phase)
-        values: list[list[float]] = []
-        for _ in range(budget.deals):
-            state = determinise(view, rng)
-            if (
-                state is None
-                or _searched(legal_actions(state, view.seat), view.table.phase) != wanted
-            ):
-                continue
-            policy_seed = rng.getrandbits(32)
-            values.append(
-                [
-                    _playout(state, action, view.seat, policy_seed, budget.actions)
-                    for action in options
-                ]
-            )
+        values = evaluate(view, legal, options, budget, rng).values()
         best, lead = 0, 0.0
         for i in range(1, len(options)):
             gain = _sure_gain([row[i] - row[0] for row in values])
@@ -371,10 +429,14 @@ def _searched(legal: Sequence[Action], phase: Phase) -> Counter[Action]:
     return Counter(a for a in legal if isinstance(a, Discard))
 
 
-def _playout(state: GameState, action: Action, seat: int, seed: int, limit: int) -> float:
-    """:func:`outcome` for ``seat`` after ``action`` and at most ``limit`` actions of the
-    greedy policy for every seat (seeded by ``seed``)."""
-    state, _ = apply_legal(state, action)
+def _playout_state(
+    state: GameState, action: Action, seed: int, limit: int, listed: bool = True
+) -> GameState:
+    """The state after ``action`` (applied unchecked when ``listed``: an element of the
+    legal list; else through the verifying :func:`engine.game.apply`, which raises an
+    ``EngineError`` for a refused move) and at most ``limit`` actions of the greedy policy
+    for every seat (seeded by ``seed``)."""
+    state, _ = apply_legal(state, action) if listed else apply(state, action)
     players = [GreedyPlayer(seed + s) for s in range(state.seats)]
     for _ in range(limit):
         if state.phase not in _LIVE:
@@ -387,4 +449,4 @@ def _playout(state: GameState, action: Action, seat: int, seed: int, limit: int)
         moves = legal_actions(state, mover)
         chosen = players[mover].decide(view_for(state, mover), moves)
         state, _ = apply_legal(state, chosen) if chosen in moves else apply(state, chosen)
-    return outcome(state, seat)
+    return state

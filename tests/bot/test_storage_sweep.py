@@ -115,6 +115,19 @@ async def _users(repo: Repository) -> None:
     assert await repo.user_locales([]) == {}
     await repo.set_user_locale("telegram:1", None)
     assert await repo.user_locale("telegram:1") is None
+    # the coach's notes: a choice per person, none by default (a new person too)
+    assert await repo.coach_choices(["telegram:1", "discord:2"]) == {}
+    await repo.set_coach("telegram:1", False)
+    await repo.set_coach("discord:2", True)
+    await repo.set_coach("discord:9", True)
+    assert await repo.coach_choices(["telegram:1", "discord:2", "discord:3"]) == {
+        "telegram:1": False,
+        "discord:2": True,
+    }
+    await repo.set_coach("discord:2", None)
+    assert await repo.coach_choices(["discord:2", "discord:9"]) == {"discord:9": True}
+    assert await repo.coach_choices([]) == {}
+    assert await repo.user_locale("discord:9") is None
 
 
 async def _tables(repo: Repository) -> None:
@@ -276,6 +289,8 @@ REPOSITORY: dict[str, Step] = {
     "user_locale": _users,
     "set_user_locale": _users,
     "user_locales": _users,
+    "coach_choices": _users,
+    "set_coach": _users,
     "finished_games": _results,
     "create_table": _tables,
     "active_table": _tables,

@@ -177,6 +177,14 @@ async def run(
     return code, out.getvalue()
 
 
+def after_totals(text: str, totals: str) -> list[str]:
+    """The lines after the match's totals (the last line that starts with ``totals``):
+    the coach's word on the last deal, printed when its review is done."""
+    lines = text.rstrip().splitlines()
+    last = max(i for i, line in enumerate(lines) if line.startswith(totals))
+    return lines[last + 1 :]
+
+
 class GreedyTypist:
     """Types for the player what the greedy AI would do, as text commands.
 
@@ -265,12 +273,15 @@ async def test_a_full_match_played_through_text_commands(
         assert "Deal 2: " in text
         assert "Press Enter or type next for the next deal> " in text
         assert "Game over. The winner" in text
-        assert text.rstrip().splitlines()[-1].startswith("Totals: Zoe ")
+        # the match's totals, then the coach's word on the last deal (the guided terminal
+        # coaches: issue 46 "always on in the terminal's --guide mode")
+        assert after_totals(text, "Totals: Zoe ")[0].startswith("Deal 2, Zoe: ")
+        assert "Deal 1, Zoe: " in text
     else:
         assert "Befehle (Karten schreibt man so: 7he 10ka dpi akr jk):" in text
         assert "Vorschlag: " in text
         assert "Die Partie ist vorbei. Es gewinn" in text
-        assert text.rstrip().splitlines()[-1].startswith("Gesamt: Zoe ")
+        assert "Gesamt: Zoe " in text and "Runde 1, Zoe: " in text
 
 
 async def test_the_same_seed_gives_the_same_game(tmp_path: Path, spy: Spy) -> None:
@@ -635,7 +646,7 @@ async def test_rummy_bot_play_as_a_subprocess_plays_a_match_to_the_end(
     )
     assert done.returncode == 0, done.stderr
     assert "Game over." in done.stdout
-    assert done.stdout.rstrip().splitlines()[-1].startswith("Totals: ")
+    assert after_totals(done.stdout, "Totals: ")[0].startswith("Deal 1, Zoe: ")
     db = await open_database(data / "rummy-bot" / "terminal.sqlite3")
     try:
         played = await Spy(db).last()
@@ -866,3 +877,33 @@ async def test_the_guide_can_be_turned_off(tmp_path: Path, spy: Spy) -> None:
     )
     assert code == 0 and "ist keine gültige Meldung" in text
     assert "Das kannst du jetzt:" not in text and "Die Regel:" not in text
+
+
+async def test_a_move_asks_the_service_once(
+    tmp_path: Path, spy: Spy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 44 item 5 ("a front end asks the entry point at most once per update"): the
+    terminal draws its prompt from the change its notifier was shown, so a whole match
+    asks the service for the table's screens only before the first change."""
+    from bot.service.entry import EntryPoint
+
+    asked: list[str] = []
+    screens, table_info = EntryPoint.screens, EntryPoint.table_info
+
+    async def counted_screens(self: EntryPoint, *args: Any) -> Any:
+        asked.append("screens")
+        return await screens(self, *args)
+
+    async def counted_table_info(self: EntryPoint, *args: Any) -> Any:
+        asked.append("table_info")
+        return await table_info(self, *args)
+
+    monkeypatch.setattr(EntryPoint, "screens", counted_screens)
+    monkeypatch.setattr(EntryPoint, "table_info", counted_table_info)
+    typist = GreedyTypist(spy)
+    code, _text = await run(tmp_path, MATCH, typist)
+    assert code == 0
+    moves = len(typist.typed)
+    assert moves > 50
+    assert asked.count("screens") <= 1, asked
+    assert asked.count("table_info") <= 3, asked  # set-up, the first look, `back`

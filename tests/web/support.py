@@ -25,7 +25,7 @@ from bot.http import HttpServer
 from bot.interaction.commands import parse
 from bot.ports.intents import InChat, Intent, Outcome
 from bot.ports.model import ChatKey, TableInfo, TableSettings, UserRef
-from bot.ports.screens import TableFault, TableUpdate, TimerWarning
+from bot.ports.screens import CoachAdvice, TableFault, TableUpdate, TimerWarning
 from bot.service.flow import FlowControl
 from bot.service.service import GameService
 from bot.storage import open_database
@@ -83,6 +83,7 @@ class Recorder:
     pages against the views in them)."""
 
     updates: list[TableUpdate] = field(default_factory=list)
+    coached: list[CoachAdvice] = field(default_factory=list)
 
     async def publish(self, update: TableUpdate) -> None:
         self.updates.append(update)
@@ -92,6 +93,9 @@ class Recorder:
 
     async def fault(self, fault: TableFault) -> None:
         return None
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        self.coached.append(advice)
 
 
 @dataclass

@@ -26,12 +26,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
+from cachetools import LRUCache
 
 from bot.ports.clean import clean_text
 from bot.ports.model import UserRef
@@ -71,9 +72,8 @@ class SignInLimiter:
         self.total = total
         self.window = window
         self.clock = clock
-        self._addresses = addresses
         self._all: deque[float] = deque()
-        self._by_address: OrderedDict[str, deque[float]] = OrderedDict()
+        self._by_address: LRUCache[str, deque[float]] = LRUCache(addresses)
         self.refused = 0
 
     def admit(self, address: str) -> None:
@@ -83,12 +83,9 @@ class SignInLimiter:
         since = now - self.window
         while self._all and self._all[0] <= since:
             self._all.popleft()
-        mine = self._by_address.get(address)
+        mine = self._by_address.get(address)  # a read counts as a use: the oldest goes
         if mine is None:
             mine = self._by_address[address] = deque()
-            while len(self._by_address) > self._addresses:
-                self._by_address.popitem(last=False)
-        self._by_address.move_to_end(address)
         while mine and mine[0] <= since:
             mine.popleft()
         if len(mine) >= self.per_address or len(self._all) >= self.total:
@@ -130,7 +127,7 @@ class DiscordAuth:
         self._timeout = aiohttp.ClientTimeout(total=timeout)
         self._session: aiohttp.ClientSession | None = None
         self.clock = clock
-        self._failed: OrderedDict[str, float] = OrderedDict()
+        self._failed: LRUCache[str, float] = LRUCache(FAILED_KEPT)
         self._blocked: dict[str, float] = {}  # route (or "*": all) -> until (clock)
         self.calls = 0
         """Calls made to Discord so far."""
@@ -153,8 +150,6 @@ class DiscordAuth:
 
     def _remember_failed(self, secret: str) -> None:
         self._failed[_digest(secret)] = self.clock() + FAILED_SECONDS
-        while len(self._failed) > FAILED_KEPT:
-            self._failed.popitem(last=False)
 
     async def _wait_for(self, route: str) -> None:
         """Wait out a short ``retry_after`` of ``route``; refuse a long one."""

@@ -39,6 +39,7 @@ from bot.interaction.hand_session import (
     SelectCards,
     ShowHint,
     SortBy,
+    hint_reply,
     step,
 )
 from bot.ports.entry import Entry
@@ -57,9 +58,8 @@ from bot.ports.intents import (
     Start,
 )
 from bot.ports.model import Status, TableInfo
-from bot.ports.screens import SeatScreen, TableScreen, TableUpdate, TimerWarning
+from bot.ports.screens import CoachAdvice, SeatScreen, TableScreen, TableUpdate, TimerWarning
 from bot.render.events import event_line
-from bot.render.hand import hint_text
 from bot.render.lobby import render_lobby
 from bot.render.notices import render_notice
 from bot.render.text import fair_line, turn_line
@@ -210,6 +210,19 @@ class PageHub:
                 )
             )
 
+    async def coach(self, advice: CoachAdvice) -> None:
+        """The coach's notes on the deal that ended, to the person's pages of that table
+        (``{"type": "coach", "table", "deal", "text"}``: the page's coach panel)."""
+        for page in self.pages(advice.info.id):
+            if page.user.key == advice.user_key:
+                frame = {
+                    "type": "coach",
+                    "table": page.table_id,
+                    "deal": advice.deal,
+                    "text": advice.text,
+                }
+                await page.push(encode(frame))
+
     def changed(self, change: TableChanged) -> None:
         """The change feed's announcement (any worker's commit): refresh the pages still
         behind it after :data:`FEED_GRACE`; table 0 means "anything may have changed"."""
@@ -290,12 +303,7 @@ class PageHub:
         with use_locale(page.locale):
             stepped = step(_untyped(page.screen), session, event)
             page.hand = stepped.session
-            if stepped.found is None:
-                text = None
-            elif stepped.hint is None:
-                text = _("Hint: no meld in your hand yet.")
-            else:
-                text = hint_text(stepped.hint.action, stepped.model.view)
+            text = hint_reply(stepped)
         await self._send_hand(page, None if stepped.hint is None else stepped.hint.action)
         if text is not None:
             await page.push(encode({"type": "reply", "ok": True, "code": "hint", "text": text}))

@@ -52,6 +52,31 @@ function toast(text, ok = true, kind = "reply") {
   toast.timer = setTimeout(() => { box.className = "toast hidden"; }, 6000);
 }
 
+// The coach's notes after a deal: a panel of their own above the table, kept across
+// redraws until closed (it lives outside #app, which every screen redraws).
+function showCoach(text) {
+  let panel = document.getElementById("coach");
+  if (!panel) {
+    panel = document.createElement("section");
+    panel.id = "coach";
+    panel.setAttribute("aria-labelledby", "coach-title");
+    document.body.insertBefore(panel, document.body.firstChild);
+  }
+  panel.replaceChildren();
+  const title = document.createElement("h2");
+  title.id = "coach-title";
+  title.textContent = t("Coach");
+  const body = document.createElement("pre");
+  body.className = "coach-text";
+  body.textContent = text;
+  const close = document.createElement("button");
+  close.type = "button";
+  close.textContent = t("Close");
+  close.addEventListener("click", () => panel.remove());
+  panel.append(title, body, close);
+  panel.hidden = false;
+}
+
 // The connection is back: its "connecting again" toast goes at once.
 function connected() {
   document.body.classList.remove("offline");
@@ -124,6 +149,8 @@ function receive(message) {
     if (!message.ok) haptic("refused");
     toast(message.text, message.ok);
     render();
+  } else if (message.type === "coach") {
+    showCoach(message.text);
   } else if (message.type === "warn" || message.type === "error") {
     if (message.type === "error") state.lastError = message.text;
     toast(message.text, false);

@@ -18,7 +18,7 @@ from bot.discord_bot.hand import HandState
 from bot.i18n import use_locale
 from bot.interaction.hand import build_hand_model, hand_cards
 from bot.ports.model import UserRef
-from bot.ports.screens import TableFault, TableUpdate, TimerWarning
+from bot.ports.screens import CoachAdvice, TableFault, TableUpdate, TimerWarning
 from bot.render.cards import card_text
 from engine.actions import Action, Draw, TakeDiscard
 from engine.ai import make_ai
@@ -59,7 +59,8 @@ def component(message: FakeMessage, custom_id: str) -> dict[str, Any]:
 @dataclass
 class Truth:
     """What is hidden right now (from the stored state): each seat's cards that were
-    never face up in this deal, and who sits where."""
+    never face up in this deal, the deal's secret while the deal runs (docs/fairness.md:
+    revealed when the deal ends), and who sits where."""
 
     hidden: dict[int, set[Card]] = field(default_factory=dict)
     known: set[Card] = field(default_factory=set)
@@ -67,6 +68,8 @@ class Truth:
     deal: int = 0
     checked_versions: int = 0
     checked_while_hidden: int = 0
+    secret: str | None = None
+    revealed: set[str] = field(default_factory=set)
 
     def update(self, state: GameState | None, seats: Any, events: Any) -> None:
         for number, seat in enumerate(seats):
@@ -83,8 +86,11 @@ class Truth:
                 self.known.add(event.upcard)
         self.known |= {p.card for meld in state.melds for p in meld.cards}
         self.known |= set(state.discard)
+        self.revealed |= {r.secret for r in state.results if r.secret}
+        self.secret = None if state.deal_secret is None else state.deal_secret.hex()
         if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
             self.hidden = {}
+            self.secret = None
             return
         self.hidden = {
             seat: {c for c in hand if not c.is_joker and c not in self.known}
@@ -92,8 +98,11 @@ class Truth:
         }
 
     def leaks(self, text: str, viewer_seat: int | None) -> list[str]:
-        """Card texts in ``text`` that are hidden in a hand other than the viewer's."""
+        """Card texts in ``text`` that are hidden in a hand other than the viewer's, and
+        the running deal's secret."""
         found = []
+        if self.secret is not None and self.secret in text:
+            found.append("the running deal's secret")
         for seat, cards in self.hidden.items():
             if seat == viewer_seat:
                 continue
@@ -131,6 +140,9 @@ class PrivacySpy:
 
     async def fault(self, fault: TableFault) -> None:
         await self.inner.fault(fault)
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        await self.inner.coach(advice)
 
     def watch(self) -> None:
         server = self.bot.server

@@ -54,6 +54,12 @@ async def test_commands_are_synced_with_german_names(tmp_path: Path) -> None:
             "season",
             "lang",
             "play",
+            "coach",
+        }
+        coach = subcommands["coach"]
+        assert coach["name_localizations"] == {"de": "trainer"}
+        assert coach["description_localizations"] == {
+            "de": "Deine teuersten Züge nach jeder Runde, nur für dich: an oder aus"
         }
         new = subcommands["new"]
         assert new["name_localizations"] == {"de": "neu"}

@@ -29,6 +29,9 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(
     started = time.perf_counter()
     async with running_bot(tmp_path, database_url=database_url(request, backend)) as bot:
         with complaints("discord", "bot") as problems:
+            # fair deals (docs/fairness.md), from a fixed key: the same game every run
+            bot.service.lobby.fair_key_source = lambda: bytes(range(32))
+            bot.service.coaching.enabled = True  # first games: Alice and Bob are coached
             spy = PrivacySpy(bot)
             bot.service.notifiers["discord"] = spy
             spy.watch()
@@ -99,7 +102,16 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(
                 assert (
                     await bot.service.repo.discord_messages.hand_anchor(table_id, user_key) is None
                 )
+            # the coach's word on the deal: a message only each of them sees (issue 46)
+            await bot.service.coaching.settled()
+            for user, word in ((w.alice, "Deal 1, "), (w.bob, "Runde 1, ")):
+                private = [m.content for m in bot.server.ephemeral_messages(user)]
+                assert any(t.startswith(word) for t in private), private[-3:]
             assert spy.problems == []
+            # the deal's secret, never shown while it ran, is revealed on the table message
+            assert spy.truth.revealed and all(
+                secret in table.content for secret in spy.truth.revealed
+            ), spy.truth.revealed
             assert spy.truth.checked_while_hidden > 30
             assert not [r for r in problems if r.levelname in ("ERROR", "CRITICAL")], [
                 r.getMessage() for r in problems

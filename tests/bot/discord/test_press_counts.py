@@ -114,7 +114,11 @@ async def test_one_press_loads_once_commits_once_computes_once_and_answers_first
         assert hand is not None and hand.viewer is first
         assert "c0" in [action_of(c) for c in hand.custom_ids()]
         cards = component(hand, control(hand, "c0"))["options"]
-        await bot.select(first, hand, control(hand, "c0"), [cards[0]["value"]])
+        pick = await counter.press(
+            "Pick a card (hand message's cards select)",
+            first,
+            lambda: bot.select(first, hand, control(hand, "c0"), [cards[0]["value"]]),
+        )
         moves = component(hand, control(hand, "mv"))["options"]
         assert len(moves) == 1, moves  # the discard of the selected card
         before = await bot.service.repo.active_table(bot.key(w.text))
@@ -144,6 +148,10 @@ async def test_one_press_loads_once_commits_once_computes_once_and_answers_first
         assert count.first_other_at is None or count.answer_at < count.first_other_at, count.line()
     for count in (join, draw, discard):  # each press changed the table and was drawn
         assert count.game_commits == 1 and count.first_other_at is not None, count.line()
+    # A card picked is drawn from the seat screen the adapter was shown: no table load, no
+    # engine call (issue 44: "a toggle loads no table on any platform").
+    assert pick.table_loads == 0 and pick.game_commits == 0 and pick.engine == [], pick.line()
+    assert pick.calls == ["answer (callback type 7)"], pick.line()
     # Each seat's screen is drawn once for the change: the presser's hand message by the
     # interaction's answer (type 7), the other player's, whose turn began, once through
     # its anchor's token, after the answer.

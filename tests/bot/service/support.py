@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.ports.model import ChatKey, TableInfo, TableSettings, UserRef
-from bot.ports.screens import Notice, TableFault, TableUpdate, TimerWarning
+from bot.ports.screens import CoachAdvice, Notice, TableFault, TableUpdate, TimerWarning
 from bot.service.clock import ManualClock
 from bot.service.flow import FlowControl
 from bot.service.repository import Repository
@@ -34,6 +34,7 @@ class RecordingNotifier:
     warnings: list[tuple[str, float]] = field(default_factory=list)
     updates: list[TableUpdate] = field(default_factory=list)
     faults: list[TableFault] = field(default_factory=list)
+    coached: list[CoachAdvice] = field(default_factory=list)
 
     async def publish(self, update: TableUpdate) -> None:
         self.updates.append(update)
@@ -52,6 +53,9 @@ class RecordingNotifier:
 
     async def fault(self, fault: TableFault) -> None:
         self.faults.append(fault)
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        self.coached.append(advice)
 
     def notice_codes(self) -> list[str]:
         return [n.code for *_, notices in self.public for n in notices]

@@ -8,6 +8,7 @@ card buttons and move buttons on the private hand message, or typed commands.
 from __future__ import annotations
 
 import itertools
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -28,10 +29,15 @@ from engine.views import view_for
 from tests.bot.telegram.support import CARD_TEXT, Bot, group_button, hand_button
 from tests.fakes.telegram import FakeMessage
 
+JOKER_ROLE = re.compile(r"🃏\((?:10|[2-9AJQKBD])[♣♦♥♠]\)")
+"""A joker with the card it stands for (``🃏(5♥)``): names a role, not a card held."""
+
 
 def cards_in(text: str | None) -> Counter[str]:
-    """Card texts (``7♥``, ``10♦``, ``🃏``) mentioned in ``text``."""
-    return Counter(m.group(0) for m in CARD_TEXT.finditer(text or ""))
+    """Card texts (``7♥``, ``10♦``, ``🃏``) mentioned in ``text`` (a joker's role, ``🃏(5♥)``,
+    counts as the joker only)."""
+    text = JOKER_ROLE.sub("🃏", text or "")
+    return Counter(m.group(0) for m in CARD_TEXT.finditer(text))
 
 
 def versions_of(message: FakeMessage) -> list[str]:
@@ -48,7 +54,9 @@ def versions_of(message: FakeMessage) -> list[str]:
 @dataclass
 class PrivacyCheck:
     """What was public and what each player held, updated after every step; group
-    messages may only show public cards, private ones only the owner's cards too."""
+    messages may only show public cards, private ones only the owner's cards too. No
+    message shows a deal's secret before the deal ended (docs/fairness.md: "When the deal
+    ends, the secret is revealed"); ``revealed`` collects the secrets of ended deals."""
 
     group_chats: list[int]
     players: dict[int, int]  # Telegram user id -> seat
@@ -57,12 +65,22 @@ class PrivacyCheck:
     checked: dict[tuple[int, int], int] = field(default_factory=dict)
     group_versions: int = 0
     private_versions: int = 0
+    secrets: set[str] = field(default_factory=set)
+    revealed: set[str] = field(default_factory=set)
 
     def note(self, table: Table) -> None:
         """Take in the state after a step (cards that became public stay public)."""
         state = table.state
         if state is None:
             return
+        self.revealed.update(r.secret for r in state.results if r.secret)
+        if state.deal_secret is not None:
+            secret = state.deal_secret.hex()
+            if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
+                self.revealed.add(secret)
+            elif secret not in self.revealed:
+                self.secrets.add(secret)
+        self.secrets -= self.revealed
         self.public.update(f for m in state.melds for p in m.cards for f in card_forms(p.card))
         self.public.update(f for c in state.discard for f in card_forms(c))
         if state.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
@@ -89,6 +107,7 @@ class PrivacyCheck:
                     self.group_versions += 1
                     leaked = set(cards_in(text)) - self.public
                     assert not leaked, f"group message shows hidden {leaked}: {text!r}"
+                    self._no_secret(text)
         for user in self.players:
             for message in bot.tg.messages(user, include_deleted=True):
                 assert message.chat_id == user
@@ -97,6 +116,11 @@ class PrivacyCheck:
                     self.private_versions += 1
                     leaked = set(cards_in(text)) - allowed
                     assert not leaked, f"{user} was shown others' cards {leaked}: {text!r}"
+                    self._no_secret(text)
+
+    def _no_secret(self, text: str) -> None:
+        shown = [secret for secret in self.secrets if secret in text]
+        assert not shown, f"a deal's secret before the deal ended: {text!r}"
 
     def _new_texts(self, message: FakeMessage) -> Iterable[str]:
         key = (message.chat_id, message.message_id)

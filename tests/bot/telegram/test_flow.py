@@ -5,6 +5,8 @@ are answered privately (answerCallbackQuery) and change nothing."""
 
 from __future__ import annotations
 
+import time
+
 from bot.service.flow import USER_RATE, FlowControl
 from bot.telegram_bot.identity import chat_key
 from tests.bot.telegram.support import ALICE, BOB, GROUP, Bot, group_button
@@ -33,6 +35,7 @@ async def test_a_non_player_flooding_a_group_gets_one_private_answer(bot: Bot) -
     in_group = len(bot.tg.messages(GROUP, include_deleted=True))
     privately = len(bot.tg.private_messages(BOB))
     last = None
+    began = time.monotonic()
     for _ in range(40):
         last = bot.tg.send_text(BOB, GROUP, "/draw")
     assert last is not None
@@ -41,7 +44,10 @@ async def test_a_non_player_flooding_a_group_gets_one_private_answer(bot: Bot) -
     new_private = bot.tg.private_messages(BOB)[privately:]
     assert len(new_private) == 1, [m.text for m in new_private]
     assert new_private[0].text == "Du spielst an diesem Tisch nicht mit."  # Bob reads German
-    assert flow.admitted == USER_RATE[0]  # the rest never reached the service
+    # the rest never reached the service (but for the tokens the bucket earned meanwhile,
+    # 2 a second: a loaded machine takes a while for 40 updates)
+    earned = (time.monotonic() - began) * USER_RATE[0] / USER_RATE[1]
+    assert USER_RATE[0] <= flow.admitted <= USER_RATE[0] + int(earned) + 1
 
 
 async def test_button_presses_over_the_limit_are_answered_privately(bot: Bot) -> None:

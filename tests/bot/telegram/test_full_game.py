@@ -14,7 +14,7 @@ import pytest
 from bot.ports.model import Status
 from bot.telegram_bot.identity import chat_key
 from tests.bot.backends import BACKENDS, database_url
-from tests.bot.telegram.game_driver import Driver, PrivacyCheck
+from tests.bot.telegram.game_driver import Driver, PrivacyCheck, versions_of
 from tests.bot.telegram.support import (
     ALICE,
     BOB,
@@ -40,6 +40,9 @@ async def bot(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[B
 @pytest.mark.parametrize("options", ["deals=1", "deals=2 jokers=2"])
 async def test_two_people_and_an_ai_play_a_game_to_the_end(bot: Bot, options: str) -> None:
     started = time.perf_counter()
+    # fair deals (docs/fairness.md), from a fixed key so the game is the same every run
+    bot.service.lobby.fair_key_source = lambda: bytes(range(32))
+    bot.service.coaching.enabled = True  # both play their first game: both are coached
     await bot.start_private(ALICE)
     await bot.say(ALICE, GROUP, f"/new {options}")
     info = await bot.service.entry.table_info(chat_key(GROUP, None))
@@ -69,6 +72,20 @@ async def test_two_people_and_an_ai_play_a_game_to_the_end(bot: Bot, options: st
 
     final = await driver.table()
     assert final.status is Status.FINISHED and final.ended_reason == "over"
+    # the coach's word on each deal, in each person's private chat and language (issue 46)
+    await bot.service.coaching.settled()
+    check.scan(bot)  # the coach names no card the person could not see
+    deals = len(final.state.results) if final.state is not None else 0
+    for user, word in ((ALICE, "Deal"), (BOB, "Runde")):
+        notes = [m.text or "" for m in bot.tg.private_messages(user)]
+        for deal in range(1, deals + 1):
+            assert any(t.startswith(f"{word} {deal}, ") for t in notes), (user, notes[-3:])
+    # every deal's secret, never shown before its end, is revealed in the group afterwards
+    assert final.state is not None and len(check.revealed) == len(final.state.results)
+    shown = "\n".join(
+        t for m in bot.tg.messages(GROUP, include_deleted=True) for t in versions_of(m)
+    )
+    assert all(secret in shown for secret in check.revealed), check.revealed
     table = await bot.table_message(info.id)
     assert "Game over" in (table.text or "") and table.buttons == []
     for user in (ALICE, BOB):

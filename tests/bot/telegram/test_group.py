@@ -52,6 +52,7 @@ async def test_the_command_menu_is_set_in_english_and_german(bot: Bot) -> None:
         "season",
         "help",
         "lang",
+        "coach",
     ]
     assert [c["command"] for c in english] == names
     assert [c["command"] for c in german] == names

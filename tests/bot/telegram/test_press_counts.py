@@ -106,7 +106,11 @@ async def test_one_press_loads_once_commits_once_computes_once_and_answers_first
         )
         hand = await bot.hand_message(first, info.id)
         card = next(b for b in hand.buttons if b.get("text") not in ("Sort", "Hint"))
-        await bot.press(first, hand, str(card["callback_data"]))
+        toggle = await counter.press(
+            "Toggle a card (hand message)",
+            first,
+            lambda: bot.press(first, hand, str(card["callback_data"])),
+        )
         hand = await bot.hand_message(first, info.id)
         offer = button(hand, "Discard")
         before = await bot.repo.active_table(info.key)
@@ -144,4 +148,11 @@ async def test_one_press_loads_once_commits_once_computes_once_and_answers_first
         "editMessageText (another's private message)",
     ], discard.line()
     assert discard.engine == ["press_offer"], discard.line()
+    # A card toggled is drawn from the seat screen the adapter was shown: no table load,
+    # no engine call, no commit (issue 44: "a toggle loads no table on any platform").
+    assert toggle.table_loads == 0 and toggle.game_commits == 0, toggle.line()
+    assert toggle.engine == [], toggle.line()
+    assert toggle.calls == ["answerCallbackQuery", "editMessageText (own private message)"], (
+        toggle.line()
+    )
     assert draw.engine == ["apply_move"], draw.line()

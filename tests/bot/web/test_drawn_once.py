@@ -33,6 +33,22 @@ async def drain(
         frames.append(json.loads(message.data))
 
 
+def offer(
+    table: int, version: int, hand: dict[str, Any], number: int, press: str
+) -> dict[str, Any]:
+    """The page's message for pressing offer ``number`` of ``hand`` at ``version``."""
+    return {
+        "type": "offer",
+        "table": table,
+        "version": version,
+        "digest": hand["digest"],
+        "selected": [],
+        "sort": hand["sort"],
+        "offer": number,
+        "id": press,
+    }
+
+
 async def test_a_press_draws_each_page_once_per_version_the_pressers_first(
     tmp_path: Path,
 ) -> None:
@@ -60,18 +76,7 @@ async def test_a_press_draws_each_page_once_per_version_the_pressers_first(
         draw = next(i for i, o in enumerate(hand["offers"]) if o["label"].startswith("Draw"))
         version = screen["version"]
 
-        await sockets[presser.key].send_json(
-            {
-                "type": "offer",
-                "table": info.id,
-                "version": version,
-                "digest": hand["digest"],
-                "selected": [],
-                "sort": hand["sort"],
-                "offer": draw,
-                "id": "press-1",
-            }
-        )
+        await sockets[presser.key].send_json(offer(info.id, version, hand, draw, "press-1"))
         own = await drain(sockets[presser.key])
         theirs = await drain(sockets[other.key])
         own_screens = [f for f in own if f["type"] == "screen"]
@@ -82,18 +87,7 @@ async def test_a_press_draws_each_page_once_per_version_the_pressers_first(
 
         # the same press again (its screen is stale now): refused on the presser's page
         # with the fresh screen, nothing on the other's
-        await sockets[presser.key].send_json(
-            {
-                "type": "offer",
-                "table": info.id,
-                "version": version,
-                "digest": hand["digest"],
-                "selected": [],
-                "sort": hand["sort"],
-                "offer": draw,
-                "id": "press-2",
-            }
-        )
+        await sockets[presser.key].send_json(offer(info.id, version, hand, draw, "press-2"))
         own = await drain(sockets[presser.key])
         theirs = await drain(sockets[other.key])
         refusals = [f for f in own if f["type"] == "reply" and not f["ok"]]
