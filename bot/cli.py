@@ -14,6 +14,8 @@ Subcommands::
     rummy-bot options [--variant basic] [--preset P]
     rummy-bot run
     rummy-bot faults [--clear ID]
+    rummy-bot ratings rebuild
+    rummy-bot season new
     rummy-bot bench [--quick] [--only NAME[,NAME]] [--no-peers] [--seed N] [--json FILE]
 
 Every subcommand takes ``--lang en|de`` (default: from the ``LANG``

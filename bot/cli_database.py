@@ -1,6 +1,9 @@
 """The operator's database commands of ``rummy-bot``: ``migrate`` (apply the schema
 migrations, or ``--status``), ``export-db FILE`` and ``import-db FILE`` (move an
-installation between SQLite and PostgreSQL: :mod:`bot.storage.transfer`). The database is
+installation between SQLite and PostgreSQL: :mod:`bot.storage.transfer`), ``ratings
+rebuild`` (every rating again from the finished games: the global board's and each chat
+season's) and ``season new`` (the next season of the global board; a chat's host starts
+the chat's with the chat command ``season new``). The database is
 the one the bot would use: ``DATABASE_URL`` (PostgreSQL) if set, else ``DATABASE_PATH``.
 Exit codes: 0 done, 2 a setting, the database or the file is unusable (one line naming
 it, never a traceback: a damaged file, a FIFO, a directory, a schema of a newer
@@ -12,6 +15,7 @@ import argparse
 import asyncio
 import sqlite3
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +33,8 @@ __all__ = ["add_commands"]
 
 
 def add_commands(commands: Any) -> None:
-    """Register ``migrate``, ``export-db``, ``import-db`` and ``ratings`` on the subparsers
-    ``commands``."""
+    """Register ``migrate``, ``export-db``, ``import-db``, ``ratings`` and ``season`` on the
+    subparsers ``commands``."""
     migrate = commands.add_parser(
         "migrate", help=_("apply the database schema migrations (DATABASE_URL or DATABASE_PATH)")
     )
@@ -62,6 +66,19 @@ def add_commands(commands: Any) -> None:
     )
     _add_lang(ratings)
     ratings.set_defaults(handler=_ratings)
+    season = commands.add_parser(
+        "season", help=_("skill ratings: start the next season of the global board")
+    )
+    season.add_argument(
+        "action",
+        choices=("new",),
+        help=_(
+            "new: the global board's running season ends now, the next begins (its "
+            "standings stay viewable: top global season N)"
+        ),
+    )
+    _add_lang(season)
+    season.set_defaults(handler=_season)
 
 
 def _add_lang(parser: argparse.ArgumentParser) -> None:
@@ -194,6 +211,27 @@ async def _ratings_async(settings: Settings) -> int:
     print(
         _("Ratings of {where} rebuilt from {games} finished games.").format(
             where=_where(settings), games=games
+        )
+    )
+    return 0
+
+
+def _season(args: argparse.Namespace) -> int:
+    settings = _settings()
+    if settings is None:
+        return 2
+    return _run(_season_async(settings), settings)
+
+
+async def _season_async(settings: Settings) -> int:
+    db, repo = await open_storage(settings)
+    try:
+        number = await repo.start_season(time.time())
+    finally:
+        await db.close()
+    print(
+        _("Season {season} of the global board of {where} begins now.").format(
+            season=number, where=_where(settings)
         )
     )
     return 0

@@ -279,6 +279,12 @@ def rummy_group(flows: Flows) -> app_commands.Group:
         words += ["season", str(season)] if season is not None else []
         await flows.slash_text(interaction, " ".join(words))
 
+    @group.command(
+        name="season", description="Start a new rating season in this channel (host or moderator)"
+    )
+    async def season(interaction: discord.Interaction[Any]) -> None:
+        await flows.slash_text(interaction, "season new")
+
     @group.command(name="lang", description="The language the bot uses with you")
     @app_commands.describe(language="English, German, or what your Discord app uses")
     @app_commands.choices(

@@ -87,6 +87,7 @@ from bot.ports.intents import (
     Join,
     Leave,
     Move,
+    NewSeason,
     Outcome,
     PressOffer,
     RemoveAI,
@@ -106,7 +107,7 @@ log = logging.getLogger(__name__)
 PLATFORM = "discord"
 
 #: Slash commands whose answer the whole channel sees.
-PUBLIC = (Top,)
+PUBLIC = (Top, NewSeason)
 
 #: Public table buttons that are table requests of the chat language.
 LOBBY_REQUESTS: dict[str, Request] = {

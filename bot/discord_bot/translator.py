@@ -71,6 +71,7 @@ DESCRIPTIONS: tuple[str, ...] = (
     N_("This channel's players, or everyone's"),
     N_("The game (default: this channel's)"),
     N_("A rating season (default: the running one)"),
+    N_("Start a new rating season in this channel (host or moderator)"),
     N_("This channel"),
     N_("Everywhere"),
     N_("The language the bot uses with you"),

@@ -61,6 +61,7 @@ ERROR_TEMPLATES: Mapping[str, str] = {
     "not_playing": N_("The game has not started yet."),
     "bad_setting": N_("{name}: '{value}' is not allowed; expected {accepts}."),
     "no_such_season": N_("Season {season} has not started; the current season is {current}."),
+    "bad_season_word": N_("'{word}' is not understood; to start a new season: {usage}"),
     "no_such_seat": N_("There is no AI player at seat {seat}."),
     "not_finished": N_("A game can be exported once it is over."),
     "not_name_value": N_("{verb}: '{word}' is not name=value (e.g. timer=2m)."),
@@ -376,6 +377,7 @@ _HOST_ACTIONS: Mapping[str, str] = {
     "change the settings": N_("change the settings"),
     "start the game": N_("start the game"),
     "cancel the game": N_("cancel the game"),
+    "start a new season": N_("start a new season"),
 }
 
 
@@ -401,7 +403,17 @@ def _not_enough_players(params: Mapping[str, Any]) -> str:
     return _template("not_enough_players", {**params, "variant": _(str(params["variant"]))})
 
 
+def _bad_season_word(params: Mapping[str, Any]) -> str:
+    """The usage ``season new`` in the current language (``saison neu``)."""
+    from bot.i18n.notation import command_text
+
+    return _template(
+        "bad_season_word", {"word": params.get("word", ""), "usage": command_text("season new")}
+    )
+
+
 _BUILDERS: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
+    "bad_season_word": _bad_season_word,
     "not_enough_players": _not_enough_players,
     "bad_card": _bad_card,
     "not_host": _not_host,

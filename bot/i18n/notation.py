@@ -84,6 +84,7 @@ GERMAN_VERBS: Mapping[str, tuple[str, ...]] = {
     "lang": ("sprache",),
     "stats": ("statistik",),
     "top": ("rangliste",),
+    "season": ("saison",),
     "export": ("exportieren",),
 }
 """Canonical verb -> its German words, the first shown on German screens. Every word is an
@@ -109,6 +110,7 @@ _WORDS: Mapping[str, str] = {
     "auto": "auto",
     "...": "...",
     "topic": "thema",
+    "new": "neu",
 }
 """Further words of commands and their syntax, in German (``doubla hoch``, ``hilfe
 [befehl]``)."""

@@ -6,7 +6,8 @@ verb's aliases in English and German, its syntax and its help text. The service 
 
 Table verbs: ``new [variant] [preset] [option=value ...]``, ``join``, ``leave``,
 ``addbot [easy|normal|hard|expert]``, ``removebot [seat]``, ``set name=value ...``, ``start``,
-``cancel``, ``back``, ``lang [en|de|auto]``, ``stats``, ``top``, ``export``, ``hand``,
+``cancel``, ``back``, ``lang [en|de|auto]``, ``stats``, ``top``, ``season new``,
+``export``, ``hand``,
 ``rules``, ``help``. Every other line is a game command of :mod:`engine.commands`
 (``draw``, ``meld 7h 8h 9h``, ...): the verb ``move`` with the line's words.
 """
@@ -28,6 +29,7 @@ from bot.ports.intents import (
     Join,
     Leave,
     Move,
+    NewSeason,
     OpenTable,
     RemoveAI,
     Request,
@@ -152,7 +154,7 @@ RULES_TOPICS = N_(
 TABLE_HELP = N_(
     "Table: new [variant] [preset] [option=value], join, leave, addbot, "
     "removebot, set option=value, start, cancel, back, lang de|en, coach on|off, "
-    "stats, top, export."
+    "stats, top, season new, export."
 )
 """The table verbs in a line, under ``help``."""
 
@@ -207,6 +209,12 @@ VERBS: dict[str, Verb] = {
             "top [global] [variant] [season N]",
             N_("Best players in this chat"),
         ),
+        Verb(
+            "season",
+            ("saison",),
+            "season new",
+            N_("Start a new rating season in this chat (host or admin)"),
+        ),
         Verb("export", ("exportieren",), "export", N_("The record of the last game here")),
         Verb("hand", (), "hand [melds]", N_("Send me my hand privately")),
         Verb("rules", ("regeln",), "rules [topic]", N_("How to play and the rules of this table")),
@@ -259,6 +267,7 @@ _REQUESTS: dict[str, Callable[[tuple[str, ...]], Request]] = {
     "coach": lambda words: Coach(words[0] if words else None),
     "stats": lambda _words: Stats(),
     "top": Top,
+    "season": NewSeason,
     "export": lambda _words: Export(),
     "hand": lambda words: ShowHand(bool(words) and words[0].lower() in ("melds", "grouped")),
     "rules": lambda words: Rules(words[0] if words else None),

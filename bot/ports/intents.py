@@ -15,9 +15,8 @@ that is not handled everywhere fails the type check (mypy) instead of a chat.
   :class:`OpenTable` (``new``), :class:`Join`, :class:`Leave`, :class:`AddAI` (``addbot``),
   :class:`RemoveAI` (``removebot``), :class:`Configure` (``set``), :class:`Start`,
   :class:`Cancel`, :class:`Back`, :class:`SetLanguage` (``lang``), :class:`Coach`,
-  :class:`Stats`,
-  :class:`Top`, :class:`Export`, :class:`ShowHand` (``hand``), :class:`Rules`,
-  :class:`Help`;
+  :class:`Stats`, :class:`Top`, :class:`NewSeason` (``season new``), :class:`Export`,
+  :class:`ShowHand` (``hand``), :class:`Rules`, :class:`Help`;
 - :class:`Move`: a game move, typed (``words`` of :mod:`engine.commands`) or named by a
   control (``action``: the engine action; its seat is replaced by the person's);
 - the hand screen's own requests, which need a :class:`Selection`: :class:`Select` (show
@@ -55,6 +54,7 @@ __all__ = [
     "Leave",
     "Mine",
     "Move",
+    "NewSeason",
     "OpenTable",
     "Outcome",
     "PlayRequest",
@@ -188,6 +188,16 @@ class Top:
 
 
 @dataclass(frozen=True, slots=True)
+class NewSeason:
+    """``season new`` (German ``saison neu``): the chat's host or a chat admin ends the
+    chat's rating season and starts the next one; ``words`` as typed after the verb (the
+    service accepts ``new``/``neu`` alone and refuses any other)."""
+
+    verb: ClassVar[str] = "season"
+    words: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Export:
     """``export``: the record of the chat's last finished game."""
 
@@ -280,9 +290,9 @@ class TooLong:
 
 TableRequest = OpenTable | Join | Leave | AddAI | RemoveAI | Configure | Start | Cancel | Back
 """Requests that open or change a lobby or a table's seats."""
-Question = SetLanguage | Coach | Stats | Top | Export | ShowHand | Rules | Help
+Question = SetLanguage | Coach | Stats | Top | NewSeason | Export | ShowHand | Rules | Help
 """Requests about the person or the table that change no table (``lang`` changes the
-person's language)."""
+person's language, ``season new`` the chat's rating season)."""
 PlayRequest = Move | Select | Sort | Hint | PressOffer
 """A move, and the hand screen's own requests."""
 Request = TableRequest | Question | PlayRequest | Unknown | TooLong

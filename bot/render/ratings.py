@@ -11,7 +11,7 @@ from babel.numbers import format_decimal
 from bot.i18n import _, current_locale, ngettext
 from engine.variants import get_variant
 
-__all__ = ["board_lines", "board_title", "nobody_rated", "rating_line"]
+__all__ = ["board_lines", "board_title", "nobody_rated", "rating_line", "season_started"]
 
 
 def rating_line(rating: Mapping[str, Any]) -> str:
@@ -63,6 +63,31 @@ def nobody_rated(variant: str, season: int, games: int) -> str:
     return _("Nobody has {games} rated games of {variant} in season {season} yet.").format(
         games=games, variant=_(get_variant(variant).name), season=season
     )
+
+
+def season_started(
+    ended: int, boards: Mapping[str, Sequence[Mapping[str, Any]]], games: int
+) -> str:
+    """The answer to ``season new``: the final standings of the chat's season ``ended``
+    (``boards``: variant id -> its rows as :func:`board_lines` takes them, best first; the
+    variants without rows are left out), or that nobody had the ``games`` rated games a
+    board needs, then the number of the season that begins. Call inside ``use_locale``."""
+    lines = [_("Season {season} is over. Final standings:").format(season=ended)]
+    shown = {variant: rows for variant, rows in boards.items() if rows}
+    for variant, rows in shown.items():
+        lines += [board_title(variant, ended, everywhere=False), *board_lines(rows)]
+    if not shown:
+        lines.append(
+            _("Nobody had {games} rated games in season {season}.").format(
+                games=games, season=ended
+            )
+        )
+    lines.append(
+        _(
+            "Season {season} begins now; see it with top, the last one with top season {ended}."
+        ).format(season=ended + 1, ended=ended)
+    )
+    return "\n".join(lines)
 
 
 def _number(value: float) -> str:

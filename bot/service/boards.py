@@ -6,10 +6,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from bot.service.errors import BadSetting
+from bot.service.errors import BadSeasonWord, BadSetting
 from engine.variants import VARIANTS
 
-__all__ = ["EVERYWHERE_WORDS", "MIN_RATED_GAMES", "SEASON_WORDS", "BoardAsk", "board_words"]
+__all__ = [
+    "EVERYWHERE_WORDS",
+    "MIN_RATED_GAMES",
+    "NEW_SEASON_WORDS",
+    "SEASON_WORDS",
+    "BoardAsk",
+    "board_words",
+    "check_new_season",
+]
 
 MIN_RATED_GAMES = 3
 """Rated games a person needs to stand on a board (fewer say little: a new rating is
@@ -19,6 +27,8 @@ EVERYWHERE_WORDS = frozenset({"global", "all", "alle", "überall", "ueberall"})
 """``top global``: the board of every chat (German: alle, überall)."""
 SEASON_WORDS = frozenset({"season", "saison"})
 """``top season 3`` (German: saison 3)."""
+NEW_SEASON_WORDS = frozenset({"new", "neu", "next", "nächste", "naechste"})
+"""``season new``: start the chat's next season (German: saison neu)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,3 +71,11 @@ def _season(word: str) -> int:
     if not (word.isascii() and word.isdigit()) or int(word) < 1:
         raise BadSetting(name="season", value=word[:40] or "?", accepts="1, 2, 3, ...")
     return int(word)
+
+
+def check_new_season(words: Sequence[str]) -> None:
+    """Check the words after ``season``: one of :data:`NEW_SEASON_WORDS` alone (any case).
+    Raises :class:`BadSeasonWord` (its message names the usage ``season new``) otherwise:
+    no word, another word, more words."""
+    if len(words) != 1 or words[0].lower() not in NEW_SEASON_WORDS:
+        raise BadSeasonWord(word=" ".join(words)[:40] or "season")

@@ -99,6 +99,13 @@ class NoSuchSeason(ServiceError):
     template = "season {season} has not started; the current season is {current}"
 
 
+class BadSeasonWord(ServiceError):
+    """``season`` without ``new`` or with another word: the usage ``season new``."""
+
+    code = "bad_season_word"
+    template = "'{word}' is not understood; to start a new season: season new"
+
+
 class NoSuchSeat(ServiceError):
     """A seat number that does not exist or is no AI seat."""
 

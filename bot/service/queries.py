@@ -176,15 +176,25 @@ class Queries:
         self, variant: str, season: int, min_games: int, key: ChatKey | None, limit: int = 10
     ) -> list[dict[str, Any]]:
         """The best skill ratings of ``variant`` in ``season`` (at least ``min_games`` rated
-        games): of the people who finished a game in chat ``key``, or everywhere
-        (``None``); ``{"user", "name", "shown", "games"}`` best first."""
+        games): earned in the games of chat ``key`` (``season`` a season of the chat), or
+        everywhere (``None``; an operator's season); ``{"user", "name", "shown", "games"}``
+        best first."""
         return await self.repo.rating_board(
             variant, season, min_games, limit, None if key is None else str(key)
         )
 
-    async def current_season(self) -> int:
-        """The rating season running now (by the service's clock)."""
-        return await self.repo.current_season(self.changes.clock.now())
+    async def current_season(self, key: ChatKey | None = None) -> int:
+        """The rating season running now (by the service's clock): the operator's season
+        of the global board (``key`` ``None``), else the season of the chat ``key``."""
+        return await self.repo.current_season(
+            self.changes.clock.now(), None if key is None else str(key)
+        )
+
+    async def start_chat_season(self, key: ChatKey, by: UserRef) -> int:
+        """Start the next rating season of the chat ``key`` now, by ``by``; returns its
+        number. Raises :class:`~bot.service.errors.StorageUnavailable` when the database
+        cannot take it."""
+        return await self.repo.start_chat_season(str(key), self.changes.clock.now(), by.key)
 
     async def latest_ended(self, key: ChatKey) -> TableInfo | None:
         """The chat's most recently ended game (for ``export``), or ``None``."""

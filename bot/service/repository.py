@@ -184,11 +184,17 @@ class Repository(Protocol):
     ) -> list[dict[str, Any]]:
         """The best ``limit`` ratings of ``variant`` in ``season`` with at least
         ``min_games`` rated games, by mu - 3 sigma: ``{"user", "name", "shown", "games"}``;
-        ``chat_key``: only people who finished a game in that chat."""
+        ``chat_key``: that chat's board (``season`` a season of the chat; the ratings earned
+        in its games), else the global board (an operator's season)."""
 
-    async def current_season(self, at: float) -> int:
+    async def current_season(self, at: float, chat_key: str | None = None) -> int:
         """The rating season a game finishing at ``at`` (Unix seconds) counts in (1 before
-        any other was started)."""
+        any other was started): the operator's, or the chat ``chat_key``'s."""
+
+    async def start_chat_season(self, chat_key: str, at: float, by: str) -> int:
+        """Start the next season of the chat ``chat_key``'s board at ``at``, by the person
+        ``by`` (a user key); returns its number. Raises :class:`StorageUnavailable` when
+        the database cannot take it."""
 
     async def ratings_of(self, user_key: str) -> list[dict[str, Any]]:
         """A person's skill ratings (:mod:`bot.service.ratings`): ``{"variant", "season",

@@ -64,6 +64,7 @@ from bot.ports.intents import (
     Leave,
     Mine,
     Move,
+    NewSeason,
     OpenTable,
     Outcome,
     PlayRequest,
@@ -91,9 +92,15 @@ from bot.ports.table_rules import DEFAULT_LEVEL, table_rules
 from bot.render.guide import refusal_lesson
 from bot.render.howto import render_how_to_play, topic_of
 from bot.render.lobby import render_lobby
-from bot.render.ratings import board_lines, board_title, nobody_rated, rating_line
+from bot.render.ratings import (
+    board_lines,
+    board_title,
+    nobody_rated,
+    rating_line,
+    season_started,
+)
 from bot.render.text import render_hand, render_help, render_rules
-from bot.service.boards import MIN_RATED_GAMES, board_words
+from bot.service.boards import MIN_RATED_GAMES, board_words, check_new_season
 from bot.service.changes import Committed, TableChanges
 from bot.service.errors import (
     BadSetting,
@@ -101,6 +108,7 @@ from bot.service.errors import (
     NoSuchSeason,
     NoTable,
     NotFinished,
+    NotHost,
     NotPlaying,
     NotSeated,
     NotYourTable,
@@ -113,6 +121,7 @@ from bot.service.play import PlaySteps
 from bot.service.queries import Queries
 from bot.service.screens import Locales, Screens
 from engine.errors import EngineError
+from engine.variants import VARIANTS
 
 __all__ = ["Handling", "Verbs"]
 
@@ -141,6 +150,8 @@ def table_need(request: Request) -> Need:
             | Unknown()
             | TooLong()
         ):
+            return Need.NONE
+        case NewSeason():
             return Need.NONE
         case Rules() | Help():
             return Need.ANY
@@ -254,6 +265,8 @@ class Handling:
                 SetLanguage() | Coach() | Stats() | Top() | Export() | ShowHand() | Rules() | Help()
             ):
                 return await self._question(request)
+            case NewSeason():
+                return await self._question(request)
             case Move() | Select() | Sort() | Hint() | PressOffer():
                 return await self._play(request)
             case Unknown():
@@ -310,6 +323,8 @@ class Handling:
                 return await self.stats()
             case Top(words):
                 return await self.top(words)
+            case NewSeason(words):
+                return await self.season(words)
             case Export():
                 return await self.export()
             case ShowHand(grouped):
@@ -599,7 +614,7 @@ class Handling:
         asked = board_words(words)
         key = None if asked.everywhere else self.intent.key
         variant = asked.variant or await self._chat_variant()
-        current = await self.v.queries.current_season()
+        current = await self.v.queries.current_season(key)
         season = current if asked.season is None else asked.season
         if season > current:
             raise NoSuchSeason(season=season, current=current)
@@ -615,6 +630,26 @@ class Handling:
                 for rank, row in enumerate(wins, start=1)
             ]
         return self.outcome(Reply("\n".join(lines)))
+
+    async def season(self, words: tuple[str, ...]) -> Outcome:
+        """``season new``: the host of the chat's current or last table, or a chat admin,
+        ends the chat's rating season and starts the next; the answer has the ended
+        season's final standings (every variant with a board) and the new season's number.
+        Raises :class:`BadSeasonWord` for any words but ``new`` (nothing changes),
+        :class:`NoTable` outside a chat, :class:`NotHost` for anyone else."""
+        check_new_season(words)
+        key = self.intent.key
+        if key is None:
+            raise NoTable()
+        last = await self.v.queries.table_info(key) or await self.v.queries.latest_ended(key)
+        if (last is None or last.host != self.user.key) and not self.intent.is_admin:
+            raise NotHost(action="start a new season")
+        ended = await self.v.queries.start_chat_season(key, self.user) - 1
+        boards = {
+            variant: await self.v.queries.rating_board(variant, ended, MIN_RATED_GAMES, key)
+            for variant in VARIANTS
+        }
+        return self.outcome(Reply(season_started(ended, boards, MIN_RATED_GAMES)))
 
     async def _chat_variant(self) -> str:
         """The variant of the chat's table, else of its last finished game, else basic."""

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
@@ -41,7 +42,7 @@ from bot.service.repository import (
 from bot.storage.database import Database
 from bot.storage.message_store import SqliteDiscordMessages, SqliteTelegramMessages
 from bot.storage.outbox import SqlOutbox
-from bot.storage.ratings_store import rate_finished, season_at
+from bot.storage.ratings_store import chat_season_at, rate_finished, season_at
 from engine.errors import EngineError
 from engine.serialize import fraction_to_json, state_from_dict, state_to_dict
 
@@ -567,12 +568,20 @@ class SqliteRepository:
 
     async def rebuild_ratings(self) -> int:
         """Recompute every rating from the stored finished games (in the order they
-        finished, each in the season of its end) in one transaction; returns the games
-        rated. The same games give the same ratings: running it again changes nothing."""
+        finished; on the global board each in the operator's season of its end, on its
+        chat's board in the chat's season it was rated in, else the chat's season of its
+        end) in one transaction; returns the games rated. The same games give the same
+        ratings: running it again changes nothing."""
         finished = await self._all(
             "SELECT table_id, MIN(finished_at) FROM results "
             "GROUP BY table_id ORDER BY MIN(finished_at), table_id"
         )
+        kept = {
+            int(r[0]): int(r[1])
+            for r in await self._all(
+                "SELECT table_id, chat_season FROM rated_games WHERE chat_season IS NOT NULL"
+            )
+        }
         games: list[tuple[Table, float]] = []
         for table_id, at in finished:
             row = await self._one("SELECT * FROM tables WHERE id = ?", (table_id,))
@@ -584,10 +593,14 @@ class SqliteRepository:
                 log.warning("ratings rebuild: table %s cannot be read; left out", table_id)
         async with self._transaction() as conn:
             await conn.execute("DELETE FROM ratings")
+            await conn.execute("DELETE FROM chat_ratings")
             await conn.execute("DELETE FROM rated_games")
             rated = 0
             for table, at in games:
-                rated += await rate_finished(conn, table, at)
+                chat_season = kept.get(table.id)
+                if chat_season is None:
+                    chat_season = await chat_season_at(conn, str(table.key), at)
+                rated += await rate_finished(conn, table, at, chat_season)
         return rated
 
     async def ratings_of(self, user_key: str) -> list[dict[str, Any]]:
@@ -622,17 +635,20 @@ class SqliteRepository:
     ) -> list[dict[str, Any]]:
         """The best ``limit`` ratings of ``variant`` in ``season`` with at least
         ``min_games`` rated games, by mu - 3 sigma: ``{"user", "name", "shown", "games"}``
-        (``name``: the newest name the person finished a game under). ``chat_key``: only
-        people who finished a game in that chat (the chat's board)."""
-        where = "variant = ? AND season = ? AND games >= ?"
-        params: list[Any] = [variant, season, min_games]
-        if chat_key is not None:
-            where += " AND user_key IN (SELECT user_key FROM results WHERE chat_key = ?)"
-            params.append(chat_key)
+        (``name``: the newest name the person finished a game under). ``chat_key`` ``None``:
+        the global board (``season`` an operator's season); else that chat's board
+        (``season`` a season of the chat: the ratings earned in its games)."""
+        if chat_key is None:
+            source, where = "ratings", "variant = ? AND season = ? AND games >= ?"
+            params: list[Any] = [variant, season, min_games]
+        else:
+            source = "chat_ratings"
+            where = "chat_key = ? AND variant = ? AND season = ? AND games >= ?"
+            params = [chat_key, variant, season, min_games]
         rows = await self._all(
             "SELECT user_key, mu - 3 * sigma AS shown, games, "
-            "(SELECT MAX(name) FROM results r WHERE r.user_key = ratings.user_key) AS name "
-            f"FROM ratings WHERE {where} ORDER BY shown DESC, user_key LIMIT ?",
+            f"(SELECT MAX(name) FROM results r WHERE r.user_key = {source}.user_key) AS name "
+            f"FROM {source} WHERE {where} ORDER BY shown DESC, user_key LIMIT ?",
             (*params, limit),
         )
         return [
@@ -640,21 +656,50 @@ class SqliteRepository:
             for r in rows
         ]
 
-    async def current_season(self, at: float) -> int:
-        """The season a game finishing at ``at`` (Unix seconds) counts in: the last one
-        started by then (1 before any other was started)."""
-        row = await self._one("SELECT MAX(number) FROM rating_seasons WHERE started_at <= ?", (at,))
+    async def current_season(self, at: float, chat_key: str | None = None) -> int:
+        """The season running at ``at`` (Unix seconds), 1 before any other was started:
+        ``chat_key`` ``None``: the operator's season of the global board (the last one
+        started by ``at``; the operator may start one ahead), else that chat's latest
+        season (a chat's season starts when it is started; :meth:`start_chat_season`)."""
+        if chat_key is None:
+            row = await self._one(
+                "SELECT MAX(number) FROM rating_seasons WHERE started_at <= ?", (at,)
+            )
+        else:
+            row = await self._one(
+                "SELECT MAX(number) FROM chat_seasons WHERE chat_key = ?", (chat_key,)
+            )
         return 1 if row is None or row[0] is None else int(row[0])
 
     async def start_season(self, at: float) -> int:
-        """Start the next rating season at ``at`` (Unix seconds, not before the current
-        season's start); returns its number (2 for the first one started)."""
+        """Start the next rating season of the global board at ``at`` (Unix seconds, not
+        before the current season's start); returns its number (2 for the first one
+        started)."""
         async with self._transaction() as conn:
             current = await season_at(conn, float("inf"))
             await conn.execute(
                 "INSERT INTO rating_seasons (number, started_at) VALUES (?, ?)", (current + 1, at)
             )
         return current + 1
+
+    async def start_chat_season(self, chat_key: str, at: float, by: str) -> int:
+        """Start the next rating season of the chat ``chat_key`` at ``at`` (Unix seconds),
+        started by the person ``by`` (a user key); returns its number (2 for the chat's
+        first one started). The chat's games whose final commit comes after this one count
+        in it (each game keeps the season it was rated in). Two starts at once give two
+        seasons, one after the other (the loser of the race on a number takes the next
+        one); raises :class:`StorageUnavailable` when the database cannot take it."""
+        for _attempt in range(5):
+            async with self._transaction() as conn:
+                current = await chat_season_at(conn, chat_key, math.inf)
+                cursor = await conn.execute(
+                    "INSERT INTO chat_seasons (chat_key, number, started_at, started_by) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT (chat_key, number) DO NOTHING",
+                    (chat_key, current + 1, at, by),
+                )
+                if cursor.rowcount == 1:
+                    return current + 1
+        raise StorageUnavailable()
 
     async def latest_ended(self, key: ChatKey) -> Table | None:
         row = await self._one(

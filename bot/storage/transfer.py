@@ -41,6 +41,8 @@ TABLES: tuple[str, ...] = (
     "rating_seasons",
     "ratings",
     "rated_games",
+    "chat_seasons",
+    "chat_ratings",
 )
 """Every table of the schema, parents first; not ``due_leases`` nor ``chat_owners``
 (claims on due work and on showing a chat, which run out within seconds), nor
@@ -69,6 +71,8 @@ ORDER: dict[str, str] = {
     "rating_seasons": "number",
     "ratings": "user_key, variant, season",
     "rated_games": "table_id",
+    "chat_seasons": "chat_key, number",
+    "chat_ratings": "chat_key, season, user_key, variant",
 }
 
 

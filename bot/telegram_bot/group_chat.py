@@ -26,6 +26,7 @@ from bot.ports.intents import (
     InChat,
     Intent,
     Join,
+    NewSeason,
     OpenTable,
     Outcome,
     Reply,
@@ -70,7 +71,9 @@ class GroupChat:
         if isinstance(request, Join) and not await parts.messenger.reachable(user_id):
             await self.write_me_first(message, key, user)
             return
-        is_admin = isinstance(request, Cancel) and await self._is_admin(message, user_id)
+        is_admin = isinstance(request, (Cancel, NewSeason)) and await self._is_admin(
+            message, user_id
+        )
         intent = Intent(
             request,
             user,

@@ -20,7 +20,9 @@ from bot.telegram_bot.identity import user_ref
 from bot.telegram_bot.parts import Parts
 
 #: Verbs that only make sense in a group (they act on the group's table).
-GROUP_ONLY = frozenset({"new", "join", "addbot", "removebot", "set", "start", "cancel", "top"})
+GROUP_ONLY = frozenset(
+    {"new", "join", "addbot", "removebot", "set", "start", "cancel", "top", "season"}
+)
 
 
 def verb_of(text: str) -> str | None:

@@ -24,6 +24,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("rules", N_("The rules of this table")),
     ("stats", N_("Your games and wins")),
     ("top", N_("Best players in this chat")),
+    ("season", N_("Start a new rating season in this chat (host or admin)")),
     ("help", N_("How to play with this bot")),
     ("lang", N_("Your language: en, de or auto")),
     ("coach", N_("Your costliest moves after each deal, privately: on or off")),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -132,7 +133,8 @@ def test_a_file_that_is_no_export_is_refused(
 
 
 async def _finished_game(path: Path) -> dict[str, object]:
-    """A game with an AI seat played to its end on ``path``; Ana's stored ratings."""
+    """A game with an AI seat played to its end on ``path``; Ana's stored ratings and
+    the chat's board."""
     from tests.bot.service.test_games import play_out
 
     h = await make_harness(path)
@@ -143,15 +145,17 @@ async def _finished_game(path: Path) -> dict[str, object]:
     await s.start(CHAT, ANA)
     await play_out(h, {ANA.key: ANA, BEN.key: BEN})
     rows = await s.repo.ratings_of(ANA.key)
+    board = await s.repo.rating_board("basic", 1, 1, 10, str(CHAT))
     await h.db.close()
-    return {"rows": rows}
+    return {"rows": rows, "board": board}
 
 
 def test_ratings_rebuild_recomputes_the_stored_ratings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The game's final commit rated Ana once; `ratings rebuild` gives the same rows, run
-    twice; a database it cannot use is one line and exit code 2."""
+    """The game's final commit rated Ana once, on the global board and on the chat's;
+    `ratings rebuild` gives the same rows, run twice; a database it cannot use is one line
+    and exit code 2."""
     path = tmp_path / "rummy.sqlite3"
     before = asyncio.run(_finished_game(path))
     rows = before["rows"]
@@ -166,13 +170,52 @@ def test_ratings_rebuild_recomputes_the_stored_ratings(
     async def stored() -> object:
         h = await make_harness(path)
         try:
-            return await h.people.repo.ratings_of(ANA.key)
+            return (
+                await h.people.repo.ratings_of(ANA.key),
+                await h.people.repo.rating_board("basic", 1, 1, 10, str(CHAT)),
+            )
         finally:
             await h.db.close()
 
-    assert asyncio.run(stored()) == rows
+    board = before["board"]
+    assert isinstance(board, list) and [r["games"] for r in board] == [1, 1]  # the chat's
+    assert asyncio.run(stored()) == (rows, board)
     (tmp_path / "folder").mkdir()
     _env(monkeypatch, tmp_path / "folder")
     assert main(["ratings", "rebuild"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_season_new_starts_the_global_boards_next_season(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`season new` starts the global board's next season (2, then 3); the stored
+    ratings of season 1 stay; a database it cannot use is one line and exit code 2."""
+    path = tmp_path / "rummy.sqlite3"
+    rows = asyncio.run(_finished_game(path))["rows"]
+    _env(monkeypatch, path)
+    for number in (2, 3):
+        assert main(["season", "new"]) == 0
+        assert capsys.readouterr().out.strip() == (
+            f"Season {number} of the global board of {path} begins now."
+        )
+
+    async def stored() -> tuple[object, int]:
+        h = await make_harness(path)
+        try:
+            return (
+                await h.people.repo.ratings_of(ANA.key),
+                await h.people.repo.current_season(time.time()),
+            )
+        finally:
+            await h.db.close()
+
+    assert asyncio.run(stored()) == (rows, 3)
+    assert main(["season", "old"]) == 2
+    (tmp_path / "folder").mkdir()
+    _env(monkeypatch, tmp_path / "folder")
+    capsys.readouterr()
+    assert main(["season", "new"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from fractions import Fraction
@@ -53,6 +54,17 @@ async def finish_game(
     """Create a game of ``users`` (``None``: an AI seat at level normal) in ``chat`` and
     commit its end with ``totals`` (the variant's winners of them win), as the service
     does."""
+    table, results = _game(users, totals, variant, chat)
+    created = await repo.create_table(table)
+    ended = replace(created, status=Status.FINISHED, version=created.version + 1)
+    await repo.commit(ended, created.version, results=results)
+    return ended
+
+
+def _game(
+    users: list[str | None], totals: list[int], variant: str, chat: ChatKey
+) -> tuple[Table, list[ResultRow]]:
+    """A running game of ``users`` at its end (``totals``) and its result rows."""
     seats = tuple(
         Seat(SeatKind.HUMAN, f"P{i}", user=u)
         if u is not None
@@ -81,16 +93,9 @@ async def finish_game(
         1000.0,
         1000.0,
     )
-    created = await repo.create_table(table)
-    ended = replace(created, status=Status.FINISHED, version=created.version + 1)
-    await repo.commit(
-        ended,
-        created.version,
-        results=[
-            ResultRow(i, s.user, s.name, fractions[i], i in winners) for i, s in enumerate(seats)
-        ],
-    )
-    return ended
+    return table, [
+        ResultRow(i, s.user, s.name, fractions[i], i in winners) for i, s in enumerate(seats)
+    ]
 
 
 async def test_a_finished_game_rates_its_people_once(repo: Any) -> None:
@@ -211,6 +216,134 @@ async def test_two_workers_rate_each_game_once_on_postgresql(pg_server: Any) -> 
             rating, ben = rate_game((0, 1), [rating, ben])  # type: ignore[assignment]
         assert rows[0]["mu"] == pytest.approx(rating.mu)
         assert (await one.ratings_of(PEOPLE[1]))[0]["mu"] == pytest.approx(ben.mu)
+    finally:
+        for db in dbs:
+            await db.close()
+
+
+OTHER = ChatKey("discord", "55", "7")
+
+
+async def _boards(repo: Any, seasons: int = 3) -> dict[tuple[str, int, str], list[dict[str, Any]]]:
+    """Every board of the two chats' seasons 1 to ``seasons`` and the global one, every
+    variant."""
+    boards = {}
+    for variant in ("basic", "500", "german", "romanian"):
+        for season in range(1, seasons + 1):
+            for chat in (str(CHAT), str(OTHER), None):
+                rows = await repo.rating_board(variant, season, 1, 100, chat)
+                boards[(variant, season, chat or "global")] = rows
+    return boards
+
+
+async def test_a_chats_seasons_rank_the_ratings_earned_there(repo: Any) -> None:
+    """A chat's board ranks what was earned in its games in its season; a new season of a
+    chat starts from new ratings there, leaves the old season's board and the other chats'
+    and the global board as they were."""
+    await finish_game(repo, [PEOPLE[0], PEOPLE[1]], [30, 0])
+    await finish_game(repo, [PEOPLE[1], PEOPLE[0]], [30, 0], chat=OTHER)
+    here = await repo.rating_board("basic", 1, 1, 10, str(CHAT))
+    assert [(r["user"], r["games"]) for r in here] == [(PEOPLE[0], 1), (PEOPLE[1], 1)]
+    there = await repo.rating_board("basic", 1, 1, 10, str(OTHER))
+    assert [(r["user"], r["games"]) for r in there] == [(PEOPLE[1], 1), (PEOPLE[0], 1)]
+    assert {r["games"] for r in await repo.rating_board("basic", 1)} == {2}
+    # started "at 1.0", before the game's stored finish: the game keeps its season 1
+    assert await repo.start_chat_season(str(CHAT), 1.0, PEOPLE[0]) == 2
+    assert await repo.current_season(0.0, str(CHAT)) == 2
+    assert await repo.current_season(0.0, str(OTHER)) == 1
+    assert await repo.rating_board("basic", 2, 1, 10, str(CHAT)) == []
+    assert await repo.rating_board("basic", 1, 1, 10, str(CHAT)) == here
+    await finish_game(repo, [PEOPLE[0], PEOPLE[2]], [0, 30])
+    new = await repo.rating_board("basic", 2, 1, 10, str(CHAT))
+    assert [(r["user"], r["games"]) for r in new] == [(PEOPLE[2], 1), (PEOPLE[0], 1)]
+    assert new[1]["shown"] == pytest.approx(rate_game((1, 0), [NEW, NEW])[0].shown)  # type: ignore[union-attr]
+    assert await repo.rating_board("basic", 1, 1, 10, str(CHAT)) == here
+    assert await repo.rating_board("basic", 1, 1, 10, str(OTHER)) == there
+    assert [r["games"] for r in await repo.ratings_of(PEOPLE[0])] == [3]  # global: every game
+
+
+async def test_rebuild_gives_every_chats_season_boards_again(repo: Any) -> None:
+    """Games in two chats, a season of one started midway: the rebuild gives every board
+    of every chat season (and the global one) as the live updates gave them, twice."""
+    rng = random.Random(2)
+    for n in range(14):
+        if n == 7:
+            assert await repo.start_chat_season(str(CHAT), 0.0, PEOPLE[0]) == 2
+        count = rng.randint(2, 4)
+        people = rng.sample(PEOPLE, rng.randint(1, count))
+        users: list[str | None] = [*people, *([None] * (count - len(people)))]
+        rng.shuffle(users)
+        variant = rng.choice(("basic", "500", "german", "romanian"))
+        chat = rng.choice((CHAT, OTHER))
+        await finish_game(repo, users, [rng.choice([0, 10, 40]) for _ in users], variant, chat)
+    live = await _boards(repo)
+    assert any(rows for (_v, season, chat), rows in live.items() if season == 2)
+    assert await repo.rebuild_ratings() == 14
+    assert await _boards(repo) == live
+    assert await repo.rebuild_ratings() == 14
+    assert await _boards(repo) == live
+
+
+async def test_a_season_started_while_games_finish_rebuilds_alike_on_postgresql(
+    pg_server: Any,
+) -> None:
+    """Two workers (each its own pool): one finishes games of a chat while the other starts
+    the chat's next season, again and again at the same moment. Each game lands in one
+    season, and the rebuild puts it into the same one (the start waits for a finishing
+    game and starts after the chat's last finish)."""
+    url = pg_server.create()
+    dbs = [await open_postgres(url), await open_postgres(url)]
+    one, two = (PostgresRepository(db) for db in dbs)
+    try:
+        for n in range(12):
+            people = [PEOPLE[n % 3], PEOPLE[(n + 1) % 3]]
+            await asyncio.gather(
+                finish_game(one, people, [30, 0]),
+                two.start_chat_season(str(CHAT), time.time(), PEOPLE[0]),
+            )
+        assert await one.current_season(0.0, str(CHAT)) == 13
+        live = await _boards(one, 13)
+        chat = [r["games"] for (_v, _s, c), rows in live.items() if c == str(CHAT) for r in rows]
+        assert sum(chat) == 12 * 2  # every game rated once in the chat, two people each
+        assert await two.rebuild_ratings() == 12
+        assert await _boards(one, 13) == live
+    finally:
+        for db in dbs:
+            await db.close()
+
+
+async def test_a_game_keeps_the_chat_season_it_was_rated_in_on_postgresql(
+    pg_server: Any,
+) -> None:
+    """A worker is inside a game's final commit (the game rated in the chat's season 1)
+    when another, whose clock runs 10 s behind, starts the chat's next season and commits
+    first: the game stays in season 1, live and after the rebuild (by the times alone the
+    rebuild would move it to season 2)."""
+    url = pg_server.create()
+    dbs = [await open_postgres(url), await open_postgres(url)]
+    one, two = (PostgresRepository(db) for db in dbs)
+    try:
+        table, _results = _game([PEOPLE[0], PEOPLE[1]], [30, 0], "basic", CHAT)
+        created = await one.create_table(table)
+        ended = replace(created, status=Status.FINISHED, version=created.version + 1)
+        finished_at = time.time()
+        async with one._transaction() as conn:
+            await conn.execute(
+                "UPDATE tables SET status = 'finished', version = ? WHERE id = ?",
+                (ended.version, created.id),
+            )
+            for seat, user in enumerate(PEOPLE[:2]):
+                await conn.execute(
+                    "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (created.id, seat, user, f"P{seat}", str(CHAT), "basic", "0", 0, finished_at),
+                )
+            assert await rate_finished(conn, ended, finished_at)
+            assert await two.start_chat_season(str(CHAT), finished_at - 10, PEOPLE[2]) == 2
+        live = await _boards(one)
+        assert [r["games"] for r in live[("basic", 1, str(CHAT))]] == [1, 1]
+        assert live[("basic", 2, str(CHAT))] == []
+        assert await two.rebuild_ratings() == 1
+        assert await _boards(one) == live
     finally:
         for db in dbs:
             await db.close()

@@ -200,6 +200,20 @@ async def _ratings(repo: Repository) -> None:
     assert await repo.current_season(2_000_000_000.0) == 1
 
 
+async def _chat_seasons(repo: Repository) -> None:
+    await _results(repo)  # a finished game of CHAT: rated in the chat's season 1
+    assert await repo.current_season(0.0, str(CHAT)) == 1
+    assert await repo.start_chat_season(str(CHAT), 1.0, "telegram:1") == 2
+    assert await repo.start_chat_season(str(CHAT), 2.0, "telegram:2") == 3
+    assert await repo.start_chat_season(str(OTHER_CHAT), 3.0, "discord:1") == 2
+    assert await repo.current_season(0.0, str(CHAT)) == 3
+    assert await repo.current_season(0.0, str(OTHER_CHAT)) == 2
+    assert await repo.current_season(2_000_000_000.0) == 1  # the global board's: no change
+    board = await repo.rating_board("basic", 1, 1, 10, str(CHAT))
+    assert [(row["user"], row["games"]) for row in board] == [("telegram:1", 1)]
+    assert await repo.rating_board("basic", 3, 1, 10, str(CHAT)) == []
+
+
 async def _due(repo: Repository) -> None:
     table = await repo.create_table(_table(status=Status.PLAYING, due_at=500.0, deadline=600.0))
     assert await repo.due_tables(400.0) == []
@@ -294,6 +308,7 @@ REPOSITORY: dict[str, Step] = {
     "ratings_of": _ratings,
     "rating_board": _ratings,
     "current_season": _ratings,
+    "start_chat_season": _chat_seasons,
     "due_tables": _due,
     "next_due": _due,
     "shift_timeline": _due,

@@ -51,6 +51,7 @@ async def test_commands_are_synced_with_german_names(tmp_path: Path) -> None:
             "rules",
             "stats",
             "top",
+            "season",
             "lang",
             "play",
             "coach",
@@ -297,3 +298,27 @@ async def test_runner_builds_the_adapter_and_a_wrong_token_fails_start(tmp_path:
         )
         with pytest.raises(PlatformRefused):
             await asyncio.wait_for(wrong.start(bot.service.host()), TIMEOUT)
+
+
+async def test_rummy_season_starts_the_channels_next_season(tmp_path: Path) -> None:
+    """`/rummy season` (issue 47): the host's answer goes to the channel (the ended
+    season's standings, the new number); anyone else is refused privately, in their
+    language, and nothing changes."""
+    async with running_bot(tmp_path) as bot:
+        w = bot.world
+        await lobby_with_bob(bot)  # Alice hosts
+        refused = await bot.slash(w.bob, w.text, "season")
+        assert refused.original is not None and refused.original.ephemeral
+        assert refused.original.content == "Nur der Gastgeber kann eine neue Saison beginnen."
+        started = await bot.slash(w.alice, w.text, "season")
+        assert started.original is not None and not started.original.ephemeral
+        assert started.original.content.splitlines() == [
+            "Season 1 is over. Final standings:",
+            "Nobody had 3 rated games in season 1.",
+            "Season 2 begins now; see it with top, the last one with top season 1.",
+        ]
+        top = await bot.slash(w.carol, w.text, "top", {"season": 2})
+        assert top.original is not None
+        assert top.original.content.startswith(
+            "Nobody has 3 rated games of Basic Rummy in season 2"
+        )

@@ -62,15 +62,17 @@ async def test_the_chats_board_and_the_global_board_rank_by_rating(harness: Harn
         "P0",
         "P1",
     }  # both chats' games seat P0 and P1 (their names); four people
-    # past seasons stay viewable; a season that has not started is refused
+    # the operator's seasons are the global board's: past ones stay viewable; the chat's
+    # board keeps the chat's own seasons (tests/bot/service/test_chat_seasons.py)
     await harness.service.repo.start_season(harness.clock.now() + 60)
-    assert (await say(harness.people, HERE, ANA, "top")).text == here.text  # not yet
+    assert (await say(harness.people, HERE, ANA, "top global")).text == everywhere.text  # not yet
     harness.clock.advance(61)
-    old = await say(harness.people, HERE, ANA, "top season 1")
-    assert old.text == here.text
-    new = await say(harness.people, HERE, ANA, "top")
+    old = await say(harness.people, HERE, ANA, "top global season 1")
+    assert old.text == everywhere.text
+    new = await say(harness.people, HERE, ANA, "top global")
     assert (new.text or "").startswith("Nobody has 3 rated games of Basic Rummy in season 2 yet.")
-    assert "Best players here:" in (new.text or "")  # the board by wins, meanwhile
+    assert "Best players everywhere:" in (new.text or "")  # the board by wins, meanwhile
+    assert (await say(harness.people, HERE, ANA, "top")).text == here.text
 
 
 async def test_bad_board_words_are_refused_in_the_persons_language(harness: Harness) -> None:

@@ -49,6 +49,7 @@ async def test_the_command_menu_is_set_in_english_and_german(bot: Bot) -> None:
         "rules",
         "stats",
         "top",
+        "season",
         "help",
         "lang",
         "coach",
@@ -268,6 +269,49 @@ async def test_cancel_is_for_the_host_or_a_chat_admin(bot: Bot) -> None:
     table = await bot.table_message(table_id)
     assert table.buttons == []
     assert "The game was cancelled." in (table.text or "")
+
+
+async def test_season_new_is_for_the_host_or_a_chat_admin(bot: Bot) -> None:
+    """`/season new` typed in the group (issue 47: a chat's host starts a new season):
+    anyone else is refused (privately, in their language) and nothing changes; the host's
+    and an admin's answer in the group with the ended season's standings and the new
+    number."""
+    key = str(chat_key(GROUP, None))
+    await bot.start_private(ALICE)
+    await bot.start_private(BOB)
+    await bot.say(ALICE, GROUP, "/new")  # Alice hosts the chat's table
+
+    async def answer(user: int, text: str) -> str:
+        asked = await bot.say(user, GROUP, text)
+        [reply] = [m for m in bot.tg.messages(GROUP) if m.message_id > asked.message_id]
+        return reply.text or ""
+
+    async def refusal(user: int, text: str) -> str | None:
+        asked = await bot.say(user, GROUP, text)
+        assert [m for m in bot.tg.messages(GROUP) if m.message_id > asked.message_id] == []
+        return bot.tg.private_messages(user)[-1].text
+
+    assert await refusal(BOB, "/saison neu") == "Nur der Gastgeber kann eine neue Saison beginnen."
+    assert await refusal(ALICE, "/season") == (
+        "'season' is not understood; to start a new season: season new"
+    )
+    assert await bot.service.repo.current_season(0.0, key) == 1
+    assert (await answer(ALICE, "/season new")).splitlines() == [
+        "Season 1 is over. Final standings:",
+        "Nobody had 3 rated games in season 1.",
+        "Season 2 begins now; see it with top, the last one with top season 1.",
+    ]
+    assert (
+        await answer(CARL, f"/season@{bot.tg.bot.username} new")
+    ).endswith(  # Carl administers it
+        "Season 3 begins now; see it with top, the last one with top season 2."
+    )
+    assert await bot.service.repo.current_season(0.0, key) == 3
+    assert (await answer(ALICE, "/top season 2")).startswith(
+        "Nobody has 3 rated games of Basic Rummy in season 2 yet."
+    )
+    await bot.say(ALICE, ALICE, "/season new")  # the private chat: a group command
+    assert await bot.service.repo.current_season(0.0, key) == 3
 
 
 async def test_settings_are_shown_and_changed(bot: Bot) -> None:
