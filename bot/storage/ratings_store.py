@@ -1,4 +1,4 @@
-"""Skill ratings in the database (migrations 0010, 0013): the update in a game's final
+"""Skill ratings in the database (migrations 0010, 0012): the update in a game's final
 commit, the rebuild from the stored finished games, seasons and the rows a board reads.
 Each game is rated twice from the same final order: on the global board (``ratings``, in
 the operator's season) and on its chat's board (``chat_ratings``, in the chat's season).

@@ -1,4 +1,4 @@
--- PostgreSQL twin of migrations/0013_chat_seasons.sql (same tables and meaning; bigint
+-- PostgreSQL twin of migrations/0012_chat_seasons.sql (same tables and meaning; bigint
 -- ids, double precision numbers and times). A chat's rating seasons and the ratings
 -- earned in each, updated in the commit that finishes a game.
 
