@@ -78,6 +78,9 @@ DESCRIPTIONS: tuple[str, ...] = (
     N_("English, German, or what your Discord app uses"),
     N_("Your costliest moves after each deal, privately: on or off"),
     N_("On: after each deal; off: never"),
+    # the choices of /rummy coach
+    N_("on"),
+    N_("off"),
     N_("Make a move by typing it, e.g. ready or take 7h"),
     N_("A command as in the help; the suggestions are your moves now"),
 )

@@ -61,6 +61,9 @@ async def test_commands_are_synced_with_german_names(tmp_path: Path) -> None:
         assert coach["description_localizations"] == {
             "de": "Deine teuersten Züge nach jeder Runde, nur für dich: an oder aus"
         }
+        (mode,) = coach["options"]
+        assert [c["value"] for c in mode["choices"]] == ["on", "off"]
+        assert [c["name_localizations"] for c in mode["choices"]] == [{"de": "an"}, {"de": "aus"}]
         new = subcommands["new"]
         assert new["name_localizations"] == {"de": "neu"}
         options = {o["name"]: o for o in new["options"]}
