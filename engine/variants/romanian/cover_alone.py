@@ -64,6 +64,16 @@ class _Start(NamedTuple):
     stay: int
 
 
+class _Leaves(NamedTuple):
+    """Where a colour's tiles at a step that no run takes may go: to a set of their
+    number (the rack might make one), stay (the discard: not the tile kept, and the one
+    tile that may stay if known), wait for place 14 (a 1 that some run may take there)."""
+
+    set: bool
+    stay: bool
+    wait: bool
+
+
 class _ColourAlone(_ColourSteps):
     """The question with each colour's needs alone."""
 
@@ -94,7 +104,9 @@ class _ColourAlone(_ColourSteps):
         state it leads to, with the least Jolys and tiles left it takes), then what it
         needs after."""
         best: set[tuple[int, int]] = set()
-        for after, costs in self._alone_moves(q, c, state).items():
+        moves = self._alone_moves(q, c, state)
+        self.ops += len(moves)
+        for after, costs in moves.items():
             for nj, ns in self.alone_needs(q, c, after):
                 for j, s in costs:
                     if j + nj <= 2 and s + ns <= 1:
@@ -171,25 +183,31 @@ class _ColourAlone(_ColourSteps):
         known: list[_Start] | None = self.start_memo.get(key)
         if known is not None:
             return known
-        tile = shared_card(self.number[q], TILE_COLOURS[c])
-        may_stay = q != _LAST and tile != self.keep and (self.only is None or tile == self.only)
-        may_set = q <= 13 and self.settable[q][c]
-        may_wait = q == 1 and self._may_wait(c, min(self.jolys, 2))
+        may = self._may_leave(q, c)
         joly_starts = q <= 12 and (not self.lazy or q == 12) and not ended
         most = min(free, 2 if not self.lazy else 1) if joly_starts else 0
         out: set[_Start] = set()
         for starts, to_sets, stay, wait in _splits(rest):
             if (
                 (starts and (q > 12 or ended))
-                or (to_sets and not may_set)
-                or (stay and (stay > 1 or not may_stay))
-                or (wait and not may_wait)
+                or (to_sets and not may.set)
+                or (stay and (stay > 1 or not may.stay))
+                or (wait and not may.wait)
             ):
                 continue
             for jstart in range(most + 1):
                 out.add(_Start(starts + jstart, jstart, stay))
         found = self.start_memo[key] = list(out)
         return found
+
+    def _may_leave(self, q: int, c: int) -> _Leaves:
+        """Where the tiles of colour ``c`` at ``q`` that no run takes may go."""
+        tile = shared_card(self.number[q], TILE_COLOURS[c])
+        return _Leaves(
+            q <= 13 and self.settable[q][c],
+            q != _LAST and tile != self.keep and (self.only is None or tile == self.only),
+            q == 1 and self._may_wait(c, min(self.jolys, 2)),
+        )
 
 
 @functools.cache

@@ -134,8 +134,8 @@ class _Needs(_Sets):
     ) -> tuple[tuple[int, int], ...]:
         """The least (Jolys, tiles staying) with which the tiles of colour ``c`` after step
         ``p`` can all be placed, from its open ``runs``, table-run ``groups`` and 1s
-        waiting, the colour alone (every way of :meth:`colour_ways`, sets allowed where
-        the rack might make one): the pairs none other beats. Cached per question."""
+        waiting, the colour alone (:mod:`.cover_alone`, sets allowed where the rack might
+        make one): the pairs none other beats. Cached per question."""
         raw = (p, c, runs, groups, kept)
         found = self.raw_need_memo.get(raw)
         if found is None:
@@ -163,19 +163,29 @@ class _Needs(_Sets):
             return False
         if node.flags & _PAID or self.owed is None:
             return True
-        pay = node.pay
+        paid, pay, runs = self._owed_reach(node.beliefs)
+        return paid or self._may_pay(node.step, runs, self.jolys - node.jolys, pay | node.pay)
+
+    def _owed_reach(self, beliefs: tuple[_Belief, ...]) -> tuple[bool, int, list[tuple[int, int]]]:
+        """What the colours' elements hold towards the meld owed: whether one paid it,
+        their pay room, and their open runs (colour, run). Cached per question."""
+        known: tuple[bool, int, list[tuple[int, int]]] | None = self.owed_memo.get(beliefs)
+        if known is not None:
+            return known
+        pay = 0
         runs: list[tuple[int, int]] = []
-        for c, belief in enumerate(node.beliefs):
+        paid = False
+        for c, belief in enumerate(beliefs):
             for e, _ in belief:
-                if e.flags & _PAID:
-                    return True
+                paid = paid or bool(e.flags & _PAID)
                 pay |= e.pay
                 runs += ((c, r) for r in e.runs)
-        return self._may_pay(node.step, runs, self.jolys - node.jolys, pay)
+        found = self.owed_memo[beliefs] = (paid, pay, runs)
+        return found
 
     def _needs_met(self, node: _Node) -> bool:
         """The Jolys and the one tile that may stay suffice for what each colour needs."""
-        p, beliefs, jolys, left, sflags = node.step, node.beliefs, node.jolys, node.left, node.flags
+        p, sflags = node.step, node.flags
         paying = -1
         if (
             not sflags & _PAID
@@ -184,7 +194,20 @@ class _Needs(_Sets):
             and p >= self.owed_step
         ):
             paying = self.owed_colour
-        combos = {(jolys, left)}
+        jolys, left = self.jolys - node.jolys, 1 - node.left
+        return any(j <= jolys and s <= left for j, s in self._joint_needs(p, node.beliefs, paying))
+
+    def _joint_needs(
+        self, p: int, beliefs: tuple[_Belief, ...], paying: int
+    ) -> tuple[tuple[int, int], ...]:
+        """The least (Jolys, tiles left) with which every colour ends after step ``p``,
+        each from its belief (``paying``: the colour that must still pay the meld owed
+        with its tile, or -1). Cached per question."""
+        key = (p, beliefs, paying)
+        found = self.joint_memo.get(key)
+        if found is not None:
+            return found
+        combos = {(0, 0)}
         for c, belief in enumerate(beliefs):
             needs = self.belief_needs(p, c, belief, c == paying)
             combos = {
@@ -194,8 +217,9 @@ class _Needs(_Sets):
                 if j + j2 <= self.jolys and s + s2 <= 1
             }
             if not combos:
-                return False
-        return True
+                break
+        found = self.joint_memo[key] = _least(combos)
+        return found
 
     def _value_in_reach(self, node: _Node) -> bool:
         """The opening value can still be reached (always, once opened)."""

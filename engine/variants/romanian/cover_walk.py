@@ -69,13 +69,12 @@ class _Cover(_Needs):
         """The children at the last step (no sets there: the 1s are all at step 1)."""
         if any(0 not in grouped for grouped in by_sets):
             return
-        for uses in self._uses(by_sets, (0,) * _COLOURS, self.jolys - node.jolys, 1 - node.left):
+        for used_jolys, used_left, uses in self._uses(
+            by_sets, (0,) * _COLOURS, self.jolys - node.jolys, 1 - node.left
+        ):
             after = tuple(steps[c][uses[c]] for c in range(_COLOURS))
             child = node._replace(
-                step=_LAST,
-                beliefs=after,
-                jolys=node.jolys + sum(u[1] for u in uses),
-                left=node.left + sum(u[2] for u in uses),
+                step=_LAST, beliefs=after, jolys=node.jolys + used_jolys, left=node.left + used_left
             )
             if self._may_go_on(child):
                 yield child, (uses, None)
@@ -92,10 +91,12 @@ class _Cover(_Needs):
         for sets in itertools.product(*options):
             if not self.set_ways(number, sets, most):
                 continue  # no sets of these tiles, whatever Jolys the colours leave
-            for uses in self._uses(by_sets, sets, self.jolys - node.jolys, 1 - node.left):
-                jolys = node.jolys + sum(u[1] for u in uses)
+            for used_jolys, used_left, uses in self._uses(
+                by_sets, sets, self.jolys - node.jolys, 1 - node.left
+            ):
+                jolys = node.jolys + used_jolys
                 after = tuple(steps[c][uses[c]] for c in range(_COLOURS))
-                left = node.left + sum(u[2] for u in uses)
+                left = node.left + used_left
                 for way in self.set_ways(number, sets, min(2, self.jolys - jolys)):
                     child = _Node(
                         p,
@@ -119,10 +120,11 @@ class _Cover(_Needs):
     @staticmethod
     def _uses(
         steps: list[dict[int, list[_Use]]], sets: tuple[int, ...], jolys: int, left: int
-    ) -> list[tuple[_Use, ...]]:
+    ) -> list[tuple[int, int, tuple[_Use, ...]]]:
         """Per colour a use of its step (``steps[c]``: the uses by their tiles to sets) with
-        ``sets[c]`` tiles to sets, together at most
-        ``jolys`` Jolys and ``left`` tiles left; those that use least first."""
+        ``sets[c]`` tiles to sets, together at most ``jolys`` Jolys and ``left`` tiles
+        left, as (Jolys, tiles left, the uses); those that use least first. Plain triples:
+        this is the walk's innermost loop, and a named record costs a call each."""
         combos: list[tuple[int, int, tuple[_Use, ...]]] = [(0, 0, ())]
         for c, step in enumerate(steps):
             mine = step[sets[c]]
@@ -135,7 +137,7 @@ class _Cover(_Needs):
             if not combos:
                 return []
         combos.sort(key=lambda combo: (combo[0] + combo[1], combo[2]))
-        return [done for _, _, done in combos]
+        return combos
 
     # --- the end ----------------------------------------------------------------------
 
