@@ -102,14 +102,18 @@ class _ColourAlone(_ColourSteps):
     def _alone_after(self, q: int, c: int, state: Alone) -> Needs:
         """The least needs from step ``q`` on: every move of the colour there (by the
         state it leads to, with the least Jolys and tiles left it takes), then what it
-        needs after."""
+        needs after. A move that needs nothing, then or after, ends the question: no pair
+        beats (0, 0). The moves that take nothing come first, so most states end at
+        their first few."""
         best: set[tuple[int, int]] = set()
         moves = self._alone_moves(q, c, state)
         self.ops += len(moves)
-        for after, costs in moves.items():
+        for after, costs in sorted(moves.items(), key=_cheapest):
             for nj, ns in self.alone_needs(q, c, after):
                 for j, s in costs:
                     if j + nj <= 2 and s + ns <= 1:
+                        if not j + nj + s + ns:
+                            return _NOTHING
                         best.add((j + nj, s + ns))
         return _least(best)
 
@@ -228,6 +232,14 @@ def _runs_after(runs: tuple[int, ...], avail: int, jolys: int) -> tuple[_RunsAft
                 nxt.add(_RunsAfter(made, used, jused, True))
         out = nxt
     return tuple(out)
+
+
+_NOTHING: Needs = ((0, 0),)
+
+
+def _cheapest(move: tuple[Alone, set[tuple[int, int]]]) -> int:
+    """A move's least cost (Jolys and tiles left together)."""
+    return min(j + s for j, s in move[1])
 
 
 def _least(pairs: set[tuple[int, int]]) -> Needs:
