@@ -185,17 +185,23 @@ class _Needs(_Sets):
 
     def _needs_met(self, node: _Node) -> bool:
         """The Jolys and the one tile that may stay suffice for what each colour needs."""
-        p, sflags = node.step, node.flags
-        paying = -1
+        jolys, left = self.jolys - node.jolys, 1 - node.left
+        return any(
+            j <= jolys and s <= left
+            for j, s in self._joint_needs(node.step, node.beliefs, self._paying(node))
+        )
+
+    def _paying(self, node: _Node) -> int:
+        """The colour whose elements must hold the tile owed (past its place, unpaid), or
+        -1."""
         if (
-            not sflags & _PAID
+            not node.flags & _PAID
             and self.owed_colour >= 0
             and self.owed_number != 1
-            and p >= self.owed_step
+            and node.step >= self.owed_step
         ):
-            paying = self.owed_colour
-        jolys, left = self.jolys - node.jolys, 1 - node.left
-        return any(j <= jolys and s <= left for j, s in self._joint_needs(p, node.beliefs, paying))
+            return self.owed_colour
+        return -1
 
     def _joint_needs(
         self, p: int, beliefs: tuple[_Belief, ...], paying: int

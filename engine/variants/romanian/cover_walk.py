@@ -48,6 +48,31 @@ class _Cover(_Needs):
     # --- the steps together -------------------------------------------------------------
 
     def children(self, node: _Node) -> Iterator[tuple[_Node, Any]]:
+        """The nodes after the next step, each with how it is reached (:meth:`_children`),
+        the likeliest to lead to a cover first: those where the meld owed is paid (or
+        needs nothing more), then those whose colours together need least, with the
+        Jolys and the tile left used so far (the order the ways came in breaks ties, so
+        the search is the same every time). A node with a cover usually finds it down
+        its first children; one without tries them all in any order."""
+        kids = list(self._children(node))
+        if len(kids) > 1:
+            kids.sort(key=self._promise)
+        return iter(kids)
+
+    def _promise(self, kid: tuple[_Node, Any]) -> tuple[bool, int]:
+        """How far a child seems from a cover (lower is nearer): the meld owed still
+        unpaid by every element, then the least Jolys and tiles left the colours need
+        with those used so far."""
+        node = kid[0]
+        unpaid = not node.flags & _PAID and (
+            self.owed is not None and not self._owed_reach(node.beliefs)[0]
+        )
+        if node.step >= _LAST:
+            return unpaid, 0
+        needs = self._joint_needs(node.step, node.beliefs, self._paying(node))
+        return unpaid, min((j + s for j, s in needs), default=4) + node.jolys + node.left
+
+    def _children(self, node: _Node) -> Iterator[tuple[_Node, Any]]:
         """The nodes after the next step, each with how it is reached: per colour what its
         way uses (tiles to sets, Jolys, tiles left), and the way of :meth:`set_ways` (none
         at the end); the ways that use least first."""
