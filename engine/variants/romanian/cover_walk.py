@@ -108,16 +108,21 @@ class _Cover(_Needs):
         self, node: _Node, steps: list[dict[_Use, _Belief]], by_sets: list[dict[int, list[_Use]]]
     ) -> Iterator[tuple[_Node, Any]]:
         """The children at a step before the last: per colour the tiles it sends to sets,
-        the colours' uses with those, and the ways of the sets."""
+        the colours' uses with those (:meth:`_bounded_uses`), and the ways of the sets."""
         p = node.step + 1
         number = self.number[p]
-        options = [sorted(grouped) for grouped in by_sets]
-        most = min(2, self.jolys - node.jolys)
+        jolys_left, tiles_left = self.jolys - node.jolys, 1 - node.left
+        costs = [
+            self._use_costs(p, c, steps[c], by_sets[c], jolys_left, tiles_left)
+            for c in range(_COLOURS)
+        ]
+        options = [sorted(n for n, uses in cost.items() if uses) for cost in costs]
+        most = min(2, jolys_left)
         for sets in itertools.product(*options):
             if not self.set_ways(number, sets, most):
                 continue  # no sets of these tiles, whatever Jolys the colours leave
-            for used_jolys, used_left, uses in self._uses(
-                by_sets, sets, self.jolys - node.jolys, 1 - node.left
+            for used_jolys, used_left, uses in self._bounded_uses(
+                costs, sets, jolys_left, tiles_left
             ):
                 jolys = node.jolys + used_jolys
                 after = tuple(steps[c][uses[c]] for c in range(_COLOURS))
@@ -134,6 +139,33 @@ class _Cover(_Needs):
                     )
                     if self._may_go_on(child):
                         yield child, (uses, way)
+
+    def _use_costs(
+        self,
+        p: int,
+        c: int,
+        step: dict[_Use, _Belief],
+        grouped: dict[int, list[_Use]],
+        jolys: int,
+        left: int,
+    ) -> dict[int, list[tuple[_Use, tuple[tuple[int, int], ...]]]]:
+        """Per tiles to sets, colour ``c``'s uses at step ``p``, each with what it costs
+        to the end: the least (Jolys, tiles left) of the use and of what the colour then
+        needs alone (:meth:`belief_needs`), within ``jolys`` and ``left``; a use whose
+        colour cannot end within them is left out."""
+        out: dict[int, list[tuple[_Use, tuple[tuple[int, int], ...]]]] = {}
+        for count, uses in grouped.items():
+            kept = []
+            for use in uses:
+                pairs = tuple(
+                    (use[1] + nj, use[2] + ns)
+                    for nj, ns in self.belief_needs(p, c, step[use])
+                    if use[1] + nj <= jolys and use[2] + ns <= left
+                )
+                if pairs:
+                    kept.append((use, pairs))
+            out[count] = kept
+        return out
 
     def _set_merit(self, merit: int, number: int, way: SetWay) -> int:
         """The merit after the sets' ``way``: the opening value (up to the value needed),
@@ -163,6 +195,43 @@ class _Cover(_Needs):
                 return []
         combos.sort(key=lambda combo: (combo[0] + combo[1], combo[2]))
         return combos
+
+    @staticmethod
+    def _bounded_uses(
+        costs: list[dict[int, list[tuple[_Use, tuple[tuple[int, int], ...]]]]],
+        sets: tuple[int, ...],
+        jolys: int,
+        left: int,
+    ) -> list[tuple[int, int, tuple[_Use, ...]]]:
+        """:meth:`_uses` with each colour's costs to the end (:meth:`_use_costs`): a
+        combination is dropped as soon as the colours so far need more than ``jolys``
+        Jolys or ``left`` tiles left to end, whatever the others do. Every child it drops
+        the necessary condition of :meth:`_may_go_on` refuses too (the sets' Jolys only
+        add, a colour paying the meld owed needs no less), so the children are the same,
+        found without listing the hopeless combinations."""
+        combos: list[tuple[int, int, tuple[_Use, ...], tuple[tuple[int, int], ...]]] = [
+            (0, 0, (), ((0, 0),))
+        ]
+        for c in range(_COLOURS):
+            mine = costs[c][sets[c]]
+            grown = []
+            for j, s, done, reach in combos:
+                for use, pairs in mine:
+                    if j + use[1] > jolys or s + use[2] > left:
+                        continue
+                    reach2 = {
+                        (a + b, x + y)
+                        for a, x in reach
+                        for b, y in pairs
+                        if a + b <= jolys and x + y <= left
+                    }
+                    if reach2:
+                        grown.append((j + use[1], s + use[2], (*done, use), tuple(reach2)))
+            combos = grown
+            if not combos:
+                return []
+        combos.sort(key=lambda combo: (combo[0] + combo[1], combo[2]))
+        return [(j, s, done) for j, s, done, _ in combos]
 
     # --- the end ----------------------------------------------------------------------
 
