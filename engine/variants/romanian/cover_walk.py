@@ -113,7 +113,7 @@ class _Cover(_Needs):
         number = self.number[p]
         jolys_left, tiles_left = self.jolys - node.jolys, 1 - node.left
         costs = [
-            self._use_costs(p, c, steps[c], by_sets[c], jolys_left, tiles_left)
+            self._use_costs(p, c, node.beliefs[c], steps[c], by_sets[c], jolys_left, tiles_left)
             for c in range(_COLOURS)
         ]
         options = [sorted(n for n, uses in cost.items() if uses) for cost in costs]
@@ -144,15 +144,24 @@ class _Cover(_Needs):
         self,
         p: int,
         c: int,
+        belief: _Belief,
         step: dict[_Use, _Belief],
         grouped: dict[int, list[_Use]],
         jolys: int,
         left: int,
     ) -> dict[int, list[tuple[_Use, tuple[tuple[int, int], ...]]]]:
-        """Per tiles to sets, colour ``c``'s uses at step ``p``, each with what it costs
-        to the end: the least (Jolys, tiles left) of the use and of what the colour then
-        needs alone (:meth:`belief_needs`), within ``jolys`` and ``left``; a use whose
-        colour cannot end within them is left out."""
+        """Per tiles to sets, colour ``c``'s uses at step ``p`` from ``belief`` (its step
+        ``step``, the uses grouped by tiles to sets in ``grouped``), each with what it
+        costs to the end: the least (Jolys, tiles left) of the use and of what the colour
+        then needs alone (:meth:`belief_needs`), within ``jolys`` and ``left``; a use
+        whose colour cannot end within them is left out. Cached per question: a colour's
+        belief recurs in many nodes."""
+        key = (p, c, belief, jolys, left)
+        known: dict[int, list[tuple[_Use, tuple[tuple[int, int], ...]]]] | None = (
+            self.cost_memo.get(key)
+        )
+        if known is not None:
+            return known
         out: dict[int, list[tuple[_Use, tuple[tuple[int, int], ...]]]] = {}
         for count, uses in grouped.items():
             kept = []
@@ -165,6 +174,7 @@ class _Cover(_Needs):
                 if pairs:
                     kept.append((use, pairs))
             out[count] = kept
+        self.cost_memo[key] = out
         return out
 
     def _set_merit(self, merit: int, number: int, way: SetWay) -> int:
