@@ -63,10 +63,11 @@ meld holding a Joly, the previous discard of an opening by a new meld holding it
 **Where things are.** :mod:`.cover_codec`: the records (the answer, a node, a colour's
 element and way, a set way) and the packed forms of an open run and of a group laid off
 on a table run; :mod:`.cover_question`: what the walk reads of the rack, the table and
-the meld owed; :mod:`.cover_colours`: one colour at one step; :mod:`.cover_sets`: the sets
-of one number; :mod:`.cover_needs`: a colour's step as the walk takes it and the
-necessary conditions; :mod:`.cover_walk`: the steps together and the end;
-:mod:`.cover_rebuild`: the cover found again along the path; here: the two searches.
+the meld owed; :mod:`.cover_colours`: one colour at one step; :mod:`.cover_alone`: what
+one colour alone needs to end; :mod:`.cover_sets`: the sets of one number;
+:mod:`.cover_needs`: a colour's step as the walk takes it and the necessary conditions;
+:mod:`.cover_walk`: the steps together and the end; :mod:`.cover_rebuild`: the cover
+found again along the path; here: the two searches.
 """
 
 from __future__ import annotations

@@ -58,12 +58,6 @@ def _run(jolys: int, real: int, start: int, last_joly: int, owed: int, credit: i
     )
 
 
-def _length_class(run: int) -> int:
-    """The run as the colour-alone needs see it: its tiles (up to three) as real tiles,
-    nothing else (``_run(0, min(3, tiles), 0, 0, 0, 0)``)."""
-    return min(3, (run >> 2 & 7) + (run & 3)) << 2
-
-
 def _jolys(run: int) -> int:
     return run & 3
 
@@ -161,13 +155,11 @@ class _TableRun:
     real: int
     jolys: int
 
-    def fits(self, tiles: int, jolys: int, partial: bool = False, relaxed: bool = False) -> bool:
+    def fits(self, tiles: int, jolys: int, partial: bool = False) -> bool:
         """Whether the run with a group of ``tiles`` (``jolys`` among them) is one the
         moves accept: thirteen tiles at most, thirteen only when the table run holds the 1
         already (else the group reads two ways), twice as many real tiles as Jolys (not
         asked while the group may still grow: ``partial``)."""
-        if relaxed:
-            return True
         size = self.size + tiles
         if size > 13 or (size == 13 and self.first != 1 and self.last != _LAST):
             return False

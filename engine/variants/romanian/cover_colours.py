@@ -107,7 +107,6 @@ class _ColourSteps(_Question):
         jolys: int,
         left: int,
         paid: int,
-        relaxed: bool = False,
     ) -> list[ColourWay]:
         """Every way to place the ``avail`` tiles of colour ``c`` at place ``p`` given the
         open runs ``runs`` of the colour, its table runs' ``groups``, ``jolys`` Jolys (up to
@@ -115,7 +114,7 @@ class _ColourSteps(_Question):
         groups after, Jolys used, tiles to sets, left after, 1s waiting, flags, value,
         room, pay room, what happened: the run codes, real and Joly starts, the group
         codes, tiles staying). Cached per question: the same run states recur."""
-        key = (p, c, runs, groups, avail, jolys, left, paid, relaxed)
+        key = (p, c, runs, groups, avail, jolys, left, paid)
         found = self.colour_memo.get(key)
         if found is None:
             found = self.colour_memo[key] = self._colour_ways(*key)
@@ -131,7 +130,6 @@ class _ColourSteps(_Question):
         jolys: int,
         left: int,
         paid: int,
-        relaxed: bool,
     ) -> list[ColourWay]:
         """:meth:`colour_ways` in three phases: the open runs, the table runs' groups,
         the tiles left."""
@@ -148,7 +146,7 @@ class _ColourSteps(_Question):
                 code == _END and _may_grow(run, p) and not _start(run)
                 for code, run in zip(item.codes, runs, strict=True)
             )
-            for grouped in self._table_groups(p, c, item, groups, avail, jolys, relaxed):
+            for grouped in self._table_groups(p, c, item, groups, avail, jolys):
                 out += self._tiles_left(p, c, grouped, ended, avail, jolys, left, here)
         return out
 
@@ -244,7 +242,6 @@ class _ColourSteps(_Question):
         groups: tuple[int, ...],
         avail: int,
         jolys: int,
-        relaxed: bool,
     ) -> list[_Grouped]:
         """The table runs of this colour: a group below, waiting, or above each."""
         options = [_Grouped(item, (), ())]
@@ -253,7 +250,7 @@ class _ColourSteps(_Question):
             grown = []
             for before, new_groups, gcodes in options:
                 for du, dj, g2, code, more_room in self._group_moves(
-                    p, table, group, avail - before.used, jolys - before.jolys, relaxed
+                    p, table, group, avail - before.used, jolys - before.jolys
                 ):
                     after = before._replace(
                         used=before.used + du, jolys=before.jolys + dj, room=before.room + more_room
@@ -378,7 +375,7 @@ class _ColourSteps(_Question):
     # --- table runs -------------------------------------------------------------------
 
     def _group_moves(
-        self, p: int, table: _TableRun, group: int, tiles: int, jolys: int, relaxed: bool = False
+        self, p: int, table: _TableRun, group: int, tiles: int, jolys: int
     ) -> list[GroupMove]:
         """What the group laid off on ``table`` may do at place ``p`` (``tiles`` and
         ``jolys`` still free here): below the run, beside it (nothing), just after it or
@@ -390,17 +387,17 @@ class _ColourSteps(_Question):
             adds.append((0, 1, _JOLY))
         phase = _phase(group)
         if p < table.first:
-            return self._group_below_run(p, table, group, adds, relaxed)
+            return self._group_below_run(p, table, group, adds)
         if p <= table.last:
             return [GroupMove(0, 0, group, _NONE, 0)]
         if phase == 2 or (phase == 0 and p == table.last + 1):
-            return self._group_after_run(p, table, group, adds, relaxed)
+            return self._group_after_run(p, table, group, adds)
         if phase == 3:
-            return self._group_above_run(p, table, group, adds, relaxed)
+            return self._group_above_run(p, table, group, adds)
         return [GroupMove(0, 0, group, _NONE, 0)]
 
     def _group_below_run(
-        self, p: int, table: _TableRun, group: int, adds: list[tuple[int, int, int]], relaxed: bool
+        self, p: int, table: _TableRun, group: int, adds: list[tuple[int, int, int]]
     ) -> list[GroupMove]:
         """Below the table run: a group growing towards it must reach it; else none
         starts, or one starts here (not with a free Joly at its outer end)."""
@@ -409,7 +406,7 @@ class _ColourSteps(_Question):
             return [
                 GroupMove(du, dj, _group(1, n + 1, j + dj, n + 1), code, 0)
                 for du, dj, code in adds
-                if table.fits(n + 1, j + dj, partial=True, relaxed=relaxed)
+                if table.fits(n + 1, j + dj, partial=True)
             ]
         out = [GroupMove(0, 0, group, _NONE, 0)]
         if self._reach(p, table):
@@ -421,7 +418,7 @@ class _ColourSteps(_Question):
         return out
 
     def _group_after_run(
-        self, p: int, table: _TableRun, group: int, adds: list[tuple[int, int, int]], relaxed: bool
+        self, p: int, table: _TableRun, group: int, adds: list[tuple[int, int, int]]
     ) -> list[GroupMove]:
         """The place just after the table run (or after it, a group below that waits):
         the group goes on above the run, or is done."""
@@ -433,25 +430,25 @@ class _ColourSteps(_Question):
                 du, dj, _group(3, base_n + 1, base_j + dj, below if phase == 2 else 0, dj), code, 0
             )
             for du, dj, code in adds
-            if p <= _LAST and table.fits(base_n + 1, base_j + dj, partial=True, relaxed=relaxed)
+            if p <= _LAST and table.fits(base_n + 1, base_j + dj, partial=True)
         ]
         if phase != 2:
             out.append(GroupMove(0, 0, 0, _DONE, table.room(0, 0, 0) if self.lazy else 0))
-        elif table.fits(n, j, relaxed=relaxed):
+        elif table.fits(n, j):
             out.append(GroupMove(0, 0, 0, _DONE, table.room(n, j, below) if self.lazy else 0))
         return out
 
     def _group_above_run(
-        self, p: int, table: _TableRun, group: int, adds: list[tuple[int, int, int]], relaxed: bool
+        self, p: int, table: _TableRun, group: int, adds: list[tuple[int, int, int]]
     ) -> list[GroupMove]:
         """Above the table run: the group grows, or is done (not on a free Joly)."""
         n, j, below = _group_tiles(group), _group_jolys(group), _group_below(group)
         out = [
             GroupMove(du, dj, _group(3, n + 1, j + dj, below, dj), code, 0)
             for du, dj, code in adds
-            if p <= _LAST and table.fits(n + 1, j + dj, partial=True, relaxed=relaxed)
+            if p <= _LAST and table.fits(n + 1, j + dj, partial=True)
         ]
-        if table.fits(n, j, relaxed=relaxed) and not (self.lazy and _group_last_joly(group)):
+        if table.fits(n, j) and not (self.lazy and _group_last_joly(group)):
             out.append(GroupMove(0, 0, 0, _DONE, table.room(n, j, below) if self.lazy else 0))
         return out
 

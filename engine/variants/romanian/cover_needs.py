@@ -14,21 +14,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from engine.variants.romanian.cover_alone import Alone
 from engine.variants.romanian.cover_codec import (
     _COLOURS,
     _LAST,
     _PAID,
     _Belief,
-    _closable,
     _credit,
     _Element,
-    _group_jolys,
-    _group_last_joly,
-    _group_tiles,
     _holds_owed,
     _jolys,
-    _last_joly,
-    _length_class,
     _Node,
     _phase,
     _real,
@@ -139,8 +134,8 @@ class _Needs(_Sets):
     ) -> tuple[tuple[int, int], ...]:
         """The least (Jolys, tiles staying) with which the tiles of colour ``c`` after step
         ``p`` can all be placed, from its open ``runs``, table-run ``groups`` and 1s
-        waiting, the colour alone (every way of :meth:`colour_ways`, sets allowed where
-        the rack might make one): the pairs none other beats. Cached per question."""
+        waiting, the colour alone (:mod:`.cover_alone`, sets allowed where the rack might
+        make one): the pairs none other beats. Cached per question."""
         raw = (p, c, runs, groups, kept)
         found = self.raw_need_memo.get(raw)
         if found is None:
@@ -150,62 +145,14 @@ class _Needs(_Sets):
     def _colour_needs(
         self, p: int, c: int, runs: tuple[int, ...], groups: tuple[int, ...], kept: int
     ) -> tuple[tuple[int, int], ...]:
-        """:meth:`colour_needs` on its canonical key: what the colour alone needs does not
-        depend on the owed bits, nor on a start at place 3 or 4 (it counts only for the
-        room of free Jolys), nor on more than three tiles of a run, nor on a group's
-        tiles before the end."""
-        runs = tuple(sorted(map(_length_class, runs)))
-        groups = tuple(_phase(g) for g in groups)
-        key = (p, c, runs, groups, kept)
-        found = self.need_memo.get(key)
-        if found is None:
-            if p == _LAST:
-                found = ((0, 0),) if not kept and self._ends_alone(c, runs, groups) else ()
-            else:
-                found = self._needs_after(p + 1, c, runs, groups, kept)
-            self.need_memo[key] = found
-        return found
-
-    def _ends_alone(self, c: int, runs: tuple[int, ...], groups: tuple[int, ...]) -> bool:
-        """After the last step: the colour's open runs are melds, and its groups whole."""
-        if not all(
-            _closable(r) and not (self.lazy and _last_joly(r) and _real(r) + _jolys(r) > 3)
-            for r in runs
-        ):
-            return False
-        for gi, g in zip(self.runs_of[c], groups, strict=True):
-            phase = _phase(g)
-            if (
-                phase == 1
-                or (phase == 3 and self.lazy and _group_last_joly(g))
-                or (phase and not self.table_runs[gi].fits(_group_tiles(g), _group_jolys(g)))
-            ):
-                return False
-        return True
-
-    def _needs_after(
-        self, q: int, c: int, runs: tuple[int, ...], groups: tuple[int, ...], kept: int
-    ) -> tuple[tuple[int, int], ...]:
-        """The least needs from step ``q`` on: every way of the colour there (sets
-        allowed where the rack might make one), then what it needs after."""
-        avail = self.tiles[q][c] if q <= 13 else kept
-        # a group below a table run that starts at q is whole (as _steps has it)
-        groups = tuple(
-            g + 1 if _phase(g) == 1 and self.table_runs[gi].first == q else g
-            for gi, g in zip(self.runs_of[c], groups, strict=True)
+        """:meth:`colour_needs` on its canonical key (:mod:`.cover_alone`): what the
+        colour alone needs does not depend on the owed bits, nor on where a run started
+        (it counts only for the room of free Jolys), nor on more than three tiles of a
+        run, nor on a group's tiles before the end."""
+        state = Alone(
+            tuple(sorted(_length(r) for r in runs)), tuple(_phase(g) for g in groups), kept
         )
-        best: set[tuple[int, int]] = set()
-        ways = self.colour_ways(
-            q, c, runs, groups, avail, min(self.jolys, 2), 0, _PAID, relaxed=True
-        )
-        self.ops += len(ways)
-        for way in ways:
-            if way.to_sets and not self.settable[q][c]:
-                continue
-            for nj, ns in self.colour_needs(q, c, way.runs, way.groups, 0 if q == _LAST else kept):
-                if way.jolys + nj <= 2 and way.left + ns <= 1:
-                    best.add((way.jolys + nj, way.left + ns))
-        return _least(best)
+        return self.alone_needs(p, c, state)
 
     def _may_go_on(self, node: _Node) -> bool:
         """Necessary conditions on the colours together after a step: the Jolys and the
@@ -216,28 +163,57 @@ class _Needs(_Sets):
             return False
         if node.flags & _PAID or self.owed is None:
             return True
-        pay = node.pay
+        paid, pay, runs = self._owed_reach(node.beliefs)
+        return paid or self._may_pay(node.step, runs, self.jolys - node.jolys, pay | node.pay)
+
+    def _owed_reach(self, beliefs: tuple[_Belief, ...]) -> tuple[bool, int, list[tuple[int, int]]]:
+        """What the colours' elements hold towards the meld owed: whether one paid it,
+        their pay room, and their open runs (colour, run). Cached per question."""
+        known: tuple[bool, int, list[tuple[int, int]]] | None = self.owed_memo.get(beliefs)
+        if known is not None:
+            return known
+        pay = 0
         runs: list[tuple[int, int]] = []
-        for c, belief in enumerate(node.beliefs):
+        paid = False
+        for c, belief in enumerate(beliefs):
             for e, _ in belief:
-                if e.flags & _PAID:
-                    return True
+                paid = paid or bool(e.flags & _PAID)
                 pay |= e.pay
                 runs += ((c, r) for r in e.runs)
-        return self._may_pay(node.step, runs, self.jolys - node.jolys, pay)
+        found = self.owed_memo[beliefs] = (paid, pay, runs)
+        return found
 
     def _needs_met(self, node: _Node) -> bool:
         """The Jolys and the one tile that may stay suffice for what each colour needs."""
-        p, beliefs, jolys, left, sflags = node.step, node.beliefs, node.jolys, node.left, node.flags
-        paying = -1
+        jolys, left = self.jolys - node.jolys, 1 - node.left
+        return any(
+            j <= jolys and s <= left
+            for j, s in self._joint_needs(node.step, node.beliefs, self._paying(node))
+        )
+
+    def _paying(self, node: _Node) -> int:
+        """The colour whose elements must hold the tile owed (past its place, unpaid), or
+        -1."""
         if (
-            not sflags & _PAID
+            not node.flags & _PAID
             and self.owed_colour >= 0
             and self.owed_number != 1
-            and p >= self.owed_step
+            and node.step >= self.owed_step
         ):
-            paying = self.owed_colour
-        combos = {(jolys, left)}
+            return self.owed_colour
+        return -1
+
+    def _joint_needs(
+        self, p: int, beliefs: tuple[_Belief, ...], paying: int
+    ) -> tuple[tuple[int, int], ...]:
+        """The least (Jolys, tiles left) with which every colour ends after step ``p``,
+        each from its belief (``paying``: the colour that must still pay the meld owed
+        with its tile, or -1). Cached per question."""
+        key = (p, beliefs, paying)
+        found = self.joint_memo.get(key)
+        if found is not None:
+            return found
+        combos = {(0, 0)}
         for c, belief in enumerate(beliefs):
             needs = self.belief_needs(p, c, belief, c == paying)
             combos = {
@@ -247,8 +223,9 @@ class _Needs(_Sets):
                 if j + j2 <= self.jolys and s + s2 <= 1
             }
             if not combos:
-                return False
-        return True
+                break
+        found = self.joint_memo[key] = _least(combos)
+        return found
 
     def _value_in_reach(self, node: _Node) -> bool:
         """The opening value can still be reached (always, once opened)."""
@@ -287,6 +264,11 @@ class _Needs(_Sets):
         if any((jolys or _holds_owed(r)) and _credit(r) + after[c] >= 2 for c, r in runs):
             return True
         return bool(jolys) and self.pair_after[p]
+
+
+def _length(run: int) -> int:
+    """An open run as the colour alone reads it: its tiles (a Joly counts), up to three."""
+    return min(3, _real(run) + _jolys(run))
 
 
 def _least(pairs: set[tuple[int, int]]) -> tuple[tuple[int, int], ...]:

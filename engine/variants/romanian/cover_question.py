@@ -77,6 +77,10 @@ class _Question:
         self.ops = 0  # ways tried: the walks' measure of work
         self.colour_memo: dict[tuple[Any, ...], list[ColourWay]] = {}
         self.need_memo: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
+        self.start_memo: dict[tuple[Any, ...], Any] = {}
+        self.joint_memo: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
+        self.owed_memo: dict[tuple[Any, ...], Any] = {}
+        self.cost_memo: dict[tuple[Any, ...], Any] = {}
         self.raw_need_memo: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
         self.set_memo: dict[tuple[Any, ...], list[SetWay]] = {}
         self.step_memo: dict[tuple[Any, ...], dict[_Use, _Belief]] = {}

@@ -14,12 +14,12 @@ from typing import Any
 
 from engine.cards import JOKER, TILE_COLOURS, shared_card
 from engine.melds import CardSpec, joker_spec, natural_spec
+from engine.variants.romanian.cover_alone import _ColourAlone
 from engine.variants.romanian.cover_codec import _COLOURS, SetWay
-from engine.variants.romanian.cover_colours import _ColourSteps
 from engine.variants.romanian.melds import MELD_RULES
 
 
-class _Sets(_ColourSteps):
+class _Sets(_ColourAlone):
     """The question with the colour transitions and the sets of one number."""
 
     def set_ways(self, number: int, sets: tuple[int, ...], jolys: int) -> list[SetWay]:

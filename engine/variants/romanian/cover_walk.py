@@ -48,6 +48,31 @@ class _Cover(_Needs):
     # --- the steps together -------------------------------------------------------------
 
     def children(self, node: _Node) -> Iterator[tuple[_Node, Any]]:
+        """The nodes after the next step, each with how it is reached (:meth:`_children`),
+        the likeliest to lead to a cover first: those where the meld owed is paid (or
+        needs nothing more), then those whose colours together need least, with the
+        Jolys and the tile left used so far (the order the ways came in breaks ties, so
+        the search is the same every time). A node with a cover usually finds it down
+        its first children; one without tries them all in any order."""
+        kids = list(self._children(node))
+        if len(kids) > 1:
+            kids.sort(key=self._promise)
+        return iter(kids)
+
+    def _promise(self, kid: tuple[_Node, Any]) -> tuple[bool, int]:
+        """How far a child seems from a cover (lower is nearer): the meld owed still
+        unpaid by every element, then the least Jolys and tiles left the colours need
+        with those used so far."""
+        node = kid[0]
+        unpaid = not node.flags & _PAID and (
+            self.owed is not None and not self._owed_reach(node.beliefs)[0]
+        )
+        if node.step >= _LAST:
+            return unpaid, 0
+        needs = self._joint_needs(node.step, node.beliefs, self._paying(node))
+        return unpaid, min((j + s for j, s in needs), default=4) + node.jolys + node.left
+
+    def _children(self, node: _Node) -> Iterator[tuple[_Node, Any]]:
         """The nodes after the next step, each with how it is reached: per colour what its
         way uses (tiles to sets, Jolys, tiles left), and the way of :meth:`set_ways` (none
         at the end); the ways that use least first."""
@@ -69,13 +94,12 @@ class _Cover(_Needs):
         """The children at the last step (no sets there: the 1s are all at step 1)."""
         if any(0 not in grouped for grouped in by_sets):
             return
-        for uses in self._uses(by_sets, (0,) * _COLOURS, self.jolys - node.jolys, 1 - node.left):
+        for used_jolys, used_left, uses in self._uses(
+            by_sets, (0,) * _COLOURS, self.jolys - node.jolys, 1 - node.left
+        ):
             after = tuple(steps[c][uses[c]] for c in range(_COLOURS))
             child = node._replace(
-                step=_LAST,
-                beliefs=after,
-                jolys=node.jolys + sum(u[1] for u in uses),
-                left=node.left + sum(u[2] for u in uses),
+                step=_LAST, beliefs=after, jolys=node.jolys + used_jolys, left=node.left + used_left
             )
             if self._may_go_on(child):
                 yield child, (uses, None)
@@ -84,18 +108,25 @@ class _Cover(_Needs):
         self, node: _Node, steps: list[dict[_Use, _Belief]], by_sets: list[dict[int, list[_Use]]]
     ) -> Iterator[tuple[_Node, Any]]:
         """The children at a step before the last: per colour the tiles it sends to sets,
-        the colours' uses with those, and the ways of the sets."""
+        the colours' uses with those (:meth:`_bounded_uses`), and the ways of the sets."""
         p = node.step + 1
         number = self.number[p]
-        options = [sorted(grouped) for grouped in by_sets]
-        most = min(2, self.jolys - node.jolys)
+        jolys_left, tiles_left = self.jolys - node.jolys, 1 - node.left
+        costs = [
+            self._use_costs(p, c, node.beliefs[c], steps[c], by_sets[c], jolys_left, tiles_left)
+            for c in range(_COLOURS)
+        ]
+        options = [sorted(n for n, uses in cost.items() if uses) for cost in costs]
+        most = min(2, jolys_left)
         for sets in itertools.product(*options):
             if not self.set_ways(number, sets, most):
                 continue  # no sets of these tiles, whatever Jolys the colours leave
-            for uses in self._uses(by_sets, sets, self.jolys - node.jolys, 1 - node.left):
-                jolys = node.jolys + sum(u[1] for u in uses)
+            for used_jolys, used_left, uses in self._bounded_uses(
+                costs, sets, jolys_left, tiles_left
+            ):
+                jolys = node.jolys + used_jolys
                 after = tuple(steps[c][uses[c]] for c in range(_COLOURS))
-                left = node.left + sum(u[2] for u in uses)
+                left = node.left + used_left
                 for way in self.set_ways(number, sets, min(2, self.jolys - jolys)):
                     child = _Node(
                         p,
@@ -109,6 +140,43 @@ class _Cover(_Needs):
                     if self._may_go_on(child):
                         yield child, (uses, way)
 
+    def _use_costs(
+        self,
+        p: int,
+        c: int,
+        belief: _Belief,
+        step: dict[_Use, _Belief],
+        grouped: dict[int, list[_Use]],
+        jolys: int,
+        left: int,
+    ) -> dict[int, list[tuple[_Use, tuple[tuple[int, int], ...]]]]:
+        """Per tiles to sets, colour ``c``'s uses at step ``p`` from ``belief`` (its step
+        ``step``, the uses grouped by tiles to sets in ``grouped``), each with what it
+        costs to the end: the least (Jolys, tiles left) of the use and of what the colour
+        then needs alone (:meth:`belief_needs`), within ``jolys`` and ``left``; a use
+        whose colour cannot end within them is left out. Cached per question: a colour's
+        belief recurs in many nodes."""
+        key = (p, c, belief, jolys, left)
+        known: dict[int, list[tuple[_Use, tuple[tuple[int, int], ...]]]] | None = (
+            self.cost_memo.get(key)
+        )
+        if known is not None:
+            return known
+        out: dict[int, list[tuple[_Use, tuple[tuple[int, int], ...]]]] = {}
+        for count, uses in grouped.items():
+            kept = []
+            for use in uses:
+                pairs = tuple(
+                    (use[1] + nj, use[2] + ns)
+                    for nj, ns in self.belief_needs(p, c, step[use])
+                    if use[1] + nj <= jolys and use[2] + ns <= left
+                )
+                if pairs:
+                    kept.append((use, pairs))
+            out[count] = kept
+        self.cost_memo[key] = out
+        return out
+
     def _set_merit(self, merit: int, number: int, way: SetWay) -> int:
         """The merit after the sets' ``way``: the opening value (up to the value needed),
         or the room for free Jolys (up to two)."""
@@ -119,10 +187,11 @@ class _Cover(_Needs):
     @staticmethod
     def _uses(
         steps: list[dict[int, list[_Use]]], sets: tuple[int, ...], jolys: int, left: int
-    ) -> list[tuple[_Use, ...]]:
+    ) -> list[tuple[int, int, tuple[_Use, ...]]]:
         """Per colour a use of its step (``steps[c]``: the uses by their tiles to sets) with
-        ``sets[c]`` tiles to sets, together at most
-        ``jolys`` Jolys and ``left`` tiles left; those that use least first."""
+        ``sets[c]`` tiles to sets, together at most ``jolys`` Jolys and ``left`` tiles
+        left, as (Jolys, tiles left, the uses); those that use least first. Plain triples:
+        this is the walk's innermost loop, and a named record costs a call each."""
         combos: list[tuple[int, int, tuple[_Use, ...]]] = [(0, 0, ())]
         for c, step in enumerate(steps):
             mine = step[sets[c]]
@@ -135,7 +204,44 @@ class _Cover(_Needs):
             if not combos:
                 return []
         combos.sort(key=lambda combo: (combo[0] + combo[1], combo[2]))
-        return [done for _, _, done in combos]
+        return combos
+
+    @staticmethod
+    def _bounded_uses(
+        costs: list[dict[int, list[tuple[_Use, tuple[tuple[int, int], ...]]]]],
+        sets: tuple[int, ...],
+        jolys: int,
+        left: int,
+    ) -> list[tuple[int, int, tuple[_Use, ...]]]:
+        """:meth:`_uses` with each colour's costs to the end (:meth:`_use_costs`): a
+        combination is dropped as soon as the colours so far need more than ``jolys``
+        Jolys or ``left`` tiles left to end, whatever the others do. Every child it drops
+        the necessary condition of :meth:`_may_go_on` refuses too (the sets' Jolys only
+        add, a colour paying the meld owed needs no less), so the children are the same,
+        found without listing the hopeless combinations."""
+        combos: list[tuple[int, int, tuple[_Use, ...], tuple[tuple[int, int], ...]]] = [
+            (0, 0, (), ((0, 0),))
+        ]
+        for c in range(_COLOURS):
+            mine = costs[c][sets[c]]
+            grown = []
+            for j, s, done, reach in combos:
+                for use, pairs in mine:
+                    if j + use[1] > jolys or s + use[2] > left:
+                        continue
+                    reach2 = {
+                        (a + b, x + y)
+                        for a, x in reach
+                        for b, y in pairs
+                        if a + b <= jolys and x + y <= left
+                    }
+                    if reach2:
+                        grown.append((j + use[1], s + use[2], (*done, use), tuple(reach2)))
+            combos = grown
+            if not combos:
+                return []
+        combos.sort(key=lambda combo: (combo[0] + combo[1], combo[2]))
+        return [(j, s, done) for j, s, done, _ in combos]
 
     # --- the end ----------------------------------------------------------------------
 
