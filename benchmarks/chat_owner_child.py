@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.interaction.commands import request_of
 from bot.ports.intents import InChat, Intent
 from bot.ports.model import ChatKey, TableSettings, UserRef
-from bot.ports.screens import TableFault, TableUpdate, TimerWarning
+from bot.ports.screens import CoachAdvice, TableFault, TableUpdate, TimerWarning
 from bot.service.flow import FlowControl
 from bot.service.service import GameService
 from bot.storage.feed import PostgresChangeFeed
@@ -60,6 +60,9 @@ class Shown:
         pass
 
     async def fault(self, fault: TableFault) -> None:
+        pass
+
+    async def coach(self, advice: CoachAdvice) -> None:
         pass
 
 

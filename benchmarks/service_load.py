@@ -44,7 +44,7 @@ import aiosqlite
 from benchmarks.intents import act, unlimited
 from benchmarks.report import BenchConfig, Row, Section, percentile
 from bot.ports.model import ChatKey, TableSettings, UserRef
-from bot.ports.screens import TableFault, TableUpdate, TimerWarning
+from bot.ports.screens import CoachAdvice, TableFault, TableUpdate, TimerWarning
 from bot.service.service import GameService
 from bot.storage.database import Database, open_database
 from bot.storage.repository import SqliteRepository
@@ -95,6 +95,9 @@ class NullNotifier:
 
     async def fault(self, fault: TableFault) -> None:
         """Ignore a table that cannot be loaded."""
+
+    async def coach(self, advice: CoachAdvice) -> None:
+        """Ignore the coach's notes."""
 
 
 @dataclass

@@ -41,7 +41,7 @@ from benchmarks.intents import act, hint, say
 from benchmarks.report import BenchConfig, Row, Section, percentile
 from bot.ports.intents import Outcome
 from bot.ports.model import ChatKey, TableSettings, UserRef
-from bot.ports.screens import TableFault, TableUpdate, TimerWarning
+from bot.ports.screens import CoachAdvice, TableFault, TableUpdate, TimerWarning
 from bot.service import engine_work
 from bot.service.collector import freeze_start_up
 from bot.service.compute import WorkerPool
@@ -120,6 +120,9 @@ class _Null:
         """Ignore."""
 
     async def fault(self, fault: TableFault) -> None:
+        """Ignore."""
+
+    async def coach(self, advice: CoachAdvice) -> None:
         """Ignore."""
 
 
