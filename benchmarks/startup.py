@@ -356,7 +356,7 @@ async def main(path, probe, tick):
     t3 = time.perf_counter()
     info = await service.entry.table_info(ChatKey.parse(probe))
     found = None if info is None else await service.entry.screens(info.id, None)
-    view = None if found is None else found[0].view
+    view = None if found is None else found.table.view
     t4 = time.perf_counter()
     ran = await service.tick() if tick else 0
     t5 = time.perf_counter()
