@@ -72,8 +72,8 @@ from bot.discord_bot.sessions import HandSessions
 from bot.dropped_inputs import DroppedInputs, error_kind
 from bot.i18n import _, use_locale
 from bot.interaction.commands import parse
-from bot.interaction.hand import hand_digest
-from bot.interaction.hand_session import HandSession, HandStep, SelectCards, SortBy, step
+from bot.interaction.hand_session import HandSession, HandStep, SelectCards, SortBy
+from bot.interaction.kept_screens import step_kept
 from bot.ports.entry import Entry
 from bot.ports.hand import HandModel, SortMode
 from bot.ports.intents import (
@@ -441,20 +441,18 @@ class Flows:
         worker drew it, a restart, a newer change), or the flow control is spent: then the
         entry point carries the step out."""
         selection = intent.selection
-        screen = self.sessions.seat_screen(control.table, intent.user.key)
-        if (
-            selection is None
-            or screen is None
-            or screen.view.table.version != control.version
-            or selection.digest != hand_digest(screen.view.hand)
-            or not await self.entry.admit(intent.user, str(chat_key(interaction)))
-        ):
+        if selection is None:
+            return False
+        screen = self.sessions.screens.drawn_at(
+            control.table, intent.user.key, control.version, selection.digest
+        )
+        if screen is None or not await self.entry.admit(intent.user, str(chat_key(interaction))):
             return False
         event: HandStep = (
             SortBy() if isinstance(intent.request, Sort) else SelectCards(selection.mask)
         )
+        stepped = step_kept(screen, HandSession(selection.sort, selection.mask), event)
         with use_locale(screen.locale):
-            stepped = step(screen, HandSession(selection.sort, selection.mask), event)
             await self._show_hand(interaction, stepped.model, None, new=False)
         return True
 

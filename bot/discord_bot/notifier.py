@@ -121,7 +121,7 @@ class DiscordNotifier:
         connected = await self._connected()
         if connected is None:
             return
-        self.sessions.keep(update)
+        self.sessions.screens.keep(update)
         client, store = connected
         info = update.info
         ping = None if update.turn is None else update.seat_screen(update.turn)

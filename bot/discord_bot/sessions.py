@@ -51,9 +51,9 @@ from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
 from bot.discord_bot.hand import HandState
+from bot.interaction.kept_screens import SEAT_SCREENS, KeptScreens
 from bot.ports.hand import SortMode
 from bot.ports.message_store import DiscordHandAnchor, DiscordMessageStore
-from bot.ports.screens import SeatScreen, TableUpdate
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +62,6 @@ TOKEN_LIFETIME = 14 * 60.0
 
 #: Seconds between two deletions of expired stored anchors by one worker.
 PRUNE_EVERY = 60.0
-SEAT_SCREENS = 2_000
-"""Seat screens kept for hand steps without a table load (the people playing now)."""
 
 
 @dataclass
@@ -174,17 +172,8 @@ class HandSessions:
         #: (table id, user key) -> (application id, token, when) of the player's newest
         #: hand interaction here, kept after the table ended (:meth:`private_place`).
         self._private: LRUCache[tuple[int, str], tuple[int, str, float]] = LRUCache(SEAT_SCREENS)
-        #: (table id, user key) -> the newest seat screen this process was shown (bounded).
-        self._screens: LRUCache[tuple[int, str], SeatScreen] = LRUCache(SEAT_SCREENS)
-
-    def keep(self, update: TableUpdate) -> None:
-        """Keep the seat screens of a change shown here, for hand steps carried out
-        without a table load (:meth:`seat_screen`)."""
-        for screen in update.seats:
-            key = (update.info.id, screen.user_key)
-            kept = self._screens.get(key)
-            if kept is None or kept.view.table.version <= screen.view.table.version:
-                self._screens[key] = screen
+        #: The seat screens this process was shown, for picks and sorts without a load.
+        self.screens = KeptScreens()
 
     async def private_place(self, table_id: int, user_key: str) -> tuple[int, str] | None:
         """(application id, token) of an interaction of the player at ``table_id`` whose
@@ -196,11 +185,6 @@ class HandSessions:
             return mine[0], mine[1]
         stored = await self.stored_anchor(table_id, user_key)
         return None if stored is None else (int(stored.application_id), stored.token)
-
-    def seat_screen(self, table_id: int, user_key: str) -> SeatScreen | None:
-        """The newest seat screen of ``user_key`` at ``table_id`` this process was shown
-        (``None``: none kept)."""
-        return self._screens.get((table_id, user_key))
 
     def attach(self, store: DiscordMessageStore, now: Callable[[], float]) -> None:
         """Write anchors through to ``store`` from now on, stamped and aged by ``now``."""

@@ -28,8 +28,8 @@ from telegram import CallbackQuery
 
 from bot.i18n import use_locale
 from bot.interaction.calls import call_verbs
-from bot.interaction.hand import hand_digest
-from bot.interaction.hand_session import HandSession, HandStep, SelectCards, SortBy, step
+from bot.interaction.hand_session import HandSession, HandStep, SelectCards, SortBy
+from bot.interaction.kept_screens import step_kept
 from bot.ports.hand import SortMode
 from bot.ports.intents import (
     AddAI,
@@ -283,18 +283,14 @@ class Buttons:
         the entry point carries the step out."""
         parts = self.parts
         data = press.data
-        screen = parts.notifier.seat_screen(press.user_id, data.table_id)
-        if (
-            screen is None
-            or screen.view.table.version != data.version
-            or (digest and digest != hand_digest(screen.view.hand))
-            or not await parts.entry.admit(press.user, f"private:{press.user.key}")
-        ):
+        screen = parts.notifier.screens.drawn_at(
+            data.table_id, press.user.key, data.version, digest
+        )
+        if screen is None or not await parts.entry.admit(press.user, f"private:{press.user.key}"):
             return False
         mask = 0 if data.name == "clear" else data.mask
         event: HandStep = SortBy() if data.name == "sort" else SelectCards(mask)
-        with use_locale(screen.locale):
-            stepped = step(screen, HandSession(SortMode(data.sort), mask), event)
+        stepped = step_kept(screen, HandSession(SortMode(data.sort), mask), event)
         await query.answer()
         shown = await parts.hands.show(
             screen.info,

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cachetools import LRUCache
-
 from bot.i18n import use_locale
 from bot.interaction.hand import build_hand_model
+from bot.interaction.kept_screens import KeptScreens
 from bot.ports.hand import HandModel, SortMode
 from bot.ports.model import Status, TableInfo
 from bot.ports.screens import (
@@ -36,13 +35,10 @@ from bot.telegram_bot.identity import chat_id_of, thread_id_of, user_id_of
 from bot.telegram_bot.outbox import Outbox
 from bot.telegram_bot.table_messages import TableMessages
 
-__all__ = ["SEAT_SCREENS", "TelegramNotifier"]
+__all__ = ["TelegramNotifier"]
 
 MESSAGE_LIMIT = 4096
 """Telegram's limit of a message's text (characters)."""
-
-SEAT_SCREENS = 2_000
-"""Seat screens kept for hand steps without a table load (the people playing now)."""
 
 
 @dataclass
@@ -57,20 +53,9 @@ class TelegramNotifier:
 
     def __init__(self) -> None:
         self._parts: _Parts | None = None
-        #: (user id, table id) -> the newest seat screen this process was shown (bounded).
-        self._screens: LRUCache[tuple[int, int], SeatScreen] = LRUCache(SEAT_SCREENS)
-
-    def seat_screen(self, user_id: int, table_id: int) -> SeatScreen | None:
-        """The newest seat screen of ``user_id`` at ``table_id`` this process was shown
-        (``None``: none kept), for the hand steps the adapter carries out itself."""
-        return self._screens.get((user_id, table_id))
-
-    def _keep(self, update: TableUpdate) -> None:
-        for screen in update.seats:
-            key = (user_id_of(screen.user_key), update.info.id)
-            kept = self._screens.get(key)
-            if kept is None or kept.view.table.version <= screen.view.table.version:
-                self._screens[key] = screen
+        #: The seat screens this process was shown, for hand steps the adapter carries
+        #: out itself without a table load.
+        self.screens = KeptScreens()
 
     def attach(self, tables: TableMessages, hands: HandMessages, outbox: Outbox) -> None:
         """Start delivering (called by the adapter once the bot is connected)."""
@@ -94,7 +79,7 @@ class TelegramNotifier:
         parts = self._parts
         if parts is None:
             return
-        self._keep(update)
+        self.screens.keep(update)
         self.show_table(update.table)
         info = update.info
         if update.turn is not None:
