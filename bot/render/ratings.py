@@ -9,9 +9,18 @@ from typing import Any
 from babel.numbers import format_decimal
 
 from bot.i18n import _, current_locale, ngettext
+from bot.render.lobby import LEVEL_NAMES
 from engine.variants import get_variant
 
-__all__ = ["board_lines", "board_title", "nobody_rated", "rating_line", "season_started"]
+__all__ = [
+    "against_ai_line",
+    "ai_reference_line",
+    "board_lines",
+    "board_title",
+    "nobody_rated",
+    "rating_line",
+    "season_started",
+]
 
 
 def rating_line(rating: Mapping[str, Any]) -> str:
@@ -56,6 +65,37 @@ def board_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
         )
         for rank, row in enumerate(rows, start=1)
     ]
+
+
+def against_ai_line(rows: Sequence[Mapping[str, Any]]) -> str | None:
+    """The line of ``stats`` on a person's games against AI seats, per level met
+    (``{"level", "games", "wins"}``, :meth:`bot.service.repository.Repository.user_stats`):
+    "Against AI seats: hard 5 games, 3 won · expert 2 games, 0 won"; ``None`` when they
+    met none. Call inside ``use_locale``."""
+    parts = [
+        ngettext(
+            "{level} {games} game, {wins} won",
+            "{level} {games} games, {wins} won",
+            int(row["games"]),
+        ).format(level=_level(str(row["level"])), games=row["games"], wins=row["wins"])
+        for row in rows
+    ]
+    return _("Against AI seats: {levels}").format(levels=" · ".join(parts)) if parts else None
+
+
+def ai_reference_line(shown: Mapping[str, float]) -> str:
+    """The line under a rating board that places the AI levels on it (level -> the
+    conservative estimate of the fixed rating they play with, weakest first): "AI seats
+    for comparison: easy 12.0 · normal 22.0 · hard 27.0 · expert 28.0". Call inside
+    ``use_locale``."""
+    levels = " · ".join(f"{_level(level)} {_number(value)}" for level, value in shown.items())
+    return _("AI seats for comparison: {levels}").format(levels=levels)
+
+
+def _level(level: str) -> str:
+    """The name of AI ``level`` in the current language (an unknown one as it is)."""
+    name = LEVEL_NAMES.get(level)
+    return level if name is None else _(name)
 
 
 def nobody_rated(variant: str, season: int, games: int) -> str:

@@ -26,8 +26,9 @@ from dataclasses import dataclass, field, replace
 
 from cachetools import LRUCache
 
-from bot.ports.model import ChatKey, Status
+from bot.ports.model import ChatKey, SeatKind, Status
 from bot.ports.screens import Notice, SeatFacts
+from bot.ports.table_rules import level_of
 from bot.service.change_records import change_record
 from bot.service.clock import Clock
 from bot.service.compute import BudgetExceeded
@@ -292,10 +293,18 @@ class TableChanges:
 
 
 def result_rows(table: Table, winners: Sequence[int]) -> list[ResultRow]:
-    """One :class:`ResultRow` per seat of a finished game (its totals and winners)."""
+    """One :class:`ResultRow` per seat of a finished game (its totals and winners; an AI
+    seat with the level it played at)."""
     assert table.state is not None
     return [
-        ResultRow(seat, s.user, s.name, table.state.totals[seat], seat in winners)
+        ResultRow(
+            seat,
+            s.user,
+            s.name,
+            table.state.totals[seat],
+            seat in winners,
+            level_of(s.ai) if s.kind is SeatKind.AI and s.ai else None,
+        )
         for seat, s in enumerate(table.seats)
     ]
 

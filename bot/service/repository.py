@@ -58,13 +58,15 @@ class LogEntry:
 
 @dataclass(frozen=True, slots=True)
 class ResultRow:
-    """One seat's result of a finished game."""
+    """One seat's result of a finished game: ``user_key`` ``None`` and ``ai_level`` the
+    level it played at (easy, normal, hard, expert) for an AI seat."""
 
     seat: int
     user_key: str | None
     name: str
     score: Fraction
     won: bool
+    ai_level: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +167,10 @@ class Repository(Protocol):
         """The table's action log in order."""
 
     async def user_stats(self, user_key: str) -> dict[str, Any]:
-        """Games, wins and total score of a user."""
+        """``{"games", "wins"}`` of a user over every finished game, and ``"against_ai"``:
+        per AI level met at their tables, ``{"level", "games", "wins"}`` (the games with
+        at least one AI seat of that level, and how many of them the user won), levels
+        in the order easy, normal, hard, expert."""
 
     async def finished_games(self, user_keys: Collection[str], variant: str) -> dict[str, int]:
         """How many games of ``variant`` each of ``user_keys`` has finished (their stored

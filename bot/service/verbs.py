@@ -88,11 +88,13 @@ from bot.ports.intents import (
 )
 from bot.ports.model import Status, UserRef
 from bot.ports.screens import SeatScreen
-from bot.ports.table_rules import DEFAULT_LEVEL, table_rules
+from bot.ports.table_rules import AI_LEVELS, DEFAULT_LEVEL, table_rules
 from bot.render.guide import refusal_lesson
 from bot.render.howto import render_how_to_play, topic_of
 from bot.render.lobby import render_lobby
 from bot.render.ratings import (
+    against_ai_line,
+    ai_reference_line,
     board_lines,
     board_title,
     nobody_rated,
@@ -119,6 +121,7 @@ from bot.service.lobby_steps import LobbySteps
 from bot.service.model import Table
 from bot.service.play import PlaySteps
 from bot.service.queries import Queries
+from bot.service.ratings import AI_RATINGS
 from bot.service.screens import Locales, Screens
 from engine.errors import EngineError
 from engine.variants import VARIANTS
@@ -604,6 +607,9 @@ class Handling:
             ),
             *(rating_line(rating) for rating in stats["ratings"]),
         ]
+        against = against_ai_line(stats["against_ai"])
+        if against is not None:
+            lines.append(against)
         return self.outcome(Reply("\n".join(lines), private=True))
 
     async def top(self, words: tuple[str, ...]) -> Outcome:
@@ -620,7 +626,9 @@ class Handling:
             raise NoSuchSeason(season=season, current=current)
         rows = await self.v.queries.rating_board(variant, season, MIN_RATED_GAMES, key)
         lines = [board_title(variant, season, everywhere=key is None), *board_lines(rows)]
-        if not rows:
+        if rows:
+            lines.append(ai_reference_line({k: AI_RATINGS[k].shown for k in AI_LEVELS}))
+        else:
             lines = [nobody_rated(variant, season, MIN_RATED_GAMES)]
             wins = await self.v.queries.leaderboard(key, 10)
             if wins:

@@ -27,6 +27,7 @@ from cachetools import LRUCache
 from bot.ports.message_store import DiscordMessageStore, TelegramMessageStore
 from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
 from bot.ports.roles import RoleLock, hold_forever
+from bot.ports.table_rules import AI_LEVELS
 from bot.ports.text_bounds import DISPLAY_NAME, LANGUAGE_TAG, bounded_text
 from bot.service.errors import StorageUnavailable, TableFromNewerRelease, UnreadableTable
 from bot.service.model import Table
@@ -61,6 +62,9 @@ that changes what a row means raises it; an older release then refuses such a ro
 
 #: SQLite errors that say "not now" (another program holds the lock, the disk is full or
 #: read-only): the person is asked to try again, the process keeps running.
+_LEVEL_ORDER = {level: rank for rank, level in enumerate(AI_LEVELS)}
+"""The AI levels from the weakest (``stats`` lists a person's games against them so)."""
+
 _TRANSIENT = (
     "locked",
     "busy",
@@ -532,7 +536,8 @@ class SqliteRepository:
         """The finished game's result rows and its rating, in the transaction of
         ``conn``."""
         await conn.executemany(
-            "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO results (table_id, seat, user_key, name, chat_key, variant, score, "
+            "won, finished_at, ai_level) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     table.id,
@@ -544,6 +549,7 @@ class SqliteRepository:
                     str(fraction_to_json(r.score)),
                     int(r.won),
                     now,
+                    r.ai_level,
                 )
                 for r in results
             ],
@@ -777,7 +783,18 @@ class SqliteRepository:
             (user_key,),
         )
         assert row is not None
-        return {"games": row["games"], "wins": row["wins"]}
+        levels = await self._all(
+            "SELECT ai.ai_level AS level, COUNT(DISTINCT own.table_id) AS games, "
+            "COUNT(DISTINCT CASE WHEN own.won = 1 THEN own.table_id END) AS wins "
+            "FROM results own JOIN results ai ON ai.table_id = own.table_id "
+            "AND ai.ai_level IS NOT NULL WHERE own.user_key = ? GROUP BY ai.ai_level",
+            (user_key,),
+        )
+        against = sorted(
+            ({"level": r["level"], "games": r["games"], "wins": r["wins"]} for r in levels),
+            key=lambda r: (_LEVEL_ORDER.get(r["level"], len(_LEVEL_ORDER)), r["level"]),
+        )
+        return {"games": row["games"], "wins": row["wins"], "against_ai": against}
 
     async def finished_games(self, user_keys: Collection[str], variant: str) -> dict[str, int]:
         keys = sorted(set(user_keys))

@@ -17,6 +17,8 @@ import pytest
 
 from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
 from bot.service.model import Table
+from bot.ports.table_rules import AI_LEVELS
+from bot.service.changes import result_rows
 from bot.service.ratings import NEW, rate_game
 from bot.service.repository import ResultRow, VersionConflict
 from bot.storage import open_database
@@ -51,7 +53,8 @@ async def finish_game(
     variant: str = "basic",
     chat: ChatKey = CHAT,
 ) -> Table:
-    """Create a game of ``users`` (``None``: an AI seat at level normal) in ``chat`` and
+    """Create a game of ``users`` (``None``: an AI seat at level normal; ``"ai:LEVEL"``: one
+    of that level) in ``chat`` and
     commit its end with ``totals`` (the variant's winners of them win), as the service
     does."""
     table, results = _game(users, totals, variant, chat)
@@ -67,8 +70,8 @@ def _game(
     """A running game of ``users`` at its end (``totals``) and its result rows."""
     seats = tuple(
         Seat(SeatKind.HUMAN, f"P{i}", user=u)
-        if u is not None
-        else Seat(SeatKind.AI, f"Bot{i}", ai="greedy")
+        if u is not None and not u.startswith("ai:")
+        else Seat(SeatKind.AI, f"Bot{i}", ai=AI_LEVELS[(u or "ai:normal")[3:]])
         for i, u in enumerate(users)
     )
     rules = make_rules(variant)
@@ -93,9 +96,7 @@ def _game(
         1000.0,
         1000.0,
     )
-    return table, [
-        ResultRow(i, s.user, s.name, fractions[i], i in winners) for i, s in enumerate(seats)
-    ]
+    return table, result_rows(table, winners)
 
 
 async def test_a_finished_game_rates_its_people_once(repo: Any) -> None:
@@ -347,3 +348,24 @@ async def test_a_game_keeps_the_chat_season_it_was_rated_in_on_postgresql(
     finally:
         for db in dbs:
             await db.close()
+
+
+async def test_stats_count_the_games_against_each_ai_level(repo: Any) -> None:
+    """Issue 46: "the stats and leaderboard say which level an AI seat played"."""
+    await finish_game(repo, [PEOPLE[0], "ai:expert", "ai:hard"], [120, 10, 40])
+    await finish_game(repo, [PEOPLE[0], "ai:expert"], [0, 150])
+    await finish_game(repo, [PEOPLE[0], PEOPLE[1], None, None], [10, 200, 5, 0])
+    await finish_game(repo, [PEOPLE[1], "ai:easy"], [150, 0])
+    ana = await repo.user_stats(PEOPLE[0])
+    assert (ana["games"], ana["wins"]) == (3, 1)
+    assert ana["against_ai"] == [
+        {"level": "normal", "games": 1, "wins": 0},  # two normal seats: one game
+        {"level": "hard", "games": 1, "wins": 1},
+        {"level": "expert", "games": 2, "wins": 1},
+    ]
+    ben = await repo.user_stats(PEOPLE[1])
+    assert ben["against_ai"] == [
+        {"level": "easy", "games": 1, "wins": 1},
+        {"level": "normal", "games": 1, "wins": 1},
+    ]
+    assert (await repo.user_stats(PEOPLE[2]))["against_ai"] == []

@@ -50,7 +50,8 @@ async def test_the_chats_board_and_the_global_board_rank_by_rating(harness: Harn
     here = await say(harness.people, HERE, ANA, "top")
     lines = (here.text or "").splitlines()
     assert lines[0] == "Best players here · Basic Rummy · season 1 (skill rating):"
-    assert [line.split(":")[0] for line in lines[1:]] == ["1. P0", "2. P1"]
+    assert [line.split(":")[0] for line in lines[1:3]] == ["1. P0", "2. P1"]
+    assert lines[3].startswith("AI seats for comparison: easy 12.0 ·")  # where the levels stand
     assert lines[1].endswith("(3 rated games)")
     ana = float(lines[1].split(": ")[1].split(" ")[0])
     ben = float(lines[2].split(": ")[1].split(" ")[0])
@@ -58,7 +59,8 @@ async def test_the_chats_board_and_the_global_board_rank_by_rating(harness: Harn
     everywhere = await say(harness.people, HERE, ANA, "top global basic")
     lines = (everywhere.text or "").splitlines()
     assert lines[0] == "Best players everywhere · Basic Rummy · season 1 (skill rating):"
-    assert len(lines) == 5 and {line.split(":")[0][3:] for line in lines[1:]} == {
+    assert lines[-1] == "AI seats for comparison: easy 12.0 · normal 22.0 · hard 27.0 · expert 28.0"
+    assert len(lines) == 6 and {line.split(":")[0][3:] for line in lines[1:-1]} == {
         "P0",
         "P1",
     }  # both chats' games seat P0 and P1 (their names); four people
@@ -88,3 +90,17 @@ async def test_bad_board_words_are_refused_in_the_persons_language(harness: Harn
     assert (board.text or "").startswith("Die Besten hier · Einfaches Rommé · Saison 1 (Wertung):")
     with use_locale("de"):
         assert "(3 gewertete Partien)" in (board.text or "")
+
+
+async def test_stats_name_the_ai_levels_met(harness: Harness) -> None:
+    """Issue 46: "the stats and leaderboard say which level an AI seat played"."""
+    await _games(harness)
+    await finish_game(harness.service.repo, [ANA_KEY, "ai:expert"], [0, 150], chat=HERE)
+    stats = await say(harness.people, HERE, ANA, "stats")
+    assert (stats.text or "").splitlines()[-1] == (
+        "Against AI seats: normal 3 games, 3 won · expert 1 game, 0 won"
+    )
+    german = await say(harness.people, HERE, UserRef("test", "1", "Ana", "de"), "statistik")
+    assert (german.text or "").splitlines()[-1] == (
+        "Gegen KI-Plätze: normal 3 Spiele, 3 gewonnen · Experte 1 Spiel, 0 gewonnen"
+    )

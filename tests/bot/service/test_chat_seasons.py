@@ -45,7 +45,9 @@ async def test_the_host_starts_a_new_season_and_the_old_one_stays_viewable(
     assert started.ok
     lines = (started.text or "").splitlines()
     assert lines[0] == "Season 1 is over. Final standings:"
-    assert lines[1:-1] == (before.text or "").splitlines()
+    board = (before.text or "").splitlines()
+    assert board[-1].startswith("AI seats for comparison:")
+    assert lines[1:-1] == board[:-1]  # the standings, without the AI levels' line
     assert lines[-1] == ("Season 2 begins now; see it with top, the last one with top season 1.")
     # season 2 is empty until games finish; season 1 stays viewable
     now = await say(harness.people, HERE, ANA, "top")
@@ -62,7 +64,7 @@ async def test_the_host_starts_a_new_season_and_the_old_one_stays_viewable(
     board = (await say(harness.people, HERE, ANA, "top")).text or ""
     lines = board.splitlines()
     assert lines[0] == "Best players here · Basic Rummy · season 2 (skill rating):"
-    assert len(lines) == 3 and lines[1].endswith("(3 rated games)")
+    assert len(lines) == 4 and lines[1].endswith("(3 rated games)")
     rows = await harness.service.repo.rating_board("basic", 2, MIN_RATED_GAMES, 10, str(HERE))
     assert [row["user"] for row in rows] == [BEN.key, ANA.key]
     assert (await say(harness.people, HERE, BEN, "top season 1")).text == before.text
