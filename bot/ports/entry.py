@@ -7,7 +7,7 @@ from typing import Protocol
 
 from bot.ports.intents import Intent, Outcome
 from bot.ports.model import ChatKey, TableInfo, UserRef
-from bot.ports.screens import Seen
+from bot.ports.screens import Seen, TablesOf
 
 __all__ = ["Entry"]
 
@@ -57,5 +57,5 @@ class Entry(Protocol):
         (``user=None``: the public table only, in the table's language); ``None`` when the
         table is not active."""
 
-    async def tables_of(self, user: UserRef) -> list[TableInfo]:
-        """The active tables where ``user`` sits."""
+    async def tables_of(self, user: UserRef) -> TablesOf:
+        """The active tables where ``user`` sits, and their language, in one call."""

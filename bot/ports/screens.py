@@ -40,6 +40,7 @@ __all__ = [
     "TableFault",
     "TableScreen",
     "TableUpdate",
+    "TablesOf",
     "TimerWarning",
 ]
 
@@ -186,6 +187,16 @@ class Seen:
 
     table: TableScreen
     own: SeatScreen | None
+    locale: str
+
+
+@dataclass(frozen=True, slots=True)
+class TablesOf:
+    """The active tables where a person sits (:meth:`bot.ports.entry.Entry.tables_of`),
+    newest first, and the person's language ``locale``, so a front end that lists them
+    asks once."""
+
+    tables: tuple[TableInfo, ...]
     locale: str
 
 

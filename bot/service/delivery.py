@@ -28,6 +28,7 @@ import contextlib
 import logging
 import weakref
 from collections.abc import Coroutine, Iterable
+from dataclasses import replace
 from typing import Any
 
 from cachetools import LRUCache
@@ -46,7 +47,6 @@ from bot.service.publish import Publisher
 from bot.service.screens import Screens
 from engine.events import HandEnded
 from engine.game import current_player
-from engine.state import GameState
 
 __all__ = ["CHAT_LEASE_SECONDS", "HISTORY", "KEEP", "SWEEP_SECONDS", "Delivery"]
 
@@ -165,7 +165,8 @@ class Delivery:
                 return False
             # a chat taken from a dead worker: its last pings and hand messages may not
             # have gone out although marked shown (the pings' keys tell)
-            turn, turn_version = _open_turn(rows if redraw else pending, table.state)
+            current = None if table.state is None else current_player(table.state)
+            turn, turn_version = _open_turn(rows if redraw else pending, current)
             update = await self.screens.redraw(
                 table, _changed_hands(pending, redraw), turn, turn_version
             )
@@ -303,9 +304,21 @@ class Delivery:
         return await stored_changes(self.outbox, table_id, HISTORY)
 
     async def _show(self, update: TableUpdate, rows: Iterable[StoredChange]) -> None:
+        """Draw ``update`` with the lines of the change ``rows`` up to its version. The
+        rows are drawn in version order: the hands that earlier changes nobody showed
+        yet touched (another worker's, whose announcement is late) are redrawn with it."""
         info = update.info
         rows = [row for row in rows if row.version <= info.version]
         history = tuple(row.past for row in rows)
+        earlier = [row for row in rows if not row.shown and row.version < info.version]
+        if earlier and update.hands is not None:
+            touched = _changed_hands(earlier, redraw=False)
+            update = replace(update, hands=None if touched is None else update.hands | touched)
+        if earlier and update.turn is None and update.table.view is not None:
+            turn, since = _open_turn(earlier, update.table.view.current)
+            screen = None if turn is None else update.seat_screen(turn)
+            if screen is not None and screen.user_key != update.actor:  # not who just acted
+                update = replace(update, turn=turn, turn_version=since)
         await self.publisher.publish(update.with_history(history))
         self._shown[info.id] = max(info.version, self._shown.get(info.id, -1))
         await self.outbox.mark_shown(info.id, info.version, KEEP)
@@ -355,13 +368,10 @@ def _changed_hands(pending: list[StoredChange], redraw: bool) -> frozenset[int] 
     return hands
 
 
-def _open_turn(
-    pending: list[StoredChange], state: GameState | None
-) -> tuple[int | None, int | None]:
+def _open_turn(pending: list[StoredChange], current: int | None) -> tuple[int | None, int | None]:
     """The turn that began with the newest pending change that began one, and that
-    change's version, when that seat is still to act (else no ping)."""
+    change's version, when that seat is still to act (``current``; else no ping)."""
     for row in reversed(pending):
         if row.turn is not None:
-            current = None if state is None else current_player(state)
             return (row.turn, row.version) if current == row.turn else (None, None)
     return None, None

@@ -38,7 +38,7 @@ from bot.i18n.errors import localize_error
 from bot.ports.clean import clean_intent
 from bot.ports.intents import Intent, Outcome, Reply
 from bot.ports.model import ChatKey, TableInfo, UserRef
-from bot.ports.screens import Seen, TableUpdate
+from bot.ports.screens import Seen, TablesOf, TableUpdate
 from bot.service.delivery import Delivery
 from bot.service.flow import FlowControl, TooFast
 from bot.service.lobby import bounded_user
@@ -192,6 +192,7 @@ class EntryPoint:
         ``None`` when the table is not active."""
         return await self.queries.screens_of(table_id, user)
 
-    async def tables_of(self, user: UserRef) -> list[TableInfo]:
-        """The active tables where ``user`` sits."""
-        return await self.queries.tables_of(user)
+    async def tables_of(self, user: UserRef) -> TablesOf:
+        """The active tables where ``user`` sits, and their language."""
+        tables = await self.queries.tables_of(user)
+        return TablesOf(tuple(tables), await self.queries.locale_of(user))

@@ -9,12 +9,15 @@ typed move the hand message is sent again below it, with its buttons.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from telegram import Message, User
 
 from bot.i18n import use_locale
 from bot.interaction.commands import TABLE_VERBS, parse
 from bot.ports.intents import AtTable, Intent, Join, Mine, Move, Outcome, Request, ShowHand
 from bot.ports.model import Status, TableInfo, UserRef
+from bot.ports.screens import TablesOf
 from bot.telegram_bot import texts
 from bot.telegram_bot.identity import user_ref
 from bot.telegram_bot.parts import Parts
@@ -116,24 +119,24 @@ class PrivateChat:
         hand messages of the user's running games."""
         parts = self.parts
         target = await self._payload_table(payload)
-        locale = await parts.entry.locale_of(user)
+        mine = await parts.entry.tables_of(user)
         if target is not None and target.status is Status.LOBBY:
-            locale = await self._join_waiting(message, user, target, update_key, locale)
+            if target.seat_of(user.key) is None:
+                joined = await self._join_waiting(message, user, target, update_key)
+                mine = TablesOf(mine.tables, joined)
             title = await parts.hands.title(target)
-            with use_locale(locale):
+            with use_locale(mine.locale):
                 await message.reply_text(texts.joined_privately(title))
         elif target is None:
-            with use_locale(locale):
+            with use_locale(mine.locale):
                 await message.reply_text(texts.welcome())
-        await self._repost_hands(user)
+        await self._repost_hands(user, mine.tables)
 
     async def _join_waiting(
-        self, message: Message, user: UserRef, target: TableInfo, update_key: str, locale: str
+        self, message: Message, user: UserRef, target: TableInfo, update_key: str
     ) -> str:
-        """Seat ``user`` at the lobby ``target`` unless they sit there already (a refusal
-        is replied); returns the user's language after it (``locale`` before)."""
-        if target.seat_of(user.key) is not None:
-            return locale
+        """Seat ``user`` at the lobby ``target`` (a refusal is replied); returns the
+        user's language after it."""
         outcome = await self.parts.entry.handle(
             Intent(Join(), user, AtTable(target.id), update_key=update_key)
         )
@@ -141,15 +144,13 @@ class PrivateChat:
             await message.reply_text(outcome.reply.text)
         return outcome.locale
 
-    async def _repost_hands(self, user: UserRef) -> None:
+    async def _repost_hands(self, user: UserRef, tables: Sequence[TableInfo]) -> None:
         """Send the hand messages of the user's running games anew (at the bottom)."""
-        parts = self.parts
-        for info in await parts.entry.tables_of(user):
-            if info.status is Status.PLAYING:
-                found = await parts.entry.screens(info.id, user)
-                seat = None if found is None else found.own
-                if seat is not None:
-                    await parts.notifier.show_hand(seat, repost=True)
+        for info in tables:
+            if info.status is Status.PLAYING and info.seat_of(user.key) is not None:
+                found = await self.parts.entry.screens(info.id, user)
+                if found is not None and found.own is not None:
+                    await self.parts.notifier.show_hand(found.own, repost=True)
 
     async def _payload_table(self, payload: str) -> TableInfo | None:
         """The active table a deep-link payload ``t<table id in base 36>`` names."""

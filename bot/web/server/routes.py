@@ -279,8 +279,8 @@ class WebRoutes:
         """No table named: the person's open tables to choose from, ``{"choose": [{"table",
         "title"}], "locale", "text"}`` (``text``: what to say above them, or that there
         are none)."""
-        locale = await self.entry.locale_of(user)
-        tables = await self.entry.tables_of(user)
+        mine = await self.entry.tables_of(user)
+        locale, tables = mine.locale, mine.tables
         with use_locale(locale):
             choose = [
                 {

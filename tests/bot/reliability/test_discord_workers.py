@@ -185,6 +185,13 @@ class Play(WorkerProcesses):
         )
         return interaction if await self.answered(interaction) else None
 
+    async def shows(self, version: int) -> bool:
+        """Whether the table message is drawn at table ``version`` or later."""
+        message = await self.table_message()
+        ids = [] if message is None else message.custom_ids()
+        versions = [p.version for c in ids if (p := ControlId.parse(c)) is not None]
+        return max(versions, default=-1) >= version
+
     async def click(self, action: str) -> bool:
         message = await self.table_message()
         ids = (
@@ -295,9 +302,18 @@ async def test_discord_workers_on_one_database_survive_kills(
             assert lobby is not None
             play.table_id = lobby.id
             await until(play.table_message, 10, "the lobby's table message")
-            assert await play.click("addbot.normal") and await play.click("start")
-            found = await play.table()
-            assert found.status is Status.PLAYING
+            assert await play.click("addbot.normal")
+            # the owner (maybe another process) edits the table message after the answer;
+            # a start pressed on the lobby drawn before the AI seat is refused as stale
+            seated = await play.table()
+            await until(lambda: play.shows(seated.version), 20, "the lobby with the AI seat")
+            assert await play.click("start")
+
+            async def started() -> Table | None:  # answered (deferred) before the commit
+                table = await play.table()
+                return table if table.status is Status.PLAYING else None
+
+            found = await until(started, 20, "the game started")
             owner = await play.owner()
             play.note(f"table {found.id} started; the channel is {owner}'s")
             alice = asyncio.create_task(_alice(play))

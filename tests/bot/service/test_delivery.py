@@ -484,3 +484,68 @@ async def test_a_bot_restarted_on_sqlite_shows_its_chats_at_once(tmp_path: Path)
             assert recorder.versions(table.id)[-1] == table.version
         finally:
             await db.close()
+
+
+async def test_the_owner_s_own_change_redraws_the_hands_of_an_earlier_unshown_one(
+    three: tuple[list[Worker], ManualClock],
+) -> None:
+    """Rows are drawn in version order, the owner's own commits included: another worker
+    commits a discard that the owner has not shown yet (its announcement is late), then
+    the owner commits the next player's draw. The owner's update shows both changes, so
+    the discarder's hand is redrawn with it, not left showing the discarded card until
+    that person's next change."""
+    workers, _clock = three
+    key = ChatKey(PLATFORM, "in-order")
+    table_id = await _game(workers[0], key)  # worker 0 owns the chat
+    table = await workers[0].service.repo.get_table(table_id)
+    assert table is not None and table.state is not None
+    discarder = current_player(table.state)
+    assert discarder is not None
+    user = (ANA, BEN)[discarder]
+    await workers[0].people.act(key, user, "draw")
+    drawn = await workers[0].service.repo.get_table(table_id)
+    assert drawn is not None and drawn.state is not None
+    discard = next(a for a in legal_actions(drawn.state, discarder) if isinstance(a, Discard))
+    await workers[1].people.act(key, user, format_action(discard))  # not announced yet
+    shown = workers[0].shown.versions(table_id)
+    assert shown[-1] == drawn.version  # the owner has not shown the discard
+    await workers[0].people.act(key, (ANA, BEN)[1 - discarder], "draw")
+    last = workers[0].shown.updates[-1]
+    assert last.info.version == drawn.version + 2
+    assert last.hand_changed(discarder) and last.hand_changed(1 - discarder)
+    assert [p.version for p in last.table.history][-2:] == [drawn.version + 1, last.info.version]
+
+
+async def test_a_turn_begun_by_an_earlier_unshown_change_is_pinged_with_the_owner_s_own(
+    three: tuple[list[Worker], ManualClock],
+) -> None:
+    """Another worker commits the discard that begins Ben's turn (its announcement is
+    late); the owner then commits a change of a third person (Cem leaves: the AI plays his
+    seat). Ben's turn is still open, so the owner's update pings him, keyed by the
+    discard's version (a ping is sent once per turn)."""
+    workers, _clock = three
+    cem = UserRef(PLATFORM, "3", "Cem")
+    key = ChatKey(PLATFORM, "ping-in-order")
+    await workers[0].people.new_table(key, ANA, "basic", None, {"deals": 1})
+    await workers[0].people.join(key, BEN)
+    await workers[0].people.join(key, cem)
+    table_id = (await workers[0].people.start(key, ANA)).id
+    table = await workers[0].service.repo.get_table(table_id)
+    assert table is not None and table.state is not None
+    people = (ANA, BEN, cem)
+    first = current_player(table.state)
+    assert first is not None
+    await workers[0].people.act(key, people[first], "draw")
+    drawn = await workers[0].service.repo.get_table(table_id)
+    assert drawn is not None and drawn.state is not None
+    discard = next(a for a in legal_actions(drawn.state, first) if isinstance(a, Discard))
+    await workers[1].people.act(key, people[first], format_action(discard))  # not announced
+    after = await workers[1].service.repo.get_table(table_id)
+    assert after is not None and after.state is not None
+    waiting = current_player(after.state)
+    assert waiting is not None and waiting != first
+    third = next(s for s in range(3) if s not in (first, waiting))
+    await workers[0].people.leave(key, people[third])
+    last = workers[0].shown.updates[-1]
+    assert last.info.version == after.version + 1
+    assert (last.turn, last.turn_started) == (waiting, after.version)
