@@ -63,7 +63,7 @@ from typing import Any
 from tqdm import tqdm
 
 from bot.cli_database import add_commands as add_database_commands
-from bot.cli_database import read_failure, unusable_line
+from bot.cli_database import add_lang, read_failure, unusable_line
 from bot.i18n import _, argparse_texts, current_locale, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
 from bot.play import DatabaseUnavailable, play
@@ -89,15 +89,6 @@ Handler = Callable[[argparse.Namespace], int]
 def _default_delay() -> float:
     """0.4 s between AI moves when a person watches (stdout is a terminal), else none."""
     return 0.4 if sys.stdout.isatty() else 0.0
-
-
-def _add_lang(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--lang",
-        choices=("en", "de"),
-        default=argparse.SUPPRESS,
-        help=_("language of the output (default: from LANG)"),
-    )
 
 
 def _add_rules(parser: argparse.ArgumentParser) -> None:
@@ -159,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
             "in your first game of a variant, say what you can do and what to type (default: on)"
         ),
     )
-    _add_lang(play)
+    add_lang(play)
     play.set_defaults(handler=_play)
 
     rep = commands.add_parser("replay", help=_("replay a game record and print the result"))
@@ -169,14 +160,14 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help=_("walk the game move by move (Enter: next, b: back, q: quit)"),
     )
-    _add_lang(rep)
+    add_lang(rep)
     rep.set_defaults(handler=_replay)
 
     ver = commands.add_parser(
         "verify", help=_("check that a game record's deals were dealt as committed")
     )
     ver.add_argument("file", metavar="FILE.json", help=_("the game record (JSON)"))
-    _add_lang(ver)
+    add_lang(ver)
     ver.set_defaults(handler=_verify)
 
     rev = commands.add_parser(
@@ -189,7 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help=_("the player to review: a number from 1 or a name (default: every player)"),
     )
-    _add_lang(rev)
+    add_lang(rev)
     rev.set_defaults(handler=_review)
 
     sim = commands.add_parser("simulate", help=_("play AI against AI and print statistics"))
@@ -208,17 +199,17 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE.json",
         help=_("write the game record of the last game to FILE"),
     )
-    _add_lang(sim)
+    add_lang(sim)
     sim.set_defaults(handler=_simulate)
 
     opts = commands.add_parser("options", help=_("list variants, presets and rule options"))
     opts.add_argument("--variant", default="basic", help=_("rules variant (default: basic)"))
     opts.add_argument("--preset", default=None, help=_("preset of the variant"))
-    _add_lang(opts)
+    add_lang(opts)
     opts.set_defaults(handler=_options)
 
     run = commands.add_parser("run", help=_("start the chat bot (Discord / Telegram)"))
-    _add_lang(run)
+    add_lang(run)
     run.set_defaults(handler=_run)
 
     faults = commands.add_parser(
@@ -235,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ID",
         help=_("let table ID run again (after fixing it)"),
     )
-    _add_lang(faults)
+    add_lang(faults)
     faults.set_defaults(handler=_faults)
 
     add_database_commands(commands)
@@ -270,7 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--json", default=None, metavar="FILE", help=_("also write every figure to FILE as JSON")
     )
-    _add_lang(bench)
+    add_lang(bench)
     bench.set_defaults(handler=_bench)
     return parser
 

@@ -29,7 +29,7 @@ from bot.storage.database import DatabaseUnusable, damaged, inspect_file, latest
 from bot.storage.postgres import schema_status
 from bot.storage.transfer import TransferError, export_rows, import_rows
 
-__all__ = ["add_commands"]
+__all__ = ["add_commands", "add_lang"]
 
 
 def add_commands(commands: Any) -> None:
@@ -41,47 +41,52 @@ def add_commands(commands: Any) -> None:
     migrate.add_argument(
         "--status", action="store_true", help=_("only show the schema version, change nothing")
     )
-    _add_lang(migrate)
+    add_lang(migrate)
     migrate.set_defaults(handler=_migrate)
     export = commands.add_parser(
         "export-db", help=_("write every row of the database to FILE (JSON lines)")
     )
     export.add_argument("file", metavar="FILE")
-    _add_lang(export)
+    add_lang(export)
     export.set_defaults(handler=_export)
     load = commands.add_parser("import-db", help=_("load an export into the (empty) database"))
     load.add_argument("file", metavar="FILE")
-    _add_lang(load)
+    add_lang(load)
     load.set_defaults(handler=_import)
-    ratings = commands.add_parser(
-        "ratings", help=_("skill ratings: recompute them from the finished games")
-    )
-    ratings.add_argument(
-        "action",
-        choices=("rebuild",),
-        help=_(
+    _one_action(
+        commands,
+        "ratings",
+        _("skill ratings: recompute them from the finished games"),
+        "rebuild",
+        _(
             "rebuild: recompute every rating from the stored finished "
             "games (the same result each time)"
         ),
-    )
-    _add_lang(ratings)
-    ratings.set_defaults(handler=_ratings)
-    season = commands.add_parser(
-        "season", help=_("skill ratings: start the next season of the global board")
-    )
-    season.add_argument(
-        "action",
-        choices=("new",),
-        help=_(
+    ).set_defaults(handler=_ratings)
+    _one_action(
+        commands,
+        "season",
+        _("skill ratings: start the next season of the global board"),
+        "new",
+        _(
             "new: the global board's running season ends now, the next begins (its "
             "standings stay viewable: top global season N)"
         ),
-    )
-    _add_lang(season)
-    season.set_defaults(handler=_season)
+    ).set_defaults(handler=_season)
 
 
-def _add_lang(parser: argparse.ArgumentParser) -> None:
+def _one_action(
+    commands: Any, name: str, help_text: str, action: str, action_help: str
+) -> argparse.ArgumentParser:
+    """The subcommand ``name ACTION`` whose one action is ``action`` (``--lang`` too)."""
+    parser: argparse.ArgumentParser = commands.add_parser(name, help=help_text)
+    parser.add_argument("action", choices=(action,), help=action_help)
+    add_lang(parser)
+    return parser
+
+
+def add_lang(parser: argparse.ArgumentParser) -> None:
+    """The ``--lang en|de`` option of every subcommand (default: from ``LANG``)."""
     parser.add_argument(
         "--lang",
         choices=("en", "de"),

@@ -205,15 +205,11 @@ class AutomaticSteps:
         if auto:
             notices.append(Notice("autopilot_on", {"name": name}))
         current = replace(table, seats=tuple(seats))
-        seed = self._ai_seed(table) + seat
+        turn = (table.state, seat, seats[seat].ai, self._ai_seed(table) + seat, MAX_TURN_ACTIONS)
         try:
             played, facts = await self.compute.call(
                 engine_work.autopilot_turn,
-                table.state,
-                seat,
-                seats[seat].ai,
-                seed,
-                MAX_TURN_ACTIONS,
+                *turn,
                 people(table),
                 table.seed,
                 budget=self.budget,
@@ -225,14 +221,10 @@ class AutomaticSteps:
             )
             played, facts = await self.compute.call(
                 engine_work.autopilot_turn,
-                table.state,
-                seat,
-                seats[seat].ai,
-                seed,
-                MAX_TURN_ACTIONS,
+                *turn,
                 people(table),
                 table.seed,
-                True,
+                True,  # quick moves
                 budget=QUICK_BUDGET,
                 lane=Lane.BACKGROUND,
             )
