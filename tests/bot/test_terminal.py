@@ -257,9 +257,11 @@ async def test_a_full_match_played_through_text_commands(
     assert final.seed == 5
     assert "quit" not in typist.typed
     assert "" in typist.typed[len(GreedyTypist.UI) :]  # Enter between the deals
+    won = int(0 in final.state.winners)
     assert await spy.repo.user_stats(USER_KEY) == {
         "games": 1,
-        "wins": int(0 in final.state.winners),
+        "wins": won,
+        "against_ai": [{"level": "normal", "games": 1, "wins": won}],  # two normal AI seats
     }
     if locale == "en":
         assert text.startswith("Basic Rummy, preset standard. You are Zoe. Type help for")
