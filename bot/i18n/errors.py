@@ -61,6 +61,9 @@ ERROR_TEMPLATES: Mapping[str, str] = {
     "not_playing": N_("The game has not started yet."),
     "bad_setting": N_("{name}: '{value}' is not allowed; expected {accepts}."),
     "no_such_season": N_("Season {season} has not started; the current season is {current}."),
+    "season_still_empty": N_(
+        "Season {season} has no rated game yet, so it goes on; finish a game first."
+    ),
     "bad_season_word": N_("'{word}' is not understood; to start a new season: {usage}"),
     "no_such_seat": N_("There is no AI player at seat {seat}."),
     "not_finished": N_("A game can be exported once it is over."),

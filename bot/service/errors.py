@@ -99,6 +99,14 @@ class NoSuchSeason(ServiceError):
     template = "season {season} has not started; the current season is {current}"
 
 
+class SeasonStillEmpty(ServiceError):
+    """``season new`` while no game of the chat was rated in its running season yet (a
+    second press, or two people at once): it goes on, nothing changes."""
+
+    code = "season_still_empty"
+    template = "season {season} has no rated game yet; it goes on"
+
+
 class BadSeasonWord(ServiceError):
     """``season`` without ``new`` or with another word: the usage ``season new``."""
 

@@ -29,7 +29,12 @@ from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
 from bot.ports.roles import RoleLock, hold_forever
 from bot.ports.table_rules import AI_LEVELS
 from bot.ports.text_bounds import DISPLAY_NAME, LANGUAGE_TAG, bounded_text
-from bot.service.errors import StorageUnavailable, TableFromNewerRelease, UnreadableTable
+from bot.service.errors import (
+    SeasonStillEmpty,
+    StorageUnavailable,
+    TableFromNewerRelease,
+    UnreadableTable,
+)
 from bot.service.model import Table
 from bot.service.outbox import OutboxStore
 from bot.service.repository import (
@@ -64,6 +69,13 @@ that changes what a row means raises it; an older release then refuses such a ro
 #: read-only): the person is asked to try again, the process keeps running.
 _LEVEL_ORDER = {level: rank for rank, level in enumerate(AI_LEVELS)}
 """The AI levels from the weakest (``stats`` lists a person's games against them so)."""
+
+_NEWEST_NAME = (
+    "SELECT n.name FROM results n WHERE n.user_key = {user} "
+    "ORDER BY n.finished_at DESC, n.table_id DESC LIMIT 1"
+)
+"""The name a person had in their newest finished game (boards show it; ``{user}``: the
+column holding their user key)."""
 
 _TRANSIENT = (
     "locked",
@@ -653,7 +665,7 @@ class SqliteRepository:
             params = [chat_key, variant, season, min_games]
         rows = await self._all(
             "SELECT user_key, mu - 3 * sigma AS shown, games, "
-            f"(SELECT MAX(name) FROM results r WHERE r.user_key = {source}.user_key) AS name "
+            f"({_NEWEST_NAME.format(user=f'{source}.user_key')}) AS name "
             f"FROM {source} WHERE {where} ORDER BY shown DESC, user_key LIMIT ?",
             (*params, limit),
         )
@@ -692,12 +704,15 @@ class SqliteRepository:
         """Start the next rating season of the chat ``chat_key`` at ``at`` (Unix seconds),
         started by the person ``by`` (a user key); returns its number (2 for the chat's
         first one started). The chat's games whose final commit comes after this one count
-        in it (each game keeps the season it was rated in). Two starts at once give two
-        seasons, one after the other (the loser of the race on a number takes the next
-        one); raises :class:`StorageUnavailable` when the database cannot take it."""
+        in it (each game keeps the season it was rated in). Raises :class:`SeasonStillEmpty`
+        while no game of the chat was rated in its running season (so two starts at once
+        give one season: the loser of the race on a number finds the winner's season
+        empty), :class:`StorageUnavailable` when the database cannot take it."""
         for _attempt in range(5):
             async with self._transaction() as conn:
                 current = await chat_season_at(conn, chat_key, math.inf)
+                if not await _rated_in_chat_season(conn, chat_key, current):
+                    raise SeasonStillEmpty(season=current)
                 cursor = await conn.execute(
                     "INSERT INTO chat_seasons (chat_key, number, started_at, started_by) "
                     "VALUES (?, ?, ?, ?) ON CONFLICT (chat_key, number) DO NOTHING",
@@ -814,8 +829,9 @@ class SqliteRepository:
         where = "user_key IS NOT NULL" + (" AND chat_key = ?" if chat_key else "")
         params: tuple[Any, ...] = (chat_key,) if chat_key else ()
         rows = await self._all(
-            f"SELECT user_key, MAX(name) AS name, COUNT(*) AS games, SUM(won) AS wins "
-            f"FROM results WHERE {where} GROUP BY user_key "
+            f"SELECT user_key, ({_NEWEST_NAME.format(user='g.user_key')}) AS name, "
+            f"COUNT(*) AS games, SUM(won) AS wins "
+            f"FROM results g WHERE {where} GROUP BY user_key "
             f"ORDER BY wins DESC, games DESC, name LIMIT ?",
             (*params, limit),
         )
@@ -936,3 +952,14 @@ def _user_pairs(user_keys: Sequence[str]) -> tuple[str, list[str]]:
     (platform, user id) pairs and its parameters."""
     pairs = " OR ".join("(platform = ? AND user_id = ?)" for _ in user_keys)
     return pairs, [part for key in user_keys for part in key.split(":", 1)]
+
+
+async def _rated_in_chat_season(conn: Any, chat_key: str, season: int) -> bool:
+    """Whether a game of the chat ``chat_key`` was rated in the chat's ``season``, read
+    in the transaction of ``conn``."""
+    rows = await conn.execute_fetchall(
+        "SELECT 1 FROM rated_games g JOIN tables t ON t.id = g.table_id "
+        "WHERE t.chat_key = ? AND g.chat_season = ? LIMIT 1",
+        (chat_key, season),
+    )
+    return bool(rows)

@@ -19,6 +19,7 @@ from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
 from bot.ports.table_rules import AI_LEVELS
 from bot.service.changes import result_rows
 from bot.service.model import Table
+from bot.service.errors import SeasonStillEmpty
 from bot.service.ratings import NEW, rate_game
 from bot.service.repository import ResultRow, VersionConflict
 from bot.storage import open_database
@@ -52,24 +53,34 @@ async def finish_game(
     totals: list[int],
     variant: str = "basic",
     chat: ChatKey = CHAT,
+    names: list[str] | None = None,
 ) -> Table:
-    """Create a game of ``users`` (``None``: an AI seat at level normal; ``"ai:LEVEL"``: one
-    of that level) in ``chat`` and
-    commit its end with ``totals`` (the variant's winners of them win), as the service
-    does."""
-    table, results = _game(users, totals, variant, chat)
+    """Create a game of ``users`` (``None``: an AI seat at level normal; ``"ai:LEVEL"``:
+    one of that level; people named ``names``, default P0 for user id 1, P1 for 2, ...) in
+    ``chat`` and commit its end with ``totals`` (the variant's winners of them win), as
+    the service does."""
+    table, results = _game(users, totals, variant, chat, names)
     created = await repo.create_table(table)
     ended = replace(created, status=Status.FINISHED, version=created.version + 1)
     await repo.commit(ended, created.version, results=results)
     return ended
 
 
+def _name(user_key: str) -> str:
+    """The name of the person ``user_key`` in every game (``telegram:1`` is P0)."""
+    return f"P{int(user_key.rpartition(':')[2]) - 1}"
+
+
 def _game(
-    users: list[str | None], totals: list[int], variant: str, chat: ChatKey
+    users: list[str | None],
+    totals: list[int],
+    variant: str,
+    chat: ChatKey,
+    names: list[str] | None = None,
 ) -> tuple[Table, list[ResultRow]]:
     """A running game of ``users`` at its end (``totals``) and its result rows."""
     seats = tuple(
-        Seat(SeatKind.HUMAN, f"P{i}", user=u)
+        Seat(SeatKind.HUMAN, names[i] if names else _name(u), user=u)
         if u is not None and not u.startswith("ai:")
         else Seat(SeatKind.AI, f"Bot{i}", ai=AI_LEVELS[(u or "ai:normal")[3:]])
         for i, u in enumerate(users)
@@ -296,18 +307,26 @@ async def test_a_season_started_while_games_finish_rebuilds_alike_on_postgresql(
     dbs = [await open_postgres(url), await open_postgres(url)]
     one, two = (PostgresRepository(db) for db in dbs)
     try:
+        started = 0
         for n in range(12):
             people = [PEOPLE[n % 3], PEOPLE[(n + 1) % 3]]
-            await asyncio.gather(
+            finished, start = await asyncio.gather(
                 finish_game(one, people, [30, 0]),
                 two.start_chat_season(str(CHAT), time.time(), PEOPLE[0]),
+                return_exceptions=True,
             )
-        assert await one.current_season(0.0, str(CHAT)) == 13
-        live = await _boards(one, 13)
+            assert not isinstance(finished, BaseException)
+            if isinstance(start, SeasonStillEmpty):  # the start came before the game
+                continue
+            assert start == 2 + started
+            started += 1
+        current = await one.current_season(0.0, str(CHAT))
+        assert current == 1 + started and started >= 5  # about every second start at least
+        live = await _boards(one, current)
         chat = [r["games"] for (_v, _s, c), rows in live.items() if c == str(CHAT) for r in rows]
         assert sum(chat) == 12 * 2  # every game rated once in the chat, two people each
         assert await two.rebuild_ratings() == 12
-        assert await _boards(one, 13) == live
+        assert await _boards(one, current) == live
     finally:
         for db in dbs:
             await db.close()
@@ -316,7 +335,8 @@ async def test_a_season_started_while_games_finish_rebuilds_alike_on_postgresql(
 async def test_a_game_keeps_the_chat_season_it_was_rated_in_on_postgresql(
     pg_server: Any,
 ) -> None:
-    """A worker is inside a game's final commit (the game rated in the chat's season 1)
+    """A worker is inside a game's final commit (the game rated in the chat's season 1,
+    which has a game already)
     when another, whose clock runs 10 s behind, starts the chat's next season and commits
     first: the game stays in season 1, live and after the rebuild (by the times alone the
     rebuild would move it to season 2)."""
@@ -324,6 +344,7 @@ async def test_a_game_keeps_the_chat_season_it_was_rated_in_on_postgresql(
     dbs = [await open_postgres(url), await open_postgres(url)]
     one, two = (PostgresRepository(db) for db in dbs)
     try:
+        await finish_game(one, [PEOPLE[0], PEOPLE[1]], [30, 0])  # season 1 is not empty
         table, _results = _game([PEOPLE[0], PEOPLE[1]], [30, 0], "basic", CHAT)
         created = await one.create_table(table)
         ended = replace(created, status=Status.FINISHED, version=created.version + 1)
@@ -341,9 +362,9 @@ async def test_a_game_keeps_the_chat_season_it_was_rated_in_on_postgresql(
             assert await rate_finished(conn, ended, finished_at)
             assert await two.start_chat_season(str(CHAT), finished_at - 10, PEOPLE[2]) == 2
         live = await _boards(one)
-        assert [r["games"] for r in live[("basic", 1, str(CHAT))]] == [1, 1]
+        assert [r["games"] for r in live[("basic", 1, str(CHAT))]] == [2, 2]
         assert live[("basic", 2, str(CHAT))] == []
-        assert await two.rebuild_ratings() == 1
+        assert await two.rebuild_ratings() == 2
         assert await _boards(one) == live
     finally:
         for db in dbs:
@@ -369,3 +390,18 @@ async def test_stats_count_the_games_against_each_ai_level(repo: Any) -> None:
         {"level": "normal", "games": 1, "wins": 1},
     ]
     assert (await repo.user_stats(PEOPLE[2]))["against_ai"] == []
+
+
+async def test_boards_name_a_person_as_in_their_newest_game(repo: Any) -> None:
+    """A person who changed their name stands on the boards under the newest one (not the
+    alphabetically last)."""
+    for names in (["Zoe", "Ben"], ["Zoe", "Ben"], ["Ada", "Ben"]):
+        await finish_game(repo, [PEOPLE[0], PEOPLE[1]], [120, 10], names=names)
+    board = await repo.rating_board("basic", 1, 3, 10, None)
+    assert [row["name"] for row in board] == ["Ada", "Ben"]
+    assert [row["name"] for row in await repo.rating_board("basic", 1, 3, 10, str(CHAT))] == [
+        "Ada",
+        "Ben",
+    ]
+    wins = await repo.leaderboard(None, 10)
+    assert [(row["name"], row["wins"]) for row in wins] == [("Ada", 3), ("Ben", 0)]

@@ -63,7 +63,9 @@ async def test_the_chats_board_and_the_global_board_rank_by_rating(harness: Harn
     assert len(lines) == 6 and {line.split(":")[0][3:] for line in lines[1:-1]} == {
         "P0",
         "P1",
-    }  # both chats' games seat P0 and P1 (their names); four people
+        "P2",
+        "P3",
+    }  # the four people of both chats
     # the operator's seasons are the global board's: past ones stay viewable; the chat's
     # board keeps the chat's own seasons (tests/bot/service/test_chat_seasons.py)
     await harness.service.repo.start_season(harness.clock.now() + 60)

@@ -85,12 +85,14 @@ async def test_only_the_host_or_an_admin_starts_a_season(harness: Harness) -> No
     assert admin.ok and (admin.text or "").endswith(
         "Season 2 begins now; see it with top, the last one with top season 1."
     )
+    # a second press (or two people at once): the new season has no game yet, it goes on
+    again = await say(harness.people, HERE, ANA, "season new")
+    assert not again.ok
+    assert again.text == "Season 2 has no rated game yet, so it goes on; finish a game first."
+    assert (await say(harness.people, HERE, ANA, "top season 3")).ok is False
     empty = await say(harness.people, ChatKey("test", "empty"), CEM, "season new", is_admin=True)
-    assert (empty.text or "").splitlines() == [
-        "Season 1 is over. Final standings:",
-        "Nobody had 3 rated games in season 1.",
-        "Season 2 begins now; see it with top, the last one with top season 1.",
-    ]
+    assert not empty.ok
+    assert empty.text == "Season 1 has no rated game yet, so it goes on; finish a game first."
 
 
 async def test_bad_season_words_are_refused_with_the_usage(harness: Harness) -> None:
