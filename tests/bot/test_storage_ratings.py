@@ -18,8 +18,8 @@ import pytest
 from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
 from bot.ports.table_rules import AI_LEVELS
 from bot.service.changes import result_rows
-from bot.service.model import Table
 from bot.service.errors import SeasonStillEmpty
+from bot.service.model import Table
 from bot.service.ratings import NEW, rate_game
 from bot.service.repository import ResultRow, VersionConflict
 from bot.storage import open_database
