@@ -28,6 +28,7 @@ from bot.ports.message_store import (
     TelegramTableMessage,
 )
 from bot.ports.model import ChatKey, Seat, SeatKind, Status, TableSettings
+from bot.service.errors import SeasonStillEmpty
 from bot.service.model import Table
 from bot.service.outbox import ChangeRow, OutboxStore
 from bot.service.repository import (
@@ -204,14 +205,16 @@ async def _chat_seasons(repo: Repository) -> None:
     await _results(repo)  # a finished game of CHAT: rated in the chat's season 1
     assert await repo.current_season(0.0, str(CHAT)) == 1
     assert await repo.start_chat_season(str(CHAT), 1.0, "telegram:1") == 2
-    assert await repo.start_chat_season(str(CHAT), 2.0, "telegram:2") == 3
-    assert await repo.start_chat_season(str(OTHER_CHAT), 3.0, "discord:1") == 2
-    assert await repo.current_season(0.0, str(CHAT)) == 3
-    assert await repo.current_season(0.0, str(OTHER_CHAT)) == 2
+    with pytest.raises(SeasonStillEmpty):  # no game rated in season 2 yet
+        await repo.start_chat_season(str(CHAT), 2.0, "telegram:2")
+    with pytest.raises(SeasonStillEmpty):  # no game in that chat at all
+        await repo.start_chat_season(str(OTHER_CHAT), 3.0, "discord:1")
+    assert await repo.current_season(0.0, str(CHAT)) == 2
+    assert await repo.current_season(0.0, str(OTHER_CHAT)) == 1
     assert await repo.current_season(2_000_000_000.0) == 1  # the global board's: no change
     board = await repo.rating_board("basic", 1, 1, 10, str(CHAT))
     assert [(row["user"], row["games"]) for row in board] == [("telegram:1", 1)]
-    assert await repo.rating_board("basic", 3, 1, 10, str(CHAT)) == []
+    assert await repo.rating_board("basic", 2, 1, 10, str(CHAT)) == []
 
 
 async def _due(repo: Repository) -> None:
