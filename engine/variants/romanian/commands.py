@@ -31,7 +31,7 @@ Ständer, um einen neuen Satz oder eine neue Folge zu melden."
 from __future__ import annotations
 
 from engine.cards import parse_card
-from engine.errors import N_, CommandError
+from engine.errors import N_
 from engine.variants.base import VariantCommand
 from engine.variants.romanian.actions import (
     AnnounceDoubla,
@@ -42,29 +42,31 @@ from engine.variants.romanian.actions import (
     Ready,
     TakeFaceUp,
 )
-from engine.verbs import BadMeldNumber, CommandHelp, MissingCards, MissingMeldNumber, TooManyArgs
+from engine.verbs import (
+    BadMeldNumber,
+    CommandHelp,
+    MissingCards,
+    MissingMeldNumber,
+    TooManyArgs,
+    VerbError,
+    WordError,
+)
 
 _HINT_WORDS = {"high": "high", "hoch": "high", "low": "low", "niedrig": "low"}
 
 
-class MissingPlayerName(CommandError):
+class MissingPlayerName(VerbError):
     """``offer`` without the name of the player the swap is offered to."""
 
     code = "missing_player_name"
     template = N_("{verb}: name your pair's tile and the player, e.g. offer r7 ben.")
 
-    def __init__(self, verb: str) -> None:
-        super().__init__(verb=verb)
 
-
-class BadHint(CommandError):
+class BadHint(WordError):
     """``doubla`` with a word that is neither high nor low."""
 
     code = "bad_doubla_hint"
     template = N_("'{text}' is not high or low (doubla, doubla high, doubla low).")
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text=text)
 
 
 def _none(verb: str, args: list[str]) -> None:
