@@ -7,7 +7,7 @@ them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.errors import N_, CommandError
 
@@ -179,6 +179,15 @@ ACTION_VERBS = ("draw", "take", "meld", "layoff", "swap", "discard", "next")
 UI_VERBS = ("sort", "hint", "help", "rules", "hand", "table", "score", "quit", "back")
 
 _EXAMPLES: dict[str, str] = {c.verb: c.syntax for c in COMMANDS}
+_SHARED: dict[str, CommandHelp] = {c.verb: c for c in COMMANDS}
+
+
+def help_override(verb: str, syntax: str, help: str) -> CommandHelp:
+    """The help line of the shared ``verb`` as a variant's players type it (for
+    ``Variant.help_overrides``): the verb's name and aliases from :data:`COMMANDS`, the
+    variant's own ``syntax`` and English ``help`` sentence. Raises ``KeyError`` for a verb
+    that is not shared."""
+    return replace(_SHARED[verb], syntax=syntax, help=help)
 
 
 def find_player(name: str, players: Sequence[str]) -> int:
