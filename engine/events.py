@@ -9,8 +9,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from engine.cards import Card
-from engine.frozen import record
 from engine.melds import Meld
+from engine.record_class import record
 
 
 @record

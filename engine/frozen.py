@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import copyreg
 import dataclasses
-from typing import Any, TypeVar, dataclass_transform
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -232,19 +232,6 @@ def fast_init(cls: C) -> C:
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     cls.__init__ = init  # type: ignore[misc]
     return cls
-
-
-@dataclass_transform(frozen_default=True)
-def record(cls: type[T]) -> type[T]:
-    """Class decorator of the engine's event and action records: the class as
-    ``@dataclass(frozen=True, slots=True)`` with the :func:`fast_init` ``__init__``, written
-    once here instead of the two decorators on every record. Same class, fields, equality,
-    hash, ``repr`` and pickling as the two decorators stacked by hand; type checkers see a
-    frozen dataclass (``dataclass_transform``). Only for modules the compiled build leaves
-    interpreted (``actions.py``, ``events.py``: pyproject's mypyc exclude list): mypyc makes
-    native classes only of plain ``@dataclass`` ones. Raises ``TypeError`` as
-    :func:`fast_init` does (keyword-only fields, a ``__post_init__``)."""
-    return fast_init(dataclasses.dataclass(frozen=True, slots=True)(cls))
 
 
 def picklable(cls: C, *fields: str) -> C:

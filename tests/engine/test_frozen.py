@@ -10,8 +10,9 @@ import pytest
 from engine.actions import Discard, Draw, LayOff, MeldCards
 from engine.cards import parse_card
 from engine.dealing import new_game
-from engine.frozen import DRAFT_MIN_FIELDS, fast_init, record, replace
+from engine.frozen import DRAFT_MIN_FIELDS, fast_init, replace
 from engine.melds import CardSpec, Meld, Placed
+from engine.record_class import record
 from engine.rules import make_rules
 from engine.state import GameState, TurnState
 from engine.views import PlayerView, PublicView

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine.cards import Card
-from engine.frozen import record
 from engine.melds import CardSpec
+from engine.record_class import record
 
 
 @record

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from engine.cards import Card
-from engine.frozen import record
 from engine.melds import Meld
+from engine.record_class import record
 
 POT = -1
 """The payee (or payer) of a :class:`Payment` that goes into (or comes out of) the pot."""

@@ -19,7 +19,7 @@ from typing import cast
 
 from engine.actions import Action
 from engine.cards import Card
-from engine.frozen import record
+from engine.record_class import record
 
 
 @record

@@ -12,7 +12,7 @@ from typing import cast
 
 from engine.cards import Card
 from engine.events import Event
-from engine.frozen import record
+from engine.record_class import record
 
 
 @record

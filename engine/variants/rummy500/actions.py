@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from engine.cards import Card
-from engine.frozen import record
+from engine.record_class import record
 
 
 @record

@@ -13,8 +13,8 @@ from typing import cast
 
 from engine.cards import Card
 from engine.events import Event
-from engine.frozen import record
 from engine.melds import Meld
+from engine.record_class import record
 
 
 @record
