@@ -3,23 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from engine.cards import Card
-from engine.frozen import fast_init
 from engine.melds import CardSpec
+from engine.record_class import record
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class Draw:
     """Draw the top card of the stock (``draw``)."""
 
     seat: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class TakeDiscard:
     """Take the upcard (``take``), or, where a variant allows it, the named ``card`` from
     deeper in the discard pile together with every card above it (``take 7h``)."""
@@ -28,8 +25,7 @@ class TakeDiscard:
     card: Card | None = None
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class MeldCards:
     """Put one or more new melds on the table (``meld 7h 8h 9h`` or ``meld 7h 8h 9h | 2c 2d 2s``).
 
@@ -41,8 +37,7 @@ class MeldCards:
     groups: tuple[tuple[CardSpec, ...], ...]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class LayOff:
     """Add cards from the hand to meld number ``meld`` (0-based) on the table (``layoff 10h 3``)."""
 
@@ -51,8 +46,7 @@ class LayOff:
     meld: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class SwapJoker:
     """Exchange the natural ``card`` in hand for the joker in meld ``meld`` (``swap 8h 3``)."""
 
@@ -61,8 +55,7 @@ class SwapJoker:
     meld: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class Discard:
     """Discard ``card`` onto the discard pile, ending the turn (``discard ks``)."""
 
@@ -70,8 +63,7 @@ class Discard:
     card: Card
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class NextDeal:
     """After a hand is scored, deal the next one (``next``); any seat may do it."""
 

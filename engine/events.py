@@ -6,16 +6,14 @@ never named; hands appear only in :class:`HandEnded`, when they are shown).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
 from engine.cards import Card
-from engine.frozen import fast_init
 from engine.melds import Meld
+from engine.record_class import record
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class DealStarted:
     """A new deal: its number (1-based), the dealer seat and the upcard (or ``None``);
     ``commitment``: the SHA-256 of the deck and the deal's secret (64 hex digits,
@@ -27,16 +25,14 @@ class DealStarted:
     commitment: str | None = None
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class Drew:
     """``seat`` drew from the stock (the card stays hidden)."""
 
     seat: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class TookDiscard:
     """``seat`` took ``card`` from the discard pile."""
 
@@ -44,8 +40,7 @@ class TookDiscard:
     card: Card
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class StockRenewed:
     """The discard pile became the new stock; ``shuffled`` says whether it was shuffled."""
 
@@ -54,8 +49,7 @@ class StockRenewed:
     reuse: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class Melded:
     """``seat`` put ``meld`` on the table as meld number ``index`` (0-based)."""
 
@@ -64,8 +58,7 @@ class Melded:
     meld: Meld
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class LaidOff:
     """``seat`` laid ``cards`` off on meld ``index``, which now reads ``meld``."""
 
@@ -75,8 +68,7 @@ class LaidOff:
     meld: Meld
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class JokerSwapped:
     """``seat`` exchanged ``card`` for the joker in meld ``index``."""
 
@@ -85,8 +77,7 @@ class JokerSwapped:
     card: Card
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class Discarded:
     """``seat`` discarded ``card``."""
 
@@ -94,8 +85,7 @@ class Discarded:
     card: Card
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class WentOut:
     """``seat`` went out; ``rummy`` when the whole hand went down in one turn."""
 
@@ -103,8 +93,7 @@ class WentOut:
     rummy: bool
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class HandEnded:
     """The hand is scored. ``winner`` is ``None`` when nobody went out (stock exhausted).
 
@@ -125,8 +114,7 @@ class HandEnded:
     commitment: str | None = None
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class GameEnded:
     """The match is over; ``winners`` are the seats that share first place."""
 

@@ -114,55 +114,95 @@ def play_actions(state: GameState, seat: int) -> list[Action]:
     needed, and not only copies of the card taken from the pile; a lay-off has one reading
     and needs an own meld first under ``layoff_after_meld``; a joker swap needs the card a
     joker stands for and, as the joker comes to the hand, must not leave only copies of
-    the taken card; any card but the taken one may be discarded."""
+    the taken card; any card but the taken one may be discarded. In that order: melds,
+    lay-offs, swaps, discards."""
     rules = state.rules
     var = rules.var
     mrules = var.meld_rules(rules)
     hand = state.hands[seat]
-    turn = state.turn
-    taken = turn.taken
-    size = len(hand)
+    taken = state.turn.taken
     left = Leftover(hand, taken, var.final_discard_required(rules))
-    others = left.others
-
     cards = distinct_cards(hand)
-    out: list[Action] = []
     if var.all_at_once(rules, state.deal_number):
-        if not turn.played:
-            for groups in going_out_partitions(hand, mrules):
-                used = [s.card for g in groups for s in g]
-                if (
-                    size - len(used) <= 1
-                    and left.ok(len(used), sum(1 for c in used if c != taken))
-                    and all(len(readings(g, seat, mrules)) == 1 for g in groups)
-                ):
-                    out.append(MeldCards(seat, groups))
+        out = _melds_at_once(state, seat, mrules, left)
     else:
-        limit = var.max_melds_per_turn(rules)
-        if limit is None or turn.melds + 1 <= limit:
-            for group in one_reading_groups(hand, mrules):
-                if left.ok_group(group):
-                    out.append(MeldCards(seat, (group,)))
-        own_first = var.layoff_needs_own_meld(rules) and not state.has_melded[seat]
-        melds = state.melds
-        where = layoff_index(melds, mrules)
-        for card in cards if melds else ():
-            targets = where.targets(card)
-            if not targets or not left.ok(1, 1 if card != taken else 0):
-                continue
-            for index, spec in _specs_on(card, melds, targets, seat, mrules):
-                if not (own_first and melds[index].owner != seat):
-                    out.append(LayOff(seat, (spec,), index))
+        out = _new_melds(state, seat, mrules, left)
+        out += _layoffs(state, seat, cards, mrules, left)
     if var.joker_swap(rules):
-        # the joker comes to the hand: not only copies of the taken card may stay
-        joker_other = 0 if taken is not None and taken.is_joker else 1
-        for index, meld in enumerate(state.melds):
-            for card in cards:
-                if joker_swap_target(meld, card) >= 0 and (
-                    taken is None or others - (card != taken) + joker_other > 0
-                ):
-                    out.append(SwapJoker(seat, card, index))
+        out += _joker_swaps(state, seat, cards, left.others)
     out += discards(seat, cards, taken)
+    return out
+
+
+def _melds_at_once(state: GameState, seat: int, mrules: MeldRules, left: Leftover) -> list[Action]:
+    """In a deal played all at once (Wrotham deals 4-6), the one meld action of a turn that
+    has played nothing yet: the whole hand, or all but the card to discard, in melds of one
+    reading each (:func:`engine.search.going_out_partitions`)."""
+    if state.turn.played:
+        return []
+    hand = state.hands[seat]
+    taken = state.turn.taken
+    out: list[Action] = []
+    for groups in going_out_partitions(hand, mrules):
+        used = [s.card for g in groups for s in g]
+        if (
+            len(hand) - len(used) <= 1
+            and left.ok(len(used), sum(1 for c in used if c != taken))
+            and all(len(readings(g, seat, mrules)) == 1 for g in groups)
+        ):
+            out.append(MeldCards(seat, groups))
+    return out
+
+
+def _new_melds(state: GameState, seat: int, mrules: MeldRules, left: Leftover) -> list[Action]:
+    """One new meld of one reading from the hand, while the turn may still meld
+    (:meth:`engine.variant.Variant.max_melds_per_turn`) and the meld leaves what
+    :class:`engine.moves.Leftover` asks for."""
+    limit = state.rules.var.max_melds_per_turn(state.rules)
+    if limit is not None and state.turn.melds + 1 > limit:
+        return []
+    return [
+        MeldCards(seat, (group,))
+        for group in one_reading_groups(state.hands[seat], mrules)
+        if left.ok_group(group)
+    ]
+
+
+def _layoffs(
+    state: GameState, seat: int, cards: Sequence[Card], mrules: MeldRules, left: Leftover
+) -> list[Action]:
+    """One card of ``cards`` laid off on a meld whose open ends take it, one action per
+    reading (:func:`_specs_on`); on the own melds only under ``layoff_after_meld`` before
+    the seat has melded."""
+    var = state.rules.var
+    own_first = var.layoff_needs_own_meld(state.rules) and not state.has_melded[seat]
+    melds = state.melds
+    where = layoff_index(melds, mrules)
+    taken = state.turn.taken
+    out: list[Action] = []
+    for card in cards if melds else ():
+        targets = where.targets(card)
+        if not targets or not left.ok(1, 1 if card != taken else 0):
+            continue
+        for index, spec in _specs_on(card, melds, targets, seat, mrules):
+            if not (own_first and melds[index].owner != seat):
+                out.append(LayOff(seat, (spec,), index))
+    return out
+
+
+def _joker_swaps(state: GameState, seat: int, cards: Sequence[Card], others: int) -> list[Action]:
+    """A card of ``cards`` exchanged for a joker of a table meld that stands for it; the
+    joker comes to the hand, so not only copies of the card taken this turn may stay
+    (``others``: the hand's cards other than the taken one)."""
+    taken = state.turn.taken
+    joker_other = 0 if taken is not None and taken.is_joker else 1
+    out: list[Action] = []
+    for index, meld in enumerate(state.melds):
+        for card in cards:
+            if joker_swap_target(meld, card) >= 0 and (
+                taken is None or others - (card != taken) + joker_other > 0
+            ):
+                out.append(SwapJoker(seat, card, index))
     return out
 
 

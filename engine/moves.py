@@ -414,15 +414,17 @@ def apply_discard(state: GameState, action: Discard) -> Result:
     if not left:
         return _maybe_out(replace(state, hands=hands, discard=discard), seat, events)
     nxt = state.next_seat(seat)
-    state = replace(
-        state,
-        hands=hands,
-        discard=discard,
-        current=nxt,
-        phase=Phase.DRAW,
-        turn=_FRESH_TURN if not state.has_played[nxt] else _TURN,
-    )
-    return state, tuple(events)
+    turn = _FRESH_TURN if not state.has_played[nxt] else _TURN
+    return next_turn(state, nxt, turn, hands=hands, discard=discard), tuple(events)
+
+
+def next_turn(state: GameState, seat: int, turn: TurnState, **changes: Any) -> GameState:
+    """``state`` with the turn passed to ``seat``, who begins it by drawing: the draw
+    phase, the turn record ``turn`` (the one a turn starts with: ``fresh`` for a seat that
+    has not played yet, a variant's own ``extra``), and ``changes`` (more fields: the hands
+    and the discard pile a discard left, a variant's ``GameState.extra``) in the same copy.
+    Raises ``TypeError`` for a field the state does not have."""
+    return replace(state, current=seat, phase=Phase.DRAW, turn=turn, **changes)
 
 
 # the turn records a turn starts with (immutable: shared instead of built per discard)

@@ -7,61 +7,71 @@ them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.errors import N_, CommandError
 
 # --- errors -------------------------------------------------------------------------------
 
 
-class UnknownCommand(CommandError):
-    """The first word is no verb of the command language."""
-
-    code = "unknown_command"
-    template = N_("Unknown command '{verb}'. Type help for the list of commands.")
+class VerbError(CommandError):
+    """A command error about its verb, the one param ``verb`` (the word typed: ``'fly'``,
+    ``'offer'``); the subclasses name the fault."""
 
     def __init__(self, verb: str) -> None:
         super().__init__(verb=verb)
 
 
-class MissingCards(CommandError):
-    """A verb that needs cards was given none (``discard``, ``meld``)."""
-
-    code = "missing_cards"
-    template = N_("{verb}: name the cards, e.g. {example}.")
-
-    def __init__(self, verb: str) -> None:
-        super().__init__(verb=verb, example=_EXAMPLES.get(verb, verb))
-
-
-class MissingMeldNumber(CommandError):
-    """``layoff``/``swap`` without the meld number as the last argument."""
-
-    code = "missing_meld_number"
-    template = N_("{verb}: end with the number of the meld on the table, e.g. {example}.")
+class VerbExampleError(CommandError):
+    """A command error about its verb's arguments: params ``verb`` and ``example`` (the
+    verb's example from :data:`COMMANDS`, e.g. ``'discard 7h'``; the verb itself when
+    there is none), so the message can show how it is written."""
 
     def __init__(self, verb: str) -> None:
         super().__init__(verb=verb, example=_EXAMPLES.get(verb, verb))
 
 
-class BadMeldNumber(CommandError):
-    """A meld number that is not a whole number from 1 up."""
-
-    code = "bad_meld_number"
-    template = N_("'{text}' is not a meld number (melds are numbered from 1).")
+class WordError(CommandError):
+    """A command error about one argument that is not what the verb takes, the one param
+    ``text`` (the word typed: ``'x'`` for a meld number, ``'up'`` for a doubla hint)."""
 
     def __init__(self, text: str) -> None:
         super().__init__(text=text)
 
 
-class TooManyArgs(CommandError):
+class UnknownCommand(VerbError):
+    """The first word is no verb of the command language."""
+
+    code = "unknown_command"
+    template = N_("Unknown command '{verb}'. Type help for the list of commands.")
+
+
+class MissingCards(VerbExampleError):
+    """A verb that needs cards was given none (``discard``, ``meld``)."""
+
+    code = "missing_cards"
+    template = N_("{verb}: name the cards, e.g. {example}.")
+
+
+class MissingMeldNumber(VerbExampleError):
+    """``layoff``/``swap`` without the meld number as the last argument."""
+
+    code = "missing_meld_number"
+    template = N_("{verb}: end with the number of the meld on the table, e.g. {example}.")
+
+
+class BadMeldNumber(WordError):
+    """A meld number that is not a whole number from 1 up."""
+
+    code = "bad_meld_number"
+    template = N_("'{text}' is not a meld number (melds are numbered from 1).")
+
+
+class TooManyArgs(VerbExampleError):
     """More arguments than the verb takes (``draw 7h``, ``discard ks qh``)."""
 
     code = "too_many_args"
     template = N_("{verb}: too many arguments, e.g. {example}.")
-
-    def __init__(self, verb: str) -> None:
-        super().__init__(verb=verb, example=_EXAMPLES.get(verb, verb))
 
 
 class EmptyCommand(CommandError):
@@ -94,14 +104,11 @@ class UnknownPlayer(CommandError):
         super().__init__(name=name, players=", ".join(players))
 
 
-class NotAnAction(CommandError):
+class NotAnAction(VerbError):
     """A record line holds a UI command (``help``, ``sort``) instead of a game action."""
 
     code = "not_an_action"
     template = N_("'{verb}' is not a game action.")
-
-    def __init__(self, verb: str) -> None:
-        super().__init__(verb=verb)
 
 
 # --- the help table --------------------------------------------------------
@@ -172,6 +179,15 @@ ACTION_VERBS = ("draw", "take", "meld", "layoff", "swap", "discard", "next")
 UI_VERBS = ("sort", "hint", "help", "rules", "hand", "table", "score", "quit", "back")
 
 _EXAMPLES: dict[str, str] = {c.verb: c.syntax for c in COMMANDS}
+_SHARED: dict[str, CommandHelp] = {c.verb: c for c in COMMANDS}
+
+
+def help_override(verb: str, syntax: str, help: str) -> CommandHelp:
+    """The help line of the shared ``verb`` as a variant's players type it (for
+    ``Variant.help_overrides``): the verb's name and aliases from :data:`COMMANDS`, the
+    variant's own ``syntax`` and English ``help`` sentence. Raises ``KeyError`` for a verb
+    that is not shared."""
+    return replace(_SHARED[verb], syntax=syntax, help=help)
 
 
 def find_player(name: str, players: Sequence[str]) -> int:

@@ -35,6 +35,7 @@ from engine.commands import (
     UnknownCommand,
     UnknownPlayer,
     canonical_verb,
+    command_table,
     format_action,
     format_record_line,
     parse_action,
@@ -45,6 +46,8 @@ from engine.errors import CardParseError, CommandError
 from engine.game import apply, current_player, legal_actions, new_game
 from engine.melds import CardSpec
 from engine.rules import make_rules
+from engine.variants import VARIANTS
+from engine.verbs import help_override
 
 PLAYERS = ("ana", "ben", "cem")
 
@@ -404,6 +407,20 @@ def test_help_syntax_parses_and_aliases_resolve(entry: CommandHelp) -> None:
     else:
         assert entry.verb in ACTION_VERBS
         assert format_action(parsed) == entry.syntax
+
+
+@pytest.mark.parametrize("variant", ["basic", "500", "german", "romanian"])
+def test_a_variants_help_lines_keep_the_shared_verbs_and_aliases(variant: str) -> None:
+    """A variant's own line for a shared verb (tiles, the deep take) changes only its syntax
+    and help sentence: the verb and its aliases are the shared ones, so a German alias
+    typed at any table finds the same verb and its help."""
+    shared = {c.verb: c for c in COMMANDS}
+    lines = command_table(variant)
+    for line in VARIANTS[variant].help_overrides:
+        assert line.aliases == shared[line.verb].aliases
+        assert line.syntax.split()[0] == line.verb and line in lines
+    with pytest.raises(KeyError):
+        help_override("fly", "fly", "Fly.")
 
 
 def test_format_action_refuses_what_is_no_action() -> None:

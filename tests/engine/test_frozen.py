@@ -8,9 +8,11 @@ import pickle
 import pytest
 
 from engine.actions import Discard, Draw, LayOff, MeldCards
+from engine.cards import parse_card
 from engine.dealing import new_game
 from engine.frozen import DRAFT_MIN_FIELDS, fast_init, replace
 from engine.melds import CardSpec, Meld, Placed
+from engine.record_class import record
 from engine.rules import make_rules
 from engine.state import GameState, TurnState
 from engine.views import PlayerView, PublicView
@@ -83,6 +85,43 @@ def test_fast_init_builds_the_same_records_as_the_dataclass_init() -> None:
         Fast(1).seat = 2  # type: ignore[misc]
 
 
+def test_record_is_the_frozen_slotted_dataclass_with_the_fast_init() -> None:
+    """``@record`` (the events' and actions' decorator) builds the class the two stacked
+    decorators build: same fields, equality, hash, ``repr``, pickling; frozen; slots; the
+    descriptor ``__init__``."""
+
+    rec = _Rec(1, ("7h",))
+    assert vars(_Rec)["__slots__"] == vars(_Stacked)["__slots__"] == ("seat", "cards")
+    assert [f.name for f in dataclasses.fields(_Rec)] == ["seat", "cards"]
+    assert rec == _Rec(seat=1, cards=("7h",)) and rec != _Rec(1)
+    assert hash(rec) == hash(_Rec(1, ("7h",))) and rec == pickle.loads(pickle.dumps(rec))
+    assert repr(rec) == "_Rec(seat=1, cards=('7h',))"
+    assert _Rec.__init__.__qualname__ == "_Rec.__init__"
+    assert any(name.startswith("_set_") for name in _Rec.__init__.__code__.co_names)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rec.seat = 2  # type: ignore[misc]
+    assert dataclasses.is_dataclass(rec)
+    discard = Discard(0, parse_card("7h"))
+    assert pickle.loads(pickle.dumps(discard)) == discard
+
+
+@record
+class _Rec:
+    """A record made by ``@record``."""
+
+    seat: int
+    cards: tuple[str, ...] = ()
+
+
+@fast_init
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Stacked:
+    """The same record made by the two decorators ``@record`` stands for."""
+
+    seat: int
+    cards: tuple[str, ...] = ()
+
+
 def test_engine_records_use_the_fast_init() -> None:
     """The records built per move list (actions, views, placed cards, states) carry it."""
     for cls in (
@@ -145,11 +184,11 @@ def test_a_record_filled_through_its_draft_is_the_frozen_record() -> None:
     copied = replace(built, f=7, a=0)
     assert type(copied) is _Wide and (copied.a, copied.f, copied.c) == (0, 7, (2,))
     assert built.f == 6
-    for record in (built, copied):
+    for rec in (built, copied):
         with pytest.raises(dataclasses.FrozenInstanceError):
-            record.a = 2  # type: ignore[misc]
+            rec.a = 2  # type: ignore[misc]
         with pytest.raises(dataclasses.FrozenInstanceError):
-            del record.b  # type: ignore[misc]
+            del rec.b  # type: ignore[misc]
     assert pickle.loads(pickle.dumps(copied)) == copied
     with pytest.raises(TypeError):
         _Wide()  # type: ignore[call-arg]

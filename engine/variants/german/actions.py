@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.cards import Card
-from engine.frozen import fast_init
 from engine.melds import CardSpec
+from engine.record_class import record
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class ExchangeJoker:
     """Exchange the natural ``cards`` for the joker(s) of meld ``meld`` (0-based) and meld the
     freed joker(s) at once in the new meld ``group`` (``exchange 8h 3 | jk 9h 10h``).
@@ -27,8 +24,7 @@ class ExchangeJoker:
     group: tuple[CardSpec, ...]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class TakeBack:
     """Take back the melds of this turn while they are below the first-meld minimum
     (``takeback``)."""
@@ -36,24 +32,21 @@ class TakeBack:
     seat: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class EndLayOffs:
     """End one's lay-offs after someone went out (``done``; option ``closing_layoffs``)."""
 
     seat: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class BuyBack:
     """An eliminated player buys back into the game once (``buyback``; chips=pot)."""
 
     seat: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class DeclineBuyBack:
     """An eliminated player stays out (``decline``; chips=pot)."""
 

@@ -20,6 +20,7 @@ from engine.variants.german.chips import deal_payments, pay, pot_payout, settlem
 from engine.variants.german.events import BuyBackOffered, ClosingLayOffs, Eliminated
 from engine.variants.german.state import (
     Closing,
+    GermanState,
     GermanTurn,
     active_seats,
     eliminated,
@@ -87,6 +88,27 @@ def score_hand(state: GameState, winner: int | None, rummy: bool, events: list[A
         extra, moved = pay(extra, payments, reason)
         if moved is not None:
             events.append(moved)
+    extra, newly = _eliminate(state, extra, before, winner, events)
+    state = replace(state, extra=extra)
+    if rules.text("chips") == "pot" and newly and not deals_done(state) and active_seats(state):
+        queue = tuple(s for s in newly if not extra.bought_back[s])
+        if queue:
+            return offer_buyback(state, queue, events)
+    return conclude(state, events)
+
+
+def _eliminate(
+    state: GameState,
+    extra: GermanState,
+    before: tuple[int, ...],
+    winner: int | None,
+    events: list[Any],
+) -> tuple[GermanState, tuple[int, ...]]:
+    """The seats of ``before`` (in the match before this deal) that the new totals of
+    ``state`` put out, in playing order from the left of the ``winner`` (of the dealer
+    when nobody went out): "ein Spieler welcher mehr Verlustpunkte geschrieben hat scheidet
+    aus" (german-romme.de.txt). Returns ``extra`` with this deal noted in their ``out_in``
+    and the seats; appends an ``Eliminated`` event to ``events`` when there are any."""
     start = winner if winner is not None else state.dealer
     newly = seats_after(state, start, tuple(s for s in before if eliminated(state, s)))
     if newly:
@@ -94,13 +116,8 @@ def score_hand(state: GameState, winner: int | None, rummy: bool, events: list[A
         for seat in newly:
             out_in[seat] = state.deal_number
         extra = replace(extra, out_in=tuple(out_in))
-        events.append(Eliminated(newly, rules.number("target") or 0))
-    state = replace(state, extra=extra)
-    if rules.text("chips") == "pot" and newly and not deals_done(state) and active_seats(state):
-        queue = tuple(s for s in newly if not extra.bought_back[s])
-        if queue:
-            return offer_buyback(state, queue, events)
-    return conclude(state, events)
+        events.append(Eliminated(newly, state.rules.number("target") or 0))
+    return extra, newly
 
 
 def deals_done(state: GameState) -> bool:

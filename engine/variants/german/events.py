@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
 from engine.cards import Card
-from engine.frozen import fast_init
 from engine.melds import Meld
+from engine.record_class import record
 
 POT = -1
 """The payee (or payer) of a :class:`Payment` that goes into (or comes out of) the pot."""
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class OpeningProgress:
     """``seat`` melded towards its first meld: ``total`` points this turn of ``needed``;
     ``reached`` when the first meld now stands; ``cards_left`` in the hand (with one card
@@ -27,8 +25,7 @@ class OpeningProgress:
     cards_left: int = 0
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class OpeningWithdrawn:
     """``seat`` took its unfinished first meld (``melds`` melds, ``cards``) back."""
 
@@ -37,8 +34,7 @@ class OpeningWithdrawn:
     melds: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class JokerExchanged:
     """``seat`` put ``cards`` into meld ``index`` (now ``meld``) for its joker(s); the freed
     ``jokers`` go into the new meld announced next (a :class:`engine.events.Melded`)."""
@@ -50,8 +46,7 @@ class JokerExchanged:
     jokers: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class DealBlocked:
     """Nobody can go out any more (every player holds at most two cards and no card in
     play fits a meld): the deal ends without a winner."""
@@ -59,16 +54,14 @@ class DealBlocked:
     deal_number: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class JokerStolen:
     """When cutting, ``seat`` found a joker at the bottom of the cut and kept it."""
 
     seat: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class ClosingLayOffs:
     """``winner`` went out; ``seats`` (in this order) may lay off before the scoring."""
 
@@ -76,16 +69,14 @@ class ClosingLayOffs:
     seats: tuple[int, ...]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class LayOffsDone:
     """``seat`` ended its lay-offs after someone went out."""
 
     seat: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class Eliminated:
     """``seats`` have more penalty points than ``target`` and are out of the match."""
 
@@ -93,8 +84,7 @@ class Eliminated:
     target: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class BuyBackOffered:
     """``seat`` may buy back into the game for ``price`` chips and take ``points``."""
 
@@ -103,8 +93,7 @@ class BuyBackOffered:
     points: Fraction
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class BoughtBack:
     """``seat`` paid ``price`` chips into the pot and plays on with ``points``."""
 
@@ -113,16 +102,14 @@ class BoughtBack:
     points: Fraction
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class BuyBackDeclined:
     """``seat`` stays out of the match."""
 
     seat: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class Payment:
     """``amount`` chips from ``payer`` to ``payee`` (seats, or :data:`POT`)."""
 
@@ -131,8 +118,7 @@ class Payment:
     amount: Fraction
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class ChipsMoved:
     """Chips changed hands (play money, no real money). ``reason``: ``stakes`` (into the
     pot before a deal), ``rummy_stakes`` (hand rummy in pot play), ``round_bonus``,

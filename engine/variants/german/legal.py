@@ -21,7 +21,7 @@ from engine.flow import shared_quick_actions
 from engine.game import can
 from engine.legal import checked_legal_actions as checked_standard
 from engine.legal import not_in_turn, standard_legal_actions
-from engine.melds import Meld, MeldKind, joker_swap_target, readings
+from engine.melds import Meld, MeldKind, MeldRules, joker_swap_target, readings
 from engine.memo import reuse_last_tuple
 from engine.moves import Leftover
 from engine.options import RuleSet
@@ -113,49 +113,74 @@ def _play(state: GameState, seat: int) -> list[Any]:
     in the first turn; lay-offs (one a turn with ``one_layoff``) and joker exchanges once
     the seat may play on the table, with the same card kept; take back while the first meld
     is provisional; a discard of any card but the taken one, and while the first meld is
-    provisional only the last card."""
+    provisional only the last card. In that order."""
     rules = state.rules
     mrules = meld_rules(rules)
-    hand = state.hands[seat]
-    size = len(hand)
     taken = state.turn.taken
     turn = turn_extra(state)
     no_last = rules.flag("no_rummy_first_turn") and turn.first and is_rummy(state)
-    left = Leftover(hand, taken, True)  # a card always stays for the discard
+    left = Leftover(state.hands[seat], taken, True)  # a card always stays for the discard
 
-    out: list[Any] = []
-    for group in one_reading_groups(hand, mrules):
-        if no_last and size - len(group) == 1:
-            continue
-        if left.ok_group(group):
-            out.append(MeldCards(seat, (group,)))
+    out = _melds(state, seat, mrules, left, no_last)
     if may_play_on_table(state, seat):
         if not (rules.flag("one_layoff") and turn.laid_off >= 1):
             out += [
                 a for a in _layoffs(state, seat) if left.ok(1, 1 if a.cards[0].card != taken else 0)
             ]
-        four = rules.flag("set_swap_four")
-        for action in exchanges(state, seat):
-            meld = state.melds[action.meld]
-            if (
-                not (four and meld.kind is MeldKind.SET)
-                and joker_swap_target(meld, action.cards[0]) < 0
-            ):
-                continue
-            cards = cards_from_hand(action, _freed(action, state))
-            if (
-                left.ok(len(cards), sum(1 for c in cards if c != taken))
-                and len(readings(action.group, seat, mrules)) == 1
-            ):
-                out.append(action)
+        out += _exchanges_kept(state, seat, mrules, left)
     if turn.provisional:
         out.append(TakeBack(seat))
-    if size == 1:
-        if hand[0] != taken and not no_last:
-            out += discards(seat, hand)
-    elif not turn.provisional:
-        out += discards(seat, distinct_cards(hand), taken)
+    out += _discards(state, seat, bool(turn.provisional), no_last)
     return out
+
+
+def _melds(
+    state: GameState, seat: int, mrules: MeldRules, left: Leftover, no_last: bool
+) -> list[Any]:
+    """A new meld of one reading that keeps what ``left`` asks for; with ``no_last`` (the
+    last card's discard would be hand rummy in the first turn) none that keeps one card."""
+    hand = state.hands[seat]
+    size = len(hand)
+    return [
+        MeldCards(seat, (group,))
+        for group in one_reading_groups(hand, mrules)
+        if not (no_last and size - len(group) == 1) and left.ok_group(group)
+    ]
+
+
+def _exchanges_kept(
+    state: GameState, seat: int, mrules: MeldRules, left: Leftover
+) -> list[ExchangeJoker]:
+    """The candidate exchanges (:func:`exchanges`) whose card takes a joker's place (with
+    ``set_swap_four`` a set's joker for all its missing cards), whose new meld has one
+    reading, and which keep what ``left`` asks for."""
+    taken = state.turn.taken
+    four = state.rules.flag("set_swap_four")
+    out: list[ExchangeJoker] = []
+    for action in exchanges(state, seat):
+        meld = state.melds[action.meld]
+        if (
+            not (four and meld.kind is MeldKind.SET)
+            and joker_swap_target(meld, action.cards[0]) < 0
+        ):
+            continue
+        cards = cards_from_hand(action, _freed(action, state))
+        if (
+            left.ok(len(cards), sum(1 for c in cards if c != taken))
+            and len(readings(action.group, seat, mrules)) == 1
+        ):
+            out.append(action)
+    return out
+
+
+def _discards(state: GameState, seat: int, provisional: bool, no_last: bool) -> list[Any]:
+    """A discard of any card but the one taken this turn; while the first meld is
+    ``provisional`` only of the last card, and with ``no_last`` not of that one."""
+    hand = state.hands[seat]
+    taken = state.turn.taken
+    if len(hand) == 1:
+        return discards(seat, hand) if hand[0] != taken and not no_last else []
+    return [] if provisional else discards(seat, distinct_cards(hand), taken)
 
 
 def _freed(action: ExchangeJoker, state: GameState) -> int:

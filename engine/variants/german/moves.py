@@ -34,7 +34,7 @@ from engine.melds import Meld
 from engine.moves import apply_draw as shared_apply_draw
 from engine.moves import apply_layoff as shared_apply_layoff
 from engine.moves import apply_meld as shared_apply_meld
-from engine.moves import remove_cards, renewable, require_phase
+from engine.moves import next_turn, remove_cards, renewable, require_phase
 from engine.moves import verify_draw as shared_verify_draw
 from engine.moves import verify_layoff as shared_verify_layoff
 from engine.moves import verify_meld as shared_verify_meld
@@ -306,16 +306,8 @@ def apply_discard(state: GameState, action: Discard) -> Result:
     if not turn.dealer_discard and not extra.played[seat]:
         extra = replace(extra, played=with_flag(extra.played, seat))
     nxt = next_active(state, seat)
-    state = replace(
-        state,
-        hands=hands,
-        discard=discard,
-        current=nxt,
-        phase=Phase.DRAW,
-        extra=extra,
-        turn=_NEW_TURNS[not state.has_played[nxt], not extra.played[nxt]],
-    )
-    return state, tuple(events)
+    starts = _NEW_TURNS[not state.has_played[nxt], not extra.played[nxt]]
+    return next_turn(state, nxt, starts, hands=hands, discard=discard, extra=extra), tuple(events)
 
 
 #: The turn records a turn starts with, by (fresh, first): records are immutable, so one
@@ -410,10 +402,5 @@ def on_deal(state: GameState, spec: DealSpec) -> GameState:
             phase=Phase.PLAY,
             turn=TurnState(fresh=True, extra=GermanTurn(dealer_discard=True)),
         )
-    return replace(
-        state,
-        extra=extra,
-        current=next_active(state, state.dealer),
-        phase=Phase.DRAW,
-        turn=TurnState(fresh=True, extra=GermanTurn(first=True)),
-    )
+    first = TurnState(fresh=True, extra=GermanTurn(first=True))
+    return next_turn(state, next_active(state, state.dealer), first, extra=extra)

@@ -15,16 +15,14 @@ aufnehmen".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import cast
 
 from engine.actions import Action
 from engine.cards import Card
-from engine.frozen import fast_init
+from engine.record_class import record
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class AnnounceDoubla:
     """Announce a doubla (two identical tiles), optionally as ``"high"`` or ``"low"``
     (``doubla``, ``doubla high``)."""
@@ -33,8 +31,7 @@ class AnnounceDoubla:
     hint: str = ""
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class OfferDoubla:
     """Offer the pair of ``tile`` (given face down) to player ``partner`` (a name) for
     theirs (``offer r7 ben``)."""
@@ -44,8 +41,7 @@ class OfferDoubla:
     partner: str
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class AnswerDoubla:
     """Answer the offered swap: give the pair of ``tile`` (``accept k12``) or reject
     (``reject``, ``tile`` ``None``)."""
@@ -54,32 +50,28 @@ class AnswerDoubla:
     tile: Card | None = None
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class AnnounceFaceUp:
     """Announce holding the twin of the face-up tile (``announce``; +25 at the end)."""
 
     seat: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class Ready:
     """Finish the pre-play step (``ready``)."""
 
     seat: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class TakeFaceUp:
     """Take the face-up tile instead of drawing, to go out with it this turn (``faceup``)."""
 
     seat: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class ExchangeJoly:
     """Put ``tiles`` (one, or the two missing colours of a set of three) in place of the
     Joly in meld ``meld`` (0-based) and take the Joly (``joly b7 k7 3``)."""

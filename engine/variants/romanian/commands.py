@@ -31,7 +31,7 @@ Ständer, um einen neuen Satz oder eine neue Folge zu melden."
 from __future__ import annotations
 
 from engine.cards import parse_card
-from engine.errors import N_, CommandError
+from engine.errors import N_
 from engine.variants.base import VariantCommand
 from engine.variants.romanian.actions import (
     AnnounceDoubla,
@@ -42,29 +42,32 @@ from engine.variants.romanian.actions import (
     Ready,
     TakeFaceUp,
 )
-from engine.verbs import BadMeldNumber, CommandHelp, MissingCards, MissingMeldNumber, TooManyArgs
+from engine.verbs import (
+    BadMeldNumber,
+    CommandHelp,
+    MissingCards,
+    MissingMeldNumber,
+    TooManyArgs,
+    VerbError,
+    WordError,
+    help_override,
+)
 
 _HINT_WORDS = {"high": "high", "hoch": "high", "low": "low", "niedrig": "low"}
 
 
-class MissingPlayerName(CommandError):
+class MissingPlayerName(VerbError):
     """``offer`` without the name of the player the swap is offered to."""
 
     code = "missing_player_name"
     template = N_("{verb}: name your pair's tile and the player, e.g. offer r7 ben.")
 
-    def __init__(self, verb: str) -> None:
-        super().__init__(verb=verb)
 
-
-class BadHint(CommandError):
+class BadHint(WordError):
     """``doubla`` with a word that is neither high nor low."""
 
     code = "bad_doubla_hint"
     template = N_("'{text}' is not high or low (doubla, doubla high, doubla low).")
-
-    def __init__(self, text: str) -> None:
-        super().__init__(text=text)
 
 
 def _none(verb: str, args: list[str]) -> None:
@@ -246,42 +249,35 @@ COMMANDS: tuple[VariantCommand, ...] = (
 
 
 HELP_OVERRIDES: tuple[CommandHelp, ...] = (
-    CommandHelp("draw", ("d", "ziehen"), "draw", "Draw the top tile of the wall."),
-    CommandHelp(
+    help_override("draw", "draw", "Draw the top tile of the wall."),
+    help_override(
         "take",
-        ("t", "nehmen", "aufnehmen"),
         "take [r7]",
         "Take the previous player's discard instead of drawing; or a tile further "
         "back in the row of discards (take r7) that two tiles of your rack meld at "
         "once, together with every tile discarded after it.",
     ),
-    CommandHelp(
+    help_override(
         "swap",
-        ("tauschen",),
         "swap r8 3",
         "Exchange the tile a Joly in meld 3 stands for against that Joly (see joly).",
     ),
-    CommandHelp(
+    help_override(
         "meld",
-        ("m", "melden"),
         "meld r5 r6 r7 | b9 k9 y9",
         "Put a set or run of tiles on the table; separate several melds with | or /. "
         "Say what a Joly stands for with jo=r8 (or jo=8 in a set). Tiles: colour r, "
         "y, b or k and the number 1-13; jo is a Joly.",
     ),
-    CommandHelp(
+    help_override(
         "layoff",
-        ("l", "lay", "anlegen"),
         "layoff r8 3",
         "Add tiles from your rack to meld number 3 on the table (the number comes last).",
     ),
-    CommandHelp(
-        "discard", ("x", "drop", "abwerfen"), "discard k13", "Discard a tile; this ends your turn."
-    ),
-    CommandHelp("hand", (), "hand", "Show your rack."),
-    CommandHelp(
+    help_override("discard", "discard k13", "Discard a tile; this ends your turn."),
+    help_override("hand", "hand", "Show your rack."),
+    help_override(
         "table",
-        ("tisch",),
         "table",
         "Show the melds, the face-up tile, the discard row and the size of the wall.",
     ),

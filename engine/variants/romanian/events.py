@@ -8,16 +8,14 @@ weniger Steine hat, muss das den anderen Spielern ansagen."
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import cast
 
 from engine.cards import Card
 from engine.events import Event
-from engine.frozen import fast_init
+from engine.record_class import record
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class DoublaAnnounced:
     """``seat`` announced a doubla; ``hint`` is ``""``, ``"high"`` or ``"low"``."""
 
@@ -25,8 +23,7 @@ class DoublaAnnounced:
     hint: str
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class FaceUpAnnounced:
     """``seat`` announced holding the twin of the face-up ``tile`` (+25 at the end)."""
 
@@ -34,8 +31,7 @@ class FaceUpAnnounced:
     tile: Card
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class DoublaOffered:
     """``seat`` offered ``partner`` to swap doublas (the tiles stay hidden)."""
 
@@ -43,8 +39,7 @@ class DoublaOffered:
     partner: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class DoublaAnswered:
     """``partner`` accepted (the pairs were swapped face down) or declined ``seat``'s offer."""
 
@@ -53,24 +48,21 @@ class DoublaAnswered:
     accepted: bool
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class PlayerReady:
     """``seat`` finished the pre-play step."""
 
     seat: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class PlayBegins:
     """The pre-play step is over; ``seat`` (15 tiles) begins by discarding."""
 
     seat: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class TookFromRow:
     """``seat`` took ``tile`` from the discard row with every tile after it (``tiles``,
     ``tile`` first) and must meld ``tile`` at once."""
@@ -80,8 +72,7 @@ class TookFromRow:
     tiles: tuple[Card, ...]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class TookFaceUp:
     """``seat`` took the face-up ``tile`` to go out with it."""
 
@@ -89,8 +80,7 @@ class TookFaceUp:
     tile: Card
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class JolyExchanged:
     """``seat`` put ``tiles`` in place of the Joly of meld ``index`` (0-based) and must
     meld the Joly at once."""
@@ -100,8 +90,7 @@ class JolyExchanged:
     tiles: tuple[Card, ...]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class FewTilesLeft:
     """``seat`` has ``count`` tiles left (3 or fewer): "Ein Spieler, der nur noch drei
     oder weniger Steine hat, muss das den anderen Spielern ansagen"."""
@@ -110,8 +99,7 @@ class FewTilesLeft:
     count: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class GameBlocked:
     """No tile in play can be melded, laid off or take a Joly's place any more: the wall
     would be renewed for ever, so game ``deal_number`` ends without a winner
@@ -120,8 +108,7 @@ class GameBlocked:
     deal_number: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class SeatScore:
     """One line of the score sheet: ``melded`` (tiles this seat put on the table, Jolys
     excluded), ``jolys`` (+50 per Joly it melded first), ``rack`` (value left on the rack,
@@ -138,8 +125,7 @@ class SeatScore:
     total: int
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class ScoreSheet:
     """How each seat's score of the game was made up (after ``HandEnded``)."""
 

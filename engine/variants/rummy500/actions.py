@@ -3,14 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.cards import Card
-from engine.frozen import fast_init
+from engine.record_class import record
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class CallRummy:
     """``seat`` calls "Rommé!" (``call``) during the call window after a discard.
 

@@ -16,11 +16,10 @@ from __future__ import annotations
 from engine.melds import CardSpec
 from engine.variants.base import VariantCommand
 from engine.variants.rummy500.actions import CallRummy
-from engine.verbs import BadMeldNumber, CommandHelp, TooManyArgs
+from engine.verbs import BadMeldNumber, CommandHelp, TooManyArgs, help_override
 
-TAKE_HELP = CommandHelp(
+TAKE_HELP = help_override(
     "take",
-    ("t", "nehmen", "aufnehmen"),
     "take [7h]",
     "Take the upcard, or the discard pile down to a card you name (take 7h); a card taken "
     "from under the upcard must be played at once.",

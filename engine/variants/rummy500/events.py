@@ -9,17 +9,15 @@ writes their text.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import cast
 
 from engine.cards import Card
 from engine.events import Event
-from engine.frozen import fast_init
 from engine.melds import Meld
+from engine.record_class import record
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class PileTaken:
     """``seat`` took ``cards`` (bottom first) from the discard pile, down to ``card``,
     which it must play this turn."""
@@ -29,8 +27,7 @@ class PileTaken:
     cards: tuple[Card, ...]
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class RummyCalled:
     """``seat`` called "Rommé!" on ``discarder``'s discard and took ``cards`` (bottom
     first) down to ``card``. With ``calling=last_layoff`` the card went straight onto
@@ -45,8 +42,7 @@ class RummyCalled:
     meld: Meld | None = None
 
 
-@fast_init
-@dataclass(frozen=True, slots=True)
+@record
 class Floated:
     """``seat`` melded its last card and floats: it has no cards and plays on next turn
     (rummy-500.de.txt: "Schweben")."""

@@ -241,46 +241,73 @@ def legal_actions(state: GameState, seat: int) -> list[actions.Action]:
 
 def candidate_actions(state: GameState, seat: int) -> list[actions.Action]:
     """Every action this variant might allow ``seat`` now, unchecked, in the order of
-    :func:`legal_actions`: the old way of listing, kept for :func:`checked_legal_actions`."""
+    :func:`legal_actions`: the old way of listing, kept for :func:`checked_legal_actions`.
+    The turn's own actions (for the seat to play), then the calls (for any seat)."""
     if state.phase is Phase.GAME_OVER:
         return []
     if state.phase is Phase.HAND_OVER:
         return [actions.NextDeal(seat)]
     out: list[actions.Action] = []
-    pile = state.discard
     if seat == state.current and state.phase is Phase.DRAW:
-        out.append(actions.Draw(seat))
-        if pile:
-            out.append(actions.TakeDiscard(seat))
-            seen: set[Card] = {pile[-1]}
-            for index in range(len(pile) - 2, -1, -1):
-                if pile[index] not in seen:
-                    seen.add(pile[index])
-                    out.append(actions.TakeDiscard(seat, pile[index]))
+        out += _draw_candidates(state, seat)
     elif seat == state.current:
-        rules = meld_rules(state)
-        hand = state.hands[seat]
-        cards = sorted(set(hand), key=SORT_KEY)
-        out += [actions.MeldCards(seat, (g,)) for g in candidate_melds(hand, rules)]
-        for card in cards:
-            for index, meld in enumerate(state.melds):
-                found = extend_readings(meld, (CardSpec(card),), seat, rules)
-                if card.is_joker and len(found) > 1:
-                    out += [
-                        actions.LayOff(seat, (CardSpec(card, new_face(meld, r)),), index)
-                        for r in found
-                    ]
-                elif found:
-                    out.append(actions.LayOff(seat, (CardSpec(card),), index))
-        out += [actions.Discard(seat, card) for card in cards]
+        out += _play_candidates(state, seat)
+    if state.phase is Phase.DRAW and state.discard:
+        out += _call_candidates(state, seat)
+    return out
+
+
+def _draw_candidates(state: GameState, seat: int) -> list[actions.Action]:
+    """Draw; take the upcard; take down to each other distinct card of the pile, from the
+    top down."""
+    out: list[actions.Action] = [actions.Draw(seat)]
+    pile = state.discard
+    if pile:
+        out.append(actions.TakeDiscard(seat))
+        seen: set[Card] = {pile[-1]}
+        for index in range(len(pile) - 2, -1, -1):
+            if pile[index] not in seen:
+                seen.add(pile[index])
+                out.append(actions.TakeDiscard(seat, pile[index]))
+    return out
+
+
+def _play_candidates(state: GameState, seat: int) -> list[actions.Action]:
+    """The candidate melds of the hand, each distinct card laid off on each meld it
+    extends (a joker once per face where it could stand for several), each discard."""
+    rules = meld_rules(state)
+    hand = state.hands[seat]
+    cards = sorted(set(hand), key=SORT_KEY)
+    out: list[actions.Action] = [
+        actions.MeldCards(seat, (g,)) for g in candidate_melds(hand, rules)
+    ]
+    for card in cards:
+        for index, meld in enumerate(state.melds):
+            found = extend_readings(meld, (CardSpec(card),), seat, rules)
+            if card.is_joker and len(found) > 1:
+                out += [
+                    actions.LayOff(seat, (CardSpec(card, new_face(meld, r)),), index) for r in found
+                ]
+            elif found:
+                out.append(actions.LayOff(seat, (CardSpec(card),), index))
+    out += [actions.Discard(seat, card) for card in cards]
+    return out
+
+
+def _call_candidates(state: GameState, seat: int) -> list[actions.Action]:
+    """The calls of the draw phase by ``calling``: ``any``, each distinct card of the pile
+    from the top down; ``last_layoff``, the top card on each meld (a joker once per face
+    where it must name one); none otherwise."""
+    pile = state.discard
     mode = state.rules.text("calling")
-    if state.phase is Phase.DRAW and pile and mode == "any":
+    out: list[actions.Action] = []
+    if mode == "any":
         seen_calls: set[Card] = set()
         for card in reversed(pile):
             if card not in seen_calls:
                 seen_calls.add(card)
                 out.append(cast(actions.Action, CallRummy(seat, card)))
-    elif state.phase is Phase.DRAW and pile and mode == "last_layoff":
+    elif mode == "last_layoff":
         top = pile[-1]
         for index, meld in enumerate(state.melds):
             found = extend_readings(meld, (CardSpec(top),), seat, meld_rules(state))

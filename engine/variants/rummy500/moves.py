@@ -43,7 +43,7 @@ from engine.errors import (
 from engine.events import Discarded, Drew, LaidOff, Melded, TookDiscard, WentOut
 from engine.frozen import replace
 from engine.melds import Meld, MeldRules, extend_readings
-from engine.moves import EXPECTED, Result, meld_readings, remove_cards
+from engine.moves import EXPECTED, Result, meld_readings, next_turn, remove_cards
 from engine.moves import require_phase as shared_require_phase
 from engine.options import RuleSet
 from engine.state import GameState, Phase, TurnState
@@ -509,11 +509,10 @@ def pass_turn(
     nxt = state.next_seat(seat)
     mode = state.rules.text("calling")
     open_window = mode == "any" or (mode == "last_layoff" and card is not None)
-    state = replace(
+    state = next_turn(
         state,
-        current=nxt,
-        phase=Phase.DRAW,
-        turn=_NEW_TURN[not state.has_played[nxt]],
+        nxt,
+        _NEW_TURN[not state.has_played[nxt]],
         extra=GameExtra(CallWindow(seat, card, out)) if open_window else _CLOSED,
         **changes,
     )
