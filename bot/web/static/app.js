@@ -8,6 +8,7 @@ import {clockText, countText as counted} from "./format.js";
 import {handView, springBack} from "./hand.js";
 import {backButton, haptic} from "./platform.js";
 import {play, snapshot} from "./motion.js";
+import {patch, patchChildren} from "./patch.js";
 
 const state = {
   strings: {}, locale: "en", token: null, table: null, screen: null, socket: null,
@@ -627,7 +628,7 @@ function renderHand() {
   }
   const focused = focusKey(document.activeElement);
   const before = snapshot(app, screen);
-  old.replaceWith(handView(screen, state, t, actions));
+  patch(old, handView(screen, state, t, actions));
   play(app, before, screen);
   if (focused) {
     const again = app.querySelector(focused);
@@ -695,7 +696,7 @@ function render() {
   parts.push(panelView());
   const focused = focusKey(document.activeElement);
   const before = snapshot(app, state.drawn);
-  app.replaceChildren(...parts.filter(Boolean));
+  patchChildren(app, parts.filter(Boolean));
   play(app, before, screen);
   state.drawn = screen;
   if (focused) {
