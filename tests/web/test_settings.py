@@ -5,7 +5,6 @@ device (localStorage) when the page is opened again."""
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import unquote
 
 import pytest
 from playwright.async_api import Browser, Page
@@ -19,21 +18,42 @@ BEN = UserRef("telegram", "1602", "Ben", "en")
 RED, BLACK, BLUE, GREEN = "#c62828", "#1d1d1f", "#1f5fbf", "#2e7d32"
 
 
+PICTURE_COLOURS = """async (colours) => {
+  const found = [];
+  for (const node of document.querySelectorAll('.hand-row .card')) {
+    const image = new Image();
+    image.src = getComputedStyle(node.querySelector('.art')).backgroundImage
+      .slice(5, -2);
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = image.naturalWidth;
+    canvas.height = image.naturalHeight;
+    const g = canvas.getContext('2d');
+    g.drawImage(image, 0, 0);
+    const data = g.getImageData(0, 0, canvas.width, canvas.height).data;
+    const counts = colours.map(() => 0);
+    for (let i = 0; i < data.length; i += 4) {
+      const hex = '#' + [data[i], data[i + 1], data[i + 2]]
+        .map((v) => v.toString(16).padStart(2, '0')).join('');
+      const at = colours.indexOf(hex);
+      if (at >= 0 && data[i + 3] === 255) counts[at] += 1;
+    }
+    found.push([node.dataset.card, colours[counts.indexOf(Math.max(...counts))]]);
+  }
+  return found;
+}"""
+"""Per card of the hand: its code and which of the given colours most pixels of its picture
+have exactly (the suit's ink: the pips and indices are filled with it)."""
+
+
 async def suit_colours(page: Page) -> dict[str, set[str]]:
     """The colour each suit's cards of the hand are drawn in (from their pictures)."""
-    found = await page.eval_on_selector_all(
-        ".hand-row .card",
-        "nodes => nodes.map(n => [n.dataset.card,"
-        " getComputedStyle(n.querySelector('.art')).backgroundImage])",
-    )
+    found = await page.evaluate(PICTURE_COLOURS, [RED, BLACK, BLUE, GREEN])
     colours: dict[str, set[str]] = {}
-    for code, src in found:
+    for code, colour in found:
         if code == "jk":
             continue
-        suit = code[-1]
-        picture = unquote(src)
-        fill = picture.split(f".suit-{suit}{{fill:")[1][:7]
-        colours.setdefault(suit, set()).add(fill)
+        colours.setdefault(code[-1], set()).add(colour)
     return colours
 
 
