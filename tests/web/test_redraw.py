@@ -82,6 +82,7 @@ async def test_a_redraw_keeps_the_unchanged_elements(tmp_path: Path, browser: Br
             )
             moved = await order(page)
             assert moved[0] != cards[0] and sorted(moved) == sorted(cards)
+            assert await page.locator("#participants").count() == 0  # a Discord list only
             assert opened.errors == []
         finally:
             await opened.close()

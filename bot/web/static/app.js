@@ -1,7 +1,8 @@
 // The web table's page: signs in (Telegram Mini App or Discord Activity), opens the
 // table's WebSocket and lays out every screen the server sends (bot/web/protocol.py).
 // The server is authoritative: the page only sends what the person taps.
-import {signIn, signInTo} from "./signin.js";
+import {discordActivity, signIn, signInTo} from "./signin.js";
+import {followParticipants, showParticipants} from "./activity.js";
 import {applyTheme} from "./theme.js";
 import {backNode, cardElement, setFourColours} from "./cards.js";
 import {clockText, countText as counted} from "./format.js";
@@ -731,7 +732,11 @@ async function main() {
     chooseTable(session);
     return;
   }
-  openTable(session);
+  await openTable(session);
+  const activity = discordActivity();
+  if (activity) {
+    followParticipants(activity, (people) => showParticipants(people, t("In this Activity")));
+  }
 }
 
 async function openTable(session) {
