@@ -67,20 +67,26 @@ export function setFourColours(on) {
   deck = on ? "four" : "two";
 }
 
-// The drawings, in the units of a card 100 x 140 (a tile 70 x 96), on a 2D canvas.
+// The drawings, in the units of a card 100 x 140 (a tile 70 x 96), on a 2D canvas. Text
+// is written in one font size, scaled: a canvas's font is set only when the weight
+// changes (setting a font costs more than drawing a pip).
+const EM = 20;
+
 function text(g, value, x, y, size, {weight = 400, align = "center", middle = false,
   turn = false} = {}) {
-  g.save();
-  g.font = `${weight} ${size}px ${FONT}`;
+  const font = `${weight} ${EM}px ${FONT}`;
+  if (g.canvas.dataset.font !== font) {
+    g.font = font;
+    g.canvas.dataset.font = font;
+  }
   g.textAlign = align;
   g.textBaseline = middle ? "middle" : "alphabetic";
-  if (turn) {
-    g.translate(x, y);
-    g.rotate(Math.PI);
-    g.translate(-x, -y);
-  }
-  g.fillText(value, x, y);
-  g.restore();
+  const place = g.getTransform();
+  g.translate(x, y);
+  if (turn) g.rotate(Math.PI);
+  g.scale(size / EM, size / EM);
+  g.fillText(value, 0, 0);
+  g.setTransform(place);
 }
 
 function rounded(g, x, y, width, height, radius) {
@@ -105,7 +111,7 @@ function drawCard(g, code, lang) {
     g.fillStyle = "#7b1fa2";
     text(g, "★", 12, 22, 16, {weight: 700, align: "left"});
     text(g, "🃏", 50, 76, 46);
-    g.letterSpacing = "2px";
+    g.letterSpacing = `${2 * EM / 15}px`;  // 2 units at the size of 15
     text(g, "JOKER", 50, 118, 15, {weight: 700});
     return;
   }
@@ -113,8 +119,8 @@ function drawCard(g, code, lang) {
   const colour = SUIT_COLOURS[deck][c.suit];
   const index = (INDEX[lang] || INDEX.en)[c.rank] || c.rank;
   g.fillStyle = colour;
+  const place = g.getTransform();
   for (const turn of [false, true]) {
-    g.save();
     if (turn) {
       g.translate(50, 70);
       g.rotate(Math.PI);
@@ -122,7 +128,7 @@ function drawCard(g, code, lang) {
     }
     text(g, index, index === "10" ? 16 : 14, 22, index === "10" ? 19 : 22, {weight: 700});
     text(g, sign, 14, 40, 17);
-    g.restore();
+    g.setTransform(place);
   }
   const pip = (px, py, size) => {
     // drawn a little inside the grid so the pips keep clear of the corner indices
@@ -174,17 +180,28 @@ function drawBack(g, tiles) {
   g.stroke();
 }
 
-// A picture as a PNG data: URL, drawn once at the screen's pixel density.
+// A picture as a PNG data: URL, drawn at the screen's pixel density on one canvas per size.
+const CANVASES = new Map();
+
 function picture(tiles, draw) {
   const scale = Math.min(3, Math.max(1, window.devicePixelRatio || 1));
   const [width, height] = tiles ? [70, 96] : [100, 140];
-  const canvas = document.createElement("canvas");
-  canvas.width = Math.round(width * scale);
-  canvas.height = Math.round(height * scale);
-  const g = canvas.getContext("2d");
-  g.scale(canvas.width / width, canvas.height / height);
+  const key = `${tiles}:${scale}`;
+  let g = CANVASES.get(key);
+  if (!g) {
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(width * scale);
+    canvas.height = Math.round(height * scale);
+    g = canvas.getContext("2d");
+    CANVASES.set(key, g);
+  }
+  g.setTransform(g.canvas.width / width, 0, 0, g.canvas.height / height, 0, 0);
+  g.clearRect(0, 0, width, height);
+  g.setLineDash([]);
+  g.letterSpacing = "0px";
+  g.globalAlpha = 1;
   draw(g);
-  return canvas.toDataURL("image/png");
+  return g.canvas.toDataURL("image/png");
 }
 
 // Every picture is a PNG drawn once on a canvas, the background of a span: a rule of the
@@ -248,13 +265,15 @@ function wholeDeck(tiles, lang) {
 
 function idle(callback) {
   if (window.requestIdleCallback) requestIdleCallback(callback, {timeout: 3000});
-  else setTimeout(() => callback({timeRemaining: () => 8}), 50);
+  else setTimeout(() => callback({timeRemaining: () => 0}), 50);
 }
 
+// An idle callback draws while more than 30 of its (at most 50) ms are left: at most a
+// picture past 20 ms, a short task even on a slow phone.
 function drawWaiting(deadline) {
   do {
     waiting.shift()();
-  } while (waiting.length && deadline.timeRemaining() > 6);
+  } while (waiting.length && deadline.timeRemaining() > 30);
   if (waiting.length) idle(drawWaiting);
 }
 
