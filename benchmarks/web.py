@@ -17,7 +17,11 @@ Figures (printed, never asserted):
   throttled 4x (Chrome DevTools Protocol ``Emulation.setCPUThrottlingRate``) while the other
   seat and the page's own taps draw and discard, every card flying: the longest task a
   ``PerformanceObserver`` of ``longtask`` entries reported from each move to the end of its
-  flights (target <= 50 ms: a longer one makes a flight stutter).
+  flights (target <= 50 ms: a longer one makes a flight stutter). With
+  ``RUMMY_BENCH_WEB_BEFORE`` set to another tree's ``bot/web/static`` folder (e.g. one
+  made by ``git archive <commit> bot/web/static | tar -x -C /tmp/before``), the page's files
+  of that tree and of this one take turns (A B A B, the load average printed), so a change
+  is compared within one run on a busy machine.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import tempfile
 import time
@@ -38,6 +43,8 @@ __all__ = ["flight_long_tasks", "run"]
 
 TABLES = 50
 TOKEN = "123456:bench-token"
+BEFORE = "RUMMY_BENCH_WEB_BEFORE"
+"""The environment variable naming a ``bot/web/static`` folder to compare the flights with."""
 
 
 def _assets() -> tuple[int, int]:
@@ -340,18 +347,22 @@ async def flight_long_tasks(
     return found
 
 
-async def _flights(base: str, service: Any, turns: int) -> list[tuple[str, float, int]]:
+async def _flights(
+    base: str, service: Any, turns: int, run: int = 0, static: Path | None = None
+) -> list[tuple[str, float, int]]:
     """:func:`flight_long_tasks` on a new table of two (the page's seat and a seat that
-    moves by typed commands), in Chromium at 390x844."""
+    moves by typed commands), in Chromium at 390x844; ``run`` numbers the table's chat and
+    people (each run a new table); ``static``: the page's files from that folder instead
+    of this tree's."""
     from playwright.async_api import async_playwright
 
     from bot.interaction.commands import parse
     from bot.ports.intents import InChat, Intent
     from bot.ports.model import ChatKey, UserRef
 
-    key = ChatKey("telegram", "-100flights")
-    ana = UserRef("telegram", "90011", "ana", "en")
-    ben = UserRef("telegram", "90012", "ben", "en")
+    key = ChatKey("telegram", f"-100flights{run}")
+    ana = UserRef("telegram", str(90011 + 2 * run), "ana", "en")
+    ben = UserRef("telegram", str(90012 + 2 * run), "ben", "en")
 
     async def say(user: UserRef, line: str) -> Any:
         return await service.entry.handle(Intent(parse(line), user, InChat(key)))
@@ -365,6 +376,12 @@ async def _flights(base: str, service: Any, turns: int) -> list[tuple[str, float
         stored = await service.repo.get_table(table)
         seat = stored.seat_of(ana.key)
         await say(ana, f"discard {stored.state.hands[seat][0]}")
+
+    async def other_files(route: Any) -> None:
+        assert static is not None
+        name = route.request.url.split("/static/", 1)[1].split("?")[0]
+        kind = "text/css" if name.endswith(".css") else "text/javascript"
+        await route.fulfill(body=(static / name).read_bytes(), content_type=kind)
 
     stub = (
         "window.Telegram={WebApp:{initData:window.__initData,themeParams:{},"
@@ -381,8 +398,10 @@ async def _flights(base: str, service: Any, turns: int) -> list[tuple[str, float
                 "https://telegram.org/**",
                 lambda route: route.fulfill(body=stub, content_type="text/javascript"),
             )
+            if static is not None:
+                await context.route("**/static/**", other_files)
             await context.add_init_script(
-                f"window.__initData = {json.dumps(_init_data(90012, 'ben'))};"
+                f"window.__initData = {json.dumps(_init_data(int(ben.user_id), 'ben'))};"
             )
             page = await context.new_page()
             await page.goto(f"{base}/tg/?t={table}")
@@ -390,6 +409,49 @@ async def _flights(base: str, service: Any, turns: int) -> list[tuple[str, float
             return await flight_long_tasks(page, ana_turn, turns)
         finally:
             await browser.close()
+
+
+def _flight_row(
+    name: str, flights: list[tuple[str, float, int]], turns: int, loads: list[float]
+) -> Row:
+    """The row of the longest task over ``flights`` (runs of ``turns`` turns each): how
+    many turns, long tasks and turns with any, the worst turn (which run, which turn), and
+    the load averages seen (1 minute, before and after each run)."""
+    worst = max(range(len(flights)), key=lambda i: flights[i][1])
+    who, longest, _count = flights[worst]
+    return Row(
+        name,
+        longest,
+        "ms",
+        50,
+        note=f"390x844, CPU 4x slower, {len(flights)} turns, "
+        f"{sum(f[2] for f in flights)} long tasks in {sum(1 for f in flights if f[2])} "
+        f"turns; worst in an {who} turn (run {worst // turns + 1}, turn "
+        f"{worst % turns + 1}); load {min(loads):.1f}-{max(loads):.1f}",
+    )
+
+
+async def _flight_rows(config: BenchConfig, section: Section, base: str, service: Any) -> None:
+    """The flights' rows: this tree's, and with :data:`BEFORE` set the other tree's, the
+    two alternating (A B A B)."""
+    turns = 4 if config.quick else 10
+    before = os.environ.get(BEFORE)
+    trees: list[tuple[str, Path | None]] = [("", None)]
+    if before:
+        trees = [(" (before)", Path(before)), (" (this tree)", None)]
+    found: dict[str, list[tuple[str, float, int]]] = {name: [] for name, _ in trees}
+    loads: dict[str, list[float]] = {name: [] for name, _ in trees}
+    run = 0
+    for _round in range(2 if before else 1):
+        for name, static in trees:
+            loads[name].append(os.getloadavg()[0])
+            found[name] += await _flights(base, service, turns, run, static)
+            loads[name].append(os.getloadavg()[0])
+            run += 1
+    for name, _static in trees:
+        section.add(
+            _flight_row(f"longest task during the flights{name}", found[name], turns, loads[name])
+        )
 
 
 async def _measure(config: BenchConfig, section: Section) -> None:
@@ -427,24 +489,11 @@ async def _measure(config: BenchConfig, section: Section) -> None:
                     )
                 )
             try:
-                flights = await _flights(base, service, 4 if config.quick else 10)
+                await _flight_rows(config, section, base, service)
             except Exception as error:
                 section.notes.append(
                     f"flights not measured: {type(error).__name__}: "
                     f"{str(error).splitlines()[0][:120]}"
-                )
-            else:
-                longest = max(flights, key=lambda f: f[1])
-                section.add(
-                    Row(
-                        "longest task during the flights",
-                        longest[1],
-                        "ms",
-                        50,
-                        note=f"390x844, CPU 4x slower, {len(flights)} turns "
-                        f"({sum(f[2] for f in flights)} long tasks; worst in an "
-                        f"{longest[0]} turn)",
-                    )
                 )
             latencies, sizes, worst = await _moves(base, service, 40 if config.quick else 300, rng)
             if latencies:

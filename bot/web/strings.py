@@ -102,6 +102,10 @@ PAGE_WORDS: tuple[str, ...] = (
     N_("That is not a meld you can lay down now."),
     # a setting of the page: diamonds blue and clubs green, for colour-blind players
     N_("Four-colour deck"),
+    # a setting of the page: short sounds for a draw, a discard and the turn's start
+    N_("Sounds"),
+    # a Discord Activity: the people connected to it
+    N_("In this Activity"),
     N_("You"),
     N_("Example"),
     N_("Out of turn"),

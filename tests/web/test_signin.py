@@ -199,8 +199,11 @@ export class DiscordSDK {
         window.__authenticated = access_token;
         return {user: {id: '9001'}, access_token};
       },
+      getInstanceConnectedParticipants: async () => ({participants: window.__participants}),
     };
+    window.__sdkEvents = {};
   }
+  subscribe(event, listener) { window.__sdkEvents[event] = listener; }
   async ready() { window.__sdkReady = true; }
 }
 """
@@ -232,7 +235,11 @@ async def test_a_discord_activity_signs_in_through_the_sdk(
                 "**/static/vendor/discord-sdk.js",
                 lambda route: route.fulfill(body=SDK_MOCK, content_type="text/javascript"),
             )
-            await context.add_init_script("window.__discordCode = 'code-dan';")
+            await context.add_init_script(
+                "window.__discordCode = 'code-dan'; window.__participants = ["
+                "{id: '9001', username: 'dan', global_name: null},"
+                "{id: '9002', username: 'kim', global_name: 'Kim K.', nickname: 'Kimmy'}];"
+            )
             page = await context.new_page()
             try:
                 await page.goto(
@@ -247,6 +254,18 @@ async def test_a_discord_activity_signs_in_through_the_sdk(
                 assert await page.get_attribute("html", "data-scheme") == "dark"
                 assert await page.get_attribute("html", "lang") == "de"
                 assert await page.locator(".hand-row .card").count() == 10
+                # who is in the Activity, as the Discord client says, and when it changes
+                await page.wait_for_selector("#participants li")
+                names = "#participants li"
+                assert await page.locator(names).all_inner_texts() == ["dan", "Kimmy"]
+                heading = await page.inner_text("#participants h2")
+                assert heading == "In dieser Aktivität (2)"
+                await page.evaluate(
+                    "window.__sdkEvents.ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE({participants: ["
+                    "{id: '9001', username: 'dan'}, {id: '9003', username: 'eve',"
+                    " global_name: 'Eve'}]})"
+                )
+                assert await page.locator(names).all_inner_texts() == ["dan", "Eve"]
             finally:
                 await context.close()
             assert fake.calls == ["token", "me", "instance"]

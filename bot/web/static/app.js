@@ -1,19 +1,22 @@
 // The web table's page: signs in (Telegram Mini App or Discord Activity), opens the
 // table's WebSocket and lays out every screen the server sends (bot/web/protocol.py).
 // The server is authoritative: the page only sends what the person taps.
-import {signIn, signInTo} from "./signin.js";
+import {discordActivity, signIn, signInTo} from "./signin.js";
+import {followParticipants, showParticipants} from "./activity.js";
 import {applyTheme} from "./theme.js";
 import {backNode, cardElement, setFourColours} from "./cards.js";
 import {clockText, countText as counted} from "./format.js";
 import {handView, springBack} from "./hand.js";
 import {backButton, haptic} from "./platform.js";
 import {play, snapshot} from "./motion.js";
+import {patch, patchChildren} from "./patch.js";
+import {screenSounds, setSounds} from "./sound.js";
 
 const state = {
   strings: {}, locale: "en", token: null, table: null, screen: null, socket: null,
   pageId: Math.random().toString(36).slice(2, 10), presses: 0, retry: 0, busy: false,
   order: null, selected: new Set(), panel: null, log: [], rules: null, lastError: null,
-  hold: false, later: false, waitHand: null, fourColours: false,
+  hold: false, later: false, waitHand: null, fourColours: false, sounds: false,
 };
 
 export function t(msgid) {
@@ -193,6 +196,7 @@ function show(screen, before) {
   state.log = state.log.slice(-8);
   const turnStarts = hand && hand.turn && !(oldHand && oldHand.turn);
   if (turnStarts && before) haptic("turn");
+  screenSounds(before, screen);
   if (!screen.recent) announce(turnStarts && hand.phase ? [...news, hand.phase] : news);
   state.screen = screen;
   render();
@@ -315,6 +319,17 @@ export const actions = {
     }
     render();
   },
+  // Sounds (off unless turned on), kept on this device.
+  sounds() {
+    state.sounds = !state.sounds;
+    setSounds(state.sounds, true);
+    try {
+      localStorage.setItem(SOUNDS, state.sounds ? "1" : "0");
+    } catch {
+      // no storage: the setting lasts as long as the page
+    }
+    render();
+  },
   async panel(name) {
     state.panel = state.panel === name ? null : name;
     backButton(state.panel !== null, () => actions.panel(null));
@@ -350,10 +365,11 @@ function dropRefusal(hand, where) {
 
 const AI_LEVELS = ["easy", "normal", "hard", "expert"];
 const FOUR_COLOURS = "rummy.fourColours";
+const SOUNDS = "rummy.sounds";
 
-function storedFourColours() {
+function stored(key) {
   try {
-    return localStorage.getItem(FOUR_COLOURS) === "1";
+    return localStorage.getItem(key) === "1";
   } catch {
     return false;
   }
@@ -627,7 +643,7 @@ function renderHand() {
   }
   const focused = focusKey(document.activeElement);
   const before = snapshot(app, screen);
-  old.replaceWith(handView(screen, state, t, actions));
+  patch(old, handView(screen, state, t, actions));
   play(app, before, screen);
   if (focused) {
     const again = app.querySelector(focused);
@@ -691,11 +707,14 @@ function render() {
     screen.tiles ? null : el("button", {type: "button", class: "secondary",
       "data-action": "four-colours", text: t("Four-colour deck"),
       "aria-pressed": state.fourColours ? "true" : "false",
-      onclick: () => actions.fourColours()})));
+      onclick: () => actions.fourColours()}),
+    el("button", {type: "button", class: "secondary", "data-action": "sounds",
+      text: t("Sounds"), "aria-pressed": state.sounds ? "true" : "false",
+      onclick: () => actions.sounds()})));
   parts.push(panelView());
   const focused = focusKey(document.activeElement);
   const before = snapshot(app, state.drawn);
-  app.replaceChildren(...parts.filter(Boolean));
+  patchChildren(app, parts.filter(Boolean));
   play(app, before, screen);
   state.drawn = screen;
   if (focused) {
@@ -711,7 +730,9 @@ function render() {
 
 async function main() {
   const platform = document.documentElement.dataset.platform;
-  state.fourColours = storedFourColours();
+  state.fourColours = stored(FOUR_COLOURS);
+  state.sounds = stored(SOUNDS);
+  setSounds(state.sounds);
   setFourColours(state.fourColours);
   applyTheme(platform);
   await loadStrings(navigator.language);
@@ -730,7 +751,11 @@ async function main() {
     chooseTable(session);
     return;
   }
-  openTable(session);
+  await openTable(session);
+  const activity = discordActivity();
+  if (activity) {
+    followParticipants(activity, (people) => showParticipants(people, t("In this Activity")));
+  }
 }
 
 async function openTable(session) {

@@ -1,7 +1,7 @@
 // Cards and tiles of the web table: names in the reader's language and the pictures.
-// The pictures are this project's own SVG drawings (see LICENSES.md): a card has its
-// corner indices, the pips of its rank or a framed court letter; a tile its number in
-// one of the four colours, the Joly a star. Every card is a DOM element with a label
+// The pictures are this project's own drawings (see LICENSES.md), made on a canvas: a
+// card has its corner indices, the pips of its rank or a framed court letter; a tile its
+// number in one of the four colours, the Joly a star. Every card is a DOM element with a label
 // ("Herz Dame" / "queen of hearts"); the drawing itself is hidden from screen readers.
 
 const RANK_WORDS = {a: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six",
@@ -52,73 +52,14 @@ const PIPS = {  // x, y (0-100, 0-140) of each pip; a pip below the middle is tu
     [32, 112], [68, 112]],
 };
 
-function pip(px, py, sign, size) {
-  // drawn a little inside the grid so the pips keep clear of the corner indices
-  const x = Math.round(50 + (px - 50) * 0.88);
-  const y = Math.round(70 + (py - 70) * 0.9);
-  const turn = y > 72 ? ` transform="rotate(180 ${x} ${y})"` : "";
-  return `<text x="${x}" y="${y}" font-size="${size}" text-anchor="middle"` +
-    ` dominant-baseline="central"${turn}>${sign}</text>`;
-}
-
-function cardSvg(code, lang) {
-  const c = parseCode(code, false);
-  if (c.joker) {
-    return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 140" aria-hidden="true" focusable="false">` +
-      `<rect class="face" x="1" y="1" width="98" height="138" rx="8"/>` +
-      `<g class="joker"><text x="12" y="22" font-size="16" font-weight="700">★</text>` +
-      `<text x="50" y="76" font-size="46" text-anchor="middle">🃏</text>` +
-      `<text x="50" y="118" font-size="15" font-weight="700" text-anchor="middle"` +
-      ` letter-spacing="2">JOKER</text></g></svg>`;
-  }
-  const sign = SUIT_SIGNS[c.suit];
-  const index = (INDEX[lang] || INDEX.en)[c.rank] || c.rank;
-  const corner = `<text x="${index === "10" ? 16 : 14}" y="22" font-size="${index === "10" ?
-    19 : 22}" font-weight="700" text-anchor="middle">${index}</text>` +
-    `<text x="14" y="40" font-size="17" text-anchor="middle">${sign}</text>`;
-  let middle;
-  if (c.rank === "a") {
-    middle = pip(50, 72, sign, 52);
-  } else if (PIPS[c.rank]) {
-    middle = PIPS[c.rank].map(([x, y]) => pip(x, y, sign, 19)).join("");
-  } else {  // court card: a framed letter with the suit
-    middle = `<rect class="frame" x="24" y="22" width="52" height="96" rx="4"/>` +
-      `<text x="50" y="66" font-size="38" font-weight="700" text-anchor="middle">${index}` +
-      `</text><text x="50" y="100" font-size="26" text-anchor="middle">${sign}</text>`;
-  }
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 140" aria-hidden="true" focusable="false">` +
-    `<rect class="face" x="1" y="1" width="98" height="138" rx="8"/>` +
-    `<g class="suit-${c.suit}">${corner}` +
-    `<g transform="rotate(180 50 70)">${corner}</g>${middle}</g></svg>`;
-}
-
-function tileSvg(code) {
-  const c = parseCode(code, true);
-  if (c.joker) {
-    return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 70 96" aria-hidden="true" focusable="false">` +
-      `<rect class="tile" x="1" y="1" width="68" height="94" rx="8"/>` +
-      `<text class="joly" x="35" y="50" font-size="40" text-anchor="middle"` +
-      ` dominant-baseline="central">★</text>` +
-      `<text class="joly" x="35" y="84" font-size="12" text-anchor="middle">JOLY</text></svg>`;
-  }
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 70 96" aria-hidden="true" focusable="false">` +
-    `<rect class="tile" x="1" y="1" width="68" height="94" rx="8"/>` +
-    `<text class="tile-${c.colour}" x="35" y="46" font-size="36" font-weight="800"` +
-    ` text-anchor="middle" dominant-baseline="central">${c.number}</text>` +
-    `<circle class="tile-${c.colour}" cx="35" cy="80" r="5"/></svg>`;
-}
-
-/** The picture of a card or tile (an SVG string). */
-export function faceSvg(code, tiles, lang) {
-  return tiles ? tileSvg(code) : cardSvg(code, lang);
-}
-
 // The suits' colours: red and black, or with the four-colour deck (a setting of the page,
 // for colour-blind players) diamonds blue and clubs green.
 const SUIT_COLOURS = {
   two: {h: "#c62828", d: "#c62828", c: "#1d1d1f", s: "#1d1d1f"},
   four: {h: "#c62828", d: "#1f5fbf", c: "#2e7d32", s: "#1d1d1f"},
 };
+const TILE_COLOURS = {r: "#c62828", y: "#b7860b", b: "#1f5fbf", k: "#1d1d1f"};
+const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 let deck = "two";
 
 /** The four-colour deck on or off (the cards drawn from now on). */
@@ -126,31 +67,156 @@ export function setFourColours(on) {
   deck = on ? "four" : "two";
 }
 
-// The drawings' colours: an image carries its own (the page's CSS does not reach into it).
-const ART_STYLE = "<style>.face{fill:#fffdf8;stroke:#b9b4a8;stroke-width:1.5}" +
-  ".frame{fill:none;stroke:currentColor;stroke-width:1.2;opacity:.6}.joker{fill:#7b1fa2}" +
-  ".back{fill:#1f4f8f;stroke:#fff;stroke-width:2}" +
-  ".back-pattern{fill:none;stroke:#9fc2ff;stroke-width:2;stroke-dasharray:4 3}" +
-  ".tile{fill:#fbf6e9;stroke:#c9bfa6;stroke-width:1.5}.tile-r{fill:#c62828}" +
-  ".tile-y{fill:#b7860b}.tile-b{fill:#1f5fbf}.tile-k{fill:#1d1d1f}.joly{fill:#c2185b}" +
-  "text{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}</style>";
+// The drawings, in the units of a card 100 x 140 (a tile 70 x 96), on a 2D canvas. Text
+// is written in one font size, scaled: a canvas's font is set only when the weight
+// changes (setting a font costs more than drawing a pip).
+const EM = 20;
 
-// Every drawing is an image of its SVG, the background of a span: a rule of the page's
-// own style sheet per card (`.art-7`), made once. The page lays out and paints that far
-// quicker than an inline SVG of a dozen texts, and a span of a known class costs a
-// redraw less than an image element (whose long data: URL each one would parse again):
-// this counts when a redraw on a slow phone comes while cards fly.
+function text(g, value, x, y, size, {weight = 400, align = "center", middle = false,
+  turn = false} = {}) {
+  const font = `${weight} ${EM}px ${FONT}`;
+  if (g.canvas.dataset.font !== font) {
+    g.font = font;
+    g.canvas.dataset.font = font;
+  }
+  g.textAlign = align;
+  g.textBaseline = middle ? "middle" : "alphabetic";
+  const place = g.getTransform();
+  g.translate(x, y);
+  if (turn) g.rotate(Math.PI);
+  g.scale(size / EM, size / EM);
+  g.fillText(value, 0, 0);
+  g.setTransform(place);
+}
+
+function rounded(g, x, y, width, height, radius) {
+  g.beginPath();
+  if (g.roundRect) g.roundRect(x, y, width, height, radius);
+  else g.rect(x, y, width, height);  // an older WebView
+}
+
+function plate(g, width, height, fill, stroke, line) {
+  rounded(g, 1, 1, width - 2, height - 2, 8);
+  g.fillStyle = fill;
+  g.fill();
+  g.lineWidth = line;
+  g.strokeStyle = stroke;
+  g.stroke();
+}
+
+function drawCard(g, code, lang) {
+  const c = parseCode(code, false);
+  plate(g, 100, 140, "#fffdf8", "#b9b4a8", 1.5);
+  if (c.joker) {
+    g.fillStyle = "#7b1fa2";
+    text(g, "★", 12, 22, 16, {weight: 700, align: "left"});
+    text(g, "🃏", 50, 76, 46);
+    g.letterSpacing = `${2 * EM / 15}px`;  // 2 units at the size of 15
+    text(g, "JOKER", 50, 118, 15, {weight: 700});
+    return;
+  }
+  const sign = SUIT_SIGNS[c.suit];
+  const colour = SUIT_COLOURS[deck][c.suit];
+  const index = (INDEX[lang] || INDEX.en)[c.rank] || c.rank;
+  g.fillStyle = colour;
+  const place = g.getTransform();
+  for (const turn of [false, true]) {
+    if (turn) {
+      g.translate(50, 70);
+      g.rotate(Math.PI);
+      g.translate(-50, -70);
+    }
+    text(g, index, index === "10" ? 16 : 14, 22, index === "10" ? 19 : 22, {weight: 700});
+    text(g, sign, 14, 40, 17);
+    g.setTransform(place);
+  }
+  const pip = (px, py, size) => {
+    // drawn a little inside the grid so the pips keep clear of the corner indices
+    const x = Math.round(50 + (px - 50) * 0.88);
+    const y = Math.round(70 + (py - 70) * 0.9);
+    text(g, sign, x, y, size, {middle: true, turn: y > 72});
+  };
+  if (c.rank === "a") {
+    pip(50, 72, 52);
+  } else if (PIPS[c.rank]) {
+    for (const [x, y] of PIPS[c.rank]) pip(x, y, 19);
+  } else {  // court card: a framed letter with the suit
+    g.save();
+    g.globalAlpha = 0.6;
+    g.lineWidth = 1.2;
+    g.strokeStyle = colour;
+    rounded(g, 24, 22, 52, 96, 4);
+    g.stroke();
+    g.restore();
+    text(g, index, 50, 66, 38, {weight: 700});
+    text(g, sign, 50, 100, 26);
+  }
+}
+
+function drawTile(g, code) {
+  const c = parseCode(code, true);
+  plate(g, 70, 96, "#fbf6e9", "#c9bfa6", 1.5);
+  if (c.joker) {
+    g.fillStyle = "#c2185b";
+    text(g, "★", 35, 50, 40, {middle: true});
+    text(g, "JOLY", 35, 84, 12);
+    return;
+  }
+  g.fillStyle = TILE_COLOURS[c.colour];
+  text(g, String(c.number), 35, 46, 36, {weight: 800, middle: true});
+  g.beginPath();
+  g.arc(35, 80, 5, 0, 2 * Math.PI);
+  g.fill();
+}
+
+function drawBack(g, tiles) {
+  const [width, height] = tiles ? [70, 96] : [100, 140];
+  plate(g, width, height, "#1f4f8f", "#fff", 2);
+  if (tiles) return;
+  rounded(g, 10, 10, 80, 120, 4);
+  g.setLineDash([4, 3]);
+  g.lineWidth = 2;
+  g.strokeStyle = "#9fc2ff";
+  g.stroke();
+}
+
+// A picture as a PNG data: URL, drawn at the screen's pixel density on one canvas per size.
+const CANVASES = new Map();
+
+function picture(tiles, draw) {
+  const scale = Math.min(3, Math.max(1, window.devicePixelRatio || 1));
+  const [width, height] = tiles ? [70, 96] : [100, 140];
+  const key = `${tiles}:${scale}`;
+  let g = CANVASES.get(key);
+  if (!g) {
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(width * scale);
+    canvas.height = Math.round(height * scale);
+    g = canvas.getContext("2d");
+    CANVASES.set(key, g);
+  }
+  g.setTransform(g.canvas.width / width, 0, 0, g.canvas.height / height, 0, 0);
+  g.clearRect(0, 0, width, height);
+  g.setLineDash([]);
+  g.letterSpacing = "0px";
+  g.globalAlpha = 1;
+  draw(g);
+  return g.canvas.toDataURL("image/png");
+}
+
+// Every picture is a PNG drawn once on a canvas, the background of a span: a rule of the
+// page's own style sheet per picture (`.art-7`). A bitmap is decoded off the page's main
+// thread and painted as one image; an SVG picture was a document of its own that the
+// browser parsed when a card was first shown (up to 100 ms on a slow, busy phone) and
+// painted anew for every card. This counts when a redraw on a slow phone comes while
+// cards fly.
 const ART = new Map();
 let sheet = null;
 
-function art(key, svg, tiles) {
+function artName(key, tiles, draw) {
   let name = ART.get(key);
   if (!name) {
-    const suits = Object.entries(SUIT_COLOURS[deck])
-      .map(([suit, colour]) => `.suit-${suit}{fill:${colour};color:${colour}}`).join("");
-    const style = ART_STYLE.replace("</style>", `${suits}</style>`);
-    const url = "data:image/svg+xml," +
-      encodeURIComponent(svg.replace(/(<svg[^>]*>)/, `$1${style}`));
+    const url = picture(tiles, draw);
     if (!sheet) {  // a <style> of its own (older WebViews have no constructed sheets)
       const element = document.createElement("style");
       document.head.appendChild(element);
@@ -160,30 +226,66 @@ function art(key, svg, tiles) {
     sheet.insertRule(`.${name}{background-image:url("${url}")}`, sheet.cssRules.length);
     ART.set(key, name);
   }
+  return name;
+}
+
+function art(name, tiles) {
   const node = document.createElement("span");
   node.className = `art ${tiles ? "art-tile" : "art-card"} ${name}`;
   node.setAttribute("aria-hidden", "true");
   return node;
 }
 
+const faceName = (code, tiles, lang) => artName(`${tiles ? "t" : `c${deck}`}:${lang}:${code}`,
+  tiles, (g) => (tiles ? drawTile(g, code) : drawCard(g, code, lang)));
+const backName = (tiles) => artName(tiles ? "t:back" : "c:back", tiles,
+  (g) => drawBack(g, tiles));
+
+// The rest of a deck's pictures are drawn in idle time, a few at a time, once its first
+// card is shown: a card seen for the first time then costs its redraw nothing more.
+const DECKS = new Set();
+const RANKS = ["a", "2", "3", "4", "5", "6", "7", "8", "9", "10", "j", "q", "k"];
+const waiting = [];
+
+function wholeDeck(tiles, lang) {
+  const key = `${tiles ? "t" : `c${deck}`}:${lang}`;
+  if (DECKS.has(key)) return;
+  DECKS.add(key);
+  if (!waiting.length) idle(drawWaiting);
+  const shown = deck;
+  waiting.push(() => backName(tiles));
+  for (const first of tiles ? ["r", "y", "b", "k"] : ["c", "d", "h", "s"]) {
+    RANKS.forEach((rank, i) => {
+      const code = tiles ? `${first}${i + 1}` : `${rank}${first}`;
+      waiting.push(() => shown === deck && faceName(code, tiles, lang));
+    });
+  }
+  waiting.push(() => shown === deck && faceName("jk", tiles, lang));
+}
+
+function idle(callback) {
+  if (window.requestIdleCallback) requestIdleCallback(callback, {timeout: 3000});
+  else setTimeout(() => callback({timeRemaining: () => 0}), 50);
+}
+
+// An idle callback draws while more than 30 of its (at most 50) ms are left: at most a
+// picture past 20 ms, a short task even on a slow phone.
+function drawWaiting(deadline) {
+  do {
+    waiting.shift()();
+  } while (waiting.length && deadline.timeRemaining() > 30);
+  if (waiting.length) idle(drawWaiting);
+}
+
 /** The picture of a card or tile as a new element (an image as its background). */
 export function faceNode(code, tiles, lang) {
-  return art(`${tiles ? "t" : `c${deck}`}:${lang}:${code}`, faceSvg(code, tiles, lang), tiles);
+  wholeDeck(tiles, lang);
+  return art(faceName(code, tiles, lang), tiles);
 }
 
 /** A face-down card or tile as a new element (an image as its background). */
 export function backNode(tiles) {
-  return art(tiles ? "t:back" : "c:back", backSvg(tiles), tiles);
-}
-
-/** A face-down card or tile. */
-export function backSvg(tiles) {
-  return tiles
-    ? `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 70 96" aria-hidden="true" focusable="false"><rect class="back"` +
-      ` x="1" y="1" width="68" height="94" rx="8"/></svg>`
-    : `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 140" aria-hidden="true" focusable="false"><rect class="back"` +
-      ` x="1" y="1" width="98" height="138" rx="8"/><rect class="back-pattern" x="10" y="10"` +
-      ` width="80" height="120" rx="4"/></svg>`;
+  return art(backName(tiles), tiles);
 }
 
 /**

@@ -25,7 +25,9 @@ function button(text, attrs, onclick) {
 // it is discarded, over the table melded, over a meld laid off (actions.drop: only what
 // the server offers); let go in the hand, a lone card moves there; anywhere else it
 // springs back. A press that does not move is a tap.
-function draggable(node, position, row, actions, state) {
+function draggable(node, position, actions, state) {
+  // the row the card is in now (a redraw may keep the row and put this card into it)
+  const rowOf = () => node.closest(".hand-row");
   let start = null;
   let dragging = null;
   let over = null;
@@ -51,6 +53,7 @@ function draggable(node, position, row, actions, state) {
     if (!dragging && Math.hypot(dx, dy) > DRAG_PIXELS) {
       const index = Number(node.dataset.index);
       const indices = state.selected.has(index) ? [...state.selected] : [index];
+      const row = rowOf();
       const nodes = indices.map((i) => row.querySelector(`.card[data-index="${i}"]`))
         .filter(Boolean);
       // the other cards of the selection gather under the pointer, behind the pressed
@@ -94,7 +97,8 @@ function draggable(node, position, row, actions, state) {
         drop.dataset.meld === undefined ? null : Number(drop.dataset.meld), was.nodes);
       return;
     }
-    const inHand = event.type === "pointerup" && was.nodes.length === 1 &&
+    const row = rowOf();
+    const inHand = event.type === "pointerup" && was.nodes.length === 1 && row &&
       document.elementsFromPoint(event.clientX, event.clientY)
         .some((hit) => hit.closest(".hand-row") === row && hit.closest(".card") !== node);
     if (inHand) {
@@ -216,7 +220,7 @@ export function handView(screen, state, t, actions) {
         });
       }
     });
-    draggable(node, position, row, actions, state);
+    draggable(node, position, actions, state);
     row.appendChild(node);
   });
   section.appendChild(row);

@@ -44,6 +44,13 @@ async function telegram(table = null) {
   return post("./api/session/telegram", {init_data: initData, table});
 }
 
+let activity = null;
+
+/** The Discord Embedded App SDK of a signed-in Activity (null elsewhere). */
+export function discordActivity() {
+  return activity;
+}
+
 async function discord() {
   const params = new URLSearchParams(location.search);
   if (!params.get("frame_id")) throw new SignInError("not in Discord", true);
@@ -56,6 +63,7 @@ async function discord() {
     response_type: "code", state: "", prompt: "none", scope: ["identify"]});
   const {access_token: accessToken} = await post("./api/discord/token", {code});
   await sdk.commands.authenticate({access_token: accessToken});
+  activity = sdk;
   return post("./api/session/discord", {access_token: accessToken,
     instance_id: sdk.instanceId});
 }
