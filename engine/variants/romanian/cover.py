@@ -106,12 +106,12 @@ def cover(
     Two searches take turns, up the run places and down them (the rules read the same from
     either end, and a rack often settles within a few steps at one end and only late at
     the other), each exact on its own: the search that has done less work (ways tried)
-    goes on, and the first to conclude answers. Deterministic: the same question gets the
-    same cover."""
-    walks = [
-        _Search(_Cover(hand, melds, targets, need, keep, owed, only, down))
-        for down in (False, True)
-    ]
+    goes on, and the first to conclude answers. The two share the ways of the sets of a
+    number (:meth:`cover_sets._Sets.set_ways`: keyed by the number, not the step, and read
+    the same from either end). Deterministic: the same question gets the same cover."""
+    up, down = (_Cover(hand, melds, targets, need, keep, owed, only, d) for d in (False, True))
+    down.set_memo = up.set_memo  # the sets of a number read the same from either end
+    walks = [_Search(up), _Search(down)]
     while True:
         walk = min(walks, key=_work)
         done, found = walk.advance()

@@ -143,7 +143,17 @@ class _ColourAlone(_ColourSteps):
         self, q: int, c: int, phases: tuple[int, ...]
     ) -> list[tuple[tuple[int, ...], int, int]]:
         """The groups on the colour's table runs at ``q``: (phases after, tiles used,
-        Jolys used) for each way."""
+        Jolys used) for each way. Cached per question: the phases recur in many states."""
+        key = (q, c, phases)
+        known = self.groups_memo.get(key)
+        if known is None:
+            known = self.groups_memo[key] = self._group_options(q, c, phases)
+        return known
+
+    def _group_options(
+        self, q: int, c: int, phases: tuple[int, ...]
+    ) -> list[tuple[tuple[int, ...], int, int]]:
+        """:meth:`_alone_groups` computed."""
         options: list[tuple[tuple[int, ...], int, int]] = [((), 0, 0)]
         for gi, phase in zip(self.runs_of[c], phases, strict=True):
             if phase == _BELOW and self.table_runs[gi].first == q:

@@ -83,6 +83,7 @@ class _Question:
         self.cost_memo: dict[tuple[Any, ...], Any] = {}
         self.raw_need_memo: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
         self.set_memo: dict[tuple[Any, ...], list[SetWay]] = {}
+        self.groups_memo: dict[tuple[Any, ...], list[tuple[tuple[int, ...], int, int]]] = {}
         self.step_memo: dict[tuple[Any, ...], dict[_Use, _Belief]] = {}
         self.belief_memo: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
 
