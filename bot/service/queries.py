@@ -66,6 +66,12 @@ class Queries:
             return None
         return table.info()
 
+    async def known_table(self, table_id: int) -> TableInfo | None:
+        """Table ``table_id`` whatever its status (lobby, game, ended), or ``None`` (also
+        when it cannot be loaded: reported)."""
+        table = await self._readable(table_id)
+        return None if table is None else table.info()
+
     async def tables_of(self, user: UserRef) -> list[TableInfo]:
         """The active tables where ``user`` sits (private chats list them)."""
         return [t.info() for t in await self.changes.tables_of(user.key)]
