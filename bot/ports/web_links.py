@@ -98,7 +98,9 @@ def replay_link(config: WebLinks | None, bot_username: str, table_id: int) -> st
     """``https://t.me/<bot>?startapp=r<table>``: a group's link to the replay of a table's
     finished deals in the bot's Main Mini App; ``None`` as :func:`mini_app_link`."""
     link = mini_app_link(config, bot_username, table_id)
-    return None if link is None else f"https://t.me/{bot_username}?startapp={REPLAY_PREFIX}{table_id}"
+    return (
+        None if link is None else f"https://t.me/{bot_username}?startapp={REPLAY_PREFIX}{table_id}"
+    )
 
 
 def replay_app_url(config: WebLinks | None, table_id: int) -> str | None:

@@ -13,8 +13,8 @@ from bot.i18n import use_locale
 from bot.interaction.hand import offer_actions, order_cards
 from bot.ports.hand import SortMode
 from bot.ports.replays import ReplayPosition
-from bot.render.events import render_event
 from bot.ports.screens import SeatFacts
+from bot.render.events import render_event
 from bot.service.errors import UnknownOffer
 from engine.actions import Action
 from engine.ai import make_ai

@@ -68,13 +68,13 @@ async def replay_of(queries: Queries, table_id: int, user: UserRef, may_watch: b
         return _refused("not_at_table", locale)
     state = table.state
     over = table.status is not Status.PLAYING
-    last_deal = state.deal_number if over else max(
-        (r.deal_number for r in state.results), default=0
+    last_deal = (
+        state.deal_number if over else max((r.deal_number for r in state.results), default=0)
     )
     if last_deal == 0:
         return _refused("no_deal", locale)
-    record = await queries.game_record(table)
     try:
+        record = await queries.game_record(table)
         positions = await queries.compute.call(
             engine_work.replay_positions,
             record,
