@@ -18,6 +18,7 @@ from engine.game import legal_actions
 from engine.records import replay_steps
 from engine.views import public_view, view_for
 from tests.web.driver import open_telegram_page
+from tests.web.privacy import Reader, event_cards, table_cards
 from tests.web.support import WebWorld, web_world
 
 ANA = UserRef("telegram", "501", "ana", "en")
@@ -129,12 +130,34 @@ async def test_a_running_games_replay_shows_nothing_hidden(
             assert len(answers) == 1 and not answers[0]["over"]
             positions = answers[0]["positions"]
             assert len(positions) == len(steps), "only the deal that is over"
+            reader = Reader("en")
+            named: set[str] = set()  # the cards public events named so far
             for position, step in zip(positions, steps, strict=True):
                 hands = position["hands"]
                 assert [seat for seat, hand in enumerate(hands) if hand is not None] == [mine]
                 assert hands[mine] == [str(c) for c in step.state.hands[mine]]
+                named |= {str(c) for event in step.events for c in event_cards(event)}
+                allowed = set(table_cards(public_view(step.state))) | named
+                allowed |= {str(c) for c in step.state.hands[mine]}
+                public = position["public"]
+                assert [p["cards"] for p in public["players"]] == [len(h) for h in step.state.hands]
+                texts = [*position["events"], *public["lines"]]
+                if position["sheet"]:
+                    texts.append(position["sheet"]["text"])
+                for text in texts:
+                    for code in reader.in_text(text):
+                        assert code in allowed, f"{code} in {text!r} is hidden from the person"
             seen = await shown(opened.page)
             assert list(seen["hands"]) == [str(mine)]  # type: ignore[arg-type]
+            # every card element the page shows at the deal's start is public or the
+            # person's own
+            first = steps[0].state
+            dom = await opened.page.evaluate(
+                "() => [...document.querySelectorAll('#app [data-card]')]"
+                ".map((n) => n.dataset.card)"
+            )
+            visible = set(table_cards(public_view(first))) | {str(c) for c in first.hands[mine]}
+            assert dom and set(dom) <= visible
             await opened.page.click("[data-action='replay-close']")
             await opened.page.wait_for_selector("#app:not([data-replay-at])")
             assert not opened.errors
