@@ -31,7 +31,7 @@ from bot.interaction.hand import HandModel
 from bot.ports.hand import Offer
 from bot.ports.model import Status, TableInfo
 from bot.ports.table_rules import AI_LEVELS
-from bot.ports.web_links import button_text
+from bot.ports.web_links import button_text, replay_button_text
 from bot.render.cards import card_text
 from bot.render.hand import sort_name
 from bot.render.lobby import ai_level_label
@@ -227,7 +227,8 @@ def table_controls(
     while the variant's public view names seats that may call out of turn (``may_call``:
     Rummy 500's "Rommé!") its verbs without arguments. Between deals: Show my hand, Next
     deal. ``activity``: an Open-the-table button that launches the web table as a Discord
-    Activity during the game. Nothing once the table is closed."""
+    Activity during the game, and under the finished game a Replay button that launches
+    it (it replays the channel's last game). Nothing else once the table is closed."""
 
     def cid(action: str) -> ControlId:
         return ControlId(info.id, info.version if view is None else view.version, action)
@@ -239,6 +240,9 @@ def table_controls(
     )
     if info.status is Status.LOBBY:
         return _view(_lobby_buttons(cid))
+    if info.status is Status.FINISHED and activity and view is not None:
+        # the activity in a channel whose game has ended replays it (docs/replay.md)
+        return _view([button(cid(ACTIVITY), replay_button_text(), blue, 0)])
     if info.status is not Status.PLAYING or view is None:
         return None
     items = [button(cid("hand"), _("Show my hand"), blue, 0)]

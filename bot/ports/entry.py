@@ -7,6 +7,7 @@ from typing import Protocol
 
 from bot.ports.intents import Intent, Outcome
 from bot.ports.model import ChatKey, TableInfo, UserRef
+from bot.ports.replays import Replay
 from bot.ports.screens import Seen, TablesOf
 
 __all__ = ["Entry"]
@@ -59,3 +60,17 @@ class Entry(Protocol):
 
     async def tables_of(self, user: UserRef) -> TablesOf:
         """The active tables where ``user`` sits, and their language, in one call."""
+
+    async def known_table(self, table_id: int) -> TableInfo | None:
+        """Table ``table_id`` whatever its status (lobby, game, ended), or ``None``."""
+
+    async def latest_ended(self, key: ChatKey) -> TableInfo | None:
+        """The chat's most recently ended game (finished or given up), or ``None``."""
+
+    async def replay(self, table_id: int, user: UserRef, may_watch: bool) -> Replay:
+        """The finished deals of table ``table_id`` as ``user`` may see them
+        (:mod:`bot.ports.replays`): they sat there, or ``may_watch`` (the front end
+        checked that they may watch it). While the game runs only the deals already over,
+        each position with only their own hand; after it every hand. A refusal (unknown
+        table, not allowed, no deal over, a damaged record) is ``Replay.refused`` with a
+        line in their language; this never raises for bad input."""

@@ -29,6 +29,10 @@ __all__ = [
     "activity_enabled",
     "button_text",
     "mini_app_link",
+    "replay_app_url",
+    "replay_button_text",
+    "replay_link",
+    "replay_of_start_param",
     "start_param",
     "table_of_start_param",
     "web_app_url",
@@ -48,6 +52,9 @@ class WebLinks:
 START_PREFIX = "t"
 """A Mini App start parameter names a table as ``t<id>``."""
 
+REPLAY_PREFIX = "r"
+"""A Mini App start parameter names the replay of a table as ``r<id>``."""
+
 _USERNAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{3,31}$")
 
 
@@ -59,6 +66,13 @@ def start_param(table_id: int) -> str:
 def table_of_start_param(param: str | None) -> int | None:
     """12 for ``t12``; ``None`` for anything else."""
     if param and param.startswith(START_PREFIX) and param[1:].isdigit() and len(param) < 20:
+        return int(param[1:])
+    return None
+
+
+def replay_of_start_param(param: str | None) -> int | None:
+    """12 for ``r12`` (the replay of table 12); ``None`` for anything else."""
+    if param and param.startswith(REPLAY_PREFIX) and param[1:].isdigit() and len(param) < 20:
         return int(param[1:])
     return None
 
@@ -80,6 +94,23 @@ def web_app_url(config: WebLinks | None, table_id: int) -> str | None:
     return f"{config.pages_url}/tg/?t={table_id}"
 
 
+def replay_link(config: WebLinks | None, bot_username: str, table_id: int) -> str | None:
+    """``https://t.me/<bot>?startapp=r<table>``: a group's link to the replay of a table's
+    finished deals in the bot's Main Mini App; ``None`` as :func:`mini_app_link`."""
+    link = mini_app_link(config, bot_username, table_id)
+    return (
+        None if link is None else f"https://t.me/{bot_username}?startapp={REPLAY_PREFIX}{table_id}"
+    )
+
+
+def replay_app_url(config: WebLinks | None, table_id: int) -> str | None:
+    """The URL of a private chat's ``web_app`` button on the replay of table ``table_id``;
+    ``None`` without a web table or a Telegram sign-in."""
+    if config is None or not config.telegram:
+        return None
+    return f"{config.pages_url}/tg/?r={table_id}"
+
+
 def activity_enabled(config: WebLinks | None) -> bool:
     """True when Discord's table and hand messages get the Activity button."""
     return config is not None and config.discord
@@ -89,3 +120,9 @@ def button_text() -> str:
     """The web button's label in the current language ("Open the table" / "Tisch
     öffnen"); call inside ``use_locale``."""
     return _("Open the table")
+
+
+def replay_button_text() -> str:
+    """The replay button's label in the current language ("Replay" / "Wiederholung");
+    call inside ``use_locale``."""
+    return _("Replay")

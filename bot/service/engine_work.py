@@ -9,9 +9,12 @@ import multiprocessing
 from collections.abc import Sequence
 from typing import Any, cast
 
+from bot.i18n import use_locale
 from bot.interaction.hand import offer_actions, order_cards
 from bot.ports.hand import SortMode
+from bot.ports.replays import ReplayPosition
 from bot.ports.screens import SeatFacts
+from bot.render.events import render_event
 from bot.service.errors import UnknownOffer
 from engine.actions import Action
 from engine.ai import make_ai
@@ -22,10 +25,11 @@ from engine.commands import format_action
 from engine.dealing import new_game
 from engine.events import Event
 from engine.game import apply, can, current_player, legal_actions, quick_action
+from engine.records import ReplayStopped, replay_steps
 from engine.rules import RuleSet
 from engine.search import Partition, best_melds
 from engine.state import GameState
-from engine.views import view_for
+from engine.views import public_view, view_for
 
 Applied = tuple[Action, GameState, tuple[Event, ...]]
 Facts = dict[int, SeatFacts]
@@ -211,6 +215,37 @@ def coach_review(record: dict[str, Any], seat: int, deal: int, seed: int) -> Dea
 def legal_commands(state: GameState, seat: int) -> list[str]:
     """The seat's legal actions now as command lines, in the engine's order."""
     return [format_action(action) for action in legal_actions(state, seat)]
+
+
+def replay_positions(
+    record: dict[str, Any], seat: int | None, over: bool, last_deal: int, locale: str
+) -> tuple[ReplayPosition, ...]:
+    """The positions of deals 1 to ``last_deal`` of a game ``record`` as one person sees
+    them (:mod:`bot.ports.replays`): ``over`` (the game has ended) every hand; else only
+    the hand of ``seat`` (``None``: none, someone who watches). The events are lines in
+    ``locale``. Raises the record's :class:`~engine.errors.EngineError` when it does not
+    replay (a damaged stored record)."""
+    positions: list[ReplayPosition] = []
+    with use_locale(locale):
+        try:
+            for step in replay_steps(record):
+                if step.deal > last_deal:
+                    break
+                state = step.state
+                tiles = state.rules.var.uses_tiles
+                hands = tuple(
+                    hand if over or shown == seat else None
+                    for shown, hand in enumerate(state.hands)
+                )
+                lines = tuple(
+                    render_event(event, state.players, tiles=tiles) for event in step.events
+                )
+                positions.append(
+                    ReplayPosition(step.deal, step.number, public_view(state), hands, lines)
+                )
+        except ReplayStopped as stop:
+            raise stop.error from None
+    return tuple(positions)
 
 
 def warm_up() -> int:

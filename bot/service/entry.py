@@ -38,11 +38,13 @@ from bot.i18n.errors import localize_error
 from bot.ports.clean import clean_intent
 from bot.ports.intents import Intent, Outcome, Reply
 from bot.ports.model import ChatKey, TableInfo, UserRef
+from bot.ports.replays import Replay
 from bot.ports.screens import Seen, TablesOf, TableUpdate
 from bot.service.delivery import Delivery
 from bot.service.flow import FlowControl, TooFast
 from bot.service.lobby import bounded_user
 from bot.service.queries import Queries
+from bot.service.replays import replay_of
 from bot.service.repository import Repository
 from bot.service.verbs import Handling, Verbs
 from engine.errors import EngineError
@@ -196,3 +198,16 @@ class EntryPoint:
         """The active tables where ``user`` sits, and their language."""
         tables = await self.queries.tables_of(user)
         return TablesOf(tuple(tables), await self.queries.locale_of(user))
+
+    async def known_table(self, table_id: int) -> TableInfo | None:
+        """Table ``table_id`` whatever its status, or ``None``."""
+        return await self.queries.known_table(table_id)
+
+    async def latest_ended(self, key: ChatKey) -> TableInfo | None:
+        """The chat's most recently ended game, or ``None``."""
+        return await self.queries.latest_ended(key)
+
+    async def replay(self, table_id: int, user: UserRef, may_watch: bool) -> Replay:
+        """The finished deals of table ``table_id`` as ``user`` may see them
+        (:func:`bot.service.replays.replay_of`)."""
+        return await replay_of(self.queries, table_id, user, may_watch)

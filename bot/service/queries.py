@@ -66,6 +66,12 @@ class Queries:
             return None
         return table.info()
 
+    async def known_table(self, table_id: int) -> TableInfo | None:
+        """Table ``table_id`` whatever its status (lobby, game, ended), or ``None`` (also
+        when it cannot be loaded: reported)."""
+        table = await self._readable(table_id)
+        return None if table is None else table.info()
+
     async def tables_of(self, user: UserRef) -> list[TableInfo]:
         """The active tables where ``user`` sits (private chats list them)."""
         return [t.info() for t in await self.changes.tables_of(user.key)]
@@ -152,15 +158,23 @@ class Queries:
             replace(self.screens.table_screen(table, locales), history=history), own, viewer
         )
 
-    async def stats(self, user: UserRef) -> dict[str, Any]:
-        """``{"games", "wins"}`` of the user over every chat, and ``"ratings"``: their
+    async def stats(self, user: UserRef, key: ChatKey | None = None) -> dict[str, Any]:
+        """``{"games", "wins"}`` of the user over every chat, ``"ratings"``: their
         skill ratings of the newest season they played in (one per variant:
         ``{"variant", "season", "shown", "games", "last_change"}``, see
-        :meth:`bot.service.repository.Repository.ratings_of`)."""
+        :meth:`bot.service.repository.Repository.ratings_of`), and ``"chat_ratings"``:
+        those earned in the current season of the chat ``key`` (empty without one),
+        ``"chat_season"`` its number (``None`` without a chat)."""
         stats = dict(await self.repo.user_stats(user.key))
         ratings = await self.repo.ratings_of(user.key)
         newest = max((r["season"] for r in ratings), default=None)
         stats["ratings"] = [r for r in ratings if r["season"] == newest]
+        stats["chat_ratings"] = []
+        stats["chat_season"] = None
+        if key is not None:
+            season = await self.current_season(key)
+            stats["chat_season"] = season
+            stats["chat_ratings"] = await self.repo.chat_ratings_of(user.key, str(key), season)
         return stats
 
     async def first_game(self, user: UserRef, variant: str) -> bool:

@@ -206,6 +206,13 @@ class Repository(Protocol):
         "mu", "sigma", "shown", "games", "last_change"}`` per variant and season, newest
         season first."""
 
+    async def chat_ratings_of(
+        self, user_key: str, chat_key: str, season: int
+    ) -> list[dict[str, Any]]:
+        """A person's skill ratings earned in the chat ``chat_key``'s season ``season``
+        (``chat_ratings``): ``{"variant", "season", "mu", "sigma", "shown", "games",
+        "last_change"}`` per variant."""
+
     async def count_tables(self) -> int:
         """All stored tables."""
 

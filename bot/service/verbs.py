@@ -600,13 +600,16 @@ class Handling:
         return self.outcome(Reply(text, private=True))
 
     async def stats(self) -> Outcome:
-        stats = await self.v.queries.stats(self.user)
+        stats = await self.v.queries.stats(self.user, self.intent.key)
         lines = [
             _("{name}: {games} games, {wins} won.").format(
                 name=self.user.name, games=stats["games"], wins=stats["wins"]
             ),
             *(rating_line(rating) for rating in stats["ratings"]),
         ]
+        if stats["chat_ratings"]:  # next to the global ones: this chat's current season
+            lines.append(_("In this chat, season {season}:").format(season=stats["chat_season"]))
+            lines += [rating_line(rating) for rating in stats["chat_ratings"]]
         against = against_ai_line(stats["against_ai"])
         if against is not None:
             lines.append(against)

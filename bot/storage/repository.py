@@ -621,6 +621,27 @@ class SqliteRepository:
                 rated += await rate_finished(conn, table, at, chat_season)
         return rated
 
+    async def chat_ratings_of(
+        self, user_key: str, chat_key: str, season: int
+    ) -> list[dict[str, Any]]:
+        rows = await self._all(
+            "SELECT variant, season, mu, sigma, games, last_change FROM chat_ratings "
+            "WHERE user_key = ? AND chat_key = ? AND season = ? ORDER BY variant",
+            (user_key, chat_key, season),
+        )
+        return [
+            {
+                "variant": r[0],
+                "season": int(r[1]),
+                "mu": float(r[2]),
+                "sigma": float(r[3]),
+                "shown": float(r[2]) - 3 * float(r[3]),
+                "games": int(r[4]),
+                "last_change": float(r[5]),
+            }
+            for r in rows
+        ]
+
     async def ratings_of(self, user_key: str) -> list[dict[str, Any]]:
         """A person's ratings: ``{"variant", "season", "mu", "sigma", "shown", "games",
         "last_change"}`` per variant and season (``shown`` = mu - 3 sigma), newest season

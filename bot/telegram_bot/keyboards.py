@@ -21,7 +21,7 @@ from bot.interaction.calls import public_calls
 from bot.ports.hand import Group, HandModel
 from bot.ports.model import Status, TableInfo
 from bot.ports.table_rules import AI_LEVELS
-from bot.ports.web_links import button_text
+from bot.ports.web_links import button_text, replay_button_text
 from bot.render.cards import card_text
 from bot.render.lobby import ai_level_label
 from bot.telegram_bot import texts
@@ -66,15 +66,24 @@ def lobby_keyboard(info: TableInfo, start_link: str | None) -> InlineKeyboardMar
 
 
 def table_keyboard(
-    info: TableInfo, view: PublicView, start_link: str | None, web_link: str | None = None
+    info: TableInfo,
+    view: PublicView,
+    start_link: str | None,
+    web_link: str | None = None,
+    replay_link: str | None = None,
 ) -> InlineKeyboardMarkup | None:
     """During the game: My hand, Next deal between deals and, while the variant's public
     view names seats that may call out of turn (Rummy 500's ``may_call``: "Rommé!"), its
     verbs that need no cards, for whoever of them presses; ``None`` once the table is
     closed. Moves of the player to move (Romanian pre-play too) are on their hand
     message only. ``web_link``: the bot's Mini App on this table (the web table), when
-    it is on."""
+    it is on; ``replay_link``: the Mini App's replay of the table's finished deals (a
+    Replay button between deals and under the ended game, docs/replay.md)."""
     if info.status is not Status.PLAYING:
+        if replay_link and info.status is Status.FINISHED:
+            return InlineKeyboardMarkup(
+                [[InlineKeyboardButton(replay_button_text(), url=replay_link)]]
+            )
         return None
     base = Callback(GROUP, "y", info.id, view.version)
     buttons = [_button(texts.label("my_hand"), base)]
@@ -88,6 +97,8 @@ def table_keyboard(
     rows = _rows(buttons, ACTIONS_PER_ROW)
     if web_link:
         rows.append([InlineKeyboardButton(button_text(), url=web_link)])
+    if replay_link and view.phase is Phase.HAND_OVER:
+        rows.append([InlineKeyboardButton(replay_button_text(), url=replay_link)])
     if start_link:
         rows.append([InlineKeyboardButton(texts.label("start_me"), url=start_link)])
     return InlineKeyboardMarkup(rows)

@@ -20,7 +20,7 @@ from bot.ports.keyed_sends import KeyedSends
 from bot.ports.message_store import TelegramMessageStore, TelegramTableMessage
 from bot.ports.model import Status, TableInfo
 from bot.ports.screens import Notice, TableScreen
-from bot.ports.web_links import WebLinks, mini_app_link
+from bot.ports.web_links import WebLinks, mini_app_link, replay_link
 from bot.render.events import event_line
 from bot.render.lobby import render_lobby
 from bot.render.notices import render_notice
@@ -212,7 +212,11 @@ class TableMessages:
                 markup = lobby_keyboard(info, link)
             elif view is not None:
                 markup = table_keyboard(
-                    info, view, link, mini_app_link(self.web, self.bot_username, info.id)
+                    info,
+                    view,
+                    link,
+                    mini_app_link(self.web, self.bot_username, info.id),
+                    replay_link(self.web, self.bot_username, info.id),
                 )
             else:
                 markup = None

@@ -118,6 +118,17 @@ PAGE_WORDS: tuple[str, ...] = (
     N_("normal"),
     N_("hard"),
     N_("expert"),
+    # the replay of finished deals
+    N_("Replay"),
+    N_("Hands"),
+    N_("Back"),
+    N_("Play"),
+    N_("Pause"),
+    N_("Next"),
+    N_("Jump to a deal"),
+    N_("Back to the table"),
+    N_("Deal {deal} as dealt"),
+    N_("Deal {deal}, move {number}"),
 )
 """The page's labels, headings and messages."""
 

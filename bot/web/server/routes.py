@@ -14,10 +14,14 @@ same route:
 ``POST api/discord/token``       ``{"code"}`` -> ``{"access_token"}`` (OAuth2 exchange)
 ``POST api/session/discord``     ``{"access_token", "instance_id"}`` -> a session
 ``GET  api/rules?token=...``     how to play and the options of the session's table
+``GET  api/replay?token=...``    the session's table's finished deals (:mod:`bot.web.replay_json`)
 ``GET  ws?token=...``            the page's WebSocket (:mod:`bot.web.protocol`)
 ==============================  ===========================================================
 
-A session answer is ``{"token", "table", "seat", "locale", "name"}``; a Telegram sign-in
+A session answer is ``{"token", "table", "seat", "locale", "name", "replay"}``
+(``replay`` true: the page opens the replay of the table's finished deals: a Telegram
+sign-in with ``"replay": true`` or the start parameter ``r<table>``, which may name an ended
+table; a Discord activity in a channel whose game has ended); a Telegram sign-in
 that names no table (the bot's Main Mini App, opened from its profile or menu) is answered
 with the person's open tables instead, ``{"choose": [{"table", "title"}], "locale",
 "text"}``, and the page signs in again with the one tapped. A refusal is HTTP
@@ -39,7 +43,7 @@ from bot.i18n import _, normalize_locale, use_locale
 from bot.interaction.catalogue import variant_name
 from bot.ports.entry import Entry
 from bot.ports.model import ChatKey, TableInfo, UserRef
-from bot.ports.web_links import table_of_start_param
+from bot.ports.web_links import replay_of_start_param, table_of_start_param
 from bot.render.howto import how_to_play
 from bot.render.rules import render_rules
 from bot.web.auth import AuthRefused
@@ -50,6 +54,7 @@ from bot.web.config import PREFIX, WebConfig
 from bot.web.pages.hub import PageHub
 from bot.web.pages.page import Page
 from bot.web.protocol import MAX_BAD, BadMessage, encode, error_message, parse_incoming
+from bot.web.replay_json import replay_json
 from bot.web.server.html import page_html
 from bot.web.strings import page_strings
 from engine.errors import EngineError
@@ -81,6 +86,7 @@ STATUS = {
     "no_table": 404,
     "unavailable": 503,
     "too_fast": 429,
+    "busy": 503,
 }
 
 
@@ -158,6 +164,7 @@ class WebRoutes:
             ("POST", "api/discord/token"): self._discord_token,
             ("POST", "api/session/discord"): self._discord_session,
             ("GET", "api/rules"): self._rules,
+            ("GET", "api/replay"): self._replay,
             ("GET", "ws"): self._socket,
         }
         route = routes.get((request.method, rest))
@@ -209,6 +216,19 @@ class WebRoutes:
                 {"locale": locale, "sections": sections, "rules": render_rules(rules)}
             )
 
+    async def _replay(self, request: web.Request) -> web.StreamResponse:
+        """The finished deals of the session's table as its person may see them; the
+        session proves they sat there or may watch it (checked at sign-in)."""
+        session = self._session(request.query.get("token", ""))
+        replay = await self.entry.replay(session.table_id, session.user, True)
+        if replay.refused is not None:
+            self.faults.drop(f"a replay ({replay.refused})", session.user.key)
+            return web.json_response(
+                {"error": replay.refused, "text": replay.text},
+                status=STATUS.get(replay.refused, 409),
+            )
+        return web.json_response(replay_json(replay), headers={"Cache-Control": "no-cache"})
+
     # --- sign-in ----------------------------------------------------------------------------
 
     def _session(self, token: str) -> Any:
@@ -235,7 +255,9 @@ class WebRoutes:
             raise AuthRefused("malformed", "body")
         return body
 
-    async def _answer_session(self, user: UserRef, info: TableInfo) -> web.Response:
+    async def _answer_session(
+        self, user: UserRef, info: TableInfo, replay: bool = False
+    ) -> web.Response:
         locale = await self.entry.locale_of(user)
         return web.json_response(
             {
@@ -244,6 +266,7 @@ class WebRoutes:
                 "seat": info.seat_of(user.key),
                 "locale": locale,
                 "name": user.name,
+                "replay": replay,
             }
         )
 
@@ -258,19 +281,23 @@ class WebRoutes:
             )
             locale = login.user.locale
             table = body.get("table")
-            table_id = (
-                table
-                if isinstance(table, int) and not isinstance(table, bool)
-                else table_of_start_param(login.start_param)
-            )
+            replay = body.get("replay") is True
+            table_id = table if isinstance(table, int) and not isinstance(table, bool) else None
+            if table_id is None and replay_of_start_param(login.start_param) is not None:
+                table_id, replay = replay_of_start_param(login.start_param), True
+            if table_id is None:
+                table_id = table_of_start_param(login.start_param)
             if table_id is None:  # the bot's Main Mini App, opened from its profile or menu
                 return await self._tables_to_choose(login.user)
-            info = await self.entry.table_by_id(table_id)
+            # a replay may name an ended table; playing only an active one
+            info = await (
+                self.entry.known_table(table_id) if replay else self.entry.table_by_id(table_id)
+            )
             if info is None:
                 raise AuthRefused("no_table")
             if info.seat_of(login.user.key) is None:
                 await self._may_watch_telegram(login.user, info)
-            return await self._answer_session(login.user, info)
+            return await self._answer_session(login.user, info, replay)
         except AuthRefused as refused:
             self.faults.drop(f"a Telegram sign-in ({refused.code})", str(refused))
             return self._refused(refused.code, locale)
@@ -329,11 +356,15 @@ class WebRoutes:
             instance = await self.discord.instance(str(body.get("instance_id", "")))
             if user.user_id not in instance.users:
                 raise AuthRefused("not_at_table", "not in the activity")
-            info = await self.entry.table_info(ChatKey("discord", instance.channel_id))
+            channel = ChatKey("discord", instance.channel_id)
+            info = await self.entry.table_info(channel)
+            replay = info is None  # no game runs here: the replay of the last one
+            if info is None:
+                info = await self.entry.latest_ended(channel)
             if info is None:
                 raise AuthRefused("no_table")
             # seated, or watching: in the activity of the table's own channel
-            return await self._answer_session(user, info)
+            return await self._answer_session(user, info, replay)
         except AuthRefused as refused:
             self.faults.drop(f"a Discord sign-in ({refused.code})", str(refused))
             return self._refused(refused.code, locale)

@@ -11,12 +11,14 @@ import {backButton, haptic} from "./platform.js";
 import {play, snapshot} from "./motion.js";
 import {patch, patchChildren} from "./patch.js";
 import {screenSounds, setSounds} from "./sound.js";
+import {ReplayWalk, SPEEDS} from "./replay.js";
 
 const state = {
   strings: {}, locale: "en", token: null, table: null, screen: null, socket: null,
   pageId: Math.random().toString(36).slice(2, 10), presses: 0, retry: 0, busy: false,
   order: null, selected: new Set(), panel: null, log: [], rules: null, lastError: null,
   hold: false, later: false, waitHand: null, fourColours: false, sounds: false,
+  replay: null, live: null,
 };
 
 export function t(msgid) {
@@ -137,6 +139,10 @@ export function send(message) {
 function receive(message) {
   connected();
   if (message.type === "screen") {
+    if (state.replay) {  // the table goes on; it is drawn again when the replay ends
+      state.live = message;
+      return;
+    }
     const before = state.screen;
     if (before && message.version < before.version) return;
     if (message.locale && message.locale !== state.locale) {
@@ -672,6 +678,7 @@ function render() {
     }
   }
   parts.push(head);
+  if (state.replay) parts.push(replayControls());
   if (screen.status === "closed") {
     parts.push(el("p", {class: "status", text: t("The table is closed.")}));
   } else if (!screen.public) {
@@ -689,7 +696,9 @@ function render() {
       style: `--top: ${top}`},
     seatsView(screen, places),
     el("section", {class: "table-area"}, pilesView(screen), meldsView(screen)));
-    if (screen.hand) {
+    if (screen.replayHands) {
+      board.appendChild(replayHands(screen));
+    } else if (screen.hand) {
       board.appendChild(handView(screen, state, t, actions));
     } else if (screen.seat === null) {
       board.appendChild(el("p", {class: "status spectator", text: t("You watch this table.")}));
@@ -698,6 +707,9 @@ function render() {
     parts.push(logView());
   }
   parts.push(el("nav", {class: "bottom"},
+    state.replay || !screen.public ? null : el("button", {type: "button",
+      class: "secondary", "data-action": "replay", text: t("Replay"),
+      onclick: () => openReplay(true)}),
     el("button", {type: "button", class: "secondary", text: t("Rules of this table"),
       "data-panel": "rules", "aria-expanded": state.panel === "rules" ? "true" : "false",
       onclick: () => actions.panel("rules")}),
@@ -724,6 +736,112 @@ function render() {
   app.dataset.version = String(screen.version);
   app.dataset.status = screen.status;
   app.dataset.phase = screen.public ? screen.public.phase : "";
+  if (state.replay) {
+    app.dataset.replayDeal = String(state.replay.position.deal);
+    app.dataset.replayMove = String(state.replay.position.number);
+    app.dataset.replayAt = String(state.replay.at);
+  } else {
+    delete app.dataset.replayDeal;
+    delete app.dataset.replayMove;
+    delete app.dataset.replayAt;
+  }
+}
+
+// --- the replay -------------------------------------------------------------------------
+
+// The position the replay stands at, as a screen the table's drawing lays out.
+function replayScreen() {
+  const walk = state.replay;
+  const data = walk.data;
+  const position = walk.position;
+  return {type: "screen", table: data.table, version: walk.at, status: "replay",
+    seat: data.seat, tiles: data.tiles, variant: data.variant, public: position.public,
+    hand: null, replayHands: position.hands, events: position.events, notices: [],
+    lobby: null, sheet: position.sheet, recent: true};
+}
+
+function showReplay() {
+  state.log = [...state.replay.position.events];
+  state.screen = replayScreen();
+  render();
+}
+
+// The hands the person may see at this position: their own while the game ran, every
+// hand after it.
+function replayHands(screen) {
+  const box = el("section", {class: "replay-hands", "aria-label": t("Hands")});
+  screen.replayHands.forEach((hand, seat) => {
+    if (hand === null) return;
+    const name = screen.public.players[seat].name;
+    box.appendChild(el("div", {class: "meld replay-hand", "data-hand-seat": String(seat)},
+      el("span", {class: "meld-owner", text: name}), strip(hand, screen.tiles, name)));
+  });
+  return box;
+}
+
+function replayControls() {
+  const walk = state.replay;
+  const position = walk.position;
+  const last = walk.data.positions.length - 1;
+  const where = position.number === 0
+    ? t("Deal {deal} as dealt").replace("{deal}", String(position.deal))
+    : t("Deal {deal}, move {number}").replace("{deal}", String(position.deal))
+      .replace("{number}", String(position.number));
+  const deals = el("select", {"data-action": "replay-deal", "aria-label": t("Jump to a deal"),
+    onchange: (event) => walk.jump(Number(event.target.value))});
+  for (const start of walk.deals()) {
+    const option = el("option", {value: String(start.deal),
+      text: t("Deal {number}").replace("{number}", String(start.deal))});
+    if (start.deal === position.deal) option.selected = true;
+    deals.appendChild(option);
+  }
+  const row = el("nav", {class: "replay-controls", "aria-label": t("Replay")},
+    el("span", {class: "replay-where", text: where}),
+    el("button", {type: "button", class: "secondary", "data-action": "replay-back",
+      text: t("Back"), disabled: walk.at === 0, onclick: () => walk.step(-1)}),
+    el("button", {type: "button", "data-action": "replay-play",
+      text: walk.playing ? t("Pause") : t("Play"),
+      onclick: () => (walk.playing ? walk.pause() : walk.play())}),
+    el("button", {type: "button", class: "secondary", "data-action": "replay-next",
+      text: t("Next"), disabled: walk.at === last, onclick: () => walk.step(1)}),
+    deals);
+  for (const speed of SPEEDS) {
+    row.appendChild(el("button", {type: "button", class: "secondary",
+      "data-action": `replay-speed-${speed}`, text: `${speed}x`,
+      "aria-pressed": walk.speed === speed ? "true" : "false",
+      onclick: () => walk.setSpeed(speed)}));
+  }
+  if (state.socket) {
+    row.appendChild(el("button", {type: "button", class: "secondary",
+      "data-action": "replay-close", text: t("Back to the table"), onclick: closeReplay}));
+  }
+  return row;
+}
+
+// Asks the server for the replay of the session's table; `live`: the table's page
+// stays connected and comes back when the replay is closed.
+async function openReplay(live) {
+  const response = await fetch(`./api/replay?token=${encodeURIComponent(state.token)}`);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok || !data.positions || !data.positions.length) {
+    const text = data.text || t("Signing in failed: {reason}").replace("{reason}",
+      String(response.status));
+    if (live) toast(text, false); else status(text);
+    return;
+  }
+  if (data.locale !== state.locale) await loadStrings(data.locale);
+  if (live) state.live = state.screen;
+  state.replay = new ReplayWalk(data, showReplay);
+  showReplay();
+}
+
+function closeReplay() {
+  state.replay.pause();
+  state.replay = null;
+  state.log = [];
+  state.screen = state.live;
+  state.live = null;
+  render();
 }
 
 // --- start ------------------------------------------------------------------------------
@@ -762,6 +880,10 @@ async function openTable(session) {
   state.token = session.token;
   state.table = session.table;
   if (session.locale !== state.locale) await loadStrings(session.locale);
+  if (session.replay) {
+    await openReplay(false);
+    return;
+  }
   connect();
 }
 

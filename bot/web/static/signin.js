@@ -37,11 +37,18 @@ async function telegram(table = null) {
     app.ready();
     app.expand();
   }
+  let replay = false;
   if (table === null) {
-    const named = new URLSearchParams(location.search).get("t");
+    const params = new URLSearchParams(location.search);
+    const named = params.get("t");
     table = named && /^\d+$/.test(named) ? Number(named) : null;
+    const replayed = params.get("r");  // a replay button: ?r=<table>
+    if (table === null && replayed && /^\d+$/.test(replayed)) {
+      table = Number(replayed);
+      replay = true;
+    }
   }
-  return post("./api/session/telegram", {init_data: initData, table});
+  return post("./api/session/telegram", {init_data: initData, table, replay});
 }
 
 let activity = null;

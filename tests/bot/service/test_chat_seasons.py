@@ -115,3 +115,21 @@ async def test_bad_season_words_are_refused_with_the_usage(harness: Harness) -> 
     assert lines[-1] == (
         "Saison 2 beginnt jetzt; sie zeigt rangliste, die letzte rangliste saison 1."
     )
+
+
+async def test_stats_shows_the_chats_current_season_next_to_the_global_one(
+    harness: Harness,
+) -> None:
+    await _games(harness, ANA.key, BEN.key)
+    here = (await say(harness.people, HERE, ANA, "stats")).text or ""
+    lines = here.splitlines()
+    assert "In this chat, season 1:" in lines
+    chat_part = lines[lines.index("In this chat, season 1:") + 1 :]
+    assert len(chat_part) == 1 and chat_part[0].startswith("Basic Rummy: rating ")
+    assert f"{MIN_RATED_GAMES} rated games" in chat_part[0]
+    # a new season of the chat: no rating there yet, the global one stays
+    await say(harness.people, HERE, ANA, "season new")
+    after = (await say(harness.people, HERE, ANA, "stats")).text or ""
+    assert "In this chat" not in after and "Basic Rummy: rating " in after
+    elsewhere = (await say(harness.people, ELSEWHERE, ANA, "stats")).text or ""
+    assert "In this chat" not in elsewhere
