@@ -11,7 +11,8 @@ score of the first AI less the second's in the variant's own scoring, counted po
 when it favours the first AI (fewer points where the scoring counts penalties, as German
 Rommé does), which says whether winning more hands also wins more points. Every
 decision of the first AI is timed as the service makes it (a new AI seeded per version,
-the view, the legal list, ``decide``).
+the view, the legal list, ``decide``), in wall time and in CPU time of the process
+(printed with the load average: on a shared machine the wall time follows the load).
 
 Matches: ``hard`` against ``greedy`` (target: at least 60 %), ``greedy`` against
 ``random`` (target: at least 95 %), ``expert`` against ``hard`` (target: at least 55 %,
