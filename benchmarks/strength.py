@@ -11,7 +11,8 @@ score of the first AI less the second's in the variant's own scoring, counted po
 when it favours the first AI (fewer points where the scoring counts penalties, as German
 Rommé does), which says whether winning more hands also wins more points. Every
 decision of the first AI is timed as the service makes it (a new AI seeded per version,
-the view, the legal list, ``decide``).
+the view, the legal list, ``decide``), in wall time and in CPU time of the process
+(printed with the load average: on a shared machine the wall time follows the load).
 
 Matches: ``hard`` against ``greedy`` (target: at least 60 %), ``greedy`` against
 ``random`` (target: at least 95 %), ``expert`` against ``hard`` (target: at least 55 %,
@@ -25,6 +26,7 @@ on a small machine; ``--quick`` plays a few pairs of each.
 from __future__ import annotations
 
 import math
+import os
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -68,14 +70,18 @@ _LIVE = (Phase.DRAW, Phase.PLAY)
 class Match:
     """A duplicate match: ``pair_scores`` (the first AI's share of each deal pair, 0..1),
     ``pair_points`` (the first AI's mean score lead over the pair's two hands),
-    ``decision_ms`` of the first AI (``slowest``: the deal seed and table version of the
-    slowest), hands ``unfinished`` (stopped at the action limit)."""
+    ``decision_ms`` of the first AI (wall time; ``slowest``: the deal seed and table
+    version of the slowest) and ``decision_cpu_ms`` (CPU time of the process for the same
+    decisions, in the same order: on a shared machine the wall time follows the load, the
+    CPU time is what the decision costs a worker of its own), hands ``unfinished``
+    (stopped at the action limit)."""
 
     first: str
     second: str
     pair_scores: list[Fraction] = field(default_factory=list)
     pair_points: list[float] = field(default_factory=list)
     decision_ms: list[float] = field(default_factory=list)
+    decision_cpu_ms: list[float] = field(default_factory=list)
     unfinished: int = 0
     seconds: float = 0.0
     slowest: tuple[int, int] | None = None
@@ -128,6 +134,15 @@ def _max_input(result: Match) -> str:
     return f" (deal seed {seed}, version {version})"
 
 
+def _load() -> str:
+    """The machine's load average over 1, 5 and 15 minutes (``?`` where it is not known):
+    printed beside decision times, which follow it on a shared machine."""
+    try:
+        return " ".join(f"{v:.1f}" for v in os.getloadavg())
+    except OSError:
+        return "?"
+
+
 def _interval(values: list[float]) -> tuple[float, float] | None:
     """Mean +- 1.96 standard errors, ``None`` for fewer than two values."""
     n = len(values)
@@ -149,11 +164,12 @@ def _hand(
     count = 0
     while state.phase in _LIVE and count < MAX_ACTIONS:
         seat = state.current
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         ai = make_ai(kinds[seat], seed=seed + 7919 * state.version + seat)
         action = ai.decide(view_for(state, seat), legal_actions(state, seat))
         if seat == timed:
             spent = (time.perf_counter() - start) * 1000
+            out.decision_cpu_ms.append((time.process_time() - cpu) * 1000)
             if spent > out.slowest_ms:
                 out.slowest, out.slowest_ms = (seed, state.version), spent
             out.decision_ms.append(spent)
@@ -225,6 +241,7 @@ def run(config: BenchConfig) -> Section:
                 )
             )
             times = result.decision_ms or [0.0]
+            cpu = result.decision_cpu_ms or [0.0]
             label = f"{variant}: {first} decision p50 / p99"
             if first == "expert":  # two expert matches per variant: say which one
                 label += f" (vs {second})"
@@ -235,7 +252,9 @@ def run(config: BenchConfig) -> Section:
                     "ms",
                     DECISION_TARGET_MS.get(first),
                     "lower",
-                    f"p50 {median(times):.1f} ms, max {max(times):.1f} ms{_max_input(result)}",
+                    f"p50 {median(times):.1f} ms, max {max(times):.1f} ms{_max_input(result)}; "
+                    f"CPU p50 {median(cpu):.1f} ms, p99 {percentile(cpu, 99):.1f} ms, "
+                    f"max {max(cpu):.1f} ms; load {_load()}",
                 )
             )
     section.notes.append(

@@ -366,6 +366,8 @@ def test_strength_expert_match_is_timed_and_says_where_its_slowest_decision_was(
     assert len(result.pair_scores) + result.unfinished // 2 >= 1 and result.decision_ms
     assert result.slowest is not None and result.slowest[0] == 4
     assert result.slowest_ms == max(result.decision_ms)
+    assert len(result.decision_cpu_ms) == len(result.decision_ms)
+    assert all(c >= 0 for c in result.decision_cpu_ms) and sum(result.decision_cpu_ms) > 0
     assert ("expert", "hard", 55.0) in strength.MATCHES
     assert strength.MATCH_PAIRS[("expert", "hard")][0] * 2 >= 2400
     assert strength.DECISION_TARGET_MS["expert"] == 500.0
