@@ -60,7 +60,7 @@ AI_RATINGS: dict[str, Rating] = {
 }
 """The fixed rating of an AI seat per level (bot.ports.table_rules.AI_LEVELS): the random
 player below a new person's 25, the greedy one at it, the racing and the searching players
-above (the expert won 51-54 % of its hands against hard in the strength bench); a small
+above (the expert won 48.6-52.5 % of its hands against hard in the strength bench); a small
 sigma, so a game against AIs moves the person's rating and not theirs."""
 
 
