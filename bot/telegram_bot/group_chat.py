@@ -164,7 +164,8 @@ class GroupChat:
     ) -> bool:
         """Whether a refusal is not for the group: said a moment ago (``reply.quiet``:
         nothing), or to someone who does not play at the table (``info``, else the
-        chat's): then ``text`` goes to them privately."""
+        chat's): then ``text`` goes to them privately (when the bot may not write to them
+        there, it is for the group after all)."""
         if reply.quiet:
             return True
         seated = (
@@ -172,9 +173,8 @@ class GroupChat:
             if info is not None
             else await self._plays_here(message, user)
         )
-        if not seated:
-            await self.parts.messenger.send_private(int(user.user_id), text)
-            return True
+        if not seated:  # privately, unless the bot may not write to them: then here
+            return await self.parts.messenger.send_private(int(user.user_id), text) is not None
         return False
 
     async def _plays_here(self, message: Message, user: UserRef) -> bool:

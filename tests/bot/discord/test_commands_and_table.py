@@ -16,6 +16,7 @@ from bot.ports.model import UserRef
 from bot.settings import Settings, SettingsError
 from tests.bot.discord.players import action_of, control
 from tests.bot.discord.support import TIMEOUT, Bot, running_bot
+from tests.bot.test_storage_ratings import finish_game
 from tests.fakes.discord import Overwrite
 from tests.fakes.discord.entities import SEND_MESSAGES
 
@@ -309,6 +310,9 @@ async def test_rummy_season_starts_the_channels_next_season(tmp_path: Path) -> N
     language, and nothing changes."""
     async with running_bot(tmp_path) as bot:
         w = bot.world
+        # a game of the channel rated in its season 1 (a season without one goes on)
+        people = [f"discord:{w.alice.id}", f"discord:{w.bob.id}"]
+        await finish_game(bot.service.repo, people, [120, 10], chat=bot.key(w.text))
         await lobby_with_bob(bot)  # Alice hosts
         refused = await bot.slash(w.bob, w.text, "season")
         assert refused.original is not None and refused.original.ephemeral

@@ -125,6 +125,8 @@ async def test_stats_shows_the_chats_current_season_next_to_the_global_one(
     lines = here.splitlines()
     assert "In this chat, season 1:" in lines
     chat_part = lines[lines.index("In this chat, season 1:") + 1 :]
+    assert chat_part[-1] == "Against AI seats: normal 3 games, 3 won"  # the last line
+    chat_part = chat_part[:-1]
     assert len(chat_part) == 1 and chat_part[0].startswith("Basic Rummy: rating ")
     assert f"{MIN_RATED_GAMES} rated games" in chat_part[0]
     # a new season of the chat: no rating there yet, the global one stays

@@ -23,6 +23,7 @@ from tests.bot.telegram.support import (
     two_people_two_ais,
     url_buttons,
 )
+from tests.bot.test_storage_ratings import finish_game
 
 LOBBY_TEXTS = ["Join", "Leave", "+🤖 easy", "+🤖 normal", "+🤖 hard", "+🤖 expert", "Start"]
 """The lobby keyboard: join, leave, an AI seat of each level, start."""
@@ -274,9 +275,16 @@ async def test_cancel_is_for_the_host_or_a_chat_admin(bot: Bot) -> None:
 async def test_season_new_is_for_the_host_or_a_chat_admin(bot: Bot) -> None:
     """`/season new` typed in the group (issue 47: a chat's host starts a new season):
     anyone else is refused (privately, in their language) and nothing changes; the host's
-    and an admin's answer in the group with the ended season's standings and the new
-    number."""
+    answer in the group with the ended season's standings and the new number; a season
+    with no rated game goes on (an admin pressing right after is told so)."""
     key = str(chat_key(GROUP, None))
+    # a game of the chat rated in its season 1 (a season without one goes on)
+    await finish_game(
+        bot.service.repo,
+        [f"telegram:{ALICE}", f"telegram:{BOB}"],
+        [120, 10],
+        chat=chat_key(GROUP, None),
+    )
     await bot.start_private(ALICE)
     await bot.start_private(BOB)
     await bot.say(ALICE, GROUP, "/new")  # Alice hosts the chat's table
@@ -301,17 +309,17 @@ async def test_season_new_is_for_the_host_or_a_chat_admin(bot: Bot) -> None:
         "Nobody had 3 rated games in season 1.",
         "Season 2 begins now; see it with top, the last one with top season 1.",
     ]
-    assert (
-        await answer(CARL, f"/season@{bot.tg.bot.username} new")
-    ).endswith(  # Carl administers it
-        "Season 3 begins now; see it with top, the last one with top season 2."
+    # Carl administers the group; season 2 has no rated game yet, so it goes on. The bot
+    # may not write to Carl privately, so he is told in the group
+    assert await answer(CARL, f"/season@{bot.tg.bot.username} new") == (
+        "Season 2 has no rated game yet, so it goes on; finish a game first."
     )
-    assert await bot.service.repo.current_season(0.0, key) == 3
+    assert await bot.service.repo.current_season(0.0, key) == 2
     assert (await answer(ALICE, "/top season 2")).startswith(
         "Nobody has 3 rated games of Basic Rummy in season 2 yet."
     )
     await bot.say(ALICE, ALICE, "/season new")  # the private chat: a group command
-    assert await bot.service.repo.current_season(0.0, key) == 3
+    assert await bot.service.repo.current_season(0.0, key) == 2
 
 
 async def test_settings_are_shown_and_changed(bot: Bot) -> None:
