@@ -629,18 +629,7 @@ class SqliteRepository:
             "WHERE user_key = ? AND chat_key = ? AND season = ? ORDER BY variant",
             (user_key, chat_key, season),
         )
-        return [
-            {
-                "variant": r[0],
-                "season": int(r[1]),
-                "mu": float(r[2]),
-                "sigma": float(r[3]),
-                "shown": float(r[2]) - 3 * float(r[3]),
-                "games": int(r[4]),
-                "last_change": float(r[5]),
-            }
-            for r in rows
-        ]
+        return [_rating_row(r) for r in rows]
 
     async def ratings_of(self, user_key: str) -> list[dict[str, Any]]:
         """A person's ratings: ``{"variant", "season", "mu", "sigma", "shown", "games",
@@ -651,18 +640,7 @@ class SqliteRepository:
             "ratings WHERE user_key = ? ORDER BY season DESC, variant",
             (user_key,),
         )
-        return [
-            {
-                "variant": r[0],
-                "season": int(r[1]),
-                "mu": float(r[2]),
-                "sigma": float(r[3]),
-                "shown": float(r[2]) - 3 * float(r[3]),
-                "games": int(r[4]),
-                "last_change": float(r[5]),
-            }
-            for r in rows
-        ]
+        return [_rating_row(r) for r in rows]
 
     async def rating_board(
         self,
@@ -984,3 +962,18 @@ async def _rated_in_chat_season(conn: Any, chat_key: str, season: int) -> bool:
         (chat_key, season),
     )
     return bool(rows)
+
+
+def _rating_row(r: Any) -> dict[str, Any]:
+    """A row ``variant, season, mu, sigma, games, last_change`` of ``ratings`` or
+    ``chat_ratings`` as ``{"variant", "season", "mu", "sigma", "shown", "games",
+    "last_change"}`` (``shown`` = mu - 3 sigma)."""
+    return {
+        "variant": r[0],
+        "season": int(r[1]),
+        "mu": float(r[2]),
+        "sigma": float(r[3]),
+        "shown": float(r[2]) - 3 * float(r[3]),
+        "games": int(r[4]),
+        "last_change": float(r[5]),
+    }
