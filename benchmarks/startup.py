@@ -320,7 +320,11 @@ def build_database(path: Path, count: int, seed: int) -> Rows:
             rows.actions,
         )
         conn.executemany("INSERT INTO seen_updates VALUES (?, ?, ?, ?)", rows.seen)
-        conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows.results)
+        conn.executemany(
+            "INSERT INTO results (table_id, seat, user_key, name, chat_key, variant, score, "
+            "won, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows.results,
+        )
         conn.execute("COMMIT")
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:

@@ -356,7 +356,8 @@ async def test_a_game_keeps_the_chat_season_it_was_rated_in_on_postgresql(
             )
             for seat, user in enumerate(PEOPLE[:2]):
                 await conn.execute(
-                    "INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO results (table_id, seat, user_key, name, chat_key, variant, "
+                    "score, won, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (created.id, seat, user, f"P{seat}", str(CHAT), "basic", "0", 0, finished_at),
                 )
             assert await rate_finished(conn, ended, finished_at)
