@@ -201,6 +201,15 @@ async def _ratings(repo: Repository) -> None:
     assert await repo.current_season(2_000_000_000.0) == 1
 
 
+async def _chat_ratings(repo: Repository) -> None:
+    await _results(repo)  # a finished game of CHAT: rated in the chat's season 1
+    [rating] = await repo.chat_ratings_of("telegram:1", str(CHAT), 1)
+    assert (rating["variant"], rating["season"], rating["games"]) == ("basic", 1, 1)
+    assert rating["shown"] == rating["mu"] - 3 * rating["sigma"]
+    assert await repo.chat_ratings_of("telegram:1", str(CHAT), 2) == []
+    assert await repo.chat_ratings_of("telegram:1", str(OTHER_CHAT), 1) == []
+
+
 async def _chat_seasons(repo: Repository) -> None:
     await _results(repo)  # a finished game of CHAT: rated in the chat's season 1
     assert await repo.current_season(0.0, str(CHAT)) == 1
@@ -312,6 +321,7 @@ REPOSITORY: dict[str, Step] = {
     "rating_board": _ratings,
     "current_season": _ratings,
     "start_chat_season": _chat_seasons,
+    "chat_ratings_of": _chat_ratings,
     "due_tables": _due,
     "next_due": _due,
     "shift_timeline": _due,
