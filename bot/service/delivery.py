@@ -304,22 +304,13 @@ class Delivery:
         return await stored_changes(self.outbox, table_id, HISTORY)
 
     async def _show(self, update: TableUpdate, rows: Iterable[StoredChange]) -> None:
-        """Draw ``update`` with the lines of the change ``rows`` up to its version. The
-        rows are drawn in version order: the hands that earlier changes nobody showed
-        yet touched (another worker's, whose announcement is late) are redrawn with it."""
+        """Draw ``update`` with the lines of the change ``rows`` up to its version, in
+        version order (:func:`_with_earlier`), and tell the coach the deals they ended."""
         info = update.info
         rows = [row for row in rows if row.version <= info.version]
         history = tuple(row.past for row in rows)
         earlier = [row for row in rows if not row.shown and row.version < info.version]
-        if earlier and update.hands is not None:
-            touched = _changed_hands(earlier, redraw=False)
-            update = replace(update, hands=None if touched is None else update.hands | touched)
-        if earlier and update.turn is None and update.table.view is not None:
-            turn, since = _open_turn(earlier, update.table.view.current)
-            screen = None if turn is None else update.seat_screen(turn)
-            if screen is not None and screen.user_key != update.actor:  # not who just acted
-                update = replace(update, turn=turn, turn_version=since)
-        await self.publisher.publish(update.with_history(history))
+        await self.publisher.publish(_with_earlier(update, earlier).with_history(history))
         self._shown[info.id] = max(info.version, self._shown.get(info.id, -1))
         await self.outbox.mark_shown(info.id, info.version, KEEP)
         if self.coaching is not None:  # the deals these changes ended, once (not shown yet)
@@ -353,6 +344,23 @@ class Delivery:
         task = asyncio.get_running_loop().create_task(guarded())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+
+def _with_earlier(update: TableUpdate, earlier: list[StoredChange]) -> TableUpdate:
+    """``update`` drawn after the ``earlier`` changes nobody showed yet (another worker's,
+    whose announcement is late): the hands they touched are redrawn too, and the turn one
+    of them began is pinged when that seat is still to act and did not make ``update``."""
+    if not earlier:
+        return update
+    if update.hands is not None:
+        touched = _changed_hands(earlier, redraw=False)
+        update = replace(update, hands=None if touched is None else update.hands | touched)
+    if update.turn is None and update.table.view is not None:
+        turn, since = _open_turn(earlier, update.table.view.current)
+        screen = None if turn is None else update.seat_screen(turn)
+        if screen is not None and screen.user_key != update.actor:  # not who just acted
+            update = replace(update, turn=turn, turn_version=since)
+    return update
 
 
 def _changed_hands(pending: list[StoredChange], redraw: bool) -> frozenset[int] | None:
