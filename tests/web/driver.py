@@ -97,6 +97,14 @@ async def version(page: Page) -> int:
     return int(text) if text is not None else -1
 
 
+async def hand_order(page: Page) -> list[str]:
+    """The codes of the hand's cards as the page shows them, left to right."""
+    codes: list[str] = await page.eval_on_selector_all(
+        ".hand-row .card", "nodes => nodes.map(n => n.dataset.card)"
+    )
+    return codes
+
+
 async def wait_screen(page: Page, timeout: float = 15.0) -> None:
     await page.wait_for_selector("#app[data-version]", timeout=timeout * 1000)
 

@@ -11,18 +11,12 @@ from playwright.async_api import Browser
 
 from bot.ports.model import SeatKind, UserRef
 from bot.render.howto import TOPICS
-from tests.web.driver import open_telegram_page, version, wait_screen
+from tests.web.driver import hand_order, open_telegram_page, version, wait_screen
 from tests.web.privacy import Reader
 from tests.web.support import init_data, web_world
 
 ANA = UserRef("telegram", "901", "Ana", "de")
 BEN = UserRef("telegram", "902", "Ben", "en")
-
-
-async def order(page: object) -> list[str]:
-    return await page.eval_on_selector_all(  # type: ignore[attr-defined, no-any-return]
-        ".hand-row .card", "nodes => nodes.map(n => n.dataset.card)"
-    )
 
 
 async def test_cards_are_labelled_buttons_for_touch_and_keyboard(
@@ -36,7 +30,7 @@ async def test_cards_are_labelled_buttons_for_touch_and_keyboard(
             await wait_screen(page)
             await page.wait_for_selector(".hand-row .card")
             reader = Reader("de")
-            cards = await order(page)
+            cards = await hand_order(page)
             labels = await page.eval_on_selector_all(
                 ".hand-row .card", "nodes => nodes.map(n => n.getAttribute('aria-label'))"
             )
@@ -49,7 +43,7 @@ async def test_cards_are_labelled_buttons_for_touch_and_keyboard(
             await page.wait_for_selector(".hand-row .card[aria-pressed=true]")
             await page.locator(".hand-row .card").first.focus()
             await page.keyboard.press("Alt+ArrowRight")
-            moved = await order(page)
+            moved = await hand_order(page)
             assert moved[1] == cards[0] and moved[0] == cards[1]
             # dragging the last card to the front (once the moved cards stopped sliding)
             await page.wait_for_function("document.getAnimations().length === 0")
@@ -60,12 +54,12 @@ async def test_cards_are_labelled_buttons_for_touch_and_keyboard(
             await page.mouse.down()
             await page.mouse.move(target["x"] + 5, target["y"] + 20, steps=8)
             await page.mouse.up()
-            dragged = await order(page)
+            dragged = await hand_order(page)
             assert dragged[0] == moved[-1] and sorted(dragged) == sorted(cards)
             # sorting by rank is the server's order again
             await page.click("[data-sort=rank]")
             await page.wait_for_selector("[data-sort=rank][aria-pressed=true]")
-            ranked = await order(page)
+            ranked = await hand_order(page)
             assert sorted(ranked) == sorted(cards)
             assert opened.errors == []
         finally:

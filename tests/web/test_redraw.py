@@ -10,7 +10,7 @@ from pathlib import Path
 from playwright.async_api import Browser
 
 from bot.ports.model import UserRef
-from tests.web.driver import open_telegram_page, version, wait_screen
+from tests.web.driver import hand_order, open_telegram_page, version, wait_screen
 from tests.web.support import web_world
 
 ANA = UserRef("telegram", "1701", "Ana", "en")
@@ -27,12 +27,6 @@ KEPT = """() => [document.querySelector('nav.bottom [data-panel=rules]'),
   .filter((node) => node.__kept).length"""
 
 
-async def order(page: object) -> list[str]:
-    return await page.eval_on_selector_all(  # type: ignore[attr-defined, no-any-return]
-        ".hand-row .card", "nodes => nodes.map(n => n.dataset.card)"
-    )
-
-
 async def test_a_redraw_keeps_the_unchanged_elements(tmp_path: Path, browser: Browser) -> None:
     async with web_world(tmp_path / "web.sqlite3") as world:
         info = await world.table(ANA, [BEN], "basic", ais=0)
@@ -41,7 +35,7 @@ async def test_a_redraw_keeps_the_unchanged_elements(tmp_path: Path, browser: Br
         try:
             await wait_screen(page)
             await page.wait_for_selector(".hand-row .card")
-            cards = await order(page)
+            cards = await hand_order(page)
             marked = await page.evaluate(MARK)
             assert marked == len(cards) + 2
             stored = await world.service.repo.get_table(info.id)
@@ -59,7 +53,7 @@ async def test_a_redraw_keeps_the_unchanged_elements(tmp_path: Path, browser: Br
             assert await page.locator(".offers [data-kind=draw]").count() == 1
             # what did not change is the same element: the nav, the melds, Ben's cards
             assert await page.evaluate(KEPT) == marked
-            assert await order(page) == cards
+            assert await hand_order(page) == cards
             # a tap redraws that card alone, in the row that stays; it still drags
             await page.wait_for_function("document.getAnimations().length === 0")
             await page.locator(".hand-row .card").first.click()
@@ -80,7 +74,7 @@ async def test_a_redraw_keeps_the_unchanged_elements(tmp_path: Path, browser: Br
             await page.wait_for_function(
                 f"document.querySelector('.hand-row .card').dataset.card !== {cards[0]!r}"
             )
-            moved = await order(page)
+            moved = await hand_order(page)
             assert moved[0] != cards[0] and sorted(moved) == sorted(cards)
             assert await page.locator("#participants").count() == 0  # a Discord list only
             assert opened.errors == []

@@ -7,21 +7,27 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from bot.ports.model import Status, UserRef
+from bot.ports.model import Status, TableInfo, UserRef
 from engine.records import replay_steps
 from engine.views import public_view
 
-from .support import ANA, BEN, CEM, CHAT, make_harness
+from .support import ANA, BEN, CEM, CHAT, Harness, make_harness
 from .test_games import play_out
 
 
-async def test_a_finished_game_shows_every_hand_at_every_position(tmp_path: Path) -> None:
+async def _started(tmp_path: Path, deals: int, ai: bool = False) -> tuple[Harness, TableInfo]:
+    """A harness and the game of Ana and Ben (and an AI seat) it started, ``deals`` deals."""
     h = await make_harness(tmp_path / "db.sqlite3")
+    await h.people.new_table(CHAT, ANA, "basic", None, {"deals": deals, "target": "none"})
+    await h.people.join(CHAT, BEN)
+    if ai:
+        await h.people.add_ai(CHAT, ANA)
+    return h, await h.people.start(CHAT, ANA)
+
+
+async def test_a_finished_game_shows_every_hand_at_every_position(tmp_path: Path) -> None:
+    h, info = await _started(tmp_path, 2, ai=True)
     s = h.people
-    await s.new_table(CHAT, ANA, "basic", None, {"deals": 2, "target": "none"})
-    await s.join(CHAT, BEN)
-    await s.add_ai(CHAT, ANA)
-    info = await s.start(CHAT, ANA)
     await play_out(h, {ANA.key: ANA, BEN.key: BEN})
     record = await s.export(info.id)
     steps = list(replay_steps(record))
@@ -44,11 +50,8 @@ async def test_a_finished_game_shows_every_hand_at_every_position(tmp_path: Path
 
 
 async def test_a_running_game_shows_only_the_persons_own_hand(tmp_path: Path) -> None:
-    h = await make_harness(tmp_path / "db.sqlite3")
+    h, info = await _started(tmp_path, 3)
     s = h.people
-    await s.new_table(CHAT, ANA, "basic", None, {"deals": 3, "target": "none"})
-    await s.join(CHAT, BEN)
-    info = await s.start(CHAT, ANA)
     early = await h.service.entry.replay(info.id, ANA, False)
     assert early.refused == "no_deal" and early.text and not early.positions
     # play until the first deal is over, then into the second
@@ -93,11 +96,7 @@ async def _one_move(h, table) -> None:  # type: ignore[no-untyped-def]
 
 
 async def test_a_damaged_record_is_refused_in_one_line(tmp_path: Path) -> None:
-    h = await make_harness(tmp_path / "db.sqlite3")
-    s = h.people
-    await s.new_table(CHAT, ANA, "basic", None, {"deals": 1, "target": "none"})
-    await s.join(CHAT, BEN)
-    info = await s.start(CHAT, ANA)
+    h, info = await _started(tmp_path, 1)
     await play_out(h, {ANA.key: ANA, BEN.key: BEN})
     await h.raw(
         "UPDATE actions SET command = 'discard zz' WHERE id = "
