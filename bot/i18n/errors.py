@@ -91,6 +91,14 @@ ERROR_TEMPLATES: Mapping[str, str] = {
         "The table has changed since; look again and press once more if it still fits."
     ),
     "unknown_offer": N_("That button is not in use (any more); here is your hand again."),
+    # --- replays (bot.service.replays)
+    "nothing_to_replay": N_("There is no game of that table to replay."),
+    "replay_not_allowed": N_("You neither played at that table nor may watch it."),
+    "no_deal_over": N_("No deal of that table is over yet; a deal can be replayed once it is."),
+    "replay_damaged": N_(
+        "The stored record of that table cannot be replayed; nothing was changed."
+    ),
+    "replay_busy": N_("The replay could not be prepared now; try again in a moment."),
     "too_fast": N_("Slow down: too many commands at once. Nothing was done."),
     "command_too_long": N_("That command is too long (at most {limit} characters)."),
 }
@@ -415,6 +423,12 @@ def _bad_season_word(params: Mapping[str, Any]) -> str:
     )
 
 
+def _replay_damaged(params: Mapping[str, Any]) -> str:
+    text = _(ERROR_TEMPLATES["replay_damaged"])
+    detail = params.get("detail")
+    return f"{text} ({detail})" if detail else text
+
+
 _BUILDERS: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
     "bad_season_word": _bad_season_word,
     "not_enough_players": _not_enough_players,
@@ -426,4 +440,5 @@ _BUILDERS: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
     "invalid_joker_swap": _invalid_swap,
     "meld_limit": _meld_limit,
     "bad_option": _option_message,
+    "replay_damaged": _replay_damaged,
 }

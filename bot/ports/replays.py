@@ -17,9 +17,10 @@ from engine.views import PublicView
 
 __all__ = ["REPLAY_REFUSALS", "Replay", "ReplayPosition"]
 
-REPLAY_REFUSALS = ("no_table", "not_at_table", "no_deal", "damaged")
+REPLAY_REFUSALS = ("no_table", "not_at_table", "no_deal", "damaged", "busy")
 """Why a replay can be refused: the table is unknown or never started, the person neither
-sat there nor may watch it, no deal of it is over yet, its stored record does not replay."""
+sat there nor may watch it, no deal of it is over yet, its stored record does not replay,
+no engine worker replayed it in time."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -228,3 +228,53 @@ class UnknownOffer(ServiceError):
 
     code = "unknown_offer"
     template = "that button is not in use (any more); here is your hand again"
+
+
+class ReplayRefused(ServiceError):
+    """A replay that cannot be given (:func:`bot.service.replays.replay_of`); nothing was
+    changed. ``refusal`` is the front ends' code of it, one of
+    :data:`bot.ports.replays.REPLAY_REFUSALS` (the web table's JSON answers with it)."""
+
+    code = "replay_refused"
+    refusal = "no_table"
+
+
+class NothingToReplay(ReplayRefused):
+    """The table is unknown, or its game never started."""
+
+    code = "nothing_to_replay"
+    template = "there is no game of that table to replay"
+
+
+class ReplayNotAllowed(ReplayRefused):
+    """The person neither sat at the table nor may watch it."""
+
+    code = "replay_not_allowed"
+    template = "you neither played at that table nor may watch it"
+    refusal = "not_at_table"
+
+
+class NoDealOver(ReplayRefused):
+    """The game runs and none of its deals is over yet: a running game replays only the
+    deals already over."""
+
+    code = "no_deal_over"
+    template = "no deal of that table is over yet; a deal can be replayed once it is"
+    refusal = "no_deal"
+
+
+class ReplayDamaged(ReplayRefused):
+    """The stored record does not load or does not replay; ``detail`` (optional) is the
+    engine's reason, already in the person's language."""
+
+    code = "replay_damaged"
+    template = "the stored record of that table cannot be replayed; nothing was changed"
+    refusal = "damaged"
+
+
+class ReplayBusy(ReplayRefused):
+    """No engine worker replayed the record within the budget."""
+
+    code = "replay_busy"
+    template = "the replay could not be prepared now; try again in a moment"
+    refusal = "busy"

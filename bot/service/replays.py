@@ -10,17 +10,26 @@ from __future__ import annotations
 
 import logging
 
-from bot.i18n import _, use_locale
+from bot.i18n import use_locale
 from bot.i18n.errors import localize_error
 from bot.ports.model import Status, UserRef
-from bot.ports.replays import Replay
+from bot.ports.replays import Replay, ReplayPosition
 from bot.service import engine_work
 from bot.service.compute import BudgetExceeded, Lane, WorkerLost
-from bot.service.errors import UnreadableTable
+from bot.service.errors import (
+    NoDealOver,
+    NothingToReplay,
+    ReplayBusy,
+    ReplayDamaged,
+    ReplayNotAllowed,
+    ReplayRefused,
+    UnreadableTable,
+)
+from bot.service.model import Table
 from bot.service.queries import Queries
 from engine.errors import EngineError
 
-__all__ = ["REPLAY_BUDGET", "refusal_text", "replay_of"]
+__all__ = ["REPLAY_BUDGET", "replay_of"]
 
 log = logging.getLogger(__name__)
 
@@ -28,25 +37,10 @@ REPLAY_BUDGET = 20.0
 """Seconds an engine worker may take to replay a whole game (a few milliseconds a move)."""
 
 
-def refusal_text(code: str) -> str:
-    """The line saying why a replay was refused (codes of
-    :data:`bot.ports.replays.REPLAY_REFUSALS`); call inside ``use_locale``."""
-    texts = {
-        "no_table": _("There is no game of that table to replay."),
-        "not_at_table": _("You neither played at that table nor may watch it."),
-        "no_deal": _("No deal of that table is over yet; a deal can be replayed once it is."),
-        "damaged": _("The stored record of that table cannot be replayed; nothing was changed."),
-        "busy": _("The replay could not be prepared now; try again in a moment."),
-    }
-    return texts.get(code, texts["no_table"])
-
-
-def _refused(code: str, locale: str, detail: str | None = None) -> Replay:
+def _refused(refused: ReplayRefused, locale: str) -> Replay:
     with use_locale(locale):
-        text = refusal_text(code)
-        if detail:
-            text = f"{text} ({detail})"
-    return Replay(None, None, False, locale, refused=code, text=text)
+        text = localize_error(refused)
+    return Replay(None, None, False, locale, refused=refused.refusal, text=text)
 
 
 async def replay_of(queries: Queries, table_id: int, user: UserRef, may_watch: bool) -> Replay:
@@ -58,24 +52,45 @@ async def replay_of(queries: Queries, table_id: int, user: UserRef, may_watch: b
     :data:`REPLAY_BUDGET`)."""
     locale = await queries.locale_of(user)
     try:
+        table, seat, over, last_deal = await _replayable(queries, table_id, user, may_watch)
+        positions = await _positions(queries, table, seat, over, last_deal, locale)
+    except ReplayRefused as refused:
+        return _refused(refused, locale)
+    return Replay(table.info(), seat, over, locale, positions)
+
+
+async def _replayable(
+    queries: Queries, table_id: int, user: UserRef, may_watch: bool
+) -> tuple[Table, int | None, bool, int]:
+    """The table, the person's seat, whether the game is over and the last deal to replay;
+    raises :class:`ReplayRefused` when there is nothing they may replay."""
+    try:
         table = await queries.changes.get(table_id)
     except UnreadableTable:
-        return _refused("damaged", locale)
+        raise ReplayDamaged() from None
     if table is None or table.state is None or table.status is Status.LOBBY:
-        return _refused("no_table", locale)
+        raise NothingToReplay()
     seat = table.seat_of(user.key)
     if seat is None and not may_watch:
-        return _refused("not_at_table", locale)
+        raise ReplayNotAllowed()
     state = table.state
     over = table.status is not Status.PLAYING
     last_deal = (
         state.deal_number if over else max((r.deal_number for r in state.results), default=0)
     )
     if last_deal == 0:
-        return _refused("no_deal", locale)
+        raise NoDealOver()
+    return table, seat, over, last_deal
+
+
+async def _positions(
+    queries: Queries, table: Table, seat: int | None, over: bool, last_deal: int, locale: str
+) -> tuple[ReplayPosition, ...]:
+    """The replayed positions, made on an engine worker; raises :class:`ReplayDamaged` for
+    a record that does not replay and :class:`ReplayBusy` when no worker made it in time."""
     try:
         record = await queries.game_record(table)
-        positions = await queries.compute.call(
+        return await queries.compute.call(
             engine_work.replay_positions,
             record,
             seat,
@@ -86,10 +101,9 @@ async def replay_of(queries: Queries, table_id: int, user: UserRef, may_watch: b
             lane=Lane.BACKGROUND,
         )
     except EngineError as error:
-        log.warning("table %d: its record does not replay: %s", table_id, error)
+        log.warning("table %d: its record does not replay: %s", table.id, error)
         with use_locale(locale):
             detail = localize_error(error)
-        return _refused("damaged", locale, detail)
+        raise ReplayDamaged(detail=detail) from None
     except (BudgetExceeded, WorkerLost):
-        return _refused("busy", locale)
-    return Replay(table.info(), seat, over, locale, positions)
+        raise ReplayBusy() from None

@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 from bot.ports.model import Status, TableInfo, UserRef
+from bot.service.compute import BudgetExceeded
 from engine.records import replay_steps
 from engine.views import public_view
 
@@ -109,4 +110,31 @@ async def test_a_damaged_record_is_refused_in_one_line(tmp_path: Path) -> None:
     german = await h.service.entry.replay(info.id, UserRef("test", "2", "ben", "de"), False)
     assert german.refused == "damaged" and not german.text.startswith("The stored record")
     assert Counter(p.deal for p in replay.positions) == Counter()
+    await h.db.close()
+
+
+async def test_a_replay_no_worker_made_in_time_is_refused_as_busy(tmp_path: Path) -> None:
+    """A replay that no engine worker makes within its budget: "try again", in the person's
+    language, and the game is untouched."""
+    h, info = await _started(tmp_path, 1)
+    await play_out(h, {ANA.key: ANA, BEN.key: BEN})
+    before = await h.people.repo.get_table(info.id)
+    queries = h.service.queries
+    real = queries.compute
+
+    class Slow:
+        async def call(self, *args: object, **kwargs: object) -> object:
+            raise BudgetExceeded()
+
+    queries.compute = Slow()  # type: ignore[assignment]
+    try:
+        english = await h.service.entry.replay(info.id, ANA, False)
+        german = await h.service.entry.replay(info.id, UserRef("test", "2", "ben", "de"), False)
+    finally:
+        queries.compute = real
+    assert english.refused == german.refused == "busy"
+    assert english.text == "The replay could not be prepared now; try again in a moment."
+    assert german.text and german.text != english.text and not english.positions
+    assert await h.people.repo.get_table(info.id) == before
+    assert (await h.service.entry.replay(info.id, ANA, False)).refused is None
     await h.db.close()
