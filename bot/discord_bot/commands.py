@@ -129,9 +129,34 @@ def _variant_choices() -> list[app_commands.Choice[str]]:
     ]
 
 
+PLAIN_COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("join", "Take a seat at the table", "join"),
+    ("leave", "Leave the table (the AI plays your seat)", "leave"),
+    ("start", "Start the game (host)", "start"),
+    ("cancel", "Cancel the game (host or moderator)", "cancel"),
+    ("rules", "The rules of this table", "rules"),
+    ("stats", "Your games and wins", "stats"),
+    ("season", "Start a new rating season in this channel (host or moderator)", "season new"),
+)
+"""The subcommands without options: (name, description, the text command they send)."""
+
+
+def _plain_command(
+    flows: Flows, name: str, description: str, text: str
+) -> app_commands.Command[Any, ..., None]:
+    """The subcommand ``name`` that sends the text command ``text`` for the person."""
+
+    async def send(interaction: discord.Interaction[Any]) -> None:
+        await flows.slash_text(interaction, text)
+
+    return app_commands.Command(name=name, description=description, callback=send)
+
+
 def rummy_group(flows: Flows) -> app_commands.Group:
     """The ``/rummy`` group with its subcommands, calling ``flows``."""
     group = app_commands.Group(name="rummy", description="Play Rummy in this channel")
+    for name, description, text in PLAIN_COMMANDS:
+        group.add_command(_plain_command(flows, name, description, text))
 
     @group.command(name="new", description="Open a table in this channel")
     @app_commands.describe(
@@ -170,18 +195,6 @@ def rummy_group(flows: Flows) -> app_commands.Group:
     ) -> list[app_commands.Choice[str]]:
         variant = getattr(interaction.namespace, "variant", None) or "basic"
         return option_completions(str(variant), current)
-
-    @group.command(name="join", description="Take a seat at the table")
-    async def join(interaction: discord.Interaction[Any]) -> None:
-        await flows.slash_text(interaction, "join")
-
-    @group.command(name="leave", description="Leave the table (the AI plays your seat)")
-    async def leave(interaction: discord.Interaction[Any]) -> None:
-        await flows.slash_text(interaction, "leave")
-
-    @group.command(name="start", description="Start the game (host)")
-    async def start(interaction: discord.Interaction[Any]) -> None:
-        await flows.slash_text(interaction, "start")
 
     @group.command(name="addbot", description="Add an AI player (host)")
     @app_commands.describe(kind="How the AI plays")
@@ -227,10 +240,6 @@ def rummy_group(flows: Flows) -> app_commands.Group:
             values = _values(found[0]) if found else []
         return [_choice(v) for v in values if v.startswith(current.lower())][:CHOICES_MAX]
 
-    @group.command(name="cancel", description="Cancel the game (host or moderator)")
-    async def cancel(interaction: discord.Interaction[Any]) -> None:
-        await flows.slash_text(interaction, "cancel")
-
     @group.command(name="hand", description="Show your hand and play from it")
     async def hand(interaction: discord.Interaction[Any]) -> None:
         await flows.slash_hand(interaction)
@@ -246,14 +255,6 @@ def rummy_group(flows: Flows) -> app_commands.Group:
     ) -> list[app_commands.Choice[str]]:
         commands = await flows.entry.legal_commands(chat_key(interaction), user_ref(interaction))
         return command_completions(commands, current)
-
-    @group.command(name="rules", description="The rules of this table")
-    async def rules(interaction: discord.Interaction[Any]) -> None:
-        await flows.slash_text(interaction, "rules")
-
-    @group.command(name="stats", description="Your games and wins")
-    async def stats(interaction: discord.Interaction[Any]) -> None:
-        await flows.slash_text(interaction, "stats")
 
     @group.command(name="top", description="The best players in this channel")
     @app_commands.describe(
@@ -278,12 +279,6 @@ def rummy_group(flows: Flows) -> app_commands.Group:
         words += [variant] if variant else []
         words += ["season", str(season)] if season is not None else []
         await flows.slash_text(interaction, " ".join(words))
-
-    @group.command(
-        name="season", description="Start a new rating season in this channel (host or moderator)"
-    )
-    async def season(interaction: discord.Interaction[Any]) -> None:
-        await flows.slash_text(interaction, "season new")
 
     @group.command(name="lang", description="The language the bot uses with you")
     @app_commands.describe(language="English, German, or what your Discord app uses")
