@@ -430,13 +430,19 @@ class SqliteRepository:
         return None if row is None else row["locale"]
 
     async def set_user_locale(self, user_key: str, locale: str | None) -> None:
+        await self._set_user_choice(user_key, "locale", locale)
+
+    async def _set_user_choice(self, user_key: str, column: str, value: object) -> None:
+        """Store one of a person's choices (``column``: ``locale`` or ``coach``), making
+        their row if they have none yet."""
+        assert column in ("locale", "coach")
         platform, _, user_id = user_key.partition(":")
         async with self._transaction() as conn:
             await conn.execute(
-                "INSERT INTO users (platform, user_id, display_name, locale, created_at) "
+                f"INSERT INTO users (platform, user_id, display_name, {column}, created_at) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) "
-                "DO UPDATE SET locale = excluded.locale",
-                (platform, user_id, user_id, locale, time.time()),
+                f"DO UPDATE SET {column} = excluded.{column}",
+                (platform, user_id, user_id, value, time.time()),
             )
 
     async def coach_choices(self, user_keys: Collection[str]) -> dict[str, bool]:
@@ -451,15 +457,7 @@ class SqliteRepository:
         return {f"{row[0]}:{row[1]}": bool(row[2]) for row in rows}
 
     async def set_coach(self, user_key: str, on: bool | None) -> None:
-        platform, _, user_id = user_key.partition(":")
-        value = None if on is None else int(on)
-        async with self._transaction() as conn:
-            await conn.execute(
-                "INSERT INTO users (platform, user_id, display_name, coach, created_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) "
-                "DO UPDATE SET coach = excluded.coach",
-                (platform, user_id, user_id, value, time.time()),
-            )
+        await self._set_user_choice(user_key, "coach", None if on is None else int(on))
 
     async def create_table(self, table: Table, record: str | None = None) -> Table:
         values = _table_values(table)
