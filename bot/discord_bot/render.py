@@ -15,11 +15,11 @@ import discord
 
 from bot.i18n import _
 from bot.interaction.catalogue import variant_name
-from bot.interaction.hand import HandModel, SortMode
+from bot.interaction.hand import HandModel
 from bot.ports.model import Status, TableInfo
-from bot.render.cards import cards_text
+from bot.render.hand import hand_in_order, selection_text
 from bot.render.lobby import render_lobby
-from bot.render.text import render_hand, render_hand_end, render_scores, render_table
+from bot.render.text import render_hand_end, render_scores, render_table
 from engine.state import Phase
 from engine.views import PublicView
 
@@ -120,17 +120,9 @@ def hand_content(info: TableInfo, model: HandModel, note: str | None = None) -> 
     if view.table.phase in (Phase.HAND_OVER, Phase.GAME_OVER):
         parts.append(block(render_hand_end(view)))
     else:
-        parts.append(
-            block(
-                render_hand(
-                    view,
-                    model.melds if model.sort is SortMode.MELDS else None,
-                    by_rank=model.sort is SortMode.RANK,
-                )
-            )
-        )
+        parts.append(block(hand_in_order(model)))
     if model.selected:
-        parts.append(_("Selected: {cards}").format(cards=cards_text(model.selected)))
+        parts.append(selection_text(model.selected))
     if note:
         parts.append(note)
     return fit(parts)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import N_, _
+from bot.ports.hand import HandModel, SortMode
 from bot.render.cards import card_text, cards_text, meld_text, spec_text
+from bot.render.text import render_hand
 from bot.render.variants import ActionLabel, variant_action_label, variant_phase_line
 from engine.actions import Discard, Draw, LayOff, MeldCards, NextDeal, SwapJoker, TakeDiscard
 from engine.cards import Card
@@ -139,3 +141,10 @@ def hint_text(action: object, view: PlayerView) -> str:
 def selection_text(cards: Sequence[Card]) -> str:
     """The selected cards line ("Selected: 7♥ 8♥")."""
     return _("Selected: {cards}").format(cards=cards_text(cards))
+
+
+def hand_in_order(model: HandModel) -> str:
+    """The seat's hand as text in the order it chose (:attr:`HandModel.sort`): by suit or
+    colour, by rank, or its best melds first (:func:`bot.render.text.render_hand`)."""
+    melds = model.melds if model.sort is SortMode.MELDS else None
+    return render_hand(model.view, melds, by_rank=model.sort is SortMode.RANK)

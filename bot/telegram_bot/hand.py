@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import _, ngettext
-from bot.interaction.hand import HandModel, SortMode
+from bot.interaction.hand import HandModel
 from bot.render.cards import card_text, cards_text, meld_text
-from bot.render.hand import sort_name
-from bot.render.text import render_hand, render_hand_end
+from bot.render.hand import hand_in_order, selection_text, sort_name
+from bot.render.text import render_hand_end
 from bot.render.variants import variant_table_lines
 from engine.cards import Card, sort_cards
 from engine.state import Phase
@@ -59,15 +59,9 @@ def hand_text(model: HandModel, title: str, note: str = "") -> str:
             lines.append(
                 _("Discard pile, top last: {cards}").format(cards=cards_text(table.discard))
             )
-    lines.append(
-        render_hand(
-            view,
-            model.melds if model.sort is SortMode.MELDS else None,
-            by_rank=model.sort is SortMode.RANK,
-        )
-    )
+    lines.append(hand_in_order(model))
     if model.selected:
-        lines.append(_("Selected: {cards}").format(cards=cards_text(model.selected)))
+        lines.append(selection_text(model.selected))
     tiles = model.view.table.rules.var.uses_tiles
     lines.append(_("Order: {name}").format(name=sort_name(model.sort, tiles)))
     if note:
