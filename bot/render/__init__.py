@@ -1,27 +1,4 @@
-"""Text rendering of engine views and events, shared by the terminal and the chat adapters."""
-
-from __future__ import annotations
-
-from bot.render.text import (
-    MAX_CHARS,
-    render_event,
-    render_hand,
-    render_hand_end,
-    render_help,
-    render_match_goal,
-    render_rules,
-    render_scores,
-    render_table,
-)
-
-__all__ = [
-    "MAX_CHARS",
-    "render_event",
-    "render_hand",
-    "render_hand_end",
-    "render_help",
-    "render_match_goal",
-    "render_rules",
-    "render_scores",
-    "render_table",
-]
+"""Text rendering of engine views and events, shared by the terminal and the chat adapters:
+the table and the hand (:mod:`bot.render.text`), the hand screen's words
+(:mod:`bot.render.hand`), cards (:mod:`bot.render.cards`), events, notices, the lobby, the
+rules and the help."""

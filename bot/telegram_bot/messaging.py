@@ -66,13 +66,7 @@ class Messenger:
         """Edit a message in place (``chat_id``: where it is). False when it is gone, cannot
         be edited or its chat moved: then send a new one."""
         try:
-            await self.bot.edit_message_text(
-                text,
-                chat_id=chat_id,
-                message_id=message_id,
-                reply_markup=markup,
-                link_preview_options=_NO_PREVIEW,
-            )
+            await self._edit_text(chat_id, message_id, text, markup)
         except ChatMigrated as moved:
             await self.store.migrate_chat(chat_id, moved.new_chat_id)
             return False
@@ -104,19 +98,24 @@ class Messenger:
     ) -> bool:
         """Edit a private message; False when it is gone (send a new one)."""
         try:
-            await self.bot.edit_message_text(
-                text,
-                chat_id=user_id,
-                message_id=message_id,
-                reply_markup=markup,
-                link_preview_options=_NO_PREVIEW,
-            )
+            await self._edit_text(user_id, message_id, text, markup)
         except BadRequest as error:
             return "not modified" in error.message.lower()
         except Forbidden:
             await self.store.set_reachable(user_id, False)
             return False
         return True
+
+    async def _edit_text(
+        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+    ) -> None:
+        await self.bot.edit_message_text(
+            text,
+            chat_id=chat_id,
+            message_id=message_id,
+            reply_markup=markup,
+            link_preview_options=_NO_PREVIEW,
+        )
 
     async def delete(self, chat_id: int, message_id: int) -> None:
         """Delete a message if possible (a replaced private hand message); failures are
