@@ -67,6 +67,7 @@ from bot.cli_database import add_lang, read_failure, unusable_line
 from bot.i18n import _, argparse_texts, current_locale, normalize_locale, use_locale
 from bot.i18n.errors import localize_error
 from bot.play import DatabaseUnavailable, play
+from bot.ports.table_rules import AI_LEVELS, DEFAULT_LEVEL, LEVEL_ALIASES
 from bot.record_files import load_record
 from bot.render.rules import render_presets, render_rules, render_variants
 from bot.render.text import render_match_goal
@@ -89,6 +90,15 @@ Handler = Callable[[argparse.Namespace], int]
 def _default_delay() -> float:
     """0.4 s between AI moves when a person watches (stdout is a terminal), else none."""
     return 0.4 if sys.stdout.isatty() else 0.0
+
+
+def _ai_level(word: str) -> str:
+    """The AI level ``word`` names for ``play --ai``: a level, one of its German words or
+    the engine's name of the player (``greedy`` is ``normal``), as in the chats
+    (:data:`bot.ports.table_rules.LEVEL_ALIASES`); another word is left for argparse to
+    refuse with the levels it accepts."""
+    key = word.strip().lower()
+    return key if key in AI_LEVELS else LEVEL_ALIASES.get(key, key)
 
 
 def _add_rules(parser: argparse.ArgumentParser) -> None:
@@ -124,7 +134,13 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--name", default=None, help=_("your name at the table (default: your login name)")
     )
-    play.add_argument("--ai", choices=KINDS, default="greedy", help=_("kind of AI player"))
+    play.add_argument(
+        "--ai",
+        type=_ai_level,
+        choices=tuple(AI_LEVELS),
+        default=DEFAULT_LEVEL,
+        help=_("level of the AI players: easy, normal, hard or expert (default: normal)"),
+    )
     play.add_argument(
         "--delay",
         type=float,

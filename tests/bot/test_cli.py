@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.cli import main
+from bot.cli import build_parser, main
 
 HANDS = {
     "ana": ["ac", "2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c", "10c"],
@@ -498,3 +498,20 @@ def test_simulate_record_to_a_folder_that_does_not_exist(
     assert main(["simulate", "--games", "1", "--option", "deals=1", "--record", str(target)]) == 2
     err = _lines(capsys.readouterr().err)
     assert len(err) == 1 and err[0].startswith(f"Cannot write the record to {target}: ")
+
+
+@pytest.mark.parametrize(
+    ("word", "level"),
+    [("expert", "expert"), ("schwer", "hard"), ("greedy", "normal"), ("Leicht", "easy")],
+)
+def test_play_ai_takes_the_levels_of_the_chats(word: str, level: str) -> None:
+    """Issue 46: "`expert` as an AI level wherever a level is chosen (the chat commands and
+    buttons, the terminal's `--ai`, ...)": the terminal takes the chats' level words."""
+    assert build_parser().parse_args(["play", "--ai", word]).ai == level
+    assert build_parser().parse_args(["play"]).ai == "normal"
+
+
+def test_play_refuses_an_unknown_ai_level_in_german(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--lang", "de", "play", "--ai", "clever"]) == 2
+    err = capsys.readouterr().err
+    assert "ungültige Wahl: 'clever'" in err and "'expert'" in err
