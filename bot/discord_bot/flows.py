@@ -91,7 +91,6 @@ from bot.ports.intents import (
     Outcome,
     PressOffer,
     RemoveAI,
-    Reply,
     Request,
     Select,
     Selection,
@@ -548,7 +547,7 @@ class Flows:
             await acknowledge(interaction)
             return
         if reply.code == "no_table":
-            text = await self._no_table_text(interaction, reply, control, on_hand)
+            text = await self._no_table_text(interaction, outcome, control, on_hand)
             if text is None:
                 return
         else:
@@ -559,16 +558,18 @@ class Flows:
     async def _no_table_text(
         self,
         interaction: discord.Interaction[Any],
-        reply: Reply,
+        outcome: Outcome,
         control: ControlId | None,
         on_hand: bool,
     ) -> str | None:
         """What to say for a ``no_table`` refusal: no game here (a command), the game is
         over (a control; on a hand message, said there instead: ``None``), the control
-        belongs to another table, else the refusal's own text."""
+        belongs to another table (the outcome's ``info``: the channel's table now), else
+        the refusal's own text."""
+        reply = outcome.reply
         if control is None:
             return _("There is no game here; /rummy new opens one.")
-        info = await self.entry.table_info(chat_key(interaction))
+        info = outcome.info
         if info is None:
             text = _("This game is over; /rummy new opens a new one.")
             if on_hand:

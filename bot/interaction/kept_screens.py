@@ -16,6 +16,7 @@ from cachetools import LRUCache
 from bot.i18n import use_locale
 from bot.interaction.hand import hand_digest
 from bot.interaction.hand_session import HandSession, HandStep, Stepped, step
+from bot.ports.model import Status
 from bot.ports.screens import SeatScreen, TableUpdate
 
 __all__ = ["SEAT_SCREENS", "KeptScreens"]
@@ -30,10 +31,22 @@ class KeptScreens:
 
     def __init__(self, size: int = SEAT_SCREENS) -> None:
         self._screens: LRUCache[tuple[int, str], SeatScreen] = LRUCache(size)
+        #: Table id -> the version at which it ended (a late older update keeps nothing).
+        self._ended: LRUCache[int, int] = LRUCache(size)
 
     def keep(self, update: TableUpdate) -> None:
         """Keep the seat screens of ``update`` (a change shown by this process); an older
-        update arriving late never replaces a newer screen."""
+        update arriving late never replaces a newer screen. A table that is no longer
+        played (finished, cancelled) keeps none: a control of its last screens must ask
+        the service, which says the game is over."""
+        info = update.info
+        if info.status is not Status.PLAYING:
+            self._ended[info.id] = max(info.version, self._ended.get(info.id, 0))
+            for key in [key for key in self._screens if key[0] == info.id]:
+                del self._screens[key]
+            return
+        if info.version <= self._ended.get(info.id, -1):
+            return
         for screen in update.seats:
             key = (update.info.id, screen.user_key)
             kept = self._screens.get(key)

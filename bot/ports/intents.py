@@ -392,7 +392,8 @@ class Reply:
 @dataclass(frozen=True)
 class Outcome:
     """The answer to one :class:`Intent`: the ``reply``, the person's ``locale`` (found
-    once for the whole handling), the table ``info`` after it (``None``: no table), the
+    once for the whole handling), the table ``info`` after it (``None``: no table; when a
+    control's table is no longer its chat's, ``no_table`` with the chat's table now), the
     person's own ``hand`` screen when they sit at a running game (for the selection the
     intent asked for: the same order, and after a move nothing selected), the committed
     ``update`` the others are shown (``None`` when nothing was stored), for a refusal,

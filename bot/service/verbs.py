@@ -86,7 +86,7 @@ from bot.ports.intents import (
     Top,
     Unknown,
 )
-from bot.ports.model import Status, UserRef
+from bot.ports.model import Status, TableInfo, UserRef
 from bot.ports.screens import SeatScreen
 from bot.ports.table_rules import AI_LEVELS, DEFAULT_LEVEL, table_rules
 from bot.render.guide import refusal_lesson
@@ -116,6 +116,7 @@ from bot.service.errors import (
     NotYourTable,
     StaleControl,
     UnknownOffer,
+    UnreadableTable,
 )
 from bot.service.lobby_steps import LobbySteps
 from bot.service.model import Table
@@ -420,10 +421,25 @@ class Handling:
             return Outcome(
                 Reply(text, private=True, ok=False, code=error.code),
                 self.locale,
-                None if self.table is None else self.table.info(),
+                await self._table_info_after(error),
                 hand,
                 error=error,
             )
+
+    async def _table_info_after(self, error: EngineError) -> TableInfo | None:
+        """The table a refusal is about; for a control whose table is no longer the chat's
+        (:class:`NoTable`), the chat's table now (``None``: none), so the front end can say
+        whether the game ended or the control belongs to an older table without asking
+        again."""
+        if self.table is not None:
+            return self.table.info()
+        at = self.intent.at
+        if not isinstance(error, NoTable) or not isinstance(at, InChat) or at.table_id is None:
+            return None
+        try:
+            return (await self.v.changes.load(at.key)).info()
+        except (NoTable, UnreadableTable):
+            return None
 
     async def _lesson(self, code: str) -> str | None:
         """The rule behind the first refusal of kind ``code`` in the person's first game

@@ -171,11 +171,12 @@ class Buttons:
         key = ChatKey.parse(row.chat_key)
         name = data.name
         if name == "join" and not await parts.messenger.reachable(press.user_id):
-            info = await parts.entry.table_by_id(data.table_id)
-            if info is None:
+            seen = await parts.entry.screens(data.table_id, press.user)  # the table and language
+            if seen is None:
                 raise GameEnded()
+            info = seen.table.info
             await parts.waiting(info, press.user_id, press.user.name)
-            with use_locale(await parts.entry.locale_of(press.user)):
+            with use_locale(seen.locale):
                 await query.answer(
                     texts.write_me_first(press.user.name)[:ALERT],
                     url=parts.tables.start_link(info.id),

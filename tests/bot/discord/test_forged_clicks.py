@@ -125,3 +125,22 @@ async def test_a_forged_offer_is_refused_with_a_redraw_and_draws_no_card(tmp_pat
             assert forged not in hand.custom_ids()
             assert "not in use" in hand.content or "nicht (mehr)" in hand.content, hand.content
             assert "c0" in [c.split(":")[3] for c in hand.custom_ids()], "the hand is redrawn"
+
+
+async def test_a_hand_control_after_the_game_was_cancelled_says_the_game_is_over(
+    tmp_path: Path,
+) -> None:
+    """The channel has no table any more (the host cancelled it): a click on the old hand
+    message says there, in one answer, that the game is over, and takes its controls away;
+    nothing is stored."""
+    async with running_bot(tmp_path) as bot:
+        w = bot.world
+        hand = await alice_and_bob_playing(bot)
+        sort = control(hand, "sort")
+        await bot.slash(w.alice, w.text, "cancel")
+        await bot.slash(w.alice, w.text, "cancel")  # the second cancel confirms
+        assert await bot.service.repo.active_table(bot.key(w.text)) is None
+        await bot.click(w.alice, hand, sort)
+        assert hand.content.startswith("This game is over; /rummy new opens a new one.")
+        assert hand.custom_ids() == []
+        assert await bot.service.repo.active_table(bot.key(w.text)) is None

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from bot.interaction.hand import hand_digest
 from bot.interaction.kept_screens import KeptScreens
+from bot.ports.model import Status
 from bot.ports.screens import SeatScreen, TableScreen, TableUpdate
 from tests.bot.interaction.test_hand_session import _screen
 
@@ -56,3 +57,22 @@ def test_the_memory_is_bounded() -> None:
         info = replace(screen.info, id=table_id)
         kept.keep(_update(replace(screen, info=info)))
     assert [kept.get(t, screen.user_key) is not None for t in range(10)] == [False] * 7 + [True] * 3
+
+
+def test_an_ended_table_keeps_no_screen_even_when_an_older_update_comes_late() -> None:
+    """A control of a finished or cancelled game's last screen must reach the service (which
+    says the game is over), so nothing of that table is kept any more."""
+    screen = _at(_screen("basic", 5, 3), 30)
+    playing = replace(screen, info=replace(screen.info, version=40))
+    kept = KeptScreens()
+    kept.keep(_update(playing))
+    other = replace(playing, info=replace(playing.info, id=playing.info.id + 1))
+    kept.keep(_update(other))
+    ended = replace(playing.info, status=Status.CANCELLED, version=41)
+    kept.keep(TableUpdate(TableScreen(ended, None), ()))
+    table, user = playing.info.id, playing.user_key
+    assert kept.get(table, user) is None
+    assert kept.drawn_at(table, user, 30, hand_digest(playing.view.hand)) is None
+    kept.keep(_update(playing))  # the version-40 update, delivered after the end
+    assert kept.get(table, user) is None
+    assert kept.get(other.info.id, user) is other  # another table is untouched
