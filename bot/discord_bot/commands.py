@@ -137,6 +137,7 @@ PLAIN_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("rules", "The rules of this table", "rules"),
     ("stats", "Your games and wins", "stats"),
     ("season", "Start a new rating season in this channel (host or moderator)", "season new"),
+    ("replay", "Step through the finished deals of this channel's game", "replay"),
 )
 """The subcommands without options: (name, description, the text command they send)."""
 

@@ -91,6 +91,7 @@ from bot.ports.intents import (
     Outcome,
     PressOffer,
     RemoveAI,
+    ReplayGame,
     Request,
     Select,
     Selection,
@@ -100,6 +101,7 @@ from bot.ports.intents import (
     Top,
 )
 from bot.ports.model import ChatKey, UserRef
+from bot.ports.web_links import replay_without_web
 
 log = logging.getLogger(__name__)
 
@@ -345,6 +347,21 @@ class Flows:
         else:
             with use_locale(await self.entry.locale_of(user_ref(interaction))):
                 await send_message(interaction, _("That button is no longer in use."))
+
+    async def _offer_replay(self, interaction: discord.Interaction[Any], text: str) -> None:
+        """``/rummy replay`` (the service found a game to replay here): the activity is
+        launched; in a channel whose game has ended it replays that game, during a game
+        its page has a Replay button (docs/replay.md). Without the activity, or when the
+        answer had to be deferred, ``text`` and where to replay it, privately."""
+        if self.activity and not interaction.response.is_done():
+            await self._launch_activity(interaction)
+            return
+        where = (
+            _("Open this channel's activity and press Replay.")
+            if self.activity
+            else replay_without_web()
+        )
+        await send_message(interaction, f"{text}\n{where}", ephemeral=True)
 
     async def _launch_activity(self, interaction: discord.Interaction[Any]) -> None:
         """Open the web table as a Discord Activity in this channel (it finds its table
@@ -599,6 +616,8 @@ class Flows:
             reply = outcome.reply
             if not reply.ok:
                 await self._refused(interaction, outcome)
+            elif isinstance(request, ReplayGame):
+                await self._offer_replay(interaction, reply.text or "")
             elif reply.text is not None:
                 for piece in pieces(reply.text):
                     await send_message(interaction, piece, ephemeral=reply.private or not public)

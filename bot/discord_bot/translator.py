@@ -46,6 +46,7 @@ NAMES: tuple[str, ...] = (
     N_("name:season"),
     N_("name:coach"),
     N_("name:mode"),
+    N_("name:replay"),
 )
 
 #: The descriptions, marked for the catalogues (they are written in commands.py).
@@ -72,6 +73,7 @@ DESCRIPTIONS: tuple[str, ...] = (
     N_("The game (default: this channel's)"),
     N_("A rating season (default: the running one)"),
     N_("Start a new rating season in this channel (host or moderator)"),
+    N_("Step through the finished deals of this channel's game"),
     N_("This channel"),
     N_("Everywhere"),
     N_("The language the bot uses with you"),

@@ -32,6 +32,7 @@ from bot.ports.intents import (
     NewSeason,
     OpenTable,
     RemoveAI,
+    ReplayGame,
     Request,
     Rules,
     SetLanguage,
@@ -154,7 +155,7 @@ RULES_TOPICS = N_(
 TABLE_HELP = N_(
     "Table: new [variant] [preset] [option=value], join, leave, addbot, "
     "removebot, set option=value, start, cancel, back, lang de|en, coach on|off, "
-    "stats, top, season new, export."
+    "stats, top, season new, export, replay."
 )
 """The table verbs in a line, under ``help``."""
 
@@ -216,6 +217,12 @@ VERBS: dict[str, Verb] = {
             N_("Start a new rating season in this chat (host or admin)"),
         ),
         Verb("export", ("exportieren",), "export", N_("The record of the last game here")),
+        Verb(
+            "replay",
+            ("wiederholung",),
+            "replay",
+            N_("Step through the finished deals of the game here in the web table"),
+        ),
         Verb("hand", (), "hand [melds]", N_("Send me my hand privately")),
         Verb("rules", ("regeln",), "rules [topic]", N_("How to play and the rules of this table")),
         Verb("help", ("hilfe",), "help [command]", N_("How to play with this bot")),
@@ -269,6 +276,7 @@ _REQUESTS: dict[str, Callable[[tuple[str, ...]], Request]] = {
     "top": Top,
     "season": NewSeason,
     "export": lambda _words: Export(),
+    "replay": lambda _words: ReplayGame(),
     "hand": lambda words: ShowHand(bool(words) and words[0].lower() in ("melds", "grouped")),
     "rules": lambda words: Rules(words[0] if words else None),
     "help": lambda words: Help(words[0] if words else None),

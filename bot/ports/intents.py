@@ -16,7 +16,8 @@ that is not handled everywhere fails the type check (mypy) instead of a chat.
   :class:`RemoveAI` (``removebot``), :class:`Configure` (``set``), :class:`Start`,
   :class:`Cancel`, :class:`Back`, :class:`SetLanguage` (``lang``), :class:`Coach`,
   :class:`Stats`, :class:`Top`, :class:`NewSeason` (``season new``), :class:`Export`,
-  :class:`ShowHand` (``hand``), :class:`Rules`, :class:`Help`;
+  :class:`ReplayGame` (``replay``), :class:`ShowHand` (``hand``), :class:`Rules`,
+  :class:`Help`;
 - :class:`Move`: a game move, typed (``words`` of :mod:`engine.commands`) or named by a
   control (``action``: the engine action; its seat is replaced by the person's);
 - the hand screen's own requests, which need a :class:`Selection`: :class:`Select` (show
@@ -61,6 +62,7 @@ __all__ = [
     "PressOffer",
     "Question",
     "RemoveAI",
+    "ReplayGame",
     "Reply",
     "Request",
     "Rules",
@@ -205,6 +207,15 @@ class Export:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayGame:
+    """``replay``: the finished deals of the chat's game (its running game once a deal is
+    over, else its last ended game) or of the person's newest table, to step through in
+    the web table (docs/replay.md); the outcome's ``info`` names the table."""
+
+    verb: ClassVar[str] = "replay"
+
+
+@dataclass(frozen=True, slots=True)
 class ShowHand:
     """``hand [melds]``: the person's hand, privately (``grouped``: with its best melds)."""
 
@@ -290,7 +301,9 @@ class TooLong:
 
 TableRequest = OpenTable | Join | Leave | AddAI | RemoveAI | Configure | Start | Cancel | Back
 """Requests that open or change a lobby or a table's seats."""
-Question = SetLanguage | Coach | Stats | Top | NewSeason | Export | ShowHand | Rules | Help
+Question = (
+    SetLanguage | Coach | Stats | Top | NewSeason | Export | ReplayGame | ShowHand | Rules | Help
+)
 """Requests about the person or the table that change no table (``lang`` changes the
 person's language, ``season new`` the chat's rating season)."""
 PlayRequest = Move | Select | Sort | Hint | PressOffer

@@ -122,6 +122,14 @@ def button_text() -> str:
     return _("Open the table")
 
 
+def replay_without_web() -> str:
+    """Where a replay goes when the bot has no web table (call inside ``use_locale``)."""
+    return _(
+        "This bot has no web table to replay in; once the game is over, export its record "
+        "(export) and step through it with rummy-bot replay FILE --step."
+    )
+
+
 def replay_button_text() -> str:
     """The replay button's label in the current language ("Replay" / "Wiederholung");
     call inside ``use_locale``."""

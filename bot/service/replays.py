@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import logging
 
-from bot.i18n import use_locale
+from bot.i18n import _, use_locale
 from bot.i18n.errors import localize_error
-from bot.ports.model import Status, UserRef
+from bot.ports.model import ChatKey, Status, TableInfo, UserRef
 from bot.ports.replays import Replay, ReplayPosition
 from bot.service import engine_work
 from bot.service.compute import BudgetExceeded, Lane, WorkerLost
@@ -29,7 +29,7 @@ from bot.service.model import Table
 from bot.service.queries import Queries
 from engine.errors import EngineError
 
-__all__ = ["REPLAY_BUDGET", "replay_of"]
+__all__ = ["REPLAY_BUDGET", "replay_choice", "replay_of", "replay_offer_text"]
 
 log = logging.getLogger(__name__)
 
@@ -107,3 +107,31 @@ async def _positions(
         raise ReplayDamaged(detail=detail) from None
     except (BudgetExceeded, WorkerLost):
         raise ReplayBusy() from None
+
+
+async def replay_choice(
+    queries: Queries, running: Table | None, key: ChatKey | None
+) -> tuple[TableInfo, bool]:
+    """The table ``replay`` offers (typed in a chat, :class:`bot.ports.intents.ReplayGame`)
+    and whether its game still runs: the chat's running game (``running``, the table the
+    intent found) once a deal of it is over, else the chat's last ended game. Raises
+    :class:`NoDealOver` for a running game with no deal over and no ended game here,
+    :class:`NothingToReplay` when there is neither; whether the person may see it is
+    checked when the replay is opened (:func:`replay_of`)."""
+    playing = running is not None and running.status is Status.PLAYING
+    if playing and running is not None and running.state is not None and running.state.results:
+        return running.info(), True
+    ended = None if key is None else await queries.latest_ended(key)
+    if ended is not None and ended.status is not Status.CANCELLED:
+        return ended, False
+    if playing:
+        raise NoDealOver()
+    raise NothingToReplay()
+
+
+def replay_offer_text(info: TableInfo, running: bool) -> str:
+    """What ``replay`` answers (call inside ``use_locale``): which table's deals can be
+    stepped through; the front end adds where (a button, a link)."""
+    if running:
+        return _("Table {table}: the deals over so far can be replayed.").format(table=info.id)
+    return _("Table {table}: its game can be replayed, every hand shown.").format(table=info.id)

@@ -71,6 +71,7 @@ from bot.ports.intents import (
     PressOffer,
     Question,
     RemoveAI,
+    ReplayGame,
     Reply,
     Request,
     Rules,
@@ -123,6 +124,7 @@ from bot.service.model import Table
 from bot.service.play import PlaySteps
 from bot.service.queries import Queries
 from bot.service.ratings import AI_RATINGS
+from bot.service.replays import replay_choice, replay_offer_text
 from bot.service.screens import Locales, Screens
 from engine.errors import EngineError
 from engine.variants import VARIANTS
@@ -157,7 +159,7 @@ def table_need(request: Request) -> Need:
             return Need.NONE
         case NewSeason():
             return Need.NONE
-        case Rules() | Help():
+        case Rules() | Help() | ReplayGame():
             return Need.ANY
         case (
             Join()
@@ -266,7 +268,15 @@ class Handling:
             ):
                 return await self._table_request(request)
             case (
-                SetLanguage() | Coach() | Stats() | Top() | Export() | ShowHand() | Rules() | Help()
+                SetLanguage()
+                | Coach()
+                | Stats()
+                | Top()
+                | Export()
+                | ReplayGame()
+                | ShowHand()
+                | Rules()
+                | Help()
             ):
                 return await self._question(request)
             case NewSeason():
@@ -331,6 +341,9 @@ class Handling:
                 return await self.season(words)
             case Export():
                 return await self.export()
+            case ReplayGame():
+                info, running = await replay_choice(self.v.queries, self.table, self.intent.key)
+                return Outcome(Reply(replay_offer_text(info, running)), self.locale, info)
             case ShowHand(grouped):
                 return await self.hand(grouped)
             case Rules(topic):

@@ -29,11 +29,13 @@ from bot.ports.intents import (
     NewSeason,
     OpenTable,
     Outcome,
+    ReplayGame,
     Reply,
     Request,
     ShowHand,
 )
 from bot.ports.model import ChatKey, TableInfo, UserRef
+from bot.ports.web_links import replay_button_text, replay_link, replay_without_web
 from bot.render.lobby import render_lobby
 from bot.telegram_bot import texts
 from bot.telegram_bot.identity import chat_key, thread_of, user_ref
@@ -119,8 +121,21 @@ class GroupChat:
             and outcome.reply.code != TOO_FAST
         ):
             await message.reply_text(outcome.reply.text)  # no table, not seated: why
+        elif isinstance(request, ReplayGame) and outcome.ok and outcome.info is not None:
+            await self._offer_replay(message, outcome.reply.text or "", outcome.info)
         elif not isinstance(request, OpenTable) or not outcome.ok:
             await self._deliver(message, user, outcome.reply, request, outcome.info)
+
+    async def _offer_replay(self, message: Message, text: str, info: TableInfo) -> None:
+        """``replay``: the answer in the group with a Replay button that opens the table's
+        replay in the Main Mini App (docs/replay.md); without a web table, how to replay
+        its record instead. Call inside ``use_locale``."""
+        link = replay_link(self.parts.tables.web, self.parts.bot_username, info.id)
+        if link is None:
+            await message.reply_text(f"{text}\n{replay_without_web()}")
+            return
+        button = InlineKeyboardButton(replay_button_text(), url=link)
+        await message.reply_text(text, reply_markup=InlineKeyboardMarkup([[button]]))
 
     async def _remember_title(self, chat_id: int, title: str | None) -> None:
         """Store the group's title when it is new or changed (hand messages name it)."""

@@ -11,13 +11,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from telegram import Message, User
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, User, WebAppInfo
 
 from bot.i18n import use_locale
 from bot.interaction.commands import TABLE_VERBS, parse
-from bot.ports.intents import AtTable, Intent, Join, Mine, Move, Outcome, Request, ShowHand
+from bot.ports.intents import (
+    AtTable,
+    Intent,
+    Join,
+    Mine,
+    Move,
+    Outcome,
+    ReplayGame,
+    Request,
+    ShowHand,
+)
 from bot.ports.model import Status, TableInfo, UserRef
 from bot.ports.screens import TablesOf
+from bot.ports.web_links import replay_app_url, replay_button_text, replay_without_web
 from bot.telegram_bot import texts
 from bot.telegram_bot.identity import user_ref
 from bot.telegram_bot.parts import Parts
@@ -94,6 +105,9 @@ class PrivateChat:
         text = outcome.reply.text
         if note and (text or outcome.ok):
             text = f"{note}\n{text}" if text else note
+        if isinstance(request, ReplayGame) and outcome.ok and outcome.info is not None:
+            await self._offer_replay(message, text or "", outcome)
+            return
         shows_hand = isinstance(request, Move | ShowHand)
         if (
             text
@@ -104,6 +118,18 @@ class PrivateChat:
         info, hand = outcome.info, outcome.hand
         if shows_hand and hand is not None and info is not None:
             await self.parts.hands.show(info, user_id, hand.view, outcome.locale, hand, repost=True)
+
+    async def _offer_replay(self, message: Message, text: str, outcome: Outcome) -> None:
+        """``replay``: the answer with a button that opens the table's replay in the web
+        table (a ``web_app`` button); without a web table, how to replay its record."""
+        assert outcome.info is not None
+        url = replay_app_url(self.parts.tables.web, outcome.info.id)
+        with use_locale(outcome.locale):
+            if url is None:
+                await message.reply_text(f"{text}\n{replay_without_web()}")
+                return
+            button = InlineKeyboardButton(replay_button_text(), web_app=WebAppInfo(url))
+            await message.reply_text(text, reply_markup=InlineKeyboardMarkup([[button]]))
 
     async def _note(self, outcome: Outcome) -> str:
         """Names the table a command was for when the user sits at several."""

@@ -25,6 +25,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("stats", N_("Your games and wins")),
     ("top", N_("Best players in this chat")),
     ("season", N_("Start a new rating season in this chat (host or admin)")),
+    ("replay", N_("Step through the finished deals of the game here")),
     ("help", N_("How to play with this bot")),
     ("lang", N_("Your language: en, de or auto")),
     ("coach", N_("Your costliest moves after each deal, privately: on or off")),

@@ -25,7 +25,7 @@ from bot.interaction.hand_session import HandSession, SortBy, sort_named, step
 from bot.ports.entry import Entry
 from bot.ports.hand import SortMode
 from bot.ports.host import Host
-from bot.ports.intents import Cancel, InChat, Intent
+from bot.ports.intents import Cancel, InChat, Intent, ReplayGame
 from bot.ports.model import Status, TableInfo, UserRef
 from bot.ports.screens import SeatScreen
 from bot.render.guide import guide_line
@@ -293,9 +293,18 @@ class TerminalGame:
         if verb in LOCAL_VERBS:
             return await self._local_line(verb or "", [w.lower() for w in words[1:]])
         # in a first game the first refusal of a kind also explains its rule
-        outcome = await self.entry.handle(Intent(parse(line), self.user, InChat(TERMINAL_KEY)))
+        request = parse(line)
+        outcome = await self.entry.handle(Intent(request, self.user, InChat(TERMINAL_KEY)))
         if outcome.reply.text:
             self._write(outcome.reply.text)
+        if isinstance(request, ReplayGame) and outcome.ok:
+            with use_locale(outcome.locale):
+                self._write(
+                    _(
+                        "Here, export prints the game's record once it is over; saved as a "
+                        "file, rummy-bot replay FILE --step steps through it move by move."
+                    )
+                )
         self.notifier.locale = outcome.locale  # after `lang`
         return True
 
@@ -367,7 +376,7 @@ class TerminalGame:
         self._write(render_help(args[0] if args else None, info.variant, view.table.rules))
         self._write(
             _(
-                "Also: rules, lang de|en, stats, export, cancel (ends the game). "
+                "Also: rules, lang de|en, stats, export, replay, cancel (ends the game). "
                 "quit keeps the game for the next rummy-bot play."
             )
         )

@@ -408,6 +408,19 @@ async def test_lang_switches_the_output(tmp_path: Path, spy: Spy) -> None:
     assert text.rstrip().endswith("Auf Wiedersehen.")
 
 
+async def test_replay_in_the_first_deal_is_refused_and_changes_nothing(
+    tmp_path: Path, spy: Spy
+) -> None:
+    """``replay`` typed in the terminal (docs/replay.md): while no deal is over, the one-line
+    refusal in the player's language; the game is untouched."""
+    script = Script(spy, ["replay", "wiederholung", "quit"])
+    code, text = await run(tmp_path, PlayConfig(players=2, seed=1), script, locale="de")
+    assert code == 0
+    refusal = "An diesem Tisch ist noch keine Runde vorbei; eine Runde lässt sich wiederholen"
+    assert text.count(refusal) == 2
+    assert script.seen[0] == script.seen[1]
+
+
 # --- quit and resume ---------------------------------------------------------------------------
 
 

@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from bot.discord_bot import DiscordAdapter
 from bot.ports.entry import Entry
 from bot.ports.intents import InChat, Intent, Move, Outcome
 from bot.ports.model import ChatKey, TableSettings, UserRef
+from bot.ports.web_links import WebLinks
 from bot.service.clock import ManualClock
 from bot.service.flow import FlowControl
 from bot.service.service import GameService
@@ -68,6 +69,7 @@ class Bot:
     adapter: DiscordAdapter
     db: Any
     path: Path
+    web: WebLinks | None = None
 
     @property
     def world(self) -> Any:
@@ -82,7 +84,8 @@ class Bot:
     async def start_adapter(self) -> None:
         """Start ``self.adapter`` with the service's host (entry point, Discord message
         store), as the runner does."""
-        await asyncio.wait_for(self.adapter.start(self.service.host()), TIMEOUT)
+        host = replace(self.service.host(), web=self.web)
+        await asyncio.wait_for(self.adapter.start(host), TIMEOUT)
 
     def seed(self, seed: int) -> None:
         """Every new game from now on is dealt with ``seed``."""
@@ -203,11 +206,15 @@ def new_adapter(server: FakeDiscord, path: Path, **options: Any) -> DiscordAdapt
 
 @contextlib.asynccontextmanager
 async def running_bot(
-    tmp_path: Path, *, database_url: str | None = None, **options: Any
+    tmp_path: Path,
+    *,
+    database_url: str | None = None,
+    web: WebLinks | None = None,
+    **options: Any,
 ) -> AsyncIterator[Bot]:
     """The fake Discord with its default cast, a game service on a SQLite file in
     ``tmp_path`` (or on the PostgreSQL database ``database_url``) and the adapter connected
-    and synced."""
+    and synced; ``web``: where the web table is (with a Discord sign-in: the Activity)."""
     path = tmp_path / "rummy.sqlite3"
     async with running_fake_discord() as server:
         with point_discord_py_at(server):
@@ -218,7 +225,7 @@ async def running_bot(
             service.flow = FlowControl(user_rate=(10_000, 1.0), chat_rate=(10_000, 1.0))
             adapter = new_adapter(server, path, **options)
             service.notifiers["discord"] = adapter.notifier
-            bot = Bot(server, service, clock, adapter, db, path)
+            bot = Bot(server, service, clock, adapter, db, path, web)
             await bot.start_adapter()
             try:
                 yield bot

@@ -14,7 +14,7 @@ from bot.discord_bot.flows import Flows
 from bot.discord_bot.translator import RummyTranslator
 
 EXPECTED = {
-    "new", "join", "leave", "start", "addbot", "settings", "cancel", "hand", "play",
+    "new", "join", "leave", "start", "addbot", "settings", "cancel", "hand", "play", "replay",
     "rules", "stats", "top", "season", "lang", "coach",
 }  # fmt: skip
 

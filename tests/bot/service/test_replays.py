@@ -7,8 +7,12 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
+from bot.ports.intents import ReplayGame
 from bot.ports.model import Status, TableInfo, UserRef
 from bot.service.compute import BudgetExceeded
+from bot.service.errors import NoDealOver, NothingToReplay
 from engine.records import replay_steps
 from engine.views import public_view
 
@@ -137,4 +141,32 @@ async def test_a_replay_no_worker_made_in_time_is_refused_as_busy(tmp_path: Path
     assert german.text and german.text != english.text and not english.positions
     assert await h.people.repo.get_table(info.id) == before
     assert (await h.service.entry.replay(info.id, ANA, False)).refused is None
+    await h.db.close()
+
+
+async def test_replay_typed_in_a_chat_offers_its_running_or_last_ended_game(
+    tmp_path: Path,
+) -> None:
+    """``replay`` (:class:`ReplayGame`): the chat's running game once a deal of it is over,
+    else its last ended game (a cancelled one is skipped, a new lobby does not hide the
+    ended game); nothing to replay and no deal over are refused; nothing is stored."""
+    h = await make_harness(tmp_path / "db.sqlite3")
+    s = h.people
+    with pytest.raises(NothingToReplay):
+        await s.do(ANA, ReplayGame(), CHAT)
+    await s.new_table(CHAT, ANA, "basic", None, {"deals": 2, "target": "none"})
+    await s.join(CHAT, BEN)
+    info = await s.start(CHAT, ANA)
+    with pytest.raises(NoDealOver):
+        await s.do(ANA, ReplayGame(), CHAT)
+    await play_out(h, {ANA.key: ANA, BEN.key: BEN})
+    version = (await s.repo.get_table(info.id)).version  # type: ignore[union-attr]
+    ended = await s.do(ANA, ReplayGame(), CHAT)
+    assert ended.ok and ended.info is not None and ended.info.id == info.id
+    assert ended.reply.text == f"Table {info.id}: its game can be replayed, every hand shown."
+    await s.new_table(CHAT, ANA, "basic", None, {"deals": 1})  # a new lobby here
+    assert (await s.do(ANA, ReplayGame(), CHAT)).info.id == info.id  # type: ignore[union-attr]
+    await s.cancel(CHAT, ANA)
+    assert (await s.do(ANA, ReplayGame(), CHAT)).info.id == info.id  # type: ignore[union-attr]
+    assert (await s.repo.get_table(info.id)).version == version  # type: ignore[union-attr]
     await h.db.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from telegram.ext import AIORateLimiter
 
 from bot.ports.message_store import TelegramMessageStore
 from bot.ports.model import ChatKey, TableInfo, TableSettings
+from bot.ports.web_links import WebLinks
 from bot.service.clock import ManualClock
 from bot.service.flow import FlowControl
 from bot.service.service import GameService
@@ -190,10 +191,12 @@ async def running_bot(
     watch_every: float = 0.2,
     group_budget: int = 0,
     group_period: float = 60.0,
+    web: WebLinks | None = None,
 ) -> AsyncIterator[Bot]:
     """Fake Telegram + adapter + service on ``path`` (or on the PostgreSQL database
     ``database_url``); Alice, Bob, Carl, a group, a forum. ``watch_every``: seconds
-    between two looks of the adapter at its polling task."""
+    between two looks of the adapter at its polling task; ``web``: where the web table is
+    (``None``: no web buttons)."""
     async with running_fake_telegram() as tg:
         tg.add_user(ALICE, "Alice", "alice")
         tg.add_user(BOB, "Bob", "bob", language_code="de")
@@ -223,7 +226,7 @@ async def running_bot(
             seed_source=lambda: next(seeds),
         )
         service.flow = scripted_flow()
-        await adapter.start(service.host())
+        await adapter.start(replace(service.host(), web=web))
         try:
             yield Bot(tg, adapter, service, clock, db, repo, repo.telegram_messages)
         finally:

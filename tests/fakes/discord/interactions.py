@@ -3,7 +3,8 @@
 Interaction types: 2 application command (slash), 3 message component, 4 autocomplete,
 5 modal submit. Callback (response) types: 1 PONG, 4 CHANNEL_MESSAGE_WITH_SOURCE,
 5 DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, 6 DEFERRED_UPDATE_MESSAGE, 7 UPDATE_MESSAGE,
-8 APPLICATION_COMMAND_AUTOCOMPLETE_RESULT, 9 MODAL.
+8 APPLICATION_COMMAND_AUTOCOMPLETE_RESULT, 9 MODAL, 12 LAUNCH_ACTIVITY (the app's Activity
+opens in the channel; no message).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ DEFERRED_UPDATE_MESSAGE = 6
 UPDATE_MESSAGE = 7
 AUTOCOMPLETE_RESULT = 8
 MODAL = 9
+LAUNCH_ACTIVITY = 12
 
 
 @dataclass(eq=False)

@@ -38,7 +38,9 @@ if TYPE_CHECKING:
     from .server import FakeDiscord
 
 ALLOWED_CALLBACKS: dict[int, frozenset[int]] = {
-    it.APPLICATION_COMMAND: frozenset({it.CHANNEL_MESSAGE, it.DEFERRED_CHANNEL_MESSAGE, it.MODAL}),
+    it.APPLICATION_COMMAND: frozenset(
+        {it.CHANNEL_MESSAGE, it.DEFERRED_CHANNEL_MESSAGE, it.MODAL, it.LAUNCH_ACTIVITY}
+    ),
     it.MESSAGE_COMPONENT: frozenset(
         {
             it.CHANNEL_MESSAGE,
@@ -46,6 +48,7 @@ ALLOWED_CALLBACKS: dict[int, frozenset[int]] = {
             it.DEFERRED_UPDATE_MESSAGE,
             it.UPDATE_MESSAGE,
             it.MODAL,
+            it.LAUNCH_ACTIVITY,
         }
     ),
     it.AUTOCOMPLETE: frozenset({it.AUTOCOMPLETE_RESULT}),
