@@ -53,10 +53,14 @@ async def test_commands_are_synced_with_german_names(tmp_path: Path) -> None:
             "stats",
             "top",
             "season",
+            "replay",
             "lang",
             "play",
             "coach",
         }
+        for name, sub in subcommands.items():  # every one named and described in German
+            assert set(sub["name_localizations"]) == {"de"}, name
+            assert sub["description_localizations"]["de"] != sub["description"], name
         coach = subcommands["coach"]
         assert coach["name_localizations"] == {"de": "trainer"}
         assert coach["description_localizations"] == {

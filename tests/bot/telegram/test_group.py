@@ -51,6 +51,7 @@ async def test_the_command_menu_is_set_in_english_and_german(bot: Bot) -> None:
         "stats",
         "top",
         "season",
+        "replay",
         "help",
         "lang",
         "coach",
