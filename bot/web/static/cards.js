@@ -229,7 +229,13 @@ function picture(tiles, code, lang) {
 // painted anew for every card. This counts when a redraw on a slow phone comes while
 // cards fly.
 const ART = new Map();
+const READY = new Map();  // pictures from the worker (data: URLs), a rule once first shown
 let sheet = null;
+
+// How many pictures the page holds, drawn or ready, on <html data-pictures> (for tests).
+function counted() {
+  document.documentElement.dataset.pictures = String(ART.size + READY.size);
+}
 
 function addArt(key, url) {
   if (!sheet) {  // a <style> of its own (older WebViews have no constructed sheets)
@@ -240,6 +246,8 @@ function addArt(key, url) {
   const name = `art-${ART.size}`;
   sheet.insertRule(`.${name}{background-image:url("${url}")}`, sheet.cssRules.length);
   ART.set(key, name);
+  READY.delete(key);
+  counted();
   return name;
 }
 
@@ -253,9 +261,11 @@ function art(name, tiles) {
   return node;
 }
 
-// A picture not drawn yet is drawn now, on this thread (the first screen's cards).
+// A picture becomes a rule of the style sheet when it is first shown (a rule added to the
+// sheet makes the browser match the pictures' style again: one at a time, not a deck at
+// once); one not drawn yet is drawn now, on this thread (the first screen's cards).
 function artName(key, tiles, code, lang) {
-  return ART.get(key) || addArt(key, picture(tiles, code, lang));
+  return ART.get(key) || addArt(key, READY.get(key) || picture(tiles, code, lang));
 }
 
 const faceName = (code, tiles, lang) => artName(faceKey(code, tiles, lang), tiles, code,
@@ -284,7 +294,7 @@ function wholeDeck(tiles, lang) {
     });
   }
   items.push({key: faceKey("jk", tiles, lang), tiles, code: "jk", lang});
-  const wanted = items.filter((item) => !ART.has(item.key));
+  const wanted = items.filter((item) => !ART.has(item.key) && !READY.has(item.key));
   if (painter === undefined) painter = startPainter();
   if (painter) {
     asked.push({deck, items: wanted});
@@ -315,8 +325,9 @@ function startPainter() {
         return;
       }
       for (const {key, url} of data.done) {
-        if (!ART.has(key)) addArt(key, url);
+        if (!ART.has(key)) READY.set(key, url);
       }
+      counted();
     };
     return worker;
   } catch {
