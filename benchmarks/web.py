@@ -21,7 +21,8 @@ Figures (printed, never asserted):
   ``RUMMY_BENCH_WEB_BEFORE`` set to another tree's ``bot/web/static`` folder (e.g. one
   made by ``git archive <commit> bot/web/static | tar -x -C /tmp/before``), the page's files
   of that tree and of this one take turns (A B A B, the load average printed), so a change
-  is compared within one run on a busy machine.
+  is compared within one run on a busy machine; ``RUMMY_BENCH_WEB_ROUNDS`` rounds of A B
+  (default 2), each a new table of ten turns (four with ``--quick``).
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ TABLES = 50
 TOKEN = "123456:bench-token"
 BEFORE = "RUMMY_BENCH_WEB_BEFORE"
 """The environment variable naming a ``bot/web/static`` folder to compare the flights with."""
+ROUNDS = "RUMMY_BENCH_WEB_ROUNDS"
+"""The environment variable giving how many A B rounds the comparison runs (default 2)."""
 
 
 def _assets() -> tuple[int, int]:
@@ -442,7 +445,7 @@ async def _flight_rows(config: BenchConfig, section: Section, base: str, service
     found: dict[str, list[tuple[str, float, int]]] = {name: [] for name, _ in trees}
     loads: dict[str, list[float]] = {name: [] for name, _ in trees}
     run = 0
-    for _round in range(2 if before else 1):
+    for _round in range(max(1, int(os.environ.get(ROUNDS, "2"))) if before else 1):
         for name, static in trees:
             loads[name].append(os.getloadavg()[0])
             found[name] += await _flights(base, service, turns, run, static)

@@ -48,10 +48,12 @@ async def open_telegram_page(
     theme: dict[str, str] | None = None,
     reduced_motion: Literal["reduce", "no-preference"] | None = None,
     has_touch: bool = False,
+    script: str = "",
 ) -> OpenPage:
     """``user``'s page on ``table`` as Telegram opens it: the stub of Telegram's script
     with signed ``initData`` (or ``data``); the table named in the URL (a ``web_app``
-    button) or, with ``start_param``, in the signed start parameter (the group's link)."""
+    button) or, with ``start_param``, in the signed start parameter (the group's link);
+    ``script`` runs before the page's own (a stand-in or a counter of a test)."""
     context = await browser.new_context(
         viewport={"width": viewport[0], "height": viewport[1]},
         reduced_motion=reduced_motion,
@@ -62,10 +64,10 @@ async def open_telegram_page(
         lambda route: route.fulfill(body=TELEGRAM_STUB, content_type="text/javascript"),
     )
     signed = data if data is not None else init_data(user, table=table if start_param else None)
-    script = f"window.__initData = {json.dumps(signed)};"
+    init = f"window.__initData = {json.dumps(signed)};"
     if theme is not None:
-        script += f"window.__themeParams = {json.dumps(theme)};"
-    await context.add_init_script(script)
+        init += f"window.__themeParams = {json.dumps(theme)};"
+    await context.add_init_script(init + script)
     page = await context.new_page()
     opened = OpenPage(user, context, page)
     page.on("pageerror", lambda error: opened.errors.append(str(error)))

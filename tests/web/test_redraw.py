@@ -1,7 +1,9 @@
 """A redraw keeps what did not change (issue 48, the long tasks while cards fly): after
 another seat's move the page's unchanged elements are the same elements (their style and
-layout are not worked out again), the changed ones show the new table, and a card
-redrawn alone (a tap) in a row that stayed can still be dragged within the hand."""
+layout are not worked out again), the changed ones show the new table; a tapped card stays
+the same element with its new state, and so does every card of the hand when a card is
+drawn into it or discarded from it (only that card is added or taken away); a card of a
+hand redrawn that way can still be dragged within the hand."""
 
 from __future__ import annotations
 
@@ -54,11 +56,11 @@ async def test_a_redraw_keeps_the_unchanged_elements(tmp_path: Path, browser: Br
             # what did not change is the same element: the nav, the melds, Ben's cards
             assert await page.evaluate(KEPT) == marked
             assert await hand_order(page) == cards
-            # a tap redraws that card alone, in the row that stays; it still drags
+            # a tap changes that card in place: it is still the same element
             await page.wait_for_function("document.getAnimations().length === 0")
             await page.locator(".hand-row .card").first.click()
-            await page.wait_for_selector(".hand-row .card.selected")
-            assert await page.evaluate(KEPT) == marked - 1
+            await page.wait_for_selector(".hand-row .card.selected[aria-pressed=true]")
+            assert await page.evaluate(KEPT) == marked
             await page.click("[data-action=clear]")
             await page.wait_for_function(
                 "document.querySelectorAll('.hand-row .card.selected').length === 0"
@@ -76,6 +78,29 @@ async def test_a_redraw_keeps_the_unchanged_elements(tmp_path: Path, browser: Br
             )
             moved = await hand_order(page)
             assert moved[0] != cards[0] and sorted(moved) == sorted(cards)
+            # Ben draws: his cards stay the same elements, the drawn one is new; the
+            # discard takes that card's element away, the others stay
+            await page.evaluate(MARK)
+            before = await version(page)
+            await page.click(".offers [data-kind=draw]")
+            await page.wait_for_function(
+                f"Number(document.querySelector('#app').dataset.version) > {before}"
+            )
+            await page.wait_for_function(
+                f"document.querySelectorAll('.hand-row .card').length === {len(cards) + 1}"
+            )
+            assert await page.evaluate(KEPT) == marked
+            fresh = await page.eval_on_selector_all(
+                ".hand-row .card", "nodes => nodes.filter(n => !n.__kept).map(n => n.dataset.card)"
+            )
+            assert len(fresh) == 1 and sorted(await hand_order(page)) == sorted([*cards, *fresh])
+            await page.wait_for_function("document.getAnimations().length === 0")
+            await page.locator(".hand-row .card").first.click()
+            await page.click(".offers [data-kind=discard]")
+            await page.wait_for_function(
+                f"document.querySelectorAll('.hand-row .card').length === {len(cards)}"
+            )
+            assert await page.evaluate(KEPT) == marked - 1
             assert await page.locator("#participants").count() == 0  # a Discord list only
             assert opened.errors == []
         finally:

@@ -478,9 +478,18 @@ function seatBacks(count, tiles) {
   return fan;
 }
 
+// A row of cards; each card keyed by its code and which of equal codes it is, so a card
+// added to the pile or a meld is inserted and the others stay (patch.js).
 function strip(cards, tiles, label) {
   const row = el("div", {class: "strip", role: "group", "aria-label": label});
-  for (const entry of cards) row.appendChild(cardElement(entry, tiles, state.locale, t));
+  const seen = new Map();
+  for (const entry of cards) {
+    const node = cardElement(entry, tiles, state.locale, t);
+    const n = seen.get(node.dataset.card) || 0;
+    seen.set(node.dataset.card, n + 1);
+    node.dataset.key = `${node.dataset.card}#${n}`;
+    row.appendChild(node);
+  }
   return row;
 }
 
@@ -638,7 +647,9 @@ function giveBack(nodes) {
 
 // Only the hand changed (a selection and its offers, the order, a press under way): its
 // section alone is drawn again, the rest of the table stays (a tap costs a slow phone
-// less); anything else draws the whole table.
+// less); anything else draws the whole table. Cards fly only when their order changed: a
+// selected card rises by its own transition, and where nothing moves no box is read (the
+// page is laid out once, in the next frame, not in this task).
 function renderHand() {
   const screen = state.screen;
   const app = document.getElementById("app");
@@ -648,8 +659,11 @@ function renderHand() {
     return;
   }
   const focused = focusKey(document.activeElement);
-  const before = snapshot(app, screen);
-  patch(old, handView(screen, state, t, actions));
+  const view = handView(screen, state, t, actions);
+  const keys = (node) => [...node.querySelectorAll(".hand-row .card")]
+    .map((card) => card.dataset.key).join(" ");
+  const before = keys(old) === keys(view) ? null : snapshot(app, screen);
+  patch(old, view);
   play(app, before, screen);
   if (focused) {
     const again = app.querySelector(focused);

@@ -71,13 +71,14 @@ export function setFourColours(on) {
 // is written in one font size, scaled: a canvas's font is set only when the weight
 // changes (setting a font costs more than drawing a pip).
 const EM = 20;
+const FONTS = new WeakMap();  // the font each context was last given
 
 function text(g, value, x, y, size, {weight = 400, align = "center", middle = false,
   turn = false} = {}) {
   const font = `${weight} ${EM}px ${FONT}`;
-  if (g.canvas.dataset.font !== font) {
+  if (FONTS.get(g) !== font) {
     g.font = font;
-    g.canvas.dataset.font = font;
+    FONTS.set(g, font);
   }
   g.textAlign = align;
   g.textBaseline = middle ? "middle" : "alphabetic";
@@ -180,27 +181,44 @@ function drawBack(g, tiles) {
   g.stroke();
 }
 
-// A picture as a PNG data: URL, drawn at the screen's pixel density on one canvas per size.
-const CANVASES = new Map();
-
-function picture(tiles, draw) {
-  const scale = Math.min(3, Math.max(1, window.devicePixelRatio || 1));
+/** The size in pixels of a card's (or a tile's) picture drawn at `scale` pixels a unit. */
+export function pictureSize(tiles, scale) {
   const [width, height] = tiles ? [70, 96] : [100, 140];
-  const key = `${tiles}:${scale}`;
-  let g = CANVASES.get(key);
-  if (!g) {
-    const canvas = document.createElement("canvas");
-    canvas.width = Math.round(width * scale);
-    canvas.height = Math.round(height * scale);
-    g = canvas.getContext("2d");
-    CANVASES.set(key, g);
-  }
+  return [Math.round(width * scale), Math.round(height * scale)];
+}
+
+/**
+ * Draws a picture on the 2D context `g` of a canvas (an OffscreenCanvas too) of
+ * `pictureSize(tiles, scale)` pixels: the face of `code` in the language `lang` (its
+ * indices), or the back when `code` is null. The four-colour deck as set last.
+ */
+export function paint(g, tiles, code, lang) {
+  const [width, height] = tiles ? [70, 96] : [100, 140];
   g.setTransform(g.canvas.width / width, 0, 0, g.canvas.height / height, 0, 0);
   g.clearRect(0, 0, width, height);
   g.setLineDash([]);
   g.letterSpacing = "0px";
   g.globalAlpha = 1;
-  draw(g);
+  if (code === null) drawBack(g, tiles);
+  else if (tiles) drawTile(g, code);
+  else drawCard(g, code, lang);
+}
+
+const scale = () => Math.min(3, Math.max(1, window.devicePixelRatio || 1));
+
+// A picture as a PNG data: URL, drawn on this page's thread on one canvas per size.
+const CANVASES = new Map();
+
+function picture(tiles, code, lang) {
+  const key = `${tiles}:${scale()}`;
+  let g = CANVASES.get(key);
+  if (!g) {
+    const canvas = document.createElement("canvas");
+    [canvas.width, canvas.height] = pictureSize(tiles, scale());
+    g = canvas.getContext("2d");
+    CANVASES.set(key, g);
+  }
+  paint(g, tiles, code, lang);
   return g.canvas.toDataURL("image/png");
 }
 
@@ -211,23 +229,30 @@ function picture(tiles, draw) {
 // painted anew for every card. This counts when a redraw on a slow phone comes while
 // cards fly.
 const ART = new Map();
+const READY = new Map();  // pictures from the worker (data: URLs), a rule once first shown
 let sheet = null;
 
-function artName(key, tiles, draw) {
-  let name = ART.get(key);
-  if (!name) {
-    const url = picture(tiles, draw);
-    if (!sheet) {  // a <style> of its own (older WebViews have no constructed sheets)
-      const element = document.createElement("style");
-      document.head.appendChild(element);
-      sheet = element.sheet;
-    }
-    name = `art-${ART.size}`;
-    sheet.insertRule(`.${name}{background-image:url("${url}")}`, sheet.cssRules.length);
-    ART.set(key, name);
+// How many pictures the page holds, drawn or ready, on <html data-pictures> (for tests).
+function counted() {
+  document.documentElement.dataset.pictures = String(ART.size + READY.size);
+}
+
+function addArt(key, url) {
+  if (!sheet) {  // a <style> of its own (older WebViews have no constructed sheets)
+    const element = document.createElement("style");
+    document.head.appendChild(element);
+    sheet = element.sheet;
   }
+  const name = `art-${ART.size}`;
+  sheet.insertRule(`.${name}{background-image:url("${url}")}`, sheet.cssRules.length);
+  ART.set(key, name);
+  READY.delete(key);
+  counted();
   return name;
 }
+
+const faceKey = (code, tiles, lang) => `${tiles ? "t" : `c${deck}`}:${lang}:${code}`;
+const backKey = (tiles) => (tiles ? "t:back" : "c:back");
 
 function art(name, tiles) {
   const node = document.createElement("span");
@@ -236,31 +261,86 @@ function art(name, tiles) {
   return node;
 }
 
-const faceName = (code, tiles, lang) => artName(`${tiles ? "t" : `c${deck}`}:${lang}:${code}`,
-  tiles, (g) => (tiles ? drawTile(g, code) : drawCard(g, code, lang)));
-const backName = (tiles) => artName(tiles ? "t:back" : "c:back", tiles,
-  (g) => drawBack(g, tiles));
+// A picture becomes a rule of the style sheet when it is first shown (a rule added to the
+// sheet makes the browser match the pictures' style again: one at a time, not a deck at
+// once); one not drawn yet is drawn now, on this thread (the first screen's cards).
+function artName(key, tiles, code, lang) {
+  return ART.get(key) || addArt(key, READY.get(key) || picture(tiles, code, lang));
+}
 
-// The rest of a deck's pictures are drawn in idle time, a few at a time, once its first
-// card is shown: a card seen for the first time then costs its redraw nothing more.
+const faceName = (code, tiles, lang) => artName(faceKey(code, tiles, lang), tiles, code,
+  lang);
+const backName = (tiles) => artName(backKey(tiles), tiles, null, null);
+
+// The rest of a deck's pictures are drawn once its first card is shown, so a card seen
+// for the first time later costs its redraw nothing more: by a worker on a canvas of its
+// own (painter.js: nothing of it on the page's thread, which keeps the cards flying),
+// where the browser has none in idle time, a few at a time.
 const DECKS = new Set();
 const RANKS = ["a", "2", "3", "4", "5", "6", "7", "8", "9", "10", "j", "q", "k"];
 const waiting = [];
+let painter;  // the worker (null: none), made with the first deck
+const asked = [];  // what the worker was asked for and has not answered yet
 
 function wholeDeck(tiles, lang) {
   const key = `${tiles ? "t" : `c${deck}`}:${lang}`;
   if (DECKS.has(key)) return;
   DECKS.add(key);
-  if (!waiting.length) idle(drawWaiting);
-  const shown = deck;
-  waiting.push(() => backName(tiles));
+  const items = [{key: backKey(tiles), tiles, code: null, lang: null}];
   for (const first of tiles ? ["r", "y", "b", "k"] : ["c", "d", "h", "s"]) {
     RANKS.forEach((rank, i) => {
       const code = tiles ? `${first}${i + 1}` : `${rank}${first}`;
-      waiting.push(() => shown === deck && faceName(code, tiles, lang));
+      items.push({key: faceKey(code, tiles, lang), tiles, code, lang});
     });
   }
-  waiting.push(() => shown === deck && faceName("jk", tiles, lang));
+  items.push({key: faceKey("jk", tiles, lang), tiles, code: "jk", lang});
+  const wanted = items.filter((item) => !ART.has(item.key) && !READY.has(item.key));
+  if (painter === undefined) painter = startPainter();
+  if (painter) {
+    asked.push({deck, items: wanted});
+    painter.postMessage({deck, scale: scale(), items: wanted});
+  } else {
+    drawLater(wanted, deck);
+  }
+}
+
+function startPainter() {
+  if (typeof OffscreenCanvas !== "function" || typeof Worker !== "function" ||
+      !OffscreenCanvas.prototype.convertToBlob) {
+    return null;
+  }
+  try {
+    const worker = new Worker(new URL("./painter.js", import.meta.url), {type: "module"});
+    worker.onerror = () => {  // the worker did not start: the page draws what it asked
+      painter = null;
+      for (const {deck: shown, items} of asked.splice(0)) {
+        drawLater(items.filter((item) => !ART.has(item.key)), shown);
+      }
+    };
+    worker.onmessage = ({data}) => {
+      asked.shift();
+      if (data.failed) {  // this browser's worker cannot draw: the page draws the rest
+        painter = null;
+        drawLater(data.failed.filter((item) => !ART.has(item.key)), data.deck);
+        return;
+      }
+      for (const {key, url} of data.done) {
+        if (!ART.has(key)) READY.set(key, url);
+      }
+      counted();
+    };
+    return worker;
+  } catch {
+    return null;
+  }
+}
+
+function drawLater(items, shown) {
+  if (!items.length) return;
+  if (!waiting.length) idle(drawWaiting);
+  for (const {key, tiles, code, lang} of items) {
+    waiting.push(() => shown === deck && artName(key, tiles, code, lang));
+  }
 }
 
 function idle(callback) {

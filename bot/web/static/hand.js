@@ -25,7 +25,7 @@ function button(text, attrs, onclick) {
 // it is discarded, over the table melded, over a meld laid off (actions.drop: only what
 // the server offers); let go in the hand, a lone card moves there; anywhere else it
 // springs back. A press that does not move is a tap.
-function draggable(node, position, actions, state) {
+function draggable(node, actions, state) {
   // the row the card is in now (a redraw may keep the row and put this card into it)
   const rowOf = () => node.closest(".hand-row");
   let start = null;
@@ -107,6 +107,7 @@ function draggable(node, position, actions, state) {
         each.style.transform = "";
       }
       const cards = [...row.querySelectorAll(".card")];
+      const position = cards.indexOf(node);
       let to = cards.length - 1;
       for (let i = 0; i < cards.length; i += 1) {
         const box = cards[i].getBoundingClientRect();
@@ -191,12 +192,18 @@ export function handView(screen, state, t, actions) {
   row.setAttribute("role", "group");
   row.setAttribute("aria-label", `${t(tiles ? "Your rack" : "Your hand")} (${t(
     "Drag to reorder")})`);
-  row.style.setProperty("--count", String(hand.cards.length));
   const groupOf = new Map();
   hand.groups.forEach((group, number) => group.forEach((i) => groupOf.set(i, number)));
-  order.forEach((index, position) => {
-    const node = cardElement(hand.cards[index], tiles, state.locale, t, {button: true});
+  // a card keeps its element from one redraw to the next (its key: the code and which of
+  // equal codes); its listeners read its index and place when they run
+  const seen = new Map();
+  for (const index of order) {
+    const code = hand.cards[index];
+    const node = cardElement(code, tiles, state.locale, t, {button: true});
     const chosen = state.selected.has(index);
+    const n = seen.get(code) || 0;
+    seen.set(code, n + 1);
+    node.dataset.key = `${code}#${n}`;
     node.setAttribute("aria-pressed", String(chosen));
     node.dataset.index = String(index);
     if (chosen) node.classList.add("selected");
@@ -206,12 +213,15 @@ export function handView(screen, state, t, actions) {
         delete node.dataset.dragged;
         return;
       }
-      actions.toggle(index);
+      actions.toggle(Number(node.dataset.index));
     });
     node.addEventListener("keydown", (event) => {
       if (event.altKey && (event.key === "ArrowLeft" || event.key === "ArrowRight")) {
         event.preventDefault();
-        const to = Math.max(0, Math.min(order.length - 1,
+        const cards = [...node.closest(".hand-row").querySelectorAll(".card")];
+        const position = cards.indexOf(node);
+        const index = node.dataset.index;
+        const to = Math.max(0, Math.min(cards.length - 1,
           position + (event.key === "ArrowLeft" ? -1 : 1)));
         actions.reorder(position, to);
         requestAnimationFrame(() => {
@@ -220,9 +230,9 @@ export function handView(screen, state, t, actions) {
         });
       }
     });
-    draggable(node, position, actions, state);
+    draggable(node, actions, state);
     row.appendChild(node);
-  });
+  }
   section.appendChild(row);
 
   const offers = document.createElement("div");
