@@ -25,10 +25,11 @@ def _answer_to(bot: Bot, chat: int, said: FakeMessage) -> FakeMessage:
     return answer
 
 
-async def _started(bot: Bot) -> int:
+async def _started(bot: Bot, deals: int = 1) -> int:
+    """Alice and Bob start a game of ``deals`` deals in the group; returns its table id."""
     await bot.start_private(ALICE)
     await bot.start_private(BOB)
-    await bot.say(ALICE, GROUP, "/new deals=1")
+    await bot.say(ALICE, GROUP, f"/new deals={deals}")
     await bot.say(BOB, GROUP, "/join")
     await bot.say(ALICE, GROUP, "/start")
     info = await bot.service.entry.table_info(chat_key(GROUP, None))
@@ -75,19 +76,13 @@ async def test_replay_in_the_group_and_privately_opens_the_web_replay(tmp_path: 
 
 async def test_replay_of_a_running_game_privately_once_a_deal_is_over(tmp_path: Path) -> None:
     async with running_bot(tmp_path / "rummy.sqlite3", web=WEB) as bot:
-        await bot.start_private(ALICE)
-        await bot.start_private(BOB)
-        await bot.say(ALICE, GROUP, "/new deals=2")
-        await bot.say(BOB, GROUP, "/join")
-        await bot.say(ALICE, GROUP, "/start")
-        info = await bot.service.entry.table_info(chat_key(GROUP, None))
-        assert info is not None
+        table_id = await _started(bot, deals=2)
         await bot.say(ALICE, ALICE, "/replay")
         assert bot.tg.private_messages(ALICE)[-1].text == (
             "No deal of that table is over yet; a deal can be replayed once it is."
         )
         check = PrivacyCheck([GROUP], {ALICE: 0, BOB: 1})
-        driver = Driver(bot, info.id, GROUP, check)
+        driver = Driver(bot, table_id, GROUP, check)
         check.note(await driver.table())
         for _step in range(MAX_STEPS):
             table = await driver.table()
@@ -96,9 +91,9 @@ async def test_replay_of_a_running_game_privately_once_a_deal_is_over(tmp_path: 
             assert await driver.step()
         await bot.say(ALICE, ALICE, "/replay")
         offer = bot.tg.private_messages(ALICE)[-1]
-        assert offer.text == f"Table {info.id}: the deals over so far can be replayed."
+        assert offer.text == f"Table {table_id}: the deals over so far can be replayed."
         assert [(b["text"], b.get("web_app")) for b in offer.buttons] == [
-            ("Replay", {"url": replay_app_url(WEB, info.id)})
+            ("Replay", {"url": replay_app_url(WEB, table_id)})
         ]
 
 
