@@ -79,6 +79,7 @@ from engine.cards import Card
 from engine.melds import Meld
 from engine.variants.romanian.cover_codec import _LAST, Cover, _Node
 from engine.variants.romanian.cover_codec import _PAID as _PAID
+from engine.variants.romanian.cover_refute import Refutation
 from engine.variants.romanian.cover_walk import _Cover as _Cover
 from engine.variants.romanian.state import Obligation
 
@@ -112,15 +113,34 @@ def cover(
     up, down = (_Cover(hand, melds, targets, need, keep, owed, only, d) for d in (False, True))
     down.set_memo = up.set_memo  # the sets of a number read the same from either end
     walks = [_Search(up), _Search(down)]
+    refutations = [Refutation(up), Refutation(down)]
     while True:
         walk = min(walks, key=_work)
+        refutation = min(refutations, key=_refuting, default=None)
+        if refutation is not None and refutation.ops * _SHARE <= walk.question.ops:
+            refuted = refutation.advance()
+            if refuted:
+                return None
+            if refuted is not None:
+                refutations.remove(refutation)  # a relaxed way: it says nothing more
+            continue
         done, found = walk.advance()
         if done:
             return found
 
 
+_SHARE = 1
+"""The refutations' work against the walks': each refutation goes on while its work
+(:attr:`Refutation.ops`, in about the walk's ways tried) is at most the least walk's
+divided by this."""
+
+
 def _work(walk: _Search) -> int:
     return walk.question.ops
+
+
+def _refuting(refutation: Refutation) -> int:
+    return refutation.ops
 
 
 class _Search:
