@@ -116,11 +116,11 @@ class _Relaxed:
             return None
         p = node.step + 1
         steps = [self.colour_step(p, c, node.beliefs[c]) for c in range(_COLOURS)]
-        kids = [
-            RelaxedNode(p, child, used)
+        scored = [
+            (self._promise(p, child, used), RelaxedNode(p, child, used))
             for child, used in self._children(p, steps, node.used)
-            if self._needs_met(p, child, used)
         ]
+        kids = [kid for score, kid in sorted(scored, key=_score) if score < NEVER]
         self.ops += _NODE_OPS + len(kids)
         return kids
 
@@ -182,21 +182,26 @@ class _Relaxed:
         groups whole, no 1 waiting)."""
         return any(not st.kept and self.q._alone_ends(c, st) for st in belief)
 
-    def _needs_met(self, p: int, beliefs: tuple[_Belief, ...], used: int) -> bool:
-        """What the colours alone need to end after step ``p`` (each from the best state
-        of its belief) fits the Jolys and the tile left."""
-        free = self.jolys - (used >> 1)
+    def _promise(self, p: int, beliefs: tuple[_Belief, ...], used: int) -> int:
+        """The least Jolys and tiles left that the node after step ``p`` uses to the end,
+        with what the colours alone need (each from the best state of its belief);
+        :data:`NEVER` when they do not fit the Jolys and the one tile left (a necessary
+        condition: such a node leads nowhere)."""
+        jolys, left = used >> 1, used & 1
         all_kept = 0  # the Jolys needed when no colour leaves a tile
         best_swap = NEVER  # the least extra when one colour leaves its tile
         for c in range(_COLOURS):
             kept, any_left = self._needs(p, c, beliefs[c])
             if any_left == NEVER:
-                return False
+                return NEVER
             all_kept += kept
             best_swap = min(best_swap, any_left - kept)
-        if all_kept <= free:
-            return True
-        return not used & 1 and all_kept + best_swap <= free
+        best = NEVER
+        if jolys + all_kept <= self.jolys:
+            best = jolys + all_kept + left
+        if not left and jolys + all_kept + best_swap <= self.jolys:
+            best = min(best, jolys + all_kept + best_swap + 1)
+        return best
 
     def _needs(self, p: int, c: int, belief: _Belief) -> tuple[int, int]:
         """The least Jolys colour ``c`` alone needs to end from some state of ``belief``
@@ -375,6 +380,10 @@ def _set_owed(question: _ColourAlone) -> tuple[int, int]:
 
 def _cost(kid: tuple[tuple[_Belief, ...], int]) -> int:
     return kid[1]
+
+
+def _score(kid: tuple[int, RelaxedNode]) -> int:
+    return kid[0]
 
 
 def _covers(dead: int, used: int) -> bool:
