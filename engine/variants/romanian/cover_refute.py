@@ -54,7 +54,6 @@ from engine.variants.romanian.cover_refute_sets import NEVER, least_set_jolys
 __all__ = ["Refutation", "RelaxedMove", "RelaxedNode", "refutes"]
 
 
-
 class RelaxedMove(NamedTuple):
     """One colour's move at one step of the relaxation: its state after, the tiles it
     sends to sets of the number, the Jolys it uses, the tiles it leaves on the rack."""
@@ -272,7 +271,8 @@ class _Relaxed:
                     if wait and not may_wait:
                         continue
                     out += [
-                        _Leave(starts + js, js, to_sets, stay, wait) for js in range(joly_starts + 1)
+                        _Leave(starts + js, js, to_sets, stay, wait)
+                        for js in range(joly_starts + 1)
                     ]
         return out
 
@@ -394,4 +394,6 @@ def _covers(dead: int, used: int) -> bool:
 
 def _least(pairs: set[tuple[int, int]]) -> list[tuple[int, int]]:
     """The (Jolys, tiles) pairs of ``pairs`` that none other beats."""
-    return sorted(b for b in pairs if not any(o != b and o[0] <= b[0] and o[1] <= b[1] for o in pairs))
+    return sorted(
+        b for b in pairs if not any(o != b and o[0] <= b[0] and o[1] <= b[1] for o in pairs)
+    )

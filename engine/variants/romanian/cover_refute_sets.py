@@ -45,7 +45,9 @@ def least_set_jolys(
         size = mask.bit_count()
         if size >= 2:
             joly = int(size == 2)
-            paid = owed >= 0 and mask >> owed & 1 and (credit & mask & ~(1 << owed)).bit_count() >= 2
+            paid = (
+                owed >= 0 and mask >> owed & 1 and (credit & mask & ~(1 << owed)).bit_count() >= 2
+            )
             best = min(best, joly + least_set_jolys(rest, tables, -1 if paid else owed, credit))
         for t, (present, table_size) in enumerate(tables):
             if not present & mask and table_size + size <= MELD_RULES.max_set:

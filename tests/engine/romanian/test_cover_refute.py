@@ -31,7 +31,8 @@ from .test_cover import TABLE, racks
 def _refuted(rack, melds=(), targets=(), need=None, keep=None, owed=None) -> list[bool]:  # type: ignore[no-untyped-def]
     """The refutation's answer up and down the run places."""
     return [
-        refutes(_Cover(rack, melds, targets, need, keep, owed, None, down)) for down in (False, True)
+        refutes(_Cover(rack, melds, targets, need, keep, owed, None, down))
+        for down in (False, True)
     ]
 
 
