@@ -13,12 +13,14 @@ way out would forbid a legal move.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.cover_corpus import load
-from engine.cards import parse_card, parse_cards
+from engine.cards import Card, parse_card, parse_cards
+from engine.melds import Meld
 from engine.variants.romanian.cover import _Cover, cover
 from engine.variants.romanian.cover_refute import refutes
 from engine.variants.romanian.cover_refute_sets import NEVER, least_set_jolys
@@ -28,7 +30,14 @@ from .cover_oracle import built_rack, has_cover
 from .test_cover import TABLE, racks
 
 
-def _refuted(rack, melds=(), targets=(), need=None, keep=None, owed=None) -> list[bool]:  # type: ignore[no-untyped-def]
+def _refuted(
+    rack: Sequence[Card],
+    melds: Sequence[Meld] = (),
+    targets: Sequence[int] = (),
+    need: int | None = None,
+    keep: Card | None = None,
+    owed: Obligation | None = None,
+) -> list[bool]:
     """The refutation's answer up and down the run places."""
     return [
         refutes(_Cover(rack, melds, targets, need, keep, owed, None, down))
@@ -38,7 +47,9 @@ def _refuted(rack, melds=(), targets=(), need=None, keep=None, owed=None) -> lis
 
 @settings(deadline=None)
 @given(racks(), st.sampled_from([None, None, 20, 35, 50]), st.data())
-def test_a_refuted_rack_has_no_way_out(rack, need, data) -> None:  # type: ignore[no-untyped-def]
+def test_a_refuted_rack_has_no_way_out(
+    rack: list[Card], need: int | None, data: st.DataObject
+) -> None:
     """Small racks of the real tiles, with table melds, an opening value, a tile that may
     not be discarded and a meld owed (a tile from the row with the rack before the take,
     a freed Joly, the previous discard of an opening): whenever the refutation says "no
