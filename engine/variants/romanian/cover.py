@@ -38,6 +38,14 @@ colour bound (two of a tile, two Jolys). At the end one element per colour is ch
 (:mod:`.cover_rebuild`). The rules read the same from either end (1-2-3 and 12-13-1), so
 a second search goes down the places; the two take turns (:func:`cover`).
 
+**The refutation.** Beside the two walks, a relaxed walk in each direction
+(:mod:`.cover_refute`) may prove that there is no cover: the colours on the small states
+of what one colour alone needs, coupled exactly through the sets of each number, the
+Jolys and the one tile left. It never refuses a rack with a cover (the argument is in
+its docstring); when it finds a relaxed way it stops and the walks decide. The racks
+that cost most are those without a cover, which a walk refutes through hundreds of
+heavy nodes and the relaxation through a few hundred light ones.
+
 **Free Jolys.** When the seat has opened (no opening value to reach), a Joly that its meld
 can do without (at an end of a run of four tiles or more, in a set of four, at the outer
 end of a group laid off, on a table set) is *free*: take it out and the cover stays a
@@ -67,7 +75,8 @@ the meld owed; :mod:`.cover_colours`: one colour at one step; :mod:`.cover_alone
 one colour alone needs to end; :mod:`.cover_sets`: the sets of one number;
 :mod:`.cover_needs`: a colour's step as the walk takes it and the necessary conditions;
 :mod:`.cover_walk`: the steps together and the end; :mod:`.cover_rebuild`: the cover
-found again along the path; here: the two searches.
+found again along the path; :mod:`.cover_refute` (with :mod:`.cover_refute_sets`, the
+sets of a number): the refutation; here: the searches taking turns.
 """
 
 from __future__ import annotations
@@ -79,6 +88,7 @@ from engine.cards import Card
 from engine.melds import Meld
 from engine.variants.romanian.cover_codec import _LAST, Cover, _Node
 from engine.variants.romanian.cover_codec import _PAID as _PAID
+from engine.variants.romanian.cover_refute import Refutation
 from engine.variants.romanian.cover_walk import _Cover as _Cover
 from engine.variants.romanian.state import Obligation
 
@@ -108,19 +118,42 @@ def cover(
     the other), each exact on its own: the search that has done less work (ways tried)
     goes on, and the first to conclude answers. The two share the ways of the sets of a
     number (:meth:`cover_sets._Sets.set_ways`: keyed by the number, not the step, and read
-    the same from either end). Deterministic: the same question gets the same cover."""
+    the same from either end). A refutation in each direction
+    (:class:`.cover_refute.Refutation`) takes its turn whenever it has done no more work
+    than the walks: when one proves that there is no cover the answer is ``None``; one
+    that finds a relaxed way stops. Deterministic: the same question gets the same cover
+    (the work is counted, never timed)."""
     up, down = (_Cover(hand, melds, targets, need, keep, owed, only, d) for d in (False, True))
     down.set_memo = up.set_memo  # the sets of a number read the same from either end
     walks = [_Search(up), _Search(down)]
+    refutations = [Refutation(up), Refutation(down)]
     while True:
         walk = min(walks, key=_work)
+        refutation = min(refutations, key=_refuting, default=None)
+        if refutation is not None and refutation.ops * _SHARE <= walk.question.ops:
+            refuted = refutation.advance()
+            if refuted:
+                return None
+            if refuted is not None:
+                refutations.remove(refutation)  # a relaxed way: it says nothing more
+            continue
         done, found = walk.advance()
         if done:
             return found
 
 
+_SHARE = 1
+"""The refutations' work against the walks': each refutation goes on while its work
+(:attr:`Refutation.ops`, in about the walk's ways tried) is at most the least walk's
+divided by this."""
+
+
 def _work(walk: _Search) -> int:
     return walk.question.ops
+
+
+def _refuting(refutation: Refutation) -> int:
+    return refutation.ops
 
 
 class _Search:
