@@ -57,7 +57,8 @@ from fractions import Fraction
 from engine.actions import Action, Discard, Draw, TakeDiscard
 from engine.ai.greedy import GreedyPlayer
 from engine.ai.greedy_core import deadwood_after_discard
-from engine.ai.hard import HardPlayer, race_key, unseen_cards
+from engine.ai.expert_policy import PolicyPlayer, discard_key, params_for
+from engine.ai.hard import unseen_cards
 from engine.ai.interrupt import interrupt
 from engine.cards import Card
 from engine.errors import EngineError
@@ -122,6 +123,10 @@ determinisations: common random numbers)."""
 
 POINT_SCALE = 400.0
 """Points of lead worth one whole hand won in :func:`outcome`."""
+
+PLAYOUT_POLICY: dict[str, type[GreedyPlayer]] = {}
+"""Per variant id the policy every seat follows in the playouts (others: the greedy
+player)."""
 
 _LIVE = (Phase.DRAW, Phase.PLAY)
 
@@ -271,7 +276,8 @@ def candidates(view: PlayerView, legal: Sequence[Action], choice: Action) -> lis
         if len(options) > 1:
             unseen = unseen_cards(view)
             values = dict(deadwood_after_discard(view.hand, table.rules, keep=table.taken))
-            ranked = sorted(options, key=lambda c: race_key(view, c, unseen, values))
+            params = params_for(table.rules.variant)
+            ranked = sorted(options, key=lambda c: discard_key(view, c, unseen, values, params))
             out.extend(options[c] for c in ranked if options[c] != choice)
     return out[:CANDIDATES]
 
@@ -377,7 +383,7 @@ def evaluate(
     return Playouts(tuple(actions), tuple(shares), tuple(leads))
 
 
-class ExpertPlayer(HardPlayer):
+class ExpertPlayer(PolicyPlayer):
     """The ``expert`` AI (see the module docstring). ``seed`` drives the determinisations
     (and the greedy policy's deadlock breaker); ``budget`` defaults to the variant's
     :data:`BUDGETS` entry."""
@@ -437,7 +443,8 @@ def _playout_state(
     ``EngineError`` for a refused move) and at most ``limit`` actions of the greedy policy
     for every seat (seeded by ``seed``)."""
     state, _ = apply_legal(state, action) if listed else apply(state, action)
-    players = [GreedyPlayer(seed + s) for s in range(state.seats)]
+    policy = PLAYOUT_POLICY.get(state.rules.variant, GreedyPlayer)
+    players = [policy(seed + s) for s in range(state.seats)]
     for _ in range(limit):
         if state.phase not in _LIVE:
             break
