@@ -55,9 +55,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from engine.actions import Action, Discard, Draw, TakeDiscard
+from engine.ai.expert_policy import PolicyPlayer, discard_key, params_for
 from engine.ai.greedy import GreedyPlayer
 from engine.ai.greedy_core import deadwood_after_discard
-from engine.ai.expert_policy import PolicyPlayer, discard_key, params_for
 from engine.ai.hard import unseen_cards
 from engine.ai.interrupt import interrupt
 from engine.cards import Card
@@ -123,10 +123,6 @@ determinisations: common random numbers)."""
 
 POINT_SCALE = 400.0
 """Points of lead worth one whole hand won in :func:`outcome`."""
-
-PLAYOUT_POLICY: dict[str, type[GreedyPlayer]] = {}
-"""Per variant id the policy every seat follows in the playouts (others: the greedy
-player)."""
 
 _LIVE = (Phase.DRAW, Phase.PLAY)
 
@@ -443,8 +439,7 @@ def _playout_state(
     ``EngineError`` for a refused move) and at most ``limit`` actions of the greedy policy
     for every seat (seeded by ``seed``)."""
     state, _ = apply_legal(state, action) if listed else apply(state, action)
-    policy = PLAYOUT_POLICY.get(state.rules.variant, GreedyPlayer)
-    players = [policy(seed + s) for s in range(state.seats)]
+    players = [GreedyPlayer(seed + s) for s in range(state.seats)]
     for _ in range(limit):
         if state.phase not in _LIVE:
             break

@@ -47,8 +47,8 @@ __all__ = [
     "TUNED",
     "PolicyParams",
     "PolicyPlayer",
-    "params_for",
     "discard_key",
+    "params_for",
     "policy_discard",
 ]
 
@@ -62,9 +62,7 @@ class PolicyParams:
     per deadwood point left after the discard (hard: 0, deadwood only breaks ties);
     ``deep_take_limit`` and ``hold_500``: Rummy 500's take limit and meld hold (cards);
     ``open_german`` and ``hold_german``: German Rommé's first-meld wait and later-meld
-    hold (cards held by every other player); ``hold_melds``: in the other variants, melds
-    and lay-offs wait while every other player holds more cards than this (``None``: never,
-    as the hard player)."""
+    hold (cards held by every other player)."""
 
     feed_weight: float = hard.FEED_WEIGHT
     deadwood_weight: float = 0.0
@@ -72,7 +70,6 @@ class PolicyParams:
     hold_500: int = hard.HOLD_WHILE_OTHERS_HOLD
     open_german: int = hard_german.OPEN_WHEN_OTHERS_HOLD
     hold_german: int = hard_german.HOLD_WHILE_OTHERS_HOLD
-    hold_melds: int | None = None
 
 
 HARD_PARAMS = PolicyParams()
@@ -168,19 +165,6 @@ def _german_opening_waits(view: PlayerView, choice: Action, params: PolicyParams
     return _others_min(view) > params.open_german
 
 
-def _held(view: PlayerView, legal: Sequence[Action], choice: Action, hold: int | None) -> Action:
-    """``choice``, or the best discard instead of a meld or lay-off that does not go out
-    while every other player holds more than ``hold`` cards."""
-    if hold is None or not isinstance(choice, MeldCards | LayOff):
-        return choice
-    used = (
-        sum(len(g) for g in choice.groups) if isinstance(choice, MeldCards) else len(choice.cards)
-    )
-    if used >= len(view.hand) - 1 or _others_min(view) <= hold:
-        return choice
-    return next((a for a in legal if isinstance(a, Discard)), choice)
-
-
 def _rummy500_race(
     view: PlayerView, legal: Sequence[Action], choice: Action, params: PolicyParams
 ) -> Action:
@@ -231,8 +215,6 @@ class PolicyPlayer(GreedyPlayer):
             if discards and _german_opening_waits(view, choice, params):
                 return policy_discard(view, legal, discards[0], params)
             choice = small_opening(view, choice)
-        else:
-            choice = _held(view, legal, choice, params.hold_melds)
         if not isinstance(choice, Discard):
             return choice
         return policy_discard(view, legal, choice, params)
