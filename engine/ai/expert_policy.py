@@ -95,7 +95,7 @@ class PolicyParams:
 HARD_PARAMS = PolicyParams()
 """The hard player's own values: :class:`PolicyPlayer` with them plays as ``hard``."""
 
-TUNED: dict[str, PolicyParams] = {}
+TUNED: dict[str, PolicyParams] = {"500": PolicyParams(hold_500=8)}
 """Per variant id the parameters found in duplicate self-play against the hard player
 (variants not listed play with :data:`HARD_PARAMS`; none yet, see the module
 docstring)."""

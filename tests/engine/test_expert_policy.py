@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import Discard, MeldCards
+from engine.actions import Discard, LayOff, MeldCards
 from engine.ai.expert_policy import (
     HARD_PARAMS,
     TUNED,
@@ -93,3 +93,26 @@ def test_params_for_a_variant_are_its_tuned_values_or_the_hard_ones() -> None:
     for variant in VARIANTS:
         assert params_for(variant) == TUNED.get(variant, HARD_PARAMS)
     assert params_for("no such variant") == HARD_PARAMS
+
+
+def test_in_rummy_500_the_tuned_policy_melds_where_the_hard_player_holds_back() -> None:
+    """With the melds held only while the other holds more than eight cards (the hard
+    player: five), the tuned policy melds or lays off at some positions where the hard
+    player discards, and never the other way round."""
+    tuned = params_for("500")
+    assert tuned.hold_500 > HARD_PARAMS.hold_500
+    earlier = 0
+    for seed in range(1, 5):
+        for state in _positions("500", seed):
+            if state.phase is not Phase.PLAY:
+                continue
+            seat = state.current
+            view, legal = view_for(state, seat), legal_actions(state, seat)
+            hard = HardPlayer(seed).decide(view, legal)
+            mine = PolicyPlayer(seed, tuned).decide(view, legal)
+            assert mine in legal
+            if isinstance(mine, MeldCards | LayOff):
+                earlier += isinstance(hard, Discard)
+            else:
+                assert not isinstance(hard, MeldCards | LayOff)
+    assert earlier >= 1
