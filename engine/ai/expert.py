@@ -7,8 +7,9 @@ the draw (stock or discard pile) and the discard, it:
 1. lists a few *candidates*: the choice of the expert's policy
    (:class:`engine.ai.expert_policy.PolicyPlayer`: the hard player,
    :class:`engine.ai.hard.HardPlayer`, with the weights and thresholds tuned per variant
-   in :data:`engine.ai.expert_policy.TUNED`; no variant has values other than the hard
-   player's yet, so this is the hard player's choice) and the next best by the policy's
+   in :data:`engine.ai.expert_policy.TUNED`: in Rummy 500 it melds once the other
+   players hold eight cards, elsewhere it is the hard player's choice) and the next
+   best by the policy's
    own order (:func:`engine.ai.expert_policy.discard_key` for discards; the stock and the
    upcard for draws), at most :data:`CANDIDATES`;
 2. samples :attr:`Budget.deals` *determinisations* (:func:`determinise`): the cards the
@@ -45,12 +46,14 @@ actions, never in wall time, so a decision never depends on the machine's speed;
 :data:`BUDGETS` is set per variant so that the decision time stays within 500 ms at the
 99th percentile (``rummy-bot bench --only strength`` prints it).
 
-Strength: on the samples measured so far (docs/performance.md, "The expert AI") it is
-not measurably stronger than the hard player. Tried and not kept (duplicate self-play
-against the hard player on tuning seeds 50000.., docs/performance.md): other values of
-the hard player's weights and thresholds (none won more hands than the hard player's own),
-and playouts that follow the hard player's policy instead of the greedy one (basic: 40 %
-of 40 hands, decision p99 343 ms CPU).
+Strength (docs/performance.md, "The expert AI"): in Rummy 500 it wins about 70 % of
+duplicate hands against the hard player with a lead in points, from its tuned policy;
+in the other variants it is not measurably stronger than the hard player. Tried and not
+kept (duplicate self-play against the hard player on tuning seeds 50000..,
+docs/performance.md): other values of the hard player's weights and thresholds there
+(none won more hands than the hard player's own), and playouts that follow the hard
+player's policy instead of the greedy one (basic: 40 % of 40 hands, decision p99 343 ms
+CPU).
 """
 
 from __future__ import annotations
