@@ -46,7 +46,7 @@ actions, never in wall time, so a decision never depends on the machine's speed;
 :data:`BUDGETS` is set per variant so that the decision time stays within 500 ms at the
 99th percentile (``rummy-bot bench --only strength`` prints it).
 
-Strength (docs/performance.md, "The expert AI"): in Rummy 500 it wins about 70 % of
+Strength (docs/performance.md, "The expert AI"): in Rummy 500 it wins 68 % of
 duplicate hands against the hard player with a lead in points, from its tuned policy;
 in the other variants it is not measurably stronger than the hard player. Tried and not
 kept (duplicate self-play against the hard player on tuning seeds 50000..,
