@@ -4,9 +4,14 @@ It sees only its :class:`engine.views.PlayerView` and the legal actions, like ev
 player (it gets no game state). At its two kinds of decision that shape a hand most,
 the draw (stock or discard pile) and the discard, it:
 
-1. lists a few *candidates*: the hard player's choice (:class:`engine.ai.hard.HardPlayer`)
-   and the next best by the hard player's own order (:func:`engine.ai.hard.race_key` for
-   discards; the stock and the upcard for draws), at most :data:`CANDIDATES`;
+1. lists a few *candidates*: the choice of the expert's policy
+   (:class:`engine.ai.expert_policy.PolicyPlayer`: the hard player,
+   :class:`engine.ai.hard.HardPlayer`, with the weights and thresholds tuned per variant
+   in :data:`engine.ai.expert_policy.TUNED`: in Rummy 500 it melds once the other
+   players hold eight cards, elsewhere it is the hard player's choice) and the next
+   best by the policy's
+   own order (:func:`engine.ai.expert_policy.discard_key` for discards; the stock and the
+   upcard for draws), at most :data:`CANDIDATES`;
 2. samples :attr:`Budget.deals` *determinisations* (:func:`determinise`): the cards the
    seat has not seen (:func:`engine.ai.hard.unseen_cards`: not in its hand, not on the
    table, not visible in the discard pile) dealt at random to the other hands (as many as
@@ -41,8 +46,14 @@ actions, never in wall time, so a decision never depends on the machine's speed;
 :data:`BUDGETS` is set per variant so that the decision time stays within 500 ms at the
 99th percentile (``rummy-bot bench --only strength`` prints it).
 
-Strength: on the small samples measured so far (docs/performance.md, "The expert AI") it
-is not measurably stronger than the hard player.
+Strength (docs/performance.md, "The expert AI"): in Rummy 500 it wins 68 % of
+duplicate hands against the hard player with a lead in points, from its tuned policy;
+in the other variants it is not measurably stronger than the hard player. Tried and not
+kept (duplicate self-play against the hard player on tuning seeds 50000..,
+docs/performance.md): other values of the hard player's weights and thresholds there
+(none won more hands than the hard player's own), and playouts that follow the hard
+player's policy instead of the greedy one (basic: 40 % of 40 hands, decision p99 343 ms
+CPU).
 """
 
 from __future__ import annotations
@@ -55,9 +66,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from engine.actions import Action, Discard, Draw, TakeDiscard
+from engine.ai.expert_policy import PolicyPlayer, discard_key, params_for
 from engine.ai.greedy import GreedyPlayer
 from engine.ai.greedy_core import deadwood_after_discard
-from engine.ai.hard import HardPlayer, race_key, unseen_cards
+from engine.ai.hard import unseen_cards
 from engine.ai.interrupt import interrupt
 from engine.cards import Card
 from engine.errors import EngineError
@@ -271,7 +283,8 @@ def candidates(view: PlayerView, legal: Sequence[Action], choice: Action) -> lis
         if len(options) > 1:
             unseen = unseen_cards(view)
             values = dict(deadwood_after_discard(view.hand, table.rules, keep=table.taken))
-            ranked = sorted(options, key=lambda c: race_key(view, c, unseen, values))
+            params = params_for(table.rules.variant)
+            ranked = sorted(options, key=lambda c: discard_key(view, c, unseen, values, params))
             out.extend(options[c] for c in ranked if options[c] != choice)
     return out[:CANDIDATES]
 
@@ -377,7 +390,7 @@ def evaluate(
     return Playouts(tuple(actions), tuple(shares), tuple(leads))
 
 
-class ExpertPlayer(HardPlayer):
+class ExpertPlayer(PolicyPlayer):
     """The ``expert`` AI (see the module docstring). ``seed`` drives the determinisations
     (and the greedy policy's deadlock breaker); ``budget`` defaults to the variant's
     :data:`BUDGETS` entry."""
