@@ -573,6 +573,10 @@ class Handling:
         )
 
     async def set(self, words: tuple[str, ...]) -> Outcome:
+        """``set name=value ...``: the host changes settings before the start; ``set`` alone:
+        the table's settings, for anyone, nothing stored."""
+        if not words and self.table is not None:
+            return self.outcome(Reply(render_lobby(self.table.info())))
         return await self.committed(
             await self.v.lobby.configure(
                 self._where(), self.user, pairs("set", words), self.intent.update_key, self.table

@@ -36,7 +36,6 @@ from bot.ports.intents import (
 )
 from bot.ports.model import ChatKey, TableInfo, UserRef
 from bot.ports.web_links import replay_button_text, replay_link, replay_without_web
-from bot.render.lobby import render_lobby
 from bot.telegram_bot import texts
 from bot.telegram_bot.identity import chat_key, thread_of, user_ref
 from bot.telegram_bot.parts import Parts
@@ -209,17 +208,13 @@ class GroupChat:
 
     async def _show_settings(self, message: Message, key: ChatKey, user: UserRef) -> None:
         """``/settings`` alone: the table's settings and how to change them (a refusal
-        when there is no table)."""
-        info = await self.parts.entry.table_info(key)
-        if info is None:
-            outcome = await self.parts.entry.handle(Intent(Configure(), user, InChat(key)))
-            if outcome.reply.text:
-                await message.reply_text(outcome.reply.text)
+        when there is no table), from one call."""
+        outcome = await self.parts.entry.handle(Intent(Configure(), user, InChat(key)))
+        text = outcome.reply.text
+        if not text:
             return
-        seen = await self.parts.entry.screens(info.id, user)
-        locale = seen.locale if seen is not None else await self.parts.entry.locale_of(user)
-        with use_locale(locale):
-            await message.reply_text(render_lobby(info) + "\n\n" + texts.settings_usage())
+        with use_locale(outcome.locale):
+            await message.reply_text(text + "\n\n" + texts.settings_usage() if outcome.ok else text)
 
     async def write_me_first(self, message: Message, key: ChatKey | None, user: UserRef) -> None:
         """Tell the user in the group to open the private chat (with a Start me button);

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 from bot.ports.model import Status, TableSettings, UserRef
 from bot.telegram_bot.identity import chat_key
@@ -333,6 +334,33 @@ async def test_settings_are_shown_and_changed(bot: Bot) -> None:
     shown = bot.tg.messages(GROUP)[-1].text or ""
     assert "Turn timer: 2m" in shown and "deals=3" in shown
     assert "/settings name=value" in shown
+
+
+async def test_settings_alone_asks_the_service_once_and_shows_them_to_anyone(bot: Bot) -> None:
+    """Issue 44 item 5: "A front end asks the entry point at most once per update": Bob, not
+    the host, asks for the settings and gets them, in German, from one call."""
+    await bot.start_private(ALICE)
+    await bot.say(ALICE, GROUP, "/new deals=3")
+    entry = bot.service.entry
+    calls: list[str] = []
+    for name in ("handle", "table_info", "table_by_id", "screens", "locale_of", "tables_of"):
+        real = getattr(entry, name)
+
+        def counted(*args: Any, _real: Any = real, _name: str = name, **kwargs: Any) -> Any:
+            calls.append(_name)
+            return _real(*args, **kwargs)
+
+        setattr(entry, name, counted)
+    try:
+        await bot.say(BOB, GROUP, "/settings")
+    finally:
+        for name in list(vars(entry)):
+            if name in ("handle", "table_info", "table_by_id", "screens", "locale_of", "tables_of"):
+                delattr(entry, name)
+    assert calls == ["handle"]
+    shown = bot.tg.messages(GROUP)[-1].text or ""
+    assert "deals=3" in shown and "/settings name=value" not in shown  # Bob reads German
+    assert "Tisch: " in shown
 
 
 async def test_export_waits_until_the_game_is_over(bot: Bot) -> None:
