@@ -56,22 +56,16 @@ these parameters.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.actions import Action, Discard, Draw, LayOff, MeldCards, TakeDiscard
+from engine.actions import Action, Discard
 from engine.ai import hard, hard_german
 from engine.ai.greedy import GreedyPlayer
-from engine.ai.greedy_core import cards_to_place, deadwood_after_discard
-from engine.ai.hard import feed_risk, live_outs, unseen_cards
-from engine.ai.hard_german import can_go_out, small_opening
-from engine.ai.rummy500 import taken_cards
+from engine.ai.greedy_core import deadwood_after_discard
+from engine.ai.hard import unseen_cards
+from engine.ai.hard_german import small_opening
 from engine.cards import Card
-from engine.search import layoff_options
-from engine.state import Phase
-from engine.variants.german.views import SeatStatus
-from engine.variants.rummy500.state import PublicExtra
 from engine.views import PlayerView
 
 __all__ = [
@@ -129,20 +123,7 @@ def discard_key(
     params: PolicyParams,
 ) -> Key:
     """:func:`engine.ai.hard.race_key` with ``params``' weights (smaller is better)."""
-    table = view.table
-    kept = list(view.hand)
-    kept.remove(card)
-    counts = Counter((c.rank, c.suit) for c in unseen if not c.is_joker)
-    following = (view.seat + 1) % len(table.players)
-    ace = table.rules.var.meld_rules(table.rules).ace
-    if table.melds and layoff_options((card,), table.melds, table.rules, following):
-        risk = 1.0
-    else:
-        risk = feed_risk(card, unseen, table.hand_sizes[following], ace)
-    points = values.get(card, 0)
-    score = live_outs(kept, counts, ace) - params.feed_weight * risk
-    score -= params.deadwood_weight * points
-    return (cards_to_place(view, kept), -score, points, card.sort_key)
+    return hard.race_key(view, card, unseen, values, params.feed_weight, params.deadwood_weight)
 
 
 def policy_discard(
@@ -159,67 +140,16 @@ def policy_discard(
     return options[best]
 
 
-def _others_min(view: PlayerView) -> int:
-    table = view.table
-    return min((n for s, n in enumerate(table.hand_sizes) if s != view.seat), default=0)
-
-
-def _german_held_back(
-    view: PlayerView, legal: Sequence[Action], params: PolicyParams
-) -> list[Action] | None:
-    """:func:`engine.ai.hard_german.held_back` with ``params.hold_german``."""
-    status = view.extra
-    if (
-        not isinstance(status, SeatStatus)
-        or not status.opened
-        or view.table.phase is not Phase.PLAY
-    ):
-        return None
-    if not any(isinstance(a, MeldCards) for a in legal):
-        return None
-    if _others_min(view) <= params.hold_german or can_go_out(view, status):
-        return None
-    rest: list[Action] = [a for a in legal if not isinstance(a, MeldCards)]
-    return rest or None
-
-
-def _german_opening_waits(view: PlayerView, choice: Action, params: PolicyParams) -> bool:
-    """:func:`engine.ai.hard_german.opening_waits` with ``params.open_german``."""
-    status = view.extra
-    if (
-        not isinstance(choice, MeldCards)
-        or not isinstance(status, SeatStatus)
-        or status.opened
-        or status.provisional
-    ):
-        return False
-    if len(view.hand) - sum(len(g) for g in choice.groups) <= 1:
-        return False
-    return _others_min(view) > params.open_german
-
-
 def _rummy500_race(
     view: PlayerView, legal: Sequence[Action], choice: Action, params: PolicyParams
 ) -> Action:
-    """:func:`engine.ai.hard.rummy500_race` with ``params``' take limit and hold."""
-    table = view.table
-    if isinstance(choice, TakeDiscard) and choice.card is not None:
-        draw = next((a for a in legal if isinstance(a, Draw)), None)
-        if draw is not None and len(taken_cards(table.discard, choice)) > params.deep_take_limit:
-            return draw
-        return choice
-    if not isinstance(choice, MeldCards | LayOff):
-        return choice
-    extra = table.extra
-    if isinstance(extra, PublicExtra) and extra.must_play is not None:
-        return choice
-    used = (
-        sum(len(g) for g in choice.groups) if isinstance(choice, MeldCards) else len(choice.cards)
-    )
-    if used >= len(view.hand) - 1 or _others_min(view) <= params.hold_500:
-        return choice
-    discards = [a for a in legal if isinstance(a, Discard)]
-    return policy_discard(view, legal, discards[0], params) if discards else choice
+    """:func:`engine.ai.hard.rummy500_race` with ``params``' take limit, hold and
+    discard order."""
+
+    def discard(view: PlayerView, legal: Sequence[Action], fallback: Discard) -> Discard:
+        return policy_discard(view, legal, fallback, params)
+
+    return hard.rummy500_race(view, legal, choice, params.deep_take_limit, params.hold_500, discard)
 
 
 class PolicyPlayer(GreedyPlayer):
@@ -239,13 +169,13 @@ class PolicyPlayer(GreedyPlayer):
         variant = view.table.rules.variant
         params = self.params or params_for(variant)
         if variant == "german":
-            legal = _german_held_back(view, legal, params) or legal
+            legal = hard_german.held_back(view, legal, params.hold_german) or legal
         choice = super().decide(view, legal)
         if variant == "500":
             choice = _rummy500_race(view, legal, choice, params)
         elif variant == "german":
             discards = [a for a in legal if isinstance(a, Discard)]
-            if discards and _german_opening_waits(view, choice, params):
+            if discards and hard_german.opening_waits(view, choice, params.open_german):
                 return policy_discard(view, legal, discards[0], params)
             choice = small_opening(view, choice)
         if not isinstance(choice, Discard):

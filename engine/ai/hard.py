@@ -49,7 +49,7 @@ Measured in duplicate two-player matches against the greedy player (``rummy-bot 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from engine.actions import Action, Discard, Draw, LayOff, MeldCards, TakeDiscard
 from engine.ai.greedy import GreedyPlayer
@@ -96,6 +96,8 @@ FEED_WEIGHT = 3.0
 player (tuned in duplicate matches against the greedy player: 0, 3, 5 and 8 tried)."""
 
 Key = tuple[int, float, int, tuple[int, int]]
+DiscardChoice = Callable[[PlayerView, Sequence[Action], Discard], Discard]
+"""Picks a discard: (view, legal actions, the fallback discard) -> the discard."""
 
 
 def unseen_cards(view: PlayerView) -> list[Card]:
@@ -148,9 +150,19 @@ def feed_risk(
     return 1.0 - miss
 
 
-def race_key(view: PlayerView, card: Card, unseen: Sequence[Card], values: dict[Card, int]) -> Key:
+def race_key(
+    view: PlayerView,
+    card: Card,
+    unseen: Sequence[Card],
+    values: dict[Card, int],
+    feed_weight: float = FEED_WEIGHT,
+    deadwood_weight: float = 0.0,
+) -> Key:
     """The order of discards described in the module docstring (smaller is better) for
-    discarding ``card``; ``values``: deadwood points after each discard."""
+    discarding ``card``; ``values``: deadwood points after each discard. ``feed_weight``:
+    live outs a discard is worth giving up per unit of chance that it helps the next
+    player; ``deadwood_weight``: live outs per deadwood point left (0: points only break
+    ties). The expert's policy passes its own (:mod:`engine.ai.expert_policy`)."""
     table = view.table
     kept = list(view.hand)
     kept.remove(card)
@@ -161,8 +173,9 @@ def race_key(view: PlayerView, card: Card, unseen: Sequence[Card], values: dict[
         risk = 1.0
     else:
         risk = feed_risk(card, unseen, table.hand_sizes[following], ace)
-    score = live_outs(kept, counts, ace) - FEED_WEIGHT * risk
-    return (cards_to_place(view, kept), -score, values.get(card, 0), card.sort_key)
+    points = values.get(card, 0)
+    score = live_outs(kept, counts, ace) - feed_weight * risk - deadwood_weight * points
+    return (cards_to_place(view, kept), -score, points, card.sort_key)
 
 
 class HardPlayer(GreedyPlayer):
@@ -201,16 +214,24 @@ def race_discard(view: PlayerView, legal: Sequence[Action], fallback: Discard) -
     return options[best]
 
 
-def rummy500_race(view: PlayerView, legal: Sequence[Action], choice: Action) -> Action:
+def rummy500_race(
+    view: PlayerView,
+    legal: Sequence[Action],
+    choice: Action,
+    deep_take_limit: int = DEEP_TAKE_LIMIT,
+    hold: int = HOLD_WHILE_OTHERS_HOLD,
+    discard: DiscardChoice | None = None,
+) -> Action:
     """Rummy 500 (see the module docstring): ``choice`` (the greedy player's), a draw
-    instead of a take of more than :data:`DEEP_TAKE_LIMIT` cards, or the best discard
-    (:func:`race_discard`) instead of a meld or lay-off while every other player holds
-    more than :data:`HOLD_WHILE_OTHERS_HOLD` cards, unless it goes out or plays the card
-    owed from the pile."""
+    instead of a take of more than ``deep_take_limit`` cards (:data:`DEEP_TAKE_LIMIT`), or
+    the best discard (``discard``, default :func:`race_discard`) instead of a meld or
+    lay-off while every other player holds more than ``hold`` cards
+    (:data:`HOLD_WHILE_OTHERS_HOLD`), unless it goes out or plays the card owed from the
+    pile. The expert's policy passes its own values (:mod:`engine.ai.expert_policy`)."""
     table = view.table
     if isinstance(choice, TakeDiscard) and choice.card is not None:
         draw = next((a for a in legal if isinstance(a, Draw)), None)
-        if draw is not None and len(taken_cards(table.discard, choice)) > DEEP_TAKE_LIMIT:
+        if draw is not None and len(taken_cards(table.discard, choice)) > deep_take_limit:
             return draw
         return choice
     if not isinstance(choice, MeldCards | LayOff):
@@ -222,7 +243,7 @@ def rummy500_race(view: PlayerView, legal: Sequence[Action], choice: Action) -> 
         sum(len(g) for g in choice.groups) if isinstance(choice, MeldCards) else len(choice.cards)
     )
     others = [n for seat, n in enumerate(table.hand_sizes) if seat != view.seat]
-    if used >= len(view.hand) - 1 or min(others, default=0) <= HOLD_WHILE_OTHERS_HOLD:
+    if used >= len(view.hand) - 1 or min(others, default=0) <= hold:
         return choice
     discards = [a for a in legal if isinstance(a, Discard)]
-    return race_discard(view, legal, discards[0]) if discards else choice
+    return (discard or race_discard)(view, legal, discards[0]) if discards else choice

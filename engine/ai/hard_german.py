@@ -79,9 +79,11 @@ def can_go_out(view: PlayerView, status: SeatStatus) -> bool:
     return cards_to_place(view, view.hand, status.may_lay_off, most) <= 1
 
 
-def held_back(view: PlayerView, legal: Sequence[Action]) -> list[Action] | None:
+def held_back(
+    view: PlayerView, legal: Sequence[Action], hold: int = HOLD_WHILE_OTHERS_HOLD
+) -> list[Action] | None:
     """``legal`` without new melds when the seat holds them back (see the module
-    docstring), else ``None``."""
+    docstring: while every other player holds more than ``hold`` cards), else ``None``."""
     status = view.extra
     table = view.table
     if not isinstance(status, SeatStatus) or not status.opened or table.phase is not Phase.PLAY:
@@ -89,16 +91,17 @@ def held_back(view: PlayerView, legal: Sequence[Action]) -> list[Action] | None:
     if not any(isinstance(a, MeldCards) for a in legal):
         return None
     others = [n for seat, n in enumerate(table.hand_sizes) if seat != view.seat]
-    if min(others, default=0) <= HOLD_WHILE_OTHERS_HOLD or can_go_out(view, status):
+    if min(others, default=0) <= hold or can_go_out(view, status):
         return None
     rest: list[Action] = [a for a in legal if not isinstance(a, MeldCards)]
     return rest or None
 
 
-def opening_waits(view: PlayerView, choice: Action) -> bool:
+def opening_waits(view: PlayerView, choice: Action, wait: int = OPEN_WHEN_OTHERS_HOLD) -> bool:
     """True when ``choice`` is a first meld (nothing provisional on the table yet) that
-    does not go out and every other player holds more than :data:`OPEN_WHEN_OTHERS_HOLD`
-    cards: the seat discards instead and keeps its melds for hand rummy."""
+    does not go out and every other player holds more than ``wait`` cards (the hard
+    player's :data:`OPEN_WHEN_OTHERS_HOLD`): the seat discards instead and keeps its melds
+    for hand rummy."""
     status = view.extra
     if (
         not isinstance(choice, MeldCards)
@@ -111,7 +114,7 @@ def opening_waits(view: PlayerView, choice: Action) -> bool:
         return False
     table = view.table
     others = [n for seat, n in enumerate(table.hand_sizes) if seat != view.seat]
-    return min(others, default=0) > OPEN_WHEN_OTHERS_HOLD
+    return min(others, default=0) > wait
 
 
 def small_opening(view: PlayerView, choice: Action) -> Action:
