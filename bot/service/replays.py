@@ -114,7 +114,8 @@ async def replay_choice(
 ) -> tuple[TableInfo, bool]:
     """The table ``replay`` offers (typed in a chat, :class:`bot.ports.intents.ReplayGame`)
     and whether its game still runs: the chat's running game (``running``, the table the
-    intent found) once a deal of it is over, else the chat's last ended game. Raises
+    intent found) once a deal of it is over, else the chat's last ended game (finished or
+    given up; a lobby cancelled before its start has nothing to replay). Raises
     :class:`NoDealOver` for a running game with no deal over and no ended game here,
     :class:`NothingToReplay` when there is neither; whether the person may see it is
     checked when the replay is opened (:func:`replay_of`)."""
@@ -122,7 +123,7 @@ async def replay_choice(
     if playing and running is not None and running.state is not None and running.state.results:
         return running.info(), True
     ended = None if key is None else await queries.latest_ended(key)
-    if ended is not None and ended.status is not Status.CANCELLED:
+    if ended is not None:  # finished, or given up after its deal began
         return ended, False
     if playing:
         raise NoDealOver()

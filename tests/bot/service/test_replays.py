@@ -148,8 +148,8 @@ async def test_replay_typed_in_a_chat_offers_its_running_or_last_ended_game(
     tmp_path: Path,
 ) -> None:
     """``replay`` (:class:`ReplayGame`): the chat's running game once a deal of it is over,
-    else its last ended game (a cancelled one is skipped, a new lobby does not hide the
-    ended game); nothing to replay and no deal over are refused; nothing is stored."""
+    else its last ended game (a new lobby, also once cancelled, does not hide it); nothing
+    to replay and no deal over are refused; nothing is stored."""
     h = await make_harness(tmp_path / "db.sqlite3")
     s = h.people
     with pytest.raises(NothingToReplay):
@@ -169,4 +169,11 @@ async def test_replay_typed_in_a_chat_offers_its_running_or_last_ended_game(
     await s.cancel(CHAT, ANA)
     assert (await s.do(ANA, ReplayGame(), CHAT)).info.id == info.id  # type: ignore[union-attr]
     assert (await s.repo.get_table(info.id)).version == version  # type: ignore[union-attr]
+    # a game given up after its deal began is the newest ended game, and is offered
+    await s.new_table(CHAT, ANA, "basic", None, {"deals": 1})
+    await s.join(CHAT, BEN)
+    given_up = await s.start(CHAT, ANA)
+    await s.cancel(CHAT, ANA)
+    offered = await s.do(BEN, ReplayGame(), CHAT)
+    assert offered.info is not None and offered.info.id == given_up.id
     await h.db.close()
