@@ -210,6 +210,15 @@ class Queries:
         cannot take it."""
         return await self.repo.start_chat_season(str(key), self.changes.clock.now(), by.key)
 
+    async def latest_ended_of_user(self, user: UserRef) -> TableInfo | None:
+        """The person's most recently ended game, wherever it was played, or ``None``."""
+        try:
+            table = await self.repo.latest_ended_of_user(user.key)
+        except UnreadableTable as error:
+            await self.changes.report(error)
+            return None
+        return None if table is None else table.info()
+
     async def latest_ended(self, key: ChatKey) -> TableInfo | None:
         """The chat's most recently ended game (for ``export``), or ``None``."""
         try:

@@ -110,19 +110,23 @@ async def _positions(
 
 
 async def replay_choice(
-    queries: Queries, running: Table | None, key: ChatKey | None
+    queries: Queries, running: Table | None, key: ChatKey | None, user: UserRef
 ) -> tuple[TableInfo, bool]:
     """The table ``replay`` offers (typed in a chat, :class:`bot.ports.intents.ReplayGame`)
-    and whether its game still runs: the chat's running game (``running``, the table the
-    intent found) once a deal of it is over, else the chat's last ended game (finished or
-    given up; a lobby cancelled before its start has nothing to replay). Raises
+    and whether its game still runs: the running game the intent found (``running``: the
+    chat's, or the person's newest) once a deal of it is over, else the last ended game of
+    the chat ``key`` (finished or given up; a lobby cancelled before its start has nothing
+    to replay), or without a chat (a private chat) the person's last ended game. Raises
     :class:`NoDealOver` for a running game with no deal over and no ended game here,
     :class:`NothingToReplay` when there is neither; whether the person may see it is
     checked when the replay is opened (:func:`replay_of`)."""
     playing = running is not None and running.status is Status.PLAYING
     if playing and running is not None and running.state is not None and running.state.results:
         return running.info(), True
-    ended = None if key is None else await queries.latest_ended(key)
+    if key is not None:
+        ended = await queries.latest_ended(key)
+    else:
+        ended = await queries.latest_ended_of_user(user)
     if ended is not None:  # finished, or given up after its deal began
         return ended, False
     if playing:

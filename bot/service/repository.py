@@ -150,6 +150,10 @@ class Repository(Protocol):
     async def latest_ended(self, key: ChatKey) -> Table | None:
         """The chat's most recently ended (finished or cancelled) table that was played."""
 
+    async def latest_ended_of_user(self, user_key: str) -> Table | None:
+        """The most recently ended (finished or cancelled) table that was played with
+        ``user_key`` in a seat, wherever it was played."""
+
     async def due_tables(self, now: float) -> list[int]:
         """Ids of active tables whose next automatic step is due (not quarantined)."""
 

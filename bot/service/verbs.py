@@ -342,7 +342,9 @@ class Handling:
             case Export():
                 return await self.export()
             case ReplayGame():
-                info, running = await replay_choice(self.v.queries, self.table, self.intent.key)
+                info, running = await replay_choice(
+                    self.v.queries, self.table, self.intent.key, self.user
+                )
                 return Outcome(Reply(replay_offer_text(info, running)), self.locale, info)
             case ShowHand(grouped):
                 return await self.hand(grouped)

@@ -728,6 +728,18 @@ class SqliteRepository:
         )
         return None if row is None else self._decode(row)
 
+    async def latest_ended_of_user(self, user_key: str) -> Table | None:
+        rows = await self._all(
+            "SELECT * FROM tables WHERE status IN ('finished', 'cancelled') "
+            "AND state IS NOT NULL AND seats LIKE ? ORDER BY updated_at DESC, id DESC LIMIT 20",
+            (f'%"user": "{user_key}"%',),
+        )
+        for row in rows:  # LIKE may match a longer key that starts the same way: check
+            table = self._decode(row)
+            if table.seat_of(user_key) is not None:
+                return table
+        return None
+
     async def seen_update(self, key: str) -> bool:
         return await self._one("SELECT 1 FROM seen_updates WHERE key = ?", (key,)) is not None
 

@@ -183,6 +183,8 @@ async def _results(repo: Repository) -> None:
     assert len(await repo.leaderboard(None, 10)) == 1
     assert (await repo.latest_ended(CHAT)).id == table.id  # type: ignore[union-attr]
     assert await repo.latest_ended(OTHER_CHAT) is None
+    assert (await repo.latest_ended_of_user("telegram:1")).id == table.id  # type: ignore[union-attr]
+    assert await repo.latest_ended_of_user("telegram:9") is None
     assert await repo.finished_games(["telegram:1", "telegram:9"], "basic") == {
         "telegram:1": 1,
         "telegram:9": 0,
@@ -317,6 +319,7 @@ REPOSITORY: dict[str, Step] = {
     "user_stats": _results,
     "leaderboard": _results,
     "latest_ended": _results,
+    "latest_ended_of_user": _results,
     "ratings_of": _ratings,
     "rating_board": _ratings,
     "current_season": _ratings,

@@ -69,6 +69,13 @@ async def test_replay_in_the_group_and_privately_opens_the_web_replay(tmp_path: 
         german = _answer_to(bot, GROUP, await bot.say(BOB, GROUP, "/replay"))
         assert german.text and german.text.startswith(f"Tisch {table_id}:")
         assert [b["text"] for b in german.buttons] == ["Wiederholung"]
+        # privately, with no game running: the person's last ended game
+        await bot.say(ALICE, ALICE, "/replay")
+        private = bot.tg.private_messages(ALICE)[-1]
+        assert private.text == f"Table {table_id}: its game can be replayed, every hand shown."
+        assert [(b["text"], b.get("web_app")) for b in private.buttons] == [
+            ("Replay", {"url": replay_app_url(WEB, table_id)})
+        ]
         # the table stays as it was
         info = await bot.service.entry.table_by_id(table_id)
         assert info is None or info.status is Status.FINISHED
