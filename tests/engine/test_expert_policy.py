@@ -15,35 +15,19 @@ from engine.ai.expert_policy import (
     params_for,
 )
 from engine.ai.hard import HardPlayer
-from engine.dealing import new_game
-from engine.game import apply, can, legal_actions
-from engine.rules import make_rules
-from engine.state import GameState, Phase
+from engine.game import can, legal_actions
+from engine.state import Phase
 from engine.views import view_for
+from tests.engine.test_expert_ai import _positions
 
 VARIANTS = ["basic", "500", "german", "romanian"]
-
-
-def _positions(variant: str, seed: int, limit: int = 150) -> list[GameState]:
-    """The states of one deal of two hard players where a seat is to draw or play."""
-    state = new_game(make_rules(variant), ["ana", "ben"], seed=seed)
-    out: list[GameState] = []
-    for _ in range(limit):
-        if state.phase not in (Phase.DRAW, Phase.PLAY):
-            break
-        out.append(state)
-        seat = state.current
-        state, _ = apply(
-            state, HardPlayer(seed).decide(view_for(state, seat), legal_actions(state, seat))
-        )
-    return out
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_with_the_hard_values_it_decides_as_the_hard_player(variant: str) -> None:
     decided = 0
     for seed in (1, 2):
-        for state in _positions(variant, seed):
+        for state in _positions(variant, seed, 150):
             seat = state.current
             view, legal = view_for(state, seat), legal_actions(state, seat)
             action = PolicyPlayer(seed, HARD_PARAMS).decide(view, legal)
@@ -59,7 +43,7 @@ def test_a_heavier_feed_weight_changes_some_discards() -> None:
     heavy = PolicyParams(feed_weight=50.0)
     changed = 0
     for seed in range(1, 6):
-        for state in _positions("basic", seed):
+        for state in _positions("basic", seed, 150):
             if state.phase is not Phase.PLAY:
                 continue
             seat = state.current
@@ -79,7 +63,7 @@ def test_a_german_first_meld_that_never_waits_is_made_at_once() -> None:
     eager = PolicyParams(open_german=99)
     differs = 0
     for seed in range(1, 8):
-        for state in _positions("german", seed):
+        for state in _positions("german", seed, 150):
             seat = state.current
             view, legal = view_for(state, seat), legal_actions(state, seat)
             hard = HardPlayer(seed).decide(view, legal)
@@ -103,7 +87,7 @@ def test_in_rummy_500_the_tuned_policy_melds_where_the_hard_player_holds_back() 
     assert tuned.hold_500 > HARD_PARAMS.hold_500
     earlier = 0
     for seed in range(1, 5):
-        for state in _positions("500", seed):
+        for state in _positions("500", seed, 150):
             if state.phase is not Phase.PLAY:
                 continue
             seat = state.current
